@@ -1,0 +1,2 @@
+"""The ``sleuth`` command-line application (Click).  Formatting only: all logic is in
+:mod:`solver`."""

@@ -1,0 +1,229 @@
+"""Cards and notation (record-format.md, "Lexical rules").
+
+A :class:`Card` is a frozen value whose ``repr`` is its canonical notation.
+
+>>> Card.parse("th"), Card.parse("Q♠"), Card.parse("as"), Card.parse("joker")
+(10H, QS, AS, Jk)
+>>> parse_cards("2c, 5H 9s")
+[2C, 5H, 9S]
+>>> SuitRange.parse("JH-AH").cards()
+[JH, QH, KH, AH]
+>>> RankSet.parse("5x")
+5*
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Iterable
+
+from solver.errors import NotationError
+
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+SUITS = ("S", "H", "D", "C")
+SUIT_SYMBOLS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
+SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+JOKER_RANK = 0
+
+_RANK_VALUE = {r: i + 1 for i, r in enumerate(RANKS)}  # A=1 .. K=13
+_RANK_VALUE["T"] = 10
+_JOKER_WORDS = {"jk", "joker"}
+
+
+def rank_value(token: str) -> int:
+    """``"A"`` -> 1, ``"10"``/``"T"`` -> 10, ``"K"`` -> 13.
+
+    >>> rank_value("t"), rank_value("K")
+    (10, 13)
+    """
+    v = _RANK_VALUE.get(token.upper())
+    if v is None:
+        raise NotationError("expected a rank (A 2-10 J Q K, T for 10)", text=token)
+    return v
+
+
+def rank_name(value: int) -> str:
+    return "Jk" if value == JOKER_RANK else RANKS[value - 1]
+
+
+@dataclass(frozen=True, order=False)
+class Card:
+    """A card: ``rank`` 1 (ace) .. 13 (king), or 0 for a joker (``suit`` is then ``""``)."""
+
+    rank: int
+    suit: str
+
+    def __post_init__(self):
+        if self.rank == JOKER_RANK:
+            if self.suit != "":
+                raise NotationError("a joker has no suit", text=repr(self))
+        elif not (1 <= self.rank <= 13) or self.suit not in SUITS:
+            raise NotationError("not a card", text=f"{self.rank}{self.suit}")
+
+    @classmethod
+    def parse(cls, text: str) -> "Card":
+        """Parse one card in any accepted spelling; raise :class:`NotationError` otherwise."""
+        t = text.strip()
+        if t.lower() in _JOKER_WORDS:
+            return JOKER
+        if len(t) < 2:
+            raise NotationError("expected a card such as 10H, QS or Jk", text=text)
+        suit_tok = t[-1]
+        suit = SUIT_SYMBOLS.get(suit_tok, suit_tok.upper())
+        if suit not in SUITS:
+            raise NotationError("expected a card such as 10H, QS or Jk (suit S H D C)", text=text)
+        rank_tok = t[:-1]
+        if rank_tok.upper() not in _RANK_VALUE:
+            raise NotationError("expected a card such as 10H, QS or Jk (rank A 2-10 J Q K)",
+                                text=text)
+        return cls(_RANK_VALUE[rank_tok.upper()], suit)
+
+    @property
+    def is_joker(self) -> bool:
+        return self.rank == JOKER_RANK
+
+    @property
+    def rank_name(self) -> str:
+        return rank_name(self.rank)
+
+    def high_rank(self) -> int:
+        """Rank with the ace high (2..14); jokers 0."""
+        return 14 if self.rank == 1 else self.rank
+
+    def sort_key(self) -> tuple:
+        if self.is_joker:
+            return (9, 0)
+        return (SUITS.index(self.suit), self.rank)
+
+    def __repr__(self) -> str:
+        return "Jk" if self.is_joker else f"{RANKS[self.rank - 1]}{self.suit}"
+
+    __str__ = __repr__
+
+    def __lt__(self, other: "Card") -> bool:
+        return self.sort_key() < other.sort_key()
+
+
+JOKER = Card(JOKER_RANK, "")
+
+_SPLIT = re.compile(r"[\s,]+")
+
+
+def split_tokens(text: str) -> list[str]:
+    """Split a list on spaces and/or commas.
+
+    >>> split_tokens(" a, b  c,d ")
+    ['a', 'b', 'c', 'd']
+    """
+    return [t for t in _SPLIT.split(text.strip()) if t]
+
+
+def parse_cards(text: str | Iterable[str]) -> list[Card]:
+    """Parse a card list; a string is split on spaces and commas."""
+    tokens = split_tokens(text) if isinstance(text, str) else list(text)
+    return [Card.parse(t) for t in tokens]
+
+
+def standard_deck(jokers: int = 0) -> list[Card]:
+    """The 52 cards in canonical order (spades, hearts, diamonds, clubs; ace first), plus
+    ``jokers`` copies of the joker.
+
+    >>> len(standard_deck()), standard_deck(2)[-1]
+    (52, Jk)
+    """
+    return [Card(r, s) for s in SUITS for r in range(1, 14)] + [JOKER] * jokers
+
+
+def format_cards(cards: Iterable[Card]) -> str:
+    return " ".join(repr(c) for c in cards)
+
+
+@dataclass(frozen=True)
+class SuitRange:
+    """Four consecutive ranks of one suit (MH-9(a)); ace low ``AH-4H`` or high ``JH-AH``.
+
+    ``low`` is the lowest rank in ace-high numbering for ``JH-AH`` (11) and 1 for ``AH-4H``.
+
+    >>> SuitRange.parse("4h-7h"), SuitRange.parse("AH-4H").cards()
+    (4H-7H, [AH, 2H, 3H, 4H])
+    >>> SuitRange.parse("KH-3H")
+    Traceback (most recent call last):
+    ...
+    solver.errors.NotationError: a suit range is four consecutive ranks of one suit, no wrap (MH-9): 'KH-3H'
+    """
+
+    suit: str
+    low: int  # 1..11, where low=11 means J-Q-K-A
+
+    def __post_init__(self):
+        if self.suit not in SUITS or not (1 <= self.low <= 11):
+            raise NotationError("not a suit range", text=f"{self.low}{self.suit}")
+
+    @classmethod
+    def parse(cls, text: str, size: int = 4, rule: str = "MH-9") -> "SuitRange":
+        parts = text.strip().split("-")
+        if len(parts) != 2:
+            raise NotationError("expected a suit range such as 4H-7H", text=text)
+        try:
+            a, b = Card.parse(parts[0]), Card.parse(parts[1])
+        except NotationError:
+            raise NotationError("expected a suit range such as 4H-7H", text=text) from None
+        if a.is_joker or b.is_joker or a.suit != b.suit:
+            raise NotationError("a suit range is within one suit", text=text, rule=rule)
+        lo = a.rank
+        hi = b.high_rank() if a.rank != 1 else b.rank
+        if hi - lo != size - 1:
+            raise NotationError(f"a suit range is {'four' if size == 4 else size} consecutive "
+                                "ranks of one suit, no wrap", text=text, rule=rule)
+        return cls(a.suit, lo)
+
+    def cards(self) -> list[Card]:
+        out = []
+        for r in range(self.low, self.low + 4):
+            out.append(Card(1 if r == 14 else r, self.suit))
+        return out
+
+    def __repr__(self) -> str:
+        c = self.cards()
+        return f"{c[0]!r}-{c[-1]!r}"
+
+
+@dataclass(frozen=True)
+class RankSet:
+    """All four cards of one rank (MH-9(b)), written ``5*`` or ``5x``.
+
+    >>> RankSet.parse("10*").cards()
+    [10S, 10H, 10D, 10C]
+    """
+
+    rank: int
+
+    @classmethod
+    def parse(cls, text: str) -> "RankSet":
+        t = text.strip()
+        if len(t) < 2 or t[-1] not in "*xX":
+            raise NotationError("expected a rank set such as 5* or 5x", text=text)
+        try:
+            return cls(rank_value(t[:-1]))
+        except NotationError:
+            raise NotationError("expected a rank set such as 5* or 5x", text=text) from None
+
+    def cards(self) -> list[Card]:
+        return [Card(self.rank, s) for s in SUITS]
+
+    def __repr__(self) -> str:
+        return f"{rank_name(self.rank)}*"
+
+
+def parse_query_set(text: str) -> SuitRange | RankSet:
+    """A Mystery Hand query set: a suit range or a rank set.
+
+    >>> parse_query_set("Q*"), parse_query_set("10d-kd")
+    (Q*, 10D-KD)
+    """
+    t = text.strip()
+    if t and t[-1] in "*xX" and "-" not in t:
+        return RankSet.parse(t)
+    if "-" in t:
+        return SuitRange.parse(t)
+    raise NotationError("expected a suit range such as 4H-7H or a rank set such as 5*", text=text)

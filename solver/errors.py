@@ -1,0 +1,79 @@
+"""The error hierarchy.
+
+Every error is a :class:`ValueError`; its message quotes the offending input and names the
+rule (``MH-11``, ``LIT-6(c)``...) when a rule is broken.  The CLI turns them into messages
+and exit codes; nothing below the CLI prints.
+
+>>> e = NotationError("bad card", text="1Z")
+>>> isinstance(e, ValueError), str(e)
+(True, "bad card: '1Z'")
+"""
+from __future__ import annotations
+
+
+class SleuthError(ValueError):
+    """Base class of every error cardsleuth raises on bad input."""
+
+    exit_code = 2
+
+    def __init__(self, message: str, *, text: str | None = None, rule: str | None = None,
+                 path: str | None = None, line: int | None = None, column: int | None = None):
+        self.message = message
+        self.text = text
+        self.rule = rule
+        self.path = path
+        self.line = line
+        self.column = column
+        super().__init__(self._render())
+
+    def _render(self) -> str:
+        where = ""
+        if self.path is not None or self.line is not None:
+            parts = [self.path or "<record>"]
+            if self.line is not None:
+                parts.append(str(self.line))
+                if self.column is not None:
+                    parts.append(str(self.column))
+            where = ":".join(parts) + ": "
+        msg = self.message
+        if self.rule:
+            msg = f"{msg} ({self.rule})"
+        if self.text is not None:
+            msg = f"{msg}: {self.text!r}"
+        return where + msg
+
+    def located(self, *, path: str | None = None, line: int | None = None,
+                column: int | None = None) -> "SleuthError":
+        """Fill in the position (keeping any already known) and re-render the message."""
+        if path is not None and self.path is None:
+            self.path = path
+        if line is not None and self.line is None:
+            self.line = line
+        if column is not None and self.column is None:
+            self.column = column
+        self.args = (self._render(),)
+        return self
+
+    def __str__(self) -> str:  # keep str() in step with located()
+        return self.args[0] if self.args else self._render()
+
+
+class NotationError(SleuthError):
+    """Text that does not parse: a bad card, range, keyword or statement."""
+
+
+class RuleError(SleuthError):
+    """Well-formed input that a game rule forbids (an illegal ask, a card in two places...)."""
+
+
+class InconsistentError(SleuthError):
+    """Observations that cannot all be true together.
+
+    ``conflict`` lists the record lines of a minimal set of conflicting statements.
+    """
+
+    exit_code = 3
+
+    def __init__(self, message: str, conflict: list[int] | None = None, **kw):
+        self.conflict = sorted(set(conflict or []))
+        super().__init__(message, **kw)

@@ -1,0 +1,301 @@
+"""The generic card-location model, shared by every game.
+
+Cards x locations; each card is in exactly one location; each location holds a known
+number of cards; and any number of *cardinality constraints* ``lo <= #(pairs) <= hi`` over
+(card, location) pairs, each tagged with the record line of the statement it came from
+(``source``; ``None`` for a rule of the game, which always holds).
+
+It answers, with CP-SAT (complete, not rules of thumb):
+
+* is the model consistent, and if not, a minimal set of conflicting statements;
+* for every card and location, whether the card can be there in some consistent deal (the
+  *backbone*: a card is certain exactly when every consistent deal agrees);
+* why a certainty holds: a minimal set of statements that force it.
+
+Exact counting of the deals (probabilities) lives in :mod:`solver.model.counting`.
+
+Cards are any hashable keys; physical copies (two jokers, two packs) are distinct keys
+with the same ``name`` (see :meth:`CardLocationModel.name`).
+
+>>> m = CardLocationModel(["a", "b", "c"], {"P": 1, "Q": 2})
+>>> m.add(["a"], ["P"], 0, 0, source=3, note="a not at P")
+>>> m.add(["b"], ["Q"], 0, 0, source=4, note="b not at Q")
+>>> bb = m.backbone()
+>>> bb.consistent, bb.location_of("b"), bb.location_of("a"), sorted(bb.possible["c"])
+(True, 'P', 'Q', ['Q'])
+>>> m.explain("c", "Q")   # b is not at Q, so b fills P and c must be at Q
+[4]
+>>> m.add(["c"], ["P"], 1, 1, source=7, note="c at P")
+>>> m.conflict()
+[4, 7]
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Hashable, Iterable, Sequence
+
+from ortools.sat.python import cp_model
+
+from solver.errors import InconsistentError
+
+Pair = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Constraint:
+    """``lo <= number of true (card, location) pairs in terms <= hi``."""
+
+    terms: frozenset[Pair]
+    lo: int
+    hi: int
+    source: int | None = None
+    note: str = ""
+
+
+@dataclass
+class Backbone:
+    """What every consistent deal agrees on.
+
+    ``possible[card]`` is the set of locations the card can be in (empty for all cards when
+    the model is inconsistent).
+    """
+
+    consistent: bool
+    possible: dict[Hashable, set[str]] = field(default_factory=dict)
+    conflict: list[int] = field(default_factory=list)
+
+    def location_of(self, card: Hashable) -> str | None:
+        """The card's location when it is certain, else ``None``."""
+        locs = self.possible.get(card, set())
+        return next(iter(locs)) if len(locs) == 1 else None
+
+
+class CardLocationModel:
+    """Cards, locations with sizes, and tagged cardinality constraints."""
+
+    def __init__(self, cards: Sequence[Hashable], sizes: dict[str, int],
+                 names: dict[Hashable, str] | None = None):
+        self.cards: list[Hashable] = list(cards)
+        if len(set(self.cards)) != len(self.cards):
+            raise ValueError("card keys must be distinct (use copies for duplicates)")
+        self.locations: list[str] = list(sizes)
+        self.sizes: dict[str, int] = dict(sizes)
+        self._ci = {c: i for i, c in enumerate(self.cards)}
+        self._li = {l: i for i, l in enumerate(self.locations)}
+        self._names = dict(names or {})
+        self.constraints: list[Constraint] = []
+        if sum(self.sizes.values()) != len(self.cards):
+            self.constraints.append(Constraint(frozenset(), 1, 0, None,
+                                               "location sizes do not add up to the deck"))
+
+    # ----- building -------------------------------------------------------------------
+    def name(self, card: Hashable) -> str:
+        """The printed name of a card key (copies share a name)."""
+        return self._names.get(card, repr(card))
+
+    def card_index(self, card: Hashable) -> int:
+        return self._ci[card]
+
+    def loc_index(self, loc: str) -> int:
+        return self._li[loc]
+
+    def pairs(self, cards: Iterable[Hashable], locs: Iterable[str]) -> frozenset[Pair]:
+        locs = list(locs)
+        return frozenset((self._ci[c], self._li[l]) for c in cards for l in locs)
+
+    def add(self, cards: Iterable[Hashable], locs: Iterable[str], lo: int, hi: int,
+            source: int | None = None, note: str = "") -> None:
+        """Constrain the number of ``cards`` lying in any of ``locs`` to ``[lo, hi]``."""
+        self.add_terms(self.pairs(cards, locs), lo, hi, source, note)
+
+    def add_terms(self, terms: Iterable[Pair], lo: int, hi: int, source: int | None = None,
+                  note: str = "") -> None:
+        terms = frozenset(terms)
+        lo = max(lo, 0)
+        hi = min(hi, len(terms))
+        if lo == 0 and hi >= len(terms) and lo <= hi:
+            return  # says nothing
+        self.constraints.append(Constraint(terms, lo, hi, source, note))
+
+    def place(self, card: Hashable, loc: str, source: int | None = None, note: str = ""):
+        self.add([card], [loc], 1, 1, source, note or f"{self.name(card)} is at {loc}")
+
+    def exclude(self, card: Hashable, loc: str, source: int | None = None, note: str = ""):
+        self.add([card], [loc], 0, 0, source, note or f"{self.name(card)} is not at {loc}")
+
+    def sources(self) -> list[int]:
+        return sorted({c.source for c in self.constraints if c.source is not None})
+
+    # ----- CP-SAT ---------------------------------------------------------------------
+    def _build(self, enforce: bool, extra=None):
+        """A CP-SAT model.  With ``enforce`` each statement's constraints are guarded by a
+        literal (for assumptions); ``extra(model, x)`` adds further constraints."""
+        m = cp_model.CpModel()
+        x = {}
+        nl = len(self.locations)
+        for ci in range(len(self.cards)):
+            for li in range(nl):
+                x[ci, li] = m.NewBoolVar(f"x{ci}_{li}")
+            m.AddExactlyOne(x[ci, li] for li in range(nl))
+        for li, loc in enumerate(self.locations):
+            m.Add(sum(x[ci, li] for ci in range(len(self.cards))) == self.sizes[loc])
+        lits: dict[int, cp_model.IntVar] = {}
+        for con in self.constraints:
+            expr = sum(x[p] for p in con.terms)
+            if enforce and con.source is not None:
+                lit = lits.get(con.source)
+                if lit is None:
+                    lit = lits[con.source] = m.NewBoolVar(f"s{con.source}")
+                if con.lo > con.hi:
+                    m.AddBoolOr([lit.Not()])
+                    continue
+                m.AddLinearConstraint(expr, con.lo, con.hi).OnlyEnforceIf(lit)
+            else:
+                if con.lo > con.hi:
+                    m.AddBoolOr([])
+                    continue
+                m.AddLinearConstraint(expr, con.lo, con.hi)
+        if extra is not None:
+            extra(m, x)
+        return m, x, lits
+
+    @staticmethod
+    def _solver(seconds: float = 10.0, workers: int = 1) -> cp_model.CpSolver:
+        s = cp_model.CpSolver()
+        s.parameters.num_workers = workers
+        s.parameters.max_time_in_seconds = seconds
+        return s
+
+    def is_consistent(self, extra=None) -> bool:
+        m, x, _ = self._build(False, extra)
+        st = self._solver().Solve(m)
+        if st == cp_model.UNKNOWN:
+            raise TimeoutError("CP-SAT could not decide consistency in time")
+        return st in (cp_model.OPTIMAL, cp_model.FEASIBLE)
+
+    def solution(self, extra=None) -> dict[Hashable, str] | None:
+        """One consistent deal (card -> location), or ``None``."""
+        m, x, _ = self._build(False, extra)
+        s = self._solver()
+        st = s.Solve(m)
+        if st not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            return None
+        return {c: self.locations[li] for ci, c in enumerate(self.cards)
+                for li in range(len(self.locations)) if s.Value(x[ci, li])}
+
+    def backbone(self, known: dict[Hashable, set[str]] | None = None) -> Backbone:
+        """Every (card, location) pair that some consistent deal uses.
+
+        Repeatedly asks CP-SAT for a deal that uses as many not-yet-seen pairs as it can
+        (at least one); when none exists, every unseen pair is impossible.  ``known`` may
+        give pairs already known to be possible (e.g. from exact counting).
+        """
+        _, x0, _ = self._build(False)
+        unseen = set(x0)
+        if known:
+            for c, locs in known.items():
+                for l in locs:
+                    unseen.discard((self._ci[c], self._li[l]))
+        solver = self._solver(seconds=0.5)
+        possible: dict[Hashable, set[str]] = {c: set() for c in self.cards}
+        if known:
+            for c, locs in known.items():
+                possible[c] |= set(locs)
+        first = True
+        while True:
+            if not unseen and not first:
+                break
+            mm, x, _ = self._build(False)
+            if unseen:
+                cover = [x[p] for p in unseen]
+                mm.Add(sum(cover) >= 1)
+                mm.Maximize(sum(cover))
+            st = solver.Solve(mm)
+            if st == cp_model.UNKNOWN:  # no deal found quickly: plain feasibility, longer
+                mm.ClearObjective()
+                slow = self._solver(seconds=60.0)
+                st = slow.Solve(mm)
+                solver_used = slow
+            else:
+                solver_used = solver
+            if st == cp_model.INFEASIBLE or st == cp_model.MODEL_INVALID:
+                if first:
+                    return Backbone(False, {c: set() for c in self.cards})
+                break
+            if st == cp_model.UNKNOWN:
+                raise TimeoutError("CP-SAT could not finish the backbone in time")
+            first = False
+            for p, v in x.items():
+                if solver_used.Value(v):
+                    unseen.discard(p)
+                    possible[self.cards[p[0]]].add(self.locations[p[1]])
+            if not unseen:
+                break
+        return Backbone(True, possible)
+
+    # ----- explanations -----------------------------------------------------------------
+    def _core(self, extra=None) -> list[int] | None:
+        """A minimal set of statement lines that together with the rules (and ``extra``)
+        is infeasible; ``None`` if the whole model plus ``extra`` is feasible."""
+        m, x, lits = self._build(True, extra)
+        order = sorted(lits)
+        solver = self._solver(seconds=30.0)
+        m.AddAssumptions([lits[s] for s in order])
+        st = solver.Solve(m)
+        if st in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            return None
+        if st == cp_model.UNKNOWN:
+            raise TimeoutError("CP-SAT could not decide in time")
+        core_idx = set(solver.SufficientAssumptionsForInfeasibility())
+        core = [s for s in order if lits[s].Index() in core_idx] or list(order)
+
+        def infeasible(subset: list[int]) -> bool:
+            m.ClearAssumptions()
+            m.AddAssumptions([lits[s] for s in subset])
+            st2 = solver.Solve(m)
+            return st2 == cp_model.INFEASIBLE
+
+        if not infeasible(core):  # be safe: fall back to every statement
+            core = list(order)
+        # deletion-based minimisation: drop each statement that is not needed
+        i = 0
+        while i < len(core):
+            trial = core[:i] + core[i + 1:]
+            if infeasible(trial):
+                core = trial
+            else:
+                i += 1
+        return core
+
+    def conflict(self) -> list[int] | None:
+        """Lines of a minimal set of statements that cannot all hold, or ``None``."""
+        return self._core()
+
+    def explain(self, card: Hashable, loc: str, at: bool = True) -> list[int] | None:
+        """A minimal set of statement lines forcing ``card`` to be at ``loc`` (``at``) or not
+        at ``loc`` (``not at``); ``None`` if the records do not force it."""
+        p = (self._ci[card], self._li[loc])
+
+        def negate(m, x):
+            m.Add(x[p] == (0 if at else 1))
+
+        return self._core(negate)
+
+    def explain_count(self, cards: Iterable[Hashable], loc: str, lo: int, hi: int):
+        """A minimal set of statement lines forcing ``lo <= #(cards at loc) <= hi``."""
+        ps = [(self._ci[c], self._li[loc]) for c in cards]
+
+        def negate(m, x):
+            b = m.NewBoolVar("below")
+            m.Add(sum(x[p] for p in ps) <= lo - 1).OnlyEnforceIf(b)
+            m.Add(sum(x[p] for p in ps) >= hi + 1).OnlyEnforceIf(b.Not())
+
+        return self._core(negate)
+
+    def require_consistent(self) -> None:
+        """Raise :class:`InconsistentError` naming a minimal conflicting set of lines."""
+        core = self.conflict()
+        if core is not None:
+            raise InconsistentError(
+                "the statements cannot all be true together; lines "
+                + ", ".join(map(str, core)) + " conflict", conflict=core)
