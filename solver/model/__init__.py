@@ -299,3 +299,63 @@ class CardLocationModel:
             raise InconsistentError(
                 "the statements cannot all be true together; lines "
                 + ", ".join(map(str, core)) + " conflict", conflict=core)
+
+
+@dataclass(frozen=True)
+class Reason:
+    """One deduced fact and the record lines of a minimal set of statements forcing it."""
+
+    fact: str
+    lines: tuple[int, ...]
+
+
+@dataclass
+class Explanation:
+    """What is known about one card and why (``sleuth why``)."""
+
+    card: str
+    summary: str
+    reasons: list[Reason]
+    statements: dict[int, str]
+
+
+def explain_card(model: CardLocationModel, keys: Sequence[Hashable], backbone: Backbone,
+                 statements: dict[int, str], loc_label=lambda l: l) -> Explanation:
+    """Explain every certainty about the card(s) ``keys`` (copies of one card share a name):
+    where it certainly is, or each location it certainly is not in.
+
+    >>> m = CardLocationModel(["a", "b"], {"P": 1, "Q": 1})
+    >>> m.exclude("a", "P", source=2)
+    >>> e = explain_card(m, ["b"], m.backbone(), {2: "a is not at P"})
+    >>> e.summary, e.reasons
+    ('certainly at P', [Reason(fact="'b' is at P", lines=(2,))])
+    """
+    name = model.name(keys[0])
+    reasons: list[Reason] = []
+    if not backbone.consistent:
+        return Explanation(name, "the record is inconsistent", [], statements)
+    if len(keys) == 1:
+        key = keys[0]
+        poss = backbone.possible[key]
+        if len(poss) == 1:
+            loc = next(iter(poss))
+            lines = model.explain(key, loc, at=True) or []
+            reasons.append(Reason(f"{name} is at {loc_label(loc)}", tuple(lines)))
+            summary = f"certainly at {loc_label(loc)}"
+        else:
+            for loc in model.locations:
+                if loc not in poss:
+                    lines = model.explain(key, loc, at=False) or []
+                    reasons.append(Reason(f"{name} is not at {loc_label(loc)}", tuple(lines)))
+            summary = "could be at " + ", ".join(loc_label(l) for l in model.locations
+                                                  if l in poss)
+    else:
+        poss = set().union(*(backbone.possible[k] for k in keys))
+        for loc in model.locations:
+            if loc not in poss:
+                lines = model.explain(keys[0], loc, at=False) or []
+                reasons.append(Reason(f"no {name} is at {loc_label(loc)}", tuple(lines)))
+        summary = "copies could be at " + ", ".join(loc_label(l) for l in model.locations
+                                                     if l in poss)
+    return Explanation(name, summary, reasons,
+                       {ln: statements.get(ln, "") for r in reasons for ln in r.lines})

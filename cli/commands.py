@@ -1,0 +1,217 @@
+"""The generic verbs: analyze, new, log, why, simulate, demo."""
+from __future__ import annotations
+
+import os
+import sys
+
+import click
+
+from cli.main import SAMPLES, cli, emit_json, handle_errors, renderer
+from solver.errors import NotationError, SleuthError
+from solver.games import GAME_MODULES, get_game
+from solver.records import Header, atomic_write, parse_record, read_record, write_record
+
+GAMES = click.Choice(sorted(GAME_MODULES), case_sensitive=False)
+
+
+def resolve_view(record, as_: str | None):
+    """``--as P`` if given (``public`` = the spectator's view), else the record's ``me:``."""
+    if as_ is None:
+        return record.header.me
+    if as_.lower() == "public":
+        return None
+    if as_ not in record.header.players:
+        raise NotationError("--as must name a player of the record or 'public' (players: "
+                            + " ".join(record.header.players) + ")", text=as_)
+    return as_
+
+
+def split_variants(values) -> list[str]:
+    out = []
+    for v in values or ():
+        out += [o.strip() for o in v.split(",") if o.strip()]
+    return out
+
+
+@cli.command()
+@click.argument("record", type=click.Path(dir_okay=False))
+@click.option("--as", "as_", metavar="PLAYER", help="Analyse from this player's view (a complete "
+              "record is needed); 'public' = a spectator. Default: the record's 'me:'.")
+@click.option("--json", "as_json", is_flag=True, help="Machine output per record-format.md.")
+@handle_errors(json_flag="as_json")
+def analyze(record, as_, as_json):
+    """What is known now: the sheet, the candidates and the verdict.
+
+    \b
+    Examples:
+      sleuth analyze samples/mystery-hand/four-players.txt
+      sleuth analyze game.txt --as Ben --json
+    Exit status 3 (with the conflicting lines) when the record is inconsistent.
+    """
+    rec = read_record(record)
+    game = get_game(rec.game)
+    if not hasattr(game, "analyze"):
+        raise NotationError("this game has no analysis; see 'sleuth --help'", text=rec.game)
+    result = game.analyze(rec, resolve_view(rec, as_))
+    if as_json:
+        emit_json(result.to_json())
+    else:
+        click.echo(renderer(rec.game).render_analysis(result))
+
+
+@cli.command()
+@click.argument("game", type=GAMES)
+@click.argument("record", type=click.Path(dir_okay=False))
+@click.option("--players", required=True, help='Seating order, first to act first: "Ana Ben Cleo".')
+@click.option("--me", help="Whose view the record is written from (omit for a spectator).")
+@click.option("--variant", multiple=True, help="Variant options, comma-separated or repeated.")
+@click.option("--dealer", help="The dealer, where the rules do not derive it.")
+@click.option("--header", "extra", multiple=True, metavar="KEY=VALUE",
+              help="Further header lines the game accepts (e.g. teams=\"Ana Cleo / Ben Dev\").")
+@click.option("--force", is_flag=True, help="Overwrite an existing file.")
+@handle_errors()
+def new(game, record, players, me, variant, dealer, extra, force):
+    """Start a record: write its header.
+
+    \b
+    Example:
+      sleuth new mystery-hand game.txt --players "Ana Ben Cleo Dev" --me Ana --variant sneak
+    """
+    if os.path.exists(record) and not force:
+        raise NotationError("the file exists already (use --force to overwrite)", text=record)
+    extras = []
+    for kv in extra:
+        if "=" not in kv:
+            raise NotationError("expected KEY=VALUE", text=kv)
+        k, v = kv.split("=", 1)
+        extras.append((k.strip(), v.strip()))
+    header = Header(game=game.lower(), players=tuple(players.replace(",", " ").split()),
+                    variant=tuple(split_variants(variant)), dealer=dealer, me=me,
+                    extra=tuple(extras))
+    text = "\n".join(header.lines()) + "\n"
+    parse_record(text, record)  # validates names, options and player counts
+    atomic_write(record, text)
+    click.echo(f"started {record}: {game} with {' '.join(header.players)}")
+
+
+def appended(text: str, statement: str) -> str:
+    if text and not text.endswith("\n"):
+        text += "\n"
+    return text + statement.strip() + "\n"
+
+
+def check_record(rec) -> None:
+    game = get_game(rec.game)
+    if hasattr(game, "check"):
+        game.check(rec)
+
+
+@cli.command()
+@click.argument("record", type=click.Path(exists=True, dir_okay=False))
+@click.argument("statement", nargs=-1, required=True)
+@click.option("--force", is_flag=True,
+              help="Save even if it contradicts the record (it must still parse and be legal).")
+@handle_errors()
+def log(record, statement, force):
+    """Append one statement after checking it against the whole record.
+
+    A statement that does not parse or breaks a rule is refused (exit 2); one that
+    contradicts the record is refused with the conflicting lines (exit 3). The file is
+    left untouched when refused and replaced atomically when accepted.
+
+    \b
+    Examples:
+      sleuth log game.txt "Ana asks Ben 4H-7H: 4H 6H"
+      sleuth log game.txt Cleo asks all 5x: Ana 0, Ben 1, Dev 2
+    """
+    stmt = " ".join(statement)
+    if "\n" in stmt:
+        raise NotationError("one statement at a time", text=stmt)
+    with open(record, encoding="utf-8") as f:
+        text = f.read()
+    new_text = appended(text, stmt)
+    rec = parse_record(new_text, record)
+    if not force:
+        check_record(rec)
+    atomic_write(record, new_text)
+    click.echo(f"logged line {rec.statements[-1].line if rec.statements else '?'}: "
+               f"{rec.statements[-1].event!r}" if rec.statements else "logged")
+
+
+@cli.command()
+@click.argument("record", type=click.Path(dir_okay=False))
+@click.argument("card")
+@click.option("--as", "as_", metavar="PLAYER", help="The view (default: the record's 'me:').")
+@handle_errors()
+def why(record, card, as_):
+    """Explain where CARD can be: which statements force each certainty.
+
+    \b
+    Example:
+      sleuth why samples/mystery-hand/four-players.txt 6H
+    """
+    rec = read_record(record)
+    game = get_game(rec.game)
+    if not hasattr(game, "explain"):
+        raise NotationError("this game has no card explanations", text=rec.game)
+    exp = game.explain(rec, resolve_view(rec, as_), card)
+    click.echo(render_explanation(exp))
+
+
+def render_explanation(exp) -> str:
+    lines = [f"{exp.card}: {exp.summary}"]
+    for r in exp.reasons:
+        lines.append(f"  {r.fact}" + (f"  <- lines {', '.join(map(str, r.lines))}"
+                                      if r.lines else "  <- the rules of the deal alone"))
+        for ln in r.lines:
+            lines.append(f"      {ln}: {exp.statements.get(ln, '')}")
+    return "\n".join(lines)
+
+
+@cli.command()
+@click.argument("game", type=GAMES)
+@click.option("--players", "n", type=int, required=True, help="Number of players.")
+@click.option("--variant", multiple=True, help="Variant options, comma-separated or repeated.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Random seed (deterministic).")
+@click.option("--events", type=int, default=None, help="Stop after this many events.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write here (default: stdout).")
+@handle_errors()
+def simulate(game, n, variant, seed, events, output):
+    """Play a random rule-following game and write its complete record.
+
+    \b
+    Example:
+      sleuth simulate mystery-hand --players 5 --variant sneak --seed 7 -o game.txt
+    """
+    g = get_game(game.lower())
+    if not hasattr(g, "simulate"):
+        raise NotationError("this game has no simulator", text=game)
+    rec = g.simulate(n, split_variants(variant), seed, events)
+    text = write_record(rec)
+    if output:
+        atomic_write(output, text)
+        click.echo(f"wrote {output}: {len(rec.statements)} statements")
+    else:
+        click.echo(text, nl=False)
+
+
+DEMO = SAMPLES / "mystery-hand" / "five-players-ana.txt"
+
+
+@cli.command()
+@click.option("--json", "as_json", is_flag=True, help="Machine output.")
+@handle_errors(json_flag="as_json")
+def demo(as_json):
+    """Analyse a bundled sample record (Mystery Hand, five players)."""
+    if not DEMO.exists():
+        raise NotationError("the bundled samples are missing (run from a source checkout)",
+                            text=str(DEMO))
+    rec = read_record(str(DEMO))
+    result = get_game(rec.game).analyze(rec, rec.header.me)
+    if as_json:
+        emit_json(result.to_json())
+        return
+    click.echo(f"# {DEMO.relative_to(SAMPLES.parent)}")
+    with open(DEMO, encoding="utf-8") as f:
+        click.echo(f.read())
+    click.echo(renderer(rec.game).render_analysis(result))
