@@ -183,6 +183,32 @@ class CardLocationModel:
         return {c: self.locations[li] for ci, c in enumerate(self.cards)
                 for li in range(len(self.locations)) if s.Value(x[ci, li])}
 
+    def fits(self, deal: dict[Hashable, str]) -> bool:
+        """Whether a complete deal (card key -> location) satisfies every constraint;
+        copies sharing a name are interchangeable (only their counts per location matter).
+
+        >>> m = CardLocationModel(["a", "b"], {"P": 1, "Q": 1})
+        >>> m.exclude("a", "P", source=1)
+        >>> m.fits({"a": "Q", "b": "P"}), m.fits({"a": "P", "b": "Q"})
+        (True, False)
+        """
+        groups: dict[str, dict[str, int]] = {}
+        members: dict[str, list[int]] = {}
+        for c, loc in deal.items():
+            n = self.name(c)
+            groups.setdefault(n, {})
+            groups[n][loc] = groups[n].get(loc, 0) + 1
+        for c in self.cards:
+            members.setdefault(self.name(c), []).append(self._ci[c])
+
+        def extra(m, x):
+            for n, locs in groups.items():
+                for loc, k in locs.items():
+                    li = self._li[loc]
+                    m.Add(sum(x[ci, li] for ci in members[n]) == k)
+
+        return self.is_consistent(extra)
+
     def backbone(self, known: dict[Hashable, set[str]] | None = None) -> Backbone:
         """Every (card, location) pair that some consistent deal uses.
 

@@ -1,0 +1,238 @@
+"""Mystery Hand analysis: certainties, probabilities, candidates, the verdict.
+
+Probabilities assume a uniformly random deal and truthful, rule-following players
+(MH-17).  They are exact when the class DP of :mod:`solver.model.counting` fits its
+budget; otherwise they are estimates (``exact`` false, ``error`` = 95 % half-width), and
+certainties still come from CP-SAT, so an estimate never contradicts one.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import combinations
+
+from solver.cards import Card, standard_deck
+from solver.errors import InconsistentError
+from solver.model import explain_card
+from solver.mystery_hand.inference import FACEUP, ViewModel, build, mystery_locations, target_of
+from solver.mystery_hand.options import MysteryHandOptions
+
+#: default budget for live play
+MAX_STATES = 400_000
+TIME_BUDGET = 2.0
+
+
+@dataclass
+class Candidates:
+    """The possible contents of one mystery hand."""
+
+    location: str
+    count: int | None          # number of possible 4-card hands (None: too many to count)
+    exact: bool                # count and probabilities exact
+    top: list[tuple[tuple[Card, ...], float]] = field(default_factory=list)
+    certain: tuple[Card, ...] = ()
+
+    @property
+    def determined(self) -> bool:
+        return len(self.certain) == 4 or self.count == 1
+
+    def answer(self) -> tuple[Card, ...] | None:
+        if len(self.certain) == 4:
+            return tuple(sorted(self.certain))
+        if self.count == 1 and self.top:
+            return self.top[0][0]
+        return None
+
+    def to_json(self) -> dict:
+        return {"determined": self.determined, "candidates": self.count,
+                "top": [{"cards": [repr(c) for c in cs], "p": p} for cs, p in self.top],
+                **({} if self.exact else {"candidates_exact": False})}
+
+
+@dataclass
+class MysteryHandAnalysis:
+    """The result of :func:`analyze`; ``to_json()`` follows record-format.md."""
+
+    view: str | None
+    players: tuple[str, ...]
+    options: MysteryHandOptions
+    locations: list[str]
+    exact: bool
+    error: float
+    cards: dict[str, dict[str, float]]          # card name -> location -> probability
+    possible: dict[str, set[str]]               # card name -> possible locations
+    mysteries: dict[str, Candidates]
+    target: str
+    active: list[str]
+    statements: int
+    method: str = "dp"
+
+    @property
+    def mystery(self) -> Candidates:
+        return self.mysteries[self.target]
+
+    def certain(self, card: str) -> str | None:
+        locs = self.possible.get(card, set())
+        return next(iter(locs)) if len(locs) == 1 and card != "Jk" else None
+
+    @property
+    def verdict(self) -> str:
+        ans = self.mystery.answer()
+        if ans is not None:
+            return "announce: " + " ".join(map(repr, ans))
+        c = self.mystery
+        best = c.top[0] if c.top else None
+        txt = f"not determined: {c.count if c.count is not None else 'many'} candidates"
+        if best:
+            txt += (f"; best guess {' '.join(map(repr, best[0]))} is right with p = "
+                    f"{best[1]:.3g}")
+        return txt
+
+    def to_json(self) -> dict:
+        out = {
+            "game": "mystery-hand",
+            "view": self.view,
+            "consistent": True,
+            "exact": self.exact,
+            "cards": self.cards,
+            "mystery": self.mystery.to_json(),
+            "verdict": self.verdict,
+            "variant": self.options.names(),
+            "method": self.method,
+        }
+        if not self.exact:
+            out["error"] = self.error
+        if len(self.mysteries) > 1:
+            out["mysteries"] = {loc: c.to_json() for loc, c in self.mysteries.items()}
+            out["target"] = self.target
+        return out
+
+
+def _clamp(marg: dict[str, float], possible: set[str], copies: int) -> dict[str, float]:
+    """Keep an estimate inside the logical support: impossible -> absent, certain -> exact."""
+    if len(possible) == 1:
+        return {next(iter(possible)): float(copies)}
+    kept = {l: p for l, p in marg.items() if l in possible and p > 0}
+    s = sum(kept.values())
+    if s <= 0:
+        return {l: copies / len(possible) for l in possible}
+    return {l: p * copies / s for l, p in kept.items()}
+
+
+def analyze(record, view: str | None, *, max_states: int = MAX_STATES,
+            time_budget: float = TIME_BUDGET) -> MysteryHandAnalysis:
+    """Analyse ``record`` from ``view`` (a player, or ``None`` for the public view).
+
+    Raises :class:`~solver.errors.InconsistentError` naming a minimal set of conflicting
+    lines when no deal fits the record.
+    """
+    vm = build(record, view)
+    return analyze_model(vm, record, max_states=max_states, time_budget=time_budget)
+
+
+def inconsistent(vm: ViewModel) -> InconsistentError:
+    core = vm.model.conflict() or []
+    return InconsistentError("no deal fits the record; these statements conflict: "
+                             + "; ".join(f"line {l}: {vm.statements.get(l, '')}" for l in core),
+                             conflict=core)
+
+
+def analyze_model(vm: ViewModel, record, *, max_states: int = MAX_STATES,
+                  time_budget: float = TIME_BUDGET) -> MysteryHandAnalysis:
+    from solver.model.counting import count_deals
+
+    m = vm.model
+    counting = count_deals(m, max_states=max_states, time_budget=time_budget)
+    if counting.exact:
+        if not counting.total:
+            raise inconsistent(vm)
+        possible_k = {k: {l for l, p in counting.marginals.get(k, {}).items() if p > 0}
+                      for k in m.cards}
+    else:
+        bb = m.backbone()
+        if not bb.consistent:
+            raise inconsistent(vm)
+        possible_k = bb.possible
+    cards: dict[str, dict[str, float]] = {}
+    possible: dict[str, set[str]] = {}
+    for name, keys in vm.keys.items():
+        agg: dict[str, float] = {}
+        poss: set[str] = set()
+        for k in keys:
+            poss |= possible_k[k]
+            for l, p in counting.marginals.get(k, {}).items():
+                agg[l] = agg.get(l, 0.0) + p
+        if counting.exact:
+            agg = {l: p for l, p in agg.items() if p > 0}
+            if len(poss) == 1:
+                agg = {next(iter(poss)): float(len(keys))}
+        else:
+            agg = _clamp(agg, poss if len(keys) == 1 else poss, len(keys))
+        cards[name] = agg
+        possible[name] = poss
+    mysteries = {}
+    for loc in mystery_locations(record.header, vm.opts):
+        mysteries[loc] = _candidates(vm, loc, possible, max_states)
+    return MysteryHandAnalysis(
+        view=vm.view, players=record.header.players, options=vm.opts,
+        locations=list(m.locations), exact=counting.exact,
+        error=0.0 if counting.exact else counting.error, cards=cards, possible=possible,
+        mysteries=mysteries, target=target_of(vm.view, record.header, vm.opts),
+        active=vm.active, statements=len(record.statements), method=counting.method)
+
+
+def _candidates(vm: ViewModel, loc: str, possible, max_states: int) -> Candidates:
+    certain = tuple(sorted(Card.parse(n) for n, ls in possible.items()
+                           if ls == {loc} and n != "Jk"))
+    from solver.model.counting import location_sets
+
+    res = location_sets(vm.model, loc, top=10, max_states=max_states)
+    if res is not None:
+        count, top = res
+        return Candidates(loc, count, True,
+                          [(tuple(sorted(cs)), p) for cs, p in top], certain)
+    # over budget: count the candidates with CP-SAT when few cards can be there
+    maybe = [c for c in standard_deck() if loc in possible.get(repr(c), set())]
+    free = [c for c in maybe if c not in certain]
+    need = 4 - len(certain)
+    from math import comb
+    if comb(len(free), need) > 400:
+        return Candidates(loc, None, False, [], certain)
+    found = []
+    for extra in combinations(free, need):
+        hand = list(certain) + list(extra)
+
+        def fix(mm, x, hand=hand):
+            li = vm.model.loc_index(loc)
+            mm.Add(sum(x[vm.model.card_index(c), li] for c in hand) == 4)
+
+        if vm.model.is_consistent(fix):
+            found.append(tuple(sorted(hand)))
+    # exact count; no probabilities per hand without the DP (one hand left is certain)
+    return Candidates(loc, len(found), len(found) == 1,
+                      [(found[0], 1.0)] if len(found) == 1 else [], certain)
+
+
+def explain(record, view: str | None, card_text: str):
+    """Why each certainty about one card holds (``sleuth why``)."""
+    from solver.cards import Card as _Card
+
+    card = _Card.parse(card_text)
+    vm = build(record, view)
+    name = repr(card)
+    if name not in vm.keys:
+        from solver.errors import NotationError
+        raise NotationError("that card is not in this deck", text=card_text)
+    bb = vm.model.backbone()
+    if not bb.consistent:
+        raise inconsistent(vm)
+    return explain_card(vm.model, vm.keys[name], bb, vm.statements, _label)
+
+
+def _label(loc: str) -> str:
+    if loc == "mystery":
+        return "the mystery hand"
+    if loc.startswith("mystery:"):
+        return f"{loc[8:]}'s mystery hand"
+    if loc == FACEUP:
+        return "the face-up cards"
+    return f"{loc}'s hand"

@@ -1,0 +1,232 @@
+"""Mystery Hand events: frozen values whose ``repr`` is their record notation.
+
+>>> from solver.records import Header
+>>> h = Header(game="mystery-hand", players=("Ana", "Ben", "Cleo"))
+>>> parse_event("Ana asks Ben 4h-7h: 4H, 6H", h)
+Ana asks Ben 4H-7H: 4H 6H
+>>> parse_event("ben ASKS cleo 5x: none", h)
+Traceback (most recent call last):
+...
+solver.errors.NotationError: unknown player (players: Ana Ben Cleo): 'ben'
+>>> parse_event("Ben ASKS Cleo 5x: none", h)
+Ben asks Cleo 5*: 0
+>>> parse_event("Cleo asks all 10D-KD: Ana 0, Ben 1", h)
+Cleo asks all 10D-KD: Ana 0, Ben 1
+>>> parse_event("Ana requests KS: nobody", h), parse_event("Ben announces AS 2H 3D 4C: wrong", h)
+(Ana requests KS: nobody, Ben announces AS 2H 3D 4C: wrong)
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from solver.cards import Card, RankSet, SuitRange, format_cards, parse_cards, parse_query_set
+from solver.errors import NotationError
+
+QuerySet = SuitRange | RankSet
+
+
+@dataclass(frozen=True, repr=False)
+class Holds:
+    """``P holds: cards`` -- a hand known to the recorder (own hand, or a revealed one)."""
+
+    player: str
+    cards: tuple[Card, ...]
+
+    def __repr__(self):
+        return f"{self.player} holds: {format_cards(self.cards)}"
+
+
+@dataclass(frozen=True, repr=False)
+class FaceUp:
+    """``faceup: cards`` -- the public leftovers F (MH-5)."""
+
+    cards: tuple[Card, ...]
+
+    def __repr__(self):
+        return f"faceup: {format_cards(self.cards)}"
+
+
+@dataclass(frozen=True, repr=False)
+class MysteryCards:
+    """``mystery Ana: cards`` -- a player's own mystery hand (two-player, MH-28); without a
+    player, the mystery hand as the recorder learnt it (after their wrong announcement,
+    MH-20; an accepted extension of the contract)."""
+
+    player: str | None
+    cards: tuple[Card, ...]
+
+    def __repr__(self):
+        who = f" {self.player}" if self.player else ""
+        return f"mystery{who}: {format_cards(self.cards)}"
+
+
+@dataclass(frozen=True, repr=False)
+class AskOne:
+    """``A asks B X: shown`` (MH-10).  ``shown`` is the tuple of cards when the recorder saw
+    them, else ``None`` and ``count`` is the number shown."""
+
+    asker: str
+    target: str
+    query: QuerySet
+    shown: tuple[Card, ...] | None
+    count: int
+
+    def __repr__(self):
+        ans = format_cards(self.shown) if self.shown else str(self.count)
+        return f"{self.asker} asks {self.target} {self.query!r}: {ans}"
+
+
+@dataclass(frozen=True, repr=False)
+class AskAll:
+    """``A asks all X: P k, Q k`` (MH-13)."""
+
+    asker: str
+    query: QuerySet
+    counts: tuple[tuple[str, int], ...]
+
+    def __repr__(self):
+        return (f"{self.asker} asks all {self.query!r}: "
+                + ", ".join(f"{p} {k}" for p, k in self.counts))
+
+    @property
+    def total(self) -> int:
+        return sum(k for _, k in self.counts)
+
+
+@dataclass(frozen=True, repr=False)
+class Request:
+    """``A requests c: P`` or ``: nobody`` (MH-15)."""
+
+    asker: str
+    card: Card
+    shower: str | None
+
+    def __repr__(self):
+        return f"{self.asker} requests {self.card!r}: {self.shower or 'nobody'}"
+
+
+@dataclass(frozen=True, repr=False)
+class Announce:
+    """``A announces c c c c: right|wrong`` (MH-18..MH-20)."""
+
+    player: str
+    cards: tuple[Card, ...]
+    right: bool
+
+    def __repr__(self):
+        return f"{self.player} announces {format_cards(self.cards)}: " + (
+            "right" if self.right else "wrong")
+
+
+TURN_EVENTS = (AskOne, AskAll, Request, Announce)
+
+_NAME = r"[A-Za-z0-9_\-]+"
+_RE_HOLDS = re.compile(rf"^({_NAME})\s+holds\s*:\s*(.*)$", re.I)
+_RE_FACEUP = re.compile(r"^face-?up\s*:\s*(.*)$", re.I)
+_RE_MYSTERY = re.compile(rf"^mystery(?:\s+({_NAME}))?\s*:\s*(.*)$", re.I)
+_RE_ASKALL = re.compile(rf"^({_NAME})\s+asks\s+all\s+(\S+)\s*:\s*(.*)$", re.I)
+_RE_ASK = re.compile(rf"^({_NAME})\s+asks\s+({_NAME})\s+(\S+)\s*:\s*(.*)$", re.I)
+_RE_REQ = re.compile(rf"^({_NAME})\s+requests\s+(\S+)\s*:\s*(\S+)\s*$", re.I)
+_RE_ANN = re.compile(rf"^({_NAME})\s+announces\s+(.*?)\s*:\s*(\S+)\s*$", re.I)
+
+STATEMENT_FORMS = (
+    "'P holds: cards', 'faceup: cards', 'mystery P: cards', 'A asks B 4H-7H: cards|count|none', "
+    "'A asks all 5*: P k, Q k', 'A requests KS: P|nobody', 'A announces c c c c: right|wrong'")
+
+
+def _player(name: str, header) -> str:
+    if name not in header.players:
+        raise NotationError(f"unknown player (players: {' '.join(header.players)})", text=name)
+    return name
+
+
+def _cards(text: str, what: str) -> tuple[Card, ...]:
+    if not text.strip():
+        raise NotationError(f"expected {what}", text=text)
+    cards = parse_cards(text)
+    dup = {c for c in cards if cards.count(c) > 1 and not c.is_joker}
+    if dup:
+        raise NotationError("a card is listed twice", text=repr(sorted(dup)[0]))
+    return tuple(cards)
+
+
+def parse_event(text: str, header):
+    """Parse one Mystery Hand statement (record-format.md, "Mystery Hand events")."""
+    t = text.strip()
+    m = _RE_HOLDS.match(t)
+    if m:
+        return Holds(_player(m.group(1), header), _cards(m.group(2), "the cards held"))
+    m = _RE_FACEUP.match(t)
+    if m:
+        return FaceUp(_cards(m.group(1), "the face-up cards"))
+    m = _RE_MYSTERY.match(t)
+    if m:
+        who = _player(m.group(1), header) if m.group(1) else None
+        cards = _cards(m.group(2), "four cards")
+        if len(cards) != 4:
+            raise NotationError("a mystery hand is four cards", text=m.group(2).strip(),
+                                rule="MH-4")
+        return MysteryCards(who, cards)
+    m = _RE_ASKALL.match(t)
+    if m:
+        asker = _player(m.group(1), header)
+        q = parse_query_set(m.group(2))
+        counts = []
+        body = m.group(3).strip()
+        if not body:
+            raise NotationError("expected a count for every other active player: 'Ana 0, Ben 1'",
+                                text=t)
+        for part in re.split(r"\s*,\s*", body):
+            pm = re.match(rf"^({_NAME})\s+(\S+)$", part.strip())
+            if not pm:
+                raise NotationError("expected 'Player count' pairs such as 'Ana 0, Ben 1'",
+                                    text=part)
+            p = _player(pm.group(1), header)
+            k = _count(pm.group(2))
+            if any(p == q2 for q2, _ in counts):
+                raise NotationError("a player is counted twice", text=part)
+            counts.append((p, k))
+        return AskAll(asker, q, tuple(counts))
+    m = _RE_ASK.match(t)
+    if m:
+        asker = _player(m.group(1), header)
+        target = _player(m.group(2), header)
+        q = parse_query_set(m.group(3))
+        ans = m.group(4).strip()
+        if re.fullmatch(r"\d+|none", ans, re.I):
+            return AskOne(asker, target, q, None, _count(ans))
+        shown = _cards(ans, "the cards shown, a count, or 'none'")
+        return AskOne(asker, target, q, shown, len(shown))
+    m = _RE_REQ.match(t)
+    if m:
+        asker = _player(m.group(1), header)
+        card = Card.parse(m.group(2))
+        who = m.group(3)
+        shower = None if who.lower() == "nobody" else _player(who, header)
+        return Request(asker, card, shower)
+    m = _RE_ANN.match(t)
+    if m:
+        player = _player(m.group(1), header)
+        cards = _cards(m.group(2), "four cards")
+        if len(cards) != 4:
+            raise NotationError("an announcement names four cards", text=m.group(2),
+                                rule="MH-18")
+        verdict = m.group(3).lower()
+        if verdict not in ("right", "wrong"):
+            raise NotationError("expected 'right' or 'wrong'", text=m.group(3))
+        return Announce(player, cards, verdict == "right")
+    raise NotationError("not a Mystery Hand statement; expected one of " + STATEMENT_FORMS,
+                        text=t)
+
+
+def _count(tok: str) -> int:
+    if tok.lower() == "none":
+        return 0
+    if not tok.isdigit():
+        raise NotationError("expected a count (a number or 'none')", text=tok)
+    k = int(tok)
+    if k > 6:
+        raise NotationError("at most 4 cards (6 with jokers) can be shown", text=tok,
+                            rule="MH-9")
+    return k

@@ -1,0 +1,264 @@
+"""What a Mystery Hand observer can infer (section 5, E1..E8), as a card-location model.
+
+The view decides what each statement tells:
+
+* the *recorder* of a partial record (``me:``) knows everything written in it;
+* a view of a *complete* record (every hand listed) knows only what that player saw: its own
+  hand, the cards shown to it or by it (E1a/b), counts otherwise (E1c), everything public
+  (ask-all counts, exact requests, announcements, the hands of players who are out), its own
+  mystery hand under ``two-player=seen|chosen``, and the mystery hand once it announced
+  wrongly (E6);
+* the public view (``None``) knows only what everybody saw.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from solver.cards import JOKER, Card, standard_deck
+from solver.errors import NotationError
+from solver.model import CardLocationModel
+from solver.mystery_hand.events import (AskAll, AskOne, Announce, FaceUp, Holds, MysteryCards,
+                                        Request)
+from solver.mystery_hand.options import MysteryHandOptions, deal_sizes
+from solver.mystery_hand.rules import TurnState, real_shown
+
+JOKER_KEYS = (("Jk", 0), ("Jk", 1))
+FACEUP = "faceup"
+
+
+def is_complete(record) -> bool:
+    """A complete record lists every player's hand with ``holds:`` (record-format.md)."""
+    held = {st.event.player for st in record.statements if isinstance(st.event, Holds)}
+    return all(p in held for p in record.header.players)
+
+
+def mystery_locations(header, opts: MysteryHandOptions) -> list[str]:
+    if opts.two_player:
+        return [f"mystery:{p}" for p in header.players]
+    return ["mystery"]
+
+
+def target_of(view: str | None, header, opts: MysteryHandOptions) -> str:
+    """The mystery hand the view is trying to name: ``mystery``, or with two players the
+    opponent's ``mystery:<opponent>`` (MH-28; for the public view, the first player's
+    target)."""
+    if not opts.two_player:
+        return "mystery"
+    me = view if view in header.players else header.players[0]
+    return "mystery:" + next(p for p in header.players if p != me)
+
+
+@dataclass
+class ViewModel:
+    """A card-location model for one view of one record, with what is needed to report."""
+
+    model: CardLocationModel
+    opts: MysteryHandOptions
+    view: str | None
+    recorder: bool
+    keys: dict[str, list]  # card name -> model keys (jokers: two copies)
+    statements: dict[int, str] = field(default_factory=dict)
+    active: list[str] = field(default_factory=list)
+
+
+def card_keys(opts: MysteryHandOptions) -> tuple[list, dict]:
+    keys: list = list(standard_deck())
+    names: dict = {}
+    for k in JOKER_KEYS[: opts.jokers]:
+        keys.append(k)
+        names[k] = "Jk"
+    return keys, names
+
+
+def _resolve_view(record, view):
+    """(view, recorder?) after checking that the record supports that view."""
+    complete = is_complete(record)
+    if complete:
+        return view, False
+    if view is not None and view == record.header.me:
+        return view, True
+    if view is None:
+        return None, False
+    raise NotationError("only the record's own view ('me: " + str(record.header.me) + "') or "
+                        "the public view can be analysed: other players' views need a complete "
+                        "record (every hand given with 'holds:')", text=view)
+
+
+def build(record, view: str | None, *, omniscient: bool = False) -> ViewModel:
+    """The model of what ``view`` knows after the record's statements.
+
+    ``omniscient`` uses everything written (for checking a record as a whole)."""
+    h = record.header
+    opts = MysteryHandOptions.from_names(h.variant)
+    n = len(h.players)
+    hand_size, faceup_size = deal_sizes(n, opts)
+    if omniscient:
+        recorder = True
+    else:
+        view, recorder = _resolve_view(record, view)
+    keys, names = card_keys(opts)
+    sizes = {p: hand_size for p in h.players}
+    mlocs = mystery_locations(h, opts)
+    for ml in mlocs:
+        sizes[ml] = 4
+    if faceup_size:
+        sizes[FACEUP] = faceup_size
+    m = CardLocationModel(keys, sizes, names)
+    jokers = list(JOKER_KEYS[: opts.jokers])
+    for jk in jokers:  # MH-23: the mystery hand never holds a joker
+        for ml in mlocs:
+            m.exclude(jk, ml, None, "the mystery hand holds no joker (MH-23)")
+
+    def place_all(cards, loc, L, what):
+        """The whole contents of ``loc``: real cards placed, jokers counted (copies are
+        interchangeable), nothing else there."""
+        real = [c for c in cards if not c.is_joker]
+        j = len(cards) - len(real)
+        for c in real:
+            m.place(c, loc, L, f"{c!r} is in {what}")
+        if jokers:
+            m.add(jokers, [loc], j, j, L, f"{what} holds {j} joker(s)")
+        m.add(real, [loc], len(real), len(real), L, f"{what} is exactly these cards")
+
+    statements = {st.line: st.text for st in record.statements}
+    revealed = {st.event.player for st in record.statements
+                if isinstance(st.event, Announce) and not st.event.right and not opts.two_player}
+    revealed_to_view = revealed  # E6/MH-20: a wrong announcer's hand is public
+    holds = {st.event.player: st for st in record.statements if isinstance(st.event, Holds)}
+    complete = is_complete(record)
+
+    # turn bookkeeping: who is active at each statement, which asks earned a taken extra turn
+    state = TurnState(h.players, opts)
+    active_at: dict[int, list[str]] = {}
+    took_extra: set[int] = set()
+    last_turn = None
+    for st in record.statements:
+        ev = st.event
+        if isinstance(ev, (AskOne, AskAll, Request, Announce)):
+            active_at[st.line] = list(state.active)
+            if state.over:
+                break
+            was_extra = state.apply(ev, real_shown(ev, opts) if isinstance(ev, AskOne) else None)
+            if was_extra and last_turn is not None:
+                took_extra.add(last_turn)
+            last_turn = st.line
+
+    def sees_hand(p: str) -> bool:
+        return recorder or p == view or p in revealed_to_view
+
+    for st in record.statements:
+        ev, L = st.event, st.line
+        if isinstance(ev, Holds):
+            if sees_hand(ev.player):
+                place_all(ev.cards, ev.player, L, f"{ev.player}'s hand")
+        elif isinstance(ev, FaceUp):
+            if FACEUP in sizes:
+                place_all(ev.cards, FACEUP, L, "the face-up cards (MH-5)")
+        elif isinstance(ev, MysteryCards):
+            loc = f"mystery:{ev.player}" if ev.player else "mystery"
+            if loc not in sizes:
+                continue
+            visible = recorder or (ev.player is not None and ev.player == view
+                                   and opts.two_player in ("seen", "chosen"))
+            if visible:
+                m.add(ev.cards, [loc], 4, 4, L, f"the cards of {loc} (MH-28)")
+        elif isinstance(ev, AskOne):
+            A, B, X = ev.asker, ev.target, ev.query.cards()
+            if not opts.keep_em_guessing:  # E1(b,c): MH-11 tells the others #(H_A,X) <= 3
+                m.add(X, [A], 0, 3, L, f"{A} does not hold all of {ev.query!r} (MH-11)")
+            full = ev.shown is not None and (recorder or view in (A, B))
+            if full:
+                real = [c for c in ev.shown if not c.is_joker]
+                j = len(ev.shown) - len(real)
+                for c in X:  # E1(a): H_B ∩ X = S
+                    if c in real:
+                        m.place(c, B, L, f"{c!r} is in {B}'s hand (shown)")
+                    else:
+                        m.exclude(c, B, L, f"{c!r} is not in {B}'s hand (not shown)")
+                if j:  # E2(a): B holds at least j jokers
+                    m.add(jokers, [B], j, 2, L, f"{B} holds at least {j} joker(s) (E2)")
+            else:
+                k = ev.count
+                if opts.sneak and jokers:  # E2(c): #(H_B,X) = k - j, 0 <= j <= #(H_B,Jk)
+                    m.add(X, [B], 0, k, L, f"#({B}, {ev.query!r}) <= {k} (E2)")
+                    m.add(list(X) + jokers, [B], k, 6, L,
+                          f"#({B}, {ev.query!r}) + {B}'s jokers >= {k} (E2)")
+                    if L in took_extra and not opts.sneak_jokers_count_for_extra_turn:
+                        m.add(X, [B], 3, 4, L, f"{A} took an extra turn, so {B} showed "
+                              f"at least 3 real cards (MH-25, E2c)")
+                else:  # E1(c)
+                    m.add(X, [B], k, k, L, f"#({B}, {ev.query!r}) = {k} (E1)")
+        elif isinstance(ev, AskAll):
+            A, X = ev.asker, ev.query.cards()
+            if not opts.keep_em_guessing:
+                m.add(X, [A], 0, 3, L, f"{A} does not hold all of {ev.query!r} (MH-11)")
+            for p, k in ev.counts:  # E3
+                m.add(X, [p], k, k, L, f"#({p}, {ev.query!r}) = {k} (E3)")
+        elif isinstance(ev, Request):
+            A, c = ev.asker, ev.card
+            if not opts.keep_em_guessing:  # MH-15: A does not hold c
+                m.exclude(c, A, L, f"{A} does not hold {c!r} (MH-15)")
+            if ev.shower:  # E4
+                m.place(c, ev.shower, L, f"{c!r} is in {ev.shower}'s hand (shown, E4)")
+            else:  # E5: nobody else holds it
+                for p in active_at.get(L, h.players):
+                    if p != A:
+                        m.exclude(c, p, L, f"{c!r} is not in {p}'s hand (nobody showed, E5)")
+        elif isinstance(ev, Announce):
+            tgt = "mystery"
+            if opts.two_player:
+                tgt = "mystery:" + next(p for p in h.players if p != ev.player)
+            if ev.right:  # MH-19
+                m.add(ev.cards, [tgt], 4, 4, L, f"{tgt} is {' '.join(map(repr, ev.cards))}")
+            else:  # E6
+                m.add(ev.cards, [tgt], 0, 3, L, f"{tgt} is not exactly these four (E6)")
+                if (view == ev.player and complete and not recorder
+                        and not opts.two_player):
+                    # E6: the announcer looked at M
+                    truth = true_mystery(record, opts)
+                    if truth is not None:
+                        m.add(truth, ["mystery"], 4, 4, L, f"{ev.player} saw the mystery hand")
+    return ViewModel(m, opts, view, recorder, _name_keys(keys, names), statements,
+                     list(state.active))
+
+
+def _name_keys(keys, names) -> dict[str, list]:
+    out: dict[str, list] = {}
+    for k in keys:
+        out.setdefault(names.get(k, repr(k)), []).append(k)
+    return out
+
+
+def true_mystery(record, opts: MysteryHandOptions) -> list[Card] | None:
+    """The mystery hand of a complete standard record: the cards in no hand and not face up."""
+    seen: set[Card] = set()
+    for st in record.statements:
+        if isinstance(st.event, (Holds, FaceUp)):
+            seen |= {c for c in st.event.cards if not c.is_joker}
+    rest = [c for c in standard_deck() if c not in seen]
+    return rest if len(rest) == 4 else None
+
+
+def true_deal(record) -> dict | None:
+    """card key -> location for a complete record (for tests and the simulator).  Joker
+    copies are numbered in the order they appear; they are interchangeable in the model."""
+    h = record.header
+    opts = MysteryHandOptions.from_names(h.variant)
+    deal: dict = {}
+    for st in record.statements:
+        ev = st.event
+        if isinstance(ev, (Holds, FaceUp, MysteryCards)):
+            loc = (ev.player if isinstance(ev, Holds) else FACEUP if isinstance(ev, FaceUp)
+                   else (f"mystery:{ev.player}" if ev.player else "mystery"))
+            j = sum(1 for k in deal if isinstance(k, tuple))
+            for c in ev.cards:
+                if c.is_joker:
+                    deal[JOKER_KEYS[j]] = loc
+                    j += 1
+                else:
+                    deal[c] = loc
+    if not opts.two_player:
+        for c in standard_deck():
+            deal.setdefault(c, "mystery")
+    keys, _ = card_keys(opts)
+    return deal if all(k in deal for k in keys) else None

@@ -1,0 +1,219 @@
+"""Mystery Hand rule checks: turn order (MH-7, MH-8, MH-12, MH-14), legality (MH-10,
+MH-11, MH-13, MH-15, MH-27), out players (MH-20), the end (MH-19, MH-21), and cards placed
+twice (MH-1).  Used to validate records and to drive the simulator."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from solver.cards import JOKER, Card
+from solver.errors import RuleError
+from solver.mystery_hand.events import (AskAll, AskOne, Announce, FaceUp, Holds, MysteryCards,
+                                        Request)
+from solver.mystery_hand.options import MysteryHandOptions, deal_sizes
+
+
+@dataclass
+class TurnState:
+    """Whose turn it is, who is out, and whether an extra turn was earned."""
+
+    players: tuple[str, ...]
+    opts: MysteryHandOptions
+    active: list[str] = field(default_factory=list)
+    current: str | None = None
+    extra: str | None = None  # the player who may take an extra turn
+    over: bool = False
+    winner: str | None = None
+
+    def __post_init__(self):
+        self.active = list(self.players)
+        self.current = self.players[0]  # MH-7: left of the dealer = first listed
+
+    def next_after(self, player: str) -> str:
+        i = self.players.index(player)
+        for k in range(1, len(self.players) + 1):
+            p = self.players[(i + k) % len(self.players)]
+            if p in self.active:
+                return p
+        return player
+
+    def may_act(self) -> list[str]:
+        """Players who may take the next turn."""
+        if self.over:
+            return []
+        out = [self.current]
+        if self.extra and self.extra not in out:
+            out.append(self.extra)
+        return out
+
+    def apply(self, ev, real_shown: int | None = None) -> bool:
+        """Advance past a turn event; returns True when ``ev`` was an extra turn."""
+        actor = ev.player if isinstance(ev, Announce) else ev.asker
+        was_extra = actor == self.extra and actor != self.current
+        self.extra = None
+        if isinstance(ev, Announce):
+            if ev.right:
+                self.over, self.winner = True, actor  # MH-19
+                return was_extra
+            if self.opts.two_player:  # MH-28: any card wrong = the opponent wins
+                self.over = True
+                self.winner = next(p for p in self.players if p != actor)
+                return was_extra
+            nxt = self.next_after(actor)
+            self.active.remove(actor)  # MH-20
+            if len(self.active) == 1:  # MH-21
+                self.over, self.winner = True, self.active[0]
+            self.current = nxt
+            return was_extra
+        self.current = self.next_after(actor)
+        if not self.opts.two_player:  # MH-28: never extra turns with two players
+            if isinstance(ev, AskOne):
+                n = ev.count if real_shown is None else real_shown
+                if n >= 3:  # MH-12
+                    self.extra = actor
+            elif isinstance(ev, AskAll) and ev.total == 4:  # MH-14
+                self.extra = actor
+        return was_extra
+
+
+def _err(msg: str, st, rule: str) -> RuleError:
+    return RuleError(msg, text=st.text, rule=rule, line=st.line)
+
+
+def real_shown(ev: AskOne, opts: MysteryHandOptions) -> int | None:
+    """Real cards of X shown (MH-25 counts only those, unless the option says otherwise);
+    ``None`` when the recorder saw only the count."""
+    if ev.shown is None:
+        return None if (opts.sneak and not opts.sneak_jokers_count_for_extra_turn) else ev.count
+    if opts.sneak_jokers_count_for_extra_turn:
+        return len(ev.shown)
+    return sum(1 for c in ev.shown if not c.is_joker)
+
+
+def validate(record) -> None:
+    """Check a whole record against the rules; raise :class:`RuleError` with the line."""
+    h = record.header
+    opts = MysteryHandOptions.from_names(h.variant)
+    n = len(h.players)
+    hand_size, faceup_size = deal_sizes(n, opts)
+    state = TurnState(h.players, opts)
+    known: dict[str, set[Card]] = {}
+    placed: dict[Card, tuple[str, int]] = {}
+    out: set[str] = set()
+
+    def place(card: Card, loc: str, st):
+        if card.is_joker:
+            return
+        prev = placed.get(card)
+        if prev and prev[0] != loc:
+            raise _err(f"{card!r} would be in two places ({prev[0]} on line {prev[1]} and "
+                       f"{loc})", st, "MH-1")
+        placed.setdefault(card, (loc, st.line))
+
+    for st in record.statements:
+        ev = st.event
+        if isinstance(ev, Holds):
+            if ev.player in known:
+                raise _err(f"{ev.player}'s hand is given twice", st, "MH-5")
+            if len(ev.cards) != hand_size:
+                raise _err(f"a hand has {hand_size} cards with {n} players", st, "MH-5")
+            if ev.cards.count(JOKER) > opts.jokers:
+                raise _err("too many jokers for this variant", st, "MH-23")
+            known[ev.player] = set(ev.cards)
+            for c in ev.cards:
+                place(c, ev.player, st)
+            continue
+        if isinstance(ev, FaceUp):
+            if len(ev.cards) != faceup_size:
+                raise _err(f"{faceup_size} cards lie face up with {n} players", st, "MH-5")
+            if ev.cards.count(JOKER) > opts.jokers:
+                raise _err("too many jokers for this variant", st, "MH-23")
+            for c in ev.cards:
+                place(c, "faceup", st)
+            continue
+        if isinstance(ev, MysteryCards):
+            if any(c.is_joker for c in ev.cards):
+                raise _err("the mystery hand never holds a joker", st, "MH-23")
+            if ev.player and not opts.two_player:
+                raise _err("a player's own mystery hand exists only with two-player", st,
+                           "MH-28")
+            if ev.player is None and opts.two_player:
+                raise _err("with two-player name whose mystery hand it is: 'mystery Ana: ...'",
+                           st, "MH-28")
+            for c in ev.cards:
+                place(c, f"mystery:{ev.player}" if ev.player else "mystery", st)
+            continue
+        # a turn
+        if state.over:
+            raise _err(f"the game is over ({state.winner} won)", st, "MH-19/MH-21")
+        actor = ev.player if isinstance(ev, Announce) else ev.asker
+        if actor in out:
+            raise _err(f"{actor} is out and takes no turns", st, "MH-20")
+        if actor not in state.may_act():
+            raise _err(f"it is {' or '.join(state.may_act())}'s turn, not {actor}'s", st,
+                       "MH-7")
+        hand = known.get(actor)
+        if isinstance(ev, AskOne):
+            if ev.target == actor:
+                raise _err("a player asks another player", st, "MH-10")
+            if ev.target in out:
+                raise _err(f"{ev.target} is out and is not asked", st, "MH-20")
+            X = set(ev.query.cards())
+            if hand is not None and X <= hand and not opts.keep_em_guessing:
+                raise _err(f"{actor} holds all four of {ev.query!r}", st, "MH-11")
+            max_n = 4 + (opts.jokers if opts.sneak else 0)
+            if ev.count > min(max_n, hand_size):
+                raise _err(f"{ev.target} cannot show {ev.count} cards", st,
+                           "MH-24" if opts.sneak else "MH-10")
+            if ev.shown is not None:
+                for c in ev.shown:
+                    if c.is_joker:
+                        if not opts.sneak or opts.two_player:
+                            raise _err("jokers are shown only in Sneak", st, "MH-24")
+                    elif c not in X:
+                        raise _err(f"{c!r} is not in {ev.query!r}", st, "MH-10")
+                    place(c, ev.target, st)
+            if ev.count > 4 and not opts.sneak:
+                raise _err("at most four cards can be shown", st, "MH-10")
+            state.apply(ev, real_shown(ev, opts))
+        elif isinstance(ev, AskAll):
+            X = set(ev.query.cards())
+            if hand is not None and X <= hand and not opts.keep_em_guessing:
+                raise _err(f"{actor} holds all four of {ev.query!r}", st, "MH-11")
+            expected = [p for p in state.active if p != actor]
+            got = [p for p, _ in ev.counts]
+            if sorted(got) != sorted(expected):
+                missing = [p for p in expected if p not in got]
+                extra = [p for p in got if p not in expected]
+                what = (f"missing {' '.join(missing)}" if missing else "") + (
+                    f"{'; ' if missing else ''}{' '.join(extra)} cannot answer" if extra else "")
+                raise _err(f"every other active player answers an ask-all ({what})", st,
+                           "MH-13")
+            if ev.total > 4 or any(k > 4 for _, k in ev.counts):
+                raise _err("only four cards of a set exist", st, "MH-13")
+            state.apply(ev)
+        elif isinstance(ev, Request):
+            if opts.no_exact_request:
+                raise _err("exact requests are not played in this variant", st, "MH-27")
+            if ev.card.is_joker:
+                raise _err("an exact request names a real card", st, "MH-15")
+            if hand is not None and ev.card in hand and not opts.keep_em_guessing:
+                raise _err(f"{actor} holds {ev.card!r}", st, "MH-15")
+            if ev.shower == actor:
+                raise _err("the asker does not show to themselves", st, "MH-15")
+            if ev.shower in out:
+                raise _err(f"{ev.shower} is out", st, "MH-20")
+            if ev.shower:
+                place(ev.card, ev.shower, st)
+            state.apply(ev)
+        elif isinstance(ev, Announce):
+            if any(c.is_joker for c in ev.cards):
+                raise _err("the mystery hand never holds a joker", st, "MH-23")
+            if ev.right:
+                target = "mystery"
+                if opts.two_player:
+                    target = "mystery:" + next(p for p in h.players if p != actor)
+                for c in ev.cards:
+                    place(c, target, st)
+            state.apply(ev)
+            if not ev.right and not opts.two_player:
+                out.add(actor)
