@@ -183,6 +183,29 @@ class CardLocationModel:
         return {c: self.locations[li] for ci, c in enumerate(self.cards)
                 for li in range(len(self.locations)) if s.Value(x[ci, li])}
 
+    def count_bounds(self, cards: Iterable[Hashable], locs: Iterable[str]) -> tuple[int, int] | None:
+        """The least and greatest number of ``cards`` in ``locs`` over all consistent deals
+        (``None`` if inconsistent).
+
+        >>> m = CardLocationModel(["a", "b", "c"], {"P": 2, "Q": 1})
+        >>> m.count_bounds(["a", "b"], ["P"])
+        (1, 2)
+        """
+        ps = [(self._ci[c], self._li[l]) for c in cards for l in locs]
+        out = []
+        for sense in (1, -1):
+            m, x, _ = self._build(False)
+            expr = sum(x[p] for p in ps)
+            m.Minimize(expr) if sense == 1 else m.Maximize(expr)
+            s = self._solver(seconds=30.0)
+            st = s.Solve(m)
+            if st == cp_model.INFEASIBLE:
+                return None
+            if st != cp_model.OPTIMAL:
+                raise TimeoutError("CP-SAT could not bound the count in time")
+            out.append(int(round(s.ObjectiveValue())))
+        return out[0], out[1]
+
     def fits(self, deal: dict[Hashable, str]) -> bool:
         """Whether a complete deal (card key -> location) satisfies every constraint;
         copies sharing a name are interchangeable (only their counts per location matter).

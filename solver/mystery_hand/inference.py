@@ -262,3 +262,45 @@ def true_deal(record) -> dict | None:
             deal.setdefault(c, "mystery")
     keys, _ = card_keys(opts)
     return deal if all(k in deal for k in keys) else None
+
+
+def as_written_by(record, player: str | None):
+    """The record ``player`` would have written at the table from a complete record: their
+    own hand (and own mystery hand with ``two-player=seen|chosen``), the face-up cards,
+    revealed hands, cards shown to or by them, counts for everything else.  ``None``: a
+    spectator's record.  The result has ``me: player``.
+    """
+    from dataclasses import replace
+
+    from solver.records import Record, Statement
+
+    opts = MysteryHandOptions.from_names(record.header.variant)
+    out_players: set[str] = set()
+    kept = []
+    for st in record.statements:
+        ev = st.event
+        if isinstance(ev, Announce) and not ev.right and not opts.two_player:
+            out_players.add(ev.player)
+    for st in record.statements:
+        ev = st.event
+        if isinstance(ev, Holds):
+            if ev.player != player:
+                continue
+        elif isinstance(ev, MysteryCards):
+            if not (ev.player == player and opts.two_player in ("seen", "chosen")):
+                continue
+        elif isinstance(ev, AskOne) and ev.shown is not None and player not in (ev.asker,
+                                                                                 ev.target):
+            ev = AskOne(ev.asker, ev.target, ev.query, None, ev.count)
+        kept.append(Statement(0, repr(ev), ev, st.comment))
+        if isinstance(ev, Announce) and not ev.right and ev.player != player \
+                and not opts.two_player:
+            hand = next((s.event for s in record.statements
+                         if isinstance(s.event, Holds) and s.event.player == ev.player), None)
+            if hand is not None:
+                kept.append(Statement(0, repr(hand), hand, "revealed (MH-20)"))
+    header = replace(record.header, me=player)
+    base = len(header.lines())
+    return Record(header=header, statements=tuple(
+        Statement(base + i + 1, s.text, s.event, s.comment) for i, s in enumerate(kept)),
+        path=record.path)

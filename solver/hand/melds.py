@@ -1,0 +1,393 @@
+"""The meld engine: runs (HR-12), groups (HR-13), one wild per meld (HR-14), what the wild
+stands for (HR-15, HR-16), initial-meld values (HR-20, HR-49, HR-50, A11).
+
+A meld is written as its cards, e.g. ``7D AC 9D``.  The order of a run is its layout
+(HR-12: laid ascending), so ``9C 10C AS`` puts the wild above the 10 and ``AS 9C 10C`` below
+the 9 (HR-17 rows 12 and 13).  A wild may also be declared: ``AS=8C``.  A run written out of
+order, with its wild at an end, takes the better of its two readings (A16: the player
+declares; ``run-wild-end=best`` always takes the better one).
+
+>>> from solver.cards import parse_cards
+>>> r = analyse_meld(parse_cards("7D AC 9D"), make_regime(Card.parse("7C")))
+>>> r.valid, r.kind, r.wild_as, r.value
+(True, 'run', (8D,), 24)
+>>> r = analyse_meld(parse_cards("5S 5H AC"), make_regime(Card.parse("AC")))
+>>> r.valid, r.reason
+(False, 'neither a group (one rank, HR-13) nor a run (one suit, HR-12); AC is a natural card here: only the jokers are wild when an ace is turned up (HR-9)')
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from solver.cards import SUITS, Card, split_tokens
+from solver.errors import NotationError
+from solver.hand.options import HandOptions
+from solver.hand.regime import (Regime, make_regime, natural_value, run_position_value)
+
+__all__ = ["Reading", "MeldReport", "analyse_meld", "parse_meld", "parse_melds",
+           "position_card", "natural_position"]
+
+
+def position_card(pos: int, suit: str) -> Card:
+    """Run position 1..14 (1 = ace low, 14 = ace high) as a card."""
+    return Card(1 if pos == 14 else pos, suit)
+
+
+def natural_position(card: Card, ace_high: bool) -> int:
+    return 14 if card.rank == 1 and ace_high else card.rank
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One way to read a valid meld.
+
+    Runs: ``suit``, positions ``lo..hi`` (1 = ace low, 14 = ace high), ``wild_pos`` (or
+    ``None``).  Groups: ``rank``.  ``wild_as``: the natural card(s) the wild stands for.
+    """
+
+    kind: str
+    value: int
+    wild_as: tuple[Card, ...] = ()
+    suit: str = ""
+    lo: int = 0
+    hi: int = 0
+    wild_pos: int | None = None
+    rank: int = 0
+
+    @property
+    def end(self) -> str | None:
+        """Where a run's wild sits: ``low``, ``high``, ``inside``; ``None`` otherwise."""
+        if self.kind != "run" or self.wild_pos is None:
+            return None
+        if self.wild_pos == self.lo:
+            return "low"
+        return "high" if self.wild_pos == self.hi else "inside"
+
+    def layout(self) -> tuple[Card, ...]:
+        """The natural cards the meld represents, in order."""
+        if self.kind == "run":
+            return tuple(position_card(p, self.suit) for p in range(self.lo, self.hi + 1))
+        return tuple(Card(self.rank, s) for s in SUITS)
+
+    def positions_of(self, cards, regime: Regime) -> list[int] | None:
+        """Run positions of ``cards`` (written order) under this reading."""
+        out = []
+        for c in cards:
+            if regime.is_wild(c):
+                out.append(self.wild_pos)
+            else:
+                out.append(natural_position(regime.natural(c), self.hi == 14))
+        return out
+
+    def to_json(self) -> dict:
+        return {"kind": self.kind, "wild_as": [repr(c) for c in self.wild_as],
+                "value": self.value, "end": self.end}
+
+
+@dataclass(frozen=True)
+class MeldReport:
+    """The verdict on one meld: ``valid``, ``kind``, ``wild_as``, ``value`` or ``reason``
+    (naming the rule, ``rule``), every valid ``reading`` and the ``chosen`` one."""
+
+    cards: tuple[Card, ...]
+    valid: bool
+    kind: str | None = None
+    wild: Card | None = None
+    wild_as: tuple[Card, ...] = ()
+    value: int | None = None
+    reason: str | None = None
+    rule: str | None = None
+    readings: tuple[Reading, ...] = ()
+    chosen: Reading | None = None
+    declared: bool = False
+    jokers_as: Card | None = None
+
+    @property
+    def best_value(self) -> int | None:
+        """The highest value over all readings (what a player placing the meld can get)."""
+        return max((r.value for r in self.readings), default=None)
+
+    def wild_text(self) -> str:
+        """``AC = 8D``, ``AC = itself``, ``Jk = 5C+5D`` or ``''``; plus natural jokers."""
+        parts = []
+        if self.wild is not None and self.wild_as:
+            if len(self.wild_as) == 1 and self.wild_as[0] == self.wild:
+                parts.append(f"{self.wild!r} = itself")
+            else:
+                parts.append(f"{self.wild!r} = " + "+".join(repr(c) for c in self.wild_as))
+        if self.jokers_as is not None:
+            parts.append(f"Jk natural {self.jokers_as!r}")
+        return "; ".join(parts)
+
+    def to_json(self) -> dict:
+        return {
+            "cards": [repr(c) for c in self.cards],
+            "valid": self.valid,
+            "kind": self.kind,
+            "wild_as": [repr(c) for c in self.wild_as],
+            "value": self.value,
+            "reason": self.reason,
+            "rule": self.rule,
+            "wild": repr(self.wild) if self.wild is not None and self.valid else None,
+            "jokers_as": repr(self.jokers_as) if self.jokers_as is not None else None,
+            "declared": self.declared,
+            "readings": [r.to_json() for r in self.readings],
+        }
+
+
+# ---------------------------------------------------------------------------- notation
+
+def parse_meld(text: str) -> tuple[list[Card], dict[int, tuple[Card, ...]]]:
+    """Cards of one meld and declared wild stand-ins (``AS=8C``, ``AC=AD+AS``).
+
+    >>> parse_meld("9c 10c as=8c")
+    ([9C, 10C, AS], {2: (8C,)})
+    """
+    cards: list[Card] = []
+    declared: dict[int, tuple[Card, ...]] = {}
+    for tok in split_tokens(text):
+        if "=" in tok:
+            face, _, stands = tok.partition("=")
+            card = Card.parse(face)
+            try:
+                declared[len(cards)] = tuple(Card.parse(t) for t in stands.split("+") if t)
+            except NotationError:
+                raise NotationError("expected a declared wild such as AS=8C or AC=AD+AS",
+                                    text=tok) from None
+            if not declared[len(cards)]:
+                raise NotationError("expected a declared wild such as AS=8C", text=tok)
+            cards.append(card)
+        else:
+            cards.append(Card.parse(tok))
+    return cards, declared
+
+
+def parse_melds(text: str) -> list[tuple[list[Card], dict[int, tuple[Card, ...]]]]:
+    """Melds separated by ``|``.
+
+    >>> [m for m, d in parse_melds("7D AC 9D | 5S 5C AC")]
+    [[7D, AC, 9D], [5S, 5C, AC]]
+    """
+    parts = [p for p in text.split("|")]
+    if not text.strip():
+        raise NotationError("expected melds such as '7D AC 9D | 5S 5C 5H'", text=text)
+    out = []
+    for p in parts:
+        if not p.strip():
+            raise NotationError("an empty meld between '|' separators", text=text)
+        out.append(parse_meld(p))
+    return out
+
+
+# ---------------------------------------------------------------------------- readings
+
+def _group_readings(nats: list[Card], n_wild: int) -> tuple[list[Reading], str | None]:
+    rank = nats[0].rank
+    seen: set[str] = set()
+    for c in nats:
+        if c.suit in seen:
+            return [], f"a group has one card of each suit; {c!r} twice (HR-13)"
+        seen.add(c.suit)
+    total = len(nats) + n_wild
+    if total > 4:
+        return [], f"a group has 3 or 4 cards, one of each suit; {total} here (HR-13)"
+    missing = tuple(Card(rank, s) for s in SUITS if s not in seen) if n_wild else ()
+    # a wild counts once, at the group's rank (HR-20, HR-17 row 14)
+    return [Reading("group", total * natural_value(rank), missing, rank=rank)], None
+
+
+def _run_readings(nats: list[Card], n_wild: int, options: HandOptions
+                  ) -> tuple[list[Reading], str | None]:
+    suit = nats[0].suit
+    has_ace = any(c.rank == 1 for c in nats)
+    errors: list[tuple[int, str]] = []
+    out: list[Reading] = []
+    for ace_high in ((False, True) if has_ace else (False,)):
+        pos = [natural_position(c, ace_high) for c in nats]
+        dup = [p for p, k in Counter(pos).items() if k > 1]
+        if dup:
+            return [], (f"a run has each rank once; {position_card(dup[0], suit)!r} twice "
+                        "(HR-12)")
+        lo, hi = min(pos), max(pos)
+        gaps = [p for p in range(lo, hi + 1) if p not in pos]
+        if len(gaps) > n_wild:
+            errors.append((len(gaps), "ranks not consecutive: missing "
+                           + " ".join(repr(position_card(p, suit)) for p in gaps)
+                           + (" and a meld holds at most one wild (HR-12, HR-14)" if n_wild
+                              else " (HR-12)")))
+            continue
+        if gaps:  # exactly one gap, filled by the wild
+            spans = [(lo, hi, gaps[0])]
+        elif n_wild:
+            spans = [(lo - 1, hi, lo - 1), (lo, hi + 1, hi + 1)]
+        else:
+            spans = [(lo, hi, None)]
+        for a, b, w in spans:
+            if a < 1 or b > 14:
+                continue
+            if b - a + 1 > 13:
+                errors.append((0, "a run has at most 13 cards (HR-12)"))
+                continue
+            if a == 1 and b == 14:  # pragma: no cover - excluded by the length
+                continue
+            value = sum(run_position_value(p, p == w, options) for p in range(a, b + 1))
+            out.append(Reading("run", value, (position_card(w, suit),) if w else (), suit=suit,
+                               lo=a, hi=b, wild_pos=w))
+    if out:
+        # with no natural ace, the ace-low and ace-high numberings coincide: de-duplicate
+        uniq = {(r.lo, r.hi, r.wild_pos): r for r in out}
+        return sorted(uniq.values(), key=lambda r: (r.lo, r.wild_pos or 0)), None
+    others = [c.rank for c in nats if c.rank != 1]
+    if (has_ace or n_wild) and others and min(others) <= 3 and max(others) >= 12:
+        return [], ("the ace sits below the 2 or above the K, never between them "
+                    "(K-A-2 wraps) (HR-12)")
+    if not errors:
+        return [], "no reading as a run (HR-12)"
+    return [], min(errors)[1]
+
+
+def _raw_readings(nats: list[Card], n_wild: int, options: HandOptions
+                  ) -> tuple[list[Reading], str, str]:
+    """All readings of naturals plus ``n_wild`` (0/1) wilds, or the reason and rule."""
+    ranks = {c.rank for c in nats}
+    suits = {c.suit for c in nats}
+    readings: list[Reading] = []
+    reason = None
+    if len(ranks) == 1:
+        g, reason = _group_readings(nats, n_wild)
+        readings += g
+    if len(suits) == 1:
+        r, run_reason = _run_readings(nats, n_wild, options)
+        readings += r
+        if reason is None or len(ranks) != 1:
+            reason = run_reason
+    if readings:
+        return readings, "", ""
+    if len(ranks) != 1 and len(suits) != 1:
+        reason = "neither a group (one rank, HR-13) nor a run (one suit, HR-12)"
+    rule = "HR-13" if "HR-13" in reason else "HR-12"
+    return [], reason, rule
+
+
+def _natural_hint(cards: list[Card], regime: Regime, options: HandOptions) -> str | None:
+    """If the meld would be valid with one of its natural aces/jokers wild, say why that card
+    is natural here (HR-8, HR-9, HR-46, HR-47)."""
+    wilds = [c for c in cards if regime.is_wild(c)]
+    if wilds:
+        return None
+    for i, c in enumerate(cards):
+        if not (c.is_joker or c.rank == 1):
+            continue
+        nats = [regime.natural(x) for j, x in enumerate(cards) if j != i]
+        if any(x.is_joker for x in nats):
+            continue
+        if _raw_readings(nats, 1, options)[0]:
+            if regime.name == "A":
+                why = "only the jokers are wild when an ace is turned up (HR-9)"
+            elif regime.name == "N" and c.is_joker:
+                why = (f"a joker is a natural {regime.joker_as!r} under indicator "
+                       f"{regime.indicator!r} (HR-8)")
+            elif regime.name in ("N", "no-jokers", "twin-wild"):
+                why = f"only {regime.wild!r} is wild under indicator {regime.indicator!r} " \
+                      f"({regime.rule})"
+            else:
+                why = "with wild-mode=jokers-only every ace is natural (HR-46)"
+            return f"{c!r} is a natural card here: {why}"
+    return None
+
+
+def _invalid(cards, reason, rule, **kw) -> MeldReport:
+    return MeldReport(tuple(cards), False, reason=reason, rule=rule, **kw)
+
+
+def analyse_meld(cards: list[Card], regime: Regime | None = None,
+                 options: HandOptions | None = None,
+                 declared: dict[int, tuple[Card, ...]] | None = None) -> MeldReport:
+    """Judge one meld (cards in written order) under a wild regime.
+
+    >>> from solver.cards import parse_cards
+    >>> ind = make_regime(Card.parse("QS"))
+    >>> [analyse_meld(parse_cards(m), ind).value for m in ("9C 10C AS", "AS 9C 10C")]
+    [29, 27]
+    >>> analyse_meld(parse_cards("AC KC AC"), make_regime(Card.parse("7C"))).reason
+    'a meld holds at most one wild; AC, AC are both wild (HR-14)'
+    """
+    options = options or HandOptions()
+    regime = regime or make_regime(Card.parse("7H"), options)
+    declared = declared or {}
+    cards = list(cards)
+    wild_idx = [i for i, c in enumerate(cards) if regime.is_wild(c)]
+    wild = cards[wild_idx[0]] if wild_idx else None
+    jokers_as = regime.joker_as if any(c.is_joker for c in cards) and regime.name == "N" \
+        else None
+    for i, c in enumerate(cards):
+        if c.is_joker and not regime.jokers_in_play:
+            return _invalid(cards, "wild-mode=no-jokers plays without jokers (HR-46)", "HR-46")
+    if len(cards) < 3:
+        return _invalid(cards, f"a meld has at least 3 cards; {len(cards)} here (HR-11)",
+                        "HR-11")
+    if len(wild_idx) > 1:
+        return _invalid(cards, "a meld holds at most one wild; "
+                        + ", ".join(repr(cards[i]) for i in wild_idx) + " are both wild (HR-14)"
+                        if len(wild_idx) == 2 else
+                        f"a meld holds at most one wild; {len(wild_idx)} here (HR-14)", "HR-14")
+    for i in declared:
+        if i not in wild_idx:
+            return _invalid(cards, f"{cards[i]!r} is not a wild here, so it stands only for "
+                            f"itself ({regime.describe()}; HR-15)", "HR-15")
+    nats = [regime.natural(c) for i, c in enumerate(cards) if i not in wild_idx]
+    readings, reason, rule = _raw_readings(nats, len(wild_idx), options)
+    if not readings:
+        hint = _natural_hint(cards, regime, options)
+        if hint:
+            reason = f"{reason}; {hint}"
+        return _invalid(cards, reason, rule, jokers_as=jokers_as)
+    chosen = None
+    is_declared = False
+    if wild_idx and wild_idx[0] in declared:
+        want = set(declared[wild_idx[0]])
+        fits = [r for r in readings if want <= set(r.wild_as) and (r.kind == "group"
+                                                                   or want == set(r.wild_as))]
+        if not fits:
+            can = " or ".join("+".join(repr(c) for c in r.wild_as) for r in readings)
+            return _invalid(cards, f"{wild!r} cannot stand for "
+                            + "+".join(repr(c) for c in declared[wild_idx[0]])
+                            + f" here; it can stand for {can} (HR-15)", "HR-15",
+                            readings=tuple(readings), jokers_as=jokers_as)
+        chosen, is_declared = fits[0], True
+    elif len(readings) > 1 and options.run_wild_end == "declared":
+        laid = [r for r in readings if r.kind == "run"
+                and r.positions_of(cards, regime) == list(range(r.lo, r.hi + 1))]
+        if len(laid) == 1:  # the written order is the layout (HR-12): the end is declared
+            chosen, is_declared = laid[0], True
+    if chosen is None:
+        chosen = max(readings, key=lambda r: (r.value, r.wild_pos or 0, r.kind == "run"))
+    return MeldReport(tuple(cards), True, chosen.kind, wild, chosen.wild_as, chosen.value,
+                      None, None, tuple(readings), chosen, is_declared, jokers_as)
+
+
+def layout_cards(cards: list[Card], reading: Reading, regime: Regime) -> list[Card]:
+    """``cards`` in their table order for ``reading``: runs ascending with the wild in its
+    position (HR-12), groups by suit with the wild last.
+
+    >>> from solver.cards import parse_cards
+    >>> reg = make_regime(Card.parse("QS"))
+    >>> r = analyse_meld(parse_cards("10C AS 9C"), reg, declared={1: (Card.parse("8C"),)})
+    >>> layout_cards(list(r.cards), r.chosen, reg)
+    [AS, 9C, 10C]
+    """
+    if reading.kind == "run":
+        pos = reading.positions_of(cards, regime)
+        return [c for _, c in sorted(zip(pos, cards), key=lambda t: t[0])]
+    wild = [c for c in cards if regime.is_wild(c)]
+    nat = sorted((c for c in cards if not regime.is_wild(c)),
+                 key=lambda c: SUITS.index(regime.natural(c).suit))
+    return nat + wild
+
+
+def meld_text(cards, reading: Reading | None = None, regime: Regime | None = None) -> str:
+    if reading is not None and regime is not None:
+        cards = layout_cards(list(cards), reading, regime)
+    return " ".join(repr(c) for c in cards)
+

@@ -1,0 +1,230 @@
+"""Literature record statements (record-format.md, "Literature events").
+
+Each event is a frozen dataclass whose ``repr`` is its canonical record notation.
+
+>>> from solver.literature.rules import Table, LiteratureOptions
+>>> t = Table.build(("Ana", "Ben", "Cleo", "Dev", "Eli", "Fay"), LiteratureOptions())
+>>> parse_event("ana holds: 2h 3h", t)
+Traceback (most recent call last):
+...
+solver.errors.NotationError: expected a statement such as 'Ana asks Ben 9C: no' (players: Ana Ben Cleo Dev Eli Fay): 'ana holds: 2h 3h'
+>>> parse_event("Ana asks Ben 9c: No", t), parse_event("Ana holds: 2h, 3H  th", t)
+(Ana asks Ben 9C: no, Ana holds: 2H 3H 10H)
+>>> parse_event("Cleo claims lowH: Ana 2H 3H 4H 6H 7H, Cleo 5H", t)
+Cleo claims 2H-7H: Ana 2H 3H 4H 6H 7H, Cleo 5H
+>>> parse_event("shown 2H-7H: Ana 2H 3H 4H 6H 7H, Ben 5H", t)
+shown 2H-7H: Ana 2H 3H 4H 6H 7H, Ben 5H
+>>> parse_event("Ana passes turn to Eli", t)
+Ana passes turn to Eli
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from solver.cards import Card, format_cards, split_tokens
+from solver.errors import NotationError, RuleError
+
+Alloc = tuple[tuple[str, tuple[Card, ...]], ...]
+
+
+def _alloc_repr(alloc: Alloc) -> str:
+    return ", ".join(f"{p} {format_cards(cs)}" for p, cs in alloc)
+
+
+@dataclass(frozen=True)
+class Holds:
+    """``Ana holds: ...``: the whole hand of a player at this moment (known to the recorder)."""
+
+    player: str
+    cards: tuple[Card, ...]
+
+    def __repr__(self) -> str:
+        return f"{self.player} holds: {format_cards(self.cards)}".rstrip()
+
+
+@dataclass(frozen=True)
+class Ask:
+    """``Ana asks Ben 9C: yes|no`` (LIT-6..LIT-8); ``surrendered`` under V11."""
+
+    asker: str
+    target: str
+    card: Card
+    answer: str  # yes | no | surrendered
+
+    def __repr__(self) -> str:
+        return f"{self.asker} asks {self.target} {self.card!r}: {self.answer}"
+
+
+@dataclass(frozen=True)
+class Claim:
+    """``Cleo claims 2H-7H: Ana 2H 3H 4H 6H 7H, Cleo 5H``: a claim as stated (LIT-10, LIT-11)."""
+
+    claimant: str
+    half: str
+    alloc: Alloc
+
+    def __repr__(self) -> str:
+        return f"{self.claimant} claims {self.half}: {_alloc_repr(self.alloc)}"
+
+    def holder_of(self) -> dict[Card, list[str]]:
+        out: dict[Card, list[str]] = {}
+        for p, cs in self.alloc:
+            for c in cs:
+                out.setdefault(c, []).append(p)
+        return out
+
+
+@dataclass(frozen=True)
+class Shown:
+    """``shown 2H-7H: ...``: who actually showed each card of the claimed half-suit (A5)."""
+
+    half: str
+    alloc: Alloc
+
+    def __repr__(self) -> str:
+        return f"shown {self.half}: {_alloc_repr(self.alloc)}"
+
+
+@dataclass(frozen=True)
+class PassTurn:
+    """``Ana passes turn to Eli``: LIT-14 (empty hand) or LIT-15(b) (empty team)."""
+
+    player: str
+    to: str
+
+    def __repr__(self) -> str:
+        return f"{self.player} passes turn to {self.to}"
+
+
+@dataclass(frozen=True)
+class PassClaim:
+    """``Ana passes``: declining a forced claim (V14 srinivasan-forced-claims)."""
+
+    player: str
+
+    def __repr__(self) -> str:
+        return f"{self.player} passes"
+
+
+@dataclass(frozen=True)
+class Challenge:
+    """``Ana challenges Ben 9H-AH``: V14 srinivasan-challenges; Ben must claim it next."""
+
+    challenger: str
+    target: str
+    half: str
+
+    def __repr__(self) -> str:
+        return f"{self.challenger} challenges {self.target} {self.half}"
+
+
+_ASK = re.compile(r"^(\S+)\s+asks\s+(\S+)\s+(\S+)\s*:\s*(\S+)$", re.I)
+_HOLDS = re.compile(r"^(\S+)\s+holds\s*:\s*(.*)$", re.I)
+_CLAIM = re.compile(r"^(\S+)\s+claims\s+(\S+)\s*:\s*(.*)$", re.I)
+_SHOWN = re.compile(r"^shown\s+(\S+)\s*:\s*(.*)$", re.I)
+_PASS_TURN = re.compile(r"^(\S+)\s+pass(?:es)?\s+(?:the\s+)?turn\s+to\s+(\S+)$", re.I)
+_PASS = re.compile(r"^(\S+)\s+pass(?:es)?(?:\s+claim)?$", re.I)
+_CHALLENGE = re.compile(r"^(\S+)\s+challenges\s+(\S+)\s+(\S+)$", re.I)
+ANSWERS = {"yes": "yes", "y": "yes", "no": "no", "n": "no", "surrendered": "surrendered",
+           "surrender": "surrendered"}
+
+
+def _player(name: str, table, text: str) -> str:
+    if name not in table.players:
+        raise NotationError("not a player of this record (players: " + " ".join(table.players)
+                            + ")", text=name)
+    return name
+
+
+def parse_alloc(body: str, table, half, text: str) -> Alloc:
+    """``Ana 2H 3H, Cleo 5H`` (commas optional): a player name starts each group."""
+    groups: list[tuple[str, list[Card]]] = []
+    for tok in split_tokens(body):
+        if tok in table.players:
+            groups.append((tok, []))
+            continue
+        if not groups:
+            raise NotationError("an allocation starts with a player name (players: "
+                                + " ".join(table.players) + ")", text=tok)
+        try:
+            c = Card.parse(tok)
+        except NotationError:
+            raise NotationError("expected a card or a player name", text=tok) from None
+        groups[-1][1].append(c)
+    seen: list[Card] = []
+    for p, cs in groups:
+        if not cs:
+            raise NotationError(f"no cards given for {p}", text=p)
+        for c in cs:
+            if c not in half.cards:
+                raise RuleError(f"{c!r} is not in half-suit {half.name}", text=repr(c),
+                                rule="LIT-2")
+            seen.append(c)
+    want = sorted(half.cards)
+    if sorted(seen) != want:
+        missing = [c for c in set(want) if seen.count(c) < want.count(c)]
+        extra = [c for c in set(seen) if seen.count(c) > want.count(c)]
+        what = []
+        if missing:
+            what.append("missing " + format_cards(sorted(missing)))
+        if extra:
+            what.append("given twice " + format_cards(sorted(extra)))
+        raise RuleError(f"a claim places each of the {len(want)} cards of {half.name} once ("
+                        + "; ".join(what) + ")", text=text, rule="LIT-11")
+    return tuple((p, tuple(cs)) for p, cs in groups)
+
+
+def parse_event(text: str, table):
+    """Parse one statement against the table (players, deck, half-suits)."""
+    t = text.strip()
+    m = _ASK.match(t)
+    if m:
+        a, b = _player(m.group(1), table, t), _player(m.group(2), table, t)
+        card = table.card(m.group(3))
+        ans = ANSWERS.get(m.group(4).lower())
+        if ans is None:
+            raise NotationError("the answer is yes or no (surrendered under "
+                                "own-card-ask=surrender)", text=m.group(4))
+        if ans == "surrendered" and table.options.own_card_ask != "surrender":
+            raise RuleError("'surrendered' needs the variant own-card-ask=surrender",
+                            text=m.group(4), rule="V11")
+        return Ask(a, b, card, ans)
+    m = _HOLDS.match(t)
+    if m:
+        p = _player(m.group(1), table, t)
+        cards = []
+        for tok in split_tokens(m.group(2)):
+            cards.append(table.card(tok))
+        for c in set(cards):
+            if cards.count(c) > len(table.card_keys[c]):
+                raise RuleError(f"{c!r} is listed more often than the deck has it", text=repr(c),
+                                rule="LIT-1")
+        return Holds(p, tuple(sorted(cards)))
+    m = _CLAIM.match(t)
+    if m:
+        p = _player(m.group(1), table, t)
+        half = table.half(m.group(2))
+        return Claim(p, half.name, parse_alloc(m.group(3), table, half, t))
+    m = _SHOWN.match(t)
+    if m:
+        half = table.half(m.group(1))
+        return Shown(half.name, parse_alloc(m.group(2), table, half, t))
+    m = _PASS_TURN.match(t)
+    if m:
+        return PassTurn(_player(m.group(1), table, t), _player(m.group(2), table, t))
+    m = _PASS.match(t)
+    if m and m.group(1) in table.players:
+        if not table.options.srinivasan_forced_claims:
+            raise RuleError("passing a forced claim needs srinivasan-forced-claims", text=t,
+                            rule="V14")
+        return PassClaim(m.group(1))
+    m = _CHALLENGE.match(t)
+    if m:
+        if not table.options.srinivasan_challenges:
+            raise RuleError("challenges need the variant srinivasan-challenges", text=t,
+                            rule="V14")
+        a, b = _player(m.group(1), table, t), _player(m.group(2), table, t)
+        return Challenge(a, b, table.half(m.group(3)).name)
+    raise NotationError("expected a statement such as 'Ana asks Ben 9C: no' (players: "
+                        + " ".join(table.players) + ")", text=t)

@@ -1,0 +1,324 @@
+"""Literature: options (V1..V14, A3/A8/A9/A10) and the table (deck, half-suits, teams, deal).
+
+Every variant of ``shared/rules/literature.md`` is an option under its rules-file name with
+``_`` written ``-``; valued options are ``key=value``.
+
+>>> o = LiteratureOptions.from_names(["removed-rank=7", "own-card-ask=bluff", "claims-any-time"])
+>>> o.removed_rank, o.own_card_ask, o.claims_any_time
+(7, 'bluff', True)
+>>> o.names()
+['claims-any-time', 'removed-rank=7', 'own-card-ask=bluff']
+>>> LiteratureOptions.from_names(["deck=56"])
+Traceback (most recent call last):
+...
+solver.errors.NotationError: deck is 48 | 54-jokers | 52-seven-card-highs (V8, V9): 'deck=56'
+>>> t = Table.build(("Ana", "Ben", "Cleo", "Dev", "Eli", "Fay"), LiteratureOptions())
+>>> [h.name for h in t.halves][:3], t.sizes["Ana"], t.team_name("Ben"), t.teams
+(['2S-7S', '9S-AS', '2H-7H'], 8, 'Ben', (('Ana', 'Cleo', 'Eli'), ('Ben', 'Dev', 'Fay')))
+>>> t.half("lowh").name, t.half("9h-ah").cards[-1]
+('2H-7H', AH)
+>>> Table.build(("A", "B", "C", "D", "E", "F"), LiteratureOptions(removed_rank=7)).halves[2]
+AH-6H
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from functools import lru_cache
+
+from solver.cards import JOKER, SUITS, Card, rank_name, rank_value
+from solver.errors import NotationError, RuleError
+
+#: flag option -> (field, rule)
+FLAGS = {
+    "claims-any-time": ("claims_any_time", "V5"),
+    "misallocation-to-opponents": ("misallocation_to_opponents", "V6"),
+    "srinivasan-forced-claims": ("srinivasan_forced_claims", "V14"),
+    "srinivasan-no-odds-talk": ("srinivasan_no_odds_talk", "V14"),
+    "srinivasan-challenges": ("srinivasan_challenges", "V14"),
+}
+#: valued option -> (field, allowed values (None: special), rule, help)
+VALUED = {
+    "first-asker": ("first_asker", ("dealer", "dealer-left", "dealer-right"), "V1"),
+    "removed-rank": ("removed_rank", None, "V7"),
+    "deck": ("deck", ("48", "54-jokers", "52-seven-card-highs"), "V8, V9"),
+    "high-half-value": ("high_half_value", ("1", "2"), "V9"),
+    "empty-turn-chooser": ("empty_turn_chooser", ("player", "last-asker"), "V10"),
+    "own-card-ask": ("own_card_ask", ("forbidden", "surrender", "bluff"), "V11, V12"),
+    "count-query": ("count_query", ("count", "yes-no"), "V13"),
+    "turn-after-failed-claim": ("turn_after_failed_claim", ("claimant", "opponents"), "A3"),
+    "challenge-split": ("challenge_split", ("challenged-scores", "challengers-score"), "A8"),
+    "memory": ("memory", ("full", "last-question"), "A9"),
+    "wrong-claim": ("wrong_claim", ("opponents", "minus-one"), "A10"),
+    "players": ("players", ("4", "6", "8", "12", "16"), "V2, V3, V4"),
+}
+#: removed rank (V7) -> whether the ace is high in the half-suit order
+REMOVABLE = {8: True, 2: True, 1: False, 7: False, 13: False}
+PLAYER_COUNTS = (4, 6, 8, 12, 16)
+
+
+@dataclass(frozen=True)
+class LiteratureOptions:
+    """The variant in force; defaults are the core rules and the A-defaults."""
+
+    first_asker: str = "dealer"                 # LIT-5; V1 dealer-left | dealer-right
+    claims_any_time: bool = False               # V5
+    misallocation_to_opponents: bool = False    # V6
+    removed_rank: int = 8                       # LIT-1; V7 (2, 7, 8, K or A)
+    deck: str = "48"                            # LIT-1; V8 54-jokers; V9 52-seven-card-highs
+    high_half_value: int = 1                    # V9
+    empty_turn_chooser: str = "player"          # LIT-14; V10 last-asker
+    own_card_ask: str = "forbidden"             # LIT-6(d); V11 surrender; V12 bluff
+    count_query: str = "count"                  # LIT-13(b); V13 yes-no (tells nothing new, O1)
+    srinivasan_forced_claims: bool = False      # V14
+    srinivasan_no_odds_talk: bool = False       # V14 (table talk only: no effect on records)
+    srinivasan_challenges: bool = False         # V14
+    turn_after_failed_claim: str = "claimant"   # A3
+    challenge_split: str = "challenged-scores"  # A8
+    memory: str = "full"                        # A9: last-question = human memory limits
+    wrong_claim: str = "opponents"              # A10: minus-one
+    players: int | None = None                  # V2..V4 (the count comes from `players:`)
+
+    @classmethod
+    def from_names(cls, names) -> "LiteratureOptions":
+        kw: dict = {}
+        for raw in names:
+            name = raw.strip().lower().replace("_", "-")
+            if name in ("", "standard"):
+                continue
+            if "=" in name:
+                key, value = (p.strip() for p in name.split("=", 1))
+                if key not in VALUED:
+                    raise NotationError("unknown Literature option; valued options are "
+                                        + ", ".join(VALUED), text=raw)
+                fname, allowed, rule = VALUED[key]
+                if key == "removed-rank":
+                    try:
+                        r = rank_value(value)
+                    except NotationError:
+                        r = None
+                    if r not in REMOVABLE:
+                        raise NotationError("removed-rank is 2, 7, 8, K or A (a split into two "
+                                            "runs of 6 consecutive ranks)", text=raw, rule="V7")
+                    kw[fname] = r
+                    continue
+                if value not in allowed:
+                    raise NotationError(f"{key} is {' | '.join(allowed)}", text=raw, rule=rule)
+                kw[fname] = int(value) if key in ("high-half-value", "players") else value
+            elif name == "srinivasan":
+                kw.update(srinivasan_forced_claims=True, srinivasan_no_odds_talk=True,
+                          srinivasan_challenges=True)
+            elif name in FLAGS:
+                kw[FLAGS[name][0]] = True
+            elif name in ("jokers", "54-jokers"):
+                kw["deck"] = "54-jokers"
+            elif name in ("bluff", "surrender"):
+                kw["own_card_ask"] = name
+            else:
+                raise NotationError("unknown Literature option; expected one of standard, "
+                                    + ", ".join(FLAGS) + ", srinivasan, "
+                                    + ", ".join(f"{k}=..." for k in VALUED), text=raw)
+        opts = cls(**kw)
+        if opts.deck == "52-seven-card-highs" and opts.removed_rank != 8:
+            raise RuleError("deck=52-seven-card-highs keeps the 8s: it cannot be combined with "
+                            "removed-rank", text=f"removed-rank={rank_name(opts.removed_rank)}",
+                            rule="V9")
+        return opts
+
+    def names(self) -> list[str]:
+        out = [k for k, (f, _) in FLAGS.items() if getattr(self, f)]
+        for key, (fname, _, _) in VALUED.items():
+            v = getattr(self, fname)
+            d = next(f.default for f in fields(self) if f.name == fname)
+            if v != d:
+                out.append(f"{key}={rank_name(v) if key == 'removed-rank' else v}")
+        return out
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in fields(self)
+                         if getattr(self, f.name) != f.default)
+        return f"LiteratureOptions({args})"
+
+    @property
+    def jokers(self) -> int:
+        return 2 if self.deck == "54-jokers" else 0
+
+
+@dataclass(frozen=True)
+class HalfSuit:
+    """A half-suit (LIT-2): its canonical name (its range, ``2H-7H``), cards and value."""
+
+    name: str
+    cards: tuple[Card, ...]      # card names; a joker appears once per copy
+    value: int = 1
+    suit: str = ""
+    high: bool = False
+
+    def __repr__(self) -> str:
+        return self.name
+
+    @property
+    def size(self) -> int:
+        return len(self.cards)
+
+
+def _halves(opts: LiteratureOptions) -> list[HalfSuit]:
+    out = []
+    r = opts.removed_rank
+    ace_high = REMOVABLE[r]
+    if opts.deck == "52-seven-card-highs":       # V9: low 2-7, high 8-A (7 cards)
+        low_ranks, high_ranks = [2, 3, 4, 5, 6, 7], [8, 9, 10, 11, 12, 13, 1]
+    else:
+        order = [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 1] if ace_high else list(range(1, 14))
+        order = [x for x in order if x != r]
+        low_ranks, high_ranks = order[:6], order[6:]
+    hv = opts.high_half_value
+    for s in SUITS:
+        lo = tuple(Card(x, s) for x in low_ranks)
+        hi = tuple(Card(x, s) for x in high_ranks)
+        out.append(HalfSuit(f"{lo[0]!r}-{lo[-1]!r}", lo, 1, s, False))
+        out.append(HalfSuit(f"{hi[0]!r}-{hi[-1]!r}", hi, hv, s, True))
+    if opts.jokers:                               # V8: the removed rank and 2 jokers
+        cards = tuple(Card(r, s) for s in SUITS) + (JOKER,) * opts.jokers
+        out.append(HalfSuit(f"{rank_name(r)}*", cards, 1, "", False))
+    return out
+
+
+def card_key(card: Card, copy: int = 0) -> str:
+    """The model key of a physical card: its notation, ``Jk#1``/``Jk#2`` for the jokers."""
+    return f"{card!r}#{copy + 1}" if card.is_joker else repr(card)
+
+
+@dataclass(frozen=True)
+class Table:
+    """Everything fixed before the first statement: seats, teams, deck, deal sizes."""
+
+    players: tuple[str, ...]
+    options: LiteratureOptions
+    teams: tuple[tuple[str, ...], tuple[str, ...]]
+    dealer: str
+    first: str
+    halves: tuple[HalfSuit, ...]
+    sizes: dict = field(hash=False, compare=False)
+    keys: tuple[str, ...] = ()
+    key_card: dict = field(default_factory=dict, hash=False, compare=False)
+    card_keys: dict = field(default_factory=dict, hash=False, compare=False)
+    half_of: dict = field(default_factory=dict, hash=False, compare=False)
+
+    @classmethod
+    def build(cls, players, options: LiteratureOptions, teams_text: str | None = None,
+              dealer: str | None = None) -> "Table":
+        players = tuple(players)
+        n = len(players)
+        if n not in PLAYER_COUNTS:
+            raise RuleError("Literature is played by 4, 6, 8, 12 or 16 players in two equal "
+                            "teams", text=" ".join(players), rule="LIT-3, V2, V3, V4")
+        if options.players is not None and options.players != n:
+            raise RuleError(f"the variant says players={options.players} but {n} are listed",
+                            text=" ".join(players), rule="V2, V3, V4")
+        if teams_text:
+            parts = [p.split() for p in teams_text.replace(",", " ").split("/")]
+            if len(parts) != 2:
+                raise NotationError("teams are written 'Ana Cleo Eli / Ben Dev Fay'",
+                                    text=teams_text, rule="LIT-3")
+            for p in parts:
+                for name in p:
+                    if name not in players:
+                        raise NotationError("a team member must be one of the players ("
+                                            + " ".join(players) + ")", text=name, rule="LIT-3")
+            flat = parts[0] + parts[1]
+            if sorted(flat) != sorted(players) or len(parts[0]) != len(parts[1]):
+                raise RuleError("the teams must split the players into two equal halves",
+                                text=teams_text, rule="LIT-3")
+            teams = (tuple(parts[0]), tuple(parts[1]))
+        else:  # LIT-3: seats alternate
+            teams = (players[0::2], players[1::2])
+        # LIT-5: the dealer asks first; V1 moves the first turn to a neighbour.  `players:`
+        # lists the first to act first, so the dealer is derived unless given.
+        if dealer is None:
+            dealer = {"dealer": players[0], "dealer-left": players[-1],
+                      "dealer-right": players[1 % n]}[options.first_asker]
+        d = players.index(dealer)
+        first = {"dealer": dealer, "dealer-left": players[(d + 1) % n],
+                 "dealer-right": players[(d - 1) % n]}[options.first_asker]
+        halves = tuple(_halves(options))
+        keys, key_card, card_keys, half_of = [], {}, {}, {}
+        for h in halves:
+            copies: dict = {}
+            for c in h.cards:
+                k = card_key(c, copies.get(c, 0))
+                copies[c] = copies.get(c, 0) + 1
+                keys.append(k)
+                key_card[k] = c
+                card_keys.setdefault(c, []).append(k)
+                half_of[c] = h
+        card_keys = {c: tuple(v) for c, v in card_keys.items()}
+        # LIT-4 / A7: dealt singly from the dealer's left; the first players get any extra
+        base, extra = divmod(len(keys), n)
+        order = [players[(d + 1 + i) % n] for i in range(n)]
+        sizes = {p: base + (1 if order.index(p) < extra else 0) for p in players}
+        return cls(players, options, teams, dealer, first, halves, sizes, tuple(keys),
+                   key_card, card_keys, half_of)
+
+    # ----- helpers -----------------------------------------------------------------------
+    def team_index(self, player: str) -> int:
+        return 0 if player in self.teams[0] else 1
+
+    def team_of(self, player: str) -> tuple[str, ...]:
+        return self.teams[self.team_index(player)]
+
+    def team_name(self, player_or_index) -> str:
+        """A team is named by its first player (record-format.md)."""
+        i = player_or_index if isinstance(player_or_index, int) else self.team_index(player_or_index)
+        return self.teams[i][0]
+
+    def opponents(self, a: str, b: str) -> bool:
+        return self.team_index(a) != self.team_index(b)
+
+    def half(self, text: str) -> HalfSuit:
+        """A half-suit from its range (``2H-7H``), ``lowH``/``highH``, or ``8*`` (V8)."""
+        t = text.strip()
+        low = t.lower()
+        for h in self.halves:
+            if low == h.name.lower():
+                return h
+        if low[:3] in ("low",) or low[:4] == "high":
+            word, s = (low[:3], low[3:]) if low.startswith("low") else (low[:4], low[4:])
+            s = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}.get(s, s.upper())
+            for h in self.halves:
+                if h.suit == s and h.high == (word == "high"):
+                    return h
+        if "-" in t:
+            a, _, b = t.partition("-")
+            try:
+                ca, cb = Card.parse(a), Card.parse(b)
+            except NotationError:
+                ca = cb = None
+            if ca is not None:
+                for h in self.halves:
+                    if h.cards[0] == ca and h.cards[-1] == cb:
+                        return h
+        if self.options.jokers and low in ("jokers", "ninth", f"{rank_name(self.options.removed_rank).lower()}x"):
+            return self.halves[-1]
+        raise NotationError("expected a half-suit: " + " ".join(h.name for h in self.halves)
+                            + " (or lowH/highH)", text=text, rule="LIT-2")
+
+    def card(self, text: str) -> Card:
+        c = Card.parse(text)
+        if c not in self.card_keys:
+            raise RuleError("this card is not in the deck" + (
+                f" (the {rank_name(self.options.removed_rank)}s are removed)"
+                if not c.is_joker else " (jokers only with deck=54-jokers)"),
+                text=text, rule="LIT-1, V7, V8")
+        return c
+
+
+@lru_cache(maxsize=64)
+def table_for(players: tuple[str, ...], variant: tuple[str, ...], teams: str | None,
+              dealer: str | None) -> Table:
+    return Table.build(players, LiteratureOptions.from_names(variant), teams, dealer)
+
+
+def table_of(header) -> Table:
+    """The table of a record header (cached)."""
+    return table_for(tuple(header.players), tuple(header.variant), header.get("teams"),
+                     header.dealer)

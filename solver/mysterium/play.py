@@ -1,0 +1,497 @@
+"""Replaying a Mysterium record under the rules (MY-1..MY-22).
+
+:func:`replay` walks the statements in order, enforcing every rule with a
+:class:`~solver.errors.RuleError` that names the rule and quotes the statement, and leaves a
+:class:`Play` holding the state: clock, stages, sleeves, clairvoyancy, visions, crows,
+epilogue.  The observations about the secret cards are collected as :class:`Fact` objects for
+the deduction (:mod:`solver.mysterium.deduce`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from solver.errors import RuleError
+from solver.mysterium.epilogue import Count, count_votes
+from solver.mysterium.events import (Clairvoyance, Crow, Culprit, Group, Guess, Hour, Reveal,
+                                     Secret, TableCards, Verdict, Visions, Vote, card_name)
+from solver.mysterium.options import GHOST_HAND, KINDS, LAST_HOUR, VISION_DECK
+from solver.mysterium.roster import Roster, roster_of
+
+
+@dataclass(frozen=True)
+class Fact:
+    """``psychic``'s secret card of ``kind`` is (``at``) or is not ``card``; from ``line``.
+    ``source`` is ``"guess"`` (public, MY-12) or ``"secret"`` (the ghost's knowledge, MY-5)."""
+
+    kind: str
+    psychic: str
+    card: int
+    at: bool
+    line: int
+    source: str
+
+
+@dataclass
+class TokenVote:
+    """A clairvoyancy token (MY-11); ``scored`` is set at the target's revelation (MY-12)."""
+
+    hour: int
+    voter: str
+    target: str
+    agree: bool
+    line: int
+    scored: bool | None = None
+
+
+@dataclass
+class Play:
+    roster: Roster
+    table: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    facts: list[Fact] = field(default_factory=list)
+    secrets: dict[tuple[str, str], tuple[int, int]] = field(default_factory=dict)
+    hour: int = 0
+    phase: str = "setup"          # setup | investigation | epilogue | over
+    stage: dict[str, int] = field(default_factory=dict)      # 0 character .. 3 done
+    sleeve: dict[str, dict[str, int]] = field(default_factory=dict)
+    wrong: dict[str, dict[str, list[int]]] = field(default_factory=dict)
+    finished_hour: dict[str, int] = field(default_factory=dict)
+    # this hour
+    active: set[str] = field(default_factory=set)            # in phase 1 at the hour's start
+    guessed: dict[str, int] = field(default_factory=dict)    # psychic -> line
+    pending: dict[str, Guess] = field(default_factory=dict)
+    revealed: set[str] = field(default_factory=set)
+    given: dict[str, int] = field(default_factory=dict)      # visions this hour
+    timer: bool = False                                      # guessing has begun (MY-10)
+    crows_hour: int = 0
+    # the game
+    crows_used: int = 0
+    deck: int = VISION_DECK - GHOST_HAND
+    ghost_hand: int = GHOST_HAND
+    discard: int = 0
+    reshuffles: int = 0
+    held: dict[str, int] = field(default_factory=dict)
+    score: dict[str, int] = field(default_factory=dict)
+    bonus: dict[str, int] = field(default_factory=dict)
+    tokens_used: dict[str, int] = field(default_factory=dict)
+    token_votes: list[TokenVote] = field(default_factory=list)
+    groups: dict[int, Group] = field(default_factory=dict)
+    groups_final: bool = False
+    votes: dict[str, int] = field(default_factory=dict)
+    verdict_stated: int | None = None
+    culprit: int | None = None
+    outcome: str | None = None    # won | lost
+    outcome_rule: str = ""
+    last_line: int = 0
+
+    def __post_init__(self):
+        for p in self.roster.psychics:
+            self.stage[p] = 0
+            self.sleeve[p] = {}
+            self.wrong[p] = {k: [] for k in KINDS}
+            self.held[p] = 0
+            self.score[p] = 0
+            self.bonus[p] = 0
+            self.tokens_used[p] = 0
+
+    # ----- queries ----------------------------------------------------------------------
+    def stage_kind(self, p: str) -> str | None:
+        s = self.stage[p]
+        return KINDS[s] if s < 3 else None
+
+    def in_sleeves(self, kind: str) -> dict[int, str]:
+        return {cards[kind]: p for p, cards in self.sleeve.items() if kind in cards}
+
+    def hour_complete(self) -> bool:
+        return all(p in self.revealed for p in self.active)
+
+    def tokens_left(self, p: str) -> int:
+        return self.roster.setup.tokens_per_psychic - self.tokens_used[p]
+
+    def crows_left(self) -> int | None:
+        """Crows left for the game (medium, hard) or this hour (easy), MY-6."""
+        s = self.roster.setup
+        if s.crows_total is not None:
+            return s.crows_total - self.crows_used
+        return self.crow_limit_hour() - self.crows_hour
+
+    def crow_limit_hour(self) -> int:
+        if self.roster.options.easy_crows == "per-psychic":  # A2 alternative
+            return max(1, len(self.active))
+        return self.roster.setup.crows_per_hour or 0
+
+    def guesses_left(self, p: str) -> int:
+        """D3: the guesses ``p`` can still make, one per hour through hour 7."""
+        if self.phase not in ("setup", "investigation") or self.stage[p] >= 3:
+            return 0
+        if self.hour == 0:
+            return LAST_HOUR
+        this = 0 if (p in self.guessed or p not in self.active) else 1
+        return LAST_HOUR - self.hour + this
+
+    def all_done(self) -> bool:
+        return all(self.stage[p] >= 3 for p in self.roster.psychics)
+
+    def group_of(self) -> dict[int, str | None]:
+        """Group number -> psychic (``None``: a random group, 2 players), MY-16."""
+        if self.groups:
+            out: dict[int, str | None] = {}
+            for n in range(1, self.roster.n_groups + 1):
+                g = self.groups.get(n)
+                out[n] = g.psychic if g else None
+            return out
+        ps = self.roster.psychics
+        return {n: (ps[n - 1] if n <= len(ps) else None)
+                for n in range(1, self.roster.n_groups + 1)}
+
+    def count(self) -> Count:
+        r = self.roster
+        scores = None
+        if r.clairvoyance:
+            scores = {v: self.score[r.psychics_of(v)[0]] for v in r.voters}
+        return count_votes(self.votes, r.voters, scores, r.eldest, r.options)
+
+    def verdict(self) -> int | None:
+        c = self.count()
+        return c.verdict if c.verdict is not None else self.verdict_stated
+
+    # ----- vision deck (D4) ---------------------------------------------------------------
+    def _draw(self, n: int) -> None:
+        while n > 0:
+            if self.deck == 0:
+                if self.discard == 0:
+                    return
+                self.deck, self.discard = self.discard, 0
+                self.reshuffles += 1
+            take = min(n, self.deck)
+            self.deck -= take
+            self.ghost_hand += take
+            n -= take
+
+    # ----- applying statements ------------------------------------------------------------
+    def apply(self, st) -> None:
+        ev = st.event
+
+        def err(msg: str, rule: str) -> RuleError:
+            return RuleError(msg, rule=rule, text=st.text, line=st.line)
+
+        self.last_line = st.line
+        if isinstance(ev, Secret):
+            return self._secret(ev, st, err)
+        if self.phase == "over":
+            raise err(f"the game is over ({self.outcome}); nothing follows", self.outcome_rule)
+        if isinstance(ev, TableCards):
+            return self._table(ev, st, err)
+        if isinstance(ev, Hour):
+            return self._hour(ev, st, err)
+        if isinstance(ev, (Group, Vote, Verdict, Culprit)):
+            if self.phase != "epilogue":
+                raise err("the epilogue begins only when every psychic has found their "
+                          "character, location and object", "MY-16")
+            return {Group: self._group, Vote: self._vote, Verdict: self._verdict,
+                    Culprit: self._culprit}[type(ev)](ev, st, err)
+        if isinstance(ev, Crow) and self.phase == "epilogue":
+            if not self.roster.options.epilogue_crows:
+                raise err("no crows in the epilogue (default; option epilogue-crows=yes)",
+                          "A9")
+            return self._crow(ev, st, err)
+        if self.phase == "setup":
+            raise err("the clock starts at hour 1: write 'hour 1' first", "MY-7")
+        if self.phase == "epilogue":
+            raise err("every psychic has finished phase 1: no more visions, guesses or "
+                      "clairvoyancy tokens", "MY-13")
+        if isinstance(ev, Visions):
+            return self._visions(ev, st, err)
+        if isinstance(ev, Crow):
+            return self._crow(ev, st, err)
+        if isinstance(ev, Guess):
+            return self._guess(ev, st, err)
+        if isinstance(ev, Reveal):
+            g = self.pending.get(ev.psychic)
+            if g is None:
+                raise err(f"{ev.psychic} has no guess waiting to be revealed this hour", "MY-12")
+            return self._resolve(g, ev.right, st.line)
+        if isinstance(ev, Clairvoyance):
+            return self._clairvoyance(ev, st, err)
+        raise err("not a Mysterium statement", "MY-1")  # pragma: no cover
+
+    def _table(self, ev: TableCards, st, err) -> None:
+        s = self.roster.setup
+        if self.phase != "setup":
+            raise err("the psychic cards are laid out at setup, before 'hour 1'", "MY-4")
+        if ev.kind in self.table:
+            raise err(f"the {ev.kind} cards are on the table already", "MY-4")
+        if len(set(ev.cards)) != len(ev.cards):
+            raise err("a card is listed twice (each psychic card exists once)", "MY-2")
+        if len(ev.cards) != s.cards_per_kind:
+            raise err(f"{s.players} players on {s.difficulty} lay out {s.cards_per_kind} "
+                      f"{ev.kind} cards, not {len(ev.cards)}", "MY-4")
+        self.table[ev.kind] = tuple(ev.cards)
+
+    def _secret(self, ev: Secret, st, err) -> None:
+        kinds = [k for k, _ in ev.cards]
+        if len(set(kinds)) != len(kinds):
+            raise err("a psychic has one secret card of each kind", "MY-5")
+        for kind, n in ev.cards:
+            if kind not in self.table:
+                raise err(f"the ghost deals from the cards on the table: list 'table {kind}:' "
+                          "first", "MY-5")
+            if n not in self.table[kind]:
+                raise err(f"{card_name(kind, n)} is not on the table", "MY-5")
+            old = self.secrets.get((ev.psychic, kind))
+            if old and old[0] != n:
+                raise err(f"{ev.psychic}'s secret {kind} was given as {old[0]} on line "
+                          f"{old[1]}", "MY-5")
+            for (p, k), (c, line) in self.secrets.items():
+                if k == kind and c == n and p != ev.psychic:
+                    raise err(f"no two psychics share a card: {card_name(kind, n)} is "
+                              f"{p}'s (line {line})", "MY-5")
+        for kind, n in ev.cards:
+            if (ev.psychic, kind) not in self.secrets:
+                self.secrets[(ev.psychic, kind)] = (n, st.line)
+                self.facts.append(Fact(kind, ev.psychic, n, True, st.line, "secret"))
+
+    def _hour(self, ev: Hour, st, err) -> None:
+        h = ev.number
+        if self.phase == "epilogue":
+            raise err("every psychic has finished phase 1: the clock has stopped", "MY-16")
+        if h > LAST_HOUR:
+            raise err("the clock has 7 hours; after hour 7 the game ends", "MY-15")
+        if h != self.hour + 1:
+            raise err(f"the clock advances one hour at a time: hour {self.hour + 1} comes next",
+                      "MY-15")
+        if h == 1:
+            missing = [k for k in KINDS if k not in self.table]
+            if missing:
+                raise err("lay out the psychic cards first: " + ", ".join(
+                    f"'table {k}: ...'" for k in missing), "MY-4")
+        elif not self.hour_complete():
+            late = [p for p in self.roster.psychics if p in self.active and p not in self.guessed]
+            if late:
+                raise err("exactly one guess per psychic per hour: still to guess in hour "
+                          f"{self.hour}: " + ", ".join(late), "MY-10")
+            unrevealed = [p for p in self.active if p not in self.revealed]
+            raise err(f"reveal the guesses of hour {self.hour} first: "
+                      + ", ".join(sorted(unrevealed)), "MY-12")
+        self.hour = h
+        self.phase = "investigation"
+        self.active = {p for p in self.roster.psychics if self.stage[p] < 3}
+        self.guessed, self.pending, self.revealed, self.given = {}, {}, set(), {}
+        self.timer = False
+        self.crows_hour = 0
+        refresh = 4 if self.roster.options.token_refresh == "start-of-hour-4" else 5
+        if h == refresh:  # MY-14, A6
+            for p in self.tokens_used:
+                self.tokens_used[p] = 0
+
+    def _visions(self, ev: Visions, st, err) -> None:
+        p = ev.psychic
+        if self.stage[p] >= 3:
+            raise err(f"{p} has finished phase 1 and gets no more visions", "MY-13")
+        if p in self.given:
+            raise err(f"{p} already received visions this hour (the ghost token is against "
+                      "the screen)", "MY-8")
+        if self.timer:
+            raise err("visions come before the guesses of the hour", "MY-10")
+        if not 1 <= ev.count <= self.ghost_hand:
+            raise err(f"the ghost gives one or more cards from a hand of {self.ghost_hand}",
+                      "MY-8")
+        self.given[p] = ev.count
+        self.ghost_hand -= ev.count
+        self.held[p] += ev.count
+        self._draw(ev.count)
+
+    def _crow(self, ev: Crow, st, err) -> None:
+        if self.phase == "investigation" and self.timer:
+            raise err("a crow is used during the vision step, before the guesses", "MY-9")
+        n = self.ghost_hand if ev.count is None else ev.count
+        if self.roster.options.crow_discard == "whole-hand" and n != self.ghost_hand:
+            raise err(f"a crow discards the whole hand ({self.ghost_hand} cards) under "
+                      "crow-discard=whole-hand", "MY-9")
+        if not 1 <= n <= self.ghost_hand:
+            raise err(f"a crow discards 1 to {self.ghost_hand} cards from the ghost's hand",
+                      "MY-9")
+        s = self.roster.setup
+        if s.crows_total is not None and self.crows_used >= s.crows_total:
+            raise err(f"all {s.crows_total} crows of {s.difficulty} are spent", "MY-6")
+        if s.crows_total is None and self.crows_hour >= self.crow_limit_hour():
+            raise err("on easy the crow is used once per hour"
+                      + (" per psychic (easy-crows=per-psychic)"
+                         if self.roster.options.easy_crows == "per-psychic" else ""),
+                      "MY-6, A2")
+        self.crows_used += 1
+        self.crows_hour += 1
+        self.ghost_hand -= n
+        self.discard += n
+        self._draw(n)
+
+    def _guess(self, ev: Guess, st, err) -> None:
+        p = ev.psychic
+        if self.stage[p] >= 3:
+            raise err(f"{p} has finished phase 1", "MY-13")
+        if p in self.guessed:
+            raise err(f"exactly one guess per psychic per hour: {p} guessed on line "
+                      f"{self.guessed[p]}", "MY-10")
+        kind = self.stage_kind(p)
+        if ev.kind != kind:
+            raise err(f"{p} is looking for their {kind}: the guess is on a card of the current "
+                      "stage", "MY-10")
+        if ev.card not in self.table.get(kind, ()):
+            raise err(f"{card_name(kind, ev.card)} is not on the table", "MY-10")
+        taken = self.in_sleeves(kind)
+        if ev.card in taken:
+            raise err(f"{card_name(kind, ev.card)} left the table into {taken[ev.card]}'s "
+                      "sleeve", "MY-12")
+        self.timer = True
+        self.guessed[p] = st.line
+        if ev.right is None:
+            self.pending[p] = ev
+        else:
+            self._resolve(ev, ev.right, st.line)
+
+    def _clairvoyance(self, ev: Clairvoyance, st, err) -> None:
+        r = self.roster
+        v, t = ev.voter, ev.target
+        if not r.clairvoyance:
+            raise err(f"no clairvoyancy tokens with {r.setup.players} players", "MY-11")
+        if v == t:
+            raise err("a clairvoyancy token is never placed beside your own intuition token",
+                      "A4")
+        if t not in self.active:
+            raise err(f"{t} has finished phase 1: there is no intuition token to vote on",
+                      "MY-11")
+        if t in self.revealed:
+            raise err(f"{t}'s guess was already revealed: tokens are placed before the timer "
+                      "runs out", "MY-11")
+        if r.options.clairvoyance_limit == "per-psychic" and any(
+                tv.hour == self.hour and tv.voter == v and tv.target == t
+                for tv in self.token_votes):
+            raise err(f"at most one token per other psychic per hour: {v} already voted on "
+                      f"{t}", "A4")
+        if self.tokens_left(v) <= 0:
+            after = self.hour >= (4 if r.options.token_refresh == "start-of-hour-4" else 5)
+            raise err(f"{v} has no clairvoyancy token left "
+                      + ("for the rest of the game" if after else "until the hour-4 refresh"),
+                      "MY-14")
+        self.timer = True
+        self.tokens_used[v] += 1
+        self.token_votes.append(TokenVote(self.hour, v, t, ev.agree, st.line))
+
+    def _resolve(self, g: Guess, right: bool, line: int) -> None:
+        """MY-12: the revelation of ``g``."""
+        p, kind = g.psychic, g.kind
+        self.pending.pop(p, None)
+        self.revealed.add(p)
+        self.facts.append(Fact(kind, p, g.card, right, line, "guess"))
+        for tv in self.token_votes:
+            if tv.hour == self.hour and tv.target == p and tv.scored is None:
+                tv.scored = tv.agree == right
+                if tv.scored:
+                    self.score[tv.voter] += 1
+        if right:
+            self.sleeve[p][kind] = g.card
+            self.discard += self.held[p]
+            self.held[p] = 0
+            self.stage[p] += 1
+            if self.stage[p] == 3:  # MY-13, A7
+                self.finished_hour[p] = self.hour
+                early = (LAST_HOUR if self.roster.options.early_bonus == "7-h"
+                         else LAST_HOUR + 1) - self.hour
+                self.bonus[p] += early
+                self.score[p] += early
+        else:
+            self.wrong[p][kind].append(g.card)
+            if self.roster.options.wrong_guess == "reset":  # A3 alternative (the seed)
+                self.stage[p] = 0
+                self.sleeve[p] = {}
+        if self.all_done():
+            self.phase = "epilogue"
+            self.crows_hour = 0
+        elif self.hour == LAST_HOUR and self.hour_complete():
+            self.phase = "over"
+            self.outcome = "lost"
+            self.outcome_rule = "MY-15"
+
+    def _group(self, ev: Group, st, err) -> None:
+        r = self.roster
+        if self.votes:
+            raise err("the groups are numbered before the vote", "MY-16")
+        if not 1 <= ev.number <= r.n_groups:
+            raise err(f"the groups are numbered 1-{r.n_groups}", "MY-16")
+        if ev.number in self.groups:
+            raise err(f"group {ev.number} is numbered already", "MY-16")
+        if ev.psychic is not None:
+            if any(g.psychic == ev.psychic for g in self.groups.values()):
+                raise err(f"{ev.psychic}'s group is numbered already", "MY-16")
+        else:
+            if r.setup.players != 2:
+                raise err("random groups of discarded cards are added only with 2 players; "
+                          "name the psychic whose group this is", "MY-16")
+            if sorted(k for k, _ in ev.cards) != sorted(KINDS):
+                raise err("a group is one character, one location and one object", "MY-16")
+            for kind, n in ev.cards:
+                if n in self.in_sleeves(kind):
+                    raise err(f"{card_name(kind, n)} is in a sleeve, not a discarded card",
+                              "MY-16")
+        self.groups[ev.number] = ev
+
+    def _finalize_groups(self, err) -> None:
+        if self.groups_final:
+            return
+        if self.groups:
+            named = {g.psychic for g in self.groups.values() if g.psychic}
+            missing = [p for p in self.roster.psychics if p not in named]
+            if missing:
+                raise err("number every psychic's group before the vote: "
+                          + ", ".join(missing), "MY-16")
+        self.groups_final = True
+
+    def _vote(self, ev: Vote, st, err) -> None:
+        r = self.roster
+        self._finalize_groups(err)
+        if ev.voter in self.votes:
+            raise err(f"{ev.voter} has voted already (group {self.votes[ev.voter]})", "MY-20")
+        if not 1 <= ev.group <= r.n_groups:
+            raise err(f"the groups are numbered 1-{r.n_groups}", "MY-20")
+        if r.setup.players == 3 and self.votes:
+            other = next(iter(self.votes.values()))
+            if other != ev.group:
+                raise err("with 3 players the vote is open and the two players agree on one "
+                          f"group (group {other})", "MY-20")
+        self.votes[ev.voter] = ev.group
+
+    def _verdict(self, ev: Verdict, st, err) -> None:
+        c = self.count()
+        if not c.complete:
+            raise err("the count comes after every vote", "MY-21")
+        if self.verdict_stated is not None:
+            raise err("the verdict is given already", "MY-21")
+        if c.verdict is not None and c.verdict != ev.group:
+            raise err(f"the count gives group {c.verdict} ({c.rule})", "MY-21")
+        if c.verdict is None and ev.group not in c.pending:
+            raise err("the eldest decides between groups " + ", ".join(map(str, c.pending)),
+                      "MY-21")
+        self.verdict_stated = ev.group
+
+    def _culprit(self, ev: Culprit, st, err) -> None:
+        r = self.roster
+        c = self.count()
+        if not c.complete:
+            raise err("the culprit is revealed after the vote", "MY-22")
+        if not 1 <= ev.group <= r.n_groups:
+            raise err(f"the groups are numbered 1-{r.n_groups}", "MY-22")
+        verdict = self.verdict()
+        if verdict is None:
+            raise err("the verdict is still tied: name the eldest ('eldest:' in the header) "
+                      "or write the group chosen with 'verdict: N'", "MY-21")
+        self.culprit = ev.group
+        self.phase = "over"
+        self.outcome = "won" if ev.group == verdict else "lost"
+        self.outcome_rule = "MY-22"
+
+
+def replay(record, roster: Roster | None = None) -> Play:
+    """Replay every statement of ``record`` under the rules."""
+    play = Play(roster or roster_of(record.header))
+    for st in record.statements:
+        play.apply(st)
+    return play
