@@ -1,0 +1,379 @@
+"""The best initial meld and going out (HR-19..HR-21, HR-30, HR-34, HR-40, HR-59), provably
+optimal.
+
+Every candidate meld the hand can make is enumerated from the card counts (runs: every span
+of positions of a suit with at most one position filled by a wild; groups: every set of 2-4
+suits of a rank, with or without the wild), in the spirit of den Hertog and Hulshof's
+rummikub model; CP-SAT then chooses how often to use each (two packs: a meld can be made
+twice) to maximise the value with at least one card left for the discard (HR-30).  Two copies
+of a card are interchangeable (HR-2), and so are two wilds, so cards are counted by kind.
+
+>>> from solver.cards import parse_cards, Card
+>>> res = best(parse_cards("7D AC 9D 5S 5H 5D QC KC JC 2H 3H 4H KS KH KD"), Card.parse("7C"))
+>>> res.best_initial.value, res.can_open, res.can_go_out, res.best_initial.left
+(99, True, False, [2H, 3H, 4H])
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from itertools import combinations
+
+from ortools.sat.python import cp_model
+
+from solver.cards import SUITS, Card
+from solver.errors import RuleError
+from solver.hand.melds import Reading, position_card
+from solver.hand.options import HandOptions
+from solver.hand.regime import (Regime, check_copies, make_regime, natural_value,
+                                run_position_value)
+
+WILD = "W"  # the kind of every wild card (two wilds are interchangeable)
+TIME_LIMIT = 20.0  # seconds; a 15-card hand takes milliseconds
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A meld by kinds: the naturals it uses, whether it uses a wild, its best reading."""
+
+    naturals: tuple[Card, ...]
+    wild: bool
+    reading: Reading
+
+    @property
+    def size(self) -> int:
+        return len(self.naturals) + self.wild
+
+    @property
+    def value(self) -> int:
+        return self.reading.value
+
+
+def candidates(counts: Counter, n_wild: int, options: HandOptions) -> list[Candidate]:
+    """Every meld (HR-12..HR-16) makeable from natural card ``counts`` and ``n_wild`` wilds,
+    each with its value (HR-20).  A wild may stand for a card held elsewhere (HR-16).
+
+    >>> from solver.cards import parse_cards
+    >>> len(candidates(Counter(parse_cards("5S 5H 5D")), 1, HandOptions()))
+    4
+    """
+    out: list[Candidate] = []
+    # groups (HR-13): 3-4 naturals of distinct suits, or 2-3 naturals + the wild
+    by_rank: dict[int, list[str]] = {}
+    for c in counts:
+        by_rank.setdefault(c.rank, []).append(c.suit)
+    for rank, suits in by_rank.items():
+        suits = sorted(suits, key=SUITS.index)
+        v = natural_value(rank)
+        for k in (2, 3, 4):
+            for combo in combinations(suits, k):
+                nat = tuple(Card(rank, s) for s in combo)
+                missing = tuple(Card(rank, s) for s in SUITS if s not in combo)
+                if k >= 3:
+                    out.append(Candidate(nat, False, Reading("group", k * v, (), rank=rank)))
+                if k <= 3 and n_wild:
+                    out.append(Candidate(nat, True, Reading("group", (k + 1) * v, missing,
+                                                            rank=rank)))
+    # runs (HR-12): positions 1 (ace low) .. 14 (ace high), 3..13 long
+    for suit in SUITS:
+        have = [False] * 16
+        for p in range(1, 15):
+            have[p] = counts.get(position_card(p, suit), 0) > 0
+        for lo in range(1, 13):
+            missing: list[int] = []
+            for hi in range(lo, min(lo + 12, 14) + 1):
+                if not have[hi]:
+                    missing.append(hi)
+                if len(missing) > min(n_wild, 1):
+                    break
+                if hi - lo < 2:
+                    continue
+                span = range(lo, hi + 1)
+                if missing:
+                    w = missing[0]
+                    out.append(_run(suit, lo, hi, w, options))
+                else:
+                    out.append(_run(suit, lo, hi, None, options))
+                    if n_wild:
+                        out.extend(_run(suit, lo, hi, w, options) for w in span)
+    return out
+
+
+def _run(suit: str, lo: int, hi: int, w: int | None, options: HandOptions) -> Candidate:
+    nat = tuple(position_card(p, suit) for p in range(lo, hi + 1) if p != w)
+    value = sum(run_position_value(p, p == w, options) for p in range(lo, hi + 1))
+    reading = Reading("run", value, (position_card(w, suit),) if w else (), suit=suit, lo=lo,
+                      hi=hi, wild_pos=w)
+    return Candidate(nat, w is not None, reading)
+
+
+@dataclass
+class Plan:
+    """Chosen melds (physical cards, table order), their total value and the cards left."""
+
+    melds: list[list[Card]]
+    readings: list[Reading]
+    value: int
+    left: list[Card]
+    discards: list[Card] = field(default_factory=list)
+    multiplier: int = 1
+    bonuses: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        return {"melds": [[repr(c) for c in m] for m in self.melds], "value": self.value,
+                "left": [repr(c) for c in self.left]}
+
+
+@dataclass
+class BestResult:
+    """What ``sleuth hand best`` reports (JSON keys per issue 5, plus more)."""
+
+    hand: list[Card]
+    regime: Regime
+    options: HandOptions
+    best_initial: Plan | None
+    needed: int
+    can_open: bool
+    go_out: Plan | None
+    can_go_out: bool
+    go_out_reason: str | None
+    full_hand: bool
+    n_candidates: int
+
+    @property
+    def discard(self) -> Card | None:
+        return self.go_out.discards[0] if self.go_out and self.can_go_out else None
+
+    def to_json(self) -> dict:
+        go = self.go_out if self.can_go_out else None
+        return {
+            "best_initial": ({"melds": [[repr(c) for c in m] for m in self.best_initial.melds],
+                              "value": self.best_initial.value,
+                              "left": [repr(c) for c in self.best_initial.left]}
+                             if self.best_initial else None),
+            "can_open": self.can_open,
+            "can_go_out": self.can_go_out,
+            "discard": repr(self.discard) if self.discard is not None else None,
+            "needed": self.needed,
+            "go_out": ({"melds": [[repr(c) for c in m] for m in go.melds],
+                        "discards": [repr(c) for c in go.discards], "value": go.value}
+                       if go else None),
+            "go_out_reason": self.go_out_reason,
+            "full_hand": self.full_hand,
+            "bonuses": list(go.bonuses) if go and self.full_hand else [],
+            "multiplier": go.multiplier if go and self.full_hand else 1,
+            "regime": self.regime.describe(),
+            "candidates": self.n_candidates,
+            "optimal": True,
+        }
+
+
+def _kinds(hand: list[Card], regime: Regime) -> tuple[Counter, int, dict]:
+    counts: Counter = Counter()
+    pools: dict = {}
+    n_wild = 0
+    for c in hand:
+        if regime.is_wild(c):
+            n_wild += 1
+            pools.setdefault(WILD, []).append(c)
+        else:
+            nat = regime.natural(c)
+            counts[nat] += 1
+            pools.setdefault(nat, []).append(c)
+    return counts, n_wild, pools
+
+
+def _solve(model: cp_model.CpModel) -> cp_model.CpSolver | None:
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    solver.parameters.max_time_in_seconds = TIME_LIMIT
+    status = solver.Solve(model)
+    if status == cp_model.OPTIMAL:
+        return solver
+    if status == cp_model.INFEASIBLE:
+        return None
+    raise TimeoutError(f"the meld optimiser stopped without a proof of optimality "
+                       f"({solver.StatusName(status)})")
+
+
+def _uses(cands: list[Candidate]) -> dict:
+    uses: dict = {}
+    for i, m in enumerate(cands):
+        for c in m.naturals:
+            uses.setdefault(c, []).append(i)
+        if m.wild:
+            uses.setdefault(WILD, []).append(i)
+    return uses
+
+
+def _realise(cands, counts_used: list[int], pools: dict, regime: Regime) -> tuple[list, list]:
+    pools = {k: list(v) for k, v in pools.items()}
+    melds, readings = [], []
+    for i, k in enumerate(counts_used):
+        for _ in range(k):
+            m = cands[i]
+            r = m.reading
+            if r.kind == "run":
+                cards = []
+                for p in range(r.lo, r.hi + 1):
+                    key = WILD if p == r.wild_pos else position_card(p, r.suit)
+                    cards.append(pools[key].pop(0))
+            else:
+                cards = [pools[c].pop(0) for c in m.naturals]
+                if m.wild:
+                    cards.append(pools[WILD].pop(0))
+            melds.append(cards)
+            readings.append(r)
+    left = [c for v in pools.values() for c in v]
+    order = sorted(range(len(melds)), key=lambda j: (-readings[j].value, repr(melds[j])))
+    return [melds[j] for j in order], [readings[j] for j in order], left
+
+
+def _colour(c: Card) -> str:
+    return "red" if c.suit in "HD" else "black"
+
+
+def bonus_factor(melded: list[Card], regime: Regime, options: HandOptions) -> tuple[int, list]:
+    """HR-59 colour/suit factor of the melded cards, wilds ignored (A12: regime-N jokers count
+    as their ace unless ``bonus-jokers=ignore``).
+
+    >>> from solver.cards import parse_cards
+    >>> reg = make_regime(Card.parse("7C"))
+    >>> bonus_factor(parse_cards("2H 3H 4H AC"), reg, HandOptions(bonus_suit=True))
+    (4, ['suit'])
+    """
+    nats = []
+    for c in melded:
+        if regime.is_wild(c) or (c.is_joker and options.bonus_jokers == "ignore"):
+            continue
+        nats.append(regime.natural(c))
+    if not nats:
+        return 1, []
+    if options.bonus_suit and len({c.suit for c in nats}) == 1:
+        return 4, ["suit"]
+    if options.bonus_colour and len({_colour(c) for c in nats}) == 1:
+        return 2, ["colour"]
+    return 1, []
+
+
+def best(hand: list[Card], indicator: Card | None, options: HandOptions | None = None, *,
+         to_beat: int | None = None, first_turn: bool = False) -> BestResult:
+    """The maximum-value disjoint melds of ``hand`` (the cards held after the draw) leaving at
+    least one card (HR-30), whether they open (HR-19, HR-51; HR-52 with ``to_beat``), and
+    whether and how the player can go out (HR-21, HR-34), as a Full Hand with the best
+    Egyptian multiplier (HR-40, HR-59) when the hand has 15 cards.
+
+    >>> from solver.cards import parse_cards
+    >>> r = best(parse_cards("AH 2H 3H 4H 5H 9H 9S 9D"), Card.parse("7S"))
+    >>> r.best_initial.value, r.can_open, r.can_go_out, r.discard
+    (52, True, False, None)
+    """
+    options = options or HandOptions()
+    regime = make_regime(indicator, options)
+    hand = list(hand)
+    if not hand:
+        raise RuleError("the hand is empty; every turn ends with a discard", text="",
+                        rule="HR-30")
+    check_copies(hand, regime, options)
+    if any(c.is_joker and not regime.jokers_in_play for c in hand):
+        raise RuleError("wild-mode=no-jokers plays without jokers", text="Jk", rule="HR-46")
+    counts, n_wild, pools = _kinds(hand, regime)
+    cands = candidates(counts, n_wild, options)
+    avail = dict(counts)
+    if n_wild:
+        avail[WILD] = n_wild
+    uses = _uses(cands)
+    n = len(hand)
+
+    needed = options.initial_min
+    if options.initial_must_exceed and to_beat is not None:
+        needed = max(needed, to_beat + 1)
+
+    # 1. the best initial meld: maximise the value, keep >= 1 card (HR-30)
+    initial = None
+    if cands:
+        model = cp_model.CpModel()
+        x = [model.NewIntVar(0, min(avail[k] for k in _keys(m)), f"x{i}")
+             for i, m in enumerate(cands)]
+        for k, idx in uses.items():
+            model.Add(sum(x[i] for i in idx) <= avail[k])
+        model.Add(sum(cands[i].size * x[i] for i in range(len(cands))) <= n - 1)
+        model.Maximize(sum(cands[i].value * x[i] for i in range(len(cands))))
+        sol = _solve(model)
+        used = [sol.Value(v) for v in x] if sol else [0] * len(cands)
+        if any(used):
+            melds, readings, left = _realise(cands, used, pools, regime)
+            initial = Plan(melds, readings, sum(r.value for r in readings), left)
+    can_open = initial is not None and initial.value >= needed
+
+    # 2. going out: meld all but the discard(s), best multiplier first (HR-34, HR-40, HR-59)
+    full = n == 15
+    go, reason = _go_out(hand, cands, uses, avail, counts, n_wild, pools, regime, options, full)
+    can_go_out = go is not None
+    if can_go_out and first_turn and not options.first_turn_win:
+        can_go_out = False
+        reason = ("no player may go out on their own first turn (HR-32, A3; variant "
+                  "first-turn-win lifts this)")
+    return BestResult(hand, regime, options, initial, needed, can_open, go, can_go_out,
+                      reason, full and can_go_out, len(cands))
+
+
+def _keys(m: Candidate):
+    return list(m.naturals) + ([WILD] if m.wild else [])
+
+
+def _go_out(hand, cands, uses, avail, counts, n_wild, pools, regime, options, full):
+    """Meld every card but one discard (or, HR-59 ``bonus-two-wilds``, both wilds)."""
+    if len(hand) < 4:
+        return None, "going out needs a meld of 3 or more cards and a discard (HR-11, HR-34)"
+    if not cands:
+        return None, "no meld can be made from this hand (HR-12, HR-13)"
+    modes = []  # (name, {kind: cards removed}, multiplier, bonuses)
+    for k in avail:
+        removed = {k: 1}
+        melded = _without(hand, regime, removed)
+        mult, bonuses = 1, []
+        if full:
+            f, bonuses = bonus_factor(melded, regime, options)
+            mult = f
+            if k == WILD and options.bonus_wild_discard:
+                mult *= 2
+                bonuses = ["wild-discard"] + bonuses
+        modes.append((removed, mult, bonuses))
+    if full and options.bonus_two_wilds and n_wild == 2:
+        removed = {WILD: 2}
+        f, bonuses = bonus_factor(_without(hand, regime, removed), regime, options)
+        modes.append((removed, 4 * f, ["two-wilds"] + bonuses))
+    model = cp_model.CpModel()
+    x = [model.NewIntVar(0, min(avail[k] for k in _keys(m)), f"x{i}")
+         for i, m in enumerate(cands)]
+    y = [model.NewBoolVar(f"mode{j}") for j in range(len(modes))]
+    model.AddExactlyOne(y)
+    for k in avail:
+        idx = uses.get(k, [])
+        model.Add(sum(x[i] for i in idx)
+                  == avail[k] - sum(r.get(k, 0) * y[j] for j, (r, _, _) in enumerate(modes)))
+    big = 1 + sum(m.value * min(avail[k] for k in _keys(m)) for m in cands)
+    model.Maximize(sum(big * modes[j][1] * y[j] for j in range(len(modes)))
+                   + sum(cands[i].value * x[i] for i in range(len(cands))))
+    sol = _solve(model)
+    if sol is None:
+        return None, "no way to meld all cards but one (HR-34)"
+    used = [sol.Value(v) for v in x]
+    j = next(j for j in range(len(modes)) if sol.Value(y[j]))
+    removed, mult, bonuses = modes[j]
+    melds, readings, left = _realise(cands, used, pools, regime)
+    plan = Plan(melds, readings, sum(r.value for r in readings), [], left, mult, bonuses)
+    return plan, None
+
+
+def _without(hand, regime, removed: dict) -> list[Card]:
+    removed = dict(removed)
+    out = []
+    for c in hand:
+        k = WILD if regime.is_wild(c) else regime.natural(c)
+        if removed.get(k, 0) > 0:
+            removed[k] -= 1
+            continue
+        out.append(c)
+    return out
