@@ -7,7 +7,7 @@ Each event is a frozen dataclass whose ``repr`` is its canonical record notation
 >>> parse_event("ana holds: 2h 3h", t)
 Traceback (most recent call last):
 ...
-solver.errors.NotationError: expected a statement such as 'Ana asks Ben 9C: no' (players: Ana Ben Cleo Dev Eli Fay): 'ana holds: 2h 3h'
+solver.errors.NotationError: not a player of this record (players: Ana Ben Cleo Dev Eli Fay): 'ana'
 >>> parse_event("Ana asks Ben 9c: No", t), parse_event("Ana holds: 2h, 3H  th", t)
 (Ana asks Ben 9C: no, Ana holds: 2H 3H 10H)
 >>> parse_event("Cleo claims lowH: Ana 2H 3H 4H 6H 7H, Cleo 5H", t)

@@ -1,0 +1,563 @@
+"""Literature inference: the deal as a card-location model, current holders, probabilities.
+
+The hidden information is the deal; every later move is public (O1..O7).  The model's cards
+are all the physical cards, its locations the players, their sizes the dealt counts (LIT-4,
+A7), and every statement at its time t is a constraint on the deal over the cards that had
+not moved by then (:class:`solver.literature.play.Fact`).  A card's *current* holder is its
+last public move's receiver, or, if it never moved, the player it was dealt to; so the
+model's marginals for unmoved cards are current probabilities.
+
+Views: a player sees the public moves and their own ``holds`` lines; the public view sees
+only the moves; :data:`ALL` (for ``check``) uses every line of the record.  Under
+``memory=last-question`` (A9) the model is of the *current* hands instead, knowing only the
+viewer's hand, the card counts, the resolved half-suits and the last question.
+
+Probabilities assume a uniformly random deal and truthful, rule-following players.  They
+are exact when :func:`solver.model.counting.count_deals` fits its budget, otherwise
+estimates (``exact`` false, ``error`` = 95 % half-width); certainties always come from exact
+counting or CP-SAT, so an estimate never contradicts one.
+"""
+from __future__ import annotations
+
+import copy
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+
+from solver.cards import Card
+from solver.errors import InconsistentError, NotationError, RuleError
+from solver.model import CardLocationModel, Explanation, Reason, explain_card
+from solver.literature.events import Claim, parse_event
+from solver.literature.play import OUT, Play
+from solver.literature.rules import Table
+
+ALL = "*"           # the view that uses every line of the record (consistency checks)
+MAX_STATES = 200_000
+TIME_BUDGET = 1.0
+SAMPLES = 2000
+
+
+@dataclass
+class ViewModel:
+    """A view's model: ``fixed`` maps cards whose current place is known outright (moved
+    publicly, out of play) to it; the others' current place is their model location."""
+
+    play: Play
+    table: Table
+    view: str | None
+    model: CardLocationModel
+    fixed: dict[str, str]
+    statements: dict[int, str]
+    deal: bool = True
+
+    def free_keys(self) -> list[str]:
+        return [k for k in self.table.keys if k not in self.fixed]
+
+
+def view_facts(play: Play, view):
+    for f in play.facts:
+        if f.private is None or view == ALL or f.private == view:
+            yield f
+
+
+def build(record, view, play: Play | None = None) -> ViewModel:
+    """The model of ``record`` seen by ``view`` (a player, ``None`` = public, :data:`ALL`)."""
+    play = play or Play.of(record)
+    t = play.table
+    statements = {s.line: s.text for s in record.statements}
+    if t.options.memory == "last-question" and view != ALL:
+        return _build_current(play, view, statements)
+    names = {k: repr(c) for k, c in t.key_card.items()}
+    m = CardLocationModel(list(t.keys), dict(t.sizes), names)
+    for f in view_facts(play, view):
+        m.add(f.keys, [f.player], f.lo, f.hi, source=f.line, note=f.note)
+    fixed = {k: l for k, l in play.loc.items() if l is not None}
+    return ViewModel(play, t, view if view != ALL else None, m, fixed, statements, True)
+
+
+def _build_current(play: Play, view, statements) -> ViewModel:
+    """A9 ``memory=last-question``: the current hands, knowing only the viewer's own hand,
+    the counts (O1), the resolved half-suits and the last question with its answer."""
+    t = play.table
+    fixed = {k: OUT for k, l in play.loc.items() if l == OUT}
+    own_line = None
+    if view is not None:
+        last = [(ln, h) for ln, h in play.holds if h.player == view]
+        if last:
+            own_line, h = last[-1]
+            hand = Counter(h.cards)
+            for mv in play.moves:
+                if mv.line <= own_line:
+                    continue
+                card = t.key_card[mv.key]
+                if mv.dst == view:
+                    hand[card] += 1
+                if mv.src == view:
+                    hand[card] -= 1
+            for card, n in hand.items():
+                ks = [k for k in t.card_keys[card] if k not in fixed]
+                for k in ks[:n]:
+                    fixed[k] = view
+    keys = [k for k in t.keys if k not in fixed]
+    sizes = {p: play.count[p] - sum(1 for l in fixed.values() if l == p) for p in t.players}
+    names = {k: repr(t.key_card[k]) for k in keys}
+    m = CardLocationModel(keys, sizes, names)
+    if own_line is not None and view in sizes:
+        # the viewer's own hand is all fixed: no other card is there
+        m.add(keys, [view], 0, 0, source=own_line, note=f"{view} sees their own hand")
+    if play.asks:
+        line, ask = play.asks[-1]
+        h = t.half_of[ask.card]
+        if play.status[h.name][0] == "open":
+            hk = [k for k in play.keys_of_half(h.name)]
+            ck = list(t.card_keys[ask.card])
+            a, b = ask.asker, ask.target
+            if ask.answer == "yes":
+                m.add([k for k in ck if k in keys][:1], [a], 1, 1, line, f"{a} took {ask.card!r}")
+            elif ask.answer == "surrendered":
+                m.add([k for k in ck if k in keys][:1], [b], 1, 1, line,
+                      f"{b} got {ask.card!r}")
+            else:
+                fixed_a = sum(1 for k in hk if fixed.get(k) == a)
+                if not fixed_a:
+                    m.add([k for k in hk if k in keys], [a], 1, len(hk), line,
+                          f"{a} holds a card of {h.name}")
+                m.add([k for k in ck if k in keys], [b], 0, 0, line,
+                      f"{b} does not hold {ask.card!r}")
+                if t.options.own_card_ask != "bluff":
+                    m.add([k for k in ck if k in keys], [a], 0, len(ck) - 1, line,
+                          f"{a} does not hold {ask.card!r}")
+    return ViewModel(play, t, view, m, fixed, statements, False)
+
+
+# ----- counting ------------------------------------------------------------------------------
+def _count(model: CardLocationModel, max_states: int, time_budget: float):
+    from solver.model.counting import count_deals
+
+    return count_deals(model, max_states=max_states, time_budget=time_budget)
+
+
+def conflict_error(vm: ViewModel) -> InconsistentError:
+    core = vm.model.conflict() or []
+    return InconsistentError("no deal fits the record; these statements conflict: "
+                             + "; ".join(f"line {l}: {vm.statements.get(l, '')}" for l in core),
+                             conflict=core)
+
+
+@dataclass
+class Probabilities:
+    """Per free card: model location -> probability; exactness and the possible sets."""
+
+    exact: bool
+    error: float
+    total: float
+    marginals: dict[str, dict[str, float]]
+    possible: dict[str, set[str]]
+    method: str = ""
+    samples: list = field(default_factory=list)
+
+
+def probabilities(vm: ViewModel, max_states=MAX_STATES, time_budget=TIME_BUDGET,
+                  seed: int = 0) -> Probabilities:
+    m = vm.model
+    counting = _count(m, max_states, time_budget)
+    if counting.exact:
+        if not counting.total:
+            raise conflict_error(vm)
+        possible = {k: {l for l, p in counting.marginals.get(k, {}).items() if p > 0}
+                    for k in m.cards}
+        return Probabilities(True, 0.0, counting.total, counting.marginals, possible,
+                             counting.method)
+    bb = m.backbone()
+    if not bb.consistent:
+        raise conflict_error(vm)
+    marg = {}
+    for k in m.cards:  # clamp the estimate to the exact support
+        d = {l: p for l, p in counting.marginals.get(k, {}).items() if l in bb.possible[k]}
+        if len(bb.possible[k]) == 1:
+            d = {next(iter(bb.possible[k])): 1.0}
+        else:
+            lo = 1e-6
+            d = {l: max(d.get(l, 0.0), lo) for l in bb.possible[k]}
+            s = sum(d.values())
+            d = {l: min(p / s, 1 - lo) for l, p in d.items()}
+        marg[k] = d
+    return Probabilities(False, counting.error, counting.total, marg, bb.possible,
+                         counting.method)
+
+
+def joint(vm: ViewModel, probs: Probabilities, require: dict[str, list[tuple[list, int]]],
+          max_states=MAX_STATES, time_budget=TIME_BUDGET, seed: int = 0) -> tuple[float, bool]:
+    """P(for every (keys, n) in require[loc]: exactly n of keys are at loc); and whether
+    it is exact.  Cards in ``require`` are free (model) cards."""
+    m = vm.model
+    for loc, items in require.items():
+        for keys, n in items:
+            if n < 0 or n > len(keys):
+                return 0.0, True
+    m2 = copy.copy(m)
+    m2.constraints = list(m.constraints)
+    for loc, items in require.items():
+        for keys, n in items:
+            m2.add(keys, [loc], n, n)
+    return _ratio(m2, probs, max_states, time_budget)
+
+
+def _ratio(m2: CardLocationModel, probs: Probabilities, max_states, time_budget):
+    """P(extra constraints) = count(m2) / count(model); exact when both counts are."""
+    c = _count(m2, max_states, time_budget)
+    if c.exact and probs.exact:
+        return (c.total / probs.total if probs.total else 0.0), True
+    if c.exact and c.total == 0:
+        return 0.0, True
+    p = c.total / probs.total if probs.total else 0.5
+    return min(max(p, 1e-6), 1 - 1e-6), False
+
+
+def any_team(vm: ViewModel, probs: Probabilities, keys: list[str], team: tuple[str, ...],
+             max_states=MAX_STATES, time_budget=TIME_BUDGET) -> tuple[float, bool]:
+    """P(all of ``keys`` currently in ``team``)."""
+    free = []
+    for k in keys:
+        if k in vm.fixed:
+            if vm.fixed[k] not in team:
+                return 0.0, True
+        else:
+            free.append(k)
+    if not free:
+        return 1.0, True
+    if any(not (probs.possible[k] & set(team)) for k in free):
+        return 0.0, True
+    if all(probs.possible[k] <= set(team) for k in free):
+        return 1.0, True
+    m = vm.model
+    m2 = copy.copy(m)
+    m2.constraints = list(m.constraints)
+    m2.add(free, list(team), len(free), len(free))
+    return _ratio(m2, probs, max_states, time_budget)
+
+
+# ----- the analysis ------------------------------------------------------------------------
+@dataclass
+class HalfInfo:
+    name: str
+    value: int
+    status: str                                # open | won:<team> | cancelled
+    holders: dict[str, dict[str, float]]       # card -> holder -> p (expected copies)
+    p_team: dict[str, float]
+    safe_claim: dict[str, list[str]] | None
+    claim: dict | None = None                  # the resolving claim
+    risk: dict[str, str] = field(default_factory=dict)   # team -> what a claim now risks
+
+
+@dataclass
+class LiteratureAnalysis:
+    """The result of :func:`analyze`; ``to_json()`` follows record-format.md."""
+
+    table: Table
+    view: str | None
+    exact: bool
+    error: float
+    cards: dict[str, dict[str, float]]
+    possible: dict[str, set[str]]
+    hands: dict[str, dict]
+    halves: dict[str, HalfInfo]
+    counts: dict[str, int]
+    turn: str | None
+    score: dict[str, int]
+    over: bool
+    winner: str | None
+    results: list
+    statements: int
+    method: str = ""
+    memory: str = "full"
+
+    def to_json(self) -> dict:
+        t = self.table
+        out = {"game": "literature", "view": self.view, "consistent": True,
+               "exact": self.exact}
+        if not self.exact:
+            out["error"] = self.error
+        out["cards"] = {name: dict(sorted(d.items())) for name, d in self.cards.items()}
+        out["half_suits"] = {}
+        for name, h in self.halves.items():
+            d = {"status": h.status, "p_team": h.p_team, "safe_claim": h.safe_claim,
+                 "value": h.value}
+            if h.claim:
+                d["claim"] = h.claim
+            if h.risk:
+                d["risk"] = h.risk
+            out["half_suits"][name] = d
+        out["teams"] = {t.team_name(i): list(t.teams[i]) for i in (0, 1)}
+        out["counts"] = dict(self.counts)
+        out["known"] = {p: info["known"] for p, info in self.hands.items()}
+        out["turn"] = self.turn
+        out["score"] = dict(self.score)
+        out["over"] = self.over
+        out["winner"] = self.winner
+        out["statements"] = self.statements
+        return out
+
+
+def _status(play: Play, name: str) -> str:
+    st = play.status[name]
+    if st[0] == "won":
+        return f"won:{play.table.team_name(st[1])}"
+    return st[0]
+
+
+def current(vm: ViewModel, probs: Probabilities):
+    """Current location probabilities and possible sets per key."""
+    loc_p: dict[str, dict[str, float]] = {}
+    poss: dict[str, set[str]] = {}
+    for k in vm.table.keys:
+        if k in vm.fixed:
+            loc_p[k] = {vm.fixed[k]: 1.0}
+            poss[k] = {vm.fixed[k]}
+        else:
+            poss[k] = set(probs.possible[k])
+            if len(poss[k]) == 1:
+                loc_p[k] = {next(iter(poss[k])): 1.0}
+            else:
+                loc_p[k] = {l: p for l, p in probs.marginals.get(k, {}).items()
+                            if p > 0 and l in poss[k]}
+    return loc_p, poss
+
+
+def analyze(record, view, *, max_states=MAX_STATES, time_budget=TIME_BUDGET,
+            play: Play | None = None) -> LiteratureAnalysis:
+    """Analyse ``record`` from ``view``; raises :class:`InconsistentError` (with a minimal
+    set of conflicting lines) when no deal fits what the view saw."""
+    vm = build(record, view, play)
+    probs = probabilities(vm, max_states, time_budget)
+    return analyze_model(vm, probs, len(record.statements), max_states, time_budget)
+
+
+def analyze_model(vm: ViewModel, probs: Probabilities, n_statements: int,
+                  max_states=MAX_STATES, time_budget=TIME_BUDGET) -> LiteratureAnalysis:
+    t, play = vm.table, vm.play
+    loc_p, poss = current(vm, probs)
+    exact = probs.exact
+    cards: dict[str, dict[str, float]] = {}
+    possible: dict[str, set[str]] = {}
+    for card, ks in t.card_keys.items():
+        agg: dict[str, float] = {}
+        pset: set[str] = set()
+        for k in ks:
+            pset |= poss[k]
+            for l, p in loc_p[k].items():
+                agg[l] = agg.get(l, 0.0) + p
+        cards[repr(card)] = agg
+        possible[repr(card)] = pset
+    hands = {}
+    for p in t.players:
+        known = sorted((t.key_card[k] for k in t.keys if poss[k] == {p}))
+        hands[p] = {"count": play.count[p], "known": [repr(c) for c in known]}
+    view_team = t.team_index(vm.view) if vm.view in t.players else None
+    halves: dict[str, HalfInfo] = {}
+    results = {r.half: r for r in play.results}
+    for h in t.halves:
+        hk = play.keys_of_half(h.name)
+        status = _status(play, h.name)
+        holders = {}
+        for c in sorted(set(h.cards)):
+            holders[repr(c)] = {l: p for l, p in cards[repr(c)].items()}
+        p_team: dict[str, float] = {}
+        safe = None
+        risk: dict[str, str] = {}
+        if status == "open":
+            for ti in (0, 1):
+                p, ex = any_team(vm, probs, hk, t.teams[ti], max_states, time_budget)
+                exact = exact and ex
+                p_team[t.team_name(ti)] = p
+            certain = all(len(poss[k]) == 1 for k in hk)
+            if view_team is not None and certain and \
+                    all(next(iter(poss[k])) in t.teams[view_team] for k in hk):
+                safe = {}
+                for k in hk:
+                    safe.setdefault(next(iter(poss[k])), []).append(repr(t.key_card[k]))
+                safe = {p: sorted(cs, key=lambda x: Card.parse(x)) for p, cs in
+                        sorted(safe.items(), key=lambda kv: t.players.index(kv[0]))}
+            teams = [view_team] if view_team is not None else [0, 1]
+            for ti in teams:
+                tname = t.team_name(ti)
+                pt = p_team[tname]
+                outside = [repr(t.key_card[k]) for k in hk
+                           if not (poss[k] & set(t.teams[ti]))]
+                unsure = sorted({repr(t.key_card[k]) for k in hk if len(poss[k]) > 1},
+                                key=lambda x: Card.parse(x))
+                if pt == 0.0:
+                    risk[tname] = ("lost: " + " ".join(sorted(set(outside))) +
+                                   " with an opponent" if outside
+                                   else "lost: not all six can be in the team")
+                elif pt == 1.0 and unsure:
+                    risk[tname] = "may be cancelled: holders of " + " ".join(unsure) + \
+                        " uncertain"
+                elif pt < 1.0:
+                    risk[tname] = f"may be lost: P(team holds all) = {pt:.3g}"
+        else:
+            p_team = {t.team_name(0): 0.0, t.team_name(1): 0.0}
+        claim = None
+        if h.name in results:
+            r = results[h.name]
+            claim = {"line": r.line, "claimant": r.claimant, "kind": r.kind,
+                     "outcome": r.outcome, "rule": r.rule}
+        halves[h.name] = HalfInfo(h.name, h.value, status, holders, p_team, safe, claim, risk)
+    return LiteratureAnalysis(
+        table=t, view=vm.view, exact=exact, error=0.0 if exact else max(probs.error, 0.0),
+        cards=cards, possible=possible, hands=hands, halves=halves, counts=dict(play.count),
+        turn=play.turn, score=play.score_by_team(), over=play.over, winner=play.winner(),
+        results=list(play.results), statements=n_statements, method=probs.method,
+        memory=t.options.memory)
+
+
+def check(record) -> None:
+    """Raise :class:`InconsistentError` when no deal fits every line of the record."""
+    vm = build(record, ALL)
+    if not vm.model.is_consistent():
+        raise conflict_error(vm)
+
+
+# ----- claim check -------------------------------------------------------------------------
+@dataclass
+class ClaimCheck:
+    claim: Claim
+    kind: str
+    certain: bool
+    p_won: float
+    p_cancelled: float
+    p_lost: float
+    exact: bool
+    placements: list[dict]      # card, stated holder, p, alternatives
+    note: str = ""
+
+    def to_json(self) -> dict:
+        return {"claim": repr(self.claim), "kind": self.kind, "certain": self.certain,
+                "p_won": self.p_won, "p_cancelled": self.p_cancelled, "p_lost": self.p_lost,
+                "exact": self.exact, "placements": self.placements, "note": self.note}
+
+
+def check_claim(record, view, claim_text: str, *, max_states=MAX_STATES,
+                time_budget=TIME_BUDGET) -> ClaimCheck:
+    """Would this claim, made now, be won, cancelled or lost (LIT-11, LIT-12, V5, V6, V14)?"""
+    play = Play.of(record)
+    t = play.table
+    ev = parse_event(claim_text, t)
+    if not isinstance(ev, Claim):
+        raise NotationError("expected a claim such as 'Ana claims 2H-7H: Ana 2H 3H, Cleo 4H 5H "
+                            "6H 7H'", text=claim_text)
+    ti = t.team_index(ev.claimant)
+    for p, _ in ev.alloc:
+        if t.team_index(p) != ti:
+            raise RuleError(f"a claim names only members of the claimant's team; {p} is an "
+                            "opponent", text=claim_text, rule="LIT-11")
+    play.text = claim_text
+    kind = play.claim_kind(ev.claimant, ev.half)
+    vm = build(record, view, play)
+    probs = probabilities(vm, max_states, time_budget)
+    loc_p, poss = current(vm, probs)
+    hk = play.keys_of_half(ev.half)
+    team = t.teams[ti]
+    p_in, ex1 = any_team(vm, probs, hk, team, max_states, time_budget)
+    # the stated allocation: per card name, per player, how many copies
+    stated: dict[Card, Counter] = {}
+    for p, cs in ev.alloc:
+        for c in cs:
+            stated.setdefault(c, Counter())[p] += 1
+    require: dict[str, list] = {}
+    impossible = False
+    placements = []
+    for c in sorted(stated):
+        ks = t.card_keys[c]
+        free = [k for k in ks if k not in vm.fixed]
+        for p, n in stated[c].items():
+            fixed_here = sum(1 for k in ks if vm.fixed.get(k) == p)
+            need = n - fixed_here
+            if need < 0 or need > len(free):
+                impossible = True
+            elif free:
+                require.setdefault(p, []).append((free, need))
+            exp = sum(loc_p[k].get(p, 0.0) for k in ks)
+            pr = min(exp / n, 1.0) if n else 0.0
+            alts = {}
+            for k in ks:
+                for l, q in loc_p[k].items():
+                    if l != p:
+                        alts[l] = alts.get(l, 0.0) + q
+            placements.append({"card": repr(c), "holder": p, "p": pr,
+                               "certain": all(poss[k] == {p} for k in ks) if n == len(ks)
+                               else pr == 1.0,
+                               "elsewhere": {l: q for l, q in sorted(alts.items())}})
+    if impossible:
+        p_exact, ex2 = 0.0, True
+    elif all(pl["certain"] for pl in placements):
+        p_exact, ex2 = 1.0, True
+    else:
+        p_exact, ex2 = joint(vm, probs, require, max_states, time_budget)
+    p_exact = min(p_exact, p_in)
+    o = t.options
+    note = ""
+    if kind == "out-of-turn":
+        won, canc, lost = 0.0, p_in, 1.0 - p_in
+        note = "out of turn: at best cancelled (LIT-12)"
+    elif kind == "challenge":
+        won, canc, lost = p_exact, 0.0, p_in - p_exact
+        if o.challenge_split == "challengers-score":
+            lost += 1.0 - p_in
+        else:
+            won += 1.0 - p_in
+    else:
+        won = p_exact
+        canc = p_in - p_exact
+        lost = 1.0 - p_in
+        if o.misallocation_to_opponents:
+            lost, canc = lost + canc, 0.0
+            note = "a misallocated claim goes to the opponents (V6)"
+        if o.wrong_claim == "minus-one":
+            note = "a claim with an opponent's card costs the claimants 1 point (A10)"
+    return ClaimCheck(ev, kind, p_exact == 1.0 and kind != "out-of-turn", won, canc,
+                      max(lost, 0.0), probs.exact and ex1 and ex2, placements, note)
+
+
+# ----- why ---------------------------------------------------------------------------------
+def _label(loc: str) -> str:
+    return "out of play" if loc == OUT else f"{loc}'s hand"
+
+
+def explain(record, view, card_text: str) -> Explanation:
+    """Why each certainty about one card holds (``sleuth why``): its public moves, and for a
+    card that has not moved, the minimal sets of statements placing its deal."""
+    play = Play.of(record)
+    t = play.table
+    try:
+        card = t.card(card_text)
+    except RuleError as e:
+        raise NotationError(e.message, text=card_text) from None
+    vm = build(record, view, play)
+    keys = list(t.card_keys[card])
+    reasons: list[Reason] = []
+    moved = [k for k in keys if k in vm.fixed]
+    free = [k for k in keys if k not in vm.fixed]
+    for k in moved:
+        loc = vm.fixed[k]
+        line = play.moved_at.get(k)
+        if line is not None:
+            reasons.append(Reason(f"{card!r} is {'out of play' if loc == OUT else 'with ' + loc}"
+                                  f" (seen at line {line})", (line,)))
+        else:
+            reasons.append(Reason(f"{card!r} is in {_label(loc)}", ()))
+    summary = ""
+    if moved and not free:
+        locs = Counter(vm.fixed[k] for k in moved)
+        summary = "certainly " + ", ".join(("out of play" if l == OUT else f"with {l}")
+                                           + (f" (x{n})" if n > 1 else "")
+                                           for l, n in locs.items())
+    if free:
+        bb = vm.model.backbone()
+        if not bb.consistent:
+            raise conflict_error(vm)
+        e = explain_card(vm.model, free, bb, vm.statements, _label)
+        reasons += e.reasons
+        summary = (summary + "; " if summary else "") + e.summary
+    stmts = {ln: vm.statements.get(ln, "") for r in reasons for ln in r.lines}
+    return Explanation(repr(card), summary, reasons, stmts)

@@ -1,0 +1,649 @@
+"""Replaying a Literature record: turn order, legality, moving cards, claim outcomes, score.
+
+The deal is the only hidden information; every later move is public ("What an observer can
+infer").  :class:`Play` replays the statements in order and keeps the *public* state: where
+every card that has moved is (``loc``; ``None`` = still where it was dealt), each hand's
+size (O1), whose turn it is, the half-suits' status and the score.  Each statement at time
+t is turned into :class:`Fact` s, cardinality constraints on the *initial deal* over the
+cards that have not moved yet (O2, O3, O5): a card that has not moved is in its holder's
+hand exactly when it was dealt there.  Public contradictions (a card handed over by someone
+known not to hold it, an illegal question) raise :class:`~solver.errors.RuleError`.
+
+>>> from solver.records import parse_record
+>>> rec = parse_record('''game: literature
+... players: Ana Ben Cleo Dev Eli Fay
+... Ana asks Ben 9C: no
+... Ben asks Cleo 5H: yes
+... Ben asks Ana 6H: no
+... ''')
+>>> p = Play.of(rec)
+>>> p.turn, p.loc["5H"], p.count["Ben"], p.count["Cleo"]
+('Ana', 'Ben', 9, 7)
+>>> [f.note for f in p.facts][:4]
+['Ana holds a card of 9C-AC', 'Ana does not hold 9C', 'Ben does not hold 9C', 'Ben holds a card of 2H-7H']
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from solver.cards import Card, format_cards
+from solver.errors import RuleError
+from solver.literature.events import Ask, Challenge, Claim, Holds, PassClaim, PassTurn, Shown
+from solver.literature.rules import Table, table_of
+
+OUT = "out"
+TURN_RULES = "LIT-5, LIT-7, LIT-8"
+
+
+@dataclass(frozen=True)
+class Fact:
+    """``lo <= #{k in keys dealt to player} <= hi``: a statement's meaning for the deal.
+
+    ``keys`` are the cards that had not moved when the statement was made; ``private`` is
+    the player who alone knows it (a ``holds`` line), ``None`` for public facts.
+    """
+
+    keys: tuple[str, ...]
+    player: str
+    lo: int
+    hi: int
+    line: int
+    rule: str
+    note: str
+    private: str | None = None
+    ask_line: int | None = None   # the question a fact comes from (A9 memory mode)
+
+
+@dataclass(frozen=True)
+class Move:
+    line: int
+    key: str
+    src: str
+    dst: str       # a player or OUT
+
+
+@dataclass
+class ClaimResult:
+    """A resolved claim: LIT-10..LIT-12, LIT-15, V5, V6, V14, A8, A10."""
+
+    line: int
+    shown_line: int | None
+    claimant: str
+    half: str
+    claimed: tuple
+    shown: tuple
+    kind: str          # turn | end-game | any-time | out-of-turn | challenge | forced
+    outcome: str       # won | cancelled | lost  (for the claimant's team)
+    scorer: int | None  # team index that scores the half-suit, None = discarded
+    penalty: int = 0   # A10: points the claimants lose
+    rule: str = ""
+
+    def describe(self, table: Table) -> str:
+        who = table.team_name(self.scorer) if self.scorer is not None else None
+        s = f"{self.half}: {self.outcome}"
+        s += f" (team {who} scores it)" if who else " (discarded)"
+        if self.penalty:
+            s += f", team {table.team_name(self.claimant)} loses {self.penalty}"
+        return s + f" [{self.rule}]"
+
+
+class Play:
+    """The public state after replaying statements one by one (see the module doc)."""
+
+    def __init__(self, table: Table):
+        self.table = table
+        self.loc: dict[str, str | None] = {k: None for k in table.keys}
+        self.dealt: dict[str, str] = {}            # first known holder of a moved card
+        self.moved_at: dict[str, int] = {}
+        self.count = dict(table.sizes)
+        self.turn: str | None = table.first
+        self.status: dict[str, tuple] = {h.name: ("open",) for h in table.halves}
+        self.score = [0, 0]
+        self.facts: list[Fact] = []
+        self.moves: list[Move] = []
+        self.results: list[ClaimResult] = []
+        self.holds: list[tuple[int, Holds]] = []
+        self.asks: list[tuple[int, Ask]] = []
+        self.last_asker: dict[str, str] = {}       # V10
+        self.last_turn_of_team: dict[int, str] = {table.team_index(table.first): table.first}
+        self.challenge: tuple | None = None        # (challenger, target, half) V14
+        self.forced: dict | None = None            # V14 srinivasan-forced-claims state
+        self.end_game = False                       # LIT-15
+        self.end_game_pick = False                  # LIT-15(b) pick made
+        self.over = False
+        self.line = 0
+        self.text = ""
+        self._skip_next = False
+
+    # ----- construction --------------------------------------------------------------------
+    @classmethod
+    def of(cls, record, upto: int | None = None) -> "Play":
+        p = cls(table_of(record.header))
+        st = record.statements if upto is None else record.statements[:upto]
+        p.run(st)
+        return p
+
+    def run(self, statements) -> "Play":
+        statements = list(statements)
+        for i, s in enumerate(statements):
+            if self._skip_next:
+                self._skip_next = False
+                continue
+            nxt = statements[i + 1] if i + 1 < len(statements) else None
+            try:
+                self.apply(s.event, s.line, s.text, nxt)
+            except RuleError as e:
+                raise e.located(line=s.line) if e.line is None else e
+        return self
+
+    # ----- queries ---------------------------------------------------------------------------
+    def half(self, name: str):
+        return next(h for h in self.table.halves if h.name == name)
+
+    def keys_of_half(self, name: str) -> list[str]:
+        h = self.half(name)
+        seen: Counter = Counter()
+        out = []
+        for c in h.cards:
+            out.append(self.table.card_keys[c][seen[c]])
+            seen[c] += 1
+        return out
+
+    def known_at(self, keys, player) -> list[str]:
+        return [k for k in keys if self.loc[k] == player]
+
+    def unmoved(self, keys) -> list[str]:
+        return [k for k in keys if self.loc[k] is None]
+
+    def team_cards(self, ti: int) -> int:
+        return sum(self.count[p] for p in self.table.teams[ti])
+
+    def open_halves(self) -> list[str]:
+        return [h for h, st in self.status.items() if st[0] == "open"]
+
+    def where(self, key: str) -> str:
+        """A moved card's public position, for messages."""
+        loc = self.loc[key]
+        line = self.moved_at.get(key)
+        if loc == OUT:
+            return f"out of play since line {line}"
+        return f"with {loc} since line {line}"
+
+    def expected(self) -> str:
+        """Who must act next, in words (for turn-order errors)."""
+        if self.over:
+            return "the game is over (LIT-17)"
+        if self.challenge:
+            return f"{self.challenge[1]} must answer the challenge on {self.challenge[2]}"
+        if self.forced:
+            return f"{self.forced_member()} must claim a forced half-suit or pass (V14)"
+        if self.turn is None:
+            return "nobody is on turn"
+        if self.count[self.turn] == 0:
+            return f"{self.turn} is on turn with no cards and must pass the turn (LIT-14)"
+        return f"it is {self.turn}'s turn"
+
+    def forced_member(self) -> str:
+        f = self.forced
+        return f["order"][f["pos"] % len(f["order"])]
+
+    # ----- the statements ------------------------------------------------------------------
+    def _fact(self, keys, player, lo, hi, rule, note, private=None, ask_line=None):
+        keys = tuple(keys)
+        self.facts.append(Fact(keys, player, lo, hi, self.line, rule, note, private, ask_line))
+
+    def _move(self, key: str, src: str, dst: str):
+        if self.loc[key] is None:
+            self.dealt[key] = src
+        self.loc[key] = dst
+        self.moved_at[key] = self.line
+        self.count[src] -= 1
+        if dst != OUT:
+            self.count[dst] += 1
+        self.moves.append(Move(self.line, key, src, dst))
+
+    def apply(self, ev, line: int, text: str, nxt=None):
+        self.line = line
+        self.text = text
+        if self.over and not isinstance(ev, Holds):
+            raise RuleError("the game is over: every half-suit is resolved", text=text,
+                            rule="LIT-17", line=line)
+        if self.challenge and not (isinstance(ev, (Claim, Holds))):
+            raise RuleError(f"{self.challenge[1]} must first claim the challenged half-suit "
+                            f"{self.challenge[2]}", text=text, rule="V14", line=line)
+        if isinstance(ev, Holds):
+            self._holds(ev)
+        elif isinstance(ev, Ask):
+            self._ask(ev)
+        elif isinstance(ev, Claim):
+            shown = None
+            if nxt is not None and isinstance(nxt.event, Shown):
+                if nxt.event.half != ev.half:
+                    raise RuleError(f"the shown half-suit must be the claimed one ({ev.half})",
+                                    text=nxt.text, rule="LIT-11", line=nxt.line)
+                shown = (nxt.event, nxt.line)
+                self._skip_next = True
+            self._claim(ev, shown)
+        elif isinstance(ev, Shown):
+            raise RuleError("a 'shown' line follows the claim it resolves", text=text,
+                            rule="LIT-11", line=line)
+        elif isinstance(ev, PassTurn):
+            self._pass_turn(ev)
+        elif isinstance(ev, PassClaim):
+            self._pass_claim(ev)
+        elif isinstance(ev, Challenge):
+            self._challenge(ev)
+        else:  # pragma: no cover - parse_event only makes the above
+            raise TypeError(ev)
+        self._after()
+
+    def _err(self, msg: str, rule: str):
+        return RuleError(msg, text=self.text, rule=rule, line=self.line)
+
+    def _holds(self, ev: Holds):
+        t, p = self.table, ev.player
+        if len(ev.cards) != self.count[p]:
+            raise self._err(f"{p} holds {self.count[p]} cards now, the line lists "
+                            f"{len(ev.cards)}", "O1")
+        names = Counter(ev.cards)
+        listed, unlisted = [], []
+        for c, ks in t.card_keys.items():
+            m = names.get(c, 0)
+            at = self.known_at(ks, p)
+            un = self.unmoved(ks)
+            if len(at) > m:
+                raise self._err(f"{p} holds {c!r} ({self.where(at[0])}) but the line omits it",
+                                "LIT-7")
+            need = m - len(at)
+            if need > len(un):
+                k = next(k for k in ks if self.loc[k] not in (None, p))
+                raise self._err(f"{c!r} is {self.where(k)}", "LIT-7")
+            if len(ks) == 1:
+                (listed if need else unlisted).extend(un)
+            else:
+                self._fact(un, p, need, need, "LIT-4", f"{p} holds {need} x {c!r}", private=p)
+        self._fact(listed, p, len(listed), len(listed), "LIT-4",
+                   f"{p} holds {format_cards(ev.cards)}", private=p)
+        self._fact(unlisted, p, 0, 0, "LIT-4", f"{p} holds nothing else", private=p)
+        self.holds.append((self.line, ev))
+
+    def _ask(self, ev: Ask):
+        t, a, b, c = self.table, ev.asker, ev.target, ev.card
+        if self.end_game:
+            raise self._err("one team has no cards: questions stop and the other team claims "
+                            "the rest", "LIT-15")
+        if self.forced:
+            raise self._err(self.expected(), "V14")
+        if a != self.turn:
+            raise self._err(f"{a} is not on turn: {self.expected()}", TURN_RULES)
+        if self.count[a] == 0:
+            raise self._err(f"{a} has no cards and must pass the turn to a teammate", "LIT-14")
+        if not t.opponents(a, b):
+            raise self._err(f"{b} is not an opponent of {a}", "LIT-6(a)")
+        if self.count[b] == 0:
+            raise self._err(f"{b} has no cards and cannot be asked", "LIT-6(b), LIT-14")
+        h = t.half_of[c]
+        if self.status[h.name][0] != "open":
+            raise self._err(f"{h.name} is already resolved: nobody holds its cards", "LIT-6(c)")
+        hk = self.keys_of_half(h.name)
+        ck = t.card_keys[c]
+        self.asks.append((self.line, ev))
+        # (c) the asker holds a card of the half-suit (O2; O3: exactly at this time)
+        if ev.answer != "surrendered" and not self.known_at(hk, a):
+            un = self.unmoved(hk)
+            if not un:
+                raise self._err(f"{a} holds no card of {h.name}: all of it is known elsewhere",
+                                "LIT-6(c)")
+            self._fact(un, a, 1, len(un), "LIT-6(c)", f"{a} holds a card of {h.name}",
+                       ask_line=self.line)
+        # (d) the asker does not hold c (dropped under V12 bluff; V11 punishes it instead)
+        if ev.answer == "surrendered":
+            at = self.known_at(ck, a)
+            if at:
+                key = at[0]
+            else:
+                un = self.unmoved(ck)
+                if not un:
+                    raise self._err(f"{a} cannot surrender {c!r}: it is {self.where(ck[0])}",
+                                    "V11")
+                key = un[0]
+                self._fact([key], a, 1, 1, "V11", f"{a} held {c!r}", ask_line=self.line)
+            self._move(key, a, b)
+            self.last_asker[b] = a
+            self.turn = b
+            return
+        if t.options.own_card_ask != "bluff":
+            at = self.known_at(ck, a)
+            if len(at) >= len(ck):
+                raise self._err(f"{a} holds {c!r} ({self.where(at[0])})", "LIT-6(d)")
+            self._fact(self.unmoved(ck), a, 0, len(ck) - 1 - len(at), "LIT-6(d)",
+                       f"{a} does not hold {c!r}" if len(ck) == 1
+                       else f"{a} does not hold every {c!r}", ask_line=self.line)
+        self.last_asker[b] = a
+        if ev.answer == "yes":   # LIT-7: c passes from b to a; a asks again
+            at = self.known_at(ck, b)
+            if at:
+                key = at[0]
+            else:
+                un = self.unmoved(ck)
+                if not un:
+                    raise self._err(f"{b} cannot hand over {c!r}: it is {self.where(ck[0])}",
+                                    "LIT-7")
+                key = un[0]
+                self._fact([key], b, 1, 1, "LIT-7", f"{b} held {c!r}", ask_line=self.line)
+            self._move(key, b, a)
+        else:                    # LIT-8: "no": b does not hold c; the turn passes to b
+            at = self.known_at(ck, b)
+            if at:
+                raise self._err(f"{b} holds {c!r} ({self.where(at[0])}) and must hand it over",
+                                "LIT-7, LIT-16")
+            self._fact(self.unmoved(ck), b, 0, 0, "O2", f"{b} does not hold {c!r}",
+                       ask_line=self.line)
+            self.turn = b
+
+    def claim_kind(self, c: str, half: str) -> str:
+        """What kind of claim ``c`` would make on ``half`` now (raises RuleError if illegal):
+        ``turn``, ``end-game`` (LIT-15), ``any-time`` (V5), ``out-of-turn`` (LIT-12),
+        ``challenge`` or ``forced`` (V14)."""
+        t = self.table
+        if self.over:
+            raise self._err("the game is over: every half-suit is resolved", "LIT-17")
+        if self.status[half][0] != "open":
+            raise self._err(f"{half} is already resolved", "LIT-11")
+        if self.challenge:
+            ch, tgt, chalf = self.challenge
+            if c != tgt or half != chalf:
+                raise self._err(f"{tgt} must first claim the challenged half-suit {chalf}", "V14")
+            return "challenge"
+        if self.forced:
+            if c != self.forced_member():
+                raise self._err(self.expected(), "V14")
+            return "forced"
+        if self.end_game:
+            holder = 0 if self.team_cards(0) else 1
+            if t.options.claims_any_time and t.team_index(c) == holder:
+                return "end-game"    # V5: any member of the team with cards
+            if c == self.turn and t.team_index(c) == holder:
+                return "end-game"    # LIT-15(a)
+            if t.team_index(self.turn) != holder:
+                raise self._err(f"{self.turn} (whose team has no cards) must first pick who "
+                                f"claims: '{self.turn} passes turn to <opponent>'", "LIT-15(b)")
+            raise self._err(f"{self.turn} makes all the remaining claims alone", "LIT-15(a)")
+        if c == self.turn:
+            return "turn"
+        if t.options.claims_any_time:
+            return "any-time"
+        return "out-of-turn"
+
+    def _claim(self, ev: Claim, shown):
+        t, c = self.table, ev.claimant
+        ti = t.team_index(c)
+        for p, _ in ev.alloc:
+            if t.team_index(p) != ti:
+                raise self._err(f"a claim names only members of the claimant's team; {p} is "
+                                "an opponent", "LIT-11")
+        kind = self.claim_kind(c, ev.half)
+        if shown is not None:
+            sev, sline = shown
+            salloc = sev.alloc
+        else:
+            sline, salloc = None, ev.alloc
+        # the holders showed their cards (O5, A5): facts about the deal
+        fact_line = self.line
+        if sline is not None:
+            self.line = sline
+        hk = self.keys_of_half(ev.half)
+        shown_names: dict[str, Counter] = {}
+        for p, cs in salloc:
+            shown_names.setdefault(p, Counter()).update(cs)
+        for p, names in shown_names.items():
+            if sum(names.values()) > self.count[p]:
+                raise self._err(f"{p} has only {self.count[p]} cards", "O1")
+        holder_of: dict[str, str] = {}
+        for card in sorted(set(self.half(ev.half).cards)):
+            ck = t.card_keys[card]
+            left = Counter({p: n[card] for p, n in shown_names.items() if n[card]})
+            for k in ck:
+                p = self.loc[k]
+                if p is None:
+                    continue
+                if left[p] <= 0:
+                    raise self._err(f"{card!r} is {self.where(k)}", "LIT-7")
+                left[p] -= 1
+                holder_of[k] = p
+            un = self.unmoved(ck)
+            for p, m in left.items():
+                if m > 0:
+                    self._fact(un, p, m, m, "LIT-11",
+                               f"{p} showed {card!r}" + (f" x{m}" if len(ck) > 1 else ""))
+            rest = [p for p, m in sorted(left.items()) for _ in range(max(m, 0))]
+            for k, p in zip(un, rest):
+                holder_of[k] = p
+        for k in hk:   # the cards leave play (LIT-11)
+            self._move(k, holder_of[k], OUT)
+        self.line = fact_line
+        # the outcome, derived (LIT-11, LIT-12, V6, V14, A8, A10)
+        all_in = all(t.team_index(p) == ti for p in shown_names)
+        claimed = sorted((repr(x), p) for p, cs in ev.alloc for x in cs)
+        actual = sorted((repr(x), p) for p, cs in salloc for x in cs)
+        exact = all_in and claimed == actual
+        value = self.half(ev.half).value
+        penalty = 0
+        o = t.options
+        if kind == "challenge":
+            if exact:
+                outcome, scorer, rule = "won", ti, "V14"
+            elif all_in:
+                outcome, scorer, rule = "lost", 1 - ti, "V14"
+            elif o.challenge_split == "challengers-score":
+                outcome, scorer, rule = "lost", 1 - ti, "V14, A8 challengers-score"
+            else:
+                outcome, scorer, rule = "won", ti, "V14, A8"
+        elif kind == "out-of-turn":
+            if all_in:
+                outcome, scorer, rule = "cancelled", None, "LIT-12"
+            else:
+                outcome, scorer, rule = "lost", 1 - ti, "LIT-12"
+        elif exact:
+            outcome, scorer, rule = "won", ti, "LIT-10" if len(shown_names) == 1 and c in \
+                shown_names else "LIT-11(a)"
+        elif all_in:
+            if o.misallocation_to_opponents:
+                outcome, scorer, rule = "lost", 1 - ti, "LIT-11(b), V6"
+            else:
+                outcome, scorer, rule = "cancelled", None, "LIT-11(b)"
+        else:
+            if o.wrong_claim == "minus-one":
+                outcome, scorer, rule, penalty = "lost", None, "LIT-11(c), A10", 1
+            else:
+                outcome, scorer, rule = "lost", 1 - ti, "LIT-11(c)"
+        if scorer is not None:
+            self.score[scorer] += value
+            self.status[ev.half] = ("won", scorer)
+        else:
+            self.status[ev.half] = ("cancelled",)
+        if penalty:
+            self.score[ti] -= penalty
+        self.results.append(ClaimResult(fact_line, sline, c, ev.half, ev.alloc, salloc, kind,
+                                        outcome, scorer, penalty, rule))
+        # whose turn now (A3; V5 the turn stays where it was)
+        if kind == "challenge":
+            self.challenge = None
+        elif kind == "forced":
+            f = self.forced
+            f["order"] = self._team_order(ti, c)
+            f["pos"] = 0
+            f["passes"] = 0
+        elif kind in ("turn", "end-game"):
+            if kind == "end-game" and c != self.turn:
+                pass  # V5: any member claims; the turn stays where it was
+            elif outcome != "won" and o.turn_after_failed_claim == "opponents":
+                n = len(t.players)
+                i = t.players.index(c)
+                for j in range(1, n):
+                    q = t.players[(i + j) % n]
+                    if t.opponents(c, q) and self.count[q] > 0:
+                        self.turn = q
+                        break
+
+    def _team_order(self, ti: int, start: str) -> list[str]:
+        """The team's members clockwise from ``start`` (V14 forced claims)."""
+        t = self.table
+        n = len(t.players)
+        i = t.players.index(start)
+        return [t.players[(i + j) % n] for j in range(n) if t.team_index(t.players[(i + j) % n])
+                == ti]
+
+    def _pass_turn(self, ev: PassTurn):
+        t, a, b = self.table, ev.player, ev.to
+        if self.forced:
+            raise self._err(self.expected(), "V14")
+        if a != self.turn:
+            raise self._err(f"{a} is not on turn: {self.expected()}", "LIT-14")
+        if self.count[a] > 0:
+            raise self._err(f"{a} has cards: only a player with none passes the turn", "LIT-14")
+        if self.count[b] == 0:
+            raise self._err(f"{b} has no cards and cannot be given the turn", "LIT-14")
+        if self.team_cards(t.team_index(a)) == 0:
+            if not t.opponents(a, b):
+                raise self._err(f"{a}'s team has no cards: pick an opponent to make the claims",
+                                "LIT-15(b)")
+            self.end_game_pick = True
+        elif t.opponents(a, b):
+            raise self._err(f"the turn goes to a teammate of {a} who has cards", "LIT-14")
+        self.turn = b
+
+    def _pass_claim(self, ev: PassClaim):
+        if not self.forced:
+            raise self._err("nobody has to make a forced claim now", "V14")
+        if ev.player != self.forced_member():
+            raise self._err(self.expected(), "V14")
+        f = self.forced
+        f["pos"] += 1
+        f["passes"] += 1
+        halves = self.open_halves()
+        if f["passes"] >= len(f["order"]) * 2 * len(halves):
+            # V14: every member had 2 x (forced half-suits) chances: the opponents get them all
+            other = 1 - f["team"]
+            for h in halves:
+                self.status[h] = ("won", other)
+                self.score[other] += self.half(h).value
+                for k in self.keys_of_half(h):
+                    if self.loc[k] != OUT:
+                        holder = self.loc[k]
+                        if holder is None:
+                            holder = self._dealt_holder(k)
+                        self._move(k, holder, OUT)
+                self.results.append(ClaimResult(self.line, None, ev.player, h, (), (), "forced",
+                                                "lost", other, 0, "V14 forced claims expired"))
+
+    def _dealt_holder(self, key: str) -> str:
+        """After V14 forfeits, the unseen cards leave play without being shown; for the
+        bookkeeping of counts they are charged to a team member still holding cards."""
+        f = self.forced
+        for p in f["order"]:
+            if self.count[p] > 0:
+                return p
+        raise self._err("no cards left to forfeit", "V14")
+
+    def _challenge(self, ev: Challenge):
+        t = self.table
+        if not t.opponents(ev.challenger, ev.target):
+            raise self._err(f"{ev.target} is not an opponent of {ev.challenger}", "V14")
+        if self.status[ev.half][0] != "open":
+            raise self._err(f"{ev.half} is already resolved", "V14")
+        if self.forced:
+            raise self._err(self.expected(), "V14")
+        self.challenge = (ev.challenger, ev.target, ev.half)
+
+    def _after(self):
+        t = self.table
+        if self.turn is not None:
+            self.last_turn_of_team[t.team_index(self.turn)] = self.turn
+        if not self.open_halves():
+            self.over = True
+            self.turn = None
+            self.forced = None
+            return
+        if self.team_cards(0) == 0 or self.team_cards(1) == 0:
+            if not self.end_game:
+                self.end_game = True
+            holder = 0 if self.team_cards(0) else 1
+            if t.options.srinivasan_forced_claims and self.forced is None:
+                start = self.last_turn_of_team.get(holder, t.teams[holder][0])
+                self.forced = {"team": holder, "order": self._team_order(holder, start),
+                               "pos": 0, "passes": 0}
+
+    # ----- results ---------------------------------------------------------------------------
+    def score_by_team(self) -> dict[str, int]:
+        return {self.table.team_name(i): self.score[i] for i in (0, 1)}
+
+    def winner(self) -> str | None:
+        """LIT-17: more half-suits (points under V9) wins; ``"tie"`` on equal scores."""
+        if not self.over:
+            return None
+        if self.score[0] == self.score[1]:
+            return "tie"
+        return self.table.team_name(0 if self.score[0] > self.score[1] else 1)
+
+
+def validate(record) -> Play:
+    """Replay the record, enforcing turn order, LIT-6(a-d), LIT-14, LIT-15 and claim form.
+
+    LIT-6(c) and (d) need the asker's hand: they are checked here whenever the record lists
+    that hand (a ``holds`` line, at any time); otherwise they become constraints on the deal
+    (see :mod:`solver.literature.infer`), and a breach shows as an inconsistency.
+    """
+    play = Play.of(record)
+    if not play.holds:
+        return play
+    t = play.table
+    # the deal of every player whose hand the record shows: hand at t, moves undone
+    deal: dict[str, Counter] = {}
+    for line, h in play.holds:
+        if h.player in deal:
+            continue
+        hand = Counter(h.cards)
+        for mv in play.moves:
+            if mv.line >= line:
+                break
+            card = t.key_card[mv.key]
+            if mv.dst == h.player:
+                hand[card] -= 1
+            if mv.src == h.player:
+                hand[card] += 1
+        deal[h.player] = hand
+    # replay with those hands
+    hands = {p: Counter(d) for p, d in deal.items()}
+    mi = 0
+    moves = play.moves
+    by_line = {s.line: s for s in record.statements}
+    for line, ask in play.asks:
+        while mi < len(moves) and moves[mi].line < line:
+            mv = moves[mi]
+            card = t.key_card[mv.key]
+            if mv.src in hands:
+                hands[mv.src][card] -= 1
+            if mv.dst in hands:
+                hands[mv.dst][card] += 1
+            mi += 1
+        a = ask.asker
+        if a not in hands:
+            continue
+        hand = hands[a]
+        half = t.half_of[ask.card]
+        text = by_line[line].text
+        if ask.answer != "surrendered" and not any(hand[c] > 0 for c in set(half.cards)):
+            raise RuleError(f"{a} holds no card of {half.name} (hand shown by the record)",
+                            text=text, rule="LIT-6(c)", line=line)
+        copies = len(t.card_keys[ask.card])
+        if ask.answer != "surrendered" and t.options.own_card_ask != "bluff" \
+                and hand[ask.card] >= copies:
+            raise RuleError(f"{a} holds {ask.card!r} (hand shown by the record)", text=text,
+                            rule="LIT-6(d)" if t.options.own_card_ask == "forbidden"
+                            else "LIT-6(d), V11: write the answer 'surrendered'", line=line)
+        if ask.answer == "surrendered" and hand[ask.card] < 1:
+            raise RuleError(f"{a} does not hold {ask.card!r} and cannot surrender it", text=text,
+                            rule="V11", line=line)
+    return play
