@@ -1,0 +1,162 @@
+"""Mysterium: the analysis renderer and the ``sleuth mysterium`` commands (formatting only)."""
+from __future__ import annotations
+
+from fractions import Fraction
+
+import click
+from tabulate import tabulate
+
+from cli.main import cli, emit_json, handle_errors
+from solver.mysterium.options import DIFFICULTIES, PSYCHICS, setup_for
+
+TABLEFMT = "simple"
+
+
+def pct(p: Fraction) -> str:
+    if p == 1:
+        return "certain"
+    return f"{float(p) * 100:.1f}%"
+
+
+def _candidates(stage) -> str:
+    if stage.found is not None:
+        return f"{stage.found} (in the sleeve)"
+    items = sorted(stage.probabilities.items(), key=lambda kv: (-kv[1], kv[0]))
+    return ", ".join(f"{c}: {pct(p)}" for c, p in items) or "none"
+
+
+def _notes(stage) -> str:
+    out = []
+    if stage.forced is not None:
+        out.append(f"forced {stage.forced}")
+    if stage.wrong:
+        out.append("wrong " + " ".join(map(str, stage.wrong)))
+    if stage.excluded_by_d2:
+        out.append("all-different rules out " + " ".join(map(str, stage.excluded_by_d2)))
+    return "; ".join(out)
+
+
+def render_analysis(a) -> str:
+    """The analysis of a Mysterium record as text tables."""
+    play, r = a.play, a.roster
+    s = r.setup
+    lines = [f"Mysterium: {s.players} players (ghost {r.ghost}), {s.difficulty}, "
+             f"{s.psychics} psychics, {s.cards_per_kind} cards of each kind"
+             + (f"; options {', '.join(r.options.variant())}" if r.options.variant() else ""),
+             f"view: {a.view or 'public'}"]
+    if play.phase == "setup":
+        clock = "before hour 1"
+    elif play.phase == "investigation":
+        clock = f"hour {play.hour} of 7"
+    elif play.phase == "epilogue":
+        clock = "epilogue"
+    else:
+        clock = f"game over: {play.outcome.upper()} ({play.outcome_rule})"
+    verdict = ("the psychics can still win" if a.can_win and play.outcome is None
+               else "" if play.outcome else "the psychics can no longer win (D3)")
+    lines.append(clock + (f"; {verdict}" if verdict else ""))
+    if a.deduction.kinds:
+        lines.append(f"consistent secret assignments: {a.deduction.assignments()}")
+    for n in a.notes:
+        lines.append(f"note: {n}")
+
+    if a.deduction.kinds:
+        rows = []
+        for p in a.psychics:
+            for kind, st in p.stages.items():
+                rows.append([p.name, kind, st.status, _candidates(st), _notes(st)])
+        lines += ["", "Candidates: exact probabilities under a uniform deal (D1, D2)",
+                  tabulate(rows, headers=["psychic", "kind", "status", "candidates", "notes"],
+                           tablefmt=TABLEFMT)]
+
+    if play.phase in ("setup", "investigation"):
+        rows = []
+        for p in a.psychics:
+            flag = ("cannot finish" if p.hopeless else "at risk" if p.at_risk else "")
+            if p.needed == 0:
+                flag = f"finished hour {p.finished_hour}"
+            rows.append([p.name, p.stage, p.needed, p.guesses_left, p.slack, p.worst_case,
+                         flag])
+        lines += ["", "Clock (D3): guesses needed against guesses left",
+                  tabulate(rows, headers=["psychic", "stage", "needs", "guesses left",
+                                          "slack", "worst case", ""], tablefmt=TABLEFMT)]
+    pend = [(p.name, p.pending) for p in a.psychics if p.pending]
+    if pend:
+        rows = [[n, d["card"], pct(Fraction(d["p_right"]).limit_denominator(10 ** 6)),
+                 d["best_token"]] for n, d in pend]
+        lines += ["", "Guesses waiting for the revelation (D5)",
+                  tabulate(rows, headers=["psychic", "guess", "P(right)", "best token"],
+                           tablefmt=TABLEFMT)]
+    if r.clairvoyance:
+        rows = [[p.name, p.score, p.bonus or "", p.band, p.sees, p.tokens_left]
+                for p in a.psychics]
+        lo, hi = r.options.clairvoyance_bands
+        lines += ["", f"Clairvoyancy (D5; bands: Low < {lo} <= Intermediate < {hi} <= High)",
+                  tabulate(rows, headers=["psychic", "track", "early bonus", "band",
+                                          "sees", "tokens left"], tablefmt=TABLEFMT)]
+    crows = play.crows_left()
+    lines += ["", f"Visions (D4): deck {play.deck}, discard {play.discard}, ghost's hand "
+              f"{play.ghost_hand}, reshuffles {play.reshuffles}; crows used "
+              f"{play.crows_used}, left {crows}"
+              + (" this hour" if s.crows_total is None else "")]
+
+    if a.count is not None:
+        c = a.count
+        groups = play.group_of()
+        rows = []
+        for n, ps in groups.items():
+            g = play.groups.get(n)
+            if ps is not None:
+                cards = ", ".join(f"{k} {v}" for k, v in play.sleeve[ps].items())
+            else:
+                cards = ", ".join(f"{k} {v}" for k, v in g.cards) if g else "(random group)"
+            rows.append([n, ps or "-", cards, c.tally.get(n, 0),
+                         " ".join(v for v, gv in c.votes.items() if gv == n)])
+        lines += ["", "Epilogue (D6, MY-21)",
+                  tabulate(rows, headers=["group", "psychic", "cards", "votes", "voters"],
+                           tablefmt=TABLEFMT)]
+        for step in c.steps:
+            lines.append(f"  {step}")
+        v = play.verdict()
+        if v is not None:
+            lines.append(f"verdict: group {v} ({c.rule if c.verdict is not None else 'stated'})")
+        else:
+            lines.append(f"verdict: pending: {c.rule}")
+        if c.revealer:
+            lines.append(f"the votes are revealed by {c.revealer} (MY-21)")
+        if play.culprit is not None:
+            lines.append(f"culprit: group {play.culprit}: the psychics "
+                         f"{'WIN' if play.outcome == 'won' else 'LOSE'} (MY-22)")
+    return "\n".join(lines)
+
+
+@cli.group("mysterium")
+def mysterium():
+    """Mysterium helpers (the analysis is 'sleuth analyze RECORD')."""
+
+
+@mysterium.command("setup")
+@click.option("--players", type=click.IntRange(2, 7), help="Players, the ghost included "
+              "(default: every count).")
+@click.option("--difficulty", type=click.Choice(DIFFICULTIES), help="Default: every level.")
+@click.option("--psychics-3p", type=click.Choice(["4", "2"]), default="4", show_default=True,
+              help="Psychics with 3 players (A5).")
+@click.option("--json", "as_json", is_flag=True, help="Machine output.")
+@handle_errors(json_flag="as_json")
+def setup(players, difficulty, psychics_3p, as_json):
+    """The setup table: psychics, cards of each kind, tokens, crows (MY-3, MY-4, MY-6).
+
+    \b
+    Example:
+      sleuth mysterium setup --players 5 --difficulty hard
+    """
+    counts = [players] if players else sorted(PSYCHICS)
+    levels = [difficulty] if difficulty else list(DIFFICULTIES)
+    setups = [setup_for(n, d, int(psychics_3p)) for n in counts for d in levels]
+    if as_json:
+        emit_json([s.to_json() for s in setups])
+        return
+    rows = [[s.players, s.difficulty, s.psychics, s.cards_per_kind, s.tokens_per_psychic or "-",
+             f"1 per hour" if s.crows_per_hour else f"{s.crows_total} in all"] for s in setups]
+    click.echo(tabulate(rows, headers=["players", "difficulty", "psychics", "cards per kind",
+                                       "tokens each", "crows"], tablefmt=TABLEFMT))
