@@ -1,0 +1,1082 @@
+"""Exact counting of the consistent deals of a :class:`~solver.model.CardLocationModel`.
+
+Under a uniformly random deal (every consistent assignment of the cards to the locations,
+with the given location sizes, equally likely; physical copies are distinct cards) this
+module gives the number of consistent deals, every card's probability per location, the
+distribution of the set of cards in one small location (the Mystery Hand's mystery hand),
+and exactly uniform random deals.  See ``docs/counting.md`` for the algorithm and its cost.
+
+Method, in short: propagate the trivial facts; group the remaining cards into *classes* of
+interchangeable cards (same allowed locations, same membership in every statement); lump
+locations that no statement mentions; then a dynamic programme over the *cells* (class,
+location) in class-major order whose state is the partial sums of the *open* sums (class
+sizes, location sizes, statements), each split of a class weighted by its multinomial
+coefficient.  A forward and a backward pass give every marginal at once; the same tables
+draw uniform deals.  Over budget, :func:`count_deals` falls back to an honest estimate
+(``exact=False``, ``error`` = 95 % half-width).
+
+>>> from solver.model import CardLocationModel
+>>> m = CardLocationModel(["a", "b", "c", "d"], {"P": 2, "Q": 2})
+>>> m.add(["a", "b"], ["P"], 1, 1)          # exactly one of a, b at P
+>>> r = count_deals(m)
+>>> r.exact, r.total, r.method
+(True, 4, 'dp')
+>>> r.marginals["a"], r.marginals["c"]
+({'P': 0.5, 'Q': 0.5}, {'P': 0.5, 'Q': 0.5})
+>>> m.exclude("a", "P")
+>>> r = count_deals(m)
+>>> r.total, r.marginals["a"], r.marginals["b"]
+(2, {'Q': 1.0}, {'P': 1.0})
+"""
+from __future__ import annotations
+
+import heapq
+import itertools
+import math
+import random
+import time
+from bisect import bisect_right
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Hashable
+
+import numpy as np
+
+__all__ = ["Counting", "count_deals", "location_sets", "sample_deals", "OverBudget"]
+
+Z95 = 1.959963984540054  # two-sided 95 % normal quantile
+
+
+@dataclass
+class Counting:
+    """The result of :func:`count_deals`.
+
+    ``marginals[card][loc]`` is P(card at loc) under a uniformly random consistent deal
+    (zeros omitted; an impossible pair is always absent and a certain one is exactly 1.0).
+    When ``exact`` is false the figures are estimates and ``error`` is the half-width of a
+    95 % confidence interval that holds for every reported marginal
+    (``|estimate - truth| <= error``, each pair at 95 %).
+    """
+
+    exact: bool
+    total: int | float
+    marginals: dict[Hashable, dict[str, float]]
+    error: float = 0.0
+    method: str = "dp"
+    states: int = 0
+    samples: int = 0            # samples drawn / accepted (estimates only)
+    accepted: int = 0
+    dropped: list[int] = field(default_factory=list)  # indices of relaxed constraints
+
+    @property
+    def consistent(self) -> bool:
+        return self.total > 0
+
+    def probability(self, card: Hashable, loc: str) -> float:
+        return self.marginals.get(card, {}).get(loc, 0.0)
+
+
+class OverBudget(Exception):
+    """The exact dynamic programme would exceed the state or time budget."""
+
+
+class _Infeasible(Exception):
+    """The model has no consistent deal (found while simplifying)."""
+
+
+# --------------------------------------------------------------------------------------
+# binomial tables
+_BIN_INT: list[list[int]] = []
+_BIN_F = np.zeros((0, 0))
+_BIN_O = np.zeros((0, 0), dtype=object)
+
+
+def _binomials(n: int):
+    """Float and exact (object) tables of C(i, j), 0 <= i, j <= n."""
+    global _BIN_INT, _BIN_F, _BIN_O
+    if len(_BIN_INT) <= n:
+        size = max(n + 1, 2 * len(_BIN_INT), 64)
+        _BIN_INT = [[math.comb(i, j) for j in range(size)] for i in range(size)]
+        _BIN_F = np.array(_BIN_INT, dtype=float)
+        _BIN_O = np.empty((size, size), dtype=object)
+        for i in range(size):
+            for j in range(size):
+                _BIN_O[i, j] = _BIN_INT[i][j]
+    return _BIN_F, _BIN_O
+
+
+# --------------------------------------------------------------------------------------
+# 1. simplification: propagate trivial facts, build classes, lump plain locations
+@dataclass
+class _Problem:
+    n_cards: int
+    n_locs: int
+    fixed: dict[int, int]                 # card index -> location index
+    rows: list[list[int]]                 # classes: card indices
+    cols: list[tuple[int, ...]]           # column -> location indices (a lump when > 1)
+    col_cap: list[int]
+    loc_cap: dict[int, int]
+    cells: dict[tuple[int, int], tuple[int, int]]   # (row, col) -> (lo, hi) of the count
+    users: list[tuple[frozenset, int, int]]          # (cells, lo, hi)
+    constraint_ids: list[int]             # model constraints used (not dropped)
+    lump_factor: int = 1                  # ways to split each lump over its locations
+
+
+def _propagate(model, drop=frozenset()):
+    """Sound simplification.  Returns (allowed per card, remaining constraints as
+    [dict card -> set(locs), lo, hi], capacities, used constraint ids)."""
+    n, L = len(model.cards), len(model.locations)
+    allowed = [set(range(L)) for _ in range(n)]
+    cons = []
+    used = []
+    for j, con in enumerate(model.constraints):
+        if j in drop:
+            continue
+        used.append(j)
+        if con.lo > con.hi:
+            raise _Infeasible
+        d: dict[int, set[int]] = defaultdict(set)
+        for ci, li in con.terms:
+            d[ci].add(li)
+        cons.append([dict(d), con.lo, con.hi])
+    sizes = [model.sizes[l] for l in model.locations]
+    changed = True
+    while changed:
+        changed = False
+        keep = []
+        for con in cons:
+            d, lo, hi = con
+            for ci in list(d):
+                ls = d[ci] & allowed[ci]
+                if not ls:
+                    del d[ci]
+                elif ls == allowed[ci]:        # the card certainly contributes 1
+                    lo -= 1
+                    hi -= 1
+                    del d[ci]
+                else:
+                    d[ci] = ls
+            k = len(d)
+            if hi < 0 or lo > k or lo > hi:
+                raise _Infeasible
+            if lo <= 0 and hi >= k:
+                changed = changed or False
+                continue                       # says nothing more
+            if hi == 0:
+                for ci, ls in d.items():
+                    allowed[ci] -= ls
+                changed = True
+                continue
+            if lo == k:
+                for ci, ls in d.items():
+                    allowed[ci] &= ls
+                changed = True
+                continue
+            con[1], con[2] = lo, hi
+            keep.append(con)
+        cons = keep
+        # capacities
+        cap = list(sizes)
+        cand: list[list[int]] = [[] for _ in range(L)]
+        for ci in range(n):
+            a = allowed[ci]
+            if not a:
+                raise _Infeasible
+            if len(a) == 1:
+                cap[next(iter(a))] -= 1
+            else:
+                for li in a:
+                    cand[li].append(ci)
+        for li in range(L):
+            if cap[li] < 0 or len(cand[li]) < cap[li]:
+                raise _Infeasible
+            if cand[li] and cap[li] == 0:
+                for ci in cand[li]:
+                    allowed[ci].discard(li)
+                changed = True
+            elif cand[li] and len(cand[li]) == cap[li]:
+                for ci in cand[li]:
+                    allowed[ci] = {li}
+                changed = True
+    cap = list(sizes)
+    for ci in range(n):
+        if len(allowed[ci]) == 1:
+            cap[next(iter(allowed[ci]))] -= 1
+    return allowed, cons, cap, used
+
+
+def _simplify(model, drop=frozenset(), keep_locs=()) -> _Problem:
+    allowed, cons, cap, used = _propagate(model, drop)
+    n, L = len(model.cards), len(model.locations)
+    fixed = {ci: next(iter(a)) for ci, a in enumerate(allowed) if len(a) == 1}
+    # classes: same allowed set, same membership (per location) in every constraint
+    sig: dict[int, list] = {ci: [] for ci in range(n) if ci not in fixed}
+    for j, (d, lo, hi) in enumerate(cons):
+        for ci, ls in d.items():
+            sig[ci].append((j, frozenset(ls)))
+    groups: dict[tuple, list[int]] = {}
+    for ci in sorted(sig):
+        key = (tuple(sorted(allowed[ci])), tuple(sig[ci]))
+        groups.setdefault(key, []).append(ci)
+    rows = list(groups.values())
+    row_allowed = [sorted(allowed[r[0]]) for r in rows]
+    row_of = {ci: r for r, cs in enumerate(rows) for ci in cs}
+    # statements over (row, loc) cells
+    lbounds: dict[tuple[int, int], list[int]] = {}
+    ucons: dict[frozenset, list[int]] = {}
+    for d, lo, hi in cons:
+        cells = frozenset((row_of[ci], li) for ci, ls in d.items() for li in ls)
+        if len(cells) == 1:
+            c = next(iter(cells))
+            b = lbounds.setdefault(c, [0, len(rows[c[0]])])
+            b[0], b[1] = max(b[0], lo), min(b[1], hi)
+            if b[0] > b[1]:
+                raise _Infeasible
+        else:
+            b = ucons.setdefault(cells, [lo, hi])
+            b[0], b[1] = max(b[0], lo), min(b[1], hi)
+            if b[0] > b[1]:
+                raise _Infeasible
+    touched = {li for cells in ucons for (_, li) in cells}
+    touched |= {li for (r, li), (lo, hi) in lbounds.items()
+                if lo > 0 or hi < min(len(rows[r]), cap[li])}
+    touched |= set(keep_locs)
+    # columns: lump the plain locations that the same classes allow
+    rows_allowing: dict[int, list[int]] = defaultdict(list)
+    for r, al in enumerate(row_allowed):
+        for li in al:
+            rows_allowing[li].append(r)
+    cols: list[tuple[int, ...]] = []
+    lumps: dict[tuple, list[int]] = {}
+    for li in range(L):
+        if not rows_allowing[li]:
+            continue
+        if li in touched:
+            cols.append((li,))
+        else:
+            lumps.setdefault(tuple(rows_allowing[li]), []).append(li)
+    cols.extend(tuple(v) for v in lumps.values())
+    cols.sort()
+    col_of = {li: c for c, ls in enumerate(cols) for li in ls}
+    col_cap = [sum(cap[li] for li in ls) for ls in cols]
+    cells: dict[tuple[int, int], tuple[int, int]] = {}
+    for r, al in enumerate(row_allowed):
+        for li in al:
+            c = col_of[li]
+            if (r, c) in cells:
+                continue
+            if len(cols[c]) == 1:
+                lo, hi = lbounds.get((r, li), (0, len(rows[r])))
+            else:                               # plain locations: bounds are trivial
+                lo, hi = 0, len(rows[r])
+            hi = min(hi, col_cap[c], len(rows[r]))
+            if lo > hi:
+                raise _Infeasible
+            cells[r, c] = (lo, hi)
+    users = [(frozenset((r, col_of[li]) for r, li in cs), lo, hi)
+             for cs, (lo, hi) in ucons.items()]
+    factor = 1
+    for ls in cols:
+        rest = sum(cap[li] for li in ls)
+        for li in ls:
+            factor *= math.comb(rest, cap[li])
+            rest -= cap[li]
+    return _Problem(n, L, fixed, rows, cols, col_cap, {li: cap[li] for li in range(L)},
+                    cells, users, used, factor)
+
+
+# --------------------------------------------------------------------------------------
+# 2. the plan: cell order, open sums, look-ahead bounds
+class _Dim:
+    __slots__ = ("cells", "lo", "hi", "kind", "first", "last")
+
+    def __init__(self, cells, lo, hi, kind):
+        self.cells = set(cells)
+        self.lo, self.hi, self.kind = lo, hi, kind
+        self.first = self.last = -1
+
+
+class _Plan:
+    """The order of the cells and, for every step, how the state layout changes."""
+
+    def __init__(self, prob: _Problem, tags=()):
+        self.prob = prob
+        rows, cells = prob.rows, prob.cells
+        dims: list[_Dim] = []
+        self.row_dim = []
+        for r in range(len(rows)):
+            self.row_dim.append(len(dims))
+            dims.append(_Dim([c for c in cells if c[0] == r], len(rows[r]), len(rows[r]), "row"))
+        for c in range(len(prob.cols)):
+            dims.append(_Dim([x for x in cells if x[1] == c], prob.col_cap[c], prob.col_cap[c],
+                             "col"))
+        for cs, lo, hi in prob.users:
+            dims.append(_Dim(cs, lo, hi, "user"))
+        self.tag_cells = [c for c in sorted(cells) if c in set(tags)]
+        for c in self.tag_cells:
+            dims.append(_Dim([c], 0, cells[c][1], "tag"))
+        for d in dims:
+            d.hi = min(d.hi, sum(cells[c][1] for c in d.cells))
+            if d.lo > d.hi:
+                raise _Infeasible
+        self.dims = dims
+        dims_of: dict[tuple, list[int]] = defaultdict(list)
+        for i, d in enumerate(dims):
+            for c in d.cells:
+                dims_of[c].append(i)
+        self.order = self._order(dims_of)
+        T = len(self.order)
+        for t, c in enumerate(self.order):
+            for i in dims_of[c]:
+                d = dims[i]
+                if d.first < 0:
+                    d.first = t
+                d.last = t
+        for d in dims:
+            if d.kind == "tag":
+                d.last = T  # never closes
+        # layouts and per-step data
+        self.steps = []
+        layout: list[int] = []
+        self.layouts = [list(layout)]
+        for t, c in enumerate(self.order):
+            ds = dims_of[c]
+            mid = layout + [i for i in ds if dims[i].first == t]
+            pos = {i: p for p, i in enumerate(mid)}
+            nxt = [i for i in mid if dims[i].last != t]
+            closing = [i for i in ds if dims[i].last == t]
+            st = _Step(t, c, cells[c], len(layout), len(mid),
+                       np.array([pos[i] for i in ds], dtype=np.intp),
+                       np.array([dims[i].hi for i in ds], dtype=np.int64),
+                       np.array([pos[i] for i in closing], dtype=np.intp),
+                       np.array([dims[i].lo for i in closing], dtype=np.int64),
+                       pos[self.row_dim[c[0]]], len(rows[c[0]]),
+                       np.array([pos[i] for i in nxt], dtype=np.intp))
+            radix = [dims[i].hi + 1 for i in nxt]
+            strides = []
+            s = 1
+            for rdx in radix:
+                strides.append(s)
+                s *= rdx
+            if s >= 2 ** 62:
+                raise OverBudget("state keys do not fit in 64 bits")
+            st.strides = np.array(strides, dtype=np.int64)
+            self.steps.append(st)
+            layout = nxt
+            self.layouts.append(list(layout))
+        self._lookahead()
+
+    # ----- ordering ------------------------------------------------------------------
+    def _order(self, dims_of):
+        """Class-major order; the next class is the one that leaves the cheapest set of
+        open sums (sum of log ranges), preferring classes that close sums."""
+        prob, dims = self.prob, self.dims
+        rows = prob.rows
+        row_cells = [sorted(c for c in prob.cells if c[0] == r) for r in range(len(rows))]
+        row_dims = []
+        for r in range(len(rows)):
+            s = set()
+            for c in row_cells[r]:
+                s.update(dims_of[c])
+            s.discard(self.row_dim[r])
+            row_dims.append(s)
+        left = {i: 0 for i in range(len(dims))}
+        for r in range(len(rows)):
+            for i in row_dims[r]:
+                left[i] += 1
+        logr = [math.log(d.hi + 1) for d in dims]
+        is_tag = [d.kind == "tag" for d in dims]
+        open_: set[int] = set()
+        todo = set(range(len(rows)))
+        order = []
+        while todo:
+            best = None
+            for r in todo:
+                new = [i for i in row_dims[r] if i not in open_]
+                closes = [i for i in row_dims[r] if left[i] == 1 and not is_tag[i]]
+                cost = (sum(logr[i] for i in new if i not in closes)
+                        - sum(logr[i] for i in closes if i in open_))
+                peak = sum(logr[i] for i in new) + logr[self.row_dim[r]]
+                key = (cost, peak, -len(rows[r]) if not new else len(rows[r]), r)
+                if best is None or key < best[0]:
+                    best = (key, r)
+            r = best[1]
+            todo.discard(r)
+            for i in row_dims[r]:
+                left[i] -= 1
+                if left[i] == 0 and not is_tag[i]:
+                    open_.discard(i)
+                else:
+                    open_.add(i)
+            # inside the class: first the cells that close sums, tags last
+            cs = row_cells[r]
+            cs.sort(key=lambda c: (any(is_tag[i] for i in dims_of[c]),
+                                   -sum(1 for i in dims_of[c] if left[i] == 0), c[1]))
+            order.extend(cs)
+        return order
+
+    # ----- look-ahead bounds ---------------------------------------------------------------
+    def _lookahead(self):
+        """For every boundary t and open sum d, bounds on what the remaining cells can still
+        add: a static part (classes not started) plus, for each started class, a part that
+        depends on how many of its cards are still unplaced."""
+        prob, dims, order = self.prob, self.dims, self.order
+        cells = prob.cells
+        T = len(order)
+        step_of = {c: t for t, c in enumerate(order)}
+        nrows = len(prob.rows)
+        rcells = [[] for _ in range(nrows)]
+        for t, c in enumerate(order):
+            rcells[c[0]].append(c)
+        rstart = [step_of[rc[0]] for rc in rcells]
+        rend = [step_of[rc[-1]] for rc in rcells]
+        rsteps = [[step_of[c] for c in rc] for rc in rcells]
+        size = [len(r) for r in prob.rows]
+        # per (row, dim): full in/out bounds and suffix arrays over the row's cells
+        suffix: dict[tuple[int, int], list[tuple[int, int, int, int]]] = {}
+        full_minmax: dict[tuple[int, int], tuple[int, int]] = {}
+        dim_rows: dict[int, list[int]] = defaultdict(list)
+        for i, d in enumerate(dims):
+            if d.kind == "tag":
+                continue
+            rs = sorted({c[0] for c in d.cells})
+            dim_rows[i] = rs
+            for r in rs:
+                rc = rcells[r]
+                suf = [(0, 0, 0, 0)] * (len(rc) + 1)
+                acc = [0, 0, 0, 0]
+                for p in range(len(rc) - 1, -1, -1):
+                    lo, hi = cells[rc[p]]
+                    if rc[p] in d.cells:
+                        acc[0] += lo
+                        acc[1] += hi
+                    else:
+                        acc[2] += lo
+                        acc[3] += hi
+                    suf[p] = tuple(acc)
+                suffix[r, i] = suf
+                il, ih, ol, oh = suf[0]
+                full_minmax[r, i] = (max(il, size[r] - oh), min(ih, size[r] - ol))
+        self.checks: list[list] = [None] * (T + 1)
+        for t in range(T + 1):
+            layout = self.layouts[t]
+            pos = {i: p for p, i in enumerate(layout)}
+            chk = []
+            for i in layout:
+                d = dims[i]
+                if d.kind == "tag":
+                    continue
+                slo = shi = 0
+                dyn = []
+                for r in dim_rows[i]:
+                    if rend[r] < t:
+                        continue               # finished (cells at steps <= t - 1)
+                    if rstart[r] >= t:          # not started: static
+                        a, b = full_minmax[r, i]
+                        slo += a
+                        shi += b
+                        continue
+                    p = bisect_right(rsteps[r], t - 1)
+                    if p >= len(rsteps[r]):
+                        continue
+                    il, ih, ol, oh = suffix[r, i][p]
+                    dyn.append((pos[self.row_dim[r]], size[r], il, ih, ol, oh))
+                chk.append((pos[i], d.lo, d.hi, slo, shi, dyn))
+            self.checks[t] = chk
+
+
+class _Step:
+    __slots__ = ("t", "cell", "bounds", "n_prev", "n_mid", "pos", "his", "cpos", "clos",
+                 "rpos", "rsize", "keep", "strides")
+
+    def __init__(self, t, cell, bounds, n_prev, n_mid, pos, his, cpos, clos, rpos, rsize, keep):
+        self.t, self.cell, self.bounds = t, cell, bounds
+        self.n_prev, self.n_mid = n_prev, n_mid
+        self.pos, self.his, self.cpos, self.clos = pos, his, cpos, clos
+        self.rpos, self.rsize, self.keep = rpos, rsize, keep
+        self.strides = None
+
+
+# --------------------------------------------------------------------------------------
+# 3. the dynamic programme
+class _DP:
+    """Forward tables (states per boundary, counts), backward tables, marginals, samples.
+
+    ``exact=True`` keeps Python integers (numpy object arrays): the test oracle and the
+    source of exact totals and exactly uniform samples; ``exact=False`` uses float64."""
+
+    def __init__(self, plan: _Plan, exact: bool, max_states: int | None = None,
+                 deadline: float | None = None):
+        self.plan = plan
+        self.exact = exact
+        self.max_states = max_states
+        self.deadline = deadline
+        maxn = max([len(r) for r in plan.prob.rows] + [1])
+        bf, bo = _binomials(maxn)
+        self.bin = bo if exact else bf
+        self.dtype = object if exact else float
+        self.peak = 1
+        self._forward()
+
+    # one step: every transition from the states before step t
+    def _expand(self, t: int, digits: np.ndarray):
+        st = self.plan.steps[t]
+        n = digits.shape[0]
+        mid = np.zeros((n, st.n_mid), dtype=np.int32)
+        mid[:, :st.n_prev] = digits
+        v = mid[:, st.pos]
+        lo, hi = st.bounds
+        kmax = np.minimum((st.his[None, :] - v).min(axis=1), hi)
+        if len(st.cpos):
+            kmin = np.maximum((st.clos[None, :] - mid[:, st.cpos]).max(axis=1), lo)
+        else:
+            kmin = np.full(n, lo)
+        rem = st.rsize - mid[:, st.rpos]
+        if n == 0 or (kmin > kmax).all():
+            e = np.zeros(0, dtype=np.intp)
+            return e, e, np.zeros((0, len(st.keep)), dtype=np.int32), np.zeros(0, self.dtype)
+        srcs, ks, news, ws = [], [], [], []
+        for k in range(int(kmin.min()), int(kmax.max()) + 1):
+            src = np.flatnonzero((kmin <= k) & (k <= kmax))
+            if not len(src):
+                continue
+            new = mid[src]
+            new[:, st.pos] += k
+            srcs.append(src)
+            ks.append(np.full(len(src), k, dtype=np.int32))
+            news.append(new[:, st.keep])
+            ws.append(self.bin[rem[src], k])
+        src = np.concatenate(srcs)
+        k = np.concatenate(ks)
+        new = np.concatenate(news)
+        w = np.concatenate(ws)
+        ok = self._feasible(t + 1, new)
+        if ok is not None:
+            src, k, new, w = src[ok], k[ok], new[ok], w[ok]
+        return src, k, new, w
+
+    def _feasible(self, t: int, digits: np.ndarray):
+        """Mask of the states at boundary t that can still meet every open sum."""
+        chk = self.plan.checks[t]
+        if not chk or not len(digits):
+            return None
+        ok = np.ones(len(digits), dtype=bool)
+        for p, lo, hi, slo, shi, dyn in chk:
+            v = digits[:, p]
+            low = slo
+            up = shi
+            for rp, size, il, ih, ol, oh in dyn:
+                rem = size - digits[:, rp]
+                low = low + np.maximum(il, rem - oh)
+                up = up + np.minimum(ih, rem - ol)
+            ok &= (v + low <= hi) & (v + up >= lo)
+        return ok
+
+    def _encode(self, t: int, digits: np.ndarray) -> np.ndarray:
+        strides = self.plan.steps[t - 1].strides
+        if not len(strides):
+            return np.zeros(len(digits), dtype=np.int64)
+        return digits.astype(np.int64) @ strides
+
+    def _check_budget(self, n):
+        self.peak = max(self.peak, n)
+        if self.max_states is not None and n > self.max_states:
+            raise OverBudget(f"more than {self.max_states} states")
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise OverBudget("out of time")
+
+    def _forward(self):
+        plan = self.plan
+        T = len(plan.order)
+        digits = np.zeros((1, 0), dtype=np.int32)
+        one = np.ones(1, dtype=self.dtype)
+        if self.exact:
+            one[0] = 1
+        self.digits = [digits]
+        self.fwd = [one]
+        self.keys = [np.zeros(1, dtype=np.int64)]
+        for t in range(T):
+            src, k, new, w = self._expand(t, self.digits[t])
+            vals = self.fwd[t][src] * w
+            keys = self._encode(t + 1, new)
+            order = np.argsort(keys, kind="stable")
+            keys = keys[order]
+            if len(keys):
+                starts = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
+                vals = np.add.reduceat(vals[order], starts)
+                keys = keys[starts]
+                new = new[order[starts]]
+            else:
+                vals = np.zeros(0, dtype=self.dtype)
+            self._check_budget(len(keys))
+            self.digits.append(new)
+            self.fwd.append(vals)
+            self.keys.append(keys)
+        # deals per table of counts = DP weight x ways to split each lump
+        self.raw_total = self.fwd[T].sum() if len(self.fwd[T]) else 0
+        if self.exact:
+            self.raw_total = int(self.raw_total)
+            self.total = self.raw_total * plan.prob.lump_factor
+        else:
+            self.raw_total = float(self.raw_total)
+            self.total = self.raw_total * float(plan.prob.lump_factor)
+
+    def _transitions(self, t: int):
+        """Transitions of step t (from boundary t to t+1) that reach a stored state:
+        (src, k, index of the next state, weight)."""
+        src, k, new, w = self._expand(t, self.digits[t])
+        keys = self._encode(t + 1, new)
+        tab = self.keys[t + 1]
+        if not len(tab):
+            e = np.zeros(0, dtype=np.intp)
+            return e, e, e, np.zeros(0, dtype=self.dtype)
+        idx = np.searchsorted(tab, keys)
+        idx = np.minimum(idx, len(tab) - 1)
+        ok = tab[idx] == keys
+        return src[ok], k[ok], idx[ok], w[ok]
+
+    def _segment_sum(self, src, vals, n):
+        if not self.exact:
+            return np.bincount(src, weights=vals, minlength=n).astype(float)
+        out = np.zeros(n, dtype=object)
+        if len(src):
+            order = np.argsort(src, kind="stable")
+            s = src[order]
+            starts = np.flatnonzero(np.r_[True, s[1:] != s[:-1]])
+            out[s[starts]] = np.add.reduceat(vals[order], starts)
+        return out
+
+    def backward(self):
+        """Backward tables and the expected count of every cell (in units of deals)."""
+        if hasattr(self, "bwd"):
+            return
+        T = len(self.plan.order)
+        bwd = [None] * (T + 1)
+        last = np.ones(len(self.fwd[T]), dtype=self.dtype)
+        if self.exact:
+            last[:] = 1
+        bwd[T] = last
+        self.cell_mass = {}
+        for t in range(T - 1, -1, -1):
+            if self.deadline is not None and time.perf_counter() > self.deadline:
+                raise OverBudget("out of time")
+            src, k, idx, w = self._transitions(t)
+            contrib = w * bwd[t + 1][idx]
+            bwd[t] = self._segment_sum(src, contrib, len(self.fwd[t]))
+            m = (self.fwd[t][src] * contrib * k).sum() if len(src) else 0
+            self.cell_mass[self.plan.order[t]] = int(m) if self.exact else float(m)
+        self.bwd = bwd
+
+    # ----- uniform samples -------------------------------------------------------------
+    def sample_counts(self, n: int, gen: np.random.Generator, pyr: random.Random):
+        """n exactly uniform draws of the table of counts per cell: array (n, T)."""
+        self.backward()
+        T = len(self.plan.order)
+        K = np.zeros((n, T), dtype=np.int32)
+        cur = np.zeros(n, dtype=np.intp)
+        for t in range(T):
+            src, k, idx, w = self._transitions(t)
+            contrib = w * self.bwd[t + 1][idx]
+            pos = contrib > 0
+            src, k, idx, contrib = src[pos], k[pos], idx[pos], contrib[pos]
+            order = np.argsort(src, kind="stable")
+            src, k, idx, contrib = src[order], k[order], idx[order], contrib[order]
+            cum = np.cumsum(contrib)
+            gstart = np.searchsorted(src, cur, side="left")
+            gend = np.searchsorted(src, cur, side="right")
+            base = np.where(gstart > 0, cum[np.maximum(gstart - 1, 0)], 0)
+            if self.exact:
+                base = base.astype(object)
+                tot = cum[gend - 1] - base
+                target = np.array([b + pyr.randrange(int(m)) for b, m in zip(base, tot)],
+                                  dtype=object)
+            else:
+                tot = cum[gend - 1] - base
+                target = base + gen.random(n) * tot
+            j = np.searchsorted(cum, target, side="right")
+            j = np.clip(j, gstart, gend - 1)
+            K[:, t] = k[j]
+            cur = idx[j]
+        return K
+
+
+# --------------------------------------------------------------------------------------
+# 4. from cell counts to deals and marginals
+def _deals_from_counts(prob: _Problem, plan: _Plan, K: np.ndarray, gen) -> np.ndarray:
+    """Array (n, n_cards) of location indices: spread each class's count per column over
+    its cards uniformly at random, then each lump's cards over its locations."""
+    n = K.shape[0]
+    out = np.full((n, prob.n_cards), -1, dtype=np.int32)
+    for ci, li in prob.fixed.items():
+        out[:, ci] = li
+    step_of = {c: t for t, c in enumerate(plan.order)}
+    ncols = len(prob.cols)
+    for r, cards in enumerate(prob.rows):
+        cs = [c for c in range(ncols) if (r, c) in prob.cells]
+        counts = K[:, [step_of[r, c] for c in cs]]            # (n, m)
+        cum = np.cumsum(counts, axis=1)
+        slots = np.arange(len(cards))
+        lab = (slots[None, :, None] >= cum[:, None, :]).sum(axis=2)   # (n, size)
+        lab = np.asarray(cs)[lab]
+        lab = gen.permuted(lab, axis=1)
+        out[:, cards] = lab + 10_000      # column ids, marked
+    for c, locs in enumerate(prob.cols):
+        mask = out == c + 10_000
+        if len(locs) == 1:
+            out[mask] = locs[0]
+            continue
+        labels = np.repeat(np.asarray(locs), [prob.loc_cap[l] for l in locs])
+        labs = gen.permuted(np.tile(labels, (n, 1)), axis=1)
+        out[mask] = labs.ravel()
+    return out
+
+
+def _exact_marginals(model, prob: _Problem, dp: _DP) -> dict:
+    locs = model.locations
+    marg: dict[Hashable, dict[str, float]] = {}
+    for ci, li in prob.fixed.items():
+        marg[model.cards[ci]] = {locs[li]: 1.0}
+    total = dp.raw_total
+    for r, cards in enumerate(prob.rows):
+        size = len(cards)
+        row: dict[str, float] = {}
+        support = [(c, dp.cell_mass.get((r, c), 0)) for c in range(len(prob.cols))
+                   if (r, c) in prob.cells]
+        support = [(c, m) for c, m in support if m > 0]
+        for c, m in support:
+            group = prob.cols[c]
+            gcap = prob.col_cap[c]
+            for li in group:
+                cap = prob.loc_cap[li]
+                if cap == 0:
+                    continue
+                if len(support) == 1 and len(group) == 1:
+                    p = 1.0
+                elif dp.exact:
+                    p = (m * cap) / (size * total * gcap)
+                else:
+                    p = float(m) * cap / (size * float(total) * gcap)
+                row[locs[li]] = p
+        for ci in cards:
+            marg[model.cards[ci]] = dict(row)
+    return {c: marg[c] for c in model.cards if c in marg}
+
+
+def _order_marginals(model, marg):
+    order = {l: i for i, l in enumerate(model.locations)}
+    return {c: dict(sorted(d.items(), key=lambda kv: order[kv[0]])) for c, d in marg.items()}
+
+
+# --------------------------------------------------------------------------------------
+# 5. public functions
+def _rngs(rng):
+    if isinstance(rng, np.random.Generator):
+        return rng, random.Random(int(rng.integers(2 ** 63)))
+    if isinstance(rng, random.Random):
+        return np.random.default_rng(rng.getrandbits(64)), rng
+    gen = np.random.default_rng(rng)
+    return gen, random.Random(int(gen.integers(2 ** 63)))
+
+
+def _inconsistent(model, method="dp") -> Counting:
+    return Counting(True, 0, {}, 0.0, method, 0)
+
+
+def exact_count(model, *, exact_ints: bool = True, max_states: int | None = None,
+                time_budget: float | None = None) -> Counting:
+    """The exact counting alone (no fallback): raises :class:`OverBudget` when the
+    programme exceeds ``max_states`` states or ``time_budget`` seconds.
+
+    ``exact_ints=True`` computes with Python integers (exact total, marginals correctly
+    rounded); ``False`` uses float64 (relative error below ~1e-13, ``total`` a float).
+
+    >>> from solver.model import CardLocationModel
+    >>> m = CardLocationModel(list(range(6)), {"A": 2, "B": 2, "C": 2})
+    >>> exact_count(m).total, exact_count(m, exact_ints=False).total
+    (90, 90.0)
+    """
+    deadline = None if time_budget is None else time.perf_counter() + time_budget
+    try:
+        prob = _simplify(model)
+        plan = _Plan(prob)
+        dp = _DP(plan, exact_ints, max_states, deadline)
+        if dp.total == 0:
+            return _inconsistent(model)
+        dp.backward()
+    except _Infeasible:
+        return _inconsistent(model)
+    marg = _exact_marginals(model, prob, dp)
+    return Counting(True, dp.total, _order_marginals(model, marg), 0.0, "dp", dp.peak)
+
+
+def count_deals(model, *, max_states: int = 200_000, time_budget: float = 1.0, rng=None,
+                support: dict[Hashable, set[str]] | None = None,
+                exact_ints: bool = True) -> Counting:
+    """Count the consistent deals of ``model`` and every card's probability per location.
+
+    Exact (``exact=True``, ``method="dp"``) whenever the dynamic programme stays within
+    ``max_states`` states and about ``time_budget`` seconds; otherwise an estimate
+    (``exact=False``, ``method="sampled"``): exactly uniform deals of a relaxed model (the
+    statements that blow up the state space are dropped) filtered by the dropped
+    statements, with ``error`` the half-width of a 95 % interval valid for every marginal.
+    An estimate never contradicts a certainty: impossible pairs stay absent and certain
+    ones exactly 1.  ``support`` (card -> possible locations, e.g. from
+    ``model.backbone().possible``) is used to clamp estimates; it must be exact.
+
+    >>> from solver.model import CardLocationModel
+    >>> m = CardLocationModel(["a", "b", "c"], {"P": 1, "Q": 2})
+    >>> m.add(["a", "b"], ["P"], 0, 0)
+    >>> r = count_deals(m)
+    >>> r.exact, r.total, r.marginals
+    (True, 1, {'a': {'Q': 1.0}, 'b': {'Q': 1.0}, 'c': {'P': 1.0}})
+    >>> m.add(["c"], ["Q"], 1, 1)                 # contradiction
+    >>> count_deals(m).total
+    0
+    """
+    start = time.perf_counter()
+    try:
+        return exact_count(model, exact_ints=exact_ints, max_states=max_states,
+                           time_budget=0.45 * time_budget)
+    except OverBudget:
+        pass
+    remaining = max(time_budget - (time.perf_counter() - start), 0.3 * time_budget)
+    return estimate(model, max_states=max_states, time_budget=remaining, rng=rng,
+                    support=support)
+
+
+def _relaxed(model, max_states, deadline):
+    """A relaxed model that the exact programme handles: drop the statements (not the
+    facts) whose sums stay open longest, 1, 2, 4, ... of them, until it fits.
+    Returns (dropped constraint ids, problem, plan, float DP)."""
+    try:
+        prob = _simplify(model)
+    except _Infeasible:
+        return None
+    # candidate statements: constraints that survive simplification as open sums, ranked
+    # by how long they stay open in the plan (times their range)
+    try:
+        plan = _Plan(prob)
+        span = {}
+        for d in plan.dims:
+            if d.kind == "user":
+                span[frozenset(d.cells)] = (d.last - d.first + 1) * math.log(d.hi + 2)
+    except OverBudget:
+        span = {}
+    # map model constraints onto the sums they became (by their class-level cell sets)
+    row_of = {ci: r for r, cs in enumerate(prob.rows) for ci in cs}
+    col_of = {li: c for c, ls in enumerate(prob.cols) for li in ls}
+    score = {}
+    for j, con in enumerate(model.constraints):
+        cs = frozenset((row_of[ci], col_of[li]) for ci, li in con.terms
+                       if ci in row_of and li in col_of and (row_of[ci], col_of[li]) in prob.cells)
+        if len(cs) >= 2:
+            score[j] = span.get(cs, 0.0) + 1e-3 * len(cs)
+    ranked = sorted(score, key=lambda j: (-score[j], j))
+    k = 1
+    while True:
+        last = k >= len(ranked)
+        drop = frozenset(ranked[:k])
+        try:
+            p = _simplify(model, drop)
+            pl = _Plan(p)
+            dp = _DP(pl, False, None if last else max_states, None if last else deadline)
+            return sorted(drop), p, pl, dp
+        except _Infeasible:
+            return None
+        except OverBudget:
+            if last:
+                raise
+        k *= 2
+
+
+def _wilson_halfwidth(p: np.ndarray, n: int) -> np.ndarray:
+    """Largest distance from p to the ends of its 95 % Wilson interval."""
+    z2 = Z95 * Z95
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = Z95 * np.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    return np.maximum(np.abs(centre + half - p), np.abs(p - (centre - half)))
+
+
+def estimate(model, *, max_states: int = 200_000, time_budget: float = 1.0, rng=None,
+             support: dict[Hashable, set[str]] | None = None, max_samples: int = 1_000_000,
+             min_samples: int = 0) -> Counting:
+    """The fallback of :func:`count_deals` (callable directly): rejection from exactly
+    uniform deals of a relaxed model.
+
+    ``error`` bounds, at 95 % for each pair, the distance between every reported marginal
+    and the truth (the largest Wilson half-width over the pairs; 1.0 when no sample was
+    accepted).  ``total`` estimates the count (relaxed count times acceptance rate).
+    """
+    gen, pyr = _rngs(rng)
+    start = time.perf_counter()
+    deadline = start + time_budget
+    relax_deadline = start + 0.4 * time_budget
+    try:
+        res = _relaxed(model, max_states, relax_deadline)
+    except OverBudget:
+        res = None
+    if res is None:
+        return Counting(False, 0, {}, 1.0, "sampled", 0)
+    dropped, prob, plan, dp = res
+    if dp.total == 0:
+        return _inconsistent(model, "sampled")
+    dp.backward()
+    cons = [model.constraints[j] for j in dropped]
+    checks = []
+    for con in cons:
+        ci = np.array([p[0] for p in con.terms], dtype=np.intp)
+        li = np.array([p[1] for p in con.terms], dtype=np.int32)
+        checks.append((ci, li, con.lo, con.hi))
+    L, N = len(model.locations), len(model.cards)
+    hits = np.zeros((N, L), dtype=np.int64)
+    drawn = accepted = 0
+    batch = 256
+    while True:
+        K = dp.sample_counts(batch, gen, pyr)
+        deals = _deals_from_counts(prob, plan, K, gen)
+        ok = np.ones(batch, dtype=bool)
+        for ci, li, lo, hi in checks:
+            cnt = (deals[:, ci] == li[None, :]).sum(axis=1)
+            ok &= (cnt >= lo) & (cnt <= hi)
+        good = deals[ok]
+        drawn += batch
+        accepted += len(good)
+        if len(good):
+            np.add.at(hits, (np.broadcast_to(np.arange(N), good.shape), good), 1)
+        now = time.perf_counter()
+        if drawn >= max_samples or (now > deadline and drawn >= min_samples):
+            break
+        batch = min(batch * 2, 16384, max(max_samples - drawn, 1))
+    locs = model.locations
+    if accepted == 0:
+        # nothing to go on: report the relaxed model's exact marginals, flagged useless
+        marg = _exact_marginals(model, prob, dp)
+        marg = _clamp(model, marg, support, 0)
+        return Counting(False, 0.0, _order_marginals(model, marg), 1.0, "sampled",
+                        dp.peak, drawn, 0, dropped)
+    P = hits / accepted
+    err = float(_wilson_halfwidth(P, accepted).max())
+    marg = {}
+    for ci, c in enumerate(model.cards):
+        marg[c] = {locs[li]: float(P[ci, li]) for li in range(L) if hits[ci, li] > 0}
+    marg = _clamp(model, marg, support, accepted)
+    total = float(dp.total) * accepted / drawn
+    return Counting(False, total, _order_marginals(model, marg), err, "sampled", dp.peak,
+                    drawn, accepted, dropped)
+
+
+def _clamp(model, marg, support, n):
+    """Make an estimate agree with the exact support: impossible pairs absent, certain
+    pairs 1.0, possible pairs strictly between 0 and 1."""
+    if not support:
+        return marg
+    out = {}
+    eps = 0.5 / (n + 1)
+    for c, d in marg.items():
+        poss = support.get(c)
+        if poss is None:
+            out[c] = d
+            continue
+        if len(poss) == 1:
+            out[c] = {next(iter(poss)): 1.0}
+            continue
+        row = {l: min(max(d.get(l, 0.0), eps), 1 - eps) for l in poss}
+        s = sum(row.values())
+        out[c] = {l: p / s for l, p in row.items()}
+    return out
+
+
+def sample_deals(model, n: int, rng, *, max_states: int = 200_000,
+                 time_budget: float | None = None, exact_ints: bool = True
+                 ) -> list[dict[Hashable, str]]:
+    """``n`` independent, exactly uniform random consistent deals (card -> location),
+    drawn from the DP tables (with Python integers: no rounding at all).  Raises
+    :class:`OverBudget` if the programme does not fit, ``ValueError`` if the model is
+    inconsistent.  ``rng``: a ``numpy.random.Generator``, ``random.Random`` or a seed.
+
+    >>> from solver.model import CardLocationModel
+    >>> m = CardLocationModel(["a", "b", "c"], {"P": 1, "Q": 2})
+    >>> m.exclude("a", "P")
+    >>> sorted(sample_deals(m, 3, 7)[0].items())[0]
+    ('a', 'Q')
+    """
+    gen, pyr = _rngs(rng)
+    deadline = None if time_budget is None else time.perf_counter() + time_budget
+    try:
+        prob = _simplify(model)
+        plan = _Plan(prob)
+        dp = _DP(plan, exact_ints, max_states, deadline)
+    except _Infeasible:
+        dp = None
+    if dp is None or dp.total == 0:
+        raise ValueError("the model has no consistent deal")
+    K = dp.sample_counts(n, gen, pyr)
+    deals = _deals_from_counts(prob, plan, K, gen)
+    locs, cards = model.locations, model.cards
+    return [{c: locs[li] for c, li in zip(cards, row)} for row in deals.tolist()]
+
+
+def location_sets(model, loc: str, top: int = 10, *, max_states: int = 200_000,
+                  time_budget: float | None = None
+                  ) -> tuple[int, list[tuple[frozenset, float]]] | None:
+    """The distribution of the *set* of cards lying in ``loc`` (a small location).
+
+    Returns ``(number of distinct sets with positive probability, the top most likely
+    sets with their exact probabilities)``, ties broken by the sorted card reprs; ``(0,
+    [])`` when the model is inconsistent; ``None`` when over budget.
+
+    >>> from solver.model import CardLocationModel
+    >>> m = CardLocationModel(["a", "b", "c", "d"], {"M": 2, "P": 2})
+    >>> m.add(["a", "b"], ["M"], 1, 1)
+    >>> n, best = location_sets(m, "M", top=3)
+    >>> n, [(sorted(s), p) for s, p in best]
+    (4, [(['a', 'c'], 0.25), (['a', 'd'], 0.25), (['b', 'c'], 0.25)])
+    """
+    li = model.loc_index(loc)
+    deadline = None if time_budget is None else time.perf_counter() + time_budget
+    try:
+        prob = _simplify(model, keep_locs=(li,))
+        col = next((c for c, ls in enumerate(prob.cols) if ls == (li,)), None)
+        tags = [(r, col) for r in range(len(prob.rows)) if (r, col) in prob.cells]
+        plan = _Plan(prob, tags)
+        dp = _DP(plan, True, max_states, deadline)
+    except _Infeasible:
+        return 0, []
+    except OverBudget:
+        return None
+    total = dp.raw_total       # compositions are counted in the same (unlumped) units
+    if total == 0:
+        return 0, []
+    base = [model.cards[ci] for ci, l in prob.fixed.items() if l == li]
+    T = len(plan.order)
+    layout = plan.layouts[T]
+    tagpos = {plan.dims[i].cells.copy().pop(): p for p, i in enumerate(layout)}
+    comps = []   # (count per set, composition as ((row, k), ...), number of sets)
+    for digits, cnt in zip(dp.digits[T].tolist(), dp.fwd[T].tolist()):
+        if cnt == 0:
+            continue
+        comp = tuple((r, digits[tagpos[r, c]]) for (r, c) in tags if digits[tagpos[r, c]] > 0)
+        nsets = math.prod(math.comb(len(prob.rows[r]), k) for r, k in comp)
+        comps.append((cnt // nsets, comp, nsets))
+    n_sets = sum(c[2] for c in comps)
+    comps.sort(key=lambda x: -x[0])
+    best: list[tuple[frozenset, float]] = []
+    i = 0
+    while i < len(comps) and len(best) < top:
+        j = i
+        while j < len(comps) and comps[j][0] == comps[i][0]:
+            j += 1
+        need = top - len(best)
+        cands = []
+        for per, comp, _ in comps[i:j]:
+            choices = []
+            for r, k in comp:
+                cards = sorted((model.cards[ci] for ci in prob.rows[r]), key=repr)
+                choices.append(itertools.combinations(cards[:k + need - 1], k))
+            for parts in itertools.product(*choices):
+                s = base + [c for part in parts for c in part]
+                cands.append(tuple(sorted(s, key=repr)))
+        for s in heapq.nsmallest(need, cands, key=lambda s: tuple(map(repr, s))):
+            best.append((frozenset(s), comps[i][0] / total))
+        i = j
+    return n_sets, best
