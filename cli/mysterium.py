@@ -95,9 +95,10 @@ def render_analysis(a) -> str:
                   tabulate(rows, headers=["psychic", "track", "early bonus", "band",
                                           "sees", "tokens left"], tablefmt=TABLEFMT)]
     crows = play.crows_left()
-    lines += ["", f"Visions (D4): deck {play.deck}, discard {play.discard}, ghost's hand "
-              f"{play.ghost_hand}, reshuffles {play.reshuffles}; crows used "
-              f"{play.crows_used}, left {crows}"
+    deck = (f"deck {play.deck}, discard {play.discard}, ghost's hand {play.ghost_hand}, "
+            f"reshuffles {play.reshuffles}" if play.visions_logged
+            else "no 'receives N visions' lines logged")
+    lines += ["", f"Visions (D4): {deck}; crows used {play.crows_used}, left {crows}"
               + (" this hour" if s.crows_total is None else "")]
 
     if a.count is not None:

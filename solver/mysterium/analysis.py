@@ -163,7 +163,7 @@ class MysteriumAnalysis:
                       "can_win": self.can_win, "outcome": play.outcome,
                       "outcome_rule": play.outcome_rule or None},
             "psychics": {p.name: p.to_json() for p in self.psychics},
-            "visions": {"deck": play.deck, "discard": play.discard,
+            "visions": {"logged": play.visions_logged, "deck": play.deck, "discard": play.discard,
                         "ghost_hand": play.ghost_hand, "held": dict(play.held),
                         "reshuffles": play.reshuffles, "crows_used": play.crows_used,
                         "crows_left": play.crows_left()},

@@ -53,6 +53,7 @@ class Play:
     phase: str = "setup"          # setup | investigation | epilogue | over
     stage: dict[str, int] = field(default_factory=dict)      # 0 character .. 3 done
     sleeve: dict[str, dict[str, int]] = field(default_factory=dict)
+    found_hour: dict[tuple[str, str], int] = field(default_factory=dict)  # (psychic, kind)
     wrong: dict[str, dict[str, list[int]]] = field(default_factory=dict)
     finished_hour: dict[str, int] = field(default_factory=dict)
     # this hour
@@ -69,6 +70,7 @@ class Play:
     ghost_hand: int = GHOST_HAND
     discard: int = 0
     reshuffles: int = 0
+    visions_logged: int = 0       # 'receives N visions' lines so far (D4 is tracked from them)
     held: dict[str, int] = field(default_factory=dict)
     score: dict[str, int] = field(default_factory=dict)
     bonus: dict[str, int] = field(default_factory=dict)
@@ -296,6 +298,7 @@ class Play:
             raise err(f"the ghost gives one or more cards from a hand of {self.ghost_hand}",
                       "MY-8")
         self.given[p] = ev.count
+        self.visions_logged += 1
         self.ghost_hand -= ev.count
         self.held[p] += ev.count
         self._draw(ev.count)
@@ -337,10 +340,12 @@ class Play:
                       "stage", "MY-10")
         if ev.card not in self.table.get(kind, ()):
             raise err(f"{card_name(kind, ev.card)} is not on the table", "MY-10")
-        taken = self.in_sleeves(kind)
-        if ev.card in taken:
-            raise err(f"{card_name(kind, ev.card)} left the table into {taken[ev.card]}'s "
-                      "sleeve", "MY-12")
+        owner = self.in_sleeves(kind).get(ev.card)
+        # MY-10: several psychics may choose the same card in one hour; it leaves the table
+        # only when revealed (MY-12), so only a card found in an earlier hour is gone.
+        if owner is not None and self.found_hour[(owner, kind)] < self.hour:
+            raise err(f"{card_name(kind, ev.card)} left the table into {owner}'s sleeve "
+                      f"in hour {self.found_hour[(owner, kind)]}", "MY-12")
         self.timer = True
         self.guessed[p] = st.line
         if ev.right is None:
@@ -389,6 +394,7 @@ class Play:
                     self.score[tv.voter] += 1
         if right:
             self.sleeve[p][kind] = g.card
+            self.found_hour[(p, kind)] = self.hour
             self.discard += self.held[p]
             self.held[p] = 0
             self.stage[p] += 1
