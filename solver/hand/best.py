@@ -54,8 +54,8 @@ def candidates(counts: Counter, n_wild: int, options: HandOptions) -> list[Candi
     each with its value (HR-20).  A wild may stand for a card held elsewhere (HR-16).
 
     >>> from solver.cards import parse_cards
-    >>> len(candidates(Counter(parse_cards("5S 5H 5D")), 1, HandOptions()))
-    4
+    >>> len(candidates(Counter(parse_cards("5S 5H 5D")), 1, HandOptions()))  # 3 pairs+W, 5S5H5D, +W
+    5
     """
     out: list[Candidate] = []
     # groups (HR-13): 3-4 naturals of distinct suits, or 2-3 naturals + the wild
@@ -264,9 +264,9 @@ def best(hand: list[Card], indicator: Card | None, options: HandOptions | None =
     Egyptian multiplier (HR-40, HR-59) when the hand has 15 cards.
 
     >>> from solver.cards import parse_cards
-    >>> r = best(parse_cards("AH 2H 3H 4H 5H 9H 9S 9D"), Card.parse("7S"))
+    >>> r = best(parse_cards("AH 2H 3H 4H 5H 9H 9S 9D KC"), Card.parse("7S"))
     >>> r.best_initial.value, r.can_open, r.can_go_out, r.discard
-    (52, True, False, None)
+    (52, True, True, KC)
     """
     options = options or HandOptions()
     regime = make_regime(indicator, options)

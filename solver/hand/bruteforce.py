@@ -8,8 +8,8 @@ cards (a bit mask) tries every way to combine disjoint melds.  Exponential; fine
 cards, slow beyond.
 
 >>> from solver.cards import parse_cards, Card
->>> brute_force(parse_cards("AH 2H 3H 4H 5H 9H 9S 9D"), Card.parse("7S"))
-BruteResult(value=52, can_go_out=False, multiplier=0)
+>>> brute_force(parse_cards("AH 2H 3H 4H 5H 9H 9S 9D"), Card.parse("7S"))  # 5H left (HR-30)
+BruteResult(value=47, can_go_out=True, multiplier=1)
 """
 from __future__ import annotations
 

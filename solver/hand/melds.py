@@ -23,10 +23,11 @@ from dataclasses import dataclass
 from solver.cards import SUITS, Card, split_tokens
 from solver.errors import NotationError
 from solver.hand.options import HandOptions
-from solver.hand.regime import (Regime, make_regime, natural_value, run_position_value)
+from solver.hand.regime import (Regime, check_copies, make_regime, natural_value,
+                                run_position_value)
 
-__all__ = ["Reading", "MeldReport", "analyse_meld", "parse_meld", "parse_melds",
-           "position_card", "natural_position"]
+__all__ = ["Reading", "MeldReport", "CheckResult", "analyse_meld", "check", "parse_meld",
+           "parse_melds", "layout_cards", "position_card", "natural_position"]
 
 
 def position_card(pos: int, suit: str) -> Card:
@@ -391,3 +392,42 @@ def meld_text(cards, reading: Reading | None = None, regime: Regime | None = Non
         cards = layout_cards(list(cards), reading, regime)
     return " ".join(repr(c) for c in cards)
 
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """``sleuth hand check``: every meld judged, the total of the valid ones, and whether
+    together they are a legal initial meld (HR-19, HR-51; HR-52 with ``to_beat``)."""
+
+    reports: tuple[MeldReport, ...]
+    total: int
+    opens: bool
+    needed: int
+    regime: Regime
+
+    def to_json(self) -> dict:
+        return {"melds": [r.to_json() for r in self.reports], "total": self.total,
+                "opens": self.opens, "needed": self.needed, "regime": self.regime.describe()}
+
+
+def check(text: str, indicator: Card | None, options: HandOptions | None = None, *,
+          to_beat: int | None = None) -> CheckResult:
+    """Judge melds written ``"7D AC 9D | 5S 5C AC"`` under an indicator.
+
+    >>> r = check("AD 2D 3D 4D 5D | 9H 9S 9D", Card.parse("7H"))   # HR-17 row 22
+    >>> r.total, r.opens
+    (52, True)
+    >>> check("7D AC 9D | 5S 5C AC", Card.parse("7C")).total
+    39
+    """
+    options = options or HandOptions()
+    regime = make_regime(indicator, options)
+    melds = parse_melds(text)
+    check_copies([c for cards, _ in melds for c in cards], regime, options)
+    reports = tuple(analyse_meld(cards, regime, options, declared) for cards, declared in melds)
+    total = sum(r.value for r in reports if r.valid)
+    needed = options.initial_min
+    if options.initial_must_exceed and to_beat is not None:
+        needed = max(needed, to_beat + 1)  # HR-52, A13
+    opens = all(r.valid for r in reports) and total >= needed
+    return CheckResult(reports, total, opens, needed, regime)

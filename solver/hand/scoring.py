@@ -1,0 +1,539 @@
+"""Round scoring (HR-37..HR-40, HR-42, HR-59) and the whole-game scoresheet (HR-5, HR-36,
+HR-41..HR-45, A7, A15).
+
+A scoresheet record has one statement per deal::
+
+    round 1: Ana out full-hand; Ben 45, Cleo no-meld
+    round 2 dealer Cleo indicator 7C: Ben out partial; Ana 5H KS AC, Cleo 30
+    round 3: unscored redeal Ana
+    round 3: unscored stock
+
+A penalty is the card points left in hand (HR-38, before any doubling), the cards
+themselves, or ``no-meld`` (flat 100).  Full Hand bonuses (HR-59) follow ``full-hand``:
+``wild-discard`` or ``two-wilds``, and ``colour`` or ``suit``.
+
+>>> round_scores("Ana", "full-hand", ("wild-discard", "suit"), {"Ben": 12, "Cleo": None},
+...              HandOptions(bonus_wild_discard=True, bonus_suit=True)).scores
+{'Ana': -480, 'Ben': 192, 'Cleo': 1600}
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from solver.cards import Card, split_tokens
+from solver.errors import NotationError, RuleError
+from solver.hand.options import HandOptions
+from solver.hand.regime import check_copies, make_regime, natural_value, penalty
+
+ROUNDS = 7  # HR-41
+MAX_CARDS_MELDED_PLAYER = 11  # 15 after a draw - 3 melded (HR-11) - 1 discard (HR-30)
+MAX_POINTS = 2 * 15 + 9 * 11  # two wilds and nine aces (HR-38)
+BONUS_NAMES = {"wild-discard": "bonus_wild_discard", "two-wilds": "bonus_two_wilds",
+               "colour": "bonus_colour", "suit": "bonus_suit"}
+BONUS_ALIASES = {"color": "colour"}
+
+
+# ------------------------------------------------------------------------------ events
+
+@dataclass(frozen=True)
+class Penalty:
+    """One opponent's line: card points, the cards, or no meld (flat, HR-38)."""
+
+    player: str
+    points: int | None = None
+    cards: tuple[Card, ...] | None = None
+    no_meld: bool = False
+
+    def __repr__(self) -> str:
+        if self.no_meld:
+            return f"{self.player} no-meld"
+        if self.cards is not None:
+            return f"{self.player} " + " ".join(map(repr, self.cards))
+        return f"{self.player} {self.points}"
+
+
+@dataclass(frozen=True)
+class RoundEvent:
+    """A scored deal: ``winner`` went out (``partial`` HR-37 or ``full-hand`` HR-40)."""
+
+    number: int
+    winner: str
+    kind: str
+    bonuses: tuple[str, ...] = ()
+    penalties: tuple[Penalty, ...] = ()
+    dealer: str | None = None
+    indicator: Card | None = None
+
+    def __repr__(self) -> str:
+        head = f"round {self.number}"
+        if self.dealer:
+            head += f" dealer {self.dealer}"
+        if self.indicator is not None:
+            head += f" indicator {self.indicator!r}"
+        out = " ".join([f"{self.winner} out {self.kind}", *self.bonuses])
+        return f"{head}: {out}" + ("; " + ", ".join(map(repr, self.penalties))
+                                   if self.penalties else "")
+
+
+@dataclass(frozen=True)
+class UnscoredEvent:
+    """A deal that did not count (HR-36): a redeal (HR-10) or the stock ran out (HR-35)."""
+
+    number: int
+    cause: str
+    by: str | None = None
+    dealer: str | None = None
+
+    def __repr__(self) -> str:
+        head = f"round {self.number}" + (f" dealer {self.dealer}" if self.dealer else "")
+        return f"{head}: unscored {self.cause}" + (f" {self.by}" if self.by else "")
+
+
+_HEAD = re.compile(r"^round\s+(\d+)\s*(.*?)\s*:\s*(.*)$", re.I)
+
+
+def _player(name: str, players, text: str) -> str:
+    if name not in players:
+        raise NotationError(f"not a player of this record ({' '.join(players)})", text=name)
+    return name
+
+
+def parse_event(text: str, header) -> RoundEvent | UnscoredEvent:
+    """Parse one scoresheet statement.
+
+    >>> from solver.records import Header
+    >>> h = Header("hand", ("Ana", "Ben", "Cleo"))
+    >>> parse_event("Round 2 dealer Cleo: ben OUT partial; Ana 5h ks, Cleo no-meld", h)
+    Traceback (most recent call last):
+    ...
+    solver.errors.NotationError: not a player of this record (Ana Ben Cleo): 'ben'
+    >>> parse_event("round 2 dealer Cleo: Ben out partial; Ana 5h ks, Cleo no-meld", h)
+    round 2 dealer Cleo: Ben out partial; Ana 5H KS, Cleo no-meld
+    """
+    players = header.players
+    m = _HEAD.match(text.strip())
+    if not m:
+        raise NotationError("expected 'round N: <player> out partial|full-hand; <player> "
+                            "<points|cards|no-meld>, ...' or 'round N: unscored redeal|stock'",
+                            text=text)
+    number = int(m.group(1))
+    if number < 1:
+        raise NotationError("rounds are numbered from 1", text=m.group(1))
+    dealer = indicator = None
+    opts = split_tokens(m.group(2))
+    i = 0
+    while i < len(opts):
+        key = opts[i].lower()
+        if key not in ("dealer", "indicator") or i + 1 >= len(opts):
+            raise NotationError("after 'round N' only 'dealer <player>' and 'indicator <card>' "
+                                "may come before the ':'", text=opts[i])
+        if key == "dealer":
+            dealer = _player(opts[i + 1], players, text)
+        else:
+            indicator = Card.parse(opts[i + 1])
+        i += 2
+    body = m.group(3).strip()
+    words = body.split()
+    if words and words[0].lower() == "unscored":
+        if indicator is not None:
+            raise NotationError("an unscored deal has no penalties to count; leave out the "
+                                "indicator", text=text)
+        if len(words) < 2 or words[1].lower() not in ("redeal", "stock"):
+            raise NotationError("expected 'unscored redeal [<player>]' (HR-10) or "
+                                "'unscored stock' (HR-35)", text=body)
+        cause = words[1].lower()
+        by = None
+        if len(words) == 3 and cause == "redeal":
+            by = _player(words[2], players, text)
+        elif len(words) > 2:
+            raise NotationError("expected 'unscored redeal [<player>]' or 'unscored stock'",
+                                text=body)
+        return UnscoredEvent(number, cause, by, dealer)
+    winner_part, _, pen_part = body.partition(";")
+    w = winner_part.split()
+    if len(w) < 3 or w[1].lower() != "out" or w[2].lower() not in ("partial", "full-hand"):
+        raise NotationError("expected '<player> out partial' (HR-37) or '<player> out "
+                            "full-hand [bonuses]' (HR-40)", text=winner_part.strip())
+    winner = _player(w[0], players, text)
+    kind = w[2].lower()
+    bonuses = []
+    for b in w[3:]:
+        name = BONUS_ALIASES.get(b.lower(), b.lower())
+        if name not in BONUS_NAMES:
+            raise NotationError("expected a Full Hand bonus: wild-discard, two-wilds, colour, "
+                                "suit", text=b, rule="HR-59")
+        if name in bonuses:
+            raise NotationError("bonus given twice", text=b, rule="HR-59")
+        bonuses.append(name)
+    pens = []
+    for part in pen_part.split(","):
+        toks = part.split()
+        if not toks:
+            if pen_part.strip():
+                raise NotationError("an empty penalty between commas", text=pen_part)
+            continue
+        who = _player(toks[0], players, text)
+        rest = toks[1:]
+        if not rest:
+            raise NotationError(f"{who}'s penalty is missing: points, the cards, or no-meld",
+                                text=part.strip())
+        if len(rest) == 1 and rest[0].lower() in ("no-meld", "nomeld"):
+            pens.append(Penalty(who, no_meld=True))
+        elif len(rest) == 1 and rest[0].isdigit():
+            pens.append(Penalty(who, points=int(rest[0])))
+        else:
+            try:
+                pens.append(Penalty(who, cards=tuple(Card.parse(t) for t in rest)))
+            except NotationError:
+                raise NotationError("a penalty is the card points, the cards left in hand, or "
+                                    "no-meld", text=part.strip(), rule="HR-38") from None
+    return RoundEvent(number, winner, kind, tuple(bonuses), tuple(pens), dealer, indicator)
+
+
+# ------------------------------------------------------------------------------ scores
+
+def multiplier(bonuses) -> int:
+    """HR-59: discard factor (wild-discard 2, two-wilds 4) x colour 2 / suit 4.
+
+    >>> multiplier(()), multiplier(("colour", "wild-discard")), multiplier(("two-wilds", "suit"))
+    (1, 4, 16)
+    """
+    m = 1
+    for b in bonuses:
+        m *= {"wild-discard": 2, "two-wilds": 4, "colour": 2, "suit": 4}[b]
+    return m
+
+
+@dataclass(frozen=True)
+class RoundScore:
+    """Individual scores of a round (the winner's partner 0, A7) and the multiplier."""
+
+    scores: dict
+    multiplier: int
+
+
+def check_bonuses(kind: str, bonuses, options: HandOptions, text: str = "") -> None:
+    """Bonuses need a Full Hand and their options (HR-59), at most one of each pair."""
+    if not bonuses:
+        return
+    quoted = text or " ".join(bonuses)
+    if kind != "full-hand":
+        raise RuleError("Egyptian bonuses apply to a Full Hand only", text=quoted,
+                        rule="HR-59")
+    for b in bonuses:
+        if not getattr(options, BONUS_NAMES[b]):
+            raise RuleError(f"the bonus {b} is not in this game's variant (bonus-{b})",
+                            text=quoted, rule="HR-59")
+    if "wild-discard" in bonuses and "two-wilds" in bonuses:
+        raise RuleError("wild-discard and two-wilds are two discard factors; take one",
+                        text=quoted, rule="HR-59")
+    if "colour" in bonuses and "suit" in bonuses:
+        raise RuleError("the suit bonus replaces the colour bonus", text=quoted, rule="HR-59")
+
+
+def round_scores(winner: str, kind: str, bonuses, penalties: dict, options: HandOptions,
+                 partner: str | None = None) -> RoundScore:
+    """Individual scores: ``penalties`` maps each opponent to their card points (``None``:
+    no meld).  Partial (HR-37): winner -30, opponents 100 flat or their points (HR-38).
+    Full Hand (HR-40, HR-59): winner -60M, opponents 200M flat or 2M x points.  In a team
+    game (HR-42) the partner scores 0; a team's round score is the sum of its players'.
+
+    >>> round_scores("Ana", "partial", (), {"Ben": 7, "Cleo": None}, HandOptions()).scores
+    {'Ana': -30, 'Ben': 7, 'Cleo': 100}
+    >>> round_scores("Ana", "full-hand", ("two-wilds", "suit"), {"Ben": 10, "Cleo": None},
+    ...              HandOptions(bonus_two_wilds=True, bonus_suit=True)).scores
+    {'Ana': -960, 'Ben': 320, 'Cleo': 3200}
+    """
+    check_bonuses(kind, tuple(bonuses), options)
+    m = multiplier(bonuses)
+    full = kind == "full-hand"
+    scores = {winner: -60 * m if full else -30}
+    if partner is not None:
+        scores[partner] = 0
+    for p, pts in penalties.items():
+        if pts is None:
+            scores[p] = 200 * m if full else 100
+        else:
+            scores[p] = 2 * m * pts if full else pts
+    return RoundScore(scores, m)
+
+
+# ------------------------------------------------------------------------------ the sheet
+
+def team_pairs(header, options: HandOptions) -> list[tuple[str, str]] | None:
+    """The partnerships (HR-1, HR-42): ``teams: Ana Cleo / Ben Dev`` or the ``teams`` option
+    (partners sit opposite: 1st + 3rd, 2nd + 4th player)."""
+    spec = header.get("teams")
+    players = header.players
+    if spec is None and not options.teams:
+        return None
+    if len(players) != 4:
+        raise RuleError(f"team play is for 4 players in two partnerships, not {len(players)}",
+                        text=" ".join(players), rule="HR-1")
+    opposite = [(players[0], players[2]), (players[1], players[3])]
+    if spec is None:
+        return opposite
+    sides = [tuple(s.split()) for s in spec.split("/")]
+    if len(sides) != 2 or any(len(s) != 2 for s in sides) or \
+            sorted(p for s in sides for p in s) != sorted(players):
+        raise NotationError("expected 'teams: <two players> / <the other two>'", text=spec)
+    for s in sides:
+        if s not in opposite and s[::-1] not in opposite:
+            raise RuleError("partners sit opposite each other (1st with 3rd, 2nd with 4th "
+                            "in the players: line)", text=spec, rule="HR-1")
+    return [tuple(s) for s in sides]
+
+
+def first_dealer(header) -> str:
+    """The ``dealer:`` header, else the player whose right-hand neighbour (the first to act,
+    HR-6, HR-27) is the first listed: the second listed (``players:`` is clockwise)."""
+    return header.dealer or header.players[1 % len(header.players)]
+
+
+def to_right(players, p: str, k: int = 1) -> str:
+    """The player ``k`` seats to the right of ``p`` (counter-clockwise, HR-4)."""
+    return players[(players.index(p) - k) % len(players)]
+
+
+@dataclass
+class DealLine:
+    line: int | None
+    number: int
+    deal: int
+    dealer: str
+    scored: bool
+    text: str
+    winner: str | None = None
+    kind: str | None = None
+    bonuses: tuple = ()
+    multiplier: int = 1
+    scores: dict = field(default_factory=dict)
+    side_scores: dict = field(default_factory=dict)
+    totals: dict = field(default_factory=dict)
+    note: str = ""
+
+    def to_json(self) -> dict:
+        return {"line": self.line, "round": self.number, "deal": self.deal,
+                "dealer": self.dealer, "scored": self.scored, "statement": self.text,
+                "winner": self.winner, "kind": self.kind, "bonuses": list(self.bonuses),
+                "multiplier": self.multiplier, "scores": self.side_scores,
+                "player_scores": self.scores, "totals": self.totals, "note": self.note}
+
+
+@dataclass
+class Scoresheet:
+    """The game so far: every deal, running totals, standings, who deals next."""
+
+    players: tuple[str, ...]
+    teams: list[tuple[str, str]] | None
+    options: HandOptions
+    deals: list[DealLine]
+    totals: dict
+    rounds_scored: int
+    status: str  # "in progress" | "tie-break" | "over"
+    winner: str | None
+    next_dealer: str | None
+    next_round: int | None
+    note: str = ""
+    view: str | None = None
+
+    @property
+    def sides(self) -> list[str]:
+        return list(self.totals)
+
+    def standings(self) -> list[tuple[int, str, int]]:
+        """(rank, side, total), lowest first; equal totals share a rank (HR-41, HR-42)."""
+        order = sorted(self.totals.items(), key=lambda kv: (kv[1], self.sides.index(kv[0])))
+        out = []
+        for i, (s, t) in enumerate(order):
+            rank = out[-1][0] if out and out[-1][2] == t else i + 1
+            out.append((rank, s, t))
+        return out
+
+    def to_json(self) -> dict:
+        return {
+            "game": "hand",
+            "view": self.view,
+            "consistent": True,
+            "players": list(self.players),
+            "teams": [list(t) for t in self.teams] if self.teams else None,
+            "variant": self.options.names(),
+            "rounds": [d.to_json() for d in self.deals],
+            "rounds_scored": self.rounds_scored,
+            "totals": dict(self.totals),
+            "standings": [{"rank": r, "side": s, "total": t} for r, s, t in self.standings()],
+            "status": self.status,
+            "winner": self.winner,
+            "next_round": self.next_round,
+            "next_dealer": self.next_dealer,
+            "note": self.note,
+        }
+
+
+def _side_name(team) -> str:
+    return "+".join(team)
+
+
+def _penalty_points(ev: RoundEvent, pen: Penalty, options: HandOptions, text: str
+                    ) -> int | None:
+    if pen.no_meld:
+        return None
+    if pen.points is not None:
+        if not 2 <= pen.points <= MAX_POINTS:
+            raise RuleError(f"{pen.player}'s card points must lie between 2 and {MAX_POINTS}: a "
+                            "player who has melded holds 1 to 11 cards, a wild 15, an ace 11",
+                            text=repr(pen), rule="HR-38")
+        return pen.points
+    cards = list(pen.cards or ())
+    if not 1 <= len(cards) <= MAX_CARDS_MELDED_PLAYER:
+        raise RuleError(f"a player who has melded holds 1 to {MAX_CARDS_MELDED_PLAYER} cards "
+                        f"({len(cards)} given; no-meld is the flat penalty)", text=repr(pen),
+                        rule="HR-38")
+    needs_regime = any(c.is_joker or c.rank == 1 for c in cards)
+    if ev.indicator is None and options.wild_mode != "jokers-only":
+        if needs_regime:
+            raise RuleError("aces and jokers count by the round's wilds: write 'round "
+                            f"{ev.number} indicator <card>: ...'", text=repr(pen),
+                            rule="HR-38")
+        return sum(natural_value(c.rank) for c in cards)
+    regime = make_regime(ev.indicator, options)
+    check_copies(cards, regime, options)
+    return sum(penalty(c, regime, options) for c in cards)
+
+
+def score_sheet(record) -> Scoresheet:
+    """Replay a scoresheet record; raise :class:`RuleError` (with the line) on the first
+    statement the rules refuse."""
+    header = record.header
+    options = HandOptions.from_names(header.variant)
+    players = header.players
+    teams = team_pairs(header, options)
+    side_of = {}
+    if teams:
+        for t in teams:
+            for p in t:
+                side_of[p] = _side_name(t)
+    else:
+        side_of = {p: p for p in players}
+    sides = list(dict.fromkeys(side_of[p] for p in players))
+    totals = {s: 0 for s in sides}
+    dealer = first_dealer(header)
+    scored = 0
+    deal_in_round = 0
+    r7_unscored = 0
+    phase = "regular"  # regular -> tie-break -> over
+    participants = list(players)
+    winner_side = None
+    deals: list[DealLine] = []
+    note = ""
+
+    def fail(msg, st, rule):
+        raise RuleError(msg, text=st.text, rule=rule, line=st.line, path=record.path)
+
+    def decide():
+        nonlocal phase, winner_side, participants, dealer
+        low = min(totals.values())
+        tied = [s for s in sides if totals[s] == low]
+        if len(tied) == 1:
+            phase, winner_side = "over", tied[0]
+            return
+        phase = "tie-break"  # HR-44
+        if options.tie_break == "tied" and not teams:
+            participants = [p for p in players if side_of[p] in tied]
+            if dealer not in participants:
+                dealer = next(to_right(players, dealer, k) for k in range(1, len(players))
+                              if to_right(players, dealer, k) in participants)
+
+    for st in record.statements:
+        ev = st.event
+        if phase == "over":
+            fail(f"the game is over: {winner_side} won after {scored} scored rounds "
+                 "(HR-41, HR-44)", st, "HR-41")
+        if ev.number != scored + 1:
+            fail(f"this deal is round {scored + 1}: unscored deals do not count among the "
+                 f"seven and rounds are numbered by scored rounds (HR-36)", st, "HR-36")
+        if ev.dealer is not None and ev.dealer != dealer:
+            rule = "HR-45" if options.deal_rotation == "rotate" else "HR-5"
+            fail(f"{dealer} deals round {ev.number}, not {ev.dealer}", st, rule)
+        deal_in_round += 1
+        if isinstance(ev, UnscoredEvent):
+            if ev.by is not None and ev.by not in participants:
+                fail(f"{ev.by} is not playing this deal", st, "A15")
+            if ev.cause == "stock" and options.stock_end == "reshuffle":
+                line_note = "turn cap reached (stock-end=reshuffle, A15)"
+            else:
+                line_note = "redeal (HR-10)" if ev.cause == "redeal" else "stock ran out (HR-35)"
+            line = DealLine(st.line, ev.number, deal_in_round, dealer, False, st.text,
+                            totals=dict(totals), note=line_note + "; same dealer (HR-5)")
+            deals.append(line)
+            if phase == "regular" and ev.number == ROUNDS:
+                r7_unscored += 1
+                if r7_unscored == 2:
+                    line.note += "; the next deal is the last of round 7 (HR-43)"
+                if r7_unscored == 3:
+                    line.note = line.note.replace("; same dealer (HR-5)", "") + \
+                        "; round 7 dropped, six rounds decide (HR-43)"
+                    note = "round 7 was dropped after three unscored deals (HR-43)"
+                    deal_in_round = 0
+                    decide()
+                    if phase == "tie-break":
+                        line.note += "; tied: further rounds (HR-44)"
+            continue
+        # a scored deal
+        if ev.winner not in participants:
+            fail(f"{ev.winner} is not playing this deal", st, "A15")
+        partner = None
+        if teams:
+            partner = next(p for t in teams if ev.winner in t for p in t if p != ev.winner)
+        expected = [p for p in participants if p != ev.winner and p != partner]
+        given = [pen.player for pen in ev.penalties]
+        if partner is not None and partner in given:
+            fail(f"the winner's partner's cards do not count: leave {partner} out", st,
+                 "HR-42")
+        for p in given:
+            if given.count(p) > 1:
+                fail(f"{p}'s penalty is given twice", st, "HR-38")
+            if p not in expected:
+                fail(f"{p} is not an opponent in this deal", st, "HR-38")
+        missing = [p for p in expected if p not in given]
+        if missing:
+            fail("every opponent's penalty is needed (points, cards or no-meld): missing "
+                 + ", ".join(missing), st, "HR-38")
+        try:
+            check_bonuses(ev.kind, ev.bonuses, options, st.text)
+            pens = {pen.player: _penalty_points(ev, pen, options, st.text)
+                    for pen in ev.penalties}
+            rs = round_scores(ev.winner, ev.kind, ev.bonuses, pens, options, partner)
+        except RuleError as e:
+            raise e.located(path=record.path, line=st.line) from None
+        side_scores = {s: 0 for s in sides}
+        for p, v in rs.scores.items():
+            side_scores[side_of[p]] += v
+        for s in sides:
+            totals[s] += side_scores[s]
+        scored += 1
+        deals.append(DealLine(st.line, ev.number, deal_in_round, dealer, True, st.text,
+                              ev.winner, ev.kind, ev.bonuses, rs.multiplier, rs.scores,
+                              side_scores, dict(totals)))
+        deal_in_round = 0
+        # the next dealer (HR-5 / HR-45; teams compare individual scores, A7)
+        if options.deal_rotation == "rotate":
+            dealer = next(to_right(players, dealer, k) for k in range(1, len(players) + 1)
+                          if to_right(players, dealer, k) in participants)
+        else:
+            worst = max(rs.scores.get(p, 0) for p in participants)
+            tied = [p for p in participants if rs.scores.get(p, 0) == worst]
+            if dealer not in tied:
+                dealer = next(to_right(players, dealer, k) for k in range(1, len(players))
+                              if to_right(players, dealer, k) in tied)
+        if phase == "regular" and scored >= ROUNDS:
+            decide()
+        elif phase == "tie-break":
+            decide()
+    status = phase if phase != "regular" else "in progress"
+    if phase == "regular" and scored == ROUNDS - 1 and r7_unscored == 2:
+        note = note or "round 7: the next deal is the last (HR-43)"
+    return Scoresheet(players, teams, options, deals, totals, scored, status, winner_side,
+                      None if phase == "over" else dealer,
+                      None if phase == "over" else scored + 1, note)

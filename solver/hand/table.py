@@ -1,0 +1,453 @@
+"""Table moves: laying off (HR-23, HR-26, HR-56) and wild swaps (HR-24, HR-55, A17), with
+table melds never rearranged (HR-25) and nothing before the initial meld (HR-18, HR-21, A6).
+
+A table meld is written like any meld; its written order is its layout, so a wild at a run's
+end has the identity its position gives it (or declare it: ``AS=JC``).  A play is
+``N: cards`` (put these hand cards into table meld N); it is a swap when the cards are the
+natural(s) the meld's wild stands for, otherwise a lay-off.
+
+>>> from solver.cards import parse_cards, Card
+>>> res = moves("9C 10C AS", parse_cards("JC 7C 5D"), Card.parse("QS"))
+>>> [(m.kind, m.cards_text()) for m in res.moves]
+[('swap', 'JC')]
+>>> res.blocked[0].reason
+'AS stands for JC in 9C 10C AS and keeps that identity until swapped; 7C would need it re-read as 8C; swap in JC first (HR-24)'
+>>> res = moves("9C 10C AS", parse_cards("JC 7C 5D"), Card.parse("QS"), plays=["1: JC", "1: AS 7C"])
+>>> res.table_text()
+['7C AS 9C 10C JC']
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from solver.cards import Card
+from solver.errors import NotationError, RuleError
+from solver.hand.best import candidates
+from solver.hand.melds import (MeldReport, Reading, analyse_meld, layout_cards, parse_meld,
+                               parse_melds, position_card)
+from solver.hand.options import HandOptions
+from solver.hand.regime import Regime, check_copies, make_regime
+
+
+@dataclass(frozen=True)
+class TableMeld:
+    """A meld on the table, in table order, with its fixed reading (HR-25)."""
+
+    cards: tuple[Card, ...]
+    reading: Reading
+
+    def wild(self, regime: Regime) -> Card | None:
+        return next((c for c in self.cards if regime.is_wild(c)), None)
+
+    def text(self) -> str:
+        return " ".join(repr(c) for c in self.cards)
+
+
+@dataclass(frozen=True)
+class Move:
+    """A legal lay-off or swap: hand ``cards`` into table meld ``meld`` (1-based), the wild
+    ``take``-n back (swaps), and the meld that results."""
+
+    kind: str
+    meld: int
+    cards: tuple[Card, ...]
+    result: tuple[Card, ...]
+    reading: Reading
+    take: Card | None = None
+    rule: str = "HR-23"
+    then: tuple["Move", ...] = ()
+
+    def cards_text(self) -> str:
+        return " ".join(repr(c) for c in self.cards)
+
+    def to_json(self) -> dict:
+        out = {"kind": self.kind, "meld": self.meld, "cards": [repr(c) for c in self.cards],
+               "result": [repr(c) for c in self.result],
+               "wild_as": [repr(c) for c in self.reading.wild_as], "rule": self.rule}
+        if self.kind == "swap":
+            out["take"] = repr(self.take)
+            out["then"] = [m.to_json() for m in self.then]
+        return out
+
+
+@dataclass(frozen=True)
+class Blocked:
+    """A tempting move the rules refuse, with the reason and rule."""
+
+    meld: int
+    cards: tuple[Card, ...]
+    reason: str
+    rule: str
+
+    def to_json(self) -> dict:
+        return {"meld": self.meld, "cards": [repr(c) for c in self.cards],
+                "reason": self.reason, "rule": self.rule}
+
+
+@dataclass
+class Situation:
+    """The mover's circumstances: ``melded`` (has made the initial meld, HR-18),
+    ``going_out`` (goes out this turn, HR-21, HR-26(a)), ``one_card`` (after this turn's
+    discard some player holds exactly one card, HR-26(b), A5)."""
+
+    melded: bool = True
+    going_out: bool = False
+    one_card: bool = False
+
+
+@dataclass
+class MovesResult:
+    table: list[TableMeld]
+    hand: list[Card]
+    regime: Regime
+    moves: list[Move]
+    blocked: list[Blocked]
+    played: list[Move] = field(default_factory=list)
+    note: str | None = None
+
+    def table_text(self) -> list[str]:
+        return [m.text() for m in self.table]
+
+    def to_json(self) -> dict:
+        return {
+            "table": [[repr(c) for c in m.cards] for m in self.table],
+            "hand": [repr(c) for c in self.hand],
+            "played": [m.to_json() for m in self.played],
+            "layoffs": [m.to_json() for m in self.moves if m.kind == "lay-off"],
+            "swaps": [m.to_json() for m in self.moves if m.kind == "swap"],
+            "blocked": [b.to_json() for b in self.blocked],
+            "note": self.note,
+            "regime": self.regime.describe(),
+        }
+
+
+# ------------------------------------------------------------------------------ parsing
+
+def parse_table(text: str, regime: Regime, options: HandOptions) -> list[TableMeld]:
+    """Table melds separated by ``|``; each must be valid and its wild's identity fixed
+    (HR-25: by its written position, or declared ``AS=JC``)."""
+    out = []
+    for i, (cards, declared) in enumerate(parse_melds(text), 1):
+        rep = analyse_meld(cards, regime, options, declared)
+        quoted = " ".join(repr(c) for c in cards)
+        if not rep.valid:
+            raise RuleError(f"table meld {i} is not a valid meld: {rep.reason}", text=quoted,
+                            rule=rep.rule)
+        if len(rep.readings) > 1 and not rep.declared:
+            ends = " or ".join(f"{rep.wild!r}={r.wild_as[0]!r}" for r in rep.readings)
+            raise NotationError(f"table meld {i}: write the run in its table order or declare "
+                                f"its wild ({ends}); a wild keeps its place (HR-25, A16)",
+                                text=quoted)
+        out.append(TableMeld(tuple(layout_cards(cards, rep.chosen, regime)), rep.chosen))
+    return out
+
+
+def parse_play(text: str) -> tuple[int, list[Card], dict]:
+    """``"2: 8C AS=7C"`` -> (2, cards, declared).
+
+    >>> parse_play("1: jc")
+    (1, [JC], {})
+    """
+    num, sep, rest = text.partition(":")
+    if not sep or not num.strip().isdigit() or not rest.strip():
+        raise NotationError("expected a play such as '1: 8C' (table meld number: hand cards)",
+                            text=text)
+    cards, declared = parse_meld(rest)
+    return int(num), cards, declared
+
+
+# ------------------------------------------------------------------------------ the rules
+
+def _take(hand: list[Card], cards: list[Card]) -> list[Card]:
+    rest = list(hand)
+    for c in cards:
+        if c not in rest:
+            raise RuleError(f"{c!r} is not in the hand ({' '.join(map(repr, hand))}); cards are "
+                            "laid off from the hand", text=repr(c), rule="HR-23")
+        rest.remove(c)
+    return rest
+
+
+def _swap_needs(meld: TableMeld, regime: Regime) -> list[Card]:
+    """The natural(s) that free the meld's wild (HR-24)."""
+    return list(meld.reading.wild_as)
+
+
+def _own_face(meld: TableMeld, regime: Regime) -> bool:
+    w = meld.wild(regime)
+    return w is not None and w in meld.reading.wild_as
+
+
+def try_swap(meld: TableMeld, idx: int, cards: list[Card], hand: list[Card], regime: Regime,
+             options: HandOptions, sit: Situation, table: list[TableMeld]) -> Move:
+    """A wild swap (HR-24) or a :class:`RuleError`."""
+    w = meld.wild(regime)
+    quoted = " ".join(map(repr, cards))
+    if w is None:
+        raise RuleError(f"table meld {idx} has no wild to swap", text=quoted, rule="HR-24")
+    need = sorted(_swap_needs(meld, regime), key=repr)
+    given = sorted((regime.natural(c) for c in cards if not regime.is_wild(c)), key=repr)
+    if given != need or any(regime.is_wild(c) for c in cards):
+        raise RuleError(f"a swap puts in exactly the natural(s) the wild stands for: "
+                        + " ".join(map(repr, need)), text=quoted, rule="HR-24")
+    if not sit.melded and not (sit.going_out and options.below_min_swaps):
+        raise RuleError("no wild swaps before your initial meld" + (
+            "; a below-minimum going-out turn permits lay-offs only (A6; variant "
+            "below-min-swaps allows swaps)" if sit.going_out else ""), text=quoted,
+            rule="HR-18" if not sit.going_out else "HR-21")
+    if _own_face(meld, regime) and options.own_face_swap == "forbidden":
+        raise RuleError(f"{w!r} stands for its own face; own-face-swap=forbidden keeps it",
+                        text=quoted, rule="A17")
+    result = [c for c in meld.cards if not regime.is_wild(c)] + list(cards)
+    rep = analyse_meld(result, regime, options)
+    if not rep.valid:  # pragma: no cover - a swap restores the naturals the wild stood for
+        raise RuleError(rep.reason, text=quoted, rule=rep.rule)
+    reading = rep.chosen
+    if meld.reading.kind == "run":
+        reading = next(r for r in rep.readings
+                       if (r.lo, r.hi) == (meld.reading.lo, meld.reading.hi))
+    move = Move("swap", idx, tuple(cards), tuple(layout_cards(result, reading, regime)),
+                reading, take=w, rule="HR-24")
+    new_hand = _take(hand, cards) + [w]
+    new_table = list(table)
+    new_table[idx - 1] = TableMeld(move.result, reading)
+    then = tuple(m for m in _layoffs(new_table, new_hand, regime, options, sit)[0]
+                 if w in m.cards)
+    if options.swap_wild_must_be_used and not then and not _can_meld_wild(new_hand, regime,
+                                                                          options):
+        raise RuleError(f"the swapped {w!r} could not be melded or laid off this turn "
+                        "(swap-wild-must-be-used)", text=quoted, rule="HR-55")
+    return Move(move.kind, idx, move.cards, move.result, reading, w, "HR-24", then)
+
+
+def _can_meld_wild(hand: list[Card], regime: Regime, options: HandOptions) -> bool:
+    counts = Counter(regime.natural(c) for c in hand if not regime.is_wild(c))
+    n_wild = sum(regime.is_wild(c) for c in hand)
+    return any(m.wild for m in candidates(counts, n_wild, options))
+
+
+def try_layoff(meld: TableMeld, idx: int, cards: list[Card], declared: dict, regime: Regime,
+               options: HandOptions, sit: Situation) -> Move:
+    """A lay-off (HR-23) keeping the meld's wild where it is (HR-25), or a RuleError."""
+    quoted = " ".join(map(repr, cards))
+    if not sit.melded and not sit.going_out:
+        raise RuleError("no laying off before your initial meld (HR-21: unless you go out "
+                        "this turn)", text=quoted, rule="HR-18")
+    old_wild = meld.wild(regime)
+    new_wilds = [c for c in cards if regime.is_wild(c)]
+    if new_wilds and (old_wild is not None or len(new_wilds) > 1):
+        raise RuleError(f"table meld {idx} would hold two wilds", text=quoted, rule="HR-14")
+    combined = list(meld.cards) + list(cards)
+    off = len(meld.cards)
+    decl = {off + i: v for i, v in declared.items()}
+    if old_wild is not None and meld.reading.kind == "run":  # its place is fixed (HR-25)
+        decl[list(meld.cards).index(old_wild)] = meld.reading.wild_as
+    rep = analyse_meld(combined, regime, options, decl)
+    if not rep.valid:
+        free = analyse_meld(combined, regime, options,
+                            {k: v for k, v in decl.items() if k >= off})
+        if free.valid and old_wild is not None:
+            now = "+".join(map(repr, meld.reading.wild_as))
+            then = "+".join(map(repr, free.wild_as))
+            raise RuleError(f"{old_wild!r} stands for {now} in {meld.text()} and keeps that "
+                            f"identity until swapped; {quoted} would need it re-read as {then}",
+                            text=quoted, rule="HR-25")
+        raise RuleError(f"{quoted} cannot be laid off on {meld.text()}: {rep.reason}",
+                        text=quoted, rule=rep.rule or "HR-23")
+    fits = [r for r in rep.readings if r.kind == meld.reading.kind]
+    if meld.reading.kind == "run":
+        fits = [r for r in fits if r.lo <= meld.reading.lo and r.hi >= meld.reading.hi]
+    if not fits:
+        raise RuleError(f"{quoted} would turn {meld.text()} into another kind of meld; table "
+                        "melds are never rearranged", text=quoted, rule="HR-25")
+    if len(fits) > 1 and rep.chosen in fits and not rep.declared \
+            and options.run_wild_end == "declared":
+        ends = " or ".join(f"{new_wilds[0]!r}={r.wild_as[0]!r}" for r in fits)
+        raise NotationError(f"say which card the wild stands for: {ends} (A16)", text=quoted)
+    reading = rep.chosen if rep.chosen in fits else max(fits, key=lambda r: r.value)
+    rule = "HR-23"
+    if meld.reading.kind == "group" and old_wild is not None:
+        # 2 + W gaining one natural: 8C 8H W + 8S (HR-26)
+        if not (sit.going_out or sit.one_card or options.pair_wild_third_card):
+            raise RuleError(f"a single missing natural may not be added to the 2 + wild group "
+                            f"{meld.text()} unless you go out this turn or a player is down to "
+                            "one card (HR-26; variant pair-wild-third-card lifts this, HR-56)",
+                            text=quoted, rule="HR-26")
+        rule = "HR-56" if options.pair_wild_third_card and not (sit.going_out or sit.one_card) \
+            else "HR-26"
+    return Move("lay-off", idx, tuple(cards), tuple(layout_cards(combined, reading, regime)),
+                reading, rule=rule)
+
+
+def _is_swap(cards: list[Card], need: list[str], regime: Regime) -> bool:
+    return not any(regime.is_wild(c) for c in cards) and sorted(
+        repr(regime.natural(c)) for c in cards) == need
+
+
+def _pick(hand: list[Card], regime: Regime, want: Card | None) -> Card | None:
+    """A physical hand card of natural identity ``want`` (or a wild for ``None``)."""
+    for c in hand:
+        if want is None and regime.is_wild(c):
+            return c
+        if want is not None and not regime.is_wild(c) and regime.natural(c) == want:
+            return c
+    return None
+
+
+def _proposals(meld: TableMeld, hand: list[Card], regime: Regime):
+    """Hand-card combinations worth trying on a meld: run extensions (each prefix, the wild
+    anywhere in it), a 4th card or the wild for groups, and single cards of its suit/rank
+    (to explain refusals)."""
+    r = meld.reading
+    has_wild = meld.wild(regime) is not None
+    out: list[tuple[list[Card], dict]] = []
+    if r.kind == "run":
+        for step in (-1, 1):
+            def grow(pos, used: list[Card], decl: dict, wild_used: bool):
+                nxt = pos + step
+                lo = min(r.lo, nxt)
+                hi = max(r.hi, nxt)
+                if nxt < 1 or nxt > 14 or hi - lo + 1 > 13:
+                    return
+                rest = list(hand)
+                for c in used:
+                    rest.remove(c)
+                nat = _pick(rest, regime, position_card(nxt, r.suit))
+                if nat is not None:
+                    out.append((used + [nat], dict(decl)))
+                    grow(nxt, used + [nat], decl, wild_used)
+                w = _pick(rest, regime, None)
+                if w is not None and not has_wild and not wild_used:
+                    d = dict(decl)
+                    d[len(used)] = (position_card(nxt, r.suit),)
+                    out.append((used + [w], d))
+                    grow(nxt, used + [w], d, True)
+            grow(r.lo if step < 0 else r.hi, [], {}, False)
+        for c in hand:
+            if not regime.is_wild(c) and regime.natural(c).suit == r.suit:
+                out.append(([c], {}))
+    else:
+        for c in hand:
+            if not regime.is_wild(c) and regime.natural(c).rank == r.rank:
+                out.append(([c], {}))
+        w = _pick(hand, regime, None)
+        if w is not None:
+            out.append(([w], {}))
+    seen, uniq = set(), []
+    for cards, decl in out:
+        key = (tuple(sorted(map(repr, cards))), tuple(sorted((k, v) for k, v in decl.items())))
+        if key not in seen:
+            seen.add(key)
+            uniq.append((cards, decl))
+    return uniq
+
+
+def _layoffs(table: list[TableMeld], hand: list[Card], regime: Regime, options: HandOptions,
+             sit: Situation) -> tuple[list[Move], list[Blocked]]:
+    legal: list[Move] = []
+    blocked: list[Blocked] = []
+    for i, meld in enumerate(table, 1):
+        need = sorted(map(repr, _swap_needs(meld, regime)))
+        for cards, decl in _proposals(meld, hand, regime):
+            if meld.wild(regime) is not None and _is_swap(cards, need, regime):
+                continue  # that is the swap (HR-24), listed with the swaps
+            try:
+                legal.append(try_layoff(meld, i, cards, decl, regime, options, sit))
+            except RuleError as e:
+                if e.rule in ("HR-25", "HR-26"):
+                    blocked.append(Blocked(i, tuple(cards), e.message, e.rule))
+            except NotationError:  # an undeclared wild end: the proposals declare both
+                pass
+    return legal, blocked
+
+
+def _swaps(table, hand, regime, options, sit) -> tuple[list[Move], list[Blocked]]:
+    legal, blocked = [], []
+    for i, meld in enumerate(table, 1):
+        if meld.wild(regime) is None:
+            continue
+        rest = list(hand)
+        give = []
+        for n in _swap_needs(meld, regime):
+            c = _pick(rest, regime, n)
+            if c is None:
+                break
+            give.append(c)
+            rest.remove(c)
+        else:
+            try:
+                legal.append(try_swap(meld, i, give, hand, regime, options, sit, table))
+            except RuleError as e:
+                blocked.append(Blocked(i, tuple(give), e.message, e.rule))
+    return legal, blocked
+
+
+def _hr25_hints(blocked: list[Blocked], table, hand, regime) -> list[Blocked]:
+    out = []
+    for b in blocked:
+        reason = b.reason
+        if b.rule == "HR-25":
+            need = table[b.meld - 1].reading.wild_as
+            if all(_pick(hand, regime, n) is not None for n in need):
+                reason += "; swap in " + " ".join(map(repr, need)) + " first (HR-24)"
+        out.append(Blocked(b.meld, b.cards, reason, b.rule))
+    return out
+
+
+def moves(table: str, hand: list[Card], indicator: Card | None,
+          options: HandOptions | None = None, *, melded: bool = True, going_out: bool = False,
+          one_card: bool = False, plays: list[str] | tuple = ()) -> MovesResult:
+    """Apply ``plays`` in order (each refused with its rule if illegal), then list every legal
+    lay-off and swap of the hand on the table, and the tempting ones the rules refuse."""
+    options = options or HandOptions()
+    regime = make_regime(indicator, options)
+    melds = parse_table(table, regime, options)
+    hand = list(hand)
+    check_copies([c for m in melds for c in m.cards] + hand, regime, options)
+    sit = Situation(melded, going_out, one_card)
+    played = []
+    for text in plays:
+        idx, cards, decl = parse_play(text)
+        if not 1 <= idx <= len(melds):
+            raise NotationError(f"there are {len(melds)} table melds", text=text)
+        meld = melds[idx - 1]
+        rest = _take(hand, cards)
+        need = sorted(map(repr, _swap_needs(meld, regime)))
+        if meld.wild(regime) is not None and _is_swap(cards, need, regime):
+            move = try_swap(meld, idx, cards, hand, regime, options, sit, melds)
+            hand = rest + [move.take]
+        else:
+            try:
+                move = try_layoff(meld, idx, cards, decl, regime, options, sit)
+            except RuleError as e:
+                if e.rule == "HR-25":
+                    hint = _hr25_hints([Blocked(idx, tuple(cards), e.message, e.rule)], melds,
+                                       hand, regime)[0].reason
+                    raise RuleError(hint, text=e.text, rule="HR-25") from None
+                raise
+            hand = rest
+        if not hand:
+            raise RuleError("every turn ends with a discard: keep at least one card", text=text,
+                            rule="HR-30")
+        melds[idx - 1] = TableMeld(move.result, move.reading)
+        played.append(move)
+    note = None
+    if not melded and not going_out:
+        note = ("no lay-offs or swaps before your initial meld (HR-18); a player going out "
+                "this turn may lay off (HR-21)")
+        return MovesResult(melds, hand, regime, [], [], played, note)
+    lay, blocked = _layoffs(melds, hand, regime, options, sit)
+    sw, sw_blocked = _swaps(melds, hand, regime, options, sit)
+    if not melded and not options.below_min_swaps:
+        note = "a below-minimum going-out turn may lay off but not swap (HR-21, A6)"
+    blocked = _hr25_hints(blocked, melds, hand, regime) + sw_blocked
+    # one entry per distinct refusal
+    uniq, seen = [], set()
+    for b in blocked:
+        key = (b.meld, tuple(map(repr, b.cards)), b.rule)
+        if key not in seen:
+            seen.add(key)
+            uniq.append(b)
+    return MovesResult(melds, hand, regime, sw + lay, uniq, played, note)
+
