@@ -1,0 +1,477 @@
+"""Twenty-Two analysis for one view: unseen cards (I1), each opponent's possible holdings,
+the view's legal plays with the chance of ending up with the highest last card (I6), and the
+scores (TT-13, TT-16).
+
+Probabilities assume a uniformly random deal consistent with everything the view saw (every
+physical card distinct; record-format.md).  Card probabilities are exact when the class DP of
+:mod:`solver.model.counting` fits its budget, estimates otherwise (``exact`` false, ``error``
+= 95 % half-width); certainties always come from complete reasoning (exact counting or
+CP-SAT).
+
+The chance of ending up with the highest last card depends on how everybody will play; it is
+computed under the stated model of :mod:`solver.twenty_two.policy`, by playing the hand out
+on exactly uniform samples of the consistent deals (an estimate, with its 95 % half-width),
+and exactly (by counting) when no choice is left: the play is the last of the hand.
+"""
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+
+from solver.cards import Card
+from solver.errors import InconsistentError, NotationError
+from solver.model import explain_card
+from solver.twenty_two.inference import (DISCARDS, OUT, STOCK, ViewModel, build, card_keys,
+                                         is_complete, visible_players)
+from solver.twenty_two.options import TwentyTwoOptions
+from solver.twenty_two.play import (beats_or_ties, hr, legal_follows, legal_leads,
+                                    lowest_cards, rank_key, rank_label, show_rank, target_of)
+from solver.twenty_two.policy import losers, playout
+from solver.twenty_two.rules import Engine, replay
+
+MAX_STATES = 200_000
+TIME_BUDGET = 2.0
+SAMPLES = 400          # sampled deals for the showdown risk
+MAX_PLAYS = 40         # plays evaluated (all are listed)
+Z95 = 1.959963984540054
+
+RANK_ORDER = list(range(2, 15)) + [0]   # 2..A, then jokers
+
+
+@dataclass
+class Risk:
+    """P(the view ends up holding the highest last card, TT-13/TT-14 -- ties lose too)."""
+
+    p: float
+    exact: bool
+    error: float = 0.0
+    samples: int = 0
+
+    def to_json(self) -> dict:
+        out = {"p": self.p, "exact": self.exact}
+        if not self.exact:
+            out.update(error=self.error, samples=self.samples)
+        return out
+
+
+@dataclass
+class PlayOption:
+    cards: tuple[Card, ...]
+    kind: str                        # lead | beat-or-tie | lowest
+    risk: Risk | None = None
+
+    def to_json(self) -> dict:
+        return {"cards": [repr(c) for c in self.cards], "kind": self.kind,
+                "p_highest_last": None if self.risk is None else self.risk.p,
+                **({} if self.risk is None else {"risk": self.risk.to_json()})}
+
+
+@dataclass
+class Holding:
+    """What the view knows of one player's hand now."""
+
+    player: str
+    size: int
+    certain: list[str]                       # card names certainly there (with repeats)
+    ranks: dict[str, float]                  # rank label -> expected copies there
+    possible_ranks: list[str]
+    facts: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        return {"size": self.size, "certain": self.certain, "ranks": self.ranks,
+                "possible_ranks": self.possible_ranks, "facts": self.facts}
+
+
+@dataclass
+class TwentyTwoAnalysis:
+    """The result of :func:`analyze`; ``to_json()`` follows record-format.md."""
+
+    view: str | None
+    players: tuple[str, ...]
+    options: TwentyTwoOptions
+    deal_number: int
+    dealer: str | None
+    receivers: tuple[str, ...]
+    sizes: dict[str, int]
+    turn: str
+    to_act: tuple[str, ...]
+    trick: list[tuple[str, tuple[Card, ...]]]
+    target: tuple[Card, ...] | None
+    hand: list[Card] | None
+    unseen: dict[str, int]
+    cards: dict[str, dict[str, float]]
+    possible: dict[str, set[str]]
+    exact: bool
+    error: float
+    method: str
+    holdings: dict[str, Holding]
+    plays: list[PlayOption]
+    plays_evaluated: int
+    risk_now: Risk | None
+    scores: dict[str, dict]
+    closest: list[str]
+    over: bool
+    winners: tuple[str, ...]
+    statements: int
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def limit(self) -> int:
+        return self.options.limit
+
+    def certain(self, name: str) -> str | None:
+        locs = self.possible.get(name, set())
+        return next(iter(locs)) if len(locs) == 1 else None
+
+    def to_json(self) -> dict:
+        out = {
+            "game": "twenty-two",
+            "view": self.view,
+            "consistent": True,
+            "exact": self.exact,
+            "cards": self.cards,
+            "variant": self.options.names(),
+            "deal": {"number": self.deal_number, "dealer": self.dealer,
+                     "players": list(self.receivers), "sizes": self.sizes,
+                     "turn": self.turn, "to_act": list(self.to_act),
+                     "trick": [{"player": p, "cards": [repr(c) for c in cs]}
+                               for p, cs in self.trick],
+                     "target": None if self.target is None else [repr(c) for c in self.target]},
+            "hand": None if self.hand is None else [repr(c) for c in self.hand],
+            "unseen": self.unseen,
+            "holdings": {p: h.to_json() for p, h in self.holdings.items()},
+            "plays": [p.to_json() for p in self.plays],
+            "risk_now": None if self.risk_now is None else self.risk_now.to_json(),
+            "scores": self.scores,
+            "limit": self.limit,
+            "closest_to_elimination": self.closest,
+            "game_over": self.over,
+            "winners": list(self.winners),
+            "method": self.method,
+            "policy": "last card: keep the lowest allowed; otherwise a uniform choice among "
+                      "the lowest, cheapest-beating and strongest legal plays",
+        }
+        if not self.exact:
+            out["error"] = self.error
+        return out
+
+
+def inconsistent(vm: ViewModel) -> InconsistentError:
+    core = vm.model.conflict() or []
+    return InconsistentError("no deal fits the record; these statements conflict: "
+                             + "; ".join(f"line {l}: {vm.statements.get(l, '')}" for l in core),
+                             conflict=core)
+
+
+def _models(record, view, eng: Engine, omniscient=False) -> list[ViewModel]:
+    complete = is_complete(eng)
+    visible_players(record, view, complete, omniscient)  # refuse an unsupported view early
+    return [build(record, view, d, eng.opts, complete=complete, omniscient=omniscient)
+            for d in eng.deals]
+
+
+def check(record, view: str | None = None, omniscient: bool = True) -> None:
+    """Raise :class:`InconsistentError` when some hand of the record has no consistent deal
+    (by default with everything written, as the recorder knows it)."""
+    eng = replay(record)
+    for vm in _models(record, view if view is not None else record.header.me, eng,
+                      omniscient):
+        if not vm.model.is_consistent():
+            raise inconsistent(vm)
+
+
+def _scores(eng: Engine) -> tuple[dict[str, dict], list[str]]:
+    totals = eng.totals()
+    scores = {p: {"cards": [repr(c) for c, _ in eng.scoring[p]], "total": totals[p],
+                  "to_go": max(eng.opts.limit - totals[p], 0),
+                  "eliminated": p in eng.eliminated} for p in eng.players}
+    active = eng.active
+    closest = []
+    if active and not eng.over:
+        top = max(totals[p] for p in active)
+        closest = [p for p in active if totals[p] == top]
+    return scores, closest
+
+
+def analyze(record, view: str | None, *, max_states: int = MAX_STATES,
+            time_budget: float = TIME_BUDGET, samples: int = SAMPLES,
+            seed: int = 0) -> TwentyTwoAnalysis:
+    """Analyse ``record`` from ``view`` (a player, or ``None`` for the public view).
+
+    Raises :class:`InconsistentError` naming a minimal set of conflicting lines when no deal
+    fits what the view saw (in the current hand or an earlier one)."""
+    from solver.model.counting import count_deals
+
+    eng = replay(record)
+    opts = eng.opts
+    scores, closest = _scores(eng)
+    turn = eng.turn()
+    base = dict(view=view, players=eng.players, options=opts, scores=scores, closest=closest,
+                over=eng.over, winners=eng.winners, statements=len(record.statements),
+                turn=turn.kind, to_act=turn.players)
+    if not eng.deals:
+        visible_players(record, view, False)
+        cards = {name: {STOCK: float(k)} for name, k in eng.deck.items()}
+        return TwentyTwoAnalysis(deal_number=0, dealer=None, receivers=(), sizes={},
+                                 trick=[], target=None, hand=None, unseen=_unseen(eng.deck, []),
+                                 cards=cards, possible={n: {STOCK} for n in cards}, exact=True,
+                                 error=0.0, method="none", holdings={}, plays=[],
+                                 plays_evaluated=0, risk_now=None,
+                                 notes=["no hand dealt yet: every card is in the pack"], **base)
+    vms = _models(record, view, eng)
+    for vm in vms[:-1]:
+        if not vm.model.is_consistent():
+            raise inconsistent(vm)
+    vm = vms[-1]
+    m = vm.model
+    counting = count_deals(m, max_states=max_states, time_budget=time_budget)
+    if counting.exact:
+        if not counting.total:
+            raise inconsistent(vm)
+        possible_k = {k: {l for l, p in counting.marginals.get(k, {}).items() if p > 0}
+                      for k in m.cards}
+    else:
+        bb = m.backbone()
+        if not bb.consistent:
+            raise inconsistent(vm)
+        possible_k = bb.possible
+    cards, possible = _aggregate(vm, counting, possible_k)
+    d = vm.deal
+    hand = _hand_cards(vm.hands.get(view)) if view in d.receivers else None
+    holdings = _holdings(vm, cards, possible, view)
+    known_cards = []
+    if view is not None:
+        known_cards = list((vm.hands.get(view) or Counter()).elements())
+        for e in d.events:
+            if e[0] == "exchange" and e[1].player == view and e[1].known:
+                known_cards += [repr(c) for c in e[1].discards]
+    public = [n for n, _ in d.scoring_out]
+    for e in d.events:
+        if e[0] == "play":
+            public += [repr(c) for c in e[1].cards]
+        elif e[0] == "showdown":
+            public += [repr(c) for c in e[1].values()]
+    unseen = _unseen(d.deck, public + known_cards)
+    trick = eng.current_trick() if eng.deal is d and not eng.over else []
+    target = tuple(target_of([c for _, c in trick], opts)) if trick else None
+    plays: list[PlayOption] = []
+    evaluated = 0
+    risk_now = None
+    notes = []
+    sampler = _Sampler(vm, samples, seed, max_states)
+    if hand and eng.deal is d and turn.kind in ("lead", "follow", "showdown"):
+        if view in turn.players and turn.kind != "showdown":
+            plays = _options(hand, trick, opts)
+            for opt in plays[:MAX_PLAYS]:
+                opt.risk = _risk(vm, eng, view, trick, opt.cards, sampler, counting, hand)
+            evaluated = min(len(plays), MAX_PLAYS)
+        else:
+            risk_now = _risk(vm, eng, view, trick, None, sampler, counting, hand)
+    if sampler.failed:
+        notes.append(sampler.failed)
+    return TwentyTwoAnalysis(deal_number=d.number, dealer=d.dealer, receivers=d.receivers,
+                             sizes=dict(vm.sizes), trick=trick, target=target, hand=hand,
+                             unseen=unseen, cards=cards, possible=possible,
+                             exact=counting.exact,
+                             error=0.0 if counting.exact else counting.error,
+                             method=counting.method, holdings=holdings, plays=plays,
+                             plays_evaluated=evaluated, risk_now=risk_now, notes=notes, **base)
+
+
+def _hand_cards(c: Counter | None) -> list[Card] | None:
+    if c is None:
+        return None
+    return sorted((Card.parse(n) for n in c.elements()), key=lambda x: (show_rank(x),
+                                                                        x.sort_key()))
+
+
+def _unseen(deck: Counter, seen: list[str]) -> dict[str, int]:
+    """I1: per rank, copies in the deck minus those the view has seen."""
+    left = Counter(deck)
+    left.subtract(Counter(seen))
+    out: dict[str, int] = {}
+    for name, k in left.items():
+        if k > 0:
+            lab = rank_label(hr(Card.parse(name)))
+            out[lab] = out.get(lab, 0) + k
+    return {lab: out[lab] for lab in (rank_label(r) for r in RANK_ORDER) if lab in out}
+
+
+def _aggregate(vm: ViewModel, counting, possible_k):
+    """Per card name: expected copies per location (record-format.md), possible locations."""
+    cards: dict[str, dict[str, float]] = {}
+    possible: dict[str, set[str]] = {}
+    for name, keys in vm.keys.items():
+        agg: dict[str, float] = {}
+        poss: set[str] = set()
+        for k in keys:
+            poss |= possible_k[k]
+            for l, p in counting.marginals.get(k, {}).items():
+                agg[l] = agg.get(l, 0.0) + p
+        agg = {l: p for l, p in agg.items() if l in poss and p > 0}
+        if len(poss) == 1:
+            agg = {next(iter(poss)): float(len(keys))}
+        elif not counting.exact:  # keep an estimate inside the logical support
+            s = sum(agg.values())
+            agg = ({l: p * len(keys) / s for l, p in agg.items()} if s > 0 else
+                   {l: len(keys) / len(poss) for l in poss})
+        cards[name] = agg
+        possible[name] = poss
+    return cards, possible
+
+
+def _holdings(vm: ViewModel, cards, possible, view) -> dict[str, Holding]:
+    out = {}
+    for p in vm.deal.receivers:
+        if p == view:
+            continue
+        certain = []
+        ranks: dict[str, float] = {}
+        for name, keys in vm.keys.items():
+            lab = rank_label(hr(Card.parse(name)))
+            e = cards[name].get(p, 0.0)
+            if e > 0:
+                ranks[lab] = ranks.get(lab, 0.0) + e
+            if possible[name] == {p}:
+                certain += [name] * len(keys)
+        order = [rank_label(r) for r in RANK_ORDER]
+        ranks = {lab: round(ranks[lab], 6) for lab in order if lab in ranks}
+        poss_ranks = [lab for lab in order
+                      if any(p in possible[n] and rank_label(hr(Card.parse(n))) == lab
+                             for n in vm.keys)]
+        facts = [f"{f.text} (line {f.line})" for f in vm.facts if f.player == p]
+        out[p] = Holding(p, vm.sizes.get(p, 0), certain, ranks, poss_ranks, facts)
+    return out
+
+
+def _options(hand: list[Card], trick, opts: TwentyTwoOptions) -> list[PlayOption]:
+    """Every distinct legal play now (A10: up to suits), weakest first."""
+    if not trick:
+        return [PlayOption(p, "lead") for p in legal_leads(hand, opts)]
+    plays = [c for _, c in trick]
+    target = target_of(plays, opts)
+    out = []
+    for p in legal_follows(hand, plays, opts):
+        kind = "beat-or-tie" if beats_or_ties(p, target) else "lowest"
+        out.append(PlayOption(p, kind))
+    out.sort(key=lambda o: (sorted((hr(c) for c in o.cards), reverse=True)))
+    return out
+
+
+class _Sampler:
+    """Exactly uniform consistent deals of the view's model, drawn once and shared."""
+
+    def __init__(self, vm: ViewModel, n: int, seed: int, max_states: int):
+        self.vm, self.n, self.seed, self.max_states = vm, n, seed, max_states
+        self._deals = None
+        self.failed = ""
+
+    def deals(self):
+        if self._deals is None and not self.failed:
+            from solver.model.counting import OverBudget, sample_deals
+
+            try:
+                raw = sample_deals(self.vm.model, self.n, self.seed, max_states=self.max_states,
+                                   time_budget=5.0)
+            except (OverBudget, ValueError) as e:
+                self.failed = ("showdown risk not computed: the consistent deals could not be "
+                               f"sampled exactly ({type(e).__name__})")
+                return None
+            self._deals = []
+            for deal in raw:
+                hands: dict[str, list[Card]] = {p: [] for p in self.vm.deal.receivers}
+                for k, loc in deal.items():
+                    if loc in hands:
+                        hands[loc].append(Card.parse(self.vm.model.name(k)))
+                self._deals.append(hands)
+        return self._deals
+
+
+def _risk(vm: ViewModel, eng: Engine, view: str, trick, play, sampler: _Sampler, counting,
+          hand: list[Card]) -> Risk | None:
+    """P(view's last card is the highest) after ``play`` (None: from now on)."""
+    d = vm.deal
+    n_players = len(d.receivers)
+    last_play = (play is not None and len(trick) == n_players - 1
+                 and vm.sizes[view] - len(play) == 1)
+    all_one = play is None and not trick and all(vm.sizes[p] == 1 for p in d.receivers)
+    if last_play or all_one:
+        mine = list(hand)
+        for c in play or ():
+            mine.remove(c)
+        exact = _exact_last(vm, view, mine[0], counting)
+        if exact is not None:
+            return exact
+    deals = sampler.deals()
+    if not deals:
+        return None
+    rng = random.Random(sampler.seed + 1)
+    hits = 0
+    for hands in deals:
+        hands = dict(hands)
+        hands[view] = list(hand)
+        last = playout(hands, d.receivers, eng.leader, trick, vm.opts, rng,
+                       None if play is None else (view, play))
+        hits += view in losers(last)
+    n = len(deals)
+    p = hits / n
+    return Risk(p, False, _wilson(p, n), n)
+
+
+def _exact_last(vm: ViewModel, view: str, card: Card, counting) -> Risk | None:
+    """No choice left: P(no other player's last card outranks ``card``) by counting."""
+    from solver.model.counting import count_deals
+
+    m = vm.model
+    others = [p for p in vm.deal.receivers if p != view]
+    higher = [k for name, ks in vm.keys.items() if show_rank(Card.parse(name)) > show_rank(card)
+              for k in ks]
+    if not higher:
+        return Risk(1.0, counting.exact, 0.0 if counting.exact else counting.error)
+    m2 = _copy_model(m)
+    m2.add(higher, others, 0, 0, None, "no other player holds a higher card")
+    c2 = count_deals(m2, max_states=MAX_STATES, time_budget=TIME_BUDGET)
+    if not (counting.exact and c2.exact):
+        return None
+    return Risk(float(c2.total) / float(counting.total), True)
+
+
+def _copy_model(m):
+    import copy
+
+    m2 = copy.copy(m)
+    m2.constraints = list(m.constraints)
+    return m2
+
+
+def _wilson(p: float, n: int) -> float:
+    """95 % half-width (the larger side of the Wilson interval)."""
+    if n == 0:
+        return 1.0
+    z2 = Z95 * Z95
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    return max(abs(centre + half - p), abs(p - (centre - half)))
+
+
+def explain(record, view: str | None, card_text: str):
+    """Why each certainty about one card holds in the current hand (``sleuth why``)."""
+    card = Card.parse(card_text)
+    eng = replay(record)
+    if not eng.deals:
+        raise NotationError("no hand has been dealt yet", text=card_text)
+    vm = _models(record, view, eng)[-1]
+    name = repr(card)
+    if name not in vm.keys:
+        raise NotationError("that card is not in this game's deck", text=card_text)
+    bb = vm.model.backbone()
+    if not bb.consistent:
+        raise inconsistent(vm)
+    return explain_card(vm.model, vm.keys[name], bb, vm.statements, _label)
+
+
+def _label(loc: str) -> str:
+    return {STOCK: "the stock", DISCARDS: "the discards",
+            OUT: "out (played, revealed or scoring)"}.get(loc, f"{loc}'s hand")

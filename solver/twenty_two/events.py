@@ -1,0 +1,212 @@
+"""Twenty-Two record statements (docs/twenty-two.md): frozen values whose ``repr`` is their
+canonical record notation, so that ``write_record`` round-trips.
+
+>>> from solver.records import Header
+>>> h = Header(game="twenty-two", players=("Ana", "Ben", "Cleo"))
+>>> parse_event("ana LEADS 5h 5s 5d; Ben JC,7D,6S; Cleo plays KH 7C 7S", h)
+Traceback (most recent call last):
+...
+solver.errors.NotationError: unknown player (players: Ana Ben Cleo): 'ana'
+>>> parse_event("Ana LEADS 5h 5s 5d; Ben JC,7D,6S; Cleo plays KH 7C 7S", h)
+Ana leads 5H 5S 5D; Ben JC 7D 6S; Cleo KH 7C 7S
+>>> parse_event("Ben plays 9c", h), parse_event("Cleo deals", h), parse_event("Cleo deals 7", h)
+(Ben plays 9C, Cleo deals, Cleo deals 7)
+>>> parse_event("Ana exchanges 2: 2s 5h -> 3c kd", h), parse_event("Ben exchanges 1", h)
+(Ana exchanges 2: 2S 5H -> 3C KD, Ben exchanges 1)
+>>> parse_event("SHOWDOWN: Ana 4C, Ben KH, Cleo 9D", h), parse_event("draw: Ana 9C, Ben KD", h)
+(showdown: Ana 4C, Ben KH, Cleo 9D, draw: Ana 9C, Ben KD)
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from solver.cards import Card, format_cards, parse_cards, split_tokens
+from solver.errors import NotationError
+
+Play = tuple[str, tuple[Card, ...]]
+
+
+@dataclass(frozen=True, repr=False)
+class Draw:
+    """``draw: Ana 9C, Ben KD`` -- cards drawn to choose a dealer (TT-4, TT-14, A2)."""
+
+    cards: tuple[tuple[str, Card], ...]
+
+    def __repr__(self):
+        return "draw: " + ", ".join(f"{p} {c!r}" for p, c in self.cards)
+
+
+@dataclass(frozen=True, repr=False)
+class Deal:
+    """``Ana deals 7`` -- a new hand: the dealer and the cards each player gets (TT-5..TT-7).
+
+    The number is optional (it follows from the rules); when given it is checked."""
+
+    dealer: str
+    count: int | None = None
+
+    def __repr__(self):
+        return f"{self.dealer} deals" + ("" if self.count is None else f" {self.count}")
+
+
+@dataclass(frozen=True, repr=False)
+class Holds:
+    """``Ana holds: 2S 5H ...`` -- a player's whole hand at this point of the deal (the
+    recorder's own; every hand in a complete record)."""
+
+    player: str
+    cards: tuple[Card, ...]
+
+    def __repr__(self):
+        return f"{self.player} holds: {format_cards(self.cards)}"
+
+
+@dataclass(frozen=True, repr=False)
+class Exchange:
+    """``Ana exchanges 2: 2S 5H -> 3C KD`` (discards -> new cards, when seen) or
+    ``Ben exchanges 1`` (only the number is public) -- TT-8."""
+
+    player: str
+    count: int
+    discards: tuple[Card, ...] | None = None
+    draws: tuple[Card, ...] | None = None
+
+    @property
+    def known(self) -> bool:
+        return self.discards is not None
+
+    def __repr__(self):
+        s = f"{self.player} exchanges {self.count}"
+        if self.discards is not None and self.count:
+            s += f": {format_cards(self.discards)} -> {format_cards(self.draws)}"
+        return s
+
+
+@dataclass(frozen=True, repr=False)
+class Trick:
+    """Plays to a trick, in turn: ``Ana leads 7H; Ben 9C; Cleo 2S`` (``lead``) or the rest of
+    a trick already led, ``Ben plays 9C; Cleo 2S`` (TT-9, TT-10)."""
+
+    plays: tuple[Play, ...]
+    lead: bool = True
+
+    def __repr__(self):
+        parts = []
+        for i, (p, cards) in enumerate(self.plays):
+            verb = (" leads " if self.lead else " plays ") if i == 0 else " "
+            parts.append(p + verb + format_cards(cards))
+        return "; ".join(parts)
+
+
+@dataclass(frozen=True, repr=False)
+class Showdown:
+    """``showdown: Ana 4C, Ben KH, Cleo 9D`` -- the last cards, revealed together (TT-13)."""
+
+    cards: tuple[tuple[str, Card], ...]
+
+    def __repr__(self):
+        return "showdown: " + ", ".join(f"{p} {c!r}" for p, c in self.cards)
+
+
+Event = Draw | Deal | Holds | Exchange | Trick | Showdown
+
+_NAME = r"([A-Za-z0-9_\-]+)"
+_DEAL = re.compile(rf"^{_NAME}\s+deals(?:\s+(\S+))?$", re.I)
+_HOLDS = re.compile(rf"^{_NAME}\s+holds\s*:\s*(.*)$", re.I)
+_EXCH = re.compile(rf"^{_NAME}\s+exchanges(?:\s+(\S+?))?\s*(?::\s*(.*))?$", re.I)
+_LEAD = re.compile(rf"^{_NAME}\s+(leads|plays)\s+(.+)$", re.I)
+_LISTED = re.compile(r"^(showdown|draw)\s*:\s*(.*)$", re.I)
+_SEGMENT = re.compile(rf"^{_NAME}(?:\s+plays)?\s+(.+)$", re.I)
+
+
+def _player(name: str, header) -> str:
+    if name not in header.players:
+        raise NotationError("unknown player (players: " + " ".join(header.players) + ")",
+                            text=name)
+    return name
+
+
+def _count(tok: str) -> int:
+    if not tok.isdigit():
+        raise NotationError("expected a number of cards", text=tok)
+    return int(tok)
+
+
+def _player_cards(body: str, header, what: str) -> tuple[tuple[str, Card], ...]:
+    """``Ana 4C, Ben KH`` -> ((Ana, 4C), (Ben, KH))."""
+    toks = split_tokens(body)
+    if not toks or len(toks) % 2:
+        raise NotationError(f"expected '{what}: <player> <card>, <player> <card> ...'",
+                            text=body)
+    out = []
+    for i in range(0, len(toks), 2):
+        out.append((_player(toks[i], header), Card.parse(toks[i + 1])))
+    seen = [p for p, _ in out]
+    dup = next((p for p in seen if seen.count(p) > 1), None)
+    if dup:
+        raise NotationError(f"a player appears twice in one {what}", text=dup)
+    return tuple(out)
+
+
+def parse_event(text: str, header) -> Event:
+    """Parse one statement line (comment already stripped)."""
+    t = text.strip()
+    m = _LISTED.match(t)
+    if m:
+        kind = m.group(1).lower()
+        pc = _player_cards(m.group(2), header, kind)
+        return Showdown(pc) if kind == "showdown" else Draw(pc)
+    m = _HOLDS.match(t)
+    if m:
+        cards = tuple(parse_cards(m.group(2)))
+        if not cards:
+            raise NotationError("expected the cards held after 'holds:'", text=t)
+        return Holds(_player(m.group(1), header), cards)
+    m = _DEAL.match(t)
+    if m:
+        return Deal(_player(m.group(1), header), _count(m.group(2)) if m.group(2) else None)
+    m = _EXCH.match(t)
+    if m:
+        player = _player(m.group(1), header)
+        count = _count(m.group(2)) if m.group(2) else None
+        body = m.group(3)
+        if body is None or not body.strip():
+            if count is None:
+                raise NotationError("expected 'P exchanges k' or 'P exchanges k: discards -> "
+                                    "new cards'", text=t)
+            return Exchange(player, count)
+        arrow = "->" if "->" in body else "→" if "→" in body else None
+        if arrow is None:
+            raise NotationError("expected 'discards -> new cards' after the colon", text=body)
+        left, right = body.split(arrow, 1)
+        discards, draws = tuple(parse_cards(left)), tuple(parse_cards(right))
+        if len(discards) != len(draws):
+            raise NotationError("an exchange takes as many cards as it discards (TT-8)",
+                                text=body)
+        if count is not None and count != len(discards):
+            raise NotationError(f"{count} cards exchanged but {len(discards)} listed", text=t)
+        return Exchange(player, len(discards), discards, draws)
+    m = _LEAD.match(t)
+    if m:
+        lead = m.group(2).lower() == "leads"
+        segments = [s.strip() for s in t.split(";")]
+        plays: list[Play] = []
+        for i, seg in enumerate(segments):
+            if not seg:
+                raise NotationError("empty play between ';'", text=t)
+            sm = _LEAD.match(seg) if i == 0 else _SEGMENT.match(seg)
+            if not sm:
+                raise NotationError("expected '<player> <cards>'", text=seg)
+            if i > 0 and re.match(r"^\S+\s+leads\b", seg, re.I):
+                raise NotationError("only the first play of a trick is a lead (TT-9)", text=seg,
+                                    rule="TT-9")
+            player = _player(sm.group(1), header)
+            cards = tuple(parse_cards(sm.group(3) if i == 0 else sm.group(2)))
+            if not cards:
+                raise NotationError("expected the cards played", text=seg)
+            plays.append((player, cards))
+        return Trick(tuple(plays), lead)
+    raise NotationError("expected a Twenty-Two statement: 'draw: ...', 'P deals [n]', "
+                        "'P holds: ...', 'P exchanges k[: ... -> ...]', 'P leads ...; Q ...; ...',"
+                        " 'P plays ...', 'showdown: ...'", text=t)

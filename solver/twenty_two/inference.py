@@ -1,0 +1,276 @@
+"""What a Twenty-Two observer can infer (rules, "What an observer can infer", I1..I5), as one
+card-location model per deal.
+
+Locations: every player dealt cards in the hand (their hand *now*), ``stock`` (cards left in
+the stock), ``discards`` (the exchange discards, TT-8) and ``out`` (everything face up: the
+cards played to tricks and revealed at the showdown in this hand, and the scoring cards kept
+out of the pack, TT-13/A3).  Sizes are public (TT-13: all hands are the same size; the
+exchange counts and the stock are seen).  Statements:
+
+* public cards (I1): each card played, revealed or scoring is ``out``;
+* the view's own hand and exchange (its ``holds:`` and ``exchanges ...: a -> b`` lines);
+* I2 (and I5): a play that does not beat or tie what it had to (the highest play so far;
+  the lead under ``rasmussen``) was the player's n lowest cards, so nothing left in that
+  hand -- and so nothing in it now -- ranks below the play's top card;
+* I3 (``rasmussen``): such a play also means the hand before it held fewer than n cards
+  ranking at least the led rank;
+* I4 (``twenty-six``): a lowest-cards play containing a joker, and any play of jokers alone
+  (TT-V2(b,f)), leave only jokers in that hand; without a joker, the remaining naturals rank
+  at least its top natural.
+
+A bound on an earlier hand is turned into one on the hand now plus the cards the player has
+played since, which are public; when those already break it, the record is inconsistent and
+the conflicting lines are named.
+
+Which statements a view may use: the public view (``None``) only public ones; a view of a
+*complete* record (every hand given with ``holds:`` and every exchange with its cards) only
+its own hand and exchanges besides; the recorder of a partial record (``me:``) everything
+written.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from solver.cards import Card
+from solver.errors import InconsistentError, NotationError
+from solver.model import CardLocationModel
+from solver.twenty_two.events import Exchange, Holds
+from solver.twenty_two.options import TwentyTwoOptions
+from solver.twenty_two.play import all_jokers, hr, rank_label
+from solver.twenty_two.rules import DealLog, Engine, PlayInfo
+
+STOCK, DISCARDS, OUT = "stock", "discards", "out"
+
+
+@dataclass
+class Fact:
+    """A deduction about one player's hand, for the report: ``text`` cites its rule."""
+
+    player: str
+    text: str
+    line: int
+
+
+@dataclass
+class ViewModel:
+    model: CardLocationModel
+    opts: TwentyTwoOptions
+    view: str | None
+    deal: DealLog
+    keys: dict[str, list]                       # card name -> physical copies (model keys)
+    statements: dict[int, str]
+    hands: dict[str, Counter | None]            # hands the view knows now (name counts)
+    sizes: dict[str, int]
+    facts: list[Fact] = field(default_factory=list)
+
+
+def is_complete(eng: Engine) -> bool:
+    """Every hand of every deal given with ``holds:`` and every exchange with its cards
+    (``eng``: the engine after replaying the record)."""
+    if not eng.deals:
+        return False
+    for d in eng.deals:
+        held = {e[1] for e in d.events if e[0] == "holds"}
+        if set(d.receivers) - held:
+            return False
+        if any(e[0] == "exchange" and e[1].count and not e[1].known for e in d.events):
+            return False
+    return True
+
+
+def visible_players(record, view: str | None, complete: bool, omniscient: bool = False):
+    """The players whose ``holds:``/exchange cards this view may use."""
+    players = set(record.header.players)
+    if omniscient:
+        return players
+    if view is None:
+        return set()
+    if complete:
+        return {view}
+    if view == record.header.me:
+        return players  # the recorder wrote it: they know it
+    raise NotationError("only the record's own view ('me: " + str(record.header.me) + "') or "
+                        "the public view can be analysed: other players' views need a complete "
+                        "record (every hand given with 'holds:', every exchange with its cards)",
+                        text=view)
+
+
+def card_keys(deck: Counter) -> tuple[list, dict, dict[str, list]]:
+    keys, names, by = [], {}, {}
+    for name in sorted(deck, key=_name_order):
+        for i in range(deck[name]):
+            k = (name, i)
+            keys.append(k)
+            names[k] = name
+            by.setdefault(name, []).append(k)
+    return keys, names, by
+
+
+def _name_order(name: str):
+    c = Card.parse(name)
+    return (hr(c) if not c.is_joker else 15, c.sort_key())
+
+
+def sizes_of(deal: DealLog) -> dict[str, int]:
+    """Location sizes at the end of the deal's log (now, for the current deal)."""
+    played = Counter()
+    for e in deal.events:
+        if e[0] == "play":
+            played[e[1].player] += len(e[1].cards)
+    sizes = {}
+    for p in deal.receivers:
+        sizes[p] = deal.size - played[p] - (1 if deal.showdown else 0)
+    exch = sum(e[1].count for e in deal.events if e[0] == "exchange")
+    sizes[STOCK] = deal.stock0 - exch
+    sizes[DISCARDS] = exch
+    sizes[OUT] = sum(deal.deck.values()) - sum(sizes.values())
+    return sizes
+
+
+def _leaving(deal: DealLog, player: str, after: int) -> list[tuple[Card, int]]:
+    """Cards that left ``player``'s hand after the event at index ``after`` (later plays and
+    the showdown), with their lines."""
+    out = []
+    for e in deal.events[after + 1:]:
+        if e[0] == "play" and e[1].player == player:
+            out += [(c, e[1].line) for c in e[1].cards]
+        elif e[0] == "showdown" and player in e[1]:
+            out.append((e[1][player], e[2]))
+    return out
+
+
+def build(record, view: str | None, deal: DealLog, opts: TwentyTwoOptions, *,
+          complete: bool, omniscient: bool = False) -> ViewModel:
+    """The model of what ``view`` knows of ``deal`` (at the end of its log)."""
+    see = visible_players(record, view, complete, omniscient)
+    statements = {st.line: st.text for st in record.statements}
+    keys, names, by = card_keys(deal.deck)
+    sizes = sizes_of(deal)
+    m = CardLocationModel(keys, sizes, names)
+    facts: list[Fact] = []
+
+    def at_least(loc: str, entries: list[tuple[str, int]], what: str):
+        """Cumulative 'at least k copies of X at loc' per line (copies are interchangeable)."""
+        seen: Counter = Counter()
+        for name, line in sorted(entries, key=lambda t: t[1]):
+            seen[name] += 1
+            k = seen[name]
+            m.add(by[name], [loc], k, len(by[name]), line,
+                  f"{k} x {name} {what}" if k > 1 else f"{name} {what}")
+
+    # I1: public cards
+    public = list(deal.scoring_out)
+    for e in deal.events:
+        if e[0] == "play":
+            public += [(repr(c), e[1].line) for c in e[1].cards]
+        elif e[0] == "showdown":
+            public += [(repr(c), e[2]) for c in e[1].values()]
+    at_least(OUT, public, "is out (played, revealed or scoring; I1)")
+
+    # hands and exchanges the view saw
+    hands: dict[str, Counter | None] = {}
+    for p in deal.receivers:
+        if p not in see:
+            continue
+        hand: list[tuple[str, int]] | None = None
+        disc: list[tuple[str, int]] = []
+        for e in deal.events:
+            if e[0] == "holds" and e[1] == p:
+                hand = [(repr(c), e[3]) for c in e[2]]
+            elif e[0] == "exchange" and e[1].player == p:
+                ex: Exchange = e[1]
+                if ex.known and ex.count:
+                    disc += [(repr(c), e[2]) for c in ex.discards]
+                    if hand is not None:
+                        drawn = [(repr(c), e[2]) for c in ex.draws]
+                        if opts.exchange == "draw-first":  # A6
+                            hand = _remove(hand + drawn, ex.discards)
+                        else:
+                            hand = _remove(hand, ex.discards) + drawn
+                elif ex.count:
+                    hand = None
+            elif e[0] == "play" and e[1].player == p and hand is not None:
+                hand = _remove(hand, e[1].cards)
+            elif e[0] == "showdown" and hand is not None:
+                hand = _remove(hand, [e[1][p]])
+        if hand is not None:
+            at_least(p, hand, f"is in {p}'s hand")
+            hands[p] = Counter(n for n, _ in hand)
+        if disc:
+            at_least(DISCARDS, disc, f"was discarded by {p} (TT-8)")
+
+    # I2..I4 from plays
+    naturals_all = [k for name, ks in by.items() if name != "Jk" for k in ks]
+    for idx, e in enumerate(deal.events):
+        if e[0] != "play":
+            continue
+        pl: PlayInfo = e[1]
+        P, L = pl.player, pl.line
+        later = _leaving(deal, P, idx)
+        jokers_only = all_jokers(pl.cards)
+        lowest = not pl.lead and not pl.beats
+        has_joker = any(c.is_joker for c in pl.cards)
+        if jokers_only or (lowest and has_joker):  # TT-V2(b,f), I4
+            bad = [(c, ln) for c, ln in later if not c.is_joker]
+            why = ("a play of jokers alone (TT-V2(b,f))" if jokers_only else
+                   "a lowest-cards play with a joker (I4, TT-V2(e))")
+            if bad:
+                _conflict(f"{why} leaves {P} only jokers, but {P} later played "
+                          f"{bad[0][0]!r}", [L, bad[0][1]])
+            m.add(naturals_all, [P], 0, 0, L, f"{P} holds only jokers ({why})")
+            facts.append(Fact(P, f"only jokers ({'TT-V2(f)' if jokers_only else 'I4'})", L))
+            continue
+        if not lowest:
+            continue
+        top = max(hr(c) for c in pl.cards if not c.is_joker)
+        if top > 2:  # I2/I5 (I4 without a joker: naturals only)
+            bad = [(c, ln) for c, ln in later if not c.is_joker and hr(c) < top]
+            if bad:
+                _conflict(f"{P}'s lowest-cards play leaves nothing below {rank_label(top)} "
+                          f"(I2), but {P} later played {bad[0][0]!r}", [L, bad[0][1]])
+            low = [k for name, ks in by.items() if name != "Jk" and hr(Card.parse(name)) < top
+                   for k in ks]
+            m.add(low, [P], 0, 0, L,
+                  f"{P} holds no card below {rank_label(top)} (I2: lowest-cards play)")
+            facts.append(Fact(P, f"nothing below {rank_label(top)}"
+                              + (" among naturals" if opts.twenty_six else "") + " (I2)", L))
+        if opts.rasmussen:  # I3: fewer than n cards >= the led rank before the play
+            r, n = hr(pl.lead_cards[0]), len(pl.lead_cards)
+            gone = [(c, ln) for c, ln in [(c, L) for c in pl.cards] + later if hr(c) >= r]
+            bound = n - 1 - len(gone)
+            if bound < 0:
+                _conflict(f"{P} could not beat or tie the lead (I3), so held at most {n - 1} "
+                          f"card(s) of rank {rank_label(r)} or higher, but played "
+                          + " ".join(repr(c) for c, _ in gone),
+                          sorted({L} | {ln for _, ln in gone}))
+            high = [k for name, ks in by.items() if name != "Jk" and hr(Card.parse(name)) >= r
+                    for k in ks]
+            m.add(high, [P], 0, bound, L,
+                  f"{P} holds at most {bound} card(s) of rank {rank_label(r)} or higher (I3)")
+            facts.append(Fact(P, f"at most {bound} card(s) {rank_label(r)} or higher (I3)", L))
+    return ViewModel(m, opts, view, deal, by, statements, hands, sizes, facts)
+
+
+def _remove(entries: list[tuple[str, int]], cards) -> list[tuple[str, int]]:
+    """Drop one copy of each card (the most recently sourced first)."""
+    out = list(entries)
+    for c in cards:
+        name = repr(c)
+        for i in range(len(out) - 1, -1, -1):
+            if out[i][0] == name:
+                del out[i]
+                break
+    return out
+
+
+def _conflict(msg: str, lines: list[int]):
+    raise InconsistentError(msg, conflict=lines)
+
+
+def true_hands(record) -> dict[str, Counter]:
+    """The hands now (name counts) of a complete record (for tests and the simulator)."""
+    from solver.twenty_two.rules import replay
+
+    eng = replay(record)
+    return {p: Counter(eng.known[p]) for p in eng.deal.receivers} if eng.deal else {}

@@ -1,0 +1,559 @@
+"""The Twenty-Two rules engine: replays a record statement by statement, checking every rule
+it can with what the record tells (all hands in a complete record; otherwise the recorder's
+own), and keeping the score.
+
+Dealing (TT-4..TT-7, TT-14, TT-15), the exchange (TT-8, A4, A6), tricks (TT-9..TT-12,
+TT-V1, TT-V2), the showdown and scoring (TT-13, TT-14, TT-V1(d), TT-V2(g)), elimination and
+the end of the game (TT-16, TT-17, A1..A3, A9).  Illegal statements raise
+:class:`~solver.errors.RuleError` naming the rule, with the statement's line and text.
+
+The engine also keeps, per deal, a :class:`DealLog` of what happened in order; the inference
+(:mod:`solver.twenty_two.inference`) reads it for any view.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from solver.cards import Card, format_cards, standard_deck
+from solver.errors import InconsistentError, RuleError
+from solver.twenty_two.events import Deal, Draw, Exchange, Holds, Showdown, Trick
+from solver.twenty_two.options import TwentyTwoOptions, check_players
+from solver.twenty_two.play import (follow_problem, lead_problem, beats_or_ties, show_rank,
+                                    target_of, trick_winner, value)
+
+
+@dataclass
+class PlayInfo:
+    """One play to a trick, as the inference needs it."""
+
+    player: str
+    cards: tuple[Card, ...]
+    line: int
+    trick: int                   # 0-based trick number in the deal
+    lead: bool
+    lead_cards: tuple[Card, ...]
+    target: tuple[Card, ...]     # what it had to beat or tie (TT-10; the lead under TT-V1(a))
+    beats: bool                  # beats or ties the target; False = a lowest-cards play (I2)
+
+
+@dataclass
+class DealLog:
+    """One hand, from the deal to the showdown."""
+
+    number: int
+    dealer: str
+    line: int
+    receivers: tuple[str, ...]               # players dealt cards, from the dealer's left
+    size: int                                # cards dealt to each (TT-5..TT-7)
+    deck: Counter                            # card name -> copies in the whole deck
+    scoring_out: list[tuple[str, int]]       # (name, showdown line): scoring cards out of the pack
+    stock0: int                              # stock after the deal
+    events: list = field(default_factory=list)   # ("holds"|"exchange"|"play"|"showdown", ...)
+    plays: list[PlayInfo] = field(default_factory=list)
+    showdown: tuple[dict[str, Card], int] | None = None
+    losers: tuple[str, ...] = ()
+
+
+@dataclass
+class Turn:
+    """Who acts next and how."""
+
+    kind: str                 # draw | deal | exchange | lead | follow | showdown | over
+    players: tuple[str, ...]  # who may act
+
+
+def full_deck(n_players: int, opts: TwentyTwoOptions) -> Counter:
+    """Card name -> copies (TT-1 packs; TT-V2(a) jokers)."""
+    c: Counter = Counter()
+    for card in standard_deck():
+        c[repr(card)] += opts.n_packs(n_players)
+    if opts.jokers(n_players):
+        c["Jk"] = opts.jokers(n_players)
+    return c
+
+
+def _err(msg: str, st, rule: str) -> RuleError:
+    return RuleError(msg, text=st.text, rule=rule, line=st.line)
+
+
+class Engine:
+    """Replays statements; ``apply(statement)`` raises on an illegal one."""
+
+    def __init__(self, header, opts: TwentyTwoOptions | None = None):
+        self.header = header
+        self.players: tuple[str, ...] = tuple(header.players)
+        self.opts = opts or TwentyTwoOptions.from_names(header.variant)
+        check_players(len(self.players), self.opts)
+        self.deck = full_deck(len(self.players), self.opts)
+        self.deals: list[DealLog] = []
+        # scoring (TT-13): per player the (card, showdown line) kept face up
+        self.scoring: dict[str, list[tuple[Card, int]]] = {p: [] for p in self.players}
+        self.eliminated: list[str] = []          # in order of elimination (TT-16)
+        self.winners: tuple[str, ...] = ()
+        self.over = False
+        # dealer selection: None = anybody may deal; else the allowed dealers
+        self.dealer_candidates: tuple[str, ...] | None = (
+            (header.dealer,) if header.dealer else None)
+        self.draw_pool: tuple[str, ...] | None = None   # who draws next (TT-4/TT-14)
+        self.next_size = 7                       # TT-5
+        self.last_value: int | None = None
+        self.phase = "predeal"                   # predeal | exchange | play | showdown | over
+        self._reset_deal_state()
+
+    # ----- state of the current deal ---------------------------------------------------
+    def _reset_deal_state(self):
+        self.deal: DealLog | None = None
+        self.hand_size = 0
+        self.stock = 0
+        self.discards = 0
+        self.exch_pos = 0
+        self.exchanged: set[str] = set()
+        self.trick_no = 0
+        self.trick: list[tuple[str, tuple[Card, ...]]] = []
+        self.leader: str | None = None
+        # omniscient knowledge from the record: cards known in each hand, whole hand or not
+        self.known: dict[str, Counter] = {}
+        self.full: dict[str, bool] = {}
+        self.hand_line: dict[str, int] = {}
+        self.known_discards: Counter = Counter()
+        self.public: Counter = Counter()         # scoring-out + played + revealed, this deal
+
+    @property
+    def active(self) -> list[str]:
+        """Players still in the game, seating order."""
+        return [p for p in self.players if p not in self.eliminated]
+
+    def totals(self) -> dict[str, int]:
+        return {p: sum(value(c) for c, _ in self.scoring[p]) for p in self.players}
+
+    def left_of(self, p: str, among: list[str] | None = None) -> str:
+        """The next player clockwise after ``p`` (among ``among``)."""
+        among = self.players if among is None else among
+        i = self.players.index(p)
+        for k in range(1, len(self.players) + 1):
+            q = self.players[(i + k) % len(self.players)]
+            if q in among:
+                return q
+        return p
+
+    def scoring_out(self) -> list[tuple[Card, int]]:
+        """Scoring cards lying out of the pack (TT-6, TT-13): none under paper scoring
+        (TT-V1(d)); eliminated players' cards unless ``eliminated-cards=return`` (A3)."""
+        if self.opts.rasmussen:
+            return []
+        out = []
+        for p in self.players:
+            if p in self.eliminated and self.opts.eliminated_cards == "return":
+                continue
+            out += self.scoring[p]
+        return out
+
+    def pack_size(self) -> int:
+        return sum(self.deck.values()) - len(self.scoring_out())
+
+    def turn(self) -> Turn:
+        if self.over:
+            return Turn("over", ())
+        if self.phase == "predeal":
+            if self.draw_pool is not None:
+                return Turn("draw", self.draw_pool)
+            return Turn("deal", tuple(self.allowed_dealers()))
+        d = self.deal
+        if self.phase == "exchange":
+            rest = [p for p in d.receivers[self.exch_pos:]]
+            if self.stock > 0 and rest:
+                return Turn("exchange", tuple(rest))
+        if self.hand_size <= 1 and not self.trick:
+            return Turn("showdown", d.receivers)
+        if not self.trick:
+            return Turn("lead", (self.leader,))
+        return Turn("follow", (self._next_follower(),))
+
+    def size_of(self, p: str) -> int:
+        """Cards in ``p``'s hand now (a player who has played to the open trick holds fewer)."""
+        if self.deal is None or p not in self.deal.receivers:
+            return 0
+        n = len(self.trick[0][1]) if self.trick else 0
+        return self.hand_size - (n if any(q == p for q, _ in self.trick) else 0)
+
+    def _next_follower(self) -> str:
+        return self.left_of(self.trick[-1][0], list(self.deal.receivers))
+
+    # ----- card accounting (TT-1: a card cannot be in two places) -----------------------
+    def _located(self) -> Counter:
+        c = Counter(self.public)
+        for p in self.known:
+            c += self.known[p]
+        c += self.known_discards
+        return c
+
+    def _check_now(self, st, names) -> None:
+        """After a statement: no card may be in more places than the deck has copies."""
+        loc = self._located()
+        for name in set(names):
+            have = self.deck.get(name, 0)
+            if have == 0:
+                raise _err(f"{name} is not in this game's deck", st,
+                           "TT-V2(a)" if name == "Jk" else "TT-1")
+            if loc[name] > have:
+                where = []
+                if self.public[name]:
+                    where.append(f"{self.public[name]} out (played, revealed or scoring)")
+                for p in self.known:
+                    if self.known[p][name]:
+                        where.append(f"{self.known[p][name]} in {p}'s hand")
+                if self.known_discards[name]:
+                    where.append(f"{self.known_discards[name]} discarded")
+                raise _err(f"a card in two places: the deck has {have} {name}, but this makes "
+                           + ", ".join(where), st, "TT-1")
+
+    # ----- statements --------------------------------------------------------------------
+    def apply(self, st) -> None:
+        ev = st.event
+        if self.over:
+            raise _err("the game is over (winner: " + " ".join(self.winners) + ")", st,
+                       "TT-17")
+        if isinstance(ev, Draw):
+            self._draw(ev, st)
+        elif isinstance(ev, Deal):
+            self._deal(ev, st)
+        elif isinstance(ev, Holds):
+            self._holds(ev, st)
+        elif isinstance(ev, Exchange):
+            self._exchange(ev, st)
+        elif isinstance(ev, Trick):
+            self._trick(ev, st)
+        elif isinstance(ev, Showdown):
+            self._showdown(ev, st)
+        else:  # pragma: no cover - parse_event returns only these
+            raise _err("not a Twenty-Two statement", st, "TT-1")
+
+    def _draw(self, ev: Draw, st):
+        if self.phase != "predeal":
+            raise _err("cards are drawn for the deal only before the first deal (TT-4) or "
+                       "between tied losers (TT-14)", st, "TT-4")
+        first = not self.deals
+        pool = self.draw_pool
+        if pool is None:
+            if first:
+                pool = self.players if self.dealer_candidates is None else None
+            else:
+                pool = self.dealer_candidates if self.dealer_candidates and len(
+                    self.dealer_candidates) > 1 else None
+        if pool is None:
+            raise _err("no draw is due: the dealer is known (" +
+                       " ".join(self.dealer_candidates or ()) + ")", st, "TT-15")
+        drawers = tuple(p for p, _ in ev.cards)
+        if set(drawers) != set(pool):
+            raise _err("the draw is between " + " ".join(pool) + " (TT-4, TT-14)", st,
+                       "TT-14" if not first else "TT-4")
+        names = Counter(repr(c) for _, c in ev.cards)
+        out = Counter(repr(c) for c, _ in self.scoring_out())
+        for name, k in names.items():
+            if self.deck.get(name, 0) - out[name] < k:
+                raise _err(f"{name} is not in the pack to be drawn ({self.deck.get(name, 0)} "
+                           f"in the deck, {out[name]} scoring)", st, "TT-14")
+        ranks = {p: show_rank(c) for p, c in ev.cards}
+        lowest = (not first) and self.opts.tie_draw == "lowest"  # A2
+        best = (min if lowest else max)(ranks.values())
+        top = tuple(p for p in pool if ranks[p] == best)
+        if len(top) == 1:
+            self.draw_pool = None
+            self.dealer_candidates = top
+        else:
+            self.draw_pool = top  # ties draw again
+            self.dealer_candidates = top
+
+    def allowed_dealers(self) -> list[str]:
+        """Who may deal next: the first dealer (header or TT-4 draw), the loser of the last
+        hand (TT-15), a tied loser or the winner of their draw (TT-14, A2); with
+        ``elimination=immediate`` an eliminated one is replaced by the next player to the
+        left still in the game (A1)."""
+        cand = self.dealer_candidates
+        if cand is None:
+            return list(self.players)
+        allowed = list(cand)
+        if self.deals and self.opts.elimination == "immediate":  # A1: skip the eliminated
+            allowed = [q if q not in self.eliminated else self.left_of(q, self.active)
+                       for q in cand]
+        return list(dict.fromkeys(allowed))
+
+    def _dealer_ok(self, p: str) -> tuple[bool, str]:
+        if self.draw_pool is not None:
+            return False, "the tied players must draw again: " + " ".join(self.draw_pool)
+        allowed = self.allowed_dealers()
+        if p in allowed:
+            return True, ""
+        why = ("the loser of the last hand deals (TT-15)" if self.deals else
+               "the first dealer is " + " ".join(self.dealer_candidates or ()) + " (TT-4)")
+        return False, why + ": " + " or ".join(allowed)
+
+    def deal_plan(self, dealer: str) -> tuple[list[str], int, int]:
+        """(players dealt cards from the dealer's left, cards each, pack size): TT-5..TT-7,
+        TT-16 (eliminated players get no cards, A1)."""
+        order = []
+        q = dealer
+        for _ in range(len(self.players)):
+            q = self.left_of(q)
+            if q in self.active and q not in order:
+                order.append(q)
+        pack = self.pack_size()
+        per = min(self.next_size, pack // len(order)) if order else 0  # TT-6, TT-7
+        return order, per, pack
+
+    def _deal(self, ev: Deal, st):
+        if self.phase != "predeal":
+            raise _err("a new deal before the showdown of this hand", st, "TT-13")
+        ok, why = self._dealer_ok(ev.dealer)
+        if not ok:
+            raise _err(why, st, "TT-15" if self.deals else "TT-4")
+        order, per, pack = self.deal_plan(ev.dealer)
+        n = len(order)
+        if per < 1:
+            raise _err(f"the pack of {pack} cards cannot give each of {n} players a card",
+                       st, "TT-7")
+        if ev.count is not None and ev.count != per:
+            if self.deals:
+                why = (f"the loser's card is worth {self.next_size} (TT-6)"
+                       + (f"; {pack} cards for {n} players give {per} each (TT-7)"
+                          if per < self.next_size else ""))
+            else:
+                why = "the first deal is 7 cards each (TT-5)" + (
+                    f"; {pack} cards for {n} players give {per} each (TT-7)"
+                    if per < 7 else "")
+            raise _err(f"each player gets {per} cards, not {ev.count}: {why}", st,
+                       "TT-7" if per < self.next_size else ("TT-6" if self.deals else "TT-5"))
+        self._reset_deal_state()
+        scoring = [(repr(c), line) for c, line in self.scoring_out()]
+        self.deal = DealLog(len(self.deals) + 1, ev.dealer, st.line, tuple(order), per,
+                            Counter(self.deck), scoring, pack - per * n)
+        self.deals.append(self.deal)
+        self.hand_size = per
+        self.stock = pack - per * n
+        self.public = Counter(name for name, _ in scoring)
+        self.leader = order[0]  # TT-9: the dealer's left leads the first trick
+        self.phase = "exchange"
+        self.dealer_candidates = None
+        for p in order:
+            self.known[p] = Counter()
+            self.full[p] = False
+
+    def _need_deal(self, st):
+        if self.deal is None or self.phase == "predeal":
+            raise _err("no hand is being played: a deal ('P deals') comes first", st, "TT-5")
+
+    def _receiver(self, p: str, st):
+        if p not in self.deal.receivers:
+            raise _err(f"{p} has no cards in this hand", st,
+                       "TT-16" if p in self.eliminated else "TT-5")
+
+    def _holds(self, ev: Holds, st):
+        self._need_deal(st)
+        self._receiver(ev.player, st)
+        p = ev.player
+        if self.hand_size == 0:
+            raise _err("the hand is over", st, "TT-13")
+        size = self.size_of(p)
+        if len(ev.cards) != size:
+            raise _err(f"{p} holds {size} cards now, not {len(ev.cards)}", st,
+                       "TT-13" if self.deal.plays else "TT-6")
+        new = Counter(repr(c) for c in ev.cards)
+        old = self.known[p]
+        if (self.full[p] and old != new) or (not self.full[p] and old - new):
+            was = format_cards(sorted(Card.parse(n) for n in old.elements()))
+            raise InconsistentError(f"{p} is known to hold {was} (line {self.hand_line[p]})",
+                                    conflict=[self.hand_line[p], st.line], text=st.text,
+                                    line=st.line)
+        self.known[p] = new
+        self._check_now(st, new)
+        self.full[p] = True
+        self.hand_line[p] = st.line
+        self.deal.events.append(("holds", p, tuple(ev.cards), st.line))
+
+    def _exchange(self, ev: Exchange, st):
+        self._need_deal(st)
+        self._receiver(ev.player, st)
+        p = ev.player
+        d = self.deal
+        if self.phase != "exchange":
+            raise _err("the exchange is over once the first trick is led", st, "TT-8")
+        i = d.receivers.index(p)
+        if p in self.exchanged:
+            raise _err(f"{p} has already had their chance to exchange", st, "TT-8")
+        if i < self.exch_pos:
+            raise _err("exchanges go in turn from the dealer's left: "
+                       + " ".join(d.receivers), st, "TT-8")
+        if ev.count > self.hand_size:
+            raise _err(f"{p} holds only {self.hand_size} cards", st, "TT-8")
+        if ev.count > self.stock:
+            raise _err(f"only {self.stock} card(s) left in the stock"
+                       + (" (A4: none, so no exchange)" if self.stock == 0 else ""), st,
+                       "TT-8")
+        if ev.known and ev.count:
+            disc = Counter(repr(c) for c in ev.discards)
+            draw = Counter(repr(c) for c in ev.draws)
+            hand = self.known[p]
+            draw_first = self.opts.exchange == "draw-first"
+            if self.full[p]:
+                pool = hand + draw if draw_first else hand
+                if disc - pool:
+                    raise _err(f"{p} does not hold " + " ".join(sorted((disc - pool).elements()))
+                               + ("" if draw_first else
+                                  " (A6: the discards come from the hand, before drawing)"),
+                               st, "TT-8")
+            self.known[p] = (hand + draw) - disc if draw_first else (hand - disc) + draw
+            self.known_discards += disc
+            self.hand_line[p] = st.line
+            self._check_now(st, disc + draw)
+        elif ev.count:
+            self.known[p] = Counter()  # which cards left the hand is not said
+            self.full[p] = False
+        self.stock -= ev.count
+        self.discards += ev.count
+        self.exch_pos = i + 1
+        self.exchanged.add(p)
+        d.events.append(("exchange", ev, st.line))
+
+    def _trick(self, ev: Trick, st):
+        self._need_deal(st)
+        d = self.deal
+        if self.phase == "exchange":
+            self.phase = "play"
+        if self.phase != "play":
+            raise _err("the hand is over", st, "TT-13")
+        for k, (p, cards) in enumerate(ev.plays):
+            is_lead = ev.lead and k == 0
+            if self.hand_size <= 1:
+                raise _err("each player holds 1 card: the showdown comes now", st, "TT-13")
+            if is_lead:
+                if self.trick:
+                    raise _err(f"the trick led by {self.trick[0][0]} is not finished: "
+                               f"{self._next_follower()} plays next", st, "TT-10")
+                if p != self.leader:
+                    raise _err(f"{self.leader} leads" + (
+                        " (the dealer's left)" if not d.plays else
+                        " (the winner of the last trick, TT-12)"), st, "TT-9")
+            else:
+                if not self.trick:
+                    raise _err(f"no trick is being played: {self.leader} leads next", st,
+                               "TT-9")
+                nxt = self._next_follower()
+                if p != nxt:
+                    raise _err(f"{nxt} plays next (clockwise)", st, "TT-10")
+            self._play(p, tuple(cards), is_lead, st)
+
+    def _play(self, p: str, cards: tuple[Card, ...], is_lead: bool, st):
+        d = self.deal
+        hand_cards = None
+        if self.full[p]:
+            hand_cards = [Card.parse(n) for n in self.known[p].elements()]
+            missing = Counter(repr(c) for c in cards) - self.known[p]
+            if missing:
+                raise _err(f"{p} does not hold " + " ".join(sorted(missing.elements()))
+                           + f" (hand from line {self.hand_line[p]}: "
+                           + format_cards(sorted(hand_cards)) + ")", st, "TT-10")
+        if is_lead:
+            prob = lead_problem(cards, self.hand_size, hand_cards, self.opts)
+            lead, target, beats = cards, cards, True
+        else:
+            plays = [c for _, c in self.trick]
+            lead = plays[0]
+            target = tuple(target_of(plays, self.opts))
+            if len(cards) != len(lead):
+                prob = ("TT-10", f"each follower plays exactly {len(lead)} card(s), the number "
+                        "led")
+            elif hand_cards is not None:
+                prob = follow_problem(cards, hand_cards, target, lead, self.opts)
+            else:
+                prob = None
+            beats = len(cards) == len(lead) and beats_or_ties(cards, target)
+        if prob:
+            rule, msg = prob
+            raise _err(f"{p}: {msg}", st, rule)
+        played = Counter(repr(c) for c in cards)
+        self.known[p] -= played
+        self.public += played
+        self._check_now(st, played)
+        info = PlayInfo(p, cards, st.line, self.trick_no, is_lead, tuple(lead), tuple(target),
+                        beats)
+        d.plays.append(info)
+        d.events.append(("play", info))
+        self.trick.append((p, cards))
+        if len(self.trick) == len(d.receivers):
+            w = trick_winner([c for _, c in self.trick], self.opts)
+            self.leader = self.trick[w][0]
+            self.hand_size -= len(self.trick[0][1])
+            self.trick = []
+            self.trick_no += 1
+
+    def _showdown(self, ev: Showdown, st):
+        self._need_deal(st)
+        d = self.deal
+        if self.phase == "exchange":
+            self.phase = "play"
+        if self.trick:
+            raise _err(f"the trick is not finished: {self._next_follower()} plays next", st,
+                       "TT-13")
+        if self.hand_size != 1:
+            raise _err(f"the showdown comes when each player holds 1 card, not "
+                       f"{self.hand_size}", st, "TT-13")
+        shown = dict(ev.cards)
+        if set(shown) != set(d.receivers):
+            raise _err("every player in the hand reveals a card: " + " ".join(d.receivers), st,
+                       "TT-13")
+        for p, c in shown.items():
+            name = repr(c)
+            if self.full[p] and self.known[p][name] != 1:
+                have = format_cards(Card.parse(n) for n in self.known[p].elements())
+                raise _err(f"{p}'s last card is {have}, not {name}", st, "TT-13")
+            self.known[p] = Counter()
+        names = Counter(repr(c) for c in shown.values())
+        self.public += names
+        self._check_now(st, names)
+        top = max(show_rank(c) for c in shown.values())
+        losers = tuple(p for p in d.receivers if show_rank(shown[p]) == top)  # TT-14
+        for p in losers:
+            self.scoring[p].append((shown[p], st.line))  # TT-13 / TT-V1(d) paper scoring
+        d.showdown = (shown, st.line)
+        d.losers = losers
+        d.events.append(("showdown", shown, st.line))
+        self.hand_size = 0
+        self.last_value = value(shown[losers[0]])
+        self.next_size = self.last_value  # TT-6 (13 after a joker, TT-V2(g))
+        totals = self.totals()
+        before = self.active
+        newly = [p for p in before if totals[p] >= self.opts.limit]  # TT-16, TT-V2(h)
+        self.eliminated += newly
+        left = self.active
+        self.phase = "predeal"
+        if len(left) <= 1:  # TT-17, A9
+            self.over = True
+            self.phase = "over"
+            if left:
+                self.winners = tuple(left)
+            elif self.opts.simultaneous_out == "all-win":
+                self.winners = tuple(before)
+            else:
+                low = min(totals[p] for p in before)
+                self.winners = tuple(p for p in before if totals[p] == low)
+            return
+        self.dealer_candidates = losers
+        self.draw_pool = None
+
+    # ----- summaries ----------------------------------------------------------------------
+    def current_trick(self) -> list[tuple[str, tuple[Card, ...]]]:
+        return list(self.trick)
+
+
+def replay(record, upto: int | None = None) -> Engine:
+    """Run the engine over a record's statements (all, or the first ``upto``)."""
+    eng = Engine(record.header)
+    sts = record.statements if upto is None else record.statements[:upto]
+    for st in sts:
+        eng.apply(st)
+    return eng
+
+
+def validate(record) -> None:
+    replay(record)
