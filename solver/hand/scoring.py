@@ -448,11 +448,11 @@ def score_sheet(record) -> Scoresheet:
     for st in record.statements:
         ev = st.event
         if phase == "over":
-            fail(f"the game is over: {winner_side} won after {scored} scored rounds "
-                 "(HR-41, HR-44)", st, "HR-41")
+            fail(f"the game is over: {winner_side} won with the lowest total after {scored} "
+                 "scored rounds", st, "HR-41" if scored >= ROUNDS - 1 else "HR-44")
         if ev.number != scored + 1:
             fail(f"this deal is round {scored + 1}: unscored deals do not count among the "
-                 f"seven and rounds are numbered by scored rounds (HR-36)", st, "HR-36")
+                 f"seven and rounds are numbered by scored rounds", st, "HR-36")
         if ev.dealer is not None and ev.dealer != dealer:
             rule = "HR-45" if options.deal_rotation == "rotate" else "HR-5"
             fail(f"{dealer} deals round {ev.number}, not {ev.dealer}", st, rule)

@@ -11,13 +11,14 @@ natural(s) the meld's wild stands for, otherwise a lay-off.
 >>> [(m.kind, m.cards_text()) for m in res.moves]
 [('swap', 'JC')]
 >>> res.blocked[0].reason
-'AS stands for JC in 9C 10C AS and keeps that identity until swapped; 7C would need it re-read as 8C; swap in JC first (HR-24)'
+'AS stands for JC in 9C 10C AS and keeps that identity until swapped; 7C would need it re-read as 8C; swap in JC first, as HR-24 allows'
 >>> res = moves("9C 10C AS", parse_cards("JC 7C 5D"), Card.parse("QS"), plays=["1: JC", "1: AS 7C"])
 >>> res.table_text()
 ['7C AS 9C 10C JC']
 """
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -124,6 +125,11 @@ class MovesResult:
 
 # ------------------------------------------------------------------------------ parsing
 
+def _bare(reason: str) -> str:
+    """A meld reason without its final ``(HR-n)``, for errors that add the rule."""
+    return re.sub(r"\s*\((HR-\d+(, HR-\d+)*)\)$", "", reason)
+
+
 def parse_table(text: str, regime: Regime, options: HandOptions) -> list[TableMeld]:
     """Table melds separated by ``|``; each must be valid and its wild's identity fixed
     (HR-25: by its written position, or declared ``AS=JC``)."""
@@ -132,8 +138,8 @@ def parse_table(text: str, regime: Regime, options: HandOptions) -> list[TableMe
         rep = analyse_meld(cards, regime, options, declared)
         quoted = " ".join(repr(c) for c in cards)
         if not rep.valid:
-            raise RuleError(f"table meld {i} is not a valid meld: {rep.reason}", text=quoted,
-                            rule=rep.rule)
+            raise RuleError(f"table meld {i} is not a valid meld: {_bare(rep.reason)}",
+                            text=quoted, rule=rep.rule)
         if len(rep.readings) > 1 and not rep.declared:
             ends = " or ".join(f"{rep.wild!r}={r.wild_as[0]!r}" for r in rep.readings)
             raise NotationError(f"table meld {i}: write the run in its table order or declare "
@@ -253,7 +259,7 @@ def try_layoff(meld: TableMeld, idx: int, cards: list[Card], declared: dict, reg
             raise RuleError(f"{old_wild!r} stands for {now} in {meld.text()} and keeps that "
                             f"identity until swapped; {quoted} would need it re-read as {then}",
                             text=quoted, rule="HR-25")
-        raise RuleError(f"{quoted} cannot be laid off on {meld.text()}: {rep.reason}",
+        raise RuleError(f"{quoted} cannot be laid off on {meld.text()}: {_bare(rep.reason)}",
                         text=quoted, rule=rep.rule or "HR-23")
     fits = [r for r in rep.readings if r.kind == meld.reading.kind]
     if meld.reading.kind == "run":
@@ -272,7 +278,7 @@ def try_layoff(meld: TableMeld, idx: int, cards: list[Card], declared: dict, reg
         if not (sit.going_out or sit.one_card or options.pair_wild_third_card):
             raise RuleError(f"a single missing natural may not be added to the 2 + wild group "
                             f"{meld.text()} unless you go out this turn or a player is down to "
-                            "one card (HR-26; variant pair-wild-third-card lifts this, HR-56)",
+                            "one card (variant pair-wild-third-card lifts this, HR-56)",
                             text=quoted, rule="HR-26")
         rule = "HR-56" if options.pair_wild_third_card and not (sit.going_out or sit.one_card) \
             else "HR-26"
@@ -390,7 +396,7 @@ def _hr25_hints(blocked: list[Blocked], table, hand, regime) -> list[Blocked]:
         if b.rule == "HR-25":
             need = table[b.meld - 1].reading.wild_as
             if all(_pick(hand, regime, n) is not None for n in need):
-                reason += "; swap in " + " ".join(map(repr, need)) + " first (HR-24)"
+                reason += "; swap in " + " ".join(map(repr, need)) + " first, as HR-24 allows"
         out.append(Blocked(b.meld, b.cards, reason, b.rule))
     return out
 

@@ -1,0 +1,317 @@
+"""``sleuth hand ...``: meld checks, the best meld, table moves, redeal, scoresheets
+(shared/rules/hand-rummy.md).  Formatting only; the rules live in :mod:`solver.hand`."""
+from __future__ import annotations
+
+import click
+from tabulate import tabulate
+
+from cli.main import cli, emit_json, handle_errors
+from solver.cards import Card, parse_cards
+from solver.errors import NotationError
+from solver.hand import best as hand_best
+from solver.hand import check as hand_check
+from solver.hand import moves as hand_moves
+from solver.hand import redeal as hand_redeal
+from solver.hand import score_sheet
+from solver.hand.options import HandOptions, option_table
+from solver.records import read_record
+
+
+def _cards(cards) -> str:
+    return " ".join(repr(c) for c in cards)
+
+
+def _options(variant) -> HandOptions:
+    names = []
+    for v in variant or ():
+        names += [o.strip() for o in v.split(",") if o.strip()]
+    return HandOptions.from_names(names)
+
+
+def _indicator(text: str | None) -> Card | None:
+    return None if text is None else Card.parse(text)
+
+
+_VARIANTS_HELP = ("Variant options, comma-separated or repeated: " + ", ".join(
+    f"{n}" + (f"={v.replace(' | ', '|')}" if "|" in v and v != "off | on" else "")
+    for n, v, _, _ in option_table()) + ".")
+
+
+def common(fn):
+    fn = click.option("--json", "as_json", is_flag=True, help="Machine output (JSON).")(fn)
+    fn = click.option("--variant", "-v", multiple=True, metavar="OPTS", help=_VARIANTS_HELP)(fn)
+    fn = click.option("--indicator", "-i", metavar="CARD",
+                      help="The turned-up indicator (HR-7): decides the wilds (HR-8, HR-9). "
+                           "Not with wild-mode=jokers-only.")(fn)
+    return fn
+
+
+@cli.group("hand")
+def hand_group():
+    """Hand (rummy): melds, the best opening, table moves, redeal, scoring.
+
+    \b
+    Cards: 10H QS AC Jk (two packs: a card may appear twice). Melds are
+    separated by '|'; a run's written order is its layout, so 9C 10C AS reads
+    the wild AS as JC and AS 9C 10C as 8C; declare with AS=8C.
+    Rules: shared/rules/hand-rummy.md (HR-n); docs/hand.md.
+
+    \b
+    Examples:
+      sleuth hand check "7D AC 9D | 5S 5C AC" --indicator 7C
+      sleuth hand best "AH 2H 3H 4H 5H 9H 9S 9D KC JD 4C 4S QS QD 8H" -i 7S
+      sleuth hand moves --table "9C 10C AS" --hand "JC 7C 5D" -i QS
+      sleuth hand redeal "5H 5H 9S 9S KD KD 2C 2C 3H 4H 6S 7S 8D 10C" -i 7C
+      sleuth hand score samples/hand/full-hand-bonuses.txt
+    """
+
+
+# ------------------------------------------------------------------------------ check
+
+@hand_group.command("check")
+@click.argument("melds")
+@common
+@click.option("--to-beat", type=int, metavar="N",
+              help="With initial-must-exceed: the last initial meld's value this round (HR-52).")
+@handle_errors()
+def check_cmd(melds, indicator, variant, as_json, to_beat):
+    """Judge melds: valid or not (with the rule), kind, what the wild stands for, value,
+    and whether together they open (initial-min, default 51, HR-19).
+
+    \b
+    Example:
+      sleuth hand check "7D AC 9D | 5S 5C AC | QC KC AC" --indicator 7C
+      sleuth hand check "AD 2D 3D 4D 5D | 9H 9S 9D" -i 7H --variant initial-min=61
+    """
+    res = hand_check(melds, _indicator(indicator), _options(variant), to_beat=to_beat)
+    if as_json:
+        emit_json(res.to_json())
+        return
+    rows = []
+    for i, r in enumerate(res.reports, 1):
+        other = ""
+        if r.valid and len(r.readings) > 1:
+            alt = [x for x in r.readings if x is not r.chosen]
+            other = "; or " + ", ".join(f"{r.wild!r} = {x.wild_as[0]!r} ({x.value})"
+                                        for x in alt if x.wild_as)
+            other += " [declared]" if r.declared else " [better reading taken]"
+        rows.append([i, _cards(r.cards), "yes" if r.valid else "no", r.kind or "-",
+                     (r.wild_text() + other) or "-", r.value if r.valid else "-",
+                     r.reason or ""])
+    out = [res.regime.describe(),
+           tabulate(rows, headers=["#", "cards", "valid", "kind", "wild stands for", "value",
+                                   "reason"]),
+           f"total {res.total}; " + ("opens" if res.opens else "does not open")
+           + f" (initial meld needs {res.needed}, HR-19)"]
+    click.echo("\n".join(out))
+
+
+# ------------------------------------------------------------------------------ best
+
+@hand_group.command("best")
+@click.argument("cards")
+@common
+@click.option("--to-beat", type=int, metavar="N",
+              help="With initial-must-exceed: the last initial meld's value this round (HR-52).")
+@click.option("--first-turn", is_flag=True,
+              help="This is the player's own first turn: no going out (HR-32, A3).")
+@handle_errors()
+def best_cmd(cards, indicator, variant, as_json, to_beat, first_turn):
+    """The best initial meld of the cards held after the draw: the maximum-value disjoint
+    melds leaving a card to discard (HR-30), proven optimal (CP-SAT); whether it opens;
+    whether the player can go out, with which discard, as a Full Hand with which Egyptian
+    bonuses (HR-40, HR-59).
+
+    \b
+    Example:
+      sleuth hand best "AH 2H 3H 4H 5H 9H 9S 9D KC JD 4C 4S QS QD 8H" --indicator 7S
+      sleuth hand best "2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH AC AC 5S" -i 7C \\
+          --variant bonus-suit,bonus-two-wilds,bonus-wild-discard --json
+    """
+    res = hand_best(parse_cards(cards), _indicator(indicator), _options(variant),
+                    to_beat=to_beat, first_turn=first_turn)
+    if as_json:
+        emit_json(res.to_json())
+        return
+    out = [res.regime.describe()]
+    b = res.best_initial
+    if b is None:
+        out.append("no valid meld in this hand")
+    else:
+        rows = [[_cards(m), r.kind, _wild(r), r.value] for m, r in zip(b.melds, b.readings)]
+        out.append(tabulate(rows, headers=["best initial meld", "kind", "wild stands for",
+                                           "value"]))
+        out.append(f"value {b.value}: " + ("opens" if res.can_open else "does not open")
+                   + f" (needs {res.needed}, HR-19); left: {_cards(b.left)}")
+    if res.can_go_out:
+        g = res.go_out
+        kind = "Full Hand" if res.full_hand else "going out"
+        bonus = (f", bonuses {' + '.join(g.bonuses)} (x{g.multiplier}, HR-59)"
+                 if res.full_hand and g.bonuses else "")
+        out.append(f"can go out ({kind}{bonus}): discard {_cards(g.discards)}")
+        out.append(tabulate([[_cards(m), r.kind, _wild(r)] for m, r in zip(g.melds, g.readings)],
+                            headers=["going out", "kind", "wild stands for"]))
+    else:
+        out.append(f"cannot go out: {res.go_out_reason}")
+    click.echo("\n".join(out))
+
+
+def _wild(reading) -> str:
+    return "+".join(repr(c) for c in reading.wild_as) or "-"
+
+
+# ------------------------------------------------------------------------------ moves
+
+@hand_group.command("moves")
+@click.option("--table", "-t", required=True, metavar="MELDS",
+              help="Melds on the table, '|'-separated, in table order (a wild keeps its "
+                   "place, HR-25; or declare it: AS=JC).")
+@click.option("--hand", "hand_", required=True, metavar="CARDS", help="The mover's cards.")
+@common
+@click.option("--play", "plays", multiple=True, metavar="'N: CARDS'",
+              help="Put hand cards into table meld N (repeatable, in order): a swap if they "
+                   "are what its wild stands for, else a lay-off. Refused with the rule if "
+                   "illegal (exit 2).")
+@click.option("--not-melded", is_flag=True,
+              help="The mover has not made the initial meld (HR-18).")
+@click.option("--going-out", is_flag=True,
+              help="The mover goes out this turn (HR-21, HR-26a).")
+@click.option("--one-card", is_flag=True,
+              help="After this turn's discard some player holds one card (HR-26b, A5).")
+@handle_errors()
+def moves_cmd(table, hand_, indicator, variant, as_json, plays, not_melded, going_out,
+              one_card):
+    """Legal lay-offs (HR-23, HR-26, HR-56) and wild swaps (HR-24, HR-55, A17) of a hand on
+    the table, and the tempting moves the rules refuse (HR-25: melds are never
+    rearranged; HR-26: no single natural onto a 2 + wild group).
+
+    \b
+    Example:
+      sleuth hand moves --table "9C 10C AS | 8C 8H AS" --hand "JC 7C 8S 5D" -i QS
+      sleuth hand moves -t "9C 10C AS" --hand "JC 7C 5D" -i QS --play "1: JC" --play "1: AS 7C"
+    """
+    res = hand_moves(table, parse_cards(hand_), _indicator(indicator), _options(variant),
+                     melded=not not_melded, going_out=going_out, one_card=one_card,
+                     plays=plays)
+    if as_json:
+        emit_json(res.to_json())
+        return
+    out = [res.regime.describe()]
+    for m in res.played:
+        extra = f", {m.take!r} to hand" if m.take is not None else ""
+        out.append(f"played {m.kind} {m.cards_text()} on meld {m.meld}{extra} -> "
+                   f"{_cards(m.result)} ({m.rule})")
+    out.append(tabulate([[i, m.text(), _wild(m.reading)] for i, m in enumerate(res.table, 1)],
+                        headers=["#", "table", "wild stands for"]))
+    out.append(f"hand: {_cards(res.hand)}")
+    if res.note:
+        out.append(res.note)
+    rows = []
+    for m in res.moves:
+        what = m.cards_text() + (f" for {m.take!r}" if m.take is not None else "")
+        then = "; ".join(f"{t.cards_text()} on {t.meld}" + (
+            f" ({m.take!r}={t.reading.wild_as[0]!r})" if t.reading.wild_as else "")
+            for t in m.then[:4]) + (" ..." if len(m.then) > 4 else "")
+        rows.append([m.kind, m.meld, what, _cards(m.result), _wild(m.reading), m.rule, then])
+    if rows:
+        out.append(tabulate(rows, headers=["move", "meld", "cards", "result", "wild", "rule",
+                                           "then (freed wild)"]))
+    elif not res.note:
+        out.append("no legal lay-off or swap")
+    for b in res.blocked:
+        rule = "" if b.rule in b.reason else f" ({b.rule})"
+        out.append(f"refused: {_cards(b.cards)} on meld {b.meld}: {b.reason}{rule}")
+    click.echo("\n".join(out))
+
+
+# ------------------------------------------------------------------------------ redeal
+
+@hand_group.command("redeal")
+@click.argument("cards")
+@common
+@handle_errors()
+def redeal_cmd(cards, indicator, variant, as_json):
+    """May this dealt hand demand a redeal (HR-10)? Four identical pairs, three pairs and a
+    wild, or two pairs and both jokers.
+
+    \b
+    Example:
+      sleuth hand redeal "5H 5H 9S 9S KD KD 2C 3H 4H 6S 7S 8D 10C AC" --indicator 7C
+    """
+    res = hand_redeal(parse_cards(cards), _indicator(indicator), _options(variant))
+    if as_json:
+        emit_json(res.to_json())
+        return
+    verdict = f"redeal allowed ({res.condition})" if res.allowed else "no redeal"
+    click.echo(f"{res.regime.describe()}\n{verdict}: {res.reason}")
+
+
+# ------------------------------------------------------------------------------ score
+
+@hand_group.command("score")
+@click.argument("record", type=click.Path(dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Machine output (JSON).")
+@handle_errors()
+def score_cmd(record, as_json):
+    """Total a scoresheet record over the seven rounds (HR-36..HR-45): round scores,
+    running totals, unscored deals, round 7's three deals (HR-43), ties (HR-44), teams
+    (HR-42) and who deals next.
+
+    \b
+    A record (docs/hand.md):
+      game: hand
+      variant: bonus-wild-discard, bonus-colour
+      players: Ana Ben Cleo
+      dealer: Cleo
+      round 1: Ana out full-hand wild-discard; Ben 45, Cleo no-meld
+      round 2: unscored redeal Ben
+      round 2: Ben out partial; Ana 12, Cleo 30
+
+    \b
+    Example:
+      sleuth hand score samples/hand/full-hand-bonuses.txt
+      sleuth hand score samples/hand/team-game.txt --json
+    """
+    rec = read_record(record)
+    if rec.game != "hand":
+        raise NotationError("not a Hand scoresheet (game: hand)", text=rec.game)
+    sheet = score_sheet(rec)
+    if as_json:
+        emit_json(sheet.to_json())
+    else:
+        click.echo(render_analysis(sheet))
+
+
+def render_analysis(sheet) -> str:
+    """The scoresheet as tables: one row per deal, totals, standings, what comes next."""
+    sides = sheet.sides
+    rows = []
+    for d in sheet.deals:
+        if d.scored:
+            res = f"{d.winner} {d.kind}" + (f" {'+'.join(d.bonuses)} x{d.multiplier}"
+                                             if d.bonuses else "")
+            rows.append([d.number, d.deal, d.dealer, res]
+                        + [f"{d.side_scores[s]:+d}" for s in sides]
+                        + [" ".join(f"{d.totals[s]}" for s in sides)])
+        else:
+            rows.append([d.number, d.deal, d.dealer, f"unscored: {d.note}"]
+                        + ["" for _ in sides] + [""])
+    head = ["round", "deal", "dealer", "result"] + sides + ["totals"]
+    out = []
+    if sheet.teams:
+        out.append("teams: " + " vs ".join("+".join(t) for t in sheet.teams) + " (HR-42)")
+    out.append(tabulate(rows, headers=head) if rows else "no deals yet")
+    out.append(tabulate([[r, s, t] for r, s, t in sheet.standings()],
+                        headers=["rank", "player" if not sheet.teams else "team", "total"]))
+    if sheet.status == "over":
+        out.append(f"game over: {sheet.winner} wins with the lowest total "
+                   f"after {sheet.rounds_scored} scored rounds (HR-41)")
+    elif sheet.status == "tie-break":
+        out.append(f"tied for lowest: round {sheet.next_round} is a tie-break (HR-44); "
+                   f"{sheet.next_dealer} deals")
+    else:
+        out.append(f"{sheet.rounds_scored} of 7 rounds scored; round {sheet.next_round}: "
+                   f"{sheet.next_dealer} deals")
+    if sheet.note:
+        out.append(sheet.note)
+    return "\n".join(out)
