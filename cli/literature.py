@@ -1,0 +1,136 @@
+"""Literature: the analysis sheet and ``sleuth literature claim``."""
+from __future__ import annotations
+
+import click
+from tabulate import tabulate
+
+from cli.commands import resolve_view
+from cli.main import cli, emit_json, handle_errors
+from solver.games import get_game
+from solver.records import read_record
+
+
+def _pct(p: float) -> str:
+    if p >= 1.0:
+        return "certain"
+    if p <= 0.0:
+        return "0"
+    return f"{100 * p:.0f}%" if 0.01 <= p <= 0.99 else f"{100 * p:.2g}%"
+
+
+def _holders(d: dict[str, float]) -> str:
+    if len(d) == 1 and abs(next(iter(d.values())) - round(next(iter(d.values())))) < 1e-12 \
+            and next(iter(d.values())) >= 1.0:
+        (loc, v), = d.items()
+        return loc + (f" x{int(v)}" if v > 1 else "")
+    items = sorted(d.items(), key=lambda kv: -kv[1])
+    return " ".join(f"{l} {_pct(p) if p <= 1 else f'{p:.2f}'}" for l, p in items)
+
+
+def render_analysis(a) -> str:
+    t = a.table
+    out = []
+    who = a.view if a.view else "the public"
+    head = f"Literature, as seen by {who}"
+    if a.memory != "full":
+        head += " (memory: last question only, A9)"
+    out.append(head + f"; {a.statements} statements.")
+    if not a.exact:
+        out.append(f"Probabilities are estimates (95% within ±{a.error:.3f}); certainties "
+                   "are exact.")
+    rows = []
+    for i, team in enumerate(t.teams):
+        for p in team:
+            h = a.hands[p]
+            known = h["known"]
+            rows.append([t.team_name(i), p + (" *" if p == a.turn else ""), h["count"],
+                         " ".join(known) if known else "-"])
+    out.append("")
+    out.append(tabulate(rows, headers=["team", "player", "cards", "known to hold"]))
+    rows = []
+    for name, h in a.halves.items():
+        if h.status != "open":
+            c = h.claim or {}
+            rows.append([name, h.status + (f" (line {c['line']}, {c['outcome']})" if c else ""),
+                         "", ""])
+            continue
+        cells = " | ".join(f"{c}: {_holders(d)}" for c, d in h.holders.items())
+        pt = ", ".join(f"{tn} {_pct(p)}" for tn, p in h.p_team.items())
+        rows.append([name, "open", pt, cells])
+    out.append("")
+    out.append(tabulate(rows, headers=["half-suit", "status", "P(team holds all)",
+                                       "holders"], maxcolwidths=[None, None, 18, 80]))
+    safe = [(n, h.safe_claim) for n, h in a.halves.items() if h.safe_claim]
+    if safe:
+        out.append("")
+        out.append("Safe claims (certain, LIT-11(a)):")
+        for n, alloc in safe:
+            out.append(f"  {a.view} claims {n}: "
+                       + ", ".join(f"{p} {' '.join(cs)}" for p, cs in alloc.items()))
+    risky = [(n, tn, r) for n, h in a.halves.items() for tn, r in h.risk.items()]
+    if risky:
+        out.append("")
+        out.append("Claims that would fail now:" if a.view else
+                   "Claims that would fail now (per team):")
+        for n, tn, r in risky:
+            out.append(f"  {n} by team {tn}: {r}")
+    out.append("")
+    score = ", ".join(f"team {k} {v}" for k, v in a.score.items())
+    if a.over:
+        w = a.winner
+        out.append(f"Game over. Score: {score}. " + ("A tie (LIT-17)." if w == "tie"
+                                                     else f"Team {w} wins (LIT-17)."))
+    else:
+        out.append(f"Score: {score}. Turn: {a.turn}.")
+    return "\n".join(out)
+
+
+def render_claim(c) -> str:
+    out = [f"{c.claim!r}"]
+    if c.certain:
+        out.append("Certainly correct: won (LIT-11(a)).")
+    else:
+        out.append(f"P(won) {_pct(c.p_won)}, P(cancelled) {_pct(c.p_cancelled)}, "
+                   f"P(lost) {_pct(c.p_lost)}" + ("" if c.exact else " (estimates)"))
+    if c.note:
+        out.append(c.note)
+    unsure = [p for p in c.placements if not p["certain"]]
+    if unsure:
+        out.append("Uncertain placements:")
+        for p in unsure:
+            alt = ", ".join(f"{l} {_pct(q)}" for l, q in p["elsewhere"].items())
+            out.append(f"  {p['card']} with {p['holder']}: {_pct(p['p'])}"
+                       + (f" (else {alt})" if alt else ""))
+    return "\n".join(out)
+
+
+@cli.group("literature")
+def literature():
+    """Literature helpers (see also the generic verbs: analyze, log, why, simulate)."""
+
+
+@literature.command("claim")
+@click.argument("record", type=click.Path(dir_okay=False))
+@click.argument("statement", nargs=-1, required=True)
+@click.option("--as", "as_", metavar="PLAYER", help="The view (default: the record's 'me:'; "
+              "'public' = a spectator).")
+@click.option("--json", "as_json", is_flag=True, help="Machine output.")
+@handle_errors(json_flag="as_json")
+def claim(record, statement, as_, as_json):
+    """Would this claim, made now, be won, cancelled or lost?
+
+    \b
+    Example:
+      sleuth literature claim game.txt "Ana claims 2H-7H: Ana 2H 3H 4H 6H 7H, Cleo 5H"
+    Exit status 3 when the record itself is inconsistent.
+    """
+    rec = read_record(record)
+    if rec.game != "literature":
+        from solver.errors import NotationError
+        raise NotationError("not a Literature record", text=rec.game)
+    game = get_game("literature")
+    res = game.check_claim(rec, resolve_view(rec, as_), " ".join(statement))
+    if as_json:
+        emit_json(res.to_json())
+    else:
+        click.echo(render_claim(res))
