@@ -158,6 +158,6 @@ def setup(players, difficulty, psychics_3p, as_json):
         emit_json([s.to_json() for s in setups])
         return
     rows = [[s.players, s.difficulty, s.psychics, s.cards_per_kind, s.tokens_per_psychic or "-",
-             f"1 per hour" if s.crows_per_hour else f"{s.crows_total} in all"] for s in setups]
+             "1 per hour" if s.crows_per_hour else f"{s.crows_total} in all"] for s in setups]
     click.echo(tabulate(rows, headers=["players", "difficulty", "psychics", "cards per kind",
                                        "tokens each", "crows"], tablefmt=TABLEFMT))

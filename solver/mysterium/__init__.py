@@ -42,9 +42,6 @@ class MysteriumGame(Game):
     def check_header(self, header) -> None:
         roster_of(header)
 
-    def options(self, header) -> MysteriumOptions:
-        return roster_of(header).options
-
     def parse_event(self, text: str, header):
         return parse_event(text, header)
 

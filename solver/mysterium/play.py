@@ -83,7 +83,6 @@ class Play:
     culprit: int | None = None
     outcome: str | None = None    # won | lost
     outcome_rule: str = ""
-    last_line: int = 0
 
     def __post_init__(self):
         for p in self.roster.psychics:
@@ -176,7 +175,6 @@ class Play:
         def err(msg: str, rule: str) -> RuleError:
             return RuleError(msg, rule=rule, text=st.text, line=st.line)
 
-        self.last_line = st.line
         if isinstance(ev, Secret):
             return self._secret(ev, st, err)
         if self.phase == "over":
