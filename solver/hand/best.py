@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 
 from ortools.sat.python import cp_model
+from ortools.sat.python.cp_model import LinearExpr
 
 from solver.cards import SUITS, Card
 from solver.errors import RuleError
@@ -30,6 +31,7 @@ from solver.hand.regime import (Regime, check_copies, make_regime, natural_value
 
 WILD = "W"  # the kind of every wild card (two wilds are interchangeable)
 TIME_LIMIT = 20.0  # seconds; a 15-card hand takes milliseconds
+SPLIT_RUNS = 5  # longest run the optimiser considers (longer ones are joined afterwards)
 
 
 @dataclass(frozen=True)
@@ -49,9 +51,15 @@ class Candidate:
         return self.reading.value
 
 
-def candidates(counts: Counter, n_wild: int, options: HandOptions) -> list[Candidate]:
+def candidates(counts: Counter, n_wild: int, options: HandOptions, longest: int = 13
+               ) -> list[Candidate]:
     """Every meld (HR-12..HR-16) makeable from natural card ``counts`` and ``n_wild`` wilds,
-    each with its value (HR-20).  A wild may stand for a card held elsewhere (HR-16).
+    each with its value (HR-20), runs up to ``longest`` cards.  A wild may stand for a card
+    held elsewhere (HR-16).
+
+    The optimiser asks for runs of at most 5 cards: a run of 6 or more splits into runs of
+    3 to 5 with the same cards, at most one wild each, and the same value (a run's value is
+    the sum of its positions', HR-20), so nothing is lost; :func:`_realise` joins them again.
 
     >>> from solver.cards import parse_cards
     >>> len(candidates(Counter(parse_cards("5S 5H 5D")), 1, HandOptions()))  # 3 pairs+W, 5S5H5D, +W
@@ -75,13 +83,15 @@ def candidates(counts: Counter, n_wild: int, options: HandOptions) -> list[Candi
                     out.append(Candidate(nat, True, Reading("group", (k + 1) * v, missing,
                                                             rank=rank)))
     # runs (HR-12): positions 1 (ace low) .. 14 (ace high), 3..13 long
+    pv = [(run_position_value(p, False, options), run_position_value(p, True, options))
+          if p else (0, 0) for p in range(15)]
     for suit in SUITS:
         have = [False] * 16
         for p in range(1, 15):
             have[p] = counts.get(position_card(p, suit), 0) > 0
         for lo in range(1, 13):
             missing: list[int] = []
-            for hi in range(lo, min(lo + 12, 14) + 1):
+            for hi in range(lo, min(lo + longest - 1, 14) + 1):
                 if not have[hi]:
                     missing.append(hi)
                 if len(missing) > min(n_wild, 1):
@@ -90,18 +100,17 @@ def candidates(counts: Counter, n_wild: int, options: HandOptions) -> list[Candi
                     continue
                 span = range(lo, hi + 1)
                 if missing:
-                    w = missing[0]
-                    out.append(_run(suit, lo, hi, w, options))
+                    out.append(_run(suit, lo, hi, missing[0], pv))
                 else:
-                    out.append(_run(suit, lo, hi, None, options))
+                    out.append(_run(suit, lo, hi, None, pv))
                     if n_wild:
-                        out.extend(_run(suit, lo, hi, w, options) for w in span)
+                        out.extend(_run(suit, lo, hi, w, pv) for w in span)
     return out
 
 
-def _run(suit: str, lo: int, hi: int, w: int | None, options: HandOptions) -> Candidate:
+def _run(suit: str, lo: int, hi: int, w: int | None, pv: list) -> Candidate:
     nat = tuple(position_card(p, suit) for p in range(lo, hi + 1) if p != w)
-    value = sum(run_position_value(p, p == w, options) for p in range(lo, hi + 1))
+    value = sum(pv[p][p == w] for p in range(lo, hi + 1))
     reading = Reading("run", value, (position_card(w, suit),) if w else (), suit=suit, lo=lo,
                       hi=hi, wild_pos=w)
     return Candidate(nat, w is not None, reading)
@@ -187,13 +196,13 @@ def _solve(model: cp_model.CpModel) -> cp_model.CpSolver | None:
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
     solver.parameters.max_time_in_seconds = TIME_LIMIT
-    status = solver.Solve(model)
+    status = solver.solve(model)
     if status == cp_model.OPTIMAL:
         return solver
     if status == cp_model.INFEASIBLE:
         return None
     raise TimeoutError(f"the meld optimiser stopped without a proof of optimality "
-                       f"({solver.StatusName(status)})")
+                       f"({solver.status_name(status)})")
 
 
 def _uses(cands: list[Candidate]) -> dict:
@@ -206,7 +215,34 @@ def _uses(cands: list[Candidate]) -> dict:
     return uses
 
 
-def _realise(cands, counts_used: list[int], pools: dict, regime: Regime) -> tuple[list, list]:
+def _join_runs(melds: list, readings: list, options: HandOptions) -> tuple[list, list]:
+    """Join runs of one suit that meet end to end while the result is a valid run (at most
+    13 cards, one wild: HR-12, HR-14); values add up (HR-20)."""
+    melds, readings = list(melds), list(readings)
+    joined = True
+    while joined:
+        joined = False
+        for i in range(len(melds)):
+            for j in range(len(melds)):
+                a, b = readings[i], readings[j]
+                if i == j or a.kind != "run" or b.kind != "run" or a.suit != b.suit \
+                        or a.hi + 1 != b.lo or b.hi - a.lo + 1 > 13 \
+                        or (a.wild_pos is not None and b.wild_pos is not None):
+                    continue
+                w = a.wild_pos if a.wild_pos is not None else b.wild_pos
+                r = Reading("run", a.value + b.value, a.wild_as + b.wild_as, suit=a.suit,
+                            lo=a.lo, hi=b.hi, wild_pos=w)
+                melds[i], readings[i] = melds[i] + melds[j], r
+                del melds[j], readings[j]
+                joined = True
+                break
+            if joined:
+                break
+    return melds, readings
+
+
+def _realise(cands, counts_used: list[int], pools: dict, regime: Regime,
+             options: HandOptions) -> tuple[list, list]:
     pools = {k: list(v) for k, v in pools.items()}
     melds, readings = [], []
     for i, k in enumerate(counts_used):
@@ -224,6 +260,7 @@ def _realise(cands, counts_used: list[int], pools: dict, regime: Regime) -> tupl
                     cards.append(pools[WILD].pop(0))
             melds.append(cards)
             readings.append(r)
+    melds, readings = _join_runs(melds, readings, options)
     left = [c for v in pools.values() for c in v]
     order = sorted(range(len(melds)), key=lambda j: (-readings[j].value, repr(melds[j])))
     return [melds[j] for j in order], [readings[j] for j in order], left
@@ -278,7 +315,7 @@ def best(hand: list[Card], indicator: Card | None, options: HandOptions | None =
     if any(c.is_joker and not regime.jokers_in_play for c in hand):
         raise RuleError("wild-mode=no-jokers plays without jokers", text="Jk", rule="HR-46")
     counts, n_wild, pools = _kinds(hand, regime)
-    cands = candidates(counts, n_wild, options)
+    cands = candidates(counts, n_wild, options, longest=SPLIT_RUNS)
     avail = dict(counts)
     if n_wild:
         avail[WILD] = n_wild
@@ -293,16 +330,15 @@ def best(hand: list[Card], indicator: Card | None, options: HandOptions | None =
     initial = None
     if cands:
         model = cp_model.CpModel()
-        x = [model.NewIntVar(0, min(avail[k] for k in _keys(m)), f"x{i}")
-             for i, m in enumerate(cands)]
+        x = _variables(model, cands, avail)
         for k, idx in uses.items():
-            model.Add(sum(x[i] for i in idx) <= avail[k])
-        model.Add(sum(cands[i].size * x[i] for i in range(len(cands))) <= n - 1)
-        model.Maximize(sum(cands[i].value * x[i] for i in range(len(cands))))
+            model.add(LinearExpr.sum([x[i] for i in idx]) <= avail[k])
+        model.add(LinearExpr.weighted_sum(x, [m.size for m in cands]) <= n - 1)  # HR-30
+        model.maximize(LinearExpr.weighted_sum(x, [m.value for m in cands]))
         sol = _solve(model)
-        used = [sol.Value(v) for v in x] if sol else [0] * len(cands)
+        used = [sol.value(v) for v in x] if sol else [0] * len(cands)
         if any(used):
-            melds, readings, left = _realise(cands, used, pools, regime)
+            melds, readings, left = _realise(cands, used, pools, regime, options)
             initial = Plan(melds, readings, sum(r.value for r in readings), left)
     can_open = initial is not None and initial.value >= needed
 
@@ -320,6 +356,12 @@ def best(hand: list[Card], indicator: Card | None, options: HandOptions | None =
 
 def _keys(m: Candidate):
     return list(m.naturals) + ([WILD] if m.wild else [])
+
+
+def _variables(model: cp_model.CpModel, cands: list[Candidate], avail: dict) -> list:
+    """How often each candidate is used: at most as often as its scarcest card (two packs)."""
+    return [model.new_int_var(0, min(avail[k] for k in _keys(m)), f"x{i}")
+            for i, m in enumerate(cands)]
 
 
 def _go_out(hand, cands, uses, avail, counts, n_wild, pools, regime, options, full):
@@ -344,25 +386,34 @@ def _go_out(hand, cands, uses, avail, counts, n_wild, pools, regime, options, fu
         removed = {WILD: 2}
         f, bonuses = bonus_factor(_without(hand, regime, removed), regime, options)
         modes.append((removed, 4 * f, ["two-wilds"] + bonuses))
+    # a card no candidate uses must be discarded: keep only the modes that discard them all
+    stuck = [k for k in avail if k not in uses]
+    modes = [m for m in modes if all(avail[k] == m[0].get(k, 0) for k in stuck)]
+    if not modes:
+        return None, ("no way to meld all cards but one (HR-34): "
+                      + " ".join(repr(c) for c in hand if (WILD if regime.is_wild(c)
+                                                          else regime.natural(c)) in stuck)
+                      + " fit no meld")
     model = cp_model.CpModel()
-    x = [model.NewIntVar(0, min(avail[k] for k in _keys(m)), f"x{i}")
-         for i, m in enumerate(cands)]
-    y = [model.NewBoolVar(f"mode{j}") for j in range(len(modes))]
-    model.AddExactlyOne(y)
+    x = _variables(model, cands, avail)
+    y = [model.new_bool_var(f"mode{j}") for j in range(len(modes))]
+    model.add_exactly_one(y)
     for k in avail:
         idx = uses.get(k, [])
-        model.Add(sum(x[i] for i in idx)
-                  == avail[k] - sum(r.get(k, 0) * y[j] for j, (r, _, _) in enumerate(modes)))
+        removed_k = [(j, r[k]) for j, (r, _, _) in enumerate(modes) if r.get(k)]
+        model.add(LinearExpr.sum([x[i] for i in idx])
+                  + LinearExpr.weighted_sum([y[j] for j, _ in removed_k],
+                                            [c for _, c in removed_k]) == avail[k])
     big = 1 + sum(m.value * min(avail[k] for k in _keys(m)) for m in cands)
-    model.Maximize(sum(big * modes[j][1] * y[j] for j in range(len(modes)))
-                   + sum(cands[i].value * x[i] for i in range(len(cands))))
+    model.maximize(LinearExpr.weighted_sum(y, [big * m[1] for m in modes])
+                   + LinearExpr.weighted_sum(x, [m.value for m in cands]))
     sol = _solve(model)
     if sol is None:
         return None, "no way to meld all cards but one (HR-34)"
-    used = [sol.Value(v) for v in x]
-    j = next(j for j in range(len(modes)) if sol.Value(y[j]))
+    used = [sol.value(v) for v in x]
+    j = next(j for j in range(len(modes)) if sol.value(y[j]))
     removed, mult, bonuses = modes[j]
-    melds, readings, left = _realise(cands, used, pools, regime)
+    melds, readings, left = _realise(cands, used, pools, regime, options)
     plan = Plan(melds, readings, sum(r.value for r in readings), [], left, mult, bonuses)
     return plan, None
 

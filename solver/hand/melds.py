@@ -271,11 +271,11 @@ def _raw_readings(nats: list[Card], n_wild: int, options: HandOptions
     return [], reason, rule
 
 
-def _natural_hint(cards: list[Card], regime: Regime, options: HandOptions) -> str | None:
+def _natural_hint(cards: list[Card], regime: Regime, options: HandOptions
+                  ) -> tuple[str, str] | None:
     """If the meld would be valid with one of its natural aces/jokers wild, say why that card
-    is natural here (HR-8, HR-9, HR-46, HR-47)."""
-    wilds = [c for c in cards if regime.is_wild(c)]
-    if wilds:
+    is natural here, and under which rule (HR-8, HR-9, HR-46, HR-47)."""
+    if any(regime.is_wild(c) for c in cards):
         return None
     for i, c in enumerate(cards):
         if not (c.is_joker or c.rank == 1):
@@ -285,16 +285,16 @@ def _natural_hint(cards: list[Card], regime: Regime, options: HandOptions) -> st
             continue
         if _raw_readings(nats, 1, options)[0]:
             if regime.name == "A":
-                why = "only the jokers are wild when an ace is turned up (HR-9)"
+                why, rule = "only the jokers are wild when an ace is turned up", "HR-9"
             elif regime.name == "N" and c.is_joker:
-                why = (f"a joker is a natural {regime.joker_as!r} under indicator "
-                       f"{regime.indicator!r} (HR-8)")
+                why, rule = (f"a joker is a natural {regime.joker_as!r} under indicator "
+                             f"{regime.indicator!r}", "HR-8")
             elif regime.name in ("N", "no-jokers", "twin-wild"):
-                why = f"only {regime.wild!r} is wild under indicator {regime.indicator!r} " \
-                      f"({regime.rule})"
+                why, rule = (f"only {regime.wild!r} is wild under indicator "
+                             f"{regime.indicator!r}", regime.rule)
             else:
-                why = "with wild-mode=jokers-only every ace is natural (HR-46)"
-            return f"{c!r} is a natural card here: {why}"
+                why, rule = "with wild-mode=jokers-only every ace is natural", "HR-46"
+            return f"{c!r} is a natural card here: {why} ({rule})", rule
     return None
 
 
@@ -342,7 +342,7 @@ def analyse_meld(cards: list[Card], regime: Regime | None = None,
     if not readings:
         hint = _natural_hint(cards, regime, options)
         if hint:
-            reason = f"{reason}; {hint}"
+            reason, rule = f"{reason}; {hint[0]}", hint[1]
         return _invalid(cards, reason, rule, jokers_as=jokers_as)
     chosen = None
     is_declared = False

@@ -1,0 +1,103 @@
+"""Benchmark: ``sleuth hand best`` on 15-card hands holding both wilds, against the
+exhaustive reference (:mod:`solver.hand.bruteforce`) in the same run.
+
+Run on demand::
+
+    python -m benchmarks.hand_best            # 200 random deals + 50 two-suit deals
+    python -m benchmarks.hand_best --hands 50 --seed 3
+
+Two families of hands, every Egyptian bonus on (so the Full Hand search is exercised):
+
+* ``random``: the indicator and 13 cards dealt from the shuffled 106-card pack, plus both
+  wilds (regime N: the two aces of the indicator's suit; regime A: the two jokers);
+* ``two-suit``: 13 cards from two suits only, plus both wilds -- dense hands with hundreds
+  of candidate melds, the optimiser's hardest case.
+
+Every answer is checked against the brute force (value, going out, multiplier); a mismatch
+stops the run.  Prints a Markdown table (medians, worst cases, brute force / optimiser
+ratio of the medians).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import time
+
+from solver.cards import JOKER, SUITS, Card, standard_deck
+from solver.hand import HandOptions, best, make_regime
+from solver.hand.bruteforce import brute_force
+
+OPTIONS = HandOptions(bonus_wild_discard=True, bonus_two_wilds=True, bonus_colour=True,
+                      bonus_suit=True)
+
+
+def deal(rng: random.Random, family: str) -> tuple[Card, list[Card]]:
+    pack = standard_deck(0) * 2 + [JOKER, JOKER]
+    while True:
+        ind = rng.choice(pack)
+        if not ind.is_joker:
+            break
+    pack.remove(ind)
+    wild = make_regime(ind, OPTIONS).wild
+    wilds = [c for c in pack if c == wild][:2]
+    rest = [c for c in pack if c != wild]
+    if family == "two-suit":
+        suits = rng.sample(SUITS, 2)
+        rest = [c for c in rest if not c.is_joker and c.suit in suits]
+    return ind, wilds + rng.sample(rest, 13)
+
+
+def run(n_random: int, n_dense: int, seed: int) -> list[dict]:
+    rng = random.Random(seed)
+    rows = []
+    for family, n in (("random", n_random), ("two-suit", n_dense)):
+        t_opt, t_bf, goes = [], [], 0
+        for _ in range(n):
+            ind, hand = deal(rng, family)
+            t0 = time.perf_counter()
+            res = best(hand, ind, OPTIONS)
+            t1 = time.perf_counter()
+            ref = brute_force(hand, ind, OPTIONS)
+            t2 = time.perf_counter()
+            got = (res.best_initial.value if res.best_initial else 0, res.can_go_out,
+                   res.go_out.multiplier if res.can_go_out else 0)
+            if got != (ref.value, ref.can_go_out, ref.multiplier):
+                raise SystemExit(f"MISMATCH on {hand} (indicator {ind!r}): best {got}, "
+                                 f"brute force {ref}")
+            goes += res.can_go_out
+            t_opt.append(t1 - t0)
+            t_bf.append(t2 - t1)
+        rows.append({"family": family, "hands": n, "go_out": goes,
+                     "best_median_ms": 1000 * statistics.median(t_opt),
+                     "best_worst_ms": 1000 * max(t_opt),
+                     "brute_median_ms": 1000 * statistics.median(t_bf),
+                     "brute_worst_ms": 1000 * max(t_bf),
+                     "ratio": statistics.median(t_bf) / statistics.median(t_opt)})
+    return rows
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--hands", type=int, default=200, help="random deals (default 200)")
+    ap.add_argument("--dense", type=int, default=50, help="two-suit deals (default 50)")
+    ap.add_argument("--seed", type=int, default=1)
+    a = ap.parse_args(argv)
+    # warm up (imports, CP-SAT's first call)
+    best([Card.parse(c) for c in "2H 3H 4H 5H".split()], Card.parse("7C"), OPTIONS)
+    rows = run(a.hands, a.dense, a.seed)
+    print(f"hand best, 15 cards with both wilds, every bonus on; seed {a.seed}; "
+          f"{os.cpu_count()} cores; load {os.getloadavg()[0]:.1f}")
+    print("| hands | n | can go out | best median | best worst | brute median | "
+          "brute worst | brute/best (medians) |")
+    print("|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        print(f"| {r['family']} | {r['hands']} | {r['go_out']} | {r['best_median_ms']:.1f} ms | "
+              f"{r['best_worst_ms']:.1f} ms | {r['brute_median_ms']:.1f} ms | "
+              f"{r['brute_worst_ms']:.1f} ms | {r['ratio']:.2f} |")
+    print("every answer equal to the brute force's")
+
+
+if __name__ == "__main__":
+    main()
