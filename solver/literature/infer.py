@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import copy
 import random
+import time
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -55,8 +56,24 @@ class ViewModel:
 
 
 def view_facts(play: Play, view):
-    for f in play.facts:
-        if f.private is None or view == ALL or f.private == view:
+    """The facts the view knows, without those implied by a later one: "at least lo of
+    K at A" is implied by "at least lo' >= lo of K' at A" when K' is a subset of K (the
+    LIT-6(c) facts of repeated questions in one half-suit shrink like that, O3)."""
+    facts = [f for f in play.facts
+             if f.private is None or view == ALL or f.private == view]
+    atleast: dict[str, list] = {}
+    for i, f in enumerate(facts):
+        if f.lo >= 1 and f.hi >= len(f.keys) and len(f.keys) > 1:
+            atleast.setdefault(f.player, []).append((i, frozenset(f.keys), f.lo))
+    drop = set()
+    for p, items in atleast.items():
+        for i, ki, li in items:
+            for j, kj, lj in items:
+                if j != i and j not in drop and kj <= ki and lj >= li and (kj != ki or j > i):
+                    drop.add(i)
+                    break
+    for i, f in enumerate(facts):
+        if i not in drop:
             yield f
 
 
@@ -132,9 +149,13 @@ def _build_current(play: Play, view, statements) -> ViewModel:
 
 # ----- counting ------------------------------------------------------------------------------
 def _count(model: CardLocationModel, max_states: int, time_budget: float):
-    from solver.model.counting import count_deals
+    """:func:`count_deals`, or an empty estimate when even the estimate is over budget."""
+    from solver.model.counting import Counting, OverBudget, count_deals
 
-    return count_deals(model, max_states=max_states, time_budget=time_budget)
+    try:
+        return count_deals(model, max_states=max_states, time_budget=time_budget)
+    except OverBudget:
+        return Counting(False, 0.0, {}, 1.0, "none", 0)
 
 
 def conflict_error(vm: ViewModel) -> InconsistentError:
@@ -154,12 +175,13 @@ class Probabilities:
     marginals: dict[str, dict[str, float]]
     possible: dict[str, set[str]]
     method: str = ""
-    samples: list = field(default_factory=list)
+    seconds: float = 0.0
 
 
 def probabilities(vm: ViewModel, max_states=MAX_STATES, time_budget=TIME_BUDGET,
                   seed: int = 0) -> Probabilities:
     m = vm.model
+    t0 = time.perf_counter()
     counting = _count(m, max_states, time_budget)
     if counting.exact:
         if not counting.total:
@@ -167,7 +189,7 @@ def probabilities(vm: ViewModel, max_states=MAX_STATES, time_budget=TIME_BUDGET,
         possible = {k: {l for l, p in counting.marginals.get(k, {}).items() if p > 0}
                     for k in m.cards}
         return Probabilities(True, 0.0, counting.total, counting.marginals, possible,
-                             counting.method)
+                             counting.method, time.perf_counter() - t0)
     bb = m.backbone()
     if not bb.consistent:
         raise conflict_error(vm)
@@ -183,7 +205,7 @@ def probabilities(vm: ViewModel, max_states=MAX_STATES, time_budget=TIME_BUDGET,
             d = {l: min(p / s, 1 - lo) for l, p in d.items()}
         marg[k] = d
     return Probabilities(False, counting.error, counting.total, marg, bb.possible,
-                         counting.method)
+                         counting.method, time.perf_counter() - t0)
 
 
 def joint(vm: ViewModel, probs: Probabilities, require: dict[str, list[tuple[list, int]]],
@@ -214,27 +236,115 @@ def _ratio(m2: CardLocationModel, probs: Probabilities, max_states, time_budget)
     return min(max(p, 1e-6), 1 - 1e-6), False
 
 
-def any_team(vm: ViewModel, probs: Probabilities, keys: list[str], team: tuple[str, ...],
-             max_states=MAX_STATES, time_budget=TIME_BUDGET) -> tuple[float, bool]:
-    """P(all of ``keys`` currently in ``team``)."""
+def _decided(vm: ViewModel, probs: Probabilities, keys, team) -> tuple[float | None, list]:
+    """P(all of ``keys`` in ``team``) when the possible sets decide it (0 or 1), else
+    ``None``; and the free keys."""
     free = []
     for k in keys:
         if k in vm.fixed:
             if vm.fixed[k] not in team:
-                return 0.0, True
+                return 0.0, []
         else:
             free.append(k)
     if not free:
-        return 1.0, True
+        return 1.0, []
     if any(not (probs.possible[k] & set(team)) for k in free):
-        return 0.0, True
+        return 0.0, free
     if all(probs.possible[k] <= set(team) for k in free):
-        return 1.0, True
+        return 1.0, free
+    return None, free
+
+
+def any_team(vm: ViewModel, probs: Probabilities, keys: list[str], team: tuple[str, ...],
+             max_states=MAX_STATES, time_budget=TIME_BUDGET) -> tuple[float, bool]:
+    """P(all of ``keys`` currently in ``team``), by one more exact count."""
+    p, free = _decided(vm, probs, keys, team)
+    if p is not None:
+        return p, True
     m = vm.model
     m2 = copy.copy(m)
     m2.constraints = list(m.constraints)
     m2.add(free, list(team), len(free), len(free))
     return _ratio(m2, probs, max_states, time_budget)
+
+
+#: seconds of extra exact counts allowed for the team probabilities of one analysis
+PTEAM_BUDGET = 0.25
+PTEAM_SAMPLES = 1500
+
+
+def team_probabilities(vm: ViewModel, probs: Probabilities, max_states=MAX_STATES,
+                       time_budget=TIME_BUDGET) -> tuple[dict, bool, float]:
+    """``{(half, team index): P(team holds all of it)}`` for the open half-suits.
+
+    Decided by the possible sets where they decide it (exact 0 or 1).  Otherwise by one
+    exact count each when the base count was cheap enough for all of them to fit
+    :data:`PTEAM_BUDGET`; otherwise estimated from exactly uniform sampled deals (or, when
+    the deals cannot be counted, from the product of the cards' estimated probabilities).
+    Returns the probabilities, whether all are exact, and the estimates' 95 % half-width.
+    """
+    t, play = vm.table, vm.play
+    out: dict = {}
+    todo = []
+    for h in play.open_halves():
+        hk = play.keys_of_half(h)
+        for ti in (0, 1):
+            p, free = _decided(vm, probs, hk, t.teams[ti])
+            if p is not None:
+                out[h, ti] = p
+            else:
+                todo.append((h, ti, free))
+    if not todo:
+        return out, True, 0.0
+    if probs.exact and probs.seconds * len(todo) <= PTEAM_BUDGET:
+        exact = True
+        for h, ti, free in todo:
+            p, ex = any_team(vm, probs, play.keys_of_half(h), t.teams[ti], max_states,
+                             time_budget)
+            out[h, ti] = p
+            exact = exact and ex
+        return out, exact, 0.0 if exact else 1.0
+    deals = None
+    if probs.exact:
+        from solver.model.counting import OverBudget, sample_deals
+
+        try:
+            deals = sample_deals(vm.model, PTEAM_SAMPLES, random.Random(len(vm.statements)),
+                                 max_states=max_states, exact_ints=False)
+        except (OverBudget, ValueError):
+            deals = None
+    err = 0.0
+    if deals:
+        import numpy as np
+
+        li = {l: i for i, l in enumerate(vm.model.locations)}
+        ki = {k: i for i, k in enumerate(vm.model.cards)}
+        arr = np.array([[li[d[k]] for k in vm.model.cards] for d in deals], dtype=np.int16)
+    for h, ti, free in todo:
+        team = set(t.teams[ti])
+        if deals:
+            tmask = np.zeros(len(vm.model.locations), dtype=bool)
+            for l in team:
+                tmask[li[l]] = True
+            cols = arr[:, [ki[k] for k in free]]
+            hits = int(tmask[cols].all(axis=1).sum())
+            n = len(deals)
+            p = hits / n
+            err = max(err, 1.96 * (max(p * (1 - p), 1.0 / n) / n) ** 0.5)
+        else:   # rough: as if the cards were independent
+            p = 1.0
+            for k in free:
+                p *= sum(q for l, q in probs.marginals.get(k, {}).items() if l in team)
+            err = 1.0
+        if p <= 0.0:   # an estimate of 0 is checked: 0 must mean impossible
+            def all_in(mm, x, free=free, team=team):
+                mm.Add(sum(x[vm.model.card_index(k), vm.model.loc_index(l)]
+                           for k in free for l in team) == len(free))
+            if not vm.model.is_consistent(all_in):
+                out[h, ti] = 0.0
+                continue
+        out[h, ti] = min(max(p, 1e-6), 1 - 1e-6)
+    return out, False, err
 
 
 # ----- the analysis ------------------------------------------------------------------------
@@ -354,6 +464,8 @@ def analyze_model(vm: ViewModel, probs: Probabilities, n_statements: int,
         known = sorted((t.key_card[k] for k in t.keys if poss[k] == {p}))
         hands[p] = {"count": play.count[p], "known": [repr(c) for c in known]}
     view_team = t.team_index(vm.view) if vm.view in t.players else None
+    pteam, pt_exact, pt_err = team_probabilities(vm, probs, max_states, time_budget)
+    exact = exact and pt_exact
     halves: dict[str, HalfInfo] = {}
     results = {r.half: r for r in play.results}
     for h in t.halves:
@@ -367,9 +479,7 @@ def analyze_model(vm: ViewModel, probs: Probabilities, n_statements: int,
         risk: dict[str, str] = {}
         if status == "open":
             for ti in (0, 1):
-                p, ex = any_team(vm, probs, hk, t.teams[ti], max_states, time_budget)
-                exact = exact and ex
-                p_team[t.team_name(ti)] = p
+                p_team[t.team_name(ti)] = pteam[h.name, ti]
             certain = all(len(poss[k]) == 1 for k in hk)
             if view_team is not None and certain and \
                     all(next(iter(poss[k])) in t.teams[view_team] for k in hk):
@@ -404,7 +514,8 @@ def analyze_model(vm: ViewModel, probs: Probabilities, n_statements: int,
                      "outcome": r.outcome, "rule": r.rule}
         halves[h.name] = HalfInfo(h.name, h.value, status, holders, p_team, safe, claim, risk)
     return LiteratureAnalysis(
-        table=t, view=vm.view, exact=exact, error=0.0 if exact else max(probs.error, 0.0),
+        table=t, view=vm.view, exact=exact,
+        error=0.0 if exact else max(probs.error if not probs.exact else 0.0, pt_err),
         cards=cards, possible=possible, hands=hands, halves=halves, counts=dict(play.count),
         turn=play.turn, score=play.score_by_team(), over=play.over, winner=play.winner(),
         results=list(play.results), statements=n_statements, method=probs.method,
