@@ -1,0 +1,158 @@
+"""The sleuth CLI on Mystery Hand records: every generic command and every exit code."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import cli
+from tests.test_mystery_hand_examples import EX1
+
+SAMPLES = Path(__file__).resolve().parent.parent / "samples" / "mystery-hand"
+
+
+@pytest.fixture
+def runner():
+    return CliRunner()
+
+
+def run(runner, *args):
+    return runner.invoke(cli, list(args), catch_exceptions=False)
+
+
+def test_demo_prints_the_sheet_and_verdict(runner):
+    r = run(runner, "demo")
+    assert r.exit_code == 0, r.output
+    assert "Memory sheet" in r.output and "Verdict:" in r.output
+
+
+@pytest.mark.parametrize("path", sorted(SAMPLES.glob("*.txt")), ids=lambda p: p.name)
+def test_every_sample_analyses_with_contract_json(runner, path):
+    r = run(runner, "analyze", str(path), "--json")
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.output)
+    assert out["game"] == "mystery-hand" and out["consistent"] is True
+    assert out["exact"] is True
+    assert set(out) >= {"game", "view", "consistent", "exact", "cards", "mystery"}
+    assert len([c for c in out["cards"] if c != "Jk"]) == 52
+    for card, locs in out["cards"].items():
+        total = 2.0 if card == "Jk" else 1.0
+        assert abs(sum(locs.values()) - total) < 1e-9, card
+        assert all(v > 0 for v in locs.values())
+    mys = out["mystery"]
+    assert set(mys) >= {"determined", "candidates", "top"}
+    if mys["top"]:
+        assert mys["top"][0]["p"] >= mys["top"][-1]["p"]
+    text = run(runner, "analyze", str(path))
+    assert text.exit_code == 0 and "Memory sheet" in text.output
+
+
+def test_complete_record_from_another_seat_and_public(runner):
+    path = SAMPLES / "seven-players.txt"
+    for who in ("Ben", "public"):
+        r = run(runner, "analyze", str(path), "--as", who, "--json")
+        assert r.exit_code == 0, r.output
+        assert json.loads(r.output)["view"] == (None if who == "public" else who)
+
+
+def test_other_view_of_a_partial_record_is_refused(runner):
+    r = run(runner, "analyze", str(SAMPLES / "five-players-ana.txt"), "--as", "Ben")
+    assert r.exit_code == 2 and "complete record" in r.output
+
+
+def test_new_log_analyze_why_roundtrip(runner, tmp_path):
+    rec = tmp_path / "game.txt"
+    r = run(runner, "new", "mystery-hand", str(rec), "--players", "P1 P2 P3 P4", "--me", "P1",
+            "--dealer", "P4")
+    assert r.exit_code == 0, r.output
+    for line in ("P1 holds: 5H 6S 2C 3C 4C 5C 7C 8C 9C 10C JC QC",
+                 "P1 asks P2 4H-7H: 4H 7H", "P2 asks all 6*: P1 1, P3 1, P4 2",
+                 "P2 requests KS: nobody"):
+        r = run(runner, "log", str(rec), line)
+        assert r.exit_code == 0, r.output
+    out = json.loads(run(runner, "analyze", str(rec), "--json").output)
+    assert out["cards"]["KS"] == {"mystery": 1.0}
+    assert set(out["cards"]["6H"]) == {"P3", "P4"}
+    r = run(runner, "why", str(rec), "KS")
+    assert r.exit_code == 0
+    assert "certainly at the mystery hand" in r.output and "P2 requests KS: nobody" in r.output
+
+
+def test_log_refuses_a_parse_error_and_leaves_the_file(runner, tmp_path):
+    rec = tmp_path / "g.txt"
+    rec.write_text(EX1)
+    before = rec.read_bytes()
+    r = run(runner, "log", str(rec), "P3 asks P4 4H-8H: 0")
+    assert r.exit_code == 2
+    assert "4H-8H" in r.output and "MH-9" in r.output and "g.txt:11:12:" in r.output
+    assert rec.read_bytes() == before
+
+
+def test_log_refuses_an_illegal_ask(runner, tmp_path):
+    rec = tmp_path / "g.txt"
+    rec.write_text(EX1)
+    r = run(runner, "log", str(rec), "P3 asks P1 2C-5C: 2C 3C 4C 5C")
+    assert r.exit_code == 0
+    # P3 took an extra turn? no: 4 shown earns one; P3 holds none of 2C-5C so it may ask again
+    r = run(runner, "log", str(rec), "P3 asks P1 8H-JH: 0")
+    assert r.exit_code == 2 and "MH-11" in r.output
+    r = run(runner, "log", str(rec), "P1 asks P3 9H-QH: 9H")
+    assert r.exit_code == 2 and "MH-7" in r.output  # P3 holds the extra turn, not P1
+
+
+def test_log_refuses_a_contradiction_with_the_lines(runner, tmp_path):
+    rec = tmp_path / "g.txt"
+    rec.write_text(EX1)
+    before = rec.read_bytes()
+    # P3 says it has no 6: but P3 laid down one six on line 9 (and holds 6H on line 6)
+    r = run(runner, "log", str(rec), "P3 asks P4 6*: 6D 6C")  # fine: P4 holds 6D 6C
+    assert r.exit_code == 0
+    before = rec.read_bytes()
+    r = run(runner, "log", str(rec), "P4 asks P3 3H-6H: 3H")  # P3 holds 6H too (line 6)
+    assert r.exit_code == 3
+    assert "line 6:" in r.output and "line 12:" in r.output
+    assert rec.read_bytes() == before
+    # an inconsistent record also exits 3 from analyze, with the contract's JSON
+    bad = tmp_path / "bad.txt"
+    bad.write_text("game: mystery-hand\nplayers: A B C D\nme: A\n"
+                   "A holds: 5H 6S 2C 3C 4C 5C 7C 8C 9C 10C JC QC\n"
+                   "A asks B 4H-7H: 4H 7H\n"
+                   "B asks all 6*: A 1, C 1, D 2\n"
+                   "B requests 4H: nobody\n")
+    r = run(runner, "analyze", str(bad), "--json")
+    assert r.exit_code == 3
+    assert json.loads(r.stdout) == {"consistent": False, "conflict": [5, 7]}
+
+
+def test_parse_error_in_a_record_names_line_and_column(runner, tmp_path):
+    bad = tmp_path / "bad.txt"
+    bad.write_text("game: mystery-hand\nplayers: A B C\nA asks B 4H-7Z: 0\n")
+    r = run(runner, "analyze", str(bad))
+    assert r.exit_code == 2
+    assert "bad.txt:3:10" in r.output and "'4H-7Z'" in r.output
+
+
+def test_simulate_is_deterministic_and_writes_a_valid_record(runner, tmp_path):
+    a = run(runner, "simulate", "mystery-hand", "--players", "5", "--variant", "sneak",
+            "--seed", "7")
+    b = run(runner, "simulate", "mystery-hand", "--players", "5", "--variant", "sneak",
+            "--seed", "7")
+    assert a.exit_code == 0 and a.output == b.output
+    out = tmp_path / "sim.txt"
+    r = run(runner, "simulate", "mystery-hand", "--players", "8", "--seed", "1", "--events",
+            "20", "-o", str(out))
+    assert r.exit_code == 0
+    r = run(runner, "analyze", str(out), "--as", "Cleo", "--json")
+    assert r.exit_code == 0
+
+
+def test_new_refuses_bad_headers(runner, tmp_path):
+    r = run(runner, "new", "mystery-hand", str(tmp_path / "x.txt"), "--players", "A B C",
+            "--variant", "two-player=blind")
+    assert r.exit_code == 2 and "MH-28" in r.output
+    r = run(runner, "new", "mystery-hand", str(tmp_path / "y.txt"), "--players", "A B C",
+            "--variant", "sneaky")
+    assert r.exit_code == 2 and "'sneaky'" in r.output
+    assert not (tmp_path / "y.txt").exists()
