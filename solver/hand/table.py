@@ -267,11 +267,15 @@ def try_layoff(meld: TableMeld, idx: int, cards: list[Card], declared: dict, reg
     if not fits:
         raise RuleError(f"{quoted} would turn {meld.text()} into another kind of meld; table "
                         "melds are never rearranged", text=quoted, rule="HR-25")
-    if len(fits) > 1 and rep.chosen in fits and not rep.declared \
-            and options.run_wild_end == "declared":
+    undeclared = new_wilds and not any(
+        regime.is_wild(cards[i]) for i in declared)  # the order of added cards says nothing
+    if len(fits) > 1 and undeclared and options.run_wild_end == "declared":
         ends = " or ".join(f"{new_wilds[0]!r}={r.wild_as[0]!r}" for r in fits)
         raise NotationError(f"say which card the wild stands for: {ends} (A16)", text=quoted)
-    reading = rep.chosen if rep.chosen in fits else max(fits, key=lambda r: r.value)
+    if undeclared:
+        reading = max(fits, key=lambda r: (r.value, r.wild_pos or 0))
+    else:
+        reading = rep.chosen if rep.chosen in fits else max(fits, key=lambda r: r.value)
     rule = "HR-23"
     if meld.reading.kind == "group" and old_wild is not None:
         # 2 + W gaining one natural: 8C 8H W + 8S (HR-26)
