@@ -3,7 +3,7 @@ exhaustive reference (:mod:`solver.hand.bruteforce`) in the same run.
 
 Run on demand::
 
-    python -m benchmarks.hand_best            # 200 random deals + 50 two-suit deals
+    python -m benchmarks.hand_best      # 200 random deals, 50 two-suit, 50 go-out deals
     python -m benchmarks.hand_best --hands 50 --seed 3
 
 Two families of hands, every Egyptian bonus on (so the Full Hand search is exercised):
@@ -11,7 +11,10 @@ Two families of hands, every Egyptian bonus on (so the Full Hand search is exerc
 * ``random``: the indicator and 13 cards dealt from the shuffled 106-card pack, plus both
   wilds (regime N: the two aces of the indicator's suit; regime A: the two jokers);
 * ``two-suit``: 13 cards from two suits only, plus both wilds -- dense hands with hundreds
-  of candidate melds, the optimiser's hardest case.
+  of candidate melds;
+* ``go-out``: 14 cards made of random runs and groups (3 to 5 cards each), both wilds
+  standing in for two of their naturals, plus one random card -- hands that can go out,
+  so the Full Hand search (HR-40, HR-59) has work to do.
 
 Every answer is checked against the brute force (value, going out, multiplier); a mismatch
 stops the run.  Prints a Markdown table (medians, worst cases, brute force / optimiser
@@ -46,13 +49,43 @@ def deal(rng: random.Random, family: str) -> tuple[Card, list[Card]]:
     if family == "two-suit":
         suits = rng.sample(SUITS, 2)
         rest = [c for c in rest if not c.is_joker and c.suit in suits]
+    if family == "go-out":
+        return ind, _melded_hand(rng, rest, wilds)
     return ind, wilds + rng.sample(rest, 13)
+
+
+def _melded_hand(rng: random.Random, rest: list[Card], wilds: list[Card]) -> list[Card]:
+    """14 cards that meld completely (random runs and groups, the two wilds standing in for
+    two naturals) and a 15th card."""
+    while True:
+        pool = [c for c in rest if not c.is_joker]
+        sizes = rng.choice([(3, 3, 4, 4), (5, 5, 4), (3, 3, 3, 5), (4, 5, 5), (3, 4, 3, 4)])
+        melds = []
+        for k in sizes:
+            if k <= 4 and rng.random() < 0.4:
+                rank = rng.randint(1, 13)
+                suits = list({c.suit for c in pool if c.rank == rank})
+                if len(suits) < k:
+                    break
+                meld = [Card(rank, s) for s in rng.sample(suits, k)]
+            else:
+                suit, lo = rng.choice(SUITS), rng.randint(1, 14 - k)
+                meld = [Card(r, suit) for r in range(lo, lo + k)]
+            if any(pool.count(c) < meld.count(c) for c in meld):
+                break
+            for c in meld:
+                pool.remove(c)
+            melds.append(meld)
+        else:
+            for w, meld in zip(wilds, rng.sample(melds, 2)):
+                meld[rng.randrange(len(meld))] = w
+            return [c for m in melds for c in m] + [rng.choice(pool)]
 
 
 def run(n_random: int, n_dense: int, seed: int) -> list[dict]:
     rng = random.Random(seed)
     rows = []
-    for family, n in (("random", n_random), ("two-suit", n_dense)):
+    for family, n in (("random", n_random), ("two-suit", n_dense), ("go-out", n_dense)):
         t_opt, t_bf, goes = [], [], 0
         for _ in range(n):
             ind, hand = deal(rng, family)
@@ -81,7 +114,8 @@ def run(n_random: int, n_dense: int, seed: int) -> list[dict]:
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--hands", type=int, default=200, help="random deals (default 200)")
-    ap.add_argument("--dense", type=int, default=50, help="two-suit deals (default 50)")
+    ap.add_argument("--dense", type=int, default=50,
+                    help="two-suit deals, and as many go-out deals (default 50)")
     ap.add_argument("--seed", type=int, default=1)
     a = ap.parse_args(argv)
     # warm up (imports, CP-SAT's first call)
