@@ -26,14 +26,16 @@ from solver.model import explain_card
 from solver.twenty_two.inference import (DISCARDS, OUT, STOCK, ViewModel, build, card_keys,
                                          is_complete, visible_players)
 from solver.twenty_two.options import TwentyTwoOptions
-from solver.twenty_two.play import (beats_or_ties, hr, legal_follows, legal_leads,
-                                    lowest_cards, rank_key, rank_label, show_rank, target_of)
+from solver.twenty_two.play import (beats_or_ties, hr, legal_follows, legal_leads, rank_label,
+                                    ranks, show_rank, target_of)
 from solver.twenty_two.policy import losers, playout
 from solver.twenty_two.rules import Engine, replay
 
 MAX_STATES = 200_000
-TIME_BUDGET = 2.0
-SAMPLES = 400          # sampled deals for the showdown risk
+TIME_BUDGET = 5.0      # seconds for counting (under half of it for the exact attempt)
+SAMPLES = 400          # sampled deals for the showdown risk (at most, per play)
+PLAYOUTS = 3000        # playouts per analysis: fewer samples per play when there are many
+MIN_SAMPLES = 100
 MAX_PLAYS = 40         # plays evaluated (all are listed)
 Z95 = 1.959963984540054
 
@@ -232,8 +234,10 @@ def analyze(record, view: str | None, *, max_states: int = MAX_STATES,
             raise inconsistent(vm)
         possible_k = {k: {l for l, p in counting.marginals.get(k, {}).items() if p > 0}
                       for k in m.cards}
-    else:
-        bb = m.backbone()
+    else:  # certainties by CP-SAT; the sampled deals are consistent, so a head start
+        known = {k: {l for l, p in counting.marginals.get(k, {}).items() if p > 0}
+                 for k in m.cards} if counting.accepted else None
+        bb = m.backbone(known=known)
         if not bb.consistent:
             raise inconsistent(vm)
         possible_k = bb.possible
@@ -260,7 +264,14 @@ def analyze(record, view: str | None, *, max_states: int = MAX_STATES,
     evaluated = 0
     risk_now = None
     notes = []
-    sampler = _Sampler(vm, samples, seed, max_states)
+    n_opts = 1
+    if hand and view in turn.players and turn.kind in ("lead", "follow"):
+        n_opts = max(1, min(MAX_PLAYS, len(_options(hand, trick, opts))))
+    sampler = _Sampler(vm, max(min(samples, PLAYOUTS // n_opts), min(samples, MIN_SAMPLES)),
+                       seed, max_states)
+    if not counting.exact:  # the exact tables did not fit: no exactly uniform samples either
+        sampler.failed = ("showdown risk not computed: too many consistent deals to sample "
+                          "exactly within the budget")
     if hand and eng.deal is d and turn.kind in ("lead", "follow", "showdown"):
         if view in turn.players and turn.kind != "showdown":
             plays = _options(hand, trick, opts)
@@ -379,12 +390,13 @@ class _Sampler:
                 self.failed = ("showdown risk not computed: the consistent deals could not be "
                                f"sampled exactly ({type(e).__name__})")
                 return None
+            rank_of = {k: hr(Card.parse(self.vm.model.name(k))) for k in self.vm.model.cards}
             self._deals = []
             for deal in raw:
-                hands: dict[str, list[Card]] = {p: [] for p in self.vm.deal.receivers}
+                hands: dict[str, list[int]] = {p: [] for p in self.vm.deal.receivers}
                 for k, loc in deal.items():
                     if loc in hands:
-                        hands[loc].append(Card.parse(self.vm.model.name(k)))
+                        hands[loc].append(rank_of[k])
                 self._deals.append(hands)
         return self._deals
 
@@ -409,11 +421,13 @@ def _risk(vm: ViewModel, eng: Engine, view: str, trick, play, sampler: _Sampler,
         return None
     rng = random.Random(sampler.seed + 1)
     hits = 0
+    mine = ranks(hand)
+    trick_r = [(p, ranks(c)) for p, c in trick]
+    forced = None if play is None else (view, ranks(play))
     for hands in deals:
         hands = dict(hands)
-        hands[view] = list(hand)
-        last = playout(hands, d.receivers, eng.leader, trick, vm.opts, rng,
-                       None if play is None else (view, play))
+        hands[view] = mine
+        last = playout(hands, d.receivers, eng.leader, trick_r, vm.opts, rng, forced)
         hits += view in losers(last)
     n = len(deals)
     p = hits / n

@@ -37,7 +37,7 @@ from solver.errors import InconsistentError, NotationError
 from solver.model import CardLocationModel
 from solver.twenty_two.events import Exchange, Holds
 from solver.twenty_two.options import TwentyTwoOptions
-from solver.twenty_two.play import all_jokers, hr, rank_label
+from solver.twenty_two.play import all_jokers_r, hr, rank_label, ranks
 from solver.twenty_two.rules import DealLog, Engine, PlayInfo
 
 STOCK, DISCARDS, OUT = "stock", "discards", "out"
@@ -208,7 +208,7 @@ def build(record, view: str | None, deal: DealLog, opts: TwentyTwoOptions, *,
         pl: PlayInfo = e[1]
         P, L = pl.player, pl.line
         later = _leaving(deal, P, idx)
-        jokers_only = all_jokers(pl.cards)
+        jokers_only = all_jokers_r(ranks(pl.cards))
         lowest = not pl.lead and not pl.beats
         has_joker = any(c.is_joker for c in pl.cards)
         if jokers_only or (lowest and has_joker):  # TT-V2(b,f), I4

@@ -23,12 +23,14 @@ from solver.errors import RuleError
 from solver.records import Header, Record, Statement
 from solver.twenty_two.events import Deal, Draw, Exchange, Holds, Showdown, Trick
 from solver.twenty_two.options import TwentyTwoOptions, check_players
+from solver.twenty_two.play import pick, ranks
 from solver.twenty_two.policy import choose
 from solver.twenty_two.rules import Engine
 
 NAMES = ("Ana", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hal", "Ida", "Jon", "Kim", "Lea",
          "Max", "Ned", "Ola", "Pia")
 EXPLORE = 0.25      # share of plays chosen among all legal plays
+SPLIT = 0.2         # share of tricks written on two lines (a lead, then 'P plays ...')
 
 
 def simulate(n_players: int, options, seed: int, events_limit: int | None = None) -> Record:
@@ -142,10 +144,16 @@ class _Sim:
             trick: list[tuple[str, tuple[Card, ...]]] = []
             for k in range(len(order)):
                 p = order[(i + k) % len(order)]
-                play = choose(self.hands[p], trick, self.opts, self.rng,
-                              explore=self.rng.random() < EXPLORE)
+                want = choose(ranks(self.hands[p]), [ranks(c) for _, c in trick], self.opts,
+                              self.rng, explore=self.rng.random() < EXPLORE)
+                play = pick(self.hands[p], want)
                 for c in play:
                     self.hands[p].remove(c)
                 trick.append((p, tuple(play)))
-            self.emit(Trick(tuple(trick), True))
+            if self.rng.random() < SPLIT:  # written as played: the lead, then the rest
+                cut = self.rng.randint(1, len(trick) - 1)
+                self.emit(Trick(tuple(trick[:cut]), True))
+                self.emit(Trick(tuple(trick[cut:]), False))
+            else:
+                self.emit(Trick(tuple(trick), True))
         self.emit(Showdown(tuple((p, self.hands[p][0]) for p in order)))
