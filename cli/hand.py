@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 from tabulate import tabulate
 
+from cli.commands import split_variants
 from cli.main import cli, emit_json, handle_errors
 from solver.cards import Card, parse_cards
 from solver.errors import NotationError
@@ -22,10 +23,7 @@ def _cards(cards) -> str:
 
 
 def _options(variant) -> HandOptions:
-    names = []
-    for v in variant or ():
-        names += [o.strip() for o in v.split(",") if o.strip()]
-    return HandOptions.from_names(names)
+    return HandOptions.from_names(split_variants(variant))
 
 
 def _indicator(text: str | None) -> Card | None:

@@ -18,15 +18,21 @@ BONUSES = ("bonus_wild_discard", "bonus_two_wilds", "bonus_colour", "bonus_suit"
 @st.composite
 def situations(draw, sizes=(4, 10)):
     """An indicator, options, and a hand drawn from two suits plus aces and jokers (so that
-    melds are common), respecting the copies in play (HR-2, A1)."""
-    ind = draw(st.sampled_from(INDICATORS))
+    melds are common), respecting the copies in play (HR-2, A1); every wild mode (HR-46,
+    HR-47)."""
+    mode = draw(st.sampled_from(("indicator", "indicator", "jokers-only", "no-jokers")))
+    ind = None if mode == "jokers-only" else draw(st.sampled_from(INDICATORS))
     flags = {b: draw(st.booleans()) for b in BONUSES}
-    opts = HandOptions(ace_low_run_value=draw(st.sampled_from((11, 1))),
+    opts = HandOptions(wild_mode=mode, no_jokers_ace_indicator="twin-wild",
+                       ace_low_run_value=draw(st.sampled_from((11, 1))),
                        ace_high_run_value=draw(st.sampled_from((11, 10))),
                        wild_ace_run_value=draw(st.sampled_from(("variant", "11"))), **flags)
     suits = draw(st.lists(st.sampled_from(SUITS), min_size=1, max_size=2, unique=True))
-    pool = [c for c in standard_deck(0) if c.suit in suits or c.rank == 1] * 2 + [JOKER] * 2
-    pool.remove(ind) if ind in pool else None
+    pool = [c for c in standard_deck(0) if c.suit in suits or c.rank == 1] * 2
+    if mode != "no-jokers":
+        pool += [JOKER] * 2
+    if ind in pool:
+        pool.remove(ind)
     n = draw(st.integers(*sizes))
     idx = draw(st.lists(st.integers(0, len(pool) - 1), min_size=n, max_size=n, unique=True))
     return ind, opts, [pool[i] for i in idx]

@@ -17,6 +17,7 @@ No Click and no printing here; ``cli/hand.py`` formats.
 """
 from __future__ import annotations
 
+from solver.errors import RuleError
 from solver.games import Game
 from solver.hand.best import BestResult, best
 from solver.hand.melds import (CheckResult, MeldReport, analyse_meld, check, parse_meld,
@@ -47,8 +48,6 @@ class HandGame(Game):
     header_keys = ("teams",)
 
     def check_header(self, header) -> None:
-        from solver.errors import RuleError
-
         options = HandOptions.from_names(header.variant)
         n = len(header.players)
         if not 2 <= n <= 4:

@@ -375,8 +375,7 @@ def _side_name(team) -> str:
     return "+".join(team)
 
 
-def _penalty_points(ev: RoundEvent, pen: Penalty, options: HandOptions, text: str
-                    ) -> int | None:
+def _penalty_points(ev: RoundEvent, pen: Penalty, options: HandOptions) -> int | None:
     if pen.no_meld:
         return None
     if pen.points is not None:
@@ -502,7 +501,7 @@ def score_sheet(record) -> Scoresheet:
                  + ", ".join(missing), st, "HR-38")
         try:
             check_bonuses(ev.kind, ev.bonuses, options, st.text)
-            pens = {pen.player: _penalty_points(ev, pen, options, st.text)
+            pens = {pen.player: _penalty_points(ev, pen, options)
                     for pen in ev.penalties}
             rs = round_scores(ev.winner, ev.kind, ev.bonuses, pens, options, partner)
         except RuleError as e:

@@ -25,8 +25,8 @@ from dataclasses import dataclass, field
 from solver.cards import Card
 from solver.errors import NotationError, RuleError
 from solver.hand.best import candidates
-from solver.hand.melds import (MeldReport, Reading, analyse_meld, layout_cards, parse_meld,
-                               parse_melds, position_card)
+from solver.hand.melds import (Reading, analyse_meld, layout_cards, parse_meld, parse_melds,
+                               position_card)
 from solver.hand.options import HandOptions
 from solver.hand.regime import Regime, check_copies, make_regime
 
@@ -175,7 +175,7 @@ def _take(hand: list[Card], cards: list[Card]) -> list[Card]:
     return rest
 
 
-def _swap_needs(meld: TableMeld, regime: Regime) -> list[Card]:
+def _swap_needs(meld: TableMeld) -> list[Card]:
     """The natural(s) that free the meld's wild (HR-24)."""
     return list(meld.reading.wild_as)
 
@@ -192,7 +192,7 @@ def try_swap(meld: TableMeld, idx: int, cards: list[Card], hand: list[Card], reg
     quoted = " ".join(map(repr, cards))
     if w is None:
         raise RuleError(f"table meld {idx} has no wild to swap", text=quoted, rule="HR-24")
-    need = sorted(_swap_needs(meld, regime), key=repr)
+    need = sorted(_swap_needs(meld), key=repr)
     given = sorted((regime.natural(c) for c in cards if not regime.is_wild(c)), key=repr)
     if given != need or any(regime.is_wild(c) for c in cards):
         raise RuleError(f"a swap puts in exactly the natural(s) the wild stands for: "
@@ -358,7 +358,7 @@ def _layoffs(table: list[TableMeld], hand: list[Card], regime: Regime, options: 
     legal: list[Move] = []
     blocked: list[Blocked] = []
     for i, meld in enumerate(table, 1):
-        need = sorted(map(repr, _swap_needs(meld, regime)))
+        need = sorted(map(repr, _swap_needs(meld)))
         for cards, decl in _proposals(meld, hand, regime):
             if meld.wild(regime) is not None and _is_swap(cards, need, regime):
                 continue  # that is the swap (HR-24), listed with the swaps
@@ -379,7 +379,7 @@ def _swaps(table, hand, regime, options, sit) -> tuple[list[Move], list[Blocked]
             continue
         rest = list(hand)
         give = []
-        for n in _swap_needs(meld, regime):
+        for n in _swap_needs(meld):
             c = _pick(rest, regime, n)
             if c is None:
                 break
@@ -423,7 +423,7 @@ def moves(table: str, hand: list[Card], indicator: Card | None,
             raise NotationError(f"there are {len(melds)} table melds", text=text)
         meld = melds[idx - 1]
         rest = _take(hand, cards)
-        need = sorted(map(repr, _swap_needs(meld, regime)))
+        need = sorted(map(repr, _swap_needs(meld)))
         if meld.wild(regime) is not None and _is_swap(cards, need, regime):
             move = try_swap(meld, idx, cards, hand, regime, options, sit, melds)
             hand = rest + [move.take]
