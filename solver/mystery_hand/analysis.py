@@ -101,6 +101,9 @@ class MysteryHandAnalysis:
         }
         if not self.exact:
             out["error"] = self.error
+        if self.options.two_player == "chosen":
+            out["prior"] = ("none: the mystery hands were chosen (MH-28), so these "
+                            "probabilities assume a uniform choice")
         if len(self.mysteries) > 1:
             out["mysteries"] = {loc: c.to_json() for loc, c in self.mysteries.items()}
             out["target"] = self.target
