@@ -178,32 +178,47 @@ class Probabilities:
     seconds: float = 0.0
 
 
+def backbone(vm: ViewModel):
+    """Exact possible locations: by network flow when the facts allow it
+    (:mod:`solver.literature.flow`), else by CP-SAT."""
+    from solver.literature.flow import flow_backbone
+
+    bb = flow_backbone(vm.model)
+    return bb if bb is not None else vm.model.backbone()
+
+
 def probabilities(vm: ViewModel, max_states=MAX_STATES, time_budget=TIME_BUDGET,
                   seed: int = 0) -> Probabilities:
     m = vm.model
     t0 = time.perf_counter()
-    counting = _count(m, max_states, time_budget)
-    if counting.exact:
-        if not counting.total:
-            raise conflict_error(vm)
-        possible = {k: {l for l, p in counting.marginals.get(k, {}).items() if p > 0}
-                    for k in m.cards}
-        return Probabilities(True, 0.0, counting.total, counting.marginals, possible,
-                             counting.method, time.perf_counter() - t0)
-    bb = m.backbone()
+    bb = backbone(vm)
     if not bb.consistent:
         raise conflict_error(vm)
+    from solver.model.counting import Counting, OverBudget, count_deals
+
+    try:
+        counting = count_deals(m, max_states=max_states, time_budget=time_budget,
+                               support=bb.possible)
+    except OverBudget:
+        counting = Counting(False, 0.0, {}, 1.0, "none", 0)
+    if counting.exact:
+        if not counting.total:   # cannot happen after a consistent backbone
+            raise conflict_error(vm)
+        return Probabilities(True, 0.0, counting.total, counting.marginals, bb.possible,
+                             counting.method, time.perf_counter() - t0)
     marg = {}
     for k in m.cards:  # clamp the estimate to the exact support
-        d = {l: p for l, p in counting.marginals.get(k, {}).items() if l in bb.possible[k]}
-        if len(bb.possible[k]) == 1:
-            d = {next(iter(bb.possible[k])): 1.0}
-        else:
-            lo = 1e-6
-            d = {l: max(d.get(l, 0.0), lo) for l in bb.possible[k]}
-            s = sum(d.values())
-            d = {l: min(p / s, 1 - lo) for l, p in d.items()}
-        marg[k] = d
+        poss = bb.possible[k]
+        if len(poss) == 1:
+            marg[k] = {next(iter(poss)): 1.0}
+            continue
+        d = counting.marginals.get(k, {})
+        eps = 1e-6
+        row = {l: min(max(d.get(l, 0.0), eps), 1 - eps) for l in poss}
+        if not d:      # nothing estimated: uniform over the possible places
+            row = {l: 1.0 for l in poss}
+        tot = sum(row.values())
+        marg[k] = {l: q / tot for l, q in row.items()}
     return Probabilities(False, counting.error, counting.total, marg, bb.possible,
                          counting.method, time.perf_counter() - t0)
 
@@ -266,6 +281,21 @@ def any_team(vm: ViewModel, probs: Probabilities, keys: list[str], team: tuple[s
     m2.constraints = list(m.constraints)
     m2.add(free, list(team), len(free), len(free))
     return _ratio(m2, probs, max_states, time_budget)
+
+
+def _possible_all_in(vm: ViewModel, free, team) -> bool:
+    from solver.literature.flow import flow_backbone
+
+    others = [l for l in vm.model.locations if l not in team]
+    bb = flow_backbone(vm.model, {k: others for k in free})
+    if bb is not None:
+        return bb.consistent
+
+    def all_in(mm, x):
+        mm.Add(sum(x[vm.model.card_index(k), vm.model.loc_index(l)]
+                   for k in free for l in team) == len(free))
+
+    return vm.model.is_consistent(all_in)
 
 
 #: seconds of extra exact counts allowed for the team probabilities of one analysis
@@ -336,13 +366,9 @@ def team_probabilities(vm: ViewModel, probs: Probabilities, max_states=MAX_STATE
             for k in free:
                 p *= sum(q for l, q in probs.marginals.get(k, {}).items() if l in team)
             err = 1.0
-        if p <= 0.0:   # an estimate of 0 is checked: 0 must mean impossible
-            def all_in(mm, x, free=free, team=team):
-                mm.Add(sum(x[vm.model.card_index(k), vm.model.loc_index(l)]
-                           for k in free for l in team) == len(free))
-            if not vm.model.is_consistent(all_in):
-                out[h, ti] = 0.0
-                continue
+        if p <= 0.0 and not _possible_all_in(vm, free, team):
+            out[h, ti] = 0.0   # an estimate of 0 is checked: 0 must mean impossible
+            continue
         out[h, ti] = min(max(p, 1e-6), 1 - 1e-6)
     return out, False, err
 
@@ -525,7 +551,7 @@ def analyze_model(vm: ViewModel, probs: Probabilities, n_statements: int,
 def check(record) -> None:
     """Raise :class:`InconsistentError` when no deal fits every line of the record."""
     vm = build(record, ALL)
-    if not vm.model.is_consistent():
+    if not backbone(vm).consistent:
         raise conflict_error(vm)
 
 
@@ -664,7 +690,7 @@ def explain(record, view, card_text: str) -> Explanation:
                                            + (f" (x{n})" if n > 1 else "")
                                            for l, n in locs.items())
     if free:
-        bb = vm.model.backbone()
+        bb = backbone(vm)
         if not bb.consistent:
             raise conflict_error(vm)
         e = explain_card(vm.model, free, bb, vm.statements, _label)

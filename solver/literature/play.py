@@ -588,6 +588,15 @@ class Play:
         return self.table.team_name(0 if self.score[0] > self.score[1] else 1)
 
 
+def cut_points(record) -> list[int]:
+    """The prefix lengths that do not separate a claim from its ``shown`` line (a claim
+    without one means "exactly as claimed")."""
+    st = record.statements
+    return [n for n in range(len(st) + 1)
+            if not (0 < n < len(st) and isinstance(st[n].event, Shown)
+                    and isinstance(st[n - 1].event, Claim))]
+
+
 def validate(record) -> Play:
     """Replay the record, enforcing turn order, LIT-6(a-d), LIT-14, LIT-15 and claim form.
 

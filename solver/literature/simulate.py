@@ -315,7 +315,12 @@ class Simulator:
             if events is not None and len(self.statements) >= events:
                 break
             self.turn()
-        st = self.statements[:events] if events is not None else self.statements
+        st = self.statements
+        if events is not None:
+            n = min(events, len(st))
+            if 0 < n < len(st) and isinstance(st[n].event, Shown):
+                n -= 1          # keep a claim together with its shown line
+            st = st[:n]
         return Record(self.header, tuple(st))
 
 
