@@ -67,6 +67,7 @@ class Counting:
     samples: int = 0            # samples drawn / accepted (estimates only)
     accepted: int = 0
     dropped: list[int] = field(default_factory=list)  # indices of relaxed constraints
+    rounding: float = 0.0       # bound on the relative float error of exact marginals
 
     @property
     def consistent(self) -> bool:
@@ -85,24 +86,50 @@ class _Infeasible(Exception):
 
 
 # --------------------------------------------------------------------------------------
-# binomial tables
-_BIN_INT: list[list[int]] = []
-_BIN_F = np.zeros((0, 0))
-_BIN_O = np.zeros((0, 0), dtype=object)
+# binomial tables, and primes for exact totals alongside the float programme
+UNIT = 2.0 ** -53                   # unit roundoff of float64
+PRIMES = (2147483647, 2147483629, 2147483587, 2147483579, 2147483563, 2147483549,
+          2147483543, 2147483497, 2147483489, 2147483477, 2147483423, 2147483399)
+_BIN: dict = {}
 
 
 def _binomials(n: int):
-    """Float and exact (object) tables of C(i, j), 0 <= i, j <= n."""
-    global _BIN_INT, _BIN_F, _BIN_O
-    if len(_BIN_INT) <= n:
-        size = max(n + 1, 2 * len(_BIN_INT), 64)
-        _BIN_INT = [[math.comb(i, j) for j in range(size)] for i in range(size)]
-        _BIN_F = np.array(_BIN_INT, dtype=float)
-        _BIN_O = np.empty((size, size), dtype=object)
+    """Tables of C(i, j), 0 <= i, j < size (size > n): float, exact (object) and, for
+    each prime of :data:`PRIMES`, the residues (int64, rows = primes)."""
+    size = _BIN.get("size", 0)
+    if size <= n:
+        size = max(n + 1, 2 * size, 64)
+        ints = [[math.comb(i, j) for j in range(size)] for i in range(size)]
+        obj = np.empty((size, size), dtype=object)
         for i in range(size):
             for j in range(size):
-                _BIN_O[i, j] = _BIN_INT[i][j]
-    return _BIN_F, _BIN_O
+                obj[i, j] = ints[i][j]
+        _BIN.update(size=size, float=np.array(ints, dtype=float).ravel(), object=obj.ravel(),
+                    mod=np.array([[ints[i][j] % q for i in range(size) for j in range(size)]
+                                  for q in PRIMES], dtype=np.int64))
+    return _BIN
+
+
+def _crt(residues: list[int], approx: float, rel: float) -> int | None:
+    """The integer with these residues (mod PRIMES[:len]) within ``approx * (1 +- rel)``,
+    or ``None`` if the primes cannot single it out."""
+    P = 1
+    x = 0
+    for r, q in zip(residues, PRIMES):
+        # x = x mod P, r mod q  ->  mod P*q
+        t = ((r - x) * pow(P, -1, q)) % q
+        x += P * t
+        P *= q
+    slack = rel * abs(approx) + 1
+    if 4 * slack >= P:
+        return None
+    c = int(round(approx))
+    d = (x - c) % P
+    if d > P // 2:
+        d -= P
+    if abs(d) > slack:
+        return None
+    return c + d
 
 
 # --------------------------------------------------------------------------------------
@@ -296,8 +323,20 @@ class _Dim:
         self.first = self.last = -1
 
 
+class _Step:
+    """What step t (one cell) does to the state keys."""
+
+    __slots__ = ("cell", "lo", "hi", "old", "new_his", "closing_new", "kstep", "rsize",
+                 "row_old", "remove", "checks")
+
+
 class _Plan:
-    """The order of the cells and, for every step, how the state layout changes."""
+    """The cell order and, for every step, how the packed state keys change.
+
+    A state is the tuple of the values of the open sums, packed into one int64 key in
+    mixed radix (radix = hi + 1 of each sum).  Sums opened at a step are appended as the
+    most significant digits (value 0: the key does not change); adding ``k`` to the sums
+    of a cell adds ``k * (sum of their strides)``; a closing sum's digit is cut out."""
 
     def __init__(self, prob: _Problem, tags=()):
         self.prob = prob
@@ -312,11 +351,13 @@ class _Plan:
                              "col"))
         for cs, lo, hi in prob.users:
             dims.append(_Dim(cs, lo, hi, "user"))
-        self.tag_cells = [c for c in sorted(cells) if c in set(tags)]
+        tagset = set(tags)
+        self.tag_cells = [c for c in sorted(cells) if c in tagset]
         for c in self.tag_cells:
             dims.append(_Dim([c], 0, cells[c][1], "tag"))
         for d in dims:
             d.hi = min(d.hi, sum(cells[c][1] for c in d.cells))
+            d.lo = max(d.lo, 0)
             if d.lo > d.hi:
                 raise _Infeasible
         self.dims = dims
@@ -335,248 +376,272 @@ class _Plan:
         for d in dims:
             if d.kind == "tag":
                 d.last = T  # never closes
-        # layouts and per-step data
-        self.steps = []
+        bounds = self._future_bounds()
+        self.steps: list[_Step] = []
         layout: list[int] = []
         self.layouts = [list(layout)]
+        self.strides = [{}]
         for t, c in enumerate(self.order):
             ds = dims_of[c]
             mid = layout + [i for i in ds if dims[i].first == t]
-            pos = {i: p for p, i in enumerate(mid)}
-            nxt = [i for i in mid if dims[i].last != t]
-            closing = [i for i in ds if dims[i].last == t]
-            st = _Step(t, c, cells[c], len(layout), len(mid),
-                       np.array([pos[i] for i in ds], dtype=np.intp),
-                       np.array([dims[i].hi for i in ds], dtype=np.int64),
-                       np.array([pos[i] for i in closing], dtype=np.intp),
-                       np.array([dims[i].lo for i in closing], dtype=np.int64),
-                       pos[self.row_dim[c[0]]], len(rows[c[0]]),
-                       np.array([pos[i] for i in nxt], dtype=np.intp))
-            radix = [dims[i].hi + 1 for i in nxt]
-            strides = []
-            s = 1
-            for rdx in radix:
-                strides.append(s)
-                s *= rdx
+            stride, s = {}, 1
+            for i in mid:
+                stride[i] = s
+                s *= dims[i].hi + 1
             if s >= 2 ** 62:
                 raise OverBudget("state keys do not fit in 64 bits")
-            st.strides = np.array(strides, dtype=np.int64)
+            st = _Step()
+            st.cell = c
+            st.lo, st.hi = cells[c]
+            closing = {i for i in ds if dims[i].last == t}
+            # sums already open: (stride, radix, hi, lo if closing else None)
+            st.old = [(stride[i], dims[i].hi + 1, dims[i].hi,
+                       dims[i].lo if i in closing else None)
+                      for i in ds if dims[i].first < t]
+            st.new_his = [dims[i].hi for i in ds if dims[i].first == t]
+            st.closing_new = [dims[i].lo for i in ds if dims[i].first == t and i in closing]
+            st.kstep = sum(stride[i] for i in ds)
+            r = c[0]
+            st.rsize = len(rows[r])
+            rd = self.row_dim[r]
+            st.row_old = (stride[rd], dims[rd].hi + 1) if dims[rd].first < t else None
+            # cut the closing digits, most significant first
+            st.remove = sorted(((stride[i], dims[i].hi + 1) for i in closing), reverse=True)
+            nxt = [i for i in mid if i not in closing]
+            nstride, s = {}, 1
+            for i in nxt:
+                nstride[i] = s
+                s *= dims[i].hi + 1
+            # at the end of a class: keep only states whose sums can still be met
+            st.checks = []
+            if dims[rd].last == t:
+                for i in set().union(*(dims_of[x] for x in cells if x[0] == r)):
+                    if i in nstride and dims[i].kind != "tag":
+                        slo, shi = bounds[i].get(t, (0, 0))
+                        a, b = dims[i].lo - shi, dims[i].hi - slo
+                        if a > 0 or b < dims[i].hi:
+                            st.checks.append((nstride[i], dims[i].hi + 1, a, b))
             self.steps.append(st)
             layout = nxt
             self.layouts.append(list(layout))
-        self._lookahead()
+            self.strides.append(nstride)
 
     # ----- ordering ------------------------------------------------------------------
     def _order(self, dims_of):
-        """Class-major order; the next class is the one that leaves the cheapest set of
-        open sums (sum of log ranges), preferring classes that close sums."""
+        """Class-major order.  The classes that appear in statements come first, chosen
+        greedily so that few statements are open at once (smallest sum of log ranges of
+        the open statements after the class, then the fewest splits); then the classes
+        in no statement, fewest splits first (the big free classes last, when the
+        locations are nearly full); classes with tagged cells (location_sets) last."""
         prob, dims = self.prob, self.dims
         rows = prob.rows
-        row_cells = [sorted(c for c in prob.cells if c[0] == r) for r in range(len(rows))]
-        row_dims = []
-        for r in range(len(rows)):
-            s = set()
+        nrows = len(rows)
+        row_cells = [sorted(c for c in prob.cells if c[0] == r) for r in range(nrows)]
+        users = [set() for _ in range(nrows)]
+        tagged = [False] * nrows
+        for r in range(nrows):
             for c in row_cells[r]:
-                s.update(dims_of[c])
-            s.discard(self.row_dim[r])
-            row_dims.append(s)
-        left = {i: 0 for i in range(len(dims))}
-        for r in range(len(rows)):
-            for i in row_dims[r]:
+                for i in dims_of[c]:
+                    if dims[i].kind == "user":
+                        users[r].add(i)
+                    elif dims[i].kind == "tag":
+                        tagged[r] = True
+        branching = [_log_splits(len(rows[r]), [prob.cells[c] for c in row_cells[r]])
+                     for r in range(nrows)]
+        left = defaultdict(int)
+        for r in range(nrows):
+            for i in users[r]:
                 left[i] += 1
         logr = [math.log(d.hi + 1) for d in dims]
-        is_tag = [d.kind == "tag" for d in dims]
         open_: set[int] = set()
-        todo = set(range(len(rows)))
+        u_now = 0.0
+        todo = set(range(nrows))
         order = []
+        col_left = defaultdict(int)
+        for c in prob.cells:
+            col_left[c[1]] += 1
         while todo:
+            pool = [r for r in todo if not tagged[r]] or list(todo)
+            pool = [r for r in pool if users[r]] or pool
             best = None
-            for r in todo:
-                new = [i for i in row_dims[r] if i not in open_]
-                closes = [i for i in row_dims[r] if left[i] == 1 and not is_tag[i]]
-                cost = (sum(logr[i] for i in new if i not in closes)
-                        - sum(logr[i] for i in closes if i in open_))
-                peak = sum(logr[i] for i in new) + logr[self.row_dim[r]]
-                key = (cost, peak, -len(rows[r]) if not new else len(rows[r]), r)
+            for r in pool:
+                u = u_now
+                for i in users[r]:
+                    if left[i] == 1:
+                        if i in open_:
+                            u -= logr[i]
+                    elif i not in open_:
+                        u += logr[i]
+                key = (round(u, 9), branching[r], r)
                 if best is None or key < best[0]:
                     best = (key, r)
             r = best[1]
             todo.discard(r)
-            for i in row_dims[r]:
+            u_now = best[0][0]
+            for i in users[r]:
                 left[i] -= 1
-                if left[i] == 0 and not is_tag[i]:
+                if left[i] == 0:
                     open_.discard(i)
                 else:
                     open_.add(i)
-            # inside the class: first the cells that close sums, tags last
             cs = row_cells[r]
-            cs.sort(key=lambda c: (any(is_tag[i] for i in dims_of[c]),
-                                   -sum(1 for i in dims_of[c] if left[i] == 0), c[1]))
+            for c in cs:
+                col_left[c[1]] -= 1
+            # inside the class: cells of locations it closes first, tags last
+            cs.sort(key=lambda c: (any(dims[i].kind == "tag" for i in dims_of[c]),
+                                   col_left[c[1]] > 0, c[1]))
             order.extend(cs)
         return order
 
-    # ----- look-ahead bounds ---------------------------------------------------------------
-    def _lookahead(self):
-        """For every boundary t and open sum d, bounds on what the remaining cells can still
-        add: a static part (classes not started) plus, for each started class, a part that
-        depends on how many of its cards are still unplaced."""
+    def _future_bounds(self):
+        """For each sum and each step that ends a class: (min, max) of what the classes
+        after it can still add (each class: within its cell bounds, all its cards placed)."""
         prob, dims, order = self.prob, self.dims, self.order
         cells = prob.cells
-        T = len(order)
-        step_of = {c: t for t, c in enumerate(order)}
-        nrows = len(prob.rows)
-        rcells = [[] for _ in range(nrows)]
+        row_seq = []
+        end_step = {}
         for t, c in enumerate(order):
-            rcells[c[0]].append(c)
-        rstart = [step_of[rc[0]] for rc in rcells]
-        rend = [step_of[rc[-1]] for rc in rcells]
-        rsteps = [[step_of[c] for c in rc] for rc in rcells]
-        size = [len(r) for r in prob.rows]
-        # per (row, dim): full in/out bounds and suffix arrays over the row's cells
-        suffix: dict[tuple[int, int], list[tuple[int, int, int, int]]] = {}
-        full_minmax: dict[tuple[int, int], tuple[int, int]] = {}
-        dim_rows: dict[int, list[int]] = defaultdict(list)
+            if not row_seq or row_seq[-1] != c[0]:
+                row_seq.append(c[0])
+            end_step[c[0]] = t
+        out: dict[int, dict[int, tuple[int, int]]] = {}
         for i, d in enumerate(dims):
             if d.kind == "tag":
                 continue
-            rs = sorted({c[0] for c in d.cells})
-            dim_rows[i] = rs
-            for r in rs:
-                rc = rcells[r]
-                suf = [(0, 0, 0, 0)] * (len(rc) + 1)
-                acc = [0, 0, 0, 0]
-                for p in range(len(rc) - 1, -1, -1):
-                    lo, hi = cells[rc[p]]
-                    if rc[p] in d.cells:
-                        acc[0] += lo
-                        acc[1] += hi
+            per_row: dict[int, tuple[int, int]] = {}
+            rows_in = {c[0] for c in d.cells}
+            for r in rows_in:
+                il = ih = ol = oh = 0
+                for c in cells:
+                    if c[0] != r:
+                        continue
+                    lo, hi = cells[c]
+                    if c in d.cells:
+                        il, ih = il + lo, ih + hi
                     else:
-                        acc[2] += lo
-                        acc[3] += hi
-                    suf[p] = tuple(acc)
-                suffix[r, i] = suf
-                il, ih, ol, oh = suf[0]
-                full_minmax[r, i] = (max(il, size[r] - oh), min(ih, size[r] - ol))
-        self.checks: list[list] = [None] * (T + 1)
-        for t in range(T + 1):
-            layout = self.layouts[t]
-            pos = {i: p for p, i in enumerate(layout)}
-            chk = []
-            for i in layout:
-                d = dims[i]
-                if d.kind == "tag":
-                    continue
-                slo = shi = 0
-                dyn = []
-                for r in dim_rows[i]:
-                    if rend[r] < t:
-                        continue               # finished (cells at steps <= t - 1)
-                    if rstart[r] >= t:          # not started: static
-                        a, b = full_minmax[r, i]
-                        slo += a
-                        shi += b
-                        continue
-                    p = bisect_right(rsteps[r], t - 1)
-                    if p >= len(rsteps[r]):
-                        continue
-                    il, ih, ol, oh = suffix[r, i][p]
-                    dyn.append((pos[self.row_dim[r]], size[r], il, ih, ol, oh))
-                chk.append((pos[i], d.lo, d.hi, slo, shi, dyn))
-            self.checks[t] = chk
+                        ol, oh = ol + lo, oh + hi
+                size = len(prob.rows[r])
+                per_row[r] = (max(il, size - oh), min(ih, size - ol))
+            acc_lo = acc_hi = 0
+            res = {}
+            for r in reversed(row_seq):
+                res[end_step[r]] = (acc_lo, acc_hi)
+                if r in per_row:
+                    acc_lo += per_row[r][0]
+                    acc_hi += per_row[r][1]
+            out[i] = res
+        return out
 
 
-class _Step:
-    __slots__ = ("t", "cell", "bounds", "n_prev", "n_mid", "pos", "his", "cpos", "clos",
-                 "rpos", "rsize", "keep", "strides")
+def _log_splits(size: int, bounds: list[tuple[int, int]]) -> float:
+    """log of the number of ways to split ``size`` cards over cells with count bounds."""
+    ways = [1] + [0] * size
+    for lo, hi in bounds:
+        new = [0] * (size + 1)
+        for v, w in enumerate(ways):
+            if w:
+                for k in range(lo, min(hi, size - v) + 1):
+                    new[v + k] += w
+        ways = new
+    return math.log(max(ways[size], 1))
 
-    def __init__(self, t, cell, bounds, n_prev, n_mid, pos, his, cpos, clos, rpos, rsize, keep):
-        self.t, self.cell, self.bounds = t, cell, bounds
-        self.n_prev, self.n_mid = n_prev, n_mid
-        self.pos, self.his, self.cpos, self.clos = pos, his, cpos, clos
-        self.rpos, self.rsize, self.keep = rpos, rsize, keep
-        self.strides = None
+
+def _deal_bound(prob: _Problem) -> int:
+    """An upper bound on the number of tables of counts times their weights (the
+    multinomial of the unfixed cards over the column capacities)."""
+    n = sum(len(r) for r in prob.rows)
+    b = math.factorial(n)
+    for c in prob.col_cap:
+        b //= math.factorial(c)
+    return b
 
 
 # --------------------------------------------------------------------------------------
 # 3. the dynamic programme
 class _DP:
-    """Forward tables (states per boundary, counts), backward tables, marginals, samples.
+    """Forward tables (sorted state keys and counts per boundary), backward tables,
+    expected count per cell, uniform samples.
 
-    ``exact=True`` keeps Python integers (numpy object arrays): the test oracle and the
-    source of exact totals and exactly uniform samples; ``exact=False`` uses float64."""
+    ``exact=True`` keeps Python integers (numpy object arrays): exact totals, correctly
+    rounded marginals and exactly uniform samples; ``exact=False`` uses float64 (all terms
+    positive, so the relative error stays below ~(steps + 2) * 2**-53)."""
 
     def __init__(self, plan: _Plan, exact: bool, max_states: int | None = None,
-                 deadline: float | None = None):
+                 deadline: float | None = None, residues: bool = True):
         self.plan = plan
         self.exact = exact
         self.max_states = max_states
         self.deadline = deadline
         maxn = max([len(r) for r in plan.prob.rows] + [1])
-        bf, bo = _binomials(maxn)
-        self.bin = bo if exact else bf
+        tabs = _binomials(maxn)
+        self.bsize = int(round(math.sqrt(len(tabs["float"]))))
+        self.bin = tabs["object"] if exact else tabs["float"]
         self.dtype = object if exact else float
         self.peak = 1
+        # float programme: carry residues modulo a few primes to recover the exact total
+        self.nprimes = 0
+        if not exact and residues:
+            bound = _deal_bound(plan.prob)
+            need = 4 * (1e-6 * bound + 1)
+            P = 1
+            while P <= need and self.nprimes < len(PRIMES):
+                P *= PRIMES[self.nprimes]
+                self.nprimes += 1
+            self.mod = tabs["mod"][: self.nprimes]
+            self.primes = np.array(PRIMES[: self.nprimes], dtype=np.int64)[:, None]
+        self.big_binomials = maxn > 50     # C(n, k) may exceed 2**53: rounded weights
         self._forward()
 
-    # one step: every transition from the states before step t
-    def _expand(self, t: int, digits: np.ndarray):
+    def _expand(self, t: int, keys: np.ndarray):
+        """Every transition of step t from the states ``keys`` (packed at boundary t):
+        (index of the source state, k, packed next state, index of C(remaining, k) in the
+        flat binomial tables)."""
         st = self.plan.steps[t]
-        n = digits.shape[0]
-        mid = np.zeros((n, st.n_mid), dtype=np.int32)
-        mid[:, :st.n_prev] = digits
-        v = mid[:, st.pos]
-        lo, hi = st.bounds
-        kmax = np.minimum((st.his[None, :] - v).min(axis=1), hi)
-        if len(st.cpos):
-            kmin = np.maximum((st.clos[None, :] - mid[:, st.cpos]).max(axis=1), lo)
+        n = len(keys)
+        kmax = np.full(n, st.hi, dtype=np.int64)
+        kmin = np.full(n, st.lo, dtype=np.int64)
+        for s, rad, hi, lo in st.old:
+            v = (keys // s) % rad
+            np.minimum(kmax, hi - v, out=kmax)
+            if lo is not None:
+                np.maximum(kmin, lo - v, out=kmin)
+        for hi in st.new_his:
+            np.minimum(kmax, hi, out=kmax)
+        for lo in st.closing_new:
+            np.maximum(kmin, lo, out=kmin)
+        if st.row_old is not None:
+            rem = st.rsize - (keys // st.row_old[0]) % st.row_old[1]
         else:
-            kmin = np.full(n, lo)
-        rem = st.rsize - mid[:, st.rpos]
-        if n == 0 or (kmin > kmax).all():
-            e = np.zeros(0, dtype=np.intp)
-            return e, e, np.zeros((0, len(st.keep)), dtype=np.int32), np.zeros(0, self.dtype)
+            rem = np.full(n, st.rsize, dtype=np.int64)
+        rem *= self.bsize
+        if n == 0 or not (kmin <= kmax).any():
+            e = np.zeros(0, dtype=np.int64)
+            return e, e, e, e
         srcs, ks, news, ws = [], [], [], []
         for k in range(int(kmin.min()), int(kmax.max()) + 1):
             src = np.flatnonzero((kmin <= k) & (k <= kmax))
             if not len(src):
                 continue
-            new = mid[src]
-            new[:, st.pos] += k
             srcs.append(src)
-            ks.append(np.full(len(src), k, dtype=np.int32))
-            news.append(new[:, st.keep])
-            ws.append(self.bin[rem[src], k])
-        src = np.concatenate(srcs)
-        k = np.concatenate(ks)
-        new = np.concatenate(news)
-        w = np.concatenate(ws)
-        ok = self._feasible(t + 1, new)
-        if ok is not None:
+            ks.append(np.full(len(src), k, dtype=np.int64))
+            news.append(keys[src] + k * st.kstep)
+            ws.append(rem[src] + k)
+        if len(srcs) == 1:
+            src, k, new, w = srcs[0], ks[0], news[0], ws[0]
+        else:
+            src, k, new, w = (np.concatenate(srcs), np.concatenate(ks), np.concatenate(news),
+                              np.concatenate(ws))
+        for s, rad in st.remove:
+            high = new // (s * rad)
+            new = high * s + new % s
+        if st.checks:
+            ok = None
+            for s, rad, a, b in st.checks:
+                v = (new // s) % rad
+                o = (v >= a) & (v <= b)
+                ok = o if ok is None else ok & o
             src, k, new, w = src[ok], k[ok], new[ok], w[ok]
         return src, k, new, w
-
-    def _feasible(self, t: int, digits: np.ndarray):
-        """Mask of the states at boundary t that can still meet every open sum."""
-        chk = self.plan.checks[t]
-        if not chk or not len(digits):
-            return None
-        ok = np.ones(len(digits), dtype=bool)
-        for p, lo, hi, slo, shi, dyn in chk:
-            v = digits[:, p]
-            low = slo
-            up = shi
-            for rp, size, il, ih, ol, oh in dyn:
-                rem = size - digits[:, rp]
-                low = low + np.maximum(il, rem - oh)
-                up = up + np.minimum(ih, rem - ol)
-            ok &= (v + low <= hi) & (v + up >= lo)
-        return ok
-
-    def _encode(self, t: int, digits: np.ndarray) -> np.ndarray:
-        strides = self.plan.steps[t - 1].strides
-        if not len(strides):
-            return np.zeros(len(digits), dtype=np.int64)
-        return digits.astype(np.int64) @ strides
 
     def _check_budget(self, n):
         self.peak = max(self.peak, n)
@@ -588,52 +653,71 @@ class _DP:
     def _forward(self):
         plan = self.plan
         T = len(plan.order)
-        digits = np.zeros((1, 0), dtype=np.int32)
         one = np.ones(1, dtype=self.dtype)
-        if self.exact:
-            one[0] = 1
-        self.digits = [digits]
         self.fwd = [one]
         self.keys = [np.zeros(1, dtype=np.int64)]
+        res = np.ones((self.nprimes, 1), dtype=np.int64)
+        merged = 0          # for the rounding bound: sum over steps of the largest merge
         for t in range(T):
-            src, k, new, w = self._expand(t, self.digits[t])
-            vals = self.fwd[t][src] * w
-            keys = self._encode(t + 1, new)
-            order = np.argsort(keys, kind="stable")
-            keys = keys[order]
+            src, k, new, widx = self._expand(t, self.keys[t])
+            vals = self.fwd[t][src] * self.bin[widx]
+            order = np.argsort(new, kind="stable")
+            keys = new[order]
             if len(keys):
                 starts = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
                 vals = np.add.reduceat(vals[order], starts)
                 keys = keys[starts]
-                new = new[order[starts]]
+                if self.nprimes:
+                    r = (res[:, src] * self.mod[:, widx]) % self.primes
+                    res = np.add.reduceat(r[:, order], starts, axis=1) % self.primes
+                if not self.exact:
+                    merged += int(np.diff(np.r_[starts, len(order)]).max()) + 1
             else:
                 vals = np.zeros(0, dtype=self.dtype)
+                res = np.zeros((self.nprimes, 0), dtype=np.int64)
             self._check_budget(len(keys))
-            self.digits.append(new)
             self.fwd.append(vals)
             self.keys.append(keys)
-        # deals per table of counts = DP weight x ways to split each lump
-        self.raw_total = self.fwd[T].sum() if len(self.fwd[T]) else 0
+        nfinal = len(self.fwd[T])
+        # relative error bound of the float forward values (all terms positive): each
+        # step rounds one product per term and sums at most `merged` terms in sequence
+        self.delta_fwd = 0.0 if self.exact else (
+            (merged + nfinal + (T if self.big_binomials else 0)) * UNIT * 1.01)
+        self.final_exact = None
+        raw = self.fwd[T].sum() if nfinal else 0
         if self.exact:
-            self.raw_total = int(self.raw_total)
-            self.total = self.raw_total * plan.prob.lump_factor
+            self.raw_total = int(raw)
         else:
-            self.raw_total = float(self.raw_total)
+            self.raw_total = float(raw)
+            if self.nprimes and nfinal:
+                tot = [int(x) for x in res.sum(axis=1) % self.primes[:, 0]]
+                exact = _crt(tot, self.raw_total, self.delta_fwd)
+                if exact is not None:
+                    self.raw_total_int = exact
+                # exact count of every final state (location_sets)
+                finals = [_crt([int(x) for x in res[:, j]], float(self.fwd[T][j]),
+                               self.delta_fwd) for j in range(nfinal)]
+                if all(f is not None for f in finals) and exact is not None:
+                    self.final_exact = finals
+        if self.exact:
+            self.total = self.raw_total * plan.prob.lump_factor
+        elif hasattr(self, "raw_total_int"):
+            self.total = self.raw_total_int * plan.prob.lump_factor
+        else:
             self.total = self.raw_total * float(plan.prob.lump_factor)
 
     def _transitions(self, t: int):
-        """Transitions of step t (from boundary t to t+1) that reach a stored state:
+        """Transitions of step t that reach a stored state at t + 1:
         (src, k, index of the next state, weight)."""
-        src, k, new, w = self._expand(t, self.digits[t])
-        keys = self._encode(t + 1, new)
+        src, k, new, widx = self._expand(t, self.keys[t])
         tab = self.keys[t + 1]
-        if not len(tab):
-            e = np.zeros(0, dtype=np.intp)
+        if not len(tab) or not len(new):
+            e = np.zeros(0, dtype=np.int64)
             return e, e, e, np.zeros(0, dtype=self.dtype)
-        idx = np.searchsorted(tab, keys)
-        idx = np.minimum(idx, len(tab) - 1)
-        ok = tab[idx] == keys
-        return src[ok], k[ok], idx[ok], w[ok]
+        idx = np.searchsorted(tab, new)
+        np.minimum(idx, len(tab) - 1, out=idx)
+        ok = tab[idx] == new
+        return src[ok], k[ok], idx[ok], self.bin[widx[ok]]
 
     def _segment_sum(self, src, vals, n):
         if not self.exact:
@@ -652,11 +736,10 @@ class _DP:
             return
         T = len(self.plan.order)
         bwd = [None] * (T + 1)
-        last = np.ones(len(self.fwd[T]), dtype=self.dtype)
-        if self.exact:
-            last[:] = 1
-        bwd[T] = last
+        bwd[T] = np.ones(len(self.fwd[T]), dtype=self.dtype)
         self.cell_mass = {}
+        span = 0
+        nterms = 0
         for t in range(T - 1, -1, -1):
             if self.deadline is not None and time.perf_counter() > self.deadline:
                 raise OverBudget("out of time")
@@ -665,15 +748,30 @@ class _DP:
             bwd[t] = self._segment_sum(src, contrib, len(self.fwd[t]))
             m = (self.fwd[t][src] * contrib * k).sum() if len(src) else 0
             self.cell_mass[self.plan.order[t]] = int(m) if self.exact else float(m)
+            st = self.plan.steps[t]
+            span += st.hi - st.lo + 3
+            nterms = max(nterms, len(src))
         self.bwd = bwd
+        # relative error bound of every float marginal: forward and backward factors,
+        # the (pairwise) sum over the transitions of a cell and the final division
+        self.rounding = 0.0 if self.exact else (
+            2 * self.delta_fwd + span * UNIT * 1.01 + (math.log2(nterms + 1) + 16) * UNIT)
+
+    def final_digits(self, i: int) -> np.ndarray:
+        """Values of the i-th sum of the final layout (the tags) for every final state."""
+        T = len(self.plan.order)
+        layout = self.plan.layouts[T]
+        s = self.plan.strides[T][layout[i]]
+        rad = self.plan.dims[layout[i]].hi + 1
+        return (self.keys[T] // s) % rad
 
     # ----- uniform samples -------------------------------------------------------------
     def sample_counts(self, n: int, gen: np.random.Generator, pyr: random.Random):
-        """n exactly uniform draws of the table of counts per cell: array (n, T)."""
+        """n independent uniform draws of the table of counts per cell: array (n, T)."""
         self.backward()
         T = len(self.plan.order)
         K = np.zeros((n, T), dtype=np.int32)
-        cur = np.zeros(n, dtype=np.intp)
+        cur = np.zeros(n, dtype=np.int64)
         for t in range(T):
             src, k, idx, w = self._transitions(t)
             contrib = w * self.bwd[t + 1][idx]
@@ -684,15 +782,14 @@ class _DP:
             cum = np.cumsum(contrib)
             gstart = np.searchsorted(src, cur, side="left")
             gend = np.searchsorted(src, cur, side="right")
-            base = np.where(gstart > 0, cum[np.maximum(gstart - 1, 0)], 0)
             if self.exact:
-                base = base.astype(object)
-                tot = cum[gend - 1] - base
-                target = np.array([b + pyr.randrange(int(m)) for b, m in zip(base, tot)],
-                                  dtype=object)
+                base = [cum[g - 1] if g > 0 else 0 for g in gstart.tolist()]
+                target = np.empty(n, dtype=object)
+                for i, (b, e) in enumerate(zip(base, gend.tolist())):
+                    target[i] = b + pyr.randrange(int(cum[e - 1] - b))
             else:
-                tot = cum[gend - 1] - base
-                target = base + gen.random(n) * tot
+                base = np.where(gstart > 0, cum[np.maximum(gstart - 1, 0)], 0.0)
+                target = base + gen.random(n) * (cum[gend - 1] - base)
             j = np.searchsorted(cum, target, side="right")
             j = np.clip(j, gstart, gend - 1)
             K[:, t] = k[j]
@@ -782,18 +879,26 @@ def _inconsistent(model, method="dp") -> Counting:
     return Counting(True, 0, {}, 0.0, method, 0)
 
 
-def exact_count(model, *, exact_ints: bool = True, max_states: int | None = None,
+def exact_count(model, *, exact_ints: bool = False, max_states: int | None = None,
                 time_budget: float | None = None) -> Counting:
     """The exact counting alone (no fallback): raises :class:`OverBudget` when the
     programme exceeds ``max_states`` states or ``time_budget`` seconds.
 
-    ``exact_ints=True`` computes with Python integers (exact total, marginals correctly
-    rounded); ``False`` uses float64 (relative error below ~1e-13, ``total`` a float).
+    By default the programme runs in float64 (every term positive: each marginal has a
+    relative error below ``rounding``, reported, typically ~1e-14) and carries residues
+    modulo a few primes so that ``total`` is still the exact integer.  ``exact_ints=True``
+    computes everything with Python integers (the test oracle; 2-3 times slower): exact
+    total, correctly rounded marginals.  Zeros and ones are exact either way (zero-ness
+    is decided by the support, never by rounding).
 
     >>> from solver.model import CardLocationModel
     >>> m = CardLocationModel(list(range(6)), {"A": 2, "B": 2, "C": 2})
-    >>> exact_count(m).total, exact_count(m, exact_ints=False).total
-    (90, 90.0)
+    >>> exact_count(m).total, exact_count(m, exact_ints=True).total
+    (90, 90)
+    >>> m.add([0, 1, 2], ["A"], 2, 2)
+    >>> r = exact_count(m)
+    >>> r.total, r.marginals[0]["A"], r.marginals[3]["B"]
+    (18, 0.6666666666666666, 0.5)
     """
     deadline = None if time_budget is None else time.perf_counter() + time_budget
     try:
@@ -806,12 +911,13 @@ def exact_count(model, *, exact_ints: bool = True, max_states: int | None = None
     except _Infeasible:
         return _inconsistent(model)
     marg = _exact_marginals(model, prob, dp)
-    return Counting(True, dp.total, _order_marginals(model, marg), 0.0, "dp", dp.peak)
+    return Counting(True, dp.total, _order_marginals(model, marg), 0.0, "dp", dp.peak,
+                    rounding=dp.rounding)
 
 
 def count_deals(model, *, max_states: int = 200_000, time_budget: float = 1.0, rng=None,
                 support: dict[Hashable, set[str]] | None = None,
-                exact_ints: bool = True) -> Counting:
+                exact_ints: bool = False) -> Counting:
     """Count the consistent deals of ``model`` and every card's probability per location.
 
     Exact (``exact=True``, ``method="dp"``) whenever the dynamic programme stays within
@@ -879,7 +985,8 @@ def _relaxed(model, max_states, deadline):
         try:
             p = _simplify(model, drop)
             pl = _Plan(p)
-            dp = _DP(pl, False, None if last else max_states, None if last else deadline)
+            dp = _DP(pl, False, None if last else max_states, None if last else deadline,
+                     residues=False)
             return sorted(drop), p, pl, dp
         except _Infeasible:
             return None
@@ -1039,23 +1146,29 @@ def location_sets(model, loc: str, top: int = 10, *, max_states: int = 200_000,
         col = next((c for c, ls in enumerate(prob.cols) if ls == (li,)), None)
         tags = [(r, col) for r in range(len(prob.rows)) if (r, col) in prob.cells]
         plan = _Plan(prob, tags)
-        dp = _DP(plan, True, max_states, deadline)
+        dp = _DP(plan, False, max_states, deadline)
+        counts = dp.final_exact
+        if counts is None:       # residues could not pin the integers: redo exactly
+            dp = _DP(plan, True, max_states, deadline)
+            counts = dp.fwd[len(plan.order)].tolist()
     except _Infeasible:
         return 0, []
     except OverBudget:
         return None
-    total = dp.raw_total       # compositions are counted in the same (unlumped) units
+    total = sum(counts)        # compositions are counted in the same (unlumped) units
     if total == 0:
         return 0, []
     base = [model.cards[ci] for ci, l in prob.fixed.items() if l == li]
     T = len(plan.order)
     layout = plan.layouts[T]
-    tagpos = {plan.dims[i].cells.copy().pop(): p for p, i in enumerate(layout)}
+    cols_vals = [dp.final_digits(p).tolist() for p in range(len(layout))]
+    tag_of = [next(iter(plan.dims[i].cells)) for i in layout]
     comps = []   # (count per set, composition as ((row, k), ...), number of sets)
-    for digits, cnt in zip(dp.digits[T].tolist(), dp.fwd[T].tolist()):
+    for j, cnt in enumerate(counts):
         if cnt == 0:
             continue
-        comp = tuple((r, digits[tagpos[r, c]]) for (r, c) in tags if digits[tagpos[r, c]] > 0)
+        comp = tuple(sorted((tag_of[p][0], cols_vals[p][j]) for p in range(len(layout))
+                            if cols_vals[p][j] > 0))
         nsets = math.prod(math.comb(len(prob.rows[r]), k) for r, k in comp)
         comps.append((cnt // nsets, comp, nsets))
     n_sets = sum(c[2] for c in comps)
