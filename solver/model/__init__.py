@@ -34,9 +34,21 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Hashable, Iterable, Sequence
 
-from ortools.sat.python import cp_model
-
 from solver.errors import InconsistentError
+
+
+class _LazyCpModel:
+    """``ortools.sat.python.cp_model``, imported on first use (it pulls in pandas: a
+    second of start-up that ``sleuth --help`` should not pay)."""
+
+    def __getattr__(self, name):
+        from ortools.sat.python import cp_model as real
+
+        globals()["cp_model"] = real
+        return getattr(real, name)
+
+
+cp_model = _LazyCpModel()
 
 Pair = tuple[int, int]
 
