@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 from solver.cards import Card
 from solver.errors import InconsistentError, NotationError
 from solver.model import explain_card
-from solver.twenty_two.inference import (DISCARDS, OUT, STOCK, ViewModel, build, card_keys,
-                                         is_complete, visible_players)
+from solver.twenty_two.inference import (DISCARDS, OUT, STOCK, ViewModel, build, is_complete,
+                                         strongest, visible_players)
 from solver.twenty_two.options import TwentyTwoOptions
 from solver.twenty_two.play import (beats_or_ties, hr, legal_follows, legal_leads, rank_label,
                                     ranks, show_rank, target_of)
@@ -352,7 +352,8 @@ def _holdings(vm: ViewModel, cards, possible, view) -> dict[str, Holding]:
         poss_ranks = [lab for lab in order
                       if any(p in possible[n] and rank_label(hr(Card.parse(n))) == lab
                              for n in vm.keys)]
-        facts = [f"{f.text} (line {f.line})" for f in vm.facts if f.player == p]
+        facts = [f"{f.text} (line {f.line})" for f in strongest(vm.facts)
+                 if f.player == p] if vm.sizes.get(p) else []
         out[p] = Holding(p, vm.sizes.get(p, 0), certain, ranks, poss_ranks, facts)
     return out
 

@@ -45,11 +45,25 @@ STOCK, DISCARDS, OUT = "stock", "discards", "out"
 
 @dataclass
 class Fact:
-    """A deduction about one player's hand, for the report: ``text`` cites its rule."""
+    """A deduction about one player's hand, for the report: ``text`` cites its rule.
+    ``kind`` and ``level`` let a report keep only the strongest fact of each kind (the
+    highest I2 floor, the lowest I3 cap per rank)."""
 
     player: str
     text: str
     line: int
+    kind: tuple = ()
+    level: int = 0
+
+
+def strongest(facts: list[Fact]) -> list[Fact]:
+    """Per player and kind, the strongest fact (ties: the latest)."""
+    best: dict[tuple, Fact] = {}
+    for f in facts:
+        key = (f.player,) + f.kind
+        if key not in best or f.level >= best[key].level:
+            best[key] = f
+    return sorted(best.values(), key=lambda f: f.line)
 
 
 @dataclass
@@ -219,7 +233,8 @@ def build(record, view: str | None, deal: DealLog, opts: TwentyTwoOptions, *,
                 _conflict(f"{why} leaves {P} only jokers, but {P} later played "
                           f"{bad[0][0]!r}", [L, bad[0][1]])
             m.add(naturals_all, [P], 0, 0, L, f"{P} holds only jokers ({why})")
-            facts.append(Fact(P, f"only jokers ({'TT-V2(f)' if jokers_only else 'I4'})", L))
+            facts.append(Fact(P, f"only jokers ({'TT-V2(f)' if jokers_only else 'I4'})", L,
+                              ("jokers",)))
             continue
         if not lowest:
             continue
@@ -234,7 +249,8 @@ def build(record, view: str | None, deal: DealLog, opts: TwentyTwoOptions, *,
             m.add(low, [P], 0, 0, L,
                   f"{P} holds no card below {rank_label(top)} (I2: lowest-cards play)")
             facts.append(Fact(P, f"nothing below {rank_label(top)}"
-                              + (" among naturals" if opts.twenty_six else "") + " (I2)", L))
+                              + (" among naturals" if opts.twenty_six else "") + " (I2)", L,
+                              ("I2",), top))
         if opts.rasmussen:  # I3: fewer than n cards >= the led rank before the play
             r, n = hr(pl.lead_cards[0]), len(pl.lead_cards)
             gone = [(c, ln) for c, ln in [(c, L) for c in pl.cards] + later if hr(c) >= r]
@@ -248,7 +264,8 @@ def build(record, view: str | None, deal: DealLog, opts: TwentyTwoOptions, *,
                     for k in ks]
             m.add(high, [P], 0, bound, L,
                   f"{P} holds at most {bound} card(s) of rank {rank_label(r)} or higher (I3)")
-            facts.append(Fact(P, f"at most {bound} card(s) {rank_label(r)} or higher (I3)", L))
+            facts.append(Fact(P, f"at most {bound} card(s) {rank_label(r)} or higher (I3)", L,
+                              ("I3", r), -bound))
     return ViewModel(m, opts, view, deal, by, statements, hands, sizes, facts)
 
 
@@ -274,3 +291,26 @@ def true_hands(record) -> dict[str, Counter]:
 
     eng = replay(record)
     return {p: Counter(eng.known[p]) for p in eng.deal.receivers} if eng.deal else {}
+
+
+def as_written_by(record, player: str | None):
+    """The record ``player`` would have written at the table from a complete record: their own
+    ``holds:`` lines and exchanges with cards, every other exchange as its count, everything
+    public.  ``None``: a spectator's record.  The result has ``me: player``."""
+    from dataclasses import replace
+
+    from solver.records import Record, Statement
+
+    kept = []
+    for st in record.statements:
+        ev = st.event
+        if isinstance(ev, Holds) and ev.player != player:
+            continue
+        if isinstance(ev, Exchange) and ev.player != player and ev.known:
+            ev = Exchange(ev.player, ev.count)
+        kept.append((repr(ev), ev, st.comment))
+    header = replace(record.header, me=player)
+    base = len(header.lines())
+    return Record(header=header, statements=tuple(
+        Statement(base + i + 1, t, ev, c) for i, (t, ev, c) in enumerate(kept)),
+        path=record.path)

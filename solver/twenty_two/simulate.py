@@ -84,9 +84,9 @@ class _Sim:
         eng = self.eng
         while not eng.over:
             turn = eng.turn()
-            first_draw = turn.kind == "deal" and not eng.deals and eng.dealer_candidates is None
-            if turn.kind == "draw" or first_draw:  # TT-4 / TT-14
-                pool = turn.players
+            cand = eng.dealer_candidates
+            if turn.kind == "draw" or (turn.kind == "deal" and (cand is None or len(cand) > 1)):
+                pool = eng.draw_pool or cand or eng.players  # TT-4 / TT-14
                 pack = self.pack()
                 self.emit(Draw(tuple((p, pack[i]) for i, p in enumerate(pool))))
                 continue

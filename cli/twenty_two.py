@@ -1,0 +1,141 @@
+"""Rendering of a Twenty-Two analysis (solver.twenty_two.analysis): the table now, unseen
+cards (I1), where they can be, each opponent's hand, my legal plays with the chance of ending
+with the highest last card (I6), and the scores (TT-13, TT-16)."""
+from __future__ import annotations
+
+from tabulate import tabulate
+
+from solver.cards import Card
+from solver.twenty_two.play import hr, rank_label
+
+TURN_WORDS = {"lead": "to lead", "follow": "to play", "exchange": "to exchange (TT-8)",
+              "showdown": "showdown: everybody reveals their last card (TT-13)",
+              "deal": "to deal", "draw": "to draw for the deal (TT-4/TT-14)", "over": ""}
+
+
+def _cards(cards) -> str:
+    return " ".join(repr(c) for c in cards) if cards else "-"
+
+
+def _num(x: float) -> str:
+    if x == 0:
+        return "·"
+    if abs(x - round(x)) < 5e-7:
+        return str(int(round(x)))
+    return f"{x:.2f}"
+
+
+def _risk(r) -> str:
+    if r is None:
+        return "n/a"
+    if r.exact:
+        return f"{r.p:.3f} (exact)"
+    return f"{r.p:.2f} ± {r.error:.2f}"
+
+
+def _header(a) -> list[str]:
+    who = a.view if a.view else "public (spectator)"
+    variant = ", ".join(a.options.names()) or "standard"
+    lines = [f"Twenty-Two ({variant}) — view: {who}; {a.statements} statements"]
+    if a.deal_number:
+        lines.append(f"Hand {a.deal_number}: dealt by {a.dealer}, "
+                     f"{', '.join(f'{p} {a.sizes.get(p, 0)}' for p in a.receivers)} card(s); "
+                     f"stock {a.sizes.get('stock', 0)}, discards {a.sizes.get('discards', 0)}")
+    if a.over:
+        lines.append("Game over: " + " and ".join(a.winners)
+                     + (" win" if len(a.winners) > 1 else " wins") + " (TT-17)")
+    elif a.turn in ("showdown",):
+        lines.append("Now: " + TURN_WORDS["showdown"])
+    elif a.to_act:
+        then = f" (then {', '.join(a.to_act[1:])} may)" if a.turn == "exchange" and len(
+            a.to_act) > 1 else ""
+        who_acts = a.to_act[0] if a.turn == "exchange" else " or ".join(a.to_act)
+        lines.append(f"Now: {who_acts} {TURN_WORDS.get(a.turn, a.turn)}{then}")
+    if a.trick:
+        lines.append("Trick so far: " + "; ".join(f"{p} {_cards(c)}" for p, c in a.trick)
+                     + (f"  (to beat or tie: {_cards(a.target)}"
+                        + (", the lead, TT-V1(a))" if a.options.rasmussen else ", TT-10/11)")
+                        if a.target else ""))
+    return lines
+
+
+def _where_table(a) -> str:
+    locs = [p for p in a.receivers if p != a.view] + ["stock", "discards"]
+    rows = []
+    for r in list(range(2, 15)) + [0]:
+        lab = rank_label(r)
+        if lab not in a.unseen:
+            continue
+        row = [lab, a.unseen[lab]]
+        for loc in locs:
+            e = sum(d.get(loc, 0.0) for name, d in a.cards.items()
+                    if rank_label(hr(Card.parse(name))) == lab)
+            row.append(_num(e))
+        rows.append(row)
+    return tabulate(rows, headers=["rank", "unseen"] + locs, tablefmt="simple",
+                    stralign="right", disable_numparse=True)
+
+
+def render_analysis(a) -> str:
+    lines = _header(a)
+    if a.deal_number:
+        lines.append("")
+        if a.hand is not None:
+            lines.append(f"Your hand: {_cards(a.hand)}")
+        unseen_n = sum(a.unseen.values())
+        lines.append(f"Unseen cards (I1): {unseen_n} — "
+                     + ", ".join(f"{lab}×{k}" for lab, k in a.unseen.items()))
+        prec = ("exact" if a.exact else
+                f"estimates, 95% half-width {a.error:.3f}")
+        lines.append("")
+        lines.append(f"Where they can be (expected copies of each rank; {prec}; · = impossible):")
+        lines.append(_where_table(a))
+        if a.holdings:
+            lines.append("")
+            lines.append("Opponents' hands:")
+            for p, h in a.holdings.items():
+                txt = f"  {p} ({h.size} card{'s' if h.size != 1 else ''})"
+                if h.size:
+                    if h.certain:
+                        txt += ": certainly " + " ".join(h.certain) + ";"
+                    txt += " possible ranks " + " ".join(h.possible_ranks)
+                lines.append(txt)
+                for f in h.facts:
+                    lines.append(f"      {f}")
+        if a.plays:
+            lines.append("")
+            lines.append("Your legal plays (P = chance your last card ends up the highest, "
+                         "so you lose, TT-13/TT-14):")
+            rows = [[_cards(o.cards), o.kind, _risk(o.risk)] for o in a.plays]
+            lines.append(tabulate(rows, headers=["play", "kind", "P(highest last)"],
+                                  tablefmt="simple", disable_numparse=True))
+            if a.plays_evaluated < len(a.plays):
+                lines.append(f"  (P computed for the first {a.plays_evaluated} plays)")
+            if any(o.risk is not None and not o.risk.exact for o in a.plays):
+                n = next(o.risk.samples for o in a.plays if o.risk and not o.risk.exact)
+                lines.append(f"  estimates: the hand played out on {n} exactly uniform "
+                             "consistent deals; players keep their lowest allowed last card "
+                             "and otherwise choose at random among sensible plays")
+        elif a.risk_now is not None:
+            lines.append("")
+            lines.append("Chance your last card ends up the highest (TT-13/TT-14): "
+                         + _risk(a.risk_now)
+                         + ("" if a.risk_now.exact else
+                            " (the hand played out on sampled deals; see 'sleuth analyze "
+                            "--json' for the assumption)"))
+    for n in a.notes:
+        lines.append(f"Note: {n}")
+    lines.append("")
+    lines.append(f"Scores (out at {a.limit}{', paper scoring' if a.options.rasmussen else ''}):")
+    rows = []
+    for p in a.players:
+        s = a.scores[p]
+        status = "out" if s["eliminated"] else ("winner" if p in a.winners else "in")
+        rows.append([p, " ".join(s["cards"]) or "-", s["total"], s["to_go"], status])
+    lines.append(tabulate(rows, headers=["player", "scoring cards", "total", "to go", "status"],
+                          tablefmt="simple", disable_numparse=True))
+    if a.closest:
+        top = a.scores[a.closest[0]]
+        lines.append("Closest to elimination: " + ", ".join(a.closest)
+                     + f" ({top['total']}, {top['to_go']} to go)")
+    return "\n".join(lines)
