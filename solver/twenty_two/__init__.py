@@ -15,6 +15,7 @@ solver.errors.RuleError: <record>:10: Cleo leads (the dealer's left) (TT-9): 'An
 """
 from __future__ import annotations
 
+from solver.errors import SleuthError
 from solver.games import Game
 from solver.twenty_two import analysis, events, rules
 from solver.twenty_two.options import TwentyTwoOptions, check_players
@@ -41,7 +42,10 @@ class TwentyTwoGame(Game):
         return events.parse_event(text, header)
 
     def validate(self, record) -> None:
-        rules.validate(record)
+        try:
+            rules.validate(record)
+        except SleuthError as e:
+            raise e.located(path=record.path) from None
 
     def analyze(self, record, view, **kw):
         return analysis.analyze(record, view, **kw)

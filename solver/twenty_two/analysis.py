@@ -244,7 +244,6 @@ def analyze(record, view: str | None, *, max_states: int = MAX_STATES,
     cards, possible = _aggregate(vm, counting, possible_k)
     d = vm.deal
     hand = _hand_cards(vm.hands.get(view)) if view in d.receivers else None
-    holdings = _holdings(vm, cards, possible, view)
     known_cards = []
     if view is not None:
         known_cards = list((vm.hands.get(view) or Counter()).elements())
@@ -258,6 +257,7 @@ def analyze(record, view: str | None, *, max_states: int = MAX_STATES,
         elif e[0] == "showdown":
             public += [repr(c) for c in e[1].values()]
     unseen = _unseen(d.deck, public + known_cards)
+    holdings = _holdings(vm, cards, possible, view, Counter(public))
     trick = eng.current_trick() if eng.deal is d and not eng.over else []
     target = tuple(target_of([c for _, c in trick], opts)) if trick else None
     plays: list[PlayOption] = []
@@ -333,7 +333,9 @@ def _aggregate(vm: ViewModel, counting, possible_k):
     return cards, possible
 
 
-def _holdings(vm: ViewModel, cards, possible, view) -> dict[str, Holding]:
+def _holdings(vm: ViewModel, cards, possible, view, public: Counter) -> dict[str, Holding]:
+    """Per opponent: the cards certainly there (all copies not out can only be there), the
+    expected copies of each rank, the possible ranks and the strongest deductions."""
     out = {}
     for p in vm.deal.receivers:
         if p == view:
@@ -345,8 +347,8 @@ def _holdings(vm: ViewModel, cards, possible, view) -> dict[str, Holding]:
             e = cards[name].get(p, 0.0)
             if e > 0:
                 ranks[lab] = ranks.get(lab, 0.0) + e
-            if possible[name] == {p}:
-                certain += [name] * len(keys)
+            if possible[name] - {OUT} == {p}:
+                certain += [name] * (len(keys) - public[name])
         order = [rank_label(r) for r in RANK_ORDER]
         ranks = {lab: round(ranks[lab], 6) for lab in order if lab in ranks}
         poss_ranks = [lab for lab in order

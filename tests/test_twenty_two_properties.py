@@ -1,0 +1,83 @@
+"""Property tests over simulated Twenty-Two games (all three variants and some ambiguity
+alternatives): every simulated statement is accepted when the record is read back; from a
+player's own record the true holdings are always consistent, every certainty is true, every
+probability of an impossible place is 0, and the play actually made is among the legal
+plays listed."""
+from __future__ import annotations
+
+from collections import Counter
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from solver.records import parse_record, write_record
+from solver.twenty_two import GAME
+from solver.twenty_two.events import Trick
+from solver.twenty_two.inference import DISCARDS, OUT, STOCK, as_written_by
+from solver.twenty_two.play import rank_key
+from solver.twenty_two.rules import replay
+from solver.twenty_two.simulate import simulate
+
+VARIANTS = [[], ["rasmussen"], ["twenty-six"], ["elimination=immediate", "tie-draw=lowest"],
+            ["exchange=draw-first", "eliminated-cards=return"],
+            ["twenty-six", "jokers-per-natural=one"], ["rasmussen", "rasmussen-ties=first"]]
+SETTINGS = settings(max_examples=12, deadline=None, derandomize=True,
+                    suppress_health_check=list(HealthCheck))
+
+
+def truth(prefix):
+    """card name -> location -> true copies, from a complete record's prefix."""
+    eng = replay(prefix)
+    d = eng.deal
+    where: dict[str, Counter] = {}
+    placed = Counter()
+    for p in d.receivers:
+        for n, k in eng.known[p].items():
+            where.setdefault(n, Counter())[p] += k
+            placed[n] += k
+    for n, k in eng.known_discards.items():
+        where.setdefault(n, Counter())[DISCARDS] += k
+        placed[n] += k
+    for n, k in eng.public.items():
+        where.setdefault(n, Counter())[OUT] += k
+        placed[n] += k
+    for n, k in d.deck.items():
+        if k - placed[n]:
+            where.setdefault(n, Counter())[STOCK] += k - placed[n]
+    return eng, where
+
+
+@SETTINGS
+@given(variant=st.sampled_from(VARIANTS), n=st.integers(2, 4), seed=st.integers(0, 10_000))
+def test_simulated_games_are_legal_and_end(variant, n, seed):
+    rec = simulate(n, variant, seed)
+    back = parse_record(write_record(rec))       # every statement accepted by the rules
+    assert back.events() == rec.events()
+    eng = replay(back)
+    assert eng.over and eng.winners and len(eng.active) <= 1
+
+
+@SETTINGS
+@given(variant=st.sampled_from(VARIANTS), n=st.integers(2, 4), seed=st.integers(0, 10_000),
+       cut=st.floats(0.0, 1.0))
+def test_truth_is_consistent_and_certainties_true(variant, n, seed, cut):
+    rec = simulate(n, variant, seed)
+    plays = [i for i, s in enumerate(rec.statements) if isinstance(s.event, Trick)]
+    k = plays[int(cut * (len(plays) - 1))]          # just before a play ...
+    prefix = rec.prefix(k)
+    view, played = rec.statements[k].event.plays[0]  # ... by the view, from its own record
+    eng, where = truth(prefix)
+    a = GAME.analyze(as_written_by(prefix, view), view, samples=40)
+    for name, locs in where.items():
+        for loc, cnt in locs.items():
+            assert loc in a.possible[name], (name, loc, cnt)        # the truth is possible
+            assert a.cards[name].get(loc, 0) > 0
+        only = a.certain(name)
+        if only is not None:                                        # every certainty is true
+            assert where[name][only] == sum(locs.values()), (name, only)
+        assert set(a.cards[name]) <= a.possible[name]
+    for p, h in a.holdings.items():                                 # certain holdings true
+        assert not Counter(h.certain) - eng.known[p], (p, h.certain)
+    # the play actually made is among the legal plays listed, each with a probability
+    assert rank_key(played) in {rank_key(o.cards) for o in a.plays}
+    assert all(o.risk is None or 0.0 <= o.risk.p <= 1.0 for o in a.plays[:a.plays_evaluated])
