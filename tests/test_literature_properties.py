@@ -69,7 +69,7 @@ def check_prefix(record, deal, full_analysis_view="__none__"):
                     assert truly
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=12, deadline=None, suppress_health_check=list(HealthCheck))
 @given(n=st.sampled_from([4, 6, 8]), seed=st.integers(0, 10_000),
        variant=st.sampled_from(VARIANTS), where=st.lists(st.floats(0, 1), min_size=2,
                                                           max_size=2))

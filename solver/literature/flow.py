@@ -3,7 +3,8 @@
 Literature's facts about the deal are unary (a card is, or is not, with a player) or count
 a set of cards of one half-suit with one player ("Cleo holds at least one low heart",
 LIT-6(c); joker counts under V8).  When, for every player, those counted sets are disjoint
-(always so without jokers, once the implied facts are pruned), the consistent deals are
+(always so without jokers, once the implied facts are pruned; nested sets, as with
+the jokers' counts inside their half-suit, become a tree of count nodes), the consistent deals are
 exactly the integral flows of
 
     source -> card [1, 1] -> player [0, 1]            (allowed, not in a counted set)
@@ -144,54 +145,81 @@ def flow_backbone(model, extra_exclude: dict | None = None) -> Backbone | None:
     cards, locs = model.cards, model.locations
     nc, nl = len(cards), len(locs)
     allowed = [set(range(nl)) for _ in range(nc)]
-    counted: dict[int, list] = {}          # loc -> [(card set, lo, hi)]
-    for con in model.constraints:
-        if con.lo > con.hi:
-            return Backbone(False, {c: set() for c in cards})
-        terms = con.terms
-        byloc: dict[int, set[int]] = {}
-        for ci, li in terms:
-            byloc.setdefault(li, set()).add(ci)
-        if len(terms) == 1:
-            (ci, li), = terms
-            if con.lo >= 1:
-                allowed[ci] &= {li}
-            elif con.hi == 0:
-                allowed[ci].discard(li)
-            continue
-        if con.hi == 0:
-            for ci, li in terms:
-                allowed[ci].discard(li)
-            continue
-        if len(byloc) != 1:
-            if con.lo == con.hi == len(terms) and all(
-                    len([1 for c2, _ in terms if c2 == ci]) == 1 for ci, _ in terms):
-                for ci, li in terms:
-                    allowed[ci] &= {li}
-                continue
-            return None   # a sum over several locations: not this shape
-        (li, cs), = byloc.items()
-        if con.lo == con.hi == len(cs):
-            for ci in cs:
-                allowed[ci] &= {li}
-            continue
-        counted.setdefault(li, []).append((frozenset(cs), con.lo, con.hi))
     if extra_exclude:
         for c, ls in extra_exclude.items():
             ci = model.card_index(c)
             for l in ls:
                 allowed[ci].discard(model.loc_index(l))
-    # counted sets of one location must be disjoint
-    member: dict[tuple[int, int], int] = {}
-    groups = []
+    pending = [(con.terms, con.lo, con.hi) for con in model.constraints]
+    counted: dict[int, list] = {}          # loc -> [(card set, lo, hi)]
+    while True:     # unary facts first; cards they settle leave the other sums
+        changed = False
+        rest = []
+        for terms, lo, hi in pending:
+            terms = frozenset(terms)
+            fixed_in = sum(1 for ci, li in terms if allowed[ci] == {li})
+            live = frozenset((ci, li) for ci, li in terms
+                             if li in allowed[ci] and len(allowed[ci]) > 1)
+            lo, hi = max(lo - fixed_in, 0), hi - fixed_in
+            if lo > hi or lo > len(live):
+                return Backbone(False, {c: set() for c in cards})
+            if hi >= len(live) and lo == 0:
+                if live != terms:
+                    changed = True
+                continue                     # says nothing more
+            if hi == 0:
+                for ci, li in live:
+                    allowed[ci].discard(li)
+                changed = True
+                continue
+            if lo == len(live) and len({ci for ci, _ in live}) == len(live):
+                for ci, li in live:
+                    allowed[ci] &= {li}
+                changed = True
+                continue
+            if live != terms:
+                changed = True
+            rest.append((live, lo, hi))
+        pending = rest
+        if any(not a for a in allowed):
+            return Backbone(False, {c: set() for c in cards})
+        if not changed:
+            break
+    for terms, lo, hi in pending:
+        byloc: dict[int, set[int]] = {}
+        for ci, li in terms:
+            byloc.setdefault(li, set()).add(ci)
+        if len(byloc) != 1:
+            return None   # a sum over several locations: not this shape
+        (li, cs), = byloc.items()
+        counted.setdefault(li, []).append((frozenset(cs), lo, hi))
+    # counted sets of one location must be laminar (nested or disjoint): a tree of groups
+    groups = []                        # (location, card set, lo, hi, parent group or None)
+    inner: dict[tuple[int, int], int] = {}
     for li, items in counted.items():
+        merged: dict[frozenset, list] = {}
         for cs, lo, hi in items:
-            gi = len(groups)
-            groups.append((li, cs, lo, hi))
-            for ci in cs:
-                if (ci, li) in member:
+            if cs in merged:
+                merged[cs][0] = max(merged[cs][0], lo)
+                merged[cs][1] = min(merged[cs][1], hi)
+            else:
+                merged[cs] = [lo, hi]
+        sets = sorted(merged, key=len, reverse=True)
+        for i, a in enumerate(sets):
+            for b in sets[i + 1:]:
+                if a & b and not b <= a:
                     return None
-                member[ci, li] = gi
+        base = len(groups)
+        for i, cs in enumerate(sets):
+            parent = None
+            for j in range(i - 1, -1, -1):      # the smallest earlier (larger) superset
+                if cs <= sets[j]:
+                    parent = base + j
+                    break
+            lo, hi = merged[cs]
+            groups.append((li, cs, lo, hi, parent))
+            for ci in cs:
+                inner[ci, li] = base + i        # later (smaller) sets override
     if any(not a for a in allowed):
         return Backbone(False, {c: set() for c in cards})
     # nodes: 0 source, 1 sink, cards, groups, locations, then S', T'
@@ -205,13 +233,13 @@ def flow_backbone(model, extra_exclude: dict | None = None) -> Backbone | None:
     for ci in range(nc):
         net.edge(S, cn + ci, 1, 1)
         for li in allowed[ci]:
-            g = member.get((ci, li))
+            g = inner.get((ci, li))
             if g is None:
                 card_edges.append((net.edge(cn + ci, ln + li, 0, 1), ci, li))
             else:
                 card_edges.append((net.edge(cn + ci, gn + g, 0, 1), ci, li))
-    for gi, (li, cs, lo, hi) in enumerate(groups):
-        net.edge(gn + gi, ln + li, lo, min(hi, len(cs)))
+    for gi, (li, cs, lo, hi, parent) in enumerate(groups):
+        net.edge(gn + gi, ln + li if parent is None else gn + parent, lo, min(hi, len(cs)))
     for li, loc in enumerate(locs):
         net.edge(ln + li, T, model.sizes[loc], model.sizes[loc])
     net.edge(T, S, 0, nc + 1)
