@@ -338,8 +338,9 @@ class _Plan:
     most significant digits (value 0: the key does not change); adding ``k`` to the sums
     of a cell adds ``k * (sum of their strides)``; a closing sum's digit is cut out."""
 
-    def __init__(self, prob: _Problem, tags=()):
+    def __init__(self, prob: _Problem, tags=(), relaxed_cols=()):
         self.prob = prob
+        self.relaxed_cols = frozenset(relaxed_cols)
         rows, cells = prob.rows, prob.cells
         dims: list[_Dim] = []
         self.row_dim = []
@@ -347,6 +348,8 @@ class _Plan:
             self.row_dim.append(len(dims))
             dims.append(_Dim([c for c in cells if c[0] == r], len(rows[r]), len(rows[r]), "row"))
         for c in range(len(prob.cols)):
+            if c in self.relaxed_cols:
+                continue        # estimates only: the column's size is checked afterwards
             dims.append(_Dim([x for x in cells if x[1] == c], prob.col_cap[c], prob.col_cap[c],
                              "col"))
         for cs, lo, hi in prob.users:
@@ -365,6 +368,7 @@ class _Plan:
         for i, d in enumerate(dims):
             for c in d.cells:
                 dims_of[c].append(i)
+        self._dims_of = dims_of
         self.order = self._order(dims_of)
         T = len(self.order)
         for t, c in enumerate(self.order):
@@ -490,48 +494,125 @@ class _Plan:
             # inside the class: cells of locations it closes first, tags last
             cs.sort(key=lambda c: (any(dims[i].kind == "tag" for i in dims_of[c]),
                                    col_left[c[1]] > 0, c[1]))
-            order.extend(cs)
-        return order
+            order.append((r, cs, frozenset(open_)))
+        return self._segments(order, dims_of)
+
+    def _segments(self, row_order, dims_of):
+        """Cut the class order where no statement is open; inside each segment keep the
+        class-major cell order or go location by location (all its classes open at once,
+        each per-location statement closing within its location), whichever keeps the
+        smaller sum of log ranges of open class and statement sums at its peak."""
+        dims = self.dims
+        logr = [math.log(d.hi + 1) for d in dims]
+        segs, cur = [], []
+        for r, cs, open_after in row_order:
+            cur.append((r, cs))
+            if not open_after:
+                segs.append(cur)
+                cur = []
+        if cur:
+            segs.append(cur)
+        out = []
+        for seg in segs:
+            rowmajor = [c for _, cs in seg for c in cs]
+            if len(seg) == 1:
+                out.extend(rowmajor)
+                continue
+            pos = {r: i for i, (r, _) in enumerate(seg)}
+            colmajor = sorted(rowmajor, key=lambda c: (
+                any(dims[i].kind == "tag" for i in dims_of[c]), c[1], pos[c[0]]))
+            if self._peak(colmajor, dims_of, logr) < self._peak(rowmajor, dims_of, logr) - 1e-9:
+                out.extend(colmajor)
+            else:
+                out.extend(rowmajor)
+        return out
+
+    def _peak(self, cells, dims_of, logr):
+        """Largest sum of log ranges of the open class and statement sums along an order of
+        a segment's cells (location sums are open throughout anyway)."""
+        left = defaultdict(int)
+        for c in cells:
+            for i in dims_of[c]:
+                if self.dims[i].kind != "col":
+                    left[i] += 1
+        open_: set[int] = set()
+        cost = peak = 0.0
+        for c in cells:
+            for i in dims_of[c]:
+                if self.dims[i].kind == "col":
+                    continue
+                if i not in open_:
+                    open_.add(i)
+                    cost += logr[i]
+            peak = max(peak, cost)
+            for i in dims_of[c]:
+                if self.dims[i].kind == "col":
+                    continue
+                left[i] -= 1
+                if left[i] == 0 and self.dims[i].kind != "tag":
+                    open_.discard(i)
+                    cost -= logr[i]
+        return peak
+
+    def _dims_of_cell(self, c):
+        return self._dims_of[c]
 
     def _future_bounds(self):
-        """For each sum and each step that ends a class: (min, max) of what the classes
-        after it can still add (each class: within its cell bounds, all its cards placed)."""
+        """For every step that ends a class and every sum it touched: (min, max) of what
+        the cells after that step can still add.  A class not started contributes within
+        its cell bounds with all its cards placed; a class already started (location by
+        location segments) contributes at least the lower bounds of its remaining cells
+        and at most their upper bounds (and its size)."""
         prob, dims, order = self.prob, self.dims, self.order
         cells = prob.cells
-        row_seq = []
-        end_step = {}
+        nrows = len(prob.rows)
+        first = [None] * nrows
+        last = [None] * nrows
+        steps_of = [[] for _ in range(nrows)]
         for t, c in enumerate(order):
-            if not row_seq or row_seq[-1] != c[0]:
-                row_seq.append(c[0])
-            end_step[c[0]] = t
-        out: dict[int, dict[int, tuple[int, int]]] = {}
+            r = c[0]
+            if first[r] is None:
+                first[r] = t
+            last[r] = t
+            steps_of[r].append((t, c))
+        size = [len(r) for r in prob.rows]
+        dim_rows: dict[int, list[int]] = {}
+        full: dict[tuple[int, int], tuple[int, int]] = {}
         for i, d in enumerate(dims):
             if d.kind == "tag":
                 continue
-            per_row: dict[int, tuple[int, int]] = {}
-            rows_in = {c[0] for c in d.cells}
-            for r in rows_in:
+            rs = sorted({c[0] for c in d.cells})
+            dim_rows[i] = rs
+            for r in rs:
                 il = ih = ol = oh = 0
-                for c in cells:
-                    if c[0] != r:
-                        continue
+                for _, c in steps_of[r]:
                     lo, hi = cells[c]
                     if c in d.cells:
                         il, ih = il + lo, ih + hi
                     else:
                         ol, oh = ol + lo, oh + hi
-                size = len(prob.rows[r])
-                per_row[r] = (max(il, size - oh), min(ih, size - ol))
-            acc_lo = acc_hi = 0
-            res = {}
-            for r in reversed(row_seq):
-                res[end_step[r]] = (acc_lo, acc_hi)
-                if r in per_row:
-                    acc_lo += per_row[r][0]
-                    acc_hi += per_row[r][1]
-            out[i] = res
+                full[r, i] = (max(il, size[r] - oh), min(ih, size[r] - ol))
+        out: dict[int, dict[int, tuple[int, int]]] = defaultdict(dict)
+        for r in range(nrows):
+            t = last[r]
+            touched = {i for _, c in steps_of[r] for i in self._dims_of_cell(c)}
+            for i in touched:
+                if i not in dim_rows or dims[i].last <= t:
+                    continue
+                lo_f = hi_f = 0
+                for r2 in dim_rows[i]:
+                    if last[r2] <= t:
+                        continue
+                    if first[r2] > t:
+                        a, b = full[r2, i]
+                    else:
+                        rem = [c for s2, c in steps_of[r2] if s2 > t and c in dims[i].cells]
+                        a = sum(cells[c][0] for c in rem)
+                        b = min(sum(cells[c][1] for c in rem), size[r2])
+                    lo_f += a
+                    hi_f += b
+                out[i][t] = (lo_f, hi_f)
         return out
-
 
 def _log_splits(size: int, bounds: list[tuple[int, int]]) -> float:
     """log of the number of ways to split ``size`` cards over cells with count bounds."""
@@ -767,10 +848,13 @@ class _DP:
 
     # ----- uniform samples -------------------------------------------------------------
     def sample_counts(self, n: int, gen: np.random.Generator, pyr: random.Random):
-        """n independent uniform draws of the table of counts per cell: array (n, T)."""
+        """n independent uniform draws of the table of counts per cell: array (n, T).
+
+        Forward through the tables: from state s, the transition to s' with weight w is
+        taken with probability w * bwd(s') / bwd(s) (exactly, with integer tables)."""
         self.backward()
         T = len(self.plan.order)
-        K = np.zeros((n, T), dtype=np.int32)
+        K = np.zeros((n, T), dtype=np.int8)
         cur = np.zeros(n, dtype=np.int64)
         for t in range(T):
             src, k, idx, w = self._transitions(t)
@@ -780,18 +864,18 @@ class _DP:
             order = np.argsort(src, kind="stable")
             src, k, idx, contrib = src[order], k[order], idx[order], contrib[order]
             cum = np.cumsum(contrib)
-            gstart = np.searchsorted(src, cur, side="left")
-            gend = np.searchsorted(src, cur, side="right")
+            off = np.searchsorted(src, np.arange(len(self.fwd[t]) + 1))
+            gstart, gend = off[cur], off[cur + 1]
             if self.exact:
-                base = [cum[g - 1] if g > 0 else 0 for g in gstart.tolist()]
                 target = np.empty(n, dtype=object)
-                for i, (b, e) in enumerate(zip(base, gend.tolist())):
-                    target[i] = b + pyr.randrange(int(cum[e - 1] - b))
+                for i, (a, b) in enumerate(zip(gstart.tolist(), gend.tolist())):
+                    base = cum[a - 1] if a > 0 else 0
+                    target[i] = base + pyr.randrange(int(cum[b - 1] - base))
             else:
-                base = np.where(gstart > 0, cum[np.maximum(gstart - 1, 0)], 0.0)
+                base = np.where(gstart > 0, cum[gstart - 1], 0.0)
                 target = base + gen.random(n) * (cum[gend - 1] - base)
             j = np.searchsorted(cum, target, side="right")
-            j = np.clip(j, gstart, gend - 1)
+            np.clip(j, gstart, gend - 1, out=j)
             K[:, t] = k[j]
             cur = idx[j]
         return K
@@ -950,25 +1034,20 @@ def count_deals(model, *, max_states: int = 200_000, time_budget: float = 1.0, r
                     support=support)
 
 
-def _relaxed(model, max_states, deadline):
-    """A relaxed model that the exact programme handles: drop the statements (not the
-    facts) whose sums stay open longest, 1, 2, 4, ... of them, until it fits.
-    Returns (dropped constraint ids, problem, plan, float DP)."""
-    try:
-        prob = _simplify(model)
-    except _Infeasible:
-        return None
-    # candidate statements: constraints that survive simplification as open sums, ranked
-    # by how long they stay open in the plan (times their range)
-    try:
-        plan = _Plan(prob)
-        span = {}
-        for d in plan.dims:
-            if d.kind == "user":
-                span[frozenset(d.cells)] = (d.last - d.first + 1) * math.log(d.hi + 2)
-    except OverBudget:
-        span = {}
-    # map model constraints onto the sums they became (by their class-level cell sets)
+def _relaxations(model, prob: _Problem):
+    """Relaxed problems, from mild to drastic, for the estimate: first the sizes of 2, 3,
+    ... single locations are no longer tracked (one size is implied by the others, so
+    relaxing one location changes nothing; each further one divides the states by about
+    its size and is checked afterwards), then statements are dropped too, those open
+    longest first.  Yields (dropped constraint ids, relaxed locations, problem, plan)."""
+    singles = sorted((c for c, ls in enumerate(prob.cols) if len(ls) == 1),
+                     key=lambda c: (-prob.col_cap[c], c))
+    for j in range(2, len(singles) + 1):
+        cols = singles[:j]
+        yield [], [prob.cols[c][0] for c in cols], prob, _Plan(prob, relaxed_cols=cols)
+    plan = _Plan(prob)
+    span = {frozenset(d.cells): (d.last - d.first + 1) * math.log(d.hi + 2)
+            for d in plan.dims if d.kind == "user"}
     row_of = {ci: r for r, cs in enumerate(prob.rows) for ci in cs}
     col_of = {li: c for c, ls in enumerate(prob.cols) for li in ls}
     score = {}
@@ -979,20 +1058,11 @@ def _relaxed(model, max_states, deadline):
             score[j] = span.get(cs, 0.0) + 1e-3 * len(cs)
     ranked = sorted(score, key=lambda j: (-score[j], j))
     k = 1
-    while True:
-        last = k >= len(ranked)
+    while k < 2 * len(ranked):
         drop = frozenset(ranked[:k])
-        try:
-            p = _simplify(model, drop)
-            pl = _Plan(p)
-            dp = _DP(pl, False, None if last else max_states, None if last else deadline,
-                     residues=False)
-            return sorted(drop), p, pl, dp
-        except _Infeasible:
-            return None
-        except OverBudget:
-            if last:
-                raise
+        p = _simplify(model, drop)
+        singles = [c for c, ls in enumerate(p.cols) if len(ls) == 1]
+        yield sorted(drop), [p.cols[c][0] for c in singles], p, _Plan(p, relaxed_cols=singles)
         k *= 2
 
 
@@ -1005,43 +1075,69 @@ def _wilson_halfwidth(p: np.ndarray, n: int) -> np.ndarray:
 
 
 def estimate(model, *, max_states: int = 200_000, time_budget: float = 1.0, rng=None,
-             support: dict[Hashable, set[str]] | None = None, max_samples: int = 1_000_000,
+             support: dict[Hashable, set[str]] | None = None, max_samples: int = 200_000,
              min_samples: int = 0) -> Counting:
     """The fallback of :func:`count_deals` (callable directly): rejection from exactly
-    uniform deals of a relaxed model.
+    uniform deals of a relaxed model (see :func:`_relaxations`), whose programme is kept
+    to a quarter of ``max_states`` so that sampling is fast.
 
     ``error`` bounds, at 95 % for each pair, the distance between every reported marginal
     and the truth (the largest Wilson half-width over the pairs; 1.0 when no sample was
     accepted).  ``total`` estimates the count (relaxed count times acceptance rate).
+    Accepted deals are consistent, so a pair that is impossible is never reported and a
+    certain one comes out exactly 1.0; ``support`` (exact possible locations) also keeps
+    possible pairs strictly between 0 and 1.
     """
     gen, pyr = _rngs(rng)
     start = time.perf_counter()
     deadline = start + time_budget
-    relax_deadline = start + 0.4 * time_budget
     try:
-        res = _relaxed(model, max_states, relax_deadline)
-    except OverBudget:
-        res = None
-    if res is None:
-        return Counting(False, 0, {}, 1.0, "sampled", 0)
-    dropped, prob, plan, dp = res
+        prob0 = _simplify(model)
+    except _Infeasible:
+        return _inconsistent(model, "sampled")
+    budget = max(2_000, max_states // 4)
+    found = None
+    levels = _relaxations(model, prob0)
+    nxt = next(levels, None)
+    if nxt is None:
+        # nothing to relax (no statements, at most one location to free): the exact
+        # programme is small, run it without limits
+        return exact_count(model)
+    while nxt is not None and found is None:
+        cur, nxt = nxt, next(levels, None)
+        dropped, relaxed, prob, plan = cur
+        # the most relaxed level, or late: no state limit
+        last = nxt is None or time.perf_counter() > start + 0.5 * time_budget
+        try:
+            dp = _DP(plan, False, None if last else budget, None if last else deadline,
+                     residues=False)
+        except (_Infeasible, OverBudget):
+            continue
+        found = dropped, relaxed, prob, plan, dp
+    if found is None:
+        return Counting(False, 0.0, {}, 1.0, "sampled", 0)
+    dropped, relaxed, prob, plan, dp = found
     if dp.total == 0:
         return _inconsistent(model, "sampled")
     dp.backward()
-    cons = [model.constraints[j] for j in dropped]
     checks = []
-    for con in cons:
+    for j in dropped:
+        con = model.constraints[j]
         ci = np.array([p[0] for p in con.terms], dtype=np.intp)
         li = np.array([p[1] for p in con.terms], dtype=np.int32)
         checks.append((ci, li, con.lo, con.hi))
+    sizes = [(li, model.sizes[model.locations[li]]) for li in relaxed]
     L, N = len(model.locations), len(model.cards)
     hits = np.zeros((N, L), dtype=np.int64)
     drawn = accepted = 0
-    batch = 256
+    batch = 512
     while True:
+        t0 = time.perf_counter()
         K = dp.sample_counts(batch, gen, pyr)
         deals = _deals_from_counts(prob, plan, K, gen)
         ok = np.ones(batch, dtype=bool)
+        for li, size in sizes:
+            ok &= (deals == li).sum(axis=1) == size
         for ci, li, lo, hi in checks:
             cnt = (deals[:, ci] == li[None, :]).sum(axis=1)
             ok &= (cnt >= lo) & (cnt <= hi)
@@ -1053,10 +1149,15 @@ def estimate(model, *, max_states: int = 200_000, time_budget: float = 1.0, rng=
         now = time.perf_counter()
         if drawn >= max_samples or (now > deadline and drawn >= min_samples):
             break
-        batch = min(batch * 2, 16384, max(max_samples - drawn, 1))
+        # one pass over the tables per batch: size the next batch to the time left
+        per = (now - t0) / batch
+        left = deadline - now
+        batch = int(min(max(512, 0.9 * left / max(per, 1e-9)), 65536, max_samples - drawn))
+        if batch < 1 or (left <= 0 and drawn >= min_samples):
+            break
     locs = model.locations
     if accepted == 0:
-        # nothing to go on: report the relaxed model's exact marginals, flagged useless
+        # nothing to go on: report the relaxed model's marginals, flagged useless
         marg = _exact_marginals(model, prob, dp)
         marg = _clamp(model, marg, support, 0)
         return Counting(False, 0.0, _order_marginals(model, marg), 1.0, "sampled",
@@ -1067,7 +1168,7 @@ def estimate(model, *, max_states: int = 200_000, time_budget: float = 1.0, rng=
     for ci, c in enumerate(model.cards):
         marg[c] = {locs[li]: float(P[ci, li]) for li in range(L) if hits[ci, li] > 0}
     marg = _clamp(model, marg, support, accepted)
-    total = float(dp.total) * accepted / drawn
+    total = dp.total * accepted / drawn
     return Counting(False, total, _order_marginals(model, marg), err, "sampled", dp.peak,
                     drawn, accepted, dropped)
 
