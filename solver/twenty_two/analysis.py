@@ -34,7 +34,7 @@ from solver.twenty_two.rules import Engine, replay
 MAX_STATES = 200_000
 TIME_BUDGET = 5.0      # seconds for counting (under half of it for the exact attempt)
 SAMPLES = 400          # sampled deals for the showdown risk (at most, per play)
-PLAYOUTS = 3000        # playouts per analysis: fewer samples per play when there are many
+PLAYOUTS = 2000        # playouts per analysis: fewer samples per play when there are many
 MIN_SAMPLES = 100
 MAX_PLAYS = 40         # plays evaluated (all are listed)
 Z95 = 1.959963984540054
@@ -258,7 +258,7 @@ def analyze(record, view: str | None, *, max_states: int = MAX_STATES,
             public += [repr(c) for c in e[1].values()]
     unseen = _unseen(d.deck, public + known_cards)
     holdings = _holdings(vm, cards, possible, view, Counter(public))
-    trick = eng.current_trick() if eng.deal is d and not eng.over else []
+    trick = list(eng.trick) if eng.deal is d and not eng.over else []
     target = tuple(target_of([c for _, c in trick], opts)) if trick else None
     plays: list[PlayOption] = []
     evaluated = 0

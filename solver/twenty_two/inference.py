@@ -164,14 +164,21 @@ def build(record, view: str | None, deal: DealLog, opts: TwentyTwoOptions, *,
     m = CardLocationModel(keys, sizes, names)
     facts: list[Fact] = []
 
+    next_copy: Counter = Counter()
+    claims: dict[str, list[int]] = {}
+
     def at_least(loc: str, entries: list[tuple[str, int]], what: str):
-        """Cumulative 'at least k copies of X at loc' per line (copies are interchangeable)."""
-        seen: Counter = Counter()
+        """Place known cards.  Copies of a card are interchangeable under every statement,
+        so the k-th known copy of X is copy k (a fixed fact instead of a count: the
+        probabilities per card name are the same, and the counting is much cheaper)."""
         for name, line in sorted(entries, key=lambda t: t[1]):
-            seen[name] += 1
-            k = seen[name]
-            m.add(by[name], [loc], k, len(by[name]), line,
-                  f"{k} x {name} {what}" if k > 1 else f"{name} {what}")
+            claims.setdefault(name, []).append(line)
+            i = next_copy[name]
+            if i >= len(by[name]):
+                _conflict(f"more {name} are placed than the deck has ({len(by[name])}, TT-1)",
+                          sorted(set(claims[name])))
+            next_copy[name] += 1
+            m.place(by[name][i], loc, line, f"{name} {what}")
 
     # I1: public cards
     public = list(deal.scoring_out)

@@ -30,7 +30,6 @@ class PlayInfo:
     player: str
     cards: tuple[Card, ...]
     line: int
-    trick: int                   # 0-based trick number in the deal
     lead: bool
     lead_cards: tuple[Card, ...]
     target: tuple[Card, ...]     # what it had to beat or tie (TT-10; the lead under TT-V1(a))
@@ -97,8 +96,7 @@ class Engine:
             (header.dealer,) if header.dealer else None)
         self.draw_pool: tuple[str, ...] | None = None   # who draws next (TT-4/TT-14)
         self.next_size = 7                       # TT-5
-        self.last_value: int | None = None
-        self.phase = "predeal"                   # predeal | exchange | play | showdown | over
+        self.phase = "predeal"                   # predeal | exchange | play | over
         self._reset_deal_state()
 
     # ----- state of the current deal ---------------------------------------------------
@@ -109,7 +107,6 @@ class Engine:
         self.discards = 0
         self.exch_pos = 0
         self.exchanged: set[str] = set()
-        self.trick_no = 0
         self.trick: list[tuple[str, tuple[Card, ...]]] = []
         self.leader: str | None = None
         # omniscient knowledge from the record: cards known in each hand, whole hand or not
@@ -475,7 +472,7 @@ class Engine:
         self.known[p] -= played
         self.public += played
         self._check_now(st, played)
-        info = PlayInfo(p, cards, st.line, self.trick_no, is_lead, tuple(lead), tuple(target),
+        info = PlayInfo(p, cards, st.line, is_lead, tuple(lead), tuple(target),
                         beats)
         d.plays.append(info)
         d.events.append(("play", info))
@@ -485,7 +482,6 @@ class Engine:
             self.leader = self.trick[w][0]
             self.hand_size -= len(self.trick[0][1])
             self.trick = []
-            self.trick_no += 1
 
     def _showdown(self, ev: Showdown, st):
         self._need_deal(st)
@@ -519,8 +515,7 @@ class Engine:
         d.losers = losers
         d.events.append(("showdown", shown, st.line))
         self.hand_size = 0
-        self.last_value = value(shown[losers[0]])
-        self.next_size = self.last_value  # TT-6 (13 after a joker, TT-V2(g))
+        self.next_size = value(shown[losers[0]])  # TT-6 (13 after a joker, TT-V2(g))
         totals = self.totals()
         before = self.active
         newly = [p for p in before if totals[p] >= self.opts.limit]  # TT-16, TT-V2(h)
@@ -540,10 +535,6 @@ class Engine:
             return
         self.dealer_candidates = losers
         self.draw_pool = None
-
-    # ----- summaries ----------------------------------------------------------------------
-    def current_trick(self) -> list[tuple[str, tuple[Card, ...]]]:
-        return list(self.trick)
 
 
 def replay(record, upto: int | None = None) -> Engine:
