@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from tabulate import tabulate
 
-from solver.cards import Card
-from solver.twenty_two.play import hr, rank_label
+from solver.twenty_two.play import rank_label
 
 TURN_WORDS = {"lead": "to lead", "follow": "to play", "exchange": "to exchange (TT-8)",
               "showdown": "showdown: everybody reveals their last card (TT-13)",
@@ -68,9 +67,7 @@ def _where_table(a) -> str:
             continue
         row = [lab, a.unseen[lab]]
         for loc in locs:
-            e = sum(d.get(loc, 0.0) for name, d in a.cards.items()
-                    if rank_label(hr(Card.parse(name))) == lab)
-            row.append(_num(e))
+            row.append(_num(a.unseen_where.get(lab, {}).get(loc, 0.0)))
         rows.append(row)
     return tabulate(rows, headers=["rank", "unseen"] + locs, tablefmt="simple",
                     stralign="right", disable_numparse=True)

@@ -40,6 +40,9 @@ Ana leads 4C; Ben 9D; Cleo 2D
     assert at(a, "2C") == {"discards"} and at(a, "9H") == {"Ana"} and at(a, "9D") == {"out"}
     assert a.cards["2C"] == {"discards": 1.0}
     assert a.unseen["2"] == 2 and "Jk" not in a.unseen
+    for rank, k in a.unseen.items():          # the unseen copies are somewhere hidden
+        assert sum(a.unseen_where[rank].values()) == pytest.approx(k), rank
+    assert a.unseen_where["2"].get("discards", 0) < 1    # my own 2C is not counted there
 
 
 def test_i2_lowest_cards_play_bounds_the_hand():

@@ -76,6 +76,8 @@ def test_truth_is_consistent_and_certainties_true(variant, n, seed, cut):
         if only is not None:                                        # every certainty is true
             assert where[name][only] == sum(locs.values()), (name, only)
         assert set(a.cards[name]) <= a.possible[name]
+    for rank, k in a.unseen.items():                                # I1 adds up
+        assert abs(sum(a.unseen_where.get(rank, {}).values()) - k) < 1e-6
     for p, h in a.holdings.items():                                 # certain holdings true
         assert not Counter(h.certain) - eng.known[p], (p, h.certain)
     # the play actually made is among the legal plays listed, each with a probability

@@ -103,6 +103,7 @@ class TwentyTwoAnalysis:
     target: tuple[Card, ...] | None
     hand: list[Card] | None
     unseen: dict[str, int]
+    unseen_where: dict[str, dict[str, float]]     # rank -> location -> expected unseen copies
     cards: dict[str, dict[str, float]]
     possible: dict[str, set[str]]
     exact: bool
@@ -143,6 +144,7 @@ class TwentyTwoAnalysis:
                      "target": None if self.target is None else [repr(c) for c in self.target]},
             "hand": None if self.hand is None else [repr(c) for c in self.hand],
             "unseen": self.unseen,
+            "unseen_where": self.unseen_where,
             "holdings": {p: h.to_json() for p, h in self.holdings.items()},
             "plays": [p.to_json() for p in self.plays],
             "risk_now": None if self.risk_now is None else self.risk_now.to_json(),
@@ -218,6 +220,7 @@ def analyze(record, view: str | None, *, max_states: int = MAX_STATES,
         cards = {name: {STOCK: float(k)} for name, k in eng.deck.items()}
         return TwentyTwoAnalysis(deal_number=0, dealer=None, receivers=(), sizes={},
                                  trick=[], target=None, hand=None, unseen=_unseen(eng.deck, []),
+                                 unseen_where={},
                                  cards=cards, possible={n: {STOCK} for n in cards}, exact=True,
                                  error=0.0, method="none", holdings={}, plays=[],
                                  plays_evaluated=0, risk_now=None,
@@ -244,12 +247,14 @@ def analyze(record, view: str | None, *, max_states: int = MAX_STATES,
     cards, possible = _aggregate(vm, counting, possible_k)
     d = vm.deal
     hand = _hand_cards(vm.hands.get(view)) if view in d.receivers else None
-    known_cards = []
+    known_cards: list[str] = []
+    own_discards: list[str] = []
     if view is not None:
         known_cards = list((vm.hands.get(view) or Counter()).elements())
         for e in d.events:
             if e[0] == "exchange" and e[1].player == view and e[1].known:
-                known_cards += [repr(c) for c in e[1].discards]
+                own_discards += [repr(c) for c in e[1].discards]
+        known_cards += own_discards
     public = [n for n, _ in d.scoring_out]
     for e in d.events:
         if e[0] == "play":
@@ -257,6 +262,7 @@ def analyze(record, view: str | None, *, max_states: int = MAX_STATES,
         elif e[0] == "showdown":
             public += [repr(c) for c in e[1].values()]
     unseen = _unseen(d.deck, public + known_cards)
+    where = _unseen_where(vm, cards, view, Counter(own_discards))
     holdings = _holdings(vm, cards, possible, view, Counter(public))
     trick = list(eng.trick) if eng.deal is d and not eng.over else []
     target = tuple(target_of([c for _, c in trick], opts)) if trick else None
@@ -284,7 +290,8 @@ def analyze(record, view: str | None, *, max_states: int = MAX_STATES,
         notes.append(sampler.failed)
     return TwentyTwoAnalysis(deal_number=d.number, dealer=d.dealer, receivers=d.receivers,
                              sizes=dict(vm.sizes), trick=trick, target=target, hand=hand,
-                             unseen=unseen, cards=cards, possible=possible,
+                             unseen=unseen, unseen_where=where, cards=cards,
+                             possible=possible,
                              exact=counting.exact,
                              error=0.0 if counting.exact else counting.error,
                              method=counting.method, holdings=holdings, plays=plays,
@@ -308,6 +315,22 @@ def _unseen(deck: Counter, seen: list[str]) -> dict[str, int]:
             lab = rank_label(hr(Card.parse(name)))
             out[lab] = out.get(lab, 0) + k
     return {lab: out[lab] for lab in (rank_label(r) for r in RANK_ORDER) if lab in out}
+
+
+def _unseen_where(vm: ViewModel, cards, view, own_discards: Counter):
+    """Per rank, the expected copies of the *unseen* cards at each hidden location (other
+    hands, stock, discards other than the view's own)."""
+    locs = [p for p in vm.deal.receivers if p != view] + [STOCK, DISCARDS]
+    out: dict[str, dict[str, float]] = {}
+    for name, d in cards.items():
+        lab = rank_label(hr(Card.parse(name)))
+        for loc in locs:
+            e = d.get(loc, 0.0) - (own_discards[name] if loc == DISCARDS else 0)
+            if e > 1e-12:
+                out.setdefault(lab, {})
+                out[lab][loc] = out[lab].get(loc, 0.0) + e
+    order = [rank_label(r) for r in RANK_ORDER]
+    return {lab: {l: round(v, 9) for l, v in out[lab].items()} for lab in order if lab in out}
 
 
 def _aggregate(vm: ViewModel, counting, possible_k):
