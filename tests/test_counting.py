@@ -1,0 +1,414 @@
+"""Exact counting of consistent deals (solver.model.counting) against brute force.
+
+Brute force enumerates every deal with the right location sizes (numpy, vectorised) and
+keeps those meeting every constraint.  Marginals must agree to 1e-12, totals exactly,
+and zeros/ones must be exact (decided by the support, never by rounding).
+"""
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from itertools import combinations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from solver.model import CardLocationModel
+from solver.model.counting import (Counting, OverBudget, count_deals, estimate, exact_count,
+                                   location_sets, sample_deals)
+
+# ----------------------------------------------------------------------------------------
+# brute force
+
+
+def all_deals(n: int, sizes: list[int]) -> np.ndarray:
+    """Every assignment of n cards to locations 0..L-1 with the given sizes: (D, n)."""
+    deals = np.full((1, n), -1, dtype=np.int8)
+    for li, size in enumerate(sizes):
+        nfree = n - sum(sizes[:li])
+        if size == 0:
+            continue
+        combos = np.array(list(combinations(range(nfree), size)), dtype=np.intp).reshape(-1, size)
+        # free positions of each partial deal, in order
+        F = np.argsort(deals != -1, axis=1, kind="stable")[:, :nfree]
+        rep = np.repeat(deals, len(combos), axis=0)
+        pos = F[:, combos].reshape(-1, size)          # (D * m, size)
+        rows = np.repeat(np.arange(len(rep)), size)
+        rep[rows, pos.ravel()] = li
+        deals = rep
+    return deals
+
+
+def consistent_deals(model: CardLocationModel) -> np.ndarray:
+    n = len(model.cards)
+    sizes = [model.sizes[l] for l in model.locations]
+    if sum(sizes) != n:
+        return np.zeros((0, n), dtype=np.int8)
+    D = all_deals(n, sizes)
+    ok = np.ones(len(D), dtype=bool)
+    for con in model.constraints:
+        if con.lo > con.hi:
+            ok[:] = False
+            continue
+        cnt = np.zeros(len(D), dtype=np.int64)
+        for ci, li in con.terms:
+            cnt += D[:, ci] == li
+        ok &= (cnt >= con.lo) & (cnt <= con.hi)
+    return D[ok]
+
+
+def brute(model):
+    D = consistent_deals(model)
+    marg = {}
+    for ci, c in enumerate(model.cards):
+        row = {}
+        for li, l in enumerate(model.locations):
+            k = int((D[:, ci] == li).sum())
+            if k:
+                row[l] = k / len(D)
+        marg[c] = row
+    return len(D), marg
+
+
+def brute_sets(model, loc):
+    D = consistent_deals(model)
+    li = model.loc_index(loc)
+    cnt = Counter(frozenset(model.cards[i] for i in np.flatnonzero(row == li)) for row in D)
+    items = sorted(cnt.items(), key=lambda kv: (-kv[1], tuple(sorted(map(repr, kv[0])))))
+    return len(cnt), [(s, c / len(D)) for s, c in items]
+
+
+def assert_marginals(model, got: Counting, want: dict, tol=1e-12):
+    for c in model.cards:
+        a, b = got.marginals.get(c, {}), want.get(c, {})
+        assert set(a) == set(b), (c, a, b)           # exact support: zeros are zeros
+        for l in b:
+            assert abs(a[l] - b[l]) <= tol, (c, l, a[l], b[l])
+        if len(b) == 1:
+            assert list(a.values()) == [1.0]            # certainties are exactly 1
+
+
+# ----------------------------------------------------------------------------------------
+# random models
+
+
+def build_model(seed: int, n: int, nlocs: int, ncons: int) -> CardLocationModel:
+    """Random sizes, and random constraints: facts, counts of sets in one location,
+    counts over several locations; mostly true of a hidden deal (so usually
+    consistent), sometimes random."""
+    rnd = random.Random(seed)
+    while True:
+        sizes = [0] * nlocs
+        for _ in range(n):
+            sizes[rnd.randrange(nlocs)] += 1
+        if math.factorial(n) // math.prod(math.factorial(s) for s in sizes) <= 300_000:
+            break
+    names = [f"L{i}" for i in range(nlocs)]
+    cards = [f"c{i:02d}" for i in range(n)]
+    m = CardLocationModel(cards, dict(zip(names, sizes)))
+    deal = [li for li, s in enumerate(sizes) for _ in range(s)]
+    rnd.shuffle(deal)
+    for _ in range(ncons):
+        kind = rnd.random()
+        if kind < 0.25:                                  # a fact
+            c, l = rnd.randrange(n), rnd.randrange(nlocs)
+            v = int(deal[c] == l) if rnd.random() < 0.85 else rnd.randrange(2)
+            m.add([cards[c]], [names[l]], v, v)
+            continue
+        k = rnd.randrange(2, min(n, 5) + 1)
+        cs = rnd.sample(range(n), k)
+        nl = 1 if kind < 0.6 else rnd.randrange(2, nlocs)  # one location / several
+        ls = rnd.sample(range(nlocs), nl)
+        true = sum(1 for c in cs if deal[c] in ls)
+        if rnd.random() < 0.85:
+            lo, hi = true - rnd.randrange(2), true + rnd.randrange(2)
+        else:
+            lo = rnd.randrange(k + 1)
+            hi = lo + rnd.randrange(2)
+        m.add([cards[c] for c in cs], [names[l] for l in ls], lo, hi)
+    return m
+
+
+models = st.builds(
+    lambda seed, nl, ncons: build_model(seed, {3: 8 + seed % 7, 4: 8 + seed % 5}[nl], nl, ncons),
+    st.integers(0, 10 ** 6), st.sampled_from([3, 4]), st.integers(0, 9))
+
+SETTINGS = settings(max_examples=45, deadline=None, derandomize=True,
+                    suppress_health_check=[HealthCheck.too_slow])
+
+
+# ----------------------------------------------------------------------------------------
+# exact counting
+
+
+@SETTINGS
+@given(models)
+def test_exact_marginals_equal_brute_force(model):
+    total, marg = brute(model)
+    fast = exact_count(model)                   # float64 + residues
+    oracle = exact_count(model, exact_ints=True)
+    assert fast.total == total and oracle.total == total
+    assert isinstance(fast.total, int) and isinstance(oracle.total, int)
+    if total:
+        assert fast.exact and oracle.exact and fast.method == "dp"
+        assert_marginals(model, fast, marg)
+        assert_marginals(model, oracle, marg)
+        assert fast.rounding < 1e-12 and oracle.rounding == 0.0
+    else:
+        assert fast.marginals == {} and not fast.consistent
+
+
+@SETTINGS
+@given(models)
+def test_big_int_and_float_agree(model):
+    f = exact_count(model)
+    i = exact_count(model, exact_ints=True)
+    assert f.total == i.total
+    for c in model.cards:
+        a, b = f.marginals.get(c, {}), i.marginals.get(c, {})
+        assert set(a) == set(b)
+        for l in a:
+            assert abs(a[l] - b[l]) <= 1e-13 * max(b[l], 1e-300) + 1e-15
+
+
+@settings(max_examples=30, deadline=None, derandomize=True)
+@given(models, st.integers(0, 3))
+def test_location_sets_equal_brute_force(model, which):
+    loc = model.locations[which % len(model.locations)]
+    n_sets, best = brute_sets(model, loc)
+    res = location_sets(model, loc, top=6)
+    if n_sets == 0:
+        assert res == (0, [])
+        return
+    count, top = res
+    assert count == n_sets
+    assert [s for s, _ in top] == [s for s, _ in best[:6]]
+    for (_, p), (_, q) in zip(top, best):
+        assert abs(p - q) <= 1e-12
+
+
+def test_no_constraints_is_the_multinomial():
+    cards = [f"k{i}" for i in range(52)]
+    sizes = {f"P{i}": 6 for i in range(8)} | {"mystery": 4}
+    m = CardLocationModel(cards, sizes)
+    r = count_deals(m)
+    assert r.exact and r.total == math.factorial(52) // (math.factorial(6) ** 8 * 24)
+    assert r.marginals["k0"]["mystery"] == pytest.approx(4 / 52, abs=1e-15)
+
+
+def test_inconsistent_and_degenerate_models():
+    m = CardLocationModel(["a", "b"], {"P": 1, "Q": 2})        # sizes do not add up
+    assert count_deals(m).total == 0
+    m = CardLocationModel(["a", "b"], {"P": 1, "Q": 1})
+    m.add(["a", "b"], ["P"], 2, 2)                              # impossible
+    r = count_deals(m)
+    assert r.exact and r.total == 0 and r.marginals == {}
+    assert location_sets(m, "P") == (0, [])
+    with pytest.raises(ValueError):
+        sample_deals(m, 3, 0)
+    m = CardLocationModel([], {"P": 0})
+    assert count_deals(m).total == 1
+    m = CardLocationModel(["a", "b", "c"], {"P": 1, "Q": 2})
+    m.add(["a"], ["P"], 1, 1)
+    assert location_sets(m, "P") == (1, [(frozenset({"a"}), 1.0)])
+    assert location_sets(m, "Q") == (1, [(frozenset({"b", "c"}), 1.0)])
+
+
+def test_over_budget_raises_for_exact_count():
+    m = build_model(3, 12, 4, 6)
+    with pytest.raises(OverBudget):
+        exact_count(m, max_states=1)
+    assert location_sets(m, "L0", max_states=1) is None
+
+
+# ----------------------------------------------------------------------------------------
+# a realistic Mystery Hand model: 52 cards, 8 players x 6, mystery 4, no face-up cards
+
+RANKS = "A23456789TJQK"
+SUITS = "SHDC"
+
+
+def mystery_hand_model(seed: int) -> tuple[CardLocationModel, dict]:
+    """The view of player P0, who knows its own hand, after a few queries on 4-card sets
+    (ranges of one suit and ranks; MH-9): ask-one counts (E1c), one ask-all (E3), the
+    MH-11 bounds on the askers, and one exact request (E4)."""
+    rnd = random.Random(seed)
+    cards = [r + s for s in SUITS for r in RANKS]
+    players = [f"P{i}" for i in range(8)]
+    sizes = {p: 6 for p in players} | {"mystery": 4}
+    m = CardLocationModel(cards, sizes)
+    deck = cards[:]
+    rnd.shuffle(deck)
+    where = {}
+    for i, p in enumerate(players):
+        for c in deck[6 * i: 6 * i + 6]:
+            where[c] = p
+    for c in deck[48:]:
+        where[c] = "mystery"
+    for c in cards:                                  # P0 knows its hand
+        if where[c] == "P0":
+            m.place(c, "P0")
+        else:
+            m.exclude(c, "P0")
+
+    def query():
+        if rnd.random() < 0.5:
+            s, lo = rnd.choice(SUITS), rnd.randrange(10)
+            return [RANKS[(lo + j) % 13] + s for j in range(4)]
+        r = rnd.choice(RANKS)
+        return [r + s for s in SUITS]
+
+    def count(X, p):
+        return sum(1 for c in X if where[c] == p)
+
+    for _ in range(3):                               # ask-one between other players
+        A, B = rnd.sample(players[1:], 2)
+        X = query()
+        m.add(X, [B], count(X, B), count(X, B))
+        m.add(X, [A], 0, 3)
+    X = query()                                      # one ask-all by P3
+    for p in players:
+        if p != "P3":
+            m.add(X, [p], count(X, p), count(X, p))
+    r = count(X, "P3") + count(X, "mystery")
+    m.add(X, ["P3", "mystery"], r, r)
+    c = rnd.choice([c for c in cards if where[c] not in ("P0", "mystery")])
+    m.place(c, where[c])                             # someone showed c (E4)
+    return m, where
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_mystery_hand_model_counts_exactly_within_budget(seed):
+    m, where = mystery_hand_model(seed)
+    r = count_deals(m, max_states=200_000, time_budget=60.0)   # state budget binds, not time
+    assert r.exact and r.method == "dp" and r.total > 0 and r.states <= 200_000
+    for c in m.cards:
+        assert sum(r.marginals[c].values()) == pytest.approx(1.0, abs=1e-12)
+        assert r.marginals[c].get(where[c], 0) > 0           # the truth is possible
+    for loc, size in m.sizes.items():
+        assert sum(r.probability(c, loc) for c in m.cards) == pytest.approx(size, abs=1e-9)
+    oracle = exact_count(m, exact_ints=True)
+    assert oracle.total == r.total
+    res = location_sets(m, "mystery", top=5, max_states=200_000)
+    assert res is not None
+    n, top = res
+    truth = frozenset(c for c in m.cards if where[c] == "mystery")
+    assert n >= len(top) >= 1
+    assert [p for _, p in top] == sorted((p for _, p in top), reverse=True)
+    # the candidates' probabilities agree with the card marginals when one hand is left
+    if n == 1:
+        assert top[0][0] == truth and top[0][1] == 1.0
+
+
+def test_mystery_hand_sets_sum_to_one_when_few():
+    m, where = mystery_hand_model(4)
+    for c in m.cards:                   # reveal most of the deck: few candidates remain
+        if where[c] != "mystery" and hash(c) % 3:
+            m.place(c, where[c])
+    n, top = location_sets(m, "mystery", top=10 ** 6)
+    assert n == len(top)
+    assert sum(p for _, p in top) == pytest.approx(1.0, abs=1e-12)
+    r = count_deals(m)
+    for c in m.cards:   # P(c in mystery) = sum of the candidates that contain it
+        assert r.probability(c, "mystery") == pytest.approx(
+            sum(p for s, p in top if c in s), abs=1e-12)
+
+
+# ----------------------------------------------------------------------------------------
+# uniform sampling
+
+
+def tiny_model():
+    m = CardLocationModel(list("abcdefg"), {"P": 2, "Q": 2, "R": 3})
+    m.add(["a", "b", "c"], ["P"], 1, 1)
+    m.add(["c", "d"], ["Q", "R"], 1, 2)
+    m.exclude("e", "R")
+    return m
+
+
+@pytest.mark.parametrize("exact_ints", [True, False])
+def test_sample_deals_uniform(exact_ints):
+    m = tiny_model()
+    D = consistent_deals(m)
+    support = {tuple(int(x) for x in row) for row in D}
+    n = 6000
+    samples = sample_deals(m, n, np.random.default_rng(12345), exact_ints=exact_ints)
+    idx = {l: i for i, l in enumerate(m.locations)}
+    counts = Counter(tuple(idx[s[c]] for c in m.cards) for s in samples)
+    assert set(counts) <= support                    # every sample is consistent
+    assert len(counts) == len(support)               # and every deal shows up
+    expected = n / len(support)
+    chi2 = sum((counts[d] - expected) ** 2 / expected for d in support)
+    df = len(support) - 1
+    assert chi2 < df + 8 * math.sqrt(2 * df)         # very loose: cannot flake
+
+
+def test_sample_deals_rng_kinds_and_determinism():
+    m = tiny_model()
+    a = sample_deals(m, 5, 7)
+    assert a == sample_deals(m, 5, 7)
+    assert len(sample_deals(m, 3, random.Random(1))) == 3
+    assert len(sample_deals(m, 3, np.random.default_rng(1))) == 3
+
+
+# ----------------------------------------------------------------------------------------
+# estimates (over budget)
+
+
+def estimate_model():
+    m = build_model(11, 12, 4, 8)
+    _, marg = brute(m)
+    m.place("c03", max(marg["c03"], key=marg["c03"].get))    # a certainty
+    assert brute(m)[0] > 100
+    return m
+
+
+def test_count_deals_falls_back_to_an_estimate_over_budget():
+    m = estimate_model()
+    r = count_deals(m, max_states=1, time_budget=0.3, rng=1)
+    assert not r.exact and r.method == "sampled" and 0 < r.error < 1
+    assert isinstance(r.total, float) and r.accepted > 0
+
+
+def test_estimate_coverage_and_certainties():
+    """``error`` is a pointwise 95 % half-width (the largest Wilson half-width over the
+    pairs): every pair's interval covers the exact value in a clear majority of repeated
+    runs, and about 95 % or more of all intervals cover.  Zeros and ones never move."""
+    m = estimate_model()
+    total, marg = brute(m)
+    impossible = [(c, l) for c in m.cards for l in m.locations if l not in marg[c]]
+    certain = [(c, next(iter(marg[c]))) for c in m.cards if len(marg[c]) == 1]
+    assert impossible and certain
+    pairs = [(c, l) for c in m.cards for l in m.locations]
+    covered = Counter()
+    runs = 20
+    for seed in range(runs):
+        r = estimate(m, time_budget=0.0, min_samples=3000, max_samples=3000, rng=seed)
+        assert not r.exact and r.method == "sampled" and 0 < r.error < 0.1
+        for c, l in impossible:
+            assert l not in r.marginals[c]
+        for c, l in certain:
+            assert r.marginals[c][l] == 1.0
+        for c, l in pairs:
+            covered[c, l] += abs(r.probability(c, l) - marg[c].get(l, 0.0)) <= r.error
+        assert abs(r.total - total) <= 0.25 * total
+    assert min(covered[p] for p in pairs) >= 0.6 * runs
+    assert sum(covered.values()) >= 0.93 * runs * len(pairs)
+
+
+def test_estimate_clamped_to_support():
+    m = estimate_model()
+    _, marg = brute(m)
+    support = {c: set(ls) for c, ls in marg.items()}
+    r = estimate(m, time_budget=0.0, min_samples=200, max_samples=200, rng=3,
+                 support=support)
+    for c in m.cards:
+        assert set(r.marginals[c]) == support[c]
+        if len(support[c]) == 1:
+            assert list(r.marginals[c].values()) == [1.0]
+        else:
+            assert all(0 < p < 1 for p in r.marginals[c].values())
+            assert sum(r.marginals[c].values()) == pytest.approx(1.0)
