@@ -34,8 +34,8 @@ from solver.twenty_two.rules import Engine, replay
 MAX_STATES = 200_000
 TIME_BUDGET = 5.0      # seconds for counting (under half of it for the exact attempt)
 SAMPLES = 400          # sampled deals for the showdown risk (at most, per play)
-PLAYOUTS = 2000        # playouts per analysis: fewer samples per play when there are many
-MIN_SAMPLES = 100
+DECISIONS = 40_000     # plays simulated per analysis: fewer samples for many plays, big tables
+MIN_SAMPLES = 60
 MAX_PLAYS = 40         # plays evaluated (all are listed)
 Z95 = 1.959963984540054
 
@@ -270,22 +270,24 @@ def analyze(record, view: str | None, *, max_states: int = MAX_STATES,
     evaluated = 0
     risk_now = None
     notes = []
-    n_opts = 1
-    if hand and view in turn.players and turn.kind in ("lead", "follow"):
-        n_opts = max(1, min(MAX_PLAYS, len(_options(hand, trick, opts))))
-    sampler = _Sampler(vm, max(min(samples, PLAYOUTS // n_opts), min(samples, MIN_SAMPLES)),
+    my_turn = bool(hand) and eng.deal is d and view in turn.players and turn.kind in (
+        "lead", "follow")
+    if my_turn:
+        plays = _options(hand, trick, opts)
+    n_opts = max(1, min(MAX_PLAYS, len(plays)))
+    per_playout = max(1, len(d.receivers) * max(vm.sizes.get(view, 1) - 1, 1))
+    budget = DECISIONS // (n_opts * per_playout)
+    sampler = _Sampler(vm, max(min(samples, budget), min(samples, MIN_SAMPLES)),
                        seed, max_states)
     if not counting.exact:  # the exact tables did not fit: no exactly uniform samples either
         sampler.failed = ("showdown risk not computed: too many consistent deals to sample "
                           "exactly within the budget")
-    if hand and eng.deal is d and turn.kind in ("lead", "follow", "showdown"):
-        if view in turn.players and turn.kind != "showdown":
-            plays = _options(hand, trick, opts)
-            for opt in plays[:MAX_PLAYS]:
-                opt.risk = _risk(vm, eng, view, trick, opt.cards, sampler, counting, hand)
-            evaluated = min(len(plays), MAX_PLAYS)
-        else:
-            risk_now = _risk(vm, eng, view, trick, None, sampler, counting, hand)
+    if my_turn:
+        for opt in plays[:MAX_PLAYS]:
+            opt.risk = _risk(vm, eng, view, trick, opt.cards, sampler, counting, hand)
+        evaluated = min(len(plays), MAX_PLAYS)
+    elif hand and eng.deal is d and turn.kind in ("lead", "follow", "showdown"):
+        risk_now = _risk(vm, eng, view, trick, None, sampler, counting, hand)
     if sampler.failed:
         notes.append(sampler.failed)
     return TwentyTwoAnalysis(deal_number=d.number, dealer=d.dealer, receivers=d.receivers,
