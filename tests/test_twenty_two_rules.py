@@ -349,6 +349,14 @@ def test_v2e_lowest_cards_with_jokers():
     assert follows("Jk 7S 3H 2D", "5H 5S 5D", opts=T26) == {(2, 3, 7)}
     # with Jk Jk 3 2: play Jk-3-2 and keep one joker
     assert follows("Jk Jk 3H 2D", "5H 5S 5D", opts=T26) == {(0, 2, 3)}
+    # the same on records, the hands known
+    body = "Cleo deals 7\nCleo holds: Jk 7S 3H 2D 8S 9S 10S\nAna leads 5H 5S 5D; Ben 2C 3C 4C; Cleo {}"
+    record(body.format("7S 3H 2D"), variant="twenty-six")
+    refused(body.format("Jk 3H 2D"), "TT-10", variant="twenty-six")
+    body = ("Cleo deals 7\nCleo holds: Jk Jk Jk 2D 3D 4D 5D\n"
+            "Ana leads 9S 9S 9H 9H 9D; Ben 2C 3C 4C 5C 6C; Cleo {}")
+    record(body.format("Jk 2D 3D 4D 5D"), variant="twenty-six")     # all naturals + 1 joker
+    refused(body.format("Jk Jk 2D 3D 4D"), "TT-10", variant="twenty-six")
 
 
 def test_v2f_jokers_only():
