@@ -247,23 +247,12 @@ def analyze(record, view: str | None, *, max_states: int = MAX_STATES,
     cards, possible = _aggregate(vm, counting, possible_k)
     d = vm.deal
     hand = _hand_cards(vm.hands.get(view)) if view in d.receivers else None
-    known_cards: list[str] = []
-    own_discards: list[str] = []
-    if view is not None:
-        known_cards = list((vm.hands.get(view) or Counter()).elements())
-        for e in d.events:
-            if e[0] == "exchange" and e[1].player == view and e[1].known:
-                own_discards += [repr(c) for c in e[1].discards]
-        known_cards += own_discards
-    public = [n for n, _ in d.scoring_out]
-    for e in d.events:
-        if e[0] == "play":
-            public += [repr(c) for c in e[1].cards]
-        elif e[0] == "showdown":
-            public += [repr(c) for c in e[1].values()]
-    unseen = _unseen(d.deck, public + known_cards)
-    where = _unseen_where(vm, cards, view, Counter(own_discards))
-    holdings = _holdings(vm, cards, possible, view, Counter(public))
+    known_at = {p: c for p, c in vm.hands.items() if c is not None}   # what the view has seen
+    known_at[DISCARDS] = sum(vm.discarded.values(), Counter())
+    seen = sum(known_at.values(), Counter(vm.public))
+    unseen = _unseen(d.deck, list(seen.elements()))
+    where = _unseen_where(vm, cards, view, known_at)
+    holdings = _holdings(vm, cards, possible, view, vm.public)
     trick = list(eng.trick) if eng.deal is d and not eng.over else []
     target = tuple(target_of([c for _, c in trick], opts)) if trick else None
     plays: list[PlayOption] = []
@@ -288,7 +277,7 @@ def analyze(record, view: str | None, *, max_states: int = MAX_STATES,
         evaluated = min(len(plays), MAX_PLAYS)
     elif hand and eng.deal is d and turn.kind in ("lead", "follow", "showdown"):
         risk_now = _risk(vm, eng, view, trick, None, sampler, counting, hand)
-    if sampler.failed:
+    if sampler.failed and (plays or hand):
         notes.append(sampler.failed)
     return TwentyTwoAnalysis(deal_number=d.number, dealer=d.dealer, receivers=d.receivers,
                              sizes=dict(vm.sizes), trick=trick, target=target, hand=hand,
@@ -319,15 +308,15 @@ def _unseen(deck: Counter, seen: list[str]) -> dict[str, int]:
     return {lab: out[lab] for lab in (rank_label(r) for r in RANK_ORDER) if lab in out}
 
 
-def _unseen_where(vm: ViewModel, cards, view, own_discards: Counter):
+def _unseen_where(vm: ViewModel, cards, view, known_at: dict[str, Counter]):
     """Per rank, the expected copies of the *unseen* cards at each hidden location (other
-    hands, stock, discards other than the view's own)."""
+    hands, stock, discards), leaving out the cards the view has seen there."""
     locs = [p for p in vm.deal.receivers if p != view] + [STOCK, DISCARDS]
     out: dict[str, dict[str, float]] = {}
     for name, d in cards.items():
         lab = rank_label(hr(Card.parse(name)))
         for loc in locs:
-            e = d.get(loc, 0.0) - (own_discards[name] if loc == DISCARDS else 0)
+            e = d.get(loc, 0.0) - known_at.get(loc, Counter())[name]
             if e > 1e-12:
                 out.setdefault(lab, {})
                 out[lab][loc] = out[lab].get(loc, 0.0) + e

@@ -77,6 +77,8 @@ class ViewModel:
     hands: dict[str, Counter | None]            # hands the view knows now (name counts)
     sizes: dict[str, int]
     facts: list[Fact] = field(default_factory=list)
+    public: Counter = field(default_factory=Counter)          # names out (I1)
+    discarded: dict[str, Counter] = field(default_factory=dict)  # discards the view saw
 
 
 def is_complete(eng: Engine) -> bool:
@@ -191,6 +193,7 @@ def build(record, view: str | None, deal: DealLog, opts: TwentyTwoOptions, *,
 
     # hands and exchanges the view saw
     hands: dict[str, Counter | None] = {}
+    discarded: dict[str, Counter] = {}
     for p in deal.receivers:
         if p not in see:
             continue
@@ -220,6 +223,7 @@ def build(record, view: str | None, deal: DealLog, opts: TwentyTwoOptions, *,
             hands[p] = Counter(n for n, _ in hand)
         if disc:
             at_least(DISCARDS, disc, f"was discarded by {p} (TT-8)")
+            discarded[p] = Counter(n for n, _ in disc)
 
     # I2..I4 from plays
     naturals_all = [k for name, ks in by.items() if name != "Jk" for k in ks]
@@ -273,7 +277,8 @@ def build(record, view: str | None, deal: DealLog, opts: TwentyTwoOptions, *,
                   f"{P} holds at most {bound} card(s) of rank {rank_label(r)} or higher (I3)")
             facts.append(Fact(P, f"at most {bound} card(s) {rank_label(r)} or higher (I3)", L,
                               ("I3", r), -bound))
-    return ViewModel(m, opts, view, deal, by, statements, hands, sizes, facts)
+    return ViewModel(m, opts, view, deal, by, statements, hands, sizes, facts,
+                     Counter(n for n, _ in public), discarded)
 
 
 def _remove(entries: list[tuple[str, int]], cards) -> list[tuple[str, int]]:
