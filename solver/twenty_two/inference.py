@@ -169,7 +169,7 @@ def build(record, view: str | None, deal: DealLog, opts: TwentyTwoOptions, *,
     next_copy: Counter = Counter()
     claims: dict[str, list[int]] = {}
 
-    def at_least(loc: str, entries: list[tuple[str, int]], what: str):
+    def place_known(loc: str, entries: list[tuple[str, int]], what: str):
         """Place known cards.  Copies of a card are interchangeable under every statement,
         so the k-th known copy of X is copy k (a fixed fact instead of a count: the
         probabilities per card name are the same, and the counting is much cheaper)."""
@@ -189,7 +189,7 @@ def build(record, view: str | None, deal: DealLog, opts: TwentyTwoOptions, *,
             public += [(repr(c), e[1].line) for c in e[1].cards]
         elif e[0] == "showdown":
             public += [(repr(c), e[2]) for c in e[1].values()]
-    at_least(OUT, public, "is out (played, revealed or scoring; I1)")
+    place_known(OUT, public, "is out (played, revealed or scoring; I1)")
 
     # hands and exchanges the view saw
     hands: dict[str, Counter | None] = {}
@@ -219,10 +219,10 @@ def build(record, view: str | None, deal: DealLog, opts: TwentyTwoOptions, *,
             elif e[0] == "showdown" and hand is not None:
                 hand = _remove(hand, [e[1][p]])
         if hand is not None:
-            at_least(p, hand, f"is in {p}'s hand")
+            place_known(p, hand, f"is in {p}'s hand")
             hands[p] = Counter(n for n, _ in hand)
         if disc:
-            at_least(DISCARDS, disc, f"was discarded by {p} (TT-8)")
+            place_known(DISCARDS, disc, f"was discarded by {p} (TT-8)")
             discarded[p] = Counter(n for n, _ in disc)
 
     # I2..I4 from plays
