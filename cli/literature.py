@@ -4,7 +4,6 @@ from __future__ import annotations
 import click
 from tabulate import tabulate
 
-from cli.commands import resolve_view
 from cli.main import cli, emit_json, handle_errors
 from solver.games import get_game
 from solver.records import read_record
@@ -51,10 +50,13 @@ def render_analysis(a) -> str:
     for name, h in a.halves.items():
         if h.status != "open":
             c = h.claim or {}
-            rows.append([name, h.status + (f" (line {c['line']}, {c['outcome']})" if c else ""),
-                         "", ""])
+            how = f" (line {c['line']}: {c['claimant']}'s claim {c['outcome']})" if c else ""
+            rows.append([name, h.status + how, "", ""])
             continue
-        cells = " | ".join(f"{c}: {_holders(d)}" for c, d in h.holders.items())
+        groups: dict[str, list[str]] = {}
+        for c, d in h.holders.items():
+            groups.setdefault(_holders(d), []).append(c)
+        cells = " | ".join(f"{' '.join(cs)}: {hd}" for hd, cs in groups.items())
         pt = ", ".join(f"{tn} {_pct(p)}" for tn, p in h.p_team.items())
         rows.append([name, "open", pt, cells])
     out.append("")
@@ -67,11 +69,12 @@ def render_analysis(a) -> str:
         for n, alloc in safe:
             out.append(f"  {a.view} claims {n}: "
                        + ", ".join(f"{p} {' '.join(cs)}" for p, cs in alloc.items()))
-    risky = [(n, tn, r) for n, h in a.halves.items() for tn, r in h.risk.items()]
+    risky = [(n, tn, r) for n, h in a.halves.items() for tn, r in h.risk.items()
+             if not r.startswith("may be lost")]
     if risky:
         out.append("")
-        out.append("Claims that would fail now:" if a.view else
-                   "Claims that would fail now (per team):")
+        out.append("Claims that would be lost or may be cancelled now:" if a.view else
+                   "Claims that would be lost or may be cancelled now (per team):")
         for n, tn, r in risky:
             out.append(f"  {n} by team {tn}: {r}")
     out.append("")
@@ -124,6 +127,8 @@ def claim(record, statement, as_, as_json):
       sleuth literature claim game.txt "Ana claims 2H-7H: Ana 2H 3H 4H 6H 7H, Cleo 5H"
     Exit status 3 when the record itself is inconsistent.
     """
+    from cli.commands import resolve_view
+
     rec = read_record(record)
     if rec.game != "literature":
         from solver.errors import NotationError
