@@ -59,7 +59,7 @@ def _header(a) -> list[str]:
 
 
 def _where_table(a) -> str:
-    locs = [p for p in a.receivers if p != a.view] + ["stock", "discards"]
+    locs = [p for p in a.receivers if p != a.view and a.sizes.get(p)] + ["stock", "discards"]
     rows = []
     for r in list(range(2, 15)) + [0]:
         lab = rank_label(r)
@@ -87,9 +87,9 @@ def render_analysis(a) -> str:
         lines.append("")
         lines.append(f"Where they can be (expected copies of each rank; {prec}; · = impossible):")
         lines.append(_where_table(a))
-        if a.holdings:
+        if any(h.size for h in a.holdings.values()):
             lines.append("")
-            lines.append("Opponents' hands:")
+            lines.append("Opponents' hands:" if a.view else "Hands:")
             for p, h in a.holdings.items():
                 txt = f"  {p} ({h.size} card{'s' if h.size != 1 else ''})"
                 if h.size:
