@@ -811,8 +811,10 @@ class _DP:
             out[s[starts]] = np.add.reduceat(vals[order], starts)
         return out
 
-    def backward(self):
-        """Backward tables and the expected count of every cell (in units of deals)."""
+    def backward(self, deadline: float | None = None):
+        """Backward tables and the expected count of every cell (in units of deals).
+        Costs about as much as the forward pass; ``deadline`` (perf_counter time) aborts
+        it with :class:`OverBudget`."""
         if hasattr(self, "bwd"):
             return
         T = len(self.plan.order)
@@ -822,7 +824,7 @@ class _DP:
         span = 0
         nterms = 0
         for t in range(T - 1, -1, -1):
-            if self.deadline is not None and time.perf_counter() > self.deadline:
+            if deadline is not None and time.perf_counter() > deadline:
                 raise OverBudget("out of time")
             src, k, idx, w = self._transitions(t)
             contrib = w * bwd[t + 1][idx]
@@ -847,6 +849,25 @@ class _DP:
         return (self.keys[T] // s) % rad
 
     # ----- uniform samples -------------------------------------------------------------
+    def _sampling_table(self, t: int):
+        """Step t's transitions grouped by source state: (cumulative weights, k, next
+        state, offsets of each source's group).  Kept between calls when small."""
+        cache = self.__dict__.setdefault("_cache", {})
+        if t in cache:
+            return cache[t]
+        src, k, idx, w = self._transitions(t)
+        contrib = w * self.bwd[t + 1][idx]
+        pos = contrib > 0
+        src, k, idx, contrib = src[pos], k[pos], idx[pos], contrib[pos]
+        order = np.argsort(src, kind="stable")
+        tab = (np.cumsum(contrib[order]), k[order].astype(np.int8), idx[order],
+               np.searchsorted(src[order], np.arange(len(self.fwd[t]) + 1)))
+        size = self.__dict__.get("_cache_size", 0) + len(src)
+        if size <= 4_000_000:
+            self._cache_size = size
+            cache[t] = tab
+        return tab
+
     def sample_counts(self, n: int, gen: np.random.Generator, pyr: random.Random):
         """n independent uniform draws of the table of counts per cell: array (n, T).
 
@@ -857,14 +878,7 @@ class _DP:
         K = np.zeros((n, T), dtype=np.int8)
         cur = np.zeros(n, dtype=np.int64)
         for t in range(T):
-            src, k, idx, w = self._transitions(t)
-            contrib = w * self.bwd[t + 1][idx]
-            pos = contrib > 0
-            src, k, idx, contrib = src[pos], k[pos], idx[pos], contrib[pos]
-            order = np.argsort(src, kind="stable")
-            src, k, idx, contrib = src[order], k[order], idx[order], contrib[order]
-            cum = np.cumsum(contrib)
-            off = np.searchsorted(src, np.arange(len(self.fwd[t]) + 1))
+            cum, k, idx, off = self._sampling_table(t)
             gstart, gend = off[cur], off[cur + 1]
             if self.exact:
                 target = np.empty(n, dtype=object)
@@ -966,7 +980,8 @@ def _inconsistent(model, method="dp") -> Counting:
 def exact_count(model, *, exact_ints: bool = False, max_states: int | None = None,
                 time_budget: float | None = None) -> Counting:
     """The exact counting alone (no fallback): raises :class:`OverBudget` when the
-    programme exceeds ``max_states`` states or ``time_budget`` seconds.
+    programme exceeds ``max_states`` states or its forward pass exceeds ``time_budget``
+    seconds (the backward pass then costs about as much again).
 
     By default the programme runs in float64 (every term positive: each marginal has a
     relative error below ``rounding``, reported, typically ~1e-14) and carries residues
@@ -1025,41 +1040,77 @@ def count_deals(model, *, max_states: int = 200_000, time_budget: float = 1.0, r
     """
     start = time.perf_counter()
     try:
+        # the forward pass gets 40 % of the budget; the backward pass costs about as much
         return exact_count(model, exact_ints=exact_ints, max_states=max_states,
-                           time_budget=0.45 * time_budget)
+                           time_budget=0.4 * time_budget)
     except OverBudget:
         pass
-    remaining = max(time_budget - (time.perf_counter() - start), 0.3 * time_budget)
+    remaining = max(time_budget - (time.perf_counter() - start), 0.4 * time_budget)
     return estimate(model, max_states=max_states, time_budget=remaining, rng=rng,
                     support=support)
 
 
+def _acceptance(model, prob: _Problem, con) -> float:
+    """A rough probability that a random deal meets ``con``: cards independent, each in
+    one of its possible locations in proportion to the space left there."""
+    allowed: dict[int, list[int]] = {}
+    for (r, c) in prob.cells:
+        for ci in prob.rows[r]:
+            allowed.setdefault(ci, []).extend(prob.cols[c])
+    ps: dict[int, float] = defaultdict(float)
+    for ci, li in con.terms:
+        if ci in prob.fixed:
+            ps[ci] = max(ps[ci], float(prob.fixed[ci] == li))
+        elif li in allowed.get(ci, ()):
+            tot = sum(prob.loc_cap[l] for l in allowed[ci])
+            ps[ci] += prob.loc_cap[li] / tot if tot else 0.0
+    dist = [1.0]
+    for p in ps.values():
+        p = min(max(p, 0.0), 1.0)
+        dist = [a * (1 - p) + (dist[i - 1] * p if i else 0.0)
+                for i, a in enumerate(dist + [0.0])]
+    return sum(dist[max(con.lo, 0): con.hi + 1])
+
+
 def _relaxations(model, prob: _Problem):
-    """Relaxed problems, from mild to drastic, for the estimate: first the sizes of 2, 3,
-    ... single locations are no longer tracked (one size is implied by the others, so
-    relaxing one location changes nothing; each further one divides the states by about
-    its size and is checked afterwards), then statements are dropped too, those open
-    longest first.  Yields (dropped constraint ids, relaxed locations, problem, plan)."""
-    singles = sorted((c for c, ls in enumerate(prob.cols) if len(ls) == 1),
-                     key=lambda c: (-prob.col_cap[c], c))
-    for j in range(2, len(singles) + 1):
-        cols = singles[:j]
-        yield [], [prob.cols[c][0] for c in cols], prob, _Plan(prob, relaxed_cols=cols)
-    plan = _Plan(prob)
-    span = {frozenset(d.cells): (d.last - d.first + 1) * math.log(d.hi + 2)
-            for d in plan.dims if d.kind == "user"}
+    """Relaxed problems, from mild to drastic, for the estimate.  Each is checked
+    afterwards by rejection, so each costs acceptance:
+
+    1. statements that a random deal meets anyway (estimated acceptance >= 0.97, e.g.
+       "the asker does not hold all four", MH-11), as long as together they keep >= 0.8;
+    2. then the sizes of 2, 3, ... single locations are no longer tracked (one size is
+       implied by the others, so relaxing one changes nothing; each further one divides
+       the states by about its size);
+    3. then more statements, the most likely to hold first.
+
+    Yields (dropped constraint ids, relaxed locations, problem, plan)."""
     row_of = {ci: r for r, cs in enumerate(prob.rows) for ci in cs}
     col_of = {li: c for c, ls in enumerate(prob.cols) for li in ls}
-    score = {}
+    acc = {}
     for j, con in enumerate(model.constraints):
-        cs = frozenset((row_of[ci], col_of[li]) for ci, li in con.terms
-                       if ci in row_of and li in col_of and (row_of[ci], col_of[li]) in prob.cells)
-        if len(cs) >= 2:
-            score[j] = span.get(cs, 0.0) + 1e-3 * len(cs)
-    ranked = sorted(score, key=lambda j: (-score[j], j))
+        cs = {(row_of[ci], col_of[li]) for ci, li in con.terms
+              if ci in row_of and li in col_of and (row_of[ci], col_of[li]) in prob.cells}
+        if len(cs) >= 2:        # an open sum of the programme (not a fact)
+            acc[j] = _acceptance(model, prob, con)
+    ranked = sorted(acc, key=lambda j: (-acc[j], j))
+    base, keep = [], 1.0
+    for j in ranked:
+        if acc[j] < 0.97 or keep * acc[j] < 0.8:
+            break
+        base.append(j)
+        keep *= acc[j]
+    rest = [j for j in ranked if j not in base]
+    p = _simplify(model, frozenset(base)) if base else prob
+    if base:
+        yield sorted(base), [], p, _Plan(p)
+    singles = sorted((c for c, ls in enumerate(p.cols) if len(ls) == 1),
+                     key=lambda c: (-p.col_cap[c], c))
+    for j in range(2, len(singles) + 1):
+        cols = singles[:j]
+        yield sorted(base), [p.cols[c][0] for c in cols], p, _Plan(p, relaxed_cols=cols)
     k = 1
-    while k < 2 * len(ranked):
-        drop = frozenset(ranked[:k])
+    while k < 2 * len(rest):
+        drop = frozenset(base + rest[:k])
         p = _simplify(model, drop)
         singles = [c for c, ls in enumerate(p.cols) if len(ls) == 1]
         yield sorted(drop), [p.cols[c][0] for c in singles], p, _Plan(p, relaxed_cols=singles)
@@ -1106,11 +1157,13 @@ def estimate(model, *, max_states: int = 200_000, time_budget: float = 1.0, rng=
     while nxt is not None and found is None:
         cur, nxt = nxt, next(levels, None)
         dropped, relaxed, prob, plan = cur
-        # the most relaxed level, or late: no state limit
-        last = nxt is None or time.perf_counter() > start + 0.5 * time_budget
+        # the most relaxed level runs without limits; past half the time, a level may
+        # use more states but must finish by 80 % of the time
+        late = time.perf_counter() > start + 0.5 * time_budget
+        limit = None if (nxt is None or late) else budget
+        until = None if nxt is None else (start + 0.8 * time_budget if late else deadline)
         try:
-            dp = _DP(plan, False, None if last else budget, None if last else deadline,
-                     residues=False)
+            dp = _DP(plan, False, limit, until, residues=False)
         except (_Infeasible, OverBudget):
             continue
         found = dropped, relaxed, prob, plan, dp
