@@ -454,9 +454,11 @@ def current(vm: ViewModel, probs: Probabilities):
             poss[k] = set(probs.possible[k])
             if len(poss[k]) == 1:
                 loc_p[k] = {next(iter(poss[k])): 1.0}
-            else:
-                loc_p[k] = {l: p for l, p in probs.marginals.get(k, {}).items()
-                            if p > 0 and l in poss[k]}
+            else:   # not certain: never print 0 or 1 (those are certainties)
+                d = probs.marginals.get(k, {})
+                row = {l: min(max(d.get(l, 0.0), 1e-12), 1 - 1e-12) for l in poss[k]}
+                tot = sum(row.values())
+                loc_p[k] = {l: q / tot for l, q in row.items()}
     return loc_p, poss
 
 
@@ -684,11 +686,11 @@ def explain(record, view, card_text: str) -> Explanation:
         else:
             reasons.append(Reason(f"{card!r} is in {_label(loc)}", ()))
     summary = ""
-    if moved and not free:
+    if moved:
         locs = Counter(vm.fixed[k] for k in moved)
-        summary = "certainly " + ", ".join(("out of play" if l == OUT else f"with {l}")
-                                           + (f" (x{n})" if n > 1 else "")
-                                           for l, n in locs.items())
+        summary = ("certainly " if not free else "one certainly ") + ", ".join(
+            ("out of play" if l == OUT else f"with {l}") + (f" (x{n})" if n > 1 else "")
+            for l, n in locs.items())
     if free:
         bb = backbone(vm)
         if not bb.consistent:
