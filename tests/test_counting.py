@@ -329,9 +329,18 @@ def tiny_model():
     return m
 
 
-@pytest.mark.parametrize("exact_ints", [True, False])
-def test_sample_deals_uniform(exact_ints):
-    m = tiny_model()
+def lumped_model():
+    """P and Q are in no statement: lumped into one column, split afterwards."""
+    m = CardLocationModel(list("abcdefg"), {"P": 2, "Q": 2, "R": 3})
+    m.add(["a", "b", "c", "d"], ["R"], 1, 2)
+    m.exclude("e", "R")
+    return m
+
+
+@pytest.mark.parametrize("exact_ints,build", [(True, tiny_model), (False, tiny_model),
+                                              (True, lumped_model)])
+def test_sample_deals_uniform(exact_ints, build):
+    m = build()
     D = consistent_deals(m)
     support = {tuple(int(x) for x in row) for row in D}
     n = 6000

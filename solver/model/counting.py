@@ -42,7 +42,8 @@ from typing import Hashable
 
 import numpy as np
 
-__all__ = ["Counting", "count_deals", "location_sets", "sample_deals", "OverBudget"]
+__all__ = ["Counting", "count_deals", "exact_count", "estimate", "location_sets", "sample_deals",
+           "OverBudget"]
 
 Z95 = 1.959963984540054  # two-sided 95 % normal quantile
 
@@ -1137,7 +1138,19 @@ def estimate(model, *, max_states: int = 200_000, time_budget: float = 1.0, rng=
     accepted).  ``total`` estimates the count (relaxed count times acceptance rate).
     Accepted deals are consistent, so a pair that is impossible is never reported and a
     certain one comes out exactly 1.0; ``support`` (exact possible locations) also keeps
-    possible pairs strictly between 0 and 1.
+    possible pairs strictly between 0 and 1.  ``time_budget=0`` with ``min_samples``
+    draws a fixed number of samples (reproducible with a seeded ``rng``).
+
+    >>> from solver.model import CardLocationModel
+    >>> m = CardLocationModel(list("abcdef"), {"P": 2, "Q": 2, "R": 2})
+    >>> m.add(["a", "b"], ["P"], 1, 1)
+    >>> m.add(["b", "c"], ["Q"], 1, 1)
+    >>> m.exclude("a", "R")
+    >>> r = estimate(m, time_budget=0, min_samples=4000, max_samples=4000, rng=1)
+    >>> r.exact, r.method, r.samples, round(r.error, 3)
+    (False, 'sampled', 4000, 0.022)
+    >>> abs(r.probability("a", "P") - 5 / 6) <= r.error, "R" in r.marginals["a"]
+    (True, False)
     """
     gen, pyr = _rngs(rng)
     start = time.perf_counter()
@@ -1157,11 +1170,11 @@ def estimate(model, *, max_states: int = 200_000, time_budget: float = 1.0, rng=
     while nxt is not None and found is None:
         cur, nxt = nxt, next(levels, None)
         dropped, relaxed, prob, plan = cur
-        # the most relaxed level runs without limits; past half the time, a level may
-        # use more states but must finish by 80 % of the time
+        # the most relaxed level runs without limits; past half the time, a level runs
+        # to the end with up to max_states states (rather than trying more levels)
         late = time.perf_counter() > start + 0.5 * time_budget
-        limit = None if (nxt is None or late) else budget
-        until = None if nxt is None else (start + 0.8 * time_budget if late else deadline)
+        limit = None if nxt is None else (max(budget, max_states) if late else budget)
+        until = None if (nxt is None or late) else deadline
         try:
             dp = _DP(plan, False, limit, until, residues=False)
         except (_Infeasible, OverBudget):
