@@ -11,7 +11,8 @@ from solver.records import parse_record, write_record
 
 VARIANTS = [(), (), ("removed-rank=7",), ("own-card-ask=bluff",), ("claims-any-time",),
             ("own-card-ask=surrender",), ("deck=54-jokers",), ("srinivasan",),
-            ("first-asker=dealer-right", "high-half-value=2")]
+            ("first-asker=dealer-right", "high-half-value=2"), ("memory=last-question",),
+            ("misallocation-to-opponents", "turn-after-failed-claim=opponents")]
 
 
 def truth_now(play: Play, deal: dict) -> dict:
@@ -28,10 +29,12 @@ def check_prefix(record, deal, full_analysis_view="__none__"):
     views = [None] + list(t.players)
     for view in views:
         vm = build(record, view, play)
-        # the true deal satisfies every fact the view knows
+        # the truth satisfies every fact the view knows: the deal, or under
+        # memory=last-question (A9) the current hands
+        truth = deal if vm.deal else cur
         for con in vm.model.constraints:
             n = sum(1 for ci, li in con.terms
-                    if deal[vm.model.cards[ci]] == vm.model.locations[li])
+                    if truth[vm.model.cards[ci]] == vm.model.locations[li])
             assert con.lo <= n <= con.hi, (view, con.note, con.source)
         bb = backbone(vm)
         assert bb.consistent
@@ -39,7 +42,7 @@ def check_prefix(record, deal, full_analysis_view="__none__"):
             if k in vm.fixed:
                 assert vm.fixed[k] == cur[k]
                 continue
-            assert deal[k] in bb.possible[k], (view, k)
+            assert truth[k] in bb.possible[k], (view, k)
             if len(bb.possible[k]) == 1:       # a certainty must be true
                 assert next(iter(bb.possible[k])) == cur[k], (view, k)
     # one full analysis (probabilities, p_team, safe claims) per prefix

@@ -129,11 +129,11 @@ def _build_current(play: Play, view, statements) -> ViewModel:
             hk = [k for k in play.keys_of_half(h.name)]
             ck = list(t.card_keys[ask.card])
             a, b = ask.asker, ask.target
-            if ask.answer == "yes":
-                m.add([k for k in ck if k in keys][:1], [a], 1, 1, line, f"{a} took {ask.card!r}")
-            elif ask.answer == "surrendered":
-                m.add([k for k in ck if k in keys][:1], [b], 1, 1, line,
-                      f"{b} got {ask.card!r}")
+            if ask.answer in ("yes", "surrendered"):
+                who = a if ask.answer == "yes" else b
+                if not any(fixed.get(k) == who for k in ck):   # else the viewer holds it
+                    m.add([k for k in ck if k in keys][:1], [who], 1, 1, line,
+                          f"{who} got {ask.card!r}")
             else:
                 fixed_a = sum(1 for k in hk if fixed.get(k) == a)
                 if not fixed_a:
