@@ -1,0 +1,529 @@
+"""The live session behind ``sleuth play``: one line at a time, the record always on disk.
+
+:class:`Session` is a state machine without any printing: :meth:`Session.handle` takes one
+line the user typed and returns an :class:`Outcome` for the CLI to show.  A line is
+
+* a statement in the record syntax (``Ana asks Ben 4H-7H: 4H``, a trailing ``# comment``
+  allowed): it is checked against the *whole* record -- it must parse, the record must
+  still follow the rules (``game.validate``) and still have a consistent deal
+  (``game.check``) -- and only then appended and saved;
+* ``force <statement>`` (or ``force`` alone, for the last statement refused as a
+  contradiction): saved although it contradicts the record (it must still parse and be
+  legal);
+* ``undo``: removes the last statement line (a Literature claim with its ``shown`` line);
+  the header, comment lines and blank lines stay;
+* ``whatif <statement>``: what would follow, without saving;
+* ``why CARD``: the statements behind each certainty about a card;
+* ``sheet``: the analysis again; ``help``; ``quit`` (or ``exit``, end of input);
+* a line with only a ``# comment``: kept in the record as it is.
+
+The file is replaced atomically (:func:`solver.records.atomic_write`) after every accepted
+statement and every undo, so it is always a valid record that a person can edit; a crash
+loses at most the line being typed.  If the file changes on disk between two lines (edited
+by hand), the session reloads it before going on.
+
+>>> import os, tempfile
+>>> d = tempfile.mkdtemp(); path = os.path.join(d, "game.txt")
+>>> _ = open(path, "w").write("game: mystery-hand\\nplayers: P1 P2 P3 P4\\ndealer: P4\\nme: P1\\n")
+>>> s = Session(path)
+>>> s.handle("P1 holds: 5H 6S 2C 3C 4C 5C 7C 8C 9C 10C JC QC").kind
+'accepted'
+>>> s.handle("P1 asks P2 4H-7H: 4H 5H").error.rule     # P1 holds 5H: P2 cannot show it
+'MH-1'
+>>> _ = s.handle("P1 asks P2 4H-7H: 4H 7H"); _ = s.handle("P2 asks all 6*: P1 1, P3 1, P4 2")
+>>> o = s.handle("P3 asks P4 6*: 0")                   # P4 holds two sixes
+>>> o.kind, o.conflict
+('refused', [(7, 'P2 asks all 6*: P1 1, P3 1, P4 2'), (8, 'P3 asks P4 6*: 0')])
+>>> s.handle("undo").removed, open(path).read().count("asks")
+([(7, 'P2 asks all 6*: P1 1, P3 1, P4 2')], 1)
+"""
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from solver.errors import InconsistentError, NotationError, RuleError, SleuthError
+from solver.games import get_game
+from solver.records import Record, atomic_write, parse_record, strip_comment
+
+COMMANDS = ("undo", "why", "whatif", "force", "sheet", "help", "quit", "exit")
+
+#: one line per session command, for ``help``
+COMMAND_HELP = (
+    ("<statement>", "log it: checked against the whole record, then saved"),
+    ("force <statement>", "log it even though it contradicts the record ('force' alone: "
+                          "the last statement refused as a contradiction)"),
+    ("undo", "remove the last statement from the record"),
+    ("whatif <statement>", "what would follow from it, without saving"),
+    ("why CARD", "the statements behind each certainty about CARD"),
+    ("sheet", "show the analysis again"),
+    ("help", "this list"),
+    ("quit", "leave (everything accepted is already saved); also 'exit' or Ctrl-D"),
+    ("# comment", "a comment line, kept in the record"),
+)
+
+#: statement examples per game, for ``help``
+STATEMENT_EXAMPLES = {
+    "mystery-hand": ("Ana holds: AS 2S 9H JD QC 4D 8S 3H 5C", "faceup: 3C 7D 9S",
+                     "Ana asks Ben 4H-7H: 4H 6H", "Ben asks Cleo 5*: 2",
+                     "Cleo asks all 10D-KD: Ana 0, Ben 1, Dev 0", "Dev requests KS: Ben",
+                     "Eli requests 2C: nobody", "Ben announces AS 2H 3D 4C: wrong"),
+    "literature": ("Ana holds: 2H 3H 4H 6H 7H 9S JC QD", "Ana asks Ben 9C: no",
+                   "Ben asks Cleo 5H: yes", "Cleo claims 2H-7H: Ana 2H 3H 4H 6H 7H, Cleo 5H",
+                   "shown 2H-7H: Ana 2H 3H 4H 6H 7H, Ben 5H", "Ana passes turn to Eli"),
+    "mysterium": ("table character: 2 5 7 11 13 16", "hour 1", "Ana receives 2 visions",
+                  "crow: 3", "Ana guesses character 5: right", "Cleo agrees with Ben",
+                  "reveal Ben: wrong", "Ana votes 2", "culprit: 2"),
+    "hand": ("round 1: Ana out partial; Ben 45, Cleo no-meld", "round 2: unscored stock",
+             "round 3 dealer Ben indicator 7C: Ana out full-hand colour; Ben 5H KS, Cleo 30"),
+    "twenty-two": ("Ben deals 7", "Ana holds: 2C 5H 7D 9S JC QH AD", "Cleo exchanges 1",
+                   "Ana exchanges 2: 2C 5H -> 3S KD", "Cleo leads 7H; Ana 9H; Ben KH",
+                   "showdown: Ana 4C, Ben KH, Cleo 9D"),
+}
+
+#: keywords per game: (words that start a statement, words after a player, words later)
+KEYWORDS = {
+    "mystery-hand": (("faceup", "mystery"), ("asks", "requests", "announces", "holds"),
+                     ("all", "nobody", "none", "right", "wrong")),
+    "literature": (("shown",), ("asks", "claims", "passes", "challenges", "holds"),
+                   ("yes", "no", "surrendered", "turn", "to")),
+    "mysterium": (("table", "secret", "hour", "crow", "reveal", "group", "verdict", "culprit"),
+                  ("guesses", "receives", "agrees", "disagrees", "votes"),
+                  ("character", "location", "object", "right", "wrong", "with", "visions",
+                   "group")),
+    "hand": (("round",), (), ("dealer", "indicator", "unscored", "redeal", "stock", "out",
+                              "partial", "full-hand", "no-meld", "wild-discard", "two-wilds",
+                              "colour", "suit")),
+    "twenty-two": (("showdown", "draw"), ("deals", "holds", "exchanges", "leads", "plays"),
+                   ()),
+}
+
+
+@dataclass
+class Outcome:
+    """The result of one line.  ``kind``: ``accepted`` (saved), ``refused`` (not saved;
+    ``error``, and ``conflict`` = the conflicting lines for a contradiction), ``pending``
+    (a Literature claim held until its ``shown`` line), ``undone``, ``whatif``, ``why``,
+    ``sheet``, ``help``, ``noted`` (a comment line saved), ``quit``, ``empty``."""
+
+    kind: str
+    message: str = ""
+    statement: str = ""
+    line: int | None = None               # the record line written
+    error: SleuthError | None = None
+    conflict: list[tuple[int, str]] = field(default_factory=list)
+    forced: bool = False
+    removed: list[tuple[int, str]] = field(default_factory=list)
+    record: Record | None = None          # whatif: the hypothetical record
+    before: Any = None                    # whatif: Knowledge now
+    after: Any = None                     # whatif: Knowledge with the statement
+    new_certain: dict[str, str] = field(default_factory=dict)
+    explanation: Any = None
+    reloaded: bool = False
+
+    @property
+    def saved(self) -> bool:
+        return self.kind in ("accepted", "undone", "noted")
+
+    @property
+    def exit_code(self) -> int:
+        """0, or for a refused statement 2 (notation, rule) or 3 (contradiction)."""
+        if self.kind == "refused" and self.error is not None:
+            return self.error.exit_code
+        return 0
+
+    def to_json(self) -> dict:
+        out: dict = {"result": self.kind, "statement": self.statement or None}
+        if self.line is not None:
+            out["line"] = self.line
+        if self.message:
+            out["message"] = self.message
+        if self.error is not None:
+            out["error"] = str(self.error)
+            out["exit_code"] = self.error.exit_code
+        if self.conflict:
+            out["conflict"] = [ln for ln, _ in self.conflict]
+        if self.forced:
+            out["forced"] = True
+        if self.removed:
+            out["removed"] = [{"line": ln, "text": t} for ln, t in self.removed]
+        if self.new_certain:
+            out["new_certain"] = self.new_certain
+        return out
+
+
+def appended(text: str, statement: str) -> str:
+    """``text`` with one more line."""
+    if text and not text.endswith("\n"):
+        text += "\n"
+    return text + statement.strip() + "\n"
+
+
+class Session:
+    """A live session on one record file (see the module doc).
+
+    ``view``: whose analysis to show and explain (default: the record's ``me:``; ``None``
+    = the public view)."""
+
+    _ME = object()
+
+    def __init__(self, path: str, view: Any = _ME):
+        self.path = path
+        try:
+            with open(path, encoding="utf-8") as f:
+                self.text = f.read()
+        except OSError as e:
+            raise NotationError(f"cannot read the record ({e.strerror}); start one with "
+                                "'sleuth new GAME RECORD --players ...'", text=path) from None
+        self.record = parse_record(self.text, path)
+        self.game = get_game(self.record.game)
+        self.view = self.record.header.me if view is Session._ME else view
+        self.last_refused: str | None = None   # the last statement refused as a contradiction
+        self.pending: str | None = None        # a Literature claim awaiting its shown line
+
+    # ----- the file ------------------------------------------------------------------------
+    def consistent(self) -> InconsistentError | None:
+        """``None`` if the record has a consistent deal, else the error."""
+        try:
+            self._check(self.record)
+        except InconsistentError as e:
+            return e
+        return None
+
+    def _check(self, rec: Record) -> None:
+        if hasattr(self.game, "check"):
+            self.game.check(rec)
+
+    def _sync(self) -> bool:
+        """Reload the record if the file changed on disk; True when it did."""
+        try:
+            with open(self.path, encoding="utf-8") as f:
+                text = f.read()
+        except OSError as e:
+            raise NotationError(f"cannot read the record ({e.strerror})", text=self.path) from None
+        if text == self.text:
+            return False
+        rec = parse_record(text, self.path)   # a broken hand edit: refuse until it is fixed
+        if rec.game != self.record.game:
+            raise NotationError("the record's game changed on disk", text=rec.game)
+        self.text, self.record = text, rec
+        return True
+
+    def _save(self, text: str, rec: Record) -> None:
+        atomic_write(self.path, text)
+        self.text, self.record = text, rec
+
+    # ----- one line ------------------------------------------------------------------------
+    def handle(self, line: str) -> Outcome:
+        """Act on one line typed by the user."""
+        raw = line.strip()
+        if not raw:
+            return Outcome("empty")
+        stmt, comment = strip_comment(raw)
+        word, _, rest = stmt.partition(" ")
+        cmd = word.lower()
+        if cmd in COMMANDS and word not in self.record.header.players:
+            rest = stmt[len(word):].strip()
+            if cmd in ("quit", "exit"):
+                return Outcome("quit")
+            if cmd == "help":
+                return Outcome("help", message=self.help_text())
+            if cmd == "sheet":
+                return Outcome("sheet")
+            try:
+                reloaded = self._sync()
+            except SleuthError as e:
+                return Outcome("refused", "the file on disk no longer parses; fix it or "
+                               "undo there first", error=e)
+            if cmd == "undo":
+                out = self.undo()
+            elif cmd == "why":
+                out = self.why(rest)
+            elif cmd == "whatif":
+                out = self.whatif(self._with_comment(rest, comment))
+            else:  # force
+                target = self._with_comment(rest, comment) if rest else self.last_refused
+                if not target:
+                    out = Outcome("refused", error=NotationError(
+                        "nothing to force: type 'force <statement>'", text=raw))
+                else:
+                    out = self.submit(target, force=True)
+            out.reloaded = reloaded
+            return out
+        if not stmt:          # a comment line
+            try:
+                reloaded = self._sync()
+            except SleuthError as e:
+                return Outcome("refused", "the file on disk no longer parses", error=e)
+            new = appended(self.text, raw)
+            self._save(new, parse_record(new, self.path))
+            return Outcome("noted", statement=raw, reloaded=reloaded)
+        try:
+            reloaded = self._sync()
+        except SleuthError as e:
+            return Outcome("refused", "the file on disk no longer parses", error=e)
+        out = self.submit(raw)
+        out.reloaded = reloaded
+        return out
+
+    @staticmethod
+    def _with_comment(stmt: str, comment: str) -> str:
+        return f"{stmt}   # {comment}" if comment else stmt
+
+    def _conflict_lines(self, err: InconsistentError, text: str) -> list[tuple[int, str]]:
+        lines = text.splitlines()
+        out = []
+        for ln in err.conflict:
+            if 1 <= ln <= len(lines):
+                out.append((ln, strip_comment(lines[ln - 1])[0]))
+        return out
+
+    def _try(self, new_text: str, force: bool) -> Record:
+        """Parse and validate ``new_text`` (and check it unless ``force``)."""
+        rec = parse_record(new_text, self.path)
+        if not force:
+            self._check(rec)
+        return rec
+
+    def submit(self, statement: str, force: bool = False) -> Outcome:
+        """Check ``statement`` against the whole record and save it (see the module doc)."""
+        if "\n" in statement:
+            return Outcome("refused", statement=statement,
+                           error=NotationError("one statement at a time", text=statement))
+        pending, self.pending = self.pending, None
+        note = ""
+        if pending is not None:
+            if self._kind_of(statement) == "Shown":
+                both = appended(appended(self.text, pending), statement)
+                try:
+                    rec = self._try(both, force)
+                except InconsistentError as e:
+                    self.last_refused = None
+                    return Outcome("refused", statement=statement, error=e,
+                                   conflict=self._conflict_lines(e, both))
+                except SleuthError as e:
+                    return Outcome("refused", statement=statement, error=e)
+                self._save(both, rec)
+                return Outcome("accepted", statement=f"{pending} / {statement}",
+                               line=rec.statements[-1].line, forced=force)
+            note = f"dropped the held claim: {pending}"
+        new_text = appended(self.text, statement)
+        try:
+            rec = self._try(new_text, force)
+        except (InconsistentError, RuleError) as e:
+            if self.record.game == "literature" and self._kind_of(statement) == "Claim":
+                self.pending = statement
+                return Outcome("pending", statement=statement, error=e,
+                               conflict=(self._conflict_lines(e, new_text)
+                                         if isinstance(e, InconsistentError) else []),
+                               message="not saved yet: as stated, this claim "
+                               + ("contradicts the record" if isinstance(e, InconsistentError)
+                                  else "breaks a rule")
+                               + "; if the cards shown differed, type the 'shown' line next "
+                               "(anything else drops the claim)")
+            if isinstance(e, InconsistentError):
+                self.last_refused = statement
+                return Outcome("refused", note, statement=statement, error=e,
+                               conflict=self._conflict_lines(e, new_text))
+            return Outcome("refused", note, statement=statement, error=e)
+        except SleuthError as e:
+            return Outcome("refused", note, statement=statement, error=e)
+        self._save(new_text, rec)
+        if force:
+            self.last_refused = None
+        return Outcome("accepted", note, statement=statement,
+                       line=rec.statements[-1].line if rec.statements else None, forced=force)
+
+    def _kind_of(self, statement: str) -> str | None:
+        try:
+            ev = self.game.parse_event(strip_comment(statement)[0], self.record.header)
+        except SleuthError:
+            return None
+        return type(ev).__name__
+
+    def undo(self) -> Outcome:
+        """Remove the last statement (a claim with its ``shown`` line) from the record."""
+        from solver.replay import statement_groups
+
+        self.pending = None
+        if not self.record.statements:
+            return Outcome("refused", error=NotationError("nothing to undo: the record has no "
+                                                          "statements", text="undo"))
+        last = statement_groups(self.record)[-1]
+        gone = [self.record.statements[i] for i in last]
+        drop = {s.line for s in gone}
+        lines = self.text.splitlines(keepends=True)
+        new_text = "".join(l for i, l in enumerate(lines, 1) if i not in drop)
+        rec = parse_record(new_text, self.path)
+        self._save(new_text, rec)
+        return Outcome("undone", removed=[(s.line, s.text) for s in gone])
+
+    def why(self, card: str) -> Outcome:
+        if not card:
+            return Outcome("refused", error=NotationError("which card? 'why KS'", text="why"))
+        if not hasattr(self.game, "explain"):
+            return Outcome("refused", error=NotationError("this game has no card explanations",
+                                                          text=self.record.game))
+        try:
+            exp = self.game.explain(self.record, self.view, card)
+        except SleuthError as e:
+            return Outcome("refused", statement=card, error=e)
+        return Outcome("why", statement=card, explanation=exp)
+
+    def whatif(self, statement: str) -> Outcome:
+        """What would follow from ``statement`` (nothing is saved)."""
+        from solver.replay import probe
+
+        if not statement:
+            return Outcome("refused", error=NotationError("what if what? 'whatif <statement>'",
+                                                          text="whatif"))
+        new_text = appended(self.text, statement)
+        try:
+            rec = self._try(new_text, False)
+        except InconsistentError as e:
+            return Outcome("refused", "it would contradict the record", statement=statement,
+                           error=e, conflict=self._conflict_lines(e, new_text))
+        except SleuthError as e:
+            return Outcome("refused", statement=statement, error=e)
+        try:
+            before = probe(self.record, self.view)
+        except SleuthError:
+            before = None
+        try:
+            after = probe(rec, self.view)
+        except SleuthError as e:
+            return Outcome("refused", statement=statement, error=e)
+        new = {c: l for c, l in after.certain.items()
+               if before is None or before.certain.get(c) != l}
+        return Outcome("whatif", statement=statement, record=rec, before=before, after=after,
+                       new_certain=new)
+
+    def analyze(self, record: Record | None = None):
+        """The game's analysis of the record (or ``record``) from the session's view; raises
+        the game's errors (an inconsistent record: :class:`InconsistentError`)."""
+        rec = record if record is not None else self.record
+        if not hasattr(self.game, "analyze"):
+            raise NotationError("this game has no analysis", text=rec.game)
+        return self.game.analyze(rec, self.view)
+
+    # ----- help and completion -------------------------------------------------------------
+    def help_text(self) -> str:
+        w = max(len(a) for a, _ in COMMAND_HELP)
+        out = ["Type one statement a line, or a command:"]
+        out += [f"  {a.ljust(w)}  {b}" for a, b in COMMAND_HELP]
+        ex = STATEMENT_EXAMPLES.get(self.record.game, ())
+        if ex:
+            out.append(f"Statements ({self.record.game}), for example:")
+            out += [f"  {e}" for e in ex]
+        out.append("Players: " + " ".join(self.vocabulary().names))
+        return "\n".join(out)
+
+    def vocabulary(self) -> "Vocabulary":
+        return vocabulary(self.record)
+
+    def suggest(self, before_cursor: str) -> list[str]:
+        """Completions of the word being typed (see :func:`suggest`)."""
+        return suggest(self.vocabulary(), before_cursor)
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """The words of one record's language, for completion."""
+
+    names: tuple[str, ...]        # players (and psychics)
+    lead: tuple[str, ...]         # keywords that start a statement
+    verbs: tuple[str, ...]        # keywords after a name
+    words: tuple[str, ...]        # other keywords
+    cards: tuple[str, ...]
+    ranges: tuple[str, ...]       # suit ranges, rank sets, half-suits
+    commands: tuple[str, ...] = COMMANDS
+
+
+def vocabulary(record) -> Vocabulary:
+    """Names, keywords, cards and ranges of ``record``'s game, from its header."""
+    from solver.cards import RANKS, SUITS
+
+    h = record.header
+    game = record.game
+    names = list(h.players)
+    lead, verbs, words = KEYWORDS.get(game, ((), (), ()))
+    cards: list[str] = [f"{r}{s}" for s in SUITS for r in RANKS]
+    ranges: list[str] = []
+    if game == "mystery-hand":
+        from solver.mystery_hand.options import MysteryHandOptions
+
+        if MysteryHandOptions.from_names(h.variant).jokers:
+            cards.append("Jk")
+        for s in SUITS:
+            for i in range(len(RANKS) - 2):        # A-4 .. J-A (the ace low and high)
+                a, b = RANKS[i], RANKS[(i + 3) % len(RANKS)]
+                ranges.append(f"{a}{s}-{b}{s}")
+        ranges += [f"{r}*" for r in RANKS]
+    elif game == "literature":
+        from solver.literature.rules import table_of
+
+        t = table_of(h)
+        cards = sorted({repr(c) for c in t.card_keys}, key=lambda c: cards.index(c)
+                       if c in cards else 99)
+        ranges = [hs.name for hs in t.halves]
+    elif game == "mysterium":
+        from solver.mysterium.roster import roster_of
+
+        r = roster_of(h)
+        names += [p for p in r.psychics if p not in names]
+        cards = []
+        for st in record.statements:
+            if type(st.event).__name__ == "TableCards":
+                cards += [f"{st.event.kind} {n}" for n in st.event.cards]
+    elif game == "twenty-two":
+        cards.append("Jk")
+    return Vocabulary(tuple(names), tuple(lead), tuple(verbs), tuple(words), tuple(cards),
+                      tuple(ranges))
+
+
+_TOKEN = re.compile(r"[^\s,;:]*$")
+
+
+def suggest(v: Vocabulary, before_cursor: str) -> list[str]:
+    """The completions of the last word of ``before_cursor``, best first: commands, names
+    and leading keywords for the first word, verbs after a name, cards after ``why``, and
+    names, cards, ranges and keywords later on.  Case-insensitive prefix match.
+
+    >>> v = Vocabulary(("Ana", "Ben"), ("faceup",), ("asks",), ("all",), ("AS", "AH"), ("AS-4S",))
+    >>> suggest(v, ""), suggest(v, "Ana a"), suggest(v, "Ana asks B"), suggest(v, "why a")
+    (['undo', 'why', 'whatif', 'force', 'sheet', 'help', 'quit', 'exit', 'Ana', 'Ben', 'faceup'], ['asks'], ['Ben'], ['AS', 'AH'])
+    """
+    text = before_cursor.lstrip()
+    m = _TOKEN.search(text)
+    prefix = m.group(0) if m else ""
+    head = text[: len(text) - len(prefix)]
+    words = head.split()
+    if words and words[0].lower() in ("whatif", "force"):
+        return suggest(v, text[len(words[0]):])
+    if words and words[0].lower() == "why":
+        pool: list[str] = list(v.cards)
+    elif not words:
+        pool = list(v.commands) + list(v.names) + list(v.lead)
+    elif len(words) == 1 and words[0] in v.names:
+        pool = list(v.verbs)
+    else:
+        pool = list(v.names) + list(v.ranges) + list(v.cards) + list(v.words) + list(v.verbs)
+    low = prefix.lower()
+    out: list[str] = []
+    for w in pool:
+        if w.lower().startswith(low) and w not in out:
+            out.append(w)
+    return out
+
+
+def record_names(path: str) -> list[str]:
+    """Player names of a record file (for shell completion); empty if it does not parse."""
+    if not os.path.exists(path):
+        return []
+    try:
+        with open(path, encoding="utf-8") as f:
+            return list(parse_record(f.read(), path, validate=False).header.players)
+    except SleuthError:
+        return []
