@@ -151,6 +151,7 @@ class Knowledge:
     exact: bool = True                      # uncertainty exact (else an estimate or bound)
     summary: dict = field(default_factory=dict)
     determined: bool = False                # Mystery Hand: the view can announce
+    bound: bool = False                     # uncertainty is an upper bound (too many to count)
     safe: dict[str, dict] = field(default_factory=dict)   # Literature: half -> allocation
 
 
@@ -185,7 +186,7 @@ def _probe_mystery_hand(record, view, budget: Budget) -> Knowledge:
                "verdict": a.verdict}
     if c.top and not c.determined:
         summary["best"] = {"cards": [repr(x) for x in c.top[0][0]], "p": c.top[0][1]}
-    return Knowledge(certain, unc, exact, summary, c.determined)
+    return Knowledge(certain, unc, exact, summary, c.determined, bound=c.count is None)
 
 
 def _probe_literature(record, view, budget: Budget) -> Knowledge:
@@ -446,6 +447,14 @@ def replay_view(record, view, budget: Budget = Budget(), specs: list[StepSpec] |
         if k is not None:
             new = {c: l for c, l in k.certain.items() if prev.get(c) != l}
             prev = k.certain
+            last = next((s.knowledge.uncertainty for s in reversed(out)
+                         if s.knowledge is not None and s.knowledge.uncertainty is not None),
+                        None)
+            if k.bound and last is not None and k.uncertainty is not None \
+                    and last < k.uncertainty:
+                # what a view knows only grows, so the count never rises: the last figure
+                # is a tighter upper bound
+                k.uncertainty = last
         out.append(Step(spec.index, spec.lines, spec.text if spec.index else "(the deal)",
                         k, new, err))
     vr = ViewReplay(view, out)
@@ -523,9 +532,14 @@ def _view_findings(record, vr: ViewReplay, specs: list[StepSpec]) -> list[Findin
         if s is not None:
             ans = " ".join(s.summary.get("answer") or [])
             where = f"line {_line(s)}" if s.index else "the deal"
-            out.append(Finding("determined", s.index, _line(s), vr.view,
-                               f"{vr.label} could announce {ans} from step {s.index} "
-                               f"({where})", True, s.index))
+            ev = specs[s.index].statements[0].event if specs[s.index].statements else None
+            if (type(ev).__name__ == "Announce" and ev.player == vr.view
+                    and not ev.right):
+                txt = (f"{vr.label} saw the mystery hand {ans} after announcing wrongly at "
+                       f"line {_line(s)}")
+            else:
+                txt = f"{vr.label} could announce {ans} from step {s.index} ({where})"
+            out.append(Finding("determined", s.index, _line(s), vr.view, txt, True, s.index))
     elif game == "literature":
         seen: set[str] = set()
         for s in vr.steps:

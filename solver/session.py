@@ -331,10 +331,15 @@ class Session:
         except SleuthError as e:
             return Outcome("refused", note, statement=statement, error=e)
         self._save(new_text, rec)
+        conflict: list[tuple[int, str]] = []
         if force:
             self.last_refused = None
+            bad = self.consistent()
+            if bad is not None:
+                conflict = self._conflict_lines(bad, new_text)
         return Outcome("accepted", note, statement=statement,
-                       line=rec.statements[-1].line if rec.statements else None, forced=force)
+                       line=rec.statements[-1].line if rec.statements else None, forced=force,
+                       conflict=conflict)
 
     def _kind_of(self, statement: str) -> str | None:
         try:

@@ -1,0 +1,209 @@
+"""``sleuth replay``: the game statement by statement, and ``--plot`` (formatting only; the
+data is :mod:`solver.replay`)."""
+from __future__ import annotations
+
+import math
+import os
+import sys
+
+import click
+from tabulate import tabulate
+
+from cli.main import cli, emit_json, handle_errors
+from cli.session import _complete_player, colourize, use_colour
+from solver.errors import NotationError
+from solver.records import read_record
+from solver.replay import MEASURES, PUBLIC, Replay, ViewReplay, replay, replay_views
+
+STATEMENT_WIDTH = 44
+PLOT_INSTALL = "pip install -e '.[plot]'"
+
+
+def _short(text: str, width: int = STATEMENT_WIDTH) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _certain(new: dict[str, str], limit: int = 8) -> str:
+    items = [f"{c} {l}" for c, l in new.items()]
+    if len(items) > limit:
+        return ", ".join(items[:limit]) + f" (+{len(items) - limit})"
+    return ", ".join(items)
+
+
+def _columns(game: str, s) -> tuple[list[str], list]:
+    """Game-specific headers and cells of one step."""
+    k = s.knowledge
+    sm = s.summary
+    if game == "mystery-hand":
+        n = sm.get("candidates")
+        cell = "-" if k is None else (str(n) if n is not None else
+                                      f"<=10^{k.uncertainty:.1f}" if k.uncertainty else "many")
+        if sm.get("determined"):
+            cell += " *"
+        return ["candidates"], [cell]
+    if game == "literature":
+        halves = sm.get("halves", {})
+        cells = []
+        for name, h in halves.items():
+            if h["status"] == "open":
+                cells.append(f"{name} {h['certain']}/{h['cards']}" + ("*" if h.get("safe") else ""))
+        unc = "-" if k is None or k.uncertainty is None else (
+            f"{k.uncertainty:.1f}" + ("" if k.exact else "~"))
+        return ["log10 deals", "open half-suits: certain holders (* safe)"], \
+            [unc, " ".join(cells)]
+    if game == "mysterium":
+        ps = sm.get("psychics", {})
+        cells = [f"{n} {p['stage'][:3]}:{p['candidates'] if p['candidates'] is not None else '-'}"
+                 for n, p in ps.items() if p["stage"] != "epilogue"]
+        return ["assignments", "candidates (stage:count)"], \
+            [sm.get("assignments", "-"), " ".join(cells)]
+    if game == "hand":
+        return ["totals", "leading"], [", ".join(f"{p} {t}" for p, t in sm.get("totals", {}).items()),
+                                       ", ".join(sm.get("leaders", []))]
+    if game == "twenty-two":
+        return ["entropy", "unseen"], ["-" if k is None else f"{k.uncertainty:.1f}",
+                                       sm.get("unseen", "-")]
+    return ["uncertainty"], ["-" if s.uncertainty is None else f"{s.uncertainty:.2f}"]
+
+
+def render_view(r: Replay, vr: ViewReplay) -> str:
+    rows = []
+    heads = None
+    for s in vr.steps:
+        h, cells = _columns(r.game, s)
+        heads = heads or h
+        line = ",".join(map(str, s.lines[:1])) if s.index else ""
+        rows.append([s.index, line, _short(s.text)] + cells
+                    + [s.error and f"error: {_short(s.error, 60)}" or _certain(s.new_certain)])
+    title = f"Replay of {r.path or 'the record'} ({r.game}), view: {vr.label}"
+    if r.measure:
+        title += f"; uncertainty = {r.measure}"
+    table = tabulate(rows, headers=["step", "line", "statement"] + (heads or [])
+                     + ["became certain"], tablefmt="simple")
+    return title + "\n" + table
+
+
+def render_findings(r: Replay) -> str:
+    out = []
+    for label, vr in r.views.items():
+        for f in vr.findings:
+            out.append(f"  [{label}] {f.text}")
+    for f in r.checks:
+        mark = "" if f.ok is None else (" ok" if f.ok else " NOT SURE")
+        out.append(f"  {f.kind}{mark}: {f.text}")
+    return ("What happened:\n" + "\n".join(out)) if out else "Nothing to report."
+
+
+def render_replay(r: Replay, primary: str) -> str:
+    parts = [render_view(r, r.views[primary])]
+    others = [v for k, v in r.views.items() if k != primary]
+    if others:
+        parts.append("Other views (final uncertainty): " + ", ".join(
+            f"{v.label} {v.steps[-1].uncertainty:.2f}" if v.steps[-1].uncertainty is not None
+            else f"{v.label} -" for v in others))
+    parts.append(render_findings(r))
+    return "\n\n".join(parts)
+
+
+# ----- the plot -----------------------------------------------------------------------------
+def plot_replay(r: Replay, path: str) -> None:
+    """Uncertainty against statements, one line per view, on one chart (PNG)."""
+    try:
+        import matplotlib
+    except ImportError:
+        click.echo(f"sleuth: error: --plot needs matplotlib: {PLOT_INSTALL}", err=True)
+        sys.exit(2)
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(9, 5), dpi=100)
+    for label, vr in r.views.items():
+        xs = [s.index for s in vr.steps]
+        ys = [s.uncertainty if s.uncertainty is not None else math.nan for s in vr.steps]
+        style = "--" if label == PUBLIC else "-"
+        ax.plot(xs, ys, style, marker=".", markersize=3, linewidth=1.4, label=label)
+        det = next((f for f in vr.findings if f.kind in ("determined",)), None)
+        if det is not None and det.step < len(ys):
+            ax.plot([det.step], [ys[det.step]], "*", markersize=12, color="black")
+    for f in r.checks:
+        if f.kind in ("announce", "claim"):
+            ax.axvline(f.step, color="red" if f.ok is False else "grey", linestyle=":",
+                       linewidth=1)
+    ax.set_xlabel("statement (step)")
+    ax.set_ylabel(r.measure or "uncertainty")
+    name = os.path.basename(r.path) if r.path else "record"
+    ax.set_title(f"{r.game}: {name}")
+    ax.grid(True, alpha=0.3)
+    ax.legend(loc="upper right", fontsize="small")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+# ----- the command --------------------------------------------------------------------------
+@cli.command("replay")
+@click.argument("record", type=click.Path(dir_okay=False))
+@click.option("--as", "as_", metavar="PLAYER", shell_complete=_complete_player,
+              help="The view to replay (default: the record's 'me:'; 'public' = a spectator).")
+@click.option("--all-views", is_flag=True,
+              help="Replay every view the record supports (all players of a complete record).")
+@click.option("--json", "as_json", is_flag=True, help="Machine output: every step of every view.")
+@click.option("--plot", type=click.Path(dir_okay=False), metavar="FILE.png",
+              help="Draw the uncertainty of every view against the statements (needs "
+                   "matplotlib: " + PLOT_INSTALL + ").")
+@click.option("--jobs", type=click.IntRange(1, 64), default=None,
+              help="Replay views in parallel processes (default: the number of CPUs).")
+@handle_errors(json_flag="as_json")
+def replay_cmd(record, as_, all_views, as_json, plot, jobs):
+    """What became known, statement by statement.
+
+    For Mystery Hand: the number of candidates for the mystery hand after each statement
+    (* = determined), the cards that became certain, the first moment the view could
+    announce, and every announcement checked from the announcer's view (a complete record
+    is needed for other players' views). For Literature: the certain holders per half-suit,
+    when a safe claim first existed and whether each claim was safe. For Mysterium: the
+    candidates per psychic; for Hand: the totals.
+
+    \b
+    Examples:
+      sleuth replay samples/mystery-hand/two-player-seen.txt
+      sleuth replay samples/mystery-hand/seven-players.txt --as Ben --json
+      sleuth replay samples/literature/ex-a-six-players.txt --plot story.png
+    Exit status 2 for a bad record or view (or --plot without matplotlib).
+    """
+    from cli.commands import resolve_view
+
+    rec = read_record(record)
+    if plot and not MEASURES.get(rec.game):
+        raise NotationError("this game's replay has no uncertainty to plot", text=rec.game)
+    if plot:
+        try:
+            import matplotlib  # noqa: F401  (fail before the long replay)
+        except ImportError:
+            click.echo(f"sleuth: error: --plot needs matplotlib: {PLOT_INSTALL}", err=True)
+            sys.exit(2)
+    view = resolve_view(rec, as_)
+    views = [view]
+    if plot or all_views:
+        views = replay_views(rec)
+        if view in views:
+            views.remove(view)
+        views.insert(0, view)
+    progress = None
+    if not as_json and sys.stderr.isatty():
+        def progress(v, i, n):
+            click.echo(f"\rreplaying {v or PUBLIC}: step {i}/{n}   ", err=True, nl=False)
+    r = replay(rec, views, jobs=jobs or os.cpu_count() or 1, progress=progress)
+    if progress:
+        click.echo("\r" + " " * 40 + "\r", err=True, nl=False)
+    if plot:
+        plot_replay(r, plot)
+    if as_json:
+        out = r.to_json()
+        if plot:
+            out["plot"] = plot
+        emit_json(out)
+        return
+    click.echo(colourize(render_replay(r, view if view is not None else PUBLIC), use_colour()))
+    if plot:
+        click.echo(f"\nwrote {plot}")

@@ -1,0 +1,328 @@
+"""``sleuth play``: the live session at the table (formatting only; the state machine is
+:mod:`solver.session`)."""
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import re
+import sys
+
+import click
+
+from cli.main import cli, handle_errors
+from solver.errors import InconsistentError, SleuthError
+from solver.session import Outcome, Session, record_names
+
+# ----- colour -----------------------------------------------------------------------------
+_CARD = re.compile(r"(?<![\w\-*])(10|[2-9AJQKT])([SHDC])(?![\w])")
+_SUIT_SYMBOL = re.compile(r"([♥♦♠♣])")
+RED = {"H", "D", "♥", "♦"}
+
+
+def use_colour(stream=None) -> bool:
+    """Colour only on a terminal, never with ``NO_COLOR`` set (https://no-color.org) or
+    ``TERM=dumb``."""
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("TERM") == "dumb":
+        return False
+    stream = stream or sys.stdout
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def colourize(text: str, colour: bool) -> str:
+    """Hearts and diamonds in red, spades and clubs in bold, when ``colour``.
+
+    >>> colourize("AS 10H", False)
+    'AS 10H'
+    >>> colourize("10H", True) == click.style("10H", fg="red")
+    True
+    """
+    if not colour:
+        return text
+
+    def card(m):
+        return click.style(m.group(0), fg="red" if m.group(2) in RED else None,
+                           bold=m.group(2) not in RED)
+
+    def suit(m):
+        return click.style(m.group(1), fg="red" if m.group(1) in RED else None,
+                           bold=m.group(1) not in RED)
+
+    return _SUIT_SYMBOL.sub(suit, _CARD.sub(card, text))
+
+
+# ----- rendering ----------------------------------------------------------------------------
+def render_analysis(analysis, game: str) -> str:
+    """The game's own sheet (``cli.<game>.render_analysis``), or its JSON when the game has
+    no renderer yet."""
+    from cli.main import RENDERERS
+
+    mod = RENDERERS.get(game)
+    if mod:
+        try:
+            return importlib.import_module(mod).render_analysis(analysis)
+        except ModuleNotFoundError as e:
+            if e.name != mod:
+                raise
+    return json.dumps(analysis.to_json(), indent=1, ensure_ascii=False)
+
+
+def sheet_text(session: Session) -> str:
+    """The analysis of the session's record, or why there is none."""
+    try:
+        return render_analysis(session.analyze(), session.record.game)
+    except InconsistentError as e:
+        return (f"inconsistent: {e}\n(the record has a contradiction: 'undo' it, or fix the "
+                "file)")
+    except SleuthError as e:
+        return f"no analysis: {e}"
+
+
+def render_conflict(conflict: list[tuple[int, str]], new_line: int | None = None) -> list[str]:
+    out = ["  conflicting statements:"]
+    for ln, text in conflict:
+        mark = "  <- this statement" if new_line is not None and ln == new_line else ""
+        out.append(f"    line {ln}: {text}{mark}")
+    return out
+
+
+def render_knowledge_change(before, after) -> list[str]:
+    """The headline difference between two :class:`solver.replay.Knowledge`."""
+    out = []
+    b = before.summary if before is not None else {}
+    a = after.summary
+    if "candidates" in a:
+        out.append(f"candidates for the mystery hand: {b.get('candidates', '?')} -> "
+                   f"{a['candidates'] if a['candidates'] is not None else 'many'}")
+        if a.get("verdict"):
+            out.append(f"verdict: {a['verdict']}")
+    if "halves" in a:
+        for name, h in a["halves"].items():
+            hb = b.get("halves", {}).get(name, {})
+            if h["status"] != "open" or hb.get("certain") != h["certain"] or h.get("safe"):
+                tag = " (safe claim)" if h.get("safe") else ""
+                out.append(f"{name}: {h['status']}, {hb.get('certain', '?')} -> {h['certain']} "
+                           f"of {h['cards']} holders certain{tag}")
+    if "psychics" in a:
+        for name, p in a["psychics"].items():
+            pb = b.get("psychics", {}).get(name, {})
+            if p != pb:
+                out.append(f"{name}: {p['stage']}, candidates {pb.get('candidates', '?')} -> "
+                           f"{p['candidates']}")
+    if "totals" in a and "candidates" not in a:
+        out.append("totals: " + ", ".join(f"{k} {v}" for k, v in a["totals"].items()))
+    if before is not None and before.uncertainty is not None and after.uncertainty is not None:
+        out.append(f"uncertainty (log10 / bits): {before.uncertainty:.2f} -> "
+                   f"{after.uncertainty:.2f}")
+    return out
+
+
+def render_outcome(o: Outcome, session: Session, show_sheet: bool) -> str:
+    from cli.commands import render_explanation
+
+    k = o.kind
+    out: list[str] = []
+    if o.reloaded:
+        out.append(f"(reloaded {session.path}: it changed on disk)")
+    if o.message and k not in ("help", "pending"):
+        out.append(o.message)
+    if k == "accepted":
+        out.append(f"saved line {o.line}: {o.statement}" + ("  (forced)" if o.forced else ""))
+        if o.forced and o.conflict:
+            out.append("  the record is now inconsistent ('undo' removes it):")
+            out += render_conflict(o.conflict, o.line)[1:]
+        if show_sheet:
+            out += ["", sheet_text(session)]
+    elif k == "refused":
+        out.append(f"refused: {o.error}")
+        if o.conflict:
+            new_line = len(session.text.splitlines()) + 1
+            out += render_conflict(o.conflict, new_line)
+            if o.statement:
+                out.append("  not saved; 'force' saves it anyway, 'undo' removes the last "
+                           "statement")
+        elif o.statement:
+            out.append("  not saved")
+    elif k == "pending":
+        out.append(f"held: {o.error}")
+        if o.conflict:
+            out += render_conflict(o.conflict)
+        out.append("  " + o.message)
+    elif k == "undone":
+        for ln, text in o.removed:
+            out.append(f"removed line {ln}: {text}")
+        if show_sheet:
+            out += ["", sheet_text(session)]
+    elif k == "whatif":
+        out.append(f"what if: {o.statement}   (not saved)")
+        out += ["  " + l for l in render_knowledge_change(o.before, o.after)]
+        if o.new_certain:
+            out.append("  would become certain: " + ", ".join(
+                f"{c} -> {l}" for c, l in sorted(o.new_certain.items())))
+        else:
+            out.append("  no card would become certain")
+        if show_sheet:
+            try:
+                out += ["", render_analysis(session.analyze(o.record), session.record.game)]
+            except SleuthError as e:
+                out.append(f"  no analysis: {e}")
+    elif k == "why":
+        out.append(render_explanation(o.explanation))
+    elif k == "help":
+        out.append(o.message)
+    elif k == "sheet":
+        out.append(sheet_text(session))
+    elif k == "noted":
+        out.append("noted")
+    return "\n".join(out)
+
+
+def outcome_json(o: Outcome, session: Session) -> dict:
+    d = o.to_json()
+    if o.kind == "help":
+        d["message"] = o.message
+    if o.kind == "why":
+        e = o.explanation
+        d["why"] = {"card": e.card, "summary": e.summary,
+                    "reasons": [{"fact": r.fact, "lines": list(r.lines)} for r in e.reasons]}
+    if o.kind == "whatif":
+        d["after"] = {"uncertainty": o.after.uncertainty, "summary": o.after.summary}
+    if o.kind in ("accepted", "undone", "sheet", "whatif"):
+        try:
+            rec = o.record if o.kind == "whatif" else None
+            d["analysis"] = session.analyze(rec).to_json()
+        except InconsistentError as e:
+            d["analysis"] = {"consistent": False, "conflict": e.conflict}
+        except SleuthError as e:
+            d["analysis"] = None
+            d["analysis_error"] = str(e)
+    return d
+
+
+# ----- input --------------------------------------------------------------------------------
+def _interactive_lines(session: Session, colour: bool):
+    """Lines from a prompt_toolkit prompt with completion; ends on Ctrl-D."""
+    from prompt_toolkit import PromptSession
+    from prompt_toolkit.completion import Completer, Completion
+    from prompt_toolkit.history import InMemoryHistory
+
+    class SessionCompleter(Completer):
+        def get_completions(self, document, complete_event):
+            before = document.text_before_cursor
+            word = re.search(r"[^\s,;:]*$", before).group(0)
+            for w in session.suggest(before):
+                yield Completion(w, start_position=-len(word))
+
+    ps = PromptSession(history=InMemoryHistory(), completer=SessionCompleter(),
+                       complete_while_typing=True)
+    while True:
+        try:
+            yield ps.prompt("sleuth> ")
+        except KeyboardInterrupt:      # Ctrl-C: drop the line being typed
+            continue
+        except EOFError:               # Ctrl-D
+            return
+
+
+def _piped_lines():
+    stream = click.get_text_stream("stdin")
+    while True:
+        line = stream.readline()
+        if not line:
+            return
+        yield line.rstrip("\n")
+
+
+def _complete_player(ctx, param, incomplete):
+    names = record_names(ctx.params.get("record") or "") + ["public"]
+    return [n for n in names if n.lower().startswith(incomplete.lower())]
+
+
+@cli.command()
+@click.argument("record", type=click.Path(dir_okay=False))
+@click.option("--as", "as_", metavar="PLAYER", shell_complete=_complete_player,
+              help="Whose sheet to show (default: the record's 'me:'; 'public' = a spectator).")
+@click.option("--json", "as_json", is_flag=True,
+              help="One JSON object a line for every input line (for programs).")
+@click.option("--no-sheet", is_flag=True, help="Do not print the sheet after each statement.")
+@handle_errors(json_flag="as_json")
+def play(record, as_, as_json, no_sheet):
+    """Live play: type one statement a line; each is checked, saved and analysed.
+
+    Every statement is checked against the whole record before it is saved: one that does
+    not parse or breaks a rule is refused; one that contradicts the record is refused with
+    the conflicting lines ('force' saves it anyway). The file is replaced atomically after
+    every accepted statement and every undo, so it is always a valid record.
+
+    \b
+    Commands: undo | whatif <statement> | why CARD | force [<statement>] | sheet | help | quit
+    Tab completes names, cards, ranges and keywords. Ctrl-D quits.
+
+    \b
+    Example:
+      sleuth new mystery-hand game.txt --players "Ana Ben Cleo Dev" --me Ana --dealer Dev
+      sleuth play game.txt
+      sleuth> Ana holds: 5H 6S 2C 3C 4C 5C 7C 8C 9C 10C JC QC
+      sleuth> Ana asks Ben 4H-7H: 4H 7H
+      sleuth> whatif Ben asks all 6*: Ana 1, Cleo 1, Dev 2
+      sleuth> undo
+    Piped:  printf 'Ana asks Ben 4H-7H: 4H 7H\\nwhy 7H\\n' | sleuth play game.txt --no-sheet
+
+    When the input is not a terminal, lines are read plainly and echoed, and the exit
+    status is 3 if a contradiction was refused, else 2 if any line was refused, else 0.
+    """
+    from cli.commands import resolve_view
+
+    session = Session(record)
+    if as_ is not None:
+        session.view = resolve_view(session.record, as_)
+    interactive = sys.stdin.isatty() and sys.stdout.isatty() and not as_json
+    colour = use_colour() and not as_json
+    show_sheet = not no_sheet
+
+    def say(text: str):
+        if text:
+            click.echo(colourize(text, colour))
+
+    rec = session.record
+    if as_json:
+        click.echo(json.dumps({"result": "started", "record": record, "game": rec.game,
+                               "players": list(rec.header.players), "view": session.view,
+                               "statements": len(rec.statements)}))
+    else:
+        say(f"sleuth play {record}: {rec.game}, {' '.join(rec.header.players)}; "
+            f"{len(rec.statements)} statements; view: {session.view or 'public'}. "
+            "Type 'help' for commands.")
+        bad = session.consistent()
+        if bad is not None:
+            say(f"warning: the record is inconsistent ({bad}); 'undo' removes the last "
+                "statement")
+        elif show_sheet and rec.statements:
+            say(sheet_text(session))
+    worst = 0
+    lines = _interactive_lines(session, colour) if interactive else _piped_lines()
+    for line in lines:
+        if not interactive and not as_json and line.strip():
+            say(f"> {line}")
+        o = session.handle(line)
+        if o.kind == "empty":
+            continue
+        if o.kind == "refused" and o.error is not None:
+            worst = max(worst, o.exit_code)
+        if as_json:
+            click.echo(json.dumps(outcome_json(o, session), ensure_ascii=False))
+        elif o.kind != "quit":
+            say(render_outcome(o, session, show_sheet))
+        if o.kind == "quit":
+            break
+    if session.pending:
+        worst = max(worst, 2)
+        if not as_json:
+            say(f"dropped the held claim (never saved): {session.pending}")
+    if not interactive and worst:
+        sys.exit(worst)
