@@ -84,7 +84,7 @@ def cli():
 
 
 #: modules that add commands to ``cli`` when imported
-COMMAND_MODULES = ["cli.commands", "cli.mysterium", "cli.hand", "cli.literature"]
+COMMAND_MODULES = ["cli.commands", "cli.mysterium", "cli.hand", "cli.literature", "cli.session", "cli.replay"]
 
 for _mod in COMMAND_MODULES:
     importlib.import_module(_mod)
