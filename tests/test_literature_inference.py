@@ -211,7 +211,7 @@ def test_analysis_matches_python_constraint_late_in_a_game():
     play_full = Play.of(rec_)
     from solver.literature.play import cut_points
     checked = 0
-    for n in cut_points(rec_)[::7]:
+    for n in cut_points(rec_)[::3]:
         r = rec_.prefix(n)
         for view in (None, "Ana"):
             play = Play.of(r)
@@ -227,7 +227,7 @@ def test_analysis_matches_python_constraint_late_in_a_game():
                     for k in f.keys:
                         dom[k].discard(f.player)
             unknown = [k for k in t.keys if len(dom[k]) > 1]
-            if len(unknown) > 9:
+            if len(unknown) > 8:
                 continue
             prob = Problem()
             for k in t.keys:
@@ -250,4 +250,6 @@ def test_analysis_matches_python_constraint_late_in_a_game():
                     for l, c in cnt.items():
                         assert abs(a.cards[name][l] - c / len(sols)) < 1e-9
             checked += 1
+        if checked >= 6:
+            break
     assert checked >= 3

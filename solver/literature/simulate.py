@@ -292,13 +292,19 @@ class Simulator:
         kn = self.know[a]
         good = [(b, c) for b, c in asks
                 if any(kn.poss[k] == {b} for k in t.card_keys[c])]
-        maybe = [(b, c) for b, c in asks if not self.holds_card(a, c)
-                 and any(b in kn.poss[k] for k in t.card_keys[c])]
         r = rng.random()
-        if good and r < 0.8:
+        if good and r < 0.85:
             b, c = rng.choice(good)
-        elif maybe and r < 0.95:
-            b, c = rng.choice(maybe)
+        elif r < 0.97:
+            # like a player: go for the half-suits where you hold most, and ask someone
+            # who may hold the card
+            weights = []
+            for b, c in asks:
+                held = sum(1 for k in play.keys_of_half(t.half_of[c].name) if self.cur[k] == a)
+                may = any(b in kn.poss[k] for k in t.card_keys[c]) and \
+                    not self.holds_card(a, c)
+                weights.append(held * held * (1.0 if may else 0.02))
+            b, c = rng.choices(asks, weights=weights)[0]
         else:
             b, c = rng.choice(asks)
         if self.opts.own_card_ask == "surrender" and self.holds_card(a, c):
