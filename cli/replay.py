@@ -151,10 +151,12 @@ def plot_replay(r: Replay, path: str) -> None:
 @click.option("--plot", type=click.Path(dir_okay=False), metavar="FILE.png",
               help="Draw the uncertainty of every view against the statements (needs "
                    "matplotlib: " + PLOT_INSTALL + ").")
+@click.option("--upto", type=click.IntRange(0), default=None, metavar="N",
+              help="Stop after the first N statements (steps) after the deal.")
 @click.option("--jobs", type=click.IntRange(1, 64), default=None,
               help="Replay views in parallel processes (default: the number of CPUs).")
 @handle_errors(json_flag="as_json")
-def replay_cmd(record, as_, all_views, as_json, plot, jobs):
+def replay_cmd(record, as_, all_views, as_json, plot, upto, jobs):
     """What became known, statement by statement.
 
     For Mystery Hand: the number of candidates for the mystery hand after each statement
@@ -193,7 +195,7 @@ def replay_cmd(record, as_, all_views, as_json, plot, jobs):
     if not as_json and sys.stderr.isatty():
         def progress(v, i, n):
             click.echo(f"\rreplaying {v or PUBLIC}: step {i}/{n}   ", err=True, nl=False)
-    r = replay(rec, views, jobs=jobs or os.cpu_count() or 1, progress=progress)
+    r = replay(rec, views, jobs=jobs or os.cpu_count() or 1, upto=upto, progress=progress)
     if progress:
         click.echo("\r" + " " * 40 + "\r", err=True, nl=False)
     if plot:

@@ -15,7 +15,7 @@ from solver.errors import InconsistentError, SleuthError
 from solver.session import Outcome, Session, record_names
 
 # ----- colour -----------------------------------------------------------------------------
-_CARD = re.compile(r"(?<![\w\-*])(10|[2-9AJQKT])([SHDC])(?![\w])")
+_CARD = re.compile(r"(?<![\w*])(10|[2-9AJQKT])([SHDC])(?![\w])")
 _SUIT_SYMBOL = re.compile(r"([♥♦♠♣])")
 RED = {"H", "D", "♥", "♦"}
 
@@ -34,6 +34,10 @@ def use_colour(stream=None) -> bool:
         return False
 
 
+def _paint(text: str, suit: str) -> str:
+    return click.style(text, fg="red") if suit in RED else click.style(text, bold=True)
+
+
 def colourize(text: str, colour: bool) -> str:
     """Hearts and diamonds in red, spades and clubs in bold, when ``colour``.
 
@@ -46,12 +50,10 @@ def colourize(text: str, colour: bool) -> str:
         return text
 
     def card(m):
-        return click.style(m.group(0), fg="red" if m.group(2) in RED else None,
-                           bold=m.group(2) not in RED)
+        return _paint(m.group(0), m.group(2))
 
     def suit(m):
-        return click.style(m.group(1), fg="red" if m.group(1) in RED else None,
-                           bold=m.group(1) not in RED)
+        return _paint(m.group(1), m.group(1))
 
     return _SUIT_SYMBOL.sub(suit, _CARD.sub(card, text))
 

@@ -232,7 +232,7 @@ def _probe_literature(record, view, budget: Budget) -> Knowledge:
         halves[h.name] = info
     summary = {"halves": halves, "safe_claims": sorted(safe), "turn": play.turn,
                "score": play.score_by_team()}
-    return Knowledge(certain, unc, exact, summary, False, safe)
+    return Knowledge(certain, unc, exact, summary, safe=safe)
 
 
 def _probe_mysterium(record, view, budget: Budget) -> Knowledge:
@@ -463,29 +463,32 @@ def replay_view(record, view, budget: Budget = Budget(), specs: list[StepSpec] |
 
 
 def _view_job(args):
-    text, path, view, budget = args
+    text, path, view, budget, n = args
     from solver.records import parse_record
 
     rec = parse_record(text, path)
-    return replay_view(rec, view, budget)
+    return replay_view(rec, view, budget, steps(rec)[:n])
 
 
 def replay(record, views: list[str | None] | None = None, *, budget: Budget = Budget(),
-           jobs: int = 1, progress: Callable[[Any, int, int], None] | None = None) -> Replay:
+           jobs: int = 1, upto: int | None = None,
+           progress: Callable[[Any, int, int], None] | None = None) -> Replay:
     """Replay ``record`` from each of ``views`` (default: the recorder's view, or the public
-    view when the record has no ``me:``).  ``jobs`` > 1 replays views in parallel
-    processes.  Announcements (Mystery Hand) and claims (Literature) are checked from the
-    announcer's or claimant's view whenever the record supports it."""
+    view when the record has no ``me:``), for its first ``upto`` steps after the deal (all
+    by default).  ``jobs`` > 1 replays views in parallel processes.  Announcements (Mystery
+    Hand) and claims (Literature) are checked from the announcer's or claimant's view
+    whenever the record supports it."""
     if views is None:
         views = [record.header.me]
     specs = steps(record)
+    if upto is not None:
+        specs = specs[: upto + 1]
     result: dict[str, ViewReplay] = {}
-    if jobs > 1 and len(views) > 1:
-        from solver.records import write_record
-
-        text = _text_of(record) or write_record(record)
+    text = _text_of(record) if jobs > 1 and len(views) > 1 else None
+    if text is not None:      # workers re-read the file, so its line numbers are kept
         with ProcessPoolExecutor(max_workers=min(jobs, len(views))) as ex:
-            for vr in ex.map(_view_job, [(text, record.path, v, budget) for v in views]):
+            jobs_args = [(text, record.path, v, budget, len(specs)) for v in views]
+            for vr in ex.map(_view_job, jobs_args):
                 result[vr.label] = vr
                 if progress:
                     progress(vr.view, len(specs), len(specs))
