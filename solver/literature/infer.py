@@ -13,7 +13,7 @@ only the moves; :data:`ALL` (for ``check``) uses every line of the record.  Unde
 viewer's hand, the card counts, the resolved half-suits and the last question.
 
 Probabilities assume a uniformly random deal and truthful, rule-following players.  They
-are exact when :func:`solver.model.counting.count_deals` fits its budget, otherwise
+are exact when the exact count of :mod:`solver.model.counting` fits its state budget, otherwise
 estimates (``exact`` false, ``error`` = 95 % half-width); certainties always come from exact
 counting or CP-SAT, so an estimate never contradicts one.
 """
@@ -148,14 +148,30 @@ def _build_current(play: Play, view, statements) -> ViewModel:
 
 
 # ----- counting ------------------------------------------------------------------------------
-def _count(model: CardLocationModel, max_states: int, time_budget: float):
-    """:func:`count_deals`, or an empty estimate when even the estimate is over budget."""
-    from solver.model.counting import Counting, OverBudget, count_deals
+#: samples drawn when the exact count is over budget (error about 1.96 * sqrt(.25/N))
+ESTIMATE_SAMPLES = 4000
+
+
+def deterministic_count(model, max_states: int, support=None, seed: int = 0):
+    """Exact counting within ``max_states`` states, else a fixed number of sampled deals
+    with a seeded generator: the same record always gives the same output (no clock)."""
+    from solver.model.counting import Counting, OverBudget, estimate, exact_count
 
     try:
-        return count_deals(model, max_states=max_states, time_budget=time_budget)
+        return exact_count(model, max_states=max_states)
+    except OverBudget:
+        pass
+    try:
+        return estimate(model, max_states=max_states, time_budget=0, rng=seed,
+                        support=support, min_samples=ESTIMATE_SAMPLES,
+                        max_samples=ESTIMATE_SAMPLES)
     except OverBudget:
         return Counting(False, 0.0, {}, 1.0, "none", 0)
+
+
+def _count(model: CardLocationModel, max_states: int, time_budget: float):
+    """A count that is deterministic (see :func:`deterministic_count`)."""
+    return deterministic_count(model, max_states)
 
 
 def conflict_error(vm: ViewModel) -> InconsistentError:
@@ -176,6 +192,7 @@ class Probabilities:
     possible: dict[str, set[str]]
     method: str = ""
     seconds: float = 0.0
+    states: int = 0
 
 
 def backbone(vm: ViewModel):
@@ -194,18 +211,15 @@ def probabilities(vm: ViewModel, max_states=MAX_STATES, time_budget=TIME_BUDGET,
     bb = backbone(vm)
     if not bb.consistent:
         raise conflict_error(vm)
-    from solver.model.counting import Counting, OverBudget, count_deals
-
-    try:
-        counting = count_deals(m, max_states=max_states, time_budget=time_budget,
-                               support=bb.possible)
-    except OverBudget:
-        counting = Counting(False, 0.0, {}, 1.0, "none", 0)
+    # the support in location order (a set's order would change the last digits)
+    support = {k: dict.fromkeys(l for l in m.locations if l in bb.possible[k])
+               for k in m.cards}
+    counting = deterministic_count(m, max_states, support, len(vm.statements))
     if counting.exact:
         if not counting.total:   # cannot happen after a consistent backbone
             raise conflict_error(vm)
         return Probabilities(True, 0.0, counting.total, counting.marginals, bb.possible,
-                             counting.method, time.perf_counter() - t0)
+                             counting.method, time.perf_counter() - t0, counting.states)
     marg = {}
     for k in m.cards:  # clamp the estimate to the exact support
         poss = bb.possible[k]
@@ -214,9 +228,10 @@ def probabilities(vm: ViewModel, max_states=MAX_STATES, time_budget=TIME_BUDGET,
             continue
         d = counting.marginals.get(k, {})
         eps = 1e-6
-        row = {l: min(max(d.get(l, 0.0), eps), 1 - eps) for l in poss}
+        ordered = [l for l in m.locations if l in poss]
+        row = {l: min(max(d.get(l, 0.0), eps), 1 - eps) for l in ordered}
         if not d:      # nothing estimated: uniform over the possible places
-            row = {l: 1.0 for l in poss}
+            row = {l: 1.0 for l in ordered}
         tot = sum(row.values())
         marg[k] = {l: q / tot for l, q in row.items()}
     return Probabilities(False, counting.error, counting.total, marg, bb.possible,
@@ -298,8 +313,8 @@ def _possible_all_in(vm: ViewModel, free, team) -> bool:
     return vm.model.is_consistent(all_in)
 
 
-#: seconds of extra exact counts allowed for the team probabilities of one analysis
-PTEAM_BUDGET = 0.25
+#: DP states (base count's peak x counts needed) allowed for exact team probabilities
+PTEAM_STATES = 20_000
 PTEAM_SAMPLES = 1500
 
 
@@ -309,7 +324,7 @@ def team_probabilities(vm: ViewModel, probs: Probabilities, max_states=MAX_STATE
 
     Decided by the possible sets where they decide it (exact 0 or 1).  Otherwise by one
     exact count each when the base count was cheap enough for all of them to fit
-    :data:`PTEAM_BUDGET`; otherwise estimated from exactly uniform sampled deals (or, when
+    :data:`PTEAM_STATES`; otherwise estimated from exactly uniform sampled deals (or, when
     the deals cannot be counted, from the product of the cards' estimated probabilities).
     Returns the probabilities, whether all are exact, and the estimates' 95 % half-width.
     """
@@ -326,7 +341,7 @@ def team_probabilities(vm: ViewModel, probs: Probabilities, max_states=MAX_STATE
                 todo.append((h, ti, free))
     if not todo:
         return out, True, 0.0
-    if probs.exact and probs.seconds * len(todo) <= PTEAM_BUDGET:
+    if probs.exact and max(probs.states, 1) * len(todo) <= PTEAM_STATES:
         exact = True
         for h, ti, free in todo:
             p, ex = any_team(vm, probs, play.keys_of_half(h), t.teams[ti], max_states,
@@ -340,7 +355,7 @@ def team_probabilities(vm: ViewModel, probs: Probabilities, max_states=MAX_STATE
 
         try:
             deals = sample_deals(vm.model, PTEAM_SAMPLES, random.Random(len(vm.statements)),
-                                 max_states=max_states, exact_ints=False)
+                                 max_states=max_states)
         except (OverBudget, ValueError):
             deals = None
     err = 0.0
@@ -456,7 +471,8 @@ def current(vm: ViewModel, probs: Probabilities):
                 loc_p[k] = {next(iter(poss[k])): 1.0}
             else:   # not certain: never print 0 or 1 (those are certainties)
                 d = probs.marginals.get(k, {})
-                row = {l: min(max(d.get(l, 0.0), 1e-12), 1 - 1e-12) for l in poss[k]}
+                row = {l: min(max(d.get(l, 0.0), 1e-12), 1 - 1e-12)
+                       for l in vm.model.locations if l in poss[k]}
                 tot = sum(row.values())
                 loc_p[k] = {l: q / tot for l, q in row.items()}
     return loc_p, poss
