@@ -14,7 +14,8 @@ A *step* is one statement, except that
 * the statements before the first move (the deal: ``holds``, ``faceup``, ``table ...``) are
   step 0, the opening position;
 * a Literature claim and the ``shown`` line that resolves it are one step (the claim alone
-  means "exactly as claimed", which the shown line corrects);
+  means "exactly as claimed", which the shown line corrects); so are a Twenty-Two deal and
+  the ``holds`` lines of the hands dealt;
 * in a *complete* Mystery Hand record (every hand listed) the hands are known to their
   holders from the start, so every step keeps all of them (each view then uses only what
   that player saw).
@@ -37,7 +38,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
-from solver.errors import NotationError, SleuthError
+from solver.errors import InconsistentError, NotationError, SleuthError
 from solver.games import get_game
 from solver.records import Record, Statement
 
@@ -93,18 +94,20 @@ def _kind(st: Statement) -> str:
 
 def statement_groups(record) -> list[list[int]]:
     """Indices of the record's statements, grouped into steps that belong together (a
-    Literature claim and its ``shown`` line)."""
+    Literature claim and its ``shown`` line; a Twenty-Two deal and the hands dealt)."""
     groups: list[list[int]] = []
     sts = record.statements
     i = 0
     while i < len(sts):
-        if (record.game == "literature" and _kind(sts[i]) == "Claim" and i + 1 < len(sts)
-                and _kind(sts[i + 1]) == "Shown"):
-            groups.append([i, i + 1])
-            i += 2
-        else:
-            groups.append([i])
-            i += 1
+        g = [i]
+        if record.game == "literature" and _kind(sts[i]) == "Claim":
+            if i + 1 < len(sts) and _kind(sts[i + 1]) == "Shown":
+                g.append(i + 1)
+        elif record.game == "twenty-two" and _kind(sts[i]) == "Deal":
+            while g[-1] + 1 < len(sts) and _kind(sts[g[-1] + 1]) == "Holds":
+                g.append(g[-1] + 1)
+        groups.append(g)
+        i = g[-1] + 1
     return groups
 
 
@@ -260,6 +263,8 @@ def _probe_mysterium(record, view, budget: Budget) -> Knowledge:
 def _probe_twenty_two(record, view, budget: Budget) -> Knowledge:
     from solver.twenty_two import analysis
 
+    if not any(_kind(s) == "Deal" for s in record.statements):
+        view = None            # nothing dealt yet: every view is the public one
     a = analysis.analyze(record, view, max_states=budget.max_states,
                          time_budget=budget.time_budget, samples=50)
     certain = {c: next(iter(ls)) for c, ls in a.possible.items() if len(ls) == 1}
@@ -404,6 +409,11 @@ def replay_views(record) -> list[str | None]:
         out = [ghost] if any(_kind(s) == "Secret" for s in record.statements) else []
     elif record.game == "hand":
         return [h.me]
+    elif record.game == "twenty-two":
+        from solver.twenty_two.inference import is_complete
+        from solver.twenty_two.rules import replay as run
+
+        out = list(h.players) if is_complete(run(record)) else [h.me]
     else:
         out = [h.me]
     out = [v for v in out if v is not None]
@@ -441,7 +451,7 @@ def replay_view(record, view, budget: Budget = Budget(), specs: list[StepSpec] |
         try:
             k = probe(spec.record, view, budget)
             err = None
-        except SleuthError as e:
+        except InconsistentError as e:      # a contradiction saved with 'force'
             k, err = None, str(e)
         new = {}
         if k is not None:

@@ -1,0 +1,298 @@
+"""Hindsight replay (issue 8): steps, what each view knew, announcements and claims checked
+against independent facts of complete records, every sample of every game, the plot."""
+from __future__ import annotations
+
+import json
+import struct
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import cli
+from solver.cards import Card
+from solver.errors import NotationError
+from solver.games import get_game
+from solver.mystery_hand import EXAMPLE_1
+from solver.records import parse_record, read_record
+from solver.replay import PUBLIC, probe, replay, replay_views, statement_groups, steps
+from tests.test_mystery_hand_examples import EX1
+
+SAMPLES = Path(__file__).resolve().parent.parent / "samples"
+ALL_SAMPLES = sorted(SAMPLES.glob("*/*.txt"))
+#: long samples are replayed for their first steps only (the suite stays fast)
+LONG = 40
+FIRST_STEPS = 8
+
+
+def engine_or_skip(game: str):
+    try:
+        return get_game(game)
+    except NotationError:
+        pytest.skip(f"no engine for {game} in this checkout")
+
+
+# ----- steps ----------------------------------------------------------------------------------
+def test_steps_of_a_partial_record():
+    rec = parse_record(EXAMPLE_1)
+    sp = steps(rec)
+    assert [s.lines for s in sp] == [[5], [6], [7], [8]]        # the deal, then each move
+    assert [len(s.record.statements) for s in sp] == [1, 2, 3, 4]
+
+
+def test_steps_of_a_complete_record_keep_every_hand():
+    from solver.mystery_hand.inference import is_complete
+
+    rec = parse_record(EX1)
+    sp = steps(rec)
+    assert len(sp[0].statements) == 4 and len(sp) == 4
+    assert all(is_complete(s.record) for s in sp)
+    assert [len(s.record.statements) for s in sp] == [4, 5, 6, 7]
+
+
+def test_a_claim_and_its_shown_line_are_one_step():
+    rec = read_record(str(SAMPLES / "literature" / "six-players-full-game.txt"))
+    groups = statement_groups(rec)
+    pairs = [g for g in groups if len(g) == 2]
+    assert pairs
+    for g in pairs:
+        kinds = [type(rec.statements[i].event).__name__ for i in g]
+        assert kinds == ["Claim", "Shown"]
+    assert sum(len(g) for g in groups) == len(rec.statements)
+
+
+# ----- Mystery Hand ---------------------------------------------------------------------------
+def test_worked_example_1_step_by_step():
+    r = replay(parse_record(EXAMPLE_1))
+    vr = r.views["P1"]
+    assert [s.summary["candidates"] for s in vr.steps] == [91390, 73815, 52360, 5984]
+    assert len(vr.steps[0].new_certain) == 12 and set(vr.steps[0].new_certain.values()) == {"P1"}
+    assert vr.steps[1].new_certain == {"4H": "P2", "7H": "P2"}      # shown to P1
+    assert vr.steps[2].new_certain == {}                            # counts only
+    assert vr.steps[3].new_certain == {"KS": "mystery"}             # nobody had it (E5)
+    assert all(s.error is None for s in vr.steps)
+    json.dumps(r.to_json())
+
+
+def test_last_step_agrees_with_the_analysis_of_the_whole_record():
+    rec = read_record(str(SAMPLES / "mystery-hand" / "two-player-seen.txt"))
+    r = replay(rec)
+    last = r.views[rec.header.me].steps[-1]
+    a = get_game(rec.game).analyze(rec, rec.header.me)
+    assert last.summary["candidates"] == a.mystery.count
+    certain = {c: next(iter(ls)) for c, ls in a.possible.items() if len(ls) == 1 and c != "Jk"}
+    assert last.knowledge.certain == certain
+
+
+def test_complete_record_every_view_and_the_truth():
+    """From every seat of a simulated complete game: what a view is sure of is true, the
+    candidates never grow, and an announcement checked as 'sure' names the true hand."""
+    from solver.mystery_hand.inference import true_deal, true_mystery
+    from solver.mystery_hand.options import MysteryHandOptions
+
+    rec = get_game("mystery-hand").simulate(3, [], 4, None)
+    truth = true_deal(rec)
+    mystery = sorted(true_mystery(rec, MysteryHandOptions()))
+    views = replay_views(rec)
+    assert views == list(rec.header.players) + [None]
+    r = replay(rec, views)
+    for label, vr in r.views.items():
+        unc = [s.uncertainty for s in vr.steps]
+        assert all(a >= b - 1e-9 for a, b in zip(unc, unc[1:])), (label, unc)
+        for s in vr.steps:
+            for card, loc in s.knowledge.certain.items():
+                assert truth[Card.parse(card)] == loc, (label, s.index, card)
+            if s.knowledge.determined:
+                assert sorted(s.summary["answer"]) == sorted(map(repr, mystery))
+        det = [f for f in vr.findings if f.kind == "determined"]
+        if det:
+            i = det[0].step
+            assert vr.steps[i].knowledge.determined
+            assert i == 0 or not vr.steps[i - 1].knowledge.determined
+    announces = [f for f in r.checks if f.kind == "announce"]
+    assert announces                       # a simulated game ends with an announcement
+    for f in announces:
+        before = r.views[f.player].steps[f.step - 1].knowledge
+        assert f.ok == before.determined
+        st = next(s for s in rec.statements if s.line == f.line)
+        if f.ok:
+            assert st.event.right
+
+
+def test_announcement_of_a_player_without_their_view_is_not_judged():
+    rec = read_record(str(SAMPLES / "mystery-hand" / "two-player-blind.txt"))
+    r = replay(rec)
+    others = [f for f in r.checks if f.player != rec.header.me]
+    assert others and all(f.kind == "unchecked" and f.ok is None for f in others)
+
+
+# ----- Literature -----------------------------------------------------------------------------
+def test_ex_a_safe_claim_from_cleos_question():
+    rec = read_record(str(SAMPLES / "literature" / "ex-a-six-players.txt"))
+    r = replay(rec)
+    vr = r.views["Ana"]
+    safe = [f for f in vr.findings if f.kind == "safe-claim"]
+    assert len(safe) == 1
+    line = next(s.line for s in rec.statements if s.text.startswith("Cleo asks Ben 3H"))
+    assert safe[0].line == line
+    k = vr.steps[safe[0].step].knowledge
+    assert k.safe["2H-7H"] == {"Ana": ["2H", "3H", "4H", "6H", "7H"], "Cleo": ["5H"]}
+    assert k.summary["halves"]["2H-7H"]["certain"] == 6
+    assert not vr.steps[safe[0].step - 1].knowledge.safe
+
+
+def test_a_claim_judged_safe_is_won():
+    """Safe means every holder certain: such a claim cannot be cancelled or lost."""
+    rec = read_record(str(SAMPLES / "literature" / "six-players-full-game.txt"))
+    r = replay(rec)
+    claims = [f for f in r.checks if f.kind == "claim"]
+    assert len(claims) == sum(1 for s in rec.statements if type(s.event).__name__ == "Claim")
+    assert any(f.ok for f in claims) and any(f.ok is False for f in claims)
+    for f in claims:
+        if f.ok:
+            assert "(won)" in f.text, f.text
+    for s in r.views["Ana"].steps:       # certain holders per half-suit never exceed its size
+        for h in s.summary["halves"].values():
+            assert 0 <= h["certain"] <= h["cards"]
+
+
+# ----- Mysterium, Hand, Twenty-Two --------------------------------------------------------------
+def test_mysterium_forced_cards_are_the_secret_ones():
+    engine_or_skip("mysterium")
+    rec = read_record(str(SAMPLES / "mysterium" / "three-players-lost.txt"))
+    secret = {}
+    for s in rec.statements:
+        if type(s.event).__name__ == "Secret":
+            for kind, n in s.event.cards:
+                secret[s.event.psychic, kind] = n
+    r = replay(rec, [None])
+    vr = r.views[PUBLIC]
+    forced = [f for f in vr.findings if f.kind == "forced"]
+    assert forced
+    for f in forced:
+        info = vr.steps[f.step].summary["psychics"][f.player]
+        assert secret[f.player, info["stage"]] == info["forced"]
+    counts = [s.summary["assignments"] for s in vr.steps if s.summary.get("assignments")]
+    assert all(a >= b for a, b in zip(counts, counts[1:]))
+
+
+def test_hand_replay_ends_with_the_scoresheet_totals():
+    engine_or_skip("hand")
+    rec = read_record(str(SAMPLES / "hand" / "full-hand-bonuses.txt"))
+    r = replay(rec)
+    vr = next(iter(r.views.values()))
+    assert vr.steps[-1].summary["totals"] == get_game("hand").analyze(rec, None).totals
+    assert r.measure is None
+
+
+def test_twenty_two_replay_of_a_simulated_game():
+    game = engine_or_skip("twenty-two")
+    rec = game.simulate(3, [], 1, 12)
+    r = replay(rec, replay_views(rec))
+    assert set(r.views) == {"Ana", "Ben", "Cleo", PUBLIC}
+    for vr in r.views.values():
+        assert all(s.error is None for s in vr.steps)
+        dealt = next(s for s in vr.steps if s.summary.get("deal"))
+        # a player sees their own hand: fewer unseen cards than the public
+        if vr.view is not None:
+            assert dealt.summary["unseen"] < r.views[PUBLIC].steps[dealt.index].summary["unseen"]
+
+
+# ----- every sample ---------------------------------------------------------------------------
+@pytest.mark.parametrize("path", ALL_SAMPLES, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_every_sample_replays(path):
+    rec = read_record(str(path))
+    engine_or_skip(rec.game)
+    upto = None if len(rec.statements) <= LONG else FIRST_STEPS
+    r = replay(rec, upto=upto)
+    vr = next(iter(r.views.values()))
+    n = len(steps(rec)) if upto is None else upto + 1
+    assert len(vr.steps) == n
+    assert all(s.error is None for s in vr.steps), [s.error for s in vr.steps if s.error]
+    json.dumps(r.to_json())
+    if rec.game == "mystery-hand":
+        unc = [s.uncertainty for s in vr.steps]
+        assert all(a >= b - 1e-9 for a, b in zip(unc, unc[1:])), unc
+    if rec.game in ("mystery-hand", "literature", "mysterium"):
+        assert all(s.uncertainty is not None for s in vr.steps[:1])
+
+
+# ----- the command ----------------------------------------------------------------------------
+def run(*args):
+    return CliRunner().invoke(cli, ["replay", *map(str, args)])
+
+
+def test_replay_command_text_and_json():
+    path = SAMPLES / "mystery-hand" / "two-player-chosen.txt"
+    r = run(path)
+    assert r.exit_code == 0, r.output
+    assert "candidates" in r.output and "became certain" in r.output
+    assert "What happened:" in r.output and "could announce" in r.output
+    assert "\x1b[" not in r.output
+    j = run(path, "--json", "--upto", 5)
+    assert j.exit_code == 0, j.output
+    out = json.loads(j.output)
+    assert out["game"] == "mystery-hand" and list(out["views"]) == ["Ana"]
+    assert len(out["views"]["Ana"]["steps"]) == 6
+    assert out["views"]["Ana"]["steps"][0]["statement"] == "(the deal)"
+
+
+def test_replay_command_views_and_errors(tmp_path):
+    path = SAMPLES / "mystery-hand" / "five-players-ana.txt"
+    r = run(path, "--as", "public", "--upto", 3, "--json")
+    assert r.exit_code == 0 and list(json.loads(r.output)["views"]) == [PUBLIC]
+    assert run(path, "--as", "Ben", "--upto", 3).exit_code == 2     # partial: not Ben's view
+    assert run(path, "--as", "Zed").exit_code == 2
+    assert run(tmp_path / "missing.txt").exit_code == 2
+    bad = tmp_path / "bad.txt"
+    bad.write_text("game: mystery-hand\nplayers: A B C\nA flies\n", encoding="utf-8")
+    assert run(bad).exit_code == 2
+    hand = SAMPLES / "hand" / "team-game.txt"
+    if hand.exists():
+        assert run(hand, "--plot", tmp_path / "x.png").exit_code == 2   # nothing to plot
+
+
+def test_replay_of_a_forced_contradiction_reports_the_steps(tmp_path):
+    path = tmp_path / "g.txt"
+    path.write_text(EXAMPLE_1 + "P3 asks P4 6*: 0\n", encoding="utf-8")   # contradicts line 7
+    r = run(path, "--json")
+    assert r.exit_code == 0, r.output
+    st = json.loads(r.output)["views"]["P1"]["steps"]
+    assert st[-1]["error"] and "conflict" in st[-1]["error"]
+    assert all(s["error"] is None for s in st[:-1])
+
+
+def test_parallel_views_give_the_same_replay():
+    rec = read_record(str(SAMPLES / "mystery-hand" / "two-player-seen.txt"))
+    views = replay_views(rec)
+    a = replay(rec, views, upto=4, jobs=1).to_json()
+    b = replay(rec, views, upto=4, jobs=2).to_json()
+    assert a == b
+
+
+def png_size(path: Path) -> tuple[int, int]:
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    assert data[12:16] == b"IHDR"
+    return struct.unpack(">II", data[16:24])
+
+
+def test_plot_is_a_real_png(tmp_path):
+    pytest.importorskip("matplotlib")
+    out = tmp_path / "story.png"
+    r = run(SAMPLES / "mystery-hand" / "two-player-seen.txt", "--plot", out, "--jobs", 1)
+    assert r.exit_code == 0, r.output
+    assert f"wrote {out}" in r.output
+    w, h = png_size(out)
+    assert 600 <= w <= 2000 and 300 <= h <= 1500
+    assert out.stat().st_size > 10_000          # lines, axes and a legend, not an empty canvas
+
+
+def test_plot_without_matplotlib_says_how_to_install(tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "matplotlib", None)      # import fails
+    out = tmp_path / "story.png"
+    r = run(SAMPLES / "literature" / "ex-a-six-players.txt", "--plot", out)
+    assert r.exit_code == 2
+    assert "pip install -e '.[plot]'" in r.output
+    assert not out.exists()
