@@ -241,7 +241,10 @@ def _piped_lines():
 
 
 def _complete_player(ctx, param, incomplete):
-    names = record_names(ctx.params.get("record") or "") + ["public"]
+    """Shell completion of ``--as``: the record's players (the record may still be among the
+    unparsed words while an option value is being completed)."""
+    path = ctx.params.get("record") or next((a for a in ctx.args if not a.startswith("-")), "")
+    names = record_names(path) + ["public"]
     return [n for n in names if n.lower().startswith(incomplete.lower())]
 
 

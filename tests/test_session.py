@@ -437,3 +437,14 @@ def test_colour_only_on_a_terminal_and_without_no_color(monkeypatch):
     assert "\x1b[31m10H" in red and "\x1b[31m4D" in red and "\x1b[31m7D" in red
     assert "\x1b[1mAS" in colourize("AS", True)
     assert colourize("Ana asks", True) == "Ana asks"
+
+
+def test_shell_completion_of_as_names_the_record_players(monkeypatch):
+    from click.shell_completion import ShellComplete
+
+    path = str(SAMPLES / "mystery-hand" / "seven-players.txt")
+    comp = ShellComplete(cli, {}, "sleuth", "_SLEUTH_COMPLETE")
+    words = [c.value for c in comp.get_completions(["play", path, "--as"], "")]
+    assert words == ["Ana", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "public"]
+    words = [c.value for c in comp.get_completions(["replay", path, "--json", "--as"], "C")]
+    assert words == ["Cleo"]
