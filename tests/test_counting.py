@@ -17,8 +17,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from solver.model import CardLocationModel
-from solver.model.counting import (Counting, OverBudget, count_deals, estimate, exact_count,
-                                   location_sets, sample_deals)
+from solver.model.counting import (Counting, OverBudget, clamp_to_support, count_deals,
+                                   estimate, exact_count, location_sets, sample_deals)
 
 # ----------------------------------------------------------------------------------------
 # brute force
@@ -421,3 +421,16 @@ def test_estimate_clamped_to_support():
         else:
             assert all(0 < p < 1 for p in r.marginals[c].values())
             assert sum(r.marginals[c].values()) == pytest.approx(1.0)
+
+
+def test_clamp_to_support_after_the_fact():
+    m = estimate_model()
+    _, marg = brute(m)
+    support = {c: set(ls) for c, ls in marg.items()}
+    r = clamp_to_support(estimate(m, time_budget=0.0, min_samples=100, max_samples=100,
+                                  rng=5), support)
+    for c in m.cards:
+        assert set(r.marginals[c]) == support[c]
+        assert sum(r.marginals[c].values()) == pytest.approx(1.0)
+    exact = exact_count(m)
+    assert clamp_to_support(exact, support) is exact

@@ -43,7 +43,7 @@ from typing import Hashable
 import numpy as np
 
 __all__ = ["Counting", "count_deals", "exact_count", "estimate", "location_sets", "sample_deals",
-           "OverBudget"]
+           "clamp_to_support", "OverBudget"]
 
 Z95 = 1.959963984540054  # two-sided 95 % normal quantile
 
@@ -1223,9 +1223,9 @@ def estimate(model, *, max_states: int = 200_000, time_budget: float = 1.0, rng=
             break
     locs = model.locations
     if accepted == 0:
-        # nothing to go on: report the relaxed model's marginals, flagged useless
-        marg = _exact_marginals(model, prob, dp)
-        marg = _clamp(model, marg, support, 0)
+        # nothing to go on (the relaxed model's figures could contradict a certainty):
+        # no marginals, or uniform over the exact support when it is given
+        marg = _clamp(model, {}, support, 0)
         return Counting(False, 0.0, _order_marginals(model, marg), 1.0, "sampled",
                         dp.peak, drawn, 0, dropped)
     P = hits / accepted
@@ -1239,14 +1239,31 @@ def estimate(model, *, max_states: int = 200_000, time_budget: float = 1.0, rng=
                     drawn, accepted, dropped)
 
 
+def clamp_to_support(result: Counting, support: dict[Hashable, set[str]]) -> Counting:
+    """An estimate made to agree with the exact ``support`` (card -> possible locations,
+    e.g. ``model.backbone().possible``): impossible pairs removed, certain pairs 1.0, and
+    possible pairs that no accepted sample showed given a small positive probability
+    (half a sample), each card renormalised.  Exact results are returned unchanged.
+
+    >>> r = Counting(False, 10.0, {"a": {"P": 1.0}}, 0.1, "sampled", 5, 20, 9)
+    >>> clamp_to_support(r, {"a": {"P", "Q"}}).marginals["a"]
+    {'P': 0.95, 'Q': 0.05}
+    """
+    if result.exact:
+        return result
+    from dataclasses import replace
+    return replace(result, marginals=_clamp(None, result.marginals, support, result.accepted))
+
+
 def _clamp(model, marg, support, n):
     """Make an estimate agree with the exact support: impossible pairs absent, certain
-    pairs 1.0, possible pairs strictly between 0 and 1."""
+    pairs 1.0, possible pairs strictly between 0 and 1 (at least half a sample)."""
     if not support:
         return marg
     out = {}
     eps = 0.5 / (n + 1)
-    for c, d in marg.items():
+    for c in list(marg) + [c for c in support if c not in marg]:
+        d = marg.get(c, {})
         poss = support.get(c)
         if poss is None:
             out[c] = d
@@ -1254,7 +1271,8 @@ def _clamp(model, marg, support, n):
         if len(poss) == 1:
             out[c] = {next(iter(poss)): 1.0}
             continue
-        row = {l: min(max(d.get(l, 0.0), eps), 1 - eps) for l in poss}
+        locs = [l for l in d if l in poss] + sorted(l for l in poss if l not in d)
+        row = {l: min(max(d.get(l, 0.0), eps), 1 - eps) for l in locs}
         s = sum(row.values())
         out[c] = {l: p / s for l, p in row.items()}
     return out
