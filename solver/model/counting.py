@@ -35,7 +35,6 @@ import itertools
 import math
 import random
 import time
-from bisect import bisect_right
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Hashable
@@ -664,7 +663,7 @@ class _DP:
         self.nprimes = 0
         if not exact and residues:
             bound = _deal_bound(plan.prob)
-            need = 4 * (1e-6 * bound + 1)
+            need = 4 * (1e-10 * bound + 1)   # runtime bounds are ~1e-13; else float total
             P = 1
             while P <= need and self.nprimes < len(PRIMES):
                 P *= PRIMES[self.nprimes]
