@@ -10,7 +10,6 @@ import click
 from tabulate import tabulate
 
 from cli.main import cli, emit_json, handle_errors
-from cli.session import _complete_player, colourize, use_colour
 from solver.errors import NotationError
 from solver.records import read_record
 from solver.replay import MEASURES, PUBLIC, Replay, ViewReplay, replay, replay_views
@@ -141,6 +140,12 @@ def plot_replay(r: Replay, path: str) -> None:
 
 
 # ----- the command --------------------------------------------------------------------------
+def _complete_player(ctx, param, incomplete):
+    from cli.session import _complete_player as complete   # late: cli.session imports cli.main
+
+    return complete(ctx, param, incomplete)
+
+
 @cli.command("replay")
 @click.argument("record", type=click.Path(dir_okay=False))
 @click.option("--as", "as_", metavar="PLAYER", shell_complete=_complete_player,
@@ -206,6 +211,8 @@ def replay_cmd(record, as_, all_views, as_json, plot, upto, jobs):
             out["plot"] = plot
         emit_json(out)
         return
+    from cli.session import colourize, use_colour
+
     click.echo(colourize(render_replay(r, view if view is not None else PUBLIC), use_colour()))
     if plot:
         click.echo(f"\nwrote {plot}")

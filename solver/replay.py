@@ -567,8 +567,11 @@ def _view_findings(record, vr: ViewReplay, specs: list[StepSpec]) -> list[Findin
                                        f"a safe claim of {h} existed for {vr.label}'s team "
                                        f"from step {s.index}: {alloc}", True, s.index))
     elif game == "mysterium":
+        from solver.mysterium.roster import roster_of
+
         seen_forced: dict[tuple, int] = {}
-        for s in vr.steps:
+        ghost = vr.view is not None and vr.view == roster_of(record.header).ghost
+        for s in ([] if ghost else vr.steps):      # the ghost knows every card from the start
             for name, info in s.summary.get("psychics", {}).items():
                 key = (name, info.get("stage"))
                 if info.get("forced") is not None and key not in seen_forced:
