@@ -176,7 +176,8 @@ def replay_cmd(record, as_, all_views, as_json, plot, upto, jobs):
       sleuth replay samples/mystery-hand/two-player-seen.txt
       sleuth replay samples/mystery-hand/seven-players.txt --as Ben --json
       sleuth replay samples/literature/ex-a-six-players.txt --plot story.png
-    Exit status 2 for a bad record or view (or --plot without matplotlib).
+    Exit status 2 for a bad record or view (or --plot without matplotlib); 3 when the record
+    has a contradiction (saved with 'force'): the steps up to it are still shown.
     """
     from cli.commands import resolve_view
 
@@ -205,14 +206,19 @@ def replay_cmd(record, as_, all_views, as_json, plot, upto, jobs):
         click.echo("\r" + " " * 40 + "\r", err=True, nl=False)
     if plot:
         plot_replay(r, plot)
+    primary = r.views[view if view is not None else PUBLIC]
+    broken = next((s for s in primary.steps if s.error), None)
     if as_json:
         out = r.to_json()
         if plot:
             out["plot"] = plot
         emit_json(out)
-        return
-    from cli.session import colourize, use_colour
+    else:
+        from cli.session import colourize, use_colour
 
-    click.echo(colourize(render_replay(r, view if view is not None else PUBLIC), use_colour()))
-    if plot:
-        click.echo(f"\nwrote {plot}")
+        click.echo(colourize(render_replay(r, primary.label), use_colour()))
+        if plot:
+            click.echo(f"\nwrote {plot}")
+    if broken is not None:       # the story up to the contradiction, then exit status 3
+        click.echo(f"sleuth: inconsistent from step {broken.index}: {broken.error}", err=True)
+        sys.exit(3)

@@ -16,7 +16,7 @@ from solver.errors import NotationError
 from solver.games import get_game
 from solver.mystery_hand import EXAMPLE_1
 from solver.records import parse_record, read_record
-from solver.replay import PUBLIC, probe, replay, replay_views, statement_groups, steps
+from solver.replay import PUBLIC, replay, replay_views, statement_groups, steps
 from tests.test_mystery_hand_examples import EX1
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
@@ -257,8 +257,9 @@ def test_replay_of_a_forced_contradiction_reports_the_steps(tmp_path):
     path = tmp_path / "g.txt"
     path.write_text(EXAMPLE_1 + "P3 asks P4 6*: 0\n", encoding="utf-8")   # contradicts line 7
     r = run(path, "--json")
-    assert r.exit_code == 0, r.output
-    st = json.loads(r.output)["views"]["P1"]["steps"]
+    assert r.exit_code == 3, r.output
+    assert "inconsistent from step 4" in r.stderr and "line 9" in r.stderr
+    st = json.loads(r.stdout)["views"]["P1"]["steps"]
     assert st[-1]["error"] and "conflict" in st[-1]["error"]
     assert all(s["error"] is None for s in st[:-1])
 
