@@ -53,9 +53,10 @@ class Counting:
 
     ``marginals[card][loc]`` is P(card at loc) under a uniformly random consistent deal
     (zeros omitted; an impossible pair is always absent and a certain one is exactly 1.0).
-    When ``exact`` is false the figures are estimates and ``error`` is the half-width of a
-    95 % confidence interval that holds for every reported marginal
-    (``|estimate - truth| <= error``, each pair at 95 %).
+    When ``exact`` is false the figures are estimates and ``error`` is a 95 % half-width
+    valid for each marginal separately (pointwise: ``|estimate - truth| <= error`` with
+    probability >= 95 % for any given pair).  When exact, ``total`` is an ``int`` and
+    ``rounding`` bounds the relative float error of the marginals (~1e-14).
     """
 
     exact: bool
@@ -1023,7 +1024,7 @@ def count_deals(model, *, max_states: int = 200_000, time_budget: float = 1.0, r
     ``max_states`` states and about ``time_budget`` seconds; otherwise an estimate
     (``exact=False``, ``method="sampled"``): exactly uniform deals of a relaxed model (the
     statements that blow up the state space are dropped) filtered by the dropped
-    statements, with ``error`` the half-width of a 95 % interval valid for every marginal.
+    statements, with ``error`` a 95 % half-width valid for each marginal (pointwise).
     An estimate never contradicts a certainty: impossible pairs stay absent and certain
     ones exactly 1.  ``support`` (card -> possible locations, e.g. from
     ``model.backbone().possible``) is used to clamp estimates; it must be exact.
