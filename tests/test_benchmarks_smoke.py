@@ -1,0 +1,89 @@
+"""Smoke tests of the issue-3 benchmarks: the baselines agree with exact counting on small
+states, and a tiny run of each benchmark script goes through (no timing assertions)."""
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from benchmarks import calibration, run
+from benchmarks.baselines import enumerate_deals, max_error, rejection_sample
+from solver.model import CardLocationModel
+from solver.model.counting import exact_count
+
+
+def small_model():
+    m = CardLocationModel(list(range(10)), {"A": 3, "B": 3, "C": 4})
+    m.add([0, 1, 2], ["A"], 2, 2, source=1)
+    m.exclude(3, "B", source=2)
+    m.add([4, 5, 6, 7], ["C"], 1, 2, source=3)
+    m.place(8, "A", source=4)
+    return m
+
+
+def test_enumeration_equals_exact_count():
+    m = small_model()
+    ref = exact_count(m, exact_ints=True)
+    e = enumerate_deals(m, time_limit=20)
+    assert e.finished and e.count == ref.total > 1
+    assert max_error(e.marginals, ref.marginals, m.cards, m.locations) < 1e-12
+    c = enumerate_deals(m, time_limit=20, marginals=False)
+    assert c.finished and c.count == ref.total and c.marginals == {}
+
+
+def test_enumeration_on_a_tight_game_state():
+    """A late state of a simulated 3-player Mystery Hand game (the recorder's view)."""
+    from solver.mystery_hand.inference import as_written_by, build
+    from solver.mystery_hand.simulate import simulate
+
+    rec = simulate(3, [], 1)
+    w = as_written_by(rec, rec.header.me)
+    m = build(w.prefix(len(w.statements) - 6), rec.header.me).model
+    ref = exact_count(m)
+    assert 1 < ref.total <= 5000
+    e = enumerate_deals(m, time_limit=30)
+    assert e.finished and e.count == ref.total
+    assert max_error(e.marginals, ref.marginals, m.cards, m.locations) < 1e-9
+
+
+def test_rejection_sampling_gives_probabilities():
+    m = small_model()
+    ref = exact_count(m)
+    r = rejection_sample(m, 0.2, rng=5)
+    assert r.drawn >= r.accepted > 100
+    for c in m.cards:
+        ps = r.marginals[c]
+        assert all(0.0 <= p <= 1.0 for p in ps.values())
+        assert math.isclose(sum(ps.values()), 1.0)
+        assert set(ps) <= set(ref.marginals[c])      # accepted deals are consistent
+    assert r.marginals[8] == {"A": 1.0}
+    assert max_error(r.marginals, ref.marginals, m.cards, m.locations) < 0.1
+
+
+def test_rejection_sampling_without_accepted_deals_returns_the_prior():
+    m = CardLocationModel(list(range(6)), {"A": 3, "B": 3})
+    m.add([0, 1, 2], ["A"], 3, 3, source=1)           # one deal out of 20
+    m.add([0], ["B"], 1, 1, source=2)                 # ... and then none at all
+    r = rejection_sample(m, 0.05, rng=1)
+    assert r.accepted == 0 and r.drawn > 0
+    assert r.marginals[0] == {"B": 1.0}
+    assert math.isclose(sum(r.marginals[3].values()), 1.0)
+
+
+def test_tiny_benchmark_run(capsys):
+    run.main(["--quick", "--only", "MH 2p two-player=seen", "--no-cli", "--stride", "40", "--views", "me",
+              "--enum-budget", "2"])
+    out = capsys.readouterr().out
+    assert "## Latency per statement" in out and "MH 2p two-player=seen" in out
+    assert "exact on 100.0 %" in out
+
+
+def test_calibration_one_game():
+    preds, room, top, info = calibration.one_game(2, 0)
+    assert len(preds) == 52
+    for name, p, poss, truth in preds:
+        assert truth in poss and p.get(truth, 0.0) > 0     # the truth is never excluded
+        assert math.isclose(sum(p.values()), 1.0, abs_tol=1e-9)
+        assert set(p) <= poss
+    assert calibration.brier({"A": 1.0}, "A", ["A", "B"]) == 0.0
+    assert calibration.brier({"A": 0.5, "B": 0.5}, "A", ["A", "B"]) == pytest.approx(0.5)
