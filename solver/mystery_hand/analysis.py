@@ -141,7 +141,7 @@ def inconsistent(vm: ViewModel) -> InconsistentError:
 
 def analyze_model(vm: ViewModel, record, *, max_states: int = MAX_STATES,
                   time_budget: float = TIME_BUDGET) -> MysteryHandAnalysis:
-    from solver.model.counting import count_deals
+    from solver.model.counting import clamp_to_support, count_deals
 
     m = vm.model
     counting = count_deals(m, max_states=max_states, time_budget=time_budget)
@@ -155,6 +155,9 @@ def analyze_model(vm: ViewModel, record, *, max_states: int = MAX_STATES,
         if not bb.consistent:
             raise inconsistent(vm)
         possible_k = bb.possible
+        # an estimate never contradicts a certainty: impossible stays absent, certain is 1,
+        # and a possible place no accepted sample showed keeps a small positive share
+        counting = clamp_to_support(counting, possible_k)
     cards: dict[str, dict[str, float]] = {}
     possible: dict[str, set[str]] = {}
     for name, keys in vm.keys.items():
