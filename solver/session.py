@@ -230,14 +230,14 @@ class Session:
                 return Outcome("quit")
             if cmd == "help":
                 return Outcome("help", message=self.help_text())
-            if cmd == "sheet":
-                return Outcome("sheet")
             try:
                 reloaded = self._sync()
             except SleuthError as e:
                 return Outcome("refused", "the file on disk no longer parses; fix it or "
                                "undo there first", error=e)
-            if cmd == "undo":
+            if cmd == "sheet":
+                out = Outcome("sheet")
+            elif cmd == "undo":
                 out = self.undo()
             elif cmd == "why":
                 out = self.why(rest)
