@@ -106,10 +106,13 @@ def render_knowledge_change(before, after) -> list[str]:
     if "halves" in a:
         for name, h in a["halves"].items():
             hb = b.get("halves", {}).get(name, {})
-            if h["status"] != "open" or hb.get("certain") != h["certain"] or h.get("safe"):
+            if h["status"] != "open":
+                if hb.get("status") != h["status"]:
+                    out.append(f"{name}: {h['status']}")
+            elif hb.get("certain") != h["certain"] or h.get("safe"):
                 tag = " (safe claim)" if h.get("safe") else ""
-                out.append(f"{name}: {h['status']}, {hb.get('certain', '?')} -> {h['certain']} "
-                           f"of {h['cards']} holders certain{tag}")
+                out.append(f"{name}: {hb.get('certain', '?')} -> {h['certain']} of {h['cards']} "
+                           f"holders certain{tag}")
     if "psychics" in a:
         for name, p in a["psychics"].items():
             pb = b.get("psychics", {}).get(name, {})
@@ -141,14 +144,14 @@ def render_outcome(o: Outcome, session: Session, show_sheet: bool) -> str:
         if show_sheet:
             out += ["", sheet_text(session)]
     elif k == "refused":
-        out.append(f"refused: {o.error}")
+        out.append(("whatif refused: " if o.hypothetical else "refused: ") + str(o.error))
         if o.conflict:
             new_line = len(session.text.splitlines()) + 1
             out += render_conflict(o.conflict, new_line)
-            if o.statement:
+            if o.statement and not o.hypothetical:
                 out.append("  not saved; 'force' saves it anyway, 'undo' removes the last "
                            "statement")
-        elif o.statement:
+        elif o.statement and not o.hypothetical:
             out.append("  not saved")
     elif k == "pending":
         out.append(f"held: {o.error}")

@@ -122,6 +122,7 @@ class Outcome:
     new_certain: dict[str, str] = field(default_factory=dict)
     explanation: Any = None
     reloaded: bool = False
+    hypothetical: bool = False            # a refused 'whatif' (never saved anyway)
 
     @property
     def saved(self) -> bool:
@@ -282,9 +283,12 @@ class Session:
 
     def _try(self, new_text: str, force: bool) -> Record:
         """Parse and validate ``new_text`` (and check it unless ``force``)."""
-        rec = parse_record(new_text, self.path)
-        if not force:
-            self._check(rec)
+        try:
+            rec = parse_record(new_text, self.path)
+            if not force:
+                self._check(rec)
+        except SleuthError as e:
+            raise e.located(path=self.path)
         return rec
 
     def submit(self, statement: str, force: bool = False) -> Outcome:
@@ -389,9 +393,10 @@ class Session:
             rec = self._try(new_text, False)
         except InconsistentError as e:
             return Outcome("refused", "it would contradict the record", statement=statement,
-                           error=e, conflict=self._conflict_lines(e, new_text))
+                           error=e, conflict=self._conflict_lines(e, new_text),
+                           hypothetical=True)
         except SleuthError as e:
-            return Outcome("refused", statement=statement, error=e)
+            return Outcome("refused", statement=statement, error=e, hypothetical=True)
         try:
             before = probe(self.record, self.view)
         except SleuthError:
@@ -399,7 +404,7 @@ class Session:
         try:
             after = probe(rec, self.view)
         except SleuthError as e:
-            return Outcome("refused", statement=statement, error=e)
+            return Outcome("refused", statement=statement, error=e, hypothetical=True)
         new = {c: l for c, l in after.certain.items()
                if before is None or before.certain.get(c) != l}
         return Outcome("whatif", statement=statement, record=rec, before=before, after=after,
