@@ -158,7 +158,7 @@ def _complete_player(ctx, param, incomplete):
                    "matplotlib: " + PLOT_INSTALL + ").")
 @click.option("--upto", type=click.IntRange(0), default=None, metavar="N",
               help="Stop after the first N statements (steps) after the deal.")
-@click.option("--jobs", type=click.IntRange(1, 64), default=None,
+@click.option("--jobs", type=click.IntRange(1, 64), default=None, metavar="N",
               help="Replay views in parallel processes (default: the number of CPUs).")
 @handle_errors(json_flag="as_json")
 def replay_cmd(record, as_, all_views, as_json, plot, upto, jobs):
