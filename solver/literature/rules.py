@@ -27,6 +27,7 @@ from functools import lru_cache
 
 from solver.cards import JOKER, SUITS, Card, rank_name, rank_value
 from solver.errors import NotationError, RuleError
+from solver.records import option_items
 
 #: flag option -> (field, rule)
 FLAGS = {
@@ -81,12 +82,9 @@ class LiteratureOptions:
     @classmethod
     def from_names(cls, names) -> "LiteratureOptions":
         kw: dict = {}
-        for raw in names:
-            name = raw.strip().lower().replace("_", "-")
-            if name in ("", "standard"):
-                continue
-            if "=" in name:
-                key, value = (p.strip() for p in name.split("=", 1))
+        for raw, name, value in option_items(names):
+            if value is not None:
+                key = name
                 if key not in VALUED:
                     raise NotationError("unknown Literature option; valued options are "
                                         + ", ".join(VALUED), text=raw)

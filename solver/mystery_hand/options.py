@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 
 from solver.errors import NotationError, RuleError
+from solver.records import option_items
 
 #: option name in records -> (field, rule)
 FLAGS = {
@@ -40,12 +41,9 @@ class MysteryHandOptions:
     @classmethod
     def from_names(cls, names) -> "MysteryHandOptions":
         kw: dict = {}
-        for raw in names:
-            name = raw.strip().lower().replace("_", "-")
-            if name in ("", "standard"):
-                continue
-            if "=" in name:
-                key, value = (p.strip() for p in name.split("=", 1))
+        for raw, name, value in option_items(names):
+            if value is not None:
+                key = name
                 if key != "two-player":
                     raise NotationError("unknown Mystery Hand option; valued option is "
                                         "two-player=seen|chosen|blind", text=raw, rule="MH-28")

@@ -43,6 +43,26 @@ def strip_comment(line: str) -> tuple[str, str]:
     return line.strip(), ""
 
 
+def option_items(names) -> list[tuple[str, str, str | None]]:
+    """Variant option names as ``(raw, name, value)``: lower case, ``_`` written ``-``,
+    ``standard`` and blanks dropped, ``value`` ``None`` for a flag.
+
+    >>> option_items(["Sneak", "two_player = blind", "standard"])
+    [('Sneak', 'sneak', None), ('two_player = blind', 'two-player', 'blind')]
+    """
+    out = []
+    for raw in names:
+        name = raw.strip().lower().replace("_", "-")
+        if name in ("", "standard"):
+            continue
+        if "=" in name:
+            key, value = (p.strip() for p in name.split("=", 1))
+            out.append((raw, key, value))
+        else:
+            out.append((raw, name, None))
+    return out
+
+
 def check_player_name(name: str, text: str | None = None) -> str:
     if not _NAME_RE.match(name):
         raise NotationError("a player name is one word of letters, digits, '_' or '-'",

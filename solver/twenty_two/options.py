@@ -23,6 +23,7 @@ import math
 from dataclasses import dataclass, fields
 
 from solver.errors import NotationError, RuleError
+from solver.records import option_items
 
 #: valued options: record name -> (field, allowed values (default first), rule)
 VALUED = {
@@ -73,12 +74,9 @@ class TwentyTwoOptions:
     @classmethod
     def from_names(cls, names) -> "TwentyTwoOptions":
         kw: dict = {}
-        for raw in names:
-            name = raw.strip().lower().replace("_", "-")
-            if name in ("", "standard"):
-                continue
-            if "=" in name:
-                key, value = (p.strip() for p in name.split("=", 1))
+        for raw, name, value in option_items(names):
+            if value is not None:
+                key = name
                 if key == "packs":
                     if not value.isdigit() or not 1 <= int(value) <= 8:
                         raise NotationError("packs is a number of packs from 1 to 8", text=raw,
