@@ -465,7 +465,8 @@ def replay_view(record, view, budget: Budget = Budget(), specs: list[StepSpec] |
                 # what a view knows only grows, so the count never rises: the last figure
                 # is a tighter upper bound
                 k.uncertainty = last
-        out.append(Step(spec.index, spec.lines, spec.text if spec.index else "(the deal)",
+        opening = "(the deal)" if SETUP_EVENTS.get(record.game) else "(the start)"
+        out.append(Step(spec.index, spec.lines, spec.text if spec.index else opening,
                         k, new, err))
     vr = ViewReplay(view, out)
     vr.findings = _view_findings(record, vr, specs)
