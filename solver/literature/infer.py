@@ -314,7 +314,7 @@ def _possible_all_in(vm: ViewModel, free, team) -> bool:
 
 
 #: DP states (base count's peak x counts needed) allowed for exact team probabilities
-PTEAM_STATES = 20_000
+PTEAM_STATES = 4_000_000
 PTEAM_SAMPLES = 1500
 
 
