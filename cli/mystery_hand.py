@@ -50,7 +50,8 @@ def render_analysis(a) -> str:
             f"{l} {p:.2f}" for l, p in sorted(a.cards["Jk"].items(), key=lambda t: -t[1])))
     c = a.mystery
     lines.append("")
-    cnt = "too many to count" if c.count is None else str(c.count)
+    cnt = (str(c.count) if c.count is not None else
+           f"at most {c.upper} (too many to count)" if c.upper else "too many to count")
     lines.append(f"Candidates for the mystery hand: {cnt}"
                  + ("" if c.exact else " (count by CP-SAT; no per-hand probabilities)"))
     if c.certain:

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from solver.cards import Card
 from solver.errors import InconsistentError, NotationError, RuleError
 from solver.model import CardLocationModel, Explanation, Reason, explain_card
+from solver.model.counting import deterministic_count
 from solver.literature.events import Claim, parse_event
 from solver.literature.play import OUT, Play
 from solver.literature.rules import Table
@@ -148,27 +149,6 @@ def _build_current(play: Play, view, statements) -> ViewModel:
 
 
 # ----- counting ------------------------------------------------------------------------------
-#: samples drawn when the exact count is over budget (error about 1.96 * sqrt(.25/N))
-ESTIMATE_SAMPLES = 4000
-
-
-def deterministic_count(model, max_states: int, support=None, seed: int = 0):
-    """Exact counting within ``max_states`` states, else a fixed number of sampled deals
-    with a seeded generator: the same record always gives the same output (no clock)."""
-    from solver.model.counting import Counting, OverBudget, estimate, exact_count
-
-    try:
-        return exact_count(model, max_states=max_states)
-    except OverBudget:
-        pass
-    try:
-        return estimate(model, max_states=max_states, time_budget=0, rng=seed,
-                        support=support, min_samples=ESTIMATE_SAMPLES,
-                        max_samples=ESTIMATE_SAMPLES)
-    except OverBudget:
-        return Counting(False, 0.0, {}, 1.0, "none", 0)
-
-
 def _count(model: CardLocationModel, max_states: int, time_budget: float):
     """A count that is deterministic (see :func:`deterministic_count`)."""
     return deterministic_count(model, max_states)

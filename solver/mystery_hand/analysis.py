@@ -18,7 +18,12 @@ from solver.mystery_hand.options import MysteryHandOptions
 
 #: default budget for live play
 MAX_STATES = 400_000
-TIME_BUDGET = 2.0
+#: over the DP budget, candidates are counted one CP-SAT check each up to this many
+CANDIDATE_CHECKS = 120
+#: ``None``: budget by DP states only, and estimates from a fixed number of seeded samples,
+#: so the output never depends on the machine's speed; a number of seconds instead makes
+#: the count give up by the clock (live play on a slow machine)
+TIME_BUDGET: float | None = None
 
 
 @dataclass
@@ -30,6 +35,7 @@ class Candidates:
     exact: bool                # count and probabilities exact
     top: list[tuple[tuple[Card, ...], float]] = field(default_factory=list)
     certain: tuple[Card, ...] = ()
+    upper: int | None = None   # when ``count`` is None: an upper bound on it
 
     @property
     def determined(self) -> bool:
@@ -43,9 +49,11 @@ class Candidates:
         return None
 
     def to_json(self) -> dict:
-        return {"determined": self.determined, "candidates": self.count,
+        return {"determined": self.determined,
+                "candidates": self.count if self.count is not None else self.upper,
                 "top": [{"cards": [repr(c) for c in cs], "p": p} for cs, p in self.top],
-                **({} if self.exact else {"candidates_exact": False})}
+                **({} if self.exact else {"candidates_exact": False}),
+                **({"candidates_bound": "upper"} if self.count is None and self.upper else {})}
 
 
 @dataclass
@@ -122,7 +130,7 @@ def _clamp(marg: dict[str, float], possible: set[str], copies: int) -> dict[str,
 
 
 def analyze(record, view: str | None, *, max_states: int = MAX_STATES,
-            time_budget: float = TIME_BUDGET) -> MysteryHandAnalysis:
+            time_budget: float | None = TIME_BUDGET) -> MysteryHandAnalysis:
     """Analyse ``record`` from ``view`` (a player, or ``None`` for the public view).
 
     Raises :class:`~solver.errors.InconsistentError` naming a minimal set of conflicting
@@ -140,11 +148,14 @@ def inconsistent(vm: ViewModel) -> InconsistentError:
 
 
 def analyze_model(vm: ViewModel, record, *, max_states: int = MAX_STATES,
-                  time_budget: float = TIME_BUDGET) -> MysteryHandAnalysis:
-    from solver.model.counting import clamp_to_support, count_deals
+                  time_budget: float | None = TIME_BUDGET) -> MysteryHandAnalysis:
+    from solver.model.counting import clamp_to_support, count_deals, deterministic_count
 
     m = vm.model
-    counting = count_deals(m, max_states=max_states, time_budget=time_budget)
+    if time_budget is None:
+        counting = deterministic_count(m, max_states, seed=len(record.statements))
+    else:
+        counting = count_deals(m, max_states=max_states, time_budget=time_budget)
     if counting.exact:
         if not counting.total:
             raise inconsistent(vm)
@@ -177,7 +188,7 @@ def analyze_model(vm: ViewModel, record, *, max_states: int = MAX_STATES,
         possible[name] = poss
     mysteries = {}
     for loc in mystery_locations(record.header, vm.opts):
-        mysteries[loc] = _candidates(vm, loc, possible, max_states)
+        mysteries[loc] = _candidates(vm, loc, possible, max_states if counting.exact else 0)
     return MysteryHandAnalysis(
         view=vm.view, players=record.header.players, options=vm.opts,
         locations=list(m.locations), exact=counting.exact,
@@ -191,7 +202,8 @@ def _candidates(vm: ViewModel, loc: str, possible, max_states: int) -> Candidate
                            if ls == {loc} and n != "Jk"))
     from solver.model.counting import location_sets
 
-    res = location_sets(vm.model, loc, top=10, max_states=max_states)
+    # (max_states 0: the deals could not even be counted, so the sets cannot be either)
+    res = location_sets(vm.model, loc, top=10, max_states=max_states) if max_states else None
     if res is not None:
         count, top = res
         return Candidates(loc, count, True,
@@ -201,8 +213,9 @@ def _candidates(vm: ViewModel, loc: str, possible, max_states: int) -> Candidate
     free = [c for c in maybe if c not in certain]
     need = 4 - len(certain)
     from math import comb
-    if comb(len(free), need) > 400:
-        return Candidates(loc, None, False, [], certain)
+    bound = comb(len(free), need)
+    if bound > CANDIDATE_CHECKS:  # every hand of the possible cards: an upper bound
+        return Candidates(loc, None, False, [], certain, upper=bound)
     found = []
     for extra in combinations(free, need):
         hand = list(certain) + list(extra)
