@@ -177,6 +177,18 @@ def rejection_sample(model, seconds: float, rng=None, batch: int = 256) -> Rejec
 
 
 # ----------------------------------------------------------------------------------------
+def by_name(model, marginals: dict) -> dict[str, dict[str, float]]:
+    """Marginals per printed card name: physical copies (jokers, two packs) summed, so a
+    name's figure is the expected number of its copies at each location (the games'
+    ``cards`` output)."""
+    out: dict[str, dict[str, float]] = {}
+    for k, d in marginals.items():
+        row = out.setdefault(model.name(k), {})
+        for l, p in d.items():
+            row[l] = row.get(l, 0.0) + p
+    return out
+
+
 def max_error(est: dict, exact: dict, cards, locations) -> float:
     """Largest |estimate - exact| over every (card, location) pair."""
     worst = 0.0

@@ -34,7 +34,14 @@ def machine() -> dict:
                                capture_output=True, text=True).stdout.split("\n")
         dirty = [l[3:] for l in dirty if l.strip()]
     except OSError:
-        commit, dirty = "?", []
+        commit, dirty = "", []
+    if not commit:
+        # a snapshot (git archive) of the repository: the commit is in .commit
+        try:
+            with open(os.path.join(root, ".commit")) as f:
+                commit = f.read().strip() + " (clean snapshot)"
+        except OSError:
+            commit = "?"
     return {"nproc": os.cpu_count(), "cpu": cpu, "python": platform.python_version(),
             "numpy": numpy.__version__, "ortools": ortools_v, "commit": commit,
             "solver_uncommitted": dirty, "load": load(),

@@ -29,14 +29,13 @@ import argparse
 import json
 import os
 import random
-import shutil
 import subprocess
 import sys
 import tempfile
 import time
 from collections import defaultdict
 
-from benchmarks.baselines import enumerate_deals, max_error, rejection_sample
+from benchmarks.baselines import by_name, enumerate_deals, max_error, rejection_sample
 from benchmarks.common import fmt_ratio, fmt_s, load, machine, median, p95, print_machine
 
 # ----------------------------------------------------------------------------------------
@@ -78,13 +77,9 @@ class MysteryHand:
         return self.inference.build(rec, view).model
 
     def estimate(self, rec, view):
-        """Per-key marginals of the analysis's own counting (its budget)."""
-        from solver.model.counting import count_deals
-
-        m = self.model(rec, view)
-        c = count_deals(m, max_states=self.analysis.MAX_STATES,
-                        time_budget=self.analysis.TIME_BUDGET)
-        return c.marginals, c.exact, c.error
+        """The analysis's own probabilities per card name (copies summed)."""
+        a = self.analysis.analyze(rec, view)
+        return a.cards, a.exact, a.error
 
 
 class Literature:
@@ -117,9 +112,11 @@ class Literature:
         return self.infer.build(rec, view).model
 
     def estimate(self, rec, view):
+        """The analysis's probabilities of the deal (its ``probabilities`` step) per card
+        name (copies summed); its ``cards`` output is of the current holders instead."""
         vm = self.infer.build(rec, view)
         p = self.infer.probabilities(vm)
-        return p.marginals, p.exact, p.error
+        return by_name(vm.model, p.marginals), p.exact, p.error
 
 
 GAMES = {"mystery-hand": MysteryHand, "literature": Literature}
@@ -155,6 +152,13 @@ def timed(fn, *args):
     return out, time.perf_counter() - w0, time.process_time() - c0
 
 
+def name_error(m, est, ref, est_by_name=False):
+    """Largest |estimate - exact| over card names x locations (copies summed)."""
+    e = est if est_by_name else by_name(m, est)
+    r = by_name(m, ref)
+    return max_error(e, r, list(r), m.locations)
+
+
 def measure_state(game, rec, view, rng, enum_max):
     """One state: the full analysis (timed), and when it is exact, the exact marginals
     again (exact_count alone, timed) and rejection sampling at equal wall time."""
@@ -168,7 +172,7 @@ def measure_state(game, rec, view, rng, enum_max):
         row.update(count_s=cwall, total=float(ref.total), ours_err=ref.rounding)
         rej = rejection_sample(m, wall, rng.getrandbits(32))
         row.update(rej_drawn=rej.drawn, rej_accepted=rej.accepted,
-                   rej_err=max_error(rej.marginals, ref.marginals, m.cards, m.locations))
+                   rej_err=name_error(m, rej.marginals, ref.marginals))
         row["enum_ok"] = ref.total <= enum_max
     return row
 
@@ -177,7 +181,6 @@ def run_corpus(args, rng, log):
     states = []
     plan = CORPUS if not args.only else [c for c in CORPUS if label(*c[:3]) in args.only]
     for game_name, players, variants, kind in plan:
-        game = GAMES[game_name]()
         if kind == "target":
             limit, stride, nrec, need = 60, args.target_stride, args.records, 60
         elif game_name == "literature":
@@ -187,27 +190,43 @@ def run_corpus(args, rng, log):
         if game_name == "literature" and args.lit_stride == 0:
             continue
         lab = label(game_name, players, variants)
-        for ri, (seed, rec) in enumerate(game.records(players, variants, need, nrec,
-                                                       seed0=args.seed)):
-            for vlabel, view, vrec in game.views(rec):
-                if vlabel not in args.views:
-                    continue
-                cuts = game.cuts(vrec, limit)
-                # every stride-th statement, always including the last one
-                cuts = [n for i, n in enumerate(cuts) if (len(cuts) - 1 - i) % stride == 0]
-                t0 = time.perf_counter()
-                for n in cuts:
-                    row = measure_state(game, vrec.prefix(n), view, rng, args.enum_max)
-                    row.update(game=game_name, config=lab, kind=kind, seed=seed, view=vlabel,
-                               n=n, players=players, variants=list(variants))
-                    states.append(row)
-                done = [s for s in states[-len(cuts):]]
-                log(f"{lab:42s} seed {seed:3d} {vlabel:6s} {len(cuts):3d} states "
-                    f"median {fmt_s(median(s['wall'] for s in done)):>8s} "
-                    f"max {fmt_s(max(s['wall'] for s in done)):>8s} "
-                    f"exact {sum(s['exact'] for s in done)}/{len(done)} "
-                    f"({time.perf_counter() - t0:.0f} s)")
+        try:
+            game = GAMES[game_name]()
+            for seed, rec in game.records(players, variants, need, nrec, seed0=args.seed):
+                for vlabel, view, vrec in game.views(rec):
+                    if vlabel in args.views:
+                        run_record(game, lab, kind, seed, (players, variants), vlabel, view,
+                                   vrec, limit, stride, states, args, rng, log)
+        except Exception as e:  # keep the other configurations' results
+            log(f"{lab}: FAILED {type(e).__name__}: {e}")
+            FAILED.append(f"{lab}: {type(e).__name__}: {e}")
+        if args.json:
+            with open(args.json, "w") as f:
+                json.dump({"states": states, "partial": True}, f)
     return states
+
+
+FAILED: list[str] = []
+
+
+def run_record(game, lab, kind, seed, cfg, vlabel, view, vrec, limit, stride, states, args,
+               rng, log):
+    """Every stride-th prefix (always including the last) of one view's record."""
+    cuts = game.cuts(vrec, limit)
+    cuts = [n for i, n in enumerate(cuts) if (len(cuts) - 1 - i) % stride == 0]
+    t0 = time.perf_counter()
+    done = []
+    for n in cuts:
+        row = measure_state(game, vrec.prefix(n), view, rng, args.enum_max)
+        row.update(game=game.name, config=lab, kind=kind, seed=seed, view=vlabel, n=n,
+                   players=cfg[0], variants=list(cfg[1]))
+        done.append(row)
+    states.extend(done)
+    log(f"{lab:42s} seed {seed:3d} {vlabel:6s} {len(cuts):3d} states "
+        f"median {fmt_s(median(s['wall'] for s in done)):>8s} "
+        f"max {fmt_s(max(s['wall'] for s in done)):>8s} "
+        f"exact {sum(s['exact'] for s in done)}/{len(done)} "
+        f"({time.perf_counter() - t0:.0f} s)")
 
 
 def rebuild(st):
@@ -238,7 +257,7 @@ def run_enumeration(states, args, rng, log):
 
             ref = exact_count(m)
             st["enum"]["count_ok"] = e.count == ref.total
-            st["enum"]["err"] = max_error(e.marginals, ref.marginals, m.cards, m.locations)
+            st["enum"]["err"] = name_error(m, e.marginals, ref.marginals)
             c = enumerate_deals(m, args.enum_limit, marginals=False)
             spent += c.seconds
             st["enum"]["count_only"] = c.seconds if c.finished else None
@@ -273,9 +292,9 @@ def run_references(states, args, rng, log):
         est, est_exact, est_err = game.estimate(rec, view)
         rej = rejection_sample(m, st["wall"], rng.getrandbits(32))
         st["ref"] = {"seconds": secs, "total": float(ref.total),
-                     "ours_err": max_error(est, ref.marginals, m.cards, m.locations),
+                     "ours_err": name_error(m, est, ref.marginals, est_by_name=True),
                      "ours_exact": est_exact, "ours_bar": est_err,
-                     "rej_err": max_error(rej.marginals, ref.marginals, m.cards, m.locations),
+                     "rej_err": name_error(m, rej.marginals, ref.marginals),
                      "rej_drawn": rej.drawn, "rej_accepted": rej.accepted}
         log(f"reference {st['config']:30s} {st['view']:6s} n={st['n']:3d} ({secs:.1f} s): "
             f"ours err {st['ref']['ours_err']:.3g} (bar {est_err:.3g}), rejection err "
@@ -290,9 +309,10 @@ def run_cli(args, log):
     from solver.records import write_record
 
     game = MysteryHand()
-    exe = shutil.which("sleuth")
-    cmd = [exe] if exe else [sys.executable, "-c",
-                             "import sys; from cli.main import main; main(sys.argv[1:])"]
+    # what the `sleuth` script runs, on the code this benchmark imports
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    cmd = [sys.executable, "-c", "import sys; from cli.main import main; main(sys.argv[1:])"]
+    env = dict(os.environ, PYTHONPATH=root)
     out = {"me": [], "public": []}
     with tempfile.TemporaryDirectory() as tmp:
         for seed, rec in game.records(8, (), 60, args.records, seed0=args.seed):
@@ -302,14 +322,15 @@ def run_cli(args, log):
                 with open(path, "w") as f:
                     f.write(write_record(w))
                 t0 = time.perf_counter()
-                p = subprocess.run(cmd + ["analyze", path], capture_output=True, text=True)
+                p = subprocess.run(cmd + ["analyze", path], capture_output=True, text=True,
+                                   cwd=root, env=env)
                 dt = time.perf_counter() - t0
                 if p.returncode != 0:
                     raise RuntimeError(f"sleuth analyze failed: {p.stderr}")
                 out[vlabel].append(dt)
                 log(f"sleuth analyze 8p seed {seed} {vlabel}: {dt:.2f} s")
         t0 = time.perf_counter()
-        subprocess.run(cmd + ["--help"], capture_output=True)
+        subprocess.run(cmd + ["--help"], capture_output=True, cwd=root, env=env)
         out["startup"] = time.perf_counter() - t0
     return out
 
@@ -522,6 +543,8 @@ def main(argv=None):
     out("")
     out("## Summary against the targets")
     out("")
+    for f in FAILED:
+        out(f"- **configuration failed**: {f}")
     targets(states, cli, out)
     out("")
     out("## Latency per statement (full analysis, wall clock)")
