@@ -18,6 +18,13 @@ probability.  Prints Markdown for docs/benchmarks.md.
 """
 from __future__ import annotations
 
+import os
+
+# one BLAS thread: the rejection baseline's matrix products must not leave worker threads
+# spinning on the second core while our single-threaded analysis is being timed
+for _v in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_v, "1")
+
 import argparse
 import random
 import sys

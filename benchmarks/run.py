@@ -25,9 +25,15 @@ Prints Markdown (for docs/benchmarks.md); ``--json FILE`` keeps every measured s
 """
 from __future__ import annotations
 
+import os
+
+# one BLAS thread: the rejection baseline's matrix products must not leave worker threads
+# spinning on the second core while our single-threaded analysis is being timed
+for _v in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_v, "1")
+
 import argparse
 import json
-import os
 import random
 import subprocess
 import sys
@@ -505,7 +511,7 @@ def main(argv=None):
     ap.add_argument("--enum-limit", type=float, default=60.0, help="CP-SAT time limit")
     ap.add_argument("--enum-budget", type=float, default=150.0,
                     help="total seconds of enumeration (a random sample of the states)")
-    ap.add_argument("--references", type=int, default=3,
+    ap.add_argument("--references", type=int, default=4,
                     help="estimate states given an exact reference")
     ap.add_argument("--ref-seconds", type=float, default=25.0,
                     help="budget of the reference's forward pass (the backward pass "
