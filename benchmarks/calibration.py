@@ -94,6 +94,7 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=500)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--json", help="write every game's facts (view, prefix, top candidate) here")
     args = ap.parse_args(argv)
     info = machine()
     start = time.perf_counter()
@@ -106,6 +107,7 @@ def main(argv=None):
     facts = []
     for i in range(args.games):
         preds, room, top, st = one_game(i, args.seed)
+        st.update(game=i, top=top)
         facts.append(st)
         if top is not None:
             tops.append(top)
@@ -190,6 +192,13 @@ def main(argv=None):
             out(f"| [{lo:g}, {min(hi, 1):g}{']' if hi > 1 else ')'} | {len(ts)} | "
                 f"{sum(t[0] for t in ts) / len(ts):.4f} | "
                 f"{sum(t[1] for t in ts) / len(ts):.4f} |")
+
+
+    if args.json:
+        import json
+
+        with open(args.json, "w") as f:
+            json.dump({"machine": info, "games": facts}, f, indent=1)
 
 
 if __name__ == "__main__":
