@@ -134,8 +134,10 @@ def log(record, statement, force):
     if not force:
         check_record(rec)
     atomic_write(record, new_text)
-    click.echo(f"logged line {rec.statements[-1].line if rec.statements else '?'}: "
-               f"{rec.statements[-1].event!r}" if rec.statements else "logged")
+    if not rec.statements or rec.statements[-1].line != new_text.count("\n"):
+        raise NotationError("expected a game statement, not a header line", text=stmt)
+    last = rec.statements[-1]
+    click.echo(f"logged line {last.line}: {last.event!r}")
 
 
 @cli.command()

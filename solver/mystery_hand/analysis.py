@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 
 from solver.cards import Card, standard_deck
-from solver.errors import InconsistentError
+from solver.errors import InconsistentError, NotationError
 from solver.model import explain_card
 from solver.mystery_hand.inference import FACEUP, ViewModel, build, mystery_locations, target_of
 from solver.mystery_hand.options import MysteryHandOptions
@@ -183,7 +183,7 @@ def analyze_model(vm: ViewModel, record, *, max_states: int = MAX_STATES,
             if len(poss) == 1:
                 agg = {next(iter(poss)): float(len(keys))}
         else:
-            agg = _clamp(agg, poss if len(keys) == 1 else poss, len(keys))
+            agg = _clamp(agg, poss, len(keys))
         cards[name] = agg
         possible[name] = poss
     mysteries = {}
@@ -233,13 +233,10 @@ def _candidates(vm: ViewModel, loc: str, possible, max_states: int) -> Candidate
 
 def explain(record, view: str | None, card_text: str):
     """Why each certainty about one card holds (``sleuth why``)."""
-    from solver.cards import Card as _Card
-
-    card = _Card.parse(card_text)
+    card = Card.parse(card_text)
     vm = build(record, view)
     name = repr(card)
     if name not in vm.keys:
-        from solver.errors import NotationError
         raise NotationError("that card is not in this deck", text=card_text)
     bb = vm.model.backbone()
     if not bb.consistent:

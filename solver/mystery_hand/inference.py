@@ -123,7 +123,6 @@ def build(record, view: str | None, *, omniscient: bool = False) -> ViewModel:
     statements = {st.line: st.text for st in record.statements}
     revealed = {st.event.player for st in record.statements
                 if isinstance(st.event, Announce) and not st.event.right and not opts.two_player}
-    revealed_to_view = revealed  # E6/MH-20: a wrong announcer's hand is public
     holds = {st.event.player: st for st in record.statements if isinstance(st.event, Holds)}
     complete = is_complete(record)
 
@@ -144,7 +143,7 @@ def build(record, view: str | None, *, omniscient: bool = False) -> ViewModel:
             last_turn = st.line
 
     def sees_hand(p: str) -> bool:
-        return recorder or p == view or p in revealed_to_view
+        return recorder or p == view or p in revealed  # MH-20: a wrong announcer's hand is public
 
     for st in record.statements:
         ev, L = st.event, st.line
