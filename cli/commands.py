@@ -6,19 +6,32 @@ import sys
 
 import click
 
-from cli.main import SAMPLES, cli, emit_json, handle_errors, renderer
-from solver.errors import NotationError, SleuthError
-from solver.games import GAME_MODULES, get_game
+from cli.main import SAMPLES, cli, demo_record, emit_json, handle_errors, renderer, with_examples
+from solver.errors import NotationError
+from solver.games import PUBLIC, Capability, game_names, get_game
 from solver.records import Header, atomic_write, parse_record, read_record, write_record
+from solver.session import append_statement
 
-GAMES = click.Choice(sorted(GAME_MODULES), case_sensitive=False)
+
+def game_choice(capability: Capability | None = None) -> click.Choice:
+    """The games that have ``capability``, as a Click choice (so no verb is offered for a
+    game that cannot do it)."""
+    return click.Choice(game_names(capability), case_sensitive=False)
+
+
+def capable(rec, capability: Capability, what: str):
+    """The record's game, if it has ``capability`` (else a usage error)."""
+    game = get_game(rec.game)
+    if capability not in game.capabilities:
+        raise NotationError(f"this game has no {what}; see 'sleuth --help'", text=rec.game)
+    return game
 
 
 def resolve_view(record, as_: str | None):
     """``--as P`` if given (``public`` = the spectator's view), else the record's ``me:``."""
     if as_ is None:
         return record.header.me
-    if as_.lower() == "public":
+    if as_.lower() == PUBLIC:
         return None
     if as_ not in record.header.players:
         raise NotationError("--as must name a player of the record or 'public' (players: "
@@ -39,19 +52,18 @@ def split_variants(values) -> list[str]:
               "record is needed); 'public' = a spectator. Default: the record's 'me:'.")
 @click.option("--json", "as_json", is_flag=True, help="Machine output per record-format.md.")
 @handle_errors(json_flag="as_json")
+@with_examples
 def analyze(record, as_, as_json):
     """What is known now: the sheet, the candidates and the verdict.
 
     \b
     Examples:
-      sleuth analyze samples/mystery-hand/four-players.txt
-      sleuth analyze game.txt --as Ben --json
+      sleuth analyze {demo}
+      sleuth analyze {demo} --as public --json
     Exit status 3 (with the conflicting lines) when the record is inconsistent.
     """
     rec = read_record(record)
-    game = get_game(rec.game)
-    if not hasattr(game, "analyze"):
-        raise NotationError("this game has no analysis; see 'sleuth --help'", text=rec.game)
+    game = capable(rec, Capability.ANALYZE, "analysis")
     result = game.analyze(rec, resolve_view(rec, as_))
     if as_json:
         emit_json(result.to_json())
@@ -60,7 +72,7 @@ def analyze(record, as_, as_json):
 
 
 @cli.command()
-@click.argument("game", type=GAMES)
+@click.argument("game", type=game_choice())
 @click.argument("record", type=click.Path(dir_okay=False))
 @click.option("--players", required=True, help='Seating order, first to act first: "Ana Ben Cleo".')
 @click.option("--me", help="Whose view the record is written from (omit for a spectator).")
@@ -70,12 +82,13 @@ def analyze(record, as_, as_json):
               help="Further header lines the game accepts (e.g. teams=\"Ana Cleo / Ben Dev\").")
 @click.option("--force", is_flag=True, help="Overwrite an existing file.")
 @handle_errors()
+@with_examples
 def new(game, record, players, me, variant, dealer, extra, force):
     """Start a record: write its header.
 
     \b
     Example:
-      sleuth new mystery-hand game.txt --players "Ana Ben Cleo Dev" --me Ana --variant sneak
+      sleuth new {game} game.txt --players "Ana Ben Cleo Dev" --me Ana --dealer Dev
     """
     if os.path.exists(record) and not force:
         raise NotationError("the file exists already (use --force to overwrite)", text=record)
@@ -92,18 +105,6 @@ def new(game, record, players, me, variant, dealer, extra, force):
     parse_record(text, record)  # validates names, options and player counts
     atomic_write(record, text)
     click.echo(f"started {record}: {game} with {' '.join(header.players)}")
-
-
-def appended(text: str, statement: str) -> str:
-    if text and not text.endswith("\n"):
-        text += "\n"
-    return text + statement.strip() + "\n"
-
-
-def check_record(rec) -> None:
-    game = get_game(rec.game)
-    if hasattr(game, "check"):
-        game.check(rec)
 
 
 @cli.command()
@@ -124,20 +125,9 @@ def log(record, statement, force):
       sleuth log game.txt "Ana asks Ben 4H-7H: 4H 6H"
       sleuth log game.txt Cleo asks all 5x: Ana 0, Ben 1, Dev 2
     """
-    stmt = " ".join(statement)
-    if "\n" in stmt:
-        raise NotationError("one statement at a time", text=stmt)
-    with open(record, encoding="utf-8") as f:
-        text = f.read()
-    new_text = appended(text, stmt)
-    rec = parse_record(new_text, record)
-    if not force:
-        check_record(rec)
-    atomic_write(record, new_text)
-    if not rec.statements or rec.statements[-1].line != new_text.count("\n"):
-        raise NotationError("expected a game statement, not a header line", text=stmt)
+    rec = append_statement(record, " ".join(statement), force=force)
     last = rec.statements[-1]
-    click.echo(f"logged line {last.line}: {last.event!r}")
+    click.echo(f"logged line {last.line}: {last.event}")
 
 
 @cli.command()
@@ -145,17 +135,16 @@ def log(record, statement, force):
 @click.argument("card")
 @click.option("--as", "as_", metavar="PLAYER", help="The view (default: the record's 'me:').")
 @handle_errors()
+@with_examples
 def why(record, card, as_):
     """Explain where CARD can be: which statements force each certainty.
 
     \b
     Example:
-      sleuth why samples/mystery-hand/four-players.txt 6H
+      sleuth why {demo} {card}
     """
     rec = read_record(record)
-    game = get_game(rec.game)
-    if not hasattr(game, "explain"):
-        raise NotationError("this game has no card explanations", text=rec.game)
+    game = capable(rec, Capability.EXPLAIN, "card explanations")
     exp = game.explain(rec, resolve_view(rec, as_), card)
     click.echo(render_explanation(exp))
 
@@ -171,23 +160,22 @@ def render_explanation(exp) -> str:
 
 
 @cli.command()
-@click.argument("game", type=GAMES)
+@click.argument("game", type=game_choice(Capability.SIMULATE))
 @click.option("--players", "n", type=int, required=True, help="Number of players.")
 @click.option("--variant", multiple=True, help="Variant options, comma-separated or repeated.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Random seed (deterministic).")
 @click.option("--events", type=int, default=None, help="Stop after this many events.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write here (default: stdout).")
 @handle_errors()
+@with_examples
 def simulate(game, n, variant, seed, events, output):
     """Play a random rule-following game and write its complete record.
 
     \b
     Example:
-      sleuth simulate mystery-hand --players 5 --variant sneak --seed 7 -o game.txt
+      sleuth simulate {game} --players 5 --seed 7 -o game.txt
     """
-    g = get_game(game.lower())
-    if not hasattr(g, "simulate"):
-        raise NotationError("this game has no simulator", text=game)
+    g = get_game(game)
     rec = g.simulate(n, split_variants(variant), seed, events)
     text = write_record(rec)
     if output:
@@ -197,7 +185,6 @@ def simulate(game, n, variant, seed, events, output):
         click.echo(text, nl=False)
 
 
-DEMO = SAMPLES / "mystery-hand" / "five-players-ana.txt"
 
 
 @cli.command()
@@ -205,6 +192,7 @@ DEMO = SAMPLES / "mystery-hand" / "five-players-ana.txt"
 @handle_errors(json_flag="as_json")
 def demo(as_json):
     """Analyse a bundled sample record (Mystery Hand, five players)."""
+    DEMO = demo_record()
     if not DEMO.exists():
         raise NotationError("the bundled samples are missing (run from a source checkout)",
                             text=str(DEMO))

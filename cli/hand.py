@@ -9,11 +9,7 @@ from cli.commands import split_variants
 from cli.main import cli, emit_json, handle_errors
 from solver.cards import Card, parse_cards
 from solver.errors import NotationError
-from solver.hand import best as hand_best
-from solver.hand import check as hand_check
-from solver.hand import moves as hand_moves
-from solver.hand import redeal as hand_redeal
-from solver.hand import score_sheet
+import solver.hand as _hand      # lazy: the meld optimiser loads OR-Tools on first use
 from solver.hand.options import HandOptions, option_table
 from solver.records import read_record
 
@@ -81,7 +77,7 @@ def check_cmd(melds, indicator, variant, as_json, to_beat):
       sleuth hand check "7D AC 9D | 5S 5C AC | QC KC AC" --indicator 7C
       sleuth hand check "AD 2D 3D 4D 5D | 9H 9S 9D" -i 7H --variant initial-min=61
     """
-    res = hand_check(melds, _indicator(indicator), _options(variant), to_beat=to_beat)
+    res = _hand.check(melds, _indicator(indicator), _options(variant), to_beat=to_beat)
     if as_json:
         emit_json(res.to_json())
         return
@@ -126,7 +122,7 @@ def best_cmd(cards, indicator, variant, as_json, to_beat, first_turn):
       sleuth hand best "2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH AC AC 5S" -i 7C \\
           --variant bonus-suit,bonus-two-wilds,bonus-wild-discard --json
     """
-    res = hand_best(parse_cards(cards), _indicator(indicator), _options(variant),
+    res = _hand.best(parse_cards(cards), _indicator(indicator), _options(variant),
                     to_beat=to_beat, first_turn=first_turn)
     if as_json:
         emit_json(res.to_json())
@@ -188,7 +184,7 @@ def moves_cmd(table, hand_, indicator, variant, as_json, plays, not_melded, goin
       sleuth hand moves --table "9C 10C AS | 8C 8H AS" --hand "JC 7C 8S 5D" -i QS
       sleuth hand moves -t "9C 10C AS" --hand "JC 7C 5D" -i QS --play "1: JC" --play "1: AS 7C"
     """
-    res = hand_moves(table, parse_cards(hand_), _indicator(indicator), _options(variant),
+    res = _hand.moves(table, parse_cards(hand_), _indicator(indicator), _options(variant),
                      melded=not not_melded, going_out=going_out, one_card=one_card,
                      plays=plays)
     if as_json:
@@ -236,7 +232,7 @@ def redeal_cmd(cards, indicator, variant, as_json):
     Example:
       sleuth hand redeal "5H 5H 9S 9S KD KD 2C 3H 4H 6S 7S 8D 10C AC" --indicator 7C
     """
-    res = hand_redeal(parse_cards(cards), _indicator(indicator), _options(variant))
+    res = _hand.redeal(parse_cards(cards), _indicator(indicator), _options(variant))
     if as_json:
         emit_json(res.to_json())
         return
@@ -273,7 +269,7 @@ def score_cmd(record, as_json):
     rec = read_record(record)
     if rec.game != "hand":
         raise NotationError("not a Hand scoresheet (game: hand)", text=rec.game)
-    sheet = score_sheet(rec)
+    sheet = _hand.score_sheet(rec)
     if as_json:
         emit_json(sheet.to_json())
     else:
@@ -313,3 +309,15 @@ def render_analysis(sheet) -> str:
     if sheet.note:
         out.append(sheet.note)
     return "\n".join(out)
+
+
+def replay_columns(s) -> tuple[list[str], list]:
+    """``sleuth replay``: the headers and cells of one step."""
+    sm = s.summary
+    return ["totals", "leading"], [", ".join(f"{p} {t}" for p, t in sm.get("totals", {}).items()),
+                                   ", ".join(sm.get("leaders", []))]
+
+
+def render_change(before, after) -> list[str]:
+    """``whatif``: the headline difference between two Knowledge."""
+    return ["totals: " + ", ".join(f"{k} {v}" for k, v in after.summary["totals"].items())]

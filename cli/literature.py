@@ -139,3 +139,31 @@ def claim(record, statement, as_, as_json):
         emit_json(res.to_json())
     else:
         click.echo(render_claim(res))
+
+
+def replay_columns(s) -> tuple[list[str], list]:
+    """``sleuth replay``: the headers and cells of one step."""
+    k = s.knowledge
+    cells = []
+    for name, h in s.summary.get("halves", {}).items():
+        if h["status"] == "open":
+            cells.append(f"{name} {h['certain']}/{h['cards']}" + ("*" if h.get("safe") else ""))
+    unc = "-" if k is None or k.uncertainty is None else (
+        f"{k.uncertainty:.1f}" + ("" if k.exact else "~"))
+    return ["log10 deals", "open half-suits: certain holders (* safe)"], [unc, " ".join(cells)]
+
+
+def render_change(before, after) -> list[str]:
+    """``whatif``: the headline difference between two Knowledge."""
+    b = before.summary if before is not None else {}
+    out = []
+    for name, h in after.summary["halves"].items():
+        hb = b.get("halves", {}).get(name, {})
+        if h["status"] != "open":
+            if hb.get("status") != h["status"]:
+                out.append(f"{name}: {h['status']}")
+        elif hb.get("certain") != h["certain"] or h.get("safe"):
+            tag = " (safe claim)" if h.get("safe") else ""
+            out.append(f"{name}: {hb.get('certain', '?')} -> {h['certain']} of {h['cards']} "
+                       f"holders certain{tag}")
+    return out

@@ -1,15 +1,20 @@
 """The ``sleuth`` command line: thin, formatting only.
 
 Exit codes everywhere: 0 ok, 2 usage or parse error (bad notation, illegal by rule),
-3 inconsistent record.  Every :class:`solver.errors.SleuthError` is turned into a one-line
-message here; no traceback reaches a user.
+3 inconsistent record, 4 an answer that did not fit its time or work budget.  Every
+:class:`solver.errors.SleuthError` is turned into a one-line message here; no traceback
+reaches a user.
+
+Every registered game (:mod:`solver.games`) may have a module ``cli.<package>`` with its
+renderers (``render_analysis(analysis)``, ``replay_columns(step)``,
+``render_change(before, after)``) and its own commands (a Click group added to ``cli``
+when imported).  Start-up imports no solver (OR-Tools, numpy): they load on first use.
 """
 from __future__ import annotations
 
 import functools
 import importlib
 import json
-import os
 import sys
 from pathlib import Path
 
@@ -19,14 +24,8 @@ from solver.errors import InconsistentError, SleuthError
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 
-#: game name -> module in ``cli`` that renders its analyses (``render_analysis``)
-RENDERERS = {
-    "mystery-hand": "cli.mystery_hand",
-    "literature": "cli.literature",
-    "twenty-two": "cli.twenty_two",
-    "mysterium": "cli.mysterium",
-    "hand": "cli.hand",
-}
+#: exit codes (docs/reliability.md)
+EXIT_OK, EXIT_USAGE, EXIT_INCONSISTENT, EXIT_BUDGET = 0, 2, 3, 4
 
 
 def emit_json(obj) -> None:
@@ -34,9 +33,9 @@ def emit_json(obj) -> None:
 
 
 def handle_errors(json_flag: str | None = None):
-    """Decorator: turn cardsleuth errors into messages and exit codes (2, or 3 for an
-    inconsistent record).  With ``--json`` an inconsistency is also reported as the
-    contract's ``{"consistent": false, "conflict": [...]}``."""
+    """Decorator: turn cardsleuth errors into messages and exit codes (2; 3 for an
+    inconsistent record; 4 over budget).  With ``--json`` an inconsistency is also
+    reported as the contract's ``{"consistent": false, "conflict": [...]}``."""
 
     def deco(fn):
         @functools.wraps(fn)
@@ -48,46 +47,101 @@ def handle_errors(json_flag: str | None = None):
                 if want_json:
                     emit_json({"consistent": False, "conflict": e.conflict})
                 click.echo(f"sleuth: inconsistent: {e}", err=True)
-                sys.exit(3)
+                sys.exit(e.exit_code)
             except SleuthError as e:
                 click.echo(f"sleuth: error: {e}", err=True)
                 sys.exit(e.exit_code)
-            except TimeoutError as e:
-                click.echo(f"sleuth: error: {e}", err=True)
-                sys.exit(4)
 
         return wrapper
 
     return deco
 
 
-def renderer(game: str):
-    return importlib.import_module(RENDERERS[game])
+def game_cli(game):
+    """The ``cli.<package>`` module of a game (``None`` if it has none)."""
+    try:
+        return importlib.import_module(f"cli.{game.package}")
+    except ModuleNotFoundError as e:
+        if e.name != f"cli.{game.package}":
+            raise
+        return None
+
+
+def demo_game():
+    """The first registered game that ships a demo record (``Game.demo``)."""
+    from solver.games import games
+
+    return next(g for g in games() if g.demo)
+
+
+def demo_record() -> Path:
+    g = demo_game()
+    return SAMPLES / g.name / g.demo
+
+
+def with_examples(fn):
+    """Fill a command's help examples from the registry (``{demo}``: the demo record,
+    ``{game}``: its game, ``{card}``: a card of it), so that they name real files."""
+    g = demo_game()
+    fn.__doc__ = fn.__doc__.format(demo=f"samples/{g.name}/{g.demo}", game=g.name,
+                                   card=g.demo_card)
+    return fn
+
+
+def renderer(name: str):
+    """The CLI module of the game called ``name``."""
+    from solver.games import get_game
+
+    return game_cli(get_game(name))
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="cardsleuth")
 def cli():
-    """cardsleuth: what can be known at a card table.
+    """cardsleuth: what can be known at a card table."""
+
+
+def _main_help() -> str:
+    """The group's help, its examples written for the first registered game."""
+    from solver.games import games
+
+    every = games()
+    g = every[0]
+    ex = g.examples
+    return f"""cardsleuth: what can be known at a card table.
 
     \b
     Log a game as a record (one statement a line), then ask what follows:
-      sleuth new mystery-hand --players "Ana Ben Cleo Dev" --me Ana game.txt
-      sleuth log game.txt "Ana holds: AS 2S 9H JD QC 4D 8S 3H 5C 6C 7C 8C"
-      sleuth log game.txt "Ana asks Ben 4H-7H: 4H 6H"
+      sleuth new {g.name} game.txt --players "Ana Ben Cleo Dev" --me Ana --dealer Dev
+      sleuth log game.txt "{ex[0]}"
       sleuth analyze game.txt
-      sleuth why game.txt 6H
+      sleuth demo
 
-    Exit codes: 0 ok, 2 usage or parse error, 3 inconsistent record.
+    Games: {", ".join(x.name for x in every)}.
+
+    Exit codes: 0 ok, 2 usage or parse error, 3 inconsistent record, 4 over the
+    time or work budget.
     Shell completion: eval "$(_SLEUTH_COMPLETE=bash_source sleuth)" (zsh_source, fish_source).
     """
 
 
-#: modules that add commands to ``cli`` when imported
-COMMAND_MODULES = ["cli.commands", "cli.mysterium", "cli.hand", "cli.literature", "cli.session", "cli.replay"]
+cli.help = _main_help()
 
-for _mod in COMMAND_MODULES:
-    importlib.import_module(_mod)
+
+#: the generic verbs
+COMMAND_MODULES = ["cli.commands", "cli.session", "cli.replay"]
+
+
+def _load_commands() -> None:
+    from solver.games import games
+
+    for mod in COMMAND_MODULES:
+        importlib.import_module(mod)
+    for game in games():
+        game_cli(game)
+
+
+_load_commands()
 
 
 def main(argv=None):

@@ -161,3 +161,24 @@ def setup(players, difficulty, psychics_3p, as_json):
              "1 per hour" if s.crows_per_hour else f"{s.crows_total} in all"] for s in setups]
     click.echo(tabulate(rows, headers=["players", "difficulty", "psychics", "cards per kind",
                                        "tokens each", "crows"], tablefmt=TABLEFMT))
+
+
+def replay_columns(s) -> tuple[list[str], list]:
+    """``sleuth replay``: the headers and cells of one step."""
+    ps = s.summary.get("psychics", {})
+    cells = [f"{n} {p['stage'][:3]}:{p['candidates'] if p['candidates'] is not None else '-'}"
+             for n, p in ps.items() if p["stage"] != "epilogue"]
+    return ["assignments", "candidates (stage:count)"], \
+        [s.summary.get("assignments", "-"), " ".join(cells)]
+
+
+def render_change(before, after) -> list[str]:
+    """``whatif``: the headline difference between two Knowledge."""
+    b = before.summary if before is not None else {}
+    out = []
+    for name, p in after.summary["psychics"].items():
+        pb = b.get("psychics", {}).get(name, {})
+        if p != pb:
+            out.append(f"{name}: {p['stage']}, candidates {pb.get('candidates', '?')} -> "
+                       f"{p['candidates']}")
+    return out

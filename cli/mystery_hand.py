@@ -65,3 +65,25 @@ def render_analysis(a) -> str:
     lines.append("")
     lines.append("Verdict: " + a.verdict)
     return "\n".join(lines)
+
+
+def replay_columns(s) -> tuple[list[str], list]:
+    """``sleuth replay``: the headers and cells of one step."""
+    k = s.knowledge
+    n = s.summary.get("candidates")
+    cell = "-" if k is None else (str(n) if n is not None else
+                                  f"<=10^{k.uncertainty:.1f}" if k.uncertainty else "many")
+    if s.summary.get("determined"):
+        cell += " *"
+    return ["candidates"], [cell]
+
+
+def render_change(before, after) -> list[str]:
+    """``whatif``: the headline difference between two Knowledge."""
+    b = before.summary if before is not None else {}
+    a = after.summary
+    out = [f"candidates for the mystery hand: {b.get('candidates', '?')} -> "
+           f"{a['candidates'] if a['candidates'] is not None else 'many'}"]
+    if a.get("verdict"):
+        out.append(f"verdict: {a['verdict']}")
+    return out

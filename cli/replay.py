@@ -9,10 +9,11 @@ import sys
 import click
 from tabulate import tabulate
 
-from cli.main import cli, emit_json, handle_errors
+from cli.main import cli, emit_json, handle_errors, renderer, with_examples
 from solver.errors import NotationError
+from solver.games import PUBLIC, Capability, get_game
 from solver.records import read_record
-from solver.replay import MEASURES, PUBLIC, Replay, ViewReplay, replay, replay_views
+from solver.replay import Replay, ViewReplay, replay, replay_views
 
 STATEMENT_WIDTH = 44
 PLOT_INSTALL = "pip install -e '.[plot]'"
@@ -30,38 +31,10 @@ def _certain(new: dict[str, str], limit: int = 8) -> str:
 
 
 def _columns(game: str, s) -> tuple[list[str], list]:
-    """Game-specific headers and cells of one step."""
-    k = s.knowledge
-    sm = s.summary
-    if game == "mystery-hand":
-        n = sm.get("candidates")
-        cell = "-" if k is None else (str(n) if n is not None else
-                                      f"<=10^{k.uncertainty:.1f}" if k.uncertainty else "many")
-        if sm.get("determined"):
-            cell += " *"
-        return ["candidates"], [cell]
-    if game == "literature":
-        halves = sm.get("halves", {})
-        cells = []
-        for name, h in halves.items():
-            if h["status"] == "open":
-                cells.append(f"{name} {h['certain']}/{h['cards']}" + ("*" if h.get("safe") else ""))
-        unc = "-" if k is None or k.uncertainty is None else (
-            f"{k.uncertainty:.1f}" + ("" if k.exact else "~"))
-        return ["log10 deals", "open half-suits: certain holders (* safe)"], \
-            [unc, " ".join(cells)]
-    if game == "mysterium":
-        ps = sm.get("psychics", {})
-        cells = [f"{n} {p['stage'][:3]}:{p['candidates'] if p['candidates'] is not None else '-'}"
-                 for n, p in ps.items() if p["stage"] != "epilogue"]
-        return ["assignments", "candidates (stage:count)"], \
-            [sm.get("assignments", "-"), " ".join(cells)]
-    if game == "hand":
-        return ["totals", "leading"], [", ".join(f"{p} {t}" for p, t in sm.get("totals", {}).items()),
-                                       ", ".join(sm.get("leaders", []))]
-    if game == "twenty-two":
-        return ["entropy", "unseen"], ["-" if k is None else f"{k.uncertainty:.1f}",
-                                       sm.get("unseen", "-")]
+    """The game's headers and cells of one step (``replay_columns`` of its CLI module)."""
+    mod = renderer(game)
+    if mod is not None:
+        return mod.replay_columns(s)
     return ["uncertainty"], ["-" if s.uncertainty is None else f"{s.uncertainty:.2f}"]
 
 
@@ -161,28 +134,30 @@ def _complete_player(ctx, param, incomplete):
 @click.option("--jobs", type=click.IntRange(1, 64), default=None, metavar="N",
               help="Replay views in parallel processes (default: the number of CPUs).")
 @handle_errors(json_flag="as_json")
+@with_examples
 def replay_cmd(record, as_, all_views, as_json, plot, upto, jobs):
     """What became known, statement by statement.
 
-    For Mystery Hand: the number of candidates for the mystery hand after each statement
-    (* = determined), the cards that became certain, the first moment the view could
-    announce, and every announcement checked from the announcer's view (a complete record
-    is needed for other players' views). For Literature: the certain holders per half-suit,
-    when a safe claim first existed and whether each claim was safe. For Mysterium: the
-    candidates per psychic; for Hand: the totals.
+    After each statement: the view's uncertainty (the game's measure: candidates for a
+    mystery hand, consistent deals, secret assignments...), the game's headline figures,
+    the cards that became certain; then the moments worth telling: the first moment the
+    view could announce or claim safely, and every announcement or claim checked from the
+    mover's own view (where the record holds it).
 
     \b
     Examples:
-      sleuth replay samples/mystery-hand/two-player-seen.txt
-      sleuth replay samples/mystery-hand/seven-players.txt --as Ben --json
-      sleuth replay samples/literature/ex-a-six-players.txt --plot story.png
+      sleuth replay {demo}
+      sleuth replay {demo} --as public --json
+      sleuth replay {demo} --plot story.png
     Exit status 2 for a bad record or view (or --plot without matplotlib); 3 when the record
     has a contradiction (saved with 'force'): the steps up to it are still shown.
     """
     from cli.commands import resolve_view
 
     rec = read_record(record)
-    if plot and not MEASURES.get(rec.game):
+    if Capability.REPLAY not in get_game(rec.game).capabilities:
+        raise NotationError("this game has no replay", text=rec.game)
+    if plot and not get_game(rec.game).measure:
         raise NotationError("this game's replay has no uncertainty to plot", text=rec.game)
     if plot:
         try:

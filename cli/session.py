@@ -2,7 +2,6 @@
 :mod:`solver.session`)."""
 from __future__ import annotations
 
-import importlib
 import json
 import os
 import re
@@ -60,17 +59,13 @@ def colourize(text: str, colour: bool) -> str:
 
 # ----- rendering ----------------------------------------------------------------------------
 def render_analysis(analysis, game: str) -> str:
-    """The game's own sheet (``cli.<game>.render_analysis``), or its JSON when the game has
-    no renderer yet."""
-    from cli.main import RENDERERS
+    """The game's own sheet (``render_analysis`` of its CLI module), or its JSON when the
+    game has no CLI module."""
+    from cli.main import renderer
 
-    mod = RENDERERS.get(game)
-    if mod:
-        try:
-            return importlib.import_module(mod).render_analysis(analysis)
-        except ModuleNotFoundError as e:
-            if e.name != mod:
-                raise
+    mod = renderer(game)
+    if mod is not None:
+        return mod.render_analysis(analysis)
     return json.dumps(analysis.to_json(), indent=1, ensure_ascii=False)
 
 
@@ -93,34 +88,13 @@ def render_conflict(conflict: list[tuple[int, str]], new_line: int | None = None
     return out
 
 
-def render_knowledge_change(before, after) -> list[str]:
-    """The headline difference between two :class:`solver.replay.Knowledge`."""
-    out = []
-    b = before.summary if before is not None else {}
-    a = after.summary
-    if "candidates" in a:
-        out.append(f"candidates for the mystery hand: {b.get('candidates', '?')} -> "
-                   f"{a['candidates'] if a['candidates'] is not None else 'many'}")
-        if a.get("verdict"):
-            out.append(f"verdict: {a['verdict']}")
-    if "halves" in a:
-        for name, h in a["halves"].items():
-            hb = b.get("halves", {}).get(name, {})
-            if h["status"] != "open":
-                if hb.get("status") != h["status"]:
-                    out.append(f"{name}: {h['status']}")
-            elif hb.get("certain") != h["certain"] or h.get("safe"):
-                tag = " (safe claim)" if h.get("safe") else ""
-                out.append(f"{name}: {hb.get('certain', '?')} -> {h['certain']} of {h['cards']} "
-                           f"holders certain{tag}")
-    if "psychics" in a:
-        for name, p in a["psychics"].items():
-            pb = b.get("psychics", {}).get(name, {})
-            if p != pb:
-                out.append(f"{name}: {p['stage']}, candidates {pb.get('candidates', '?')} -> "
-                           f"{p['candidates']}")
-    if "totals" in a and "candidates" not in a:
-        out.append("totals: " + ", ".join(f"{k} {v}" for k, v in a["totals"].items()))
+def render_knowledge_change(before, after, game: str) -> list[str]:
+    """The headline difference between two :class:`solver.games.Knowledge` (the game's
+    ``render_change``), then the uncertainty."""
+    from cli.main import renderer
+
+    mod = renderer(game)
+    out = list(mod.render_change(before, after)) if mod is not None else []
     if before is not None and before.uncertainty is not None and after.uncertainty is not None:
         out.append(f"uncertainty (log10 / bits): {before.uncertainty:.2f} -> "
                    f"{after.uncertainty:.2f}")
@@ -165,7 +139,7 @@ def render_outcome(o: Outcome, session: Session, show_sheet: bool) -> str:
             out += ["", sheet_text(session)]
     elif k == "whatif":
         out.append(f"what if: {o.statement}   (not saved)")
-        out += ["  " + l for l in render_knowledge_change(o.before, o.after)]
+        out += ["  " + l for l in render_knowledge_change(o.before, o.after, session.record.game)]
         if o.new_certain:
             out.append("  would become certain: " + ", ".join(
                 f"{c} -> {l}" for c, l in sorted(o.new_certain.items())))

@@ -136,3 +136,15 @@ def render_analysis(a) -> str:
         lines.append("Closest to elimination: " + ", ".join(a.closest)
                      + f" ({top['total']}, {top['to_go']} to go)")
     return "\n".join(lines)
+
+
+def replay_columns(s) -> tuple[list[str], list]:
+    """``sleuth replay``: the headers and cells of one step."""
+    k = s.knowledge
+    return ["entropy", "unseen"], ["-" if k is None else f"{k.uncertainty:.1f}",
+                                   s.summary.get("unseen", "-")]
+
+
+def render_change(before, after) -> list[str]:
+    """``whatif``: the headline difference between two Knowledge."""
+    return ["totals: " + ", ".join(f"{k} {v}" for k, v in after.summary["totals"].items())]

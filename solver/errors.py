@@ -66,6 +66,15 @@ class RuleError(SleuthError):
     """Well-formed input that a game rule forbids (an illegal ask, a card in two places...)."""
 
 
+class BudgetError(SleuthError):
+    """An answer that could not be found within the time or work allowed (a solver time-out).
+
+    Exit code 4: the record is fine, the question was too hard for the budget; run again
+    with a larger budget or on a shorter prefix."""
+
+    exit_code = 4
+
+
 class InconsistentError(SleuthError):
     """Observations that cannot all be true together.
 

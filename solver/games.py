@@ -1,60 +1,318 @@
-"""The registry of games: name -> the module that implements it.
+"""The one Game interface, its capabilities, and the registry of games.
 
-Each game module exposes ``GAME``, an object with ``name``, ``header_keys``,
-``check_header(header)``, ``parse_event(text, header)`` and ``validate(record)``; games
-that analyse records also have ``analyze(record, view=..., **options)``.
+Every game is a package ``solver/<package>/`` whose ``game.py`` defines a subclass of
+:class:`Game` and registers it (:data:`REGISTRY` is the only list of games).  The generic
+parts -- records, the live session, replay, the CLI verbs -- only ever call a game through
+this interface: they test what a game can do with :attr:`Game.capabilities` (never
+``hasattr``) and event kinds with the class-level flags of :class:`Event` (never class
+names).
 
->>> get_game("mystery-hand").name
-'mystery-hand'
+A game package has the same role modules (``docs/architecture.md``):
+``events.py`` (statements: parse and write), ``options.py`` (variants, on
+:mod:`solver.options`), ``engine.py`` (turn order, legality, the state after each
+statement), ``inference.py`` (the model of what a view knows), ``analysis.py`` (what
+``analyze`` returns), ``simulate.py`` and ``game.py`` (the :class:`Game`); game-only
+extras keep their own names.
+
+>>> g = get_game("mystery-hand")
+>>> g.name, Capability.ANALYZE in g.capabilities
+('mystery-hand', True)
+>>> [g.name for g in games()]
+['mystery-hand', 'literature', 'hand', 'twenty-two', 'mysterium']
+>>> get_game("chess")
+Traceback (most recent call last):
+...
+solver.errors.NotationError: unknown game; expected one of mystery-hand | literature | hand | twenty-two | mysterium: 'chess'
 """
 from __future__ import annotations
 
+import enum
 import importlib
+import math
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, ClassVar
 
 from solver.errors import NotationError
+from solver.model.budget import Budget
 
-GAME_MODULES = {
-    "mystery-hand": "solver.mystery_hand",
-    "literature": "solver.literature",
-    "hand": "solver.hand",
-    "twenty-two": "solver.twenty_two",
-    "mysterium": "solver.mysterium",
+if TYPE_CHECKING:  # pragma: no cover
+    from solver.options import Options
+    from solver.records import Header, Record, Statement
+
+#: record name -> "module:Class" of the game (the only list of games; a new game adds a line)
+REGISTRY: dict[str, str] = {
+    "mystery-hand": "solver.mystery_hand.game:MysteryHandGame",
+    "literature": "solver.literature.game:LiteratureGame",
+    "hand": "solver.hand.game:HandGame",
+    "twenty-two": "solver.twenty_two.game:TwentyTwoGame",
+    "mysterium": "solver.mysterium.game:MysteriumGame",
 }
 
-
-def get_game(name: str):
-    """The ``GAME`` object of a game, by its record name."""
-    mod = GAME_MODULES.get(name)
-    if mod is None:
-        raise NotationError("unknown game; expected one of " + " | ".join(GAME_MODULES),
-                            text=name)
-    try:
-        return importlib.import_module(mod).GAME
-    except ModuleNotFoundError as e:
-        if e.name and e.name.startswith(mod):
-            raise NotationError("this game is not supported by this version of cardsleuth",
-                                text=name) from None
-        raise
+#: the label of the spectator's view (``--as public``); no player may be called so
+PUBLIC = "public"
 
 
-class Game:
-    """Base of every game's ``GAME`` object.
+class Capability(enum.Enum):
+    """What a game can do; the CLI offers a verb only for the games that declare it."""
 
-    Subclasses implement ``parse_event`` and usually ``validate``; games that analyse
-    records add ``analyze(record, view)`` (returning an object with ``to_json()``),
-    ``explain(record, view, card)``, ``check(record)`` (raise
-    :class:`~solver.errors.InconsistentError` if the observations conflict) and
-    ``simulate(players, options, seed, events)``.
+    ANALYZE = "analyze"      # analyze(record, view, budget=) -> Analysis
+    EXPLAIN = "explain"      # explain(record, view, card) -> Explanation
+    CHECK = "check"          # check(record): raise InconsistentError
+    SIMULATE = "simulate"    # simulate(players, options, seed, events) -> Record
+    REPLAY = "replay"        # knowledge(), views(), findings(), checks()
+    ADVISE = "advise"        # suggest(record, view, ...) -> Advice
+
+
+class Event:
+    """Base of every game's statement classes (frozen dataclasses).
+
+    ``str(event)`` is its record notation (``write_record`` writes it; parsing it gives an
+    equal event); ``repr`` is for debugging.  Class-level flags tell the generic parts
+    what an event is, without naming it:
+
+    * ``setup``: a statement of the deal (``holds``, ``faceup``...): leading ones form the
+      opening step of a replay;
+    * ``joins``: event classes whose step this event completes when it follows one (a
+      Literature ``shown`` line after its claim, Twenty-Two ``holds`` after a deal);
+    * ``held_for``: the event class that may resolve this one when, as written alone, it
+      is refused (a Literature claim held until its ``shown`` line).
     """
 
-    name = ""
-    header_keys: tuple[str, ...] = ()
+    setup: ClassVar[bool] = False
+    joins: ClassVar[tuple[type, ...]] = ()
+    held_for: ClassVar[type | None] = None
 
-    def check_header(self, header) -> None:
-        """Raise a :class:`~solver.errors.SleuthError` for a header this game cannot play."""
 
-    def parse_event(self, text: str, header):
-        raise NotImplementedError(f"{type(self).__name__} must implement parse_event")
+# ----- what a view knows after a statement (session and replay) ---------------------------
+@dataclass
+class Knowledge:
+    """What a view knows after a prefix of the record: the common currency of the live
+    session (``whatif``) and the replay.
 
-    def validate(self, record) -> None:
+    ``certain``: card -> where it certainly is; ``uncertainty``: the game's
+    :attr:`Game.measure` (``None`` when not measured); ``exact``: the uncertainty is exact
+    (else an estimate); ``bound``: it is an upper bound; ``summary``: the game's headline
+    figures (JSON-able); ``safe``: the commitments the view can make now without risk
+    (an announcement, safe claims...) -- key -> detail."""
+
+    certain: dict[str, str]
+    uncertainty: float | None
+    exact: bool = True
+    summary: dict = field(default_factory=dict)
+    bound: bool = False
+    safe: dict[str, Any] = field(default_factory=dict)
+
+
+def log10(n) -> float | None:
+    """``log10(n)`` for a positive count, else ``None``."""
+    if n is None or n <= 0:
+        return None
+    return math.log10(n)
+
+
+@dataclass(frozen=True)
+class StepSpec:
+    """One replay step: the statements it adds and the record of everything known after."""
+
+    index: int
+    statements: tuple
+    record: Any
+
+    @property
+    def lines(self) -> list[int]:
+        return [s.line for s in self.statements]
+
+    @property
+    def text(self) -> str:
+        return " / ".join(s.text for s in self.statements)
+
+
+@dataclass
+class Finding:
+    """A moment worth telling in a replay.  ``kind``: ``determined`` (the view could
+    announce), ``announce`` (``ok`` true when the announcer was sure), ``safe-claim``,
+    ``claim``, ``forced`` (a psychic's card became certain), ``found``, ``lead``,
+    ``unchecked`` (the mover's view is not in the record)."""
+
+    kind: str
+    step: int
+    line: int | None
+    player: str | None
+    text: str
+    ok: bool | None = None
+    since: int | None = None          # the step from which it was certain/safe
+
+    def to_json(self) -> dict:
+        return {"kind": self.kind, "step": self.step, "line": self.line, "player": self.player,
+                "text": self.text, "ok": self.ok, "since": self.since}
+
+
+@dataclass(frozen=True)
+class Keywords:
+    """A game's keywords, for completion and did-you-mean: words that start a statement,
+    words after a player's name, and words later on."""
+
+    lead: tuple[str, ...] = ()
+    verbs: tuple[str, ...] = ()
+    words: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """The words of one record's language, for completion."""
+
+    names: tuple[str, ...]        # players (and psychics)
+    lead: tuple[str, ...]         # keywords that start a statement
+    verbs: tuple[str, ...]        # keywords after a name
+    words: tuple[str, ...]        # other keywords
+    cards: tuple[str, ...]
+    ranges: tuple[str, ...]       # suit ranges, rank sets, half-suits
+    commands: tuple[str, ...] = ()
+
+
+#: ``knowledge_of(player, step_index)`` -> that player's Knowledge (``None`` if unknown)
+KnowledgeOf = Callable[[str, int], "Knowledge | None"]
+
+
+# ----- the interface -------------------------------------------------------------------------
+class Game(ABC):
+    """One game.  Subclasses set the class attributes and implement the methods of the
+    capabilities they declare; a method of an undeclared capability is never called."""
+
+    #: the record's ``game:`` name
+    name: ClassVar[str] = ""
+    #: the game's title, for people ("Mystery Hand")
+    title: ClassVar[str] = ""
+    #: the Python package (``solver.<package>``; its CLI module is ``cli.<package>``)
+    package: ClassVar[str] = ""
+    #: the rules file and rule-number prefix (``docs/rules/<rules>.md``, ``MH``)
+    rules: ClassVar[str] = ""
+    rule_prefix: ClassVar[str] = ""
+    capabilities: ClassVar[frozenset[Capability]] = frozenset()
+    #: header keys beyond ``game variant players dealer me``
+    header_keys: ClassVar[tuple[str, ...]] = ()
+    #: what a replay's ``uncertainty`` measures (``None``: nothing to plot)
+    measure: ClassVar[str | None] = None
+    #: one example per statement kind (help, ``sleuth format``)
+    examples: ClassVar[tuple[str, ...]] = ()
+    keywords: ClassVar[Keywords] = Keywords()
+    #: a bundled sample (``samples/<name>/<demo>``) for ``sleuth demo`` and help examples,
+    #: and a card worth asking ``why`` about in it
+    demo: ClassVar[str | None] = None
+    demo_card: ClassVar[str | None] = None
+    #: the replay's label of step 0 ("(the deal)" for games whose records open with it)
+    opening: ClassVar[str] = "(the start)"
+    #: whether replay adds the public view to the game's :meth:`views`
+    public_view: ClassVar[bool] = True
+
+    # ----- records (every game) ----------------------------------------------------------
+    def options(self, header: "Header") -> "Options":
+        """The variant in force, parsed from the header (raises ``NotationError``)."""
+        raise NotImplementedError
+
+    @abstractmethod
+    def check_header(self, header: "Header") -> None:
+        """Raise a :class:`~solver.errors.SleuthError` for a header this game cannot play
+        (unknown options, wrong player counts), naming the rule."""
+
+    @abstractmethod
+    def parse_event(self, text: str, header: "Header") -> Event:
+        """One statement line (comment stripped) -> its event (``NotationError``)."""
+
+    def validate(self, record: "Record") -> None:
         """Raise :class:`~solver.errors.RuleError` (with the line) for an illegal record."""
+
+    # ----- capabilities --------------------------------------------------------------------
+    def analyze(self, record: "Record", view: str | None, *, budget: Budget = Budget()):
+        """ANALYZE: what ``view`` knows (``None`` = the public view); an object with
+        ``to_json()`` (the contract's keys)."""
+        raise NotImplementedError
+
+    def explain(self, record: "Record", view: str | None, card: str):
+        """EXPLAIN: a :class:`solver.model.Explanation` of where ``card`` can be."""
+        raise NotImplementedError
+
+    def check(self, record: "Record") -> None:
+        """CHECK: raise :class:`~solver.errors.InconsistentError` (minimal conflicting
+        lines) when no course of the game fits everything written in the record."""
+        raise NotImplementedError
+
+    def simulate(self, players: int, options, seed: int = 0,
+                 events: int | None = None) -> "Record":
+        """SIMULATE: a random rule-following game as a complete record."""
+        raise NotImplementedError
+
+    # ----- replay and the live session (REPLAY) ------------------------------------------
+    def knowledge(self, record: "Record", view: str | None,
+                  budget: Budget = Budget()) -> Knowledge:
+        """What ``view`` knows after ``record`` (raises the game's errors)."""
+        raise NotImplementedError
+
+    def views(self, record: "Record") -> list[str | None]:
+        """Every view the record supports (players; the public view is added by replay)."""
+        return [record.header.me] if record.header.me else []
+
+    def view_supported(self, record: "Record", player: str) -> bool:
+        """Whether ``player``'s own view can be reconstructed from the record."""
+        return player == record.header.me
+
+    def hoists_setup(self, record: "Record") -> bool:
+        """Whether every step keeps all the setup statements (a complete record, where every
+        hand is known to its holder from the start)."""
+        return False
+
+    def findings(self, record: "Record", view: str | None, steps: list,
+                 specs: list[StepSpec]) -> list[Finding]:
+        """The moments worth telling in one view's replay (``steps``: its
+        :class:`solver.replay.Step` list)."""
+        return []
+
+    def checks(self, record: "Record", specs: list[StepSpec],
+               knowledge_of: KnowledgeOf, first_safe: Callable[[str, Any], int | None]
+               ) -> list[Finding]:
+        """Moves that needed certainty (announcements, claims), checked from the mover's
+        view: ``knowledge_of(player, step)``; ``first_safe(player, key)`` -> the first step
+        whose ``Knowledge.safe`` has ``key`` in that player's replay (or ``None``)."""
+        return []
+
+    def vocabulary(self, record: "Record") -> Vocabulary:
+        """Names, keywords, cards and ranges of the record's language (completion)."""
+        from solver.cards import RANKS, SUITS
+
+        k = self.keywords
+        return Vocabulary(tuple(record.header.players), k.lead, k.verbs, k.words,
+                          tuple(f"{r}{s}" for s in SUITS for r in RANKS), ())
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name!r}>"
+
+
+_LOADED: dict[str, Game] = {}
+
+
+def get_game(name: str) -> Game:
+    """The game registered as ``name`` (case-insensitive); ``NotationError`` otherwise."""
+    key = (name or "").strip().lower()
+    game = _LOADED.get(key)
+    if game is not None:
+        return game
+    target = REGISTRY.get(key)
+    if target is None:
+        raise NotationError("unknown game; expected one of " + " | ".join(REGISTRY), text=name)
+    module, _, cls = target.partition(":")
+    game = getattr(importlib.import_module(module), cls)()
+    if game.name != key:  # pragma: no cover - a registration mistake
+        raise RuntimeError(f"{target} registers as {key!r} but is named {game.name!r}")
+    _LOADED[key] = game
+    return game
+
+
+def games(capability: Capability | None = None) -> list[Game]:
+    """Every registered game (in registry order), or those with ``capability``."""
+    out = [get_game(n) for n in REGISTRY]
+    return [g for g in out if capability is None or capability in g.capabilities]
+
+
+def game_names(capability: Capability | None = None) -> list[str]:
+    return [g.name for g in games(capability)]

@@ -10,7 +10,8 @@ line the user typed and returns an :class:`Outcome` for the CLI to show.  A line
 * ``force <statement>`` (or ``force`` alone, for the last statement refused as a
   contradiction): saved although it contradicts the record (it must still parse and be
   legal);
-* ``undo``: removes the last statement line (a Literature claim with its ``shown`` line);
+* ``undo``: removes the last statement step (with the lines that ``join`` it, such as the
+  line that resolves a claim);
   the header, comment lines and blank lines stay;
 * ``whatif <statement>``: what would follow, without saving;
 * ``why CARD``: the statements behind each certainty about a card;
@@ -22,20 +23,7 @@ statement and every undo, so it is always a valid record that a person can edit;
 loses at most the line being typed.  If the file changes on disk between two lines (edited
 by hand), the session reloads it before going on.
 
->>> import os, tempfile
->>> d = tempfile.mkdtemp(); path = os.path.join(d, "game.txt")
->>> _ = open(path, "w").write("game: mystery-hand\\nplayers: P1 P2 P3 P4\\ndealer: P4\\nme: P1\\n")
->>> s = Session(path)
->>> s.handle("P1 holds: 5H 6S 2C 3C 4C 5C 7C 8C 9C 10C JC QC").kind
-'accepted'
->>> s.handle("P1 asks P2 4H-7H: 4H 5H").error.rule     # P1 holds 5H: P2 cannot show it
-'MH-1'
->>> _ = s.handle("P1 asks P2 4H-7H: 4H 7H"); _ = s.handle("P2 asks all 6*: P1 1, P3 1, P4 2")
->>> o = s.handle("P3 asks P4 6*: 0")                   # P4 holds two sixes
->>> o.kind, o.conflict
-('refused', [(7, 'P2 asks all 6*: P1 1, P3 1, P4 2'), (8, 'P3 asks P4 6*: 0')])
->>> s.handle("undo").removed, open(path).read().count("asks")
-([(7, 'P2 asks all 6*: P1 1, P3 1, P4 2')], 1)
+Its doctest-style walk-through is ``tests/test_session.py::test_walkthrough``.
 """
 from __future__ import annotations
 
@@ -45,7 +33,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from solver.errors import InconsistentError, NotationError, RuleError, SleuthError
-from solver.games import get_game
+from solver.games import Capability, Vocabulary, get_game
+from solver.model.budget import STEP_BUDGET
 from solver.records import Record, atomic_write, parse_record, strip_comment
 
 COMMANDS = ("undo", "why", "whatif", "force", "sheet", "help", "quit", "exit")
@@ -64,48 +53,11 @@ COMMAND_HELP = (
     ("# comment", "a comment line, kept in the record"),
 )
 
-#: statement examples per game, for ``help``
-STATEMENT_EXAMPLES = {
-    "mystery-hand": ("Ana holds: AS 2S 9H JD QC 4D 8S 3H 5C", "faceup: 3C 7D 9S",
-                     "Ana asks Ben 4H-7H: 4H 6H", "Ben asks Cleo 5*: 2",
-                     "Cleo asks all 10D-KD: Ana 0, Ben 1, Dev 0", "Dev requests KS: Ben",
-                     "Eli requests 2C: nobody", "Ben announces AS 2H 3D 4C: wrong"),
-    "literature": ("Ana holds: 2H 3H 4H 6H 7H 9S JC QD", "Ana asks Ben 9C: no",
-                   "Ben asks Cleo 5H: yes", "Cleo claims 2H-7H: Ana 2H 3H 4H 6H 7H, Cleo 5H",
-                   "shown 2H-7H: Ana 2H 3H 4H 6H 7H, Ben 5H", "Ana passes turn to Eli"),
-    "mysterium": ("table character: 2 5 7 11 13 16", "hour 1", "Ana receives 2 visions",
-                  "crow: 3", "Ana guesses character 5: right", "Cleo agrees with Ben",
-                  "reveal Ben: wrong", "Ana votes 2", "culprit: 2"),
-    "hand": ("round 1: Ana out partial; Ben 45, Cleo no-meld", "round 2: unscored stock",
-             "round 3 dealer Ben indicator 7C: Ana out full-hand colour; Ben 5H KS, Cleo 30"),
-    "twenty-two": ("Ben deals 7", "Ana holds: 2C 5H 7D 9S JC QH AD", "Cleo exchanges 1",
-                   "Ana exchanges 2: 2C 5H -> 3S KD", "Cleo leads 7H; Ana 9H; Ben KH",
-                   "showdown: Ana 4C, Ben KH, Cleo 9D"),
-}
-
-#: keywords per game: (words that start a statement, words after a player, words later)
-KEYWORDS = {
-    "mystery-hand": (("faceup", "mystery"), ("asks", "requests", "announces", "holds"),
-                     ("all", "nobody", "none", "right", "wrong")),
-    "literature": (("shown",), ("asks", "claims", "passes", "challenges", "holds"),
-                   ("yes", "no", "surrendered", "turn", "to")),
-    "mysterium": (("table", "secret", "hour", "crow", "reveal", "group", "verdict", "culprit"),
-                  ("guesses", "receives", "agrees", "disagrees", "votes"),
-                  ("character", "location", "object", "right", "wrong", "with", "visions",
-                   "group")),
-    "hand": (("round",), (), ("dealer", "indicator", "unscored", "redeal", "stock", "out",
-                              "partial", "full-hand", "no-meld", "wild-discard", "two-wilds",
-                              "colour", "suit")),
-    "twenty-two": (("showdown", "draw"), ("deals", "holds", "exchanges", "leads", "plays"),
-                   ()),
-}
-
-
 @dataclass
 class Outcome:
     """The result of one line.  ``kind``: ``accepted`` (saved), ``refused`` (not saved;
     ``error``, and ``conflict`` = the conflicting lines for a contradiction), ``pending``
-    (a Literature claim held until its ``shown`` line), ``undone``, ``whatif``, ``why``,
+    (a statement whose class is ``held_for`` another, kept until that one follows), ``undone``, ``whatif``, ``why``,
     ``sheet``, ``help``, ``noted`` (a comment line saved), ``quit``, ``empty``."""
 
     kind: str
@@ -162,6 +114,62 @@ def appended(text: str, statement: str) -> str:
     return text + statement.strip() + "\n"
 
 
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u2028\u2029\x85]")
+
+
+def check_record(record: Record) -> None:
+    """Raise :class:`InconsistentError` when the game finds no consistent course of play
+    (a game without the CHECK capability has nothing to check)."""
+    game = get_game(record.game)
+    if Capability.CHECK in game.capabilities:
+        game.check(record)
+
+
+def checked_append(text: str, statement: str, path: str | None = None, *,
+                   force: bool = False) -> tuple[str, Record]:
+    """The record ``text`` with ``statement`` appended, parsed, validated and (unless
+    ``force``) checked for consistency -- or the error; nothing is written.
+
+    A statement is one line holding one game statement (a trailing ``# comment`` is kept):
+    empty text, control characters, line breaks and header lines are refused.
+    """
+    if "\n" in statement or "\r" in statement or _CONTROL.search(statement):
+        bad = "one statement at a time, on one line" if re.search(
+            r"[\n\r\u2028\u2029\x85]", statement) else "a statement has no control characters"
+        raise NotationError(bad, text=statement, path=path)
+    if not strip_comment(statement)[0]:
+        raise NotationError("expected a game statement" + (
+            ", not only a comment" if statement.strip() else ""), text=statement, path=path)
+    new_text = appended(text, statement)
+    rec = parse_record(new_text, path)
+    if not rec.statements or rec.statements[-1].line != new_text.count("\n"):
+        raise NotationError("expected a game statement, not a header line", text=statement,
+                            path=path)
+    if not force:
+        check_record(rec)
+    return new_text, rec
+
+
+def read_text(path: str) -> str:
+    """The text of a record file (``NotationError`` when it cannot be read as UTF-8)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except OSError as e:
+        raise NotationError(f"cannot read the record ({e.strerror})", text=path) from None
+    except UnicodeDecodeError as e:
+        raise NotationError(f"the record is not UTF-8 text (byte {e.start})", text=path) from None
+
+
+def append_statement(path: str, statement: str, *, force: bool = False) -> Record:
+    """Check ``statement`` against the whole record file and append it (atomically); on any
+    refusal the file is left byte for byte as it was.  Used by ``sleuth log`` and
+    ``sleuth play``."""
+    new_text, rec = checked_append(read_text(path), statement, path, force=force)
+    atomic_write(path, new_text)
+    return rec
+
+
 class Session:
     """A live session on one record file (see the module doc).
 
@@ -173,16 +181,17 @@ class Session:
     def __init__(self, path: str, view: Any = _ME):
         self.path = path
         try:
-            with open(path, encoding="utf-8") as f:
-                self.text = f.read()
-        except OSError as e:
-            raise NotationError(f"cannot read the record ({e.strerror}); start one with "
-                                "'sleuth new GAME RECORD --players ...'", text=path) from None
+            self.text = read_text(path)
+        except NotationError as e:
+            if os.path.exists(path):
+                raise
+            raise NotationError(f"{e.message}; start one with 'sleuth new GAME RECORD "
+                                "--players ...'", text=path) from None
         self.record = parse_record(self.text, path)
         self.game = get_game(self.record.game)
         self.view = self.record.header.me if view is Session._ME else view
         self.last_refused: str | None = None   # the last statement refused as a contradiction
-        self.pending: str | None = None        # a Literature claim awaiting its shown line
+        self.pending: str | None = None        # a held statement awaiting its resolution
 
     # ----- the file ------------------------------------------------------------------------
     def consistent(self) -> InconsistentError | None:
@@ -194,16 +203,11 @@ class Session:
         return None
 
     def _check(self, rec: Record) -> None:
-        if hasattr(self.game, "check"):
-            self.game.check(rec)
+        check_record(rec)
 
     def _sync(self) -> bool:
         """Reload the record if the file changed on disk; True when it did."""
-        try:
-            with open(self.path, encoding="utf-8") as f:
-                text = f.read()
-        except OSError as e:
-            raise NotationError(f"cannot read the record ({e.strerror})", text=self.path) from None
+        text = read_text(self.path)
         if text == self.text:
             return False
         rec = parse_record(text, self.path)   # a broken hand edit: refuse until it is fixed
@@ -281,28 +285,26 @@ class Session:
                 out.append((ln, strip_comment(lines[ln - 1])[0]))
         return out
 
-    def _try(self, new_text: str, force: bool) -> Record:
-        """Parse and validate ``new_text`` (and check it unless ``force``)."""
+    def _try(self, statement: str, force: bool, text: str | None = None) -> tuple[str, Record]:
+        """The record text with ``statement`` appended, parsed, validated and (unless
+        ``force``) checked (see :func:`checked_append`)."""
         try:
-            rec = parse_record(new_text, self.path)
-            if not force:
-                self._check(rec)
+            return checked_append(self.text if text is None else text, statement, self.path,
+                                  force=force)
         except SleuthError as e:
             raise e.located(path=self.path)
-        return rec
 
     def submit(self, statement: str, force: bool = False) -> Outcome:
         """Check ``statement`` against the whole record and save it (see the module doc)."""
-        if "\n" in statement:
-            return Outcome("refused", statement=statement,
-                           error=NotationError("one statement at a time", text=statement))
         pending, self.pending = self.pending, None
         note = ""
         if pending is not None:
-            if self._kind_of(statement) == "Shown":
-                both = appended(appended(self.text, pending), statement)
+            held = self._kind_of(pending)
+            if held is not None and held.held_for is not None \
+                    and self._kind_of(statement) is held.held_for:
+                both = appended(self.text, pending)
                 try:
-                    rec = self._try(both, force)
+                    both, rec = self._try(statement, force, both)
                 except InconsistentError as e:
                     self.last_refused = None
                     return Outcome("refused", statement=statement, error=e,
@@ -315,9 +317,10 @@ class Session:
             note = f"dropped the held claim: {pending}"
         new_text = appended(self.text, statement)
         try:
-            rec = self._try(new_text, force)
+            new_text, rec = self._try(statement, force)
         except (InconsistentError, RuleError) as e:
-            if self.record.game == "literature" and self._kind_of(statement) == "Claim":
+            kind = self._kind_of(statement)
+            if kind is not None and kind.held_for is not None:
                 self.pending = statement
                 return Outcome("pending", statement=statement, error=e,
                                conflict=(self._conflict_lines(e, new_text)
@@ -345,12 +348,13 @@ class Session:
                        line=rec.statements[-1].line if rec.statements else None, forced=force,
                        conflict=conflict)
 
-    def _kind_of(self, statement: str) -> str | None:
+    def _kind_of(self, statement: str) -> type | None:
+        """The event class of ``statement`` (``None`` if it does not parse)."""
         try:
             ev = self.game.parse_event(strip_comment(statement)[0], self.record.header)
         except SleuthError:
             return None
-        return type(ev).__name__
+        return type(ev)
 
     def undo(self) -> Outcome:
         """Remove the last statement (a claim with its ``shown`` line) from the record."""
@@ -372,7 +376,7 @@ class Session:
     def why(self, card: str) -> Outcome:
         if not card:
             return Outcome("refused", error=NotationError("which card? 'why KS'", text="why"))
-        if not hasattr(self.game, "explain"):
+        if Capability.EXPLAIN not in self.game.capabilities:
             return Outcome("refused", error=NotationError("this game has no card explanations",
                                                           text=self.record.game))
         try:
@@ -390,7 +394,7 @@ class Session:
                                                           text="whatif"))
         new_text = appended(self.text, statement)
         try:
-            rec = self._try(new_text, False)
+            new_text, rec = self._try(statement, False)
         except InconsistentError as e:
             return Outcome("refused", "it would contradict the record", statement=statement,
                            error=e, conflict=self._conflict_lines(e, new_text),
@@ -398,11 +402,11 @@ class Session:
         except SleuthError as e:
             return Outcome("refused", statement=statement, error=e, hypothetical=True)
         try:
-            before = probe(self.record, self.view)
+            before = probe(self.record, self.view, STEP_BUDGET)
         except SleuthError:
             before = None
         try:
-            after = probe(rec, self.view)
+            after = probe(rec, self.view, STEP_BUDGET)
         except SleuthError as e:
             return Outcome("refused", statement=statement, error=e, hypothetical=True)
         new = {c: l for c, l in after.certain.items()
@@ -414,7 +418,7 @@ class Session:
         """The game's analysis of the record (or ``record``) from the session's view; raises
         the game's errors (an inconsistent record: :class:`InconsistentError`)."""
         rec = record if record is not None else self.record
-        if not hasattr(self.game, "analyze"):
+        if Capability.ANALYZE not in self.game.capabilities:
             raise NotationError("this game has no analysis", text=rec.game)
         return self.game.analyze(rec, self.view)
 
@@ -423,14 +427,13 @@ class Session:
         w = max(len(a) for a, _ in COMMAND_HELP)
         out = ["Type one statement a line, or a command:"]
         out += [f"  {a.ljust(w)}  {b}" for a, b in COMMAND_HELP]
-        ex = STATEMENT_EXAMPLES.get(self.record.game, ())
-        if ex:
-            out.append(f"Statements ({self.record.game}), for example:")
-            out += [f"  {e}" for e in ex]
+        if self.game.examples:
+            out.append(f"Statements ({self.game.name}), for example:")
+            out += [f"  {e}" for e in self.game.examples]
         out.append("Players: " + " ".join(self.vocabulary().names))
         return "\n".join(out)
 
-    def vocabulary(self) -> "Vocabulary":
+    def vocabulary(self) -> Vocabulary:
         return vocabulary(self.record)
 
     def suggest(self, before_cursor: str) -> list[str]:
@@ -438,59 +441,11 @@ class Session:
         return suggest(self.vocabulary(), before_cursor)
 
 
-@dataclass(frozen=True)
-class Vocabulary:
-    """The words of one record's language, for completion."""
-
-    names: tuple[str, ...]        # players (and psychics)
-    lead: tuple[str, ...]         # keywords that start a statement
-    verbs: tuple[str, ...]        # keywords after a name
-    words: tuple[str, ...]        # other keywords
-    cards: tuple[str, ...]
-    ranges: tuple[str, ...]       # suit ranges, rank sets, half-suits
-    commands: tuple[str, ...] = COMMANDS
-
-
 def vocabulary(record) -> Vocabulary:
-    """Names, keywords, cards and ranges of ``record``'s game, from its header."""
-    from solver.cards import RANKS, SUITS
+    """Names, keywords, cards and ranges of ``record``'s game, with the session's commands."""
+    from dataclasses import replace
 
-    h = record.header
-    game = record.game
-    names = list(h.players)
-    lead, verbs, words = KEYWORDS.get(game, ((), (), ()))
-    cards: list[str] = [f"{r}{s}" for s in SUITS for r in RANKS]
-    ranges: list[str] = []
-    if game == "mystery-hand":
-        from solver.mystery_hand.options import MysteryHandOptions
-
-        if MysteryHandOptions.from_names(h.variant).jokers:
-            cards.append("Jk")
-        for s in SUITS:
-            for i in range(len(RANKS) - 2):        # A-4 .. J-A (the ace low and high)
-                a, b = RANKS[i], RANKS[(i + 3) % len(RANKS)]
-                ranges.append(f"{a}{s}-{b}{s}")
-        ranges += [f"{r}*" for r in RANKS]
-    elif game == "literature":
-        from solver.literature.rules import table_of
-
-        t = table_of(h)
-        cards = sorted({repr(c) for c in t.card_keys}, key=lambda c: cards.index(c)
-                       if c in cards else 99)
-        ranges = [hs.name for hs in t.halves]
-    elif game == "mysterium":
-        from solver.mysterium.roster import roster_of
-
-        r = roster_of(h)
-        names += [p for p in r.psychics if p not in names]
-        cards = []
-        for st in record.statements:
-            if type(st.event).__name__ == "TableCards":
-                cards += [f"{st.event.kind} {n}" for n in st.event.cards]
-    elif game == "twenty-two":
-        cards.append("Jk")
-    return Vocabulary(tuple(names), tuple(lead), tuple(verbs), tuple(words), tuple(cards),
-                      tuple(ranges))
+    return replace(get_game(record.game).vocabulary(record), commands=COMMANDS)
 
 
 _TOKEN = re.compile(r"[^\s,;:]*$")
@@ -501,7 +456,8 @@ def suggest(v: Vocabulary, before_cursor: str) -> list[str]:
     and leading keywords for the first word, verbs after a name, cards after ``why``, and
     names, cards, ranges and keywords later on.  Case-insensitive prefix match.
 
-    >>> v = Vocabulary(("Ana", "Ben"), ("faceup",), ("asks",), ("all",), ("AS", "AH"), ("AS-4S",))
+    >>> v = Vocabulary(("Ana", "Ben"), ("faceup",), ("asks",), ("all",), ("AS", "AH"), ("AS-4S",),
+    ...                COMMANDS)
     >>> suggest(v, ""), suggest(v, "Ana a"), suggest(v, "Ana asks B"), suggest(v, "why a")
     (['undo', 'why', 'whatif', 'force', 'sheet', 'help', 'quit', 'exit', 'Ana', 'Ben', 'faceup'], ['asks'], ['Ben'], ['AS', 'AH'])
     """

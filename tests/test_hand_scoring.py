@@ -92,7 +92,7 @@ def test_events_round_trip_and_aliases():
                  "round 3: unscored redeal Ana", "round 3: unscored stock",
                  "round 1: Ben out partial; Ana 12, Cleo 30"):
         ev = parse_event(text, h)
-        assert repr(ev) == text and parse_event(repr(ev), h) == ev
+        assert str(ev) == text and parse_event(str(ev), h) == ev
     assert parse_event("ROUND 1: Ana OUT Full-Hand color; Ben NoMeld, Cleo 3", h).bonuses == \
         ("colour",)
 

@@ -3,6 +3,7 @@
 knows, it is a consistent deal of the model, and every certainty is true."""
 from hypothesis import HealthCheck, given, settings, strategies as st
 
+from solver.model.budget import Budget
 from solver.literature import GAME
 from solver.literature.infer import backbone, build
 from solver.literature.play import OUT, Play, cut_points
@@ -47,7 +48,7 @@ def check_prefix(record, deal, full_analysis_view="__none__"):
                 assert next(iter(bb.possible[k])) == cur[k], (view, k)
     # one full analysis (probabilities, p_team, safe claims) per prefix
     view = full_analysis_view if full_analysis_view != "__none__" else None
-    a = GAME.analyze(record, view, time_budget=0.3)
+    a = GAME.analyze(record, view, budget=Budget(time_budget=0.3))
     for k in t.keys:
         name = repr(t.key_card[k])
         assert a.cards[name].get(cur[k], 0) > 0, (name, cur[k], a.cards[name])

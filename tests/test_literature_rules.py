@@ -82,7 +82,7 @@ def test_statements_round_trip():
             "shown 9D-AD: Ana 9D JD, Cleo QD KD, Eli 10D AD\n")
     again = parse_record(write_record(r))
     assert again.events() == r.events()
-    assert repr(r.statements[-2].event) == "Ana claims 9D-AD: Ana 9D JD, Cleo KD, Eli 10D QD AD"
+    assert str(r.statements[-2].event) == "Ana claims 9D-AD: Ana 9D JD, Cleo KD, Eli 10D QD AD"
 
 
 def test_notation_errors():

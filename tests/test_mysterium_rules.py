@@ -132,9 +132,9 @@ secret Ben: character 4, location 1
 """
     r = parse_record(text)
     again = parse_record(write_record(r))
-    assert [repr(s.event) for s in again.statements] == [repr(s.event) for s in r.statements]
-    assert repr(r.statements[7].event) == "Ben guesses character 2"
-    assert repr(r.statements[8].event) == "Cleo agrees with Ben"
+    assert [str(s.event) for s in again.statements] == [str(s.event) for s in r.statements]
+    assert str(r.statements[7].event) == "Ben guesses character 2"
+    assert str(r.statements[8].event) == "Cleo agrees with Ben"
 
 
 def test_notation_errors():

@@ -103,18 +103,18 @@ def test_complete_record_every_view_and_the_truth():
         for s in vr.steps:
             for card, loc in s.knowledge.certain.items():
                 assert truth[Card.parse(card)] == loc, (label, s.index, card)
-            if s.knowledge.determined:
+            if s.knowledge.summary["determined"]:
                 assert sorted(s.summary["answer"]) == sorted(map(repr, mystery))
         det = [f for f in vr.findings if f.kind == "determined"]
         if det:
             i = det[0].step
-            assert vr.steps[i].knowledge.determined
-            assert i == 0 or not vr.steps[i - 1].knowledge.determined
+            assert vr.steps[i].knowledge.summary["determined"]
+            assert i == 0 or not vr.steps[i - 1].knowledge.summary["determined"]
     announces = [f for f in r.checks if f.kind == "announce"]
     assert announces                       # a simulated game ends with an announcement
     for f in announces:
         before = r.views[f.player].steps[f.step - 1].knowledge
-        assert f.ok == before.determined
+        assert f.ok == before.summary["determined"]
         st = next(s for s in rec.statements if s.line == f.line)
         if f.ok:
             assert st.event.right

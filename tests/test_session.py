@@ -384,7 +384,7 @@ def test_play_refuses_a_missing_or_broken_record(tmp_path):
 def test_a_crash_mid_session_leaves_a_valid_record(record, monkeypatch):
     """An exception while analysing (after the third statement was saved) kills the session;
     the record on disk holds every statement accepted so far and is valid."""
-    from solver.mystery_hand import MysteryHandGame
+    from solver.mystery_hand.game import MysteryHandGame
 
     calls = {"n": 0}
     real = MysteryHandGame.analyze
@@ -448,3 +448,33 @@ def test_shell_completion_of_as_names_the_record_players(monkeypatch):
     assert words == ["Ana", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "public"]
     words = [c.value for c in comp.get_completions(["replay", path, "--json", "--as"], "C")]
     assert words == ["Cleo"]
+
+
+def test_walkthrough(tmp_path):
+    """The module's walk-through: accept, refuse by rule, refuse a contradiction, undo."""
+    path = tmp_path / "game.txt"
+    path.write_text("game: mystery-hand\nplayers: P1 P2 P3 P4\ndealer: P4\nme: P1\n")
+    s = Session(str(path))
+    assert s.handle("P1 holds: 5H 6S 2C 3C 4C 5C 7C 8C 9C 10C JC QC").kind == "accepted"
+    assert s.handle("P1 asks P2 4H-7H: 4H 5H").error.rule == "MH-1"   # P1 holds 5H
+    s.handle("P1 asks P2 4H-7H: 4H 7H")
+    s.handle("P2 asks all 6*: P1 1, P3 1, P4 2")
+    o = s.handle("P3 asks P4 6*: 0")                                   # P4 holds two sixes
+    assert (o.kind, o.conflict) == ("refused", [(7, "P2 asks all 6*: P1 1, P3 1, P4 2"),
+                                                (8, "P3 asks P4 6*: 0")])
+    assert s.handle("undo").removed == [(7, "P2 asks all 6*: P1 1, P3 1, P4 2")]
+    assert path.read_text().count("asks") == 1
+
+
+@pytest.mark.parametrize("bad", ["me: P2", "variant: sneak", "", "   ", "# a note",
+                                 "P1 asks P2 4H-7H: 2\rP2 asks P3 5*: 1", "P1 asks\x07 P2"])
+def test_refused_append_leaves_file_identical(tmp_path, bad):
+    from solver.errors import SleuthError
+    from solver.session import append_statement
+
+    path = tmp_path / "game.txt"
+    text = "game: mystery-hand\nplayers: P1 P2 P3 P4\nme: P1\n"
+    path.write_bytes(text.encode())
+    with pytest.raises(SleuthError):
+        append_statement(str(path), bad)
+    assert path.read_bytes() == text.encode()

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import pytest
 
+from solver.model.budget import Budget
 from solver.errors import InconsistentError, NotationError
 from solver.records import parse_record
 from solver.twenty_two import GAME
 from solver.twenty_two.analysis import check
 from solver.twenty_two.inference import as_written_by
 
-FAST = dict(samples=60)
+FAST = dict(budget=Budget(samples=60))
 
 
 def rec(body, players="Ana Ben Cleo", variant="", dealer="Cleo", me="Ana"):

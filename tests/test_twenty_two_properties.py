@@ -10,6 +10,7 @@ from collections import Counter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from solver.model.budget import Budget
 from solver.records import parse_record, write_record
 from solver.twenty_two import GAME
 from solver.twenty_two.events import Trick
@@ -67,7 +68,7 @@ def test_truth_is_consistent_and_certainties_true(variant, n, seed, cut):
     prefix = rec.prefix(k)
     view, played = rec.statements[k].event.plays[0]  # ... by the view, from its own record
     eng, where = truth(prefix)
-    a = GAME.analyze(as_written_by(prefix, view), view, samples=40)
+    a = GAME.analyze(as_written_by(prefix, view), view, budget=Budget(samples=40))
     for name, locs in where.items():
         for loc, cnt in locs.items():
             assert loc in a.possible[name], (name, loc, cnt)        # the truth is possible

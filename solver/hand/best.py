@@ -19,15 +19,16 @@ from collections import Counter
 from dataclasses import dataclass, field
 from itertools import combinations
 
-from ortools.sat.python import cp_model
-from ortools.sat.python.cp_model import LinearExpr
 
 from solver.cards import SUITS, Card
-from solver.errors import RuleError
+from solver.errors import BudgetError, RuleError
+from solver.lazy import LazyModule
 from solver.hand.melds import Reading, position_card
 from solver.hand.options import HandOptions
 from solver.hand.regime import (Regime, check_copies, make_regime, natural_value,
                                 run_position_value)
+
+cp_model = LazyModule("ortools.sat.python.cp_model")     # loaded on first use
 
 WILD = "W"  # the kind of every wild card (two wilds are interchangeable)
 TIME_LIMIT = 20.0  # seconds; a 15-card hand takes milliseconds
@@ -201,7 +202,7 @@ def _solve(model: cp_model.CpModel) -> cp_model.CpSolver | None:
         return solver
     if status == cp_model.INFEASIBLE:
         return None
-    raise TimeoutError(f"the meld optimiser stopped without a proof of optimality "
+    raise BudgetError(f"the meld optimiser stopped without a proof of optimality "
                        f"({solver.status_name(status)})")
 
 
@@ -332,9 +333,9 @@ def best(hand: list[Card], indicator: Card | None, options: HandOptions | None =
         model = cp_model.CpModel()
         x = _variables(model, cands, avail)
         for k, idx in uses.items():
-            model.add(LinearExpr.sum([x[i] for i in idx]) <= avail[k])
-        model.add(LinearExpr.weighted_sum(x, [m.size for m in cands]) <= n - 1)  # HR-30
-        model.maximize(LinearExpr.weighted_sum(x, [m.value for m in cands]))
+            model.add(cp_model.LinearExpr.sum([x[i] for i in idx]) <= avail[k])
+        model.add(cp_model.LinearExpr.weighted_sum(x, [m.size for m in cands]) <= n - 1)  # HR-30
+        model.maximize(cp_model.LinearExpr.weighted_sum(x, [m.value for m in cands]))
         sol = _solve(model)
         used = [sol.value(v) for v in x] if sol else [0] * len(cands)
         if any(used):
@@ -401,12 +402,12 @@ def _go_out(hand, cands, uses, avail, counts, n_wild, pools, regime, options, fu
     for k in avail:
         idx = uses.get(k, [])
         removed_k = [(j, r[k]) for j, (r, _, _) in enumerate(modes) if r.get(k)]
-        model.add(LinearExpr.sum([x[i] for i in idx])
-                  + LinearExpr.weighted_sum([y[j] for j, _ in removed_k],
+        model.add(cp_model.LinearExpr.sum([x[i] for i in idx])
+                  + cp_model.LinearExpr.weighted_sum([y[j] for j, _ in removed_k],
                                             [c for _, c in removed_k]) == avail[k])
     big = 1 + sum(m.value * min(avail[k] for k in _keys(m)) for m in cands)
-    model.maximize(LinearExpr.weighted_sum(y, [big * m[1] for m in modes])
-                   + LinearExpr.weighted_sum(x, [m.value for m in cands]))
+    model.maximize(cp_model.LinearExpr.weighted_sum(y, [big * m[1] for m in modes])
+                   + cp_model.LinearExpr.weighted_sum(x, [m.value for m in cands]))
     sol = _solve(model)
     if sol is None:
         return None, "no way to meld all cards but one (HR-34)"

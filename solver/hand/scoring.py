@@ -18,6 +18,8 @@ themselves, or ``no-meld`` (flat 100).  Full Hand bonuses (HR-59) follow ``full-
 """
 from __future__ import annotations
 
+from solver.games import Event
+
 import re
 from dataclasses import dataclass, field
 
@@ -45,7 +47,7 @@ class Penalty:
     cards: tuple[Card, ...] | None = None
     no_meld: bool = False
 
-    def __repr__(self) -> str:
+    def __str__(self) -> str:
         if self.no_meld:
             return f"{self.player} no-meld"
         if self.cards is not None:
@@ -54,7 +56,7 @@ class Penalty:
 
 
 @dataclass(frozen=True)
-class RoundEvent:
+class RoundEvent(Event):
     """A scored deal: ``winner`` went out (``partial`` HR-37 or ``full-hand`` HR-40)."""
 
     number: int
@@ -65,19 +67,19 @@ class RoundEvent:
     dealer: str | None = None
     indicator: Card | None = None
 
-    def __repr__(self) -> str:
+    def __str__(self) -> str:
         head = f"round {self.number}"
         if self.dealer:
             head += f" dealer {self.dealer}"
         if self.indicator is not None:
             head += f" indicator {self.indicator!r}"
         out = " ".join([f"{self.winner} out {self.kind}", *self.bonuses])
-        return f"{head}: {out}" + ("; " + ", ".join(map(repr, self.penalties))
+        return f"{head}: {out}" + ("; " + ", ".join(map(str, self.penalties))
                                    if self.penalties else "")
 
 
 @dataclass(frozen=True)
-class UnscoredEvent:
+class UnscoredEvent(Event):
     """A deal that did not count (HR-36): a redeal (HR-10) or the stock ran out (HR-35)."""
 
     number: int
@@ -85,7 +87,7 @@ class UnscoredEvent:
     by: str | None = None
     dealer: str | None = None
 
-    def __repr__(self) -> str:
+    def __str__(self) -> str:
         head = f"round {self.number}" + (f" dealer {self.dealer}" if self.dealer else "")
         return f"{head}: unscored {self.cause}" + (f" {self.by}" if self.by else "")
 
@@ -108,7 +110,7 @@ def parse_event(text: str, header) -> RoundEvent | UnscoredEvent:
     Traceback (most recent call last):
     ...
     solver.errors.NotationError: not a player of this record (Ana Ben Cleo): 'ben'
-    >>> parse_event("round 2 dealer Cleo: Ben out partial; Ana 5h ks, Cleo no-meld", h)
+    >>> print(parse_event("round 2 dealer Cleo: Ben out partial; Ana 5h ks, Cleo no-meld", h))
     round 2 dealer Cleo: Ben out partial; Ana 5H KS, Cleo no-meld
     """
     players = header.players

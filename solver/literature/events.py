@@ -8,16 +8,18 @@ Each event is a frozen dataclass whose ``repr`` is its canonical record notation
 Traceback (most recent call last):
 ...
 solver.errors.NotationError: not a player of this record (players: Ana Ben Cleo Dev Eli Fay): 'ana'
->>> parse_event("Ana asks Ben 9c: No", t), parse_event("Ana holds: 2h, 3H  th", t)
-(Ana asks Ben 9C: no, Ana holds: 2H 3H 10H)
->>> parse_event("Cleo claims lowH: Ana 2H 3H 4H 6H 7H, Cleo 5H", t)
+>>> str(parse_event("Ana asks Ben 9c: No", t)), str(parse_event("Ana holds: 2h, 3H  th", t))
+('Ana asks Ben 9C: no', 'Ana holds: 2H 3H 10H')
+>>> print(parse_event("Cleo claims lowH: Ana 2H 3H 4H 6H 7H, Cleo 5H", t))
 Cleo claims 2H-7H: Ana 2H 3H 4H 6H 7H, Cleo 5H
->>> parse_event("shown 2H-7H: Ana 2H 3H 4H 6H 7H, Ben 5H", t)
+>>> print(parse_event("shown 2H-7H: Ana 2H 3H 4H 6H 7H, Ben 5H", t))
 shown 2H-7H: Ana 2H 3H 4H 6H 7H, Ben 5H
->>> parse_event("Ana passes turn to Eli", t)
+>>> print(parse_event("Ana passes turn to Eli", t))
 Ana passes turn to Eli
 """
 from __future__ import annotations
+
+from solver.games import Event
 
 import re
 from dataclasses import dataclass
@@ -33,18 +35,19 @@ def _alloc_repr(alloc: Alloc) -> str:
 
 
 @dataclass(frozen=True)
-class Holds:
+class Holds(Event):
     """``Ana holds: ...``: the whole hand of a player at this moment (known to the recorder)."""
+    setup = True
 
     player: str
     cards: tuple[Card, ...]
 
-    def __repr__(self) -> str:
+    def __str__(self) -> str:
         return f"{self.player} holds: {format_cards(self.cards)}".rstrip()
 
 
 @dataclass(frozen=True)
-class Ask:
+class Ask(Event):
     """``Ana asks Ben 9C: yes|no`` (LIT-6..LIT-8); ``surrendered`` under V11."""
 
     asker: str
@@ -52,19 +55,19 @@ class Ask:
     card: Card
     answer: str  # yes | no | surrendered
 
-    def __repr__(self) -> str:
+    def __str__(self) -> str:
         return f"{self.asker} asks {self.target} {self.card!r}: {self.answer}"
 
 
 @dataclass(frozen=True)
-class Claim:
+class Claim(Event):
     """``Cleo claims 2H-7H: Ana 2H 3H 4H 6H 7H, Cleo 5H``: a claim as stated (LIT-10, LIT-11)."""
 
     claimant: str
     half: str
     alloc: Alloc
 
-    def __repr__(self) -> str:
+    def __str__(self) -> str:
         return f"{self.claimant} claims {self.half}: {_alloc_repr(self.alloc)}"
 
     def holder_of(self) -> dict[Card, list[str]]:
@@ -76,46 +79,50 @@ class Claim:
 
 
 @dataclass(frozen=True)
-class Shown:
+class Shown(Event):
     """``shown 2H-7H: ...``: who actually showed each card of the claimed half-suit (A5)."""
+    joins = (Claim,)
 
     half: str
     alloc: Alloc
 
-    def __repr__(self) -> str:
+    def __str__(self) -> str:
         return f"shown {self.half}: {_alloc_repr(self.alloc)}"
 
 
+Claim.held_for = Shown     # a claim refused as written waits for its shown line
+
+
 @dataclass(frozen=True)
-class PassTurn:
+class PassTurn(Event):
     """``Ana passes turn to Eli``: LIT-14 (empty hand) or LIT-15(b) (empty team)."""
 
     player: str
     to: str
 
-    def __repr__(self) -> str:
+    def __str__(self) -> str:
         return f"{self.player} passes turn to {self.to}"
 
 
 @dataclass(frozen=True)
-class PassClaim:
+class PassClaim(Event):
     """``Ana passes``: declining a forced claim (V14 srinivasan-forced-claims)."""
 
     player: str
 
-    def __repr__(self) -> str:
+    def __str__(self) -> str:
         return f"{self.player} passes"
 
 
 @dataclass(frozen=True)
-class Challenge:
+class Challenge(Event):
     """``Ana challenges Ben 9H-AH``: V14 srinivasan-challenges; Ben must claim it next."""
 
     challenger: str
     target: str
     half: str
 
-    def __repr__(self) -> str:
+    def __str__(self) -> str:
         return f"{self.challenger} challenges {self.target} {self.half}"
 
 

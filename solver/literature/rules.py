@@ -27,7 +27,7 @@ from functools import lru_cache
 
 from solver.cards import JOKER, SUITS, Card, rank_name, rank_value
 from solver.errors import NotationError, RuleError
-from solver.records import option_items
+from solver.options import option_items
 
 #: flag option -> (field, rule)
 FLAGS = {

@@ -129,8 +129,8 @@ class Simulator:
         nxt = None
         if shown is not None:
             nxt = Statement(line + 1, repr(shown), shown)
-        self.play.apply(ev, line, repr(ev), nxt)
-        self.statements.append(Statement(line, repr(ev), ev))
+        self.play.apply(ev, line, str(ev), nxt)
+        self.statements.append(Statement(line, str(ev), ev))
         if nxt is not None:
             self.statements.append(nxt)
             self.play._skip_next = False

@@ -34,21 +34,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Hashable, Iterable, Sequence
 
-from solver.errors import InconsistentError
+from solver.errors import BudgetError, InconsistentError
+from solver.lazy import LazyModule
 
 
-class _LazyCpModel:
-    """``ortools.sat.python.cp_model``, imported on first use (it pulls in pandas: a
-    second of start-up that ``sleuth --help`` should not pay)."""
-
-    def __getattr__(self, name):
-        from ortools.sat.python import cp_model as real
-
-        globals()["cp_model"] = real
-        return getattr(real, name)
-
-
-cp_model = _LazyCpModel()
+cp_model = LazyModule("ortools.sat.python.cp_model")
 
 Pair = tuple[int, int]
 
@@ -182,7 +172,7 @@ class CardLocationModel:
         m, x, _ = self._build(False, extra)
         st = self._solver().Solve(m)
         if st == cp_model.UNKNOWN:
-            raise TimeoutError("CP-SAT could not decide consistency in time")
+            raise BudgetError("CP-SAT could not decide consistency in time")
         return st in (cp_model.OPTIMAL, cp_model.FEASIBLE)
 
     def solution(self, extra=None) -> dict[Hashable, str] | None:
@@ -214,7 +204,7 @@ class CardLocationModel:
             if st == cp_model.INFEASIBLE:
                 return None
             if st != cp_model.OPTIMAL:
-                raise TimeoutError("CP-SAT could not bound the count in time")
+                raise BudgetError("CP-SAT could not bound the count in time")
             out.append(int(round(s.ObjectiveValue())))
         return out[0], out[1]
 
@@ -284,7 +274,7 @@ class CardLocationModel:
                     return Backbone(False, {c: set() for c in self.cards})
                 break
             if st == cp_model.UNKNOWN:
-                raise TimeoutError("CP-SAT could not finish the backbone in time")
+                raise BudgetError("CP-SAT could not finish the backbone in time")
             first = False
             for p, v in x.items():
                 if solver_used.Value(v):
@@ -306,7 +296,7 @@ class CardLocationModel:
         if st in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return None
         if st == cp_model.UNKNOWN:
-            raise TimeoutError("CP-SAT could not decide in time")
+            raise BudgetError("CP-SAT could not decide in time")
         core_idx = set(solver.SufficientAssumptionsForInfeasibility())
         core = [s for s in order if lits[s].Index() in core_idx] or list(order)
 

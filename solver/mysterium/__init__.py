@@ -17,65 +17,33 @@ the epilogue count (:mod:`.epilogue`), the analysis (:mod:`.analysis`) and a sim
 ... Cleo guesses character 3: wrong
 ... ''')
 >>> # Ben is not 2, Cleo is not 3, and they differ: card 3 is likelier for Ben (D2)
->>> a = GAME.analyze(rec, None)
+>>> from solver.games import get_game
+>>> a = get_game("mysterium").analyze(rec, None)
 >>> {c: str(p) for c, p in a.deduction.kinds["character"].distribution("Ben").items()}
 {3: '4/13', 4: '3/13', 5: '3/13', 6: '3/13'}
 """
 from __future__ import annotations
 
-from solver.errors import NotationError
-from solver.games import Game
-from solver.mysterium.analysis import MysteriumAnalysis, analyze, check, check_consistent, facts_for
-from solver.mysterium.deduce import UNUSED, kind_model
-from solver.mysterium.epilogue import count_votes
-from solver.mysterium.events import card_name, parse_card, parse_event
-from solver.mysterium.options import MysteriumOptions, Setup, setup_for
-from solver.mysterium.play import replay
-from solver.mysterium.roster import roster_of
-from solver.mysterium.simulate import simulate
+from solver.lazy import lazy_exports
 
+_EXPORTS: dict[str, str | None] = {"GAME": None}
+_EXPORTS["MysteriumAnalysis"] = "solver.mysterium.analysis"
+_EXPORTS["analyze"] = "solver.mysterium.analysis"
+_EXPORTS["check"] = "solver.mysterium.analysis"
+_EXPORTS["check_consistent"] = "solver.mysterium.analysis"
+_EXPORTS["facts_for"] = "solver.mysterium.analysis"
+_EXPORTS["UNUSED"] = "solver.mysterium.deduce"
+_EXPORTS["kind_model"] = "solver.mysterium.deduce"
+_EXPORTS["count_votes"] = "solver.mysterium.epilogue"
+_EXPORTS["card_name"] = "solver.mysterium.events"
+_EXPORTS["parse_card"] = "solver.mysterium.events"
+_EXPORTS["parse_event"] = "solver.mysterium.events"
+_EXPORTS["MysteriumOptions"] = "solver.mysterium.options"
+_EXPORTS["Setup"] = "solver.mysterium.options"
+_EXPORTS["setup_for"] = "solver.mysterium.options"
+_EXPORTS["replay"] = "solver.mysterium.play"
+_EXPORTS["roster_of"] = "solver.mysterium.roster"
+_EXPORTS["simulate"] = "solver.mysterium.simulate"
+__all__ = sorted(_EXPORTS)
+__getattr__ = lazy_exports(__name__, _EXPORTS, game="mysterium")
 
-class MysteriumGame(Game):
-    name = "mysterium"
-    header_keys = ("ghost", "psychics", "eldest")
-
-    def check_header(self, header) -> None:
-        roster_of(header)
-
-    def parse_event(self, text: str, header):
-        return parse_event(text, header)
-
-    def validate(self, record) -> None:
-        replay(record)
-
-    def analyze(self, record, view: str | None = None) -> MysteriumAnalysis:
-        return analyze(record, view)
-
-    def check(self, record) -> None:
-        check(record)
-
-    def explain(self, record, view: str | None, card_text: str):
-        """``sleuth why RECORD C3``: why a card can or cannot be each psychic's secret."""
-        from solver.model import explain_card
-
-        kind, number = parse_card(card_text)
-        play = replay(record)
-        facts = facts_for(play, view)
-        check_consistent(play, facts)
-        if number not in play.table.get(kind, ()):
-            raise NotationError("that card is not on the table (MY-4)", text=card_text)
-        model = kind_model(kind, play.table[kind], play.roster.psychics, facts)
-        statements = {s.line: s.text for s in record.statements}
-        return explain_card(model, [(kind, number)], model.backbone(), statements,
-                            loc_label=lambda l: "no psychic (unused)" if l == UNUSED
-                            else f"psychic {l}")
-
-    def simulate(self, players: int, options, seed: int = 0, events: int | None = None):
-        return simulate(players, options, seed, events)
-
-
-GAME = MysteriumGame()
-
-__all__ = ["GAME", "MysteriumGame", "MysteriumOptions", "MysteriumAnalysis", "Setup",
-           "setup_for", "parse_event", "card_name", "count_votes", "replay", "analyze",
-           "check", "simulate"]

@@ -22,16 +22,18 @@ accepted).  Statements, in the order a game produces them (docs/mysterium.md):
 
 >>> from solver.records import Header
 >>> h = Header("mysterium", ("Gus", "Ana", "Ben", "Cleo"))
->>> parse_event("Ana GUESSES c3: Correct", h)
+>>> print(parse_event("Ana GUESSES c3: Correct", h))
 Ana guesses character 3: right
->>> parse_event("Table Objects: 1, 4 9 12 15 18", h)
+>>> print(parse_event("Table Objects: 1, 4 9 12 15 18", h))
 table object: 1 4 9 12 15 18
->>> parse_event("secret Ben: L2, object 9", h)
+>>> print(parse_event("secret Ben: L2, object 9", h))
 secret Ben: location 2, object 9
->>> parse_event("Crow", h), parse_event("crow 2", h), parse_event("Cleo gets 1 vision", h)
-(crow, crow: 2, Cleo receives 1 vision)
+>>> print(parse_event("Crow", h), parse_event("crow 2", h), parse_event("Cleo gets 1 vision", h), sep=", ")
+crow, crow: 2, Cleo receives 1 vision
 """
 from __future__ import annotations
+
+from solver.games import Event
 
 import re
 from dataclasses import dataclass
@@ -95,127 +97,129 @@ def _outcome(word: str, text: str) -> bool:
 
 
 # ----- the events ----------------------------------------------------------------------------
-@dataclass(frozen=True, repr=False)
-class TableCards:
+@dataclass(frozen=True)
+class TableCards(Event):
     """MY-4: the psychic cards of one kind laid out face up."""
+    setup = True
     kind: str
     cards: tuple[int, ...]
 
-    def __repr__(self):
+    def __str__(self):
         return f"table {self.kind}: " + " ".join(map(str, self.cards))
 
 
-@dataclass(frozen=True, repr=False)
-class Secret:
+@dataclass(frozen=True)
+class Secret(Event):
     """MY-5: (part of) a psychic's secret cards, as the ghost knows them."""
+    setup = True
     psychic: str
     cards: tuple[tuple[str, int], ...]
 
-    def __repr__(self):
+    def __str__(self):
         return f"secret {self.psychic}: " + ", ".join(card_name(k, n) for k, n in self.cards)
 
 
-@dataclass(frozen=True, repr=False)
-class Hour:
+@dataclass(frozen=True)
+class Hour(Event):
     """MY-15: the clock advances to ``number``."""
     number: int
 
-    def __repr__(self):
+    def __str__(self):
         return f"hour {self.number}"
 
 
-@dataclass(frozen=True, repr=False)
-class Visions:
+@dataclass(frozen=True)
+class Visions(Event):
     """MY-8: the ghost gives a psychic ``count`` vision cards."""
     psychic: str
     count: int
 
-    def __repr__(self):
+    def __str__(self):
         return f"{self.psychic} receives {self.count} vision{'s' if self.count != 1 else ''}"
 
 
-@dataclass(frozen=True, repr=False)
-class Crow:
+@dataclass(frozen=True)
+class Crow(Event):
     """MY-9: a crow; ``count`` cards discarded and redrawn (``None``: the whole hand)."""
     count: int | None = None
 
-    def __repr__(self):
+    def __str__(self):
         return "crow" if self.count is None else f"crow: {self.count}"
 
 
-@dataclass(frozen=True, repr=False)
-class Guess:
+@dataclass(frozen=True)
+class Guess(Event):
     """MY-10: a psychic's intuition token on a card; ``right`` is ``None`` until revealed."""
     psychic: str
     kind: str
     card: int
     right: bool | None = None
 
-    def __repr__(self):
+    def __str__(self):
         s = f"{self.psychic} guesses {card_name(self.kind, self.card)}"
         return s if self.right is None else s + (": right" if self.right else ": wrong")
 
 
-@dataclass(frozen=True, repr=False)
-class Reveal:
+@dataclass(frozen=True)
+class Reveal(Event):
     """MY-12: the ghost reveals the outcome of a psychic's guess of this hour."""
     psychic: str
     right: bool
 
-    def __repr__(self):
+    def __str__(self):
         return f"reveal {self.psychic}: {'right' if self.right else 'wrong'}"
 
 
-@dataclass(frozen=True, repr=False)
-class Clairvoyance:
+@dataclass(frozen=True)
+class Clairvoyance(Event):
     """MY-11: ``voter`` places a clairvoyancy token by ``target``'s intuition token."""
     voter: str
     target: str
     agree: bool
 
-    def __repr__(self):
+    def __str__(self):
         return f"{self.voter} {'agrees' if self.agree else 'disagrees'} with {self.target}"
 
 
-@dataclass(frozen=True, repr=False)
-class Group:
+@dataclass(frozen=True)
+class Group(Event):
     """MY-16: the ghost token ``number`` beside a psychic's group (or, with 2 players, a
     random group of discarded psychic cards)."""
     number: int
     psychic: str | None = None
     cards: tuple[tuple[str, int], ...] = ()
 
-    def __repr__(self):
+    def __str__(self):
         body = self.psychic if self.psychic else ", ".join(card_name(k, n)
                                                           for k, n in self.cards)
         return f"group {self.number}: {body}"
 
 
-@dataclass(frozen=True, repr=False)
-class Vote:
+@dataclass(frozen=True)
+class Vote(Event):
     """MY-20: a player's vote for a group."""
     voter: str
     group: int
 
-    def __repr__(self):
+    def __str__(self):
         return f"{self.voter} votes {self.group}"
 
 
-@dataclass(frozen=True, repr=False)
-class Verdict:
+@dataclass(frozen=True)
+class Verdict(Event):
     """MY-21: the group the count designates (a check, or the eldest's decision)."""
     group: int
 
-    def __repr__(self):
+    def __str__(self):
         return f"verdict: {self.group}"
 
 
-@dataclass(frozen=True, repr=False)
-class Culprit:
+@dataclass(frozen=True)
+class Culprit(Event):
     """MY-22: the culprit token revealed."""
     group: int
 
-    def __repr__(self):
+    def __str__(self):
         return f"culprit: {self.group}"
 
 

@@ -6,7 +6,7 @@ card with probability 1/2, otherwise a card still possible for them by D1; visio
 and clairvoyancy tokens are drawn at random within the rules.
 
 >>> rec = simulate(5, [], seed=1)
->>> rec.header.players[0], rec.header.get("ghost"), repr(rec.statements[3].event)[:6]
+>>> rec.header.players[0], rec.header.get("ghost"), str(rec.statements[3].event)[:6]
 ('Gus', 'Gus', 'secret')
 """
 from __future__ import annotations
@@ -51,7 +51,7 @@ def simulate(players: int, options, seed: int = 0, events: int | None = None) ->
     def emit(ev) -> None:
         if events is not None and len(statements) >= events:
             raise _Stop
-        st = Statement(first_line + len(statements), repr(ev), ev)
+        st = Statement(first_line + len(statements), str(ev), ev)
         play.apply(st)
         statements.append(st)
 

@@ -2,20 +2,22 @@
 
 >>> from solver.records import Header
 >>> h = Header(game="mystery-hand", players=("Ana", "Ben", "Cleo"))
->>> parse_event("Ana asks Ben 4h-7h: 4H, 6H", h)
+>>> print(parse_event("Ana asks Ben 4h-7h: 4H, 6H", h))
 Ana asks Ben 4H-7H: 4H 6H
 >>> parse_event("ben ASKS cleo 5x: none", h)
 Traceback (most recent call last):
 ...
 solver.errors.NotationError: unknown player (players: Ana Ben Cleo): 'ben'
->>> parse_event("Ben ASKS Cleo 5x: none", h)
+>>> print(parse_event("Ben ASKS Cleo 5x: none", h))
 Ben asks Cleo 5*: 0
->>> parse_event("Cleo asks all 10D-KD: Ana 0, Ben 1", h)
+>>> print(parse_event("Cleo asks all 10D-KD: Ana 0, Ben 1", h))
 Cleo asks all 10D-KD: Ana 0, Ben 1
->>> parse_event("Ana requests KS: nobody", h), parse_event("Ben announces AS 2H 3D 4C: wrong", h)
-(Ana requests KS: nobody, Ben announces AS 2H 3D 4C: wrong)
+>>> print(parse_event("Ana requests KS: nobody", h), parse_event("Ben announces AS 2H 3D 4C: wrong", h), sep=", ")
+Ana requests KS: nobody, Ben announces AS 2H 3D 4C: wrong
 """
 from __future__ import annotations
+
+from solver.games import Event
 
 import re
 from dataclasses import dataclass
@@ -26,43 +28,46 @@ from solver.errors import NotationError
 QuerySet = SuitRange | RankSet
 
 
-@dataclass(frozen=True, repr=False)
-class Holds:
+@dataclass(frozen=True)
+class Holds(Event):
     """``P holds: cards`` -- a hand known to the recorder (own hand, or a revealed one)."""
+    setup = True
 
     player: str
     cards: tuple[Card, ...]
 
-    def __repr__(self):
+    def __str__(self):
         return f"{self.player} holds: {format_cards(self.cards)}"
 
 
-@dataclass(frozen=True, repr=False)
-class FaceUp:
+@dataclass(frozen=True)
+class FaceUp(Event):
     """``faceup: cards`` -- the public leftovers F (MH-5)."""
+    setup = True
 
     cards: tuple[Card, ...]
 
-    def __repr__(self):
+    def __str__(self):
         return f"faceup: {format_cards(self.cards)}"
 
 
-@dataclass(frozen=True, repr=False)
-class MysteryCards:
+@dataclass(frozen=True)
+class MysteryCards(Event):
     """``mystery Ana: cards`` -- a player's own mystery hand (two-player, MH-28); without a
     player, the mystery hand as the recorder learnt it (after their wrong announcement,
     MH-20; an accepted extension of the contract)."""
+    setup = True
 
     player: str | None
     cards: tuple[Card, ...]
 
-    def __repr__(self):
+    def __str__(self):
         who = f" {self.player}" if self.player else ""
         return f"mystery{who}: {format_cards(self.cards)}"
 
 
-@dataclass(frozen=True, repr=False)
-class AskOne:
+@dataclass(frozen=True)
+class AskOne(Event):
     """``A asks B X: shown`` (MH-10).  ``shown`` is the tuple of cards when the recorder saw
     them, else ``None`` and ``count`` is the number shown."""
 
@@ -72,20 +77,20 @@ class AskOne:
     shown: tuple[Card, ...] | None
     count: int
 
-    def __repr__(self):
+    def __str__(self):
         ans = format_cards(self.shown) if self.shown else str(self.count)
         return f"{self.asker} asks {self.target} {self.query!r}: {ans}"
 
 
-@dataclass(frozen=True, repr=False)
-class AskAll:
+@dataclass(frozen=True)
+class AskAll(Event):
     """``A asks all X: P k, Q k`` (MH-13)."""
 
     asker: str
     query: QuerySet
     counts: tuple[tuple[str, int], ...]
 
-    def __repr__(self):
+    def __str__(self):
         return (f"{self.asker} asks all {self.query!r}: "
                 + ", ".join(f"{p} {k}" for p, k in self.counts))
 
@@ -94,27 +99,27 @@ class AskAll:
         return sum(k for _, k in self.counts)
 
 
-@dataclass(frozen=True, repr=False)
-class Request:
+@dataclass(frozen=True)
+class Request(Event):
     """``A requests c: P`` or ``: nobody`` (MH-15)."""
 
     asker: str
     card: Card
     shower: str | None
 
-    def __repr__(self):
+    def __str__(self):
         return f"{self.asker} requests {self.card!r}: {self.shower or 'nobody'}"
 
 
-@dataclass(frozen=True, repr=False)
-class Announce:
+@dataclass(frozen=True)
+class Announce(Event):
     """``A announces c c c c: right|wrong`` (MH-18..MH-20)."""
 
     player: str
     cards: tuple[Card, ...]
     right: bool
 
-    def __repr__(self):
+    def __str__(self):
         return f"{self.player} announces {format_cards(self.cards)}: " + (
             "right" if self.right else "wrong")
 

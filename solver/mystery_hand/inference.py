@@ -291,7 +291,7 @@ def as_written_by(record, player: str | None):
         elif isinstance(ev, AskOne) and ev.shown is not None and player not in (ev.asker,
                                                                                  ev.target):
             ev = AskOne(ev.asker, ev.target, ev.query, None, ev.count)
-        kept.append(Statement(0, repr(ev), ev, st.comment))
+        kept.append(Statement(0, str(ev), ev, st.comment))
         if isinstance(ev, Announce) and not ev.right and ev.player != player \
                 and not opts.two_player:
             hand = next((s.event for s in record.statements

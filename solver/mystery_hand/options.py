@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 
 from solver.errors import NotationError, RuleError
-from solver.records import option_items
+from solver.options import option_items
 
 #: option name in records -> (field, rule)
 FLAGS = {

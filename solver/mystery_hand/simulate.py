@@ -186,7 +186,7 @@ def simulate(n_players: int, options, seed: int, events: int | None = None) -> R
             evs.append(Holds(actor, tuple(hands[actor])))
     statements = []
     for i, ev in enumerate(evs):
-        statements.append(Statement(len(header.lines()) + 1 + i, repr(ev), ev))
+        statements.append(Statement(len(header.lines()) + 1 + i, str(ev), ev))
     # revealed-hand lines repeat the opening ones: keep only the first of each
     seen_holds: set[str] = set()
     kept = []

@@ -12,8 +12,8 @@ comments, and hands each statement to the game's own event parser (looked up by 
 ... ''')
 >>> rec.header.players, rec.header.me, len(rec.statements)
 (('Ana', 'Ben', 'Cleo'), 'Ana', 2)
->>> rec.statements[1].event, rec.statements[1].line
-(Ana asks Ben 4H-7H: 4H, 5)
+>>> str(rec.statements[1].event), rec.statements[1].line
+('Ana asks Ben 4H-7H: 4H', 5)
 """
 from __future__ import annotations
 
@@ -24,9 +24,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Iterable
 
 from solver.errors import NotationError, SleuthError
+from solver.games import REGISTRY, get_game
 
-CORE_HEADER_KEYS = ("game", "variant", "players", "dealer", "me", "teams")
-GAME_NAMES = ("mystery-hand", "literature", "hand", "twenty-two", "mysterium")
+CORE_HEADER_KEYS = ("game", "variant", "players", "dealer", "me")
 _NAME_RE = re.compile(r"^[A-Za-z0-9_\-]+$")
 _HEADER_RE = re.compile(r"^([A-Za-z][A-Za-z0-9_\-]*)\s*:\s*(.*)$")
 
@@ -41,26 +41,6 @@ def strip_comment(line: str) -> tuple[str, str]:
         i = line.index("#")
         return line[:i].strip(), line[i + 1:].strip()
     return line.strip(), ""
-
-
-def option_items(names) -> list[tuple[str, str, str | None]]:
-    """Variant option names as ``(raw, name, value)``: lower case, ``_`` written ``-``,
-    ``standard`` and blanks dropped, ``value`` ``None`` for a flag.
-
-    >>> option_items(["Sneak", "two_player = blind", "standard"])
-    [('Sneak', 'sneak', None), ('two_player = blind', 'two-player', 'blind')]
-    """
-    out = []
-    for raw in names:
-        name = raw.strip().lower().replace("_", "-")
-        if name in ("", "standard"):
-            continue
-        if "=" in name:
-            key, value = (p.strip() for p in name.split("=", 1))
-            out.append((raw, key, value))
-        else:
-            out.append((raw, name, None))
-    return out
 
 
 def check_player_name(name: str, text: str | None = None) -> str:
@@ -142,14 +122,6 @@ class Record:
         """The record with only its first ``n`` statements."""
         return replace(self, statements=self.statements[:n])
 
-    def with_events(self, events: Iterable[Any]) -> "Record":
-        """A copy with further events appended (line numbers continue after the last)."""
-        last = self.statements[-1].line if self.statements else len(self.header.lines())
-        st = list(self.statements)
-        for i, ev in enumerate(events, 1):
-            st.append(Statement(last + i, repr(ev), ev))
-        return replace(self, statements=tuple(st))
-
 
 def _locate(err: SleuthError, path: str | None, lineno: int, raw: str) -> SleuthError:
     col = None
@@ -162,8 +134,6 @@ def _locate(err: SleuthError, path: str | None, lineno: int, raw: str) -> Sleuth
 
 
 def parse_header(pairs: list[tuple[int, str, str, str]], path: str | None) -> Header:
-    from solver.games import get_game  # late import: games import this module
-
     values: dict[str, tuple[int, str, str]] = {}
     for lineno, key, value, raw in pairs:
         values[key] = (lineno, value, raw)
@@ -173,10 +143,10 @@ def parse_header(pairs: list[tuple[int, str, str, str]], path: str | None) -> He
                             line=pairs[0][0] if pairs else 1, column=1)
     gl, gname, graw = values["game"]
     gname = gname.strip().lower()
-    if gname not in GAME_NAMES:
-        raise NotationError("unknown game; expected one of " + " | ".join(GAME_NAMES),
-                            text=gname, path=path, line=gl, column=graw.find(gname) + 1 or 1)
-    game = get_game(gname)
+    try:
+        game = get_game(gname)
+    except SleuthError as e:
+        raise e.located(path=path, line=gl, column=graw.lower().find(gname) + 1 or 1) from None
     if "players" not in values:
         raise NotationError("the header needs 'players: <names in seating order>'",
                             text=graw, path=path, line=gl, column=1)
@@ -226,8 +196,6 @@ def parse_header(pairs: list[tuple[int, str, str, str]], path: str | None) -> He
 def parse_record(text: str, path: str | None = None, *, validate: bool = True) -> Record:
     """Parse a whole record.  With ``validate`` the game's rule checks run over the events
     (turn order, legality), raising :class:`~solver.errors.RuleError` with the line."""
-    from solver.games import get_game
-
     header_pairs: list[tuple[int, str, str, str]] = []
     body: list[tuple[int, str, str, str]] = []
     header_keys = set(CORE_HEADER_KEYS)
@@ -239,7 +207,7 @@ def parse_record(text: str, path: str | None = None, *, validate: bool = True) -
         m = _HEADER_RE.match(stmt)
         if not body and m and m.group(1).lower() == "game":
             gname = m.group(2).strip().lower()
-            if gname in GAME_NAMES:
+            if gname in REGISTRY:
                 game = get_game(gname)
                 header_keys |= set(game.header_keys)
         if not body and m and m.group(1).lower() in header_keys:
@@ -283,7 +251,7 @@ def write_record(record: Record, comments: bool = True) -> str:
     """
     lines = record.header.lines()
     for s in record.statements:
-        line = repr(s.event)
+        line = str(s.event)
         if comments and s.comment:
             line += f"   # {s.comment}"
         lines.append(line)

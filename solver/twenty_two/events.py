@@ -7,16 +7,18 @@ canonical record notation, so that ``write_record`` round-trips.
 Traceback (most recent call last):
 ...
 solver.errors.NotationError: unknown player (players: Ana Ben Cleo): 'ana'
->>> parse_event("Ana LEADS 5h 5s 5d; Ben JC,7D,6S; Cleo plays KH 7C 7S", h)
+>>> print(parse_event("Ana LEADS 5h 5s 5d; Ben JC,7D,6S; Cleo plays KH 7C 7S", h))
 Ana leads 5H 5S 5D; Ben JC 7D 6S; Cleo KH 7C 7S
->>> parse_event("Ben plays 9c", h), parse_event("Cleo deals", h), parse_event("Cleo deals 7", h)
-(Ben plays 9C, Cleo deals, Cleo deals 7)
->>> parse_event("Ana exchanges 2: 2s 5h -> 3c kd", h), parse_event("Ben exchanges 1", h)
-(Ana exchanges 2: 2S 5H -> 3C KD, Ben exchanges 1)
->>> parse_event("SHOWDOWN: Ana 4C, Ben KH, Cleo 9D", h), parse_event("draw: Ana 9C, Ben KD", h)
-(showdown: Ana 4C, Ben KH, Cleo 9D, draw: Ana 9C, Ben KD)
+>>> [str(parse_event(t, h)) for t in ("Ben plays 9c", "Cleo deals", "Cleo deals 7")]
+['Ben plays 9C', 'Cleo deals', 'Cleo deals 7']
+>>> print(parse_event("Ana exchanges 2: 2s 5h -> 3c kd", h), parse_event("Ben exchanges 1", h), sep=", ")
+Ana exchanges 2: 2S 5H -> 3C KD, Ben exchanges 1
+>>> print(parse_event("SHOWDOWN: Ana 4C, Ben KH, Cleo 9D", h), parse_event("draw: Ana 9C, Ben KD", h), sep=", ")
+showdown: Ana 4C, Ben KH, Cleo 9D, draw: Ana 9C, Ben KD
 """
 from __future__ import annotations
+
+from solver.games import Event
 
 import re
 from dataclasses import dataclass
@@ -27,18 +29,18 @@ from solver.errors import NotationError
 Play = tuple[str, tuple[Card, ...]]
 
 
-@dataclass(frozen=True, repr=False)
-class Draw:
+@dataclass(frozen=True)
+class Draw(Event):
     """``draw: Ana 9C, Ben KD`` -- cards drawn to choose a dealer (TT-4, TT-14, A2)."""
 
     cards: tuple[tuple[str, Card], ...]
 
-    def __repr__(self):
+    def __str__(self):
         return "draw: " + ", ".join(f"{p} {c!r}" for p, c in self.cards)
 
 
-@dataclass(frozen=True, repr=False)
-class Deal:
+@dataclass(frozen=True)
+class Deal(Event):
     """``Ana deals 7`` -- a new hand: the dealer and the cards each player gets (TT-5..TT-7).
 
     The number is optional (it follows from the rules); when given it is checked."""
@@ -46,24 +48,25 @@ class Deal:
     dealer: str
     count: int | None = None
 
-    def __repr__(self):
+    def __str__(self):
         return f"{self.dealer} deals" + ("" if self.count is None else f" {self.count}")
 
 
-@dataclass(frozen=True, repr=False)
-class Holds:
+@dataclass(frozen=True)
+class Holds(Event):
     """``Ana holds: 2S 5H ...`` -- a player's whole hand at this point of the deal (the
     recorder's own; every hand in a complete record)."""
+    joins = (Deal,)
 
     player: str
     cards: tuple[Card, ...]
 
-    def __repr__(self):
+    def __str__(self):
         return f"{self.player} holds: {format_cards(self.cards)}"
 
 
-@dataclass(frozen=True, repr=False)
-class Exchange:
+@dataclass(frozen=True)
+class Exchange(Event):
     """``Ana exchanges 2: 2S 5H -> 3C KD`` (discards -> new cards, when seen) or
     ``Ben exchanges 1`` (only the number is public) -- TT-8."""
 
@@ -76,22 +79,22 @@ class Exchange:
     def known(self) -> bool:
         return self.discards is not None
 
-    def __repr__(self):
+    def __str__(self):
         s = f"{self.player} exchanges {self.count}"
         if self.discards is not None and self.count:
             s += f": {format_cards(self.discards)} -> {format_cards(self.draws)}"
         return s
 
 
-@dataclass(frozen=True, repr=False)
-class Trick:
+@dataclass(frozen=True)
+class Trick(Event):
     """Plays to a trick, in turn: ``Ana leads 7H; Ben 9C; Cleo 2S`` (``lead``) or the rest of
     a trick already led, ``Ben plays 9C; Cleo 2S`` (TT-9, TT-10)."""
 
     plays: tuple[Play, ...]
     lead: bool = True
 
-    def __repr__(self):
+    def __str__(self):
         parts = []
         for i, (p, cards) in enumerate(self.plays):
             verb = (" leads " if self.lead else " plays ") if i == 0 else " "
@@ -99,17 +102,17 @@ class Trick:
         return "; ".join(parts)
 
 
-@dataclass(frozen=True, repr=False)
-class Showdown:
+@dataclass(frozen=True)
+class Showdown(Event):
     """``showdown: Ana 4C, Ben KH, Cleo 9D`` -- the last cards, revealed together (TT-13)."""
 
     cards: tuple[tuple[str, Card], ...]
 
-    def __repr__(self):
+    def __str__(self):
         return "showdown: " + ", ".join(f"{p} {c!r}" for p, c in self.cards)
 
 
-Event = Draw | Deal | Holds | Exchange | Trick | Showdown
+TwentyTwoEvent = Draw | Deal | Holds | Exchange | Trick | Showdown
 
 _NAME = r"([A-Za-z0-9_\-]+)"
 _DEAL = re.compile(rf"^{_NAME}\s+deals(?:\s+(\S+))?$", re.I)
@@ -149,7 +152,7 @@ def _player_cards(body: str, header, what: str) -> tuple[tuple[str, Card], ...]:
     return tuple(out)
 
 
-def parse_event(text: str, header) -> Event:
+def parse_event(text: str, header) -> TwentyTwoEvent:
     """Parse one statement line (comment already stripped)."""
     t = text.strip()
     m = _LISTED.match(t)

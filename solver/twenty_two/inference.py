@@ -320,7 +320,7 @@ def as_written_by(record, player: str | None):
             continue
         if isinstance(ev, Exchange) and ev.player != player and ev.known:
             ev = Exchange(ev.player, ev.count)
-        kept.append((repr(ev), ev, st.comment))
+        kept.append((str(ev), ev, st.comment))
     header = replace(record.header, me=player)
     base = len(header.lines())
     return Record(header=header, statements=tuple(

@@ -23,7 +23,7 @@ import math
 from dataclasses import dataclass, fields
 
 from solver.errors import NotationError, RuleError
-from solver.records import option_items
+from solver.options import option_items
 
 #: valued options: record name -> (field, allowed values (default first), rule)
 VALUED = {

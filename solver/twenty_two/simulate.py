@@ -68,7 +68,7 @@ class _Sim:
         if self.limit is not None and len(self.statements) >= self.limit:
             raise _Stop
         self.line += 1
-        st = Statement(self.line, repr(ev), ev)
+        st = Statement(self.line, str(ev), ev)
         self.eng.apply(st)  # every simulated statement is checked by the rules engine
         self.statements.append(st)
 

@@ -1,0 +1,210 @@
+"""The Literature :class:`~solver.games.Game` (LIT-1.., variants V1..V14).
+
+>>> from solver.records import parse_record
+>>> rec = parse_record('''game: literature
+... players: Ana Ben Cleo Dev Eli Fay
+... me: Ana
+... Ana holds: 2H 3H 4H 6H 7H 9S JC QD
+... Ana asks Ben 10S: no
+... Ben asks Cleo 9D: no
+... Cleo asks Ben 3H: no
+... ''')
+>>> g = LiteratureGame()
+>>> a = g.analyze(rec, "Ana")   # EX-A: Cleo asked for 3H, so she holds 5H
+>>> a.cards["5H"], a.halves["2H-7H"].safe_claim
+({'Cleo': 1.0}, {'Ana': ['2H', '3H', '4H', '6H', '7H'], 'Cleo': ['5H']})
+>>> g.knowledge(rec, "Ana").safe["2H-7H"]
+{'Ana': ['2H', '3H', '4H', '6H', '7H'], 'Cleo': ['5H']}
+"""
+from __future__ import annotations
+
+from solver.games import Capability, Finding, Game, Keywords, Knowledge, Vocabulary, log10
+from solver.model.budget import Budget
+
+
+class LiteratureGame(Game):
+    name = "literature"
+    title = "Literature"
+    package = "literature"
+    rules = "literature"
+    rule_prefix = "LIT"
+    capabilities = frozenset({Capability.ANALYZE, Capability.EXPLAIN, Capability.CHECK,
+                              Capability.SIMULATE, Capability.REPLAY})
+    header_keys = ("teams",)
+    opening = "(the deal)"
+    measure = "log10 of the deals consistent with what the view saw"
+    examples = ("Ana holds: 2H 3H 4H 6H 7H 9S JC QD", "Ana asks Ben 9C: no",
+                "Ben asks Cleo 5H: yes", "Cleo claims 2H-7H: Ana 2H 3H 4H 6H 7H, Cleo 5H",
+                "shown 2H-7H: Ana 2H 3H 4H 6H 7H, Ben 5H", "Ana passes turn to Eli")
+    keywords = Keywords(("shown",), ("asks", "claims", "passes", "challenges", "holds"),
+                        ("yes", "no", "surrendered", "turn", "to"))
+
+    # ----- records -------------------------------------------------------------------------
+    def table(self, header):
+        from solver.literature.rules import table_of
+
+        return table_of(header)
+
+    def options(self, header):
+        return self.table(header).options
+
+    def check_header(self, header) -> None:
+        self.table(header)
+
+    def parse_event(self, text, header):
+        from solver.literature.events import parse_event
+
+        return parse_event(text, self.table(header))
+
+    def validate(self, record) -> None:
+        from solver.literature.play import validate
+
+        validate(record)
+
+    # ----- capabilities --------------------------------------------------------------------
+    def analyze(self, record, view=None, *, budget: Budget = Budget()):
+        from solver.literature.infer import analyze
+
+        kw = {k: v for k, v in budget.kwargs().items() if k in ("max_states", "time_budget")}
+        return analyze(record, view, **kw)
+
+    def check(self, record) -> None:
+        from solver.literature.infer import check
+
+        check(record)
+
+    def explain(self, record, view, card):
+        from solver.literature.infer import explain
+
+        return explain(record, view, card)
+
+    def check_claim(self, record, view, claim_text: str, **kw):
+        """``sleuth literature claim``: the outcome of a claim from ``view``."""
+        from solver.literature.infer import check_claim
+
+        return check_claim(record, view, claim_text, **kw)
+
+    def simulate(self, players, options=(), seed=0, events=None):
+        from solver.literature.simulate import simulate
+
+        return simulate(players, options, seed, events)
+
+    # ----- replay and session ------------------------------------------------------------
+    def _held(self, record) -> set[str]:
+        from solver.literature.events import Holds
+
+        return {s.event.player for s in record.statements if isinstance(s.event, Holds)}
+
+    def views(self, record):
+        h = record.header
+        held = self._held(record)
+        out = [h.me] if h.me else []
+        return out + [p for p in h.players if p in held and p != h.me]
+
+    def view_supported(self, record, player) -> bool:
+        return player == record.header.me or player in self._held(record)
+
+    def knowledge(self, record, view, budget: Budget = Budget()) -> Knowledge:
+        from solver.literature import infer
+        from solver.literature.play import Play
+        from solver.model.counting import OverBudget, count_deals
+
+        play = Play.of(record)
+        t = play.table
+        vm = infer.build(record, view, play)
+        bb = infer.backbone(vm)
+        if not bb.consistent:
+            raise infer.conflict_error(vm)
+        poss = {k: ({vm.fixed[k]} if k in vm.fixed else set(bb.possible[k])) for k in t.keys}
+        unc, exact = None, False
+        try:
+            cnt = count_deals(vm.model, support=bb.possible, **budget.kwargs())
+            unc, exact = log10(cnt.total), cnt.exact
+        except OverBudget:
+            pass
+        certain: dict[str, str] = {}
+        for card, ks in t.card_keys.items():
+            if all(len(poss[k]) == 1 for k in ks):
+                locs = sorted({next(iter(poss[k])) for k in ks})
+                certain[repr(card)] = ", ".join(locs)
+        team = t.team_of(view) if view in t.players else None
+        halves: dict[str, dict] = {}
+        safe: dict[str, dict] = {}
+        for h in t.halves:
+            hk = play.keys_of_half(h.name)
+            st = play.status[h.name]
+            status = st[0] if st[0] != "won" else f"won:{t.team_name(st[1])}"
+            n_certain = sum(1 for k in hk if len(poss[k]) == 1 and next(iter(poss[k])) != "out")
+            info = {"status": status, "certain": n_certain, "cards": len(hk)}
+            if status == "open" and team is not None and all(
+                    len(poss[k]) == 1 and next(iter(poss[k])) in team for k in hk):
+                alloc: dict[str, list[str]] = {}
+                for k in hk:
+                    alloc.setdefault(next(iter(poss[k])), []).append(repr(t.key_card[k]))
+                safe[h.name] = alloc
+                info["safe"] = True
+            halves[h.name] = info
+        summary = {"halves": halves, "safe_claims": sorted(safe), "turn": play.turn,
+                   "score": play.score_by_team()}
+        return Knowledge(certain, unc, exact, summary, safe=safe)
+
+    def findings(self, record, view, steps, specs):
+        label = view if view is not None else "public"
+        out: list[Finding] = []
+        seen: set[str] = set()
+        for s in steps:
+            if s.knowledge is None:
+                continue
+            for h, alloc in s.knowledge.safe.items():
+                if h not in seen:
+                    seen.add(h)
+                    txt = ", ".join(f"{p} {' '.join(cs)}" for p, cs in alloc.items())
+                    out.append(Finding("safe-claim", s.index, s.lines[0] if s.lines else None,
+                                       view, f"a safe claim of {h} existed for {label}'s team "
+                                       f"from step {s.index}: {txt}", True, s.index))
+        return out
+
+    def checks(self, record, specs, knowledge_of, first_safe):
+        from solver.literature.events import Claim
+        from solver.literature.play import Play
+
+        out: list[Finding] = []
+        for spec in specs[1:]:
+            st = spec.statements[0]
+            ev = st.event
+            if not isinstance(ev, Claim):
+                continue
+            p = ev.claimant
+            res = next((r for r in Play.of(spec.record).results if r.line == st.line), None)
+            outcome = res.outcome if res is not None else "?"
+            if not self.view_supported(record, p):
+                out.append(Finding("unchecked", spec.index, st.line, p,
+                                   f"{p} claimed {ev.half} at line {st.line} ({outcome}); "
+                                   "their hand is not in the record", None))
+                continue
+            k = knowledge_of(p, spec.index - 1)
+            if k is None:
+                continue
+            since = first_safe(p, ev.half)
+            if ev.half in k.safe:
+                txt = f"{p} claimed {ev.half} at line {st.line} ({outcome}) safely"
+                if since is not None and since < spec.index - 1:
+                    txt += f"; safe since step {since}, {spec.index - 1 - since} step(s) earlier"
+                out.append(Finding("claim", spec.index, st.line, p, txt, True, since))
+            else:
+                h = k.summary.get("halves", {}).get(ev.half, {})
+                txt = (f"{p} claimed {ev.half} at line {st.line} ({outcome}) without a safe "
+                       f"claim: {h.get('certain', '?')} of {h.get('cards', '?')} cards certain")
+                out.append(Finding("claim", spec.index, st.line, p, txt, False, None))
+        return out
+
+    def vocabulary(self, record) -> Vocabulary:
+        from solver.cards import RANKS, SUITS
+
+        order = [f"{r}{s}" for s in SUITS for r in RANKS]
+        t = self.table(record.header)
+        cards = sorted({repr(c) for c in t.card_keys},
+                       key=lambda c: order.index(c) if c in order else 99)
+        k = self.keywords
+        return Vocabulary(tuple(record.header.players), k.lead, k.verbs, k.words,
+                          tuple(cards), tuple(hs.name for hs in t.halves))

@@ -1,0 +1,172 @@
+"""The Mysterium :class:`~solver.games.Game` (MY-1..MY-22): the psychics' notebook.
+
+>>> from solver.records import parse_record
+>>> rec = parse_record('''game: mysterium
+... players: Gus Ana Ben Cleo
+... table character: 1 2 3 4 5 6
+... table location: 1 2 3 4 5 6
+... table object: 1 2 3 4 5 6
+... hour 1
+... Ana guesses character 1: right
+... ''')
+>>> k = MysteriumGame().knowledge(rec, None)
+>>> k.summary["psychics"]["Ana"]["stage"], k.summary["hour"]
+('location', 1)
+"""
+from __future__ import annotations
+
+from solver.errors import NotationError
+from solver.games import Capability, Finding, Game, Keywords, Knowledge, Vocabulary, log10
+from solver.model.budget import Budget
+
+
+class MysteriumGame(Game):
+    name = "mysterium"
+    title = "Mysterium"
+    package = "mysterium"
+    rules = "mysterium"
+    rule_prefix = "MY"
+    capabilities = frozenset({Capability.ANALYZE, Capability.EXPLAIN, Capability.CHECK,
+                              Capability.SIMULATE, Capability.REPLAY})
+    header_keys = ("ghost", "psychics", "eldest")
+    opening = "(the deal)"
+    measure = "log10 of the consistent secret assignments"
+    examples = ("table character: 2 5 7 11 13 16", "hour 1", "Ana receives 2 visions",
+                "crow: 3", "Ana guesses character 5: right", "Cleo agrees with Ben",
+                "reveal Ben: wrong", "Ana votes 2", "culprit: 2")
+    keywords = Keywords(("table", "secret", "hour", "crow", "reveal", "group", "verdict",
+                         "culprit"),
+                        ("guesses", "receives", "agrees", "disagrees", "votes"),
+                        ("character", "location", "object", "right", "wrong", "with",
+                         "visions", "group"))
+
+    def options(self, header):
+        from solver.mysterium.roster import roster_of
+
+        return roster_of(header).options
+
+    def check_header(self, header) -> None:
+        from solver.mysterium.roster import roster_of
+
+        roster_of(header)
+
+    def parse_event(self, text, header):
+        from solver.mysterium.events import parse_event
+
+        return parse_event(text, header)
+
+    def validate(self, record) -> None:
+        from solver.mysterium.play import replay
+
+        replay(record)
+
+    def analyze(self, record, view=None, *, budget: Budget = Budget()):
+        from solver.mysterium.analysis import analyze
+
+        return analyze(record, view)
+
+    def check(self, record) -> None:
+        from solver.mysterium.analysis import check
+
+        check(record)
+
+    def explain(self, record, view, card):
+        """``sleuth why RECORD C3``: why a card can or cannot be each psychic's secret."""
+        from solver.model import explain_card
+        from solver.mysterium.analysis import check_consistent, facts_for
+        from solver.mysterium.deduce import UNUSED, kind_model
+        from solver.mysterium.events import parse_card
+        from solver.mysterium.play import replay
+
+        kind, number = parse_card(card)
+        play = replay(record)
+        facts = facts_for(play, view)
+        check_consistent(play, facts)
+        if number not in play.table.get(kind, ()):
+            raise NotationError("that card is not on the table (MY-4)", text=card)
+        model = kind_model(kind, play.table[kind], play.roster.psychics, facts)
+        statements = {s.line: s.text for s in record.statements}
+        return explain_card(model, [(kind, number)], model.backbone(), statements,
+                            loc_label=lambda l: "no psychic (unused)" if l == UNUSED
+                            else f"psychic {l}")
+
+    def simulate(self, players, options, seed=0, events=None):
+        from solver.mysterium.simulate import simulate
+
+        return simulate(players, options, seed, events)
+
+    # ----- replay and session ------------------------------------------------------------
+    def _ghost(self, record):
+        from solver.mysterium.roster import roster_of
+
+        return roster_of(record.header).ghost
+
+    def views(self, record):
+        from solver.mysterium.events import Secret
+
+        if any(isinstance(s.event, Secret) for s in record.statements):
+            return [self._ghost(record)]
+        return []
+
+    def view_supported(self, record, player) -> bool:
+        return True
+
+    def knowledge(self, record, view, budget: Budget = Budget()) -> Knowledge:
+        a = self.analyze(record, view)
+        certain = {}
+        for card, locs in a.card_locations().items():
+            if len(locs) == 1 and next(iter(locs.values())) == 1:
+                certain[card] = next(iter(locs))
+        psychics = {}
+        for p in a.psychics:
+            cur = p.stages.get(p.stage) if p.stage in p.stages else None
+            psychics[p.name] = {"stage": p.stage,
+                                "candidates": (len(cur.probabilities) if cur is not None
+                                               and cur.found is None else None),
+                                "forced": cur.forced if cur is not None else None,
+                                "needed": p.needed, "guesses_left": p.guesses_left}
+        n = a.deduction.assignments() if a.deduction.kinds else None
+        summary = {"psychics": psychics, "hour": a.play.hour, "phase": a.play.phase,
+                   "assignments": n}
+        return Knowledge(certain, log10(n) if n is not None else None, True, summary)
+
+    def findings(self, record, view, steps, specs):
+        from solver.mysterium.events import Guess
+
+        out: list[Finding] = []
+        seen_forced: dict[tuple, int] = {}
+        ghost = view is not None and view == self._ghost(record)
+        for s in ([] if ghost else steps):      # the ghost knows every card from the start
+            line = s.lines[0] if s.lines else None
+            for name, info in s.summary.get("psychics", {}).items():
+                key = (name, info.get("stage"))
+                if info.get("forced") is not None and key not in seen_forced:
+                    seen_forced[key] = s.index
+                    out.append(Finding("forced", s.index, line, name,
+                                       f"{name}'s {info['stage']} was certain ({info['forced']}) "
+                                       f"from step {s.index}", True, s.index))
+        for spec in specs:
+            for st in spec.statements:
+                ev = st.event
+                if isinstance(ev, Guess) and ev.right:
+                    since = seen_forced.get((ev.psychic, ev.kind))
+                    txt = f"{ev.psychic} found their {ev.kind} at line {st.line}"
+                    if since is not None and since < spec.index:
+                        txt += f" (certain since step {since})"
+                    out.append(Finding("found", spec.index, st.line, ev.psychic, txt, True,
+                                       since))
+        return out
+
+    def vocabulary(self, record) -> Vocabulary:
+        from solver.mysterium.events import TableCards
+        from solver.mysterium.roster import roster_of
+
+        r = roster_of(record.header)
+        names = list(record.header.players)
+        names += [p for p in r.psychics if p not in names]
+        cards = []
+        for st in record.statements:
+            if isinstance(st.event, TableCards):
+                cards += [f"{st.event.kind} {n}" for n in st.event.cards]
+        k = self.keywords
+        return Vocabulary(tuple(names), k.lead, k.verbs, k.words, tuple(cards), ())

@@ -1,0 +1,200 @@
+"""The Mystery Hand :class:`~solver.games.Game` (MH-1..MH-28, inferences E1..E8).
+
+>>> from solver.records import parse_record
+>>> from solver.mystery_hand import EXAMPLE_1
+>>> g = MysteryHandGame()
+>>> a = g.analyze(parse_record(EXAMPLE_1), "P1")
+>>> a.certain("KS"), a.certain("4H"), sorted(a.possible["6H"])
+('mystery', 'P2', ['P3', 'P4'])
+>>> k = g.knowledge(parse_record(EXAMPLE_1), "P1")
+>>> k.summary["candidates"], k.certain["KS"]
+(5984, 'mystery')
+>>> from solver.replay import replay
+>>> r = replay(parse_record(EXAMPLE_1))
+>>> [s.summary["candidates"] for s in r.views["P1"].steps]
+[91390, 73815, 52360, 5984]
+>>> r.views["P1"].steps[3].new_certain["KS"]
+'mystery'
+"""
+from __future__ import annotations
+
+import math
+
+from solver.games import Capability, Finding, Game, Keywords, Knowledge, Vocabulary, log10
+from solver.model.budget import Budget
+
+
+class MysteryHandGame(Game):
+    name = "mystery-hand"
+    title = "Mystery Hand"
+    package = "mystery_hand"
+    rules = "mystery-hand"
+    rule_prefix = "MH"
+    capabilities = frozenset({Capability.ANALYZE, Capability.EXPLAIN, Capability.CHECK,
+                              Capability.SIMULATE, Capability.REPLAY})
+    opening = "(the deal)"
+    demo = "five-players-ana.txt"
+    demo_card = "KS"
+    measure = "log10 of the candidates for the mystery hand"
+    examples = ("Ana holds: AS 2S 9H JD QC 4D 8S 3H 5C", "faceup: 3C 7D 9S",
+                "Ana asks Ben 4H-7H: 4H 6H", "Ben asks Cleo 5*: 2",
+                "Cleo asks all 10D-KD: Ana 0, Ben 1, Dev 0", "Dev requests KS: Ben",
+                "Eli requests 2C: nobody", "Ben announces AS 2H 3D 4C: wrong")
+    keywords = Keywords(("faceup", "mystery"), ("asks", "requests", "announces", "holds"),
+                        ("all", "nobody", "none", "right", "wrong"))
+
+    # ----- records -------------------------------------------------------------------------
+    def options(self, header):
+        from solver.mystery_hand.options import MysteryHandOptions
+
+        return MysteryHandOptions.from_names(header.variant)
+
+    def check_header(self, header) -> None:
+        from solver.mystery_hand.options import deal_sizes
+
+        deal_sizes(len(header.players), self.options(header))
+
+    def parse_event(self, text, header):
+        from solver.mystery_hand import events
+
+        return events.parse_event(text, header)
+
+    def validate(self, record) -> None:
+        from solver.mystery_hand import rules
+
+        rules.validate(record)
+
+    # ----- capabilities --------------------------------------------------------------------
+    def analyze(self, record, view, *, budget: Budget = Budget()):
+        from solver.mystery_hand import analysis
+
+        kw = {k: v for k, v in budget.kwargs().items() if k in ("max_states", "time_budget")}
+        return analysis.analyze(record, view, **kw)
+
+    def explain(self, record, view, card):
+        from solver.mystery_hand import analysis
+
+        return analysis.explain(record, view, card)
+
+    def check(self, record) -> None:
+        """Raise InconsistentError if no deal fits everything written in the record."""
+        from solver.mystery_hand.analysis import inconsistent
+        from solver.mystery_hand.inference import build
+
+        vm = build(record, record.header.me, omniscient=True)
+        if vm.model.conflict() is not None:
+            raise inconsistent(vm)
+
+    def simulate(self, players, options, seed=0, events=None):
+        from solver.mystery_hand.simulate import simulate
+
+        return simulate(players, options, seed, events)
+
+    # ----- replay and session ------------------------------------------------------------
+    def hoists_setup(self, record) -> bool:
+        from solver.mystery_hand.inference import is_complete
+
+        return is_complete(record)
+
+    def views(self, record):
+        if self.hoists_setup(record):
+            return list(record.header.players)
+        return [record.header.me] if record.header.me else []
+
+    def view_supported(self, record, player) -> bool:
+        return player == record.header.me or self.hoists_setup(record)
+
+    def knowledge(self, record, view, budget: Budget = Budget()) -> Knowledge:
+        from solver.model.counting import OverBudget
+        from solver.mystery_hand import analysis
+
+        try:
+            a = analysis.analyze(record, view, **budget.kwargs())
+        except OverBudget:          # the estimate itself ran out of time: the full budget
+            a = analysis.analyze(record, view)
+        certain = {c: next(iter(ls)) for c, ls in a.possible.items()
+                   if c != "Jk" and len(ls) == 1}
+        c = a.mystery
+        if c.count is not None:
+            unc, exact = log10(c.count), True
+        else:                       # too many to count: an upper bound from the possible cards
+            maybe = sum(1 for n, ls in a.possible.items() if n != "Jk" and a.target in ls)
+            need = 4 - len(c.certain)
+            unc, exact = log10(math.comb(maybe - len(c.certain), need)), False
+        ans = c.answer()
+        summary = {"candidates": c.count, "determined": c.determined,
+                   "answer": [repr(x) for x in ans] if ans else None,
+                   "in_mystery": [repr(x) for x in c.certain], "target": a.target,
+                   "verdict": a.verdict}
+        if c.top and not c.determined:
+            summary["best"] = {"cards": [repr(x) for x in c.top[0][0]], "p": c.top[0][1]}
+        safe = {"announce": summary["answer"]} if c.determined else {}
+        return Knowledge(certain, unc, exact, summary, bound=c.count is None, safe=safe)
+
+    def findings(self, record, view, steps, specs):
+        from solver.mystery_hand.events import Announce
+
+        s = next((s for s in steps if s.knowledge is not None and "announce" in s.knowledge.safe),
+                 None)
+        if s is None:
+            return []
+        label = view if view is not None else "public"
+        ans = " ".join(s.summary.get("answer") or [])
+        line = s.lines[0] if s.lines else None
+        where = f"line {line}" if s.index else "the deal"
+        ev = specs[s.index].statements[0].event if specs[s.index].statements else None
+        if isinstance(ev, Announce) and ev.player == view and not ev.right:
+            txt = f"{label} saw the mystery hand {ans} after announcing wrongly at line {line}"
+        else:
+            txt = f"{label} could announce {ans} from step {s.index} ({where})"
+        return [Finding("determined", s.index, line, view, txt, True, s.index)]
+
+    def checks(self, record, specs, knowledge_of, first_safe):
+        from solver.mystery_hand.events import Announce
+
+        out: list[Finding] = []
+        for spec in specs[1:]:
+            st = spec.statements[0]
+            if not isinstance(st.event, Announce):
+                continue
+            p = st.event.player
+            verdict = "right" if st.event.right else "wrong"
+            if not self.view_supported(record, p):
+                out.append(Finding("unchecked", spec.index, st.line, p,
+                                   f"{p} announced at line {st.line} ({verdict}); their view "
+                                   "needs a complete record", None))
+                continue
+            k = knowledge_of(p, spec.index - 1)
+            if k is None:
+                continue
+            since = first_safe(p, "announce")
+            if "announce" in k.safe:
+                txt = f"{p} announced at line {st.line} ({verdict}) when sure"
+                if since is not None and since < spec.index - 1:
+                    txt += f"; sure since step {since}, {spec.index - 1 - since} step(s) earlier"
+                out.append(Finding("announce", spec.index, st.line, p, txt, True, since))
+            else:
+                n = k.summary.get("candidates")
+                best = k.summary.get("best")
+                txt = (f"{p} announced at line {st.line} ({verdict}) while not yet sure: "
+                       f"{n if n is not None else 'many'} candidates")
+                if best:
+                    txt += f", best guess right with p = {best['p']:.3g}"
+                out.append(Finding("announce", spec.index, st.line, p, txt, False, None))
+        return out
+
+    def vocabulary(self, record) -> Vocabulary:
+        from solver.cards import RANKS, SUITS
+
+        cards = [f"{r}{s}" for s in SUITS for r in RANKS]
+        if self.options(record.header).jokers:
+            cards.append("Jk")
+        ranges = []
+        for s in SUITS:
+            for i in range(len(RANKS) - 2):        # A-4 .. J-A (the ace low and high)
+                a, b = RANKS[i], RANKS[(i + 3) % len(RANKS)]
+                ranges.append(f"{a}{s}-{b}{s}")
+        ranges += [f"{r}*" for r in RANKS]
+        k = self.keywords
+        return Vocabulary(tuple(record.header.players), k.lead, k.verbs, k.words,
+                          tuple(cards), tuple(ranges))

@@ -1,0 +1,113 @@
+"""The Twenty-Two :class:`~solver.games.Game`, with Rasmussen's variant and Twenty-Six
+(TT-1..TT-17, TT-V1, TT-V2, inferences I1..I6).
+
+>>> from solver.records import parse_record
+>>> from solver.twenty_two import EXAMPLE
+>>> k = TwentyTwoGame().knowledge(parse_record(EXAMPLE), "Ana")
+>>> k.summary["deal"], k.summary["unseen"]
+(1, 43)
+"""
+from __future__ import annotations
+
+import math
+
+from solver.errors import SleuthError
+from solver.games import Capability, Game, Keywords, Knowledge, Vocabulary
+from solver.model.budget import Budget
+
+
+class TwentyTwoGame(Game):
+    name = "twenty-two"
+    title = "Twenty-Two"
+    package = "twenty_two"
+    rules = "twenty-two"
+    rule_prefix = "TT"
+    capabilities = frozenset({Capability.ANALYZE, Capability.EXPLAIN, Capability.CHECK,
+                              Capability.SIMULATE, Capability.REPLAY})
+    measure = "entropy of the card locations (bits)"
+    examples = ("Ben deals 7", "Ana holds: 2C 5H 7D 9S JC QH AD", "Cleo exchanges 1",
+                "Ana exchanges 2: 2C 5H -> 3S KD", "Cleo leads 7H; Ana 9H; Ben KH",
+                "showdown: Ana 4C, Ben KH, Cleo 9D")
+    keywords = Keywords(("showdown", "draw"), ("deals", "holds", "exchanges", "leads", "plays"),
+                        ())
+
+    def options(self, header):
+        from solver.twenty_two.options import TwentyTwoOptions
+
+        return TwentyTwoOptions.from_names(header.variant)
+
+    def check_header(self, header) -> None:
+        from solver.twenty_two.options import check_players
+
+        check_players(len(header.players), self.options(header))
+
+    def parse_event(self, text, header):
+        from solver.twenty_two import events
+
+        return events.parse_event(text, header)
+
+    def validate(self, record) -> None:
+        from solver.twenty_two import rules
+
+        try:
+            rules.validate(record)
+        except SleuthError as e:
+            raise e.located(path=record.path) from None
+
+    def analyze(self, record, view, *, budget: Budget = Budget()):
+        from solver.twenty_two import analysis
+
+        return analysis.analyze(record, view, **budget.kwargs())
+
+    def explain(self, record, view, card):
+        from solver.twenty_two import analysis
+
+        return analysis.explain(record, view, card)
+
+    def check(self, record) -> None:
+        """Raise InconsistentError (with the conflicting lines) if the record's own view finds
+        no deal that fits every statement, in any hand so far."""
+        from solver.twenty_two import analysis
+
+        analysis.check(record)
+
+    def simulate(self, players, options, seed=0, events=None):
+        from solver.twenty_two.simulate import simulate
+
+        return simulate(players, options, seed, events)
+
+    # ----- replay and session ------------------------------------------------------------
+    def views(self, record):
+        from solver.twenty_two.inference import is_complete
+        from solver.twenty_two.rules import replay as run
+
+        h = record.header
+        if is_complete(run(record)):
+            return list(h.players)
+        return [h.me] if h.me else []
+
+    def knowledge(self, record, view, budget: Budget = Budget()) -> Knowledge:
+        from solver.twenty_two import analysis
+        from solver.twenty_two.events import Deal
+
+        if not any(isinstance(s.event, Deal) for s in record.statements):
+            view = None            # nothing dealt yet: every view is the public one
+        kw = budget.kwargs()
+        kw.setdefault("samples", 50)
+        a = analysis.analyze(record, view, **kw)
+        certain = {c: next(iter(ls)) for c, ls in a.possible.items() if len(ls) == 1}
+        ent = 0.0
+        for name, locs in a.cards.items():
+            copies = sum(locs.values())
+            for p in locs.values():
+                q = p / copies if copies else 0.0
+                if 0 < q < 1:
+                    ent -= copies * q * math.log2(q)
+        summary = {"deal": a.deal_number, "unseen": sum(a.unseen.values()),
+                   "certain": len(certain), "turn": a.turn,
+                   "totals": {p: s["total"] for p, s in a.scores.items()}}
+        return Knowledge(certain, ent, a.exact, summary)
+
+    def vocabulary(self, record) -> Vocabulary:
+        v = super().vocabulary(record)
+        return Vocabulary(v.names, v.lead, v.verbs, v.words, v.cards + ("Jk",), v.ranges)
