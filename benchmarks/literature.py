@@ -12,8 +12,8 @@ import argparse
 import statistics
 import time
 
-from solver.literature.infer import analyze
-from solver.literature.play import cut_points
+from solver.literature.analysis import analyze
+from solver.literature.engine import cut_points
 from solver.literature.simulate import simulate
 
 

@@ -92,9 +92,9 @@ class Literature:
     name = "literature"
 
     def __init__(self):
-        from solver.literature import infer, play, simulate
+        from solver.literature import analysis, engine, inference, simulate
 
-        self.infer, self.play, self.sim = infer, play, simulate
+        self.analysis, self.infer, self.play, self.sim = analysis, inference, engine, simulate
 
     def records(self, players, variants, min_statements, count, seed0=0):
         out, seed = [], seed0
@@ -112,7 +112,7 @@ class Literature:
         return [n for n in self.play.cut_points(rec)[1:] if n <= limit]
 
     def analyze(self, rec, view):
-        return self.infer.analyze(rec, view)
+        return self.analysis.analyze(rec, view)
 
     def model(self, rec, view):
         return self.infer.build(rec, view).model

@@ -12,7 +12,7 @@ from hypothesis import given, settings, strategies as st
 from solver.errors import InconsistentError
 from solver.literature import GAME, Play
 from solver.literature.flow import flow_backbone
-from solver.literature.infer import ALL, build, check_claim
+from solver.literature.inference import ALL, build, check_claim
 from solver.literature.simulate import simulate_with_deal
 from solver.model import CardLocationModel
 from solver.records import parse_record
@@ -94,7 +94,7 @@ def test_ex_b_shown_reveals_the_deal():
     a = GAME.analyze(r, None)
     assert a.cards["QD"] == {"out": 1.0} and a.halves["9D-AD"].status == "cancelled"
     vm = build(r, None)
-    from solver.literature.infer import backbone
+    from solver.literature.inference import backbone
     bb = backbone(vm)
     assert bb.possible["QD"] == {"Cleo"} and bb.possible["10D"] == {"Eli"}
     assert bb.possible["KD"] == {"Ben"}       # KD was dealt to Ben (he handed it over)
@@ -209,7 +209,7 @@ def test_analysis_matches_python_constraint_late_in_a_game():
     independent encoding of the same facts solved by python-constraint."""
     rec_, deal = simulate_with_deal(4, (), 5)
     play_full = Play.of(rec_)
-    from solver.literature.play import cut_points
+    from solver.literature.engine import cut_points
     checked = 0
     for n in cut_points(rec_)[::3]:
         r = rec_.prefix(n)

@@ -5,8 +5,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from solver.model.budget import Budget
 from solver.literature import GAME
-from solver.literature.infer import backbone, build
-from solver.literature.play import OUT, Play, cut_points
+from solver.literature.inference import backbone, build
+from solver.literature.engine import OUT, Play, cut_points
 from solver.literature.simulate import simulate_with_deal
 from solver.records import parse_record, write_record
 

@@ -2,7 +2,8 @@
 
 Each event is a frozen dataclass whose ``repr`` is its canonical record notation.
 
->>> from solver.literature.rules import Table, LiteratureOptions
+>>> from solver.literature.options import LiteratureOptions
+>>> from solver.literature.table import Table
 >>> t = Table.build(("Ana", "Ben", "Cleo", "Dev", "Eli", "Fay"), LiteratureOptions())
 >>> parse_event("ana holds: 2h 3h", t)
 Traceback (most recent call last):

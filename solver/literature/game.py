@@ -30,6 +30,7 @@ class LiteratureGame(Game):
     rule_prefix = "LIT"
     capabilities = frozenset({Capability.ANALYZE, Capability.EXPLAIN, Capability.CHECK,
                               Capability.SIMULATE, Capability.REPLAY})
+    player_counts = (4, 6, 8)
     header_keys = ("teams",)
     opening = "(the deal)"
     measure = "log10 of the deals consistent with what the view saw"
@@ -41,7 +42,7 @@ class LiteratureGame(Game):
 
     # ----- records -------------------------------------------------------------------------
     def table(self, header):
-        from solver.literature.rules import table_of
+        from solver.literature.table import table_of
 
         return table_of(header)
 
@@ -57,30 +58,30 @@ class LiteratureGame(Game):
         return parse_event(text, self.table(header))
 
     def validate(self, record) -> None:
-        from solver.literature.play import validate
+        from solver.literature.engine import validate
 
         validate(record)
 
     # ----- capabilities --------------------------------------------------------------------
     def analyze(self, record, view=None, *, budget: Budget = Budget()):
-        from solver.literature.infer import analyze
+        from solver.literature.analysis import analyze
 
         kw = {k: v for k, v in budget.kwargs().items() if k in ("max_states", "time_budget")}
         return analyze(record, view, **kw)
 
     def check(self, record) -> None:
-        from solver.literature.infer import check
+        from solver.literature.inference import check
 
         check(record)
 
     def explain(self, record, view, card):
-        from solver.literature.infer import explain
+        from solver.literature.inference import explain
 
         return explain(record, view, card)
 
     def check_claim(self, record, view, claim_text: str, **kw):
         """``sleuth literature claim``: the outcome of a claim from ``view``."""
-        from solver.literature.infer import check_claim
+        from solver.literature.inference import check_claim
 
         return check_claim(record, view, claim_text, **kw)
 
@@ -105,16 +106,16 @@ class LiteratureGame(Game):
         return player == record.header.me or player in self._held(record)
 
     def knowledge(self, record, view, budget: Budget = Budget()) -> Knowledge:
-        from solver.literature import infer
-        from solver.literature.play import Play
+        from solver.literature import inference
+        from solver.literature.engine import Play
         from solver.model.counting import OverBudget, count_deals
 
         play = Play.of(record)
         t = play.table
-        vm = infer.build(record, view, play)
-        bb = infer.backbone(vm)
+        vm = inference.build(record, view, play)
+        bb = inference.backbone(vm)
         if not bb.consistent:
-            raise infer.conflict_error(vm)
+            raise inference.conflict_error(vm)
         poss = {k: ({vm.fixed[k]} if k in vm.fixed else set(bb.possible[k])) for k in t.keys}
         unc, exact = None, False
         try:
@@ -166,7 +167,7 @@ class LiteratureGame(Game):
 
     def checks(self, record, specs, knowledge_of, first_safe):
         from solver.literature.events import Claim
-        from solver.literature.play import Play
+        from solver.literature.engine import Play
 
         out: list[Finding] = []
         for spec in specs[1:]:

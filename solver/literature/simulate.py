@@ -11,7 +11,7 @@ opponent may hold.  The end game (LIT-15), empty hands (LIT-14) and the variants
 >>> rec = simulate(6, seed=3)
 >>> rec.statements[0].text.startswith("Ana holds: "), len(rec.header.players)
 (True, 6)
->>> from solver.literature.play import Play
+>>> from solver.literature.engine import Play
 >>> Play.of(rec).over
 True
 """
@@ -22,8 +22,9 @@ from collections import Counter
 
 from solver.errors import RuleError
 from solver.literature.events import Ask, Challenge, Claim, Holds, PassClaim, PassTurn, Shown
-from solver.literature.play import OUT, Play
-from solver.literature.rules import LiteratureOptions, Table
+from solver.literature.engine import OUT, Play
+from solver.literature.options import LiteratureOptions
+from solver.literature.table import Table
 from solver.records import Header, Record, Statement
 
 NAMES = ("Ana", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hal", "Ida", "Jon", "Kim", "Lea",

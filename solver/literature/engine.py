@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from solver.cards import Card, format_cards
 from solver.errors import RuleError
 from solver.literature.events import Ask, Challenge, Claim, Holds, PassClaim, PassTurn, Shown
-from solver.literature.rules import Table, table_of
+from solver.literature.table import Table, table_of
 
 OUT = "out"
 TURN_RULES = "LIT-5, LIT-7, LIT-8"
@@ -602,7 +602,7 @@ def validate(record) -> Play:
 
     LIT-6(c) and (d) need the asker's hand: they are checked here whenever the record lists
     that hand (a ``holds`` line, at any time); otherwise they become constraints on the deal
-    (see :mod:`solver.literature.infer`), and a breach shows as an inconsistency.
+    (see :mod:`solver.literature.inference`), and a breach shows as an inconsistency.
     """
     play = Play.of(record)
     if not play.holds:

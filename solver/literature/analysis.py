@@ -1,0 +1,169 @@
+"""What :meth:`LiteratureGame.analyze` returns: :class:`LiteratureAnalysis` (``to_json()``
+follows record-format.md), built by :func:`analyze` from the model of a view
+(:mod:`solver.literature.inference`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from solver.cards import Card
+from solver.literature.engine import Play
+from solver.literature.inference import (MAX_STATES, TIME_BUDGET, Probabilities, ViewModel,
+                                         build, current, probabilities, team_probabilities)
+from solver.literature.table import Table
+
+
+@dataclass
+class HalfInfo:
+    name: str
+    value: int
+    status: str                                # open | won:<team> | cancelled
+    holders: dict[str, dict[str, float]]       # card -> holder -> p (expected copies)
+    p_team: dict[str, float]
+    safe_claim: dict[str, list[str]] | None
+    claim: dict | None = None                  # the resolving claim
+    risk: dict[str, str] = field(default_factory=dict)   # team -> what a claim now risks
+
+
+@dataclass
+class LiteratureAnalysis:
+    """The result of :func:`analyze`; ``to_json()`` follows record-format.md."""
+
+    table: Table
+    view: str | None
+    exact: bool
+    error: float
+    cards: dict[str, dict[str, float]]
+    possible: dict[str, set[str]]
+    hands: dict[str, dict]
+    halves: dict[str, HalfInfo]
+    counts: dict[str, int]
+    turn: str | None
+    score: dict[str, int]
+    over: bool
+    winner: str | None
+    results: list
+    statements: int
+    method: str = ""
+    memory: str = "full"
+
+    def to_json(self) -> dict:
+        t = self.table
+        out = {"game": "literature", "view": self.view, "consistent": True,
+               "exact": self.exact}
+        if not self.exact:
+            out["error"] = self.error
+        out["cards"] = {name: dict(sorted(d.items())) for name, d in self.cards.items()}
+        out["half_suits"] = {}
+        for name, h in self.halves.items():
+            d = {"status": h.status, "p_team": h.p_team, "safe_claim": h.safe_claim,
+                 "value": h.value}
+            if h.claim:
+                d["claim"] = h.claim
+            if h.risk:
+                d["risk"] = h.risk
+            out["half_suits"][name] = d
+        out["teams"] = {t.team_name(i): list(t.teams[i]) for i in (0, 1)}
+        out["counts"] = dict(self.counts)
+        out["known"] = {p: info["known"] for p, info in self.hands.items()}
+        out["turn"] = self.turn
+        out["score"] = dict(self.score)
+        out["over"] = self.over
+        out["winner"] = self.winner
+        out["statements"] = self.statements
+        return out
+
+
+def _status(play: Play, name: str) -> str:
+    st = play.status[name]
+    if st[0] == "won":
+        return f"won:{play.table.team_name(st[1])}"
+    return st[0]
+
+
+def analyze(record, view, *, max_states=MAX_STATES, time_budget=TIME_BUDGET,
+            play: Play | None = None) -> LiteratureAnalysis:
+    """Analyse ``record`` from ``view``; raises :class:`InconsistentError` (with a minimal
+    set of conflicting lines) when no deal fits what the view saw."""
+    vm = build(record, view, play)
+    probs = probabilities(vm, max_states, time_budget)
+    return analyze_model(vm, probs, len(record.statements), max_states, time_budget)
+
+
+def analyze_model(vm: ViewModel, probs: Probabilities, n_statements: int,
+                  max_states=MAX_STATES, time_budget=TIME_BUDGET) -> LiteratureAnalysis:
+    t, play = vm.table, vm.play
+    loc_p, poss = current(vm, probs)
+    exact = probs.exact
+    cards: dict[str, dict[str, float]] = {}
+    possible: dict[str, set[str]] = {}
+    for card, ks in t.card_keys.items():
+        agg: dict[str, float] = {}
+        pset: set[str] = set()
+        for k in ks:
+            pset |= poss[k]
+            for l, p in loc_p[k].items():
+                agg[l] = agg.get(l, 0.0) + p
+        cards[repr(card)] = agg
+        possible[repr(card)] = pset
+    hands = {}
+    for p in t.players:
+        known = sorted((t.key_card[k] for k in t.keys if poss[k] == {p}))
+        hands[p] = {"count": play.count[p], "known": [repr(c) for c in known]}
+    view_team = t.team_index(vm.view) if vm.view in t.players else None
+    pteam, pt_exact, pt_err = team_probabilities(vm, probs, max_states, time_budget)
+    exact = exact and pt_exact
+    halves: dict[str, HalfInfo] = {}
+    results = {r.half: r for r in play.results}
+    for h in t.halves:
+        hk = play.keys_of_half(h.name)
+        status = _status(play, h.name)
+        holders = {}
+        for c in sorted(set(h.cards)):
+            holders[repr(c)] = {l: p for l, p in cards[repr(c)].items()}
+        p_team: dict[str, float] = {}
+        safe = None
+        risk: dict[str, str] = {}
+        if status == "open":
+            for ti in (0, 1):
+                p_team[t.team_name(ti)] = pteam[h.name, ti]
+            certain = all(len(poss[k]) == 1 for k in hk)
+            if view_team is not None and certain and \
+                    all(next(iter(poss[k])) in t.teams[view_team] for k in hk):
+                safe = {}
+                for k in hk:
+                    safe.setdefault(next(iter(poss[k])), []).append(repr(t.key_card[k]))
+                safe = {p: sorted(cs, key=lambda x: Card.parse(x)) for p, cs in
+                        sorted(safe.items(), key=lambda kv: t.players.index(kv[0]))}
+            teams = [view_team] if view_team is not None else [0, 1]
+            for ti in teams:
+                tname = t.team_name(ti)
+                pt = p_team[tname]
+                outside = [repr(t.key_card[k]) for k in hk
+                           if not (poss[k] & set(t.teams[ti]))]
+                unsure = sorted({repr(t.key_card[k]) for k in hk if len(poss[k]) > 1},
+                                key=lambda x: Card.parse(x))
+                if pt == 0.0:
+                    risk[tname] = ("lost: " + " ".join(sorted(set(outside))) +
+                                   " with an opponent" if outside
+                                   else "lost: not all six can be in the team")
+                elif pt == 1.0 and unsure:
+                    risk[tname] = "may be cancelled: holders of " + " ".join(unsure) + \
+                        " uncertain"
+                elif pt < 1.0:
+                    risk[tname] = f"may be lost: P(team holds all) = {pt:.3g}"
+        else:
+            p_team = {t.team_name(0): 0.0, t.team_name(1): 0.0}
+        claim = None
+        if h.name in results:
+            r = results[h.name]
+            claim = {"line": r.line, "claimant": r.claimant, "kind": r.kind,
+                     "outcome": r.outcome, "rule": r.rule}
+        halves[h.name] = HalfInfo(h.name, h.value, status, holders, p_team, safe, claim, risk)
+    return LiteratureAnalysis(
+        table=t, view=vm.view, exact=exact,
+        error=0.0 if exact else max(probs.error if not probs.exact else 0.0, pt_err),
+        cards=cards, possible=possible, hands=hands, halves=halves, counts=dict(play.count),
+        turn=play.turn, score=play.score_by_team(), over=play.over, winner=play.winner(),
+        results=list(play.results), statements=n_statements, method=probs.method,
+        memory=t.options.memory)
