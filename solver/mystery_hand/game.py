@@ -60,9 +60,9 @@ class MysteryHandGame(Game):
         return events.parse_event(text, header)
 
     def validate(self, record) -> None:
-        from solver.mystery_hand import rules
+        from solver.mystery_hand import engine
 
-        rules.validate(record)
+        engine.validate(record)
 
     # ----- capabilities --------------------------------------------------------------------
     def analyze(self, record, view, *, budget: Budget = Budget()):

@@ -20,7 +20,7 @@ from solver.model import CardLocationModel
 from solver.mystery_hand.events import (AskAll, AskOne, Announce, FaceUp, Holds, MysteryCards,
                                         Request)
 from solver.mystery_hand.options import MysteryHandOptions, deal_sizes
-from solver.mystery_hand.rules import TurnState, real_shown
+from solver.mystery_hand.engine import TurnState, real_shown
 
 JOKER_KEYS = (("Jk", 0), ("Jk", 1))
 FACEUP = "faceup"
@@ -297,7 +297,7 @@ def as_written_by(record, player: str | None):
             hand = next((s.event for s in record.statements
                          if isinstance(s.event, Holds) and s.event.player == ev.player), None)
             if hand is not None:
-                kept.append(Statement(0, repr(hand), hand, "revealed (MH-20)"))
+                kept.append(Statement(0, str(hand), hand, "revealed (MH-20)"))
     header = replace(record.header, me=player)
     base = len(header.lines())
     return Record(header=header, statements=tuple(

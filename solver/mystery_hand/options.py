@@ -1,35 +1,49 @@
-"""Mystery Hand options (MH-22..MH-28): a frozen dataclass built from variant names.
+"""Mystery Hand options (MH-22..MH-28), on the one option machinery :mod:`solver.options`.
 
 >>> MysteryHandOptions.from_names(["sneak", "keep-em-guessing"])
 MysteryHandOptions(sneak=True, keep_em_guessing=True)
 >>> MysteryHandOptions.from_names(["two-player=blind"]).two_player
 'blind'
+>>> str(MysteryHandOptions.from_names(["keep_em_guessing", "sneak"]))
+'sneak, keep-em-guessing'
 >>> MysteryHandOptions.from_names(["two-player=sideways"])
 Traceback (most recent call last):
 ...
 solver.errors.NotationError: two-player is seen | chosen | blind (MH-28): 'two-player=sideways'
+>>> MysteryHandOptions.from_names(["sneak-jokers-count-for-extra-turn"])
+Traceback (most recent call last):
+...
+solver.errors.NotationError: sneak-jokers-count-for-extra-turn needs sneak (MH-25): 'sneak-jokers-count-for-extra-turn'
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 
 from solver.errors import NotationError, RuleError
-from solver.options import option_items
+from solver.options import FLAG, Option, Options
 
-#: option name in records -> (field, rule)
-FLAGS = {
-    "no-memory-sheet": ("no_memory_sheet", "MH-22"),
-    "sneak": ("sneak", "MH-23"),
-    "sneak-jokers-count-for-extra-turn": ("sneak_jokers_count_for_extra_turn", "MH-25"),
-    "keep-em-guessing": ("keep_em_guessing", "MH-26"),
-    "no-exact-request": ("no_exact_request", "MH-27"),
-}
 TWO_PLAYER_MODES = ("seen", "chosen", "blind")
 
 
-@dataclass(frozen=True)
-class MysteryHandOptions:
+@dataclass(frozen=True, repr=False)
+class MysteryHandOptions(Options):
     """The variant in force.  ``two_player`` is ``None`` or one of ``seen|chosen|blind``."""
+
+    GAME = "Mystery Hand"
+    SPECS = (
+        Option("no-memory-sheet", "no_memory_sheet", FLAG, "MH-22",
+               "no notes allowed (no effect on the logic)"),
+        Option("sneak", "sneak", FLAG, "MH-23", "two jokers dealt with the rest; shown at will "
+               "in an ask-one (MH-24)"),
+        Option("sneak-jokers-count-for-extra-turn", "sneak_jokers_count_for_extra_turn", FLAG,
+               "MH-25", "shown jokers count towards the extra turn of MH-12"),
+        Option("keep-em-guessing", "keep_em_guessing", FLAG, "MH-26",
+               "MH-11 and the ban of MH-15 are lifted"),
+        Option("no-exact-request", "no_exact_request", FLAG, "MH-27",
+               "exact requests (MH-15/16) are unavailable"),
+        Option("two-player", "two_player", (None,) + TWO_PLAYER_MODES, "MH-28",
+               "two players, each with their own mystery hand"),
+    )
 
     no_memory_sheet: bool = False
     sneak: bool = False
@@ -38,45 +52,16 @@ class MysteryHandOptions:
     no_exact_request: bool = False
     two_player: str | None = None
 
-    @classmethod
-    def from_names(cls, names) -> "MysteryHandOptions":
-        kw: dict = {}
-        for raw, name, value in option_items(names):
-            if value is not None:
-                key = name
-                if key != "two-player":
-                    raise NotationError("unknown Mystery Hand option; valued option is "
-                                        "two-player=seen|chosen|blind", text=raw, rule="MH-28")
-                if value not in TWO_PLAYER_MODES:
-                    raise NotationError("two-player is seen | chosen | blind", text=raw,
-                                        rule="MH-28")
-                kw["two_player"] = value
-            elif name == "two-player":
-                raise NotationError("two-player needs a mode: two-player=seen|chosen|blind",
-                                    text=raw, rule="MH-28")
-            elif name in FLAGS:
-                kw[FLAGS[name][0]] = True
-            else:
-                raise NotationError("unknown Mystery Hand option; expected one of standard, "
-                                    + ", ".join(FLAGS) + ", two-player=seen|chosen|blind",
-                                    text=raw)
-        return cls(**kw)
-
-    def names(self) -> list[str]:
-        out = [k for k, (f, _) in FLAGS.items() if getattr(self, f)]
-        if self.two_player:
-            out.append(f"two-player={self.two_player}")
-        return out
+    def check(self) -> None:
+        # MH-25 refines the jokers of MH-24: without Sneak there is no joker to count
+        if self.sneak_jokers_count_for_extra_turn and not self.sneak:
+            raise NotationError("sneak-jokers-count-for-extra-turn needs sneak",
+                                text="sneak-jokers-count-for-extra-turn", rule="MH-25")
 
     @property
     def jokers(self) -> int:
         """Jokers in the deck: two in Sneak (MH-23), none with two_player (MH-28)."""
         return 2 if self.sneak and not self.two_player else 0
-
-    def __repr__(self) -> str:
-        args = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in fields(self)
-                         if getattr(self, f.name) != f.default)
-        return f"MysteryHandOptions({args})"
 
 
 def deal_sizes(n: int, opts: MysteryHandOptions) -> tuple[int, int]:

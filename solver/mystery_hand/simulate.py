@@ -18,7 +18,7 @@ from solver.errors import NotationError
 from solver.mystery_hand.events import (AskAll, AskOne, Announce, FaceUp, Holds, MysteryCards,
                                         Request)
 from solver.mystery_hand.options import MysteryHandOptions, deal_sizes
-from solver.mystery_hand.rules import TurnState, real_shown
+from solver.mystery_hand.engine import TurnState, real_shown
 from solver.records import Header, Record, Statement
 
 NAMES = ("Ana", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hal")
