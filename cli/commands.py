@@ -190,8 +190,9 @@ def simulate(game, n, variant, seed, events, output):
 @cli.command()
 @click.option("--json", "as_json", is_flag=True, help="Machine output.")
 @handle_errors(json_flag="as_json")
+@with_examples
 def demo(as_json):
-    """Analyse a bundled sample record (Mystery Hand, five players)."""
+    """Analyse a bundled sample record ({demo})."""
     DEMO = demo_record()
     if not DEMO.exists():
         raise NotationError("the bundled samples are missing (run from a source checkout)",

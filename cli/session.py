@@ -9,7 +9,7 @@ import sys
 
 import click
 
-from cli.main import cli, handle_errors
+from cli.main import cli, handle_errors, with_examples
 from solver.errors import InconsistentError, SleuthError
 from solver.session import Outcome, Session, record_names
 
@@ -233,6 +233,7 @@ def _complete_player(ctx, param, incomplete):
               help="One JSON object a line for every input line (for programs).")
 @click.option("--no-sheet", is_flag=True, help="Do not print the sheet after each statement.")
 @handle_errors(json_flag="as_json")
+@with_examples
 def play(record, as_, as_json, no_sheet):
     """Live play: type one statement a line; each is checked, saved and analysed.
 
@@ -247,7 +248,7 @@ def play(record, as_, as_json, no_sheet):
 
     \b
     Example:
-      sleuth new mystery-hand game.txt --players "Ana Ben Cleo Dev" --me Ana --dealer Dev
+      sleuth new {game} game.txt --players "Ana Ben Cleo Dev" --me Ana --dealer Dev
       sleuth play game.txt
       sleuth> Ana holds: 5H 6S 2C 3C 4C 5C 7C 8C 9C 10C JC QC
       sleuth> Ana asks Ben 4H-7H: 4H 7H

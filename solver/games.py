@@ -190,6 +190,8 @@ class Game(ABC):
     rules: ClassVar[str] = ""
     rule_prefix: ClassVar[str] = ""
     capabilities: ClassVar[frozenset[Capability]] = frozenset()
+    #: player counts the standard rules allow (simulation and the conformance tests use them)
+    player_counts: ClassVar[tuple[int, ...]] = ()
     #: header keys beyond ``game variant players dealer me``
     header_keys: ClassVar[tuple[str, ...]] = ()
     #: what a replay's ``uncertainty`` measures (``None``: nothing to plot)
@@ -275,6 +277,12 @@ class Game(ABC):
         view: ``knowledge_of(player, step)``; ``first_safe(player, key)`` -> the first step
         whose ``Knowledge.safe`` has ``key`` in that player's replay (or ``None``)."""
         return []
+
+    def truth(self, record: "Record") -> dict[str, str] | None:
+        """Where every card is after a *complete* record (card -> location; several copies:
+        locations joined by ``", "`` as in :attr:`Knowledge.certain`), or ``None`` when the
+        record does not say (the conformance tests check every certainty against it)."""
+        return None
 
     def vocabulary(self, record: "Record") -> Vocabulary:
         """Names, keywords, cards and ranges of the record's language (completion)."""

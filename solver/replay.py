@@ -46,7 +46,7 @@ def _replayable(record) -> Game:
 def statement_groups(record) -> list[list[int]]:
     """Indices of the record's statements, grouped into steps that belong together: an
     event whose class ``joins`` the class of the step's first event completes that step
-    (a Literature claim and its ``shown`` line; a Twenty-Two deal and the hands dealt)."""
+    (a claim and the line that resolves it; a deal and the hands dealt)."""
     groups: list[list[int]] = []
     for i, st in enumerate(record.statements):
         if groups:
@@ -224,9 +224,9 @@ def replay(record, views: list[str | None] | None = None, *, budget: Budget = ST
            progress: Callable[[Any, int, int], None] | None = None) -> Replay:
     """Replay ``record`` from each of ``views`` (default: the recorder's view, or the public
     view when the record has no ``me:``), for its first ``upto`` steps after the deal (all
-    by default).  ``jobs`` > 1 replays views in parallel processes.  Announcements (Mystery
-    Hand) and claims (Literature) are checked from the announcer's or claimant's view
-    whenever the record supports it."""
+    by default).  ``jobs`` > 1 replays views in parallel processes.  Moves that needed
+    certainty (announcements, claims) are checked from the mover's view whenever the record
+    supports it (:meth:`~solver.games.Game.checks`)."""
     if views is None:
         views = [record.header.me]
     specs = steps(record)

@@ -10,7 +10,7 @@ from solver.mysterium.options import band
 from solver.mysterium.play import replay
 from solver.records import parse_record, write_record
 
-# MY-3, MY-4, MY-6 as printed in shared/rules/mysterium.md
+# MY-3, MY-4, MY-6 as printed in docs/rules/mysterium.md
 PSYCHICS = {2: 2, 3: 4, 4: 3, 5: 4, 6: 5, 7: 6}
 TOKENS = {2: 0, 3: 0, 4: 4, 5: 4, 6: 6, 7: 6}
 CARDS = {"easy": [4, 5, 5, 6, 6, 7], "medium": [5, 6, 6, 7, 8, 8], "hard": [6, 7, 7, 8, 9, 9]}

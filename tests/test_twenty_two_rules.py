@@ -1,4 +1,4 @@
-"""Twenty-Two rules (shared/rules/twenty-two.md): every worked example of the rules file, and
+"""Twenty-Two rules (docs/rules/twenty-two.md): every worked example of the rules file, and
 each rule and ambiguity default (with its named alternative), checked on records."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Hand (rummy) as played in Jordan, Lebanon and Palestine (shared/rules/hand-rummy.md,
+"""Hand (rummy) as played in Jordan, Lebanon and Palestine (docs/rules/hand-rummy.md,
 HR-1..HR-59, ambiguities A1..A17): meld legality and values, the provably best initial meld
 and going out, table moves, the redeal check, round scoring and the whole-game scoresheet.
 

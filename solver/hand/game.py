@@ -23,6 +23,7 @@ class HandGame(Game):
     rules = "hand-rummy"
     rule_prefix = "HR"
     capabilities = frozenset({Capability.ANALYZE, Capability.REPLAY})
+    player_counts = (2, 3, 4)
     header_keys = ("teams",)
     public_view = False          # a scoresheet is public: every view is the same
     examples = ("round 1: Ana out partial; Ben 45, Cleo no-meld", "round 2: unscored stock",

@@ -1,6 +1,6 @@
 """Hand options (HR-1, HR-33, HR-45..HR-59 and the alternatives of ambiguities A1..A17).
 
-Options are named as in ``shared/rules/hand-rummy.md`` with ``_`` written ``-``; flags are
+Options are named as in ``docs/rules/hand-rummy.md`` with ``_`` written ``-``; flags are
 ``off | on`` (naming a flag turns it on, ``name=off`` turns it off), valued options are
 ``name=value``.  The default of each is the first value the rules list.
 

@@ -1,4 +1,4 @@
-"""Literature (shared/rules/literature.md): rules, inference over moving hands, simulator.
+"""Literature (docs/rules/literature.md): rules, inference over moving hands, simulator.
 
 >>> from solver.records import parse_record
 >>> rec = parse_record('''game: literature

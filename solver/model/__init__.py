@@ -125,9 +125,6 @@ class CardLocationModel:
     def exclude(self, card: Hashable, loc: str, source: int | None = None, note: str = ""):
         self.add([card], [loc], 0, 0, source, note or f"{self.name(card)} is not at {loc}")
 
-    def sources(self) -> list[int]:
-        return sorted({c.source for c in self.constraints if c.source is not None})
-
     # ----- CP-SAT ---------------------------------------------------------------------
     def _build(self, enforce: bool, extra=None):
         """A CP-SAT model.  With ``enforce`` each statement's constraints are guarded by a
@@ -332,24 +329,15 @@ class CardLocationModel:
 
         return self._core(negate)
 
-    def explain_count(self, cards: Iterable[Hashable], loc: str, lo: int, hi: int):
-        """A minimal set of statement lines forcing ``lo <= #(cards at loc) <= hi``."""
-        ps = [(self._ci[c], self._li[loc]) for c in cards]
-
-        def negate(m, x):
-            b = m.NewBoolVar("below")
-            m.Add(sum(x[p] for p in ps) <= lo - 1).OnlyEnforceIf(b)
-            m.Add(sum(x[p] for p in ps) >= hi + 1).OnlyEnforceIf(b.Not())
-
-        return self._core(negate)
-
-    def require_consistent(self) -> None:
-        """Raise :class:`InconsistentError` naming a minimal conflicting set of lines."""
+    def conflict_error(self, statements: dict[int, str]) -> InconsistentError | None:
+        """``None`` when the model is consistent, else the error every game raises: it names
+        a minimal conflicting set of lines, quoting ``statements`` (line -> text)."""
         core = self.conflict()
-        if core is not None:
-            raise InconsistentError(
-                "the statements cannot all be true together; lines "
-                + ", ".join(map(str, core)) + " conflict", conflict=core)
+        if core is None:
+            return None
+        return InconsistentError("no deal fits the record; these statements conflict: "
+                                 + "; ".join(f"line {l}: {statements.get(l, '')}"
+                                             for l in core), conflict=core)
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""Mysterium (shared/rules/mysterium.md, MY-1..MY-22): the psychics' notebook.
+"""Mysterium (docs/rules/mysterium.md, MY-1..MY-22): the psychics' notebook.
 
 Rules engine (:mod:`.play`), statements (:mod:`.events`), options and setup
 (:mod:`.options`, :mod:`.roster`), exact deduction of the secret cards (:mod:`.deduce`),

@@ -28,6 +28,7 @@ class MysteriumGame(Game):
     rule_prefix = "MY"
     capabilities = frozenset({Capability.ANALYZE, Capability.EXPLAIN, Capability.CHECK,
                               Capability.SIMULATE, Capability.REPLAY})
+    player_counts = (2, 3, 4, 5, 6, 7)
     header_keys = ("ghost", "psychics", "eldest")
     opening = "(the deal)"
     measure = "log10 of the consistent secret assignments"

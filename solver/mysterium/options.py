@@ -1,7 +1,7 @@
 """Mysterium options (the rules file's named options and ambiguities) and the setup table.
 
 Options come from the record header's ``variant:`` line, named as in
-``shared/rules/mysterium.md`` with ``-`` for ``_``.  Every ambiguity A1..A10 uses its default
+``docs/rules/mysterium.md`` with ``-`` for ``_``.  Every ambiguity A1..A10 uses its default
 unless the named alternative is given.
 
 >>> o = MysteriumOptions.from_options({"difficulty": "hard", "tie-break": "top-track"})

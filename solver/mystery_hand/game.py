@@ -32,6 +32,7 @@ class MysteryHandGame(Game):
     rule_prefix = "MH"
     capabilities = frozenset({Capability.ANALYZE, Capability.EXPLAIN, Capability.CHECK,
                               Capability.SIMULATE, Capability.REPLAY})
+    player_counts = tuple(range(3, 9))
     opening = "(the deal)"
     demo = "five-players-ana.txt"
     demo_card = "KS"
@@ -182,6 +183,20 @@ class MysteryHandGame(Game):
                     txt += f", best guess right with p = {best['p']:.3g}"
                 out.append(Finding("announce", spec.index, st.line, p, txt, False, None))
         return out
+
+    def truth(self, record):
+        """Where every card is in a complete record (the hands, face-up cards and mystery
+        hands it lists)."""
+        from solver.mystery_hand.inference import is_complete, true_deal
+
+        if not is_complete(record):
+            return None
+        deal = true_deal(record) or {}
+        out: dict[str, list[str]] = {}
+        for key, loc in deal.items():
+            name = "Jk" if isinstance(key, tuple) else repr(key)
+            out.setdefault(name, []).append(loc)
+        return {c: ", ".join(sorted(ls)) for c, ls in out.items()}
 
     def vocabulary(self, record) -> Vocabulary:
         from solver.cards import RANKS, SUITS

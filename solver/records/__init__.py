@@ -4,16 +4,7 @@ The reader is generic: it splits the text into the header and the statements, st
 comments, and hands each statement to the game's own event parser (looked up by the
 ``game:`` header through :mod:`solver.games`).  Errors carry file, line and column.
 
->>> rec = parse_record('''game: mystery-hand
-... players: Ana Ben Cleo   # clockwise
-... me: Ana
-... Ana holds: AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AH 2H 3H
-... Ana asks Ben 4H-7H: 4H   # Ben showed me one
-... ''')
->>> rec.header.players, rec.header.me, len(rec.statements)
-(('Ana', 'Ben', 'Cleo'), 'Ana', 2)
->>> str(rec.statements[1].event), rec.statements[1].line
-('Ana asks Ben 4H-7H: 4H', 5)
+Round trips and error locations are tested in ``tests/test_records.py``.
 """
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Twenty-Two, with Rasmussen's variant and Twenty-Six (shared/rules/twenty-two.md: TT-1..TT-17,
+"""Twenty-Two, with Rasmussen's variant and Twenty-Six (docs/rules/twenty-two.md: TT-1..TT-17,
 TT-V1 ``rasmussen``, TT-V2 ``twenty-six``, inferences I1..I6, ambiguities A1..A10).
 
 Statements are documented in docs/twenty-two.md; an illegal one is refused naming its rule:

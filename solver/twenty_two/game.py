@@ -24,6 +24,7 @@ class TwentyTwoGame(Game):
     rule_prefix = "TT"
     capabilities = frozenset({Capability.ANALYZE, Capability.EXPLAIN, Capability.CHECK,
                               Capability.SIMULATE, Capability.REPLAY})
+    player_counts = (2, 3, 4, 5, 6, 7)
     measure = "entropy of the card locations (bits)"
     examples = ("Ben deals 7", "Ana holds: 2C 5H 7D 9S JC QH AD", "Cleo exchanges 1",
                 "Ana exchanges 2: 2C 5H -> 3S KD", "Cleo leads 7H; Ana 9H; Ben KH",
