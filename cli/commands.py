@@ -50,7 +50,7 @@ def split_variants(values) -> list[str]:
 @click.argument("record", type=click.Path(dir_okay=False))
 @click.option("--as", "as_", metavar="PLAYER", help="Analyse from this player's view (a complete "
               "record is needed); 'public' = a spectator. Default: the record's 'me:'.")
-@click.option("--json", "as_json", is_flag=True, help="Machine output per record-format.md.")
+@click.option("--json", "as_json", is_flag=True, help="Machine output per docs/record-format.md.")
 @handle_errors(json_flag="as_json")
 @with_examples
 def analyze(record, as_, as_json):

@@ -1,5 +1,5 @@
 """``sleuth hand ...``: meld checks, the best meld, table moves, redeal, scoresheets
-(shared/rules/hand-rummy.md).  Formatting only; the rules live in :mod:`solver.hand`."""
+(docs/rules/hand-rummy.md).  Formatting only; the rules live in :mod:`solver.hand`."""
 from __future__ import annotations
 
 import click
@@ -48,7 +48,7 @@ def hand_group():
     Cards: 10H QS AC Jk (two packs: a card may appear twice). Melds are
     separated by '|'; a run's written order is its layout, so 9C 10C AS reads
     the wild AS as JC and AS 9C 10C as 8C; declare with AS=8C.
-    Rules: shared/rules/hand-rummy.md (HR-n); docs/hand.md.
+    Rules: docs/rules/hand-rummy.md (HR-n; sleuth rules hand); docs/hand.md.
 
     \b
     Examples:
