@@ -227,15 +227,32 @@ def test_invalid_meld_is_not_counted_and_does_not_open():
     assert res.total == 80 and not res.opens
 
 
+#: options that only make sense with another one (HandOptions.check)
+NEEDS = {"no-jokers-ace-indicator": ["wild-mode=no-jokers"],
+         "ace-group-only-runs": ["discarded-wild=ace-group-only"]}
+
+
 def test_every_option_parses_and_round_trips():
     for s in SPECS:
         for v in s.values[1:]:
             name = s.name if v is True else f"{s.name}={v}"
-            opts = HandOptions.from_names([name])
+            opts = HandOptions.from_names([name] + NEEDS.get(s.name, []))
             assert getattr(opts, s.field) == v
             assert HandOptions.from_names(opts.names()) == opts
+            assert HandOptions.from_names(str(opts).split(", ")) == opts
         with pytest.raises(NotationError, match=s.rule):
             HandOptions.from_names([f"{s.name}=bogus"])
+
+
+@pytest.mark.parametrize("names, rule", [
+    (["no-jokers-ace-indicator=twin-wild"], "HR-47"),
+    (["ace-group-only-runs=high"], "A10"),
+    (["ace-group-only-runs=high", "discarded-wild=never"], "A10"),
+    (["bonus-jokers=ignore", "wild-mode=jokers-only"], "A12"),
+])
+def test_options_the_rules_do_not_combine_are_refused(names, rule):
+    with pytest.raises(NotationError, match=rule):
+        HandOptions.from_names(names)
 
 
 def test_jokers_are_never_the_indicator():

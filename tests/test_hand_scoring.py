@@ -7,7 +7,8 @@ import pytest
 from solver.errors import NotationError, RuleError
 from solver.games import get_game
 from solver.hand import GAME, HandOptions, round_scores
-from solver.hand.scoring import multiplier, parse_event
+from solver.hand.analysis import multiplier
+from solver.hand.events import parse_event
 from solver.records import Header, parse_record, read_record, write_record
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples" / "hand"

@@ -38,7 +38,7 @@ class HandGame(Game):
         return HandOptions.from_names(header.variant)
 
     def check_header(self, header) -> None:
-        from solver.hand.scoring import team_pairs
+        from solver.hand.analysis import team_pairs
 
         options = self.options(header)
         n = len(header.players)
@@ -48,19 +48,19 @@ class HandGame(Game):
         team_pairs(header, options)
 
     def parse_event(self, text, header):
-        from solver.hand.scoring import parse_event
+        from solver.hand.events import parse_event
 
         return parse_event(text, header)
 
     def validate(self, record) -> None:
-        from solver.hand.scoring import score_sheet
+        from solver.hand.analysis import score_sheet
 
         score_sheet(record)
 
     def analyze(self, record, view=None, *, budget: Budget = Budget()):
         """The scoresheet: every deal, totals, standings, next dealer (``view`` is kept in
         the output; a scoresheet is public)."""
-        from solver.hand.scoring import score_sheet
+        from solver.hand.analysis import score_sheet
 
         sheet = score_sheet(record)
         sheet.view = view

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from solver.cards import Card
 from solver.errors import NotationError, RuleError
 from solver.hand.best import candidates
+from solver.hand.events import ascii_int
 from solver.hand.melds import (Reading, analyse_meld, layout_cards, parse_meld, parse_melds,
                                position_card)
 from solver.hand.options import HandOptions
@@ -156,11 +157,11 @@ def parse_play(text: str) -> tuple[int, list[Card], dict]:
     (1, [JC], {})
     """
     num, sep, rest = text.partition(":")
-    if not sep or not num.strip().isdigit() or not rest.strip():
+    if not sep or ascii_int(num.strip()) is None or not rest.strip():
         raise NotationError("expected a play such as '1: 8C' (table meld number: hand cards)",
                             text=text)
     cards, declared = parse_meld(rest)
-    return int(num), cards, declared
+    return ascii_int(num.strip()), cards, declared
 
 
 # ------------------------------------------------------------------------------ the rules
