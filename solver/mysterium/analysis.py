@@ -62,7 +62,7 @@ class PsychicInfo:
     stage: str                            # character | location | object | epilogue
     stages: dict[str, StageInfo]
     needed: int                           # D3 N(p)
-    guesses_left: int                     # D3 G
+    guesses_left: int                     # D3 G (a placed guess that may be right counts)
     worst_case: int                       # D3: sum of |possible| over the stages still to find
     finished_hour: int | None
     score: int                            # D5 track position
@@ -113,13 +113,19 @@ class MysteriumAnalysis:
     def roster(self):
         return self.play.roster
 
+    #: whether some consistent assignment makes right, together, every placed guess that
+    #: must be right for its psychic to finish (set by :func:`analyze`)
+    critical_possible: bool = True
+
     @property
     def can_win(self) -> bool:
-        """Whether the psychics can still win: every N(p) <= G in phase 1 (D3), and no
-        loss yet (MY-15, MY-22)."""
+        """Whether the psychics can still win: no loss yet (MY-15, MY-22), every N(p) <= G
+        (D3, with a placed, unrevealed guess counted while it may be right: MY-12), and
+        the placed guesses that must all be right can be right together (MY-10: at most
+        one psychic is right on a card; D2)."""
         if self.play.outcome is not None:
             return self.play.outcome == "won"
-        return not any(p.hopeless for p in self.psychics)
+        return self.critical_possible and not any(p.hopeless for p in self.psychics)
 
     def card_locations(self) -> dict[str, dict[str, Fraction]]:
         """Every table card -> psychic (or ``unused``) -> probability (zeros left out)."""
@@ -205,22 +211,31 @@ def analyze(record, view: str | None = None) -> MysteriumAnalysis:
     facts = facts_for(play, view)
     d = check_consistent(play, facts)
     infos = []
+    critical = []      # placed guesses that must be right for their psychic to finish
     for p in r.psychics:
         stages = _stage_infos(play, d, p)
         worst = sum(len(s.probabilities) for s in stages.values() if s.status != "found")
         score = play.score[p]
         bnd = band(score, r.options.clairvoyance_bands) if r.clairvoyance else None
         pending = None
+        left = play.guesses_left(p)
         g = play.pending.get(p)
         if g is not None and g.kind in d.kinds:
             pr = d.kinds[g.kind].p(p, g.card)
             pending = {"card": card_name(g.kind, g.card), "p_right": float(pr),
                        "best_token": "agree" if pr >= Fraction(1, 2) else "disagree",
                        "expected_gain": float(max(pr, 1 - pr))}
+            if pr > 0:
+                # D3 counts guesses from the start of an hour (MY-15); mid-hour a placed,
+                # unrevealed guess is still in play while some consistent assignment
+                # makes it right (MY-12: a right guess advances the stage now)
+                left += 1
+                if left == 3 - play.stage[p]:
+                    critical.append(Fact(g.kind, p, g.card, True, 0, "guess"))
         infos.append(PsychicInfo(
             name=p, player=r.owner_of(p),
             stage=KINDS[play.stage[p]] if play.stage[p] < 3 else "epilogue",
-            stages=stages, needed=3 - play.stage[p], guesses_left=play.guesses_left(p),
+            stages=stages, needed=3 - play.stage[p], guesses_left=left,
             worst_case=worst, finished_hour=play.finished_hour.get(p), score=score,
             bonus=play.bonus[p], band=bnd, sees=CARDS_SEEN[bnd] if bnd else 3,
             tokens_left=play.tokens_left(p) if r.clairvoyance else 0, pending=pending))
@@ -232,7 +247,8 @@ def analyze(record, view: str | None = None) -> MysteriumAnalysis:
         notes.append("'secret' lines are the ghost's and are not used in this view")
     if play.phase == "setup" and len(play.table) < 3:
         notes.append("lay out the cards with 'table character: ...' (and location, object)")
-    return MysteriumAnalysis(view, play, d, infos, count, notes=notes)
+    ok = not critical or deduce(play.table, r.psychics, facts + critical).consistent
+    return MysteriumAnalysis(view, play, d, infos, count, notes=notes, critical_possible=ok)
 
 
 def check(record) -> None:

@@ -436,6 +436,11 @@ class Play:
                 if n in self.in_sleeves(kind):
                     raise err(f"{card_name(kind, n)} is in a sleeve, not a discarded card",
                               "MY-16")
+                for other in self.groups.values():
+                    if (kind, n) in other.cards:
+                        raise err(f"{card_name(kind, n)} is in group {other.number} already: "
+                                  "each psychic card exists once, so the random groups share "
+                                  "no card", "MY-2, MY-16")
         self.groups[ev.number] = ev
 
     def _finalize_groups(self, err) -> None:

@@ -113,12 +113,15 @@ def _play(rng: random.Random, roster, play: Play, emit) -> None:
         rng.shuffle(groups)
         for p, n in zip(psychics, groups):
             emit(Group(n, psychic=p))
+        # MY-2: one copy of each card, so the random groups (MY-16) share no card
+        used = {kind: set(play.in_sleeves(kind)) for kind in KINDS}
         for n in groups[len(psychics):]:
             cards = []
             for kind in KINDS:
-                taken = play.in_sleeves(kind)
-                cards.append((kind, rng.choice([c for c in range(1, CARDS_PER_KIND_IN_BOX + 1)
-                                                if c not in taken])))
+                c = rng.choice([c for c in range(1, CARDS_PER_KIND_IN_BOX + 1)
+                                if c not in used[kind]])
+                used[kind].add(c)
+                cards.append((kind, c))
             emit(Group(n, cards=tuple(cards)))
     culprit = rng.randint(1, roster.n_groups)
     agreed = None
