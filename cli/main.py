@@ -46,15 +46,25 @@ def handle_errors(json_flag: str | None = None):
             except InconsistentError as e:
                 if want_json:
                     emit_json({"consistent": False, "conflict": e.conflict})
-                click.echo(f"sleuth: inconsistent: {e}", err=True)
+                click.echo(f"sleuth: inconsistent: {e}" + rule_hint(e), err=True)
                 sys.exit(e.exit_code)
             except SleuthError as e:
-                click.echo(f"sleuth: error: {e}", err=True)
+                click.echo(f"sleuth: error: {e}" + rule_hint(e), err=True)
                 sys.exit(e.exit_code)
 
         return wrapper
 
     return deco
+
+
+def rule_hint(e: SleuthError) -> str:
+    """``' (see: sleuth rules MH-7)'`` for an error that names a rule, else ``''``."""
+    if not e.rule:
+        return ""
+    from solver.rulebook import hint
+
+    h = hint(e.rule)
+    return f" {h}" if h else ""
 
 
 def game_cli(game):
@@ -129,7 +139,7 @@ cli.help = _main_help()
 
 
 #: the generic verbs
-COMMAND_MODULES = ["cli.commands", "cli.session", "cli.replay"]
+COMMAND_MODULES = ["cli.commands", "cli.session", "cli.replay", "cli.rules"]
 
 
 def _load_commands() -> None:

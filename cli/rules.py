@@ -1,0 +1,153 @@
+"""``sleuth rules`` and ``sleuth format``: the rules and the record format, from the files
+that ship with the program (:mod:`solver.rulebook`)."""
+from __future__ import annotations
+
+import click
+
+from cli.main import cli, handle_errors
+from solver.errors import NotationError
+
+
+def _rule_block(r, sub: str | None = None) -> str:
+    from solver.games import get_game
+
+    text = r.text.replace("**", "")
+    head = f"{r.id} ({get_game(r.game).title}, {r.section})"
+    if sub:
+        picked = [ln.strip() for ln in text.splitlines()
+                  if ln.strip().startswith((f"({sub})", f"- ({sub})"))]
+        if picked:
+            head += f"\n  {r.id}({sub}): " + picked[0].lstrip("- ")
+    return head + "\n" + "\n".join(wrap(text, "  "))
+
+
+def wrap(text: str, indent: str, width: int = 79) -> list[str]:
+    """Lines of ``text`` wrapped to ``width`` (tables and their rows are kept whole), the
+    continuation of a wrapped line indented under its start."""
+    import textwrap
+
+    out: list[str] = []
+    for ln in text.splitlines():
+        lead = ln[: len(ln) - len(ln.lstrip())]
+        if ln.lstrip().startswith("|") or len(indent + ln) <= width:
+            out.append((indent + ln).rstrip())
+            continue
+        more = "  " if ln.lstrip().startswith(("- ", "(")) else ""
+        out += textwrap.wrap(ln.strip(), width, initial_indent=indent + lead,
+                             subsequent_indent=indent + lead + more + "  ",
+                             break_on_hyphens=False)
+    return out
+
+
+def _game_of(word: str):
+    from solver.games import REGISTRY, get_game
+
+    key = word.strip().lower()
+    if key in REGISTRY:
+        return get_game(key)
+    return None
+
+
+@cli.command()
+@click.argument("what", nargs=-1, metavar="[GAME] [RULE]")
+@handle_errors()
+def rules(what):
+    """The rules of the games, numbered as the messages cite them.
+
+    \b
+    Examples:
+      sleuth rules
+      sleuth rules mystery-hand
+      sleuth rules MH-7
+      sleuth rules LIT-6(d)
+      sleuth rules literature A3
+    'sleuth rules A3' shows A3 of every game that has one. The files are docs/rules/*.md.
+    """
+    from solver.games import games
+    from solver.rulebook import game_rules, lookup, normalize
+
+    if len(what) > 2:
+        raise NotationError("expected at most a game and a rule number", text=" ".join(what))
+    if not what:
+        click.echo("Games (sleuth rules GAME lists a game's rules; sleuth rules MH-7 prints one):")
+        for g in games():
+            rs = game_rules(g.name)
+            click.echo(f"  {g.name:<13} {g.title}: {len(rs)} numbered rules "
+                       f"({g.rule_prefix}-1 ...), docs/rules/{g.rules}.md")
+        return
+    game = _game_of(what[0])
+    if game is not None and len(what) == 1:
+        click.echo(f"{game.title} (docs/rules/{game.rules}.md); 'sleuth rules ID' prints one:")
+        section = None
+        for r in game_rules(game.name):
+            if r.section != section:
+                section = r.section
+                click.echo(f"{section}")
+            click.echo(f"  {r.title}")
+        return
+    if game is None and len(what) == 2:
+        raise NotationError("expected 'sleuth rules GAME RULE'", text=what[0])
+    rule_id = what[-1]
+    found = lookup(rule_id, game.name if game else None)
+    _key, sub = normalize(rule_id)
+    if len(found) > 1:
+        click.echo(f"{rule_id} is numbered in {len(found)} games "
+                   "('sleuth rules GAME " + rule_id + "' for one):")
+    click.echo("\n\n".join(_rule_block(r, sub) for r in found))
+
+
+@cli.command(name="format")
+@click.argument("game", required=False)
+@handle_errors()
+def format_(game):
+    """The record format: the header, then one example of every statement of GAME.
+
+    \b
+    Examples:
+      sleuth format mystery-hand
+      sleuth format literature
+    The whole format: docs/record-format.md.
+    """
+    from solver.games import games, get_game
+
+    if game is None:
+        click.echo("Which game? " + " | ".join(g.name for g in games())
+                   + " (sleuth format GAME)")
+        return
+    g = get_game(game)
+    click.echo(format_sheet(g))
+
+
+def format_sheet(g) -> str:
+    """The cheat-sheet of one game's records."""
+    out = [f"{g.title} records (docs/record-format.md; rules: sleuth rules {g.name})", "",
+           "Header (before the first statement; players in seating order, 'me:' = whose "
+           "view,", "absent for a spectator; 'variant:' = comma-separated options):"]
+    header = example_header(g)
+    if header is not None:
+        out += [f"  {ln}" for ln in header.lines()]
+    else:
+        out += [f"  game: {g.name}", "  players: Ana Ben Cleo Dev", "  me: Ana"]
+        out += [f"  {key}: ..." for key in g.header_keys]
+    out += ["", "Statements, one a line (# starts a comment):"]
+    out += [f"  {e}" for e in g.examples]
+    out += ["", "Keywords are case-insensitive; player names are not."]
+    return "\n".join(out)
+
+
+def example_header(g):
+    """The header of a bundled sample under which every example statement of ``g`` parses
+    (``None`` if there is none)."""
+    from cli.main import SAMPLES
+    from solver.errors import SleuthError
+    from solver.records import read_record
+
+    for path in sorted((SAMPLES / g.name).glob("*.txt")):
+        try:
+            header = read_record(str(path)).header
+            for e in g.examples:
+                g.parse_event(e, header)
+        except SleuthError:
+            continue
+        return header
+    return None

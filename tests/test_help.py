@@ -1,0 +1,133 @@
+"""Help at hand: the rules and the record format ship with the program (``sleuth rules``,
+``sleuth format``), every rule an error cites can be read, and every example in every
+``--help`` runs."""
+from __future__ import annotations
+
+import re
+import shutil
+import shlex
+from pathlib import Path
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from cli.main import cli
+from solver.games import games, get_game
+from solver.rulebook import game_rules, lookup, rule_ids
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(*args, **kw):
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False, **kw)
+
+
+# ----- the rules ------------------------------------------------------------------------------
+def test_rules_lists_the_games_and_their_rules():
+    r = run("rules")
+    assert r.exit_code == 0
+    for g in games():
+        assert g.name in r.output
+    r = run("rules", "mystery-hand")
+    assert r.exit_code == 0 and "MH-7 The player left of the dealer" in r.output
+    assert "A15" in r.output and "E8" in r.output
+
+
+@pytest.mark.parametrize("rule_id, words", [
+    ("MH-7", "The player left of the dealer has the first turn"),
+    ("LIT-6(d)", "(d) you do not hold c"),
+    ("HR-25", "Table melds are never rearranged"),
+    ("TT-10", "Following."),
+    ("MY-4", "Psychic cards laid out face up"),
+    ("tt-v1", "rasmussen"),
+])
+def test_rules_prints_one_rule(rule_id, words):
+    r = run("rules", rule_id)
+    assert r.exit_code == 0, r.output
+    assert words in r.output
+
+
+def test_lettered_rules_are_per_game():
+    r = run("rules", "A8")
+    assert r.exit_code == 0 and r.output.count("A8 (") == len(games())
+    r = run("rules", "literature", "A8")
+    assert r.exit_code == 0 and "Challenge" in r.output and "Sneak" not in r.output
+    r = run("rules", "MH-99")
+    assert r.exit_code == 2 and "no rule numbered so" in r.output
+
+
+def test_every_game_has_its_rule_file_with_rules_in_order():
+    for g in games():
+        ids = [r.id for r in game_rules(g.name)]
+        main = [int(i.split("-")[1]) for i in ids if re.fullmatch(rf"{g.rule_prefix}-\d+", i)]
+        assert main == list(range(1, len(main) + 1)), g.name
+        assert len(set(ids)) == len(ids), g.name
+
+
+_RULE_ARG = re.compile(r"""rule\s*=\s*f?(["'])(.+?)\1""")
+
+
+def test_every_rule_the_code_cites_can_be_read():
+    """Every rule number in a ``rule=`` of the solver is in its game's rule file."""
+    missing = []
+    for g in games():
+        pkg = ROOT / "solver" / g.package
+        for path in pkg.rglob("*.py"):
+            for m in _RULE_ARG.finditer(path.read_text(encoding="utf-8")):
+                for rid in rule_ids(m.group(2)):
+                    try:
+                        lookup(rid, g.name)
+                    except Exception:
+                        missing.append((str(path.relative_to(ROOT)), rid))
+    assert not missing
+
+
+def test_an_error_that_names_a_rule_says_how_to_read_it(tmp_path):
+    runner = CliRunner()
+    with runner.isolated_filesystem(temp_dir=tmp_path):
+        r = runner.invoke(cli, ["new", "mystery-hand", "g.txt", "--players", "Ana Ben Cleo Dev",
+                                "--me", "Ana", "--dealer", "Dev"])
+        assert r.exit_code == 0
+        r = runner.invoke(cli, ["log", "g.txt", "Ben asks Cleo 4H-7H: 2"])
+        assert r.exit_code == 2
+        assert "(MH-7)" in r.stderr and "(see: sleuth rules MH-7)" in r.stderr
+
+
+# ----- the record format ----------------------------------------------------------------------
+@pytest.mark.parametrize("name", [g.name for g in games()])
+def test_format_examples_parse_for_their_game(name):
+    """``sleuth format GAME`` shows a header under which every example statement parses."""
+    from cli.rules import example_header
+
+    g = get_game(name)
+    assert g.examples, name
+    header = example_header(g)
+    assert header is not None, f"no sample of {name} takes all its examples"
+    for e in g.examples:
+        assert str(g.parse_event(e, header)), e
+    r = run("format", name)
+    assert r.exit_code == 0
+    for e in g.examples:
+        assert e in r.output
+    assert f"game: {name}" in r.output
+
+
+def test_rule_files_are_shipped_with_the_package():
+    from solver import rulebook
+
+    for g in games():
+        assert (rulebook.RULEBOOK / f"{g.rules}.md").read_text(encoding="utf-8") == \
+            (ROOT / "docs" / "rules" / f"{g.rules}.md").read_text(encoding="utf-8")
+    assert (rulebook.RULEBOOK / "record-format.md").exists()
+
+
+def test_no_reference_outside_the_repository():
+    """README, docs and help send the reader to files of the repository."""
+    bad = []
+    for path in [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md")),
+                 *sorted((ROOT / "cli").glob("*.py")), *sorted((ROOT / "solver").rglob("*.py"))]:
+        if "shared/rules" in path.read_text(encoding="utf-8") or \
+                "shared/record-format" in path.read_text(encoding="utf-8"):
+            bad.append(str(path.relative_to(ROOT)))
+    assert not bad
