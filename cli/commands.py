@@ -113,17 +113,19 @@ def new(game, record, players, me, variant, dealer, extra, force):
 @click.option("--force", is_flag=True,
               help="Save even if it contradicts the record (it must still parse and be legal).")
 @handle_errors()
+@with_examples
 def log(record, statement, force):
     """Append one statement after checking it against the whole record.
 
     A statement that does not parse or breaks a rule is refused (exit 2); one that
     contradicts the record is refused with the conflicting lines (exit 3). The file is
-    left untouched when refused and replaced atomically when accepted.
+    left untouched when refused and replaced atomically when accepted. The statements
+    of a game: sleuth format GAME.
 
     \b
-    Examples:
-      sleuth log game.txt "Ana asks Ben 4H-7H: 4H 6H"
-      sleuth log game.txt Cleo asks all 5x: Ana 0, Ben 1, Dev 2
+    Example:
+      sleuth new {new}
+      sleuth log game.txt "{statement}"
     """
     rec = append_statement(record, " ".join(statement), force=force)
     last = rec.statements[-1]

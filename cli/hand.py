@@ -55,6 +55,7 @@ def hand_group():
       sleuth hand check "7D AC 9D | 5S 5C AC" --indicator 7C
       sleuth hand best "AH 2H 3H 4H 5H 9H 9S 9D KC JD 4C 4S QS QD 8H" -i 7S
       sleuth hand moves --table "9C 10C AS" --hand "JC 7C 5D" -i QS
+      sleuth hand take "7S 7D KH QH JH 2C 3C 9D" --discard 7H -i 5C
       sleuth hand redeal "5H 5H 9S 9S KD KD 2C 2C 3H 4H 6S 7S 8D 10C" -i 7C
       sleuth hand score samples/hand/full-hand-bonuses.txt
     """
@@ -74,7 +75,7 @@ def check_cmd(melds, indicator, variant, as_json, to_beat):
 
     \b
     Example:
-      sleuth hand check "7D AC 9D | 5S 5C AC | QC KC AC" --indicator 7C
+      sleuth hand check "7D AC 9D | 5S 5C AC | QC KC Jk" --indicator 7C
       sleuth hand check "AD 2D 3D 4D 5D | 9H 9S 9D" -i 7H --variant initial-min=61
     """
     res = _hand.check(melds, _indicator(indicator), _options(variant), to_beat=to_beat)
@@ -152,6 +153,74 @@ def best_cmd(cards, indicator, variant, as_json, to_beat, first_turn):
 
 def _wild(reading) -> str:
     return "+".join(repr(c) for c in reading.wild_as) or "-"
+
+
+# ------------------------------------------------------------------------------ take
+
+@hand_group.command("take")
+@click.argument("cards")
+@click.option("--discard", "-d", required=True, metavar="CARD",
+              help="The top card of the discard pile, thrown by the player before you.")
+@common
+@click.option("--opened", is_flag=True,
+              help="You have made your initial meld this round (HR-18, HR-19).")
+@click.option("--table", "-t", metavar="MELDS",
+              help="Melds on the table, '|'-separated in table order: for lay-offs after "
+                   "opening (HR-23) and discard-layoff (HR-53).")
+@click.option("--discarder-not-melded", is_flag=True,
+              help="With discard-layoff: the discarder has no meld on the table (HR-53).")
+@click.option("--to-beat", type=int, metavar="N",
+              help="With initial-must-exceed: the last initial meld's value this round (HR-52).")
+@click.option("--first-turn", is_flag=True, help="Your own first turn: no going out (HR-32).")
+@handle_errors()
+def take_cmd(cards, discard, indicator, variant, as_json, opened, table, discarder_not_melded,
+             to_beat, first_turn):
+    """May you take the discard (HR-29, HR-31, HR-53, HR-54; A4, A10)? If so, the best
+    legal turn with it (new melds, whether they open, whether you go out, the discard),
+    against drawing from the stock (the best the hand can do without it). A refusal names
+    the rule. CARDS: your hand before the draw.
+
+    \b
+    Example:
+      sleuth hand take "7S 7D KH QH JH 2C 3C 9D" --discard 7H -i 5C
+      sleuth hand take "AS AD 5H 6H" -d AC -i 5C --opened --json
+      sleuth hand take "5H 6H" -d 7H -i 5C --opened          # HR-30: refused
+    """
+    res = _hand.take(parse_cards(cards), Card.parse(discard), _indicator(indicator),
+                     _options(variant), opened=opened, table=table,
+                     discarder_melded=not discarder_not_melded, to_beat=to_beat,
+                     first_turn=first_turn)
+    if as_json:
+        emit_json(res.to_json())
+        return
+    out = [res.regime.describe()]
+    if not res.may_take:
+        out.append(f"may not take {res.discard!r}: {res.reason}")
+    else:
+        w = res.with_discard
+        out.append(f"may take {res.discard!r}" + (
+            f" (as {w.taken_as!r}, HR-31)" if w.taken_as not in (None, res.discard)
+            and not isinstance(w.taken_as, str) else ""))
+        out.append(_turn_text("with the discard", w, res))
+    out.append(_turn_text("from the stock", res.from_stock, res))
+    out.append(f"better: {'take the discard' if res.better == 'discard' else 'draw from the stock'}")
+    click.echo("\n".join(out))
+
+
+def _turn_text(label: str, p, res) -> str:
+    melds = " | ".join(_cards(m) for m in p.melds) or "no meld"
+    bits = [f"{label}: {melds} (value {p.value}"
+            + (", opens" if p.opens else "") + ")"]
+    for i, cs in p.layoffs:
+        bits.append(f"lay off {_cards(cs)} on table meld {i}")
+    if p.goes_out:
+        bits.append("goes out" + (f", discarding {p.discard!r}" if p.discard is not None
+                                  else ", discarding the card drawn"))
+    elif p.discard is not None:
+        bits.append(f"discard {p.discard!r}; left {_cards(p.left)}")
+    elif p.left:
+        bits.append(f"left {_cards(p.left)} and the card drawn")
+    return "; ".join(bits)
 
 
 # ------------------------------------------------------------------------------ moves

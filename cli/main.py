@@ -91,11 +91,32 @@ def demo_record() -> Path:
 
 def with_examples(fn):
     """Fill a command's help examples from the registry (``{demo}``: the demo record,
-    ``{game}``: its game, ``{card}``: a card of it), so that they name real files."""
-    g = demo_game()
-    fn.__doc__ = fn.__doc__.format(demo=f"samples/{g.name}/{g.demo}", game=g.name,
-                                   card=g.demo_card)
+    ``{game}``: its game, ``{card}``: a card of it, ``{new}``: the arguments of ``sleuth
+    new`` for a record with the demo's players, ``{statement}``: a first statement for it),
+    so that they name real files and run (``tests/test_help.py`` runs them)."""
+    fn.__doc__ = fn.__doc__.format(**example_fields())
     return fn
+
+
+@functools.lru_cache(maxsize=None)
+def example_fields() -> dict:
+    """The values of the help placeholders (see :func:`with_examples`)."""
+    g = demo_game()
+    fields = dict(demo=f"samples/{g.name}/{g.demo}", game=g.name, card=g.demo_card,
+                  new=f'{g.name} game.txt --players "Ana Ben Cleo Dev" --me Ana',
+                  statement=g.examples[0] if g.examples else "")
+    try:
+        from solver.records import read_record
+
+        h = read_record(str(demo_record()), validate=False).header
+    except (SleuthError, OSError):   # no samples beside the program
+        return fields
+    new = f'{g.name} game.txt --players "{" ".join(h.players)}"'
+    new += f" --me {h.me}" if h.me else ""
+    new += f" --dealer {h.dealer}" if h.dealer else ""
+    new += "".join(f" --variant {v}" for v in h.variant)
+    fields["new"] = new
+    return fields
 
 
 def renderer(name: str):
@@ -116,15 +137,15 @@ def _main_help() -> str:
     from solver.games import games
 
     every = games()
-    g = every[0]
-    ex = g.examples
+    ex = example_fields()
     return f"""cardsleuth: what can be known at a card table.
 
     \b
     Log a game as a record (one statement a line), then ask what follows:
-      sleuth new {g.name} game.txt --players "Ana Ben Cleo Dev" --me Ana --dealer Dev
-      sleuth log game.txt "{ex[0]}"
+      sleuth new {ex["new"]}
+      sleuth log game.txt "{ex["statement"]}"
       sleuth analyze game.txt
+      sleuth rules {every[0].rule_prefix}-7
       sleuth demo
 
     Games: {", ".join(x.name for x in every)}.

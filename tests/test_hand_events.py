@@ -20,6 +20,21 @@ EXAMPLES = [
     "Cleo no-meld",
     "round 3: unscored redeal Ana",
     "round 3 dealer Ben: unscored stock",
+    "indicator 7C",
+    "Ana holds: 7D AC 9D 5S 5C 5H QC KC Jk 2H 3H 4H 8S 9S 10S",
+    "Ana discards 9H",
+    "Ben draws",
+    "Ben draws 4C",
+    "Ben takes 9H",
+    "Ben melds 7D AC 9D | 5S 5C 5H",
+    "Ben melds 9C 10C AS=8C",
+    "Ben lays off 8D on 3",
+    "Ben lays off AS=JC 10D on 2",
+    "Ben swaps 8D on 1",
+    "Ben swaps 5H 5D on 2",
+    "Ana discards AC AC",
+    "Cleo calls one card",
+    "Cleo calls three cards",
 ]
 
 

@@ -43,6 +43,8 @@ _EXPORTS["score_sheet"] = "solver.hand.analysis"
 _EXPORTS["team_pairs"] = "solver.hand.analysis"
 _EXPORTS["MovesResult"] = "solver.hand.table"
 _EXPORTS["moves"] = "solver.hand.table"
+_EXPORTS["TakeResult"] = "solver.hand.taking"
+_EXPORTS["take"] = "solver.hand.taking"
 __all__ = sorted(_EXPORTS) + ["BestResult", "best", "RedealResult", "redeal"]
 __getattr__ = lazy_exports(__name__, _EXPORTS, game="hand")
 

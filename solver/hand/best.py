@@ -31,6 +31,8 @@ from solver.hand.regime import (Regime, check_copies, make_regime, natural_value
 cp_model = LazyModule("ortools.sat.python.cp_model")     # loaded on first use
 
 WILD = "W"  # the kind of every wild card (two wilds are interchangeable)
+TAKEN = "T"  # the kind of a taken discard (it must be melded this turn, HR-29)
+UNKNOWN = "?"  # the card about to be drawn from the stock (unknown: it can only be kept)
 TIME_LIMIT = 20.0  # seconds; a 15-card hand takes milliseconds
 SPLIT_RUNS = 5  # longest run the optimiser considers (longer ones are joined afterwards)
 
@@ -42,6 +44,9 @@ class Candidate:
     naturals: tuple[Card, ...]
     wild: bool
     reading: Reading
+    #: the kind (a natural card or :data:`WILD`) that the taken discard plays in this meld
+    #: (HR-29: a taken discard goes into a new meld); ``None`` for melds of hand cards only
+    taken: object = None
 
     @property
     def size(self) -> int:
@@ -209,10 +214,8 @@ def _solve(model: cp_model.CpModel) -> cp_model.CpSolver | None:
 def _uses(cands: list[Candidate]) -> dict:
     uses: dict = {}
     for i, m in enumerate(cands):
-        for c in m.naturals:
-            uses.setdefault(c, []).append(i)
-        if m.wild:
-            uses.setdefault(WILD, []).append(i)
+        for k in _keys(m):
+            uses.setdefault(k, []).append(i)
     return uses
 
 
@@ -251,14 +254,13 @@ def _realise(cands, counts_used: list[int], pools: dict, regime: Regime,
             m = cands[i]
             r = m.reading
             if r.kind == "run":
-                cards = []
-                for p in range(r.lo, r.hi + 1):
-                    key = WILD if p == r.wild_pos else position_card(p, r.suit)
-                    cards.append(pools[key].pop(0))
+                keys = [WILD if p == r.wild_pos else position_card(p, r.suit)
+                        for p in range(r.lo, r.hi + 1)]
             else:
-                cards = [pools[c].pop(0) for c in m.naturals]
-                if m.wild:
-                    cards.append(pools[WILD].pop(0))
+                keys = list(m.naturals) + ([WILD] if m.wild else [])
+            if m.taken is not None:
+                keys[keys.index(m.taken)] = TAKEN
+            cards = [pools[k].pop(0) for k in keys]
             melds.append(cards)
             readings.append(r)
     melds, readings = _join_runs(melds, readings, options)
@@ -315,25 +317,55 @@ def best(hand: list[Card], indicator: Card | None, options: HandOptions | None =
     check_copies(hand, regime, options)
     if any(c.is_joker and not regime.jokers_in_play for c in hand):
         raise RuleError("wild-mode=no-jokers plays without jokers", text="Jk", rule="HR-46")
+    needed = options.initial_min
+    if options.initial_must_exceed and to_beat is not None:
+        needed = max(needed, to_beat + 1)
+    initial, go, reason, n_cands = _plans(hand, regime, options)
+    can_open = initial is not None and initial.value >= needed
+    can_go_out = go is not None
+    if can_go_out and first_turn and not options.first_turn_win:
+        can_go_out = False
+        reason = ("no player may go out on their own first turn (HR-32, A3; variant "
+                  "first-turn-win lifts this)")
+    return BestResult(hand, regime, options, initial, needed, can_open, go, can_go_out,
+                      reason, len(hand) == 15 and can_go_out, n_cands)
+
+
+
+def _plans(hand: list[Card], regime: Regime, options: HandOptions, *,
+           taken: tuple[Card, list[Candidate]] | None = None, unknown: bool = False):
+    """The one optimiser behind ``best`` and ``take``: the maximum-value melds leaving at
+    least one card (HR-30), and the best way to go out (HR-34, HR-40, HR-59).
+
+    ``hand``: the cards held (the taken discard not included); ``taken``: the taken
+    discard and its candidate melds (:func:`taken_candidates`): it must be melded, exactly
+    once (HR-29); ``unknown``: a card about to be drawn from the stock, which can only be
+    kept or discarded.  Returns ``(initial plan | None, go-out plan | None, reason, number
+    of candidates)``."""
     counts, n_wild, pools = _kinds(hand, regime)
     cands = candidates(counts, n_wild, options, longest=SPLIT_RUNS)
     avail = dict(counts)
     if n_wild:
         avail[WILD] = n_wild
+    if taken is not None:
+        cands = cands + list(taken[1])
+        avail[TAKEN] = 1
+        pools[TAKEN] = [taken[0]]
+    if unknown:
+        avail[UNKNOWN] = 1
+        pools[UNKNOWN] = []
     uses = _uses(cands)
-    n = len(hand)
-
-    needed = options.initial_min
-    if options.initial_must_exceed and to_beat is not None:
-        needed = max(needed, to_beat + 1)
+    n = sum(avail.values())
+    hand_all = list(hand) + ([taken[0]] if taken is not None else [])
 
     # 1. the best initial meld: maximise the value, keep >= 1 card (HR-30)
     initial = None
-    if cands:
+    if cands and (taken is None or taken[1]):
         model = cp_model.CpModel()
         x = _variables(model, cands, avail)
         for k, idx in uses.items():
-            model.add(cp_model.LinearExpr.sum([x[i] for i in idx]) <= avail[k])
+            total = cp_model.LinearExpr.sum([x[i] for i in idx])
+            model.add(total == 1 if k == TAKEN else total <= avail[k])
         model.add(cp_model.LinearExpr.weighted_sum(x, [m.size for m in cands]) <= n - 1)  # HR-30
         model.maximize(cp_model.LinearExpr.weighted_sum(x, [m.value for m in cands]))
         sol = _solve(model)
@@ -341,22 +373,81 @@ def best(hand: list[Card], indicator: Card | None, options: HandOptions | None =
         if any(used):
             melds, readings, left = _realise(cands, used, pools, regime, options)
             initial = Plan(melds, readings, sum(r.value for r in readings), left)
-    can_open = initial is not None and initial.value >= needed
 
     # 2. going out: meld all but the discard(s), best multiplier first (HR-34, HR-40, HR-59)
     full = n == 15
-    go, reason = _go_out(hand, cands, uses, avail, counts, n_wild, pools, regime, options, full)
-    can_go_out = go is not None
-    if can_go_out and first_turn and not options.first_turn_win:
-        can_go_out = False
-        reason = ("no player may go out on their own first turn (HR-32, A3; variant "
-                  "first-turn-win lifts this)")
-    return BestResult(hand, regime, options, initial, needed, can_open, go, can_go_out,
-                      reason, full and can_go_out, len(cands))
+    go, reason = _go_out(hand_all, cands, uses, avail, counts, n_wild, pools, regime, options,
+                         full)
+    return initial, go, reason, len(cands)
+
+
+def taken_identities(card: Card, regime: Regime, options: HandOptions
+                     ) -> tuple[list[tuple[object, object]], str | None, str | None]:
+    """What a taken discard may be in a meld (HR-29, HR-31, HR-54, A4, A10): a list of
+    ``(kind, allowed(reading, kind))``, or the refusal and its rule.
+
+    >>> from solver.hand.regime import make_regime
+    >>> ids, why, rule = taken_identities(Card.parse("AC"), make_regime(Card.parse("7C")), HandOptions())
+    >>> [k for k, _ in ids], why
+    ([AC], None)
+    >>> taken_identities(Card.parse("AC"), make_regime(Card.parse("7C")),
+    ...                  HandOptions(discarded_wild="never"))[1:]
+    ('a discarded wild may not be taken (discarded-wild=never)', 'HR-54')
+    """
+    def anything(reading, kind):
+        return True
+
+    if not regime.is_wild(card):
+        return [(regime.natural(card), anything)], None, None
+    mode = options.discarded_wild
+    if mode == "never":
+        return [], "a discarded wild may not be taken (discarded-wild=never)", "HR-54"
+    if mode == "free":
+        return [(WILD, anything)], None, None
+    # as-ace (HR-31) or ace-group-only (HR-54, A10): only as an ace
+    suits = SUITS if card.is_joker else (card.suit,)
+    aces = [Card(1, s) for s in suits]
+
+    def run_ok(reading) -> bool:
+        if mode != "ace-group-only":
+            return True
+        # A10: no run at all; ``ace-group-only-runs=high``: the literal text, no A-2-3 only
+        return options.ace_group_only_runs == "high" and reading.lo != 1
+
+    if options.taken_wild == "wild":   # A4's alternative: it stays a wild standing for an ace
+        def as_ace(reading, kind):
+            if reading.kind == "group":
+                return reading.rank == 1 and any(a in reading.wild_as for a in aces)
+            return reading.wild_as[0] in aces and run_ok(reading)
+        return [(WILD, as_ace)], None, None
+
+    def natural_ace(reading, kind):    # A4: then a natural ace
+        return reading.kind == "group" or run_ok(reading)
+    return [(a, natural_ace) for a in aces], None, None
+
+
+def taken_candidates(card: Card, kind, allowed, hand: list[Card], regime: Regime,
+                     options: HandOptions) -> list[Candidate]:
+    """The melds the taken discard ``card`` can go into as ``kind`` with cards of ``hand``
+    (a new meld of it and at least two hand cards, HR-29)."""
+    counts, n_wild, _ = _kinds(hand, regime)
+    if kind == WILD:
+        n_wild += 1
+    else:
+        counts[kind] += 1
+    out = []
+    for m in candidates(counts, n_wild, options, longest=SPLIT_RUNS):
+        keys = list(m.naturals) + ([WILD] if m.wild else [])
+        if kind in keys and allowed(m.reading, kind):
+            out.append(Candidate(m.naturals, m.wild, m.reading, taken=kind))
+    return out
 
 
 def _keys(m: Candidate):
-    return list(m.naturals) + ([WILD] if m.wild else [])
+    keys = list(m.naturals) + ([WILD] if m.wild else [])
+    if m.taken is not None:
+        keys[keys.index(m.taken)] = TAKEN
+    return keys
 
 
 def _variables(model: cp_model.CpModel, cands: list[Candidate], avail: dict) -> list:
@@ -372,7 +463,9 @@ def _go_out(hand, cands, uses, avail, counts, n_wild, pools, regime, options, fu
     if not cands:
         return None, "no meld can be made from this hand (HR-12, HR-13)"
     modes = []  # (name, {kind: cards removed}, multiplier, bonuses)
-    for k in avail:
+    for k in ([UNKNOWN] if UNKNOWN in avail else avail):
+        if k == TAKEN:
+            continue  # a taken discard is melded (HR-29)
         removed = {k: 1}
         melded = _without(hand, regime, removed)
         mult, bonuses = 1, []
@@ -383,7 +476,7 @@ def _go_out(hand, cands, uses, avail, counts, n_wild, pools, regime, options, fu
                 mult *= 2
                 bonuses = ["wild-discard"] + bonuses
         modes.append((removed, mult, bonuses))
-    if full and options.bonus_two_wilds and n_wild == 2:
+    if full and options.bonus_two_wilds and n_wild == 2 and UNKNOWN not in avail:
         removed = {WILD: 2}
         f, bonuses = bonus_factor(_without(hand, regime, removed), regime, options)
         modes.append((removed, 4 * f, ["two-wilds"] + bonuses))

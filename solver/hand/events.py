@@ -10,6 +10,21 @@ A scoresheet record has one statement per deal::
 A penalty is the card points left in hand (HR-38, before any doubling), the cards
 themselves, or ``no-meld`` (flat 100).  Full Hand bonuses (HR-59) follow ``full-hand``:
 ``wild-discard`` or ``two-wilds``, and ``colour`` or ``suit``.
+
+A round record logs one deal turn by turn (HR-27..HR-36; checked by
+:mod:`solver.hand.engine`) and ends in the same ``round N: ...`` statement::
+
+    indicator 7C                      # the turned-up card (HR-7)
+    Ana holds: 7D AC 9D 5S 5C ...     # a hand known to the recorder (setup)
+    Ana discards 9H                   # the starter's first turn: no draw (HR-27)
+    Ben draws                         # from the stock, card not seen ...
+    Ben draws 4C                      # ... or seen (the recorder's own draw)
+    Ben takes 9H                      # the top discard (HR-29)
+    Ben melds 7D AC 9D | 5S 5C 5H     # new melds, numbered 1, 2, ... in the order laid
+    Ben lays off 8D on 3              # hand cards onto table meld 3 (HR-23)
+    Ben swaps 8D on 1                 # the natural(s) for meld 1's wild, which goes to hand
+    Ben discards 9C                   # ends the turn (HR-28); the last card goes out
+    Ben calls two cards               # HR-33 (automatic unless manual-calls)
 """
 from __future__ import annotations
 
@@ -99,8 +114,9 @@ def _player(name: str, players, text: str) -> str:
     return name
 
 
-def parse_event(text: str, header) -> RoundEvent | UnscoredEvent:
-    """Parse one scoresheet statement.
+def parse_event(text: str, header) -> Event:
+    """Parse one statement: a scoresheet line (``round N: ...``) or a turn statement
+    (:func:`parse_turn`).
 
     >>> from solver.records import Header
     >>> h = Header("hand", ("Ana", "Ben", "Cleo"))
@@ -113,6 +129,8 @@ def parse_event(text: str, header) -> RoundEvent | UnscoredEvent:
     """
     players = header.players
     m = _HEAD.match(text.strip())
+    if not m and not re.match(r"^\s*round\b", text, re.I):
+        return parse_turn(text, header)
     if not m:
         raise NotationError("expected 'round N: <player> out partial|full-hand; <player> "
                             "<points|cards|no-meld>, ...' or 'round N: unscored redeal|stock'",
@@ -189,3 +207,228 @@ def parse_event(text: str, header) -> RoundEvent | UnscoredEvent:
                 raise NotationError("a penalty is the card points, the cards left in hand, or "
                                     "no-meld", text=part.strip(), rule="HR-38") from None
     return RoundEvent(number, winner, kind, tuple(bonuses), tuple(pens), dealer, indicator)
+
+
+# ------------------------------------------------------------------------------ turns
+
+def _cards_text(cards) -> str:
+    return " ".join(repr(c) for c in cards)
+
+
+@dataclass(frozen=True)
+class MeldSpec:
+    """One meld as written: its cards in written order and declared wild stand-ins
+    (``AS=8C``: index -> cards)."""
+
+    cards: tuple[Card, ...]
+    declared: tuple[tuple[int, tuple[Card, ...]], ...] = ()
+
+    def __str__(self) -> str:
+        decl = dict(self.declared)
+        return " ".join(repr(c) + ("=" + "+".join(map(repr, decl[i])) if i in decl else "")
+                        for i, c in enumerate(self.cards))
+
+
+def _spec(text: str) -> MeldSpec:
+    from solver.hand.melds import parse_meld
+
+    cards, declared = parse_meld(text)
+    return MeldSpec(tuple(cards), tuple(sorted(declared.items())))
+
+
+@dataclass(frozen=True)
+class Indicator(Event):
+    """The turned-up indicator (HR-7): it decides the wilds (HR-8, HR-9)."""
+
+    setup = True
+    card: Card
+
+    def __str__(self) -> str:
+        return f"indicator {self.card!r}"
+
+
+@dataclass(frozen=True)
+class Holds(Event):
+    """A hand as dealt, known to the recorder (their own; every hand in a complete record)."""
+
+    setup = True
+    player: str
+    cards: tuple[Card, ...]
+
+    def __str__(self) -> str:
+        return f"{self.player} holds: {_cards_text(self.cards)}"
+
+
+@dataclass(frozen=True)
+class Draw(Event):
+    """Step 1 from the stock (HR-28); ``card`` when the recorder saw it."""
+
+    player: str
+    card: Card | None = None
+
+    def __str__(self) -> str:
+        return f"{self.player} draws" + (f" {self.card!r}" if self.card is not None else "")
+
+
+@dataclass(frozen=True)
+class Take(Event):
+    """Step 1 from the discard pile: its top card (HR-28, HR-29)."""
+
+    player: str
+    card: Card
+
+    def __str__(self) -> str:
+        return f"{self.player} takes {self.card!r}"
+
+
+@dataclass(frozen=True)
+class Melds(Event):
+    """New melds from the hand (HR-11); table melds are numbered 1, 2, ... as laid."""
+
+    player: str
+    melds: tuple[MeldSpec, ...]
+
+    def __str__(self) -> str:
+        return f"{self.player} melds " + " | ".join(map(str, self.melds))
+
+
+@dataclass(frozen=True)
+class LayOff(Event):
+    """Hand cards added to table meld ``meld`` (HR-23)."""
+
+    player: str
+    cards: MeldSpec
+    meld: int
+
+    def __str__(self) -> str:
+        return f"{self.player} lays off {self.cards} on {self.meld}"
+
+
+@dataclass(frozen=True)
+class Swap(Event):
+    """The natural(s) a table meld's wild stands for put in; the wild goes to hand (HR-24)."""
+
+    player: str
+    cards: tuple[Card, ...]
+    meld: int
+
+    def __str__(self) -> str:
+        return f"{self.player} swaps {_cards_text(self.cards)} on {self.meld}"
+
+
+@dataclass(frozen=True)
+class Discard(Event):
+    """Step 3: the turn's discard (HR-28); two cards only for a ``two-wilds`` Full Hand
+    (HR-59, A12).  Discarding the last card goes out (HR-34)."""
+
+    player: str
+    cards: tuple[Card, ...]
+
+    def __str__(self) -> str:
+        return f"{self.player} discards {_cards_text(self.cards)}"
+
+
+CALLS = {1: "one card", 2: "two cards", 3: "three cards"}
+
+
+@dataclass(frozen=True)
+class Call(Event):
+    """HR-33: 'one card', 'two cards', 'three cards' after the discard."""
+
+    player: str
+    count: int
+
+    def __str__(self) -> str:
+        return f"{self.player} calls {CALLS[self.count]}"
+
+
+TURN_FORMS = ("indicator <card>", "<player> holds: <cards>", "<player> draws [<card>]",
+              "<player> takes <card>", "<player> melds <meld> | <meld>",
+              "<player> lays off <cards> on <meld number>",
+              "<player> swaps <cards> on <meld number>", "<player> discards <card>",
+              "<player> calls one card|two cards|three cards")
+
+
+def _expected(text: str) -> NotationError:
+    return NotationError("expected a Hand statement: " + "; ".join(TURN_FORMS)
+                         + "; or 'round N: ...'", text=text)
+
+
+def parse_turn(text: str, header) -> Event:
+    """One turn statement of a round record.
+
+    >>> from solver.records import Header
+    >>> h = Header("hand", ("Ana", "Ben", "Cleo"))
+    >>> [str(parse_turn(t, h)) for t in ("Ana melds 7d ac 9d | 5s 5c 5h", "Ben lays off 8D on 3",
+    ...                                  "Ben draws", "Cleo calls Two Cards", "INDICATOR 7c")]
+    ['Ana melds 7D AC 9D | 5S 5C 5H', 'Ben lays off 8D on 3', 'Ben draws', 'Cleo calls two cards', 'indicator 7C']
+    >>> parse_turn("Ben lays off 8D on ²", h)
+    Traceback (most recent call last):
+    ...
+    solver.errors.NotationError: a table meld number (1, 2, ...: the order melds were laid): '²'
+    """
+    s = text.strip()
+    words = s.split()
+    if not words:
+        raise _expected(text)
+    if words[0].lower() == "indicator":
+        if len(words) != 2:
+            raise NotationError("expected 'indicator <card>' (HR-7)", text=text)
+        return Indicator(Card.parse(words[1]))
+    head, sep, rest = s.partition(":")
+    if sep and head.split()[1:] and head.split()[1].lower() == "holds" and len(head.split()) == 2:
+        who = _player(head.split()[0], header.players, text)
+        return Holds(who, tuple(Card.parse(t) for t in split_tokens(rest)))
+    if len(words) < 2:
+        raise _expected(text)
+    who = _player(words[0], header.players, text)
+    verb = words[1].lower()
+    args = words[2:]
+    body = s.split(None, 2)[2] if len(words) > 2 else ""
+    if verb == "draws":
+        if len(args) > 1:
+            raise NotationError("expected '<player> draws' or '<player> draws <card>'", text=text)
+        return Draw(who, Card.parse(args[0]) if args else None)
+    if verb == "takes":
+        if len(args) != 1:
+            raise NotationError("expected '<player> takes <card>' (the top discard, HR-29)",
+                                text=text)
+        return Take(who, Card.parse(args[0]))
+    if verb == "melds":
+        if not body.strip():
+            raise NotationError("expected '<player> melds 7D AC 9D | 5S 5C 5H'", text=text)
+        from solver.hand.melds import parse_melds
+
+        melds = tuple(MeldSpec(tuple(c), tuple(sorted(d.items()))) for c, d in parse_melds(body))
+        return Melds(who, melds)
+    if verb in ("lays", "swaps"):
+        if verb == "lays":
+            if not args or args[0].lower() != "off":
+                raise _expected(text)
+            args = args[1:]
+        if len(args) < 3 or args[-2].lower() != "on":
+            raise NotationError(f"expected '<player> {'lays off' if verb == 'lays' else 'swaps'}"
+                                " <cards> on <meld number>'", text=text)
+        n = ascii_int(args[-1])
+        if n is None or n < 1:
+            raise NotationError("a table meld number (1, 2, ...: the order melds were laid)",
+                                text=args[-1])
+        spec = _spec(" ".join(args[:-2]))
+        if verb == "lays":
+            return LayOff(who, spec, n)
+        if spec.declared:
+            raise NotationError("a swap puts in naturals: nothing to declare", text=text,
+                                rule="HR-24")
+        return Swap(who, spec.cards, n)
+    if verb == "discards":
+        if not 1 <= len(args) <= 2:
+            raise NotationError("expected '<player> discards <card>' (HR-28)", text=text)
+        return Discard(who, tuple(Card.parse(a) for a in args))
+    if verb == "calls":
+        said = " ".join(a.lower() for a in args)
+        for n, name in CALLS.items():
+            if said == name or said == name.rstrip("s"):
+                return Call(who, n)
+        raise NotationError("expected '<player> calls one card|two cards|three cards' (HR-33)",
+                            text=text)
+    raise _expected(text)
