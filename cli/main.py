@@ -160,7 +160,7 @@ cli.help = _main_help()
 
 
 #: the generic verbs
-COMMAND_MODULES = ["cli.commands", "cli.session", "cli.replay", "cli.rules"]
+COMMAND_MODULES = ["cli.commands", "cli.session", "cli.replay", "cli.advise", "cli.rules"]
 
 
 def _load_commands() -> None:

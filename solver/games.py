@@ -245,6 +245,23 @@ class Game(ABC):
         """SIMULATE: a random rule-following game as a complete record."""
         raise NotImplementedError
 
+    # ----- the advisor (ADVISE) ------------------------------------------------------------
+    def suggest(self, record: "Record", view: str | None, *, top: int | None = None,
+                budget: Budget = Budget()):
+        """ADVISE: every legal action of ``view`` now, best first
+        (:class:`solver.advice.Advice`; keys and scoring: docs/advisor.md)."""
+        raise NotImplementedError
+
+    def review(self, record: "Record", view: str | None):
+        """ADVISE: each of the view's turns against the advisor's best
+        (:class:`solver.advice.Review`)."""
+        raise NotImplementedError
+
+    def exposure(self, record: "Record", view: str | None, *, budget: Budget = Budget()):
+        """ADVISE: what a spectator can infer about ``view``'s hand (a JSON-able dict), or
+        ``None``."""
+        return None
+
     # ----- replay and the live session (REPLAY) ------------------------------------------
     def knowledge(self, record: "Record", view: str | None,
                   budget: Budget = Budget()) -> Knowledge:

@@ -31,7 +31,8 @@ class MysteryHandGame(Game):
     rules = "mystery-hand"
     rule_prefix = "MH"
     capabilities = frozenset({Capability.ANALYZE, Capability.EXPLAIN, Capability.CHECK,
-                              Capability.SIMULATE, Capability.REPLAY})
+                              Capability.SIMULATE, Capability.REPLAY,
+                              Capability.ADVISE})
     player_counts = tuple(range(3, 9))
     opening = "(the deal)"
     demo = "five-players-ana.txt"
@@ -90,6 +91,21 @@ class MysteryHandGame(Game):
         from solver.mystery_hand.simulate import simulate
 
         return simulate(players, options, seed, events)
+
+    def suggest(self, record, view, *, top=None, budget: Budget = Budget()):
+        from solver.mystery_hand.advise import suggest
+
+        return suggest(record, view, top=top, budget=budget)
+
+    def review(self, record, view):
+        from solver.mystery_hand.advise import review
+
+        return review(record, view)
+
+    def exposure(self, record, view, *, budget: Budget = Budget()):
+        from solver.mystery_hand.advise import exposure
+
+        return exposure(record, view, budget=budget)
 
     # ----- replay and session ------------------------------------------------------------
     def hoists_setup(self, record) -> bool:

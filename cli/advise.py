@@ -1,0 +1,198 @@
+"""The advisor's verbs: ``sleuth suggest`` and ``sleuth review`` (every game that declares
+``Capability.ADVISE``; nothing here names a game).  Keys and scoring: docs/advisor.md."""
+from __future__ import annotations
+
+import html
+import json
+
+import click
+
+from cli.commands import capable, resolve_view
+from cli.main import cli, emit_json, handle_errors, with_examples
+from solver.games import Capability
+from solver.model.budget import Budget
+from solver.records import atomic_write, read_record
+
+
+def _pct(p) -> str:
+    return "-" if p is None else f"{100 * p:.1f}%"
+
+
+def render_advice(adv, top: int | None = None) -> str:
+    """The advice as text: one line per action, best first."""
+    acts = adv.actions if top is None else adv.actions[:top]
+    head = f"{adv.view}: " + ("your turn" if adv.on_turn else "not your turn (actions as if it were)")
+    lines = [head, f"figures: {'exact (every consistent deal)' if adv.exact else adv.method}"
+             f" over {adv.samples} deals"]
+    lines += ["  " + n for n in adv.notes]
+    w = max([len(a.action) for a in acts] + [6])
+    lines.append(f"  {'#':>3}  {'action':<{w}}  {'score':>7}  {'info':>6}  {'leak':>6}  "
+                 f"{'extra':>6}  most likely answers")
+    for i, a in enumerate(acts, 1):
+        ans = ", ".join(f"{k} {_pct(v)}" for k, v in list(a.p_answers.items())[:3])
+        extra = a.more.get("p_extra_turn")
+        lines.append(f"  {i:>3}  {a.action:<{w}}  {a.score:7.3f}  {a.info_bits:6.3f}  "
+                     f"{a.leak_bits:6.3f}  {_pct(extra) if extra is not None else '-':>6}  {ans}")
+        for key in ("p_right", "wrong_costs", "p_team", "outcomes", "safe", "p_yes",
+                    "expected_cards", "tells"):
+            if key in a.more and a.more[key] not in (None, "", {}):
+                v = a.more[key]
+                if isinstance(v, float):
+                    v = _pct(v)
+                elif isinstance(v, dict):
+                    v = ", ".join(f"{k} {_pct(x) if isinstance(x, float) else x}"
+                                  for k, x in v.items())
+                lines.append(f"       {key}: {v}")
+    if top is not None and len(adv.actions) > top:
+        lines.append(f"  ... {len(adv.actions) - top} more (--top)")
+    return "\n".join(lines)
+
+
+@cli.command()
+@click.argument("record", type=click.Path(dir_okay=False))
+@click.option("--as", "as_", metavar="PLAYER", help="Advise this player (default: the "
+              "record's 'me:').")
+@click.option("--top", type=click.IntRange(min=1), help="Show only the N best actions.")
+@click.option("--samples", type=click.IntRange(min=50), help="Deals drawn when the "
+              "posterior is too large to enumerate (default 600).")
+@click.option("--json", "as_json", is_flag=True, help="Machine output (docs/advisor.md).")
+@handle_errors(json_flag="as_json")
+@with_examples
+def suggest(record, as_, top, samples, as_json):
+    """Every legal action of a player now, ranked, with the figures behind it.
+
+    \b
+    Examples:
+      sleuth suggest {demo} --top 5
+      sleuth suggest {demo} --json
+    """
+    rec = read_record(record)
+    game = capable(rec, Capability.ADVISE, "advisor")
+    view = resolve_view(rec, as_)
+    adv = game.suggest(rec, view, budget=Budget(samples=samples))
+    if as_json:
+        out = adv.to_json(top)
+        emit_json({"view": out.pop("view"), "on_turn": out.pop("on_turn"),
+                   "actions": out.pop("actions"), **out})
+    else:
+        click.echo(render_advice(adv, top))
+
+
+# ----- review -------------------------------------------------------------------------------
+def render_review(rv) -> str:
+    lines = [f"review of {rv.view}'s turns ({rv.game})"]
+    if rv.first_safe:
+        lines.append(f"first safe moment: step {rv.first_safe.get('step')} "
+                     f"(line {rv.first_safe.get('line')}): {rv.first_safe.get('what')}")
+    else:
+        lines.append("never safe to announce or claim")
+    for t in rv.turns:
+        ok = "best" if t.taken == t.best else f"best was {t.best}"
+        ts = "-" if t.taken_score is None else f"{t.taken_score:.3f}"
+        ti = "-" if t.taken_info is None else f"{t.taken_info:.3f}"
+        lines.append(f"  line {t.line}: {t.taken}  (score {ts} vs {t.best_score:.3f}; "
+                     f"info {ti} vs {t.best_info:.3f} bits) {ok}")
+        for m in t.mistakes:
+            lines.append(f"      mistake: {m}")
+    lines += rv.notes
+    return "\n".join(lines)
+
+
+def _svg_curve(rv, width=640, height=200) -> str:
+    pts = [(s, u) for s, u in rv.curve if u is not None]
+    if not pts:
+        return "<svg xmlns='http://www.w3.org/2000/svg' width='10' height='10'></svg>"
+    xs = [s for s, _ in pts]
+    ys = [u for _, u in pts]
+    x0, x1 = min(xs), max(xs) or 1
+    y1 = max(ys) or 1.0
+    pad = 30
+
+    def X(s):
+        return pad + (width - 2 * pad) * (s - x0) / ((x1 - x0) or 1)
+
+    def Y(u):
+        return height - pad - (height - 2 * pad) * u / y1
+
+    path = " ".join(f"{'M' if i == 0 else 'L'}{X(s):.1f},{Y(u):.1f}"
+                    for i, (s, u) in enumerate(pts))
+    marks = "".join(f"<circle cx='{X(t.step):.1f}' cy='{Y(next((u for s, u in pts if s == t.step), 0)):.1f}' "
+                    f"r='4' fill='{'#c0392b' if t.mistakes else '#2471a3'}'>"
+                    f"<title>{html.escape(t.taken)}</title></circle>"
+                    for t in rv.turns if any(s == t.step for s, _ in pts))
+    return (f"<svg xmlns='http://www.w3.org/2000/svg' id='uncertainty' width='{width}' "
+            f"height='{height}' viewBox='0 0 {width} {height}'>"
+            f"<rect width='{width}' height='{height}' fill='#fbfbfb'/>"
+            f"<line x1='{pad}' y1='{height - pad}' x2='{width - pad}' y2='{height - pad}' "
+            f"stroke='#555'/><line x1='{pad}' y1='{pad}' x2='{pad}' y2='{height - pad}' "
+            f"stroke='#555'/><text x='{pad}' y='{pad - 8}' font-size='11'>"
+            f"{html.escape(rv.measure or '')} (max {y1:.3g})</text>"
+            f"<text x='{width - pad}' y='{height - 8}' font-size='11' text-anchor='end'>"
+            f"statement</text><path d='{path}' fill='none' stroke='#1e8449' "
+            f"stroke-width='2'/>{marks}</svg>")
+
+
+def review_html(rv) -> str:
+    """One self-contained page: annotations, the sheet after each turn, the chart."""
+    e = html.escape
+    rows = []
+    for t in rv.turns:
+        sheet = "".join(f"<tr><td>{e(str(k))}</td><td>{e(str(v))}</td></tr>"
+                        for k, v in sorted(t.sheet.items()))
+        cls = "mistake" if t.mistakes else ("best" if t.taken == t.best else "ok")
+        ms = "".join(f"<li>{e(m)}</li>" for m in t.mistakes)
+        rows.append(
+            f"<section class='turn {cls}' id='turn-{t.line}'><h2>Line {t.line}: {e(t.taken)}</h2>"
+            f"<p>Advisor's best: <b>{e(t.best)}</b> (score {t.best_score:.3f}, "
+            f"{t.best_info:.3f} bits). Taken: score "
+            f"{'-' if t.taken_score is None else f'{t.taken_score:.3f}'}, "
+            f"{'-' if t.taken_info is None else f'{t.taken_info:.3f}'} bits, gave away "
+            f"{'-' if t.taken_leak is None else f'{t.taken_leak:.3f}'} bits.</p>"
+            + (f"<ul class='mistakes'>{ms}</ul>" if ms else "")
+            + f"<details><summary>Sheet after this turn</summary><table class='sheet'>"
+              f"<tr><th>card</th><th>where</th></tr>{sheet}</table></details></section>")
+    safe = (f"Step {rv.first_safe.get('step')} (line {rv.first_safe.get('line')}): "
+            f"{e(str(rv.first_safe.get('what')))}" if rv.first_safe else "never")
+    data = e(json.dumps(rv.to_json()))
+    return ("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
+            f"<title>Review: {e(rv.view)} ({e(rv.game)})</title><style>"
+            "body{font-family:sans-serif;max-width:60em;margin:1em auto;color:#222}"
+            ".turn{border-left:4px solid #2471a3;padding:0 1em;margin:1em 0}"
+            ".turn.mistake{border-color:#c0392b}.turn.best{border-color:#1e8449}"
+            "table.sheet{border-collapse:collapse;font-size:12px}"
+            "table.sheet td,table.sheet th{border:1px solid #ccc;padding:1px 6px}"
+            "</style></head><body>"
+            f"<h1>Review of {e(rv.view)}'s turns</h1>"
+            f"<p id='first-safe'>First safe moment: {safe}</p>"
+            f"<h2>Uncertainty</h2>{_svg_curve(rv)}"
+            + "".join(rows)
+            + "".join(f"<p class='note'>{e(n)}</p>" for n in rv.notes)
+            + f"<script type='application/json' id='review-data'>{data}</script>"
+            "</body></html>")
+
+
+@cli.command()
+@click.argument("record", type=click.Path(dir_okay=False))
+@click.option("--as", "as_", metavar="PLAYER", help="Review this player's turns (default: "
+              "the record's 'me:').")
+@click.option("--html", "html_file", type=click.Path(dir_okay=False),
+              help="Also write one self-contained HTML page to FILE.")
+@click.option("--json", "as_json", is_flag=True, help="Machine output.")
+@handle_errors(json_flag="as_json")
+@with_examples
+def review(record, as_, html_file, as_json):
+    """Each of a player's turns against the advisor's best, the first safe moment, mistakes.
+
+    \b
+    Examples:
+      sleuth review {demo}
+    """
+    rec = read_record(record)
+    game = capable(rec, Capability.ADVISE, "advisor")
+    rv = game.review(rec, resolve_view(rec, as_))
+    if html_file:
+        atomic_write(html_file, review_html(rv))
+    if as_json:
+        emit_json(rv.to_json())
+    else:
+        click.echo(render_review(rv))

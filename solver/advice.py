@@ -1,0 +1,435 @@
+"""What the advisor returns (``sleuth suggest``, ``sleuth review``) and the game-free
+machinery behind its figures: the view's posterior as a set of deals, and information
+measures over it.
+
+The posterior of a view is uniform over the deals consistent with what it saw (as
+``analyze``).  :func:`posterior` gives it as an array of deals (one row per deal, one
+column per card key, values = location indices):
+
+* **exact**: every consistent deal, once each, when their number (counted exactly by
+  :mod:`solver.model.counting`) is at most ``enumerate_limit``;
+* **sampled**: ``samples`` independent, exactly uniform deals drawn from the counting
+  programme's tables (seeded, so the output is reproducible).
+
+Every figure of the advisor is then a plain average over the rows, so the same code gives
+exact figures on an enumeration and estimates (with a 95 % error) on samples.
+
+>>> from solver.model import CardLocationModel
+>>> m = CardLocationModel(list("abcd"), {"P": 2, "M": 2})
+>>> m.add(["a", "b"], ["P"], 1, 1)
+>>> post = posterior(m, enumerate_limit=100)
+>>> post.exact, len(post.deals)
+(True, 4)
+>>> import numpy as np
+>>> x = (post.deals[:, 0] == m.loc_index("M")).astype(np.int64)   # is a in M?
+>>> round(mutual_information(x, x, post), 6)                      # H(1/2) = 1 bit
+1.0
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+#: posteriors with at most this many consistent deals are enumerated (exact figures)
+ENUMERATE_LIMIT = 20_000
+#: otherwise this many exact uniform samples
+SAMPLES = 600
+Z95 = 1.959963984540054
+
+
+# ----- the posterior ----------------------------------------------------------------------
+@dataclass
+class Posterior:
+    """Deals of a model: every consistent deal (``exact``) or uniform samples."""
+
+    model: Any
+    deals: np.ndarray          # (n, cards) location indices
+    exact: bool
+    total: int | float | None = None   # number of consistent deals (exact count when known)
+
+    @property
+    def n(self) -> int:
+        return len(self.deals)
+
+
+def enumerate_deals(model, limit: int) -> np.ndarray | None:
+    """Every consistent deal of ``model`` as rows of location indices, or ``None`` when
+    there are more than ``limit`` (a plain backtracking search over the cards left
+    uncertain by the counting module's sound propagation)."""
+    from solver.model.counting import _Infeasible, _propagate
+
+    try:
+        allowed, cons, cap, _ = _propagate(model)
+    except _Infeasible:
+        return np.zeros((0, len(model.cards)), dtype=np.int16)
+    n = len(model.cards)
+    base = np.full(n, -1, dtype=np.int16)
+    free = []
+    for ci, a in enumerate(allowed):
+        if len(a) == 1:
+            base[ci] = next(iter(a))
+        else:
+            free.append(ci)
+    # constraints on free cards: for each card, list of (constraint index, its locations)
+    cons = [(d, lo, hi) for d, lo, hi in cons]
+    of_card: dict[int, list[tuple[int, set]]] = {ci: [] for ci in free}
+    for j, (d, lo, hi) in enumerate(cons):
+        for ci, ls in d.items():
+            if ci in of_card:
+                of_card[ci].append((j, ls))
+    cnt = [0] * len(cons)
+    rest = [len(d) for d, _, _ in cons]          # free cards of the constraint not yet placed
+    capl = list(cap)
+    left_for = [0] * len(capl)                   # unplaced cards that may go to each location
+    for ci in free:
+        for li in allowed[ci]:
+            left_for[li] += 1
+    opts = [sorted(allowed[ci]) for ci in free]
+    out: list[np.ndarray] = []
+    cur = base.copy()
+
+    def rec(i: int) -> bool:
+        if i == len(free):
+            out.append(cur.copy())
+            return len(out) <= limit
+        ci = free[i]
+        for li2 in opts[i]:
+            left_for[li2] -= 1
+        ok_any = True
+        for li in opts[i]:
+            if capl[li] <= 0:
+                continue
+            capl[li] -= 1
+            good = all(capl[l] <= left_for[l] for l in opts[i])
+            touched = []
+            if good:
+                for j, ls in of_card[ci]:
+                    hit = li in ls
+                    cnt[j] += hit
+                    rest[j] -= 1
+                    touched.append((j, hit))
+                    d, lo, hi = cons[j]
+                    if cnt[j] > hi or cnt[j] + rest[j] < lo:
+                        good = False
+                if good:
+                    cur[ci] = li
+                    ok_any = rec(i + 1)
+                for j, hit in touched:
+                    cnt[j] -= hit
+                    rest[j] += 1
+            capl[li] += 1
+            if not ok_any:
+                break
+        for li2 in opts[i]:
+            left_for[li2] += 1
+        return ok_any
+
+    import sys
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old, 4 * n + 100))
+    try:
+        finished = rec(0)
+    finally:
+        sys.setrecursionlimit(old)
+    if not finished:
+        return None
+    if not out:
+        return np.zeros((0, n), dtype=np.int16)
+    return np.array(out, dtype=np.int16)
+
+
+def _dp(model, max_states: int):
+    """The counting programme of ``model`` (float tables) and what sampling needs."""
+    from solver.model.counting import _DP, _Infeasible, _Plan, _simplify
+
+    try:
+        prob = _simplify(model)
+        plan = _Plan(prob)
+        dp = _DP(plan, False, max_states, None, residues=False)
+    except _Infeasible:
+        raise ValueError("the model has no consistent deal") from None
+    if dp.total == 0:
+        raise ValueError("the model has no consistent deal")
+    return prob, plan, dp
+
+
+def _draw(prob, plan, dp, n: int, seed: int) -> np.ndarray:
+    from solver.model.counting import _deals_from_counts, _rngs
+
+    gen, pyr = _rngs(seed)
+    K = dp.sample_counts(n, gen, pyr)
+    return np.asarray(_deals_from_counts(prob, plan, K, gen), dtype=np.int16)
+
+
+def sample_array(model, n: int, seed: int, max_states: int = 400_000) -> np.ndarray:
+    """``n`` uniform consistent deals as an array (raises ``OverBudget`` when the counting
+    programme does not fit ``max_states``, ``ValueError`` if inconsistent)."""
+    prob, plan, dp = _dp(model, max_states)
+    return _draw(prob, plan, dp, n, seed)
+
+
+def sample_relaxed(model, n: int, seed: int, max_states: int = 100_000,
+                   max_draws: int = 200_000) -> np.ndarray:
+    """``n`` exactly uniform consistent deals when the programme does not fit: uniform
+    deals of a relaxed model (the relaxations of :func:`solver.model.counting.estimate`)
+    kept only when they meet every dropped statement and relaxed size (rejection keeps
+    them exactly uniform).  Fewer rows come back when ``max_draws`` runs out."""
+    from solver.model.counting import (OverBudget, _DP, _Infeasible, _deals_from_counts,
+                                       _relaxations, _rngs, _simplify)
+
+    gen, pyr = _rngs(seed)
+    try:
+        prob0 = _simplify(model)
+    except _Infeasible:
+        raise ValueError("the model has no consistent deal") from None
+    found = None
+    for dropped, relaxed, prob, plan in _relaxations(model, prob0):
+        try:
+            dp = _DP(plan, False, max_states, None, residues=False)
+        except (_Infeasible, OverBudget):
+            continue
+        if dp.total:
+            found = dropped, relaxed, prob, plan, dp
+            break
+    if found is None:
+        raise OverBudget
+    dropped, relaxed, prob, plan, dp = found
+    checks = []
+    for j in dropped:
+        con = model.constraints[j]
+        checks.append((np.array([p[0] for p in con.terms], dtype=np.intp),
+                       np.array([p[1] for p in con.terms], dtype=np.int32), con.lo, con.hi))
+    sizes = [(li, model.sizes[model.locations[li]]) for li in relaxed]
+    kept, drawn, batch = [], 0, max(256, 2 * n)
+    while sum(len(k) for k in kept) < n and drawn < max_draws:
+        K = dp.sample_counts(batch, gen, pyr)
+        deals = _deals_from_counts(prob, plan, K, gen)
+        ok = np.ones(batch, dtype=bool)
+        for li, size in sizes:
+            ok &= (deals == li).sum(axis=1) == size
+        for ci, li, lo, hi in checks:
+            cnt = (deals[:, ci] == li[None, :]).sum(axis=1)
+            ok &= (cnt >= lo) & (cnt <= hi)
+        kept.append(deals[ok])
+        drawn += batch
+        batch = min(4 * batch, 65536)
+    out = np.concatenate(kept)[:n] if kept else np.zeros((0, len(model.cards)))
+    return np.asarray(out, dtype=np.int16)
+
+
+def posterior(model, *, enumerate_limit: int = ENUMERATE_LIMIT, samples: int = SAMPLES,
+              seed: int = 0, max_states: int = 400_000) -> Posterior:
+    """The view's posterior: enumerated when it has at most ``enumerate_limit`` deals,
+    else ``samples`` uniform deals (see the module doc); over the ``max_states`` budget,
+    uniform deals by rejection from a relaxed model (:func:`sample_relaxed`).
+    ``ValueError`` if inconsistent; :class:`~solver.errors.BudgetError` if the deals can
+    be neither counted nor drawn."""
+    from solver.errors import BudgetError
+    from solver.model.counting import OverBudget
+
+    try:
+        prob, plan, dp = _dp(model, max_states)
+    except OverBudget:
+        try:
+            return Posterior(model, sample_relaxed(model, samples, seed, max_states // 4),
+                             False, None)
+        except OverBudget:
+            raise BudgetError(f"the deals of this view do not fit {max_states} counting "
+                              "states; raise the budget (--max-states)") from None
+    total = float(dp.total)
+    if total <= enumerate_limit * (1 + 1e-9):
+        deals = enumerate_deals(model, enumerate_limit)
+        if deals is not None:
+            return Posterior(model, deals, True, len(deals))
+    return Posterior(model, _draw(prob, plan, dp, samples, seed), False, total)
+
+
+# ----- information measures ----------------------------------------------------------------
+def _rank(x: np.ndarray) -> tuple[np.ndarray, int]:
+    """Dense codes 0..k-1 for the values of ``x`` and k."""
+    u, inv = np.unique(x, return_inverse=True)
+    return inv.ravel(), len(u)
+
+
+def _codes(*cols: np.ndarray) -> np.ndarray:
+    """One int code per row for the tuple of columns."""
+    code, _ = _rank(cols[0])
+    for c in cols[1:]:
+        r, k = _rank(c)
+        code, _ = _rank(code.astype(np.int64) * k + r)
+    return code
+
+
+def _h(counts: np.ndarray) -> float:
+    c = counts[counts > 0].astype(float)
+    p = c / c.sum()
+    return float(-(p * np.log2(p)).sum())
+
+
+def entropy(x: np.ndarray, weights: np.ndarray | None = None) -> float:
+    """Entropy in bits of the empirical distribution of ``x`` (optionally weighted)."""
+    if len(x) == 0:
+        return 0.0
+    return _h(np.bincount(_codes(x), weights=weights))
+
+
+def information(x: np.ndarray, y: np.ndarray, mask: np.ndarray | None = None,
+                estimate: bool = False) -> tuple[float, float]:
+    """(I(X; Y) in bits over the rows, restricted to ``mask``; its 95 % error).
+
+    Exact on an enumerated posterior (rows equally likely; error 0).  With ``estimate``
+    (rows are samples): the plug-in value minus the Miller-Madow bias, clamped to
+    [0, min(H(X), H(Y))], and as error the normal half-width of the mean pointwise
+    information plus that bias."""
+    if mask is not None:
+        x, y = x[mask], y[mask]
+    n = len(x)
+    if n == 0:
+        return 0.0, (1.0 if estimate else 0.0)
+    cx, kx = _rank(x)
+    cy, ky = _rank(y)
+    cxy, kxy = _rank(cx.astype(np.int64) * ky + cy)
+    bx, by, bxy = np.bincount(cx), np.bincount(cy), np.bincount(cxy)
+    hx, hy = _h(bx), _h(by)
+    v = hx + hy - _h(bxy)
+    if not estimate:
+        return max(v, 0.0), 0.0
+    bias = (kxy - kx - ky + 1) / (2 * n * math.log(2))
+    pmi = np.log2(bxy[cxy] * n / (bx[cx] * by[cy].astype(float)))
+    err = Z95 * float(pmi.std()) / math.sqrt(n) + abs(bias)
+    return min(max(v - bias, 0.0), hx, hy), err
+
+
+def mutual_information(x: np.ndarray, y: np.ndarray, post: Posterior | None = None,
+                       mask: np.ndarray | None = None) -> float:
+    """I(X; Y) in bits over the rows (the plug-in value on samples)."""
+    return information(x, y, mask)[0]
+
+
+def kl_divergence(x: np.ndarray, mask: np.ndarray) -> float:
+    """D(P(X | mask) || P(X)) in bits over the rows: what learning ``mask`` tells about
+    X."""
+    if len(x) == 0 or not mask.any():
+        return 0.0
+    codes, k = _rank(x)
+    p = np.bincount(codes, minlength=k).astype(float)
+    q = np.bincount(codes[mask], minlength=k).astype(float)
+    p /= p.sum()
+    q /= q.sum()
+    nz = q > 0
+    return float(max((q[nz] * np.log2(q[nz] / p[nz])).sum(), 0.0))
+
+
+def wilson(p: float, n: int) -> float:
+    """The larger distance from ``p`` to the ends of its 95 % Wilson interval."""
+    if n <= 0:
+        return 1.0
+    z2 = Z95 * Z95
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    return max(abs(centre + half - p), abs(p - (centre - half)))
+
+
+# ----- what the advisor returns ----------------------------------------------------------
+@dataclass
+class ActionAdvice:
+    """One legal action with the figures behind its score (keys: docs/advisor.md)."""
+
+    action: str
+    score: float
+    info_bits: float
+    p_answers: dict[str, float]
+    leak_bits: float
+    exact: bool
+    kind: str = ""
+    more: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        return {"action": self.action, "score": self.score, "info_bits": self.info_bits,
+                "p_answers": self.p_answers, "leak_bits": self.leak_bits, "exact": self.exact,
+                "kind": self.kind, **self.more}
+
+
+@dataclass
+class Advice:
+    """Every legal action of ``view`` now, best first (sorted by score, then by text)."""
+
+    game: str
+    view: str
+    on_turn: bool
+    actions: list[ActionAdvice]
+    exact: bool
+    method: str
+    samples: int
+    notes: list[str] = field(default_factory=list)
+    summary: dict[str, Any] = field(default_factory=dict)
+
+    def sort(self) -> "Advice":
+        self.actions.sort(key=lambda a: (-round(a.score, 12), a.action))
+        return self
+
+    @property
+    def best(self) -> ActionAdvice | None:
+        return self.actions[0] if self.actions else None
+
+    def hint(self) -> str:
+        """One line for the live session."""
+        b = self.best
+        if b is None:
+            return f"{self.view}: no legal action"
+        return (f"advisor: {b.action}  (score {b.score:.3g}, {b.info_bits:.3g} bits, "
+                f"gives away {b.leak_bits:.3g})")
+
+    def to_json(self, top: int | None = None) -> dict:
+        acts = self.actions if top is None else self.actions[:top]
+        return {"game": self.game, "view": self.view, "on_turn": self.on_turn,
+                "exact": self.exact, "method": self.method, "samples": self.samples,
+                "summary": self.summary, "notes": self.notes,
+                "actions": [a.to_json() for a in acts]}
+
+
+@dataclass
+class TurnReview:
+    """One of the view's turns: what was done against the advisor's best."""
+
+    line: int
+    step: int
+    taken: str
+    best: str
+    taken_score: float | None
+    best_score: float
+    taken_info: float | None
+    best_info: float
+    taken_leak: float | None
+    mistakes: list[str] = field(default_factory=list)
+    sheet: dict[str, Any] = field(default_factory=dict)      # what the view knew after it
+    uncertainty: float | None = None                         # after the turn
+
+    def to_json(self) -> dict:
+        return {"line": self.line, "step": self.step, "taken": self.taken, "best": self.best,
+                "taken_score": self.taken_score, "best_score": self.best_score,
+                "taken_info": self.taken_info, "best_info": self.best_info,
+                "taken_leak": self.taken_leak, "mistakes": self.mistakes,
+                "uncertainty": self.uncertainty, "sheet": self.sheet}
+
+
+@dataclass
+class Review:
+    """A post-game review of one view's turns."""
+
+    game: str
+    view: str
+    turns: list[TurnReview]
+    first_safe: dict[str, Any]          # {"line": int, "step": int, "what": str} or {}
+    measure: str | None
+    curve: list[tuple[int, float | None]]   # (step, uncertainty) after every statement
+    notes: list[str] = field(default_factory=list)
+    locations: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        return {"game": self.game, "view": self.view, "first_safe": self.first_safe,
+                "measure": self.measure, "curve": [list(x) for x in self.curve],
+                "turns": [t.to_json() for t in self.turns], "notes": self.notes}

@@ -1,0 +1,331 @@
+"""The Mystery Hand advisor: every legal action of a view now, ranked (``sleuth suggest``),
+what a spectator can infer about the view's hand (``exposure``), and the post-game
+review.  Figures and the scoring rule: ``docs/advisor.md``.
+
+All figures are averages over the view's posterior (:func:`solver.advice.posterior`):
+exact on an enumeration of every consistent deal, else estimates from exact uniform
+samples.  The answer an action gets is a function of the deal:
+
+* ask-one A->B X (MH-10, E1a): the set H_B ∩ X that A sees (the others see its size,
+  E1c); Sneak jokers are B's choice, not part of the deal, and are not modelled;
+* ask-all A X (MH-13, E3): every other active player's count (everybody sees them);
+* exact request A c (MH-15, E4/E5): who shows c, or nobody;
+* announce G (MH-18..20): right or wrong.
+
+``info_bits`` is I(M; answer) under the view's posterior (M = the mystery hand the view is
+trying to name); ``leak_bits`` is what a spectator learns about M from the question (its
+legality, MH-11/MH-15: "the asker does not hold all of X / c") and from what it sees of
+the answer (counts, E1c/E3/E4/E5), under the *spectator's* posterior.  On samples, both
+are measured on the part of M that the action can see (M ∩ X, or whether c is in M),
+a lower bound of the full mutual information with a much smaller sampling bias.
+
+>>> from solver.records import parse_record
+>>> from solver.mystery_hand import EXAMPLE_1
+>>> adv = suggest(parse_record(EXAMPLE_1), "P1")
+>>> adv.view, adv.actions[0].kind in ("ask-one", "ask-all", "request", "announce")
+('P1', True)
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from solver.advice import (ActionAdvice, Advice, Posterior, information, kl_divergence,
+                           posterior, wilson)
+from solver.cards import RankSet, SuitRange, SUITS, standard_deck
+from solver.errors import NotationError
+from solver.model.budget import Budget
+
+#: what a wrong announcement costs, in the score's units (MH-20: out of the game)
+ANNOUNCE_SCALE = 100.0
+#: weight of what the table learns, against what the asker learns
+LEAK_WEIGHT = 0.5
+#: counting states for the spectator's posterior (over it: rejection from a relaxed model)
+PUBLIC_STATES = 60_000
+QUERIES = [SuitRange(s, lo) for s in SUITS for lo in range(1, 12)] + [
+    RankSet(r) for r in range(1, 14)]
+
+
+def _engine():
+    try:
+        from solver.mystery_hand import engine
+    except ImportError:  # pragma: no cover - before the rename
+        from solver.mystery_hand import rules as engine
+    return engine
+
+
+def turn_state(record):
+    """The turn state after the record's turns (who may act now, who is out)."""
+    from solver.mystery_hand.events import AskAll, AskOne, Announce, Request
+    from solver.mystery_hand.options import MysteryHandOptions
+
+    eng = _engine()
+    opts = MysteryHandOptions.from_names(record.header.variant)
+    state = eng.TurnState(record.header.players, opts)
+    for st in record.statements:
+        ev = st.event
+        if isinstance(ev, (AskOne, AskAll, Request, Announce)):
+            if state.over:
+                break
+            state.apply(ev, eng.real_shown(ev, opts) if isinstance(ev, AskOne) else None)
+    return state
+
+
+class _Ctx:
+    """One view's posterior and the indices the figures need."""
+
+    def __init__(self, vm, post: Posterior, target: str):
+        self.vm, self.post = vm, post
+        m = vm.model
+        self.m = m
+        self.t = m.loc_index(target)
+        self.deck = standard_deck()
+        self.ci = {c: m.card_index(c) for c in self.deck}
+        D = post.deals
+        self.D = D
+        real = np.array([self.ci[c] for c in self.deck])
+        inm = (D[:, real] == self.t)
+        # the mystery hand as a 52-bit code
+        w = np.array([1 << i for i in range(len(self.deck))], dtype=np.int64)
+        self.mcode = (inm.astype(np.int64) * w).sum(axis=1)
+
+    def bits(self, cards, loc: int) -> np.ndarray:
+        """Which of ``cards`` lie at ``loc``, as a small int per deal."""
+        idx = [self.ci[c] for c in cards]
+        sub = (self.D[:, idx] == loc).astype(np.int64)
+        return (sub * (1 << np.arange(len(idx)))).sum(axis=1)
+
+    def mproj(self, cards) -> np.ndarray:
+        return self.bits(cards, self.t)
+
+    def target_code(self, proj_cards) -> np.ndarray:
+        """M itself on an enumeration; its part among ``proj_cards`` on samples."""
+        return self.mcode if self.post.exact else self.mproj(proj_cards)
+
+
+def _build_views(record, view, budget: Budget, seed: int):
+    from solver.mystery_hand.inference import build, target_of
+
+    vm = build(record, view)
+    vp = build(record, None)
+    kw = {}
+    if budget.max_states:
+        kw["max_states"] = budget.max_states
+    samples = budget.samples or None
+    pk = dict(kw, seed=seed)
+    if samples:
+        pk["samples"] = samples
+    try:
+        post = posterior(vm.model, **pk)
+        # the spectator's deals (for leak_bits) with a smaller programme
+        pub = posterior(vp.model, **dict(pk, max_states=min(pk.get("max_states", 400_000),
+                                                            PUBLIC_STATES)))
+    except ValueError:
+        from solver.mystery_hand.analysis import inconsistent
+        raise inconsistent(vm) from None
+    target = target_of(view, record.header, vm.opts)
+    return vm, vp, _Ctx(vm, post, target), _Ctx(vp, pub, target), target
+
+
+def _fmt(cards) -> str:
+    return " ".join(repr(c) for c in sorted(cards)) if cards else "none"
+
+
+def suggest(record, view: str | None, *, top: int | None = None,
+            budget: Budget = Budget(), seed: int | None = None,
+            with_leak: bool = True) -> Advice:
+    """Every legal action of ``view`` now (ask-one, ask-all, exact requests, announce),
+    with its figures, best first (see the module doc and ``docs/advisor.md``)."""
+    h = record.header
+    if view is None or view not in h.players:
+        raise NotationError("the advisor needs a player's view (--as P, or 'me:' in the "
+                            "record)", text=str(view))
+    seed = len(record.statements) if seed is None else seed
+    vm, vp, me, pub, target = _build_views(record, view, budget, seed)
+    opts = vm.opts
+    state = turn_state(record)
+    if view not in state.active:
+        raise NotationError(f"{view} is out of the game (MH-20): no action to suggest",
+                            text=view, rule="MH-20")
+    on_turn = view in state.may_act()
+    D = me.D
+    n = me.post.n
+    exact = me.post.exact and (pub.post.exact or not with_leak)
+    loc = me.m.loc_index
+    A = loc(view)
+    others = [p for p in state.active if p != view]
+    # the view's own hand: the cards certain to be at A
+    own = {c for c in me.deck if (D[:, me.ci[c]] == A).all()} if n else set()
+    mcode = me.mcode
+    cands_now = len(np.unique(mcode))
+    actions: list[ActionAdvice] = []
+
+    def after(ans: np.ndarray) -> dict:
+        """Chance that M is determined after the answer, and the candidates left."""
+        if n == 0:
+            return {}
+        codes = np.unique(ans, return_inverse=True)[1].ravel()
+        pair = np.unique(np.stack([codes, np.unique(mcode, return_inverse=True)[1].ravel()],
+                                  1), axis=0)
+        distinct = np.bincount(pair[:, 0], minlength=codes.max() + 1)
+        per_row = distinct[codes]
+        out = {"p_determined": float((per_row == 1).mean()),
+               "candidates_after": float(per_row.mean())}
+        if not me.post.exact:
+            out["candidates_after_bound"] = "lower"
+            out["p_determined_bound"] = "upper"
+        return out
+
+    def answer_table(ans: np.ndarray, label) -> dict[str, float]:
+        vals, cnt = np.unique(ans, return_counts=True)
+        out = {label(int(v)): float(c) / n for v, c in zip(vals, cnt)}
+        return dict(sorted(out.items(), key=lambda kv: (-kv[1], kv[0])))
+
+    est = not me.post.exact
+    pest = not pub.post.exact
+
+    def figures(kind, text, ans, proj, pub_ans, pub_legal, pub_proj, extra_turn, more,
+                ans_proj=None, pub_ans_proj=None):
+        """``ans_proj``/``pub_ans_proj``: on samples, the part of the answer measured."""
+        tcode = me.target_code(proj)
+        info, err = information(tcode, ans if not est or ans_proj is None else ans_proj,
+                                estimate=est)
+        leak, lerr = 0.0, 0.0
+        if with_leak and pub.post.n:
+            ptc = pub.target_code(pub_proj)
+            leak = kl_divergence(ptc, pub_legal) if pub_legal is not None else 0.0
+            pa = pub_ans if not pest or pub_ans_proj is None else pub_ans_proj
+            v, lerr = information(ptc, pa, mask=pub_legal, estimate=pest)
+            leak += v
+        p_extra = float(extra_turn.mean()) if extra_turn is not None and n else 0.0
+        score = info * (1 + p_extra) - LEAK_WEIGHT * leak
+        fig = {"p_extra_turn": p_extra, **after(ans), **more}
+        if est:
+            fig["error"] = {"info_bits": err, "p": wilson(0.5, n), "leak_bits": lerr}
+        elif with_leak and pest:
+            fig["error"] = {"leak_bits": lerr}
+        return ActionAdvice(text, score, info, {}, leak, exact, kind, fig)
+
+    legal_q = [q for q in QUERIES if opts.keep_em_guessing or not set(q.cards()) <= own]
+    pA = pub.m.loc_index(view)
+    for q in legal_q:
+        X = list(q.cards())
+        # MH-11 as the spectator sees it: the asker does not hold all four
+        pub_legal = None if opts.keep_em_guessing else (pub.bits(X, pA) != 15)
+        # ask-one, every active opponent (E1)
+        for B in others:
+            b = loc(B)
+            ans = me.bits(X, b)
+            pub_cnt = np.zeros(pub.post.n, dtype=np.int64)
+            if pub.post.n:
+                pub_cnt = (pub.D[:, [pub.ci[c] for c in X]] == pub.m.loc_index(B)).sum(1)
+            shown = np.array([bin(int(v)).count("1") for v in range(16)])
+            a = figures("ask-one", f"{view} asks {B} {q!r}", ans, X, pub_cnt, pub_legal, X,
+                        shown[ans] >= 3, {})   # MH-12: 3 or 4 shown
+            a.p_answers = answer_table(ans, lambda v, X=X: _fmt(
+                [X[i] for i in range(4) if v >> i & 1]))
+            actions.append(a)
+        # ask-all (E3): every other active player's count, public
+        if others:
+            cols = [(D[:, [me.ci[c] for c in X]] == loc(p)).sum(1) for p in others]
+            ans = np.zeros(n, dtype=np.int64)
+            for c in cols:
+                ans = ans * 5 + c
+            tot = sum(cols) if cols else np.zeros(n)
+            pcols = [(pub.D[:, [pub.ci[c] for c in X]] == pub.m.loc_index(p)).sum(1)
+                     for p in others] if pub.post.n else []
+            pans = np.zeros(pub.post.n, dtype=np.int64)
+            for c in pcols:
+                pans = pans * 5 + c
+
+            def lab(v, others=others):
+                ks = []
+                for _ in others:
+                    ks.append(v % 5)
+                    v //= 5
+                return ", ".join(f"{p} {k}" for p, k in zip(others, reversed(ks)))
+
+            ptot = sum(pcols) if pcols else np.zeros(pub.post.n, dtype=np.int64)
+            a = figures("ask-all", f"{view} asks all {q!r}", ans, X, pans, pub_legal, X,
+                        np.asarray(tot) == 4, {},   # MH-14
+                        ans_proj=np.asarray(tot), pub_ans_proj=np.asarray(ptot))
+            a.p_answers = answer_table(ans, lab)
+            actions.append(a)
+    # exact requests (MH-15, E4/E5)
+    if not opts.no_exact_request:
+        holders = others
+        for c in me.deck:
+            if c in own and not opts.keep_em_guessing:
+                continue
+            col = D[:, me.ci[c]]
+            ans = np.full(n, -1, dtype=np.int64)
+            for p in holders:
+                ans[col == loc(p)] = loc(p)
+            pcol = pub.D[:, pub.ci[c]] if pub.post.n else np.zeros(0, dtype=np.int64)
+            pans = np.full(pub.post.n, -1, dtype=np.int64)
+            for p in holders:
+                pans[pcol == pub.m.loc_index(p)] = pub.m.loc_index(p)
+            pub_legal = None if opts.keep_em_guessing else (pcol != pA)
+            a = figures("request", f"{view} requests {c!r}", ans, [c], pans, pub_legal, [c],
+                        None, {})
+            names = {loc(p): p for p in holders}
+            a.p_answers = answer_table(ans, lambda v, names=names: names.get(v, "nobody"))
+            actions.append(a)
+    # announce (MH-18..20): the most likely hand
+    from solver.model.counting import location_sets
+
+    ls = location_sets(vm.model, target, top=1, max_states=budget.max_states or 400_000)
+    if ls is not None and ls[1]:
+        count = ls[0]
+        guess, p_right = tuple(sorted(ls[1][0][0])), ls[1][0][1]
+        p_exact = True
+    else:   # too many to count: the most frequent hand among the deals
+        count = None
+        vals, cnt = np.unique(mcode, return_counts=True)
+        j = int(np.argmax(cnt))
+        guess = tuple(c for i, c in enumerate(me.deck) if int(vals[j]) >> i & 1)
+        p_right, p_exact = float(cnt[j]) / n, me.post.exact
+        if cands_now == 1 and me.post.exact:
+            count = 1
+    if guess:
+        score = ANNOUNCE_SCALE if p_right >= 1.0 else ANNOUNCE_SCALE * (2 * p_right - 1)
+        cost = ("none: the hand is certain" if p_right >= 1.0 else
+                ("out of the game, your hand laid face up (MH-20)" if not opts.two_player
+                 else "the opponent wins (MH-28)"))
+        actions.append(ActionAdvice(
+            f"{view} announces {_fmt(guess)}", score, 0.0,
+            {"right": p_right, "wrong": 1.0 - p_right}, 0.0, p_exact, "announce",
+            {"p_right": p_right, "wrong_costs": cost, "safe": p_right >= 1.0,
+             "candidates": count}))
+    adv = Advice("mystery-hand", view, on_turn, actions, exact,
+                 "enumerated" if me.post.exact else "sampled", n,
+                 summary={"candidates": count, "determined": count == 1,
+                          "candidates_in_deals": cands_now, "target": target,
+                          "deals": me.post.total if me.post.exact else None})
+    if not me.post.exact:
+        adv.notes.append(f"estimates from {n} exact uniform deals of {view}'s posterior "
+                         "(95 % errors per action under 'error'); info_bits and leak_bits "
+                         "measure the part of the mystery hand the action can see")
+    adv.sort()
+    if top is not None:
+        adv.actions = adv.actions[:top]
+    return adv
+
+
+def exposure(record, view: str, *, budget: Budget = Budget()) -> dict:
+    """What a spectator -- and so every opponent at least -- can infer about ``view``'s
+    hand from the public record: certain cards, counts per suit, each card's chance."""
+    from solver.mystery_hand.analysis import analyze
+
+    a = analyze(record, None, **({"max_states": budget.max_states}
+                                 if budget.max_states else {}))
+    cards = {c: ls.get(view, 0.0) for c, ls in a.cards.items() if ls.get(view, 0.0) > 0}
+    certain = sorted((c for c, p in cards.items() if a.possible.get(c) == {view}))
+    per_suit = {}
+    for s in SUITS:
+        per_suit[s] = sum(p for c, p in cards.items() if c.endswith(s) and c != "Jk")
+    top = sorted(cards.items(), key=lambda kv: (-kv[1], kv[0]))
+    return {"view": view, "exact": a.exact, "certain": certain,
+            "expected_per_suit": per_suit,
+            "cards": dict(top), "known_share": len(certain)}
