@@ -32,10 +32,26 @@ def emit_json(obj) -> None:
     click.echo(json.dumps(obj, indent=2, ensure_ascii=False))
 
 
+def quiet_stdout() -> None:
+    """Point standard output at ``/dev/null`` (after a broken pipe, so that the final
+    flush at exit cannot raise again)."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
 def handle_errors(json_flag: str | None = None):
     """Decorator: turn cardsleuth errors into messages and exit codes (2; 3 for an
     inconsistent record; 4 over budget).  With ``--json`` an inconsistency is also
-    reported as the contract's ``{"consistent": false, "conflict": [...]}``."""
+    reported as the contract's ``{"consistent": false, "conflict": [...]}``.
+
+    It is the one place that also turns the failures of file operations into messages:
+    an ``OSError`` (a full disk, a read-only folder, a missing file) and a ``UnicodeError``
+    (bytes that are not UTF-8) exit 2 with advice.  Programming errors are not caught."""
 
     def deco(fn):
         @functools.wraps(fn)
@@ -51,6 +67,20 @@ def handle_errors(json_flag: str | None = None):
             except SleuthError as e:
                 click.echo(f"sleuth: error: {e}" + rule_hint(e), err=True)
                 sys.exit(e.exit_code)
+            except BrokenPipeError:
+                quiet_stdout()          # 'sleuth analyze ... | head': the reader left
+                sys.exit(EXIT_USAGE)
+            except OSError as e:        # a file operation the solver did not wrap
+                from solver.errors import FileError
+
+                click.echo(f"sleuth: error: {FileError.from_os(e, e.filename, 'use')}",
+                           err=True)
+                sys.exit(EXIT_USAGE)
+            except UnicodeError as e:   # bytes that are not UTF-8 (argv, stdin, a file)
+                click.echo("sleuth: error: the input is not UTF-8 text "
+                           f"({getattr(e, 'reason', e)}); "
+                           "save it as UTF-8", err=True)
+                sys.exit(EXIT_USAGE)
 
         return wrapper
 

@@ -11,6 +11,7 @@ import click
 
 from cli.main import cli, handle_errors, with_examples
 from solver.errors import InconsistentError, SleuthError
+from solver.records import printable
 from solver.session import Outcome, Session, record_names
 
 # ----- colour -----------------------------------------------------------------------------
@@ -209,12 +210,14 @@ def _interactive_lines(session: Session, colour: bool):
 
 
 def _piped_lines():
-    stream = click.get_text_stream("stdin")
+    """Lines of piped standard input, decoded as UTF-8; bytes that are not UTF-8 stay as
+    surrogate escapes, for the session to refuse with a message (never a traceback)."""
+    stream = click.get_binary_stream("stdin")
     while True:
         line = stream.readline()
         if not line:
             return
-        yield line.rstrip("\n")
+        yield line.decode("utf-8", "surrogateescape").rstrip("\n")
 
 
 def _complete_player(ctx, param, incomplete):
@@ -291,7 +294,7 @@ def play(record, as_, as_json, no_sheet):
     lines = _interactive_lines(session, colour) if interactive else _piped_lines()
     for line in lines:
         if not interactive and not as_json and line.strip():
-            say(f"> {line}")
+            say(f"> {printable(line)}")
         o = session.handle(line)
         if o.kind == "empty":
             continue

@@ -36,7 +36,7 @@ class SleuthError(ValueError):
                     parts.append(str(self.column))
             where = ":".join(parts) + ": "
         msg = self.message
-        if self.rule:
+        if self.rule and f"({self.rule})" not in msg:   # never '(MY-1) (MY-1)'
             msg = f"{msg} ({self.rule})"
         if self.text is not None:
             msg = f"{msg}: {self.text!r}"
@@ -73,6 +73,45 @@ class BudgetError(SleuthError):
     with a larger budget or on a shorter prefix."""
 
     exit_code = 4
+
+
+class FileError(SleuthError):
+    """A record (or output) file that cannot be read or written: missing, read-only, a full
+    disk, a read-only file system, bytes that are not UTF-8.  Exit code 2, like bad input;
+    the message says what to do.  Build one from an :class:`OSError` with :meth:`from_os`.
+
+    >>> import errno
+    >>> str(FileError.from_os(OSError(errno.ENOSPC, "No space left on device"), "g.txt", "save"))
+    "cannot save the file (No space left on device; the disk is full: free some space and try again, the file is unchanged): 'g.txt'"
+    """
+
+    #: errno -> advice
+    ADVICE = {
+        "ENOSPC": "the disk is full: free some space and try again, the file is unchanged",
+        "EDQUOT": "the disk quota is exhausted: free some space and try again, the file is "
+                  "unchanged",
+        "EROFS": "the file system is read-only: copy the record to a writable folder",
+        "EACCES": "permission denied: check the permissions of the file and its folder",
+        "EPERM": "permission denied: check the permissions of the file and its folder",
+        "ENOENT": "no such file or folder: check the path",
+        "EISDIR": "that is a folder, not a file",
+        "ENOTDIR": "a part of the path is not a folder",
+        "ENAMETOOLONG": "the file name is too long",
+        "ELOOP": "too many symbolic links (a loop?)",
+        "EIO": "an input/output error: check the disk",
+    }
+
+    @classmethod
+    def from_os(cls, err: OSError, path: str | None = None, action: str = "write") -> "FileError":
+        import errno as _errno
+
+        name = _errno.errorcode.get(err.errno or 0, "")
+        reason = err.strerror or str(err)
+        advice = cls.ADVICE.get(name)
+        if advice:
+            reason = f"{reason}; {advice}"
+        return cls(f"cannot {action} the file ({reason})",
+                   text=path if path is not None else err.filename)
 
 
 class InconsistentError(SleuthError):

@@ -32,10 +32,12 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from solver.errors import InconsistentError, NotationError, RuleError, SleuthError
+from solver.errors import FileError, InconsistentError, NotationError, RuleError, SleuthError
 from solver.games import Capability, Vocabulary, get_game
 from solver.model.budget import STEP_BUDGET
-from solver.records import Record, atomic_write, parse_record, strip_comment
+from solver.records import (Record, atomic_write, clean_temporaries, parse_record, printable,
+                             strip_comment)
+from solver.records import read_text as _read_text
 
 COMMANDS = ("undo", "why", "whatif", "force", "sheet", "help", "quit", "exit")
 
@@ -115,6 +117,7 @@ def appended(text: str, statement: str) -> str:
 
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u2028\u2029\x85]")
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 
 def check_record(record: Record) -> None:
@@ -133,6 +136,9 @@ def checked_append(text: str, statement: str, path: str | None = None, *,
     A statement is one line holding one game statement (a trailing ``# comment`` is kept):
     empty text, control characters, line breaks and header lines are refused.
     """
+    if _SURROGATE.search(statement):
+        raise NotationError("the statement is not UTF-8 text (an invalid byte)",
+                            text=printable(statement), path=path)
     if "\n" in statement or "\r" in statement or _CONTROL.search(statement):
         bad = "one statement at a time, on one line" if re.search(
             r"[\n\r\u2028\u2029\x85]", statement) else "a statement has no control characters"
@@ -142,7 +148,7 @@ def checked_append(text: str, statement: str, path: str | None = None, *,
             ", not only a comment" if statement.strip() else ""), text=statement, path=path)
     new_text = appended(text, statement)
     rec = parse_record(new_text, path)
-    if not rec.statements or rec.statements[-1].line != new_text.count("\n"):
+    if not rec.statements or rec.statements[-1].line != len(new_text.splitlines()):
         raise NotationError("expected a game statement, not a header line", text=statement,
                             path=path)
     if not force:
@@ -151,20 +157,16 @@ def checked_append(text: str, statement: str, path: str | None = None, *,
 
 
 def read_text(path: str) -> str:
-    """The text of a record file (``NotationError`` when it cannot be read as UTF-8)."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            return f.read()
-    except OSError as e:
-        raise NotationError(f"cannot read the record ({e.strerror})", text=path) from None
-    except UnicodeDecodeError as e:
-        raise NotationError(f"the record is not UTF-8 text (byte {e.start})", text=path) from None
+    """The text of a record file (:func:`solver.records.read_text`: ``NotationError`` when
+    it is not UTF-8 or too long, ``FileError`` when it cannot be read)."""
+    return _read_text(path)
 
 
 def append_statement(path: str, statement: str, *, force: bool = False) -> Record:
     """Check ``statement`` against the whole record file and append it (atomically); on any
     refusal the file is left byte for byte as it was.  Used by ``sleuth log`` and
     ``sleuth play``."""
+    clean_temporaries(os.path.dirname(os.path.realpath(path)))
     new_text, rec = checked_append(read_text(path), statement, path, force=force)
     atomic_write(path, new_text)
     return rec
@@ -181,8 +183,9 @@ class Session:
     def __init__(self, path: str, view: Any = _ME):
         self.path = path
         try:
+            clean_temporaries(os.path.dirname(os.path.realpath(path)))
             self.text = read_text(path)
-        except NotationError as e:
+        except SleuthError as e:
             if os.path.exists(path):
                 raise
             raise NotationError(f"{e.message}; start one with 'sleuth new GAME RECORD "
@@ -222,7 +225,21 @@ class Session:
 
     # ----- one line ------------------------------------------------------------------------
     def handle(self, line: str) -> Outcome:
-        """Act on one line typed by the user."""
+        """Act on one line typed by the user.  Nothing here raises on bad input: a line that
+        is not UTF-8 text (surrogate escapes), or a save that fails (a full disk, a
+        read-only file: :class:`~solver.errors.FileError`), is a refused outcome and the
+        file on disk is what it was."""
+        if _SURROGATE.search(line):
+            shown = printable(line.strip())
+            return Outcome("refused", statement=shown, error=NotationError(
+                "the line is not UTF-8 text (an invalid byte)", text=shown, path=self.path))
+        try:
+            return self._handle(line)
+        except FileError as e:
+            return Outcome("refused", "not saved: the file could not be written",
+                           statement=line.strip(), error=e)
+
+    def _handle(self, line: str) -> Outcome:
         raw = line.strip()
         if not raw:
             return Outcome("empty")

@@ -207,8 +207,8 @@ def test_a_failed_write_leaves_the_old_record(record, monkeypatch):
         raise OSError("disk full")
 
     monkeypatch.setattr(os, "replace", boom)
-    with pytest.raises(OSError):
-        s.handle(ASK)
+    out = s.handle(ASK)           # refused with a message, not an OSError (issue 12)
+    assert out.kind == "refused" and "disk full" in str(out.error)
     monkeypatch.undo()
     assert on_disk(record) == before
     assert [p.name for p in Path(record).parent.iterdir()] == ["game.txt"]   # no temp left

@@ -124,6 +124,29 @@ def parse_cards(text: str | Iterable[str]) -> list[Card]:
     return [Card.parse(t) for t in tokens]
 
 
+def duplicates(items: Iterable, ignore=lambda x: False) -> list:
+    """The items that occur more than once, each once, in order of their second occurrence
+    (linear time: a list of thousands of cards is checked at once).  ``ignore(item)``: items
+    that may repeat (jokers).
+
+    >>> duplicates(parse_cards("5S 6S 5S Jk Jk 6S 5S"), ignore=lambda c: c.is_joker)
+    [5S, 6S]
+    """
+    seen: set = set()
+    out: list = []
+    reported: set = set()
+    for x in items:
+        if ignore(x):
+            continue
+        if x in seen:
+            if x not in reported:
+                reported.add(x)
+                out.append(x)
+        else:
+            seen.add(x)
+    return out
+
+
 def standard_deck(jokers: int = 0) -> list[Card]:
     """The 52 cards in canonical order (spades, hearts, diamonds, clubs; ace first), plus
     ``jokers`` copies of the joker.

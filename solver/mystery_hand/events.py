@@ -22,7 +22,8 @@ from solver.games import Event
 import re
 from dataclasses import dataclass
 
-from solver.cards import Card, RankSet, SuitRange, format_cards, parse_cards, parse_query_set
+from solver.cards import (Card, RankSet, SuitRange, duplicates, format_cards, parse_cards,
+                          parse_query_set)
 from solver.errors import NotationError
 
 QuerySet = SuitRange | RankSet
@@ -150,7 +151,7 @@ def _cards(text: str, what: str) -> tuple[Card, ...]:
     if not text.strip():
         raise NotationError(f"expected {what}", text=text)
     cards = parse_cards(text)
-    dup = {c for c in cards if cards.count(c) > 1 and not c.is_joker}
+    dup = set(duplicates(cards, ignore=lambda c: c.is_joker))   # linear (issue 12)
     if dup:
         raise NotationError("a card is listed twice", text=repr(sorted(dup)[0]))
     return tuple(cards)

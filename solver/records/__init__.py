@@ -8,18 +8,38 @@ Round trips and error locations are tested in ``tests/test_records.py``.
 """
 from __future__ import annotations
 
+import errno
 import os
 import re
-import tempfile
+import secrets
+import stat
+import sys
+import time
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterable
 
-from solver.errors import NotationError, SleuthError
+from solver.errors import FileError, NotationError, SleuthError
 from solver.games import REGISTRY, get_game
 
 CORE_HEADER_KEYS = ("game", "variant", "players", "dealer", "me")
 _NAME_RE = re.compile(r"^[A-Za-z0-9_\-]+$")
 _HEADER_RE = re.compile(r"^([A-Za-z][A-Za-z0-9_\-]*)\s*:\s*(.*)$")
+
+#: words that name a location or a view in the JSON or in ``--as`` (record-format.md):
+#: a player may not be called so (compared without case), or that player's view and
+#: cards could not be told apart from them
+RESERVED_NAMES = frozenset({"public", "mystery", "faceup", "face-up", "out", "stock",
+                            "discards", "table", "nobody", "all"})
+
+#: limits on input (docs/reliability.md): a record is a card game, not a data set; larger
+#: input is refused at once instead of being parsed for minutes
+MAX_RECORD_BYTES = 1 << 20
+MAX_LINE_CHARS = 10_000
+
+#: the name of the label used for a record read from standard input
+STDIN_LABEL = "<stdin>"
+
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 
 def strip_comment(line: str) -> tuple[str, str]:
@@ -35,9 +55,23 @@ def strip_comment(line: str) -> tuple[str, str]:
 
 
 def check_player_name(name: str, text: str | None = None) -> str:
+    """``name`` if it can be a player's name: one ASCII word, not a reserved location or
+    view word (:data:`RESERVED_NAMES`).
+
+    >>> check_player_name("Ana")
+    'Ana'
+    >>> check_player_name("Public")
+    Traceback (most recent call last):
+    ...
+    solver.errors.NotationError: 'Public' cannot be a player's name: the JSON and --as use it for a location or view (reserved: all, discards, face-up, faceup, mystery, nobody, out, public, stock, table): 'Public'
+    """
     if not _NAME_RE.match(name):
         raise NotationError("a player name is one word of letters, digits, '_' or '-'",
                             text=text or name)
+    if name.lower() in RESERVED_NAMES:
+        raise NotationError(f"'{name}' cannot be a player's name: the JSON and --as use it "
+                            "for a location or view (reserved: "
+                            + ", ".join(sorted(RESERVED_NAMES)) + ")", text=text or name)
     return name
 
 
@@ -179,7 +213,10 @@ def parse_header(pairs: list[tuple[int, str, str, str]], path: str | None) -> He
         game.check_header(header)
     except SleuthError as e:
         key = "variant" if "variant" in values else "players"
-        kl, _, kraw = values.get(key, values["players"])
+        if e.text:             # the header line that holds the quoted text
+            key = next((k for k in ("variant", "players", *values) if k in values
+                        and e.text.lower() in values[k][2].lower()), key)
+        kl, _, kraw = values[key]
         raise _locate(e, path, kl, kraw) from None
     return header
 
@@ -191,7 +228,10 @@ def parse_record(text: str, path: str | None = None, *, validate: bool = True) -
     body: list[tuple[int, str, str, str]] = []
     header_keys = set(CORE_HEADER_KEYS)
     game = None
-    for lineno, raw in enumerate(text.splitlines(), 1):
+    check_size(text, path)
+    lines = text.splitlines()
+    for lineno, raw in enumerate(lines, 1):
+        check_line(raw, path, lineno)
         stmt, comment = strip_comment(raw)
         if not stmt:
             continue
@@ -220,19 +260,96 @@ def parse_record(text: str, path: str | None = None, *, validate: bool = True) -
         statements.append(Statement(lineno, stmt, ev, comment))
     rec = Record(header=header, statements=tuple(statements), path=path)
     if validate:
-        game.validate(rec)
+        try:
+            game.validate(rec)
+        except SleuthError as e:
+            if e.line is not None and 1 <= e.line <= len(lines):
+                raise _locate(e, path, e.line, lines[e.line - 1]) from None
+            raise e.located(path=path) from None
     return rec
 
 
-def read_record(path: str, *, validate: bool = True) -> Record:
+def check_size(text: str, path: str | None = None) -> None:
+    """Refuse a record over :data:`MAX_RECORD_BYTES` (counted in characters here)."""
+    if len(text) > MAX_RECORD_BYTES:
+        raise NotationError(f"the record is too long (over {MAX_RECORD_BYTES // 1024} KiB; "
+                            "a game record is far smaller: is this the right file?)",
+                            text=path or STDIN_LABEL, path=path)
+
+
+def check_line(raw: str, path: str | None, lineno: int) -> None:
+    """Refuse a line over :data:`MAX_LINE_CHARS`, or holding bytes that were not UTF-8
+    (surrogate escapes from the command line or standard input) or a NUL."""
+    if len(raw) > MAX_LINE_CHARS:
+        raise NotationError(f"the line is too long ({len(raw)} characters; at most "
+                            f"{MAX_LINE_CHARS})", text=raw[:40] + "...", path=path,
+                            line=lineno, column=MAX_LINE_CHARS + 1)
+    m = _SURROGATE.search(raw)
+    if m:
+        raise NotationError("the text is not UTF-8 (an invalid byte)", text=printable(raw),
+                            path=path, line=lineno, column=m.start() + 1)
+    i = raw.find("\x00")
+    if i >= 0:
+        raise NotationError("the line holds a NUL character", text=printable(raw), path=path,
+                            line=lineno, column=i + 1)
+
+
+def printable(text: str) -> str:
+    r"""``text`` with the undecodable bytes of a surrogate-escaped string (``os.fsdecode``,
+    ``sys.argv``) shown as ``\xNN``: safe to print and to put into JSON.
+
+    >>> printable("AS\udcff")
+    'AS\\xff'
+    """
+    if not _SURROGATE.search(text):
+        return text
+    return "".join(f"\\x{ord(c) - 0xDC00:02x}" if 0xDC80 <= ord(c) <= 0xDCFF
+                   else f"\\u{ord(c):04x}" if 0xD800 <= ord(c) <= 0xDFFF else c for c in text)
+
+
+def decode(data: bytes, path: str | None = None) -> str:
+    """The text of a record file's bytes: UTF-8 (a leading byte-order mark is dropped), at
+    most :data:`MAX_RECORD_BYTES`; else :class:`~solver.errors.NotationError` with the line
+    and column of the first invalid byte."""
+    if len(data) > MAX_RECORD_BYTES:
+        check_size(" " * len(data), path)
     try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        start = e.start + (3 if data.startswith(b"\xef\xbb\xbf") else 0)
+        line = data.count(b"\n", 0, start) + 1
+        begin = data.rfind(b"\n", 0, start) + 1
+        col = len(data[begin:start].decode("utf-8-sig" if begin == 0 else "utf-8",
+                                           "replace")) + 1
+        raise NotationError(f"the record is not UTF-8 text (byte 0x{data[start]:02x}; save it "
+                            "as UTF-8)", text=path or STDIN_LABEL, path=path, line=line,
+                            column=col) from None
+
+
+def read_text(path: str) -> str:
+    """The text of the record file ``path`` (``-``: standard input), checked by
+    :func:`decode`; a file that cannot be read is a :class:`~solver.errors.FileError`."""
+    if path == "-":
+        stream = getattr(sys.stdin, "buffer", None)
+        try:
+            data = stream.read(MAX_RECORD_BYTES + 1) if stream is not None else \
+                sys.stdin.read(MAX_RECORD_BYTES + 1).encode("utf-8", "surrogateescape")
+        except OSError as e:
+            raise FileError.from_os(e, STDIN_LABEL, "read") from None
+        return decode(data, STDIN_LABEL)
+    try:
+        with open(path, "rb") as f:
+            data = f.read(MAX_RECORD_BYTES + 1)
     except OSError as e:
-        raise NotationError(f"cannot read the record ({e.strerror})", text=path) from None
-    except UnicodeDecodeError:
-        raise NotationError("the record is not UTF-8 text", text=path) from None
-    return parse_record(text, path, validate=validate)
+        raise FileError.from_os(e, path, "read the record") from None
+    return decode(data, path)
+
+
+def read_record(path: str, *, validate: bool = True) -> Record:
+    """Read and parse the record file ``path``; ``-`` reads it from standard input (and
+    messages name it ``<stdin>``)."""
+    text = read_text(path)
+    return parse_record(text, STDIN_LABEL if path == "-" else path, validate=validate)
 
 
 def write_record(record: Record, comments: bool = True) -> str:
@@ -249,20 +366,139 @@ def write_record(record: Record, comments: bool = True) -> str:
     return "\n".join(lines) + "\n"
 
 
-def atomic_write(path: str, text: str) -> None:
-    """Write ``text`` to ``path`` atomically: a temporary file in the same folder, flushed,
-    then renamed over the target.  A crash leaves either the old or the new file."""
-    folder = os.path.dirname(os.path.abspath(path)) or "."
-    fd, tmp = tempfile.mkstemp(prefix=".sleuth-", suffix=".tmp", dir=folder)
+TEMP_PREFIX, TEMP_SUFFIX = ".sleuth-", ".tmp"
+#: ``.sleuth-<pid>-<random>.tmp``: the pid tells the next run whether its writer is alive
+_TEMP_RE = re.compile(r"^\.sleuth-(?:(\d+)-)?[A-Za-z0-9_]+\.tmp$")
+#: a temporary without a pid (older versions) is stale after this many seconds
+_LEGACY_STALE = 3600
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        if os.path.exists(path):
-            os.chmod(tmp, os.stat(path).st_mode & 0o777)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:          # exists, but not ours
+        return True
+    return True
+
+
+def clean_temporaries(folder: str) -> list[str]:
+    """Remove the temporaries that a killed save left in ``folder`` (``.sleuth-<pid>-*.tmp``
+    whose process is gone); return their names.  Never raises."""
+    removed = []
+    try:
+        names = os.listdir(folder or ".")
+    except OSError:
+        return removed
+    for name in names:
+        m = _TEMP_RE.match(name)
+        if not m:
+            continue
+        full = os.path.join(folder, name)
+        try:
+            if m.group(1) is not None:
+                if _alive(int(m.group(1))):
+                    continue
+            elif time.time() - os.lstat(full).st_mtime < _LEGACY_STALE:
+                continue
+            os.unlink(full)
+            removed.append(name)
+        except OSError:
+            continue
+    return removed
+
+
+def _umask() -> int:
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def writable(path: str, st: os.stat_result | None = None) -> bool:
+    """Whether the user may change the file at ``path``: ``os.access`` says so *and* its mode
+    has a write bit (root may write anything; a mode 444 file is still read-only to us)."""
+    st = st or os.stat(path)
+    return os.access(path, os.W_OK) and bool(stat.S_IMODE(st.st_mode) & 0o222)
+
+
+def atomic_write(path: str, text: str) -> None:
+    """Write ``text`` (UTF-8) to ``path`` atomically: a temporary file in the same folder,
+    flushed and synced, then renamed over the target.  A crash leaves either the old or the
+    new file, and at most a temporary that the next save removes (:func:`clean_temporaries`).
+
+    * A symbolic link is written through: its target is replaced, the link stays a link.
+    * An existing file keeps its mode (and, for root, its owner); a new file gets
+      ``0666 & ~umask``.
+    * A file the user cannot write (mode 444, or no permission) is refused with a
+      :class:`~solver.errors.FileError`, and so is any ``OSError`` (full disk, read-only
+      file system, missing folder): the old file is then untouched.
+    """
+    try:
+        data = text.encode("utf-8")
+    except UnicodeEncodeError as e:
+        raise NotationError("the text is not UTF-8 (an invalid byte)",
+                            text=printable(text[max(0, e.start - 20):e.end + 20])) from None
+    target = os.path.realpath(path)
+    folder = os.path.dirname(target)
+    clean_temporaries(folder)
+    try:
+        st = os.stat(target)
+    except FileNotFoundError:
+        st = None
+    except OSError as e:
+        raise FileError.from_os(e, path, "save") from None
+    if st is not None:
+        if not stat.S_ISREG(st.st_mode):
+            raise FileError("cannot save: not a regular file", text=path)
+        if not writable(target, st):
+            raise FileError("cannot save: the file is read-only (make it writable, e.g. "
+                            "'chmod u+w', or copy it); nothing was changed", text=path)
+        mode = stat.S_IMODE(st.st_mode)
+    else:
+        mode = 0o666 & ~_umask()
+    tmp = os.path.join(folder, f"{TEMP_PREFIX}{os.getpid()}-{secrets.token_hex(4)}{TEMP_SUFFIX}")
+    fd = -1
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        view = memoryview(data)
+        while view:
+            n = os.write(fd, view)
+            view = view[n:]
+        os.fchmod(fd, mode)
+        if st is not None and os.geteuid() == 0 and (st.st_uid, st.st_gid) != (0, 0):
+            try:
+                os.fchown(fd, st.st_uid, st.st_gid)
+            except OSError:
+                pass
+        os.fsync(fd)
+        os.close(fd)
+        fd = -1
+        os.replace(tmp, target)
+    except BaseException as e:
+        if fd >= 0:
+            os.close(fd)
+        try:
             os.unlink(tmp)
+        except OSError:
+            pass
+        if isinstance(e, OSError):
+            raise FileError.from_os(e, path, "save") from None
         raise
+    try:                       # make the rename durable (best effort)
+        dfd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(dfd)
+        finally:
+            os.close(dfd)
+    except OSError:
+        pass
