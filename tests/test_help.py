@@ -131,3 +131,65 @@ def test_no_reference_outside_the_repository():
                 "shared/record-format" in path.read_text(encoding="utf-8"):
             bad.append(str(path.relative_to(ROOT)))
     assert not bad
+
+
+# ----- every example in every --help runs -----------------------------------------------------
+def _commands(cmd=cli, path=()):
+    yield path, cmd
+    if isinstance(cmd, click.Group):
+        for name in sorted(cmd.commands):
+            yield from _commands(cmd.commands[name], path + (name,))
+
+
+COMMANDS = list(_commands())
+
+
+def help_text(path) -> str:
+    r = run(*path, "--help")
+    assert r.exit_code == 0, r.output
+    return r.output
+
+
+def examples(text: str) -> list[list[str]]:
+    """The example commands of a help text: lines starting with ``sleuth `` (a trailing
+    backslash continues one on the next line), as argument lists."""
+    out, cur = [], None
+    for raw in text.splitlines():
+        line = raw.strip()
+        if cur is not None:
+            cur += " " + line
+        elif line.startswith("sleuth "):
+            cur = line
+        else:
+            continue
+        if cur.endswith("\\"):
+            cur = cur[:-1].rstrip()
+            continue
+        out.append(shlex.split(cur, comments=True)[1:])
+        cur = None
+    return out
+
+
+def test_examples_are_found():
+    assert ["rules", "MH-7"] in examples(help_text(("rules",)))
+    joined = examples("  sleuth hand best \"2H 3H\" -i 7C \\\n    --top 3\n")
+    assert joined == [["hand", "best", "2H 3H", "-i", "7C", "--top", "3"]]
+
+
+@pytest.mark.parametrize("path", [p for p, _ in COMMANDS], ids=lambda p: " ".join(p) or "sleuth")
+def test_every_help_example_runs(path, tmp_path, monkeypatch):
+    """Each example runs, in order, in a directory holding a copy of the samples."""
+    shutil.copytree(ROOT / "samples", tmp_path / "samples")
+    monkeypatch.chdir(tmp_path)
+    for args in examples(help_text(path)):
+        r = CliRunner().invoke(cli, args, input="")
+        assert r.exit_code == 0, f"sleuth {shlex.join(args)}\n{r.output}"
+
+
+@pytest.mark.parametrize("path", [p for p, _ in COMMANDS], ids=lambda p: " ".join(p) or "sleuth")
+def test_every_command_and_option_has_help(path):
+    cmd = dict(COMMANDS)[path]
+    assert (cmd.help or "").strip(), f"{path} has no help"
+    for p in cmd.params:
+        if isinstance(p, click.Option):
+            assert (p.help or "").strip(), f"{' '.join(path)} {p.opts} has no help"
