@@ -60,6 +60,8 @@ def analyze(record, as_, as_json):
     Examples:
       sleuth analyze {demo}
       sleuth analyze {demo} --as public --json
+      cat game.txt | sleuth analyze -
+    RECORD '-' reads the record from standard input.
     Exit status 3 (with the conflicting lines) when the record is inconsistent.
     """
     rec = read_record(record)
@@ -144,6 +146,7 @@ def why(record, card, as_):
     \b
     Example:
       sleuth why {demo} {card}
+    RECORD '-' reads the record from standard input.
     """
     rec = read_record(record)
     game = capable(rec, Capability.EXPLAIN, "card explanations")
