@@ -171,9 +171,11 @@ def render_explanation(exp) -> str:
 @click.option("--seed", type=int, default=0, show_default=True, help="Random seed (deterministic).")
 @click.option("--events", type=int, default=None, help="Stop after this many events.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write here (default: stdout).")
+@click.option("--miss", type=float, default=0.0, show_default=True,
+              help="Hide each observation with this probability (a lossy record).")
 @handle_errors()
 @with_examples
-def simulate(game, n, variant, seed, events, output):
+def simulate(game, n, variant, seed, events, output, miss):
     """Play a random rule-following game and write its complete record.
 
     \b
@@ -181,7 +183,11 @@ def simulate(game, n, variant, seed, events, output):
       sleuth simulate {game} --players 5 --seed 7 -o game.txt
     """
     g = get_game(game)
-    rec = g.simulate(n, split_variants(variant), seed, events)
+    if miss and not g.lossy:
+        raise NotationError(f"--miss: {g.title} does not simulate lossy records",
+                            text=f"--miss {miss}")
+    rec = g.simulate(n, split_variants(variant), seed, events,
+                     **({"miss": miss} if miss else {}))
     text = write_record(rec)
     if output:
         atomic_write(output, text)

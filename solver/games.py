@@ -207,6 +207,8 @@ class Game(ABC):
     opening: ClassVar[str] = "(the start)"
     #: whether replay adds the public view to the game's :meth:`views`
     public_view: ClassVar[bool] = True
+    #: whether :meth:`simulate` writes lossy records (``miss`` > 0)
+    lossy: ClassVar[bool] = False
 
     # ----- records (every game) ----------------------------------------------------------
     def options(self, header: "Header") -> "Options":
@@ -241,8 +243,10 @@ class Game(ABC):
         raise NotImplementedError
 
     def simulate(self, players: int, options, seed: int = 0,
-                 events: int | None = None) -> "Record":
-        """SIMULATE: a random rule-following game as a complete record."""
+                 events: int | None = None, miss: float = 0.0) -> "Record":
+        """SIMULATE: a random rule-following game as a complete record.  ``miss`` > 0 (only
+        where :attr:`lossy` is set): each observation is hidden with that probability
+        (record-format.md, "What the recorder did not see")."""
         raise NotImplementedError
 
     # ----- the advisor (ADVISE) ------------------------------------------------------------

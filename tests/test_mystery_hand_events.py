@@ -19,10 +19,13 @@ EXAMPLES = {
     "FaceUp": ["faceup: 3C 7D 9S", "face-up: Jk"],
     "MysteryCards": ["mystery: 2C 5H 9S KD", "mystery Ana: 2C 5H 9S KD"],
     "AskOne": ["Ana asks Ben 4H-7H: 4H 6H", "Ben asks Cleo 5*: 2", "Ben asks Cleo 5x: none",
-               "Cleo asks Dev AH-4H: Jk 2H"],
-    "AskAll": ["Cleo asks all 10D-KD: Ana 0, Ben 1, Dev 0, Eli 2"],
-    "Request": ["Dev requests KS: Ben", "Eli requests 2C: nobody"],
+               "Cleo asks Dev AH-4H: Jk 2H", "Ben asks Cleo 4H-7H: ?"],
+    "AskAll": ["Cleo asks all 10D-KD: Ana 0, Ben 1, Dev 0, Eli 2",
+               "Cleo asks all 10D-KD: Ana 0, Ben ?, Dev 1, Eli 2"],
+    "Request": ["Dev requests KS: Ben", "Eli requests 2C: nobody", "Dev requests KS: ?"],
     "Announce": ["Ben announces AS 2H 3D 4C: wrong", "Cleo announces 5D 6H 9C KS: right"],
+    "Unseen": ["Ben: ?"],
+    "Turn": ["turn: Cleo"],
 }
 
 

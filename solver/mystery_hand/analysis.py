@@ -156,6 +156,8 @@ def analyze_model(vm: ViewModel, record, *, max_states: int = MAX_STATES,
         counting = deterministic_count(m, max_states, seed=len(record.statements))
     else:
         counting = count_deals(m, max_states=max_states, time_budget=time_budget)
+    if counting.exact and m.choices:  # facts the DP cannot count (an unseen turn's extra turn)
+        counting = m.condition(counting, seed=len(record.statements))
     if counting.exact:
         if not counting.total:
             raise inconsistent(vm)

@@ -1,6 +1,17 @@
-"""Mystery Hand rule checks: turn order (MH-7, MH-8, MH-12, MH-14), legality (MH-10,
-MH-11, MH-13, MH-15, MH-27), out players (MH-20), the end (MH-19, MH-21), and cards placed
-twice (MH-1).  Used to validate records and to drive the simulator."""
+"""Mystery Hand engine: turn order (MH-7, MH-8, MH-12, MH-14), legality (MH-10, MH-11,
+MH-13, MH-15, MH-27), out players (MH-20), the end (MH-19, MH-21), and cards placed twice
+(MH-1).  Used to validate records, to build the inference model and to drive the simulator.
+
+Seating (record-format.md): ``players:`` is clockwise from anyone; with ``dealer:`` the
+player on the dealer's left acts first (MH-7), else the first listed.  After something the
+recorder did not see (an answer ``?``, a whole turn ``P: ?``) an extra turn may or may not
+have been earned: the next actor is accepted when the rules allow them to be on turn, and
+``turn: P`` says outright who is.
+
+>>> st = TurnState(("Ana", "Ben", "Cleo", "Dev"), MysteryHandOptions(), dealer="Ben")
+>>> st.may_act()
+['Cleo']
+"""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -8,25 +19,32 @@ from dataclasses import dataclass, field
 from solver.cards import JOKER, Card
 from solver.errors import RuleError
 from solver.mystery_hand.events import (AskAll, AskOne, Announce, FaceUp, Holds, MysteryCards,
-                                        Request)
+                                        Request, Turn, Unseen)
 from solver.mystery_hand.options import MysteryHandOptions, deal_sizes
 
 
 @dataclass
 class TurnState:
-    """Whose turn it is, who is out, and whether an extra turn was earned."""
+    """Whose turn it is, who is out, and whether an extra turn was (or may have been)
+    earned.  ``extra_sure``: the extra turn was certainly earned (else it depends on
+    something the recorder did not see)."""
 
     players: tuple[str, ...]
     opts: MysteryHandOptions
+    dealer: str | None = None
     active: list[str] = field(default_factory=list)
     current: str | None = None
     extra: str | None = None  # the player who may take an extra turn
+    extra_sure: bool = True
     over: bool = False
     winner: str | None = None
 
     def __post_init__(self):
         self.active = list(self.players)
-        self.current = self.players[0]  # MH-7: left of the dealer = first listed
+        # MH-7: the player on the dealer's left (the next one clockwise) acts first;
+        # without a dealer, the first listed (record-format.md)
+        self.current = (self.next_after(self.dealer) if self.dealer in self.players
+                        else self.players[0])
 
     def next_after(self, player: str) -> str:
         i = self.players.index(player)
@@ -45,11 +63,15 @@ class TurnState:
             out.append(self.extra)
         return out
 
+    def resync(self, player: str) -> None:
+        """``turn: P``: it is P's turn now."""
+        self.current, self.extra, self.extra_sure = player, None, True
+
     def apply(self, ev, real_shown: int | None = None) -> bool:
         """Advance past a turn event; returns True when ``ev`` was an extra turn."""
-        actor = ev.player if isinstance(ev, Announce) else ev.asker
+        actor = actor_of(ev)
         was_extra = actor == self.extra and actor != self.current
-        self.extra = None
+        self.extra, self.extra_sure = None, True
         if isinstance(ev, Announce):
             if ev.right:
                 self.over, self.winner = True, actor  # MH-19
@@ -67,12 +89,26 @@ class TurnState:
         self.current = self.next_after(actor)
         if not self.opts.two_player:  # MH-28: never extra turns with two players
             if isinstance(ev, AskOne):
-                n = ev.count if real_shown is None else real_shown
-                if n >= 3:  # MH-12
+                if ev.count is None:  # not seen: it may have earned one
+                    self.extra, self.extra_sure = actor, False
+                else:
+                    n = ev.count if real_shown is None else real_shown
+                    if n >= 3:  # MH-12
+                        self.extra = actor
+                        self.extra_sure = real_shown is not None
+            elif isinstance(ev, AskAll):
+                if ev.total == 4:  # MH-14
                     self.extra = actor
-            elif isinstance(ev, AskAll) and ev.total == 4:  # MH-14
-                self.extra = actor
+                elif ev.total is None and ev.known_total <= 4:
+                    self.extra, self.extra_sure = actor, False
+            elif isinstance(ev, Unseen):  # any query: it may have earned one
+                self.extra, self.extra_sure = actor, False
         return was_extra
+
+
+def actor_of(ev) -> str:
+    """Who took the turn of a turn event."""
+    return ev.player if isinstance(ev, (Announce, Unseen)) else ev.asker
 
 
 def _err(msg: str, st, rule: str) -> RuleError:
@@ -95,7 +131,7 @@ def validate(record) -> None:
     opts = MysteryHandOptions.from_names(h.variant)
     n = len(h.players)
     hand_size, faceup_size = deal_sizes(n, opts)
-    state = TurnState(h.players, opts)
+    state = TurnState(h.players, opts, h.dealer)
     known: dict[str, set[Card]] = {}
     placed: dict[Card, tuple[str, int]] = {}
     out: set[str] = set()
@@ -142,12 +178,15 @@ def validate(record) -> None:
             for c in ev.cards:
                 place(c, f"mystery:{ev.player}" if ev.player else "mystery", st)
             continue
-        # a turn
+        # a turn (or ``turn: P``)
         if state.over:
             raise _err(f"the game is over ({state.winner} won)", st, "MH-19/MH-21")
-        actor = ev.player if isinstance(ev, Announce) else ev.asker
+        actor = ev.player if isinstance(ev, Turn) else actor_of(ev)
         if actor in out:
             raise _err(f"{actor} is out and takes no turns", st, "MH-20")
+        if isinstance(ev, Turn):
+            state.resync(actor)
+            continue
         if actor not in state.may_act():
             raise _err(f"it is {' or '.join(state.may_act())}'s turn, not {actor}'s", st,
                        "MH-7")
@@ -161,7 +200,7 @@ def validate(record) -> None:
             if hand is not None and X <= hand and not opts.keep_em_guessing:
                 raise _err(f"{actor} holds all four of {ev.query!r}", st, "MH-11")
             max_n = 4 + (opts.jokers if opts.sneak else 0)
-            if ev.count > min(max_n, hand_size):
+            if ev.count is not None and ev.count > min(max_n, hand_size):
                 raise _err(f"{ev.target} cannot show {ev.count} cards", st,
                            "MH-24" if opts.sneak else "MH-10")
             if ev.shown is not None:
@@ -172,7 +211,7 @@ def validate(record) -> None:
                     elif c not in X:
                         raise _err(f"{c!r} is not in {ev.query!r}", st, "MH-10")
                     place(c, ev.target, st)
-            if ev.count > 4 and not opts.sneak:
+            if ev.count is not None and ev.count > 4 and not opts.sneak:
                 raise _err("at most four cards can be shown", st, "MH-10")
             state.apply(ev, real_shown(ev, opts))
         elif isinstance(ev, AskAll):
@@ -188,7 +227,7 @@ def validate(record) -> None:
                     f"{'; ' if missing else ''}{' '.join(extra)} cannot answer" if extra else "")
                 raise _err(f"every other active player answers an ask-all ({what})", st,
                            "MH-13")
-            if ev.total > 4 or any(k > 4 for _, k in ev.counts):
+            if ev.known_total > 4:
                 raise _err("only four cards of a set exist", st, "MH-13")
             state.apply(ev)
         elif isinstance(ev, Request):
@@ -198,12 +237,14 @@ def validate(record) -> None:
                 raise _err("an exact request names a real card", st, "MH-15")
             if hand is not None and ev.card in hand and not opts.keep_em_guessing:
                 raise _err(f"{actor} holds {ev.card!r}", st, "MH-15")
-            if ev.shower == actor:
+            if ev.shower is not None and ev.shower == actor:
                 raise _err("the asker does not show to themselves", st, "MH-15")
             if ev.shower in out:
                 raise _err(f"{ev.shower} is out", st, "MH-20")
             if ev.shower:
                 place(ev.card, ev.shower, st)
+            state.apply(ev)
+        elif isinstance(ev, Unseen):  # any legal query (never an announcement: it is public)
             state.apply(ev)
         elif isinstance(ev, Announce):
             if any(c.is_joker for c in ev.cards):

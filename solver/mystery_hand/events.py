@@ -22,7 +22,8 @@ from solver.games import Event
 import re
 from dataclasses import dataclass
 
-from solver.cards import (Card, RankSet, SuitRange, duplicates, format_cards, parse_cards,
+from solver.cards import (SUITS, Card, RankSet, SuitRange, duplicates, format_cards,
+                          parse_cards,
                           parse_query_set)
 from solver.errors import NotationError
 
@@ -70,46 +71,70 @@ class MysteryCards(Event):
 @dataclass(frozen=True)
 class AskOne(Event):
     """``A asks B X: shown`` (MH-10).  ``shown`` is the tuple of cards when the recorder saw
-    them, else ``None`` and ``count`` is the number shown."""
+    them, else ``None`` and ``count`` is the number shown; ``count`` ``None`` (``: ?``): the
+    answer was not seen, not even its count (record-format.md, "What the recorder did not
+    see")."""
 
     asker: str
     target: str
     query: QuerySet
     shown: tuple[Card, ...] | None
-    count: int
+    count: int | None
 
     def __str__(self):
-        ans = format_cards(self.shown) if self.shown else str(self.count)
+        ans = (format_cards(self.shown) if self.shown else
+               UNSEEN if self.count is None else str(self.count))
         return f"{self.asker} asks {self.target} {self.query!r}: {ans}"
+
+    @property
+    def seen(self) -> bool:
+        """Whether the recorder saw at least the count."""
+        return self.count is not None
 
 
 @dataclass(frozen=True)
 class AskAll(Event):
-    """``A asks all X: P k, Q k`` (MH-13)."""
+    """``A asks all X: P k, Q k`` (MH-13); a count ``None`` (``P ?``) was not seen."""
 
     asker: str
     query: QuerySet
-    counts: tuple[tuple[str, int], ...]
+    counts: tuple[tuple[str, int | None], ...]
 
     def __str__(self):
         return (f"{self.asker} asks all {self.query!r}: "
-                + ", ".join(f"{p} {k}" for p, k in self.counts))
+                + ", ".join(f"{p} {UNSEEN if k is None else k}" for p, k in self.counts))
 
     @property
-    def total(self) -> int:
+    def total(self) -> int | None:
+        """The number laid down in all; ``None`` when a count was not seen."""
+        if any(k is None for _, k in self.counts):
+            return None
         return sum(k for _, k in self.counts)
+
+    @property
+    def known_total(self) -> int:
+        """The sum of the counts that were seen."""
+        return sum(k for _, k in self.counts if k is not None)
+
+    @property
+    def unseen(self) -> tuple[str, ...]:
+        """The players whose count was not seen."""
+        return tuple(p for p, k in self.counts if k is None)
 
 
 @dataclass(frozen=True)
 class Request(Event):
-    """``A requests c: P`` or ``: nobody`` (MH-15)."""
+    """``A requests c: P`` or ``: nobody`` (MH-15); ``seen`` false (``: ?``): who showed
+    it, or whether anybody did, was not seen (``shower`` is then ``None``)."""
 
     asker: str
     card: Card
     shower: str | None
+    seen: bool = True
 
     def __str__(self):
-        return f"{self.asker} requests {self.card!r}: {self.shower or 'nobody'}"
+        ans = UNSEEN if not self.seen else self.shower or "nobody"
+        return f"{self.asker} requests {self.card!r}: {ans}"
 
 
 @dataclass(frozen=True)
@@ -125,7 +150,36 @@ class Announce(Event):
             "right" if self.right else "wrong")
 
 
-TURN_EVENTS = (AskOne, AskAll, Request, Announce)
+@dataclass(frozen=True)
+class Unseen(Event):
+    """``P: ?`` -- P took a whole turn the recorder did not see: any legal query (MH-8: an
+    ask-one, an ask-all or an exact request, never an announcement, which is public) with
+    any answer; an extra turn it earned may follow, by P."""
+
+    player: str
+
+    def __str__(self):
+        return f"{self.player}: {UNSEEN}"
+
+
+@dataclass(frozen=True)
+class Turn(Event):
+    """``turn: P`` -- it is P's turn now (re-synchronises the turn order: turns the recorder
+    did not write may have passed since the previous statement)."""
+
+    player: str
+
+    def __str__(self):
+        return f"turn: {self.player}"
+
+
+#: every query set X (MH-9): the 11 ranges of each suit, then the 13 ranks
+QUERIES = tuple([SuitRange(s, lo) for s in SUITS for lo in range(1, 12)]
+                + [RankSet(r) for r in range(1, 14)])
+
+#: the mark of what the recorder did not see
+UNSEEN = "?"
+TURN_EVENTS = (AskOne, AskAll, Request, Announce, Unseen)
 
 _NAME = r"[A-Za-z0-9_\-]+"
 _RE_HOLDS = re.compile(rf"^({_NAME})\s+holds\s*:\s*(.*)$", re.I)
@@ -135,10 +189,13 @@ _RE_ASKALL = re.compile(rf"^({_NAME})\s+asks\s+all\s+(\S+)\s*:\s*(.*)$", re.I)
 _RE_ASK = re.compile(rf"^({_NAME})\s+asks\s+({_NAME})\s+(\S+)\s*:\s*(.*)$", re.I)
 _RE_REQ = re.compile(rf"^({_NAME})\s+requests\s+(\S+)\s*:\s*(\S+)\s*$", re.I)
 _RE_ANN = re.compile(rf"^({_NAME})\s+announces\s+(.*?)\s*:\s*(\S+)\s*$", re.I)
+_RE_UNSEEN = re.compile(rf"^({_NAME})\s*:\s*\?$")
+_RE_TURN = re.compile(rf"^turn\s*:\s*({_NAME})$", re.I)
 
 STATEMENT_FORMS = (
     "'P holds: cards', 'faceup: cards', 'mystery P: cards', 'A asks B 4H-7H: cards|count|none', "
-    "'A asks all 5*: P k, Q k', 'A requests KS: P|nobody', 'A announces c c c c: right|wrong'")
+    "'A asks all 5*: P k, Q k', 'A requests KS: P|nobody', 'A announces c c c c: right|wrong', "
+    "'P: ?' (a turn not seen), 'turn: P'; '?' for an answer or a count not seen")
 
 
 def _player(name: str, header) -> str:
@@ -160,6 +217,12 @@ def _cards(text: str, what: str) -> tuple[Card, ...]:
 def parse_event(text: str, header):
     """Parse one Mystery Hand statement (record-format.md, "Mystery Hand events")."""
     t = text.strip()
+    m = _RE_TURN.match(t)
+    if m:
+        return Turn(_player(m.group(1), header))
+    m = _RE_UNSEEN.match(t)
+    if m:
+        return Unseen(_player(m.group(1), header))
     m = _RE_HOLDS.match(t)
     if m:
         return Holds(_player(m.group(1), header), _cards(m.group(2), "the cards held"))
@@ -189,7 +252,7 @@ def parse_event(text: str, header):
                 raise NotationError("expected 'Player count' pairs such as 'Ana 0, Ben 1'",
                                     text=part)
             p = _player(pm.group(1), header)
-            k = _count(pm.group(2))
+            k = None if pm.group(2) == UNSEEN else _count(pm.group(2))
             if any(p == q2 for q2, _ in counts):
                 raise NotationError("a player is counted twice", text=part)
             counts.append((p, k))
@@ -200,6 +263,8 @@ def parse_event(text: str, header):
         target = _player(m.group(2), header)
         q = parse_query_set(m.group(3))
         ans = m.group(4).strip()
+        if ans == UNSEEN:
+            return AskOne(asker, target, q, None, None)
         if re.fullmatch(r"\d+|none", ans, re.I):
             return AskOne(asker, target, q, None, _count(ans))
         shown = _cards(ans, "the cards shown, a count, or 'none'")
@@ -209,6 +274,8 @@ def parse_event(text: str, header):
         asker = _player(m.group(1), header)
         card = Card.parse(m.group(2))
         who = m.group(3)
+        if who == UNSEEN:
+            return Request(asker, card, None, False)
         shower = None if who.lower() == "nobody" else _player(who, header)
         return Request(asker, card, shower)
     m = _RE_ANN.match(t)

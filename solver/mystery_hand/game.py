@@ -35,6 +35,7 @@ class MysteryHandGame(Game):
                               Capability.ADVISE})
     player_counts = tuple(range(3, 9))
     opening = "(the deal)"
+    lossy = True
     demo = "five-players-ana.txt"
     demo_card = "KS"
     measure = "log10 of the candidates for the mystery hand"
@@ -87,10 +88,10 @@ class MysteryHandGame(Game):
         if vm.model.conflict() is not None:
             raise inconsistent(vm)
 
-    def simulate(self, players, options, seed=0, events=None):
+    def simulate(self, players, options, seed=0, events=None, miss=0.0):
         from solver.mystery_hand.simulate import simulate
 
-        return simulate(players, options, seed, events)
+        return simulate(players, options, seed, events, miss=miss)
 
     def suggest(self, record, view, *, top=None, budget: Budget = Budget()):
         from solver.mystery_hand.advise import suggest

@@ -9,6 +9,13 @@ The view decides what each statement tells:
   mystery hand under ``two-player=seen|chosen``, and the mystery hand once it announced
   wrongly (E6);
 * the public view (``None``) knows only what everybody saw.
+
+What the recorder did not see (``?``, record-format.md) is a free choice among everything
+the rules allow: an answer ``?`` constrains nothing but the asker's legality (MH-11,
+MH-15); an extra turn taken after it says the answer earned one (MH-12, MH-14: a
+cardinality); an extra turn taken after a whole unseen turn ``P: ?`` says that *some* query
+P could make earned one: a disjunction, kept exactly by :class:`MysteryHandModel` in CP-SAT
+(certainties, ``why``, conflicts) and by rejection sampling for the probabilities.
 """
 from __future__ import annotations
 
@@ -17,8 +24,8 @@ from dataclasses import dataclass, field
 from solver.cards import JOKER, Card, standard_deck
 from solver.errors import NotationError
 from solver.model import CardLocationModel
-from solver.mystery_hand.events import (AskAll, AskOne, Announce, FaceUp, Holds, MysteryCards,
-                                        Request)
+from solver.mystery_hand.events import (QUERIES, TURN_EVENTS, AskAll, AskOne, Announce, FaceUp, Holds,
+                                        MysteryCards, Request, Turn, Unseen)
 from solver.mystery_hand.options import MysteryHandOptions, deal_sizes
 from solver.mystery_hand.engine import TurnState, real_shown
 
@@ -46,6 +53,78 @@ def target_of(view: str | None, header, opts: MysteryHandOptions) -> str:
         return "mystery"
     me = view if view in header.players else header.players[0]
     return "mystery:" + next(p for p in header.players if p != me)
+
+
+class MysteryHandModel(CardLocationModel):
+    """The card-location model plus *choices*: facts that are a disjunction of
+    cardinalities (``lo <= #(terms) <= hi`` for at least one alternative), tagged with the
+    record line like every constraint.  CP-SAT keeps them exactly (backbone, explanations,
+    conflicts, consistency); the counting DP does not see them, so :meth:`condition`
+    turns its figures into estimates by rejection sampling."""
+
+    def __init__(self, *args, **kw):
+        super().__init__(*args, **kw)
+        self.choices: list[tuple[int | None, str, list[tuple[frozenset, int, int]]]] = []
+
+    def add_choice(self, alternatives, source: int | None, note: str) -> None:
+        alts = [(frozenset(t), lo, hi) for t, lo, hi in alternatives]
+        self.choices.append((source, note, alts))
+
+    def _build(self, enforce: bool, extra=None):
+        m, x, lits = super()._build(enforce, extra)
+        for source, _, alts in self.choices:
+            bs = []
+            for terms, lo, hi in alts:
+                b = m.NewBoolVar("alt")
+                m.AddLinearConstraint(sum(x[p] for p in terms), lo, hi).OnlyEnforceIf(b)
+                bs.append(b)
+            if enforce and source is not None:
+                lit = lits.get(source)
+                if lit is None:
+                    lit = lits[source] = m.NewBoolVar(f"s{source}")
+                m.AddBoolOr(bs).OnlyEnforceIf(lit)
+            else:
+                m.AddBoolOr(bs)
+        return m, x, lits
+
+    def accepts(self, deal: dict) -> bool:
+        """A deal checked without CP-SAT (:meth:`CardLocationModel.witness`) must meet the
+        choices too."""
+        return self.satisfies_choices(deal)
+
+    def satisfies_choices(self, deal: dict) -> bool:
+        """Whether a deal (card key -> location) meets every choice."""
+        at = {(self.card_index(c), self.loc_index(l)) for c, l in deal.items()}
+        return all(any(lo <= len(terms & at) <= hi for terms, lo, hi in alts)
+                   for _, _, alts in self.choices)
+
+    def condition(self, counting, seed: int = 0, samples: int = 4000):
+        """Exact counting of the model without its choices -> estimates under them:
+        uniform deals of the DP, kept when they meet every choice (rejection sampling,
+        seeded: the output does not depend on the machine)."""
+        import math
+
+        from solver.model.counting import Counting, OverBudget, sample_deals
+
+        if not self.choices or not counting.total:
+            return counting
+        try:
+            deals = sample_deals(self, samples, seed)
+        except (OverBudget, ValueError):
+            deals = []
+        kept = [d for d in deals if self.satisfies_choices(d)]
+        marg: dict = {}
+        for d in kept:
+            for c, l in d.items():
+                marg.setdefault(c, {})
+                marg[c][l] = marg[c].get(l, 0) + 1
+        n = len(kept)
+        marg = {c: {l: k / n for l, k in ls.items()} for c, ls in marg.items()} if n else {}
+        share = n / len(deals) if deals else 0.0
+        return Counting(False, counting.total * share, marg,
+                        error=1.96 * math.sqrt(0.25 / n) if n else 1.0,
+                        method=counting.method + "+rejection", samples=len(deals),
+                        accepted=n)
 
 
 @dataclass
@@ -103,7 +182,7 @@ def build(record, view: str | None, *, omniscient: bool = False) -> ViewModel:
         sizes[ml] = 4
     if faceup_size:
         sizes[FACEUP] = faceup_size
-    m = CardLocationModel(keys, sizes, names)
+    m = MysteryHandModel(keys, sizes, names)
     jokers = list(JOKER_KEYS[: opts.jokers])
     for jk in jokers:  # MH-23: the mystery hand never holds a joker
         for ml in mlocs:
@@ -127,13 +206,16 @@ def build(record, view: str | None, *, omniscient: bool = False) -> ViewModel:
     complete = is_complete(record)
 
     # turn bookkeeping: who is active at each statement, which asks earned a taken extra turn
-    state = TurnState(h.players, opts)
+    state = TurnState(h.players, opts, h.dealer)
     active_at: dict[int, list[str]] = {}
     took_extra: set[int] = set()
     last_turn = None
     for st in record.statements:
         ev = st.event
-        if isinstance(ev, (AskOne, AskAll, Request, Announce)):
+        if isinstance(ev, Turn):  # turns not written may have passed: no extra-turn fact
+            state.resync(ev.player)
+            last_turn = None
+        elif isinstance(ev, TURN_EVENTS):
             active_at[st.line] = list(state.active)
             if state.over:
                 break
@@ -165,6 +247,10 @@ def build(record, view: str | None, *, omniscient: bool = False) -> ViewModel:
             A, B, X = ev.asker, ev.target, ev.query.cards()
             if not opts.keep_em_guessing:  # E1(b,c): MH-11 tells the others #(H_A,X) <= 3
                 m.add(X, [A], 0, 3, L, f"{A} does not hold all of {ev.query!r} (MH-11)")
+            if ev.count is None:  # the answer was not seen: only an extra turn tells
+                if L in took_extra:
+                    _earned_ask_one(m, A, B, ev.query, jokers, opts, L)
+                continue
             full = ev.shown is not None and (recorder or view in (A, B))
             if full:
                 real = [c for c in ev.shown if not c.is_joker]
@@ -192,17 +278,27 @@ def build(record, view: str | None, *, omniscient: bool = False) -> ViewModel:
             if not opts.keep_em_guessing:
                 m.add(X, [A], 0, 3, L, f"{A} does not hold all of {ev.query!r} (MH-11)")
             for p, k in ev.counts:  # E3
-                m.add(X, [p], k, k, L, f"#({p}, {ev.query!r}) = {k} (E3)")
+                if k is not None:
+                    m.add(X, [p], k, k, L, f"#({p}, {ev.query!r}) = {k} (E3)")
+            if ev.total is None and L in took_extra:  # MH-14: four were laid down in all
+                r = 4 - ev.known_total
+                m.add(X, list(ev.unseen), r, r, L, f"{A} took an extra turn, so "
+                      f"{' + '.join(ev.unseen)} laid down {r} of {ev.query!r} (MH-14)")
         elif isinstance(ev, Request):
             A, c = ev.asker, ev.card
             if not opts.keep_em_guessing:  # MH-15: A does not hold c
                 m.exclude(c, A, L, f"{A} does not hold {c!r} (MH-15)")
+            if not ev.seen:  # who showed it (if anybody did) was not seen
+                continue
             if ev.shower:  # E4
                 m.place(c, ev.shower, L, f"{c!r} is in {ev.shower}'s hand (shown, E4)")
             else:  # E5: nobody else holds it
                 for p in active_at.get(L, h.players):
                     if p != A:
                         m.exclude(c, p, L, f"{c!r} is not in {p}'s hand (nobody showed, E5)")
+        elif isinstance(ev, Unseen):  # any legal query with any answer: nothing, unless ...
+            if L in took_extra:  # ... it earned the extra turn taken after it
+                _earned_some_query(m, ev.player, active_at.get(L, h.players), jokers, opts, L)
         elif isinstance(ev, Announce):
             tgt = "mystery"
             if opts.two_player:
@@ -219,6 +315,37 @@ def build(record, view: str | None, *, omniscient: bool = False) -> ViewModel:
                         m.add(truth, ["mystery"], 4, 4, L, f"{ev.player} saw the mystery hand")
     return ViewModel(m, opts, view, recorder, _name_keys(keys, names), statements,
                      list(state.active))
+
+
+def _earned_ask_one(m, A, B, query, jokers, opts, L) -> None:
+    """A took the extra turn of an ask-one whose answer was not seen: B showed at least
+    three cards (MH-12), real ones unless jokers count (MH-25)."""
+    X = list(query.cards())
+    if jokers and opts.sneak_jokers_count_for_extra_turn:
+        m.add(X + jokers, [B], 3, 6, L, f"{A} took an extra turn, so {B} showed at least 3 "
+              f"cards of {query!r} and jokers (MH-12, MH-25)")
+    else:
+        m.add(X, [B], 3, 4, L, f"{A} took an extra turn, so {B} showed at least 3 of "
+              f"{query!r} (MH-12)")
+
+
+def _earned_some_query(m, A, active, jokers, opts, L) -> None:
+    """A took an extra turn after a turn not seen: some legal query earned it -- an
+    ask-one to an active B who holds at least three cards of X (MH-12; with MH-25 jokers
+    count), or an ask-all of X whose four cards the other active players hold (MH-14).
+    MH-11 holds by itself then (A cannot hold all four)."""
+    others = [p for p in active if p != A]
+    alts = []
+    for q in QUERIES:
+        X = list(q.cards())
+        for B in others:
+            if jokers and opts.sneak_jokers_count_for_extra_turn:
+                alts.append((m.pairs(X + jokers, [B]), 3, 6))
+            else:
+                alts.append((m.pairs(X, [B]), 3, 4))
+        alts.append((m.pairs(X, others), 4, 4))
+    m.add_choice(alts, L, f"{A} took an extra turn, so the turn not seen earned one "
+                 "(MH-12, MH-14)")
 
 
 def _name_keys(keys, names) -> dict[str, list]:

@@ -13,17 +13,15 @@ from __future__ import annotations
 
 import random
 
-from solver.cards import JOKER, SUITS, Card, RankSet, SuitRange, standard_deck
+from solver.cards import JOKER, Card, standard_deck
 from solver.errors import NotationError
-from solver.mystery_hand.events import (AskAll, AskOne, Announce, FaceUp, Holds, MysteryCards,
-                                        Request)
+from solver.mystery_hand.events import (QUERIES, TURN_EVENTS, AskAll, AskOne, Announce, FaceUp,
+                                        Holds, MysteryCards, Request, Turn, Unseen)
 from solver.mystery_hand.options import MysteryHandOptions, deal_sizes
-from solver.mystery_hand.engine import TurnState, real_shown
+from solver.mystery_hand.engine import TurnState, actor_of, real_shown
 from solver.records import Header, Record, Statement
 
 NAMES = ("Ana", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hal")
-QUERIES = [SuitRange(s, lo) for s in SUITS for lo in range(1, 12)] + [
-    RankSet(r) for r in range(1, 14)]
 
 
 class Knowledge:
@@ -67,7 +65,13 @@ class Knowledge:
         return [c for c, ls in self.poss.items() if ls == {loc}]
 
 
-def simulate(n_players: int, options, seed: int, events: int | None = None) -> Record:
+def simulate(n_players: int, options, seed: int, events: int | None = None,
+             miss: float = 0.0) -> Record:
+    """A random game as a complete record.  ``miss`` > 0: a lossy record, as a recorder
+    who misses things writes it (:func:`lossy`); the hands stay listed, so the truth is
+    known and every view can be analysed."""
+    if not 0.0 <= miss <= 1.0:
+        raise NotationError("--miss is a probability between 0 and 1", text=str(miss))
     opts = MysteryHandOptions.from_names(options)
     if not 2 <= n_players <= 8:
         raise NotationError("Mystery Hand simulates 2 to 8 players", text=str(n_players),
@@ -156,7 +160,7 @@ def simulate(n_players: int, options, seed: int, events: int | None = None) -> R
     for k in know.values():
         k.propagate()
 
-    state = TurnState(players, opts)
+    state = TurnState(players, opts, header.dealer)
     turns = 0
     out: set[str] = set()
     while not state.over and (events is None or turns < events) and turns < 400:
@@ -184,6 +188,8 @@ def simulate(n_players: int, options, seed: int, events: int | None = None) -> R
         if isinstance(ev, Announce) and not ev.right and not opts.two_player:
             out.add(actor)
             evs.append(Holds(actor, tuple(hands[actor])))
+    if miss:
+        evs = lossy(evs, miss, random.Random(f"miss-{seed}"))
     statements = []
     for i, ev in enumerate(evs):
         statements.append(Statement(len(header.lines()) + 1 + i, str(ev), ev))
@@ -269,3 +275,44 @@ def _learn(ev, know, hands, where, opts, state, players, mysteries):
                        if opts.two_player else "mystery")
                 k.count(ev.cards, tgt, 0, 3)
         k.propagate()
+
+
+def lossy(evs: list, miss: float, rng: random.Random) -> list:
+    """What a recorder who misses things writes (record-format.md, "What the recorder did
+    not see"): each observation hidden with probability ``miss`` -- an ask-one's answer
+    (``: ?``), each count of an ask-all (``P ?``), who showed an exact card (``: ?``) --,
+    a whole turn sometimes written ``P: ?``, and now and then a few turns not written at all,
+    followed by ``turn: P``.  Announcements and the deal are always written (public)."""
+    out: list = []
+    gap = 0  # turns still to leave out
+    resync = False
+    for ev in evs:
+        if not isinstance(ev, TURN_EVENTS):
+            out.append(ev)
+            continue
+        actor = actor_of(ev)
+        if not isinstance(ev, Announce):
+            if gap == 0 and rng.random() < miss / 8:
+                gap = rng.randint(1, 3)
+            if gap:
+                gap -= 1
+                resync = True
+                continue
+        if resync:
+            out.append(Turn(actor))
+            resync = False
+        if isinstance(ev, Announce):
+            out.append(ev)
+        elif rng.random() < miss / 3:
+            out.append(Unseen(actor))
+        elif isinstance(ev, AskOne):
+            out.append(AskOne(ev.asker, ev.target, ev.query, None, None)
+                       if rng.random() < miss else ev)
+        elif isinstance(ev, AskAll):
+            out.append(AskAll(ev.asker, ev.query, tuple(
+                (p, None if rng.random() < miss else k) for p, k in ev.counts)))
+        elif isinstance(ev, Request):
+            out.append(Request(ev.asker, ev.card, None, False) if rng.random() < miss else ev)
+        else:
+            out.append(ev)
+    return out
