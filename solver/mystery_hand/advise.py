@@ -57,18 +57,25 @@ def _engine():
 
 def turn_state(record):
     """The turn state after the record's turns (who may act now, who is out)."""
-    from solver.mystery_hand.events import AskAll, AskOne, Announce, Request
+    from solver.mystery_hand import events as E
     from solver.mystery_hand.options import MysteryHandOptions
 
     eng = _engine()
     opts = MysteryHandOptions.from_names(record.header.variant)
-    state = eng.TurnState(record.header.players, opts)
+    try:
+        state = eng.TurnState(record.header.players, opts, record.header.dealer)
+    except TypeError:  # pragma: no cover - an engine without the dealer
+        state = eng.TurnState(record.header.players, opts)
+    turn_events = getattr(E, "TURN_EVENTS", (E.AskOne, E.AskAll, E.Request, E.Announce))
+    turn = getattr(E, "Turn", None)
     for st in record.statements:
         ev = st.event
-        if isinstance(ev, (AskOne, AskAll, Request, Announce)):
+        if turn is not None and isinstance(ev, turn):
+            state.resync(ev.player)
+        elif isinstance(ev, turn_events):
             if state.over:
                 break
-            state.apply(ev, eng.real_shown(ev, opts) if isinstance(ev, AskOne) else None)
+            state.apply(ev, eng.real_shown(ev, opts) if isinstance(ev, E.AskOne) else None)
     return state
 
 
@@ -104,7 +111,7 @@ class _Ctx:
         return self.mcode if self.post.exact else self.mproj(proj_cards)
 
 
-def _build_views(record, view, budget: Budget, seed: int):
+def _build_views(record, view, budget: Budget, seed: int, with_leak: bool = True):
     from solver.mystery_hand.inference import build, target_of
 
     vm = build(record, view)
@@ -119,8 +126,11 @@ def _build_views(record, view, budget: Budget, seed: int):
     try:
         post = posterior(vm.model, **pk)
         # the spectator's deals (for leak_bits) with a smaller programme
-        pub = posterior(vp.model, **dict(pk, max_states=min(pk.get("max_states", 400_000),
-                                                            PUBLIC_STATES)))
+        if with_leak:
+            pub = posterior(vp.model, **dict(pk, max_states=min(pk.get("max_states", 400_000),
+                                                                PUBLIC_STATES)))
+        else:       # no spectator figures: an empty set of deals
+            pub = Posterior(vp.model, np.zeros((0, len(vp.model.cards)), dtype=np.int16), True)
     except ValueError:
         from solver.mystery_hand.analysis import inconsistent
         raise inconsistent(vm) from None
@@ -142,7 +152,7 @@ def suggest(record, view: str | None, *, top: int | None = None,
         raise NotationError("the advisor needs a player's view (--as P, or 'me:' in the "
                             "record)", text=str(view))
     seed = len(record.statements) if seed is None else seed
-    vm, vp, me, pub, target = _build_views(record, view, budget, seed)
+    vm, vp, me, pub, target = _build_views(record, view, budget, seed, with_leak)
     opts = vm.opts
     state = turn_state(record)
     if view not in state.active:
