@@ -94,7 +94,7 @@ def render_analysis(a) -> str:
                 txt = f"  {p} ({h.size} card{'s' if h.size != 1 else ''})"
                 if h.size:
                     if h.certain:
-                        txt += ": certainly " + " ".join(h.certain) + ";"
+                        txt += ": certainly " + " ".join(h.certain_text()) + ";"
                     txt += " possible ranks " + " ".join(h.possible_ranks)
                 lines.append(txt)
                 for f in h.facts:

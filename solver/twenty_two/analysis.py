@@ -80,10 +80,26 @@ class Holding:
     ranks: dict[str, float]                  # rank label -> expected copies there
     possible_ranks: list[str]
     facts: list[str] = field(default_factory=list)
+    #: name -> (copies certainly there, copies in the game), for the game's cards with
+    #: more than one copy (``None`` when every card of the game has one copy)
+    copies: dict[str, tuple[int, int]] | None = None
 
     def to_json(self) -> dict:
-        return {"size": self.size, "certain": self.certain, "ranks": self.ranks,
-                "possible_ranks": self.possible_ranks, "facts": self.facts}
+        out = {"size": self.size, "certain": self.certain, "ranks": self.ranks,
+               "possible_ranks": self.possible_ranks, "facts": self.facts}
+        if self.copies is not None:
+            out["certain_copies"] = {n: {"at_least": k, "of": of}
+                                     for n, (k, of) in self.copies.items()}
+        return out
+
+    def certain_text(self) -> list[str]:
+        """``AC``, or ``7C (at least 1 of 2)`` for a card with several copies."""
+        out = []
+        for name in dict.fromkeys(self.certain):
+            k = self.certain.count(name)
+            of = self.copies.get(name, (k, 1))[1] if self.copies is not None else 1
+            out.append(name if of == 1 else f"{name} (at least {k} of {of})")
+        return out
 
 
 @dataclass
@@ -252,7 +268,8 @@ def analyze(record, view: str | None, *, max_states: int = MAX_STATES,
     seen = sum(known_at.values(), Counter(vm.public))
     unseen = _unseen(d.deck, list(seen.elements()))
     where = _unseen_where(vm, cards, view, known_at)
-    holdings = _holdings(vm, cards, possible, view, vm.public)
+    holdings = _holdings(vm, cards, possible, view, vm.public,
+                         certain_copies(vm, possible_k, counting, view))
     trick = list(eng.trick) if eng.deal is d and not eng.over else []
     target = tuple(target_of([c for _, c in trick], opts)) if trick else None
     plays: list[PlayOption] = []
@@ -347,22 +364,91 @@ def _aggregate(vm: ViewModel, counting, possible_k):
     return cards, possible
 
 
-def _holdings(vm: ViewModel, cards, possible, view, public: Counter) -> dict[str, Holding]:
-    """Per opponent: the cards certainly there (all copies not out can only be there), the
-    expected copies of each rank, the possible ranks and the strongest deductions."""
+def certain_copies(vm: ViewModel, possible_k, counting, view) -> dict[str, dict[str, int]]:
+    """Player (not ``view``) -> card name -> the least number of its copies in that hand over
+    every consistent deal (names with none left out): a card is certainly in a hand when at
+    least one copy is there in every consistent deal (TT-1, TT-V2(a): copies are
+    interchangeable, so no single copy need be certain).
+
+    Complete: the least count lies between the copies forced there one by one (the
+    backbone) and the copies that can be there (with exact counting, also the expected
+    number); what is left open is settled by CP-SAT, which is asked repeatedly for one deal
+    breaking as many of the remaining claims as it can, until none breaks any."""
+    m = vm.model
+    players = [p for p in vm.deal.receivers if p != view and vm.sizes.get(p)]
+    least: dict[tuple[str, str], int] = {}
+    floor: dict[tuple[str, str], int] = {}
+    open_: dict[tuple[str, str], int] = {}
+    for name, keys in vm.keys.items():
+        for p in players:
+            lo = sum(1 for k in keys if possible_k[k] == {p})
+            hi = sum(1 for k in keys if p in possible_k[k])
+            if counting.exact:  # the least count is at most the expected count
+                e = sum(counting.marginals.get(k, {}).get(p, 0.0) for k in keys)
+                hi = min(hi, math.floor(e + 1e-9))
+            hi = max(hi, lo)
+            floor[name, p] = lo
+            if hi > lo:
+                open_[name, p] = hi
+            elif lo:
+                least[name, p] = lo
+    while open_:
+        claims = list(open_)
+
+        def breaking(cp, x, claims=claims):
+            flags = []
+            for name, p in claims:
+                b = cp.NewBoolVar("")
+                li = m.loc_index(p)
+                cp.Add(sum(x[m.card_index(k), li] for k in vm.keys[name])
+                       <= open_[name, p] - 1).OnlyEnforceIf(b)
+                flags.append(b)
+            cp.Add(sum(flags) >= 1)
+            cp.Maximize(sum(flags))
+
+        deal = m.solution(breaking)
+        if deal is None:
+            if m.is_consistent(breaking):  # pragma: no cover - a slow first attempt
+                continue
+            break                           # no deal breaks any claim: each is the least
+        held = Counter((vm.model.name(k), loc) for k, loc in deal.items())
+        for c in claims:
+            open_[c] = min(open_[c], held[c])
+            if open_[c] <= floor[c]:
+                del open_[c]
+                if floor[c]:
+                    least[c] = floor[c]
+    least.update(open_)
+    out: dict[str, dict[str, int]] = {p: {} for p in players}
+    for (name, p), k in least.items():
+        if k:
+            out[p][name] = k
+    return out
+
+
+def _holdings(vm: ViewModel, cards, possible, view, public: Counter,
+              least: dict[str, dict[str, int]]) -> dict[str, Holding]:
+    """Per opponent: the cards certainly there (``least``: at least so many copies in every
+    consistent deal), the expected copies of each rank, the possible ranks and the strongest
+    deductions."""
+    multi = any(len(keys) > 1 for keys in vm.keys.values())
     out = {}
     for p in vm.deal.receivers:
         if p == view:
             continue
         certain = []
+        copies: dict[str, tuple[int, int]] = {}
         ranks: dict[str, float] = {}
         for name, keys in vm.keys.items():
             lab = rank_label(hr(Card.parse(name)))
             e = cards[name].get(p, 0.0)
             if e > 0:
                 ranks[lab] = ranks.get(lab, 0.0) + e
-            if possible[name] - {OUT} == {p}:
-                certain += [name] * (len(keys) - public[name])
+            k = least.get(p, {}).get(name, 0)
+            if k:
+                certain += [name] * k
+                if len(keys) > 1:
+                    copies[name] = (k, len(keys))
         order = [rank_label(r) for r in RANK_ORDER]
         ranks = {lab: round(ranks[lab], 6) for lab in order if lab in ranks}
         poss_ranks = [lab for lab in order
@@ -370,7 +456,8 @@ def _holdings(vm: ViewModel, cards, possible, view, public: Counter) -> dict[str
                              for n in vm.keys)]
         facts = [f"{f.text} (line {f.line})" for f in strongest(vm.facts)
                  if f.player == p] if vm.sizes.get(p) else []
-        out[p] = Holding(p, vm.sizes.get(p, 0), certain, ranks, poss_ranks, facts)
+        out[p] = Holding(p, vm.sizes.get(p, 0), certain, ranks, poss_ranks, facts,
+                         copies if multi else None)
     return out
 
 
