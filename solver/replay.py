@@ -21,7 +21,6 @@ No game is named here: everything game-specific comes through the Game interface
 """
 from __future__ import annotations
 
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
@@ -235,6 +234,8 @@ def replay(record, views: list[str | None] | None = None, *, budget: Budget = ST
     result: dict[str, ViewReplay] = {}
     text = _text_of(record) if jobs > 1 and len(views) > 1 else None
     if text is not None:      # workers re-read the file, so its line numbers are kept
+        from concurrent.futures import ProcessPoolExecutor   # not at start-up
+
         with ProcessPoolExecutor(max_workers=min(jobs, len(views))) as ex:
             jobs_args = [(text, record.path, v, budget, len(specs)) for v in views]
             for vr in ex.map(_view_job, jobs_args):

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from solver.model import CardLocationModel
 from solver.model.counting import (Counting, OverBudget, clamp_to_support, count_deals,
                                    estimate, exact_count, location_sets, sample_deals)
+from solver.model.witness import find_deal, satisfies
 
 # ----------------------------------------------------------------------------------------
 # brute force
@@ -188,6 +189,27 @@ def test_location_sets_equal_brute_force(model, which):
     assert [s for s, _ in top] == [s for s, _ in best[:6]]
     for (_, p), (_, q) in zip(top, best):
         assert abs(p - q) <= 1e-12
+
+
+@SETTINGS
+@given(models, st.integers(0, 3))
+def test_witness_deal_is_sound(model, seed):
+    """find_deal (sleuth log's solver-free check) never calls an inconsistent model
+    consistent: a deal it returns meets every constraint, False means brute force finds
+    none; on these small models it decides every consistent one."""
+    total, _ = brute(model)
+    deal = find_deal(model, seed=seed)
+    if deal is False:
+        assert total == 0
+    elif deal is not None:
+        assert total > 0 and satisfies(model, deal)
+        D = consistent_deals(model)
+        row = [model.loc_index(deal[c]) for c in model.cards]
+        assert (D == np.array(row, dtype=D.dtype)).all(axis=1).any()
+    if total:
+        assert deal, "a consistent small model should be decided by the search"
+    assert model.is_consistent() == (total > 0)
+    assert (model.conflict() is None) == (total > 0)
 
 
 def test_no_constraints_is_the_multinomial():

@@ -165,7 +165,32 @@ class CardLocationModel:
         s.parameters.max_time_in_seconds = seconds
         return s
 
+    def witness(self) -> dict[Hashable, str] | bool | None:
+        """A consistent deal found without a solver (:func:`solver.model.witness.find_deal`:
+        verified against every constraint), ``False`` if propagation proves there is none,
+        ``None`` if undecided.  Cheap: no numpy, no OR-Tools (``sleuth log`` on every turn)."""
+        from solver.model.witness import find_deal
+
+        cls = type(self)
+        if cls._build is not CardLocationModel._build and \
+                cls.accepts is CardLocationModel.accepts:
+            return None     # a subclass adds facts to CP-SAT that a deal cannot be checked on
+        deal = find_deal(self)
+        if isinstance(deal, dict) and not self.accepts(deal):
+            return None
+        return deal
+
+    def accepts(self, deal: dict[Hashable, str]) -> bool:
+        """Whether a deal meeting every constraint also meets the facts a subclass adds to
+        its CP-SAT model beyond :attr:`constraints` (none here).  A subclass that extends
+        :meth:`_build` overrides this too, or :meth:`witness` stays undecided."""
+        return True
+
     def is_consistent(self, extra=None) -> bool:
+        if extra is None:
+            w = self.witness()
+            if w is not None:
+                return bool(w)
         m, x, _ = self._build(False, extra)
         st = self._solver().Solve(m)
         if st == cp_model.UNKNOWN:
@@ -316,7 +341,11 @@ class CardLocationModel:
         return core
 
     def conflict(self) -> list[int] | None:
-        """Lines of a minimal set of statements that cannot all hold, or ``None``."""
+        """Lines of a minimal set of statements that cannot all hold, or ``None``.  A deal
+        found without a solver (:meth:`witness`) settles the consistent case; CP-SAT is only
+        asked when there is none (and names the lines)."""
+        if self.witness():
+            return None
         return self._core()
 
     def explain(self, card: Hashable, loc: str, at: bool = True) -> list[int] | None:

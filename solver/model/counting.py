@@ -41,6 +41,8 @@ from typing import Hashable
 
 import numpy as np
 
+from solver.model.witness import _Infeasible, _propagate
+
 __all__ = ["Counting", "count_deals", "deterministic_count", "exact_count", "estimate", "location_sets", "sample_deals",
            "clamp_to_support", "OverBudget"]
 
@@ -80,10 +82,6 @@ class Counting:
 
 class OverBudget(Exception):
     """The exact dynamic programme would exceed the state or time budget."""
-
-
-class _Infeasible(Exception):
-    """The model has no consistent deal (found while simplifying)."""
 
 
 # --------------------------------------------------------------------------------------
@@ -148,89 +146,6 @@ class _Problem:
     users: list[tuple[frozenset, int, int]]          # (cells, lo, hi)
     constraint_ids: list[int]             # model constraints used (not dropped)
     lump_factor: int = 1                  # ways to split each lump over its locations
-
-
-def _propagate(model, drop=frozenset()):
-    """Sound simplification.  Returns (allowed per card, remaining constraints as
-    [dict card -> set(locs), lo, hi], capacities, used constraint ids)."""
-    n, L = len(model.cards), len(model.locations)
-    allowed = [set(range(L)) for _ in range(n)]
-    cons = []
-    used = []
-    for j, con in enumerate(model.constraints):
-        if j in drop:
-            continue
-        used.append(j)
-        if con.lo > con.hi:
-            raise _Infeasible
-        d: dict[int, set[int]] = defaultdict(set)
-        for ci, li in con.terms:
-            d[ci].add(li)
-        cons.append([dict(d), con.lo, con.hi])
-    sizes = [model.sizes[l] for l in model.locations]
-    changed = True
-    while changed:
-        changed = False
-        keep = []
-        for con in cons:
-            d, lo, hi = con
-            for ci in list(d):
-                ls = d[ci] & allowed[ci]
-                if not ls:
-                    del d[ci]
-                elif ls == allowed[ci]:        # the card certainly contributes 1
-                    lo -= 1
-                    hi -= 1
-                    del d[ci]
-                else:
-                    d[ci] = ls
-            k = len(d)
-            if hi < 0 or lo > k or lo > hi:
-                raise _Infeasible
-            if lo <= 0 and hi >= k:
-                changed = changed or False
-                continue                       # says nothing more
-            if hi == 0:
-                for ci, ls in d.items():
-                    allowed[ci] -= ls
-                changed = True
-                continue
-            if lo == k:
-                for ci, ls in d.items():
-                    allowed[ci] &= ls
-                changed = True
-                continue
-            con[1], con[2] = lo, hi
-            keep.append(con)
-        cons = keep
-        # capacities
-        cap = list(sizes)
-        cand: list[list[int]] = [[] for _ in range(L)]
-        for ci in range(n):
-            a = allowed[ci]
-            if not a:
-                raise _Infeasible
-            if len(a) == 1:
-                cap[next(iter(a))] -= 1
-            else:
-                for li in a:
-                    cand[li].append(ci)
-        for li in range(L):
-            if cap[li] < 0 or len(cand[li]) < cap[li]:
-                raise _Infeasible
-            if cand[li] and cap[li] == 0:
-                for ci in cand[li]:
-                    allowed[ci].discard(li)
-                changed = True
-            elif cand[li] and len(cand[li]) == cap[li]:
-                for ci in cand[li]:
-                    allowed[ci] = {li}
-                changed = True
-    cap = list(sizes)
-    for ci in range(n):
-        if len(allowed[ci]) == 1:
-            cap[next(iter(allowed[ci]))] -= 1
-    return allowed, cons, cap, used
 
 
 def _simplify(model, drop=frozenset(), keep_locs=()) -> _Problem:

@@ -1,0 +1,85 @@
+"""Start-up stays light (issue 15 item 1): importing the command line, or checking a small
+record with ``sleuth log``, loads no solver library.  Measured in fresh subprocesses
+(``sys.modules``), never timed."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+HEAVY = ("ortools", "numpy", "pandas", "prompt_toolkit", "matplotlib")
+
+PROBE = """
+import json, sys
+{body}
+print(json.dumps(sorted({{m.split('.')[0] for m in sys.modules}})))
+"""
+
+
+def loaded(body: str) -> set[str]:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    out = subprocess.run([sys.executable, "-c", PROBE.format(body=body)], cwd=ROOT, env=env,
+                         capture_output=True, text=True, check=True)
+    return set(json.loads(out.stdout.strip().splitlines()[-1]))
+
+
+def test_import_cli_main_loads_no_solver_library():
+    mods = loaded("import cli.main")
+    assert "click" in mods          # the probe sees what the import loaded
+    assert not mods & set(HEAVY), sorted(mods & set(HEAVY))
+
+
+SMALL = {
+    "mystery-hand": ("""game: mystery-hand
+players: Ana Ben Cleo Dev
+dealer: Dev
+me: Ben
+Ben holds: KS 4H 7H JH QH 4D 9D 3C 4C 7C 8C 2S
+Ana asks all 9H-QH: Ben 2, Cleo 0, Dev 0
+Ben asks all AH-4H: Ana 1, Cleo 1, Dev 0
+Cleo asks Dev JS-AS: 0
+""", "Dev asks Ana 2H-5H: 2"),
+    "literature": ("""game: literature
+players: Ana Ben Cleo Dev Eli Fay
+me: Ana
+Ana holds: 2H 3H 4H 6H 7H 9S JC QD
+Ana asks Ben 10S: no
+Ben asks Cleo 9D: no
+""", "Cleo asks Ben 3H: no"),
+}
+
+
+@pytest.mark.parametrize("game", sorted(SMALL))
+def test_log_on_a_small_record_needs_no_solver_library(game, tmp_path):
+    """A consistent small record is checked by a verified deal (solver.model.witness):
+    the statement is appended and neither numpy nor OR-Tools is imported."""
+    text, statement = SMALL[game]
+    path = tmp_path / "game.txt"
+    path.write_text(text)
+    body = ("from cli.main import main\n"
+            "try:\n"
+            f"    main(['log', {str(path)!r}, {statement!r}])\n"
+            "except SystemExit as e:\n"
+            "    assert not e.code, e.code")
+    mods = loaded(body)
+    assert path.read_text().rstrip().endswith(statement)
+    assert not mods & set(HEAVY), sorted(mods & set(HEAVY))
+
+
+def test_log_still_refuses_a_contradiction(tmp_path):
+    """The light path never accepts an inconsistent record: CP-SAT names the lines."""
+    text, _ = SMALL["mystery-hand"]
+    path = tmp_path / "game.txt"
+    path.write_text(text)
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    # Ben holds 4H and 7H, so he cannot answer that he has none of 4H-7H
+    out = subprocess.run([sys.executable, "-c", "import sys; from cli.main import main; "
+                          f"main(['log', {str(path)!r}, 'Dev asks Ben 4H-7H: 0'])"],
+                         cwd=ROOT, env=env, capture_output=True, text=True)
+    assert out.returncode == 3, out.stderr
+    assert path.read_text() == text
