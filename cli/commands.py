@@ -10,7 +10,7 @@ from cli.main import SAMPLES, cli, demo_record, emit_json, handle_errors, render
 from solver.errors import NotationError
 from solver.games import PUBLIC, Capability, game_names, get_game
 from solver.records import Header, atomic_write, parse_record, read_record, write_record
-from solver.session import append_statement
+from solver.session import append_statement, replace_statement
 
 
 def game_choice(capability: Capability | None = None) -> click.Choice:
@@ -114,21 +114,31 @@ def new(game, record, players, me, variant, dealer, extra, force):
 @click.argument("statement", nargs=-1, required=True)
 @click.option("--force", is_flag=True,
               help="Save even if it contradicts the record (it must still parse and be legal).")
+@click.option("--replace", type=int, metavar="N",
+              help="Replace the statement on line N instead of appending (the whole record "
+              "is re-checked).")
 @handle_errors()
 @with_examples
-def log(record, statement, force):
+def log(record, statement, force, replace):
     """Append one statement after checking it against the whole record.
 
     A statement that does not parse or breaks a rule is refused (exit 2); one that
     contradicts the record is refused with the conflicting lines (exit 3). The file is
-    left untouched when refused and replaced atomically when accepted. The statements
-    of a game: sleuth format GAME.
+    left untouched when refused and replaced atomically when accepted. With --replace N
+    the statement on line N is replaced and the whole record checked again. The
+    statements of a game: sleuth format GAME.
 
     \b
     Example:
       sleuth new {new}
       sleuth log game.txt "{statement}"
+      sleuth log game.txt --replace {line} "{statement}   # checked"
     """
+    if replace is not None:
+        rec, old = replace_statement(record, replace, " ".join(statement), force=force)
+        click.echo(f"replaced line {replace}: {old}\n      with: "
+                   + next(st.text for st in rec.statements if st.line == replace))
+        return
     rec = append_statement(record, " ".join(statement), force=force)
     last = rec.statements[-1]
     click.echo(f"logged line {last.line}: {last.event}")

@@ -134,7 +134,7 @@ def example_fields() -> dict:
     g = demo_game()
     fields = dict(demo=f"samples/{g.name}/{g.demo}", game=g.name, card=g.demo_card,
                   new=f'{g.name} game.txt --players "Ana Ben Cleo Dev" --me Ana',
-                  statement=g.examples[0] if g.examples else "")
+                  statement=g.examples[0] if g.examples else "", line=5)
     try:
         from solver.records import read_record
 
@@ -146,6 +146,7 @@ def example_fields() -> dict:
     new += f" --dealer {h.dealer}" if h.dealer else ""
     new += "".join(f" --variant {v}" for v in h.variant)
     fields["new"] = new
+    fields["line"] = len(h.lines()) + 1     # the first statement line of that record
     return fields
 
 

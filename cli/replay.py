@@ -138,8 +138,8 @@ def _complete_player(ctx, param, incomplete):
 def replay_cmd(record, as_, all_views, as_json, plot, upto, jobs):
     """What became known, statement by statement.
 
-    After each statement: the view's uncertainty (the game's measure: candidates for a
-    mystery hand, consistent deals, secret assignments...), the game's headline figures,
+    After each statement: the view's uncertainty (the game's measure: candidates for
+    hidden hands, consistent deals, secret assignments...), the game's headline figures,
     the cards that became certain; then the moments worth telling: the first moment the
     view could announce or claim safely, and every announcement or claim checked from the
     mover's own view (where the record holds it).
