@@ -235,6 +235,8 @@ def parse_record(text: str, path: str | None = None, *, validate: bool = True) -
         stmt, comment = strip_comment(raw)
         if not stmt:
             continue
+        if not stmt.isascii():
+            check_digits(stmt, raw, path, lineno)
         m = _HEADER_RE.match(stmt)
         if not body and m and m.group(1).lower() == "game":
             gname = m.group(2).strip().lower()
@@ -292,6 +294,21 @@ def check_line(raw: str, path: str | None, lineno: int) -> None:
     if i >= 0:
         raise NotationError("the line holds a NUL character", text=printable(raw), path=path,
                             line=lineno, column=i + 1)
+
+
+def check_digits(stmt: str, raw: str, path: str | None, lineno: int) -> None:
+    """Refuse a number written with digits that are not ASCII (``²``, ``٣``, ``۳``): every
+    number in a record is written 0-9 (record-format.md, "Lexical rules").
+
+    >>> check_digits("Ana asks Ben 4H-7H: ٣", "Ana asks Ben 4H-7H: ٣", "g.txt", 9)
+    Traceback (most recent call last):
+    ...
+    solver.errors.NotationError: g.txt:9:21: numbers are written with the digits 0-9: '٣'
+    """
+    for i, ch in enumerate(stmt):
+        if not ch.isascii() and ch.isnumeric():
+            raise NotationError("numbers are written with the digits 0-9", text=ch, path=path,
+                                line=lineno, column=raw.find(ch) + 1)
 
 
 def printable(text: str) -> str:
