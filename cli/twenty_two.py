@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from tabulate import tabulate
 
-from solver.twenty_two.play import rank_label
+from solver.twenty_two.ranking import rank_label
 
 TURN_WORDS = {"lead": "to lead", "follow": "to play", "exchange": "to exchange (TT-8)",
               "showdown": "showdown: everybody reveals their last card (TT-13)",

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from solver.errors import InconsistentError
 from solver.mysterium import GAME
-from solver.mysterium.deduce import count_injections
+from solver.mysterium.inference import count_injections
 from solver.mysterium.events import Guess, Reveal, Secret
 from solver.mysterium.options import KINDS
 from solver.records import parse_record, read_record
@@ -20,7 +20,7 @@ from solver.records import parse_record, read_record
 SAMPLES = Path(__file__).resolve().parent.parent / "samples" / "mysterium"
 
 
-# ----- a reference written independently of solver.mysterium.deduce ----------------------
+# ----- a reference written independently of solver.mysterium.inference ----------------------
 def observations(record, view):
     """(psychic, kind, card, is_theirs) from the statements themselves."""
     ghost = record.header.get("ghost") or record.header.players[0]

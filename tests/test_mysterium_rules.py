@@ -7,7 +7,7 @@ from solver.errors import NotationError, RuleError
 from solver.games import get_game
 from solver.mysterium import GAME, MysteriumOptions, setup_for
 from solver.mysterium.options import band
-from solver.mysterium.play import replay
+from solver.mysterium.engine import replay
 from solver.records import parse_record, write_record
 
 # MY-3, MY-4, MY-6 as printed in docs/rules/mysterium.md

@@ -19,7 +19,7 @@ from solver.twenty_two import GAME
 from solver.twenty_two.analysis import _models
 from solver.twenty_two.events import Trick
 from solver.twenty_two.inference import as_written_by
-from solver.twenty_two.rules import replay
+from solver.twenty_two.engine import replay
 from solver.twenty_two.simulate import simulate
 
 FAST = dict(budget=Budget(samples=40))

@@ -15,8 +15,8 @@ from solver.records import parse_record, write_record
 from solver.twenty_two import GAME
 from solver.twenty_two.events import Trick
 from solver.twenty_two.inference import DISCARDS, OUT, STOCK, as_written_by
-from solver.twenty_two.play import rank_key
-from solver.twenty_two.rules import replay
+from solver.twenty_two.ranking import rank_key
+from solver.twenty_two.engine import replay
 from solver.twenty_two.simulate import simulate
 
 VARIANTS = [[], ["rasmussen"], ["twenty-six"], ["elimination=immediate", "tie-draw=lowest"],

@@ -10,9 +10,9 @@ from solver.cards import Card, parse_cards, standard_deck
 from solver.errors import InconsistentError, NotationError, RuleError
 from solver.records import parse_record, write_record
 from solver.twenty_two.options import TwentyTwoOptions
-from solver.twenty_two.play import (beats_or_ties, follows_r, hr, lead_problem, leads_r,
+from solver.twenty_two.ranking import (beats_or_ties, follows_r, hr, lead_problem, leads_r,
                                     legal_follows, trick_winner, value)
-from solver.twenty_two.rules import replay
+from solver.twenty_two.engine import replay
 
 C = parse_cards
 STD, RAS, T26 = TwentyTwoOptions(), TwentyTwoOptions(rasmussen=True), TwentyTwoOptions(

@@ -1,7 +1,7 @@
 """Mysterium (docs/rules/mysterium.md, MY-1..MY-22): the psychics' notebook.
 
-Rules engine (:mod:`.play`), statements (:mod:`.events`), options and setup
-(:mod:`.options`, :mod:`.roster`), exact deduction of the secret cards (:mod:`.deduce`),
+Rules engine (:mod:`.engine`), statements (:mod:`.events`), options and setup
+(:mod:`.options`, :mod:`.roster`), exact deduction of the secret cards (:mod:`.inference`),
 the epilogue count (:mod:`.epilogue`), the analysis (:mod:`.analysis`) and a simulator
 (:mod:`.simulate`).  No Click, no printing.
 
@@ -32,8 +32,8 @@ _EXPORTS["analyze"] = "solver.mysterium.analysis"
 _EXPORTS["check"] = "solver.mysterium.analysis"
 _EXPORTS["check_consistent"] = "solver.mysterium.analysis"
 _EXPORTS["facts_for"] = "solver.mysterium.analysis"
-_EXPORTS["UNUSED"] = "solver.mysterium.deduce"
-_EXPORTS["kind_model"] = "solver.mysterium.deduce"
+_EXPORTS["UNUSED"] = "solver.mysterium.inference"
+_EXPORTS["kind_model"] = "solver.mysterium.inference"
 _EXPORTS["count_votes"] = "solver.mysterium.epilogue"
 _EXPORTS["card_name"] = "solver.mysterium.events"
 _EXPORTS["parse_card"] = "solver.mysterium.events"
@@ -41,7 +41,7 @@ _EXPORTS["parse_event"] = "solver.mysterium.events"
 _EXPORTS["MysteriumOptions"] = "solver.mysterium.options"
 _EXPORTS["Setup"] = "solver.mysterium.options"
 _EXPORTS["setup_for"] = "solver.mysterium.options"
-_EXPORTS["replay"] = "solver.mysterium.play"
+_EXPORTS["replay"] = "solver.mysterium.engine"
 _EXPORTS["roster_of"] = "solver.mysterium.roster"
 _EXPORTS["simulate"] = "solver.mysterium.simulate"
 __all__ = sorted(_EXPORTS)

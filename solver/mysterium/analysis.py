@@ -12,11 +12,11 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from solver.errors import InconsistentError
-from solver.mysterium.deduce import UNUSED, Deduction, conflict, deduce
+from solver.mysterium.inference import UNUSED, Deduction, conflict, deduce
 from solver.mysterium.epilogue import Count
 from solver.mysterium.events import card_name
 from solver.mysterium.options import CARDS_SEEN, KINDS, LAST_HOUR, band
-from solver.mysterium.play import Fact, Play, replay
+from solver.mysterium.engine import Fact, Play, replay
 
 
 def facts_for(play: Play, view: str | None) -> list[Fact]:

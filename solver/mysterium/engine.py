@@ -4,7 +4,7 @@
 :class:`~solver.errors.RuleError` that names the rule and quotes the statement, and leaves a
 :class:`Play` holding the state: clock, stages, sleeves, clairvoyancy, visions, crows,
 epilogue.  The observations about the secret cards are collected as :class:`Fact` objects for
-the deduction (:mod:`solver.mysterium.deduce`).
+the deduction (:mod:`solver.mysterium.inference`).
 """
 from __future__ import annotations
 

@@ -57,7 +57,7 @@ class MysteriumGame(Game):
         return parse_event(text, header)
 
     def validate(self, record) -> None:
-        from solver.mysterium.play import replay
+        from solver.mysterium.engine import replay
 
         replay(record)
 
@@ -75,9 +75,9 @@ class MysteriumGame(Game):
         """``sleuth why RECORD C3``: why a card can or cannot be each psychic's secret."""
         from solver.model import explain_card
         from solver.mysterium.analysis import check_consistent, facts_for
-        from solver.mysterium.deduce import UNUSED, kind_model
+        from solver.mysterium.inference import UNUSED, kind_model
         from solver.mysterium.events import parse_card
-        from solver.mysterium.play import replay
+        from solver.mysterium.engine import replay
 
         kind, number = parse_card(card)
         play = replay(record)

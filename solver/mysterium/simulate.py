@@ -18,7 +18,7 @@ from solver.errors import SleuthError
 from solver.mysterium.events import (Clairvoyance, Crow, Culprit, Group, Guess, Hour, Reveal,
                                      Secret, TableCards, Verdict, Visions, Vote)
 from solver.mysterium.options import CARDS_PER_KIND_IN_BOX, KINDS, LAST_HOUR
-from solver.mysterium.play import Play
+from solver.mysterium.engine import Play
 from solver.mysterium.roster import roster_of
 from solver.records import Header, Record, Statement, parse_record, write_record
 

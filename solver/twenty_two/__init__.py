@@ -5,14 +5,14 @@ Statements are documented in docs/twenty-two.md; an illegal one is refused namin
 
 >>> from solver.records import parse_record
 >>> rec = parse_record(EXAMPLE)
->>> from solver.twenty_two import rules
->>> eng = rules.replay(rec)
+>>> from solver.twenty_two import engine
+>>> eng = engine.replay(rec)
 >>> eng.deals[0].size, eng.deals[0].stock0, eng.turn().kind
 (7, 31, 'lead')
->>> parse_record(EXAMPLE + "Ana leads 7D\\n")
+>>> parse_record(EXAMPLE + "Ana leads 7D\\n")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-solver.errors.RuleError: <record>:10: Cleo leads (the dealer's left) (TT-9): 'Ana leads 7D'
+solver.errors.RuleError: <record>:10:...Cleo leads (the dealer's left) (TT-9): 'Ana leads 7D'
 """
 from __future__ import annotations
 

@@ -26,10 +26,10 @@ from solver.model import explain_card
 from solver.twenty_two.inference import (DISCARDS, OUT, STOCK, ViewModel, build, is_complete,
                                          strongest, visible_players)
 from solver.twenty_two.options import TwentyTwoOptions
-from solver.twenty_two.play import (beats_or_ties, hr, legal_follows, legal_leads, rank_label,
+from solver.twenty_two.ranking import (beats_or_ties, hr, legal_follows, legal_leads, rank_label,
                                     ranks, show_rank, target_of)
 from solver.twenty_two.policy import losers, playout
-from solver.twenty_two.rules import Engine, replay
+from solver.twenty_two.engine import Engine, replay
 
 MAX_STATES = 200_000
 TIME_BUDGET = 5.0      # seconds for counting (under half of it for the exact attempt)

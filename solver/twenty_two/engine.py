@@ -19,7 +19,7 @@ from solver.cards import Card, format_cards, standard_deck
 from solver.errors import InconsistentError, RuleError
 from solver.twenty_two.events import Deal, Draw, Exchange, Holds, Showdown, Trick
 from solver.twenty_two.options import TwentyTwoOptions, check_players
-from solver.twenty_two.play import (follow_problem, lead_problem, beats_or_ties, show_rank,
+from solver.twenty_two.ranking import (follow_problem, lead_problem, beats_or_ties, show_rank,
                                     target_of, trick_winner, value)
 
 

@@ -48,10 +48,10 @@ class TwentyTwoGame(Game):
         return events.parse_event(text, header)
 
     def validate(self, record) -> None:
-        from solver.twenty_two import rules
+        from solver.twenty_two import engine
 
         try:
-            rules.validate(record)
+            engine.validate(record)
         except SleuthError as e:
             raise e.located(path=record.path) from None
 
@@ -80,7 +80,7 @@ class TwentyTwoGame(Game):
     # ----- replay and session ------------------------------------------------------------
     def views(self, record):
         from solver.twenty_two.inference import is_complete
-        from solver.twenty_two.rules import replay as run
+        from solver.twenty_two.engine import replay as run
 
         h = record.header
         if is_complete(run(record)):

@@ -37,8 +37,8 @@ from solver.errors import InconsistentError, NotationError
 from solver.model import CardLocationModel
 from solver.twenty_two.events import Exchange, Holds
 from solver.twenty_two.options import TwentyTwoOptions
-from solver.twenty_two.play import all_jokers_r, hr, rank_label, ranks
-from solver.twenty_two.rules import DealLog, Engine, PlayInfo
+from solver.twenty_two.ranking import all_jokers_r, hr, rank_label, ranks
+from solver.twenty_two.engine import DealLog, Engine, PlayInfo
 
 STOCK, DISCARDS, OUT = "stock", "discards", "out"
 
@@ -299,7 +299,7 @@ def _conflict(msg: str, lines: list[int]):
 
 def true_hands(record) -> dict[str, Counter]:
     """The hands now (name counts) of a complete record (for tests and the simulator)."""
-    from solver.twenty_two.rules import replay
+    from solver.twenty_two.engine import replay
 
     eng = replay(record)
     return {p: Counter(eng.known[p]) for p in eng.deal.receivers} if eng.deal else {}

@@ -22,7 +22,7 @@ import random
 from typing import Sequence
 
 from solver.twenty_two.options import TwentyTwoOptions
-from solver.twenty_two.play import (Ranks, best_r, follow_rule_r, follows_r, leads_r,
+from solver.twenty_two.ranking import (Ranks, best_r, follow_rule_r, follows_r, leads_r,
                                     lowest_r, show_rank_r, target_r, trick_winner_r)
 
 

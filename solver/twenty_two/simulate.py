@@ -9,7 +9,7 @@ through the rules engine as it is written.  Deterministic per seed.
 >>> rec = simulate(3, [], seed=1)
 >>> rec.header.players, rec.statements[0].text.startswith("draw:")
 (('Ana', 'Ben', 'Cleo'), True)
->>> from solver.twenty_two.rules import replay
+>>> from solver.twenty_two.engine import replay
 >>> replay(rec).over
 True
 """
@@ -23,9 +23,9 @@ from solver.errors import RuleError
 from solver.records import Header, Record, Statement
 from solver.twenty_two.events import Deal, Draw, Exchange, Holds, Showdown, Trick
 from solver.twenty_two.options import TwentyTwoOptions, check_players
-from solver.twenty_two.play import pick, ranks
+from solver.twenty_two.ranking import pick, ranks
 from solver.twenty_two.policy import choose
-from solver.twenty_two.rules import Engine
+from solver.twenty_two.engine import Engine
 
 NAMES = ("Ana", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hal", "Ida", "Jon", "Kim", "Lea",
          "Max", "Ned", "Ola", "Pia")
