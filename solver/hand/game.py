@@ -1,4 +1,5 @@
-"""The Hand (rummy) :class:`~solver.games.Game`: scoresheet records, one statement per deal
+"""The Hand (rummy) :class:`~solver.games.Game`: scoresheet records (one statement per
+deal) and round records (one round turn by turn, ending in its scoring statement)
 (HR-1..HR-59, ambiguities A1..A17).
 
 >>> from solver.records import parse_record
@@ -15,22 +16,31 @@ from solver.model.budget import Budget
 
 
 class HandGame(Game):
-    """The ``hand`` game: scoresheet records (one statement per deal)."""
+    """The ``hand`` game: scoresheet records and round records."""
 
     name = "hand"
     title = "Hand"
     package = "hand"
     rules = "hand-rummy"
     rule_prefix = "HR"
-    capabilities = frozenset({Capability.ANALYZE, Capability.REPLAY})
+    capabilities = frozenset({Capability.ANALYZE, Capability.REPLAY,
+                              Capability.SIMULATE})
     player_counts = (2, 3, 4)
     header_keys = ("teams",)
     public_view = False          # a scoresheet is public: every view is the same
     examples = ("round 1: Ana out partial; Ben 45, Cleo no-meld", "round 2: unscored stock",
-                "round 3 dealer Ben indicator 7C: Ana out full-hand colour; Ben 5H KS, Cleo 30")
-    keywords = Keywords(("round",), (), ("dealer", "indicator", "unscored", "redeal", "stock",
-                                         "out", "partial", "full-hand", "no-meld",
-                                         "wild-discard", "two-wilds", "colour", "suit"))
+                "round 3 dealer Ben indicator 7C: Ana out full-hand colour; Ben 5H KS, Cleo 30",
+                "indicator 7C", "Ana holds: 7D AC 9D 5S 5C 5H QC KC Jk 2H 3H 4H 8S 9S",
+                "Ana draws", "Ana draws 4C", "Ana takes 9H", "Ana melds 7D AC 9D | 5S 5C 5H",
+                "Ana lays off 8D on 1", "Ana swaps 8D on 1", "Ana discards 9C",
+                "Ana calls two cards")
+    keywords = Keywords(("round", "indicator"),
+                        ("holds", "draws", "takes", "melds", "lays", "swaps", "discards",
+                         "calls"),
+                        ("dealer", "indicator", "unscored", "redeal", "stock",
+                         "out", "partial", "full-hand", "no-meld",
+                         "wild-discard", "two-wilds", "colour", "suit", "off", "on", "one",
+                         "two", "three", "card", "cards"))
 
     def options(self, header):
         from solver.hand.options import HandOptions
@@ -53,23 +63,78 @@ class HandGame(Game):
         return parse_event(text, header)
 
     def validate(self, record) -> None:
-        from solver.hand.analysis import score_sheet
+        from solver.hand.engine import is_round_record, play
 
-        score_sheet(record)
+        if is_round_record(record):
+            play(record)            # a round, turn by turn (HR-27..HR-36)
+        else:
+            from solver.hand.analysis import score_sheet
+
+            score_sheet(record)
 
     def analyze(self, record, view=None, *, budget: Budget = Budget()):
-        """The scoresheet: every deal, totals, standings, next dealer (``view`` is kept in
-        the output; a scoresheet is public)."""
+        """A round record: what ``view`` knows of the others' hands
+        (:mod:`solver.hand.holdings`); a scoresheet: every deal, totals, standings, next
+        dealer (``view`` is kept in the output; a scoresheet is public)."""
+        from solver.hand.engine import is_round_record
+
+        if is_round_record(record):
+            from solver.hand.holdings import analyse
+
+            return analyse(record, view, samples=budget.samples)
         from solver.hand.analysis import score_sheet
 
         sheet = score_sheet(record)
         sheet.view = view
         return sheet
 
+    def simulate(self, players, options, seed=0, events=None):
+        """A random rule-following round as a complete record (every hand stated, every
+        draw named), ending in its ``round 1: ...`` statement."""
+        from solver.hand.simulate import simulate
+
+        return simulate(players, options, seed, events)
+
+    def _round(self, record) -> bool:
+        from solver.hand.engine import is_round_record
+
+        return is_round_record(record)
+
     def views(self, record):
+        if self._round(record):
+            from solver.hand.events import Holds
+
+            held = [st.event.player for st in record.statements if isinstance(st.event, Holds)]
+            return [p for p in record.header.players if p in held] or [record.header.me]
         return [record.header.me]
 
+    def view_supported(self, record, player) -> bool:
+        if self._round(record):
+            return player in self.views(record)
+        return player == record.header.me
+
+    def hoists_setup(self, record) -> bool:
+        return self._round(record)
+
+    def truth(self, record):
+        if not self._round(record):
+            return None
+        from solver.hand.holdings import truth
+
+        return truth(record)
+
     def knowledge(self, record, view, budget: Budget = Budget()) -> Knowledge:
+        if self._round(record):
+            from solver.hand.holdings import analyse
+
+            a = analyse(record, view, chances=False)
+            s = a.state
+            summary = {"stock": s.stock, "turn": s.current, "over": s.over,
+                       "counts": {p: st.count for p, st in s.players.items()},
+                       "known": {p: [repr(c) for c in st.hand()]
+                                 for p, st in s.players.items() if p != view and st.known},
+                       "unseen": sum(n for n in a.unseen.values() if n > 0)}
+            return Knowledge(a.certain, None, True, summary)
         sheet = self.analyze(record, view)
         leaders = [s for r, s, _ in sheet.standings() if r == 1]
         summary = {"totals": dict(sheet.totals), "rounds_scored": sheet.rounds_scored,
@@ -78,6 +143,8 @@ class HandGame(Game):
 
     def findings(self, record, view, steps, specs):
         out: list[Finding] = []
+        if self._round(record):
+            return out
         prev: list[str] = []
         for s in steps[1:]:
             lead = s.summary.get("leaders", [])

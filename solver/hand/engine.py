@@ -1,0 +1,673 @@
+"""Turn order, legality and the state after each statement of a Hand round record
+(HR-4, HR-6, HR-18..HR-36, HR-40, HR-52..HR-59, A3..A6, A14).
+
+A turn (HR-28) is a draw (``draws``/``takes``; none on the starter's first turn, HR-27,
+A3), then melds, lay-offs and swaps in order, then the discard, at which the turn is checked
+as a whole: the taken discard went into a new meld (HR-29), an initial meld reached the
+minimum or the player went out (HR-19, HR-21), a provisional lay-off before the minimum or
+onto a 2 + wild group was justified by going out or a one-card hand (HR-21, HR-26), a
+swapped wild was used (HR-55), going out was allowed (HR-32, HR-33).  The round ends by going
+out (HR-34), a redeal (HR-10) or the stock (HR-35, HR-57), and then only its ``round N: ...``
+statement may follow, checked against what happened (HR-37, HR-38, HR-40, HR-59).
+
+Each hand is tracked as the cards known (dealt and seen, drawn and seen, taken from the
+discard pile, wilds won by swaps) plus a number of unknown cards, so the same engine checks
+a complete record and the recorder's own view of it (:func:`view_record`).
+
+>>> from solver.records import parse_record
+>>> rec = parse_record(EXAMPLE)
+>>> s = play(rec)
+>>> s.players["Ben"].count, s.players["Ben"].opened, s.stock, [t.text() for t in s.table]
+(8, True, 60, ['6C 7C 8C', 'KS KH KD'])
+>>> s.current, s.pile
+('Ana', [8S, 3H, 9H])
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field, replace
+
+from solver.cards import JOKER, SUITS, Card
+from solver.errors import RuleError, SleuthError
+from solver.hand.events import (Call, Discard, Draw, Holds, Indicator, LayOff, Melds,
+                                RoundEvent, Swap, Take, UnscoredEvent)
+from solver.hand.melds import analyse_meld, layout_cards
+from solver.hand.options import HandOptions
+from solver.hand.regime import Regime, make_regime, penalty
+
+HAND = 14  # HR-6; the starter gets one more
+DECK = 106  # HR-2
+
+EXAMPLE = """game: hand
+players: Ana Ben Cleo
+dealer: Ben
+me: Ben
+indicator 5S
+Ben holds: 6C 7C KH KS KD QD JD 10D 2D 9H 3S 4D 5D 2H
+Ana discards 8S
+Cleo draws
+Cleo discards 3H
+Ben draws 8C
+Ben melds 6C 7C 8C | KH KS KD
+Ben discards 9H
+"""
+
+
+@dataclass
+class PlayerState:
+    """One hand: ``known`` cards and ``unknown`` many others; the round so far."""
+
+    name: str
+    known: Counter = field(default_factory=Counter)
+    unknown: int = 0
+    opened: bool = False          # made the initial meld (HR-18, HR-19)
+    melded: bool = False          # has any meld on the table (HR-38 no-meld)
+    turns: int = 0
+    first_meld_turn: int | None = None
+    added_to_others: bool = False  # put a card into another player's meld (HR-37, A14)
+    failed_call: bool = False      # HR-33 with manual-calls
+    dealt_known: bool = False
+
+    @property
+    def count(self) -> int:
+        return sum(self.known.values()) + self.unknown
+
+    def hand(self) -> list[Card]:
+        """The known cards (the whole hand when ``unknown`` is 0)."""
+        return sorted(self.known.elements(), key=repr)
+
+
+@dataclass
+class TableEntry:
+    """A table meld: its owner, the meld as the rules read it (``meld``: a taken wild
+    played as a natural ace stands there as that natural, A4) and the physical cards."""
+
+    owner: str
+    meld: object            # solver.hand.table.TableMeld
+    physical: list[Card]
+
+    def text(self) -> str:
+        return " ".join(repr(c) for c in self.physical)
+
+
+@dataclass
+class Turn:
+    player: str
+    drew: bool = False
+    taken: Card | None = None
+    taken_from: str | None = None
+    taken_placed: bool = False
+    taken_laid_off: bool = False
+    value: int = 0
+    new_melds: list[int] = field(default_factory=list)
+    needs_out: list[tuple[str, str]] = field(default_factory=list)   # (rule, why)
+    needs_out_or_one: list[tuple[str, str]] = field(default_factory=list)
+    swapped: int = 0               # wilds won by swaps not yet used (HR-55)
+    opened_before: bool = False
+    melded_before: bool = False
+
+
+@dataclass
+class RoundState:
+    """The round after a prefix of its record."""
+
+    players: dict[str, PlayerState]
+    order: tuple[str, ...]
+    dealer: str
+    starter: str
+    options: HandOptions
+    regime: Regime | None = None
+    indicator: Card | None = None
+    stock: int = 0
+    pile: list[Card] = field(default_factory=list)
+    pile_from: list[str] = field(default_factory=list)
+    table: list[TableEntry] = field(default_factory=list)
+    current: str | None = None
+    turn: Turn | None = None
+    over: str | None = None          # None | "out" | "stock" | "redeal"
+    winner: str | None = None
+    kind: str | None = None          # partial | full-hand
+    bonuses: tuple[str, ...] = ()
+    last_initial: int | None = None  # HR-52, A13
+    seen: Counter = field(default_factory=Counter)
+    discards_made: int = 0
+    scored: bool = False
+    last_discarder: str | None = None
+    call_open: str | None = None     # the player who may call now (after their discard)
+    last_draw_emptied: bool = False
+
+    @property
+    def started(self) -> bool:
+        return self.current is not None
+
+    def needed(self) -> int:
+        n = self.options.initial_min
+        if self.options.initial_must_exceed and self.last_initial is not None:
+            n = max(n, self.last_initial + 1)
+        return n
+
+    def top(self) -> Card | None:
+        return self.pile[-1] if self.pile else None
+
+    def next_player(self, p: str) -> str:
+        """Play passes to the right (HR-4): counter-clockwise in ``players:`` order."""
+        i = self.order.index(p)
+        return self.order[(i - 1) % len(self.order)]
+
+    def table_melds(self) -> list:
+        return [e.meld for e in self.table]
+
+
+def _fail(msg: str, rule: str, text: str = "") -> RuleError:
+    return RuleError(msg, text=text, rule=rule)
+
+
+def start(header, options: HandOptions | None = None) -> RoundState:
+    from solver.hand.analysis import first_dealer
+
+    options = options or HandOptions.from_names(header.variant)
+    order = tuple(header.players)
+    dealer = first_dealer(header)
+    starter = order[(order.index(dealer) - 1) % len(order)]   # dealer's right (HR-6)
+    players = {p: PlayerState(p, unknown=HAND + (p == starter)) for p in order}
+    jokers = 0 if options.wild_mode == "no-jokers" else 2
+    stock = DECK - (2 - jokers) - HAND * len(order) - 1 - (options.wild_mode != "jokers-only")
+    s = RoundState(players, order, dealer, starter, options, stock=stock)
+    if options.wild_mode == "jokers-only":
+        s.regime = make_regime(None, options)
+    return s
+
+
+def _reveal(s: RoundState, cards) -> None:
+    """Count newly seen physical cards; more than the copies in play is HR-2."""
+    for c in cards:
+        s.seen[c] += 1
+        limit = s.regime.copies(c, s.options)
+        if s.seen[c] > limit:
+            raise _fail(f"{c!r} seen {s.seen[c]} times; only {limit} in play"
+                        + (" (one copy is the indicator, A1)" if c == s.indicator else ""),
+                        "HR-2", repr(c))
+
+
+def _remove(s: RoundState, p: PlayerState, cards, text: str) -> None:
+    """Take ``cards`` out of ``p``'s hand: from the known cards, else from the unknown."""
+    for c in cards:
+        if p.known[c] > 0:
+            p.known[c] -= 1
+            if not p.known[c]:
+                del p.known[c]
+        elif p.unknown > 0:
+            p.unknown -= 1
+            _reveal(s, [c])
+        else:
+            raise _fail(f"{p.name} does not hold {c!r} (hand: "
+                        f"{' '.join(map(repr, p.hand())) or 'empty'})", "HR-28", text)
+
+
+def _natural_stand_in(card: Card, regime: Regime) -> list[Card]:
+    """Cards that read as the natural ace(s) a taken wild may be (HR-31, A4)."""
+    suits = SUITS if card.is_joker else (card.suit,)
+    out = []
+    for s in suits:
+        ace = Card(1, s)
+        if not regime.is_wild(ace):
+            out.append(ace)
+        elif regime.joker_as == ace:
+            out.append(JOKER)          # regime N: a joker is that natural ace (HR-8)
+    return out
+
+
+def _taken_wild_meld(cards: list[Card], declared: dict, card: Card, s: RoundState,
+                     text: str):
+    """Judge a new meld holding a taken wild (HR-31, HR-54, A4, A10): the report and the
+    cards as the rules read them (the stand-in natural ace for ``taken-wild=natural``)."""
+    o, regime = s.options, s.regime
+    mode = o.discarded_wild
+    if mode == "never":
+        raise _fail("a discarded wild may not be taken (discarded-wild=never)", "HR-54", text)
+    i = cards.index(card)
+    if mode == "free":
+        return analyse_meld(cards, regime, o, declared), cards
+    aces = [Card(1, x) for x in (SUITS if card.is_joker else (card.suit,))]
+
+    def fits(rep) -> bool:
+        if not rep.valid:
+            return False
+        if mode == "ace-group-only" and rep.kind == "run":
+            return o.ace_group_only_runs == "high" and rep.chosen.lo != 1
+        return True
+
+    stand_ins = _natural_stand_in(card, regime) if o.taken_wild == "natural" else []
+    for sub in stand_ins:
+        logical = cards[:i] + [sub] + cards[i + 1:]
+        rep = analyse_meld(logical, regime, o, {k: v for k, v in declared.items() if k != i})
+        if fits(rep):
+            return rep, logical
+    if not stand_ins:
+        rep = analyse_meld(cards, regime, o, declared)
+        if fits(rep) and (set(rep.wild_as) & set(aces)):
+            return rep, cards
+    rule = "HR-31" if mode == "as-ace" else "HR-54"
+    raise _fail(f"a taken discarded wild {card!r} plays only as "
+                + ("a natural ace" if card.is_joker else f"the natural {aces[0]!r}")
+                + (" in a group of aces (A10)" if mode == "ace-group-only" else "")
+                + f"; {' '.join(map(repr, cards))} does not read so", rule, text)
+
+
+def apply(s: RoundState, ev, text: str = "") -> None:
+    """Apply one statement to the round (raises :class:`RuleError` naming the rule)."""
+    o = s.options
+    if s.scored:
+        raise _fail("the round record ended with its scoring statement", "HR-34", text)
+    if isinstance(ev, Indicator):
+        if s.started or s.indicator is not None:
+            raise _fail("the indicator is turned once, before play (HR-7)", "HR-7", text)
+        s.regime = make_regime(ev.card, o)
+        s.indicator = ev.card
+        return
+    if isinstance(ev, Holds):
+        if s.started:
+            raise _fail("a dealt hand is stated before the first turn", "HR-6", text)
+        if s.regime is None:
+            raise _fail("turn the indicator first ('indicator 7C'): it decides the wilds",
+                        "HR-7", text)
+        p = s.players[ev.player]
+        want = HAND + (ev.player == s.starter)
+        if p.dealt_known:
+            raise _fail(f"{ev.player}'s hand is stated twice", "HR-6", text)
+        if len(ev.cards) != want:
+            raise _fail(f"{ev.player} is dealt {want} cards (the dealer's right-hand player "
+                        f"15, HR-6), not {len(ev.cards)}", "HR-6", text)
+        _reveal(s, ev.cards)
+        p.known, p.unknown, p.dealt_known = Counter(ev.cards), 0, True
+        return
+    if isinstance(ev, (RoundEvent, UnscoredEvent)):
+        _end(s, ev, text)
+        return
+    if s.regime is None:
+        raise _fail("turn the indicator first ('indicator 7C'): it decides the wilds",
+                    "HR-7", text)
+    if s.over is not None:
+        raise _fail("the round is over" + (f": {s.winner} went out" if s.winner else
+                                            " (the stock ran out)")
+                    + "; only its 'round N: ...' statement may follow", "HR-34", text)
+    if not s.started:
+        s.current = s.starter
+        s.turn = Turn(s.starter, drew=True)   # the starter does not draw (HR-27, A3)
+    if isinstance(ev, Call):
+        _call(s, ev, text)
+        return
+    who = ev.player
+    if s.call_open is not None and who != s.call_open:
+        _missed_call(s)
+    if who != s.current:
+        raise _fail(f"it is {s.current}'s turn, not {who}'s (play passes to the right, HR-4)",
+                    "HR-4", text)
+    p, t = s.players[who], s.turn
+    if isinstance(ev, (Draw, Take)):
+        if t.drew:
+            raise _fail("one draw per turn, before melding (HR-28)" if s.current != s.starter
+                        or p.turns else "the starter's first turn has no draw (HR-27)",
+                        "HR-28", text)
+        if isinstance(ev, Draw):
+            if s.stock == 0 and o.stock_end == "reshuffle" and len(s.pile) > 1:
+                back = s.pile[:-1]                      # HR-57: a new stock
+                for c in back:
+                    s.seen[c] -= 1
+                s.stock += len(back)
+                s.pile, s.pile_from = s.pile[-1:], s.pile_from[-1:]
+            if s.stock == 0:
+                raise _fail("the stock is empty", "HR-57", text)
+            s.stock -= 1
+            s.last_draw_emptied = s.stock == 0
+            if ev.card is not None:
+                _reveal(s, [ev.card])
+                p.known[ev.card] += 1
+            else:
+                p.unknown += 1
+        else:
+            if s.top() != ev.card:
+                raise _fail(f"only the top discard may be taken: {s.top()!r}"
+                            if s.top() is not None else "the discard pile is empty",
+                            "HR-28", text)
+            s.pile.pop()
+            t.taken_from = s.pile_from.pop()
+            p.known[ev.card] += 1
+            t.taken = ev.card
+        t.drew = True
+        return
+    if not t.drew:
+        raise _fail(f"{who} draws first: from the stock or the top discard (HR-28)", "HR-28",
+                    text)
+    if isinstance(ev, Melds):
+        _melds(s, p, t, ev, text)
+    elif isinstance(ev, LayOff):
+        _layoff(s, p, t, ev, text)
+    elif isinstance(ev, Swap):
+        _swap(s, p, t, ev, text)
+    elif isinstance(ev, Discard):
+        _discard(s, p, t, ev, text)
+    else:  # pragma: no cover - every event class is handled above
+        raise _fail("not a turn statement", "HR-28", text)
+
+
+def _open_if_reached(s: RoundState, p: PlayerState, t: Turn) -> None:
+    if not p.opened and t.value >= s.needed():     # HR-19, HR-22
+        p.opened = True
+        s.last_initial = t.value
+
+
+def _melds(s, p, t, ev, text):
+    from solver.hand.table import TableMeld
+
+    for spec in ev.melds:
+        cards, declared = list(spec.cards), dict(spec.declared)
+        quoted = " ".join(map(repr, cards))
+        logical = cards
+        taken_here = (t.taken is not None and not t.taken_placed and t.taken in cards)
+        if taken_here and s.regime.is_wild(t.taken):
+            rep, logical = _taken_wild_meld(cards, declared, t.taken, s, text)
+        else:
+            rep = analyse_meld(cards, s.regime, s.options, declared)
+        if not rep.valid:
+            raise _fail(f"not a valid meld: {rep.reason}", rep.rule or "HR-11", quoted)
+        if len(rep.readings) > 1 and not rep.declared and s.options.run_wild_end == "declared":
+            raise _fail(f"say where the wild stands: write the run in table order or declare "
+                        f"it ({' or '.join(f'{rep.wild!r}={r.wild_as[0]!r}' for r in rep.readings)})",
+                        "A16", quoted)
+        _remove(s, p, cards, text)
+        if p.count == 0:
+            raise _fail("every turn ends with a discard: keep at least one card", "HR-30", text)
+        if taken_here:
+            t.taken_placed = True
+        if t.swapped:
+            t.swapped = max(0, t.swapped - sum(s.regime.is_wild(c) for c in logical))
+        s.table.append(TableEntry(p.name, TableMeld(tuple(layout_cards(logical, rep.chosen,
+                                                                       s.regime)),
+                                                    rep.chosen),
+                                  layout_cards(cards, rep.chosen, s.regime)
+                                  if logical is cards else list(cards)))
+        t.new_melds.append(len(s.table))
+        t.value += rep.value
+        if p.first_meld_turn is None:
+            p.first_meld_turn = p.turns
+        p.melded = True
+        _open_if_reached(s, p, t)
+
+
+def _situation(p, t):
+    from solver.hand.table import Situation
+
+    # provisional: going out and one-card are checked at the discard (HR-21, HR-26)
+    return Situation(melded=p.opened, going_out=True, one_card=True)
+
+
+def _entry(s, n, text) -> TableEntry:
+    if not 1 <= n <= len(s.table):
+        raise _fail(f"there are {len(s.table)} melds on the table (numbered as laid)",
+                    "HR-23", text)
+    return s.table[n - 1]
+
+
+def _layoff(s, p, t, ev, text):
+    from solver.hand.table import TableMeld, try_layoff
+
+    e = _entry(s, ev.meld, text)
+    cards, declared = list(ev.cards.cards), dict(ev.cards.declared)
+    if t.taken is not None and not t.taken_placed and t.taken in cards:
+        discarder = t.taken_from
+        if not s.options.discard_layoff:
+            raise _fail(f"the taken {t.taken!r} must go into a new meld with two hand cards; "
+                        "it may not be laid off (variant discard-layoff allows it, HR-53)",
+                        "HR-29", text)
+        if not any(x.owner == discarder for x in s.table):
+            raise _fail(f"discard-layoff: {discarder}, who discarded {t.taken!r}, has no meld "
+                        "on the table", "HR-53", text)
+        t.taken_placed = t.taken_laid_off = True
+    if not p.opened:
+        t.needs_out.append(("HR-21", "laid off before reaching the initial meld"))
+    try:
+        move = try_layoff(e.meld, ev.meld, cards, declared, s.regime, s.options,
+                          _situation(p, t))
+    except SleuthError as err:
+        raise _fail(err.message, err.rule or "HR-23", text) from None
+    if move.rule == "HR-26":
+        t.needs_out_or_one.append(("HR-26", "a single natural added to a 2 + wild group"))
+    _remove(s, p, cards, text)
+    if p.count == 0:
+        raise _fail("every turn ends with a discard: keep at least one card", "HR-30", text)
+    if t.swapped:
+        t.swapped = max(0, t.swapped - sum(s.regime.is_wild(c) for c in cards))
+    e.meld = TableMeld(move.result, move.reading)
+    e.physical = e.physical + cards
+    if e.owner != p.name:
+        p.added_to_others = True
+
+
+def _swap(s, p, t, ev, text):
+    from solver.hand.table import TableMeld, try_swap
+
+    e = _entry(s, ev.meld, text)
+    cards = list(ev.cards)
+    opts = replace(s.options, swap_wild_must_be_used=False)   # checked at the discard
+    sit = _situation(p, t)
+    if not p.opened:
+        t.needs_out.append(("HR-21", "swapped a wild before reaching the initial meld"))
+    try:
+        move = try_swap(e.meld, ev.meld, cards, cards, s.regime, opts, sit,
+                        s.table_melds())
+    except SleuthError as err:
+        raise _fail(err.message, err.rule or "HR-24", text) from None
+    _remove(s, p, cards, text)
+    p.known[move.take] += 1
+    e.meld = TableMeld(move.result, move.reading)
+    phys = list(e.physical)
+    phys.remove(move.take)
+    e.physical = phys + cards
+    t.swapped += 1
+    if e.owner != p.name:
+        p.added_to_others = True
+
+
+def _discard(s, p, t, ev, text):
+    o = s.options
+    cards = list(ev.cards)
+    if p.count < len(cards):
+        raise _fail("every turn ends with a discard: keep at least one card", "HR-30", text)
+    _remove(s, p, cards, text)
+    out = p.count == 0
+    if len(cards) == 2:
+        if not (out and o.bonus_two_wilds and all(s.regime.is_wild(c) for c in cards)
+                and p.first_meld_turn == p.turns):
+            raise _fail("one discard per turn; two only as both wilds ending a Full Hand "
+                        "(bonus-two-wilds)", "HR-59", text)
+    if t.taken is not None and not t.taken_placed:
+        raise _fail(f"the taken {t.taken!r} must go, this turn, into a new meld with at least "
+                    "two cards from hand", "HR-29", text)
+    if not p.opened and t.new_melds and not out:
+        raise _fail(f"an initial meld is worth at least {s.needed()}; these melds are worth "
+                    f"{t.value}" + (" (a taken discard must make the initial meld, HR-29)"
+                                    if t.taken is not None else ""),
+                    "HR-19" if t.taken is None else "HR-29", text)
+    for rule, why in t.needs_out:
+        if not out:
+            raise _fail(f"{why}: allowed only when going out this turn", rule, text)
+    if out and t.needs_out and p.first_meld_turn == p.turns and not p.opened:
+        pass  # HR-21: a one-turn going out below the minimum may lay off
+    for rule, why in t.needs_out_or_one:
+        one = any(q.count == 1 for q in s.players.values())
+        if not (out or one):
+            raise _fail(f"{why}: allowed when going out or when a player then holds one card "
+                        "(A5: true counts)", rule, text)
+    if t.swapped and o.swap_wild_must_be_used:
+        raise _fail("a swapped wild must be melded or laid off the same turn "
+                    "(swap-wild-must-be-used)", "HR-55", text)
+    if out:
+        if p.turns == 0 and not o.first_turn_win:
+            raise _fail("no player may go out on their own first turn (variant first-turn-win)",
+                        "HR-32", text)
+        if p.failed_call:
+            raise _fail(f"{p.name} did not call last turn, so may not go out this turn",
+                        "HR-33", text)
+    s.pile.extend(cards)
+    s.pile_from.extend([p.name] * len(cards))
+    s.discards_made += 1
+    s.last_discarder = p.name
+    p.failed_call = False
+    if out:
+        s.over, s.winner = "out", p.name
+        full = p.first_meld_turn == p.turns and not p.added_to_others
+        s.kind = "full-hand" if full else "partial"
+        s.bonuses = _bonuses(s, p, cards) if full else ()
+        s.current, s.turn = None, None
+        return
+    p.turns += 1
+    if 1 <= p.count <= 3:
+        s.call_open = p.name
+    # the stock (HR-35, HR-57)
+    if o.stock_end == "players" and s.stock <= len(s.order):
+        s.over = "stock"
+    elif o.stock_end == "empty" and s.stock == 0 and s.last_draw_emptied:
+        s.over = "stock"
+    s.current = s.next_player(p.name)
+    s.turn = Turn(s.current, opened_before=s.players[s.current].opened)
+
+
+def _bonuses(s, p, discards) -> tuple[str, ...]:
+    """HR-59 bonuses of a Full Hand just made (only the variants in force; A12)."""
+    from solver.hand.best import bonus_factor
+
+    o = s.options
+    melded = [c for e in s.table if e.owner == p.name for c in e.physical]
+    out = []
+    if len(discards) == 2:
+        out.append("two-wilds")
+    elif s.regime.is_wild(discards[0]) and o.bonus_wild_discard:
+        out.append("wild-discard")
+    out += bonus_factor(melded, s.regime, o)[1]
+    return tuple(out)
+
+
+def _call(s, ev, text):
+    p = s.players[ev.player]
+    if s.call_open != ev.player and not (s.turn and s.turn.player == ev.player):
+        raise _fail(f"{ev.player} calls after their own discard", "HR-33", text)
+    if p.count != ev.count:
+        raise _fail(f"{ev.player} holds {p.count} cards, not {ev.count}", "HR-33", text)
+    s.call_open = None
+
+
+def _missed_call(s):
+    p = s.players[s.call_open]
+    if s.options.manual_calls:
+        p.failed_call = True
+    s.call_open = None
+
+
+def _end(s, ev, text):
+    from solver.hand.analysis import team_pairs
+
+    if isinstance(ev, UnscoredEvent):
+        if ev.cause == "redeal":
+            if s.discards_made:
+                raise _fail("a redeal is demanded before the first discard", "HR-10", text)
+            if ev.by is not None:
+                p = s.players[ev.by]
+                if p.unknown == 0:
+                    from solver.hand.redeal import redeal
+
+                    r = redeal(p.hand(), s.indicator, s.options)
+                    if not r.allowed:
+                        raise _fail(f"{ev.by} may not demand a redeal: {r.reason}", "HR-10",
+                                    text)
+        elif s.over != "stock":
+            raise _fail("the stock has not run out" + (
+                f" ({s.stock} cards left, more than the {len(s.order)} players)"
+                if s.options.stock_end == "players" else ""), "HR-35", text)
+        s.over = s.over or "redeal"
+        s.scored = True
+        return
+    if s.over != "out":
+        raise _fail("nobody has gone out: a round is scored when a player goes out", "HR-34",
+                    text)
+    if ev.winner != s.winner:
+        raise _fail(f"{s.winner} went out, not {ev.winner}", "HR-34", text)
+    if ev.kind != s.kind:
+        raise _fail(f"{s.winner}'s going out was " + (
+            "a Full Hand (no earlier meld, nothing added to another's meld)"
+            if s.kind == "full-hand" else "partial (melded before, or added to another "
+                                          "player's meld)"),
+                    "HR-40" if s.kind == "full-hand" else "HR-37", text)
+    if set(ev.bonuses) != set(s.bonuses):
+        raise _fail("the Full Hand's bonuses are " + (" ".join(s.bonuses) or "none")
+                    + " (only those in the variant count)", "HR-59", text)
+    if ev.indicator is not None and ev.indicator != s.indicator:
+        raise _fail(f"the indicator was {s.indicator!r}", "HR-7", text)
+    if ev.dealer is not None and ev.dealer != s.dealer:
+        raise _fail(f"{s.dealer} dealt this round", "HR-5", text)
+    from solver.records import Header
+
+    teams = team_pairs(Header("hand", s.order, s.options.names()), s.options)
+    partner = None
+    if teams:
+        partner = next(q for tm in teams if s.winner in tm for q in tm if q != s.winner)
+    for pen in ev.penalties:
+        q = s.players[pen.player]
+        if pen.no_meld != (not q.melded):
+            raise _fail(f"{q.name} " + ("never melded: the penalty is no-meld"
+                                        if not q.melded else "has melded: the penalty is the "
+                                        "cards in hand"), "HR-38", text)
+        if pen.cards is not None:
+            if len(pen.cards) != q.count:
+                raise _fail(f"{q.name} holds {q.count} cards, not {len(pen.cards)}", "HR-38",
+                            text)
+            if q.unknown == 0 and Counter(pen.cards) != q.known:
+                raise _fail(f"{q.name} holds {' '.join(map(repr, q.hand()))}", "HR-38", text)
+        if pen.points is not None and q.unknown == 0:
+            pts = sum(penalty(c, s.regime, s.options) for c in q.known.elements())
+            if pts != pen.points:
+                raise _fail(f"{q.name}'s cards count {pts}", "HR-38", text)
+    given = {pen.player for pen in ev.penalties}
+    missing = [q for q in s.order if q not in given and q not in (s.winner, partner)]
+    if missing:
+        raise _fail("every opponent's penalty is needed: missing " + ", ".join(missing),
+                    "HR-38", text)
+    s.scored = True
+
+
+def is_round_record(record) -> bool:
+    """Whether ``record`` logs one round turn by turn (else it is a scoresheet)."""
+    return any(not isinstance(st.event, (RoundEvent, UnscoredEvent))
+               for st in record.statements)
+
+
+def play(record, upto: int | None = None) -> RoundState:
+    """Replay a round record (its first ``upto`` statements); raise :class:`RuleError` with
+    the line on the first statement the rules refuse."""
+    s = start(record.header)
+    sts = record.statements if upto is None else record.statements[:upto]
+    for st in sts:
+        try:
+            apply(s, st.event, st.text)
+        except SleuthError as e:
+            if e.text in (None, ""):
+                e.text = st.text
+            raise e.located(path=record.path, line=st.line) from None
+    return s
+
+
+def view_record(record, view: str | None):
+    """The record as ``view`` saw it: other players' dealt hands dropped and their stock
+    draws unnamed (``None``: a spectator's view)."""
+    from solver.records import Record, Statement
+
+    out = []
+    for st in record.statements:
+        ev = st.event
+        if isinstance(ev, Holds) and ev.player != view:
+            continue
+        if isinstance(ev, Draw) and ev.player != view and ev.card is not None:
+            ev = Draw(ev.player)
+            st = Statement(st.line, str(ev), ev, st.comment)
+        out.append(st)
+    return Record(record.header, tuple(out), record.path)

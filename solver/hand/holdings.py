@@ -1,0 +1,295 @@
+"""What the others hold: the analysis of a round record from one view (issue 17).
+
+From the round so far (:mod:`solver.hand.engine`, on the record as the view saw it): the
+cards each opponent is known to hold (discards they took and have not melded, wilds they won
+by swaps), the cards still unseen and where they can be, and for each card the recorder could
+discard, the chance that the next player can take it (HR-29).
+
+The model.  Every card the view has not seen is in some player's unknown cards or in the
+stock, and nothing in the record tells these places apart: a player may always draw from
+the stock, and any discard is legal (HR-31), so every arrangement of the unseen cards over the
+unknown places is consistent with the record, and all are equally likely (a uniform deal).
+Hence exactly: a card's expected copies in a place is its copies seen there plus its unseen
+copies times the place's share of the unknown places, and a card is certain where all its
+copies are seen, or when one place holds every unknown card.
+
+The chance the next player can take a card (HR-29): a player who has made the initial meld
+can take it when their hand holds two cards that make a meld with it (any larger meld with it
+holds such a three-card meld): a union of pair events over a few card kinds, counted exactly
+over the hypergeometric draw of their unknown cards.  A player without an initial meld must
+make it (51) or go out with it: that needs the whole hand, so it is estimated by sampling
+their unknown cards (labelled, with the exact pair chance as an upper bound and 0 kept
+logical).
+"""
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+from math import comb
+
+from solver.cards import JOKER, Card, standard_deck
+from solver.hand.best import TAKEN, WILD, _kinds, taken_candidates, taken_identities
+from solver.hand.engine import RoundState, play, view_record
+
+SAMPLES = 24  # sampled hands per card for a player without an initial meld (the estimate)
+
+
+def kinds(regime) -> list[Card]:
+    """Every card of the round's packs (one entry per card, two copies each; jokers once)."""
+    out = list(standard_deck(0))
+    if regime.jokers_in_play:
+        out.append(JOKER)
+    return out
+
+
+def _visible(s: RoundState, view: str | None) -> dict[str, Counter]:
+    """Cards seen, by place: each player's known cards, ``table``, ``discards``,
+    ``indicator``."""
+    out: dict[str, Counter] = {p: Counter(st.known) for p, st in s.players.items()}
+    out["table"] = Counter(c for e in s.table for c in e.physical)
+    out["discards"] = Counter(s.pile)
+    out["indicator"] = Counter([s.indicator] if s.indicator is not None else [])
+    return out
+
+
+def _slots(s: RoundState) -> dict[str, int]:
+    out = {p: st.unknown for p, st in s.players.items()}
+    out["stock"] = s.stock
+    return out
+
+
+def _in_play(card: Card, s: RoundState) -> int:
+    return s.regime.copies(card, s.options)
+
+
+def locations(s: RoundState) -> tuple[dict[str, dict[str, float]], dict[str, str],
+                                       Counter, dict[str, int]]:
+    """Per card: place -> expected copies; certain cards (-> places, one per copy, joined
+    by ``", "``); the unseen copies; the unknown places and their sizes."""
+    vis = _visible(s, None)
+    slots = _slots(s)
+    total = sum(slots.values())
+    cards: dict[str, dict[str, float]] = {}
+    certain: dict[str, str] = {}
+    unseen: Counter = Counter()
+    for c in kinds(s.regime):
+        name = repr(c)
+        dist: dict[str, float] = {}
+        copies: list[str] = []
+        seen = 0
+        for place, cnt in vis.items():
+            if cnt[c]:
+                dist[place] = float(cnt[c])
+                copies += [place] * cnt[c]
+                if place != "indicator":
+                    seen += cnt[c]
+        u = _in_play(c, s) - seen
+        unseen[c] = u
+        if u > 0:
+            for place, n in slots.items():
+                if n:
+                    dist[place] = dist.get(place, 0.0) + u * n / total
+            live = [p for p, n in slots.items() if n]
+            if len(live) == 1:
+                copies += live * u
+        cards[name] = dist
+        if u == 0 or len([p for p, n in slots.items() if n]) == 1:
+            certain[name] = ", ".join(sorted(copies))
+    return cards, certain, unseen, slots
+
+
+def truth(record) -> dict[str, str] | None:
+    """Where every card is after a complete record (every hand stated and every draw
+    named): card -> its places, one per copy, joined by ``", "`` (the stock included)."""
+    s = play(record)
+    if any(st.unknown for st in s.players.values()):
+        return None          # not a complete record: some hand is not stated
+    vis = _visible(s, None)
+    out = {}
+    for c in kinds(s.regime):
+        copies = []
+        for place, cnt in vis.items():
+            copies += [place] * cnt[c]
+        copies += ["stock"] * (_in_play(c, s) + (c == s.indicator) - len(copies))
+        out[repr(c)] = ", ".join(sorted(copies))
+    return out
+
+
+# ------------------------------------------------------------------------------ take chance
+
+def _patterns(card: Card, s: RoundState) -> list[tuple]:
+    """The pairs of hand kinds (natural cards or ``W``) that make a three-card meld with the
+    taken ``card`` (HR-29, with HR-31/HR-54/A4/A10 for a wild)."""
+    ids, why, _ = taken_identities(card, s.regime, s.options)
+    full = [c for c in kinds(s.regime) for _ in range(2)]
+    out = set()
+    for kind, allowed in ids:
+        for m in taken_candidates(card, kind, allowed, full, s.regime, s.options):
+            if m.size != 3:
+                continue
+            keys = list(m.naturals) + ([WILD] if m.wild else [])
+            keys.remove(kind)
+            out.add(tuple(sorted(keys, key=repr)))
+    return sorted(out, key=repr)
+
+
+def _kind_of(c: Card, regime):
+    return WILD if regime.is_wild(c) else regime.natural(c)
+
+
+def _pair_chance(patterns, known: Counter, unseen: Counter, m: int, regime) -> float:
+    """P(the hand -- ``known`` cards plus ``m`` drawn from the unseen cards, uniformly --
+    holds both kinds of some pattern), counted exactly."""
+    if not patterns:
+        return 0.0
+    have = Counter()
+    for c, n in known.items():
+        have[_kind_of(c, regime)] += n
+    pool = Counter()
+    for c, n in unseen.items():
+        if n > 0:
+            pool[_kind_of(c, regime)] += n
+    T = sum(pool.values())
+    rel = sorted({k for p in patterns for k in p}, key=repr)
+    idx = {k: i for i, k in enumerate(rel)}
+    pats = [sum(1 << idx[k] for k in p) for p in patterns]
+    base = sum(1 << idx[k] for k in rel if have[k] > 0)
+    if any(p & base == p for p in pats):
+        return 1.0
+    if m <= 0 or T == 0:
+        return 0.0
+    states = {(base, 0): 1}
+    for k in rel:
+        u = pool[k]
+        nxt: dict = {}
+        for (mask, drawn), w in states.items():
+            for n in range(0, min(u, m - drawn) + 1):
+                key = (mask | (1 << idx[k]) if n else mask, drawn + n)
+                nxt[key] = nxt.get(key, 0) + w * comb(u, n)
+        states = nxt
+    rest = T - sum(pool[k] for k in rel)
+    good = sum(w * comb(rest, m - drawn) for (mask, drawn), w in states.items()
+               if any(p & mask == p for p in pats))
+    return good / comb(T, m)
+
+
+@dataclass
+class TakeChance:
+    card: str
+    player: str
+    p: float
+    exact: bool
+    upper: float | None = None
+    samples: int | None = None
+    note: str = ""
+
+    def to_json(self) -> dict:
+        out = {"player": self.player, "p": self.p, "exact": self.exact}
+        if not self.exact:
+            out.update({"upper": self.upper, "samples": self.samples})
+        if self.note:
+            out["note"] = self.note
+        return out
+
+
+def take_chances(s: RoundState, view: str, unseen: Counter, samples: int = SAMPLES,
+                 seed: int = 0) -> dict[str, TakeChance]:
+    """For each card ``view`` holds, the chance the next player may take it (HR-29)."""
+    me = s.players[view]
+    q = s.players[s.next_player(view)]
+    out = {}
+    for c in sorted(set(me.known), key=repr):
+        name = repr(c)
+        pats = _patterns(c, s)
+        if q.count < 3:
+            out[name] = TakeChance(name, q.name, 0.0, True, note="HR-30: a meld of three "
+                                   "would leave no card to discard")
+            continue
+        upper = _pair_chance(pats, q.known, unseen, q.unknown, s.regime)
+        if q.opened or upper == 0.0:
+            out[name] = TakeChance(name, q.name, upper, True)
+            continue
+        out[name] = _sampled(c, s, q, unseen, pats, upper, samples, seed)
+    return out
+
+
+def _sampled(card, s, q, unseen, pats, upper, samples, seed) -> TakeChance:
+    """A player without an initial meld: sampled hands, judged by the take optimiser."""
+    from solver.hand.taking import take
+
+    pool = [c for c, n in sorted(unseen.items(), key=lambda kv: repr(kv[0]))
+            for _ in range(max(n, 0))]
+    rng = random.Random(f"{seed}:{card!r}:{q.name}")
+    known = list(q.known.elements())
+    yes = 0
+    for _ in range(samples):
+        hand = known + rng.sample(pool, q.unknown)
+        if _pair_chance(pats, Counter(hand), Counter(), 0, s.regime) == 0.0:
+            continue
+        r = take(hand, card, s.indicator, s.options, opened=False,
+                 to_beat=s.last_initial, first_turn=q.turns == 0)
+        yes += r.may_take
+    p = yes / samples
+    # an estimate: 0 and 1 stay logical (0 only when impossible, 1 only when certain)
+    p = min(max(p, 1 / (2 * samples)), upper) if upper < 1.0 else max(p, 1 / (2 * samples))
+    if p >= 1.0:
+        p = 1 - 1 / (2 * samples)
+    return TakeChance(repr(card), q.name, p, False, upper, samples,
+                      f"estimate over {samples} sampled hands: without an initial meld "
+                      f"{q.name} must open ({s.needed()}) or go out with it (HR-29)")
+
+
+# ------------------------------------------------------------------------------ analysis
+
+@dataclass
+class RoundAnalysis:
+    """``sleuth analyze ROUND``: what ``view`` knows of the round."""
+
+    view: str | None
+    state: RoundState
+    cards: dict
+    certain: dict
+    unseen: Counter
+    slots: dict
+    chances: dict = field(default_factory=dict)
+
+    def hands(self) -> dict:
+        s = self.state
+        return {p: {"count": st.count, "known": [repr(c) for c in st.hand()],
+                    "unknown": st.unknown, "opened": st.opened, "melded": st.melded}
+                for p, st in s.players.items()}
+
+    def to_json(self) -> dict:
+        s = self.state
+        return {
+            "game": "hand", "view": self.view, "consistent": True, "exact": all(
+                t.exact for t in self.chances.values()),
+            "record": "round",
+            "cards": self.cards,
+            "hands": self.hands(),
+            "stock": s.stock,
+            "discards": [repr(c) for c in s.pile],
+            "table": [{"meld": i, "owner": e.owner, "cards": [repr(c) for c in e.physical]}
+                      for i, e in enumerate(s.table, 1)],
+            "indicator": repr(s.indicator) if s.indicator is not None else None,
+            "regime": s.regime.describe() if s.regime else None,
+            "turn": s.current,
+            "over": s.over, "winner": s.winner, "kind": s.kind,
+            "unseen": {repr(c): n for c, n in sorted(self.unseen.items(), key=lambda kv:
+                                                     repr(kv[0])) if n > 0},
+            "unknown_places": {k: v for k, v in self.slots.items() if v},
+            "take_chance": {k: t.to_json() for k, t in self.chances.items()},
+            "next_player": s.next_player(self.view) if self.view in s.players else None,
+        }
+
+
+def analyse(record, view: str | None, *, chances: bool = True, samples: int | None = None
+            ) -> RoundAnalysis:
+    """The round from ``view`` (a player, or ``None`` for a spectator)."""
+    s = play(view_record(record, view))
+    cards, certain, unseen, slots = locations(s)
+    ch = {}
+    if chances and view is not None and s.over is None:
+        ch = take_chances(s, view, unseen, samples or SAMPLES)
+    return RoundAnalysis(view, s, cards, certain, unseen, slots, ch)

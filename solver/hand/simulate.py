@@ -1,0 +1,240 @@
+"""Rule-following Hand rounds, written as complete round records (every hand stated, every
+draw named), for tests, samples and ``sleuth simulate hand``.
+
+The deal follows HR-6/HR-7 (A2: a turned joker goes into the middle of the stock).  Each
+player takes the top discard when :func:`solver.hand.taking.take` says it may and the turn
+with it beats drawing (HR-29), else draws from the stock; melds what ``best`` finds when it
+opens (HR-19) or goes out (HR-21, HR-34); after opening lays off natural cards greedily
+(HR-23) and discards the card left with the highest penalty.  Every statement is applied to
+the round engine as it is written, so a simulated round is accepted by construction (and a
+bug in either shows up as a refusal here).
+
+>>> rec = simulate(3, [], seed=2, events=12)
+>>> [str(s.event) for s in rec.statements][:2]
+['indicator KH', 'Ana holds: AS 2S 2S 3S 7S 7S AH 4H 9H QH 3D 7D JD KD 5C']
+"""
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from solver.cards import JOKER, standard_deck
+from solver.errors import SleuthError
+from solver.hand.best import best, taken_candidates, taken_identities
+from solver.hand.engine import HAND, apply, start
+from solver.hand.events import (Call, Discard, Draw, Holds, Indicator, LayOff, Melds,
+                                MeldSpec, Penalty, RoundEvent, Take, UnscoredEvent)
+from solver.hand.melds import analyse_meld
+from solver.hand.options import HandOptions
+from solver.hand.regime import penalty
+
+NAMES = ("Ana", "Ben", "Cleo", "Dev", "Eli")
+MAX_TURNS = 400  # A15: reshuffle can loop forever
+
+
+def _options(options) -> HandOptions:
+    if isinstance(options, HandOptions):
+        return options
+    return HandOptions.from_names(list(options or ()))
+
+
+def deal(n: int, options: HandOptions, rng: random.Random):
+    """Hands (the starter, on the dealer's right, gets 15), the indicator, the stock."""
+    cards = list(standard_deck(0)) * 2 + ([] if options.wild_mode == "no-jokers" else
+                                          [JOKER, JOKER])
+    rng.shuffle(cards)
+    hands = [cards[i * HAND:(i + 1) * HAND] for i in range(n)]
+    rest = cards[n * HAND:]
+    hands[0].append(rest.pop(0))                 # the starter (HR-6)
+    indicator = None
+    if options.wild_mode != "jokers-only":
+        while True:
+            top = rest.pop(0)
+            if top.is_joker:                     # HR-7, A2
+                rest.insert(len(rest) // 2, top)
+                continue
+            if top.rank == 1 and options.wild_mode == "no-jokers" and \
+                    options.no_jokers_ace_indicator == "redraw":
+                rest.insert(len(rest) // 2, top)   # HR-47
+                continue
+            indicator = top
+            break
+    return hands, indicator, rest
+
+
+def _order(c):
+    from solver.cards import SUITS
+
+    return (c.is_joker, SUITS.index(c.suit) if not c.is_joker else 0, c.rank)
+
+
+def _spec(cards, regime, options) -> MeldSpec:
+    """A meld as written: its layout, with the wild declared when the layout leaves it open."""
+    rep = analyse_meld(list(cards), regime, options)
+    if rep.valid and len(rep.readings) > 1 and not rep.declared and rep.wild is not None:
+        i = list(cards).index(rep.wild)
+        return MeldSpec(tuple(cards), ((i, tuple(rep.chosen.wild_as)),))
+    return MeldSpec(tuple(cards))
+
+
+def _table_text(s) -> str | None:
+    return " | ".join(e.meld.text() for e in s.table) or None
+
+
+def _worst(left, regime, options):
+    return max(left, key=lambda c: (penalty(c, regime, options), repr(c)))
+
+
+def simulate(players: int, options=(), seed: int = 0, events: int | None = None):
+    """A random rule-following round of ``players`` (2-4) as a complete record."""
+    from solver.records import Header, Record, Statement
+
+    opts = _options(options)
+    if not 2 <= players <= 4:
+        raise SleuthError(f"Hand is for 2, 3 or 4 players, not {players}", rule="HR-1")
+    rng = random.Random(seed)
+    order = NAMES[:players]
+    dealer = order[1 % players]
+    header = Header(game="hand", players=tuple(order), variant=tuple(opts.names()),
+                    dealer=dealer)
+    s = start(header, opts)
+    hands, indicator, stock = deal(players, opts, rng)
+    out: list = []
+
+    def say(ev) -> None:
+        apply(s, ev, str(ev))
+        out.append(ev)
+
+    if indicator is not None:
+        say(Indicator(indicator))
+    # seat the hands: the starter (dealer's right) holds the 15
+    seats = [s.starter]
+    while len(seats) < players:
+        seats.append(s.next_player(seats[-1]))
+    held = {p: sorted(h, key=_order) for p, h in zip(seats, hands)}
+    for p in order:
+        say(Holds(p, tuple(held[p])))
+    regime = s.regime
+
+    def full(limit=events):
+        return limit is not None and len(out) >= limit
+
+    turns = 0
+    while s.over is None and not full() and turns < MAX_TURNS:
+        turns += 1
+        p = s.current or s.starter
+        ps = s.players[p]
+        hand = held[p]
+        first = s.current is None
+        plan_melds, layoffs, discard = [], [], None
+        if not first:
+            top = s.top()
+            took = None
+            if top is not None and _may_fit(top, hand, regime, opts):
+                from solver.hand.taking import take
+
+                r = take(hand, top, indicator, opts, opened=ps.opened, table=_table_text(s),
+                         to_beat=s.last_initial, first_turn=ps.turns == 0)
+                if r.may_take and r.better == "discard" and r.with_discard.melds and \
+                        not (r.with_discard.goes_out and ps.failed_call):
+                    took = r.with_discard
+            if took is not None:
+                say(Take(p, top))
+                hand.append(top)
+                plan_melds, layoffs, discard = took.melds, took.layoffs, took.discard
+                goes_out = took.goes_out
+            else:
+                if s.stock == 0 and opts.stock_end == "reshuffle":
+                    back = s.pile[:-1]
+                    rng.shuffle(back)
+                    stock = back
+                card = stock.pop(0)
+                say(Draw(p, card))
+                hand.append(card)
+        if first or took is None:
+            res = best(hand, indicator, opts, to_beat=s.last_initial,
+                       first_turn=ps.turns == 0)
+            goes_out = False
+            if res.can_go_out and not ps.failed_call and (ps.opened or ps.turns > 0):
+                plan_melds, discard, goes_out = res.go_out.melds, res.go_out.discards, True
+            elif res.best_initial is not None and (ps.opened or res.can_open):
+                plan_melds = res.best_initial.melds
+        if plan_melds:
+            say(Melds(p, tuple(_spec(m, regime, opts) for m in plan_melds)))
+            for m in plan_melds:
+                for c in m:
+                    hand.remove(c)
+        for idx, cards in layoffs:
+            if len(hand) - len(cards) < 1:
+                break
+            say(LayOff(p, MeldSpec(tuple(cards)), idx))
+            for c in cards:
+                hand.remove(c)
+        if s.players[p].opened and not goes_out:
+            _lay_off(s, p, hand, regime, opts, say)
+        if goes_out and isinstance(discard, list):
+            cards = discard
+        elif goes_out and discard is not None and len(hand) == 1:
+            cards = [discard]
+        else:
+            cards = [_worst(hand, regime, opts)] if len(hand) > 0 else []
+            if len(hand) == 1 and ps.turns == 0 and not opts.first_turn_win:
+                pass   # cannot happen: melds keep cards on a first turn (best's HR-32)
+        say(Discard(p, tuple(cards)))
+        for c in cards:
+            hand.remove(c)
+        if s.over is None and 1 <= len(hand) <= 3:
+            say(Call(p, len(hand)))
+    if s.over == "out":
+        say(_score(s, held))
+    elif s.over == "stock":
+        say(UnscoredEvent(1, "stock"))
+    if events is not None:
+        out = out[:events]
+    stmts = tuple(Statement(i + 1, str(ev), ev) for i, ev in enumerate(out))
+    return Record(header, stmts)
+
+
+def _may_fit(card, hand, regime, options) -> bool:
+    """A quick test before asking the optimiser: some new meld of ``card`` with hand cards."""
+    ids, _, _ = taken_identities(card, regime, options)
+    return any(taken_candidates(card, k, ok, hand, regime, options) for k, ok in ids)
+
+
+def _lay_off(s, p, hand, regime, options, say) -> None:
+    """Natural cards onto the table while a card stays for the discard (HR-23, HR-30)."""
+    from solver.hand.table import Situation, _layoffs, parse_table
+
+    while len(hand) > 1:
+        text = _table_text(s)
+        if not text:
+            return
+        table = parse_table(text, regime, options)
+        moves = [m for m in _layoffs(table, hand, regime, options,
+                                     Situation(True, False, False))[0]
+                 if len(m.cards) < len(hand) and not any(regime.is_wild(c) for c in m.cards)
+                 and all(Counter(hand)[c] >= n for c, n in Counter(m.cards).items())]
+        if not moves:
+            return
+        m = max(moves, key=lambda m: (len(m.cards), -m.meld))
+        say(LayOff(p, MeldSpec(tuple(m.cards)), m.meld))
+        for c in m.cards:
+            hand.remove(c)
+
+
+def _score(s, held) -> RoundEvent:
+    from solver.hand.analysis import team_pairs
+    from solver.records import Header
+
+    teams = team_pairs(Header("hand", s.order, tuple(s.options.names())), s.options)
+    partner = None
+    if teams:
+        partner = next(q for t in teams if s.winner in t for q in t if q != s.winner)
+    pens = []
+    for q in s.order:
+        if q in (s.winner, partner):
+            continue
+        st = s.players[q]
+        pens.append(Penalty(q, no_meld=True) if not st.melded else
+                    Penalty(q, cards=tuple(sorted(st.known.elements(), key=repr))))
+    return RoundEvent(1, s.winner, s.kind, s.bonuses, tuple(pens))
