@@ -29,7 +29,9 @@ from dataclasses import dataclass, field
 
 from solver.cards import Card, format_cards
 from solver.errors import RuleError
-from solver.literature.events import Ask, Challenge, Claim, Holds, PassClaim, PassTurn, Shown
+from solver.literature.events import (UNSEEN, Ask, Challenge, Claim, HandCount, Holds,
+                                      PassClaim, PassTurn, Shown, TurnIs, UnheardAnswer,
+                                      UnheardCard, UnseenAsk)
 from solver.literature.table import Table, table_of
 
 OUT = "out"
@@ -115,6 +117,15 @@ class Play:
         self.line = 0
         self.text = ""
         self._skip_next = False
+        # what the recorder did not see (record-format.md): players whose count is not known
+        # (-> (lo, hi); ``count`` then holds one possible value), whether the turn is known,
+        # and how many statements left something unseen
+        self.vague: dict[str, tuple[int, int]] = {}
+        self.turn_known = True
+        self.unseen = 0
+        self.first_unseen: int | None = None
+        #: line -> (turn known before, turn before, known after, turn after)
+        self.turn_log: dict[int, tuple] = {}
 
     # ----- construction --------------------------------------------------------------------
     @classmethod
@@ -159,6 +170,29 @@ class Play:
     def team_cards(self, ti: int) -> int:
         return sum(self.count[p] for p in self.table.teams[ti])
 
+    def known(self, p: str) -> int | None:
+        """``p``'s card count when the record determines it (O1), else ``None``."""
+        return None if p in self.vague else self.count[p]
+
+    def team_hi(self, ti: int) -> int:
+        """The most cards the team can hold now."""
+        return sum(self.vague[p][1] if p in self.vague else self.count[p]
+                   for p in self.table.teams[ti])
+
+    def team_empty(self, ti: int) -> bool:
+        return self.team_hi(ti) == 0
+
+    def _shift(self, p: str, d: int, vague: bool = False):
+        """Count of ``p`` changes by ``d`` (``vague``: by ``d`` or by nothing)."""
+        lo, hi = self.vague.get(p, (self.count[p], self.count[p]))
+        if vague:
+            lo, hi = min(lo, lo + d), max(hi, hi + d)
+            self.vague[p] = (max(lo, 0), hi)
+            return
+        self.count[p] += d
+        if p in self.vague:
+            self.vague[p] = (max(lo + d, 0), hi + d)
+
     def open_halves(self) -> list[str]:
         return [h for h, st in self.status.items() if st[0] == "open"]
 
@@ -180,7 +214,9 @@ class Play:
             return f"{self.forced_member()} must claim a forced half-suit or pass (V14)"
         if self.turn is None:
             return "nobody is on turn"
-        if self.count[self.turn] == 0:
+        if not self.turn_known:
+            return "the turn is not known after an unseen event"
+        if self.known(self.turn) == 0:
             return f"{self.turn} is on turn with no cards and must pass the turn (LIT-14)"
         return f"it is {self.turn}'s turn"
 
@@ -198,14 +234,15 @@ class Play:
             self.dealt[key] = src
         self.loc[key] = dst
         self.moved_at[key] = self.line
-        self.count[src] -= 1
+        self._shift(src, -1)
         if dst != OUT:
-            self.count[dst] += 1
+            self._shift(dst, 1)
         self.moves.append(Move(self.line, key, src, dst))
 
     def apply(self, ev, line: int, text: str, nxt=None):
         self.line = line
         self.text = text
+        before = (self.turn_known, self.turn)
         if self.over and not isinstance(ev, Holds):
             raise RuleError("the game is over: every half-suit is resolved", text=text,
                             rule="LIT-17", line=line)
@@ -234,16 +271,23 @@ class Play:
             self._pass_claim(ev)
         elif isinstance(ev, Challenge):
             self._challenge(ev)
+        elif isinstance(ev, (UnheardCard, UnheardAnswer, UnseenAsk)):
+            self._unseen(ev)
+        elif isinstance(ev, TurnIs):
+            self._turn_is(ev)
+        elif isinstance(ev, HandCount):
+            self._hand_count(ev)
         else:  # pragma: no cover - parse_event only makes the above
             raise TypeError(ev)
         self._after()
+        self.turn_log[line] = before + (self.turn_known, self.turn)
 
     def _err(self, msg: str, rule: str):
         return RuleError(msg, text=self.text, rule=rule, line=self.line)
 
     def _holds(self, ev: Holds):
         t, p = self.table, ev.player
-        if len(ev.cards) != self.count[p]:
+        if self.known(p) is not None and len(ev.cards) != self.count[p]:
             raise self._err(f"{p} holds {self.count[p]} cards now, the line lists "
                             f"{len(ev.cards)}", "O1")
         names = Counter(ev.cards)
@@ -275,14 +319,7 @@ class Play:
                             "the rest", "LIT-15")
         if self.forced:
             raise self._err(self.expected(), "V14")
-        if a != self.turn:
-            raise self._err(f"{a} is not on turn: {self.expected()}", TURN_RULES)
-        if self.count[a] == 0:
-            raise self._err(f"{a} has no cards and must pass the turn to a teammate", "LIT-14")
-        if not t.opponents(a, b):
-            raise self._err(f"{b} is not an opponent of {a}", "LIT-6(a)")
-        if self.count[b] == 0:
-            raise self._err(f"{b} has no cards and cannot be asked", "LIT-6(b), LIT-14")
+        self._asker_checks(a, b)
         h = t.half_of[c]
         if self.status[h.name][0] != "open":
             raise self._err(f"{h.name} is already resolved: nobody holds its cards", "LIT-6(c)")
@@ -342,6 +379,98 @@ class Play:
                        ask_line=self.line)
             self.turn = b
 
+    def _asker_checks(self, a: str, b: str | None):
+        """LIT-5..LIT-8 turn order, LIT-6(a), (b), LIT-14, where the record determines them;
+        the asker is then on turn."""
+        t = self.table
+        if self.end_game:
+            raise self._err("one team has no cards: questions stop and the other team claims "
+                            "the rest", "LIT-15")
+        if self.forced:
+            raise self._err(self.expected(), "V14")
+        if self.turn_known and a != self.turn:
+            raise self._err(f"{a} is not on turn: {self.expected()}", TURN_RULES)
+        if self.known(a) == 0:
+            raise self._err(f"{a} has no cards and must pass the turn to a teammate", "LIT-14")
+        if b is not None:
+            if not t.opponents(a, b):
+                raise self._err(f"{b} is not an opponent of {a}", "LIT-6(a)")
+            if self.known(b) == 0:
+                raise self._err(f"{b} has no cards and cannot be asked", "LIT-6(b), LIT-14")
+        elif not any(t.opponents(a, q) and (q in self.vague or self.count[q] > 0)
+                     for q in t.players):
+            raise self._err(f"no opponent of {a} has cards to be asked", "LIT-6(b), LIT-15")
+        self.turn, self.turn_known = a, True
+
+    def _unknown(self, keys):
+        """Keys whose place the record no longer determines."""
+        for k in keys:
+            if self.loc[k] not in (None, OUT):
+                self.dealt.setdefault(k, self.loc[k])
+                self.loc[k] = None
+
+    def _unseen(self, ev):
+        """``Ben asks Cleo ?: yes|no``, ``Ben asks Cleo 5H: ?``, ``Ben: ?`` (record-format.md,
+        "What the recorder did not see"): the public part is checked here; the unknown part
+        is a free choice in the model (:mod:`solver.literature.history`)."""
+        t = self.table
+        self.unseen += 1
+        if self.first_unseen is None:
+            self.first_unseen = self.line
+        a = ev.player if isinstance(ev, UnseenAsk) else ev.asker
+        b = None if isinstance(ev, UnseenAsk) else ev.target
+        self._asker_checks(a, b)
+        if b is not None:
+            self.last_asker[b] = a
+        if isinstance(ev, UnheardCard):
+            if ev.answer == "yes":          # some card of b's moves to a; a asks again
+                self._unknown([k for k in t.keys if self.loc[k] == b])
+                self._shift(b, -1)
+                self._shift(a, 1)
+            else:                           # LIT-8: the turn passes to b
+                self.turn = b
+            return
+        if isinstance(ev, UnheardAnswer):
+            h = t.half_of[ev.card]
+            if self.status[h.name][0] != "open":
+                raise self._err(f"{h.name} is already resolved: nobody holds its cards",
+                                "LIT-6(c)")
+            ck = t.card_keys[ev.card]
+            at = self.known_at(ck, a)
+            if t.options.own_card_ask != "bluff" and len(at) >= len(ck):
+                raise self._err(f"{a} holds {ev.card!r} ({self.where(at[0])})", "LIT-6(d)")
+            if all(self.loc[k] not in (None, b) for k in ck):
+                # no copy can be with b: the answer was "no"
+                self.turn = b
+                return
+            self._unknown(ck)
+            self._shift(b, -1, vague=True)
+            self._shift(a, 1, vague=True)
+            self.turn_known = False
+            self.turn = a
+            return
+        # Ben: ? -- any legal question to any opponent, either answer
+        opps = [q for q in t.players if t.opponents(a, q)]
+        self._unknown([k for k in t.keys if self.loc[k] in opps])
+        self._shift(a, 1, vague=True)
+        for q in opps:
+            self._shift(q, -1, vague=True)
+        self.turn_known = False
+
+    def _turn_is(self, ev: TurnIs):
+        if self.turn_known and self.turn != ev.player and not self.over:
+            raise self._err(f"the record says {self.expected()}", TURN_RULES)
+        self.turn, self.turn_known = ev.player, True
+
+    def _hand_count(self, ev: HandCount):
+        p, n = ev.player, ev.count
+        lo, hi = self.vague.get(p, (self.count[p], self.count[p]))
+        if not lo <= n <= hi:
+            had = f"{lo}" if lo == hi else f"{lo} to {hi}"
+            raise self._err(f"{p} holds {had} cards now (O1)", "LIT-13(b), O1")
+        self.vague.pop(p, None)
+        self.count[p] = n
+
     def claim_kind(self, c: str, half: str) -> str:
         """What kind of claim ``c`` would make on ``half`` now (raises RuleError if illegal):
         ``turn``, ``end-game`` (LIT-15), ``any-time`` (V5), ``out-of-turn`` (LIT-12),
@@ -360,17 +489,18 @@ class Play:
             if c != self.forced_member():
                 raise self._err(self.expected(), "V14")
             return "forced"
+        on_turn = c == self.turn or not self.turn_known   # unknown turn: the claimant has it
         if self.end_game:
-            holder = 0 if self.team_cards(0) else 1
+            holder = 1 if self.team_empty(0) else 0
             if t.options.claims_any_time and t.team_index(c) == holder:
                 return "end-game"    # V5: any member of the team with cards
-            if c == self.turn and t.team_index(c) == holder:
+            if on_turn and t.team_index(c) == holder:
                 return "end-game"    # LIT-15(a)
             if t.team_index(self.turn) != holder:
                 raise self._err(f"{self.turn} (whose team has no cards) must first pick who "
                                 f"claims: '{self.turn} passes turn to <opponent>'", "LIT-15(b)")
             raise self._err(f"{self.turn} makes all the remaining claims alone", "LIT-15(a)")
-        if c == self.turn:
+        if c == self.turn or (on_turn and not t.options.claims_any_time):
             return "turn"
         if t.options.claims_any_time:
             return "any-time"
@@ -384,6 +514,9 @@ class Play:
                 raise self._err(f"a claim names only members of the claimant's team; {p} is "
                                 "an opponent", "LIT-11")
         kind = self.claim_kind(c, ev.half)
+        if not self.turn_known and kind in ("turn", "end-game") and \
+                not t.options.claims_any_time:
+            self.turn, self.turn_known = c, True     # the claimant was on turn
         if shown is not None:
             sev, sline = shown
             salloc = sev.alloc
@@ -398,7 +531,7 @@ class Play:
         for p, cs in salloc:
             shown_names.setdefault(p, Counter()).update(cs)
         for p, names in shown_names.items():
-            if sum(names.values()) > self.count[p]:
+            if self.known(p) is not None and sum(names.values()) > self.count[p]:
                 raise self._err(f"{p} has only {self.count[p]} cards", "O1")
         holder_of: dict[str, str] = {}
         for card in sorted(set(self.half(ev.half).cards)):
@@ -483,7 +616,7 @@ class Play:
                 i = t.players.index(c)
                 for j in range(1, n):
                     q = t.players[(i + j) % n]
-                    if t.opponents(c, q) and self.count[q] > 0:
+                    if t.opponents(c, q) and (q in self.vague or self.count[q] > 0):
                         self.turn = q
                         break
 
@@ -499,20 +632,22 @@ class Play:
         t, a, b = self.table, ev.player, ev.to
         if self.forced:
             raise self._err(self.expected(), "V14")
-        if a != self.turn:
+        if self.turn_known and a != self.turn:
             raise self._err(f"{a} is not on turn: {self.expected()}", "LIT-14")
-        if self.count[a] > 0:
+        if (self.vague[a][0] if a in self.vague else self.count[a]) > 0:
             raise self._err(f"{a} has cards: only a player with none passes the turn", "LIT-14")
-        if self.count[b] == 0:
+        if self.known(b) == 0:
             raise self._err(f"{b} has no cards and cannot be given the turn", "LIT-14")
-        if self.team_cards(t.team_index(a)) == 0:
+        self.vague.pop(a, None)        # a has no cards
+        self.count[a] = 0
+        if self.team_empty(t.team_index(a)):
             if not t.opponents(a, b):
                 raise self._err(f"{a}'s team has no cards: pick an opponent to make the claims",
                                 "LIT-15(b)")
             self.end_game_pick = True
         elif t.opponents(a, b):
             raise self._err(f"the turn goes to a teammate of {a} who has cards", "LIT-14")
-        self.turn = b
+        self.turn, self.turn_known = b, True
 
     def _pass_claim(self, ev: PassClaim):
         if not self.forced:
@@ -566,10 +701,10 @@ class Play:
             self.turn = None
             self.forced = None
             return
-        if self.team_cards(0) == 0 or self.team_cards(1) == 0:
+        if self.team_empty(0) or self.team_empty(1):
             if not self.end_game:
                 self.end_game = True
-            holder = 0 if self.team_cards(0) else 1
+            holder = 1 if self.team_empty(0) else 0
             if t.options.srinivasan_forced_claims and self.forced is None:
                 start = self.last_turn_of_team.get(holder, t.teams[holder][0])
                 self.forced = {"team": holder, "order": self._team_order(holder, start),
@@ -607,11 +742,13 @@ def validate(record) -> Play:
     play = Play.of(record)
     if not play.holds:
         return play
+    # after an unseen move the hands are no longer determined: the model checks the rest
+    cut = play.first_unseen if play.first_unseen is not None else float("inf")
     t = play.table
     # the deal of every player whose hand the record shows: hand at t, moves undone
     deal: dict[str, Counter] = {}
     for line, h in play.holds:
-        if h.player in deal:
+        if h.player in deal or line > cut:
             continue
         hand = Counter(h.cards)
         for mv in play.moves:
@@ -629,6 +766,8 @@ def validate(record) -> Play:
     moves = play.moves
     by_line = {s.line: s for s in record.statements}
     for line, ask in play.asks:
+        if line > cut:
+            break
         while mi < len(moves) and moves[mi].line < line:
             mv = moves[mi]
             card = t.key_card[mv.key]

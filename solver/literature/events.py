@@ -17,6 +17,9 @@ Cleo claims 2H-7H: Ana 2H 3H 4H 6H 7H, Cleo 5H
 shown 2H-7H: Ana 2H 3H 4H 6H 7H, Ben 5H
 >>> print(parse_event("Ana passes turn to Eli", t))
 Ana passes turn to Eli
+>>> [str(parse_event(x, t)) for x in ("Ben asks Cleo ?: Yes", "Ben asks Cleo 5h: ?", "Ben: ?",
+...                                   "TURN: Cleo", "Ben has 1 card")]
+['Ben asks Cleo ?: yes', 'Ben asks Cleo 5H: ?', 'Ben: ?', 'turn: Cleo', 'Ben has 1 card']
 """
 from __future__ import annotations
 
@@ -127,6 +130,73 @@ class Challenge(Event):
         return f"{self.challenger} challenges {self.target} {self.half}"
 
 
+@dataclass(frozen=True)
+class UnheardCard(Event):
+    """``Ben asks Cleo ?: yes|no``: a question whose card the recorder did not hear.
+
+    ``yes``: some card c that Cleo held, of a half-suit Ben held a card of (and, unless
+    V12, not held by Ben), moved to Ben, who asks again; ``no``: Cleo held no copy of some
+    such card c, and the turn passed to Cleo (LIT-6..LIT-8)."""
+
+    asker: str
+    target: str
+    answer: str  # yes | no
+
+    def __str__(self) -> str:
+        return f"{self.asker} asks {self.target} ?: {self.answer}"
+
+
+@dataclass(frozen=True)
+class UnheardAnswer(Event):
+    """``Ben asks Cleo 5H: ?``: a legal question whose answer the recorder did not hear;
+    who asks next is then unknown (LIT-7, LIT-8)."""
+
+    asker: str
+    target: str
+    card: Card
+
+    def __str__(self) -> str:
+        return f"{self.asker} asks {self.target} {self.card!r}: ?"
+
+
+@dataclass(frozen=True)
+class UnseenAsk(Event):
+    """``Ben: ?``: one question by Ben not seen at all: any legal question to any opponent,
+    with either answer (never a claim: claims are always recorded)."""
+
+    player: str
+
+    def __str__(self) -> str:
+        return f"{self.player}: ?"
+
+
+@dataclass(frozen=True)
+class TurnIs(Event):
+    """``turn: Cleo``: it is Cleo's turn now (re-synchronises after unseen events)."""
+
+    player: str
+
+    def __str__(self) -> str:
+        return f"turn: {self.player}"
+
+
+@dataclass(frozen=True)
+class HandCount(Event):
+    """``Ben has 5 cards``: a hand count, which anyone may ask at any time (LIT-13(b), O1)."""
+
+    player: str
+    count: int
+
+    def __str__(self) -> str:
+        return f"{self.player} has {self.count} card" + ("" if self.count == 1 else "s")
+
+
+#: the statements that leave part of what happened unknown
+UNSEEN = (UnheardCard, UnheardAnswer, UnseenAsk)
+
+_UNSEEN = re.compile(r"^(\S+)\s*:\s*\?$")
+_TURN = re.compile(r"^turn\s*:\s*(\S+)$", re.I)
+_COUNT = re.compile(r"^(\S+)\s+has\s+(\d+)\s+cards?$", re.I)
 _ASK = re.compile(r"^(\S+)\s+asks\s+(\S+)\s+(\S+)\s*:\s*(\S+)$", re.I)
 _HOLDS = re.compile(r"^(\S+)\s+holds\s*:\s*(.*)$", re.I)
 _CLAIM = re.compile(r"^(\S+)\s+claims\s+(\S+)\s*:\s*(.*)$", re.I)
@@ -189,7 +259,15 @@ def parse_event(text: str, table):
     m = _ASK.match(t)
     if m:
         a, b = _player(m.group(1), table, t), _player(m.group(2), table, t)
+        if m.group(3) == "?":
+            ans = ANSWERS.get(m.group(4).lower())
+            if ans not in ("yes", "no"):
+                raise NotationError("a question whose card was not heard is answered yes or no "
+                                    "(write 'Ben: ?' when nothing was seen)", text=m.group(4))
+            return UnheardCard(a, b, ans)
         card = table.card(m.group(3))
+        if m.group(4) == "?":
+            return UnheardAnswer(a, b, card)
         ans = ANSWERS.get(m.group(4).lower())
         if ans is None:
             raise NotationError("the answer is yes or no (surrendered under "
@@ -198,6 +276,15 @@ def parse_event(text: str, table):
             raise RuleError("'surrendered' needs the variant own-card-ask=surrender",
                             text=m.group(4), rule="V11")
         return Ask(a, b, card, ans)
+    m = _UNSEEN.match(t)
+    if m:
+        return UnseenAsk(_player(m.group(1), table, t))
+    m = _TURN.match(t)
+    if m:
+        return TurnIs(_player(m.group(1), table, t))
+    m = _COUNT.match(t)
+    if m:
+        return HandCount(_player(m.group(1), table, t), int(m.group(2)))
     m = _HOLDS.match(t)
     if m:
         p = _player(m.group(1), table, t)

@@ -28,7 +28,6 @@ from dataclasses import dataclass, field
 from solver.cards import Card
 from solver.errors import InconsistentError, NotationError, RuleError
 from solver.model import CardLocationModel, Explanation, Reason, explain_card
-from solver.model.counting import deterministic_count
 from solver.literature.events import Claim, parse_event
 from solver.literature.engine import OUT, Play
 from solver.literature.table import Table
@@ -51,6 +50,13 @@ class ViewModel:
     fixed: dict[str, str]
     statements: dict[int, str]
     deal: bool = True
+
+    @property
+    def history(self) -> bool:
+        """Whether the model is the whole history (a record with unseen events)."""
+        from solver.literature.history import HistoryModel
+
+        return isinstance(self.model, HistoryModel)
 
     def free_keys(self) -> list[str]:
         return [k for k in self.table.keys if k not in self.fixed]
@@ -83,6 +89,16 @@ def build(record, view, play: Play | None = None) -> ViewModel:
     play = play or Play.of(record)
     t = play.table
     statements = {s.line: s.text for s in record.statements}
+    if play.unseen:
+        if t.options.memory != "full" and view != ALL:
+            raise RuleError("the memory modes model the current hands from the card counts; "
+                            "with unseen events use memory=full", text=f"memory={t.options.memory}",
+                            rule="A9")
+        from solver.literature.history import HistoryModel
+
+        hm = HistoryModel(record, view, play)
+        return ViewModel(play, t, view if view != ALL else None, hm, dict(hm.fixed), statements,
+                         True)
     if t.options.memory == "last-question" and view != ALL:
         return _build_current(play, view, statements)
     names = {k: repr(c) for k, c in t.key_card.items()}
@@ -151,6 +167,8 @@ def _build_current(play: Play, view, statements) -> ViewModel:
 # ----- counting ------------------------------------------------------------------------------
 def _count(model: CardLocationModel, max_states: int, time_budget: float):
     """A count that is deterministic (see :func:`deterministic_count`)."""
+    from solver.model.counting import deterministic_count
+
     return deterministic_count(model, max_states)
 
 
@@ -180,6 +198,8 @@ def backbone(vm: ViewModel):
     (:mod:`solver.literature.flow`), else by CP-SAT."""
     from solver.literature.flow import flow_backbone
 
+    if vm.history:
+        return vm.model.backbone()
     bb = flow_backbone(vm.model)
     return bb if bb is not None else vm.model.backbone()
 
@@ -191,9 +211,13 @@ def probabilities(vm: ViewModel, max_states=MAX_STATES, time_budget=TIME_BUDGET,
     bb = backbone(vm)
     if not bb.consistent:
         raise conflict_error(vm)
+    if vm.history:
+        return _history_probabilities(vm, bb, t0)
     # the support in location order (a set's order would change the last digits)
     support = {k: dict.fromkeys(l for l in m.locations if l in bb.possible[k])
                for k in m.cards}
+    from solver.model.counting import deterministic_count
+
     counting = deterministic_count(m, max_states, support, len(vm.statements))
     if counting.exact:
         if not counting.total:   # cannot happen after a consistent backbone
@@ -218,6 +242,63 @@ def probabilities(vm: ViewModel, max_states=MAX_STATES, time_budget=TIME_BUDGET,
                          counting.method, time.perf_counter() - t0)
 
 
+#: further witness histories drawn for the estimates of a record with unseen events
+HISTORY_SAMPLES = 24
+
+
+def _history_probabilities(vm: ViewModel, bb, t0) -> Probabilities:
+    """Estimates for a record with unseen events: the share of the witness histories (found
+    for the certainties, and by random objectives) that end with the card at each possible
+    place.  Not a uniform sample: labelled ``exact: false``; 0 and 1 stay logical."""
+    m = vm.model
+    m.more_samples(HISTORY_SAMPLES, seed=len(vm.statements))
+    marg = {}
+    for k in m.cards:
+        poss = [l for l in m.locations if l in bb.possible[k]]
+        if len(poss) == 1:
+            marg[k] = {poss[0]: 1.0}
+            continue
+        n = Counter(d.get(k) for d in m.samples)
+        row = {l: min(max(n[l] / max(len(m.samples), 1), 1e-6), 1 - 1e-6) for l in poss}
+        tot = sum(row.values())
+        marg[k] = {l: q / tot for l, q in row.items()}
+    return Probabilities(False, 0.5, 0.0, marg, bb.possible, "witness histories",
+                         time.perf_counter() - t0, 0)
+
+
+def _history_ratio(vm: ViewModel, require: dict[str, list[tuple[list, int]]]):
+    """P(for every (keys, n) in require[loc]: exactly n of keys at loc) for a record with
+    unseen events: 0 when no history allows it, else the share of witnesses (estimate)."""
+    m = vm.model
+
+    def add(b, final):
+        for loc, items in require.items():
+            for keys, n in items:
+                b.cons([final[k, loc] for k in keys], n, n, None)
+
+    hits = sum(1 for d in m.samples
+               if all(sum(1 for k in keys if d.get(k) == loc) == n
+                      for loc, items in require.items() for keys, n in items))
+    if not hits and not m.possible_with(add):
+        return 0.0, True
+    p = hits / max(len(m.samples), 1)
+    return min(max(p, 1e-6), 1 - 1e-6), False
+
+
+def _history_team(vm: ViewModel, free, team):
+    """P(all of ``free`` in ``team``) for a record with unseen events (see above)."""
+    m = vm.model
+
+    def add(b, final):
+        b.cons([final[k, p] for k in free for p in team], len(free), len(free), None)
+
+    hits = sum(1 for d in m.samples if all(d.get(k) in team for k in free))
+    if not hits and not m.possible_with(add):
+        return 0.0, True
+    p = hits / max(len(m.samples), 1)
+    return min(max(p, 1e-6), 1 - 1e-6), False
+
+
 def joint(vm: ViewModel, probs: Probabilities, require: dict[str, list[tuple[list, int]]],
           max_states=MAX_STATES, time_budget=TIME_BUDGET, seed: int = 0) -> tuple[float, bool]:
     """P(for every (keys, n) in require[loc]: exactly n of keys are at loc); and whether
@@ -227,6 +308,8 @@ def joint(vm: ViewModel, probs: Probabilities, require: dict[str, list[tuple[lis
         for keys, n in items:
             if n < 0 or n > len(keys):
                 return 0.0, True
+    if vm.history:
+        return _history_ratio(vm, require)
     m2 = copy.copy(m)
     m2.constraints = list(m.constraints)
     for loc, items in require.items():
@@ -271,6 +354,8 @@ def any_team(vm: ViewModel, probs: Probabilities, keys: list[str], team: tuple[s
     p, free = _decided(vm, probs, keys, team)
     if p is not None:
         return p, True
+    if vm.history:
+        return _history_team(vm, free, team)
     m = vm.model
     m2 = copy.copy(m)
     m2.constraints = list(m.constraints)
@@ -321,6 +406,10 @@ def team_probabilities(vm: ViewModel, probs: Probabilities, max_states=MAX_STATE
                 todo.append((h, ti, free))
     if not todo:
         return out, True, 0.0
+    if vm.history:
+        for h, ti, free in todo:
+            out[h, ti] = _history_team(vm, free, t.teams[ti])[0]
+        return out, False, 0.5
     if probs.exact and max(probs.states, 1) * len(todo) <= PTEAM_STATES:
         exact = True
         for h, ti, free in todo:
@@ -393,6 +482,8 @@ def current(vm: ViewModel, probs: Probabilities):
 def check(record) -> None:
     """Raise :class:`InconsistentError` when no deal fits every line of the record."""
     vm = build(record, ALL)
+    if isinstance(vm.model, CardLocationModel) and vm.model.witness():
+        return                  # a verified deal: consistent, no solver needed
     if not backbone(vm).consistent:
         raise conflict_error(vm)
 

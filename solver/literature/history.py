@@ -1,0 +1,540 @@
+"""Literature with unseen events: the whole history as one CP-SAT model.
+
+Used when a record says the recorder missed something (``Ben asks Cleo ?: yes``, ``Ben
+asks Cleo 5H: ?``, ``Ben: ?``; record-format.md, "What the recorder did not see").  Then
+a card's place is no longer "where it was dealt, unless seen to move": an unseen move
+takes *some* card, chosen among everything the rules allow.  So the model follows every
+card through time: the deal is one boolean per (card, player); a public move sets the
+card's place; an unseen move is a choice variable (which card, which opponent, which
+answer) whose card's place after the move is a new variable.  Every statement adds its
+constraints at its time, guarded by its line's literal (for minimal conflicts and ``why``):
+
+* a question: LIT-6(a)-(d) at that time, "yes" = the card was with the target (LIT-7),
+  "no" = no copy was (LIT-8); with the card or the answer unheard, the same for some
+  card / either answer; ``Ben: ?`` for some opponent, some card, either answer;
+* whose turn it is, where the record leaves it open (``turn: P``, the next actor, LIT-14);
+* ``holds``, ``has N cards`` (LIT-13(b)), claims and their shown holders (O5).
+
+Certainties are complete: a (card, player) pair is possible exactly when CP-SAT finds a
+whole rule-following history consistent with the record that ends with the card there.
+Probabilities are labelled estimates (see docs/literature.md).
+
+>>> from solver.records import parse_record
+>>> rec = parse_record('''game: literature
+... players: Ana Ben Cleo Dev Eli Fay
+... me: Ana
+... Ana holds: 2H 3H 4H 6H 7H 9S JC QD
+... Ana asks Ben 10S: no
+... Ben asks Cleo 10H: ?
+... Ben asks Eli 9D: no
+... ''')
+>>> from solver.literature.inference import build, backbone
+>>> sorted(backbone(build(rec, "Ana")).possible["10H"])   # Ben kept the turn: he got 10H
+['Ben']
+"""
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from solver.errors import BudgetError
+from solver.model import Backbone, cp_model
+from solver.literature.engine import OUT, Play
+from solver.literature.events import (Ask, Claim, HandCount, Holds, PassTurn, TurnIs,
+                                      UnheardAnswer, UnheardCard, UnseenAsk)
+
+ALL = "*"
+
+
+def _const(term) -> bool:
+    return isinstance(term, int)
+
+
+def _is(term, value: int) -> bool:
+    """``term`` is the constant ``value`` (CP-SAT variables overload ``==``)."""
+    return isinstance(term, int) and term == value
+
+
+class _Build:
+    """One CP-SAT model of the history seen by a view."""
+
+    def __init__(self, hm: "HistoryModel", enforce: bool, only=None):
+        self.hm = hm
+        self.t = t = hm.table
+        self.play = hm.play
+        self.m = m = cp_model.CpModel()
+        self.enforce = enforce
+        self.only = only           # the lines in force (None: all)
+        self.used: set[int] = set()
+        self.lits: dict[int, object] = {}
+        self.locs = list(t.players) + [OUT]
+        self.n = 0
+        self.pos: dict[str, dict[str, object]] = {}
+        for k in t.keys:
+            row = {p: m.NewBoolVar(f"d{k}_{p}") for p in t.players}
+            m.AddExactlyOne(row.values())
+            row[OUT] = 0
+            self.pos[k] = row
+        for p in t.players:
+            m.Add(sum(self.pos[k][p] for k in t.keys) == t.sizes[p])
+        self.turn = {p: int(p == t.first) for p in t.players}
+        self.results = {r.line: r for r in hm.play.results}
+        self.out_at: dict[int, list[str]] = {}
+        for mv in hm.play.moves:
+            if mv.dst == OUT:
+                self.out_at.setdefault(mv.line, []).append(mv.key)
+        self.halves_keys = {h.name: hm.play.keys_of_half(h.name) for h in t.halves}
+
+    # ----- helpers ---------------------------------------------------------------------------
+    def var(self, name="v"):
+        self.n += 1
+        return self.m.NewBoolVar(f"{name}{self.n}")
+
+    def lit(self, line):
+        if not self.enforce or line is None:
+            return None
+        v = self.lits.get(line)
+        if v is None:
+            v = self.lits[line] = self.m.NewBoolVar(f"s{line}")
+        return v
+
+    def cons(self, terms, lo, hi, line, also=()):
+        """``lo <= sum(terms) <= hi`` when the line (and every literal of ``also``) holds."""
+        if line is not None:
+            self.used.add(line)
+            if self.only is not None and line not in self.only:
+                return
+        enf = []
+        for a in also:
+            if _const(a):
+                if not a:
+                    return
+                continue
+            enf.append(a)
+        L = self.lit(line)
+        if L is not None:
+            enf.append(L)
+        const = sum(x for x in terms if _const(x))
+        var = [x for x in terms if not _const(x)]
+        if not var:
+            if lo <= const <= hi:
+                return
+            self.m.AddBoolOr([e.Not() for e in enf])
+            return
+        c = self.m.AddLinearConstraint(sum(var), lo - const, hi - const)
+        if enf:
+            c.OnlyEnforceIf(enf)
+
+    def at(self, keys, p):
+        return [self.pos[k][p] for k in keys]
+
+    def count(self, p):
+        return [self.pos[k][p] for k in self.t.keys]
+
+    def live(self, k) -> bool:
+        return not _is(self.pos[k][OUT], 1)
+
+    def could(self, k, p) -> bool:
+        return not _is(self.pos[k][p], 0)
+
+    def copies(self, card):
+        return self.t.card_keys[card]
+
+    def half_keys(self, card):
+        return self.halves_keys[self.t.half_of[card].name]
+
+    def set_const(self, k, dst):
+        self.pos[k] = {l: int(l == dst) for l in self.locs}
+
+    def move(self, ys: dict, dst: str):
+        """Key k moves to ``dst`` exactly when ``ys[k]`` (from wherever it is)."""
+        m = self.m
+        for k, y in ys.items():
+            row = {}
+            for l in self.locs:
+                old = self.pos[k][l]
+                if l == dst:
+                    if _is(old, 1):
+                        new = 1
+                    elif _is(old, 0):
+                        new = y
+                    else:
+                        new = self.var("p")
+                        m.AddImplication(old, new)
+                        m.AddImplication(y, new)
+                        m.AddBoolOr([old, y, new.Not()])
+                else:
+                    if _is(old, 0):
+                        new = 0
+                    elif _is(old, 1):
+                        new = self.var("p")
+                        m.Add(new + y == 1)
+                    else:
+                        new = self.var("p")
+                        m.AddImplication(new, old)
+                        m.AddBoolOr([new.Not(), y.Not()])
+                        m.AddBoolOr([old.Not(), y, new])
+                row[l] = new
+            self.pos[k] = row
+
+    def choose(self, n, line, name):
+        """``n`` choice literals, at most one true, exactly one when the line holds."""
+        vs = [self.var(name) for _ in range(n)]
+        if vs:
+            self.m.Add(sum(vs) <= 1)
+        self.cons(vs, 1, 1, line)
+        return vs
+
+    def need_turn(self, actor, line, ev_line=None):
+        """The actor is on turn, where the record leaves the turn open."""
+        log = self.play.turn_log.get(ev_line or line)
+        if log is not None and not log[0]:
+            self.cons([self.turn[actor]], 1, 1, line)
+
+    def asker_rules(self, a, card, line, also=()):
+        """LIT-6(c) and (d) for asking ``card`` now (d dropped under V12)."""
+        self.cons(self.at(self.half_keys(card), a), 1, 10 ** 6, line, also)
+        if self.t.options.own_card_ask != "bluff":
+            ck = self.copies(card)
+            self.cons(self.at(ck, a), 0, len(ck) - 1, line, also)
+
+    def names(self):
+        """The card names still in play (some copy not out)."""
+        return [c for c, ks in self.t.card_keys.items() if any(self.live(k) for k in ks)]
+
+    # ----- the statements --------------------------------------------------------------------
+    def run(self, record, view):
+        st = record.statements
+        skip = set()
+        for s in st:
+            if s.line in skip:
+                continue
+            ev, line = s.event, s.line
+            done = [line]
+            if isinstance(ev, Holds):
+                if view == ALL or view == ev.player:
+                    have = Counter(ev.cards)
+                    for c, ks in self.t.card_keys.items():
+                        self.cons(self.at(ks, ev.player), have[c], have[c], line)
+            elif isinstance(ev, Ask):
+                self.ask(ev, line)
+            elif isinstance(ev, Claim):
+                r = self.results.get(line)
+                sline = r.shown_line if r is not None else None
+                if sline is not None:
+                    skip.add(sline)
+                    done.append(sline)
+                self.claim(ev, r, line, sline)
+            elif isinstance(ev, PassTurn):
+                a, b = ev.player, ev.to
+                self.need_turn(a, line)
+                self.cons(self.count(a), 0, 0, line)
+                self.cons(self.count(b), 1, 10 ** 6, line)
+                if self.t.opponents(a, b):
+                    team = self.t.team_of(a)
+                    self.cons([x for p in team for x in self.count(p)], 0, 0, line)
+            elif isinstance(ev, TurnIs):
+                self.need_turn(ev.player, line)
+            elif isinstance(ev, HandCount):
+                self.cons(self.count(ev.player), ev.count, ev.count, line)
+            elif isinstance(ev, UnheardCard):
+                self.unheard_card(ev, line)
+            elif isinstance(ev, UnheardAnswer):
+                self.unheard_answer(ev, line)
+            elif isinstance(ev, UnseenAsk):
+                self.unseen_ask(ev, line)
+            for ln in done:
+                for k in self.out_at.get(ln, ()):
+                    self.set_const(k, OUT)
+            log = self.play.turn_log.get(line)
+            if log is not None and log[2]:
+                self.turn = {p: int(p == log[3]) for p in self.t.players}
+
+    def ask(self, ev: Ask, line):
+        a, b, c = ev.asker, ev.target, ev.card
+        ck = self.copies(c)
+        self.need_turn(a, line)
+        if ev.answer == "surrendered":          # V11: a gives c to b
+            self.give(ck, a, b, line)
+            return
+        self.asker_rules(a, c, line)
+        self.cons(self.count(b), 1, 10 ** 6, line)
+        if ev.answer == "yes":
+            self.give(ck, b, a, line)
+        else:
+            self.cons(self.at(ck, b), 0, 0, line)
+
+    def give(self, ck, src, dst, line):
+        """A copy of a named card moves from ``src`` to ``dst`` (LIT-7, V11)."""
+        if len(ck) == 1:
+            self.cons([self.pos[ck[0]][src]], 1, 1, line)
+            self.set_const(ck[0], dst)
+            return
+        cand = [k for k in ck if self.could(k, src)]
+        ys = self.choose(len(cand), line, "c")
+        for k, y in zip(cand, ys):
+            self.cons([self.pos[k][src]], 1, 1, line, (y,))
+        self.move(dict(zip(cand, ys)), dst)
+
+    def claim(self, ev: Claim, r, line, sline):
+        t = self.t
+        if r is None:
+            return
+        log = self.play.turn_log.get(line)
+        if log is not None and not log[0] and r.kind in ("turn", "end-game") \
+                and not t.options.claims_any_time:
+            self.cons([self.turn[ev.claimant]], 1, 1, line)
+        fline = sline if sline is not None else line
+        shown: dict = {}
+        for p, cs in r.shown:
+            for c in cs:
+                shown.setdefault(c, Counter())[p] += 1
+        for c, holders in shown.items():
+            for p, n in holders.items():
+                self.cons(self.at(self.copies(c), p), n, n, fline)
+
+    def unheard_card(self, ev: UnheardCard, line):
+        a, b = ev.asker, ev.target
+        self.need_turn(a, line)
+        self.cons(self.count(b), 1, 10 ** 6, line)
+        if ev.answer == "yes":
+            cand = [k for k in self.t.keys if self.live(k) and self.could(k, b)]
+            ys = self.choose(len(cand), line, "u")
+            for k, y in zip(cand, ys):
+                self.cons([self.pos[k][b]], 1, 1, line, (y,))
+                self.asker_rules(a, self.t.key_card[k], line, (y,))
+            self.move(dict(zip(cand, ys)), a)
+            return
+        names = self.names()
+        ws = self.choose(len(names), line, "w")
+        for c, w in zip(names, ws):
+            self.asker_rules(a, c, line, (w,))
+            self.cons(self.at(self.copies(c), b), 0, 0, line, (w,))
+
+    def unheard_answer(self, ev: UnheardAnswer, line):
+        a, b, c = ev.asker, ev.target, ev.card
+        ck = self.copies(c)
+        self.need_turn(a, line)
+        self.cons(self.count(b), 1, 10 ** 6, line)
+        self.asker_rules(a, c, line)
+        z = self.var("z")
+        cand = [k for k in ck if self.live(k) and self.could(k, b)]
+        ys = [self.var("y") for _ in cand]
+        self.m.Add(sum(ys) == z) if ys else self.m.Add(z == 0)
+        for k, y in zip(cand, ys):
+            self.cons([self.pos[k][b]], 1, 1, line, (y,))
+        self.cons(self.at(ck, b), 0, 0, line, (z.Not(),))
+        self.move(dict(zip(cand, ys)), a)
+        self.turn = {p: 0 for p in self.t.players}
+        self.turn[a] = z
+        nz = self.var("nz")
+        self.m.Add(nz + z == 1)
+        self.turn[b] = nz
+
+    def unseen_ask(self, ev: UnseenAsk, line):
+        t, m = self.t, self.m
+        a = ev.player
+        self.need_turn(a, line)
+        opps = [q for q in t.players if t.opponents(a, q)]
+        ts = self.choose(len(opps), line, "t")
+        for q, tq in zip(opps, ts):
+            self.cons(self.count(q), 1, 10 ** 6, line, (tq,))
+        names = self.names()
+        ws = self.choose(len(names), line, "w")
+        w_of = dict(zip(names, ws))
+        for c, w in w_of.items():
+            self.asker_rules(a, c, line, (w,))
+        z = self.var("z")
+        nz = self.var("nz")
+        m.Add(nz + z == 1)
+        ys: dict = {}
+        for q, tq in zip(opps, ts):
+            for k in t.keys:
+                if not (self.live(k) and self.could(k, q)) or t.key_card[k] not in w_of:
+                    continue
+                y = self.var("y")
+                ys[k, q] = y
+                m.AddImplication(y, tq)
+                m.AddImplication(y, w_of[t.key_card[k]])
+                self.cons([self.pos[k][q]], 1, 1, line, (y,))
+            for c, w in w_of.items():
+                self.cons(self.at(self.copies(c), q), 0, 0, line, (nz, tq, w))
+        m.Add(sum(ys.values()) == z) if ys else m.Add(z == 0)
+        moved = {}
+        for k in t.keys:
+            yk = [y for (kk, _), y in ys.items() if kk == k]
+            if not yk:
+                continue
+            if len(yk) == 1:
+                moved[k] = yk[0]
+            else:
+                v = self.var("Y")
+                m.Add(v == sum(yk))
+                moved[k] = v
+        self.move(moved, a)
+        self.turn = {p: 0 for p in t.players}
+        self.turn[a] = z
+        for q, tq in zip(opps, ts):
+            u = self.var("n")
+            m.AddImplication(u, nz)
+            m.AddImplication(u, tq)
+            m.AddBoolOr([z, tq.Not(), u])
+            self.turn[q] = u
+
+
+class HistoryModel:
+    """The model of a record with unseen events, seen by ``view`` (duck-types the parts of
+    :class:`~solver.model.CardLocationModel` that ``why`` and the analysis use)."""
+
+    def __init__(self, record, view, play: Play):
+        self.record = record
+        self.view = view
+        self.play = play
+        self.table = play.table
+        t = self.table
+        self.fixed = {k: l for k, l in play.loc.items() if l is not None}
+        self.cards = [k for k in t.keys if k not in self.fixed]
+        self.locations = list(t.players)
+        self.names = {k: repr(t.key_card[k]) for k in t.keys}
+        self.samples: list[dict[str, str]] = []
+        self._bb: Backbone | None = None
+
+    def name(self, key) -> str:
+        return self.names[key]
+
+    def build(self, enforce: bool, extra=None, only=None):
+        b = _Build(self, enforce, only)
+        b.run(self.record, self.view)
+        final = {(k, p): b.pos[k][p] for k in self.cards for p in self.locations}
+        if extra is not None:
+            extra(b, final)
+        return b, final
+
+    @staticmethod
+    def _solver(seconds):
+        s = cp_model.CpSolver()
+        s.parameters.num_workers = 1
+        s.parameters.max_time_in_seconds = seconds
+        return s
+
+    def _read(self, solver, final) -> dict[str, str]:
+        out = {}
+        for (k, p), v in final.items():
+            if (v if _const(v) else solver.Value(v)):
+                out[k] = p
+        return out
+
+    def backbone(self) -> Backbone:
+        if self._bb is not None:
+            return self._bb
+        b, final = self.build(False)
+        m = b.m
+        possible = {k: set() for k in self.cards}
+        unseen = set()
+        for (k, p), v in final.items():
+            if _is(v, 1):
+                possible[k].add(p)
+            elif not _const(v):
+                unseen.add((k, p))
+        solver = self._solver(2.0)
+        first = True
+        while True:
+            if unseen:
+                cover = [final[x] for x in unseen]
+                m.Add(sum(cover) >= 1)
+                m.Maximize(sum(cover))
+            elif not first:
+                break
+            used = solver
+            st = used.Solve(m)
+            if st == cp_model.UNKNOWN:
+                m.ClearObjective()
+                used = self._solver(60.0)
+                st = used.Solve(m)
+                if st == cp_model.UNKNOWN:
+                    raise BudgetError("CP-SAT could not finish the certainties in time")
+            if st in (cp_model.INFEASIBLE, cp_model.MODEL_INVALID):
+                if first:
+                    self._bb = Backbone(False, {k: set() for k in self.cards})
+                    return self._bb
+                break
+            first = False
+            deal = self._read(used, final)
+            self.samples.append(deal)
+            for k, p in deal.items():
+                possible[k].add(p)
+                unseen.discard((k, p))
+            if not unseen:
+                break
+        self._bb = Backbone(True, possible)
+        return self._bb
+
+    def more_samples(self, n: int, seed: int = 0):
+        """``n`` further consistent histories' final places, from random objectives (witnesses,
+        not a uniform sample)."""
+        b, final = self.build(False)
+        rng = random.Random(seed)
+        solver = self._solver(0.05)
+        terms = [(v, rng.randint(-3, 3)) for v in final.values() if not _const(v)]
+        for _ in range(n):
+            if terms:
+                b.m.Maximize(sum(w * v for v, w in terms))
+                terms = [(v, rng.randint(-3, 3)) for v, _ in terms]
+            st = solver.Solve(b.m)
+            if st not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+                break
+            self.samples.append(self._read(solver, final))
+
+    def possible_with(self, require) -> bool:
+        """Whether some consistent history ends with ``require(b, final)`` (adds constraints)."""
+        b, final = self.build(False, require)
+        st = self._solver(30.0).Solve(b.m)
+        if st == cp_model.UNKNOWN:
+            raise BudgetError("CP-SAT could not decide in time")
+        return st in (cp_model.OPTIMAL, cp_model.FEASIBLE)
+
+    # ----- explanations ------------------------------------------------------------------------
+    def _feasible(self, only, extra=None) -> bool:
+        b, _ = self.build(False, extra, set(only))
+        st = self._solver(30.0).Solve(b.m)
+        if st == cp_model.UNKNOWN:
+            raise BudgetError("CP-SAT could not decide in time")
+        return st in (cp_model.OPTIMAL, cp_model.FEASIBLE)
+
+    def _core(self, extra=None) -> list[int] | None:
+        """A minimal set of lines that (with the rules and ``extra``) no history satisfies;
+        ``None`` when the whole record is consistent.  Deletion in shrinking chunks; each
+        trial is a fresh model with only those lines (presolve proves most at once)."""
+        b, _ = self.build(False, extra)
+        core = sorted(b.used)
+        if self._feasible(core, extra):
+            return None
+        n = 2
+        while len(core) >= 2:
+            size = -(-len(core) // n)
+            for i in range(0, len(core), size):
+                trial = core[:i] + core[i + size:]
+                if not self._feasible(trial, extra):
+                    core, n = trial, max(n - 1, 2)
+                    break
+            else:
+                if n >= len(core):
+                    break
+                n = min(len(core), 2 * n)
+        if len(core) == 1 and not self._feasible([], extra):
+            core = []
+        return core
+
+    def conflict(self) -> list[int] | None:
+        return self._core()
+
+    def explain(self, card, loc, at: bool = True) -> list[int] | None:
+        def negate(b, final):
+            v = final[card, loc]
+            if _const(v):
+                if bool(v) == at:
+                    b.m.AddBoolOr([])
+                return
+            b.m.Add(v == (0 if at else 1))
+
+        return self._core(negate)
