@@ -154,21 +154,25 @@ def play_mystery_hand(n_players: int, seed: int, policy: str, samples: int = 150
                 ev = _sim_turn(S, rng, opts, actor, state, hands, where, know[actor], turns,
                                players)
             else:
-                done, hand = _determined(rec_seat)
-                if done:
-                    ev = Announce(SEAT, hand, tuple(hand) == tuple(mystery))
-                elif policy == "advisor":
+                if policy == "advisor":     # (its announce is safe when determined)
                     adv = suggest(rec_seat, SEAT, budget=Budget(samples=samples),
                                   seed=seed * 1000 + turns, with_leak=False)
                     ev = _event_of(adv.best, SEAT, state, hands, mystery, S)
+                    done = bool(adv.summary.get("determined"))
+                else:
+                    done, hand = _determined(rec_seat)
+                if policy == "advisor":
+                    pass
+                elif done:
+                    ev = Announce(SEAT, hand, tuple(hand) == tuple(mystery))
                 elif policy == "greedy":
                     ev = _greedy(SEAT, state, hands, direct, QUERIES, seat_turns)
                 else:
                     ev = _cells(SEAT, state, hands, direct, QUERIES, rec_seat, seat_rng,
                                 cells_deals)
             if det_complete is None:
-                done = _determined(rec_seat)[0] if policy == "random" else \
-                    isinstance(ev, Announce) and ev.right
+                if policy == "random":
+                    done = _determined(rec_seat)[0]
                 if done:
                     det_complete, det_complete_turn = turns, seat_turns
         else:

@@ -38,7 +38,7 @@ def render_advice(adv, top: int | None = None) -> str:
             if key in a.more and a.more[key] not in (None, "", {}):
                 v = a.more[key]
                 if isinstance(v, float):
-                    v = _pct(v)
+                    v = _pct(v) if key.startswith("p_") else f"{v:.3f}"
                 elif isinstance(v, dict):
                     v = ", ".join(f"{k} {_pct(x) if isinstance(x, float) else x}"
                                   for k, x in v.items())

@@ -34,7 +34,9 @@ from typing import Any
 import numpy as np
 
 #: posteriors with at most this many consistent deals are enumerated (exact figures)
-ENUMERATE_LIMIT = 20_000
+ENUMERATE_LIMIT = 5_000
+#: the enumeration gives up (samples instead) after this many search nodes
+ENUMERATE_NODES = 300_000
 #: otherwise this many exact uniform samples
 SAMPLES = 600
 Z95 = 1.959963984540054
@@ -91,7 +93,12 @@ def enumerate_deals(model, limit: int) -> np.ndarray | None:
     out: list[np.ndarray] = []
     cur = base.copy()
 
+    nodes = [0]
+
     def rec(i: int) -> bool:
+        nodes[0] += 1
+        if nodes[0] > ENUMERATE_NODES:
+            return False
         if i == len(free):
             out.append(cur.copy())
             return len(out) <= limit
@@ -433,3 +440,54 @@ class Review:
         return {"game": self.game, "view": self.view, "first_safe": self.first_safe,
                 "measure": self.measure, "curve": [list(x) for x in self.curve],
                 "turns": [t.to_json() for t in self.turns], "notes": self.notes}
+
+
+# ----- the post-game review (shared by the games) ------------------------------------------
+def review_turns(game, record, view, turns, suggest, taken_text, mistakes_of,
+                 budget=None) -> Review:
+    """Review ``view``'s turns.  ``turns``: indices (into ``record.statements``) of the
+    view's turn statements; ``suggest(prefix_record)`` -> :class:`Advice` before a turn;
+    ``taken_text(statement)`` -> the action as the advisor writes it; ``mistakes_of(taken
+    action or None, advice, statement)`` -> list of mistakes.  The sheet after each turn and
+    the uncertainty curve come from ``game.knowledge`` (the replay's figures)."""
+    from dataclasses import replace
+
+    from solver.errors import SleuthError
+    from solver.model.budget import STEP_BUDGET
+
+    budget = budget or STEP_BUDGET
+    st = record.statements
+
+    def prefix(i):
+        return replace(record, statements=tuple(st[:i]))
+
+    curve: list[tuple[int, float | None]] = []
+    first_safe: dict = {}
+    know = {}
+    for i in range(len(st) + 1):
+        try:
+            k = game.knowledge(prefix(i), view, budget)
+        except SleuthError:
+            k = None
+        know[i] = k
+        curve.append((i, None if k is None else k.uncertainty))
+        if k is not None and k.safe and not first_safe:
+            first_safe = {"step": i, "line": st[i - 1].line if i else None,
+                          "what": "; ".join(f"{key}: {v}" for key, v in k.safe.items())}
+    out = []
+    for i in turns:
+        s = st[i]
+        adv = suggest(prefix(i))
+        text = taken_text(s)
+        taken = next((a for a in adv.actions if a.action == text), None)
+        best = adv.best
+        k = know.get(i + 1)
+        sheet = dict(k.certain) if k is not None else {}
+        out.append(TurnReview(
+            s.line, i + 1, text, best.action if best else "-",
+            None if taken is None else taken.score, best.score if best else 0.0,
+            None if taken is None else taken.info_bits,
+            max((a.info_bits for a in adv.actions), default=0.0),
+            None if taken is None else taken.leak_bits,
+            mistakes_of(taken, adv, s), sheet, None if k is None else k.uncertainty))
+    return Review(game.name, view, out, first_safe, game.measure, curve)

@@ -29,7 +29,8 @@ class LiteratureGame(Game):
     rules = "literature"
     rule_prefix = "LIT"
     capabilities = frozenset({Capability.ANALYZE, Capability.EXPLAIN, Capability.CHECK,
-                              Capability.SIMULATE, Capability.REPLAY})
+                              Capability.SIMULATE, Capability.REPLAY,
+                              Capability.ADVISE})
     player_counts = (4, 6, 8)
     header_keys = ("teams",)
     opening = "(the deal)"
@@ -89,6 +90,16 @@ class LiteratureGame(Game):
         from solver.literature.simulate import simulate
 
         return simulate(players, options, seed, events)
+
+    def suggest(self, record, view, *, top=None, budget: Budget = Budget()):
+        from solver.literature.advise import suggest
+
+        return suggest(record, view, top=top, budget=budget)
+
+    def review(self, record, view):
+        from solver.literature.advise import review
+
+        return review(record, view)
 
     # ----- replay and session ------------------------------------------------------------
     def _held(self, record) -> set[str]:

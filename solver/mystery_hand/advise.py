@@ -31,7 +31,7 @@ import math
 
 import numpy as np
 
-from solver.advice import (ActionAdvice, Advice, Posterior, information, kl_divergence,
+from solver.advice import (ActionAdvice, Advice, Posterior, _rank, information, kl_divergence,
                            posterior, wilson)
 from solver.cards import RankSet, SuitRange, SUITS, standard_deck
 from solver.errors import NotationError
@@ -168,17 +168,20 @@ def suggest(record, view: str | None, *, top: int | None = None,
     # the view's own hand: the cards certain to be at A
     own = {c for c in me.deck if (D[:, me.ci[c]] == A).all()} if n else set()
     mcode = me.mcode
-    cands_now = len(np.unique(mcode))
+    m_rank, n_m = _rank(mcode)
+    cands_now = n_m
     actions: list[ActionAdvice] = []
 
     def after(ans: np.ndarray) -> dict:
         """Chance that M is determined after the answer, and the candidates left."""
         if n == 0:
             return {}
-        codes = np.unique(ans, return_inverse=True)[1].ravel()
-        pair = np.unique(np.stack([codes, np.unique(mcode, return_inverse=True)[1].ravel()],
-                                  1), axis=0)
-        distinct = np.bincount(pair[:, 0], minlength=codes.max() + 1)
+        codes, k = _rank(ans)
+        pair, _ = _rank(codes.astype(np.int64) * n_m + m_rank)
+        # distinct hands per answer: each distinct (answer, hand) pair counted once
+        first = np.zeros(pair.max() + 1, dtype=np.int64)
+        first[pair] = codes
+        distinct = np.bincount(first, minlength=k)
         per_row = distinct[codes]
         out = {"p_determined": float((per_row == 1).mean()),
                "candidates_after": float(per_row.mean())}
@@ -198,6 +201,11 @@ def suggest(record, view: str | None, *, top: int | None = None,
     def figures(kind, text, ans, proj, pub_ans, pub_legal, pub_proj, extra_turn, more,
                 ans_proj=None, pub_ans_proj=None):
         """``ans_proj``/``pub_ans_proj``: on samples, the part of the answer measured."""
+        if not with_leak and n and (ans == ans[0]).all():   # a known answer tells nothing
+            fig = {"p_extra_turn": float(extra_turn.mean()) if extra_turn is not None else 0.0,
+                   **after(ans), **more}
+            p_extra = fig["p_extra_turn"]
+            return ActionAdvice(text, 0.0, 0.0, {}, 0.0, exact, kind, fig)
         tcode = me.target_code(proj)
         info, err = information(tcode, ans if not est or ans_proj is None else ans_proj,
                                 estimate=est)
@@ -339,3 +347,52 @@ def exposure(record, view: str, *, budget: Budget = Budget()) -> dict:
     return {"view": view, "exact": a.exact, "certain": certain,
             "expected_per_suit": per_suit,
             "cards": dict(top), "known_share": len(certain)}
+
+
+def review(record, view, *, samples: int | None = None):
+    """Each of ``view``'s turns against the advisor's best (:class:`solver.advice.Review`):
+    mistakes are an announcement while the hand was not determined (MH-20) and a question
+    that told the table more than it told the asker (leak_bits > info_bits)."""
+    from solver.advice import review_turns
+    from solver.games import get_game
+    from solver.mystery_hand.events import AskAll, AskOne, Announce, Request
+
+    if view is None or view not in record.header.players:
+        raise NotationError("the review needs a player's view (--as P, or 'me:' in the "
+                            "record)", text=str(view))
+    eng = _engine()
+
+    def actor(ev):
+        return ev.player if isinstance(ev, Announce) else ev.asker
+
+    turns = [i for i, s in enumerate(record.statements)
+             if isinstance(s.event, (AskOne, AskAll, Request, Announce))
+             and actor(s.event) == view]
+
+    def taken_text(s):
+        if isinstance(s.event, Announce):
+            return f"{view} announces {_fmt(s.event.cards)}"
+        return s.text.split(":")[0].strip()
+
+    def mistakes_of(taken, adv, s):
+        out = []
+        if isinstance(s.event, Announce):
+            if not adv.summary.get("determined"):
+                p = taken.more.get("p_right") if taken is not None else None
+                out.append("announced while the mystery hand was not determined (MH-20)"
+                           + (f": right with p = {p:.3g}" if p is not None else
+                              ": not even the most likely hand"))
+        else:
+            if adv.summary.get("determined"):
+                out.append("the mystery hand was determined: a safe announcement was "
+                           "available (MH-18)")
+            if taken is not None and taken.leak_bits > taken.info_bits + 1e-9:
+                out.append(f"told the table more about the mystery hand "
+                           f"({taken.leak_bits:.3g} bits) than it told you "
+                           f"({taken.info_bits:.3g} bits)")
+        return out
+
+    budget = Budget(samples=samples) if samples else Budget()
+    return review_turns(get_game("mystery-hand"), record, view, turns,
+                        lambda rec: suggest(rec, view, budget=budget), taken_text,
+                        mistakes_of)

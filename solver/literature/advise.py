@@ -1,0 +1,324 @@
+"""The Literature advisor: every legal question and claim of a view now, ranked
+(``sleuth suggest``), and the post-game review.  Figures and scoring: ``docs/advisor.md``.
+
+Figures are averages over the view's posterior (:func:`solver.advice.posterior`, uniform
+over the deals consistent with what the view saw): exact on an enumeration, else
+estimates from exact uniform samples.  A card's current holder in a deal is its public
+holder when it moved in public (O2, O3), else the player it was dealt to.
+
+* question A->B c (LIT-6): ``p_yes`` = P(B holds c); ``info_bits`` = H(answer) (the answer
+  is a function of the deal, so it is the information the table gets about the cards);
+  ``expected_cards`` = the cards expected before the turn passes (LIT-7/8), looking two
+  questions ahead (this one, then the best next one given "yes");
+  ``leak_bits`` = what the question itself tells a spectator (LIT-6(c)/(d): A holds a card
+  of c's half-suit other than c, and not c): -log2 of that fact's probability under the
+  spectator's posterior;
+* claims (LIT-10, LIT-11): safe claims (every holder certain, from the analysis) first;
+  otherwise the most likely allocation within the team with its chances of won /
+  cancelled / lost.
+
+>>> from solver.records import parse_record
+>>> rec = parse_record('''game: literature
+... players: Ana Ben Cleo Dev Eli Fay
+... me: Ana
+... Ana holds: 2H 3H 4H 6H 7H 9S JC QD
+... Ana asks Ben 10S: no
+... Ben asks Cleo 9D: no
+... Cleo asks Ben 3H: no
+... ''')
+>>> adv = suggest(rec, "Ana")
+>>> adv.actions[0].action, adv.actions[0].more["safe"]
+('Ana claims 2H-7H: Ana 2H 3H 4H 6H 7H, Cleo 5H', True)
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from solver.advice import ActionAdvice, Advice, posterior, wilson
+from solver.errors import NotationError
+from solver.model.budget import Budget
+
+#: a safe claim outranks any question (it scores one half-suit for sure)
+SAFE_CLAIM_SCORE = 10.0
+#: an unsafe claim: P(won) - P(lost) minus this premium (asking first can make it safe)
+CLAIM_RISK = 0.5
+#: weight of the bits a question tells the table, against the cards it wins (in 1/6 units)
+LEAK_WEIGHT = 0.05
+
+
+def _holders(vm, post, players):
+    """(keys, array rows x keys of the current holder's index in ``players``)."""
+    t = vm.table
+    keys = list(t.keys)
+    m = vm.model
+    locs = list(m.locations)
+    pidx = {p: i for i, p in enumerate(players)}
+    out = np.full((post.n, len(keys)), -1, dtype=np.int16)
+    model_cards = {c: i for i, c in enumerate(m.cards)}
+    for j, k in enumerate(keys):
+        if k in vm.fixed:
+            out[:, j] = pidx.get(vm.fixed[k], -1)
+        elif k in model_cards:
+            col = post.deals[:, model_cards[k]] if post.n else np.zeros(0, dtype=np.int16)
+            lut = np.array([pidx.get(l, -1) for l in locs], dtype=np.int16)
+            out[:, j] = lut[col]
+    return keys, out
+
+
+def _posterior_of(record, view, play, budget: Budget, seed: int):
+    from solver.literature import inference
+
+    vm = inference.build(record, view, play)
+    if vm.history:
+        raise NotationError("the advisor needs a record without unseen events ('?')",
+                            text=str(view))
+    kw = {"seed": seed}
+    if budget.samples:
+        kw["samples"] = budget.samples
+    if budget.max_states:
+        kw["max_states"] = budget.max_states
+    try:
+        post = posterior(vm.model, **kw)
+    except ValueError:
+        raise inference.conflict_error(vm) from None
+    return vm, post
+
+
+def suggest(record, view, *, top=None, budget: Budget = Budget(), seed=None,
+            with_leak: bool = True) -> Advice:
+    from solver.literature.engine import Play
+    from solver.literature.events import Claim
+
+    h = record.header
+    if view is None or view not in h.players:
+        raise NotationError("the advisor needs a player's view (--as P, or 'me:' in the "
+                            "record)", text=str(view))
+    seed = len(record.statements) if seed is None else seed
+    play = Play.of(record)
+    t = play.table
+    players = list(t.players)
+    vm, post = _posterior_of(record, view, play, budget, seed)
+    keys, H = _holders(vm, post, players)
+    n = post.n
+    kpos = {k: j for j, k in enumerate(keys)}
+    me = players.index(view)
+    team = set(t.team_of(view))
+    est = not post.exact
+    on_turn = (not play.over) and play.turn == view
+    actions: list[ActionAdvice] = []
+    if with_leak:
+        vp, pub = _posterior_of(record, None, play, budget, seed + 1)
+        _, HP = _holders(vp, pub, players)
+    # the view's own hand: keys it certainly holds now
+    mine = {k for k in keys if n and (H[:, kpos[k]] == me).all()}
+    opps = [b for b in players if t.opponents(view, b) and play.count[b] > 0]
+    open_halves = play.open_halves()
+    bluff = t.options.own_card_ask == "bluff"
+    questions = []
+    if play.count[view] > 0:
+        for hn in open_halves:
+            hk = play.keys_of_half(hn)
+            if not any(k in mine for k in hk):        # LIT-6(c)
+                continue
+            for c in sorted(set(play.half(hn).cards)):
+                ck = list(t.card_keys[c])
+                if all(k in mine for k in ck) and not bluff:   # LIT-6(d)
+                    continue
+                for b in opps:                       # LIT-6(a)(b)
+                    questions.append((b, c, hn, ck, hk))
+    yes_cols = {}
+    for b, c, hn, ck, hk in questions:
+        bi = players.index(b)
+        yes_cols[b, c] = (H[:, [kpos[k] for k in ck]] == bi).any(axis=1)
+    for b, c, hn, ck, hk in questions:
+        yes = yes_cols[b, c]
+        p = float(yes.mean()) if n else 0.0
+        info = 0.0 if p in (0.0, 1.0) else float(-(p * math.log2(p) + (1 - p) * math.log2(1 - p)))
+        # two questions ahead: this one, then the best next given "yes" (the card moves)
+        nxt = 0.0
+        if yes.any():
+            for (b2, c2), y2 in yes_cols.items():
+                if c2 == c:
+                    continue
+                nxt = max(nxt, float(y2[yes].mean()))
+        exp_cards = p * (1 + nxt)
+        leak = 0.0
+        if with_leak and pub.n:
+            other = [k for k in hk if k not in ck]
+            fact = (HP[:, [kpos[k] for k in other]] == me).any(axis=1) if other else \
+                np.zeros(pub.n, dtype=bool)
+            if not bluff:
+                fact &= ~(HP[:, [kpos[k] for k in ck]] == me).all(axis=1)
+            pf = float(fact.mean())
+            pf = max(pf, 0.5 / (pub.n + 1)) if not pub.exact else pf
+            leak = 0.0 + max(-math.log2(pf), 0.0) if pf > 0 else 0.0
+        score = exp_cards / 6 - LEAK_WEIGHT * leak
+        more = {"p_yes": p, "expected_cards": exp_cards,
+                "tells": f"{view} holds a card of {hn} other than {c!r}, and not {c!r} "
+                         "(LIT-6(c)/(d))"}
+        if est:
+            more["error"] = {"p": wilson(p, n)}
+        actions.append(ActionAdvice(f"{view} asks {b} {c!r}", score, info,
+                                    {"yes": p, "no": 1 - p}, leak,
+                                    post.exact and (not with_leak or pub.exact), "question",
+                                    more))
+    # claims (LIT-10, LIT-11): any open half-suit
+    safe = _safe_claims(record, view, budget)
+    tix = [players.index(q) for q in sorted(team, key=players.index)]
+    for hn in open_halves:
+        hk = play.keys_of_half(hn)
+        cols = H[:, [kpos[k] for k in hk]] if n else np.zeros((0, len(hk)), dtype=np.int16)
+        in_team = np.isin(cols, tix).all(axis=1) if n else np.zeros(0, dtype=bool)
+        if hn in safe:
+            alloc = tuple((q, tuple(sorted(_card(t, c) for c in cs)))
+                          for q, cs in sorted(safe[hn].items(), key=lambda kv: players.index(kv[0])))
+            pw, pc, pl, is_safe = 1.0, 0.0, 0.0, True
+        else:
+            if not in_team.any():
+                best = {}
+                for k in hk:
+                    best[k] = view
+                pw = 0.0
+            else:
+                sub = cols[in_team]
+                best = {}
+                for j, k in enumerate(hk):
+                    vals, cnt = np.unique(sub[:, j], return_counts=True)
+                    best[k] = players[int(vals[int(np.argmax(cnt))])]
+                want = np.array([players.index(best[k]) for k in hk])
+                pw = float((cols == want).all(axis=1).mean())
+            pt = float(in_team.mean()) if n else 0.0
+            pc, pl, is_safe = max(pt - pw, 0.0), 1.0 - pt, False
+            by: dict[str, list] = {}
+            for k in hk:
+                by.setdefault(best[k], []).append(t.key_card[k])
+            alloc = tuple((q, tuple(sorted(cs))) for q, cs in
+                          sorted(by.items(), key=lambda kv: players.index(kv[0])))
+        ev = Claim(view, hn, alloc)
+        score = SAFE_CLAIM_SCORE + 1.0 if is_safe else pw - pl - CLAIM_RISK
+        more = {"safe": is_safe, "outcomes": {"won": pw, "cancelled": pc, "lost": pl}}
+        if est and not is_safe:
+            more["error"] = {"p": wilson(0.5, n)}
+        actions.append(ActionAdvice(str(ev), score, 0.0,
+                                    {"won": pw, "cancelled": pc, "lost": pl}, 0.0,
+                                    is_safe or post.exact, "claim", more))
+    adv = Advice("literature", view, on_turn, actions, post.exact and
+                 (not with_leak or pub.exact), "enumerated" if post.exact else "sampled", n,
+                 summary={"safe_claims": sorted(safe), "turn": play.turn})
+    if est:
+        adv.notes.append(f"estimates from {n} exact uniform deals of {view}'s posterior")
+    adv.sort()
+    # safe claims first, then the best unsafe claim, then the questions (others follow)
+    if top is not None:
+        adv.actions = adv.actions[:top]
+    return adv
+
+
+def _card(t, c):
+    return c
+
+
+def _safe_claims(record, view, budget: Budget) -> dict:
+    """half-suit -> {player: [cards]} for the view's safe claims (the analysis: logical)."""
+    from solver.literature.analysis import analyze
+
+    kw = {"max_states": budget.max_states} if budget.max_states else {}
+    a = analyze(record, view, **kw)
+    out = {}
+    for name, hi in a.halves.items():
+        sc = getattr(hi, "safe_claim", None)
+        if sc:
+            from solver.cards import Card
+            out[name] = {q: [Card.parse(c) if isinstance(c, str) else c for c in cs]
+                         for q, cs in sc.items()}
+    return out
+
+
+# ----- the simulation (benchmarks/advisor.py) -----------------------------------------------
+def play_game(seed: int, policy: str, samples: int = 150, team: int = 0) -> dict:
+    """One 6-player game; team ``team`` (Ana Cleo Eli) follows ``policy`` (``advisor``: the
+    advisor's best action on its normal turns; ``random``: the simulator's players)."""
+    from solver.literature.events import Ask, Claim, Shown
+    from solver.literature.simulate import MAX_STATEMENTS, Simulator
+    from solver.records import Record
+
+    class AdvisedSimulator(Simulator):
+        def turn(self):
+            play = self.play
+            a = play.turn
+            if (policy != "advisor" or a not in self.t.teams[team] or play.challenge
+                    or play.forced or play.end_game or play.count[a] == 0):
+                return super().turn()
+            rec = Record(self.header, tuple(self.statements))
+            adv = suggest(rec, a, budget=Budget(samples=samples), seed=seed * 7919 +
+                          len(self.statements), with_leak=False)
+            best = adv.best
+            if best is None:
+                return super().turn()
+            if best.kind == "claim":
+                words = best.action.split(":", 1)
+                half = words[0].split()[2]
+                from solver.literature.events import parse_event
+                ev = parse_event(best.action, self.t)
+                shown = self.shown_for(half)
+                same = sorted((repr(c), q) for q, cs in ev.alloc for c in cs) == \
+                    sorted((repr(c), q) for q, cs in shown for c in cs)
+                self.emit(ev, None if same else Shown(half, shown))
+                self.claims += 1
+                return None
+            _, _, b, c = best.action.split()
+            from solver.cards import Card
+            card = Card.parse(c)
+            ans = "yes" if self.holds_card(b, card) else "no"
+            self.emit(Ask(a, b, card, ans))
+            return None
+
+    sim = AdvisedSimulator(6, (), seed)
+    sim.claims = 0
+    rec = sim.run()
+    w = sim.play.winner()
+    mine = sim.t.team_name(team)
+    return {"winner": w, "won": w == mine, "tie": w == "tie",
+            "score": sim.play.score_by_team(), "statements": len(rec.statements)}
+
+
+def review(record, view, *, samples: int | None = None):
+    """Each of ``view``'s questions and claims against the advisor's best: mistakes are an
+    unsafe claim (LIT-11) and a question that told the table more than the answer told
+    the asker (leak_bits > info_bits)."""
+    from solver.advice import review_turns
+    from solver.games import get_game
+    from solver.literature.events import Ask, Claim
+
+    if view is None or view not in record.header.players:
+        raise NotationError("the review needs a player's view (--as P, or 'me:' in the "
+                            "record)", text=str(view))
+    turns = [i for i, s in enumerate(record.statements)
+             if (isinstance(s.event, Ask) and s.event.asker == view)
+             or (isinstance(s.event, Claim) and s.event.claimant == view)]
+
+    def taken_text(s):
+        if isinstance(s.event, Claim):
+            return str(s.event)
+        return s.text.split(":")[0].strip()
+
+    def mistakes_of(taken, adv, s):
+        out = []
+        if isinstance(s.event, Claim):
+            if s.event.half not in adv.summary.get("safe_claims", []) or \
+                    (taken is not None and not taken.more.get("safe")):
+                o = taken.more.get("outcomes") if taken is not None else None
+                out.append("claimed while not safe (LIT-11)" + (
+                    f": won {o['won']:.2f}, cancelled {o['cancelled']:.2f}, lost {o['lost']:.2f}"
+                    if o else ""))
+        elif taken is not None and taken.leak_bits > taken.info_bits + 1e-9:
+            out.append(f"the question told the table more ({taken.leak_bits:.3g} bits) than "
+                       f"the answer told you ({taken.info_bits:.3g} bits)")
+        return out
+
+    budget = Budget(samples=samples) if samples else Budget()
+    return review_turns(get_game("literature"), record, view, turns,
+                        lambda rec: suggest(rec, view, budget=budget), taken_text,
+                        mistakes_of)
