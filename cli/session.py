@@ -9,7 +9,7 @@ import sys
 
 import click
 
-from cli.main import cli, handle_errors, with_examples
+from cli.main import cli, handle_errors, rule_hint, with_examples
 from solver.errors import InconsistentError, SleuthError
 from solver.records import printable
 from solver.session import Outcome, Session, record_names
@@ -119,13 +119,18 @@ def render_outcome(o: Outcome, session: Session, show_sheet: bool) -> str:
         if show_sheet:
             out += ["", sheet_text(session)]
     elif k == "refused":
-        out.append(("whatif refused: " if o.hypothetical else "refused: ") + str(o.error))
+        out.append(("whatif refused: " if o.hypothetical else "refused: ") + str(o.error)
+                   + rule_hint(o.error))
         if o.conflict:
-            new_line = len(session.text.splitlines()) + 1
+            new_line = o.line if o.line is not None else len(session.text.splitlines()) + 1
             out += render_conflict(o.conflict, new_line)
-            if o.statement and not o.hypothetical:
+            if o.line is not None:
+                out.append("  the record is unchanged")
+            elif o.statement and not o.hypothetical:
                 out.append("  not saved; 'force' saves it anyway, 'undo' removes the last "
                            "statement")
+        elif o.line is not None:
+            out.append("  the record is unchanged")
         elif o.statement and not o.hypothetical:
             out.append("  not saved")
     elif k == "pending":
@@ -135,7 +140,20 @@ def render_outcome(o: Outcome, session: Session, show_sheet: bool) -> str:
         out.append("  " + o.message)
     elif k == "undone":
         for ln, text in o.removed:
-            out.append(f"removed line {ln}: {text}")
+            out.append(f"undo: removed line {ln}: {text}")
+        out.append("  ('redo' puts it back)")
+        if show_sheet:
+            out += ["", sheet_text(session)]
+    elif k == "redone":
+        for ln, text in o.removed:
+            out.append(f"redo: put back line {ln}: {text}")
+        if show_sheet:
+            out += ["", sheet_text(session)]
+    elif k in ("edited", "deleted"):
+        for ln, text in o.removed:
+            out.append(f"line {ln} was: {text}")
+        out.append(f"line {o.line} is now: {o.statement}" if k == "edited"
+                   else f"deleted line {o.line} (the lines after it move up one)")
         if show_sheet:
             out += ["", sheet_text(session)]
     elif k == "whatif":
@@ -172,7 +190,7 @@ def outcome_json(o: Outcome, session: Session) -> dict:
                     "reasons": [{"fact": r.fact, "lines": list(r.lines)} for r in e.reasons]}
     if o.kind == "whatif":
         d["after"] = {"uncertainty": o.after.uncertainty, "summary": o.after.summary}
-    if o.kind in ("accepted", "undone", "sheet", "whatif"):
+    if o.kind in ("accepted", "undone", "redone", "edited", "deleted", "sheet", "whatif"):
         try:
             rec = o.record if o.kind == "whatif" else None
             d["analysis"] = session.analyze(rec).to_json()
@@ -243,21 +261,22 @@ def play(record, as_, as_json, no_sheet):
     Every statement is checked against the whole record before it is saved: one that does
     not parse or breaks a rule is refused; one that contradicts the record is refused with
     the conflicting lines ('force' saves it anyway). The file is replaced atomically after
-    every accepted statement and every undo, so it is always a valid record.
+    every change, so it is always a valid record.
 
     \b
-    Commands: undo | whatif <statement> | why CARD | force [<statement>] | sheet | help | quit
-    Tab completes names, cards, ranges and keywords. Ctrl-D quits.
+    Commands: undo | redo | edit N <statement> | delete N | whatif <statement> |
+              why CARD | force [<statement>] | sheet | help | quit
+    N is the line number the messages show ('saved line 7'). Tab completes names, cards,
+    ranges and keywords. Ctrl-D quits. The statements of a game: sleuth format GAME.
 
     \b
     Example:
-      sleuth new {game} game.txt --players "Ana Ben Cleo Dev" --me Ana --dealer Dev
+      sleuth new {new}
       sleuth play game.txt
-      sleuth> Ana holds: 5H 6S 2C 3C 4C 5C 7C 8C 9C 10C JC QC
-      sleuth> Ana asks Ben 4H-7H: 4H 7H
-      sleuth> whatif Ben asks all 6*: Ana 1, Cleo 1, Dev 2
+      sleuth> {statement}
       sleuth> undo
-    Piped:  printf 'Ana asks Ben 4H-7H: 4H 7H\\nwhy 7H\\n' | sleuth play game.txt --no-sheet
+      sleuth> redo
+    Piped:  printf '{statement}\\nundo\\n' | sleuth play game.txt --no-sheet
 
     When the input is not a terminal, lines are read plainly and echoed, and the exit
     status is 3 if a contradiction was refused, else 2 if any line was refused, else 0.

@@ -12,7 +12,12 @@ line the user typed and returns an :class:`Outcome` for the CLI to show.  A line
   legal);
 * ``undo``: removes the last statement step (with the lines that ``join`` it, such as the
   line that resolves a claim);
-  the header, comment lines and blank lines stay;
+  the header, comment lines and blank lines stay; ``redo`` puts back what the last undo
+  removed (while nothing else changed);
+* ``edit N <statement>`` / ``delete N``: replace or remove the statement on record line N;
+  the whole record is re-checked (rules and consistency) and a change that breaks it is
+  refused with the conflict, like a new statement (:func:`edited`, also behind
+  ``sleuth log --replace N``);
 * ``whatif <statement>``: what would follow, without saving;
 * ``why CARD``: the statements behind each certainty about a card;
 * ``sheet``: the analysis again; ``help``; ``quit`` (or ``exit``, end of input);
@@ -39,14 +44,18 @@ from solver.records import (Record, atomic_write, clean_temporaries, parse_recor
                              strip_comment)
 from solver.records import read_text as _read_text
 
-COMMANDS = ("undo", "why", "whatif", "force", "sheet", "help", "quit", "exit")
+COMMANDS = ("undo", "redo", "edit", "delete", "why", "whatif", "force", "sheet", "help", "quit",
+            "exit")
 
 #: one line per session command, for ``help``
 COMMAND_HELP = (
     ("<statement>", "log it: checked against the whole record, then saved"),
     ("force <statement>", "log it even though it contradicts the record ('force' alone: "
                           "the last statement refused as a contradiction)"),
-    ("undo", "remove the last statement from the record"),
+    ("undo", "remove the last statement from the record (it says which)"),
+    ("redo", "put back what the last 'undo' removed"),
+    ("edit N <statement>", "replace the statement on line N (the whole record is re-checked)"),
+    ("delete N", "remove the statement on line N (the whole record is re-checked)"),
     ("whatif <statement>", "what would follow from it, without saving"),
     ("why CARD", "the statements behind each certainty about CARD"),
     ("sheet", "show the analysis again"),
@@ -59,7 +68,9 @@ COMMAND_HELP = (
 class Outcome:
     """The result of one line.  ``kind``: ``accepted`` (saved), ``refused`` (not saved;
     ``error``, and ``conflict`` = the conflicting lines for a contradiction), ``pending``
-    (a statement whose class is ``held_for`` another, kept until that one follows), ``undone``, ``whatif``, ``why``,
+    (a statement whose class is ``held_for`` another, kept until that one follows), ``undone``,
+    ``redone`` (``removed``: the lines put back), ``edited``/``deleted`` (``line``; ``removed``:
+    the statement that was there), ``whatif``, ``why``,
     ``sheet``, ``help``, ``noted`` (a comment line saved), ``quit``, ``empty``."""
 
     kind: str
@@ -80,7 +91,7 @@ class Outcome:
 
     @property
     def saved(self) -> bool:
-        return self.kind in ("accepted", "undone", "noted")
+        return self.kind in ("accepted", "undone", "redone", "edited", "deleted", "noted")
 
     @property
     def exit_code(self) -> int:
@@ -172,6 +183,83 @@ def append_statement(path: str, statement: str, *, force: bool = False) -> Recor
     return rec
 
 
+def statement_line(text: str, line, path: str | None = None) -> int:
+    """``line`` (an int or its text) as the record line of a statement of ``text`` --
+    else a ``NotationError`` that says which lines hold statements."""
+    try:
+        n = int(str(line).strip())
+    except ValueError:
+        raise NotationError("expected a line number (the 'line N' of the messages)",
+                            text=str(line), path=path) from None
+    rec = parse_record(text, path, validate=False)
+    lines = [st.line for st in rec.statements]
+    if n not in lines:
+        span = f"lines {lines[0]}-{lines[-1]}" if lines else "none yet"
+        raise NotationError(f"line {n} holds no statement (statements: {span})",
+                            text=str(line), path=path)
+    return n
+
+
+def edited(text: str, line, statement: str | None, path: str | None = None, *,
+           force: bool = False) -> tuple[str, Record, str]:
+    """The record ``text`` with the statement on record line ``line`` replaced by
+    ``statement`` (``None``: deleted), parsed, validated and (unless ``force``) checked for
+    consistency as a whole -- or the error, like a new statement; nothing is written.
+    Returns the new text, its record and the statement that was there.  A replacement
+    keeps the old line's comment unless it brings its own.  An inconsistency after a
+    deletion names the lines as they are numbered now."""
+    n = statement_line(text, line, path)
+    lines = text.splitlines(keepends=True)
+    old = lines[n - 1]
+    old_stmt, old_comment = strip_comment(old.strip())
+    if statement is None:
+        new_lines = lines[: n - 1] + lines[n:]
+    else:
+        if "\n" in statement or "\r" in statement or _CONTROL.search(statement):
+            raise NotationError("one statement at a time, on one line", text=statement,
+                                path=path)
+        stmt, comment = strip_comment(statement.strip())
+        if not stmt:
+            raise NotationError("expected a game statement", text=statement, path=path)
+        comment = comment or old_comment
+        new = f"{stmt}   # {comment}" if comment else stmt
+        new_lines = lines[: n - 1] + [new + ("\n" if old.endswith("\n") else "")] + lines[n:]
+    new_text = "".join(new_lines)
+    try:
+        rec = parse_record(new_text, path)
+        if statement is not None and n not in {st.line for st in rec.statements}:
+            raise NotationError("expected a game statement, not a header line",
+                                text=statement, path=path)
+        if not force:
+            check_record(rec)
+    except SleuthError as e:
+        if statement is None:
+            _renumber_after_delete(e, n)
+        raise
+    return new_text, rec, old_stmt
+
+
+def _renumber_after_delete(e: SleuthError, n: int) -> None:
+    """Line numbers of an error about the record without line ``n``, as numbered before."""
+    if isinstance(e, InconsistentError):
+        e.conflict = sorted(ln + 1 if ln >= n else ln for ln in e.conflict)
+    if e.line is not None and e.line >= n:
+        e.line += 1
+        e.args = (e._render(),)
+
+
+def replace_statement(path: str, line, statement: str | None, *,
+                      force: bool = False) -> tuple[Record, str]:
+    """Replace (``None``: delete) the statement on record line ``line`` of the file, after
+    checking the whole record (atomically; on any refusal the file is left as it was).
+    Used by ``sleuth log --replace N`` and ``play``'s ``edit``/``delete``.  Returns the new
+    record and the statement that was there."""
+    clean_temporaries(os.path.dirname(os.path.realpath(path)))
+    new_text, rec, old = edited(read_text(path), line, statement, path, force=force)
+    atomic_write(path, new_text)
+    return rec, old
+
+
 class Session:
     """A live session on one record file (see the module doc).
 
@@ -195,6 +283,8 @@ class Session:
         self.view = self.record.header.me if view is Session._ME else view
         self.last_refused: str | None = None   # the last statement refused as a contradiction
         self.pending: str | None = None        # a held statement awaiting its resolution
+        #: what 'redo' can put back: (text before the undo, text after it, lines removed)
+        self.redo_stack: list[tuple[str, str, list[tuple[int, str]]]] = []
 
     # ----- the file ------------------------------------------------------------------------
     def consistent(self) -> InconsistentError | None:
@@ -219,7 +309,9 @@ class Session:
         self.text, self.record = text, rec
         return True
 
-    def _save(self, text: str, rec: Record) -> None:
+    def _save(self, text: str, rec: Record, *, keep_redo: bool = False) -> None:
+        if not keep_redo:
+            self.redo_stack.clear()
         atomic_write(self.path, text)
         self.text, self.record = text, rec
 
@@ -261,6 +353,14 @@ class Session:
                 out = Outcome("sheet")
             elif cmd == "undo":
                 out = self.undo()
+            elif cmd == "redo":
+                out = self.redo()
+            elif cmd == "edit":
+                num, _, new = rest.partition(" ")
+                out = self.edit(num, self._with_comment(new.strip(), comment) if new.strip()
+                                else "")
+            elif cmd == "delete":
+                out = self.edit(rest, None)
             elif cmd == "why":
                 out = self.why(rest)
             elif cmd == "whatif":
@@ -387,8 +487,62 @@ class Session:
         lines = self.text.splitlines(keepends=True)
         new_text = "".join(l for i, l in enumerate(lines, 1) if i not in drop)
         rec = parse_record(new_text, self.path)
+        before = self.text
+        self._save(new_text, rec, keep_redo=True)
+        removed = [(s.line, s.text) for s in gone]
+        self.redo_stack.append((before, new_text, removed))
+        return Outcome("undone", removed=removed)
+
+    def redo(self) -> Outcome:
+        """Put back what the last ``undo`` removed (while nothing else changed since)."""
+        if not self.redo_stack:
+            return Outcome("refused", error=NotationError(
+                "nothing to redo: 'redo' follows an 'undo'", text="redo"))
+        before, after, removed = self.redo_stack[-1]
+        if self.text != after:
+            self.redo_stack.clear()
+            return Outcome("refused", error=NotationError(
+                "nothing to redo: the record changed since the undo", text="redo"))
+        self.redo_stack.pop()
+        self._save(before, parse_record(before, self.path), keep_redo=True)
+        return Outcome("redone", removed=removed,
+                       line=removed[-1][0] if removed else None)
+
+    def edit(self, line: str, statement: str | None) -> Outcome:
+        """Replace (``None``: delete) the statement on record line ``line``; the whole
+        record is re-checked and a change that breaks it is refused like a new statement."""
+        what = "delete" if statement is None else "edit"
+        if not str(line).strip():
+            return Outcome("refused", error=NotationError(
+                "which line? 'delete N'" if statement is None
+                else "which line? 'edit N <statement>'", text=what))
+        if statement is not None and not statement.strip():
+            return Outcome("refused", error=NotationError(
+                "edit to what? 'edit N <statement>'", text=f"edit {line}"))
+        self.pending = None
+        try:
+            new_text, rec, old = edited(self.text, line, statement, self.path)
+        except InconsistentError as e:
+            e.located(path=self.path)
+            text = self.text if statement is None else self._edited_text(line, statement)
+            return Outcome("refused", "not changed: the record would be inconsistent",
+                           statement=statement or "", error=e,
+                           conflict=self._conflict_lines(e, text), line=int(line))
+        except SleuthError as e:
+            n = int(line) if str(line).strip().isdigit() else None
+            return Outcome("refused", statement=statement or "", error=e.located(path=self.path),
+                           line=n)
+        n = int(str(line).strip())
         self._save(new_text, rec)
-        return Outcome("undone", removed=[(s.line, s.text) for s in gone])
+        kind = "deleted" if statement is None else "edited"
+        return Outcome(kind, statement=statement or "", line=n, removed=[(n, old)])
+
+    def _edited_text(self, line, statement: str) -> str:
+        """The text with line ``line`` replaced, unchecked (to quote a conflict)."""
+        lines = self.text.splitlines(keepends=True)
+        n = int(str(line).strip())
+        lines[n - 1] = statement + "\n"
+        return "".join(lines)
 
     def why(self, card: str) -> Outcome:
         if not card:
@@ -476,7 +630,7 @@ def suggest(v: Vocabulary, before_cursor: str) -> list[str]:
     >>> v = Vocabulary(("Ana", "Ben"), ("faceup",), ("asks",), ("all",), ("AS", "AH"), ("AS-4S",),
     ...                COMMANDS)
     >>> suggest(v, ""), suggest(v, "Ana a"), suggest(v, "Ana asks B"), suggest(v, "why a")
-    (['undo', 'why', 'whatif', 'force', 'sheet', 'help', 'quit', 'exit', 'Ana', 'Ben', 'faceup'], ['asks'], ['Ben'], ['AS', 'AH'])
+    (['undo', 'redo', 'edit', 'delete', 'why', 'whatif', 'force', 'sheet', 'help', 'quit', 'exit', 'Ana', 'Ben', 'faceup'], ['asks'], ['Ben'], ['AS', 'AH'])
     """
     text = before_cursor.lstrip()
     m = _TOKEN.search(text)

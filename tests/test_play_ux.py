@@ -1,0 +1,100 @@
+"""``sleuth play`` and ``sleuth log`` as a person at the table uses them (issue 14):
+editing the past, forgiving input, the table state said plainly.  Driven through the CLI
+with piped input, as a user would."""
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import cli
+
+HEADER = "game: mystery-hand\nplayers: Ana Ben Cleo Dev Eli\ndealer: Eli\nme: Ana\n"
+HOLDS = "Ana holds: AS 2S 9H JD QC 4D 8S 3H 5C"          # line 5
+ASK = "Ana asks Ben 4H-7H: 4H 6H"                        # line 6
+ASK_ALL = "Ben asks all 6*: Ana 0, Cleo 1, Dev 1, Eli 1"  # line 7 (Ben holds 6H)
+
+
+@pytest.fixture
+def record(tmp_path):
+    p = tmp_path / "game.txt"
+    p.write_text(HEADER + HOLDS + "\n" + ASK + "\n", encoding="utf-8")
+    return p
+
+
+def play(record, lines, *extra):
+    return CliRunner().invoke(cli, ["play", str(record), "--no-sheet", *extra],
+                              input="".join(l + "\n" for l in lines))
+
+
+def text(record):
+    return record.read_text(encoding="utf-8")
+
+
+# ----- editing the past -------------------------------------------------------------------
+def test_undo_says_what_it_removed_and_redo_puts_it_back(record):
+    r = play(record, [ASK_ALL, "undo", "redo"])
+    assert r.exit_code == 0, r.output
+    assert f"undo: removed line 7: {ASK_ALL}" in r.output
+    assert f"redo: put back line 7: {ASK_ALL}" in r.output
+    assert text(record) == HEADER + HOLDS + "\n" + ASK + "\n" + ASK_ALL + "\n"
+
+
+def test_redo_needs_an_undo_and_an_unchanged_record(record):
+    r = play(record, ["redo", "undo", "Ana asks Ben 4H-7H: 4H", "redo"])
+    assert r.exit_code == 2
+    assert r.output.count("nothing to redo") == 2
+    assert text(record) == HEADER + HOLDS + "\nAna asks Ben 4H-7H: 4H\n"
+
+
+def test_edit_an_earlier_line(record):
+    before = HEADER + HOLDS + "\n" + ASK + "   # two shown\n"
+    record.write_text(before, encoding="utf-8")
+    r = play(record, ["edit 6 Ana asks Ben 4H-7H: 4H"])
+    assert r.exit_code == 0, r.output
+    assert f"line 6 was: {ASK}" in r.output and "line 6 is now: Ana asks Ben 4H-7H: 4H" \
+        in r.output
+    # the comment of the line is kept
+    assert text(record) == HEADER + HOLDS + "\nAna asks Ben 4H-7H: 4H   # two shown\n"
+
+
+def test_an_edit_that_contradicts_a_later_line_is_refused_with_the_conflict(record):
+    all4 = "Ben asks all 6*: Ana 0, Cleo 1, Dev 2, Eli 1"   # the four 6s: none is Ben's
+    record.write_text(HEADER + HOLDS + "\nAna asks Ben 4H-7H: 4H\n" + all4 + "\n",
+                      encoding="utf-8")
+    before = text(record)
+    r = play(record, ["edit 6 Ana asks Ben 4H-7H: 4H 6H"])     # Ben showed 6H
+    assert r.exit_code == 3, r.output
+    assert "line 6: Ana asks Ben 4H-7H: 4H 6H  <- this statement" in r.output
+    assert "line 7: " + all4 in r.output
+    assert "the record is unchanged" in r.output
+    assert text(record) == before
+
+
+def test_an_edit_that_breaks_a_rule_is_refused_and_names_the_rule(record):
+    before = text(record)
+    r = play(record, ["edit 6 Ben asks Ana 4H-7H: 1"])
+    assert r.exit_code == 2
+    assert "(MH-7)" in r.output and "sleuth rules MH-7" in r.output
+    assert text(record) == before
+
+
+def test_delete_and_its_refusals(record):
+    r = play(record, ["delete 3", "delete x", "delete", "delete 6"])
+    assert r.exit_code == 2
+    assert "line 3 holds no statement (statements: lines 5-6)" in r.output
+    assert "expected a line number" in r.output and "which line?" in r.output
+    assert f"line 6 was: {ASK}" in r.output
+    assert text(record) == HEADER + HOLDS + "\n"
+
+
+def test_log_replace_from_the_shell(record):
+    r = CliRunner().invoke(cli, ["log", str(record), "--replace", "6", "Ana asks Ben 4H-7H: 4H"])
+    assert r.exit_code == 0, r.output
+    assert f"replaced line 6: {ASK}" in r.output
+    assert text(record) == HEADER + HOLDS + "\nAna asks Ben 4H-7H: 4H\n"
+    before = text(record)
+    r = CliRunner().invoke(cli, ["log", str(record), "--replace", "6", "Ana asks Ben 4H-7H: 3H"])
+    assert r.exit_code == 2 and "MH-10" in r.output
+    r = CliRunner().invoke(cli, ["log", str(record), "--replace", "4", "Ana asks Ben 4H-7H: 4H"])
+    assert r.exit_code == 2 and "line 4 holds no statement" in r.output
+    assert text(record) == before
