@@ -346,7 +346,12 @@ def score_cmd(record, as_json):
 
 
 def render_analysis(sheet) -> str:
-    """The scoresheet as tables: one row per deal, totals, standings, what comes next."""
+    """A round record: what the others hold; a scoresheet: one row per deal, totals,
+    standings, what comes next."""
+    from solver.hand.holdings import RoundAnalysis
+
+    if isinstance(sheet, RoundAnalysis):
+        return render_round(sheet)
     sides = sheet.sides
     rows = []
     for d in sheet.deals:
@@ -380,13 +385,54 @@ def render_analysis(sheet) -> str:
     return "\n".join(out)
 
 
+def render_round(a) -> str:
+    """The round from the view: table, hands (known cards), unseen cards and where they can
+    be, and the chance the next player can take each card the view could discard."""
+    s = a.state
+    out = [f"{a.view or 'spectator'}'s view; " + (s.regime.describe() if s.regime else "")]
+    if s.over == "out":
+        out.append(f"{s.winner} went out ({s.kind})")
+    elif s.over:
+        out.append(f"round over: {s.over}")
+    else:
+        out.append(f"{s.current or s.starter} to play; stock {s.stock}; discard pile top: "
+                   + (repr(s.top()) if s.top() is not None else "empty"))
+    if s.table:
+        out.append(tabulate([[i, e.owner, e.text()] for i, e in enumerate(s.table, 1)],
+                            headers=["#", "meld of", "table"]))
+    rows = []
+    for p, st in s.players.items():
+        rows.append([p, st.count, _cards(st.hand()) or "-", st.unknown,
+                     "yes" if st.opened else "no"])
+    out.append(tabulate(rows, headers=["player", "cards", "known to hold", "unknown",
+                                       "opened"]))
+    places = [k for k, v in a.slots.items() if v]
+    unseen = sorted((c for c, n in a.unseen.items() if n > 0), key=repr)
+    if unseen:
+        out.append(f"unseen ({sum(a.unseen[c] for c in unseen)} cards, somewhere in "
+                   + ", ".join(f"{k} ({a.slots[k]})" for k in places) + "): "
+                   + " ".join(repr(c) + ("x2" if a.unseen[c] > 1 else "") for c in unseen))
+    if a.chances:
+        rows = [[c, t.player, f"{t.p:.3f}", "exact" if t.exact else
+                 f"estimate (at most {t.upper:.3f})", t.note]
+                for c, t in sorted(a.chances.items(), key=lambda kv: (kv[1].p, kv[0]))]
+        out.append(tabulate(rows, headers=["discard", "next", "may take it", "", "why"]))
+    return "\n".join(out)
+
+
 def replay_columns(s) -> tuple[list[str], list]:
     """``sleuth replay``: the headers and cells of one step."""
     sm = s.summary
+    if "stock" in sm:
+        return ["stock", "known"], [sm["stock"], "; ".join(
+            f"{p} {' '.join(cs)}" for p, cs in sm.get("known", {}).items())]
     return ["totals", "leading"], [", ".join(f"{p} {t}" for p, t in sm.get("totals", {}).items()),
                                    ", ".join(sm.get("leaders", []))]
 
 
 def render_change(before, after) -> list[str]:
     """``whatif``: the headline difference between two Knowledge."""
+    if "stock" in after.summary:
+        new = sorted(set(after.certain) - set(before.certain))
+        return [f"stock {after.summary['stock']}; newly certain: " + (" ".join(new) or "none")]
     return ["totals: " + ", ".join(f"{k} {v}" for k, v in after.summary["totals"].items())]

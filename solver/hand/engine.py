@@ -84,7 +84,15 @@ class TableEntry:
 
     owner: str
     meld: object            # solver.hand.table.TableMeld
-    physical: list[Card]
+    stand_in: tuple[Card, Card] | None = None   # (as read, physical) for a taken wild, A4
+
+    @property
+    def physical(self) -> list[Card]:
+        """The cards on the table, in table order."""
+        cards = list(self.meld.cards)
+        if self.stand_in is not None:
+            cards[cards.index(self.stand_in[0])] = self.stand_in[1]
+        return cards
 
     def text(self) -> str:
         return " ".join(repr(c) for c in self.physical)
@@ -382,11 +390,13 @@ def _melds(s, p, t, ev, text):
             t.taken_placed = True
         if t.swapped:
             t.swapped = max(0, t.swapped - sum(s.regime.is_wild(c) for c in logical))
+        stand_in = None
+        if logical is not cards:
+            i = next(j for j, (a, b) in enumerate(zip(logical, cards)) if a != b)
+            stand_in = (logical[i], cards[i])
         s.table.append(TableEntry(p.name, TableMeld(tuple(layout_cards(logical, rep.chosen,
                                                                        s.regime)),
-                                                    rep.chosen),
-                                  layout_cards(cards, rep.chosen, s.regime)
-                                  if logical is cards else list(cards)))
+                                                    rep.chosen), stand_in))
         t.new_melds.append(len(s.table))
         t.value += rep.value
         if p.first_meld_turn is None:
@@ -439,7 +449,6 @@ def _layoff(s, p, t, ev, text):
     if t.swapped:
         t.swapped = max(0, t.swapped - sum(s.regime.is_wild(c) for c in cards))
     e.meld = TableMeld(move.result, move.reading)
-    e.physical = e.physical + cards
     if e.owner != p.name:
         p.added_to_others = True
 
@@ -461,9 +470,6 @@ def _swap(s, p, t, ev, text):
     _remove(s, p, cards, text)
     p.known[move.take] += 1
     e.meld = TableMeld(move.result, move.reading)
-    phys = list(e.physical)
-    phys.remove(move.take)
-    e.physical = phys + cards
     t.swapped += 1
     if e.owner != p.name:
         p.added_to_others = True
