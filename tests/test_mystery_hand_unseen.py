@@ -315,11 +315,13 @@ def test_lossy_records_keep_the_truth_and_complete_certainties(case, seed, miss,
 
 def test_every_variant_simulates_a_lossy_record_that_reads_back():
     seen = set()
-    for n, variant in CASES:
-        r = simulate(n, variant, seed=5, miss=0.3)
+    for i, (n, variant) in enumerate(CASES):
+        r = simulate(n, variant, seed=5, events=40, miss=0.3)
         text = write_record(r)
         again = parse_record(text)      # validates turn order and legality
         assert write_record(again) == text
         seen |= {type(s.event) for s in again.statements}
-        assert simulate(n, variant, seed=5) == simulate(n, variant, seed=5, miss=0.0)
+        if i % 6 == 0:                  # miss=0 is the complete record, unchanged
+            assert (simulate(n, variant, seed=5, events=40)
+                    == simulate(n, variant, seed=5, events=40, miss=0.0))
     assert {Unseen, Turn} <= seen
