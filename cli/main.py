@@ -65,7 +65,7 @@ def handle_errors(json_flag: str | None = None):
                 click.echo(f"sleuth: inconsistent: {e}" + rule_hint(e), err=True)
                 sys.exit(e.exit_code)
             except SleuthError as e:
-                click.echo(f"sleuth: error: {e}" + rule_hint(e), err=True)
+                click.echo(f"sleuth: error: {e}" + rule_hint(e) + did_you_mean(e), err=True)
                 sys.exit(e.exit_code)
             except BrokenPipeError:
                 quiet_stdout()          # 'sleuth analyze ... | head': the reader left
@@ -95,6 +95,13 @@ def rule_hint(e: SleuthError) -> str:
 
     h = hint(e.rule)
     return f" {h}" if h else ""
+
+
+def did_you_mean(e: SleuthError) -> str:
+    """The corrections attached to a refused statement (:mod:`solver.suggest`), one a
+    line, or ``''``."""
+    fixes = getattr(e, "did_you_mean", None) or []
+    return "".join(f"\n  did you mean: {f}" for f in fixes)
 
 
 def game_cli(game):
