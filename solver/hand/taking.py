@@ -180,6 +180,7 @@ def take(hand: list[Card], discard: Card, indicator: Card | None,
     best_key = None
     best_value = 0
     fits = False
+    blocked_out = False
     for kind, allowed in ids:
         tc = taken_candidates(discard, kind, allowed, hand, regime, options)
         if not tc:
@@ -187,6 +188,7 @@ def take(hand: list[Card], discard: Card, indicator: Card | None,
         fits = True
         i_plan, g_plan, _, _ = _plans(hand, regime, options, taken=(discard, tc))
         options_here = []
+        blocked_out = blocked_out or (g_plan is not None and no_out)
         if g_plan is not None and not no_out:
             options_here.append(TurnPlan(g_plan.melds, g_plan.value,
                                          not opened and g_plan.value >= needed, True,
@@ -234,7 +236,11 @@ def take(hand: list[Card], discard: Card, indicator: Card | None,
             why, rule = (f"with {discard!r} the best new melds are worth {best_value} and an "
                          f"initial meld needs {needed} (HR-19); the hand cannot go out either "
                          f"(HR-21): take from the stock (HR-29)", "HR-29")
-            if no_out:
+            if blocked_out:
                 why = why.replace("the hand cannot go out either (HR-21)",
-                                  "and no player goes out on their own first turn (HR-32)")
+                                  "it could go out, but no player goes out on their own "
+                                  "first turn (HR-32)")
+                rule = "HR-32"
+    if f"({rule})" not in why and f"{rule}," not in why:
+        why += f" ({rule})"
     return TakeResult(hand, discard, regime, opened, needed, False, why, rule, None, stock)
