@@ -101,7 +101,17 @@ def did_you_mean(e: SleuthError) -> str:
     """The corrections attached to a refused statement (:mod:`solver.suggest`), one a
     line, or ``''``."""
     fixes = getattr(e, "did_you_mean", None) or []
-    return "".join(f"\n  did you mean: {f}" for f in fixes)
+    if not fixes:
+        return ""
+    first, rest = fixes[0].split(" "), fixes[1:]
+    alts = []
+    for f in rest:     # alternatives for the same word: named, not repeated in full
+        words = f.split(" ")
+        diff = [i for i, (a, b) in enumerate(zip(first, words)) if a != b]
+        if len(words) != len(first) or len(diff) != 1:
+            return "".join(f"\n  did you mean: {f}" for f in fixes)
+        alts.append(words[diff[0]])
+    return f"\n  did you mean: {fixes[0]}" + (f"  (or {', '.join(alts)})" if alts else "")
 
 
 def game_cli(game):
