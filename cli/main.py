@@ -110,7 +110,7 @@ def did_you_mean(e: SleuthError) -> str:
         diff = [i for i, (a, b) in enumerate(zip(first, words)) if a != b]
         if len(words) != len(first) or len(diff) != 1:
             return "".join(f"\n  did you mean: {f}" for f in fixes)
-        alts.append(words[diff[0]])
+        alts.append(words[diff[0]].strip(",;:"))
     return f"\n  did you mean: {fixes[0]}" + (f"  (or {', '.join(alts)})" if alts else "")
 
 
