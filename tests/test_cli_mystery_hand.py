@@ -156,3 +156,33 @@ def test_new_refuses_bad_headers(runner, tmp_path):
             "--variant", "sneaky")
     assert r.exit_code == 2 and "'sneaky'" in r.output
     assert not (tmp_path / "y.txt").exists()
+
+
+def test_unseen_statements_through_play_why_replay_and_json(runner, tmp_path):
+    """issue 13: the lossy sample, typed line by line into ``sleuth play``, then ``why``
+    citing an unseen answer, ``replay --json`` and ``analyze --json``."""
+    from solver.records import read_record
+
+    src = read_record(str(SAMPLES / "lossy-five-players.txt"))
+    path = tmp_path / "g.txt"
+    path.write_text("\n".join(src.header.lines()) + "\n", encoding="utf-8")
+    r = runner.invoke(cli, ["play", str(path), "--no-sheet"],
+                      input="".join(s.text + "\n" for s in src.statements))
+    assert r.exit_code == 0, r.output
+    assert "refused" not in r.output
+    assert [s.text for s in read_record(str(path)).statements] == \
+        [s.text for s in src.statements]
+    r = run(runner, "replay", str(path), "--json")
+    assert r.exit_code == 0, r.output
+    views = json.loads(r.output)["views"]
+    steps = (list(views.values()) if isinstance(views, dict) else views)[0]["steps"]
+    assert any(s["statement"] in ("Eli: ?", "Dev: ?") for s in steps)
+    assert any(s["statement"] == "turn: Cleo" for s in steps)
+    # an extra turn after an ask-all with an unseen count (MH-14): why cites the '?' line
+    rec = tmp_path / "x.txt"
+    rec.write_text(EX1.split("P1 asks")[0].replace("dealer: P4\n", "dealer: P4\nme: P1\n")
+                   + "P1 asks all 8H-JH: P2 0, P3 ?, P4 0\nP1 asks P2 4H-7H: 4H 7H\n", encoding="utf-8")
+    r = run(runner, "why", str(rec), "8H")
+    assert r.exit_code == 0 and "P1 asks all 8H-JH: P2 0, P3 ?, P4 0" in r.output, r.output
+    r = run(runner, "analyze", str(rec), "--json")
+    assert r.exit_code == 0 and json.loads(r.output)["cards"]["8H"] == {"P3": 1.0}

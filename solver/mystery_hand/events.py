@@ -267,7 +267,11 @@ def parse_event(text: str, header):
             return AskOne(asker, target, q, None, None)
         if re.fullmatch(r"\d+|none", ans, re.I):
             return AskOne(asker, target, q, None, _count(ans))
-        shown = _cards(ans, "the cards shown, a count, or 'none'")
+        try:
+            shown = _cards(ans, "the cards shown, a count, or 'none'")
+        except NotationError as e:    # say every form the answer may take (issue 14)
+            raise NotationError("expected the answer: a count 0-4, 'none', '?' (not seen) or "
+                                "the cards shown", text=e.text) from None
         return AskOne(asker, target, q, shown, len(shown))
     m = _RE_REQ.match(t)
     if m:

@@ -42,9 +42,11 @@ class MysteryHandGame(Game):
     examples = ("Ana holds: AS 2S 9H JD QC 4D 8S 3H 5C", "faceup: 3C 7D 9S",
                 "Ana asks Ben 4H-7H: 4H 6H", "Ben asks Cleo 5*: 2",
                 "Cleo asks all 10D-KD: Ana 0, Ben 1, Dev 0", "Dev requests KS: Ben",
-                "Eli requests 2C: nobody", "Ben announces AS 2H 3D 4C: wrong")
-    keywords = Keywords(("faceup", "mystery"), ("asks", "requests", "announces", "holds"),
-                        ("all", "nobody", "none", "right", "wrong"))
+                "Eli requests 2C: nobody", "Ben announces AS 2H 3D 4C: wrong",
+                "Ben asks Cleo 4H-7H: ?", "Cleo asks all 10D-KD: Ana 0, Ben ?, Dev 1",
+                "Dev requests KS: ?", "Ben: ?", "turn: Cleo")
+    keywords = Keywords(("faceup", "mystery", "turn"), ("asks", "requests", "announces", "holds"),
+                        ("all", "nobody", "none", "right", "wrong", "?"))
 
     # ----- records -------------------------------------------------------------------------
     def options(self, header):
