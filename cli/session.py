@@ -175,6 +175,10 @@ def render_outcome(o: Outcome, session: Session, show_sheet: bool) -> str:
         out.append(o.message)
     elif k == "sheet":
         out.append(sheet_text(session))
+    elif k == "suggest":
+        from cli.advise import render_advice
+
+        out.append(render_advice(o.advice))
     elif k == "noted":
         out.append("noted")
     return "\n".join(out)
@@ -188,6 +192,8 @@ def outcome_json(o: Outcome, session: Session) -> dict:
         e = o.explanation
         d["why"] = {"card": e.card, "summary": e.summary,
                     "reasons": [{"fact": r.fact, "lines": list(r.lines)} for r in e.reasons]}
+    if o.kind == "suggest":
+        d["advice"] = o.advice.to_json()
     if o.kind == "whatif":
         d["after"] = {"uncertainty": o.after.uncertainty, "summary": o.after.summary}
     if o.kind in ("accepted", "undone", "redone", "edited", "deleted", "sheet", "whatif"):
@@ -265,7 +271,7 @@ def play(record, as_, as_json, no_sheet):
 
     \b
     Commands: undo | redo | edit N <statement> | delete N | whatif <statement> |
-              why CARD | force [<statement>] | sheet | help | quit
+              why CARD | force [<statement>] | sheet | suggest [N] | help | quit
     N is the line number the messages show ('saved line 7'). Tab completes names, cards,
     ranges and keywords. Ctrl-D quits. The statements of a game: sleuth format GAME.
 
@@ -323,6 +329,8 @@ def play(record, as_, as_json, no_sheet):
             click.echo(json.dumps(outcome_json(o, session), ensure_ascii=False))
         elif o.kind != "quit":
             say(render_outcome(o, session, show_sheet))
+            if interactive and o.saved:     # the advisor's one-line hint on the view's turn
+                say(session.hint() or "")
         if o.kind == "quit":
             break
     if session.pending:

@@ -266,6 +266,10 @@ class Game(ABC):
         ``None``."""
         return None
 
+    def on_turn(self, record: "Record", view: str | None) -> bool:
+        """ADVISE: whether it is ``view``'s turn after ``record`` (the live hint)."""
+        return False
+
     # ----- replay and the live session (REPLAY) ------------------------------------------
     def knowledge(self, record: "Record", view: str | None,
                   budget: Budget = Budget()) -> Knowledge:

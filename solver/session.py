@@ -45,7 +45,7 @@ from solver.records import (Record, atomic_write, clean_temporaries, parse_recor
 from solver.records import read_text as _read_text
 
 COMMANDS = ("undo", "redo", "edit", "delete", "why", "whatif", "force", "sheet", "help", "quit",
-            "exit")
+            "exit", "suggest")
 
 #: one line per session command, for ``help``
 COMMAND_HELP = (
@@ -59,6 +59,7 @@ COMMAND_HELP = (
     ("whatif <statement>", "what would follow from it, without saving"),
     ("why CARD", "the statements behind each certainty about CARD"),
     ("sheet", "show the analysis again"),
+    ("suggest [N]", "the advisor: the N best actions of the view now (games with an advisor)"),
     ("help", "this list"),
     ("quit", "leave (everything accepted is already saved); also 'exit' or Ctrl-D"),
     ("# comment", "a comment line, kept in the record"),
@@ -88,6 +89,7 @@ class Outcome:
     explanation: Any = None
     reloaded: bool = False
     hypothetical: bool = False            # a refused 'whatif' (never saved anyway)
+    advice: Any = None                    # suggest: the game's Advice
 
     @property
     def saved(self) -> bool:
@@ -365,6 +367,8 @@ class Session:
                 out = self.why(rest)
             elif cmd == "whatif":
                 out = self.whatif(self._with_comment(rest, comment))
+            elif cmd == "suggest":
+                out = self.advise(rest)
             else:  # force
                 target = self._with_comment(rest, comment) if rest else self.last_refused
                 if not target:
@@ -593,6 +597,32 @@ class Session:
             raise NotationError("this game has no analysis", text=rec.game)
         return self.game.analyze(rec, self.view)
 
+    def advise(self, rest: str = "") -> Outcome:
+        """``suggest [N]``: the advisor's N (default 5) best actions of the view now."""
+        if Capability.ADVISE not in self.game.capabilities:
+            return Outcome("refused", error=NotationError("this game has no advisor",
+                                                          text="suggest"))
+        try:
+            top = int(rest) if rest.strip() else 5
+        except ValueError:
+            return Outcome("refused", error=NotationError("expected 'suggest [N]'", text=rest))
+        try:
+            adv = self.game.suggest(self.record, self.view, top=top)
+        except SleuthError as e:
+            return Outcome("refused", error=e)
+        return Outcome("suggest", advice=adv)
+
+    def hint(self) -> str | None:
+        """One line from the advisor when it is the view's turn (else ``None``)."""
+        if Capability.ADVISE not in self.game.capabilities or self.view is None:
+            return None
+        try:
+            if not self.game.on_turn(self.record, self.view):
+                return None
+            return self.game.suggest(self.record, self.view, top=1).hint()
+        except SleuthError:
+            return None
+
     # ----- help and completion -------------------------------------------------------------
     def help_text(self) -> str:
         w = max(len(a) for a, _ in COMMAND_HELP)
@@ -630,7 +660,7 @@ def suggest(v: Vocabulary, before_cursor: str) -> list[str]:
     >>> v = Vocabulary(("Ana", "Ben"), ("faceup",), ("asks",), ("all",), ("AS", "AH"), ("AS-4S",),
     ...                COMMANDS)
     >>> suggest(v, ""), suggest(v, "Ana a"), suggest(v, "Ana asks B"), suggest(v, "why a")
-    (['undo', 'redo', 'edit', 'delete', 'why', 'whatif', 'force', 'sheet', 'help', 'quit', 'exit', 'Ana', 'Ben', 'faceup'], ['asks'], ['Ben'], ['AS', 'AH'])
+    (['undo', 'redo', 'edit', 'delete', 'why', 'whatif', 'force', 'sheet', 'help', 'quit', 'exit', 'suggest', 'Ana', 'Ben', 'faceup'], ['asks'], ['Ben'], ['AS', 'AH'])
     """
     text = before_cursor.lstrip()
     m = _TOKEN.search(text)

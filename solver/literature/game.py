@@ -101,6 +101,12 @@ class LiteratureGame(Game):
 
         return review(record, view)
 
+    def on_turn(self, record, view) -> bool:
+        from solver.literature.engine import Play
+
+        play = Play.of(record)
+        return not play.over and play.turn == view
+
     # ----- replay and session ------------------------------------------------------------
     def _held(self, record) -> set[str]:
         from solver.literature.events import Holds

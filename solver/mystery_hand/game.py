@@ -110,6 +110,11 @@ class MysteryHandGame(Game):
 
         return exposure(record, view, budget=budget)
 
+    def on_turn(self, record, view) -> bool:
+        from solver.mystery_hand.advise import turn_state
+
+        return view in turn_state(record).may_act()
+
     # ----- replay and session ------------------------------------------------------------
     def hoists_setup(self, record) -> bool:
         from solver.mystery_hand.inference import is_complete
