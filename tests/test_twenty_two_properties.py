@@ -21,7 +21,10 @@ from solver.twenty_two.simulate import simulate
 
 VARIANTS = [[], ["rasmussen"], ["twenty-six"], ["elimination=immediate", "tie-draw=lowest"],
             ["exchange=draw-first", "eliminated-cards=return"],
-            ["twenty-six", "jokers-per-natural=one"], ["rasmussen", "rasmussen-ties=first"]]
+            ["twenty-six", "jokers-per-natural=one"], ["rasmussen", "rasmussen-ties=first"],
+            # house rules (issue 18)
+            ["tie-score=split", "deal=capped", "end=first-to-22"],
+            ["four-card-leads=forbidden"], ["twenty-six", "four-card-leads=forbidden"]]
 SETTINGS = settings(max_examples=12, deadline=None, derandomize=True,
                     suppress_health_check=list(HealthCheck))
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from solver.cards import Card, format_cards, standard_deck
 from solver.errors import InconsistentError, RuleError
 from solver.twenty_two.events import Deal, Draw, Exchange, Holds, Showdown, Trick
-from solver.twenty_two.options import TwentyTwoOptions, check_players
+from solver.twenty_two.options import TwentyTwoOptions, check_players, options_of
 from solver.twenty_two.ranking import (follow_problem, lead_problem, beats_or_ties, show_rank,
                                     target_of, trick_winner, value)
 
@@ -82,12 +82,14 @@ class Engine:
     def __init__(self, header, opts: TwentyTwoOptions | None = None):
         self.header = header
         self.players: tuple[str, ...] = tuple(header.players)
-        self.opts = opts or TwentyTwoOptions.from_names(header.variant)
+        self.opts = opts or options_of(header)
         check_players(len(self.players), self.opts)
         self.deck = full_deck(len(self.players), self.opts)
         self.deals: list[DealLog] = []
         # scoring (TT-13): per player the (card, showdown line) kept face up
         self.scoring: dict[str, list[tuple[Card, int]]] = {p: [] for p in self.players}
+        # the points each scoring card gave (TT-14: the value; tie-score=split: a share)
+        self.points: dict[str, list[int]] = {p: [] for p in self.players}
         self.eliminated: list[str] = []          # in order of elimination (TT-16)
         self.winners: tuple[str, ...] = ()
         self.over = False
@@ -122,7 +124,7 @@ class Engine:
         return [p for p in self.players if p not in self.eliminated]
 
     def totals(self) -> dict[str, int]:
-        return {p: sum(value(c) for c, _ in self.scoring[p]) for p in self.players}
+        return {p: sum(self.points[p]) for p in self.players}
 
     def left_of(self, p: str, among: list[str] | None = None) -> str:
         """The next player clockwise after ``p`` (among ``among``)."""
@@ -312,7 +314,8 @@ class Engine:
                        st, "TT-7")
         if ev.count is not None and ev.count != per:
             if self.deals:
-                why = (f"the loser's card is worth {self.next_size} (TT-6)"
+                why = (f"the loser's card gives {self.next_size} cards (TT-6"
+                       + (", deal=capped: 5 to 7" if self.opts.deal == "capped" else "") + ")"
                        + (f"; {pack} cards for {n} players give {per} each (TT-7)"
                           if per < self.next_size else ""))
             else:
@@ -511,17 +514,26 @@ class Engine:
         losers = tuple(p for p in d.receivers if show_rank(shown[p]) == top)  # TT-14
         for p in losers:
             self.scoring[p].append((shown[p], st.line))  # TT-13 / TT-V1(d) paper scoring
+            self.points[p].append(self.opts.points(value(shown[p]), len(losers)))  # TT-14
         d.showdown = (shown, st.line)
         d.losers = losers
         d.events.append(("showdown", shown, st.line))
         self.hand_size = 0
-        self.next_size = value(shown[losers[0]])  # TT-6 (13 after a joker, TT-V2(g))
+        # TT-6 (13 after a joker, TT-V2(g)); deal=capped clamps it
+        self.next_size = self.opts.deal_size(value(shown[losers[0]]))
         totals = self.totals()
         before = self.active
         newly = [p for p in before if totals[p] >= self.opts.limit]  # TT-16, TT-V2(h)
         self.eliminated += newly
         left = self.active
         self.phase = "predeal"
+        if newly and left and self.opts.end == "first-to-22":
+            # end=first-to-22: the game ends when a player reaches the limit; they lose
+            # and everybody else wins (all out together: TT-17 below)
+            self.over = True
+            self.phase = "over"
+            self.winners = tuple(left)
+            return
         if len(left) <= 1:  # TT-17, A9
             self.over = True
             self.phase = "over"

@@ -33,9 +33,9 @@ class TwentyTwoGame(Game):
                         ())
 
     def options(self, header):
-        from solver.twenty_two.options import TwentyTwoOptions
+        from solver.twenty_two.options import options_of
 
-        return TwentyTwoOptions.from_names(header.variant)
+        return options_of(header)
 
     def check_header(self, header) -> None:
         from solver.twenty_two.options import check_players

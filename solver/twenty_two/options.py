@@ -1,5 +1,7 @@
-"""Twenty-Two options: the variants TT-V1 ``rasmussen`` and TT-V2 ``twenty-six``, the number of
-packs (TT-1), and every ambiguity of the rules (A1..A10, TT-17) that has an alternative.
+"""Twenty-Two options, on the one option machinery (:mod:`solver.options`): the variants TT-V1
+``rasmussen`` and TT-V2 ``twenty-six``, the number of packs (TT-1), every ambiguity of the
+rules (A1..A10, TT-17) that has an alternative, and the house rules other implementations
+play (issue 18: ``tie-score``, ``end``, ``deal``, ``four-card-leads``).
 
 Option names are the rules file's, written with ``-`` (record-format.md, "Header").
 
@@ -7,10 +9,16 @@ Option names are the rules file's, written with ``-`` (record-format.md, "Header
 TwentyTwoOptions(rasmussen=True, elimination='immediate')
 >>> TwentyTwoOptions.from_names(["twenty-six"]).deck_size(4), TwentyTwoOptions().limit
 (108, 22)
+>>> str(TwentyTwoOptions.from_names(["deal=capped", "tie-score = split", "packs=2"]))
+'packs=2, tie-score=split, deal=capped'
 >>> TwentyTwoOptions.from_names(["tie-draw=middle"])
 Traceback (most recent call last):
 ...
 solver.errors.NotationError: tie-draw is highest | lowest (A2): 'tie-draw=middle'
+>>> TwentyTwoOptions.from_names(["twenty-six", "deal=capped"])  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+solver.errors.RuleError: deal=capped deals at most 7 cards, but in twenty-six a joker loss deals 13 (TT-V2(g)); ...
 
 Ambiguities without a meaningful alternative (no option): A4 (an empty stock allows no
 exchange: TT-8 already caps k by the stock), A5 (a lead is 1..k equal cards, keeping one card:
@@ -19,46 +27,70 @@ TT-1).
 """
 from __future__ import annotations
 
+import functools
 import math
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 
 from solver.errors import NotationError, RuleError
-from solver.options import option_items
+from solver.options import FLAG, Option, Options
 
-#: valued options: record name -> (field, allowed values (default first), rule)
-VALUED = {
-    "elimination": ("elimination", ("after-deal", "immediate"), "A1"),
-    "tie-draw": ("tie_draw", ("highest", "lowest"), "A2"),
-    "eliminated-cards": ("eliminated_cards", ("out", "return"), "A3"),
-    "exchange": ("exchange", ("discard-first", "draw-first"), "A6"),
-    "jokers-per-natural": ("jokers_per_natural", ("many", "one"), "A7"),
-    "rasmussen-ties": ("rasmussen_ties", ("last", "first"), "A8"),
-    "simultaneous-out": ("simultaneous_out", ("lowest-total", "all-win"), "TT-17"),
-}
-FLAGS = {"rasmussen": ("rasmussen", "TT-V1"), "twenty-six": ("twenty_six", "TT-V2")}
+#: ``deal=capped``: later deals give the loser's card value clamped to this range (a fixed
+#: deal table: 2-5 -> 5 cards, 6 -> 6, 7-11 -> 7), TT-7's short pack still applying
+CAPPED_DEAL = (5, 7)
+
+SPECS: tuple[Option, ...] = (
+    Option("rasmussen", "rasmussen", FLAG, "TT-V1",
+           "Rasmussen: compulsory following, same-rank sets win, paper scoring"),
+    Option("twenty-six", "twenty_six", FLAG, "TT-V2",
+           "Twenty-Six: two packs and four jokers, elimination at 26"),
+    Option("packs", "packs", (None,) + tuple(range(1, 9)), "TT-1",
+           "packs combined (default: 1 for up to 6 players, then one per 4 players)"),
+    Option("elimination", "elimination", ("after-deal", "immediate"), "A1",
+           "a player at the limit still deals the next hand but gets no cards, or is skipped"),
+    Option("tie-draw", "tie_draw", ("highest", "lowest"), "A2",
+           "tied losers draw for the deal: the highest or the lowest card deals"),
+    Option("eliminated-cards", "eliminated_cards", ("out", "return"), "A3",
+           "scoring cards of eliminated players stay out of the pack, or return to it"),
+    Option("exchange", "exchange", ("discard-first", "draw-first"), "A6",
+           "discard unseen, then draw; or draw k, then discard any k"),
+    Option("jokers-per-natural", "jokers_per_natural", ("many", "one"), "A7",
+           "twenty-six: several jokers may join one natural, or one joker per natural"),
+    Option("rasmussen-ties", "rasmussen_ties", ("last", "first"), "A8",
+           "rasmussen: among equal winning sets the last (or first) played wins"),
+    Option("simultaneous-out", "simultaneous_out", ("lowest-total", "all-win"), "TT-17",
+           "everybody left goes out together: the lowest total wins, or all win"),
+    # house rules (issue 18)
+    Option("tie-score", "tie_score", ("each", "split"), "TT-14",
+           "tied losers each score the card's value, or share it (rounded down)"),
+    Option("end", "end", ("last-standing", "first-to-22"), "TT-17",
+           "the last player left wins, or the game ends when the first player reaches 22 "
+           "(that player loses, everybody else wins)"),
+    Option("deal", "deal", ("value", "capped"), "TT-6",
+           "later deals give the loser's card value, or that value clamped to 5..7 cards"),
+    Option("four-card-leads", "four_card_leads", ("allowed", "forbidden"), "TT-9",
+           "a lead of four or more cards of one rank is allowed, or forbidden"),
+)
 
 
-@dataclass(frozen=True)
-class TwentyTwoOptions:
-    """The rules in force.
+@dataclass(frozen=True, repr=False)
+class TwentyTwoOptions(Options):
+    """The rules in force (see :data:`SPECS` for each option's rule).
 
     * ``rasmussen`` (TT-V1): compulsory following, same-rank sets win, paper scoring.
     * ``twenty_six`` (TT-V2): two packs and four jokers, elimination at 26.
     * ``packs`` (TT-1): packs combined; ``None`` = 1 for up to 6 players, then one per 4
       players (two packs plus four jokers in Twenty-Six).
-    * ``elimination`` (A1): ``after-deal`` -- a player at 22 still deals the next hand but gets
-      no cards; ``immediate`` -- they are skipped and the player to their left deals.
-    * ``tie_draw`` (A2): tied losers draw for the deal; ``highest`` or ``lowest`` card deals.
-    * ``eliminated_cards`` (A3): scoring cards of eliminated players stay ``out`` of the pack, or
-      ``return`` to it.
-    * ``exchange`` (A6): ``discard-first`` (the new cards are not seen before discarding) or
-      ``draw-first`` (draw k, then discard any k of the enlarged hand).
-    * ``jokers_per_natural`` (A7, Twenty-Six): ``many`` jokers may join one natural
-      (joker-joker-8 = three 8s), or only ``one`` joker per natural card.
-    * ``rasmussen_ties`` (A8): among equal winning sets the ``last`` (or ``first``) played wins.
-    * ``simultaneous_out`` (TT-17): when everybody left goes out together, the
-      ``lowest-total`` wins (equal lowest share), or ``all-win``.
+    * ``elimination`` (A1), ``tie_draw`` (A2), ``eliminated_cards`` (A3), ``exchange`` (A6),
+      ``jokers_per_natural`` (A7, Twenty-Six), ``rasmussen_ties`` (A8),
+      ``simultaneous_out`` (TT-17): the ambiguities' alternatives.
+    * House rules: ``tie_score`` (TT-14: ``split`` shares the card's value between tied
+      losers, rounded down), ``end`` (TT-17: ``first-to-22`` ends the game when the first
+      player reaches 22), ``deal`` (TT-6: ``capped`` clamps later deals to 5..7 cards),
+      ``four_card_leads`` (TT-9: ``forbidden`` refuses leads of four or more cards).
     """
+
+    GAME = "Twenty-Two"
+    SPECS = SPECS
 
     rasmussen: bool = False
     twenty_six: bool = False
@@ -70,52 +102,40 @@ class TwentyTwoOptions:
     jokers_per_natural: str = "many"
     rasmussen_ties: str = "last"
     simultaneous_out: str = "lowest-total"
+    tie_score: str = "each"
+    end: str = "last-standing"
+    deal: str = "value"
+    four_card_leads: str = "allowed"
 
-    @classmethod
-    def from_names(cls, names) -> "TwentyTwoOptions":
-        kw: dict = {}
-        for raw, name, value in option_items(names):
-            if value is not None:
-                key = name
-                if key == "packs":
-                    if not value.isdigit() or not 1 <= int(value) <= 8:
-                        raise NotationError("packs is a number of packs from 1 to 8", text=raw,
-                                            rule="TT-1")
-                    kw["packs"] = int(value)
-                    continue
-                if key not in VALUED:
-                    raise NotationError("unknown Twenty-Two option; expected " + _known(),
-                                        text=raw)
-                fld, allowed, rule = VALUED[key]
-                if value not in allowed:
-                    raise NotationError(f"{key} is {' | '.join(allowed)}", text=raw, rule=rule)
-                kw[fld] = value
-            elif name in FLAGS:
-                kw[FLAGS[name][0]] = True
-            else:
-                raise NotationError("unknown Twenty-Two option; expected " + _known(), text=raw)
-        opts = cls(**kw)
-        if opts.rasmussen and opts.twenty_six:
+    def check(self) -> None:
+        if self.rasmussen and self.twenty_six:
             raise RuleError("rasmussen (Twenty-Two by Ben Rasmussen) and twenty-six (a separate "
                             "game by Roman Igmenov) are separate variants; choose one",
                             text="rasmussen, twenty-six", rule="TT-V1/TT-V2")
-        if opts.jokers_per_natural != "many" and not opts.twenty_six:
+        if self.jokers_per_natural != "many" and not self.twenty_six:
             raise NotationError("jokers-per-natural applies to twenty-six only",
-                                text="jokers-per-natural=" + opts.jokers_per_natural, rule="A7")
-        if opts.rasmussen_ties != "last" and not opts.rasmussen:
+                                text="jokers-per-natural=" + self.jokers_per_natural, rule="A7")
+        if self.rasmussen_ties != "last" and not self.rasmussen:
             raise NotationError("rasmussen-ties applies to rasmussen only",
-                                text="rasmussen-ties=" + opts.rasmussen_ties, rule="A8")
-        return opts
-
-    def names(self) -> list[str]:
-        """The option names in record form (``[]`` = standard)."""
-        out = [k for k, (f, _) in FLAGS.items() if getattr(self, f)]
-        if self.packs is not None:
-            out.append(f"packs={self.packs}")
-        for key, (fld, allowed, _) in VALUED.items():
-            if getattr(self, fld) != allowed[0]:
-                out.append(f"{key}={getattr(self, fld)}")
-        return out
+                                text="rasmussen-ties=" + self.rasmussen_ties, rule="A8")
+        if self.end == "first-to-22" and self.twenty_six:
+            raise RuleError("end=first-to-22 ends the game at 22, but twenty-six plays to 26 "
+                            "(TT-V2(h)); choose one", text="twenty-six, end=first-to-22",
+                            rule="TT-17/TT-V2(h)")
+        if self.deal == "capped" and self.twenty_six:
+            raise RuleError("deal=capped deals at most 7 cards, but in twenty-six a joker loss "
+                            "deals 13 (TT-V2(g)); choose one", text="twenty-six, deal=capped",
+                            rule="TT-6/TT-V2(g)")
+        if self.end == "first-to-22" and self.elimination != "after-deal":
+            raise NotationError("elimination (A1) says who deals after a player reaches the "
+                                "limit; under end=first-to-22 the game ends there",
+                                text="end=first-to-22, elimination=" + self.elimination,
+                                rule="A1")
+        if self.end == "first-to-22" and self.eliminated_cards != "out":
+            raise NotationError("eliminated-cards (A3) applies when the game goes on after an "
+                                "elimination; under end=first-to-22 it ends there",
+                                text="end=first-to-22, eliminated-cards="
+                                + self.eliminated_cards, rule="A3")
 
     @property
     def limit(self) -> int:
@@ -141,15 +161,28 @@ class TwentyTwoOptions:
     def deck_size(self, n_players: int) -> int:
         return 52 * self.n_packs(n_players) + self.jokers(n_players)
 
-    def __repr__(self) -> str:
-        args = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in fields(self)
-                         if getattr(self, f.name) != f.default)
-        return f"TwentyTwoOptions({args})"
+    def deal_size(self, value: int) -> int:
+        """TT-6: the cards each player gets after a loss with a card worth ``value``
+        (before TT-7's short pack); ``deal=capped`` clamps it to :data:`CAPPED_DEAL`."""
+        if self.deal == "capped":
+            lo, hi = CAPPED_DEAL
+            return min(max(value, lo), hi)
+        return value
+
+    def points(self, value: int, losers: int) -> int:
+        """TT-14: what each of ``losers`` tied losers scores for a card worth ``value``
+        (``tie-score=split``: an equal share, rounded down)."""
+        return value // losers if self.tie_score == "split" else value
 
 
-def _known() -> str:
-    return ("standard, rasmussen, twenty-six, packs=N, "
-            + ", ".join(f"{k}={'|'.join(v[1])}" for k, v in VALUED.items()))
+@functools.lru_cache(maxsize=256)
+def _parse(variant: tuple[str, ...]) -> TwentyTwoOptions:
+    return TwentyTwoOptions.from_names(variant)
+
+
+def options_of(header) -> TwentyTwoOptions:
+    """The options of a record header, parsed once per distinct ``variant:`` line."""
+    return _parse(tuple(header.variant))
 
 
 def check_players(n: int, opts: TwentyTwoOptions) -> None:

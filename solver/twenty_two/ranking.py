@@ -151,6 +151,8 @@ def lead_rule_r(play: Ranks, hand_size: int, hand: Ranks | None,
     n = len(play)
     if n < 1 or n > hand_size - 1:
         return "TT-9"
+    if n > max_lead(opts):  # four-card-leads=forbidden (a house rule on TT-9)
+        return "TT-9"
     nat = {r for r in play if r}
     if len(nat) > 1:
         return "TT-9"
@@ -226,10 +228,16 @@ def target_r(plays: Sequence[Ranks], opts: TwentyTwoOptions) -> Ranks:
     return plays[trick_winner_r(plays, opts)]
 
 
+def max_lead(opts: TwentyTwoOptions) -> int:
+    """The most cards a lead may have: 3 under ``four-card-leads=forbidden`` (TT-9 house
+    rule), else any number (keeping one card)."""
+    return 3 if opts.four_card_leads == "forbidden" else 10 ** 6
+
+
 def leads_r(hand: Ranks, opts: TwentyTwoOptions) -> list[tuple[int, ...]]:
     """Every distinct lead: 1..k cards of one rank held, jokers joining (TT-V2(c), A7),
     keeping at least one card (TT-9, A5); jokers alone from a hand of jokers (TT-V2(f))."""
-    h = len(hand)
+    h = min(len(hand), max_lead(opts) + 1)   # keep one card (TT-9); at most max_lead led
     jok = sum(1 for r in hand if r == JK)
     if all_jokers_r(hand):
         return [(JK,) * j for j in range(1, h)]
@@ -323,6 +331,8 @@ def lead_problem(play: Sequence[Card], hand_size: int, hand: Sequence[Card] | No
     if rule is None:
         return None
     n = len(play)
+    if rule == "TT-9" and n >= 4 and opts.four_card_leads == "forbidden":
+        return rule, f"a lead has at most 3 cards under four-card-leads=forbidden, not {n}"
     if rule == "TT-9" and n > hand_size - 1:
         return rule, (f"the leader must keep at least 1 card: {n} led from a hand of "
                       f"{hand_size} (A5)")
