@@ -441,7 +441,7 @@ def _layoff(s, p, t, ev, text):
                           _situation(p, t))
     except SleuthError as err:
         raise _fail(err.message, err.rule or "HR-23", text) from None
-    if move.rule == "HR-26":
+    if move.rule == "HR-26" and not s.options.pair_wild_third_card:   # HR-56 lifts it
         t.needs_out_or_one.append(("HR-26", "a single natural added to a 2 + wild group"))
     _remove(s, p, cards, text)
     if p.count == 0:
