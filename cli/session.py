@@ -9,7 +9,7 @@ import sys
 
 import click
 
-from cli.main import cli, handle_errors, rule_hint, with_examples
+from cli.main import cli, did_you_mean, handle_errors, rule_hint, with_examples
 from solver.errors import InconsistentError, SleuthError
 from solver.records import printable
 from solver.session import Outcome, Session, record_names
@@ -120,7 +120,7 @@ def render_outcome(o: Outcome, session: Session, show_sheet: bool) -> str:
             out += ["", sheet_text(session)]
     elif k == "refused":
         out.append(("whatif refused: " if o.hypothetical else "refused: ") + str(o.error)
-                   + rule_hint(o.error))
+                   + rule_hint(o.error) + did_you_mean(o.error))
         if o.conflict:
             new_line = o.line if o.line is not None else len(session.text.splitlines()) + 1
             out += render_conflict(o.conflict, new_line)

@@ -160,13 +160,30 @@ def checked_append(text: str, statement: str, path: str | None = None, *,
         raise NotationError("expected a game statement" + (
             ", not only a comment" if statement.strip() else ""), text=statement, path=path)
     new_text = appended(text, statement)
-    rec = parse_record(new_text, path)
+    rec = _parse_suggesting(new_text, path, statement, text, len(new_text.splitlines()))
     if not rec.statements or rec.statements[-1].line != len(new_text.splitlines()):
         raise NotationError("expected a game statement, not a header line", text=statement,
                             path=path)
     if not force:
         check_record(rec)
     return new_text, rec
+
+
+def _parse_suggesting(new_text: str, path: str | None, statement: str, old_text: str,
+                      line: int) -> Record:
+    """``parse_record(new_text)``; a ``NotationError`` on ``line`` (the new statement)
+    gets its did-you-mean corrections (:func:`solver.suggest.annotate`)."""
+    try:
+        return parse_record(new_text, path)
+    except NotationError as e:
+        if e.line == line:
+            from solver.suggest import annotate
+
+            try:
+                annotate(e, statement, parse_record(old_text, path, validate=False))
+            except SleuthError:
+                pass
+        raise
 
 
 def read_text(path: str) -> str:
@@ -228,7 +245,8 @@ def edited(text: str, line, statement: str | None, path: str | None = None, *,
         new_lines = lines[: n - 1] + [new + ("\n" if old.endswith("\n") else "")] + lines[n:]
     new_text = "".join(new_lines)
     try:
-        rec = parse_record(new_text, path)
+        rec = (parse_record(new_text, path) if statement is None
+               else _parse_suggesting(new_text, path, statement, text, n))
         if statement is not None and n not in {st.line for st in rec.statements}:
             raise NotationError("expected a game statement, not a header line",
                                 text=statement, path=path)
@@ -628,9 +646,11 @@ class Session:
         w = max(len(a) for a, _ in COMMAND_HELP)
         out = ["Type one statement a line, or a command:"]
         out += [f"  {a.ljust(w)}  {b}" for a, b in COMMAND_HELP]
-        if self.game.examples:
-            out.append(f"Statements ({self.game.name}), for example:")
-            out += [f"  {e}" for e in self.game.examples]
+        examples = own_examples(self.record)
+        if examples:
+            out.append(f"Statements ({self.game.name}; all of them: sleuth format "
+                       f"{self.game.name}), for example:")
+            out += [f"  {e}" for e in examples]
         out.append("Players: " + " ".join(self.vocabulary().names))
         return "\n".join(out)
 
@@ -640,6 +660,36 @@ class Session:
     def suggest(self, before_cursor: str) -> list[str]:
         """Completions of the word being typed (see :func:`suggest`)."""
         return suggest(self.vocabulary(), before_cursor)
+
+
+_NAME = re.compile(r"\b[A-Z][a-z]+\b")
+
+
+def own_examples(record) -> list[str]:
+    """The game's example statements written with ``record``'s players: the names of the
+    examples, in order of appearance, become the record's players in seating order; an
+    example that does not parse under the record's header then is left out."""
+    game = get_game(record.game)
+    k = game.keywords
+    keywords = {w.lower() for w in (*k.lead, *k.verbs, *k.words)}
+    names: list[str] = []
+    for e in game.examples:
+        for m in _NAME.finditer(e):
+            if m.group(0).lower() not in keywords and m.group(0) not in names:
+                names.append(m.group(0))
+    players = list(record.header.players)
+    mapping = dict(zip(names, players))
+    out = []
+    for e in game.examples:
+        for candidate in (e, _NAME.sub(lambda m: mapping.get(m.group(0), m.group(0)), e)):
+            try:
+                game.parse_event(candidate, record.header)
+            except SleuthError:
+                continue
+            if candidate not in out:
+                out.append(candidate)
+            break
+    return out
 
 
 def vocabulary(record) -> Vocabulary:
@@ -659,6 +709,8 @@ def suggest(v: Vocabulary, before_cursor: str) -> list[str]:
 
     >>> v = Vocabulary(("Ana", "Ben"), ("faceup",), ("asks",), ("all",), ("AS", "AH"), ("AS-4S",),
     ...                COMMANDS)
+    >>> suggest(v, "Ana holds: A")
+    ['AS', 'AH', 'Ana', 'all']
     >>> suggest(v, ""), suggest(v, "Ana a"), suggest(v, "Ana asks B"), suggest(v, "why a")
     (['undo', 'redo', 'edit', 'delete', 'why', 'whatif', 'force', 'sheet', 'help', 'quit', 'exit', 'suggest', 'Ana', 'Ben', 'faceup'], ['asks'], ['Ben'], ['AS', 'AH'])
     """
@@ -675,6 +727,8 @@ def suggest(v: Vocabulary, before_cursor: str) -> list[str]:
         pool = list(v.commands) + list(v.names) + list(v.lead)
     elif len(words) == 1 and words[0] in v.names:
         pool = list(v.verbs)
+    elif ":" in head:     # an answer or a list: what follows a colon (no query sets)
+        pool = list(v.cards) + list(v.names) + list(v.words)
     else:
         pool = list(v.names) + list(v.ranges) + list(v.cards) + list(v.words) + list(v.verbs)
     low = prefix.lower()

@@ -98,3 +98,58 @@ def test_log_replace_from_the_shell(record):
     r = CliRunner().invoke(cli, ["log", str(record), "--replace", "4", "Ana asks Ben 4H-7H: 4H"])
     assert r.exit_code == 2 and "line 4 holds no statement" in r.output
     assert text(record) == before
+
+
+# ----- forgiving input --------------------------------------------------------------------
+@pytest.mark.parametrize("typed, meant", [
+    ("ben asks Cleo 4H-7H: 1", "Ben asks Cleo 4H-7H: 1"),              # case
+    ("Ben asks Dve 4H-7H: 1", "Ben asks Dev 4H-7H: 1"),                # two letters swapped
+    ("Ben asks al 9*: Ana 1, Cleo 1, Dev 1, Eli 1", "Ben asks all 9*: Ana 1, Cleo 1, Dev 1, Eli 1"),
+    ("Ben aks Cleo 5*: 1", "Ben asks Cleo 5*: 1"),                     # a keyword
+    ("Ben asks Cleo 8H - JH: 1", "Ben asks Cleo 8H-JH: 1"),            # a spaced range
+    ("Ben asks Cleo 5*: non", "Ben asks Cleo 5*: none"),
+    ("Ben requests KS: nobdy", "Ben requests KS: nobody"),
+])
+def test_did_you_mean_in_play_and_log(record, typed, meant):
+    r = play(record, [typed])
+    assert r.exit_code == 2
+    assert f"did you mean: {meant}" in r.output
+    r = CliRunner().invoke(cli, ["log", str(record), typed])
+    assert r.exit_code == 2 and f"did you mean: {meant}" in r.output
+    # and what it suggests is accepted
+    r = CliRunner().invoke(cli, ["log", str(record), meant])
+    assert r.exit_code == 0, r.output
+
+
+def test_did_you_mean_names_alternatives_once(record):
+    r = CliRunner().invoke(cli, ["log", str(record), "Ben requests KZ: nobody"])
+    assert "did you mean: Ben requests KS: nobody  (or KH, KD, KC)" in r.output
+
+
+def test_an_answer_error_lists_the_accepted_forms(record):
+    r = CliRunner().invoke(cli, ["log", str(record), "Ben asks Cleo 5*: no"])
+    assert r.exit_code == 2
+    assert "a count 0-4, 'none', '?' (not seen) or the cards shown" in r.output
+
+
+def test_no_correction_for_what_is_far_from_every_word(record):
+    r = CliRunner().invoke(cli, ["log", str(record), "Zed asks Ben 4H-7H: 1"])
+    assert r.exit_code == 2 and "did you mean" not in r.output
+
+
+def test_completion_offers_only_what_can_follow(record):
+    from solver.session import Session
+
+    s = Session(str(record))
+    assert "Q*" not in s.suggest("Ana holds: 2C Q") and "QS" in s.suggest("Ana holds: 2C Q")
+    assert "asks" not in s.suggest("Ben asks all 5*: Ana 0, a")
+    assert "JS-AS" in s.suggest("Ben asks Cleo J")
+
+
+def test_help_in_play_uses_the_records_own_players(tmp_path):
+    p = tmp_path / "g.txt"
+    p.write_text("game: mystery-hand\nplayers: Zoe Yan Xia Wes Val\ndealer: Val\nme: Zoe\n",
+                 encoding="utf-8")
+    r = play(p, ["help"])
+    assert r.exit_code == 0
+    assert "Zoe holds:" in r.output and "Ana " not in r.output
