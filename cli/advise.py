@@ -78,6 +78,22 @@ def suggest(record, as_, top, samples, as_json):
         click.echo(render_advice(adv, top))
 
 
+def render_exposure(exp: dict) -> str:
+    """What the table can infer about the view's hand (``analyze --exposure``)."""
+    lines = [f"what the table knows about {exp['view']}'s hand "
+             f"({'exact' if exp.get('exact') else 'estimated'}, from the public record):"]
+    lines.append("  certain: " + (" ".join(exp["certain"]) or "nothing"))
+    for key, what in (("expected_per_suit", "suit"), ("expected_per_half_suit", "half-suit")):
+        if exp.get(key):
+            lines.append(f"  expected cards per {what}: " + ", ".join(
+                f"{s} {v:.2f}" for s, v in exp[key].items()))
+    likely = [(c, p) for c, p in exp["cards"].items() if p < 1.0][:8]
+    if likely:
+        lines.append("  most likely other cards: " + ", ".join(f"{c} {_pct(p)}"
+                                                                for c, p in likely))
+    return "\n".join(lines)
+
+
 # ----- review -------------------------------------------------------------------------------
 def render_review(rv) -> str:
     lines = [f"review of {rv.view}'s turns ({rv.game})"]

@@ -51,9 +51,11 @@ def split_variants(values) -> list[str]:
 @click.option("--as", "as_", metavar="PLAYER", help="Analyse from this player's view (a complete "
               "record is needed); 'public' = a spectator. Default: the record's 'me:'.")
 @click.option("--json", "as_json", is_flag=True, help="Machine output per docs/record-format.md.")
+@click.option("--exposure", is_flag=True, help="Also what a spectator (so every opponent) "
+              "can infer about the view's hand (games with an advisor; JSON key 'exposure').")
 @handle_errors(json_flag="as_json")
 @with_examples
-def analyze(record, as_, as_json):
+def analyze(record, as_, as_json, exposure=False):
     """What is known now: the sheet, the candidates and the verdict.
 
     \b
@@ -66,11 +68,25 @@ def analyze(record, as_, as_json):
     """
     rec = read_record(record)
     game = capable(rec, Capability.ANALYZE, "analysis")
-    result = game.analyze(rec, resolve_view(rec, as_))
+    view = resolve_view(rec, as_)
+    result = game.analyze(rec, view)
+    exp = None
+    if exposure:
+        if Capability.ADVISE not in game.capabilities or view is None:
+            raise NotationError("--exposure needs a player's view in a game with an advisor",
+                                text=rec.game if view else "public")
+        exp = game.exposure(rec, view)
     if as_json:
-        emit_json(result.to_json())
+        out = result.to_json()
+        if exp is not None:
+            out["exposure"] = exp
+        emit_json(out)
     else:
         click.echo(renderer(rec.game).render_analysis(result))
+        if exp is not None:
+            from cli.advise import render_exposure
+
+            click.echo(render_exposure(exp))
 
 
 @cli.command()

@@ -420,3 +420,27 @@ def test_review_page_renders_in_a_headless_browser(tmp_path):
     dom = subprocess.run([exe, "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom",
                           f"file://{page}"], capture_output=True, text=True, timeout=120).stdout
     assert "id=\"uncertainty\"" in dom and "Review of Ana" in dom
+
+
+# ----- exposure ------------------------------------------------------------------------------
+@pytest.mark.parametrize("sample", ["samples/mystery-hand/five-players-ana.txt",
+                                    "samples/literature/ex-a-six-players.txt"])
+def test_analyze_exposure_is_the_public_view_of_the_hand(sample):
+    rec = parse_record(open(sample).read())
+    g = get_game(rec.game)
+    exp = g.exposure(rec, rec.header.me)
+    pub = g.analyze(rec, None).to_json()["cards"]
+    for c, p in exp["cards"].items():
+        assert abs(pub[c].get(rec.header.me, 0.0) - p) < TOL
+    assert set(exp["certain"]) == {c for c, d in pub.items() if d == {rec.header.me: 1.0}}
+    from solver.literature.events import Holds as LitHolds
+    from solver.mystery_hand.events import Holds as MHHolds
+
+    held = {repr(c) for s in rec.statements
+            if isinstance(s.event, (LitHolds, MHHolds)) and s.event.player == rec.header.me
+            for c in s.event.cards}
+    assert set(exp["certain"]) <= held
+    r = CliRunner().invoke(cli, ["analyze", sample, "--exposure", "--json"])
+    assert r.exit_code == 0 and json.loads(r.output)["exposure"]["view"] == rec.header.me
+    r = CliRunner().invoke(cli, ["analyze", sample, "--exposure"])
+    assert "what the table knows" in r.output

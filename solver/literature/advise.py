@@ -322,3 +322,24 @@ def review(record, view, *, samples: int | None = None):
     return review_turns(get_game("literature"), record, view, turns,
                         lambda rec: suggest(rec, view, budget=budget), taken_text,
                         mistakes_of)
+
+
+def exposure(record, view, *, budget: Budget = Budget()) -> dict:
+    """What a spectator -- and so every opponent at least -- can infer about ``view``'s
+    hand from the public moves (O1-O6): certain cards, expected cards per half-suit,
+    each card's chance."""
+    from solver.literature.analysis import analyze
+
+    kw = {"max_states": budget.max_states} if budget.max_states else {}
+    a = analyze(record, None, **kw)
+    cards = {c: d.get(view, 0.0) for c, d in a.cards.items() if d.get(view, 0.0) > 0}
+    certain = sorted(c for c, p in cards.items() if a.possible.get(c) == {view})
+    per_half = {}
+    for h in a.table.halves:
+        if a.halves[h.name].status != "open":
+            continue
+        per_half[h.name] = sum(cards.get(repr(c), 0.0) for c in set(h.cards))
+    top = sorted(cards.items(), key=lambda kv: (-kv[1], kv[0]))
+    return {"view": view, "exact": a.exact, "certain": certain,
+            "expected_per_half_suit": per_half, "cards": dict(top),
+            "known_share": len(certain)}

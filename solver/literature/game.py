@@ -107,6 +107,11 @@ class LiteratureGame(Game):
         play = Play.of(record)
         return not play.over and play.turn == view
 
+    def exposure(self, record, view, *, budget: Budget = Budget()):
+        from solver.literature.advise import exposure
+
+        return exposure(record, view, budget=budget)
+
     # ----- replay and session ------------------------------------------------------------
     def _held(self, record) -> set[str]:
         from solver.literature.events import Holds
