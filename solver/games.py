@@ -171,6 +171,17 @@ class Vocabulary:
     commands: tuple[str, ...] = ()
 
 
+@dataclass(frozen=True)
+class Note:
+    """One plain sentence about the table (:meth:`Game.table_notes`).  ``key``: an alert,
+    shown once by ``play`` when it first appears (the same key again is not news);
+    ``strong``: worth highlighting."""
+
+    text: str
+    key: str | None = None
+    strong: bool = False
+
+
 #: ``knowledge_of(player, step_index)`` -> that player's Knowledge (``None`` if unknown)
 KnowledgeOf = Callable[[str, int], "Knowledge | None"]
 
@@ -269,6 +280,15 @@ class Game(ABC):
     def on_turn(self, record: "Record", view: str | None) -> bool:
         """ADVISE: whether it is ``view``'s turn after ``record`` (the live hint)."""
         return False
+
+    # ----- the table state, said plainly (every game) ------------------------------------
+    def table_notes(self, record: "Record", view: str | None, analysis=None) -> list["Note"]:
+        """Plain sentences about the table after ``record`` from ``view``: whose turn it
+        is, an extra turn, setup statements the rules call for that are missing, the
+        result of a finished game.  A note with a ``key`` is an alert that ``play`` shows
+        once, when it first appears (``you can announce now: ...``).  ``analysis``: the
+        game's analysis of the record from ``view``, when already computed."""
+        return []
 
     # ----- replay and the live session (REPLAY) ------------------------------------------
     def knowledge(self, record: "Record", view: str | None,
