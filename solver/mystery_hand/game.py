@@ -115,6 +115,51 @@ class MysteryHandGame(Game):
 
         return view in turn_state(record).may_act()
 
+    def table_notes(self, record, view, analysis=None):
+        """Whose turn, an extra turn (MH-12, MH-14), the result (MH-19..MH-21), a missing
+        ``faceup:`` (MH-5) or own ``holds:``, a revealed hand to log (MH-20), and the alert
+        that the view can announce."""
+        from solver.games import Note
+        from solver.mystery_hand.advise import turn_state
+        from solver.mystery_hand.events import Announce, FaceUp, Holds
+        from solver.mystery_hand.options import deal_sizes
+
+        notes = []
+        evs = [st.event for st in record.statements]
+        state = turn_state(record)
+        if state.over:
+            last = next((e for e in reversed(evs) if isinstance(e, Announce)), None)
+            how = (f"{last.player} announced {' '.join(map(repr, last.cards))}: "
+                   f"{'right' if last.right else 'wrong'}; " if last else "")
+            rule = ("MH-19" if last is not None and last.right else
+                    "MH-28" if self.options(record.header).two_player else "MH-21")
+            return [Note(f"The game is over: {how}{state.winner} wins ({rule}).",
+                         key=f"over:{state.winner}", strong=True)]
+        who = state.current
+        turn = f"{who}'s turn" + (" (yours)" if who == view else "")
+        if state.extra and state.extra != who:
+            turn += (f"; {state.extra} may take an extra turn first"
+                     + ("" if state.extra_sure else " (if one was earned)") + " (MH-12, MH-14)")
+        notes.append(Note(f"Next: {turn}."))
+        opts = self.options(record.header)
+        _size, faceup = deal_sizes(len(record.header.players), opts)
+        if faceup and not any(isinstance(e, FaceUp) for e in evs):
+            notes.append(Note(f"Missing: the {faceup} face-up cards ('faceup: ...', MH-5)."))
+        if view and not any(isinstance(e, Holds) and e.player == view for e in evs):
+            notes.append(Note(f"Missing: your own hand ('{view} holds: ...')."))
+        for i, e in enumerate(evs):
+            if isinstance(e, Announce) and not e.right and not any(
+                    isinstance(x, Holds) and x.player == e.player for x in evs[i:]):
+                notes.append(Note(f"{e.player}'s hand is now face up (MH-20): log it with "
+                                  f"'{e.player} holds: ...'.", key=f"reveal:{e.player}"))
+        if analysis is not None and view in state.active:
+            ans = analysis.mystery.answer()
+            if ans is not None:
+                cards = " ".join(map(repr, ans))
+                notes.append(Note(f"You can announce now: {cards}", key=f"announce:{cards}",
+                                  strong=True))
+        return notes
+
     # ----- replay and session ------------------------------------------------------------
     def hoists_setup(self, record) -> bool:
         from solver.mystery_hand.inference import is_complete
