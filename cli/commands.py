@@ -83,6 +83,8 @@ def analyze(record, as_, as_json, exposure=False):
         emit_json(out)
     else:
         click.echo(renderer(rec.game).render_analysis(result))
+        for note in game.table_notes(rec, view, result):     # whose turn, the result...
+            click.echo(note.text)
         if exp is not None:
             from cli.advise import render_exposure
 

@@ -220,7 +220,7 @@ def take(hand: list[Card], discard: Card, indicator: Card | None,
     if why is None:
         if fits and best_value == 0:
             why, rule = (f"{discard!r} would meld only with every card of the hand, and every "
-                         "turn ends with a discard: take from the stock (HR-29)", "HR-30")
+                         "turn ends with a discard: take from the stock (HR-29, HR-30)", "HR-30")
         elif best_value == 0:
             why, rule = (f"{discard!r} fits no new meld with two cards from this hand; a taken "
                          "discard must go into a new meld this turn and may not be laid off"
@@ -241,6 +241,6 @@ def take(hand: list[Card], discard: Card, indicator: Card | None,
                                   "it could go out, but no player goes out on their own "
                                   "first turn (HR-32)")
                 rule = "HR-32"
-    if f"({rule})" not in why and f"{rule}," not in why:
+    if rule not in why:
         why += f" ({rule})"
     return TakeResult(hand, discard, regime, opened, needed, False, why, rule, None, stock)

@@ -156,7 +156,8 @@ class MysteryHandGame(Game):
             ans = analysis.mystery.answer()
             if ans is not None:
                 cards = " ".join(map(repr, ans))
-                notes.append(Note(f"You can announce now: {cards}", key=f"announce:{cards}",
+                when = "now" if who == view else "on your turn"
+                notes.append(Note(f"You can announce {when}: {cards}", key=f"announce:{cards}",
                                   strong=True))
         return notes
 
