@@ -55,7 +55,11 @@ def colourize(text: str, colour: bool) -> str:
     def suit(m):
         return _paint(m.group(1), m.group(1))
 
-    return _SUIT_SYMBOL.sub(suit, _CARD.sub(card, text))
+    def strong(m):
+        return click.style(STRONG, fg="yellow", bold=True) + m.group(1)
+
+    text = _SUIT_SYMBOL.sub(suit, _CARD.sub(card, text))
+    return re.sub(rf"(?m)^{re.escape(STRONG)}( )", strong, text)
 
 
 # ----- rendering ----------------------------------------------------------------------------
@@ -71,14 +75,27 @@ def render_analysis(analysis, game: str) -> str:
 
 
 def sheet_text(session: Session) -> str:
-    """The analysis of the session's record, or why there is none."""
+    """The analysis of the session's record (or why there is none), then the table notes
+    (whose turn, what is missing, an alert the first time it holds)."""
+    analysis = None
     try:
-        return render_analysis(session.analyze(), session.record.game)
+        analysis = session.analyze()
+        text = render_analysis(analysis, session.record.game)
     except InconsistentError as e:
         return (f"inconsistent: {e}\n(the record has a contradiction: 'undo' it, or fix the "
                 "file)")
     except SleuthError as e:
-        return f"no analysis: {e}"
+        text = f"no analysis: {e}"
+    notes = session.table_notes(analysis)
+    return "\n".join([text, *(note_text(n) for n in notes)]) if notes else text
+
+
+#: the mark of a note worth highlighting (an alert); coloured on a terminal
+STRONG = ">>"
+
+
+def note_text(note) -> str:
+    return f"{STRONG} {note.text}" if note.strong else note.text
 
 
 def render_conflict(conflict: list[tuple[int, str]], new_line: int | None = None) -> list[str]:

@@ -303,6 +303,8 @@ class Session:
         self.view = self.record.header.me if view is Session._ME else view
         self.last_refused: str | None = None   # the last statement refused as a contradiction
         self.pending: str | None = None        # a held statement awaiting its resolution
+        #: the keys of the alerts shown (:meth:`table_notes`): each is shown once
+        self.alerted: set[str] = set()
         #: what 'redo' can put back: (text before the undo, text after it, lines removed)
         self.redo_stack: list[tuple[str, str, list[tuple[int, str]]]] = []
 
@@ -640,6 +642,19 @@ class Session:
             return self.game.suggest(self.record, self.view, top=1).hint()
         except SleuthError:
             return None
+
+    def table_notes(self, analysis=None) -> list:
+        """The game's notes on the table now (:meth:`solver.games.Game.table_notes`),
+        without the alerts already shown; an alert that stops holding may be shown again
+        when it holds once more."""
+        try:
+            notes = self.game.table_notes(self.record, self.view, analysis)
+        except SleuthError:
+            return []
+        keys = {n.key for n in notes if n.key}
+        out = [n for n in notes if n.key is None or n.key not in self.alerted]
+        self.alerted = keys
+        return out
 
     # ----- help and completion -------------------------------------------------------------
     def help_text(self) -> str:

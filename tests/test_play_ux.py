@@ -153,3 +153,42 @@ def test_help_in_play_uses_the_records_own_players(tmp_path):
     r = play(p, ["help"])
     assert r.exit_code == 0
     assert "Zoe holds:" in r.output and "Ana " not in r.output
+
+
+# ----- the table state, said plainly ------------------------------------------------------
+THREE = ("game: mystery-hand\nplayers: Ana Ben Cleo\ndealer: Cleo\nme: Ana\n"
+         "Ana holds: AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AH 2H 3H\n")
+REQUESTS = ["Ana requests 4H: nobody", "Ben requests AD: nobody", "Cleo requests 2D: nobody",
+            "Ana requests 3D: nobody"]
+
+
+def test_play_alerts_once_when_the_view_can_announce(tmp_path):
+    p = tmp_path / "g.txt"
+    p.write_text(THREE, encoding="utf-8")
+    r = CliRunner().invoke(cli, ["play", str(p)], input="\n".join(REQUESTS + ["sheet"]) + "\n")
+    assert r.exit_code == 0, r.output
+    assert r.output.count(">> You can announce on your turn: 4H AD 2D 3D") == 1
+    assert "Next: Ana's turn (yours)." in r.output and "Next: Ben's turn." in r.output
+
+
+def test_a_finished_game_and_missing_setup_are_said(tmp_path):
+    p = tmp_path / "g.txt"
+    p.write_text(THREE.replace("Ana holds", "# Ana holds"), encoding="utf-8")
+    r = CliRunner().invoke(cli, ["analyze", str(p)])
+    assert "Missing: your own hand ('Ana holds: ...')." in r.output
+    p.write_text(THREE + "\n".join(REQUESTS) + "\nBen announces 4H AD 2D 3D: right\n",
+                 encoding="utf-8")
+    r = CliRunner().invoke(cli, ["analyze", str(p)])
+    assert r.exit_code == 0, r.output
+    assert "The game is over: Ben announced 4H AD 2D 3D: right; Ben wins (MH-19)." in r.output
+    five = "game: mystery-hand\nplayers: Ana Ben Cleo Dev Eli\ndealer: Eli\nme: Ana\n"
+    p.write_text(five, encoding="utf-8")
+    r = CliRunner().invoke(cli, ["analyze", str(p)])
+    assert "Missing: the 3 face-up cards ('faceup: ...', MH-5)." in r.output
+
+
+def test_after_a_wrong_announcement_a_reminder_to_log_the_hand(record):
+    r = CliRunner().invoke(cli, ["play", str(record)],
+                           input="Ben announces AS 2H 3D 4C: wrong\n")
+    assert r.exit_code == 0, r.output
+    assert "Ben's hand is now face up (MH-20): log it with 'Ben holds: ...'." in r.output
