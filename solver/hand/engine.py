@@ -269,7 +269,7 @@ def apply(s: RoundState, ev, text: str = "") -> None:
         raise _fail("the round record ended with its scoring statement", "HR-34", text)
     if isinstance(ev, Indicator):
         if s.started or s.indicator is not None:
-            raise _fail("the indicator is turned once, before play (HR-7)", "HR-7", text)
+            raise _fail("the indicator is turned once, before play", "HR-7", text)
         s.regime = make_regime(ev.card, o)
         s.indicator = ev.card
         return
@@ -309,12 +309,12 @@ def apply(s: RoundState, ev, text: str = "") -> None:
     if s.call_open is not None and who != s.call_open:
         _missed_call(s)
     if who != s.current:
-        raise _fail(f"it is {s.current}'s turn, not {who}'s (play passes to the right, HR-4)",
+        raise _fail(f"it is {s.current}'s turn, not {who}'s (play passes to the right)",
                     "HR-4", text)
     p, t = s.players[who], s.turn
     if isinstance(ev, (Draw, Take)):
         if t.drew:
-            raise _fail("one draw per turn, before melding (HR-28)" if s.current != s.starter
+            raise _fail("one draw per turn, before melding" if s.current != s.starter
                         or p.turns else "the starter's first turn has no draw (HR-27)",
                         "HR-28", text)
         if isinstance(ev, Draw):
@@ -345,7 +345,7 @@ def apply(s: RoundState, ev, text: str = "") -> None:
         t.drew = True
         return
     if not t.drew:
-        raise _fail(f"{who} draws first: from the stock or the top discard (HR-28)", "HR-28",
+        raise _fail(f"{who} draws first: from the stock or the top discard", "HR-28",
                     text)
     if isinstance(ev, Melds):
         _melds(s, p, t, ev, text)
@@ -492,7 +492,7 @@ def _discard(s, p, t, ev, text):
                     "two cards from hand", "HR-29", text)
     if not p.opened and t.new_melds and not out:
         raise _fail(f"an initial meld is worth at least {s.needed()}; these melds are worth "
-                    f"{t.value}" + (" (a taken discard must make the initial meld, HR-29)"
+                    f"{t.value}" + (" (a taken discard must make the initial meld)"
                                     if t.taken is not None else ""),
                     "HR-19" if t.taken is None else "HR-29", text)
     for rule, why in t.needs_out:
