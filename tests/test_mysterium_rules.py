@@ -54,23 +54,37 @@ def test_options_defaults_and_alternatives():
             o.epilogue_crows, o.count, o.culprit, o.clairvoyance_bands) == (
         "medium", "any-number", "per-hour", 120, "keep-stage", "per-psychic", 4,
         "start-of-hour-4", "7-h", "tied-voters", False, "plurality", "chosen", (5, 9))
-    alt = MysteriumOptions.from_options({
-        "hard": True, "crow_discard": "whole-hand", "easy-crows": "per-psychic",
-        "timer-s": "60", "wrong-guess": "reset", "clairvoyance-limit": "any",
-        "psychics-3p": "2", "token-refresh": "end-of-hour-4", "early-bonus": "8-h",
-        "tie-break": "top-track", "epilogue-crows": True, "count": "majority",
-        "culprit": "random", "clairvoyance-bands": "4/10"})
+    alt = MysteriumOptions.from_names([
+        "hard", "crow_discard=whole-hand", "easy-crows = per-psychic", "timer-s=60",
+        "wrong-guess=reset", "clairvoyance-limit=any", "psychics-3p=2",
+        "token-refresh=end-of-hour-4", "early-bonus=8-h", "tie-break=top-track",
+        "epilogue-crows", "count=majority", "culprit=random", "clairvoyance-bands=4/10"])
     assert alt == MysteriumOptions("hard", "whole-hand", "per-psychic", 60, "reset", "any", 2,
-                                   "end-of-hour-4", "8-h", "top-track", True, "majority",
-                                   "random", (4, 10))
-    assert MysteriumOptions.from_options(dict(
-        o.split("=") for o in alt.variant())) == alt
+                                   "end-of-hour-4", "8-h", "top-track", True,
+                                   "majority", "random", (4, 10))
+    assert MysteriumOptions.from_names(alt.variant()) == alt
+    assert MysteriumOptions.from_names(str(alt).split(", ")) == alt
+    assert "epilogue-crows=yes" in alt.variant() and "clairvoyance-bands=4/10" in alt.variant()
+    assert MysteriumOptions.from_names(["epilogue-crows=no"]) == MysteriumOptions()
     with pytest.raises(NotationError, match="unknown Mysterium option"):
-        MysteriumOptions.from_options({"sneak": True})
+        MysteriumOptions.from_names(["sneak"])
     with pytest.raises(NotationError, match="A8"):
-        MysteriumOptions.from_options({"tie-break": "coin"})
+        MysteriumOptions.from_names(["tie-break=coin"])
     with pytest.raises(NotationError, match="MY-19"):
-        MysteriumOptions.from_options({"clairvoyance-bands": "9/5"})
+        MysteriumOptions.from_names(["clairvoyance-bands=9/5"])
+    with pytest.raises(NotationError, match="given twice"):
+        MysteriumOptions.from_names(["easy", "difficulty=hard"])
+
+
+@pytest.mark.parametrize("bad", ["timer-s=²", "timer-s=۶۰", "timer-s=٦٠", "timer-s=0",
+                                 "timer-s", "psychics-3p=٢", "clairvoyance-bands=٥/٩",
+                                 "clairvoyance-bands=5/⁹"])
+def test_option_numbers_are_ascii(bad):
+    """Issue 12: digits that are not ASCII pass str.isdigit() and crashed int()."""
+    with pytest.raises(NotationError):
+        MysteriumOptions.from_names([bad])
+    with pytest.raises(NotationError):
+        parse_record(f"game: mysterium\nvariant: {bad}\nplayers: Gus Ana Ben Cleo\n")
 
 
 def test_bands():

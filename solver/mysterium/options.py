@@ -4,9 +4,16 @@ Options come from the record header's ``variant:`` line, named as in
 ``docs/rules/mysterium.md`` with ``-`` for ``_``.  Every ambiguity A1..A10 uses its default
 unless the named alternative is given.
 
->>> o = MysteriumOptions.from_options({"difficulty": "hard", "tie-break": "top-track"})
->>> o.difficulty, o.tie_break, o.count
-('hard', 'top-track', 'plurality')
+Parsed by the one option machinery (:mod:`solver.options`): each option is an
+:class:`~solver.options.Option` spec with the rule it comes from.
+
+>>> o = MysteriumOptions.from_names(["hard", "tie-break=top-track"])
+>>> o.difficulty, o.tie_break, o.count, str(o)
+('hard', 'top-track', 'plurality', 'difficulty=hard, tie-break=top-track')
+>>> MysteriumOptions.from_names(["timer-s=٦٠"])
+Traceback (most recent call last):
+...
+solver.errors.NotationError: timer-s is a number of seconds, e.g. timer-s=60 (A1): 'timer-s=٦٠'
 >>> s = setup_for(4, "medium")
 >>> s.psychics, s.cards_per_kind, s.tokens_per_psychic, s.crows_total
 (3, 6, 4, 3)
@@ -15,9 +22,11 @@ unless the named alternative is given.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+import functools
+from dataclasses import dataclass
 
 from solver.errors import NotationError, RuleError
+from solver.options import Option, Options
 
 KINDS = ("character", "location", "object")
 #: MY-2: 18 psychic cards of each kind, numbered 1..18 here.
@@ -79,27 +88,90 @@ def setup_for(players: int, difficulty: str = "medium", psychics_3p: int = 4) ->
                  TOKENS[players], total, per_hour)
 
 
-# option name -> (field, allowed values or a parser, rule)
-_CHOICES = {
-    "difficulty": ("difficulty", DIFFICULTIES, "MY-4"),
-    "crow-discard": ("crow_discard", ("any-number", "whole-hand"), "MY-9"),
-    "easy-crows": ("easy_crows", ("per-hour", "per-psychic"), "A2"),
-    "wrong-guess": ("wrong_guess", ("keep-stage", "reset"), "A3"),
-    "clairvoyance-limit": ("clairvoyance_limit", ("per-psychic", "any"), "A4"),
-    "psychics-3p": ("psychics_3p", ("4", "2"), "A5"),
-    "token-refresh": ("token_refresh", ("start-of-hour-4", "end-of-hour-4"), "A6"),
-    "early-bonus": ("early_bonus", ("7-h", "8-h"), "A7"),
-    "tie-break": ("tie_break", ("tied-voters", "top-track"), "A8"),
-    "epilogue-crows": ("epilogue_crows", ("no", "yes"), "A9"),
-    "count": ("count", ("plurality", "majority"), "A10"),
-    "culprit": ("culprit", ("chosen", "random"), "MY-17"),
-}
-_VALUED = ("timer-s", "clairvoyance-bands")
-OPTION_NAMES = tuple(_CHOICES) + _VALUED
+class _Number(Option):
+    """A whole number of seconds (A1): any positive ASCII number, the default first."""
+
+    def parse(self, value, raw):
+        if not (value and value.isascii() and value.isdigit()) or int(value) <= 0:
+            raise NotationError(f"{self.name} is a number of seconds, e.g. {self.name}=60",
+                                text=raw, rule=self.rule)
+        return int(value)
+
+    def usage(self) -> str:
+        return f"{self.name}=SECONDS"
+
+    def choices_text(self, sep: str = " | ") -> str:
+        return "a number of seconds"
 
 
-@dataclass(frozen=True)
-class MysteriumOptions:
+class _Bands(Option):
+    """MY-19: ``FIRST-INTERMEDIATE/FIRST-HIGH``."""
+
+    def parse(self, value, raw):
+        if not value:
+            raise NotationError(f"{self.name} needs a value, e.g. {self.name}=5/9", text=raw,
+                                rule=self.rule)
+        return parse_bands(value, raw)
+
+    def write(self, value) -> str:
+        return f"{self.name}={value[0]}/{value[1]}"
+
+    def usage(self) -> str:
+        return f"{self.name}=LOW/HIGH"
+
+    def choices_text(self, sep: str = " | ") -> str:
+        return "FIRST-INTERMEDIATE/FIRST-HIGH"
+
+
+class _YesNo(Option):
+    """An on/off option written ``=yes``/``=no`` (a bare name is ``yes``)."""
+
+    def parse(self, value, raw):
+        if value in (None, "", "yes", "on"):
+            return True
+        if value in ("no", "off"):
+            return False
+        raise NotationError(f"{self.name} is no | yes", text=raw, rule=self.rule)
+
+    def write(self, value) -> str:
+        return f"{self.name}={'yes' if value else 'no'}"
+
+
+SPECS: tuple[Option, ...] = (
+    Option("difficulty", "difficulty", DIFFICULTIES[1:2] + DIFFICULTIES[:1] + DIFFICULTIES[2:],
+           "MY-4", "cards on the table (MY-4) and crows (MY-6); a bare easy | medium | hard "
+           "names it too"),
+    Option("crow-discard", "crow_discard", ("any-number", "whole-hand"), "MY-9",
+           "a crow discards any number of cards, or the whole hand"),
+    Option("easy-crows", "easy_crows", ("per-hour", "per-psychic"), "A2",
+           "easy: one crow per hour, or one per psychic per hour"),
+    _Number("timer-s", "timer_s", (120,), "A1", "the sand timer in seconds (recorded only)"),
+    Option("wrong-guess", "wrong_guess", ("keep-stage", "reset"), "A3",
+           "a wrong guess keeps the stage, or sends the psychic back to the character"),
+    Option("clairvoyance-limit", "clairvoyance_limit", ("per-psychic", "any"), "A4",
+           "at most one token per other psychic per hour, or any number"),
+    Option("psychics-3p", "psychics_3p", (4, 2), "A5",
+           "3 players: each psychic player runs two psychics, or one"),
+    Option("token-refresh", "token_refresh", ("start-of-hour-4", "end-of-hour-4"), "A6",
+           "the clairvoyancy tokens come back at the start or the end of hour 4 (MY-14)"),
+    Option("early-bonus", "early_bonus", ("7-h", "8-h"), "A7",
+           "the MY-13 bonus is 7 - hour, or 8 - hour"),
+    Option("tie-break", "tie_break", ("tied-voters", "top-track"), "A8",
+           "a tied vote goes to the furthest-track psychic among the tied voters, or overall"),
+    _YesNo("epilogue-crows", "epilogue_crows", (False, True), "A9",
+           "crows may be used in the epilogue"),
+    Option("count", "count", ("plurality", "majority"), "A10",
+           "the verdict needs a plurality, or a majority"),
+    Option("culprit", "culprit", ("chosen", "random"), "MY-17",
+           "the ghost chooses the culprit, or draws it at random"),
+    _Bands("clairvoyance-bands", "clairvoyance_bands", ((5, 9),), "MY-19",
+           "the first Intermediate and the first High space of the clairvoyancy track"),
+)
+OPTION_NAMES = tuple(s.name for s in SPECS)
+
+
+@dataclass(frozen=True, repr=False)
+class MysteriumOptions(Options):
     """The variant options of a Mysterium record (defaults = the rules file's defaults).
 
     ``difficulty`` (MY-4, MY-6), ``crow_discard`` (MY-9), ``easy_crows`` (A2),
@@ -108,6 +180,9 @@ class MysteriumOptions:
     (A8), ``epilogue_crows`` (A9), ``count`` (A10), ``culprit`` (MY-17) and
     ``clairvoyance_bands`` (MY-19: the first Intermediate and the first High space).
     """
+
+    GAME = "Mysterium"
+    SPECS = SPECS
 
     difficulty: str = "medium"
     crow_discard: str = "any-number"
@@ -125,76 +200,43 @@ class MysteriumOptions:
     clairvoyance_bands: tuple[int, int] = (5, 9)
 
     @classmethod
-    def from_options(cls, opts: dict[str, str | bool]) -> "MysteriumOptions":
-        """Build from ``Header.options()``.  A bare ``easy``/``medium``/``hard`` is accepted
-        for ``difficulty=...`` and a bare flag for ``=yes`` (``epilogue-crows``)."""
-        kw: dict = {}
-        for name, value in opts.items():
-            name = name.strip().lower().replace("_", "-")
-            if value is True and name in DIFFICULTIES:
-                name, value = "difficulty", name
-            if name in _CHOICES:
-                field, allowed, rule = _CHOICES[name]
-                if value is True and "yes" in allowed:
-                    value = "yes"
-                value = str(value).strip().lower()
-                if value not in allowed:
-                    raise NotationError(f"option {name} ({rule}) is one of "
-                                        + " | ".join(allowed), text=f"{name}={value}")
-                if field == "psychics_3p":
-                    kw[field] = int(value)
-                elif field == "epilogue_crows":
-                    kw[field] = value == "yes"
-                else:
-                    kw[field] = value
-            elif name == "timer-s":
-                try:
-                    t = int(str(value))
-                except ValueError:
-                    t = 0
-                if t <= 0 or value is True:
-                    raise NotationError("timer-s (A1) is a number of seconds, e.g. timer-s=60",
-                                        text=f"{name}={value}")
-                kw["timer_s"] = t
-            elif name == "clairvoyance-bands":
-                kw["clairvoyance_bands"] = parse_bands(str(value))
-            else:
-                raise NotationError("unknown Mysterium option; expected one of "
-                                    + ", ".join(OPTION_NAMES), text=name)
-        return cls(**kw)
+    def from_names(cls, names) -> "MysteriumOptions":
+        """Build from ``variant:`` entries; a bare ``easy``/``medium``/``hard`` names the
+        difficulty (MY-4)."""
+        names = [f"difficulty={n.strip().lower()}" if n.strip().lower() in DIFFICULTIES else n
+                 for n in names]
+        return super().from_names(names)
 
     def variant(self) -> tuple[str, ...]:
-        """The non-default options as ``variant:`` entries (round-trips ``from_options``)."""
-        out = []
-        default = MysteriumOptions()
-        for f in fields(self):
-            v, d = getattr(self, f.name), getattr(default, f.name)
-            if v == d:
-                continue
-            name = f.name.replace("_", "-")
-            if f.name == "epilogue_crows":
-                out.append(f"{name}={'yes' if v else 'no'}")
-            elif f.name == "clairvoyance_bands":
-                out.append(f"{name}={v[0]}/{v[1]}")
-            else:
-                out.append(f"{name}={v}")
-        return tuple(out)
+        """The non-default options as ``variant:`` entries (round-trips ``from_names``)."""
+        return tuple(self.names())
 
 
-def parse_bands(text: str) -> tuple[int, int]:
-    """``5/9``: spaces 0-4 are Low, 5-8 Intermediate, 9 and up High (MY-19).
+@functools.lru_cache(maxsize=256)
+def _parse(variant: tuple[str, ...]) -> MysteriumOptions:
+    return MysteriumOptions.from_names(variant)
+
+
+def options_of(header) -> MysteriumOptions:
+    """The options of a record header, parsed once per distinct ``variant:`` line."""
+    return _parse(tuple(header.variant))
+
+
+def parse_bands(text: str, raw: str | None = None) -> tuple[int, int]:
+    """``5/9``: spaces 0-4 are Low, 5-8 Intermediate, 9 and up High (MY-19).  Numbers are
+    ASCII digits only (``²`` or Arabic-Indic digits are refused).
 
     >>> parse_bands("4/10")
     (4, 10)
     """
-    parts = text.replace("-", "/").split("/")
-    try:
+    parts = [p.strip() for p in text.replace("-", "/").split("/")]
+    if len(parts) == 2 and all(p.isascii() and p.isdigit() for p in parts):
         lo, hi = (int(p) for p in parts)
-    except ValueError:
+    else:
         lo = hi = -1
     if not 0 < lo < hi:
-        raise NotationError("clairvoyance-bands (MY-19) is FIRST-INTERMEDIATE/FIRST-HIGH, "
-                            "e.g. clairvoyance-bands=5/9", text=text)
+        raise NotationError("clairvoyance-bands is FIRST-INTERMEDIATE/FIRST-HIGH, "
+                            "e.g. clairvoyance-bands=5/9", text=raw or text, rule="MY-19")
     return lo, hi
 
 

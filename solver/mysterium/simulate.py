@@ -12,12 +12,11 @@ and clairvoyancy tokens are drawn at random within the rules.
 from __future__ import annotations
 
 import random
-import re
 
 from solver.errors import SleuthError
 from solver.mysterium.events import (Clairvoyance, Crow, Culprit, Group, Guess, Hour, Reveal,
                                      Secret, TableCards, Verdict, Visions, Vote)
-from solver.mysterium.options import CARDS_PER_KIND_IN_BOX, KINDS, LAST_HOUR
+from solver.mysterium.options import CARDS_PER_KIND_IN_BOX, KINDS, LAST_HOUR, MysteriumOptions
 from solver.mysterium.engine import Play
 from solver.mysterium.roster import roster_of
 from solver.records import Header, Record, Statement, parse_record, write_record
@@ -37,8 +36,7 @@ def simulate(players: int, options, seed: int = 0, events: int | None = None) ->
                           rule="MY-1", text=str(players))
     rng = random.Random(seed)
     names = NAMES[:players]
-    variant = tuple(re.sub(r"\s*=\s*", "=", o.strip().lower().replace("_", "-"))
-                    for o in options if o.strip() and o.strip().lower() != "standard")
+    variant = tuple(MysteriumOptions.from_names(options).names())  # the canonical names
     extra = [("ghost", names[0])]
     if players > 3:
         extra.append(("eldest", rng.choice(names[1:])))
