@@ -425,6 +425,31 @@ def summarise(rows: list[dict]) -> str:
     return "\n".join(out)
 
 
+def speed(players=(4, 5, 6), seeds=range(1, 6), events=(12, 24)) -> str:
+    """``sleuth suggest`` (the whole advice, leak included, default budget) from the first
+    player's own record, mid-game: CPU and wall seconds per state."""
+    from solver.games import get_game
+    from solver.mystery_hand.inference import as_written_by
+
+    g = get_game("mystery-hand")
+    lines = ["| players | statements | states | median CPU s | max CPU s | median wall s | "
+             "max wall s | exact |", "|---|---|---|---|---|---|---|---|"]
+    for n in players:
+        for ev in events:
+            cpu, wall, ex = [], [], 0
+            for seed in seeds:
+                rec = as_written_by(g.simulate(n, [], seed=seed, events=ev), "Ana")
+                t0, c0 = time.perf_counter(), time.process_time()
+                adv = g.suggest(rec, "Ana")
+                cpu.append(time.process_time() - c0)
+                wall.append(time.perf_counter() - t0)
+                ex += adv.exact
+            lines.append(f"| {n} | {ev} | {len(cpu)} | {statistics.median(cpu):.2f} | "
+                         f"{max(cpu):.2f} | {statistics.median(wall):.2f} | {max(wall):.2f} | "
+                         f"{ex}/{len(cpu)} |")
+    return "\n".join(lines)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=300)
@@ -435,7 +460,11 @@ def main(argv=None) -> int:
     ap.add_argument("--first-seed", type=int, default=1)
     ap.add_argument("--out", default="/tmp/advisor.jsonl")
     ap.add_argument("--summary", help="Summarise a results file and exit.")
+    ap.add_argument("--speed", action="store_true", help="Time 'suggest' in mid-game states.")
     a = ap.parse_args(argv)
+    if a.speed:
+        print(speed())
+        return 0
     if a.summary:
         rows = [json.loads(l) for l in open(a.summary) if l.strip()]
         print(summarise(rows))

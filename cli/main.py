@@ -97,6 +97,44 @@ def rule_hint(e: SleuthError) -> str:
     return f" {h}" if h else ""
 
 
+def percent(p: float) -> str:
+    """A probability as a percentage that never misleads: ``0`` only when impossible,
+    ``certain`` only when certain, and nothing in between rounds to either.
+
+    >>> [percent(x) for x in (0, 1e-05, 0.0018, 0.5, 0.996, 0.99999, 1)]
+    ['0', '0.001%', '0.18%', '50%', '99.6%', '99.999%', 'certain']
+    """
+    if p >= 1.0:
+        return "certain"
+    if p <= 0.0:
+        return "0"
+    x = 100 * p
+    if x < 1:
+        return f"{x:.2g}%".replace("e-0", "e-")
+    d = 0
+    while round(x, d) >= 100 or (d == 0 and round(x) < 1):
+        d += 1
+    return f"{x:.{d}f}%"
+
+
+def probability(p: float) -> str:
+    """A probability as a number that never misleads (``0``/``1`` only when so).
+
+    >>> [probability(x) for x in (0, 1.1e-05, 0.00153, 0.25, 0.99996, 1)]
+    ['0', '1.1e-05', '0.0015', '0.25', '0.99996', '1']
+    """
+    if p >= 1.0:
+        return "1"
+    if p <= 0.0:
+        return "0"
+    if p > 0.99:
+        d = 2
+        while round(p, d) >= 1:
+            d += 1
+        return f"{p:.{d}f}"
+    return f"{p:.2g}"
+
+
 def did_you_mean(e: SleuthError) -> str:
     """The corrections attached to a refused statement (:mod:`solver.suggest`), one a
     line, or ``''``."""

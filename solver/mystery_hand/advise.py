@@ -43,6 +43,8 @@ ANNOUNCE_SCALE = 100.0
 LEAK_WEIGHT = 0.5
 #: counting states for the spectator's posterior (over it: rejection from a relaxed model)
 PUBLIC_STATES = 60_000
+#: and at most this many of its deals (the spectator's figures cost more to draw)
+PUBLIC_SAMPLES = 200
 QUERIES = [SuitRange(s, lo) for s in SUITS for lo in range(1, 12)] + [
     RankSet(r) for r in range(1, 14)]
 
@@ -128,7 +130,9 @@ def _build_views(record, view, budget: Budget, seed: int, with_leak: bool = True
         # the spectator's deals (for leak_bits) with a smaller programme
         if with_leak:
             pub = posterior(vp.model, **dict(pk, max_states=min(pk.get("max_states", 400_000),
-                                                                PUBLIC_STATES)))
+                                                                PUBLIC_STATES),
+                                             samples=min(pk.get("samples", PUBLIC_SAMPLES),
+                                                         PUBLIC_SAMPLES)))
         else:       # no spectator figures: an empty set of deals
             pub = Posterior(vp.model, np.zeros((0, len(vp.model.cards)), dtype=np.int16), True)
     except ValueError:
