@@ -1,6 +1,8 @@
 """Literature: the analysis sheet and ``sleuth literature claim``."""
 from __future__ import annotations
 
+import textwrap
+
 import click
 from tabulate import tabulate
 
@@ -10,11 +12,10 @@ from solver.records import read_record
 
 
 def _pct(p: float) -> str:
-    if p >= 1.0:
-        return "certain"
-    if p <= 0.0:
-        return "0"
-    return f"{100 * p:.0f}%" if 0.01 <= p <= 0.99 else f"{100 * p:.2g}%"
+    """A chance as a percentage: "0" only when impossible, "certain" only when certain."""
+    from cli.main import percent
+
+    return percent(p)
 
 
 def _holders(d: dict[str, float]) -> str:
@@ -46,22 +47,26 @@ def render_analysis(a) -> str:
                          " ".join(known) if known else "-"])
     out.append("")
     out.append(tabulate(rows, headers=["team", "player", "cards", "known to hold"]))
-    rows = []
+    if a.turn:
+        out.append("(* = whose turn it is)")
+    # compact: one line per half-suit, its holders on indented lines below (fits 80 columns)
+    out.append("")
+    out.append("Half-suits: the chance each team holds all six; then who may hold each card")
+    out.append("(a name alone = certain; '-' = out of play).")
     for name, h in a.halves.items():
         if h.status != "open":
             c = h.claim or {}
             how = f" (line {c['line']}: {c['claimant']}'s claim {c['outcome']})" if c else ""
-            rows.append([name, h.status + how, "", ""])
+            out.append(f"  {name}  {h.status}{how}")
             continue
+        pt = ", ".join(f"team {tn} {_pct(p)}" for tn, p in h.p_team.items())
+        out.append(f"  {name}  open; all six with {pt}")
         groups: dict[str, list[str]] = {}
         for c, d in h.holders.items():
             groups.setdefault(_holders(d), []).append(c)
-        cells = " | ".join(f"{' '.join(cs)}: {hd}" for hd, cs in groups.items())
-        pt = ", ".join(f"{tn} {_pct(p)}" for tn, p in h.p_team.items())
-        rows.append([name, "open", pt, cells])
-    out.append("")
-    out.append(tabulate(rows, headers=["half-suit", "status", "P(team holds all)",
-                                       "holders"], maxcolwidths=[None, None, 18, 80]))
+        for hd, cs in groups.items():
+            out += textwrap.wrap(f"{' '.join(cs)}: {hd}", 78, initial_indent="      ",
+                                 subsequent_indent="        ")
     safe = [(n, h.safe_claim) for n, h in a.halves.items() if h.safe_claim]
     if safe:
         out.append("")
