@@ -37,7 +37,7 @@ class LiteratureAnalysis:
     possible: dict[str, set[str]]
     hands: dict[str, dict]
     halves: dict[str, HalfInfo]
-    counts: dict[str, int]
+    counts: dict[str, int | None]     # None: not determined (unseen events)
     turn: str | None
     score: dict[str, int]
     over: bool
@@ -106,10 +106,11 @@ def analyze_model(vm: ViewModel, probs: Probabilities, n_statements: int,
                 agg[l] = agg.get(l, 0.0) + p
         cards[repr(card)] = agg
         possible[repr(card)] = pset
+    counts = vm.model.counts() if vm.history else dict(play.count)
     hands = {}
     for p in t.players:
         known = sorted((t.key_card[k] for k in t.keys if poss[k] == {p}))
-        hands[p] = {"count": play.count[p], "known": [repr(c) for c in known]}
+        hands[p] = {"count": counts[p], "known": [repr(c) for c in known]}
     view_team = t.team_index(vm.view) if vm.view in t.players else None
     pteam, pt_exact, pt_err = team_probabilities(vm, probs, max_states, time_budget)
     exact = exact and pt_exact
@@ -163,7 +164,7 @@ def analyze_model(vm: ViewModel, probs: Probabilities, n_statements: int,
     return LiteratureAnalysis(
         table=t, view=vm.view, exact=exact,
         error=0.0 if exact else max(probs.error if not probs.exact else 0.0, pt_err),
-        cards=cards, possible=possible, hands=hands, halves=halves, counts=dict(play.count),
-        turn=play.turn, score=play.score_by_team(), over=play.over, winner=play.winner(),
+        cards=cards, possible=possible, hands=hands, halves=halves, counts=counts,
+        turn=play.turn if play.turn_known else None, score=play.score_by_team(), over=play.over, winner=play.winner(),
         results=list(play.results), statements=n_statements, method=probs.method,
         memory=t.options.memory)

@@ -33,6 +33,7 @@ class LiteratureGame(Game):
                               Capability.ADVISE})
     player_counts = (4, 6, 8)
     header_keys = ("teams",)
+    lossy = True
     opening = "(the deal)"
     measure = "log10 of the deals consistent with what the view saw"
     examples = ("Ana holds: 2H 3H 4H 6H 7H 9S JC QD", "Ana asks Ben 9C: no",
@@ -86,10 +87,10 @@ class LiteratureGame(Game):
 
         return check_claim(record, view, claim_text, **kw)
 
-    def simulate(self, players, options=(), seed=0, events=None):
+    def simulate(self, players, options=(), seed=0, events=None, miss=0.0):
         from solver.literature.simulate import simulate
 
-        return simulate(players, options, seed, events)
+        return simulate(players, options, seed, events, miss=miss)
 
     def suggest(self, record, view, *, top=None, budget: Budget = Budget()):
         from solver.literature.advise import suggest
@@ -141,6 +142,8 @@ class LiteratureGame(Game):
         poss = {k: ({vm.fixed[k]} if k in vm.fixed else set(bb.possible[k])) for k in t.keys}
         unc, exact = None, False
         try:
+            if vm.history:
+                raise OverBudget("a history model is not counted")
             cnt = count_deals(vm.model, support=bb.possible, **budget.kwargs())
             unc, exact = log10(cnt.total), cnt.exact
         except OverBudget:

@@ -44,6 +44,10 @@ from solver.literature.events import (Ask, Claim, HandCount, Holds, PassTurn, Tu
                                       UnheardAnswer, UnheardCard, UnseenAsk)
 
 ALL = "*"
+#: seconds per covering step of the backbone (the best deal found by then is used)
+BACKBONE_STEP = 1.0
+#: seconds for proving every remaining pair impossible at once (else card by card)
+GROUP_STEP = 2.0
 
 
 def _const(term) -> bool:
@@ -77,6 +81,9 @@ class _Build:
             self.pos[k] = row
         for p in t.players:
             m.Add(sum(self.pos[k][p] for k in t.keys) == t.sizes[p])
+        self.deal = {k: dict(row) for k, row in self.pos.items()}
+        #: line -> how to read the unseen choices back (see :meth:`HistoryModel.witness`)
+        self.choices: dict[int, tuple] = {}
         self.turn = {p: int(p == t.first) for p in t.players}
         self.results = {r.line: r for r in hm.play.results}
         self.out_at: dict[int, list[str]] = {}
@@ -124,6 +131,33 @@ class _Build:
         c = self.m.AddLinearConstraint(sum(var), lo - const, hi - const)
         if enf:
             c.OnlyEnforceIf(enf)
+
+    def lin(self, pairs, lo, hi, line):
+        """``lo <= sum(coef * term) <= hi`` when the line holds (redundant count links)."""
+        if line is not None:
+            self.used.add(line)
+            if self.only is not None and line not in self.only:
+                return
+        const = sum(c * x for c, x in pairs if _const(x))
+        var = [(c, x) for c, x in pairs if not _const(x)]
+        if not var:
+            return
+        con = self.m.AddLinearConstraint(sum(c * x for c, x in var), lo - const, hi - const)
+        L = self.lit(line)
+        if L is not None:
+            con.OnlyEnforceIf(L)
+
+    def moved_counts(self, old, src_ys, dst, line):
+        """Redundant: each player's count after a move (the solver's LP sees the counting).
+        ``old``: the rows before; ``src_ys``: source -> the literals of the cards it gave."""
+        gone = [y for ys in src_ys.values() for y in ys]
+        for p, ys in src_ys.items():
+            pairs = [(1, self.pos[k][p]) for k in self.t.keys] + \
+                [(-1, old[k][p]) for k in self.t.keys] + [(1, y) for y in ys]
+            self.lin(pairs, 0, 0, line)
+        pairs = [(1, self.pos[k][dst]) for k in self.t.keys] + \
+            [(-1, old[k][dst]) for k in self.t.keys] + [(-1, y) for y in gone]
+        self.lin(pairs, 0, 0, line)
 
     def at(self, keys, p):
         return [self.pos[k][p] for k in keys]
@@ -175,6 +209,9 @@ class _Build:
                         m.AddBoolOr([new.Not(), y.Not()])
                         m.AddBoolOr([old.Not(), y, new])
                 row[l] = new
+            if sum(1 for v in row.values() if not _const(v)) > 1:
+                self.m.AddExactlyOne([v for v in row.values() if not _const(v)]) \
+                    if not any(_is(v, 1) for v in row.values()) else None
             self.pos[k] = row
 
     def choose(self, n, line, name):
@@ -274,7 +311,9 @@ class _Build:
         ys = self.choose(len(cand), line, "c")
         for k, y in zip(cand, ys):
             self.cons([self.pos[k][src]], 1, 1, line, (y,))
+        old = dict(self.pos)
         self.move(dict(zip(cand, ys)), dst)
+        self.moved_counts(old, {src: ys}, dst, line)
 
     def claim(self, ev: Claim, r, line, sline):
         t = self.t
@@ -300,13 +339,17 @@ class _Build:
         if ev.answer == "yes":
             cand = [k for k in self.t.keys if self.live(k) and self.could(k, b)]
             ys = self.choose(len(cand), line, "u")
+            self.choices[line] = ("key", dict(zip(cand, ys)))
             for k, y in zip(cand, ys):
                 self.cons([self.pos[k][b]], 1, 1, line, (y,))
                 self.asker_rules(a, self.t.key_card[k], line, (y,))
+            old = dict(self.pos)
             self.move(dict(zip(cand, ys)), a)
+            self.moved_counts(old, {b: ys}, a, line)
             return
         names = self.names()
         ws = self.choose(len(names), line, "w")
+        self.choices[line] = ("name", dict(zip(names, ws)))
         for c, w in zip(names, ws):
             self.asker_rules(a, c, line, (w,))
             self.cons(self.at(self.copies(c), b), 0, 0, line, (w,))
@@ -318,13 +361,16 @@ class _Build:
         self.cons(self.count(b), 1, 10 ** 6, line)
         self.asker_rules(a, c, line)
         z = self.var("z")
+        self.choices[line] = ("answer", z)
         cand = [k for k in ck if self.live(k) and self.could(k, b)]
         ys = [self.var("y") for _ in cand]
         self.m.Add(sum(ys) == z) if ys else self.m.Add(z == 0)
         for k, y in zip(cand, ys):
             self.cons([self.pos[k][b]], 1, 1, line, (y,))
         self.cons(self.at(ck, b), 0, 0, line, (z.Not(),))
+        old = dict(self.pos)
         self.move(dict(zip(cand, ys)), a)
+        self.moved_counts(old, {b: ys}, a, line)
         self.turn = {p: 0 for p in self.t.players}
         self.turn[a] = z
         nz = self.var("nz")
@@ -347,6 +393,7 @@ class _Build:
         z = self.var("z")
         nz = self.var("nz")
         m.Add(nz + z == 1)
+        self.choices[line] = ("unseen", dict(zip(opps, ts)), w_of, z)
         ys: dict = {}
         for q, tq in zip(opps, ts):
             for k in t.keys:
@@ -371,7 +418,10 @@ class _Build:
                 v = self.var("Y")
                 m.Add(v == sum(yk))
                 moved[k] = v
+        old = dict(self.pos)
         self.move(moved, a)
+        self.moved_counts(old, {q: [y for (_, qq), y in ys.items() if qq == q] for q in opps},
+                          a, line)
         self.turn = {p: 0 for p in t.players}
         self.turn[a] = z
         for q, tq in zip(opps, ts):
@@ -380,6 +430,22 @@ class _Build:
             m.AddImplication(u, tq)
             m.AddBoolOr([z, tq.Not(), u])
             self.turn[q] = u
+
+
+class _Copy:
+    """A copy of a built model, with the part of :class:`_Build` that extra constraints use."""
+
+    def __init__(self, m):
+        self.m = m
+        self.n = 0
+        self.only = None
+        self.enforce = False
+        self.used: set[int] = set()
+        self.lits: dict = {}
+
+    var = _Build.var
+    lit = _Build.lit
+    cons = _Build.cons
 
 
 class HistoryModel:
@@ -397,7 +463,10 @@ class HistoryModel:
         self.locations = list(t.players)
         self.names = {k: repr(t.key_card[k]) for k in t.keys}
         self.samples: list[dict[str, str]] = []
+        self.keep_witnesses = False
+        self.witnesses: list[tuple[dict, list[str]]] = []
         self._bb: Backbone | None = None
+        self._base = None
 
     def name(self, key) -> str:
         return self.names[key]
@@ -411,11 +480,50 @@ class HistoryModel:
         return b, final
 
     @staticmethod
-    def _solver(seconds):
+    def _solver(seconds, deterministic: float | None = None):
+        """One-thread CP-SAT.  ``deterministic``: a limit in CP-SAT's deterministic time, so
+        that the deals found (and the estimates made from them) never depend on the
+        machine's speed; ``seconds`` is then only a safety net."""
         s = cp_model.CpSolver()
         s.parameters.num_workers = 1
         s.parameters.max_time_in_seconds = seconds
+        if deterministic is not None:
+            s.parameters.max_deterministic_time = deterministic
         return s
+
+    def witness(self, solver, b) -> list[str]:
+        """The statements of a complete record for the history ``solver`` found in the model
+        ``b``: every hand dealt, then each statement with its unseen parts filled in (for
+        tests: the engine and the deal model must accept it)."""
+        t = self.table
+
+        def val(v):
+            return v if _const(v) else solver.Value(v)
+
+        def pick(d):
+            return next((x for x, v in d.items() if val(v)), None)
+
+        out = []
+        for p in t.players:
+            cards = sorted(t.key_card[k] for k in t.keys if val(b.deal[k][p]))
+            out.append(str(Holds(p, tuple(cards))))
+        for st in self.record.statements:
+            ev = st.event
+            ch = b.choices.get(st.line)
+            if isinstance(ev, Holds):
+                continue
+            if isinstance(ev, UnheardCard):
+                if ev.answer == "yes":
+                    card = t.key_card[pick(ch[1])]
+                else:
+                    card = pick(ch[1])
+                ev = Ask(ev.asker, ev.target, card, ev.answer)
+            elif isinstance(ev, UnheardAnswer):
+                ev = Ask(ev.asker, ev.target, ev.card, "yes" if val(ch[1]) else "no")
+            elif isinstance(ev, UnseenAsk):
+                ev = Ask(ev.player, pick(ch[1]), pick(ch[2]), "yes" if val(ch[3]) else "no")
+            out.append(str(ev))
+        return out
 
     def _read(self, solver, final) -> dict[str, str]:
         out = {}
@@ -425,6 +533,9 @@ class HistoryModel:
         return out
 
     def backbone(self) -> Backbone:
+        """Every (card, player) pair some consistent history ends with.  First deals that
+        cover as many unseen pairs as CP-SAT finds in :data:`BACKBONE_STEP` seconds; then each
+        pair still unseen on its own (possible, or proven impossible)."""
         if self._bb is not None:
             return self._bb
         b, final = self.build(False)
@@ -436,36 +547,65 @@ class HistoryModel:
                 possible[k].add(p)
             elif not _const(v):
                 unseen.add((k, p))
-        solver = self._solver(2.0)
-        first = True
-        while True:
-            if unseen:
-                cover = [final[x] for x in unseen]
-                m.Add(sum(cover) >= 1)
-                m.Maximize(sum(cover))
-            elif not first:
-                break
-            used = solver
-            st = used.Solve(m)
-            if st == cp_model.UNKNOWN:
-                m.ClearObjective()
-                used = self._solver(60.0)
-                st = used.Solve(m)
-                if st == cp_model.UNKNOWN:
-                    raise BudgetError("CP-SAT could not finish the certainties in time")
-            if st in (cp_model.INFEASIBLE, cp_model.MODEL_INVALID):
-                if first:
-                    self._bb = Backbone(False, {k: set() for k in self.cards})
-                    return self._bb
-                break
-            first = False
+        solver = self._solver(60.0, BACKBONE_STEP)
+
+        def take(used):
             deal = self._read(used, final)
             self.samples.append(deal)
+            if self.keep_witnesses:
+                self.witnesses.append((deal, self.witness(used, b)))
             for k, p in deal.items():
                 possible[k].add(p)
                 unseen.discard((k, p))
-            if not unseen:
+
+        first = self._solver(60.0)
+        st = first.Solve(m)
+        if st in (cp_model.INFEASIBLE, cp_model.MODEL_INVALID):
+            self._bb = Backbone(False, {k: set() for k in self.cards})
+            return self._bb
+        if st == cp_model.UNKNOWN:
+            raise BudgetError("CP-SAT could not find a history in time")
+        take(first)
+        while unseen:
+            before = len(unseen)
+            m.Maximize(sum(final[x] for x in unseen))
+            st = solver.Solve(m)
+            if st not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
                 break
+            take(solver)
+            if len(unseen) == before:
+                break
+        m.ClearObjective()
+        # each card's remaining places at once, in a copy of the model with the constraint
+        # stated (assumptions would turn CP-SAT's presolve off: far slower proofs)
+        one = self._solver(30.0)
+        quick = self._solver(60.0, GROUP_STEP)
+        while unseen:      # all remaining pairs at once: one proof settles them all
+            m2 = m.clone()
+            m2.AddBoolOr([m2.get_bool_var_from_proto_index(final[x].Index()) for x in unseen])
+            st = quick.Solve(m2)
+            if st == cp_model.INFEASIBLE:
+                unseen.clear()
+            elif st in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+                take(quick)
+                continue
+            break
+        for k in self.cards:
+            while True:
+                rest = [p for p in self.locations if (k, p) in unseen]
+                if not rest:
+                    break
+                m2 = m.clone()
+                lits = [m2.get_bool_var_from_proto_index(final[k, p].Index()) for p in rest]
+                m2.AddBoolOr(lits)
+                st = one.Solve(m2)
+                if st == cp_model.INFEASIBLE:
+                    for p in rest:
+                        unseen.discard((k, p))
+                    break
+                if st == cp_model.UNKNOWN:
+                    raise BudgetError("CP-SAT could not finish the certainties in time")
+                take(one)
         self._bb = Backbone(True, possible)
         return self._bb
 
@@ -474,7 +614,8 @@ class HistoryModel:
         not a uniform sample)."""
         b, final = self.build(False)
         rng = random.Random(seed)
-        solver = self._solver(0.05)
+        solver = self._solver(30.0, 0.05)
+        solver.parameters.cp_model_presolve = False
         terms = [(v, rng.randint(-3, 3)) for v in final.values() if not _const(v)]
         for _ in range(n):
             if terms:
@@ -485,9 +626,45 @@ class HistoryModel:
                 break
             self.samples.append(self._read(solver, final))
 
+    def counts(self) -> dict[str, int | None]:
+        """Each player's card count now, where every consistent history agrees (else
+        ``None``): the engine's count when the record determines it (O1, LIT-13), else the
+        witnesses' common count once CP-SAT proves no other."""
+        out: dict[str, int | None] = {}
+        for p in self.table.players:
+            if p not in self.play.vague:
+                out[p] = self.play.count[p]
+                continue
+            fixed_here = sum(1 for l in self.fixed.values() if l == p)
+            seen = {sum(1 for l in d.values() if l == p) for d in self.samples}
+            if len(seen) != 1:
+                out[p] = None
+                continue
+            n = next(iter(seen))
+
+            def other(b, final, p=p, n=n):
+                terms = [final[k, p] for k in self.cards]
+                c = sum(x for x in terms if _const(x))
+                v = [x for x in terms if not _const(x)]
+                if not v:
+                    if c == n:
+                        b.m.AddBoolOr([])
+                    return
+                b.m.Add(sum(v) + c != n)
+
+            out[p] = None if self.possible_with(other) else n + fixed_here
+        return out
+
     def possible_with(self, require) -> bool:
-        """Whether some consistent history ends with ``require(b, final)`` (adds constraints)."""
-        b, final = self.build(False, require)
+        """Whether some consistent history ends with ``require(b, final)`` (adds constraints;
+        on a copy of the model built once)."""
+        if self._base is None:
+            self._base = self.build(False)
+        b0, final0 = self._base
+        b = _Copy(b0.m.clone())
+        final = {x: (v if _const(v) else b.m.get_bool_var_from_proto_index(v.Index()))
+                 for x, v in final0.items()}
+        require(b, final)
         st = self._solver(30.0).Solve(b.m)
         if st == cp_model.UNKNOWN:
             raise BudgetError("CP-SAT could not decide in time")

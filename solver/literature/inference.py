@@ -243,7 +243,7 @@ def probabilities(vm: ViewModel, max_states=MAX_STATES, time_budget=TIME_BUDGET,
 
 
 #: further witness histories drawn for the estimates of a record with unseen events
-HISTORY_SAMPLES = 24
+HISTORY_SAMPLES = 4
 
 
 def _history_probabilities(vm: ViewModel, bb, t0) -> Probabilities:
@@ -324,6 +324,8 @@ def _ratio(m2: CardLocationModel, probs: Probabilities, max_states, time_budget)
     if c.exact and probs.exact:
         return (c.total / probs.total if probs.total else 0.0), True
     if c.exact and c.total == 0:
+        return 0.0, True
+    if not c.total and not m2.is_consistent():     # an estimate of 0: impossible is 0
         return 0.0, True
     p = c.total / probs.total if probs.total else 0.5
     return min(max(p, 1e-6), 1 - 1e-6), False
@@ -450,8 +452,10 @@ def team_probabilities(vm: ViewModel, probs: Probabilities, max_states=MAX_STATE
             for k in free:
                 p *= sum(q for l, q in probs.marginals.get(k, {}).items() if l in team)
             err = 1.0
-        if p <= 0.0 and not _possible_all_in(vm, free, team):
-            out[h, ti] = 0.0   # an estimate of 0 is checked: 0 must mean impossible
+        if not _possible_all_in(vm, free, team):
+            # checked jointly (an asker holds one of the half, LIT-6): impossible is 0
+            # exactly, and an estimate of 0 is never printed for a possible event
+            out[h, ti] = 0.0
             continue
         out[h, ti] = min(max(p, 1e-6), 1 - 1e-6)
     return out, False, err

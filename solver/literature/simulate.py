@@ -21,7 +21,9 @@ import random
 from collections import Counter
 
 from solver.errors import RuleError
-from solver.literature.events import Ask, Challenge, Claim, Holds, PassClaim, PassTurn, Shown
+from solver.literature.events import (Ask, Challenge, Claim, HandCount, Holds, PassClaim,
+                                      PassTurn, Shown, TurnIs, UnheardAnswer, UnheardCard,
+                                      UnseenAsk)
 from solver.literature.engine import OUT, Play
 from solver.literature.options import LiteratureOptions
 from solver.literature.table import Table
@@ -331,10 +333,84 @@ class Simulator:
         return Record(self.header, tuple(st))
 
 
+def lossy(record: Record, deal: dict[str, str], miss: float, seed: int = 0):
+    """The record a recorder who misses things would write (record-format.md, "What the
+    recorder did not see"), and the true place of every card after each of its statements.
+
+    Each question is hidden with probability ``miss``: its card (``A asks B ?: yes``), its
+    answer (``A asks B 5H: ?``) or all of it (``A: ?``); surrenders (V11) are always seen.
+    After an unseen event the recorder sometimes learns whose turn it is (``turn: P``) or a
+    hand count (``P has N cards``, LIT-13), and always learns the turn before a claim or a
+    pass (public events).  Claims, shown lines and hands are kept."""
+    rng = random.Random(seed * 7919 + 17)
+    t = None
+    from solver.literature.table import table_of
+
+    t = table_of(record.header)
+    full, seen = Play(t), Play(t)
+    out: list[Statement] = []
+    truth: list[dict[str, str]] = []
+    st = list(record.statements)
+
+    def place():
+        return {k: (full.loc[k] if full.loc[k] is not None else deal[k]) for k in t.keys}
+
+    def put(ev, nxt_ev=None):
+        line = len(out) + 1
+        nxt = Statement(line + 1, str(nxt_ev), nxt_ev) if nxt_ev is not None else None
+        seen.apply(ev, line, str(ev), nxt)
+        seen._skip_next = False
+        out.append(Statement(line, str(ev), ev))
+        truth.append(place())
+        if nxt is not None:
+            out.append(nxt)
+            truth.append(place())
+
+    i = 0
+    while i < len(st):
+        ev = st[i].event
+        shown = st[i + 1].event if i + 1 < len(st) and isinstance(st[i + 1].event, Shown) \
+            else None
+        nxt = Statement(st[i + 1].line, st[i + 1].text, shown) if shown is not None else None
+        turn_before = full.turn
+        full.apply(ev, st[i].line, st[i].text, nxt)
+        full._skip_next = False
+        i += 2 if shown is not None else 1
+        hidden = None
+        if isinstance(ev, Ask) and ev.answer != "surrendered" and rng.random() < miss:
+            r = rng.random()
+            hidden = (UnheardCard(ev.asker, ev.target, ev.answer) if r < 0.4 else
+                      UnheardAnswer(ev.asker, ev.target, ev.card) if r < 0.75 else
+                      UnseenAsk(ev.asker))
+        if hidden is not None:
+            try:
+                put(hidden)
+            except RuleError:
+                hidden = None
+        if hidden is None:
+            if not seen.turn_known and isinstance(ev, (Ask, Claim, PassTurn, PassClaim,
+                                                       Challenge)) and turn_before is not None:
+                if not (isinstance(ev, Claim) and t.options.claims_any_time):
+                    put(TurnIs(turn_before))
+            put(ev, shown)
+            continue
+        if not seen.turn_known and rng.random() < 0.3 and full.turn is not None:
+            put(TurnIs(full.turn))
+        for p in list(seen.vague):
+            if rng.random() < 0.25:
+                put(HandCount(p, full.count[p]))
+    return Record(record.header, tuple(out)), truth
+
+
 def simulate(players, options=(), seed: int = 0, events: int | None = None,
-             wrong_rate: float = 0.015) -> Record:
-    """A complete record of a random legal game (deterministic per ``seed``)."""
-    return Simulator(players, options, seed, wrong_rate).run(events)
+             wrong_rate: float = 0.015, miss: float = 0.0) -> Record:
+    """A complete record of a random legal game (deterministic per ``seed``); with ``miss``
+    > 0 a lossy one (:func:`lossy`)."""
+    s = Simulator(players, options, seed, wrong_rate)
+    rec = s.run(events)
+    if miss:
+        rec, _ = lossy(rec, s.deal, miss, seed)
+    return rec
 
 
 def simulate_with_deal(players, options=(), seed: int = 0, events: int | None = None,
@@ -343,3 +419,11 @@ def simulate_with_deal(players, options=(), seed: int = 0, events: int | None = 
     s = Simulator(players, options, seed, wrong_rate)
     rec = s.run(events)
     return rec, dict(s.deal)
+
+
+def simulate_lossy(players, options=(), seed: int = 0, events: int | None = None,
+                   miss: float = 0.2):
+    """A lossy record and the true place of every card after each statement (for tests)."""
+    s = Simulator(players, options, seed)
+    rec = s.run(events)
+    return lossy(rec, dict(s.deal), miss, seed)
