@@ -63,14 +63,20 @@ def parse_kind(word: str, text: str | None = None) -> str:
     return kind
 
 
+def is_number(word: str) -> bool:
+    """ASCII digits only: ``str.isdigit()`` also passes ``²`` and Persian or Arabic-Indic
+    digits, which ``int()`` then refuses or reads (issue 12)."""
+    return word.isascii() and word.isdigit()
+
+
 def parse_number(word: str, text: str | None = None) -> int:
-    if not word.isdigit() or not 1 <= int(word) <= CARDS_PER_KIND_IN_BOX:
+    if not is_number(word) or not 1 <= int(word) <= CARDS_PER_KIND_IN_BOX:
         raise NotationError(f"a psychic card is a number 1-{CARDS_PER_KIND_IN_BOX} (MY-2)",
                             text=word)
     return int(word)
 
 
-_CARD_RE = re.compile(r"^\s*([A-Za-z]+)\s*[: ]?\s*(\d+)\s*$")
+_CARD_RE = re.compile(r"^\s*([A-Za-z]+)\s*[: ]?\s*([^\s:,A-Za-z][^\s:,]*)\s*$")
 
 
 def parse_card(text: str) -> tuple[str, int]:
@@ -231,7 +237,8 @@ _R = {
     "hour": re.compile(r"^hour\s*:?\s*(\S+)$", re.I),
     "visions": re.compile(r"^" + _NAME + r"\s+(?:receives|gets)\s+(\S+)\s+visions?$", re.I),
     "crow": re.compile(r"^crows?(?:\s*:?\s*(\S+))?$", re.I),
-    "guess": re.compile(r"^" + _NAME + r"\s+guesses\s+([A-Za-z]+)\s*(\d+)(?:\s*:\s*(\S+))?$",
+    "guess": re.compile(r"^" + _NAME + r"\s+guesses\s+([A-Za-z]+)\s*([^\s:A-Za-z][^\s:]*)"
+                        r"(?:\s*:\s*(\S+))?$",
                         re.I),
     "reveal": re.compile(r"^reveal\s+" + _NAME + r"\s*:\s*(\S+)$", re.I),
     "clair": re.compile(r"^" + _NAME + r"\s+(agrees|disagrees)\s+with\s+" + _NAME + r"$", re.I),
@@ -240,7 +247,7 @@ _R = {
     "verdict": re.compile(r"^verdict\s*:\s*(?:group\s+)?(\S+)$", re.I),
     "culprit": re.compile(r"^culprit\s*:\s*(?:group\s+)?(\S+)$", re.I),
 }
-_CARD_ITEM = re.compile(r"([A-Za-z]+)\s*(\d+)")
+_CARD_ITEM = re.compile(r"([A-Za-z]+)\s*([0-9]+)")
 
 
 def _card_list(body: str, text: str) -> tuple[tuple[str, int], ...]:
@@ -254,7 +261,7 @@ def _card_list(body: str, text: str) -> tuple[tuple[str, int], ...]:
 
 
 def _int(word: str, what: str, text: str) -> int:
-    if not word.isdigit():
+    if not is_number(word):
         raise NotationError(f"expected {what}", text=word)
     return int(word)
 

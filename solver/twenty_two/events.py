@@ -131,7 +131,9 @@ def _player(name: str, header) -> str:
 
 
 def _count(tok: str) -> int:
-    if not tok.isdigit():
+    # ASCII digits only: str.isdigit() also passes '²' and Persian or Arabic-Indic digits,
+    # which int() then refuses or reads (issue 12)
+    if not (tok.isascii() and tok.isdigit()):
         raise NotationError("expected a number of cards", text=tok)
     return int(tok)
 
