@@ -133,7 +133,7 @@ def test_an_extra_turn_after_an_unseen_answer_counts_the_answer():
     r = rec("Ana asks Ben 4H-7H: ?", "Ana asks Dev 2H-5H: 0", head=FULL)
     with pytest.raises(InconsistentError) as e:
         get_game("mystery-hand").check(r)
-    assert e.value.conflict == [5, 8]        # Ben's hand, the unseen ask
+    assert e.value.conflict == [5, 8, 9]     # Ben's hand, the unseen ask, the extra turn
 
 
 def test_an_extra_turn_after_an_ask_all_with_an_unseen_count_fixes_it():

@@ -24,8 +24,8 @@ from dataclasses import dataclass, field
 from solver.cards import JOKER, Card, standard_deck
 from solver.errors import NotationError
 from solver.model import CardLocationModel
-from solver.mystery_hand.events import (QUERIES, TURN_EVENTS, AskAll, AskOne, Announce, FaceUp, Holds,
-                                        MysteryCards, Request, Turn, Unseen)
+from solver.mystery_hand.events import (QUERIES, TURN_EVENTS, AskAll, AskOne, Announce,
+                                        FaceUp, Holds, MysteryCards, Request, Turn, Unseen)
 from solver.mystery_hand.options import MysteryHandOptions, deal_sizes
 from solver.mystery_hand.engine import TurnState, real_shown
 
@@ -64,25 +64,57 @@ class MysteryHandModel(CardLocationModel):
 
     def __init__(self, *args, **kw):
         super().__init__(*args, **kw)
-        self.choices: list[tuple[int | None, str, list[tuple[frozenset, int, int]]]] = []
+        self.choices: list[tuple[tuple[int, ...], str, list[tuple[frozenset, int, int]]]] = []
+        #: constraints that follow from several lines together (index -> their lines): an
+        #: extra turn taken says something about the turn before it
+        self.joint: dict[int, tuple[int, ...]] = {}
 
-    def add_choice(self, alternatives, source: int | None, note: str) -> None:
+    def add_joint(self, cards, locs, lo: int, hi: int, sources: tuple[int, ...],
+                  note: str) -> None:
+        """A constraint that holds when all of ``sources`` do (explanations and conflicts
+        name every one of them)."""
+        before = len(self.constraints)
+        self.add(cards, locs, lo, hi, sources[0], note)
+        if len(self.constraints) > before and len(sources) > 1:
+            self.joint[before] = tuple(sources)
+
+    def add_choice(self, alternatives, sources: tuple[int, ...], note: str) -> None:
         alts = [(frozenset(t), lo, hi) for t, lo, hi in alternatives]
-        self.choices.append((source, note, alts))
+        self.choices.append((tuple(sources), note, alts))
 
     def _build(self, enforce: bool, extra=None):
-        m, x, lits = super()._build(enforce, extra)
-        for source, _, alts in self.choices:
+        joint = self.joint if enforce else {}
+        saved = self.constraints
+        if joint:
+            self.constraints = [c for i, c in enumerate(saved) if i not in joint]
+        try:
+            m, x, lits = super()._build(enforce, extra)
+        finally:
+            self.constraints = saved
+
+        def guards(sources):
+            out = []
+            for s in sources:
+                if s not in lits:
+                    lits[s] = m.NewBoolVar(f"s{s}")
+                out.append(lits[s])
+            return out
+
+        for i, sources in joint.items():
+            con = saved[i]
+            if con.lo > con.hi:
+                m.AddBoolOr([g.Not() for g in guards(sources)])
+            else:
+                m.AddLinearConstraint(sum(x[p] for p in con.terms), con.lo,
+                                      con.hi).OnlyEnforceIf(guards(sources))
+        for sources, _, alts in self.choices:
             bs = []
             for terms, lo, hi in alts:
                 b = m.NewBoolVar("alt")
                 m.AddLinearConstraint(sum(x[p] for p in terms), lo, hi).OnlyEnforceIf(b)
                 bs.append(b)
-            if enforce and source is not None:
-                lit = lits.get(source)
-                if lit is None:
-                    lit = lits[source] = m.NewBoolVar(f"s{source}")
-                m.AddBoolOr(bs).OnlyEnforceIf(lit)
+            if enforce:
+                m.AddBoolOr(bs).OnlyEnforceIf(guards(sources))
             else:
                 m.AddBoolOr(bs)
         return m, x, lits
@@ -208,7 +240,7 @@ def build(record, view: str | None, *, omniscient: bool = False) -> ViewModel:
     # turn bookkeeping: who is active at each statement, which asks earned a taken extra turn
     state = TurnState(h.players, opts, h.dealer)
     active_at: dict[int, list[str]] = {}
-    took_extra: set[int] = set()
+    took_extra: dict[int, int] = {}  # a turn's line -> the line of the extra turn taken
     last_turn = None
     for st in record.statements:
         ev = st.event
@@ -221,7 +253,7 @@ def build(record, view: str | None, *, omniscient: bool = False) -> ViewModel:
                 break
             was_extra = state.apply(ev, real_shown(ev, opts) if isinstance(ev, AskOne) else None)
             if was_extra and last_turn is not None:
-                took_extra.add(last_turn)
+                took_extra[last_turn] = st.line
             last_turn = st.line
 
     def sees_hand(p: str) -> bool:
@@ -249,7 +281,7 @@ def build(record, view: str | None, *, omniscient: bool = False) -> ViewModel:
                 m.add(X, [A], 0, 3, L, f"{A} does not hold all of {ev.query!r} (MH-11)")
             if ev.count is None:  # the answer was not seen: only an extra turn tells
                 if L in took_extra:
-                    _earned_ask_one(m, A, B, ev.query, jokers, opts, L)
+                    _earned_ask_one(m, A, B, ev.query, jokers, opts, (L, took_extra[L]))
                 continue
             full = ev.shown is not None and (recorder or view in (A, B))
             if full:
@@ -269,8 +301,9 @@ def build(record, view: str | None, *, omniscient: bool = False) -> ViewModel:
                     m.add(list(X) + jokers, [B], k, 6, L,
                           f"#({B}, {ev.query!r}) + {B}'s jokers >= {k} (E2)")
                     if L in took_extra and not opts.sneak_jokers_count_for_extra_turn:
-                        m.add(X, [B], 3, 4, L, f"{A} took an extra turn, so {B} showed "
-                              f"at least 3 real cards (MH-25, E2c)")
+                        m.add_joint(X, [B], 3, 4, (L, took_extra[L]),
+                                    f"{A} took an extra turn, so {B} showed at least 3 "
+                                    "real cards (MH-25, E2c)")
                 else:  # E1(c)
                     m.add(X, [B], k, k, L, f"#({B}, {ev.query!r}) = {k} (E1)")
         elif isinstance(ev, AskAll):
@@ -282,8 +315,9 @@ def build(record, view: str | None, *, omniscient: bool = False) -> ViewModel:
                     m.add(X, [p], k, k, L, f"#({p}, {ev.query!r}) = {k} (E3)")
             if ev.total is None and L in took_extra:  # MH-14: four were laid down in all
                 r = 4 - ev.known_total
-                m.add(X, list(ev.unseen), r, r, L, f"{A} took an extra turn, so "
-                      f"{' + '.join(ev.unseen)} laid down {r} of {ev.query!r} (MH-14)")
+                m.add_joint(X, list(ev.unseen), r, r, (L, took_extra[L]),
+                            f"{A} took an extra turn, so "
+                            f"{' + '.join(ev.unseen)} laid down {r} of {ev.query!r} (MH-14)")
         elif isinstance(ev, Request):
             A, c = ev.asker, ev.card
             if not opts.keep_em_guessing:  # MH-15: A does not hold c
@@ -298,7 +332,8 @@ def build(record, view: str | None, *, omniscient: bool = False) -> ViewModel:
                         m.exclude(c, p, L, f"{c!r} is not in {p}'s hand (nobody showed, E5)")
         elif isinstance(ev, Unseen):  # any legal query with any answer: nothing, unless ...
             if L in took_extra:  # ... it earned the extra turn taken after it
-                _earned_some_query(m, ev.player, active_at.get(L, h.players), jokers, opts, L)
+                _earned_some_query(m, ev.player, active_at.get(L, h.players), jokers, opts,
+                                   (L, took_extra[L]))
         elif isinstance(ev, Announce):
             tgt = "mystery"
             if opts.two_player:
@@ -317,19 +352,20 @@ def build(record, view: str | None, *, omniscient: bool = False) -> ViewModel:
                      list(state.active))
 
 
-def _earned_ask_one(m, A, B, query, jokers, opts, L) -> None:
+def _earned_ask_one(m, A, B, query, jokers, opts, lines) -> None:
     """A took the extra turn of an ask-one whose answer was not seen: B showed at least
     three cards (MH-12), real ones unless jokers count (MH-25)."""
     X = list(query.cards())
     if jokers and opts.sneak_jokers_count_for_extra_turn:
-        m.add(X + jokers, [B], 3, 6, L, f"{A} took an extra turn, so {B} showed at least 3 "
-              f"cards of {query!r} and jokers (MH-12, MH-25)")
+        m.add_joint(X + jokers, [B], 3, 6, lines,
+                    f"{A} took an extra turn, so {B} showed at least 3 "
+                    f"cards of {query!r} and jokers (MH-12, MH-25)")
     else:
-        m.add(X, [B], 3, 4, L, f"{A} took an extra turn, so {B} showed at least 3 of "
-              f"{query!r} (MH-12)")
+        m.add_joint(X, [B], 3, 4, lines,
+                    f"{A} took an extra turn, so {B} showed at least 3 of {query!r} (MH-12)")
 
 
-def _earned_some_query(m, A, active, jokers, opts, L) -> None:
+def _earned_some_query(m, A, active, jokers, opts, lines) -> None:
     """A took an extra turn after a turn not seen: some legal query earned it -- an
     ask-one to an active B who holds at least three cards of X (MH-12; with MH-25 jokers
     count), or an ask-all of X whose four cards the other active players hold (MH-14).
@@ -344,7 +380,7 @@ def _earned_some_query(m, A, active, jokers, opts, L) -> None:
             else:
                 alts.append((m.pairs(X, [B]), 3, 4))
         alts.append((m.pairs(X, others), 4, 4))
-    m.add_choice(alts, L, f"{A} took an extra turn, so the turn not seen earned one "
+    m.add_choice(alts, lines, f"{A} took an extra turn, so the turn not seen earned one "
                  "(MH-12, MH-14)")
 
 
