@@ -149,3 +149,33 @@ def test_certain_copies_are_true_and_complete(variant, n, seed, cut, mode):
                 checked += 1
                 lo, _ = vm.model.count_bounds(keys, [p])
                 assert listed[name] == lo, (p, name, lo)            # the least count
+
+
+def test_least_counts_by_cp_sat_alone_agree_with_exact_counting():
+    """Without exact counting (over budget) the least counts come from CP-SAT alone: they
+    must agree with those pruned by the exact expected counts."""
+    from solver.twenty_two.analysis import certain_copies
+
+    class Estimate:                      # what an over-budget count gives: no exact marginals
+        exact = False
+        marginals: dict = {}
+
+    cases = [(rec("""
+Cleo deals 7
+Ana holds: 5H 5S 5D 5C 9S 9H 9D
+Ana leads 5H 5S 5D 5C; Ben JC 7D 6S 6H; Cleo 4H 3H 2D 2C
+Ben leads 9C; Cleo Jk; Ana 9S
+""", variant="twenty-six"), "Ana"), (rec("""
+Hal deals 7
+Ana holds: AC 2C 3C 4C 5C 6C 7C
+Cleo holds: AC 9D 9H 9S 10D 10H 10S
+""", players="Ana Ben Cleo Dev Eli Fay Gus Hal", dealer="Hal"), "Ana")]
+    for record, view in cases:
+        vm = _models(record, view, replay(record))[-1]
+        exact = count_deals(vm.model, max_states=200_000, time_budget=30.0)
+        assert exact.exact
+        possible_k = {k: {l for l, p in exact.marginals.get(k, {}).items() if p > 0}
+                      for k in vm.model.cards}
+        got = certain_copies(vm, possible_k, Estimate(), view)
+        assert got == certain_copies(vm, possible_k, exact, view)
+        assert any(got.values())
