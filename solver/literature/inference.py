@@ -173,10 +173,8 @@ def _count(model: CardLocationModel, max_states: int, time_budget: float):
 
 
 def conflict_error(vm: ViewModel) -> InconsistentError:
-    core = vm.model.conflict() or []
-    return InconsistentError("no deal fits the record; these statements conflict: "
-                             + "; ".join(f"line {l}: {vm.statements.get(l, '')}" for l in core),
-                             conflict=core)
+    return vm.model.conflict_error(vm.statements) or InconsistentError(
+        "no deal fits the record", conflict=[])
 
 
 @dataclass

@@ -37,7 +37,6 @@ SAMPLES = 400          # sampled deals for the showdown risk (at most, per play)
 DECISIONS = 40_000     # plays simulated per analysis: fewer samples for many plays, big tables
 MIN_SAMPLES = 60
 MAX_PLAYS = 40         # plays evaluated (all are listed)
-Z95 = 1.959963984540054
 
 RANK_ORDER = list(range(2, 15)) + [0]   # 2..A, then jokers
 
@@ -179,10 +178,8 @@ class TwentyTwoAnalysis:
 
 
 def inconsistent(vm: ViewModel) -> InconsistentError:
-    core = vm.model.conflict() or []
-    return InconsistentError("no deal fits the record; these statements conflict: "
-                             + "; ".join(f"line {l}: {vm.statements.get(l, '')}" for l in core),
-                             conflict=core)
+    return vm.model.conflict_error(vm.statements) or InconsistentError(
+        "no deal fits the record", conflict=[])
 
 
 def _models(record, view, eng: Engine, omniscient=False) -> list[ViewModel]:
@@ -566,12 +563,9 @@ def _copy_model(m):
 
 def _wilson(p: float, n: int) -> float:
     """95 % half-width (the larger side of the Wilson interval)."""
-    if n == 0:
-        return 1.0
-    z2 = Z95 * Z95
-    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
-    half = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
-    return max(abs(centre + half - p), abs(p - (centre - half)))
+    from solver.model.stats import wilson_halfwidth
+
+    return float(wilson_halfwidth(float(p), n))
 
 
 def explain(record, view: str | None, card_text: str):
