@@ -28,5 +28,6 @@ class Budget:
                 if getattr(self, f.name) is not None}
 
 
-#: the budget of one replay or whatif step (the games' defaults are for a full analysis)
-STEP_BUDGET = Budget(max_states=100_000, time_budget=0.5)
+#: the budget of one replay or whatif step: the games' own defaults, so that every step
+#: shows exactly what ``sleuth analyze`` shows on that prefix (issue 15)
+STEP_BUDGET = Budget()

@@ -46,7 +46,7 @@ from solver.model.witness import _Infeasible, _propagate
 __all__ = ["Counting", "count_deals", "deterministic_count", "exact_count", "estimate", "location_sets", "sample_deals",
            "clamp_to_support", "OverBudget"]
 
-Z95 = 1.959963984540054  # two-sided 95 % normal quantile
+from solver.model.stats import Z95  # noqa: E402,F401  (two-sided 95 % normal quantile)
 
 
 @dataclass
@@ -71,6 +71,9 @@ class Counting:
     accepted: int = 0
     dropped: list[int] = field(default_factory=list)  # indices of relaxed constraints
     rounding: float = 0.0       # bound on the relative float error of exact marginals
+    total_exact: bool = True    # False: ``total`` is the float count rounded (exact_total=False)
+    #: estimates only: the accepted deals, array (accepted, cards) of location indices
+    deals: object = field(default=None, repr=False, compare=False)
 
     @property
     def consistent(self) -> bool:
@@ -254,7 +257,7 @@ class _Plan:
     most significant digits (value 0: the key does not change); adding ``k`` to the sums
     of a cell adds ``k * (sum of their strides)``; a closing sum's digit is cut out."""
 
-    def __init__(self, prob: _Problem, tags=(), relaxed_cols=()):
+    def __init__(self, prob: _Problem, tags=(), relaxed_cols=(), order=None):
         self.prob = prob
         self.relaxed_cols = frozenset(relaxed_cols)
         rows, cells = prob.rows, prob.cells
@@ -285,7 +288,7 @@ class _Plan:
             for c in d.cells:
                 dims_of[c].append(i)
         self._dims_of = dims_of
-        self.order = self._order(dims_of)
+        self.order = list(order) if order is not None else self._order(dims_of)
         T = len(self.order)
         for t, c in enumerate(self.order):
             for i in dims_of[c]:
@@ -696,12 +699,17 @@ class _DP:
                                self.delta_fwd) for j in range(nfinal)]
                 if all(f is not None for f in finals) and exact is not None:
                     self.final_exact = finals
+        self.total_exact = True
         if self.exact:
             self.total = self.raw_total * plan.prob.lump_factor
         elif hasattr(self, "raw_total_int"):
             self.total = self.raw_total_int * plan.prob.lump_factor
-        else:
-            self.total = self.raw_total * float(plan.prob.lump_factor)
+        elif self.raw_total < 2.0 ** 53:
+            # every live partial count is an integer at most the total: no rounding at all
+            self.total = int(self.raw_total) * plan.prob.lump_factor
+        else:                   # the nearest integer of the float (relative error ~1e-13)
+            self.total = int(self.raw_total) * plan.prob.lump_factor
+            self.total_exact = False
 
     def _transitions(self, t: int):
         """Transitions of step t that reach a stored state at t + 1:
@@ -893,15 +901,28 @@ def _inconsistent(model, method="dp") -> Counting:
     return Counting(True, 0, {}, 0.0, method, 0)
 
 
+#: the float programme of the last exact count (one entry): fingerprint -> (prob, plan, dp)
+_LAST_DP: dict = {}
+
+
+def _fingerprint(model) -> tuple:
+    """What the count of a model depends on (its cards, sizes and constraints)."""
+    return (tuple(model.cards), tuple(model.sizes.items()),
+            tuple((c.terms, c.lo, c.hi) for c in model.constraints))
+
+
 def exact_count(model, *, exact_ints: bool = False, max_states: int | None = None,
-                time_budget: float | None = None) -> Counting:
+                time_budget: float | None = None, exact_total: bool = True) -> Counting:
     """The exact counting alone (no fallback): raises :class:`OverBudget` when the
     programme exceeds ``max_states`` states or its forward pass exceeds ``time_budget``
     seconds (the backward pass then costs about as much again).
 
     By default the programme runs in float64 (every term positive: each marginal has a
     relative error below ``rounding``, reported, typically ~1e-14) and carries residues
-    modulo a few primes so that ``total`` is still the exact integer.  ``exact_ints=True``
+    modulo a few primes so that ``total`` is still the exact integer.  ``exact_total=False``
+    skips the residues (about 3 times faster forward): the marginals are the same, and
+    ``total`` is exact below 2**53 deals, else the nearest integer of the float count
+    (``total_exact`` false, relative error below ``rounding``).  ``exact_ints=True``
     computes everything with Python integers (the test oracle; 2-3 times slower): exact
     total, correctly rounded marginals.  Zeros and ones are exact either way (zero-ness
     is decided by the support, never by rounding).
@@ -919,15 +940,18 @@ def exact_count(model, *, exact_ints: bool = False, max_states: int | None = Non
     try:
         prob = _simplify(model)
         plan = _Plan(prob)
-        dp = _DP(plan, exact_ints, max_states, deadline)
+        dp = _DP(plan, exact_ints, max_states, deadline, residues=exact_total)
         if dp.total == 0:
             return _inconsistent(model)
         dp.backward()
     except _Infeasible:
         return _inconsistent(model)
+    if not exact_ints:      # kept for sample_deals on the same model (the analyses draw next)
+        _LAST_DP.clear()
+        _LAST_DP[_fingerprint(model)] = (prob, plan, dp)
     marg = _exact_marginals(model, prob, dp)
     return Counting(True, dp.total, _order_marginals(model, marg), 0.0, "dp", dp.peak,
-                    rounding=dp.rounding)
+                    rounding=dp.rounding, total_exact=dp.total_exact)
 
 
 def count_deals(model, *, max_states: int = 200_000, time_budget: float = 1.0, rng=None,
@@ -966,6 +990,15 @@ def count_deals(model, *, max_states: int = 200_000, time_budget: float = 1.0, r
                     support=support)
 
 
+#: accepted deals an estimate keeps (``Counting.deals``: the mystery-hand candidates)
+KEEP_DEALS = 20_000
+
+#: :func:`location_sets` tries the location-by-location order up to this many states
+LOCATION_ORDER_STATES = 150_000
+#: the class-by-class programme of :func:`location_sets` is tried only when the plain
+#: count's peak times this fits the budget
+TAG_FACTOR = 8
+
 #: sampled deals behind an estimate of :func:`deterministic_count` (95 % half-width of a
 #: single marginal at most about 1.96 * sqrt(0.25 / N) = 0.015)
 ESTIMATE_SAMPLES = 4000
@@ -983,7 +1016,7 @@ def deterministic_count(model, max_states: int = 200_000, support=None, seed: in
     {'P': 0.3333333333333333, 'Q': 0.6666666666666666}
     """
     try:
-        return exact_count(model, max_states=max_states)
+        return exact_count(model, max_states=max_states, exact_total=False)
     except OverBudget:
         pass
     try:
@@ -1062,10 +1095,9 @@ def _relaxations(model, prob: _Problem):
 
 def _wilson_halfwidth(p: np.ndarray, n: int) -> np.ndarray:
     """Largest distance from p to the ends of its 95 % Wilson interval."""
-    z2 = Z95 * Z95
-    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
-    half = Z95 * np.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
-    return np.maximum(np.abs(centre + half - p), np.abs(p - (centre - half)))
+    from solver.model.stats import wilson_halfwidth
+
+    return wilson_halfwidth(p, n)
 
 
 def estimate(model, *, max_states: int = 200_000, time_budget: float = 1.0, rng=None,
@@ -1137,8 +1169,11 @@ def estimate(model, *, max_states: int = 200_000, time_budget: float = 1.0, rng=
     sizes = [(li, model.sizes[model.locations[li]]) for li in relaxed]
     L, N = len(model.locations), len(model.cards)
     hits = np.zeros((N, L), dtype=np.int64)
+    kept: list = []
     drawn = accepted = 0
-    batch = 512
+    # a fixed number of draws (no clock) in one batch: one pass over the sampling tables,
+    # which are rebuilt per batch when they are too big to keep
+    batch = min(max_samples, max(512, min_samples)) if time_budget <= 0 else 512
     while True:
         t0 = time.perf_counter()
         K = dp.sample_counts(batch, gen, pyr)
@@ -1150,6 +1185,8 @@ def estimate(model, *, max_states: int = 200_000, time_budget: float = 1.0, rng=
             cnt = (deals[:, ci] == li[None, :]).sum(axis=1)
             ok &= (cnt >= lo) & (cnt <= hi)
         good = deals[ok]
+        if len(good) and sum(len(k) for k in kept) < KEEP_DEALS:
+            kept.append(good)
         drawn += batch
         accepted += len(good)
         if len(good):
@@ -1178,7 +1215,7 @@ def estimate(model, *, max_states: int = 200_000, time_budget: float = 1.0, rng=
     marg = _clamp(model, marg, support, accepted)
     total = dp.total * accepted / drawn
     return Counting(False, total, _order_marginals(model, marg), err, "sampled", dp.peak,
-                    drawn, accepted, dropped)
+                    drawn, accepted, dropped, deals=np.concatenate(kept) if kept else None)
 
 
 def clamp_to_support(result: Counting, support: dict[Hashable, set[str]]) -> Counting:
@@ -1236,10 +1273,14 @@ def sample_deals(model, n: int, rng, *, max_states: int = 200_000,
     """
     gen, pyr = _rngs(rng)
     deadline = None if time_budget is None else time.perf_counter() + time_budget
+    kept = None if exact_ints else _LAST_DP.get(_fingerprint(model))
     try:
-        prob = _simplify(model)
-        plan = _Plan(prob)
-        dp = _DP(plan, exact_ints, max_states, deadline)
+        if kept is not None:            # the tables of the count just made
+            prob, plan, dp = kept
+        else:
+            prob = _simplify(model)
+            plan = _Plan(prob)
+            dp = _DP(plan, exact_ints, max_states, deadline)
     except _Infeasible:
         dp = None
     if dp is None or dp.total == 0:
@@ -1251,13 +1292,16 @@ def sample_deals(model, n: int, rng, *, max_states: int = 200_000,
 
 
 def location_sets(model, loc: str, top: int = 10, *, max_states: int = 200_000,
-                  time_budget: float | None = None
+                  time_budget: float | None = None, base_states: int | None = None
                   ) -> tuple[int, list[tuple[frozenset, float]]] | None:
     """The distribution of the *set* of cards lying in ``loc`` (a small location).
 
     Returns ``(number of distinct sets with positive probability, the top most likely
     sets with their exact probabilities)``, ties broken by the sorted card reprs; ``(0,
-    [])`` when the model is inconsistent; ``None`` when over budget.
+    [])`` when the model is inconsistent; ``None`` when over budget.  ``base_states``
+    (the peak of the plain count, when known) skips the class-by-class programme when it
+    cannot fit: its tags multiply the states by the partial compositions, measured at
+    10-30 times the plain count in mid-game Mystery Hand views.
 
     >>> from solver.model import CardLocationModel
     >>> m = CardLocationModel(["a", "b", "c", "d"], {"M": 2, "P": 2})
@@ -1272,12 +1316,23 @@ def location_sets(model, loc: str, top: int = 10, *, max_states: int = 200_000,
         prob = _simplify(model, keep_locs=(li,))
         col = next((c for c, ls in enumerate(prob.cols) if ls == (li,)), None)
         tags = [(r, col) for r in range(len(prob.rows)) if (r, col) in prob.cells]
-        plan = _Plan(prob, tags)
-        dp = _DP(plan, False, max_states, deadline)
-        counts = dp.final_exact
-        if counts is None:       # residues could not pin the integers: redo exactly
-            dp = _DP(plan, True, max_states, deadline)
-            counts = dp.fwd[len(plan.order)].tolist()
+        # first location by location with ``loc`` last: the class sums still open before
+        # ``loc`` are its composition, so the tags cost nothing (few states while the
+        # classes are few); then class by class with the cells of ``loc`` tagged
+        bylocation = sorted(prob.cells, key=lambda c: (c[1] == col, c[1], c[0]))
+        dp = None
+        tries = [(bylocation, min(max_states, LOCATION_ORDER_STATES))]
+        if base_states is None or base_states * TAG_FACTOR <= max_states:
+            tries.append((None, max_states))
+        for order, cap in tries:
+            plan = _Plan(prob, tags, order=order)
+            try:
+                dp = _DP(plan, False, cap, deadline, residues=False)
+                break
+            except OverBudget:
+                if order is tries[-1][0]:
+                    raise
+        counts = dp.fwd[len(plan.order)].tolist()
     except _Infeasible:
         return 0, []
     except OverBudget:
@@ -1285,6 +1340,7 @@ def location_sets(model, loc: str, top: int = 10, *, max_states: int = 200_000,
     total = sum(counts)        # compositions are counted in the same (unlumped) units
     if total == 0:
         return 0, []
+    tol = 4 * dp.delta_fwd      # float counts: equal within rounding means a tie
     base = [model.cards[ci] for ci, l in prob.fixed.items() if l == li]
     T = len(plan.order)
     layout = plan.layouts[T]
@@ -1297,14 +1353,14 @@ def location_sets(model, loc: str, top: int = 10, *, max_states: int = 200_000,
         comp = tuple(sorted((tag_of[p][0], cols_vals[p][j]) for p in range(len(layout))
                             if cols_vals[p][j] > 0))
         nsets = math.prod(math.comb(len(prob.rows[r]), k) for r, k in comp)
-        comps.append((cnt // nsets, comp, nsets))
+        comps.append((cnt / nsets, comp, nsets))
     n_sets = sum(c[2] for c in comps)
     comps.sort(key=lambda x: -x[0])
     best: list[tuple[frozenset, float]] = []
     i = 0
     while i < len(comps) and len(best) < top:
         j = i
-        while j < len(comps) and comps[j][0] == comps[i][0]:
+        while j < len(comps) and comps[j][0] >= comps[i][0] * (1 - tol):
             j += 1
         need = top - len(best)
         cands = []

@@ -36,6 +36,8 @@ class Candidates:
     top: list[tuple[tuple[Card, ...], float]] = field(default_factory=list)
     certain: tuple[Card, ...] = ()
     upper: int | None = None   # when ``count`` is None: an upper bound on it
+    lower: int | None = None   # when ``count`` is None: a lower bound (distinct hands sampled)
+    error: float = 0.0         # 95 % half-width of the ``top`` probabilities when estimated
 
     @property
     def determined(self) -> bool:
@@ -49,11 +51,19 @@ class Candidates:
         return None
 
     def to_json(self) -> dict:
-        return {"determined": self.determined,
-                "candidates": self.count if self.count is not None else self.upper,
-                "top": [{"cards": [repr(c) for c in cs], "p": p} for cs, p in self.top],
-                **({} if self.exact else {"candidates_exact": False}),
-                **({"candidates_bound": "upper"} if self.count is None and self.upper else {})}
+        # a count is only ever the count: when the sets could not be counted, "candidates"
+        # is null and the bounds say what is known (never an upper bound as the count)
+        out = {"determined": self.determined, "candidates": self.count,
+               "top": [{"cards": [repr(c) for c in cs], "p": p} for cs, p in self.top]}
+        if not self.exact:
+            out["candidates_exact"] = False
+        if self.count is None:
+            out["candidates_at_least"] = self.lower
+            out["candidates_at_most"] = self.upper
+        if self.top and self.error:
+            out["top_estimated"] = True
+            out["top_error"] = self.error
+        return out
 
 
 @dataclass
@@ -89,10 +99,16 @@ class MysteryHandAnalysis:
             return "announce: " + " ".join(map(repr, ans))
         c = self.mystery
         best = c.top[0] if c.top else None
-        txt = f"not determined: {c.count if c.count is not None else 'many'} candidates"
+        if c.count is not None:
+            many = str(c.count)
+        elif c.lower and c.upper:
+            many = f"{c.lower}-{c.upper}"
+        else:
+            many = "many"
+        txt = f"not determined: {many} candidates"
         if best:
             txt += (f"; best guess {' '.join(map(repr, best[0]))} is right with p = "
-                    f"{best[1]:.3g}")
+                    f"{best[1]:.3g}" + (f" (estimate +-{c.error:.2g})" if c.error else ""))
         return txt
 
     def to_json(self) -> dict:
@@ -141,10 +157,8 @@ def analyze(record, view: str | None, *, max_states: int = MAX_STATES,
 
 
 def inconsistent(vm: ViewModel) -> InconsistentError:
-    core = vm.model.conflict() or []
-    return InconsistentError("no deal fits the record; these statements conflict: "
-                             + "; ".join(f"line {l}: {vm.statements.get(l, '')}" for l in core),
-                             conflict=core)
+    return vm.model.conflict_error(vm.statements) or InconsistentError(
+        "no deal fits the record", conflict=[])
 
 
 def analyze_model(vm: ViewModel, record, *, max_states: int = MAX_STATES,
@@ -190,7 +204,10 @@ def analyze_model(vm: ViewModel, record, *, max_states: int = MAX_STATES,
         possible[name] = poss
     mysteries = {}
     for loc in mystery_locations(record.header, vm.opts):
-        mysteries[loc] = _candidates(vm, loc, possible, max_states if counting.exact else 0)
+        mysteries[loc] = _candidates(vm, loc, possible, max_states if counting.exact else 0,
+                                     seed=len(record.statements),
+                                     base_states=counting.states or None,
+                                     deals=None if counting.exact else counting.deals)
     return MysteryHandAnalysis(
         view=vm.view, players=record.header.players, options=vm.opts,
         locations=list(m.locations), exact=counting.exact,
@@ -199,13 +216,15 @@ def analyze_model(vm: ViewModel, record, *, max_states: int = MAX_STATES,
         active=vm.active, statements=len(record.statements), method=counting.method)
 
 
-def _candidates(vm: ViewModel, loc: str, possible, max_states: int) -> Candidates:
+def _candidates(vm: ViewModel, loc: str, possible, max_states: int, seed: int = 0,
+                base_states: int | None = None, deals=None) -> Candidates:
     certain = tuple(sorted(Card.parse(n) for n, ls in possible.items()
                            if ls == {loc} and n != "Jk"))
     from solver.model.counting import location_sets
 
     # (max_states 0: the deals could not even be counted, so the sets cannot be either)
-    res = location_sets(vm.model, loc, top=10, max_states=max_states) if max_states else None
+    res = (location_sets(vm.model, loc, top=10, max_states=max_states, base_states=base_states)
+           if max_states else None)
     if res is not None:
         count, top = res
         return Candidates(loc, count, True,
@@ -216,8 +235,8 @@ def _candidates(vm: ViewModel, loc: str, possible, max_states: int) -> Candidate
     need = 4 - len(certain)
     from math import comb
     bound = comb(len(free), need)
-    if bound > CANDIDATE_CHECKS:  # every hand of the possible cards: an upper bound
-        return Candidates(loc, None, False, [], certain, upper=bound)
+    if bound > CANDIDATE_CHECKS:  # too many to check one by one: estimate from sampled deals
+        return _sampled_candidates(vm, loc, certain, bound, seed, deals)
     found = []
     for extra in combinations(free, need):
         hand = list(certain) + list(extra)
@@ -231,6 +250,53 @@ def _candidates(vm: ViewModel, loc: str, possible, max_states: int) -> Candidate
     # exact count; no probabilities per hand without the DP (one hand left is certain)
     return Candidates(loc, len(found), len(found) == 1,
                       [(found[0], 1.0)] if len(found) == 1 else [], certain)
+
+
+#: exactly uniform deals drawn for the candidates when their sets cannot be counted
+CANDIDATE_SAMPLES = 4000
+
+
+def _sampled_candidates(vm: ViewModel, loc: str, certain, bound: int, seed: int,
+                        sampled=None) -> Candidates:
+    """The most likely hands, estimated from exactly uniform deals of the counting DP (a
+    seeded, fixed number: the output does not depend on the machine), with the 95 %
+    half-width; the count is not known, only bounds: at least the distinct hands drawn, at
+    most every hand of the possible cards.  A hand's estimate is never 0 (it was drawn) and
+    never 1 unless it is the only possible one."""
+    from collections import Counter
+    from math import sqrt
+
+    from solver.model.counting import OverBudget, sample_deals
+
+    m = vm.model
+    if sampled is not None:       # the estimate's accepted deals (location indices)
+        deals = [{k: m.locations[li] for k, li in zip(m.cards, row)} for row in sampled.tolist()]
+    else:                         # the count was exact: draws from its programme
+        try:
+            deals = sample_deals(m, CANDIDATE_SAMPLES, seed, max_states=None,
+                                 exact_ints=False)
+        except (OverBudget, ValueError):
+            return Candidates(loc, None, False, [], certain, upper=bound)
+    if vm.model.choices:              # facts the DP does not see: keep the deals meeting them
+        deals = [d for d in deals if vm.model.satisfies_choices(d)]
+    n = len(deals)
+    if not n:
+        return Candidates(loc, None, False, [], certain, upper=bound)
+    hands = Counter(tuple(sorted(Card.parse(vm.model.name(k)) for k, l in d.items() if l == loc))
+                    for d in deals)
+    ranked = sorted(hands.items(), key=lambda kv: (-kv[1], [repr(c) for c in kv[0]]))[:10]
+    z = 1.959963984540054
+    top, err = [], 0.0
+    for cs, k in ranked:
+        p = k / n
+        half = z * sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+        err = max(err, abs(centre + half - p), abs(p - centre + half))
+        if len(hands) < bound:        # other hands are possible: never a certainty
+            p = min(p, 1 - 0.5 / (n + 1))
+        top.append((cs, p))
+    return Candidates(loc, None, False, top, certain, upper=bound, lower=len(hands),
+                      error=err)
 
 
 def explain(record, view: str | None, card_text: str):
