@@ -642,17 +642,12 @@ class HistoryModel:
                 continue
             n = next(iter(seen))
 
-            def other(b, final, p=p, n=n):
-                terms = [final[k, p] for k in self.cards]
-                c = sum(x for x in terms if _const(x))
-                v = [x for x in terms if not _const(x)]
-                if not v:
-                    if c == n:
-                        b.m.AddBoolOr([])
-                    return
-                b.m.Add(sum(v) + c != n)
+            def other(b, final, p=p, lo=0, hi=0):
+                b.cons([final[k, p] for k in self.cards], lo, hi, None)
 
-            out[p] = None if self.possible_with(other) else n + fixed_here
+            other_count = self.possible_with(lambda b, f: other(b, f, lo=0, hi=n - 1)) or \
+                self.possible_with(lambda b, f: other(b, f, lo=n + 1, hi=10 ** 6))
+            out[p] = None if other_count else n + fixed_here
         return out
 
     def possible_with(self, require) -> bool:
@@ -704,6 +699,17 @@ class HistoryModel:
 
     def conflict(self) -> list[int] | None:
         return self._core()
+
+    def conflict_error(self, statements: dict[int, str]):
+        """As :meth:`solver.model.CardLocationModel.conflict_error`."""
+        from solver.errors import InconsistentError
+
+        core = self.conflict()
+        if core is None:
+            return None
+        return InconsistentError("no deal fits the record; these statements conflict: "
+                                 + "; ".join(f"line {l}: {statements.get(l, '')}"
+                                             for l in core), conflict=core)
 
     def explain(self, card, loc, at: bool = True) -> list[int] | None:
         def negate(b, final):
