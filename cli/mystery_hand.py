@@ -51,9 +51,12 @@ def render_analysis(a) -> str:
     c = a.mystery
     lines.append("")
     cnt = (str(c.count) if c.count is not None else
+           f"between {c.lower} and {c.upper} (too many to count)" if c.lower and c.upper else
            f"at most {c.upper} (too many to count)" if c.upper else "too many to count")
-    lines.append(f"Candidates for the mystery hand: {cnt}"
-                 + ("" if c.exact else " (count by CP-SAT; no per-hand probabilities)"))
+    note = ("" if c.exact else
+            f" (hands below estimated from sampled deals, 95% half-width {c.error:.3f})"
+            if c.error else " (count by CP-SAT; no per-hand probabilities)")
+    lines.append(f"Candidates for the mystery hand: {cnt}" + note)
     if c.certain:
         lines.append("Certainly in it: " + " ".join(map(repr, c.certain)))
     if c.top:
