@@ -316,9 +316,9 @@ def redeal_cmd(cards, indicator, variant, as_json):
 @click.option("--json", "as_json", is_flag=True, help="Machine output (JSON).")
 @handle_errors()
 def score_cmd(record, as_json):
-    """Total a scoresheet record over the seven rounds (HR-36..HR-45): round scores,
-    running totals, unscored deals, round 7's three deals (HR-43), ties (HR-44), teams
-    (HR-42) and who deals next.
+    """Total a scoresheet record over the seven rounds (five with rounds=5; HR-36..HR-45):
+    round scores, running totals, unscored deals, the last round's three deals (HR-43), ties
+    (HR-44), teams (HR-42), stock-end=penalties rounds, and who deals next.
 
     \b
     A record (docs/hand.md):
@@ -356,8 +356,9 @@ def render_analysis(sheet) -> str:
     rows = []
     for d in sheet.deals:
         if d.scored:
-            res = f"{d.winner} {d.kind}" + (f" {'+'.join(d.bonuses)} x{d.multiplier}"
-                                             if d.bonuses else "")
+            res = "stock: penalties (HR-57)" if d.kind == "stock" else \
+                f"{d.winner} {d.kind}" + (f" {'+'.join(d.bonuses)} x{d.multiplier}"
+                                          if d.bonuses else "")
             rows.append([d.number, d.deal, d.dealer, res]
                         + [f"{d.side_scores[s]:+d}" for s in sides]
                         + [" ".join(f"{d.totals[s]}" for s in sides)])
@@ -378,8 +379,8 @@ def render_analysis(sheet) -> str:
         out.append(f"tied for lowest: round {sheet.next_round} is a tie-break (HR-44); "
                    f"{sheet.next_dealer} deals")
     else:
-        out.append(f"{sheet.rounds_scored} of 7 rounds scored; round {sheet.next_round}: "
-                   f"{sheet.next_dealer} deals")
+        out.append(f"{sheet.rounds_scored} of {sheet.options.rounds} rounds scored; round "
+                   f"{sheet.next_round}: {sheet.next_dealer} deals")
     if sheet.note:
         out.append(sheet.note)
     return "\n".join(out)

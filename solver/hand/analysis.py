@@ -19,7 +19,8 @@ from solver.hand.events import BONUS_NAMES, Penalty, RoundEvent, UnscoredEvent
 from solver.hand.options import HandOptions
 from solver.hand.regime import check_copies, make_regime, natural_value, penalty
 
-ROUNDS = 7  # HR-41
+ROUNDS = 7  # HR-41 (the default of variant rounds)
+WORDS = {4: "four", 6: "six"}
 MAX_CARDS_MELDED_PLAYER = 11  # 15 after a draw - 3 melded (HR-11) - 1 discard (HR-30)
 MAX_POINTS = 2 * 15 + 9 * 11  # two wilds and nine aces (HR-38)
 
@@ -81,7 +82,7 @@ def round_scores(winner: str, kind: str, bonuses, penalties: dict, options: Hand
     check_bonuses(kind, tuple(bonuses), options)
     m = multiplier(bonuses)
     full = kind == "full-hand"
-    scores = {winner: -60 * m if full else -30}
+    scores = {} if kind == "stock" else {winner: -60 * m if full else -30}
     if partner is not None:
         scores[partner] = 0
     for p, pts in penalties.items():
@@ -239,6 +240,7 @@ def score_sheet(record) -> Scoresheet:
     statement the rules refuse."""
     header = record.header
     options = HandOptions.from_names(header.variant)
+    rounds = options.rounds           # HR-41 (variant rounds=5)
     players = header.players
     teams = team_pairs(header, options)
     side_of = {}
@@ -281,15 +283,18 @@ def score_sheet(record) -> Scoresheet:
         ev = st.event
         if phase == "over":
             fail(f"the game is over: {winner_side} won with the lowest total after {scored} "
-                 "scored rounds", st, "HR-41" if scored >= ROUNDS - 1 else "HR-44")
+                 "scored rounds", st, "HR-41" if scored >= rounds - 1 else "HR-44")
         if ev.number != scored + 1:
             fail(f"this deal is round {scored + 1}: unscored deals do not count among the "
-                 f"seven and rounds are numbered by scored rounds", st, "HR-36")
+                 f"{rounds} and rounds are numbered by scored rounds", st, "HR-36")
         if ev.dealer is not None and ev.dealer != dealer:
             rule = "HR-45" if options.deal_rotation == "rotate" else "HR-5"
             fail(f"{dealer} deals round {ev.number}, not {ev.dealer}", st, rule)
         deal_in_round += 1
         if isinstance(ev, UnscoredEvent):
+            if ev.cause == "stock" and options.stock_end == "penalties":
+                fail("with stock-end=penalties a round ended by the stock is scored: "
+                     f"'round {ev.number}: stock; <every player's penalty>'", st, "HR-57")
             if ev.by is not None and ev.by not in participants:
                 fail(f"{ev.by} is not playing this deal", st, "A15")
             if ev.cause == "stock" and options.stock_end == "reshuffle":
@@ -299,26 +304,32 @@ def score_sheet(record) -> Scoresheet:
             line = DealLine(st.line, ev.number, deal_in_round, dealer, False, st.text,
                             totals=dict(totals), note=line_note + "; same dealer (HR-5)")
             deals.append(line)
-            if phase == "regular" and ev.number == ROUNDS:
+            if phase == "regular" and ev.number == rounds:
                 r7_unscored += 1
                 if r7_unscored == 2:
-                    line.note += "; the next deal is the last of round 7 (HR-43)"
+                    line.note += f"; the next deal is the last of round {rounds} (HR-43)"
                 if r7_unscored == 3:
+                    left = WORDS.get(rounds - 1, rounds - 1)
                     line.note = line.note.replace("; same dealer (HR-5)", "") + \
-                        "; round 7 dropped, six rounds decide (HR-43)"
-                    note = "round 7 was dropped after three unscored deals (HR-43)"
+                        f"; round {rounds} dropped, {left} rounds decide (HR-43)"
+                    note = f"round {rounds} was dropped after three unscored deals (HR-43)"
                     deal_in_round = 0
                     decide()
                     if phase == "tie-break":
                         line.note += "; tied: further rounds (HR-44)"
             continue
         # a scored deal
-        if ev.winner not in participants:
+        if ev.kind == "stock" and options.stock_end != "penalties":
+            fail("a round ended by the stock is unscored ('unscored stock'); variant "
+                 "stock-end=penalties scores it by every player's penalty", st, "HR-35")
+        if ev.kind != "stock" and ev.winner not in participants:
             fail(f"{ev.winner} is not playing this deal", st, "A15")
         partner = None
         if teams:
             partner = next(p for t in teams if ev.winner in t for p in t if p != ev.winner)
         expected = [p for p in participants if p != ev.winner and p != partner]
+        if ev.kind == "stock":
+            expected = list(participants)     # nobody went out: everyone scores (HR-57)
         given = [pen.player for pen in ev.penalties]
         if partner is not None and partner in given:
             fail(f"the winner's partner's cards do not count: leave {partner} out", st,
@@ -359,13 +370,13 @@ def score_sheet(record) -> Scoresheet:
             if dealer not in tied:
                 dealer = next(to_right(players, dealer, k) for k in range(1, len(players))
                               if to_right(players, dealer, k) in tied)
-        if phase == "regular" and scored >= ROUNDS:
+        if phase == "regular" and scored >= rounds:
             decide()
         elif phase == "tie-break":
             decide()
     status = phase if phase != "regular" else "in progress"
-    if phase == "regular" and scored == ROUNDS - 1 and r7_unscored == 2:
-        note = note or "round 7: the next deal is the last (HR-43)"
+    if phase == "regular" and scored == rounds - 1 and r7_unscored == 2:
+        note = note or f"round {rounds}: the next deal is the last (HR-43)"
     return Scoresheet(players, teams, options, deals, totals, scored, status, winner_side,
                       None if phase == "over" else dealer,
                       None if phase == "over" else scored + 1, note)

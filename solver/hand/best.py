@@ -223,6 +223,7 @@ def _join_runs(melds: list, readings: list, options: HandOptions) -> tuple[list,
     """Join runs of one suit that meet end to end while the result is a valid run (at most
     13 cards, one wild: HR-12, HR-14); values add up (HR-20)."""
     melds, readings = list(melds), list(readings)
+    longest = 14 if options.runs == "14-card" else 13
     joined = True
     while joined:
         joined = False
@@ -230,7 +231,7 @@ def _join_runs(melds: list, readings: list, options: HandOptions) -> tuple[list,
             for j in range(len(melds)):
                 a, b = readings[i], readings[j]
                 if i == j or a.kind != "run" or b.kind != "run" or a.suit != b.suit \
-                        or a.hi + 1 != b.lo or b.hi - a.lo + 1 > 13 \
+                        or a.hi + 1 != b.lo or b.hi - a.lo + 1 > longest \
                         or (a.wild_pos is not None and b.wild_pos is not None):
                     continue
                 w = a.wild_pos if a.wild_pos is not None else b.wild_pos

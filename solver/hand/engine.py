@@ -531,7 +531,7 @@ def _discard(s, p, t, ev, text):
     if 1 <= p.count <= 3:
         s.call_open = p.name
     # the stock (HR-35, HR-57)
-    if o.stock_end == "players" and s.stock <= len(s.order):
+    if o.stock_end in ("players", "penalties") and s.stock <= len(s.order):
         s.over = "stock"
     elif o.stock_end == "empty" and s.stock == 0 and s.last_draw_emptied:
         s.over = "stock"
@@ -590,21 +590,30 @@ def _end(s, ev, text):
             raise _fail("the stock has not run out" + (
                 f" ({s.stock} cards left, more than the {len(s.order)} players)"
                 if s.options.stock_end == "players" else ""), "HR-35", text)
+        elif s.options.stock_end == "penalties":
+            raise _fail("with stock-end=penalties the round is scored: 'round N: stock; "
+                        "<every player's penalty>'", "HR-57", text)
         s.over = s.over or "redeal"
         s.scored = True
         return
-    if s.over != "out":
+    if ev.kind == "stock":
+        if s.over != "stock" or s.options.stock_end != "penalties":
+            raise _fail("a round is scored by penalties only when the stock ends it under "
+                        "stock-end=penalties", "HR-57", text)
+    elif s.over != "out":
         raise _fail("nobody has gone out: a round is scored when a player goes out", "HR-34",
                     text)
-    if ev.winner != s.winner:
+    if ev.kind == "stock":
+        pass
+    elif ev.winner != s.winner:
         raise _fail(f"{s.winner} went out, not {ev.winner}", "HR-34", text)
-    if ev.kind != s.kind:
+    if ev.kind != "stock" and ev.kind != s.kind:
         raise _fail(f"{s.winner}'s going out was " + (
             "a Full Hand (no earlier meld, nothing added to another's meld)"
             if s.kind == "full-hand" else "partial (melded before, or added to another "
                                           "player's meld)"),
                     "HR-40" if s.kind == "full-hand" else "HR-37", text)
-    if set(ev.bonuses) != set(s.bonuses):
+    if ev.kind != "stock" and set(ev.bonuses) != set(s.bonuses):
         raise _fail("the Full Hand's bonuses are " + (" ".join(s.bonuses) or "none")
                     + " (only those in the variant count)", "HR-59", text)
     if ev.indicator is not None and ev.indicator != s.indicator:
@@ -615,7 +624,7 @@ def _end(s, ev, text):
 
     teams = team_pairs(Header("hand", s.order, s.options.names()), s.options)
     partner = None
-    if teams:
+    if teams and s.winner is not None:
         partner = next(q for tm in teams if s.winner in tm for q in tm if q != s.winner)
     for pen in ev.penalties:
         q = s.players[pen.player]

@@ -70,10 +70,12 @@ class Penalty:
 
 @dataclass(frozen=True)
 class RoundEvent(Event):
-    """A scored deal: ``winner`` went out (``partial`` HR-37 or ``full-hand`` HR-40)."""
+    """A scored deal: ``winner`` went out (``partial`` HR-37 or ``full-hand`` HR-40), or,
+    with ``stock-end=penalties``, the stock ended it (``kind`` ``stock``, no winner: every
+    player scores their penalty)."""
 
     number: int
-    winner: str
+    winner: str | None
     kind: str
     bonuses: tuple[str, ...] = ()
     penalties: tuple[Penalty, ...] = ()
@@ -86,7 +88,8 @@ class RoundEvent(Event):
             head += f" dealer {self.dealer}"
         if self.indicator is not None:
             head += f" indicator {self.indicator!r}"
-        out = " ".join([f"{self.winner} out {self.kind}", *self.bonuses])
+        out = "stock" if self.kind == "stock" else \
+            " ".join([f"{self.winner} out {self.kind}", *self.bonuses])
         return f"{head}: {out}" + ("; " + ", ".join(map(str, self.penalties))
                                    if self.penalties else "")
 
@@ -170,10 +173,15 @@ def parse_event(text: str, header) -> Event:
         return UnscoredEvent(number, cause, by, dealer)
     winner_part, _, pen_part = body.partition(";")
     w = winner_part.split()
-    if len(w) < 3 or w[1].lower() != "out" or w[2].lower() not in ("partial", "full-hand"):
-        raise NotationError("expected '<player> out partial' (HR-37) or '<player> out "
-                            "full-hand [bonuses]' (HR-40)", text=winner_part.strip())
-    winner = _player(w[0], players, text)
+    stock = [x.lower() for x in w] == ["stock"]
+    if stock:
+        w = [None, "out", "stock"]
+    if len(w) < 3 or w[1].lower() != "out" or w[2].lower() not in (
+            ("stock",) if stock else ("partial", "full-hand")):
+        raise NotationError("expected '<player> out partial' (HR-37), '<player> out "
+                            "full-hand [bonuses]' (HR-40) or 'stock' (stock-end=penalties)",
+                            text=winner_part.strip())
+    winner = None if stock else _player(w[0], players, text)
     kind = w[2].lower()
     bonuses = []
     for b in w[3:]:

@@ -52,8 +52,9 @@ class HandGame(Game):
 
         options = self.options(header)
         n = len(header.players)
-        if not 2 <= n <= 4:
-            raise RuleError(f"Hand is for 2, 3 or 4 players (4 in two teams), not {n}",
+        if not 2 <= n <= options.players:
+            raise RuleError(f"Hand is for 2 to {options.players} players (4 in two teams; "
+                            f"variant players=5 allows five), not {n}",
                             text=" ".join(header.players), rule="HR-1")
         team_pairs(header, options)
 

@@ -74,9 +74,13 @@ class Reading:
     def positions_of(self, cards, regime: Regime) -> list[int] | None:
         """Run positions of ``cards`` (written order) under this reading."""
         out = []
+        low_ace_free = self.lo == 1 and self.hi == 14 and self.wild_pos != 1   # runs=14-card
         for c in cards:
             if regime.is_wild(c):
                 out.append(self.wild_pos)
+            elif low_ace_free and regime.natural(c).rank == 1:
+                out.append(1)
+                low_ace_free = False
             else:
                 out.append(natural_position(regime.natural(c), self.hi == 14))
         return out
@@ -202,10 +206,19 @@ def _run_readings(nats: list[Card], n_wild: int, options: HandOptions
                   ) -> tuple[list[Reading], str | None]:
     suit = nats[0].suit
     has_ace = any(c.rank == 1 for c in nats)
+    longest = 14 if options.runs == "14-card" else 13      # HR-12, variant runs=14-card
     errors: list[tuple[int, str]] = []
     out: list[Reading] = []
-    for ace_high in ((False, True) if has_ace else (False,)):
-        pos = [natural_position(c, ace_high) for c in nats]
+    modes: tuple = (False, True) if has_ace else (False,)
+    if longest == 14 and sum(c.rank == 1 for c in nats) == 2:
+        modes = ("both",)          # A ... A: one ace below the 2, the other above the K
+    for ace_high in modes:
+        if ace_high == "both":
+            first = next(i for i, c in enumerate(nats) if c.rank == 1)
+            pos = [14 if c.rank == 1 and i != first else natural_position(c, False)
+                   for i, c in enumerate(nats)]
+        else:
+            pos = [natural_position(c, ace_high) for c in nats]
         dup = [p for p, k in Counter(pos).items() if k > 1]
         if dup:
             return [], (f"a run has each rank once; {position_card(dup[0], suit)!r} twice "
@@ -227,10 +240,10 @@ def _run_readings(nats: list[Card], n_wild: int, options: HandOptions
         for a, b, w in spans:
             if a < 1 or b > 14:
                 continue
-            if b - a + 1 > 13:
-                errors.append((0, "a run has at most 13 cards (HR-12)"))
+            if b - a + 1 > longest:
+                errors.append((0, f"a run has at most {longest} cards (HR-12)"))
                 continue
-            if a == 1 and b == 14:  # pragma: no cover - excluded by the length
+            if a == 1 and b == 14 and longest < 14:  # pragma: no cover - by the length
                 continue
             value = sum(run_position_value(p, p == w, options) for p in range(a, b + 1))
             out.append(Reading("run", value, (position_card(w, suit),) if w else (), suit=suit,

@@ -15,7 +15,7 @@ solver.errors.NotationError: initial-min is 51 | 61 | 71 | 91 (HR-51): 'initial-
 >>> HandOptions.from_names(["jokers"])  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-solver.errors.NotationError: unknown Hand option; expected one of teams, manual-calls, ...: 'jokers'
+solver.errors.NotationError: unknown Hand option; expected one of teams, players=4|5, ...: 'jokers'
 """
 from __future__ import annotations
 
@@ -28,6 +28,12 @@ from solver.options import FLAG, Option, Options
 #: every option the rules name, plus the named alternatives of the ambiguity defaults (§10)
 SPECS: tuple[Option, ...] = (
     Option("teams", "teams", FLAG, "HR-1", "4 players in two partnerships seated opposite"),
+    Option("players", "players", (4, 5), "HR-1",
+           "the most players: 4 (HR-1), or 5 as Jawaker plays (2-5 players singly)"),
+    Option("rounds", "rounds", (7, 5), "HR-41",
+           "scored rounds in a game (HR-41; HR-43's three deals apply to the last round)"),
+    Option("runs", "runs", ("13-card", "14-card"), "HR-12",
+           "longest run: 13 cards (no ace twice), or 14 from ace to ace as some rooms allow"),
     Option("manual-calls", "manual_calls", FLAG, "HR-33",
          "players announce 'one/two/three cards' themselves"),
     Option("deal-rotation", "deal_rotation", ("loser", "rotate"), "HR-45",
@@ -56,8 +62,9 @@ SPECS: tuple[Option, ...] = (
          "a swapped wild must be melded or laid off the same turn"),
     Option("pair-wild-third-card", "pair_wild_third_card", FLAG, "HR-56",
          "one missing natural may be added to a 2 + W group at any time"),
-    Option("stock-end", "stock_end", ("players", "empty", "reshuffle"), "HR-57",
-         "when the stock ends the round"),
+    Option("stock-end", "stock_end", ("players", "empty", "reshuffle", "penalties"), "HR-57",
+           "when the stock ends the round; penalties: at HR-35's stock end the round is "
+           "scored by every player's penalty instead of unscored"),
     Option("first-turn-win", "first_turn_win", FLAG, "HR-58",
          "a player may go out on their own first turn"),
     Option("bonus-wild-discard", "bonus_wild_discard", FLAG, "HR-59",
@@ -93,6 +100,9 @@ class HandOptions(Options):
     SPECS = SPECS
 
     teams: bool = False
+    players: int = 4
+    rounds: int = 7
+    runs: str = "13-card"
     manual_calls: bool = False
     deal_rotation: str = "loser"
     wild_mode: str = "indicator"
@@ -139,6 +149,9 @@ class HandOptions(Options):
             raise NotationError("bonus-jokers concerns regime-N jokers (natural aces), which "
                                 "exist only with wild-mode=indicator",
                                 text=f"bonus-jokers={self.bonus_jokers}", rule="A12")
+        if self.teams and self.players != 4:
+            raise NotationError("team play is for four players in two partnerships",
+                                text=f"players={self.players}", rule="HR-1")
         if self.ace_group_only_runs != "none" and self.discarded_wild != "ace-group-only":
             raise NotationError("ace-group-only-runs applies only with "
                                 "discarded-wild=ace-group-only",

@@ -90,8 +90,9 @@ def simulate(players: int, options=(), seed: int = 0, events: int | None = None)
     from solver.records import Header, Record, Statement
 
     opts = _options(options)
-    if not 2 <= players <= 4:
-        raise SleuthError(f"Hand is for 2, 3 or 4 players, not {players}", rule="HR-1")
+    if not 2 <= players <= opts.players:
+        raise SleuthError(f"Hand is for 2 to {opts.players} players (variant players=5 "
+                          f"allows five), not {players}", rule="HR-1")
     rng = random.Random(seed)
     order = NAMES[:players]
     dealer = order[1 % players]
@@ -187,6 +188,8 @@ def simulate(players: int, options=(), seed: int = 0, events: int | None = None)
             say(Call(p, len(hand)))
     if s.over == "out":
         say(_score(s, held))
+    elif s.over == "stock" and opts.stock_end == "penalties":
+        say(_score(s, held))
     elif s.over == "stock":
         say(UnscoredEvent(1, "stock"))
     if events is not None:
@@ -228,7 +231,7 @@ def _score(s, held) -> RoundEvent:
 
     teams = team_pairs(Header("hand", s.order, tuple(s.options.names())), s.options)
     partner = None
-    if teams:
+    if teams and s.winner is not None:
         partner = next(q for t in teams if s.winner in t for q in t if q != s.winner)
     pens = []
     for q in s.order:
@@ -237,4 +240,6 @@ def _score(s, held) -> RoundEvent:
         st = s.players[q]
         pens.append(Penalty(q, no_meld=True) if not st.melded else
                     Penalty(q, cards=tuple(sorted(st.known.elements(), key=repr))))
+    if s.winner is None:                         # stock-end=penalties (HR-57)
+        return RoundEvent(1, None, "stock", (), tuple(pens))
     return RoundEvent(1, s.winner, s.kind, s.bonuses, tuple(pens))

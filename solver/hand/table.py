@@ -306,7 +306,7 @@ def _pick(hand: list[Card], regime: Regime, want: Card | None) -> Card | None:
     return None
 
 
-def _proposals(meld: TableMeld, hand: list[Card], regime: Regime):
+def _proposals(meld: TableMeld, hand: list[Card], regime: Regime, longest: int = 13):
     """Hand-card combinations worth trying on a meld: run extensions (each prefix, the wild
     anywhere in it), a 4th card or the wild for groups, and single cards of its suit/rank
     (to explain refusals)."""
@@ -319,7 +319,7 @@ def _proposals(meld: TableMeld, hand: list[Card], regime: Regime):
                 nxt = pos + step
                 lo = min(r.lo, nxt)
                 hi = max(r.hi, nxt)
-                if nxt < 1 or nxt > 14 or hi - lo + 1 > 13:
+                if nxt < 1 or nxt > 14 or hi - lo + 1 > longest:
                     return
                 rest = list(hand)
                 for c in used:
@@ -360,7 +360,8 @@ def _layoffs(table: list[TableMeld], hand: list[Card], regime: Regime, options: 
     blocked: list[Blocked] = []
     for i, meld in enumerate(table, 1):
         need = sorted(map(repr, _swap_needs(meld)))
-        for cards, decl in _proposals(meld, hand, regime):
+        for cards, decl in _proposals(meld, hand, regime,
+                                      14 if options.runs == "14-card" else 13):
             if meld.wild(regime) is not None and _is_swap(cards, need, regime):
                 continue  # that is the swap (HR-24), listed with the swaps
             try:
