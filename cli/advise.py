@@ -21,10 +21,15 @@ def _pct(p) -> str:
 def render_advice(adv, top: int | None = None) -> str:
     """The advice as text: one line per action, best first."""
     acts = adv.actions if top is None else adv.actions[:top]
-    head = f"{adv.view}: " + ("your turn" if adv.on_turn else "not your turn (actions as if it were)")
-    lines = [head, f"figures: {'exact (every consistent deal)' if adv.exact else adv.method}"
-             f" over {adv.samples} deals"]
+    head = f"{adv.view}: " + ("your turn" if adv.on_turn else "not your turn" + (
+        " (actions as if it were)" if adv.actions else ""))
+    lines = [head]
+    if adv.actions:
+        lines.append(f"figures: {'exact (every consistent deal)' if adv.exact else adv.method}"
+                     f" over {adv.samples} deals")
     lines += ["  " + n for n in adv.notes]
+    if not acts:
+        return "\n".join(lines)
     w = max([len(a.action) for a in acts] + [6])
     lines.append(f"  {'#':>3}  {'action':<{w}}  {'score':>7}  {'info':>6}  {'leak':>6}  "
                  f"{'extra':>6}  most likely answers")

@@ -99,6 +99,9 @@ def suggest(record, view, *, top=None, budget: Budget = Budget(), seed=None,
     play = Play.of(record)
     t = play.table
     players = list(t.players)
+    if play.over:
+        return Advice("literature", view, False, [], True, "none", 0,
+                      notes=["the game is over (LIT-17): no action to suggest"])
     vm, post = _posterior_of(record, view, play, budget, seed)
     keys, H = _holders(vm, post, players)
     n = post.n

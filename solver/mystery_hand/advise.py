@@ -156,12 +156,14 @@ def suggest(record, view: str | None, *, top: int | None = None,
         raise NotationError("the advisor needs a player's view (--as P, or 'me:' in the "
                             "record)", text=str(view))
     seed = len(record.statements) if seed is None else seed
+    state = turn_state(record)
+    if state.over or view not in state.active:
+        why = ("the game is over (MH-19, MH-21)" if state.over else
+               f"{view} is out of the game (MH-20)")
+        return Advice("mystery-hand", view, False, [], True, "none", 0,
+                      notes=[why + ": no action to suggest"])
     vm, vp, me, pub, target = _build_views(record, view, budget, seed, with_leak)
     opts = vm.opts
-    state = turn_state(record)
-    if view not in state.active:
-        raise NotationError(f"{view} is out of the game (MH-20): no action to suggest",
-                            text=view, rule="MH-20")
     on_turn = view in state.may_act()
     D = me.D
     n = me.post.n
@@ -206,8 +208,8 @@ def suggest(record, view: str | None, *, top: int | None = None,
                 ans_proj=None, pub_ans_proj=None):
         """``ans_proj``/``pub_ans_proj``: on samples, the part of the answer measured."""
         if not with_leak and n and (ans == ans[0]).all():   # a known answer tells nothing
-            fig = {"p_extra_turn": float(extra_turn.mean()) if extra_turn is not None else 0.0,
-                   **after(ans), **more}
+            fig = {"p_extra_turn": float(extra_turn.mean()) if extra_turn is not None
+                   and not opts.two_player else 0.0, **after(ans), **more}
             p_extra = fig["p_extra_turn"]
             return ActionAdvice(text, 0.0, 0.0, {}, 0.0, exact, kind, fig)
         tcode = me.target_code(proj)
@@ -220,7 +222,8 @@ def suggest(record, view: str | None, *, top: int | None = None,
             pa = pub_ans if not pest or pub_ans_proj is None else pub_ans_proj
             v, lerr = information(ptc, pa, mask=pub_legal, estimate=pest)
             leak += v
-        p_extra = float(extra_turn.mean()) if extra_turn is not None and n else 0.0
+        p_extra = (float(extra_turn.mean()) if extra_turn is not None and n
+                   and not opts.two_player else 0.0)      # MH-28: no extra turns
         score = info * (1 + p_extra) - LEAK_WEIGHT * leak
         fig = {"p_extra_turn": p_extra, **after(ans), **more}
         if est:
