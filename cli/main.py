@@ -214,8 +214,12 @@ def renderer(name: str):
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="cardsleuth")
-def cli():
+@click.option("--no-color", "--no-colour", "no_color", is_flag=True,
+              help="No colour, even on a terminal (as does setting NO_COLOR).")
+@click.pass_context
+def cli(ctx, no_color):
     """cardsleuth: what can be known at a card table."""
+    ctx.meta["sleuth.no_color"] = no_color
 
 
 def _main_help() -> str:

@@ -192,3 +192,32 @@ def test_after_a_wrong_announcement_a_reminder_to_log_the_hand(record):
                            input="Ben announces AS 2H 3D 4C: wrong\n")
     assert r.exit_code == 0, r.output
     assert "Ben's hand is now face up (MH-20): log it with 'Ben holds: ...'." in r.output
+
+
+# ----- colour -------------------------------------------------------------------------------
+class _Tty:
+    def isatty(self):
+        return True
+
+
+def test_colour_only_on_a_terminal_and_never_when_asked_not_to(monkeypatch):
+    import click
+
+    from cli.session import colourize, use_colour
+
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.delenv("TERM", raising=False)
+    assert use_colour(_Tty()) and not use_colour(object())
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert not use_colour(_Tty())
+    monkeypatch.delenv("NO_COLOR")
+    with click.Context(click.Command("x")) as ctx:
+        ctx.meta["sleuth.no_color"] = True
+        assert not use_colour(_Tty())
+    assert colourize(">> You can announce now: 2C", True).startswith(
+        click.style(">>", fg="yellow", bold=True))
+
+
+def test_no_color_flag_is_accepted_everywhere(record):
+    r = CliRunner().invoke(cli, ["--no-color", "play", str(record), "--no-sheet"], input="help\n")
+    assert r.exit_code == 0 and "\x1b[" not in r.output
