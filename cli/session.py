@@ -21,8 +21,11 @@ RED = {"H", "D", "♥", "♦"}
 
 
 def use_colour(stream=None) -> bool:
-    """Colour only on a terminal, never with ``NO_COLOR`` set (https://no-color.org) or
-    ``TERM=dumb``."""
+    """Colour only on a terminal, never with ``NO_COLOR`` set (https://no-color.org),
+    ``TERM=dumb`` or ``sleuth --no-color``."""
+    ctx = click.get_current_context(silent=True)
+    if ctx is not None and ctx.meta.get("sleuth.no_color"):
+        return False
     if os.environ.get("NO_COLOR"):
         return False
     if os.environ.get("TERM") == "dumb":
