@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import importlib
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -62,7 +63,7 @@ def handle_errors(json_flag: str | None = None):
             except InconsistentError as e:
                 if want_json:
                     emit_json({"consistent": False, "conflict": e.conflict})
-                click.echo(f"sleuth: inconsistent: {e}" + rule_hint(e), err=True)
+                click.echo("sleuth: inconsistent: " + conflict_text(e) + rule_hint(e), err=True)
                 sys.exit(e.exit_code)
             except SleuthError as e:
                 click.echo(f"sleuth: error: {e}" + rule_hint(e) + did_you_mean(e), err=True)
@@ -95,6 +96,23 @@ def rule_hint(e: SleuthError) -> str:
 
     h = hint(e.rule)
     return f" {h}" if h else ""
+
+
+_CONFLICT = "; these statements conflict: "
+
+
+def conflict_text(e: InconsistentError) -> str:
+    """A contradiction a person can read: one plain sentence, then the minimal set of
+    conflicting lines, one a line (once)."""
+    text = str(e)
+    if _CONFLICT not in text:
+        return text
+    head, _, rest = text.partition(_CONFLICT)
+    head = head.replace("no deal fits the record",
+                        f"these {len(e.conflict)} statements cannot all be true: no deal of "
+                        "the cards fits them together")
+    items = re.split(r"; (?=line \d+: )", rest)
+    return head + "\n" + "\n".join(f"  {it}" for it in items)
 
 
 def percent(p: float) -> str:

@@ -444,3 +444,16 @@ def test_analyze_exposure_is_the_public_view_of_the_hand(sample):
     assert r.exit_code == 0 and json.loads(r.output)["exposure"]["view"] == rec.header.me
     r = CliRunner().invoke(cli, ["analyze", sample, "--exposure"])
     assert "what the table knows" in r.output
+
+
+def test_review_finds_every_taken_question_among_the_advice():
+    g = get_game("mystery-hand")
+    rec = g.simulate(4, [], seed=6, events=9)
+    rv = g.review(rec, "Ana")
+    assert rv.turns and len(rv.curve) == len(rec.statements) + 1
+    for t in rv.turns:
+        if "announces" not in t.taken:
+            assert t.taken_score is not None, t.taken     # the taken action was ranked
+            assert t.taken_score <= t.best_score + 1e-12
+            assert t.taken_info <= t.best_info + 1e-12
+        assert t.sheet and all(isinstance(v, str) for v in t.sheet.values())

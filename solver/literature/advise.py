@@ -305,7 +305,7 @@ def review(record, view, *, samples: int | None = None):
     def taken_text(s):
         if isinstance(s.event, Claim):
             return str(s.event)
-        return s.text.split(":")[0].strip()
+        return str(s.event).split(":")[0].strip()
 
     def mistakes_of(taken, adv, s):
         out = []

@@ -379,7 +379,7 @@ def review(record, view, *, samples: int | None = None):
     def taken_text(s):
         if isinstance(s.event, Announce):
             return f"{view} announces {_fmt(s.event.cards)}"
-        return s.text.split(":")[0].strip()
+        return str(s.event).split(":")[0].strip()
 
     def mistakes_of(taken, adv, s):
         out = []
