@@ -50,9 +50,9 @@ class MysteryHandGame(Game):
 
     # ----- records -------------------------------------------------------------------------
     def options(self, header):
-        from solver.mystery_hand.options import MysteryHandOptions
+        from solver.mystery_hand.options import options_of
 
-        return MysteryHandOptions.from_names(header.variant)
+        return options_of(header)
 
     def check_header(self, header) -> None:
         from solver.mystery_hand.options import deal_sizes

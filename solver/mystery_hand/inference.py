@@ -26,7 +26,7 @@ from solver.errors import NotationError
 from solver.model import CardLocationModel
 from solver.mystery_hand.events import (QUERIES, TURN_EVENTS, AskAll, AskOne, Announce,
                                         FaceUp, Holds, MysteryCards, Request, Turn, Unseen)
-from solver.mystery_hand.options import MysteryHandOptions, deal_sizes
+from solver.mystery_hand.options import MysteryHandOptions, deal_sizes, options_of
 from solver.mystery_hand.engine import TurnState, real_shown
 
 JOKER_KEYS = (("Jk", 0), ("Jk", 1))
@@ -130,7 +130,8 @@ class MysteryHandModel(CardLocationModel):
         return all(any(lo <= len(terms & at) <= hi for terms, lo, hi in alts)
                    for _, _, alts in self.choices)
 
-    def condition(self, counting, seed: int = 0, samples: int = 4000):
+    def condition(self, counting, seed: int = 0, samples: int = 4000,
+                  max_states: int = 400_000):
         """Exact counting of the model without its choices -> estimates under them:
         uniform deals of the DP, kept when they meet every choice (rejection sampling,
         seeded: the output does not depend on the machine)."""
@@ -141,7 +142,7 @@ class MysteryHandModel(CardLocationModel):
         if not self.choices or not counting.total:
             return counting
         try:
-            deals = sample_deals(self, samples, seed)
+            deals = sample_deals(self, samples, seed, max_states=max_states)
         except (OverBudget, ValueError):
             deals = []
         kept = [d for d in deals if self.satisfies_choices(d)]
@@ -200,7 +201,7 @@ def build(record, view: str | None, *, omniscient: bool = False) -> ViewModel:
 
     ``omniscient`` uses everything written (for checking a record as a whole)."""
     h = record.header
-    opts = MysteryHandOptions.from_names(h.variant)
+    opts = options_of(h)
     n = len(h.players)
     hand_size, faceup_size = deal_sizes(n, opts)
     if omniscient:
@@ -405,7 +406,7 @@ def true_deal(record) -> dict | None:
     """card key -> location for a complete record (for tests and the simulator).  Joker
     copies are numbered in the order they appear; they are interchangeable in the model."""
     h = record.header
-    opts = MysteryHandOptions.from_names(h.variant)
+    opts = options_of(h)
     deal: dict = {}
     for st in record.statements:
         ev = st.event
@@ -436,7 +437,7 @@ def as_written_by(record, player: str | None):
 
     from solver.records import Record, Statement
 
-    opts = MysteryHandOptions.from_names(record.header.variant)
+    opts = options_of(record.header)
     out_players: set[str] = set()
     kept = []
     for st in record.statements:
