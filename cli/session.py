@@ -9,7 +9,8 @@ import sys
 
 import click
 
-from cli.main import cli, did_you_mean, handle_errors, rule_hint, with_examples
+from cli.main import (cli, conflict_text, did_you_mean, handle_errors, rule_hint,
+                      with_examples)
 from solver.errors import InconsistentError, SleuthError
 from solver.records import printable
 from solver.session import Outcome, Session, record_names
@@ -102,7 +103,7 @@ def note_text(note) -> str:
 
 
 def render_conflict(conflict: list[tuple[int, str]], new_line: int | None = None) -> list[str]:
-    out = ["  conflicting statements:"]
+    out = ["  the statements that conflict:"]
     for ln, text in conflict:
         mark = "  <- this statement" if new_line is not None and ln == new_line else ""
         out.append(f"    line {ln}: {text}{mark}")
@@ -139,7 +140,10 @@ def render_outcome(o: Outcome, session: Session, show_sheet: bool) -> str:
         if show_sheet:
             out += ["", sheet_text(session)]
     elif k == "refused":
-        out.append(("whatif refused: " if o.hypothetical else "refused: ") + str(o.error)
+        said = str(o.error)
+        if o.conflict and isinstance(o.error, InconsistentError):
+            said = conflict_text(o.error).split("\n")[0]   # the lines follow, once
+        out.append(("whatif refused: " if o.hypothetical else "refused: ") + said
                    + rule_hint(o.error) + did_you_mean(o.error))
         if o.conflict:
             new_line = o.line if o.line is not None else len(session.text.splitlines()) + 1

@@ -221,3 +221,16 @@ def test_colour_only_on_a_terminal_and_never_when_asked_not_to(monkeypatch):
 def test_no_color_flag_is_accepted_everywhere(record):
     r = CliRunner().invoke(cli, ["--no-color", "play", str(record), "--no-sheet"], input="help\n")
     assert r.exit_code == 0 and "\x1b[" not in r.output
+
+
+# ----- contradictions a person can read ---------------------------------------------------
+def test_a_contradiction_is_one_sentence_then_its_lines_once(record):
+    all4 = "Ben asks all 6*: Ana 0, Cleo 1, Dev 2, Eli 1"     # Ben showed 6H on line 6
+    r = play(record, [all4])
+    assert r.exit_code == 3
+    assert "these 2 statements cannot all be true" in r.output
+    assert r.output.count(ASK) == 1 and r.output.count(all4) == 2   # echoed, then listed
+    r = CliRunner().invoke(cli, ["log", str(record), all4])
+    assert r.exit_code == 3
+    assert r.output.count(ASK) == 1
+    assert f"\n  line 6: {ASK}\n  line 7: {all4}" in r.output
