@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from math import comb
 
 from solver.cards import JOKER, Card, standard_deck
+from solver.errors import SleuthError
 from solver.hand.best import TAKEN, WILD, _kinds, taken_candidates, taken_identities
 from solver.hand.engine import RoundState, play, view_record
 
@@ -206,15 +207,38 @@ def take_chances(s: RoundState, view: str, unseen: Counter, samples: int = SAMPL
             out[name] = TakeChance(name, q.name, 0.0, True, note="HR-30: a meld of three "
                                    "would leave no card to discard")
             continue
-        upper = _pair_chance(pats, q.known, unseen, q.unknown, s.regime)
+        lay = _layoff_alone(c, s, view)
+        if q.opened and lay:
+            out[name] = TakeChance(name, q.name, 1.0, True,
+                                   note="HR-53: it can be laid off alone on the table")
+            continue
+        # without HR-53 a three-card meld is needed: its chance bounds the rest
+        upper = 1.0 if lay else _pair_chance(pats, q.known, unseen, q.unknown, s.regime)
         if q.opened or upper == 0.0:
             out[name] = TakeChance(name, q.name, upper, True)
             continue
-        out[name] = _sampled(c, s, q, unseen, pats, upper, samples, seed)
+        out[name] = _sampled(c, s, q, unseen, pats, upper, samples, seed, view)
     return out
 
 
-def _sampled(card, s, q, unseen, pats, upper, samples, seed) -> TakeChance:
+def _layoff_alone(card, s: RoundState, discarder: str) -> bool:
+    """HR-53 (``discard-layoff``): the discarder has a meld on the table and the card can be
+    laid off alone on one of the table melds."""
+    if not s.options.discard_layoff or not any(e.owner == discarder for e in s.table):
+        return False
+    from solver.hand.table import Situation, try_layoff
+
+    for i, e in enumerate(s.table, 1):
+        try:
+            try_layoff(e.meld, i, [card], {}, s.regime, s.options, Situation(True, False,
+                                                                              False))
+            return True
+        except SleuthError:
+            continue
+    return False
+
+
+def _sampled(card, s, q, unseen, pats, upper, samples, seed, view) -> TakeChance:
     """A player without an initial meld: sampled hands, judged by the take optimiser."""
     from solver.hand.taking import take
 
@@ -222,13 +246,16 @@ def _sampled(card, s, q, unseen, pats, upper, samples, seed) -> TakeChance:
             for _ in range(max(n, 0))]
     rng = random.Random(f"{seed}:{card!r}:{q.name}")
     known = list(q.known.elements())
+    table = " | ".join(e.meld.text() for e in s.table) or None
+    melded = any(e.owner == view for e in s.table)
     yes = 0
     for _ in range(samples):
         hand = known + rng.sample(pool, q.unknown)
-        if _pair_chance(pats, Counter(hand), Counter(), 0, s.regime) == 0.0:
+        if _pair_chance(pats, Counter(hand), Counter(), 0, s.regime) == 0.0 and \
+                not s.options.discard_layoff:
             continue
-        r = take(hand, card, s.indicator, s.options, opened=False,
-                 to_beat=s.last_initial, first_turn=q.turns == 0)
+        r = take(hand, card, s.indicator, s.options, opened=False, table=table,
+                 discarder_melded=melded, to_beat=s.last_initial, first_turn=q.turns == 0)
         yes += r.may_take
     p = yes / samples
     # an estimate: 0 and 1 stay logical (0 only when impossible, 1 only when certain)
