@@ -22,6 +22,9 @@ from solver.errors import SleuthError
 
 #: how many corrected statements an error offers at most
 LIMIT = 4
+#: statements of more words than this get no suggestions (the search grows with the cube
+#: of the words: fifty took seconds, thousands would take hours)
+MAX_CORRECTED = 24
 
 
 def distance1(a: str, b: str) -> bool:
@@ -93,6 +96,8 @@ def corrections(statement: str, vocabulary: Iterable[str], parses: Callable[[str
                 limit: int = LIMIT) -> list[str]:
     """The corrected versions of ``statement`` that ``parses`` accepts: one word at a
     time, else two (a name and a keyword both misspelt)."""
+    if len(_WORD.findall(statement, 0, 2000)) > MAX_CORRECTED:   # a long line is no typo
+        return []                                                  # (issue 12: refuse at once)
     vocab = list(vocabulary)
     first = variants(statement, vocab)
     good = [v for v in first if parses(v)]
