@@ -108,3 +108,30 @@ def test_simulate_hand_from_the_cli(tmp_path):
     assert r.exit_code == 0, r.output
     r = CliRunner().invoke(cli, ["analyze", str(out), "--as", "Ben"])
     assert r.exit_code == 0 and "Ben's view" in r.output
+
+
+LAYOFF = """game: hand
+variant: {variant}
+players: Ana Ben
+dealer: Ben
+me: Ana
+indicator 7C
+Ana holds: AC QS QH KS KH KD 7D 9D 2S 3S 4S 5H 6H 8C 10S
+Ana melds QS QH AC | KS KH KD
+Ana discards 8C
+Ben draws
+Ben melds JS JH JD | 10H 10D 10C
+Ben discards 9S
+"""
+
+
+def test_take_chance_with_discard_layoff_hr53():
+    from solver.records import parse_record
+
+    from solver.hand.holdings import analyse
+
+    a = analyse(parse_record(LAYOFF.format(variant="discard-layoff")), "Ana")
+    t = a.chances["10S"]
+    assert t.player == "Ben" and t.p == 1.0 and t.exact and "HR-53" in t.note
+    b = analyse(parse_record(LAYOFF.format(variant="standard")), "Ana")
+    assert b.chances["10S"].exact and b.chances["10S"].p < 1.0
