@@ -10,10 +10,10 @@ from hypothesis import strategies as st
 from solver.cards import Card
 from solver.errors import RuleError
 from solver.mystery_hand.analysis import analyze, analyze_model
-from solver.mystery_hand.engine import TurnState, actor_of, real_shown
+from solver.mystery_hand.engine import TurnState, real_shown
 from solver.mystery_hand.events import (QUERIES, TURN_EVENTS, AskAll, AskOne, Announce, FaceUp,
                                         Holds, Request, Turn, Unseen)
-from solver.mystery_hand.inference import JOKER_KEYS, build, true_deal
+from solver.mystery_hand.inference import JOKER_KEYS, as_written_by, build, true_deal
 from solver.mystery_hand.options import MysteryHandOptions, deal_sizes
 from solver.mystery_hand.simulate import simulate
 from solver.records import parse_record, write_record
@@ -272,11 +272,13 @@ def _check(n, variant, seed, miss, data):
     r = parse_record(write_record(full))
     truth = true_deal(r)
     assert truth is not None
+    views = list(r.header.players) + [None]
+    who = data.draw(st.sampled_from(views), label="view")
+    if who is not None and data.draw(st.booleans(), label="as the recorder wrote it"):
+        r = parse_record(write_record(as_written_by(r, who)))   # only who's hand listed
     setup = next((i for i, s in enumerate(r.statements) if isinstance(s.event, TURN_EVENTS)),
                  len(r.statements))
-    views = list(r.header.players) + [None]
     k = data.draw(st.integers(setup, len(r.statements)), label="prefix")
-    who = data.draw(st.sampled_from(views), label="view")
     pre = r.prefix(k)
     vm = build(pre, who)
     assert vm.model.fits(truth), f"true deal ruled out at prefix {k} for {who}"
