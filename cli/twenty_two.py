@@ -123,7 +123,11 @@ def render_analysis(a) -> str:
     for n in a.notes:
         lines.append(f"Note: {n}")
     lines.append("")
-    lines.append(f"Scores (out at {a.limit}{', paper scoring' if a.options.rasmussen else ''}):")
+    end = ("; the first to reach it ends the game, end=first-to-22"
+           if a.options.end == "first-to-22" else "")
+    split = "; tied losers share the value, tie-score=split" if a.options.tie_score == "split" else ""
+    lines.append(f"Scores (out at {a.limit}{', paper scoring' if a.options.rasmussen else ''}"
+                 f"{end}{split}):")
     rows = []
     for p in a.players:
         s = a.scores[p]
