@@ -57,6 +57,9 @@ def test_every_event_class_has_an_example():
     "Cleo deals ٧",                 # Arabic-Indic seven
     "Ana exchanges ²: 2C 5H -> 3S KD",
     "Ben exchanges ١",
+    "Ana holds: ²C 3C 4C 5C 6C 7C 8C",  # card ranks too
+    "Ana leads ١٠H",
+    "showdown: Ana ۲H, Ben 3C, Cleo 4C",
 ])
 def test_non_ascii_digits_are_refused(text):
     with pytest.raises(NotationError):
