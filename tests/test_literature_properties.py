@@ -13,7 +13,10 @@ from solver.records import parse_record, write_record
 VARIANTS = [(), (), ("removed-rank=7",), ("own-card-ask=bluff",), ("claims-any-time",),
             ("own-card-ask=surrender",), ("deck=54-jokers",), ("srinivasan",),
             ("first-asker=dealer-right", "high-half-value=2"), ("memory=last-question",),
-            ("misallocation-to-opponents", "turn-after-failed-claim=opponents")]
+            ("misallocation-to-opponents", "turn-after-failed-claim=opponents"),
+            # house rules (issue 18)
+            ("deck=54-jokers", "jokers=distinct"), ("claims-any-time", "claim-turn=claimant"),
+            ("out-of-turn-claims=forbidden",), ("stop-at-majority",), ("memory=last-two",)]
 
 
 def truth_now(play: Play, deal: dict) -> dict:

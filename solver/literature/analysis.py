@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from solver.cards import Card
 from solver.literature.engine import Play
 from solver.literature.inference import (MAX_STATES, TIME_BUDGET, Probabilities, ViewModel,
                                          build, current, probabilities, team_probabilities)
@@ -134,7 +133,7 @@ def analyze_model(vm: ViewModel, probs: Probabilities, n_statements: int,
                 safe = {}
                 for k in hk:
                     safe.setdefault(next(iter(poss[k])), []).append(repr(t.key_card[k]))
-                safe = {p: sorted(cs, key=lambda x: Card.parse(x)) for p, cs in
+                safe = {p: sorted(cs, key=lambda x: t.parse_card(x)) for p, cs in
                         sorted(safe.items(), key=lambda kv: t.players.index(kv[0]))}
             teams = [view_team] if view_team is not None else [0, 1]
             for ti in teams:
@@ -143,7 +142,7 @@ def analyze_model(vm: ViewModel, probs: Probabilities, n_statements: int,
                 outside = [repr(t.key_card[k]) for k in hk
                            if not (poss[k] & set(t.teams[ti]))]
                 unsure = sorted({repr(t.key_card[k]) for k in hk if len(poss[k]) > 1},
-                                key=lambda x: Card.parse(x))
+                                key=lambda x: t.parse_card(x))
                 if pt == 0.0:
                     risk[tname] = ("lost: " + " ".join(sorted(set(outside))) +
                                    " with an opponent" if outside

@@ -244,8 +244,9 @@ class Play:
         self.text = text
         before = (self.turn_known, self.turn)
         if self.over and not isinstance(ev, Holds):
-            raise RuleError("the game is over: every half-suit is resolved", text=text,
-                            rule="LIT-17", line=line)
+            raise RuleError("the game is over: every half-suit is resolved" if
+                            self.open_halves() == [] else "the game is over: a team has won "
+                            "a majority (stop-at-majority)", text=text, rule="LIT-17", line=line)
         if self.challenge and not (isinstance(ev, (Claim, Holds))):
             raise RuleError(f"{self.challenge[1]} must first claim the challenged half-suit "
                             f"{self.challenge[2]}", text=text, rule="V14", line=line)
@@ -474,6 +475,7 @@ class Play:
     def claim_kind(self, c: str, half: str) -> str:
         """What kind of claim ``c`` would make on ``half`` now (raises RuleError if illegal):
         ``turn``, ``end-game`` (LIT-15), ``any-time`` (V5), ``out-of-turn`` (LIT-12),
+        ``empty-turn`` (out-of-turn-claims=forbidden while the player on turn has no cards),
         ``challenge`` or ``forced`` (V14)."""
         t = self.table
         if self.over:
@@ -504,6 +506,12 @@ class Play:
             return "turn"
         if t.options.claims_any_time:
             return "any-time"
+        if t.options.out_of_turn_claims == "forbidden":
+            # house rule: refused, not penalised, unless the player on turn has no cards
+            if self.known(self.turn) == 0:
+                return "empty-turn"
+            raise self._err(f"claims only on one's turn ({self.expected()}; "
+                            "out-of-turn-claims=forbidden)", "LIT-12")
         return "out-of-turn"
 
     def _claim(self, ev: Claim, shown):
@@ -608,6 +616,9 @@ class Play:
             f["order"] = self._team_order(ti, c)
             f["pos"] = 0
             f["passes"] = 0
+        if kind in ("any-time", "end-game") and c != self.turn and \
+                o.claim_turn == "claimant":
+            self.turn, self.turn_known = c, True   # house rule claim-turn=claimant (V5)
         elif kind in ("turn", "end-game"):
             if kind == "end-game" and c != self.turn:
                 pass  # V5: any member claims; the turn stays where it was
@@ -696,8 +707,10 @@ class Play:
         t = self.table
         if self.turn is not None:
             self.last_turn_of_team[t.team_index(self.turn)] = self.turn
-        if not self.open_halves():
-            self.over = True
+        total = sum(h.value for h in t.halves)
+        if not self.open_halves() or (t.options.stop_at_majority
+                                      and 2 * max(self.score) > total):
+            self.over = True          # LIT-17; house rule stop-at-majority
             self.turn = None
             self.forced = None
             return

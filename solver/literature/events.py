@@ -226,8 +226,10 @@ def parse_alloc(body: str, table, half, text: str) -> Alloc:
             raise NotationError("an allocation starts with a player name (players: "
                                 + " ".join(table.players) + ")", text=tok)
         try:
-            c = Card.parse(tok)
-        except NotationError:
+            c = table.parse_card(tok)
+        except NotationError as e:
+            if e.rule == "V8":
+                raise
             raise NotationError("expected a card or a player name", text=tok) from None
         groups[-1][1].append(c)
     seen: list[Card] = []

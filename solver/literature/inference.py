@@ -99,7 +99,7 @@ def build(record, view, play: Play | None = None) -> ViewModel:
         hm = HistoryModel(record, view, play)
         return ViewModel(play, t, view if view != ALL else None, hm, dict(hm.fixed), statements,
                          True)
-    if t.options.memory == "last-question" and view != ALL:
+    if t.options.memory != "full" and view != ALL:
         return _build_current(play, view, statements)
     names = {k: repr(c) for k, c in t.key_card.items()}
     m = CardLocationModel(list(t.keys), dict(t.sizes), names)
@@ -109,9 +109,26 @@ def build(record, view, play: Play | None = None) -> ViewModel:
     return ViewModel(play, t, view if view != ALL else None, m, fixed, statements, True)
 
 
+def _remembered(play: Play) -> list:
+    """The questions a memory mode keeps (A9): ``last-question`` the last one; the house
+    rule ``last-two`` those among the last two actions (questions and claims), dropping the
+    older question when the newer moved a card of its half-suit (its facts may be stale)."""
+    if play.table.options.memory == "last-question":
+        return play.asks[-1:]
+    t = play.table
+    claims = [(r.line, None) for r in play.results]
+    actions = sorted(play.asks + claims, key=lambda x: x[0])[-2:]
+    out = [(ln, a) for ln, a in actions if a is not None]
+    if len(out) == 2 and out[1][1].answer in ("yes", "surrendered") and \
+            t.half_of[out[1][1].card] == t.half_of[out[0][1].card]:
+        out = out[1:]
+    return out
+
+
 def _build_current(play: Play, view, statements) -> ViewModel:
-    """A9 ``memory=last-question``: the current hands, knowing only the viewer's own hand,
-    the counts (O1), the resolved half-suits and the last question with its answer."""
+    """A9 ``memory=last-question`` (and the house rule ``last-two``): the current hands,
+    knowing only the viewer's own hand, the counts (O1), the resolved half-suits and the
+    remembered questions with their answers (:func:`_remembered`)."""
     t = play.table
     fixed = {k: OUT for k, l in play.loc.items() if l == OUT}
     own_line = None
@@ -139,8 +156,7 @@ def _build_current(play: Play, view, statements) -> ViewModel:
     if own_line is not None and view in sizes:
         # the viewer's own hand is all fixed: no other card is there
         m.add(keys, [view], 0, 0, source=own_line, note=f"{view} sees their own hand")
-    if play.asks:
-        line, ask = play.asks[-1]
+    for line, ask in _remembered(play):
         h = t.half_of[ask.card]
         if play.status[h.name][0] == "open":
             hk = [k for k in play.keys_of_half(h.name)]

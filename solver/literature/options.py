@@ -19,6 +19,12 @@ Every variant of ``docs/rules/literature.md`` is an option under its rules-file 
 Traceback (most recent call last):
 ...
 solver.errors.NotationError: deck is 48 | 54-jokers | 52-seven-card-highs (V8, V9): 'deck=56'
+>>> LiteratureOptions.from_names(["deck=54-jokers", "jokers=distinct"]).joker_kind
+'distinct'
+>>> LiteratureOptions.from_names(["jokers=distinct"])
+Traceback (most recent call last):
+...
+solver.errors.RuleError: jokers=distinct names the two jokers of deck=54-jokers: give that deck too (V8): 'jokers=distinct'
 >>> LiteratureOptions.from_names(["deck=52-seven-card-highs", "removed-rank=7"])
 Traceback (most recent call last):
 ...
@@ -100,12 +106,23 @@ class LiteratureOptions(Options):
                "A3", "who has the turn after a claim that is not won"),
         Option("challenge-split", "challenge_split", ("challenged-scores", "challengers-score"),
                "A8", "a challenge whose cards are split between the teams"),
-        Option("memory", "memory", ("full", "last-question"), "LIT-13(a), A9",
-               "what the assistant remembers: everything, or the last question only"),
+        Option("memory", "memory", ("full", "last-question", "last-two"), "LIT-13(a), A9",
+               "what the assistant remembers: everything, the last question, or the last two "
+               "actions (house rule)"),
         Option("wrong-claim", "wrong_claim", ("opponents", "minus-one"), "LIT-11(c), A10",
                "a claim with an opponent's card"),
         Option("players", "players", (None, 4, 6, 8, 12, 16), "V2, V3, V4",
                "the number of players (the count comes from players:)"),
+        # house rules (issue 18): documented in docs/literature.md next to the rule they change
+        Option("jokers", "joker_kind", ("identical", "distinct"), "V8",
+               "with deck=54-jokers: a red and a black joker (JkR, JkB), as Fish sites play"),
+        Option("claim-turn", "claim_turn", ("holder", "claimant"), "V5",
+               "after a claim under claims-any-time: the turn stays, or goes to the claimant"),
+        Option("out-of-turn-claims", "out_of_turn_claims", ("penalised", "forbidden"), "LIT-12",
+               "an out-of-turn claim is penalised (LIT-12), or refused (except when the "
+               "player on turn has no cards)"),
+        Option("stop-at-majority", "stop_at_majority", FLAG, "LIT-17",
+               "the game ends once a team has won more than half of the points"),
     )
 
     claims_any_time: bool = False               # V5
@@ -125,6 +142,10 @@ class LiteratureOptions(Options):
     memory: str = "full"                        # A9: last-question = human memory limits
     wrong_claim: str = "opponents"              # A10: minus-one
     players: int | None = None                  # V2..V4 (the count comes from `players:`)
+    joker_kind: str = "identical"               # V8; house rule jokers=distinct (JkR, JkB)
+    claim_turn: str = "holder"                  # V5; house rule claim-turn=claimant
+    out_of_turn_claims: str = "penalised"       # LIT-12; house rule out-of-turn-claims=forbidden
+    stop_at_majority: bool = False              # LIT-17; house rule stop-at-majority
 
     @classmethod
     def from_names(cls, names) -> "LiteratureOptions":
@@ -139,6 +160,17 @@ class LiteratureOptions(Options):
             raise RuleError("deck=52-seven-card-highs keeps the 8s: it cannot be combined with "
                             "removed-rank", text=f"removed-rank={rank_name(self.removed_rank)}",
                             rule="V9")
+        if self.joker_kind == "distinct" and self.deck != "54-jokers":
+            raise RuleError("jokers=distinct names the two jokers of deck=54-jokers: give that "
+                            "deck too", text="jokers=distinct", rule="V8")
+        if self.claim_turn == "claimant" and not self.claims_any_time:
+            raise RuleError("claim-turn=claimant changes who has the turn after a claim under "
+                            "claims-any-time: give that option too", text="claim-turn=claimant",
+                            rule="V5")
+        if self.out_of_turn_claims == "forbidden" and self.claims_any_time:
+            raise RuleError("out-of-turn-claims=forbidden contradicts claims-any-time (anyone "
+                            "may claim at any moment)", text="out-of-turn-claims=forbidden",
+                            rule="LIT-12, V5")
 
     @property
     def jokers(self) -> int:

@@ -261,6 +261,14 @@ class Simulator:
                 if h:
                     self.claim(q, h, guess=False)
                     return
+        if play.count[a] == 0 and self.opts.out_of_turn_claims == "forbidden" \
+                and rng.random() < 0.5:
+            # house rule: anyone may claim while the player on turn has no cards
+            for q in t.players:
+                h = self.safe_half(q) if q != a else None
+                if h:
+                    self.claim(q, h, guess=False)
+                    return
         if play.count[a] == 0:
             mates = [q for q in t.team_of(a) if q != a and play.count[q] > 0]
             self.emit(PassTurn(a, rng.choice(mates)))

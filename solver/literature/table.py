@@ -18,6 +18,31 @@ from solver.errors import NotationError, RuleError
 from solver.literature.options import PLAYER_COUNTS, REMOVABLE, LiteratureOptions
 
 
+@dataclass(frozen=True, order=False)
+class ColouredJoker(Card):
+    """Under the house rule ``jokers=distinct``: the red (``JkR``) or black (``JkB``) joker,
+    two different cards (``Jk`` stays for the identical pair of V8).
+
+    >>> JKR, str(JKB), JKR == JKB, JKR.is_joker, sorted([JKB, JKR])
+    (JkR, 'JkB', False, True, [JkR, JkB])
+    """
+
+    colour: str = "R"
+
+    def __repr__(self) -> str:
+        return f"Jk{self.colour}"
+
+    __str__ = __repr__
+
+    def sort_key(self) -> tuple:
+        return (9, "RB".index(self.colour))
+
+
+JKR = ColouredJoker(0, "", "R")
+JKB = ColouredJoker(0, "", "B")
+_COLOURED = {"jkr": JKR, "jkb": JKB, "redjoker": JKR, "blackjoker": JKB}
+
+
 @dataclass(frozen=True)
 class HalfSuit:
     """A half-suit (LIT-2): its canonical name (its range, ``2H-7H``), cards and value."""
@@ -53,13 +78,16 @@ def _halves(opts: LiteratureOptions) -> list[HalfSuit]:
         out.append(HalfSuit(f"{lo[0]!r}-{lo[-1]!r}", lo, 1, s, False))
         out.append(HalfSuit(f"{hi[0]!r}-{hi[-1]!r}", hi, hv, s, True))
     if opts.jokers:                               # V8: the removed rank and 2 jokers
-        cards = tuple(Card(r, s) for s in SUITS) + (JOKER,) * opts.jokers
+        jokers = (JKR, JKB) if opts.joker_kind == "distinct" else (JOKER,) * opts.jokers
+        cards = tuple(Card(r, s) for s in SUITS) + jokers
         out.append(HalfSuit(f"{rank_name(r)}*", cards, 1, "", False))
     return out
 
 
 def card_key(card: Card, copy: int = 0) -> str:
     """The model key of a physical card: its notation, ``Jk#1``/``Jk#2`` for the jokers."""
+    if isinstance(card, ColouredJoker):
+        return repr(card)
     return f"{card!r}#{copy + 1}" if card.is_joker else repr(card)
 
 
@@ -177,8 +205,25 @@ class Table:
         raise NotationError("expected a half-suit: " + " ".join(h.name for h in self.halves)
                             + " (or lowH/highH)", text=text, rule="LIT-2")
 
+    def parse_card(self, text: str) -> Card:
+        """A card's notation; ``JkR``/``JkB`` under ``jokers=distinct`` (house rule), where a
+        bare ``Jk`` does not say which joker."""
+        low = text.strip().lower()
+        if self.options.joker_kind == "distinct":
+            if low in _COLOURED:
+                return _COLOURED[low]
+            c = Card.parse(text)
+            if c.is_joker:
+                raise NotationError("jokers=distinct: write JkR (red) or JkB (black)", text=text,
+                                    rule="V8")
+            return c
+        if low in _COLOURED:
+            raise NotationError("JkR and JkB need the house rule jokers=distinct (else Jk)",
+                                text=text, rule="V8")
+        return Card.parse(text)
+
     def card(self, text: str) -> Card:
-        c = Card.parse(text)
+        c = self.parse_card(text)
         if c not in self.card_keys:
             raise RuleError("this card is not in the deck" + (
                 f" (the {rank_name(self.options.removed_rank)}s are removed)"
