@@ -348,7 +348,7 @@ def score_cmd(record, as_json):
 def render_analysis(sheet) -> str:
     """A round record: what the others hold; a scoresheet: one row per deal, totals,
     standings, what comes next."""
-    from solver.hand.holdings import RoundAnalysis
+    from solver.hand.analysis import RoundAnalysis
 
     if isinstance(sheet, RoundAnalysis):
         return render_round(sheet)

@@ -16,7 +16,7 @@ from cli.main import cli
 from solver.cards import JOKER, SUITS, Card
 from solver.errors import RuleError
 from solver.hand.engine import _taken_wild_meld, start
-from solver.hand.holdings import _pair_chance, _patterns
+from solver.hand.inference import _pair_chance, _patterns
 from solver.hand.melds import analyse_meld
 from solver.hand.options import HandOptions
 from solver.hand.regime import make_regime
@@ -128,7 +128,7 @@ Ben discards 9S
 def test_take_chance_with_discard_layoff_hr53():
     from solver.records import parse_record
 
-    from solver.hand.holdings import analyse
+    from solver.hand.analysis import analyse_round as analyse
 
     a = analyse(parse_record(LAYOFF.format(variant="discard-layoff")), "Ana")
     t = a.chances["10S"]

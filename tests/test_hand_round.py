@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 from solver.errors import RuleError
 from solver.hand.engine import EXAMPLE, play, view_record
-from solver.hand.holdings import analyse, truth
+from solver.hand.analysis import analyse_round as analyse
+from solver.hand.inference import truth
 from solver.hand.simulate import simulate
 from solver.records import Record, parse_record, write_record
 

@@ -15,7 +15,8 @@ from solver.hand.analysis import score_sheet
 from solver.hand.best import best
 from solver.hand.bruteforce import brute_force
 from solver.hand.engine import play
-from solver.hand.holdings import analyse, truth
+from solver.hand.analysis import analyse_round as analyse
+from solver.hand.inference import truth
 from solver.hand.melds import analyse_meld
 from solver.hand.options import HandOptions
 from solver.hand.regime import make_regime

@@ -4,7 +4,7 @@ HR-41..HR-45, A7, A15).
 What ``analyze`` returns for a scoresheet record (one statement per deal, see
 :mod:`solver.hand.events`): every deal's scores, running totals, standings and who deals
 next.  A round record (turn by turn, :mod:`solver.hand.engine`) is analysed by
-:mod:`solver.hand.holdings`.
+:func:`analyse_round` (the model: :mod:`solver.hand.inference`).
 
 >>> round_scores("Ana", "full-hand", ("wild-discard", "suit"), {"Ben": 12, "Cleo": None},
 ...              HandOptions(bonus_wild_discard=True, bonus_suit=True)).scores
@@ -380,3 +380,62 @@ def score_sheet(record) -> Scoresheet:
     return Scoresheet(players, teams, options, deals, totals, scored, status, winner_side,
                       None if phase == "over" else dealer,
                       None if phase == "over" else scored + 1, note)
+
+
+# ------------------------------------------------------------------------------ a round
+
+@dataclass
+class RoundAnalysis:
+    """``sleuth analyze ROUND``: what ``view`` knows of the round."""
+
+    view: str | None
+    state: object            # solver.hand.engine.RoundState
+    cards: dict
+    certain: dict
+    unseen: dict             # card -> copies not seen
+    slots: dict
+    chances: dict = field(default_factory=dict)
+
+    def hands(self) -> dict:
+        s = self.state
+        return {p: {"count": st.count, "known": [repr(c) for c in st.hand()],
+                    "unknown": st.unknown, "opened": st.opened, "melded": st.melded}
+                for p, st in s.players.items()}
+
+    def to_json(self) -> dict:
+        s = self.state
+        return {
+            "game": "hand", "view": self.view, "consistent": True, "exact": all(
+                t.exact for t in self.chances.values()),
+            "record": "round",
+            "cards": self.cards,
+            "hands": self.hands(),
+            "stock": s.stock,
+            "discards": [repr(c) for c in s.pile],
+            "table": [{"meld": i, "owner": e.owner, "cards": [repr(c) for c in e.physical]}
+                      for i, e in enumerate(s.table, 1)],
+            "indicator": repr(s.indicator) if s.indicator is not None else None,
+            "regime": s.regime.describe() if s.regime else None,
+            "turn": s.current,
+            "over": s.over, "winner": s.winner, "kind": s.kind,
+            "unseen": {repr(c): n for c, n in sorted(self.unseen.items(), key=lambda kv:
+                                                     repr(kv[0])) if n > 0},
+            "unknown_places": {k: v for k, v in self.slots.items() if v},
+            "take_chance": {k: t.to_json() for k, t in self.chances.items()},
+            "next_player": s.next_player(self.view) if self.view in s.players else None,
+        }
+
+
+def analyse_round(record, view: str | None, *, chances: bool = True,
+                  samples: int | None = None) -> RoundAnalysis:
+    """A round record from ``view`` (a player, or ``None`` for a spectator): the model of
+    :mod:`solver.hand.inference` on the record as the view saw it."""
+    from solver.hand.engine import play, view_record
+    from solver.hand.inference import SAMPLES, locations, take_chances
+
+    s = play(view_record(record, view))
+    cards, certain, unseen, slots = locations(s)
+    ch = {}
+    if chances and view is not None and s.over is None:
+        ch = take_chances(s, view, unseen, samples or SAMPLES)
+    return RoundAnalysis(view, s, cards, certain, unseen, slots, ch)

@@ -75,14 +75,14 @@ class HandGame(Game):
 
     def analyze(self, record, view=None, *, budget: Budget = Budget()):
         """A round record: what ``view`` knows of the others' hands
-        (:mod:`solver.hand.holdings`); a scoresheet: every deal, totals, standings, next
+        (:mod:`solver.hand.inference`); a scoresheet: every deal, totals, standings, next
         dealer (``view`` is kept in the output; a scoresheet is public)."""
         from solver.hand.engine import is_round_record
 
         if is_round_record(record):
-            from solver.hand.holdings import analyse
+            from solver.hand.analysis import analyse_round
 
-            return analyse(record, view, samples=budget.samples)
+            return analyse_round(record, view, samples=budget.samples)
         from solver.hand.analysis import score_sheet
 
         sheet = score_sheet(record)
@@ -120,15 +120,15 @@ class HandGame(Game):
     def truth(self, record):
         if not self._round(record):
             return None
-        from solver.hand.holdings import truth
+        from solver.hand.inference import truth
 
         return truth(record)
 
     def knowledge(self, record, view, budget: Budget = Budget()) -> Knowledge:
         if self._round(record):
-            from solver.hand.holdings import analyse
+            from solver.hand.analysis import analyse_round
 
-            a = analyse(record, view, chances=False)
+            a = analyse_round(record, view, chances=False)
             s = a.state
             summary = {"stock": s.stock, "turn": s.current, "over": s.over,
                        "counts": {p: st.count for p, st in s.players.items()},

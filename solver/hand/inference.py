@@ -1,4 +1,5 @@
-"""What the others hold: the analysis of a round record from one view (issue 17).
+"""What a view knows of a round record: the model of what the others hold (issue 17);
+:func:`solver.hand.analysis.analyse_round` returns it as ``analyze``'s answer.
 
 From the round so far (:mod:`solver.hand.engine`, on the record as the view saw it): the
 cards each opponent is known to hold (discards they took and have not melded, wilds they won
@@ -25,13 +26,13 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from math import comb
 
 from solver.cards import JOKER, Card, standard_deck
 from solver.errors import SleuthError
-from solver.hand.best import TAKEN, WILD, _kinds, taken_candidates, taken_identities
-from solver.hand.engine import RoundState, play, view_record
+from solver.hand.best import WILD, taken_candidates, taken_identities
+from solver.hand.engine import RoundState, play
 
 SAMPLES = 24  # sampled hands per card for a player without an initial meld (the estimate)
 
@@ -265,58 +266,3 @@ def _sampled(card, s, q, unseen, pats, upper, samples, seed, view) -> TakeChance
     return TakeChance(repr(card), q.name, p, False, upper, samples,
                       f"estimate over {samples} sampled hands: without an initial meld "
                       f"{q.name} must open ({s.needed()}) or go out with it (HR-29)")
-
-
-# ------------------------------------------------------------------------------ analysis
-
-@dataclass
-class RoundAnalysis:
-    """``sleuth analyze ROUND``: what ``view`` knows of the round."""
-
-    view: str | None
-    state: RoundState
-    cards: dict
-    certain: dict
-    unseen: Counter
-    slots: dict
-    chances: dict = field(default_factory=dict)
-
-    def hands(self) -> dict:
-        s = self.state
-        return {p: {"count": st.count, "known": [repr(c) for c in st.hand()],
-                    "unknown": st.unknown, "opened": st.opened, "melded": st.melded}
-                for p, st in s.players.items()}
-
-    def to_json(self) -> dict:
-        s = self.state
-        return {
-            "game": "hand", "view": self.view, "consistent": True, "exact": all(
-                t.exact for t in self.chances.values()),
-            "record": "round",
-            "cards": self.cards,
-            "hands": self.hands(),
-            "stock": s.stock,
-            "discards": [repr(c) for c in s.pile],
-            "table": [{"meld": i, "owner": e.owner, "cards": [repr(c) for c in e.physical]}
-                      for i, e in enumerate(s.table, 1)],
-            "indicator": repr(s.indicator) if s.indicator is not None else None,
-            "regime": s.regime.describe() if s.regime else None,
-            "turn": s.current,
-            "over": s.over, "winner": s.winner, "kind": s.kind,
-            "unseen": {repr(c): n for c, n in sorted(self.unseen.items(), key=lambda kv:
-                                                     repr(kv[0])) if n > 0},
-            "unknown_places": {k: v for k, v in self.slots.items() if v},
-            "take_chance": {k: t.to_json() for k, t in self.chances.items()},
-            "next_player": s.next_player(self.view) if self.view in s.players else None,
-        }
-
-
-def analyse(record, view: str | None, *, chances: bool = True, samples: int | None = None
-            ) -> RoundAnalysis:
-    """The round from ``view`` (a player, or ``None`` for a spectator)."""
-    s = play(view_record(record, view))
-    cards, certain, unseen, slots = locations(s)
-    ch = {}
-    if chances and view is not None and s.over is None:
-        ch = take_chances(s, view, unseen, samples or SAMPLES)
-    return RoundAnalysis(view, s, cards, certain, unseen, slots, ch)
