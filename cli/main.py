@@ -12,6 +12,14 @@ when imported).  Start-up imports no solver (OR-Tools, numpy): they load on firs
 """
 from __future__ import annotations
 
+if __name__ == "__main__":  # pragma: no cover
+    # ``python -m cli.main``: run the one real module ``cli.main`` (executing this file as
+    # ``__main__`` as well would load the commands twice, through a circular import)
+    from cli.main import main
+
+    main()
+    raise SystemExit(0)
+
 import functools
 import importlib
 import json
@@ -21,7 +29,7 @@ from pathlib import Path
 
 import click
 
-from solver.errors import InconsistentError, SleuthError
+from solver.errors import BudgetError, InconsistentError, SleuthError
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 
@@ -65,6 +73,10 @@ def handle_errors(json_flag: str | None = None):
                     emit_json({"consistent": False, "conflict": e.conflict})
                 click.echo("sleuth: inconsistent: " + conflict_text(e) + rule_hint(e), err=True)
                 sys.exit(e.exit_code)
+            except BudgetError as e:
+                click.echo(f"sleuth: error: {e} (over the time or work budget; the record is "
+                           "fine: ask about a shorter prefix or a simpler question)", err=True)
+                sys.exit(e.exit_code)
             except SleuthError as e:
                 click.echo(f"sleuth: error: {e}" + rule_hint(e) + did_you_mean(e), err=True)
                 sys.exit(e.exit_code)
@@ -74,8 +86,8 @@ def handle_errors(json_flag: str | None = None):
             except OSError as e:        # a file operation the solver did not wrap
                 from solver.errors import FileError
 
-                click.echo(f"sleuth: error: {FileError.from_os(e, e.filename, 'use')}",
-                           err=True)
+                err = FileError.from_os(e, e.filename, "use the file")
+                click.echo(f"sleuth: error: {err}", err=True)
                 sys.exit(EXIT_USAGE)
             except UnicodeError as e:   # bytes that are not UTF-8 (argv, stdin, a file)
                 click.echo("sleuth: error: the input is not UTF-8 text "
@@ -285,7 +297,3 @@ _load_commands()
 
 def main(argv=None):
     cli.main(args=argv, prog_name="sleuth")
-
-
-if __name__ == "__main__":  # pragma: no cover
-    main()

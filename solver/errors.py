@@ -81,7 +81,8 @@ class FileError(SleuthError):
     the message says what to do.  Build one from an :class:`OSError` with :meth:`from_os`.
 
     >>> import errno
-    >>> str(FileError.from_os(OSError(errno.ENOSPC, "No space left on device"), "g.txt", "save"))
+    >>> full = OSError(errno.ENOSPC, "No space left on device")
+    >>> str(FileError.from_os(full, "g.txt", "save the file"))
     "cannot save the file (No space left on device; the disk is full: free some space and try again, the file is unchanged): 'g.txt'"
     """
 
@@ -102,7 +103,8 @@ class FileError(SleuthError):
     }
 
     @classmethod
-    def from_os(cls, err: OSError, path: str | None = None, action: str = "write") -> "FileError":
+    def from_os(cls, err: OSError, path: str | None = None,
+                action: str = "write the file") -> "FileError":
         import errno as _errno
 
         name = _errno.errorcode.get(err.errno or 0, "")
@@ -110,7 +112,7 @@ class FileError(SleuthError):
         advice = cls.ADVICE.get(name)
         if advice:
             reason = f"{reason}; {advice}"
-        return cls(f"cannot {action} the file ({reason})",
+        return cls(f"cannot {action} ({reason})",
                    text=path if path is not None else err.filename)
 
 

@@ -432,3 +432,13 @@ def test_budget_errors_exit_4(monkeypatch):
     r = run("why", SAMPLES / "mystery-hand" / "five-players-ana.txt", "KS")
     assert r.exit_code == 4 and r.stderr.startswith("sleuth: error: ") and "time" in r.stderr
     assert BudgetError("x").exit_code == 4 and issubclass(BudgetError, SleuthError)
+
+
+def test_python_dash_m_runs_the_cli(tmp_path):
+    """``python -m cli.main`` (as the kill test and scripts run it) is the same CLI: a clear
+    error, exit 2, no traceback."""
+    r = subprocess.run([sys.executable, "-m", "cli.main", "analyze", str(tmp_path / "none.txt")],
+                       cwd=ROOT, capture_output=True, text=True,
+                       env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert r.stderr.startswith("sleuth: error: cannot read the record (No such file")

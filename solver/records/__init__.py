@@ -352,7 +352,7 @@ def read_text(path: str) -> str:
             data = stream.read(MAX_RECORD_BYTES + 1) if stream is not None else \
                 sys.stdin.read(MAX_RECORD_BYTES + 1).encode("utf-8", "surrogateescape")
         except OSError as e:
-            raise FileError.from_os(e, STDIN_LABEL, "read") from None
+            raise FileError.from_os(e, STDIN_LABEL, "read standard input") from None
         return decode(data, STDIN_LABEL)
     try:
         with open(path, "rb") as f:
@@ -473,7 +473,7 @@ def atomic_write(path: str, text: str) -> None:
     except FileNotFoundError:
         st = None
     except OSError as e:
-        raise FileError.from_os(e, path, "save") from None
+        raise FileError.from_os(e, path, "save the file") from None
     if st is not None:
         if not stat.S_ISREG(st.st_mode):
             raise FileError("cannot save: not a regular file", text=path)
@@ -509,7 +509,7 @@ def atomic_write(path: str, text: str) -> None:
         except OSError:
             pass
         if isinstance(e, OSError):
-            raise FileError.from_os(e, path, "save") from None
+            raise FileError.from_os(e, path, "save the file") from None
         raise
     try:                       # make the rename durable (best effort)
         dfd = os.open(folder, os.O_RDONLY)
