@@ -180,3 +180,14 @@ def test_a_view_drops_the_others_hands_and_draws():
     assert all(st.event.player == "Ben" for st in v.statements if isinstance(st.event, Holds))
     assert all(st.event.card is None for st in v.statements
                if isinstance(st.event, Draw) and st.event.player != "Ben")
+
+
+def test_hand_score_totals_a_round_records_scoring_statement():
+    from solver.hand.analysis import score_sheet
+
+    rec = _scored()
+    last = rec.statements[-1].text
+    alone = parse_record(f"game: hand\nplayers: {' '.join(rec.header.players)}\n"
+                         f"dealer: {rec.header.dealer}\n{last}\n")
+    assert score_sheet(rec).totals == score_sheet(alone).totals
+    assert score_sheet(rec).rounds_scored == 1

@@ -237,8 +237,12 @@ def _penalty_points(ev: RoundEvent, pen: Penalty, options: HandOptions) -> int |
 
 def score_sheet(record) -> Scoresheet:
     """Replay a scoresheet record; raise :class:`RuleError` (with the line) on the first
-    statement the rules refuse."""
+    statement the rules refuse.  A round record is totalled by its scoring statement (its
+    turns are the engine's, :mod:`solver.hand.engine`); its round may be any round."""
     header = record.header
+    statements = [st for st in record.statements
+                  if isinstance(st.event, (RoundEvent, UnscoredEvent))]
+    is_round = len(statements) != len(record.statements)
     options = HandOptions.from_names(header.variant)
     rounds = options.rounds           # HR-41 (variant rounds=5)
     players = header.players
@@ -279,7 +283,9 @@ def score_sheet(record) -> Scoresheet:
                 dealer = next(to_right(players, dealer, k) for k in range(1, len(players))
                               if to_right(players, dealer, k) in participants)
 
-    for st in record.statements:
+    if is_round and statements:
+        scored = statements[0].event.number - 1     # a round record: its round's number
+    for st in statements:
         ev = st.event
         if phase == "over":
             fail(f"the game is over: {winner_side} won with the lowest total after {scored} "
