@@ -1,6 +1,8 @@
 """Rendering of a Mystery Hand analysis: the memory sheet (MH-6), candidates, verdict."""
 from __future__ import annotations
 
+import textwrap
+
 from tabulate import tabulate
 
 from solver.cards import RANKS, SUITS, Card
@@ -18,6 +20,21 @@ def _loc_short(loc: str, target: str) -> str:
     return loc
 
 
+def _cell(p: float) -> str:
+    """A chance on the sheet: whole percents, never 0% or 100% when it is neither."""
+    x = 100 * p
+    return "<1%" if x < 1 else ">99%" if x > 99 else f"{x:.0f}%"
+
+
+def _card_key(cards) -> tuple:
+    """Card order (rank, then suit as on the sheet), for listing tied hands."""
+    return tuple(sorted((SUITS.index(c.suit) if c.suit else 9, c.rank) for c in cards))
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
 def sheet(a) -> str:
     """The 13 x 4 grid: the holder where certain, else P(card in the target mystery hand)."""
     rows = []
@@ -30,7 +47,7 @@ def sheet(a) -> str:
                 row.append(_loc_short(where, a.target))
             else:
                 p = a.cards[name].get(a.target, 0.0)
-                row.append("·" if p == 0 else f"{100 * p:.0f}%" if p >= 0.005 else "<1%")
+                row.append("·" if p <= 0 else _cell(p))
         rows.append(row)
     return tabulate(rows, headers=[""] + [SUIT_HEAD[s] for s in SUITS], tablefmt="simple",
                     stralign="right")
@@ -38,13 +55,22 @@ def sheet(a) -> str:
 
 def render_analysis(a) -> str:
     who = a.view if a.view else "public (spectator)"
-    lines = [f"Mystery Hand — view: {who}; variant: {', '.join(a.options.names()) or 'standard'};"
-             f" {a.statements} statements; active: {' '.join(a.active)}"]
+    lines = textwrap.wrap(
+        f"Mystery Hand — view: {who}; variant: {', '.join(a.options.names()) or 'standard'};"
+        f" {plural(a.statements, 'statement')}; still playing: {' '.join(a.active)}", 79)
     lines.append("")
-    lines.append("Memory sheet (certain holder, else chance the card is in "
-                 + ("the mystery hand" if a.target == "mystery" else
-                    f"{a.target[8:]}'s mystery hand") + "; · = cannot be there)")
-    lines.append(sheet(a))
+    target = ("the mystery hand" if a.target == "mystery" else
+              f"{a.target[8:]}'s mystery hand")
+    lines += textwrap.wrap("Memory sheet: who certainly holds each card, else the chance it is "
+                           f"in {target}.", 79)
+    legend = ["MYST = certainly in " + target, "· = cannot be there"]
+    grid = sheet(a)
+    if " up" in grid:
+        legend.append("up = face up on the table")
+    if " m:" in grid:
+        legend.append("m:Ana = in Ana's own mystery hand")
+    lines += textwrap.wrap("(" + "; ".join(legend) + ")", 79)
+    lines.append(grid)
     if "Jk" in a.cards:
         lines.append("Jokers (expected copies): " + ", ".join(
             f"{l} {p:.2f}" for l, p in sorted(a.cards["Jk"].items(), key=lambda t: -t[1])))
@@ -59,15 +85,70 @@ def render_analysis(a) -> str:
     lines.append(f"Candidates for the mystery hand: {cnt}" + note)
     if c.certain:
         lines.append("Certainly in it: " + " ".join(map(repr, c.certain)))
-    if c.top:
-        lines.append(tabulate([[i + 1, " ".join(map(repr, cs)), f"{p:.4f}"]
-                               for i, (cs, p) in enumerate(c.top)],
-                              headers=["#", "mystery hand", "p"], tablefmt="simple"))
+    if c.top and c.count != 1:
+        lines += _top_lines(c)
     prec = "exact" if a.exact else f"estimates, 95% half-width {a.error:.3f}"
-    lines.append(f"Probabilities: {prec} (uniformly random deal, truthful players)")
+    if a.options.two_player == "chosen":
+        lines.append(f"Probabilities: {prec}, but the players chose their mystery hands "
+                     "(MH-28), so there is no uniform prior: these figures assume a random "
+                     "choice")
+    else:
+        lines.append(f"Probabilities: {prec} (uniformly random deal, truthful players)")
     lines.append("")
-    lines.append("Verdict: " + a.verdict)
-    return "\n".join(lines)
+    lines.append("Verdict: " + _verdict(a))
+    return "\n".join(w for ln in "\n".join(lines).split("\n")     # fit 80 columns
+                     for w in (textwrap.wrap(ln, 79, subsequent_indent="  ")
+                               if len(ln) > 79 else [ln]))
+
+
+def _ranked(c) -> list:
+    """The top hands, most likely first, ties in card order."""
+    return sorted(c.top, key=lambda t: (-round(t[1], 12), _card_key(t[0])))
+
+
+def _p(p: float) -> str:
+    """A hand's probability, three digits (so that unequal ones do not look tied)."""
+    from cli.main import probability
+
+    return f"{p:.3g}" if 0 < p < 0.99 else probability(p)
+
+
+def _verdict(a) -> str:
+    c = a.mystery
+    ans = c.answer()
+    if ans is not None:
+        return f"determined: the mystery hand is {' '.join(map(repr, ans))}"
+    if not c.top:
+        return a.verdict
+    many = (f"{c.count:,}" if c.count is not None else
+            f"{c.lower:,}-{c.upper:,}" if c.lower and c.upper else "many")
+    top = _ranked(c)
+    best, p = top[0]
+    ties = sum(1 for _cs, q in top if abs(q - p) <= 1e-12 * max(1.0, p))
+    guess = ("a best guess" if ties > 1 else "the best guess")
+    est = f" (estimate +-{c.error:.2g})" if c.error else ""
+    return (f"not determined: {many} candidates; {guess}, {' '.join(map(repr, best))}, is "
+            f"right with p = {_p(p)}{est}")
+
+
+def _top_lines(c) -> list[str]:
+    """The most likely mystery hands: ties said as such, in card order."""
+    from cli.main import probability
+
+    top = _ranked(c)
+    p0 = top[0][1]
+    tied = [t for t in top if abs(t[1] - p0) <= 1e-12 * max(1.0, p0)]
+    if c.count and c.exact and abs(p0 * c.count - 1) < 1e-9:
+        return [f"All {c.count:,} candidates are equally likely, p = {probability(p0)} each; "
+                "for example " + " ".join(map(repr, top[0][0]))]
+    out = []
+    if len(tied) > 1:
+        more = " (perhaps more)" if len(tied) == len(top) else ""
+        out.append(f"{len(tied)} most likely hands tie{more} at p = {_p(p0)} each:")
+    out.append(tabulate([[i + 1, " ".join(map(repr, cs)), _p(p)]
+                         for i, (cs, p) in enumerate(top)],
+                        headers=["#", "mystery hand", "p"], tablefmt="simple"))
+    return out
 
 
 def replay_columns(s) -> tuple[list[str], list]:
