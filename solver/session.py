@@ -553,7 +553,7 @@ class Session:
                            statement=statement or "", error=e,
                            conflict=self._conflict_lines(e, text), line=int(line))
         except SleuthError as e:
-            n = int(line) if str(line).strip().isdigit() else None
+            n = int(line) if str(line).strip().isascii() and str(line).strip().isdigit() else None
             return Outcome("refused", statement=statement or "", error=e.located(path=self.path),
                            line=n)
         n = int(str(line).strip())

@@ -43,6 +43,8 @@ WHY_EVERY = 3
 UNICODE = ["\u200f", "\u202e", "\u200b", "\u200d", "\ufeff", "\U0001F0A1", "\U0001F600",
            "\u0301", "\u0308", "²", "٣", "۳", "５", "Ⅻ", "\u00a0", "\u2028", "\u0085",
            "é", "ß", "İ", "♠", "♥", "\x0c", "\t", "\x1b[31m"]
+#: line numbers and counts as they could be typed to the session's commands
+NUMBERS = ["1", "9", "0", "-1", "²", "٣", "۳", "99999999999999999999", "1e3", "", "x"]
 BAD_BYTES = [b"\xff", b"\xfe", b"\xc3", b"\xe2\x82", b"\xed\xa0\x80", b"\xc0\xaf", b"\x80"]
 
 
@@ -242,9 +244,12 @@ def fuzz_sample(sample: Path, tmp: Path, n_inputs: int, seed: int) -> int:
             lines = [mutate_statement(rnd, rnd.choice(statements)).encode("utf-8",
                                                                            "surrogateescape")
                      for _ in range(3)]
+            number = rnd.choice(NUMBERS).encode()
             lines.insert(rnd.randrange(4), rnd.choice(
-                [b"undo", b"sheet", b"why " + some_card(base, rnd).encode(), b"whatif "
-                 + statements[0].encode(), b"force", b"help", b"\xff\xfe", b"# note \xff"]))
+                [b"undo", b"redo", b"sheet", b"why " + some_card(base, rnd).encode(),
+                 b"whatif " + statements[0].encode(), b"force", b"help", b"\xff\xfe",
+                 b"# note \xff", b"delete " + number, b"suggest " + number,
+                 b"edit " + number + b" " + lines[0]]))
             args = ["play", rec, "--no-sheet"] + (["--json"] if case % 4 == 0 else [])
             r = CliRunner().invoke(cli, [str(a) for a in args], input=b"\n".join(lines) + b"\n")
             check(r, f"play {lines!r} {tag}", message=False)

@@ -442,3 +442,18 @@ def test_python_dash_m_runs_the_cli(tmp_path):
                        env=dict(os.environ, PYTHONPATH=str(ROOT)))
     assert r.returncode == 2 and "Traceback" not in r.stderr
     assert r.stderr.startswith("sleuth: error: cannot read the record (No such file")
+
+
+@pytest.mark.parametrize("number", ["²", "٣", "۳", "-1", "99999999999999999999", "1e3", "\udcff"])
+def test_session_commands_with_odd_numbers_are_refused_not_crashed(tmp_path, number):
+    """Line numbers and counts typed to the session (``delete N``, ``edit N``, ``suggest N``)
+    that are not ASCII numbers are refused (``int('²')`` used to raise)."""
+    path = tmp_path / "g.txt"
+    path.write_text((SAMPLES / "mystery-hand" / "five-players-ana.txt").read_text())
+    before = path.read_bytes()
+    s = Session(str(path))
+    for line in (f"delete {number}", f"edit {number} Ana asks Dev AD-4D: 0",
+                 f"suggest {number}", f"why {number}"):
+        o = s.handle(line)
+        assert o.kind in ("refused", "suggest", "why"), (line, o.kind)
+    assert path.read_bytes() == before
