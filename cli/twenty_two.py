@@ -25,10 +25,20 @@ def _num(x: float) -> str:
 
 
 def _risk(r) -> str:
+    """A chance that never misleads: 0 and 1 only when exact and so; an estimate of 0 or
+    1 says it is below or above what the samples can tell."""
+    from cli.main import probability
+
     if r is None:
         return "n/a"
     if r.exact:
-        return f"{r.p:.3f} (exact)"
+        p = (probability(r.p) if r.p <= 0 or r.p > 0.99 else
+             f"{r.p:.3f}" if r.p >= 0.001 else f"{r.p:.2g}")
+        return f"{p} (exact)"
+    if r.p <= 0:
+        return f"< {max(r.error, 0.01):.2f} (estimate)"
+    if r.p >= 1:
+        return f"> {1 - max(r.error, 0.01):.2f} (estimate)"
     return f"{r.p:.2f} ± {r.error:.2f}"
 
 
@@ -74,6 +84,16 @@ def _where_table(a) -> str:
 
 
 def render_analysis(a) -> str:
+    """The sheet, every line within 80 columns."""
+    import textwrap
+
+    text = _render_analysis(a)
+    return "\n".join(w for ln in text.split("\n")
+                     for w in (textwrap.wrap(ln, 79, subsequent_indent="    ")
+                               if len(ln) > 79 else [ln]))
+
+
+def _render_analysis(a) -> str:
     lines = _header(a)
     if a.deal_number:
         lines.append("")
@@ -101,9 +121,12 @@ def render_analysis(a) -> str:
                     lines.append(f"      {f}")
         if a.plays:
             lines.append("")
-            lines.append("Your legal plays (P = chance your last card ends up the highest, "
-                         "so you lose, TT-13/TT-14):")
-            rows = [[_cards(o.cards), o.kind, _risk(o.risk)] for o in a.plays]
+            lines.append("Your legal plays, safest first (P = chance your last card ends up "
+                         "the highest,")
+            lines.append("so you lose, TT-13/TT-14):")
+            ranked = sorted(a.plays, key=lambda o: (o.risk is None,
+                                                    o.risk.p if o.risk is not None else 0))
+            rows = [[_cards(o.cards), o.kind, _risk(o.risk)] for o in ranked]
             lines.append(tabulate(rows, headers=["play", "kind", "P(highest last)"],
                                   tablefmt="simple", disable_numparse=True))
             if a.plays_evaluated < len(a.plays):
