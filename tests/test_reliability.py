@@ -457,3 +457,23 @@ def test_session_commands_with_odd_numbers_are_refused_not_crashed(tmp_path, num
         o = s.handle(line)
         assert o.kind in ("refused", "suggest", "why"), (line, o.kind)
     assert path.read_bytes() == before
+
+
+def test_every_command_goes_through_handle_errors():
+    """Every leaf command's callback is the ``handle_errors`` wrapper, so no command can let
+    a ``SleuthError``, ``OSError`` or ``UnicodeError`` out as a traceback."""
+    import click
+
+    wrapper = handle_errors()(lambda: None).__code__
+
+    def walk(cmd, path):
+        if isinstance(cmd, click.Group):
+            for name, sub in cmd.commands.items():
+                yield from walk(sub, path + [name])
+        else:
+            yield " ".join(path), cmd
+
+    leaves = list(walk(cli, []))
+    assert len(leaves) >= 8
+    for name, cmd in leaves:
+        assert cmd.callback.__code__ is wrapper, f"'sleuth {name}' is not wrapped"
