@@ -191,3 +191,21 @@ def test_hand_score_totals_a_round_records_scoring_statement():
                          f"dealer: {rec.header.dealer}\n{last}\n")
     assert score_sheet(rec).totals == score_sheet(alone).totals
     assert score_sheet(rec).rounds_scored == 1
+
+
+@pytest.mark.parametrize("seed", [1, 7])
+def test_a_swapped_wild_is_known_to_every_view(seed):
+    from solver.hand.events import Swap
+
+    rec = simulate(3, [], seed)
+    cuts = [i + 1 for i, st in enumerate(rec.statements) if isinstance(st.event, Swap)]
+    assert cuts, "the simulator swaps in this round"
+    for cut in cuts:
+        prefix = Record(rec.header, rec.statements[:cut])
+        swapper = rec.statements[cut - 1].event.player
+        true = play(prefix).players[swapper].known
+        for view in rec.header.players:
+            known = analyse(prefix, view, chances=False).state.players[swapper].known
+            assert not (known - true)
+            wild = play(prefix).regime.wild
+            assert known[wild] >= 1, (view, cut)        # the wild went to the swapper's hand

@@ -23,7 +23,7 @@ from solver.errors import SleuthError
 from solver.hand.best import best, taken_candidates, taken_identities
 from solver.hand.engine import HAND, apply, start
 from solver.hand.events import (Call, Discard, Draw, Holds, Indicator, LayOff, Melds,
-                                MeldSpec, Penalty, RoundEvent, Take, UnscoredEvent)
+                                MeldSpec, Penalty, RoundEvent, Swap, Take, UnscoredEvent)
 from solver.hand.melds import analyse_meld
 from solver.hand.options import HandOptions
 from solver.hand.regime import penalty
@@ -82,7 +82,9 @@ def _table_text(s) -> str | None:
 
 
 def _worst(left, regime, options):
-    return max(left, key=lambda c: (penalty(c, regime, options), repr(c)))
+    """The discard: the highest penalty, keeping wilds while another card can go."""
+    pool = [c for c in left if not regime.is_wild(c)] or left
+    return max(pool, key=lambda c: (penalty(c, regime, options), repr(c)))
 
 
 def simulate(players: int, options=(), seed: int = 0, events: int | None = None):
@@ -172,6 +174,8 @@ def simulate(players: int, options=(), seed: int = 0, events: int | None = None)
             for c in cards:
                 hand.remove(c)
         if s.players[p].opened and not goes_out:
+            if not opts.swap_wild_must_be_used:
+                _swap(s, p, hand, regime, opts, say)
             _lay_off(s, p, hand, regime, opts, say)
         if goes_out and isinstance(discard, list):
             cards = discard
@@ -223,6 +227,28 @@ def _lay_off(s, p, hand, regime, options, say) -> None:
         say(LayOff(p, MeldSpec(tuple(m.cards)), m.meld))
         for c in m.cards:
             hand.remove(c)
+
+
+def _swap(s, p, hand, regime, options, say) -> None:
+    """Win table wilds with the naturals they stand for (HR-24), while a card stays."""
+    from solver.hand.table import Situation, _swaps, parse_table
+
+    done = True
+    while done:
+        done = False
+        text = _table_text(s)
+        if not text:
+            return
+        table = parse_table(text, regime, options)
+        for m in _swaps(table, hand, regime, options, Situation(True, False, False))[0]:
+            if len(hand) - len(m.cards) + 1 < 1:
+                continue
+            say(Swap(p, tuple(m.cards), m.meld))
+            for c in m.cards:
+                hand.remove(c)
+            hand.append(m.take)
+            done = True
+            break
 
 
 def _score(s, held) -> RoundEvent:
