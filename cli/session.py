@@ -190,7 +190,9 @@ def render_outcome(o: Outcome, session: Session, show_sheet: bool) -> str:
             out.append("  no card would become certain")
         if show_sheet:
             try:
-                out += ["", render_analysis(session.analyze(o.record), session.record.game)]
+                out += ["", "--- what if (hypothetical: not saved) ---",
+                        render_analysis(session.analyze(o.record), session.record.game),
+                        "--- end of what if ---"]
             except SleuthError as e:
                 out.append(f"  no analysis: {e}")
     elif k == "why":

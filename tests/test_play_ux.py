@@ -234,3 +234,25 @@ def test_a_contradiction_is_one_sentence_then_its_lines_once(record):
     assert r.exit_code == 3
     assert r.output.count(ASK) == 1
     assert f"\n  line 6: {ASK}\n  line 7: {all4}" in r.output
+
+
+def test_the_whatif_sheet_is_marked_hypothetical(record):
+    r = CliRunner().invoke(cli, ["play", str(record)],
+                           input="whatif Ben asks all 9*: Ana 1, Cleo 1, Dev 1, Eli 1\n")
+    assert r.exit_code == 0, r.output
+    assert "--- what if (hypothetical: not saved) ---" in r.output
+    assert "--- end of what if ---" in r.output
+    assert "9*" not in text(record)
+
+
+def test_sheets_fit_80_columns():
+    """Every bundled sample's analysis of Mystery Hand, Literature and Twenty-Two."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent / "samples"
+    wide = []
+    for game in ("mystery-hand", "literature", "twenty-two"):
+        for path in sorted((root / game).glob("*.txt"))[:3]:
+            r = CliRunner().invoke(cli, ["analyze", str(path)])
+            wide += [(path.name, ln) for ln in r.output.splitlines() if len(ln) > 80]
+    assert not wide
