@@ -48,7 +48,8 @@ def split_variants(values) -> list[str]:
 
 @cli.command()
 @click.argument("record", type=click.Path(dir_okay=False))
-@click.option("--as", "as_", metavar="PLAYER", help="Analyse from this player's view (a complete "
+@click.option("--as", "as_", metavar="PLAYER", shell_complete=complete_player,
+              help="Analyse from this player's view (a complete "
               "record is needed); 'public' = a spectator. Default: the record's 'me:'.")
 @click.option("--json", "as_json", is_flag=True, help="Machine output per docs/record-format.md.")
 @click.option("--exposure", is_flag=True, help="Also what a spectator (so every opponent) "
@@ -164,8 +165,9 @@ def log(record, statement, force, replace):
 
 @cli.command()
 @click.argument("record", type=click.Path(dir_okay=False))
-@click.argument("card")
-@click.option("--as", "as_", metavar="PLAYER", help="The view (default: the record's 'me:').")
+@click.argument("card", shell_complete=complete_card)
+@click.option("--as", "as_", metavar="PLAYER", shell_complete=complete_player,
+              help="The view (default: the record's 'me:').")
 @handle_errors()
 @with_examples
 def why(record, card, as_):

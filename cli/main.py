@@ -127,6 +127,38 @@ def conflict_text(e: InconsistentError) -> str:
     return head + "\n" + "\n".join(f"  {it}" for it in items)
 
 
+def _record_arg(ctx) -> str:
+    """The RECORD being typed on the command line (for shell completion)."""
+    return ctx.params.get("record") or next((a for a in ctx.args if not a.startswith("-")), "")
+
+
+def complete_player(ctx, param, incomplete):
+    """Shell completion of ``--as``: the record's players and ``public``."""
+    from solver.session import record_names
+
+    names = record_names(_record_arg(ctx)) + ["public"]
+    return [n for n in names if n.lower().startswith(incomplete.lower())]
+
+
+def complete_card(ctx, param, incomplete):
+    """Shell completion of a CARD: the cards of the record's game."""
+    import os
+
+    from solver.errors import SleuthError
+
+    path = _record_arg(ctx)
+    if not os.path.exists(path):
+        return []
+    try:
+        from solver.records import read_record
+        from solver.session import vocabulary
+
+        cards = vocabulary(read_record(path, validate=False)).cards
+    except (SleuthError, OSError):
+        return []
+    return [c for c in cards if c.lower().startswith(incomplete.lower())]
+
+
 def percent(p: float) -> str:
     """A probability as a percentage that never misleads: ``0`` only when impossible,
     ``certain`` only when certain, and nothing in between rounds to either.
