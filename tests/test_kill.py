@@ -113,7 +113,7 @@ def test_killed_log_leaves_the_old_or_the_new_record(tmp_path):
     while kills < KILLS and i < len(rest):
         new = old + rest[i] + "\n"
         slow = kills % 2 == 1
-        proc = spawn(["log", rec, rest[i]], 0.15 if slow else None)
+        proc = spawn(["log", rec, rest[i]], 0.4 if slow else None)
         kill_at(proc, rnd, tmp_path, window, slow)
         kills += 1
         now = rec.read_text(encoding="utf-8")
