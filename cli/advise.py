@@ -8,7 +8,7 @@ import json
 import click
 
 from cli.commands import capable, resolve_view
-from cli.main import cli, emit_json, handle_errors, with_examples
+from cli.main import cli, complete_player, emit_json, handle_errors, with_examples
 from solver.games import Capability
 from solver.model.budget import Budget
 from solver.records import atomic_write, read_record
@@ -55,7 +55,8 @@ def render_advice(adv, top: int | None = None) -> str:
 
 @cli.command()
 @click.argument("record", type=click.Path(dir_okay=False))
-@click.option("--as", "as_", metavar="PLAYER", help="Advise this player (default: the "
+@click.option("--as", "as_", metavar="PLAYER", shell_complete=complete_player,
+              help="Advise this player (default: the "
               "record's 'me:').")
 @click.option("--top", type=click.IntRange(min=1), help="Show only the N best actions.")
 @click.option("--samples", type=click.IntRange(min=50), help="Deals drawn when the "
@@ -194,7 +195,8 @@ def review_html(rv) -> str:
 
 @cli.command()
 @click.argument("record", type=click.Path(dir_okay=False))
-@click.option("--as", "as_", metavar="PLAYER", help="Review this player's turns (default: "
+@click.option("--as", "as_", metavar="PLAYER", shell_complete=complete_player,
+              help="Review this player's turns (default: "
               "the record's 'me:').")
 @click.option("--html", "html_file", type=click.Path(dir_okay=False),
               help="Also write one self-contained HTML page to FILE.")

@@ -6,7 +6,8 @@ import sys
 
 import click
 
-from cli.main import SAMPLES, cli, demo_record, emit_json, handle_errors, renderer, with_examples
+from cli.main import (SAMPLES, cli, complete_card, complete_player, demo_record, emit_json,
+                      handle_errors, renderer, with_examples)
 from solver.errors import NotationError
 from solver.games import PUBLIC, Capability, game_names, get_game
 from solver.records import Header, atomic_write, parse_record, read_record, write_record

@@ -6,7 +6,7 @@ import textwrap
 import click
 from tabulate import tabulate
 
-from cli.main import cli, emit_json, handle_errors
+from cli.main import cli, complete_player, emit_json, handle_errors
 from solver.games import get_game
 from solver.records import read_record
 
@@ -120,7 +120,8 @@ def literature():
 @literature.command("claim")
 @click.argument("record", type=click.Path(dir_okay=False))
 @click.argument("statement", nargs=-1, required=True)
-@click.option("--as", "as_", metavar="PLAYER", help="The view (default: the record's 'me:'; "
+@click.option("--as", "as_", metavar="PLAYER", shell_complete=complete_player,
+              help="The view (default: the record's 'me:'; "
               "'public' = a spectator).")
 @click.option("--json", "as_json", is_flag=True, help="Machine output.")
 @handle_errors(json_flag="as_json")

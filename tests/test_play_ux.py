@@ -256,3 +256,20 @@ def test_sheets_fit_80_columns():
             r = CliRunner().invoke(cli, ["analyze", str(path)])
             wide += [(path.name, ln) for ln in r.output.splitlines() if len(ln) > 80]
     assert not wide
+
+
+# ----- shell completion -------------------------------------------------------------------
+def _complete(words: str):
+    r = CliRunner().invoke(cli, [], prog_name="sleuth", env={
+        "_SLEUTH_COMPLETE": "bash_complete", "COMP_WORDS": words,
+        "COMP_CWORD": str(len(words.split()) - (0 if words.endswith(" ") else 1))})
+    return [ln.split(",", 1)[1] for ln in r.output.splitlines() if "," in ln]
+
+
+@pytest.mark.parametrize("command", ["analyze", "why", "play", "replay", "suggest", "review"])
+def test_as_completes_the_records_players(record, command):
+    assert _complete(f"sleuth {command} {record} --as C") == ["Cleo"]
+
+
+def test_cards_complete_after_why(record):
+    assert _complete(f"sleuth why {record} K") == ["KS", "KH", "KD", "KC"]
