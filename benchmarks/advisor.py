@@ -328,6 +328,54 @@ def play_literature(seed: int, policy: str, samples: int = 150) -> dict:
     return out
 
 
+def literature_safe(seed: int, view: str = "Ana", max_steps: int = 400) -> dict:
+    """When a claim first becomes safe for ``view`` in a random 6-player game: by complete
+    inference (``Game.knowledge(...).safe``, the analysis) and by direct marks (the view's own
+    hand plus the cards seen moving in public; no inference at all).  Statement indices."""
+    from dataclasses import replace
+
+    from solver.games import get_game
+    from solver.literature.engine import Play, cut_points
+    from solver.literature.events import Ask, Holds
+    from solver.model.budget import STEP_BUDGET
+
+    g = get_game("literature")
+    rec = g.simulate(6, (), seed=seed)
+    t0 = time.process_time()
+    st = rec.statements
+    play0 = Play.of(replace(rec, statements=()))
+    t = play0.table
+    team = set(t.team_of(view))
+    where: dict = {}
+    direct = complete = None
+    cuts = set(cut_points(rec))
+    for i in range(1, min(len(st), max_steps) + 1):
+        ev = st[i - 1].event
+        if isinstance(ev, Holds) and ev.player == view:
+            for c in ev.cards:
+                where[repr(c)] = view
+        elif isinstance(ev, Ask) and ev.answer == "yes":
+            where[repr(ev.card)] = ev.asker
+        if i not in cuts:          # a claim without its shown line yet
+            continue
+        prefix = replace(rec, statements=tuple(st[:i]))
+        play = Play.of(prefix)
+        if direct is None:
+            for h in play.open_halves():
+                cards = {repr(c) for c in play.half(h).cards}
+                if all(where.get(c) in team for c in cards):
+                    direct = i
+                    break
+        if complete is None:
+            k = g.knowledge(prefix, view, STEP_BUDGET)
+            if k.safe:
+                complete = i
+        if direct is not None and complete is not None:
+            break
+    return {"game": "literature-safe", "seed": seed, "complete": complete, "direct": direct,
+            "statements": len(st), "cpu": time.process_time() - t0}
+
+
 # ----- summary ------------------------------------------------------------------------------
 def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
     if n == 0:
@@ -401,6 +449,18 @@ def summarise(rows: list[dict]) -> str:
                        f"{never} ({never / tot:.0%}); where both did ({len(gaps)}), direct "
                        f"marks were {statistics.median(gaps) if gaps else '-'} statements "
                        f"later (median)")
+    ls = [r for r in rows if r["game"] == "literature-safe"]
+    if ls:
+        both = [r["direct"] - r["complete"] for r in ls
+                if r["direct"] is not None and r["complete"] is not None]
+        only = sum(1 for r in ls if r["complete"] is not None and r["direct"] is None)
+        done = sum(1 for r in ls if r["complete"] is not None)
+        out.append(f"\n### Literature: first safe claim, complete inference vs direct marks "
+                   f"({len(ls)} random 6-player games, view Ana)\n")
+        out.append(f"- complete inference found a safe claim in {done} games; direct marks "
+                   f"never did in {only} of them; where both did ({len(both)}), direct marks "
+                   f"were {statistics.median(both) if both else '-'} statements later "
+                   f"(median; mean {statistics.fmean(both) if both else float('nan'):.1f})")
     lit = [r for r in rows if r["game"] == "literature"]
     if lit:
         out.append("\n### Literature, 6 players (team Ana Cleo Eli)\n")
@@ -461,9 +521,18 @@ def main(argv=None) -> int:
     ap.add_argument("--out", default="/tmp/advisor.jsonl")
     ap.add_argument("--summary", help="Summarise a results file and exit.")
     ap.add_argument("--speed", action="store_true", help="Time 'suggest' in mid-game states.")
+    ap.add_argument("--literature-safe", type=int, default=0,
+                    help="Games for the first-safe-claim comparison (Literature).")
     a = ap.parse_args(argv)
     if a.speed:
         print(speed())
+        return 0
+    if a.literature_safe:
+        with open(a.out, "a") as f:
+            for seed in range(a.first_seed, a.first_seed + a.literature_safe):
+                f.write(json.dumps(literature_safe(seed)) + "\n")
+                f.flush()
+        print(summarise([json.loads(l) for l in open(a.out) if l.strip()]))
         return 0
     if a.summary:
         rows = [json.loads(l) for l in open(a.summary) if l.strip()]
