@@ -14,6 +14,10 @@ Ben asks Cleo 5*: 0
 Cleo asks all 10D-KD: Ana 0, Ben 1
 >>> print(parse_event("Ana requests KS: nobody", h), parse_event("Ben announces AS 2H 3D 4C: wrong", h), sep=", ")
 Ana requests KS: nobody, Ben announces AS 2H 3D 4C: wrong
+>>> parse_event("Ben asks Cleo 4H-7H: ?", h).count is None, parse_event("Ben: ?", h)
+(True, Unseen(player='Ben'))
+>>> print(parse_event("Cleo asks all 10D-KD: Ana 0, Ben ?", h), parse_event("turn: Cleo", h), sep=", ")
+Cleo asks all 10D-KD: Ana 0, Ben ?, turn: Cleo
 """
 from __future__ import annotations
 
