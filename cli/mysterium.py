@@ -22,7 +22,11 @@ def _candidates(stage) -> str:
     if stage.found is not None:
         return f"{stage.found} (in the sleeve)"
     items = sorted(stage.probabilities.items(), key=lambda kv: (-kv[1], kv[0]))
-    return ", ".join(f"{c}: {pct(p)}" for c, p in items) or "none"
+    if not items:
+        return "none"
+    if len({p for _c, p in items}) == 1:       # all equally likely: said once
+        return " ".join(str(c) for c, _p in items) + f" ({pct(items[0][1])} each)"
+    return ", ".join(f"{c}: {pct(p)}" for c, p in items)
 
 
 def _notes(stage) -> str:
@@ -37,6 +41,15 @@ def _notes(stage) -> str:
 
 
 def render_analysis(a) -> str:
+    """The analysis of a Mysterium record as text tables, every line within 80 columns."""
+    import textwrap
+
+    return "\n".join(w for ln in _render_analysis(a).split("\n")
+                     for w in (textwrap.wrap(ln, 79, subsequent_indent="    ")
+                               if len(ln) > 79 else [ln]))
+
+
+def _render_analysis(a) -> str:
     """The analysis of a Mysterium record as text tables."""
     play, r = a.play, a.roster
     s = r.setup
@@ -64,10 +77,12 @@ def render_analysis(a) -> str:
         rows = []
         for p in a.psychics:
             for kind, st in p.stages.items():
-                rows.append([p.name, kind, st.status, _candidates(st), _notes(st)])
+                notes = _notes(st)
+                rows.append([p.name, kind, st.status,
+                             _candidates(st) + (f"; {notes}" if notes else "")])
         lines += ["", "Candidates: exact probabilities under a uniform deal (D1, D2)",
-                  tabulate(rows, headers=["psychic", "kind", "status", "candidates", "notes"],
-                           tablefmt=TABLEFMT)]
+                  tabulate(rows, headers=["psychic", "kind", "status", "candidates and notes"],
+                           tablefmt=TABLEFMT, maxcolwidths=[None, None, None, 46])]
 
     if play.phase in ("setup", "investigation"):
         rows = []
@@ -79,7 +94,8 @@ def render_analysis(a) -> str:
                          flag])
         lines += ["", "Clock (D3): guesses needed against guesses left",
                   tabulate(rows, headers=["psychic", "stage", "needs", "guesses left",
-                                          "slack", "worst case", ""], tablefmt=TABLEFMT)]
+                                          "slack", "worst case", "outlook"],
+                           tablefmt=TABLEFMT)]
     pend = [(p.name, p.pending) for p in a.psychics if p.pending]
     if pend:
         rows = [[n, d["card"], pct(Fraction(d["p_right"]).limit_denominator(10 ** 6)),
