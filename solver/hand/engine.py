@@ -165,6 +165,17 @@ class RoundState:
     def table_melds(self) -> list:
         return [e.meld for e in self.table]
 
+    def table_text(self) -> str | None:
+        """The table melds as ``sleuth hand moves --table`` reads them (as the rules read
+        them: a taken wild as its natural ace, A4), a run's wild declared (HR-25, A16)."""
+        out = []
+        for e in self.table:
+            r = e.meld.reading
+            toks = [repr(c) + (f"={r.wild_as[0]!r}" if r.kind == "run" and r.wild_as
+                               and self.regime.is_wild(c) else "") for c in e.meld.cards]
+            out.append(" ".join(toks))
+        return " | ".join(out) or None
+
 
 def _fail(msg: str, rule: str, text: str = "") -> RuleError:
     return RuleError(msg, text=text, rule=rule)

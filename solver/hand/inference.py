@@ -247,7 +247,7 @@ def _sampled(card, s, q, unseen, pats, upper, samples, seed, view) -> TakeChance
             for _ in range(max(n, 0))]
     rng = random.Random(f"{seed}:{card!r}:{q.name}")
     known = list(q.known.elements())
-    table = " | ".join(e.meld.text() for e in s.table) or None
+    table = s.table_text()
     melded = any(e.owner == view for e in s.table)
     yes = 0
     for _ in range(samples):

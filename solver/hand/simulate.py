@@ -78,7 +78,7 @@ def _spec(cards, regime, options) -> MeldSpec:
 
 
 def _table_text(s) -> str | None:
-    return " | ".join(e.meld.text() for e in s.table) or None
+    return s.table_text()
 
 
 def _worst(left, regime, options):
