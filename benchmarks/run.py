@@ -172,7 +172,11 @@ def measure_state(game, rec, view, rng, enum_max):
 
     a, wall, cpu = timed(game.analyze, rec, view)
     row = {"wall": wall, "cpu": cpu, "exact": bool(a.exact), "method": a.method}
-    if a.exact:
+    mys = getattr(a, "mystery", None)
+    if mys is not None:     # Mystery Hand: is the candidate count the count, is there a top
+        row.update(cand_exact=mys.count is not None and bool(mys.exact),
+                   cand_counted=mys.count is not None, top_n=len(mys.top))
+    if a.exact and not NO_BASELINES:
         m = game.model(rec, view)
         ref, cwall, _ = timed(exact_count, m)
         row.update(count_s=cwall, total=float(ref.total), ours_err=ref.rounding)
@@ -213,6 +217,8 @@ def run_corpus(args, rng, log):
 
 
 FAILED: list[str] = []
+#: --no-baselines: time the analyses only (no exact recount, no rejection baseline)
+NO_BASELINES = False
 
 
 def run_record(game, lab, kind, seed, cfg, vlabel, view, vrec, limit, stride, states, args,
@@ -369,6 +375,27 @@ def latency_table(states, out):
                 f"{100 * sum(s['exact'] for s in ss) / len(ss):.0f} % |")
 
 
+def candidates_table(states, out):
+    """Per configuration and view: the share of states whose candidate count is the exact
+    count (never a bound), whose count is known at all, and whose top list is non-empty."""
+    out("| states | view | n | count exact | count known (else null + bounds) | top non-empty |")
+    out("|---|---|---|---|---|---|")
+    groups = defaultdict(list)
+    for s in states:
+        if "cand_exact" not in s:
+            continue
+        key = ("**target: MH 8p, first 60 statements**" if s["kind"] == "target"
+               else s["config"])
+        for k in (key, "all MH corpus (2-8p, variants)" if s["kind"] != "target" else None):
+            if k is not None:
+                groups[k, s["view"]].append(s)
+    for (key, view), ss in groups.items():
+        n = len(ss)
+        out(f"| {key} | {view} | {n} | {100 * sum(s['cand_exact'] for s in ss) / n:.0f} % | "
+            f"{100 * sum(s['cand_counted'] for s in ss) / n:.0f} % | "
+            f"{100 * sum(s['top_n'] > 0 for s in ss) / n:.0f} % |")
+
+
 def enumeration_table(states, out):
     done = [s for s in states if "enum" in s]
     fin = [s for s in done if s["enum"]["finished"]]
@@ -519,6 +546,8 @@ def main(argv=None):
     ap.add_argument("--ref-states", type=int, default=6_000_000)
     ap.add_argument("--views", nargs="+", default=["me", "public"], choices=["me", "public"])
     ap.add_argument("--no-cli", action="store_true", help="skip the sleuth analyze timing")
+    ap.add_argument("--no-baselines", action="store_true",
+                    help="time the analyses only: no exact recount, rejection or enumeration")
     ap.add_argument("--only", nargs="*", help="configurations by label, e.g. 'MH 3p'")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--json", help="write every measured state to this file")
@@ -528,6 +557,10 @@ def main(argv=None):
         args.enum_budget, args.enum_max, args.enum_limit = 10.0, 3000, 20.0
         args.references, args.max_statements = 0, 60
     ARGS = args
+    global NO_BASELINES
+    NO_BASELINES = args.no_baselines
+    if args.no_baselines:
+        args.enum_budget, args.references = 0.0, 0
     info = machine()
     t_start = time.perf_counter()
     rng = random.Random(args.seed)
@@ -556,6 +589,16 @@ def main(argv=None):
     out("## Latency per statement (full analysis, wall clock)")
     out("")
     latency_table(states, out)
+    out("")
+    out("## Mystery-hand candidates: counted exactly, and a top list")
+    out("")
+    candidates_table(states, out)
+    if args.no_baselines:
+        if args.json:
+            with open(args.json, "w") as f:
+                json.dump({"machine": info, "states": states, "cli": cli,
+                           "seconds": total}, f, indent=1)
+        return
     out("")
     out("## Baseline (a): CP-SAT enumeration")
     out("")

@@ -212,6 +212,36 @@ def test_witness_deal_is_sound(model, seed):
     assert (model.conflict() is None) == (total > 0)
 
 
+@settings(max_examples=8, deadline=None, derandomize=True)
+@given(models)
+def test_draws_of_the_backward_pass_are_uniform(model):
+    """exact_count(draws=n) draws deals backwards during its backward pass (the Mystery
+    Hand's estimated candidates): every drawn deal is consistent and the drawn sets of one
+    location follow the exact set distribution (loose bound, fixed seed)."""
+    import solver.model.counting as counting
+
+    total, _ = brute(model)
+    if not total:
+        return
+    old = counting.DRAW_MIN_STATES
+    counting.DRAW_MIN_STATES = 0
+    try:
+        r = exact_count(model, draws=6000, rng=5)
+    finally:
+        counting.DRAW_MIN_STATES = old
+    D = consistent_deals(model)
+    seen = {tuple(row) for row in D.tolist()}
+    assert r.deals.shape == (6000, len(model.cards))
+    assert all(tuple(row) in seen for row in r.deals.tolist())
+    loc = model.locations[0]
+    _, best = brute_sets(model, loc)
+    li = model.loc_index(loc)
+    freq = Counter(frozenset(model.cards[i] for i in np.flatnonzero(row == li))
+                   for row in r.deals)
+    for sset, p in best:
+        assert abs(freq.get(sset, 0) / 6000 - p) <= 4 * math.sqrt(p * (1 - p) / 6000) + 1e-3
+
+
 def test_no_constraints_is_the_multinomial():
     cards = [f"k{i}" for i in range(52)]
     sizes = {f"P{i}": 6 for i in range(8)} | {"mystery": 4}

@@ -167,7 +167,10 @@ def analyze_model(vm: ViewModel, record, *, max_states: int = MAX_STATES,
 
     m = vm.model
     if time_budget is None:
-        counting = deterministic_count(m, max_states, seed=len(record.statements))
+        # big programmes also keep exact draws: the candidates when their sets cannot be
+        # counted (drawn during the backward pass, no extra pass)
+        counting = deterministic_count(m, max_states, seed=len(record.statements),
+                                       draws=CANDIDATE_SAMPLES)
     else:
         counting = count_deals(m, max_states=max_states, time_budget=time_budget)
     if counting.exact and m.choices:  # facts the DP cannot count (an unseen turn's extra turn)
@@ -207,7 +210,7 @@ def analyze_model(vm: ViewModel, record, *, max_states: int = MAX_STATES,
         mysteries[loc] = _candidates(vm, loc, possible, max_states if counting.exact else 0,
                                      seed=len(record.statements),
                                      base_states=counting.states or None,
-                                     deals=None if counting.exact else counting.deals)
+                                     deals=counting.deals)
     return MysteryHandAnalysis(
         view=vm.view, players=record.header.players, options=vm.opts,
         locations=list(m.locations), exact=counting.exact,
@@ -269,7 +272,7 @@ def _sampled_candidates(vm: ViewModel, loc: str, certain, bound: int, seed: int,
     from solver.model.counting import OverBudget, sample_deals
 
     m = vm.model
-    if sampled is not None:       # the estimate's accepted deals (location indices)
+    if sampled is not None:       # deals kept by the count: exact draws or accepted samples
         deals = [{k: m.locations[li] for k, li in zip(m.cards, row)} for row in sampled.tolist()]
     else:                         # the count was exact: draws from its programme
         try:
