@@ -2,6 +2,8 @@
 (docs/rules/hand-rummy.md).  Formatting only; the rules live in :mod:`solver.hand`."""
 from __future__ import annotations
 
+import textwrap
+
 import click
 from tabulate import tabulate
 
@@ -353,23 +355,30 @@ def render_analysis(sheet) -> str:
     if isinstance(sheet, RoundAnalysis):
         return render_round(sheet)
     sides = sheet.sides
-    rows = []
+    rows, notes = [], []
+    last = None
     for d in sheet.deals:
+        rnd = str(d.number) if d.deal == 1 else f"{d.number}, deal {d.deal}"
         if d.scored:
             res = "stock: penalties (HR-57)" if d.kind == "stock" else \
                 f"{d.winner} {d.kind}" + (f" {'+'.join(d.bonuses)} x{d.multiplier}"
                                           if d.bonuses else "")
-            rows.append([d.number, d.deal, d.dealer, res]
-                        + [f"{d.side_scores[s]:+d}" for s in sides]
-                        + [" ".join(f"{d.totals[s]}" for s in sides)])
-        else:
-            rows.append([d.number, d.deal, d.dealer, f"unscored: {d.note}"]
-                        + ["" for _ in sides] + [""])
-    head = ["round", "deal", "dealer", "result"] + sides + ["totals"]
+            rows.append([rnd, d.dealer, res] + [f"{d.side_scores[s]:+d}" for s in sides])
+            last = d
+        else:           # the reason below the table, so that the columns stay narrow
+            notes.append(d.note)
+            rows.append([rnd, d.dealer, f"unscored ({len(notes)})"] + ["" for _ in sides])
+    if last is not None:
+        rows.append(["total", "", ""] + [str(last.totals[s]) for s in sides])
+    head = ["round", "dealer", "result"] + sides
     out = []
     if sheet.teams:
         out.append("teams: " + " vs ".join("+".join(t) for t in sheet.teams) + " (HR-42)")
-    out.append(tabulate(rows, headers=head) if rows else "no deals yet")
+    out.append(tabulate(rows, headers=head, disable_numparse=True,
+                        colalign=["left", "left", "left"] + ["right"] * len(sides))
+               if rows else "no deals yet")
+    out += textwrap.wrap("; ".join(f"({i}) {n}" for i, n in enumerate(notes, 1)), 79,
+                         break_on_hyphens=False) if notes else []
     out.append(tabulate([[r, s, t] for r, s, t in sheet.standings()],
                         headers=["rank", "player" if not sheet.teams else "team", "total"]))
     if sheet.status == "over":
