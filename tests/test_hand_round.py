@@ -141,7 +141,24 @@ def test_the_scoring_statement_is_checked_against_the_round():
 
 VARIANTS = [(), ("discarded-wild=free",), ("discard-layoff",), ("initial-min=61",),
             ("wild-mode=jokers-only",), ("stock-end=empty",), ("initial-must-exceed",),
-            ("manual-calls",), ("teams",)]
+            ("manual-calls",), ("teams",), ("run-wild-end=best",), ("stock-end=reshuffle",),
+            ("wild-mode=no-jokers",), ("taken-wild=wild",), ("discarded-wild=ace-group-only",)]
+
+#: every option a round can be played under, one simulated round each (all accepted)
+EVERY = [["wild-mode=no-jokers", "no-jokers-ace-indicator=twin-wild"], ["discarded-wild=never"],
+         ["initial-min=91"], ["first-turn-win"], ["pair-wild-third-card"],
+         ["swap-wild-must-be-used"], ["below-min-swaps"], ["own-face-swap=forbidden"],
+         ["bonus-wild-discard", "bonus-two-wilds", "bonus-colour", "bonus-suit"],
+         ["ace-low-run-value=1", "ace-high-run-value=10", "wild-ace-run-value=11"],
+         ["indicator-in-play"], ["runs=14-card"], ["stock-end=penalties"]]
+
+
+@pytest.mark.parametrize("variant", EVERY, ids=lambda v: ",".join(v))
+def test_a_simulated_round_under_every_option_is_accepted(variant):
+    rec = simulate(3, variant, len(variant[0]))
+    again = parse_record(write_record(rec))
+    assert [s.event for s in again.statements] == [s.event for s in rec.statements]
+    assert again.statements[-1].text.startswith("round 1:")
 
 
 @settings(max_examples=10, deadline=None)
