@@ -44,7 +44,7 @@ def common(fn):
 
 @cli.group("hand")
 def hand_group():
-    """Hand (rummy): melds, the best opening, table moves, redeal, scoring.
+    """Hand (rummy): melds, the best opening, table moves, taking a discard, redeal, scoring.
 
     \b
     Cards: 10H QS AC Jk (two packs: a card may appear twice). Melds are
