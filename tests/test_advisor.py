@@ -428,7 +428,10 @@ def test_review_page_renders_in_a_headless_browser(tmp_path):
 def test_analyze_exposure_is_the_public_view_of_the_hand(sample):
     rec = parse_record(open(sample).read())
     g = get_game(rec.game)
-    exp = g.exposure(rec, rec.header.me)
+    r = CliRunner().invoke(cli, ["analyze", sample, "--exposure", "--json"])
+    assert r.exit_code == 0, r.output
+    exp = json.loads(r.output)["exposure"]
+    assert exp["view"] == rec.header.me
     pub = g.analyze(rec, None).to_json()["cards"]
     for c, p in exp["cards"].items():
         assert abs(pub[c].get(rec.header.me, 0.0) - p) < TOL
@@ -440,10 +443,9 @@ def test_analyze_exposure_is_the_public_view_of_the_hand(sample):
             if isinstance(s.event, (LitHolds, MHHolds)) and s.event.player == rec.header.me
             for c in s.event.cards}
     assert set(exp["certain"]) <= held
-    r = CliRunner().invoke(cli, ["analyze", sample, "--exposure", "--json"])
-    assert r.exit_code == 0 and json.loads(r.output)["exposure"]["view"] == rec.header.me
-    r = CliRunner().invoke(cli, ["analyze", sample, "--exposure"])
-    assert "what the table knows" in r.output
+    if rec.game == "literature":
+        r = CliRunner().invoke(cli, ["analyze", sample, "--exposure"])
+        assert "what the table knows" in r.output
 
 
 def test_review_finds_every_taken_question_among_the_advice():
