@@ -274,7 +274,21 @@ def renderer(name: str):
     return game_cli(get_game(name))
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class SleuthGroup(click.Group):
+    """The top-level group: refuses an argument no shell can pass (a NUL inside, from a
+    program calling ``main``) before Click's own checks would raise a bare ``ValueError``
+    on it (``os.stat`` of a path with a NUL)."""
+
+    def main(self, args=None, *rest, **kwargs):
+        argv = sys.argv[1:] if args is None else list(args)
+        bad = next((a for a in argv if "\x00" in str(a)), None)
+        if bad is not None:
+            click.echo(f"sleuth: error: an argument holds a NUL character: {bad!r}", err=True)
+            sys.exit(EXIT_USAGE)
+        return super().main(args, *rest, **kwargs)
+
+
+@click.group(cls=SleuthGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="cardsleuth")
 @click.option("--no-color", "--no-colour", "no_color", is_flag=True,
               help="No colour, even on a terminal (as does setting NO_COLOR).")

@@ -477,3 +477,16 @@ def test_every_command_goes_through_handle_errors():
     assert len(leaves) >= 8
     for name, cmd in leaves:
         assert cmd.callback.__code__ is wrapper, f"'sleuth {name}' is not wrapped"
+
+
+@pytest.mark.parametrize("args", [["hand", "score", "\x00"], ["analyze", "a\x00b"],
+                                  ["log", "g\x00.txt", "x"], ["play", "\x00"],
+                                  ["simulate", "hand", "--players", "2", "-o", "x\x00"]])
+def test_a_nul_in_an_argument_is_a_message(args):
+    """No shell can pass a NUL, but a program calling the CLI can: a message, not
+    ``ValueError: embedded null byte`` (found by the argument fuzz)."""
+    r = run(*args)
+    no_traceback(r)
+    assert r.exit_code == 2 and "NUL" in r.stderr
+    with pytest.raises(FileError):
+        read_record("a\x00b")

@@ -354,12 +354,20 @@ def read_text(path: str) -> str:
         except OSError as e:
             raise FileError.from_os(e, STDIN_LABEL, "read standard input") from None
         return decode(data, STDIN_LABEL)
+    check_path(path)
     try:
         with open(path, "rb") as f:
             data = f.read(MAX_RECORD_BYTES + 1)
     except OSError as e:
         raise FileError.from_os(e, path, "read the record") from None
     return decode(data, path)
+
+
+def check_path(path: str) -> None:
+    """Refuse a file name that no file can have (a NUL inside: ``open`` would raise a bare
+    ``ValueError``)."""
+    if "\x00" in str(path):
+        raise FileError("no file name holds a NUL character", text=printable(str(path)))
 
 
 def read_record(path: str, *, validate: bool = True) -> Record:
@@ -465,6 +473,7 @@ def atomic_write(path: str, text: str) -> None:
     except UnicodeEncodeError as e:
         raise NotationError("the text is not UTF-8 (an invalid byte)",
                             text=printable(text[max(0, e.start - 20):e.end + 20])) from None
+    check_path(path)
     target = os.path.realpath(path)
     folder = os.path.dirname(target)
     clean_temporaries(folder)
