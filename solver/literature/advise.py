@@ -47,6 +47,9 @@ CLAIM_RISK = 0.5
 #: weight of the bits a question tells the table, against the cards it wins (in 1/6 units)
 LEAK_WEIGHT = 0.05
 
+#: deals per turn in a review (a review runs the advisor once per turn)
+REVIEW_SAMPLES = 300
+
 
 def _holders(vm, post, players):
     """(keys, array rows x keys of the current holder's index in ``players``)."""
@@ -287,7 +290,7 @@ def play_game(seed: int, policy: str, samples: int = 150, team: int = 0) -> dict
             "score": sim.play.score_by_team(), "statements": len(rec.statements)}
 
 
-def review(record, view, *, samples: int | None = None):
+def review(record, view, *, samples: int | None = REVIEW_SAMPLES):
     """Each of ``view``'s questions and claims against the advisor's best: mistakes are an
     unsafe claim (LIT-11) and a question that told the table more than the answer told
     the asker (leak_bits > info_bits)."""

@@ -45,6 +45,8 @@ LEAK_WEIGHT = 0.5
 PUBLIC_STATES = 60_000
 #: and at most this many of its deals (the spectator's figures cost more to draw)
 PUBLIC_SAMPLES = 200
+#: deals per turn in a review (a review runs the advisor once per turn)
+REVIEW_SAMPLES = 300
 QUERIES = [SuitRange(s, lo) for s in SUITS for lo in range(1, 12)] + [
     RankSet(r) for r in range(1, 14)]
 
@@ -356,7 +358,7 @@ def exposure(record, view: str, *, budget: Budget = Budget()) -> dict:
             "cards": dict(top), "known_share": len(certain)}
 
 
-def review(record, view, *, samples: int | None = None):
+def review(record, view, *, samples: int | None = REVIEW_SAMPLES):
     """Each of ``view``'s turns against the advisor's best (:class:`solver.advice.Review`):
     mistakes are an announcement while the hand was not determined (MH-20) and a question
     that told the table more than it told the asker (leak_bits > info_bits)."""
