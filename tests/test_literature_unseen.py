@@ -129,14 +129,18 @@ def _header_text(r):
     return write_record(Record(r.header, ())).strip()
 
 
-@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+LOSSY_VARIANTS = [(), (), ("own-card-ask=surrender",), ("own-card-ask=bluff",),
+                  ("claims-any-time",), ("deck=54-jokers",)]
+
+
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(n=st.sampled_from([4, 6, 8]), seed=st.integers(0, 10 ** 6),
-       where=st.floats(0.2, 1.0))
-def test_lossy_records_truth_certainties_and_witnesses(n, seed, where):
+       where=st.floats(0.2, 1.0), variant=st.sampled_from(LOSSY_VARIANTS))
+def test_lossy_records_truth_certainties_and_witnesses(n, seed, where, variant):
     """From every view the record supports, at a prefix of a lossy record: the true places
     are possible, so every certainty is true; and each possible place has a witness, a whole
     rule-following history the engine and the deal model accept (certainties complete)."""
-    r, truth = simulate_lossy(n, (), seed, events=14 + 2 * n, miss=0.35)
+    r, truth = simulate_lossy(n, variant, seed, events=12 + n, miss=0.4)
     cut = max(n + 1, int(len(r.statements) * where))
     sub = Record(r.header, r.statements[:cut])
     if any(sub.statements[-1].text.startswith(x) for x in ("shown",)):
@@ -145,6 +149,8 @@ def test_lossy_records_truth_certainties_and_witnesses(n, seed, where):
     true = truth[cut - 1]
     for view in (r.header.me, None):
         vm = build(sub, view)
+        if vm.history:
+            vm.model.keep_witnesses = True
         bb = backbone(vm)
         assert bb.consistent
         for k in vm.table.keys:
@@ -152,12 +158,8 @@ def test_lossy_records_truth_certainties_and_witnesses(n, seed, where):
             assert true[k] in poss, (k, view)
         if not vm.history:
             continue
-        hm = vm.model
-        hm.keep_witnesses, hm._bb = True, None
-        hm.samples, hm.witnesses = [], []
-        hm.backbone()
         covered = {}
-        for final, lines in hm.witnesses:
+        for final, lines in vm.model.witnesses:
             w = parse_record(_header_text(sub) + "\n" + "\n".join(lines) + "\n")
             check(w)                                  # the deal model accepts it
             assert Play.of(w).unseen == 0

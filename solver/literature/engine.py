@@ -438,24 +438,33 @@ class Play:
                                 "LIT-6(c)")
             ck = t.card_keys[ev.card]
             at = self.known_at(ck, a)
-            if t.options.own_card_ask != "bluff" and len(at) >= len(ck):
+            v11 = t.options.own_card_ask == "surrender"   # the answer may be "surrendered"
+            if t.options.own_card_ask == "forbidden" and len(at) >= len(ck):
                 raise self._err(f"{a} holds {ev.card!r} ({self.where(at[0])})", "LIT-6(d)")
-            if all(self.loc[k] not in (None, b) for k in ck):
+            if all(self.loc[k] not in (None, b) for k in ck) and not (v11 and at):
                 # no copy can be with b: the answer was "no"
                 self.turn = b
                 return
             self._unknown(ck)
             self._shift(b, -1, vague=True)
             self._shift(a, 1, vague=True)
+            if v11:
+                self._shift(b, 1, vague=True)
+                self._shift(a, -1, vague=True)
             self.turn_known = False
             self.turn = a
             return
         # Ben: ? -- any legal question to any opponent, either answer
         opps = [q for q in t.players if t.opponents(a, q)]
-        self._unknown([k for k in t.keys if self.loc[k] in opps])
+        v11 = t.options.own_card_ask == "surrender"     # it may have been a surrender
+        self._unknown([k for k in t.keys if self.loc[k] in opps or (v11 and self.loc[k] == a)])
         self._shift(a, 1, vague=True)
         for q in opps:
             self._shift(q, -1, vague=True)
+            if v11:
+                self._shift(q, 1, vague=True)
+        if v11:
+            self._shift(a, -1, vague=True)
         self.turn_known = False
 
     def _turn_is(self, ev: TurnIs):

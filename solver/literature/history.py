@@ -222,6 +222,16 @@ class _Build:
         self.cons(vs, 1, 1, line)
         return vs
 
+    def surrender(self, z):
+        """Under V11 an unseen question may have been for the asker's own card (surrendered):
+        a literal for that (exclusive with "yes" ``z``) and its negation; else 0 and 1."""
+        if self.t.options.own_card_ask != "surrender":
+            return 0, 1
+        sv, nsv = self.var("sv"), self.var("nsv")
+        self.m.Add(sv + nsv == 1)
+        self.m.Add(sv + z <= 1)
+        return sv, nsv
+
     def need_turn(self, actor, line, ev_line=None):
         """The actor is on turn, where the record leaves the turn open."""
         log = self.play.turn_log.get(ev_line or line)
@@ -359,18 +369,28 @@ class _Build:
         ck = self.copies(c)
         self.need_turn(a, line)
         self.cons(self.count(b), 1, 10 ** 6, line)
-        self.asker_rules(a, c, line)
         z = self.var("z")
-        self.choices[line] = ("answer", z)
+        sv, nsv = self.surrender(z)
+        self.asker_rules(a, c, line, (nsv,))
+        self.choices[line] = ("answer", z, sv)
         cand = [k for k in ck if self.live(k) and self.could(k, b)]
         ys = [self.var("y") for _ in cand]
         self.m.Add(sum(ys) == z) if ys else self.m.Add(z == 0)
         for k, y in zip(cand, ys):
             self.cons([self.pos[k][b]], 1, 1, line, (y,))
-        self.cons(self.at(ck, b), 0, 0, line, (z.Not(),))
+        self.cons(self.at(ck, b), 0, 0, line, (z.Not(), nsv))
         old = dict(self.pos)
         self.move(dict(zip(cand, ys)), a)
         self.moved_counts(old, {b: ys}, a, line)
+        if not _is(sv, 0):            # V11: a held c and gave it to b
+            own = [k for k in ck if self.live(k) and not _is(old[k][a], 0)]
+            y2 = [self.var("s") for _ in own]
+            self.m.Add(sum(y2) == sv) if y2 else self.m.Add(sv == 0)
+            for k, y in zip(own, y2):
+                self.cons([old[k][a]], 1, 1, line, (y,))
+            old2 = dict(self.pos)
+            self.move(dict(zip(own, y2)), b)
+            self.moved_counts(old2, {a: y2}, b, line)
         self.turn = {p: 0 for p in self.t.players}
         self.turn[a] = z
         nz = self.var("nz")
@@ -388,12 +408,13 @@ class _Build:
         names = self.names()
         ws = self.choose(len(names), line, "w")
         w_of = dict(zip(names, ws))
-        for c, w in w_of.items():
-            self.asker_rules(a, c, line, (w,))
         z = self.var("z")
         nz = self.var("nz")
         m.Add(nz + z == 1)
-        self.choices[line] = ("unseen", dict(zip(opps, ts)), w_of, z)
+        sv, nsv = self.surrender(z)
+        for c, w in w_of.items():
+            self.asker_rules(a, c, line, (w, nsv))
+        self.choices[line] = ("unseen", dict(zip(opps, ts)), w_of, z, sv)
         ys: dict = {}
         for q, tq in zip(opps, ts):
             for k in t.keys:
@@ -405,7 +426,7 @@ class _Build:
                 m.AddImplication(y, w_of[t.key_card[k]])
                 self.cons([self.pos[k][q]], 1, 1, line, (y,))
             for c, w in w_of.items():
-                self.cons(self.at(self.copies(c), q), 0, 0, line, (nz, tq, w))
+                self.cons(self.at(self.copies(c), q), 0, 0, line, (nz, nsv, tq, w))
         m.Add(sum(ys.values()) == z) if ys else m.Add(z == 0)
         moved = {}
         for k in t.keys:
@@ -422,6 +443,23 @@ class _Build:
         self.move(moved, a)
         self.moved_counts(old, {q: [y for (_, qq), y in ys.items() if qq == q] for q in opps},
                           a, line)
+        if not _is(sv, 0):            # V11: a surrendered a card of theirs to q
+            own = [k for k in t.keys if self.live(k) and not _is(old[k][a], 0)
+                   and t.key_card[k] in w_of]
+            y2s = []
+            for q, tq in zip(opps, ts):
+                y2 = {k: self.var("s") for k in own}
+                for k, y in y2.items():
+                    m.AddImplication(y, tq)
+                    m.AddImplication(y, w_of[t.key_card[k]])
+                    self.cons([old[k][a]], 1, 1, line, (y,))
+                y2s.append((q, y2))
+            allv = [y for _, y2 in y2s for y in y2.values()]
+            m.Add(sum(allv) == sv) if allv else m.Add(sv == 0)
+            for q, y2 in y2s:
+                old2 = dict(self.pos)
+                self.move(y2, q)
+                self.moved_counts(old2, {a: list(y2.values())}, q, line)
         self.turn = {p: 0 for p in t.players}
         self.turn[a] = z
         for q, tq in zip(opps, ts):
@@ -519,9 +557,11 @@ class HistoryModel:
                     card = pick(ch[1])
                 ev = Ask(ev.asker, ev.target, card, ev.answer)
             elif isinstance(ev, UnheardAnswer):
-                ev = Ask(ev.asker, ev.target, ev.card, "yes" if val(ch[1]) else "no")
+                ev = Ask(ev.asker, ev.target, ev.card, "yes" if val(ch[1]) else
+                         "surrendered" if val(ch[2]) else "no")
             elif isinstance(ev, UnseenAsk):
-                ev = Ask(ev.player, pick(ch[1]), pick(ch[2]), "yes" if val(ch[3]) else "no")
+                ev = Ask(ev.player, pick(ch[1]), pick(ch[2]), "yes" if val(ch[3]) else
+                         "surrendered" if val(ch[4]) else "no")
             out.append(str(ev))
         return out
 

@@ -346,7 +346,8 @@ def lossy(record: Record, deal: dict[str, str], miss: float, seed: int = 0):
     recorder did not see"), and the true place of every card after each of its statements.
 
     Each question is hidden with probability ``miss``: its card (``A asks B ?: yes``), its
-    answer (``A asks B 5H: ?``) or all of it (``A: ?``); surrenders (V11) are always seen.
+    answer (``A asks B 5H: ?``) or all of it (``A: ?``); a surrender (V11) by its answer or
+    all of it.
     After an unseen event the recorder sometimes learns whose turn it is (``turn: P``) or a
     hand count (``P has N cards``, LIT-13), and always learns the turn before a claim or a
     pass (public events).  Claims, shown lines and hands are kept."""
@@ -385,8 +386,10 @@ def lossy(record: Record, deal: dict[str, str], miss: float, seed: int = 0):
         full._skip_next = False
         i += 2 if shown is not None else 1
         hidden = None
-        if isinstance(ev, Ask) and ev.answer != "surrendered" and rng.random() < miss:
+        if isinstance(ev, Ask) and rng.random() < miss:
             r = rng.random()
+            if ev.answer == "surrendered":      # V11: the card or the answer, not "?: yes"
+                r = 0.4 + 0.6 * r
             hidden = (UnheardCard(ev.asker, ev.target, ev.answer) if r < 0.4 else
                       UnheardAnswer(ev.asker, ev.target, ev.card) if r < 0.75 else
                       UnseenAsk(ev.asker))
