@@ -5,6 +5,7 @@ Run on demand::
 
     python -m benchmarks.hand_best      # 200 random deals, 50 two-suit, 50 go-out deals
     python -m benchmarks.hand_best --hands 50 --seed 3
+    python -m benchmarks.hand_best --hands 0 --dense 0 --take 200   # 'hand take' only
 
 Two families of hands, every Egyptian bonus on (so the Full Hand search is exercised):
 
@@ -87,6 +88,8 @@ def run(n_random: int, n_dense: int, seed: int) -> list[dict]:
     rows = []
     for family, n in (("random", n_random), ("two-suit", n_dense), ("go-out", n_dense)):
         t_opt, t_bf, goes = [], [], 0
+        if not n:
+            continue
         for _ in range(n):
             ind, hand = deal(rng, family)
             t0 = time.perf_counter()
@@ -111,12 +114,35 @@ def run(n_random: int, n_dense: int, seed: int) -> list[dict]:
     return rows
 
 
+def run_take(n: int, seed: int) -> dict:
+    """``sleuth hand take`` on ``n`` random situations: a 14-card hand (13 for an opened
+    player, alternately), the top discard, a random indicator; standard options."""
+    from solver.hand.taking import take
+
+    rng = random.Random(seed)
+    times, yes = [], 0
+    for i in range(n):
+        pack = standard_deck(0) * 2 + [JOKER, JOKER]
+        rng.shuffle(pack)
+        ind = next(c for c in pack if not c.is_joker)
+        pack.remove(ind)
+        opened = i % 2 == 1
+        hand, discard = pack[:14 - opened], pack[14]
+        t0 = time.perf_counter()
+        yes += take(hand, discard, ind, HandOptions(), opened=opened).may_take
+        times.append(time.perf_counter() - t0)
+    return {"n": n, "may_take": yes, "median_ms": 1000 * statistics.median(times),
+            "worst_ms": 1000 * max(times)}
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--hands", type=int, default=200, help="random deals (default 200)")
     ap.add_argument("--dense", type=int, default=50,
                     help="two-suit deals, and as many go-out deals (default 50)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--take", type=int, default=0,
+                    help="also time 'hand take' on this many random situations")
     a = ap.parse_args(argv)
     # warm up (imports, CP-SAT's first call)
     best([Card.parse(c) for c in "2H 3H 4H 5H".split()], Card.parse("7C"), OPTIONS)
@@ -131,6 +157,10 @@ def main(argv=None) -> None:
               f"{r['best_worst_ms']:.1f} ms | {r['brute_median_ms']:.1f} ms | "
               f"{r['brute_worst_ms']:.1f} ms | {r['ratio']:.2f} |")
     print("every answer equal to the brute force's")
+    if a.take:
+        t = run_take(a.take, a.seed)
+        print(f"hand take: {t['n']} situations, {t['may_take']} may take; median "
+              f"{t['median_ms']:.1f} ms, worst {t['worst_ms']:.1f} ms")
 
 
 if __name__ == "__main__":
