@@ -39,8 +39,9 @@ class LiteratureGame(Game):
     examples = ("Ana holds: 2H 3H 4H 6H 7H 9S JC QD", "Ana asks Ben 9C: no",
                 "Ben asks Cleo 5H: yes", "Cleo claims 2H-7H: Ana 2H 3H 4H 6H 7H, Cleo 5H",
                 "shown 2H-7H: Ana 2H 3H 4H 6H 7H, Ben 5H", "Ana passes turn to Eli")
-    keywords = Keywords(("shown",), ("asks", "claims", "passes", "challenges", "holds"),
-                        ("yes", "no", "surrendered", "turn", "to"))
+    keywords = Keywords(("shown", "turn"), ("asks", "claims", "passes", "challenges", "holds",
+                                          "has"),
+                        ("yes", "no", "surrendered", "turn", "to", "cards"))
 
     # ----- records -------------------------------------------------------------------------
     def table(self, header):
