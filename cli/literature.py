@@ -94,7 +94,7 @@ def render_analysis(a) -> str:
 
 
 def render_claim(c) -> str:
-    out = [f"{c.claim!r}"]
+    out = [str(c.claim)]
     if c.certain:
         out.append("Certainly correct: won (LIT-11(a)).")
     else:

@@ -135,3 +135,16 @@ def test_new_and_simulate(tmp_path):
             "--seed", 1, "--events", 30, "-o", out)
     assert r.exit_code == 0 and "30 statements" in r.output
     assert run("analyze", out, "--json", "--as", "public").exit_code == 0
+
+
+def test_claim_and_simulated_shown_lines_write_notation(tmp_path):
+    """A claim is shown in record notation, never as a dataclass repr (issue 11, item 7)."""
+    p = write(tmp_path, EXA)
+    claim = "Ana claims 2H-7H: Ana 2H 3H 4H 6H 7H, Cleo 5H"
+    r = run("literature", "claim", p, claim)
+    assert r.exit_code == 0 and r.output.splitlines()[0] == claim
+    r = run("literature", "claim", p, claim, "--json")
+    assert json.loads(r.output)["claim"] == claim
+    from solver.literature.simulate import simulate
+    rec = simulate(6, (), 3)
+    assert all(s.text == str(s.event) for s in rec.statements)

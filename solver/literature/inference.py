@@ -520,7 +520,7 @@ class ClaimCheck:
     note: str = ""
 
     def to_json(self) -> dict:
-        return {"claim": repr(self.claim), "kind": self.kind, "certain": self.certain,
+        return {"claim": str(self.claim), "kind": self.kind, "certain": self.certain,
                 "p_won": self.p_won, "p_cancelled": self.p_cancelled, "p_lost": self.p_lost,
                 "exact": self.exact, "placements": self.placements, "note": self.note}
 

@@ -131,7 +131,7 @@ class Simulator:
         loc_before = dict(self.play.loc)
         nxt = None
         if shown is not None:
-            nxt = Statement(line + 1, repr(shown), shown)
+            nxt = Statement(line + 1, str(shown), shown)
         self.play.apply(ev, line, str(ev), nxt)
         self.statements.append(Statement(line, str(ev), ev))
         if nxt is not None:
