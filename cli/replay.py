@@ -147,7 +147,7 @@ def replay_cmd(record, as_, all_views, as_json, plot, upto, jobs):
     \b
     Examples:
       sleuth replay {demo}
-      sleuth replay {demo} --as public --json
+      sleuth replay {demo} --json
       sleuth replay {demo} --plot story.png
     RECORD '-' reads the record from standard input.
     Exit status 2 for a bad record or view (or --plot without matplotlib); 3 when the record
