@@ -33,7 +33,7 @@ RESERVED_NAMES = frozenset({"public", "mystery", "faceup", "face-up", "out", "st
 
 #: limits on input (docs/reliability.md): a record is a card game, not a data set; larger
 #: input is refused at once instead of being parsed for minutes
-MAX_RECORD_BYTES = 1 << 20
+MAX_RECORD_BYTES = 256 * 1024
 MAX_LINE_CHARS = 10_000
 
 #: the name of the label used for a record read from standard input
