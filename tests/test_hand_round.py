@@ -142,7 +142,8 @@ def test_the_scoring_statement_is_checked_against_the_round():
 VARIANTS = [(), ("discarded-wild=free",), ("discard-layoff",), ("initial-min=61",),
             ("wild-mode=jokers-only",), ("stock-end=empty",), ("initial-must-exceed",),
             ("manual-calls",), ("teams",), ("run-wild-end=best",), ("stock-end=reshuffle",),
-            ("wild-mode=no-jokers",), ("taken-wild=wild",), ("discarded-wild=ace-group-only",)]
+            ("wild-mode=no-jokers",), ("taken-wild=wild",), ("discarded-wild=ace-group-only",),
+            ("indicator-in-play",)]
 
 #: every option a round can be played under, one simulated round each (all accepted)
 EVERY = [["wild-mode=no-jokers", "no-jokers-ace-indicator=twin-wild"], ["discarded-wild=never"],

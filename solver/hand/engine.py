@@ -197,11 +197,19 @@ def start(header, options: HandOptions | None = None) -> RoundState:
     return s
 
 
+def in_play(s: RoundState, card: Card) -> int:
+    """Copies of ``card`` in hands, stock, discards and on the table this round: two packs
+    (HR-2), no jokers under ``no-jokers`` (HR-46), less the indicator's copy face up beside
+    the stock (A1; a round has only the two physical copies, whatever
+    ``indicator-in-play`` lets a meld check accept)."""
+    return min(s.regime.copies(card, s.options), 2 - (card == s.indicator))
+
+
 def _reveal(s: RoundState, cards) -> None:
     """Count newly seen physical cards; more than the copies in play is HR-2."""
     for c in cards:
         s.seen[c] += 1
-        limit = s.regime.copies(c, s.options)
+        limit = in_play(s, c)
         if s.seen[c] > limit:
             raise _fail(f"{c!r} seen {s.seen[c]} times; only {limit} in play"
                         + (" (one copy is the indicator, A1)" if c == s.indicator else ""),

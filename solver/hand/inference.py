@@ -62,7 +62,9 @@ def _slots(s: RoundState) -> dict[str, int]:
 
 
 def _in_play(card: Card, s: RoundState) -> int:
-    return s.regime.copies(card, s.options)
+    from solver.hand.engine import in_play
+
+    return in_play(s, card)
 
 
 def locations(s: RoundState) -> tuple[dict[str, dict[str, float]], dict[str, str],
