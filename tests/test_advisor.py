@@ -459,3 +459,15 @@ def test_review_finds_every_taken_question_among_the_advice():
             assert t.taken_score <= t.best_score + 1e-12
             assert t.taken_info <= t.best_info + 1e-12
         assert t.sheet and all(isinstance(v, str) for v in t.sheet.values())
+
+
+def test_play_suggest_command(tmp_path):
+    rec = tmp_path / "game.txt"
+    rec.write_text(open("samples/literature/ex-a-six-players.txt").read())
+    r = CliRunner().invoke(cli, ["play", str(rec), "--no-sheet"], input="suggest 2\nquit\n")
+    assert r.exit_code == 0, r.output
+    assert "claims 2H-7H" in r.output and "tells:" in r.output
+    r = CliRunner().invoke(cli, ["play", str(rec), "--json"], input="suggest 1\n")
+    out = [json.loads(l) for l in r.output.splitlines() if l.startswith("{")]
+    adv = next(o for o in out if o["result"] == "suggest")["advice"]
+    assert len(adv["actions"]) == 1 and adv["actions"][0]["kind"] == "claim"
