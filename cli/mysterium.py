@@ -13,9 +13,15 @@ TABLEFMT = "simple"
 
 
 def pct(p: Fraction) -> str:
+    """A chance: "certain" and "0" only when so, nothing in between rounds to them."""
     if p == 1:
         return "certain"
-    return f"{float(p) * 100:.1f}%"
+    if p == 0:
+        return "0"
+    x = float(p) * 100
+    if x < 0.1:
+        return f"{x:.2g}%"
+    return ">99.9%" if round(x, 1) >= 100 else f"{x:.1f}%"
 
 
 def _candidates(stage) -> str:

@@ -68,6 +68,7 @@ class MysteryHandModel(CardLocationModel):
         #: constraints that follow from several lines together (index -> their lines): an
         #: extra turn taken says something about the turn before it
         self.joint: dict[int, tuple[int, ...]] = {}
+        self._witnessed: dict = {}  # card -> locations some consistent deal uses
 
     def add_joint(self, cards, locs, lo: int, hi: int, sources: tuple[int, ...],
                   note: str) -> None:
@@ -124,11 +125,40 @@ class MysteryHandModel(CardLocationModel):
         choices too."""
         return self.satisfies_choices(deal)
 
+    def backbone(self, known=None):
+        if self._witnessed:
+            merged = {c: set(ls) for c, ls in self._witnessed.items()}
+            for c, ls in (known or {}).items():
+                merged.setdefault(c, set()).update(ls)
+            bb = super().backbone(merged)
+            if not bb.consistent:
+                # the witnesses are consistent deals: CP-SAT found no deal using a pair they
+                # do not, so those pairs are all there is
+                from solver.model import Backbone
+
+                return Backbone(True, {c: set(merged.get(c, ())) for c in self.cards})
+            return bb
+        return super().backbone(known)
+
+    def _where(self, deal: dict) -> list[int]:
+        """The location index of every card of a deal, in card order."""
+        if len(deal) == len(self.cards) and next(iter(deal)) is self.cards[0] \
+                and list(deal)[-1] is self.cards[-1]:   # a deal in card order (no hashing)
+            li = self._li
+            return [li[l] for l in deal.values()]
+        where = [0] * len(self.cards)
+        for c, l in deal.items():
+            where[self.card_index(c)] = self.loc_index(l)
+        return where
+
+    def _meets(self, where: list[int]) -> bool:
+        return all(any(lo <= sum(1 for ci, li in terms if where[ci] == li) <= hi
+                       for terms, lo, hi in alts)
+                   for _, _, alts in self.choices)
+
     def satisfies_choices(self, deal: dict) -> bool:
         """Whether a deal (card key -> location) meets every choice."""
-        at = {(self.card_index(c), self.loc_index(l)) for c, l in deal.items()}
-        return all(any(lo <= len(terms & at) <= hi for terms, lo, hi in alts)
-                   for _, _, alts in self.choices)
+        return self._meets(self._where(deal))
 
     def condition(self, counting, seed: int = 0, samples: int = 4000,
                   max_states: int = 400_000):
@@ -145,14 +175,22 @@ class MysteryHandModel(CardLocationModel):
             deals = sample_deals(self, samples, seed, max_states=max_states)
         except (OverBudget, ValueError):
             deals = []
-        kept = [d for d in deals if self.satisfies_choices(d)]
+        nl = len(self.locations)
+        tally = [[0] * nl for _ in self.cards]
+        n = 0
+        for d in deals:
+            where = self._where(d)
+            if self._meets(where):
+                n += 1
+                for ci, li in enumerate(where):
+                    tally[ci][li] += 1
         marg: dict = {}
-        for d in kept:
-            for c, l in d.items():
-                marg.setdefault(c, {})
-                marg[c][l] = marg[c].get(l, 0) + 1
-        n = len(kept)
-        marg = {c: {l: k / n for l, k in ls.items()} for c, ls in marg.items()} if n else {}
+        for ci, c in enumerate(self.cards):
+            row = {self.locations[li]: k / n for li, k in enumerate(tally[ci]) if k}
+            if row:
+                marg[c] = row
+                # consistent deals: witnesses that spare the backbone CP-SAT calls
+                self._witnessed.setdefault(c, set()).update(row)
         share = n / len(deals) if deals else 0.0
         return Counting(False, counting.total * share, marg,
                         error=1.96 * math.sqrt(0.25 / n) if n else 1.0,
