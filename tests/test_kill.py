@@ -18,7 +18,6 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
 
 from solver.records import parse_record, read_record
 

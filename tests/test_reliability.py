@@ -19,7 +19,6 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import solver.records as records
 from cli.main import cli, handle_errors
 from solver.errors import (BudgetError, FileError, InconsistentError, NotationError, RuleError,
                            SleuthError)

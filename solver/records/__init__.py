@@ -8,7 +8,6 @@ Round trips and error locations are tested in ``tests/test_records.py``.
 """
 from __future__ import annotations
 
-import errno
 import os
 import re
 import secrets
