@@ -327,3 +327,28 @@ def test_every_variant_simulates_a_lossy_record_that_reads_back():
             assert (simulate(n, variant, seed=5, events=40)
                     == simulate(n, variant, seed=5, events=40, miss=0.0))
     assert {Unseen, Turn} <= seen
+
+
+# No player but Ana holds three cards of any query set, and no set lies wholly with Ben, Cleo
+# and Dev (Ana and the mystery hand, AS 2S 7H 9C, meet every rank and every suit range): no
+# query could have earned Ana an extra turn (MH-12, MH-14).
+NO_EXTRA = """game: mystery-hand
+players: Ana Ben Cleo Dev
+dealer: Dev
+Ana holds: 4S 8S QS 3H JH AD 2D 6D 10D AC 5C KC
+Ben holds: 6S 9S JS KS 4H 5H 9H KH 3D 7D 7C 8C
+Cleo holds: 2H 10H QH 4D 5D 9D JD 2C 4C 6C 10C QC
+Dev holds: 3S 5S 7S 10S AH 6H 8H 8D QD KD 3C JC
+Ana: ?
+"""
+
+
+def test_an_unseen_turn_followed_by_an_extra_turn_is_checked_exactly():
+    from solver.errors import InconsistentError
+    from solver.games import get_game
+
+    game = get_game("mystery-hand")
+    game.check(parse_record(NO_EXTRA + "Ben asks Cleo 2H-5H: 2H\n"))   # no extra turn: fine
+    with pytest.raises(InconsistentError) as e:
+        game.check(parse_record(NO_EXTRA + "Ana asks Ben 2H-5H: 4H 5H\n"))
+    assert {8, 9} <= set(e.value.conflict)       # the unseen turn and the extra turn taken
