@@ -87,3 +87,23 @@ def test_calibration_one_game():
         assert set(p) <= poss
     assert calibration.brier({"A": 1.0}, "A", ["A", "B"]) == 0.0
     assert calibration.brier({"A": 0.5, "B": 0.5}, "A", ["A", "B"]) == pytest.approx(0.5)
+
+
+def test_versus_writes_states_the_reader_accepts_and_runs_this_checkout(tmp_path):
+    """benchmarks.versus: the mid-game record files parse, and its runner analyses one with
+    this checkout's code (the 525edbf side needs a git worktree: not in the tests)."""
+    import subprocess
+
+    from benchmarks import versus
+    from solver.records import read_record
+
+    rows = versus.states(1, [6], 0, str(tmp_path))
+    assert [v for _, v, _ in rows] == ["me", "public"]
+    for _, view, path in rows:
+        rec = read_record(path)
+        assert rec.game == "mystery-hand" and len(rec.statements) == 6
+        assert (rec.header.me is None) == (view == "public")
+    cmd, env = versus.runner(versus.ROOT)
+    p, wall, cpu = versus.timed_run(cmd + ["analyze", rows[0][2], "--json"], env, versus.ROOT)
+    assert p.returncode == 0, p.stderr
+    assert '"game": "mystery-hand"' in p.stdout and wall > 0 and cpu >= 0
