@@ -334,7 +334,8 @@ def best(hand: list[Card], indicator: Card | None, options: HandOptions | None =
 
 
 def _plans(hand: list[Card], regime: Regime, options: HandOptions, *,
-           taken: tuple[Card, list[Candidate]] | None = None, unknown: bool = False):
+           taken: tuple[Card, list[Candidate]] | None = None, unknown: bool = False,
+           keep: int = 1):
     """The one optimiser behind ``best`` and ``take``: the maximum-value melds leaving at
     least one card (HR-30), and the best way to go out (HR-34, HR-40, HR-59).
 
@@ -342,7 +343,8 @@ def _plans(hand: list[Card], regime: Regime, options: HandOptions, *,
     discard and its candidate melds (:func:`taken_candidates`): it must be melded, exactly
     once (HR-29); ``unknown``: a card about to be drawn from the stock, which can only be
     kept or discarded.  Returns ``(initial plan | None, go-out plan | None, reason, number
-    of candidates)``."""
+    of candidates)``.  ``keep``: cards the initial plan leaves (1, HR-30; 2 for a player
+    who may not go out, whose last card's discard would go out, HR-32)."""
     counts, n_wild, pools = _kinds(hand, regime)
     cands = candidates(counts, n_wild, options, longest=SPLIT_RUNS)
     avail = dict(counts)
@@ -367,7 +369,8 @@ def _plans(hand: list[Card], regime: Regime, options: HandOptions, *,
         for k, idx in uses.items():
             total = cp_model.LinearExpr.sum([x[i] for i in idx])
             model.add(total == 1 if k == TAKEN else total <= avail[k])
-        model.add(cp_model.LinearExpr.weighted_sum(x, [m.size for m in cands]) <= n - 1)  # HR-30
+        model.add(cp_model.LinearExpr.weighted_sum(x, [m.size for m in cands])
+                  <= n - keep)  # HR-30
         model.maximize(cp_model.LinearExpr.weighted_sum(x, [m.value for m in cands]))
         sol = _solve(model)
         used = [sol.value(v) for v in x] if sol else [0] * len(cands)

@@ -130,6 +130,9 @@ def simulate(players: int, options=(), seed: int = 0, events: int | None = None)
         hand = held[p]
         first = s.current is None
         plan_melds, layoffs, discard = [], [], None
+        # a player who may not go out (HR-32 first turn, HR-33 missed call) keeps two cards
+        # before the discard: discarding the last card would be going out
+        keep = 2 if (ps.turns == 0 and not opts.first_turn_win) or ps.failed_call else 1
         if not first:
             top = s.top()
             took = None
@@ -138,9 +141,10 @@ def simulate(players: int, options=(), seed: int = 0, events: int | None = None)
 
                 r = take(hand, top, indicator, opts, opened=ps.opened, table=_table_text(s),
                          to_beat=s.last_initial, first_turn=ps.turns == 0)
-                if r.may_take and r.better == "discard" and r.with_discard.melds and \
-                        not (r.with_discard.goes_out and ps.failed_call):
-                    took = r.with_discard
+                w = r.with_discard
+                if r.may_take and r.better == "discard" and w.melds and not (
+                        (w.goes_out or len(w.left) < 1 + keep) and keep == 2):
+                    took = w
             if took is not None:
                 say(Take(p, top))
                 hand.append(top)
@@ -160,7 +164,8 @@ def simulate(players: int, options=(), seed: int = 0, events: int | None = None)
             goes_out = False
             if res.can_go_out and not ps.failed_call and (ps.opened or ps.turns > 0):
                 plan_melds, discard, goes_out = res.go_out.melds, res.go_out.discards, True
-            elif res.best_initial is not None and (ps.opened or res.can_open):
+            elif res.best_initial is not None and (ps.opened or res.can_open) and \
+                    len(res.best_initial.left) >= keep:
                 plan_melds = res.best_initial.melds
         if plan_melds:
             say(Melds(p, tuple(_spec(m, regime, opts) for m in plan_melds)))
@@ -168,7 +173,7 @@ def simulate(players: int, options=(), seed: int = 0, events: int | None = None)
                 for c in m:
                     hand.remove(c)
         for idx, cards in layoffs:
-            if len(hand) - len(cards) < 1:
+            if len(hand) - len(cards) < keep:
                 break
             say(LayOff(p, MeldSpec(tuple(cards)), idx))
             for c in cards:
@@ -176,15 +181,13 @@ def simulate(players: int, options=(), seed: int = 0, events: int | None = None)
         if s.players[p].opened and not goes_out:
             if not opts.swap_wild_must_be_used:
                 _swap(s, p, hand, regime, opts, say)
-            _lay_off(s, p, hand, regime, opts, say)
+            _lay_off(s, p, hand, regime, opts, say, keep)
         if goes_out and isinstance(discard, list):
             cards = discard
         elif goes_out and discard is not None and len(hand) == 1:
             cards = [discard]
         else:
-            cards = [_worst(hand, regime, opts)] if len(hand) > 0 else []
-            if len(hand) == 1 and ps.turns == 0 and not opts.first_turn_win:
-                pass   # cannot happen: melds keep cards on a first turn (best's HR-32)
+            cards = [_worst(hand, regime, opts)]
         say(Discard(p, tuple(cards)))
         for c in cards:
             hand.remove(c)
@@ -208,18 +211,19 @@ def _may_fit(card, hand, regime, options) -> bool:
     return any(taken_candidates(card, k, ok, hand, regime, options) for k, ok in ids)
 
 
-def _lay_off(s, p, hand, regime, options, say) -> None:
+def _lay_off(s, p, hand, regime, options, say, keep: int = 1) -> None:
     """Natural cards onto the table while a card stays for the discard (HR-23, HR-30)."""
     from solver.hand.table import Situation, _layoffs, parse_table
 
-    while len(hand) > 1:
+    while len(hand) > keep:
         text = _table_text(s)
         if not text:
             return
         table = parse_table(text, regime, options)
         moves = [m for m in _layoffs(table, hand, regime, options,
                                      Situation(True, False, False))[0]
-                 if len(m.cards) < len(hand) and not any(regime.is_wild(c) for c in m.cards)
+                 if len(m.cards) <= len(hand) - keep
+                 and not any(regime.is_wild(c) for c in m.cards)
                  and all(Counter(hand)[c] >= n for c, n in Counter(m.cards).items())]
         if not moves:
             return

@@ -99,9 +99,10 @@ def _worst(left: list[Card], regime: Regime, options: HandOptions) -> Card | Non
 
 
 def _layoffs(plan_left: list[Card], table_text: str | None, regime: Regime,
-             options: HandOptions) -> tuple[list[tuple[int, list[Card]]], list[Card]]:
-    """Lay off cards left onto the table while one card stays for the discard (HR-23,
-    HR-30), greedily, largest first."""
+             options: HandOptions, keep: int = 1
+             ) -> tuple[list[tuple[int, list[Card]]], list[Card]]:
+    """Lay off cards left onto the table while ``keep`` cards stay (one for the discard,
+    HR-23, HR-30; two when the player may not go out, HR-32), greedily, largest first."""
     if not table_text:
         return [], plan_left
     from solver.hand.table import Situation, TableMeld, _layoffs as legal, parse_table
@@ -109,9 +110,9 @@ def _layoffs(plan_left: list[Card], table_text: str | None, regime: Regime,
     table = parse_table(table_text, regime, options)
     left = list(plan_left)
     done: list[tuple[int, list[Card]]] = []
-    while len(left) > 1:
+    while len(left) > keep:
         moves = [m for m in legal(table, left, regime, options, Situation(True, False, False))[0]
-                 if len(m.cards) < len(left) and all(left.count(c) >= m.cards.count(c)
+                 if len(m.cards) <= len(left) - keep and all(left.count(c) >= m.cards.count(c)
                                                       for c in m.cards)]
         if not moves:
             break
@@ -186,7 +187,8 @@ def take(hand: list[Card], discard: Card, indicator: Card | None,
         if not tc:
             continue
         fits = True
-        i_plan, g_plan, _, _ = _plans(hand, regime, options, taken=(discard, tc))
+        i_plan, g_plan, _, _ = _plans(hand, regime, options, taken=(discard, tc),
+                                      keep=1 + no_out)
         options_here = []
         blocked_out = blocked_out or (g_plan is not None and no_out)
         if g_plan is not None and not no_out:
@@ -197,7 +199,7 @@ def take(hand: list[Card], discard: Card, indicator: Card | None,
         if i_plan is not None:
             best_value = max(best_value, i_plan.value)
             if opened or i_plan.value >= needed:
-                lay, left = _layoffs(i_plan.left, table, regime, options)
+                lay, left = _layoffs(i_plan.left, table, regime, options, 1 + no_out)
                 out = len(left) == 1 and not no_out and bool(lay)
                 options_here.append(TurnPlan(i_plan.melds, i_plan.value, not opened, out,
                                              _worst(left, regime, options), left, lay, kind))
