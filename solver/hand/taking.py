@@ -168,7 +168,7 @@ def take(hand: list[Card], discard: Card, indicator: Card | None,
     no_out = first_turn and not options.first_turn_win   # HR-32
 
     # the stock: the same optimiser with one unknown card that can only be kept (or thrown)
-    init, go, _, _ = _plans(hand, regime, options, unknown=True)
+    init, go, _, _ = _plans(hand, regime, options, unknown=True, keep=1 + no_out)
     if go is not None and not no_out:
         stock = TurnPlan(go.melds, go.value, not opened and go.value >= needed, True, None)
     elif init is not None and (opened or init.value >= needed):
