@@ -109,3 +109,11 @@ def test_count_bounds_match_enumeration():
         loc = rng.choice(m.locations)
         counts = [sum(s[c] == loc for c in X) for s in sols]
         assert m.count_bounds(X, [loc]) == (min(counts), max(counts))
+
+
+def test_backbone_with_known_pairs_covering_everything_possible():
+    """``known`` may already hold every possible pair: the model is still consistent."""
+    m = CardLocationModel(["a", "b"], {"P": 1, "Q": 1})
+    m.add(["a"], ["P"], 1, 1, source=1)
+    bb = m.backbone(known={"a": {"P"}, "b": {"Q"}})
+    assert bb.consistent and bb.possible == {"a": {"P"}, "b": {"Q"}}

@@ -292,9 +292,9 @@ class CardLocationModel:
             else:
                 solver_used = solver
             if st == cp_model.INFEASIBLE or st == cp_model.MODEL_INVALID:
-                if first:
+                if first and not (known and unseen and self.is_consistent()):
                     return Backbone(False, {c: set() for c in self.cards})
-                break
+                break       # (with ``known``: the deals exist, they use no unseen pair)
             if st == cp_model.UNKNOWN:
                 raise BudgetError("CP-SAT could not finish the backbone in time")
             first = False
