@@ -330,7 +330,8 @@ SKIP = {("demo",), ("play",), ("replay",), ("analyze",), ("why",), ("log",)}
 
 @pytest.mark.parametrize("path, cmd", [(p, c) for p, c in COMMANDS if tuple(p) not in SKIP],
                          ids=lambda x: " ".join(x) if isinstance(x, list) else "")
-def test_fuzz_every_command_with_hostile_arguments(path, cmd, tmp_path):
+def test_fuzz_every_command_with_hostile_arguments(path, cmd, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)        # files a command writes (review --html X) stay there
     rnd = random.Random(f"{SEED}:{' '.join(path)}")
     runs = max(6, TOTAL // 40)
     for case in range(runs):
