@@ -148,7 +148,7 @@ def replay_cmd(record, as_, all_views, as_json, plot, upto, jobs):
     Examples:
       sleuth replay {demo}
       sleuth replay {demo} --json
-      sleuth replay {demo} --plot story.png
+      sleuth replay {demo} --upto 8 --plot story.png
     RECORD '-' reads the record from standard input.
     Exit status 2 for a bad record or view (or --plot without matplotlib); 3 when the record
     has a contradiction (saved with 'force'): the steps up to it are still shown.
