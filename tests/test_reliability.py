@@ -489,3 +489,26 @@ def test_a_nul_in_an_argument_is_a_message(args):
     assert r.exit_code == 2 and "NUL" in r.stderr
     with pytest.raises(FileError):
         read_record("a\x00b")
+
+
+def test_non_ascii_digits_never_crash_a_game_parser():
+    """Every number of every sample statement written with digits that are not ASCII, fed to
+    the game's own parser (below the reader, which refuses them first): a ``SleuthError`` or
+    a parse, never ``int()``'s ``ValueError``."""
+    checked = 0
+    for sample in sorted(SAMPLES.glob("*/*.txt")):
+        rec = read_record(str(sample))
+        game = get_game(rec.game)
+        for st in rec.statements[:25]:
+            for m in re.finditer(r"\d+", st.text):
+                for digit in ("²", "٣", "۳", "５"):
+                    try:
+                        game.parse_event(st.text[:m.start()] + digit + st.text[m.end():],
+                                         rec.header)
+                    except SleuthError:
+                        pass
+                    checked += 1
+        with pytest.raises(NotationError, match="digits 0-9"):
+            parse_record(f"{rec.header.lines()[0]}\nplayers: {' '.join(rec.header.players)}\n"
+                         "x ٣", "g.txt")
+    assert checked > 500

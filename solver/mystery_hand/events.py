@@ -304,7 +304,7 @@ def parse_event(text: str, header):
 def _count(tok: str) -> int:
     if tok.lower() == "none":
         return 0
-    if not tok.isdigit():
+    if not (tok.isascii() and tok.isdigit()):   # not ²: int() would raise (issue 12)
         raise NotationError("expected a count (a number or 'none')", text=tok)
     k = int(tok)
     if k > 6:
