@@ -39,10 +39,11 @@ def _can_take(card, hand, s) -> bool:
         for cards in ([card, a, b], [a, card, b], [a, b, card]):
             if s.regime.is_wild(card):
                 try:
-                    _taken_wild_meld(list(cards), {}, card, s, "")
-                    return True
+                    if _taken_wild_meld(list(cards), {}, card, s, "")[0].valid:
+                        return True
                 except RuleError:
-                    continue
+                    pass
+                continue
             rep = analyse_meld(list(cards), s.regime, s.options)
             if rep.valid:
                 return True
