@@ -175,3 +175,18 @@ def test_lossy_simulation_is_deterministic_and_parses():
     assert any("?" in s.text for s in a.statements)
     parse_record(write_record(a))
     assert not any("?" in s.text for s in simulate(6, (), 5, events=40).statements)
+
+
+@pytest.mark.parametrize("variant", [(), ("claims-any-time",), ("srinivasan",),
+                                     ("turn-after-failed-claim=opponents",),
+                                     ("own-card-ask=surrender",)])
+def test_whole_lossy_games_are_valid_records_with_the_same_outcome(variant):
+    """Lossy records of whole games parse (turn order and counts resynchronised where the
+    rules need them: claims, the end game) and score as the complete game did."""
+    from solver.literature.simulate import Simulator, lossy
+    for n, seed in ((4, 1), (6, 5), (8, 0)):
+        s = Simulator(n, variant, seed)
+        full = s.run()
+        r, _ = lossy(full, s.deal, 0.3, seed)
+        a, b = Play.of(full), Play.of(parse_record(write_record(r)))
+        assert (a.over, a.score) == (b.over, b.score)

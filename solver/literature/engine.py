@@ -638,6 +638,8 @@ class Play:
                     q = t.players[(i + j) % n]
                     if t.opponents(c, q) and (q in self.vague or self.count[q] > 0):
                         self.turn = q
+                        if q in self.vague and self.vague[q][0] == 0:
+                            self.turn_known = False   # q may have no cards (unseen moves)
                         break
 
     def _team_order(self, ti: int, start: str) -> list[str]:
@@ -660,6 +662,12 @@ class Play:
             raise self._err(f"{b} has no cards and cannot be given the turn", "LIT-14")
         self.vague.pop(a, None)        # a has no cards
         self.count[a] = 0
+        team = t.team_of(a)
+        if t.opponents(a, b) and all((self.vague[q][0] if q in self.vague else self.count[q])
+                                     == 0 for q in team):
+            for q in team:             # LIT-15(b) after unseen moves: the team is empty
+                self.vague.pop(q, None)
+                self.count[q] = 0
         if self.team_empty(t.team_index(a)):
             if not t.opponents(a, b):
                 raise self._err(f"{a}'s team has no cards: pick an opponent to make the claims",

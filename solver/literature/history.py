@@ -296,6 +296,12 @@ class _Build:
             log = self.play.turn_log.get(line)
             if log is not None and log[2]:
                 self.turn = {p: int(p == log[3]) for p in self.t.players}
+            elif log is not None and log[0] and not isinstance(ev, (UnheardAnswer, UnseenAsk)):
+                # the turn became unknown otherwise (A3 opponents after unseen moves): any
+                # player may have it (sound; the next statements say who)
+                vs = [self.var("turn") for _ in self.t.players]
+                self.m.AddExactlyOne(vs)
+                self.turn = dict(zip(self.t.players, vs))
 
     def ask(self, ev: Ask, line):
         a, b, c = ev.asker, ev.target, ev.card

@@ -17,6 +17,7 @@ True
 """
 from __future__ import annotations
 
+import copy
 import random
 from collections import Counter
 
@@ -394,16 +395,24 @@ def lossy(record: Record, deal: dict[str, str], miss: float, seed: int = 0):
                       UnheardAnswer(ev.asker, ev.target, ev.card) if r < 0.75 else
                       UnseenAsk(ev.asker))
         if hidden is not None:
+            backup = (copy.deepcopy(seen), len(out))
             try:
                 put(hidden)
             except RuleError:
                 hidden = None
+                seen = backup[0]
+                del out[backup[1]:], truth[backup[1]:]
         if hidden is None:
             if not seen.turn_known and isinstance(ev, (Ask, Claim, PassTurn, PassClaim,
                                                        Challenge)) and turn_before is not None:
                 if not (isinstance(ev, Claim) and t.options.claims_any_time):
                     put(TurnIs(turn_before))
             put(ev, shown)
+            if not seen.turn_known and full.turn is not None and isinstance(ev, Claim):
+                put(TurnIs(full.turn))
+            if full.end_game and not full.over and seen.vague:   # public (LIT-15)
+                for p in list(seen.vague):
+                    put(HandCount(p, full.count[p]))
             continue
         if not seen.turn_known and rng.random() < 0.3 and full.turn is not None:
             put(TurnIs(full.turn))
