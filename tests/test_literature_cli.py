@@ -148,3 +148,32 @@ def test_claim_and_simulated_shown_lines_write_notation(tmp_path):
     from solver.literature.simulate import simulate
     rec = simulate(6, (), 3)
     assert all(s.text == str(s.event) for s in rec.statements)
+
+
+def test_unseen_statements_through_play_why_replay_and_json(tmp_path):
+    """issue 13: unseen statements typed into ``sleuth play``, then ``why`` citing an unseen
+    answer, ``replay --json`` and ``analyze --json``."""
+    from solver.records import read_record
+
+    path = tmp_path / "g.txt"
+    path.write_text("game: literature\nplayers: Ana Ben Cleo Dev Eli Fay\nme: Ana\n",
+                    encoding="utf-8")
+    lines = ["Ana holds: 2H 3H 4H 6H 7H 9S JC QD", "Ana asks Ben 10S: no",
+             "Ben asks Cleo 10H: ?", "Cleo asks Ben 9C: no", "Ben: ?", "turn: Ben",
+             "Ben has 9 cards"]
+    r = CliRunner().invoke(cli, ["play", str(path), "--no-sheet"],
+                           input="".join(x + "\n" for x in lines))
+    assert r.exit_code == 0, r.output
+    assert "refused" not in r.output
+    assert [s.text for s in read_record(str(path)).statements] == lines
+    r = run("why", path, "10H")
+    assert r.exit_code == 0 and "Ben asks Cleo 10H: ?" in r.output, r.output
+    r = run("analyze", path, "--json")
+    j = json.loads(r.output)
+    assert r.exit_code == 0 and j["exact"] is False and j["counts"]["Ben"] == 9
+    assert j["turn"] == "Ben"       # "Ben: ?" then "turn: Ben": he was told yes
+    r = run("replay", path, "--json")
+    assert r.exit_code == 0, r.output
+    views = json.loads(r.output)["views"]
+    steps = (list(views.values()) if isinstance(views, dict) else views)[0]["steps"]
+    assert any(s["statement"] == "Ben: ?" for s in steps)
