@@ -252,11 +252,18 @@ def example_fields() -> dict:
     fields = dict(demo=f"samples/{g.name}/{g.demo}", game=g.name, card=g.demo_card,
                   new=f'{g.name} game.txt --players "Ana Ben Cleo Dev" --me Ana',
                   statement=g.examples[0] if g.examples else "", line=5)
-    try:
-        from solver.records import read_record
+    try:              # the header only: parsing the statements would slow every start-up
+        from solver.records import parse_record
 
-        h = read_record(str(demo_record()), validate=False).header
-    except (SleuthError, OSError):   # no samples beside the program
+        with open(demo_record(), encoding="utf-8") as f:
+            head = []
+            for line in f:
+                if line.strip() and not line.lstrip().startswith("#") and ":" not in \
+                        line.split("#")[0].split()[0]:
+                    break
+                head.append(line)
+        h = parse_record("".join(head), str(demo_record()), validate=False).header
+    except (SleuthError, OSError, IndexError):   # no samples beside the program
         return fields
     new = f'{g.name} game.txt --players "{" ".join(h.players)}"'
     new += f" --me {h.me}" if h.me else ""
