@@ -48,3 +48,21 @@ class LazyModule:
         if self._module is None:
             self._module = importlib.import_module(self._name)
         return getattr(self._module, attr)
+
+
+def keep_functions(module_name: str, names) -> None:
+    """Make the package ``module_name`` keep the lazily exported functions ``names`` when a
+    submodule of the same name is imported (the import system would otherwise replace the
+    package attribute ``best`` with the module ``best``)."""
+    import sys
+    import types
+
+    keep = frozenset(names)
+
+    class _Package(types.ModuleType):
+        def __setattr__(self, name, value):
+            if name in keep and isinstance(value, types.ModuleType):
+                return          # ``solver.hand.best`` stays the function; the module is in sys.modules
+            super().__setattr__(name, value)
+
+    sys.modules[module_name].__class__ = _Package

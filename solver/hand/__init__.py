@@ -19,11 +19,13 @@ No Click and no printing here; ``cli/hand.py`` formats.
 """
 from __future__ import annotations
 
-from solver.hand.best import BestResult, best      # submodules named like their function
-from solver.hand.redeal import RedealResult, redeal
-from solver.lazy import lazy_exports
+from solver.lazy import keep_functions, lazy_exports
 
 _EXPORTS = {"GAME": None}
+_EXPORTS["BestResult"] = "solver.hand.best"
+_EXPORTS["best"] = "solver.hand.best"
+_EXPORTS["RedealResult"] = "solver.hand.redeal"
+_EXPORTS["redeal"] = "solver.hand.redeal"
 _EXPORTS["CheckResult"] = "solver.hand.melds"
 _EXPORTS["MeldReport"] = "solver.hand.melds"
 _EXPORTS["analyse_meld"] = "solver.hand.melds"
@@ -45,8 +47,9 @@ _EXPORTS["MovesResult"] = "solver.hand.table"
 _EXPORTS["moves"] = "solver.hand.table"
 _EXPORTS["TakeResult"] = "solver.hand.taking"
 _EXPORTS["take"] = "solver.hand.taking"
-__all__ = sorted(_EXPORTS) + ["BestResult", "best", "RedealResult", "redeal"]
+__all__ = sorted(_EXPORTS)
 __getattr__ = lazy_exports(__name__, _EXPORTS, game="hand")
+keep_functions(__name__, ("best", "redeal"))   # submodules named like their function
 
 EXAMPLE = """game: hand
 players: Ana Ben Cleo
