@@ -84,6 +84,11 @@ def rules(what):
                 section = r.section
                 click.echo(f"{section}")
             click.echo(f"  {r.title}")
+        specs = game.option_specs()
+        if specs:
+            click.echo("Variant options ('variant: a, b=v' in the header; the default first):")
+            for o in specs:
+                click.echo(f"  {o.usage()} ({o.rule}): {o.help}")
         return
     if game is None and len(what) == 2:
         raise NotationError("expected 'sleuth rules GAME RULE'", text=what[0])

@@ -226,6 +226,15 @@ class Game(ABC):
         """The variant in force, parsed from the header (raises ``NotationError``)."""
         raise NotImplementedError
 
+    def option_specs(self) -> tuple:
+        """The game's variant options (:class:`solver.options.Option` specs), for help and
+        ``sleuth rules GAME``."""
+        from solver.records import Header
+
+        n = self.player_counts[len(self.player_counts) // 2] if self.player_counts else 4
+        header = Header(game=self.name, players=tuple(f"P{i}" for i in range(1, n + 1)))
+        return tuple(type(self.options(header)).SPECS)
+
     @abstractmethod
     def check_header(self, header: "Header") -> None:
         """Raise a :class:`~solver.errors.SleuthError` for a header this game cannot play
