@@ -185,6 +185,7 @@ def sample_relaxed(model, n: int, seed: int, max_states: int = 100_000,
     kept only when they meet every dropped statement and relaxed size (rejection keeps
     them exactly uniform).  Fewer rows come back when ``max_draws`` runs out."""
     from solver.model.counting import (OverBudget, _DP, _Infeasible, _deals_from_counts,
+                                       accepted_mask,
                                        _relaxations, _rngs, _simplify)
 
     gen, pyr = _rngs(seed)
@@ -214,12 +215,7 @@ def sample_relaxed(model, n: int, seed: int, max_states: int = 100_000,
     while sum(len(k) for k in kept) < n and drawn < max_draws:
         K = dp.sample_counts(batch, gen, pyr)
         deals = _deals_from_counts(prob, plan, K, gen)
-        ok = np.ones(batch, dtype=bool)
-        for li, size in sizes:
-            ok &= (deals == li).sum(axis=1) == size
-        for ci, li, lo, hi in checks:
-            cnt = (deals[:, ci] == li[None, :]).sum(axis=1)
-            ok &= (cnt >= lo) & (cnt <= hi)
+        ok = accepted_mask(deals, sizes, checks)
         kept.append(deals[ok])
         drawn += batch
         batch = min(4 * batch, 65536)

@@ -1129,6 +1129,19 @@ def _relaxations(model, prob: _Problem):
         k *= 2
 
 
+def accepted_mask(deals: np.ndarray, sizes, checks) -> np.ndarray:
+    """Which sampled deals (rows: card -> location index) of a relaxed model meet the
+    dropped constraints: every ``(location, size)`` of ``sizes`` and every ``(cards,
+    locations, lo, hi)`` of ``checks`` (the rejection step of relaxed sampling)."""
+    ok = np.ones(len(deals), dtype=bool)
+    for li, size in sizes:
+        ok &= (deals == li).sum(axis=1) == size
+    for ci, li, lo, hi in checks:
+        cnt = (deals[:, ci] == li[None, :]).sum(axis=1)
+        ok &= (cnt >= lo) & (cnt <= hi)
+    return ok
+
+
 def _wilson_halfwidth(p: np.ndarray, n: int) -> np.ndarray:
     """Largest distance from p to the ends of its 95 % Wilson interval."""
     from solver.model.stats import wilson_halfwidth
@@ -1214,12 +1227,7 @@ def estimate(model, *, max_states: int = 200_000, time_budget: float = 1.0, rng=
         t0 = time.perf_counter()
         K = dp.sample_counts(batch, gen, pyr)
         deals = _deals_from_counts(prob, plan, K, gen)
-        ok = np.ones(batch, dtype=bool)
-        for li, size in sizes:
-            ok &= (deals == li).sum(axis=1) == size
-        for ci, li, lo, hi in checks:
-            cnt = (deals[:, ci] == li[None, :]).sum(axis=1)
-            ok &= (cnt >= lo) & (cnt <= hi)
+        ok = accepted_mask(deals, sizes, checks)
         good = deals[ok]
         if len(good) and sum(len(k) for k in kept) < KEEP_DEALS:
             kept.append(good)
