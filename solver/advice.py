@@ -39,10 +39,14 @@ ENUMERATE_LIMIT = 5_000
 ENUMERATE_NODES = 300_000
 #: otherwise this many exact uniform samples
 SAMPLES = 600
-Z95 = 1.959963984540054
+from solver.model.stats import Z95  # noqa: E402  (the 95 % normal quantile)
 
 
 # ----- the posterior ----------------------------------------------------------------------
+class NoDeal(Exception):
+    """The model has no consistent deal (the caller names the conflicting lines)."""
+
+
 @dataclass
 class Posterior:
     """Deals of a model: every consistent deal (``exact``) or uniform samples."""
@@ -157,9 +161,9 @@ def _dp(model, max_states: int):
         plan = _Plan(prob)
         dp = _DP(plan, False, max_states, None, residues=False)
     except _Infeasible:
-        raise ValueError("the model has no consistent deal") from None
+        raise NoDeal("the model has no consistent deal") from None
     if dp.total == 0:
-        raise ValueError("the model has no consistent deal")
+        raise NoDeal("the model has no consistent deal")
     return prob, plan, dp
 
 
@@ -192,7 +196,7 @@ def sample_relaxed(model, n: int, seed: int, max_states: int = 100_000,
     try:
         prob0 = _simplify(model)
     except _Infeasible:
-        raise ValueError("the model has no consistent deal") from None
+        raise NoDeal("the model has no consistent deal") from None
     found = None
     for dropped, relaxed, prob, plan in _relaxations(model, prob0):
         try:
@@ -328,12 +332,9 @@ def kl_divergence(x: np.ndarray, mask: np.ndarray) -> float:
 
 def wilson(p: float, n: int) -> float:
     """The larger distance from ``p`` to the ends of its 95 % Wilson interval."""
-    if n <= 0:
-        return 1.0
-    z2 = Z95 * Z95
-    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
-    half = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
-    return max(abs(centre + half - p), abs(p - (centre - half)))
+    from solver.model.stats import wilson_halfwidth
+
+    return float(wilson_halfwidth(float(p), max(n, 0)))
 
 
 # ----- what the advisor returns ----------------------------------------------------------

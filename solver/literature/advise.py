@@ -36,7 +36,7 @@ import math
 
 import numpy as np
 
-from solver.advice import ActionAdvice, Advice, posterior, wilson
+from solver.advice import NoDeal, ActionAdvice, Advice, posterior, wilson
 from solver.errors import NotationError
 from solver.model.budget import Budget
 
@@ -84,8 +84,8 @@ def _posterior_of(record, view, play, budget: Budget, seed: int):
         kw["max_states"] = budget.max_states
     try:
         post = posterior(vm.model, **kw)
-    except ValueError:
-        raise inference.conflict_error(vm) from None
+    except NoDeal:
+        raise vm.inconsistent() from None
     return vm, post
 
 

@@ -139,7 +139,7 @@ class LiteratureGame(Game):
         vm = inference.build(record, view, play)
         bb = inference.backbone(vm)
         if not bb.consistent:
-            raise inference.conflict_error(vm)
+            raise vm.inconsistent()
         poss = {k: ({vm.fixed[k]} if k in vm.fixed else set(bb.possible[k])) for k in t.keys}
         unc, exact = None, False
         try:

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from solver.cards import Card
 from solver.errors import InconsistentError, NotationError, RuleError
 from solver.model import CardLocationModel, Explanation, Reason, explain_card
+from solver.model.view import ModelView
 from solver.literature.events import Claim, parse_event
 from solver.literature.engine import OUT, Play
 from solver.literature.table import Table
@@ -39,7 +40,7 @@ SAMPLES = 2000
 
 
 @dataclass
-class ViewModel:
+class ViewModel(ModelView):
     """A view's model: ``fixed`` maps cards whose current place is known outright (moved
     publicly, out of play) to it; the others' current place is their model location."""
 
@@ -188,10 +189,6 @@ def _count(model: CardLocationModel, max_states: int, time_budget: float):
     return deterministic_count(model, max_states)
 
 
-def conflict_error(vm: ViewModel) -> InconsistentError:
-    return vm.model.conflict_error(vm.statements) or InconsistentError(
-        "no deal fits the record", conflict=[])
-
 
 @dataclass
 class Probabilities:
@@ -224,7 +221,7 @@ def probabilities(vm: ViewModel, max_states=MAX_STATES, time_budget=TIME_BUDGET,
     t0 = time.perf_counter()
     bb = backbone(vm)
     if not bb.consistent:
-        raise conflict_error(vm)
+        raise vm.inconsistent()
     if vm.history:
         return _history_probabilities(vm, bb, t0)
     # the support in location order (a set's order would change the last digits)
@@ -235,7 +232,7 @@ def probabilities(vm: ViewModel, max_states=MAX_STATES, time_budget=TIME_BUDGET,
     counting = deterministic_count(m, max_states, support, len(vm.statements))
     if counting.exact:
         if not counting.total:   # cannot happen after a consistent backbone
-            raise conflict_error(vm)
+            raise vm.inconsistent()
         return Probabilities(True, 0.0, counting.total, counting.marginals, bb.possible,
                              counting.method, time.perf_counter() - t0, counting.states)
     marg = {}
@@ -503,7 +500,7 @@ def check(record) -> None:
     if isinstance(vm.model, CardLocationModel) and vm.model.witness():
         return                  # a verified deal: consistent, no solver needed
     if not backbone(vm).consistent:
-        raise conflict_error(vm)
+        raise vm.inconsistent()
 
 
 # ----- claim check -------------------------------------------------------------------------
@@ -643,7 +640,7 @@ def explain(record, view, card_text: str) -> Explanation:
     if free:
         bb = backbone(vm)
         if not bb.consistent:
-            raise conflict_error(vm)
+            raise vm.inconsistent()
         e = explain_card(vm.model, free, bb, vm.statements, _label)
         reasons += e.reasons
         summary = (summary + "; " if summary else "") + e.summary

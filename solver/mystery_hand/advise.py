@@ -31,8 +31,8 @@ import math
 
 import numpy as np
 
-from solver.advice import (ActionAdvice, Advice, Posterior, _rank, information, kl_divergence,
-                           posterior, wilson)
+from solver.advice import (ActionAdvice, Advice, NoDeal, Posterior, _rank, information,
+                           kl_divergence, posterior, wilson)
 from solver.cards import RankSet, SuitRange, SUITS, standard_deck
 from solver.errors import NotationError
 from solver.model.budget import Budget
@@ -137,9 +137,8 @@ def _build_views(record, view, budget: Budget, seed: int, with_leak: bool = True
                                                          PUBLIC_SAMPLES)))
         else:       # no spectator figures: an empty set of deals
             pub = Posterior(vp.model, np.zeros((0, len(vp.model.cards)), dtype=np.int16), True)
-    except ValueError:
-        from solver.mystery_hand.analysis import inconsistent
-        raise inconsistent(vm) from None
+    except NoDeal:
+        raise vm.inconsistent() from None
     target = target_of(view, record.header, vm.opts)
     return vm, vp, _Ctx(vm, post, target), _Ctx(vp, pub, target), target
 

@@ -156,10 +156,6 @@ def analyze(record, view: str | None, *, max_states: int = MAX_STATES,
     return analyze_model(vm, record, max_states=max_states, time_budget=time_budget)
 
 
-def inconsistent(vm: ViewModel) -> InconsistentError:
-    return vm.model.conflict_error(vm.statements) or InconsistentError(
-        "no deal fits the record", conflict=[])
-
 
 def analyze_model(vm: ViewModel, record, *, max_states: int = MAX_STATES,
                   time_budget: float | None = TIME_BUDGET) -> MysteryHandAnalysis:
@@ -177,13 +173,13 @@ def analyze_model(vm: ViewModel, record, *, max_states: int = MAX_STATES,
         counting = m.condition(counting, seed=len(record.statements))
     if counting.exact:
         if not counting.total:
-            raise inconsistent(vm)
+            raise vm.inconsistent()
         possible_k = {k: {l for l, p in counting.marginals.get(k, {}).items() if p > 0}
                       for k in m.cards}
     else:
         bb = m.backbone()
         if not bb.consistent:
-            raise inconsistent(vm)
+            raise vm.inconsistent()
         possible_k = bb.possible
         # an estimate never contradicts a certainty: impossible stays absent, certain is 1,
         # and a possible place no accepted sample showed keeps a small positive share
@@ -311,7 +307,7 @@ def explain(record, view: str | None, card_text: str):
         raise NotationError("that card is not in this deck", text=card_text)
     bb = vm.model.backbone()
     if not bb.consistent:
-        raise inconsistent(vm)
+        raise vm.inconsistent()
     return explain_card(vm.model, vm.keys[name], bb, vm.statements, _label)
 
 

@@ -83,12 +83,11 @@ class MysteryHandGame(Game):
 
     def check(self, record) -> None:
         """Raise InconsistentError if no deal fits everything written in the record."""
-        from solver.mystery_hand.analysis import inconsistent
         from solver.mystery_hand.inference import build
 
         vm = build(record, record.header.me, omniscient=True)
         if vm.model.conflict() is not None:
-            raise inconsistent(vm)
+            raise vm.inconsistent()
 
     def simulate(self, players, options, seed=0, events=None, miss=0.0):
         from solver.mystery_hand.simulate import simulate

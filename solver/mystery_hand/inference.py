@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from solver.cards import JOKER, Card, standard_deck
 from solver.errors import NotationError
 from solver.model import CardLocationModel
+from solver.model.view import ModelView
 from solver.mystery_hand.events import (QUERIES, TURN_EVENTS, AskAll, AskOne, Announce,
                                         FaceUp, Holds, MysteryCards, Request, Turn, Unseen)
 from solver.mystery_hand.options import MysteryHandOptions, deal_sizes, options_of
@@ -199,7 +200,7 @@ class MysteryHandModel(CardLocationModel):
 
 
 @dataclass
-class ViewModel:
+class ViewModel(ModelView):
     """A card-location model for one view of one record, with what is needed to report."""
 
     model: CardLocationModel

@@ -177,10 +177,6 @@ class TwentyTwoAnalysis:
         return out
 
 
-def inconsistent(vm: ViewModel) -> InconsistentError:
-    return vm.model.conflict_error(vm.statements) or InconsistentError(
-        "no deal fits the record", conflict=[])
-
 
 def _models(record, view, eng: Engine, omniscient=False) -> list[ViewModel]:
     complete = is_complete(eng)
@@ -196,7 +192,7 @@ def check(record, view: str | None = None, omniscient: bool = True) -> None:
     for vm in _models(record, view if view is not None else record.header.me, eng,
                       omniscient):
         if not vm.model.is_consistent():
-            raise inconsistent(vm)
+            raise vm.inconsistent()
 
 
 def _scores(eng: Engine) -> tuple[dict[str, dict], list[str]]:
@@ -241,13 +237,13 @@ def analyze(record, view: str | None, *, max_states: int = MAX_STATES,
     vms = _models(record, view, eng)
     for vm in vms[:-1]:
         if not vm.model.is_consistent():
-            raise inconsistent(vm)
+            raise vm.inconsistent()
     vm = vms[-1]
     m = vm.model
     counting = count_deals(m, max_states=max_states, time_budget=time_budget)
     if counting.exact:
         if not counting.total:
-            raise inconsistent(vm)
+            raise vm.inconsistent()
         possible_k = {k: {l for l, p in counting.marginals.get(k, {}).items() if p > 0}
                       for k in m.cards}
     else:  # certainties by CP-SAT; the sampled deals are consistent, so a head start
@@ -255,7 +251,7 @@ def analyze(record, view: str | None, *, max_states: int = MAX_STATES,
                  for k in m.cards} if counting.accepted else None
         bb = m.backbone(known=known)
         if not bb.consistent:
-            raise inconsistent(vm)
+            raise vm.inconsistent()
         possible_k = bb.possible
     cards, possible = _aggregate(vm, counting, possible_k)
     d = vm.deal
@@ -580,7 +576,7 @@ def explain(record, view: str | None, card_text: str):
         raise NotationError("that card is not in this game's deck", text=card_text)
     bb = vm.model.backbone()
     if not bb.consistent:
-        raise inconsistent(vm)
+        raise vm.inconsistent()
     return explain_card(vm.model, vm.keys[name], bb, vm.statements, _label)
 
 

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from solver.cards import Card
 from solver.errors import InconsistentError, NotationError
 from solver.model import CardLocationModel
+from solver.model.view import ModelView
 from solver.twenty_two.events import Exchange, Holds
 from solver.twenty_two.options import TwentyTwoOptions
 from solver.twenty_two.ranking import all_jokers_r, hr, rank_label, ranks
@@ -67,7 +68,7 @@ def strongest(facts: list[Fact]) -> list[Fact]:
 
 
 @dataclass
-class ViewModel:
+class ViewModel(ModelView):
     model: CardLocationModel
     opts: TwentyTwoOptions
     view: str | None
