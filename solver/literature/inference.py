@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 from solver.cards import Card
 from solver.errors import InconsistentError, NotationError, RuleError
-from solver.model import CardLocationModel, Explanation, Reason, explain_card
+from solver.model import CardLocationModel, Explanation, Reason
 from solver.model.view import ModelView
 from solver.literature.events import Claim, parse_event
 from solver.literature.engine import OUT, Play
@@ -641,7 +641,7 @@ def explain(record, view, card_text: str) -> Explanation:
         bb = backbone(vm)
         if not bb.consistent:
             raise vm.inconsistent()
-        e = explain_card(vm.model, free, bb, vm.statements, _label)
+        e = vm.explain_keys(free, bb, _label)
         reasons += e.reasons
         summary = (summary + "; " if summary else "") + e.summary
     stmts = {ln: vm.statements.get(ln, "") for r in reasons for ln in r.lines}

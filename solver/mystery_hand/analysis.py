@@ -12,7 +12,6 @@ from itertools import combinations
 
 from solver.cards import Card, standard_deck
 from solver.errors import InconsistentError, NotationError
-from solver.model import explain_card
 from solver.mystery_hand.inference import FACEUP, ViewModel, build, mystery_locations, target_of
 from solver.mystery_hand.options import MysteryHandOptions
 
@@ -308,7 +307,7 @@ def explain(record, view: str | None, card_text: str):
     bb = vm.model.backbone()
     if not bb.consistent:
         raise vm.inconsistent()
-    return explain_card(vm.model, vm.keys[name], bb, vm.statements, _label)
+    return vm.explain_keys(vm.keys[name], bb, _label)
 
 
 def _label(loc: str) -> str:

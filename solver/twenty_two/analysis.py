@@ -22,7 +22,6 @@ from dataclasses import dataclass, field
 
 from solver.cards import Card
 from solver.errors import InconsistentError, NotationError
-from solver.model import explain_card
 from solver.twenty_two.inference import (DISCARDS, OUT, STOCK, ViewModel, build, is_complete,
                                          strongest, visible_players)
 from solver.twenty_two.options import TwentyTwoOptions
@@ -577,7 +576,7 @@ def explain(record, view: str | None, card_text: str):
     bb = vm.model.backbone()
     if not bb.consistent:
         raise vm.inconsistent()
-    return explain_card(vm.model, vm.keys[name], bb, vm.statements, _label)
+    return vm.explain_keys(vm.keys[name], bb, _label)
 
 
 def _label(loc: str) -> str:
