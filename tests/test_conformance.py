@@ -47,6 +47,34 @@ def test_declared_interface(name):
         assert callable(cli_mod.replay_columns) and callable(cli_mod.render_change)
 
 
+ROLES = ("game", "events", "options", "engine", "inference", "analysis", "simulate")
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_game_package_has_the_role_modules(name):
+    """One name for one role: a newcomer finds each game's parts in the same files."""
+    from pathlib import Path
+
+    pkg = Path(__file__).resolve().parent.parent / "solver" / get_game(name).package
+    missing = [r for r in ROLES if not (pkg / f"{r}.py").exists()]
+    assert not missing, f"solver/{pkg.name} lacks {missing}"
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_options_on_the_one_machinery(name):
+    from solver.options import Options
+
+    game = get_game(name)
+    specs = game.option_specs()
+    assert all(s.rule for s in specs), "every option names the rule it comes from"
+    from solver.records import Header
+
+    n = game.player_counts[len(game.player_counts) // 2]
+    opts = game.options(Header(game=name, players=tuple(f"P{i}" for i in range(1, n + 1))))
+    assert isinstance(opts, Options)
+    assert type(opts).from_names(opts.names()) == opts
+
+
 @pytest.mark.parametrize("name", GAMES)
 def test_every_event_class_has_its_notation(name):
     game = get_game(name)
