@@ -28,6 +28,7 @@ from solver.games import Event
 import re
 from dataclasses import dataclass
 
+from solver.records import named_groups
 from solver.cards import Card, format_cards, split_tokens
 from solver.errors import NotationError, RuleError
 
@@ -218,20 +219,18 @@ def _player(name: str, table, text: str) -> str:
 def parse_alloc(body: str, table, half, text: str) -> Alloc:
     """``Ana 2H 3H, Cleo 5H`` (commas optional): a player name starts each group."""
     groups: list[tuple[str, list[Card]]] = []
-    for tok in split_tokens(body):
-        if tok in table.players:
-            groups.append((tok, []))
-            continue
-        if not groups:
-            raise NotationError("an allocation starts with a player name (players: "
-                                + " ".join(table.players) + ")", text=tok)
-        try:
-            c = table.parse_card(tok)
-        except NotationError as e:
-            if e.rule == "V8":
-                raise
-            raise NotationError("expected a card or a player name", text=tok) from None
-        groups[-1][1].append(c)
+    expected = "an allocation to start with a player name (players: " \
+        + " ".join(table.players) + ")"
+    for p, toks in named_groups(body, lambda t: t in table.players, expected=expected):
+        groups.append((p, []))
+        for tok in toks:
+            try:
+                c = table.parse_card(tok)
+            except NotationError as e:
+                if e.rule == "V8":
+                    raise
+                raise NotationError("expected a card or a player name", text=tok) from None
+            groups[-1][1].append(c)
     seen: list[Card] = []
     for p, cs in groups:
         if not cs:

@@ -26,6 +26,7 @@ from solver.games import Event
 import re
 from dataclasses import dataclass
 
+from solver.records import named_groups
 from solver.cards import (SUITS, Card, RankSet, SuitRange, duplicates, format_cards,
                           parse_cards,
                           parse_query_set)
@@ -250,15 +251,11 @@ def parse_event(text: str, header):
         if not body:
             raise NotationError("expected a count for every other active player: 'Ana 0, Ben 1'",
                                 text=t)
-        for part in re.split(r"\s*,\s*", body):
-            pm = re.match(rf"^({_NAME})\s+(\S+)$", part.strip())
-            if not pm:
-                raise NotationError("expected 'Player count' pairs such as 'Ana 0, Ben 1'",
-                                    text=part)
-            p = _player(pm.group(1), header)
-            k = None if pm.group(2) == UNSEEN else _count(pm.group(2))
+        for p, (tok,) in named_groups(body, lambda t: _player(t, header), width=1,
+                                      expected="'Player count' pairs such as 'Ana 0, Ben 1'"):
+            k = None if tok == UNSEEN else _count(tok)
             if any(p == q2 for q2, _ in counts):
-                raise NotationError("a player is counted twice", text=part)
+                raise NotationError("a player is counted twice", text=f"{p} {tok}")
             counts.append((p, k))
         return AskAll(asker, q, tuple(counts))
     m = _RE_ASK.match(t)

@@ -53,6 +53,41 @@ def strip_comment(line: str) -> tuple[str, str]:
     return line.strip(), ""
 
 
+def named_groups(body: str, is_name, *, width: int | None = None,
+                 expected: str = "a player name first") -> list[tuple[str, list[str]]]:
+    """The one lexer of "player, then their values" lists in statements (commas optional):
+    ``Ana 0, Ben ?`` (ask-all counts), ``Ana 2H 3H, Cleo 5H`` (claims), ``Ana 4C, Ben KH``.
+
+    With ``width`` every group is a name and exactly ``width`` values (``is_name`` checks
+    the name, raising its own error); without it a token for which ``is_name`` is true
+    starts a group and the others are its values.
+
+    >>> named_groups("Ana 0, Ben ?", lambda t: t, width=1)
+    [('Ana', ['0']), ('Ben', ['?'])]
+    >>> named_groups("Ana 2H 3H, Cleo 5H", lambda t: t in ("Ana", "Cleo"))
+    [('Ana', ['2H', '3H']), ('Cleo', ['5H'])]
+    >>> named_groups("2H Ana", lambda t: t == "Ana")
+    Traceback (most recent call last):
+    ...
+    solver.errors.NotationError: expected a player name first: '2H'
+    """
+    toks = [t for t in re.split(r"[\s,]+", body.strip()) if t]
+    if width is not None:
+        if not toks or len(toks) % (width + 1):
+            raise NotationError(f"expected {expected}", text=body)
+        step = width + 1
+        return [(is_name(toks[i]), toks[i + 1:i + step]) for i in range(0, len(toks), step)]
+    groups: list[tuple[str, list[str]]] = []
+    for tok in toks:
+        if is_name(tok):
+            groups.append((tok, []))
+        elif not groups:
+            raise NotationError(f"expected {expected}", text=tok)
+        else:
+            groups[-1][1].append(tok)
+    return groups
+
+
 def check_player_name(name: str, text: str | None = None) -> str:
     """``name`` if it can be a player's name: one ASCII word, not a reserved location or
     view word (:data:`RESERVED_NAMES`).

@@ -23,6 +23,7 @@ from solver.games import Event
 import re
 from dataclasses import dataclass
 
+from solver.records import named_groups
 from solver.cards import Card, format_cards, parse_cards, split_tokens
 from solver.errors import NotationError
 
@@ -140,13 +141,9 @@ def _count(tok: str) -> int:
 
 def _player_cards(body: str, header, what: str) -> tuple[tuple[str, Card], ...]:
     """``Ana 4C, Ben KH`` -> ((Ana, 4C), (Ben, KH))."""
-    toks = split_tokens(body)
-    if not toks or len(toks) % 2:
-        raise NotationError(f"expected '{what}: <player> <card>, <player> <card> ...'",
-                            text=body)
-    out = []
-    for i in range(0, len(toks), 2):
-        out.append((_player(toks[i], header), Card.parse(toks[i + 1])))
+    groups = named_groups(body, lambda t: _player(t, header), width=1,
+                          expected=f"'{what}: <player> <card>, <player> <card> ...'")
+    out = [(p, Card.parse(c)) for p, (c,) in groups]
     seen = [p for p, _ in out]
     dup = next((p for p in seen if seen.count(p) > 1), None)
     if dup:
