@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass
 
 from solver.records import named_groups
-from solver.cards import Card, format_cards, parse_cards, split_tokens
+from solver.cards import Card, format_cards, parse_cards
 from solver.errors import NotationError
 
 Play = tuple[str, tuple[Card, ...]]
