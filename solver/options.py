@@ -44,6 +44,7 @@ solver.errors.NotationError: unknown Demo option; expected one of sneak, two-pla
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from functools import lru_cache
 from typing import Any, ClassVar
 
 from solver.errors import NotationError
@@ -171,6 +172,12 @@ class Options:
         opts.check()
         return opts
 
+    @classmethod
+    def of(cls, header) -> "Options":
+        """The options of a record header, parsed once per distinct ``variant:`` (the values
+        are frozen: every caller may share them)."""
+        return _parse_cached(cls, tuple(header.variant))
+
     def check(self) -> None:
         """Raise a :class:`~solver.errors.SleuthError` for options the rules do not combine."""
 
@@ -195,3 +202,8 @@ class Options:
         return [(s.name, " | ".join(_show(v) for v in s.values if v is not None)
                  if None not in s.values else s.choices_text(), s.rule, s.help)
                 for s in cls.SPECS]
+
+
+@lru_cache(maxsize=256)
+def _parse_cached(cls, variant: tuple[str, ...]) -> Options:
+    return cls.from_names(variant)

@@ -243,7 +243,7 @@ def score_sheet(record) -> Scoresheet:
     statements = [st for st in record.statements
                   if isinstance(st.event, (RoundEvent, UnscoredEvent))]
     is_round = len(statements) != len(record.statements)
-    options = HandOptions.from_names(header.variant)
+    options = HandOptions.of(header)
     rounds = options.rounds           # HR-41 (variant rounds=5)
     players = header.players
     teams = team_pairs(header, options)

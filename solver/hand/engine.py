@@ -184,7 +184,7 @@ def _fail(msg: str, rule: str, text: str = "") -> RuleError:
 def start(header, options: HandOptions | None = None) -> RoundState:
     from solver.hand.analysis import first_dealer
 
-    options = options or HandOptions.from_names(header.variant)
+    options = options or HandOptions.of(header)
     order = tuple(header.players)
     dealer = first_dealer(header)
     starter = order[(order.index(dealer) - 1) % len(order)]   # dealer's right (HR-6)

@@ -45,7 +45,7 @@ class HandGame(Game):
     def options(self, header):
         from solver.hand.options import HandOptions
 
-        return HandOptions.from_names(header.variant)
+        return HandOptions.of(header)
 
     def check_header(self, header) -> None:
         from solver.hand.analysis import team_pairs

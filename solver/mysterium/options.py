@@ -22,7 +22,6 @@ solver.errors.NotationError: timer-s is a number of seconds, e.g. timer-s=60 (A1
 """
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 
 from solver.errors import NotationError, RuleError
@@ -210,16 +209,6 @@ class MysteriumOptions(Options):
     def variant(self) -> tuple[str, ...]:
         """The non-default options as ``variant:`` entries (round-trips ``from_names``)."""
         return tuple(self.names())
-
-
-@functools.lru_cache(maxsize=256)
-def _parse(variant: tuple[str, ...]) -> MysteriumOptions:
-    return MysteriumOptions.from_names(variant)
-
-
-def options_of(header) -> MysteriumOptions:
-    """The options of a record header, parsed once per distinct ``variant:`` line."""
-    return _parse(tuple(header.variant))
 
 
 def parse_bands(text: str, raw: str | None = None) -> tuple[int, int]:

@@ -25,7 +25,7 @@ import functools
 from dataclasses import dataclass
 
 from solver.errors import NotationError, RuleError
-from solver.mysterium.options import MysteriumOptions, Setup, options_of, setup_for
+from solver.mysterium.options import MysteriumOptions, Setup, setup_for
 from solver.records import check_player_name
 
 
@@ -76,7 +76,7 @@ class Roster:
 @functools.lru_cache(maxsize=256)
 def roster_of(header) -> Roster:
     """The roster of a header; raises for a header Mysterium cannot be played with."""
-    options = options_of(header)
+    options = MysteriumOptions.of(header)
     n = len(header.players)
     if not 2 <= n <= 7:
         raise RuleError("Mysterium is played by 2 to 7 players, the ghost included (MY-1)",

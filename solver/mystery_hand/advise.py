@@ -65,7 +65,7 @@ def turn_state(record):
     from solver.mystery_hand.options import MysteryHandOptions
 
     eng = _engine()
-    opts = MysteryHandOptions.from_names(record.header.variant)
+    opts = MysteryHandOptions.of(record.header)
     try:
         state = eng.TurnState(record.header.players, opts, record.header.dealer)
     except TypeError:  # pragma: no cover - an engine without the dealer

@@ -20,7 +20,7 @@ from solver.cards import JOKER, Card
 from solver.errors import RuleError
 from solver.mystery_hand.events import (AskAll, AskOne, Announce, FaceUp, Holds, MysteryCards,
                                         Request, Turn, Unseen)
-from solver.mystery_hand.options import MysteryHandOptions, deal_sizes, options_of
+from solver.mystery_hand.options import MysteryHandOptions, deal_sizes
 
 
 @dataclass
@@ -128,7 +128,7 @@ def real_shown(ev: AskOne, opts: MysteryHandOptions) -> int | None:
 def validate(record) -> None:
     """Check a whole record against the rules; raise :class:`RuleError` with the line."""
     h = record.header
-    opts = options_of(h)
+    opts = MysteryHandOptions.of(h)
     n = len(h.players)
     hand_size, faceup_size = deal_sizes(n, opts)
     state = TurnState(h.players, opts, h.dealer)

@@ -50,9 +50,9 @@ class MysteryHandGame(Game):
 
     # ----- records -------------------------------------------------------------------------
     def options(self, header):
-        from solver.mystery_hand.options import options_of
+        from solver.mystery_hand.options import MysteryHandOptions
 
-        return options_of(header)
+        return MysteryHandOptions.of(header)
 
     def check_header(self, header) -> None:
         from solver.mystery_hand.options import deal_sizes

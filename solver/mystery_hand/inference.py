@@ -27,7 +27,7 @@ from solver.model import CardLocationModel
 from solver.model.view import ModelView
 from solver.mystery_hand.events import (QUERIES, TURN_EVENTS, AskAll, AskOne, Announce,
                                         FaceUp, Holds, MysteryCards, Request, Turn, Unseen)
-from solver.mystery_hand.options import MysteryHandOptions, deal_sizes, options_of
+from solver.mystery_hand.options import MysteryHandOptions, deal_sizes
 from solver.mystery_hand.engine import TurnState, real_shown
 
 JOKER_KEYS = (("Jk", 0), ("Jk", 1))
@@ -240,7 +240,7 @@ def build(record, view: str | None, *, omniscient: bool = False) -> ViewModel:
 
     ``omniscient`` uses everything written (for checking a record as a whole)."""
     h = record.header
-    opts = options_of(h)
+    opts = MysteryHandOptions.of(h)
     n = len(h.players)
     hand_size, faceup_size = deal_sizes(n, opts)
     if omniscient:
@@ -445,7 +445,7 @@ def true_deal(record) -> dict | None:
     """card key -> location for a complete record (for tests and the simulator).  Joker
     copies are numbered in the order they appear; they are interchangeable in the model."""
     h = record.header
-    opts = options_of(h)
+    opts = MysteryHandOptions.of(h)
     deal: dict = {}
     for st in record.statements:
         ev = st.event
@@ -476,7 +476,7 @@ def as_written_by(record, player: str | None):
 
     from solver.records import Record, Statement
 
-    opts = options_of(record.header)
+    opts = MysteryHandOptions.of(record.header)
     out_players: set[str] = set()
     kept = []
     for st in record.statements:

@@ -18,7 +18,6 @@ solver.errors.NotationError: sneak-jokers-count-for-extra-turn needs sneak (MH-2
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
 from solver.errors import NotationError, RuleError
 from solver.options import FLAG, Option, Options
@@ -63,17 +62,6 @@ class MysteryHandOptions(Options):
     def jokers(self) -> int:
         """Jokers in the deck: two in Sneak (MH-23), none with two_player (MH-28)."""
         return 2 if self.sneak and not self.two_player else 0
-
-
-def options_of(header) -> MysteryHandOptions:
-    """The options of a record's header, parsed once per distinct ``variant:`` (frozen
-    values: every caller may share them)."""
-    return _parse(tuple(header.variant))
-
-
-@lru_cache(maxsize=64)
-def _parse(variant: tuple[str, ...]) -> MysteryHandOptions:
-    return MysteryHandOptions.from_names(variant)
 
 
 def deal_sizes(n: int, opts: MysteryHandOptions) -> tuple[int, int]:

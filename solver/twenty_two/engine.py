@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from solver.cards import Card, format_cards, standard_deck
 from solver.errors import InconsistentError, RuleError
 from solver.twenty_two.events import Deal, Draw, Exchange, Holds, Showdown, Trick
-from solver.twenty_two.options import TwentyTwoOptions, check_players, options_of
+from solver.twenty_two.options import TwentyTwoOptions, check_players
 from solver.twenty_two.ranking import (follow_problem, lead_problem, beats_or_ties, show_rank,
                                     target_of, trick_winner, value)
 
@@ -82,7 +82,7 @@ class Engine:
     def __init__(self, header, opts: TwentyTwoOptions | None = None):
         self.header = header
         self.players: tuple[str, ...] = tuple(header.players)
-        self.opts = opts or options_of(header)
+        self.opts = opts or TwentyTwoOptions.of(header)
         check_players(len(self.players), self.opts)
         self.deck = full_deck(len(self.players), self.opts)
         self.deals: list[DealLog] = []

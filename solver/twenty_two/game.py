@@ -33,9 +33,9 @@ class TwentyTwoGame(Game):
                         ())
 
     def options(self, header):
-        from solver.twenty_two.options import options_of
+        from solver.twenty_two.options import TwentyTwoOptions
 
-        return options_of(header)
+        return TwentyTwoOptions.of(header)
 
     def check_header(self, header) -> None:
         from solver.twenty_two.options import check_players

@@ -27,7 +27,6 @@ TT-1).
 """
 from __future__ import annotations
 
-import functools
 import math
 from dataclasses import dataclass
 
@@ -173,16 +172,6 @@ class TwentyTwoOptions(Options):
         """TT-14: what each of ``losers`` tied losers scores for a card worth ``value``
         (``tie-score=split``: an equal share, rounded down)."""
         return value // losers if self.tie_score == "split" else value
-
-
-@functools.lru_cache(maxsize=256)
-def _parse(variant: tuple[str, ...]) -> TwentyTwoOptions:
-    return TwentyTwoOptions.from_names(variant)
-
-
-def options_of(header) -> TwentyTwoOptions:
-    """The options of a record header, parsed once per distinct ``variant:`` line."""
-    return _parse(tuple(header.variant))
 
 
 def check_players(n: int, opts: TwentyTwoOptions) -> None:
