@@ -31,6 +31,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from solver.records import player_of
 from solver.cards import Card, split_tokens
 from solver.errors import NotationError
 from solver.games import Event
@@ -111,11 +112,6 @@ class UnscoredEvent(Event):
 _HEAD = re.compile(r"^round\s+([0-9]+)\s*(.*?)\s*:\s*(.*)$", re.I | re.ASCII)
 
 
-def _player(name: str, players, text: str) -> str:
-    if name not in players:
-        raise NotationError(f"not a player of this record ({' '.join(players)})", text=name)
-    return name
-
 
 def parse_event(text: str, header) -> Event:
     """Parse one statement: a scoresheet line (``round N: ...``) or a turn statement
@@ -126,7 +122,7 @@ def parse_event(text: str, header) -> Event:
     >>> parse_event("Round 2 dealer Cleo: ben OUT partial; Ana 5h ks, Cleo no-meld", h)
     Traceback (most recent call last):
     ...
-    solver.errors.NotationError: not a player of this record (Ana Ben Cleo): 'ben'
+    solver.errors.NotationError: not a player of this record (players: Ana Ben Cleo): 'ben'
     >>> print(parse_event("round 2 dealer Cleo: Ben out partial; Ana 5h ks, Cleo no-meld", h))
     round 2 dealer Cleo: Ben out partial; Ana 5H KS, Cleo no-meld
     """
@@ -150,7 +146,7 @@ def parse_event(text: str, header) -> Event:
             raise NotationError("after 'round N' only 'dealer <player>' and 'indicator <card>' "
                                 "may come before the ':'", text=opts[i])
         if key == "dealer":
-            dealer = _player(opts[i + 1], players, text)
+            dealer = player_of(opts[i + 1], players)
         else:
             indicator = Card.parse(opts[i + 1])
         i += 2
@@ -166,7 +162,7 @@ def parse_event(text: str, header) -> Event:
         cause = words[1].lower()
         by = None
         if len(words) == 3 and cause == "redeal":
-            by = _player(words[2], players, text)
+            by = player_of(words[2], players)
         elif len(words) > 2:
             raise NotationError("expected 'unscored redeal [<player>]' or 'unscored stock'",
                                 text=body)
@@ -181,7 +177,7 @@ def parse_event(text: str, header) -> Event:
         raise NotationError("expected '<player> out partial' (HR-37), '<player> out "
                             "full-hand [bonuses]' (HR-40) or 'stock' (stock-end=penalties)",
                             text=winner_part.strip())
-    winner = None if stock else _player(w[0], players, text)
+    winner = None if stock else player_of(w[0], players)
     kind = w[2].lower()
     bonuses = []
     for b in w[3:]:
@@ -199,7 +195,7 @@ def parse_event(text: str, header) -> Event:
             if pen_part.strip():
                 raise NotationError("an empty penalty between commas", text=pen_part)
             continue
-        who = _player(toks[0], players, text)
+        who = player_of(toks[0], players)
         rest = toks[1:]
         if not rest:
             raise NotationError(f"{who}'s penalty is missing: points, the cards, or no-meld",
@@ -385,11 +381,11 @@ def parse_turn(text: str, header) -> Event:
         return Indicator(Card.parse(words[1]))
     head, sep, rest = s.partition(":")
     if sep and head.split()[1:] and head.split()[1].lower() == "holds" and len(head.split()) == 2:
-        who = _player(head.split()[0], header.players, text)
+        who = player_of(head.split()[0], header.players)
         return Holds(who, tuple(Card.parse(t) for t in split_tokens(rest)))
     if len(words) < 2:
         raise _expected(text)
-    who = _player(words[0], header.players, text)
+    who = player_of(words[0], header.players)
     verb = words[1].lower()
     args = words[2:]
     body = s.split(None, 2)[2] if len(words) > 2 else ""

@@ -28,7 +28,7 @@ from solver.games import Event
 import re
 from dataclasses import dataclass
 
-from solver.records import named_groups
+from solver.records import named_groups, player_of
 from solver.cards import Card, format_cards, split_tokens
 from solver.errors import NotationError, RuleError
 
@@ -209,12 +209,6 @@ ANSWERS = {"yes": "yes", "y": "yes", "no": "no", "n": "no", "surrendered": "surr
            "surrender": "surrendered"}
 
 
-def _player(name: str, table, text: str) -> str:
-    if name not in table.players:
-        raise NotationError("not a player of this record (players: " + " ".join(table.players)
-                            + ")", text=name)
-    return name
-
 
 def parse_alloc(body: str, table, half, text: str) -> Alloc:
     """``Ana 2H 3H, Cleo 5H`` (commas optional): a player name starts each group."""
@@ -259,7 +253,7 @@ def parse_event(text: str, table):
     t = text.strip()
     m = _ASK.match(t)
     if m:
-        a, b = _player(m.group(1), table, t), _player(m.group(2), table, t)
+        a, b = player_of(m.group(1), table.players), player_of(m.group(2), table.players)
         if m.group(3) == "?":
             ans = ANSWERS.get(m.group(4).lower())
             if ans not in ("yes", "no"):
@@ -279,16 +273,16 @@ def parse_event(text: str, table):
         return Ask(a, b, card, ans)
     m = _UNSEEN.match(t)
     if m:
-        return UnseenAsk(_player(m.group(1), table, t))
+        return UnseenAsk(player_of(m.group(1), table.players))
     m = _TURN.match(t)
     if m:
-        return TurnIs(_player(m.group(1), table, t))
+        return TurnIs(player_of(m.group(1), table.players))
     m = _COUNT.match(t)
     if m:
-        return HandCount(_player(m.group(1), table, t), int(m.group(2)))
+        return HandCount(player_of(m.group(1), table.players), int(m.group(2)))
     m = _HOLDS.match(t)
     if m:
-        p = _player(m.group(1), table, t)
+        p = player_of(m.group(1), table.players)
         cards = []
         for tok in split_tokens(m.group(2)):
             cards.append(table.card(tok))
@@ -299,7 +293,7 @@ def parse_event(text: str, table):
         return Holds(p, tuple(sorted(cards)))
     m = _CLAIM.match(t)
     if m:
-        p = _player(m.group(1), table, t)
+        p = player_of(m.group(1), table.players)
         half = table.half(m.group(2))
         return Claim(p, half.name, parse_alloc(m.group(3), table, half, t))
     m = _SHOWN.match(t)
@@ -308,7 +302,7 @@ def parse_event(text: str, table):
         return Shown(half.name, parse_alloc(m.group(2), table, half, t))
     m = _PASS_TURN.match(t)
     if m:
-        return PassTurn(_player(m.group(1), table, t), _player(m.group(2), table, t))
+        return PassTurn(player_of(m.group(1), table.players), player_of(m.group(2), table.players))
     m = _PASS.match(t)
     if m and m.group(1) in table.players:
         if not table.options.srinivasan_forced_claims:
@@ -320,7 +314,7 @@ def parse_event(text: str, table):
         if not table.options.srinivasan_challenges:
             raise RuleError("challenges need the variant srinivasan-challenges", text=t,
                             rule="V14")
-        a, b = _player(m.group(1), table, t), _player(m.group(2), table, t)
+        a, b = player_of(m.group(1), table.players), player_of(m.group(2), table.players)
         return Challenge(a, b, table.half(m.group(3)).name)
     raise NotationError("expected a statement such as 'Ana asks Ben 9C: no' (players: "
                         + " ".join(table.players) + ")", text=t)

@@ -7,7 +7,7 @@ Ana asks Ben 4H-7H: 4H 6H
 >>> parse_event("ben ASKS cleo 5x: none", h)
 Traceback (most recent call last):
 ...
-solver.errors.NotationError: unknown player (players: Ana Ben Cleo): 'ben'
+solver.errors.NotationError: not a player of this record (players: Ana Ben Cleo): 'ben'
 >>> print(parse_event("Ben ASKS Cleo 5x: none", h))
 Ben asks Cleo 5*: 0
 >>> print(parse_event("Cleo asks all 10D-KD: Ana 0, Ben 1", h))
@@ -26,7 +26,7 @@ from solver.games import Event
 import re
 from dataclasses import dataclass
 
-from solver.records import named_groups
+from solver.records import named_groups, player_of
 from solver.cards import (SUITS, Card, RankSet, SuitRange, duplicates, format_cards,
                           parse_cards,
                           parse_query_set)
@@ -203,11 +203,6 @@ STATEMENT_FORMS = (
     "'P: ?' (a turn not seen), 'turn: P'; '?' for an answer or a count not seen")
 
 
-def _player(name: str, header) -> str:
-    if name not in header.players:
-        raise NotationError(f"unknown player (players: {' '.join(header.players)})", text=name)
-    return name
-
 
 def _cards(text: str, what: str) -> tuple[Card, ...]:
     if not text.strip():
@@ -224,19 +219,19 @@ def parse_event(text: str, header):
     t = text.strip()
     m = _RE_TURN.match(t)
     if m:
-        return Turn(_player(m.group(1), header))
+        return Turn(player_of(m.group(1), header.players))
     m = _RE_UNSEEN.match(t)
     if m:
-        return Unseen(_player(m.group(1), header))
+        return Unseen(player_of(m.group(1), header.players))
     m = _RE_HOLDS.match(t)
     if m:
-        return Holds(_player(m.group(1), header), _cards(m.group(2), "the cards held"))
+        return Holds(player_of(m.group(1), header.players), _cards(m.group(2), "the cards held"))
     m = _RE_FACEUP.match(t)
     if m:
         return FaceUp(_cards(m.group(1), "the face-up cards"))
     m = _RE_MYSTERY.match(t)
     if m:
-        who = _player(m.group(1), header) if m.group(1) else None
+        who = player_of(m.group(1), header.players) if m.group(1) else None
         cards = _cards(m.group(2), "four cards")
         if len(cards) != 4:
             raise NotationError("a mystery hand is four cards", text=m.group(2).strip(),
@@ -244,14 +239,14 @@ def parse_event(text: str, header):
         return MysteryCards(who, cards)
     m = _RE_ASKALL.match(t)
     if m:
-        asker = _player(m.group(1), header)
+        asker = player_of(m.group(1), header.players)
         q = parse_query_set(m.group(2))
         counts = []
         body = m.group(3).strip()
         if not body:
             raise NotationError("expected a count for every other active player: 'Ana 0, Ben 1'",
                                 text=t)
-        for p, (tok,) in named_groups(body, lambda t: _player(t, header), width=1,
+        for p, (tok,) in named_groups(body, lambda t: player_of(t, header.players), width=1,
                                       expected="'Player count' pairs such as 'Ana 0, Ben 1'"):
             k = None if tok == UNSEEN else _count(tok)
             if any(p == q2 for q2, _ in counts):
@@ -260,8 +255,8 @@ def parse_event(text: str, header):
         return AskAll(asker, q, tuple(counts))
     m = _RE_ASK.match(t)
     if m:
-        asker = _player(m.group(1), header)
-        target = _player(m.group(2), header)
+        asker = player_of(m.group(1), header.players)
+        target = player_of(m.group(2), header.players)
         q = parse_query_set(m.group(3))
         ans = m.group(4).strip()
         if ans == UNSEEN:
@@ -276,16 +271,16 @@ def parse_event(text: str, header):
         return AskOne(asker, target, q, shown, len(shown))
     m = _RE_REQ.match(t)
     if m:
-        asker = _player(m.group(1), header)
+        asker = player_of(m.group(1), header.players)
         card = Card.parse(m.group(2))
         who = m.group(3)
         if who == UNSEEN:
             return Request(asker, card, None, False)
-        shower = None if who.lower() == "nobody" else _player(who, header)
+        shower = None if who.lower() == "nobody" else player_of(who, header.players)
         return Request(asker, card, shower)
     m = _RE_ANN.match(t)
     if m:
-        player = _player(m.group(1), header)
+        player = player_of(m.group(1), header.players)
         cards = _cards(m.group(2), "four cards")
         if len(cards) != 4:
             raise NotationError("an announcement names four cards", text=m.group(2),

@@ -53,6 +53,21 @@ def strip_comment(line: str) -> tuple[str, str]:
     return line.strip(), ""
 
 
+def player_of(name: str, players) -> str:
+    """``name`` if it is one of ``players`` (names are case-sensitive), else the one error
+    every game gives.
+
+    >>> player_of("ben", ("Ana", "Ben"))
+    Traceback (most recent call last):
+    ...
+    solver.errors.NotationError: not a player of this record (players: Ana Ben): 'ben'
+    """
+    if name not in players:
+        raise NotationError("not a player of this record (players: " + " ".join(players) + ")",
+                            text=name)
+    return name
+
+
 def named_groups(body: str, is_name, *, width: int | None = None,
                  expected: str = "a player name first") -> list[tuple[str, list[str]]]:
     """The one lexer of "player, then their values" lists in statements (commas optional):

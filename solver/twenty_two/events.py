@@ -6,7 +6,7 @@ canonical record notation, so that ``write_record`` round-trips.
 >>> parse_event("ana LEADS 5h 5s 5d; Ben JC,7D,6S; Cleo plays KH 7C 7S", h)
 Traceback (most recent call last):
 ...
-solver.errors.NotationError: unknown player (players: Ana Ben Cleo): 'ana'
+solver.errors.NotationError: not a player of this record (players: Ana Ben Cleo): 'ana'
 >>> print(parse_event("Ana LEADS 5h 5s 5d; Ben JC,7D,6S; Cleo plays KH 7C 7S", h))
 Ana leads 5H 5S 5D; Ben JC 7D 6S; Cleo KH 7C 7S
 >>> [str(parse_event(t, h)) for t in ("Ben plays 9c", "Cleo deals", "Cleo deals 7")]
@@ -23,7 +23,7 @@ from solver.games import Event
 import re
 from dataclasses import dataclass
 
-from solver.records import named_groups
+from solver.records import named_groups, player_of
 from solver.cards import Card, format_cards, parse_cards
 from solver.errors import NotationError
 
@@ -124,12 +124,6 @@ _LISTED = re.compile(r"^(showdown|draw)\s*:\s*(.*)$", re.I)
 _SEGMENT = re.compile(rf"^{_NAME}(?:\s+plays)?\s+(.+)$", re.I)
 
 
-def _player(name: str, header) -> str:
-    if name not in header.players:
-        raise NotationError("unknown player (players: " + " ".join(header.players) + ")",
-                            text=name)
-    return name
-
 
 def _count(tok: str) -> int:
     # ASCII digits only: str.isdigit() also passes '²' and Persian or Arabic-Indic digits,
@@ -141,7 +135,7 @@ def _count(tok: str) -> int:
 
 def _player_cards(body: str, header, what: str) -> tuple[tuple[str, Card], ...]:
     """``Ana 4C, Ben KH`` -> ((Ana, 4C), (Ben, KH))."""
-    groups = named_groups(body, lambda t: _player(t, header), width=1,
+    groups = named_groups(body, lambda t: player_of(t, header.players), width=1,
                           expected=f"'{what}: <player> <card>, <player> <card> ...'")
     out = [(p, Card.parse(c)) for p, (c,) in groups]
     seen = [p for p, _ in out]
@@ -164,13 +158,13 @@ def parse_event(text: str, header) -> TwentyTwoEvent:
         cards = tuple(parse_cards(m.group(2)))
         if not cards:
             raise NotationError("expected the cards held after 'holds:'", text=t)
-        return Holds(_player(m.group(1), header), cards)
+        return Holds(player_of(m.group(1), header.players), cards)
     m = _DEAL.match(t)
     if m:
-        return Deal(_player(m.group(1), header), _count(m.group(2)) if m.group(2) else None)
+        return Deal(player_of(m.group(1), header.players), _count(m.group(2)) if m.group(2) else None)
     m = _EXCH.match(t)
     if m:
-        player = _player(m.group(1), header)
+        player = player_of(m.group(1), header.players)
         count = _count(m.group(2)) if m.group(2) else None
         body = m.group(3)
         if body is None or not body.strip():
@@ -203,7 +197,7 @@ def parse_event(text: str, header) -> TwentyTwoEvent:
             if i > 0 and re.match(r"^\S+\s+leads\b", seg, re.I):
                 raise NotationError("only the first play of a trick is a lead (TT-9)", text=seg,
                                     rule="TT-9")
-            player = _player(sm.group(1), header)
+            player = player_of(sm.group(1), header.players)
             cards = tuple(parse_cards(sm.group(3) if i == 0 else sm.group(2)))
             if not cards:
                 raise NotationError("expected the cards played", text=seg)
