@@ -1,18 +1,7 @@
 """Literature (docs/rules/literature.md): rules, inference over moving hands, simulator.
 
->>> from solver.records import parse_record
->>> rec = parse_record('''game: literature
-... players: Ana Ben Cleo Dev Eli Fay
-... me: Ana
-... Ana holds: 2H 3H 4H 6H 7H 9S JC QD
-... Ana asks Ben 10S: no
-... Ben asks Cleo 9D: no
-... Cleo asks Ben 3H: no
-... ''')
->>> from solver.games import get_game
->>> a = get_game("literature").analyze(rec, "Ana")   # EX-A: Cleo asked for 3H, so she holds 5H
->>> a.cards["5H"], a.halves["2H-7H"].safe_claim
-({'Cleo': 1.0}, {'Ana': ['2H', '3H', '4H', '6H', '7H'], 'Cleo': ['5H']})
+The game is :class:`solver.literature.game.LiteratureGame` (its doctest works EX-A of the
+rules); ``GAME`` is its registered instance.  The package only re-exports, lazily.
 """
 from __future__ import annotations
 
