@@ -28,10 +28,11 @@ A round record logs one deal turn by turn (HR-27..HR-36; checked by
 """
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass
 
-from solver.records import player_of
+from solver.records import named_groups, player_of
 from solver.cards import Card, split_tokens
 from solver.errors import NotationError
 from solver.games import Event
@@ -189,17 +190,14 @@ def parse_event(text: str, header) -> Event:
             raise NotationError("bonus given twice", text=b, rule="HR-59")
         bonuses.append(name)
     pens = []
-    for part in pen_part.split(","):
-        toks = part.split()
-        if not toks:
-            if pen_part.strip():
-                raise NotationError("an empty penalty between commas", text=pen_part)
-            continue
-        who = player_of(toks[0], players)
-        rest = toks[1:]
+    toks = pen_part.split()
+    if toks and toks[0].strip(",") not in players:
+        player_of(toks[0].strip(","), players)          # did-you-mean for the first name
+    for who, rest in named_groups(pen_part, lambda t: t in players):
+        text = " ".join([who] + rest)
         if not rest:
             raise NotationError(f"{who}'s penalty is missing: points, the cards, or no-meld",
-                                text=part.strip())
+                                text=text)
         if len(rest) == 1 and rest[0].lower() in ("no-meld", "nomeld"):
             pens.append(Penalty(who, no_meld=True))
         elif len(rest) == 1 and ascii_int(rest[0]) is not None:
@@ -208,9 +206,24 @@ def parse_event(text: str, header) -> Event:
             try:
                 pens.append(Penalty(who, cards=tuple(Card.parse(t) for t in rest)))
             except NotationError:
+                for t in rest:                           # a mistyped name: say which
+                    if not _card_like(t) and difflib.get_close_matches(
+                            t.lower(), [p.lower() for p in players], 1, 0.6):
+                        player_of(t, players)
                 raise NotationError("a penalty is the card points, the cards left in hand, or "
-                                    "no-meld", text=part.strip(), rule="HR-38") from None
+                                    "no-meld", text=text, rule="HR-38") from None
     return RoundEvent(number, winner, kind, tuple(bonuses), tuple(pens), dealer, indicator)
+
+
+def _card_like(tok: str) -> bool:
+    """Whether ``tok`` reads as a card, a count or ``no-meld`` (not a player's name)."""
+    if ascii_int(tok) is not None or tok.lower() in ("no-meld", "nomeld"):
+        return True
+    try:
+        Card.parse(tok)
+    except NotationError:
+        return False
+    return True
 
 
 # ------------------------------------------------------------------------------ turns

@@ -10,11 +10,13 @@ AH-6H
 """
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
 
 from solver.cards import JOKER, SUITS, Card, rank_name
 from solver.errors import NotationError, RuleError
+from solver.model.copies import copy_keys
 from solver.literature.options import PLAYER_COUNTS, REMOVABLE, LiteratureOptions
 
 
@@ -84,13 +86,6 @@ def _halves(opts: LiteratureOptions) -> list[HalfSuit]:
     return out
 
 
-def card_key(card: Card, copy: int = 0) -> str:
-    """The model key of a physical card: its notation, ``Jk#1``/``Jk#2`` for the jokers."""
-    if isinstance(card, ColouredJoker):
-        return repr(card)
-    return f"{card!r}#{copy + 1}" if card.is_joker else repr(card)
-
-
 @dataclass(frozen=True)
 class Table:
     """Everything fixed before the first statement: seats, teams, deck, deal sizes."""
@@ -102,7 +97,7 @@ class Table:
     first: str
     halves: tuple[HalfSuit, ...]
     sizes: dict = field(hash=False, compare=False)
-    keys: tuple[str, ...] = ()
+    keys: tuple = ()          # the physical cards (solver.model.copies)
     key_card: dict = field(default_factory=dict, hash=False, compare=False)
     card_keys: dict = field(default_factory=dict, hash=False, compare=False)
     half_of: dict = field(default_factory=dict, hash=False, compare=False)
@@ -145,16 +140,15 @@ class Table:
                  "dealer-right": players[(d - 1) % n]}[options.first_asker]
         halves = tuple(_halves(options))
         keys, key_card, card_keys, half_of = [], {}, {}, {}
-        for h in halves:
-            copies: dict = {}
-            for c in h.cards:
-                k = card_key(c, copies.get(c, 0))
-                copies[c] = copies.get(c, 0) + 1
-                keys.append(k)
-                key_card[k] = c
-                card_keys.setdefault(c, []).append(k)
+        for h in halves:   # the physical cards: 'QD', the jokers Copy('Jk', 0), ...
+            cards = {repr(c): c for c in h.cards}
+            for name, ks in copy_keys(Counter(map(repr, h.cards)), single="card").items():
+                c = cards[name]
+                card_keys[c] = ks
                 half_of[c] = h
-        card_keys = {c: tuple(v) for c, v in card_keys.items()}
+                for k in ks:
+                    keys.append(k)
+                    key_card[k] = c
         # LIT-4 / A7: dealt singly from the dealer's left; the first players get any extra
         base, extra = divmod(len(keys), n)
         order = [players[(d + 1 + i) % n] for i in range(n)]

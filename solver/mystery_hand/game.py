@@ -22,6 +22,7 @@ import math
 
 from solver.games import Capability, Finding, Game, Keywords, Knowledge, Vocabulary, log10
 from solver.model.budget import Budget
+from solver.model.copies import Copy
 
 
 class MysteryHandGame(Game):
@@ -263,7 +264,7 @@ class MysteryHandGame(Game):
         deal = true_deal(record) or {}
         out: dict[str, list[str]] = {}
         for key, loc in deal.items():
-            name = "Jk" if isinstance(key, tuple) else repr(key)
+            name = "Jk" if isinstance(key, Copy) else repr(key)
             out.setdefault(name, []).append(loc)
         return {c: ", ".join(sorted(ls)) for c, ls in out.items()}
 

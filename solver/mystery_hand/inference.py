@@ -24,13 +24,14 @@ from dataclasses import dataclass, field
 from solver.cards import JOKER, Card, standard_deck
 from solver.errors import NotationError
 from solver.model import CardLocationModel
+from solver.model.copies import Copy, copy_keys
 from solver.model.view import ModelView
 from solver.mystery_hand.events import (QUERIES, TURN_EVENTS, AskAll, AskOne, Announce,
                                         FaceUp, Holds, MysteryCards, Request, Turn, Unseen)
 from solver.mystery_hand.options import MysteryHandOptions, deal_sizes
 from solver.mystery_hand.engine import TurnState, real_shown
 
-JOKER_KEYS = (("Jk", 0), ("Jk", 1))
+JOKER_KEYS = copy_keys({"Jk": 2})["Jk"]   # the two jokers are interchangeable copies
 FACEUP = "faceup"
 
 
@@ -452,7 +453,7 @@ def true_deal(record) -> dict | None:
         if isinstance(ev, (Holds, FaceUp, MysteryCards)):
             loc = (ev.player if isinstance(ev, Holds) else FACEUP if isinstance(ev, FaceUp)
                    else (f"mystery:{ev.player}" if ev.player else "mystery"))
-            j = sum(1 for k in deal if isinstance(k, tuple))
+            j = sum(1 for k in deal if isinstance(k, Copy))
             for c in ev.cards:
                 if c.is_joker:
                     deal[JOKER_KEYS[j]] = loc

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from solver.cards import Card
 from solver.errors import InconsistentError, NotationError
 from solver.model import CardLocationModel
+from solver.model.copies import copy_keys
 from solver.model.view import ModelView
 from solver.twenty_two.events import Exchange, Holds
 from solver.twenty_two.options import TwentyTwoOptions
@@ -114,14 +115,9 @@ def visible_players(record, view: str | None, complete: bool, omniscient: bool =
 
 
 def card_keys(deck: Counter) -> tuple[list, dict, dict[str, list]]:
-    keys, names, by = [], {}, {}
-    for name in sorted(deck, key=_name_order):
-        for i in range(deck[name]):
-            k = (name, i)
-            keys.append(k)
-            names[k] = name
-            by.setdefault(name, []).append(k)
-    return keys, names, by
+    by = copy_keys([(name, deck[name]) for name in sorted(deck, key=_name_order)])
+    keys = [k for ks in by.values() for k in ks]
+    return keys, {k: k.card for k in keys}, by
 
 
 def _name_order(name: str):
