@@ -2,8 +2,9 @@
 optimal.
 
 Every candidate meld the hand can make is enumerated from the card counts (runs: every span
-of positions of a suit with at most one position filled by a wild; groups: every set of 2-4
-suits of a rank, with or without the wild), in the spirit of den Hertog and Hulshof's
+of positions of a suit with at most one position filled by a wild, two with
+``wilds-per-meld=2``; groups: every set of 2-4 suits of a rank, with or without the wild(s)),
+in the spirit of den Hertog and Hulshof's
 rummikub model; CP-SAT then chooses how often to use each (two packs: a meld can be made
 twice) to maximise the value with at least one card left for the discard (HR-30).  Two copies
 of a card are interchangeable (HR-2), and so are two wilds, so cards are counted by kind.
@@ -23,7 +24,7 @@ from itertools import combinations
 from solver.cards import SUITS, Card
 from solver.errors import BudgetError, RuleError
 from solver.lazy import LazyModule
-from solver.hand.melds import Reading, position_card
+from solver.hand.melds import Reading, position_card, wild_limit
 from solver.hand.options import HandOptions
 from solver.hand.regime import (Regime, check_copies, make_regime, natural_value,
                                 run_position_value)
@@ -39,10 +40,11 @@ SPLIT_RUNS = 5  # longest run the optimiser considers (longer ones are joined af
 
 @dataclass(frozen=True)
 class Candidate:
-    """A meld by kinds: the naturals it uses, whether it uses a wild, its best reading."""
+    """A meld by kinds: the naturals it uses, how many wilds (0, 1; 2 with
+    ``wilds-per-meld=2``), its best reading."""
 
     naturals: tuple[Card, ...]
-    wild: bool
+    wild: int
     reading: Reading
     #: the kind (a natural card or :data:`WILD`) that the taken discard plays in this meld
     #: (HR-29: a taken discard goes into a new meld); ``None`` for melds of hand cards only
@@ -64,15 +66,18 @@ def candidates(counts: Counter, n_wild: int, options: HandOptions, longest: int 
     held elsewhere (HR-16).
 
     The optimiser asks for runs of at most 5 cards: a run of 6 or more splits into runs of
-    3 to 5 with the same cards, at most one wild each, and the same value (a run's value is
-    the sum of its positions', HR-20), so nothing is lost; :func:`_realise` joins them again.
+    3 to 5 with the same cards, within the wild limit each (and, with two wilds, every part
+    of 3 or more cards keeps a natural), and the same value (a run's value is the sum of its
+    positions', HR-20), so nothing is lost; :func:`_realise` joins them again.
 
     >>> from solver.cards import parse_cards
     >>> len(candidates(Counter(parse_cards("5S 5H 5D")), 1, HandOptions()))  # 3 pairs+W, 5S5H5D, +W
     5
     """
     out: list[Candidate] = []
-    # groups (HR-13): 3-4 naturals of distinct suits, or 2-3 naturals + the wild
+    limit = min(n_wild, wild_limit(options))
+    # groups (HR-13): 3-4 naturals of distinct suits, or 2-3 naturals + the wild (2 + W + W
+    # with wilds-per-meld=2: each wild one missing suit)
     by_rank: dict[int, list[str]] = {}
     for c in counts:
         by_rank.setdefault(c.rank, []).append(c.suit)
@@ -84,10 +89,10 @@ def candidates(counts: Counter, n_wild: int, options: HandOptions, longest: int 
                 nat = tuple(Card(rank, s) for s in combo)
                 missing = tuple(Card(rank, s) for s in SUITS if s not in combo)
                 if k >= 3:
-                    out.append(Candidate(nat, False, Reading("group", k * v, (), rank=rank)))
-                if k <= 3 and n_wild:
-                    out.append(Candidate(nat, True, Reading("group", (k + 1) * v, missing,
-                                                            rank=rank)))
+                    out.append(Candidate(nat, 0, Reading("group", k * v, (), rank=rank)))
+                for w in range(1, min(limit, 4 - k) + 1):
+                    out.append(Candidate(nat, w, Reading("group", (k + w) * v, missing,
+                                                         rank=rank, n_wild=w)))
     # runs (HR-12): positions 1 (ace low) .. 14 (ace high), 3..13 long
     pv = [(run_position_value(p, False, options), run_position_value(p, True, options))
           if p else (0, 0) for p in range(15)]
@@ -100,26 +105,25 @@ def candidates(counts: Counter, n_wild: int, options: HandOptions, longest: int 
             for hi in range(lo, min(lo + longest - 1, 14) + 1):
                 if not have[hi]:
                     missing.append(hi)
-                if len(missing) > min(n_wild, 1):
+                if len(missing) > limit:
                     break
                 if hi - lo < 2:
                     continue
-                span = range(lo, hi + 1)
-                if missing:
-                    out.append(_run(suit, lo, hi, missing[0], pv))
-                else:
-                    out.append(_run(suit, lo, hi, None, pv))
-                    if n_wild:
-                        out.extend(_run(suit, lo, hi, w, pv) for w in span)
+                # the missing positions take wilds; spare wilds may stand for held cards too
+                present = [p for p in range(lo, hi + 1) if p not in missing]
+                for extra in range(0, limit - len(missing) + 1):
+                    for more in combinations(present, extra):
+                        out.append(_run(suit, lo, hi, tuple(sorted(missing + list(more))), pv))
     return out
 
 
-def _run(suit: str, lo: int, hi: int, w: int | None, pv: list) -> Candidate:
-    nat = tuple(position_card(p, suit) for p in range(lo, hi + 1) if p != w)
-    value = sum(pv[p][p == w] for p in range(lo, hi + 1))
-    reading = Reading("run", value, (position_card(w, suit),) if w else (), suit=suit, lo=lo,
-                      hi=hi, wild_pos=w)
-    return Candidate(nat, w is not None, reading)
+def _run(suit: str, lo: int, hi: int, ws: tuple[int, ...], pv: list) -> Candidate:
+    nat = tuple(position_card(p, suit) for p in range(lo, hi + 1) if p not in ws)
+    value = sum(pv[p][p in ws] for p in range(lo, hi + 1))
+    reading = Reading("run", value, tuple(position_card(w, suit) for w in ws), suit=suit,
+                      lo=lo, hi=hi, wild_pos=ws[0] if ws else None,
+                      wild_pos2=ws[1] if len(ws) > 1 else None)
+    return Candidate(nat, len(ws), reading)
 
 
 @dataclass
@@ -221,9 +225,10 @@ def _uses(cands: list[Candidate]) -> dict:
 
 def _join_runs(melds: list, readings: list, options: HandOptions) -> tuple[list, list]:
     """Join runs of one suit that meet end to end while the result is a valid run (at most
-    13 cards, one wild: HR-12, HR-14); values add up (HR-20)."""
+    13 cards, the wild limit: HR-12, HR-14); values add up (HR-20)."""
     melds, readings = list(melds), list(readings)
     longest = 14 if options.runs == "14-card" else 13
+    limit = wild_limit(options)
     joined = True
     while joined:
         joined = False
@@ -232,11 +237,12 @@ def _join_runs(melds: list, readings: list, options: HandOptions) -> tuple[list,
                 a, b = readings[i], readings[j]
                 if i == j or a.kind != "run" or b.kind != "run" or a.suit != b.suit \
                         or a.hi + 1 != b.lo or b.hi - a.lo + 1 > longest \
-                        or (a.wild_pos is not None and b.wild_pos is not None):
+                        or len(a.wild_positions) + len(b.wild_positions) > limit:
                     continue
-                w = a.wild_pos if a.wild_pos is not None else b.wild_pos
+                ws = a.wild_positions + b.wild_positions
                 r = Reading("run", a.value + b.value, a.wild_as + b.wild_as, suit=a.suit,
-                            lo=a.lo, hi=b.hi, wild_pos=w)
+                            lo=a.lo, hi=b.hi, wild_pos=ws[0] if ws else None,
+                            wild_pos2=ws[1] if len(ws) > 1 else None)
                 melds[i], readings[i] = melds[i] + melds[j], r
                 del melds[j], readings[j]
                 joined = True
@@ -255,10 +261,10 @@ def _realise(cands, counts_used: list[int], pools: dict, regime: Regime,
             m = cands[i]
             r = m.reading
             if r.kind == "run":
-                keys = [WILD if p == r.wild_pos else position_card(p, r.suit)
+                keys = [WILD if p in r.wild_positions else position_card(p, r.suit)
                         for p in range(r.lo, r.hi + 1)]
             else:
-                keys = list(m.naturals) + ([WILD] if m.wild else [])
+                keys = list(m.naturals) + [WILD] * m.wild
             if m.taken is not None:
                 keys[keys.index(m.taken)] = TAKEN
             cards = [pools[k].pop(0) for k in keys]
@@ -422,7 +428,7 @@ def taken_identities(card: Card, regime: Regime, options: HandOptions
         def as_ace(reading, kind):
             if reading.kind == "group":
                 return reading.rank == 1 and any(a in reading.wild_as for a in aces)
-            return reading.wild_as[0] in aces and run_ok(reading)
+            return any(a in reading.wild_as for a in aces) and run_ok(reading)
         return [(WILD, as_ace)], None, None
 
     def natural_ace(reading, kind):    # A4: then a natural ace
@@ -441,14 +447,14 @@ def taken_candidates(card: Card, kind, allowed, hand: list[Card], regime: Regime
         counts[kind] += 1
     out = []
     for m in candidates(counts, n_wild, options, longest=SPLIT_RUNS):
-        keys = list(m.naturals) + ([WILD] if m.wild else [])
+        keys = list(m.naturals) + [WILD] * m.wild
         if kind in keys and allowed(m.reading, kind):
             out.append(Candidate(m.naturals, m.wild, m.reading, taken=kind))
     return out
 
 
 def _keys(m: Candidate):
-    keys = list(m.naturals) + ([WILD] if m.wild else [])
+    keys = list(m.naturals) + [WILD] * m.wild
     if m.taken is not None:
         keys[keys.index(m.taken)] = TAKEN
     return keys

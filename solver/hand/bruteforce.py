@@ -2,7 +2,7 @@
 tests and ``benchmarks/hand_best.py`` compare against.
 
 It shares nothing with the optimiser but the meld judge: every subset of the physical cards
-that could be a meld (at most one wild, HR-14; naturals of one suit or one rank, HR-12/13) is
+that could be a meld (at most one wild, HR-14, two with ``wilds-per-meld=2``; naturals of one suit or one rank, HR-12/13) is
 judged by :func:`~solver.hand.melds.analyse_meld`, and a memoised search over the remaining
 cards (a bit mask) tries every way to combine disjoint melds.  Exponential; fine up to 15
 cards, slow beyond.
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from solver.cards import Card
-from solver.hand.melds import analyse_meld
+from solver.hand.melds import analyse_meld, wild_limit
 from solver.hand.options import HandOptions
 from solver.hand.regime import make_regime
 
@@ -39,6 +39,7 @@ def meld_masks(hand: list[Card], regime, options) -> dict[int, int]:
     wild = [regime.is_wild(c) for c in hand]
     nat = [None if wild[i] else regime.natural(hand[i]) for i in range(n)]
     found: dict[int, int] = {}
+    limit = wild_limit(options)
 
     def grow(start: int, mask: int, members: list[int], wilds: int, suit, rank):
         if len(members) >= 3:
@@ -47,9 +48,9 @@ def meld_masks(hand: list[Card], regime, options) -> dict[int, int]:
                 found[mask] = rep.best_value
         for j in range(start, n):
             if wild[j]:
-                if wilds:
+                if wilds >= limit:
                     continue
-                grow(j + 1, mask | 1 << j, members + [j], 1, suit, rank)
+                grow(j + 1, mask | 1 << j, members + [j], wilds + 1, suit, rank)
                 continue
             c = nat[j]
             s = suit if suit in (None, c.suit) else False

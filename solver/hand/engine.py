@@ -171,8 +171,9 @@ class RoundState:
         out = []
         for e in self.table:
             r = e.meld.reading
-            toks = [repr(c) + (f"={r.wild_as[0]!r}" if r.kind == "run" and r.wild_as
-                               and self.regime.is_wild(c) else "") for c in e.meld.cards]
+            stands = r.declare(e.meld.cards, self.regime) if r.kind == "run" else {}
+            toks = [repr(c) + (f"={stands[i][0]!r}" if i in stands else "")
+                    for i, c in enumerate(e.meld.cards)]
             out.append(" ".join(toks))
         return " | ".join(out) or None
 
@@ -400,7 +401,8 @@ def _melds(s, p, t, ev, text):
             raise _fail(f"not a valid meld: {rep.reason}", rep.rule or "HR-11", quoted)
         if len(rep.readings) > 1 and not rep.declared and s.options.run_wild_end == "declared":
             raise _fail(f"say where the wild stands: write the run in table order or declare "
-                        f"it ({' or '.join(f'{rep.wild!r}={r.wild_as[0]!r}' for r in rep.readings)})",
+                        "it (" + " or ".join(" ".join(f"{rep.wild!r}={c!r}" for c in r.wild_as)
+                                             for r in rep.readings) + ")",
                         "A16", quoted)
         _remove(s, p, cards, text)
         if p.count == 0:

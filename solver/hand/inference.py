@@ -132,7 +132,7 @@ def _patterns(card: Card, s: RoundState) -> list[tuple]:
         for m in taken_candidates(card, kind, allowed, full, s.regime, s.options):
             if m.size != 3:
                 continue
-            keys = list(m.naturals) + ([WILD] if m.wild else [])
+            keys = list(m.naturals) + [WILD] * m.wild    # W W with wilds-per-meld=2
             keys.remove(kind)
             out.add(tuple(sorted(keys, key=repr)))
     return sorted(out, key=repr)
@@ -144,7 +144,8 @@ def _kind_of(c: Card, regime):
 
 def _pair_chance(patterns, known: Counter, unseen: Counter, m: int, regime) -> float:
     """P(the hand -- ``known`` cards plus ``m`` drawn from the unseen cards, uniformly --
-    holds both kinds of some pattern), counted exactly."""
+    holds both kinds of some pattern), counted exactly.  A kind may occur twice in a pattern
+    (``W W`` under ``wilds-per-meld=2``): then two of it are needed."""
     if not patterns:
         return 0.0
     have = Counter()
@@ -156,9 +157,16 @@ def _pair_chance(patterns, known: Counter, unseen: Counter, m: int, regime) -> f
             pool[_kind_of(c, regime)] += n
     T = sum(pool.values())
     rel = sorted({k for p in patterns for k in p}, key=repr)
-    idx = {k: i for i, k in enumerate(rel)}
-    pats = [sum(1 << idx[k] for k in p) for p in patterns]
-    base = sum(1 << idx[k] for k in rel if have[k] > 0)
+    need = {k: max(Counter(p)[k] for p in patterns) for k in rel}
+    idx = {(k, j): i for i, (k, j) in enumerate((k, j) for k in rel
+                                                 for j in range(1, need[k] + 1))}
+
+    def bits(k, n: int) -> int:
+        """The bits of holding ``n`` cards of kind ``k``."""
+        return sum(1 << idx[(k, j)] for j in range(1, min(n, need[k]) + 1))
+
+    pats = [sum(bits(k, c) for k, c in Counter(p).items()) for p in patterns]
+    base = sum(bits(k, have[k]) for k in rel)
     if any(p & base == p for p in pats):
         return 1.0
     if m <= 0 or T == 0:
@@ -169,7 +177,7 @@ def _pair_chance(patterns, known: Counter, unseen: Counter, m: int, regime) -> f
         nxt: dict = {}
         for (mask, drawn), w in states.items():
             for n in range(0, min(u, m - drawn) + 1):
-                key = (mask | (1 << idx[k]) if n else mask, drawn + n)
+                key = (mask | bits(k, have[k] + n), drawn + n)
                 nxt[key] = nxt.get(key, 0) + w * comb(u, n)
         states = nxt
     rest = T - sum(pool[k] for k in rel)

@@ -1,5 +1,6 @@
-"""The meld engine: runs (HR-12), groups (HR-13), one wild per meld (HR-14), what the wild
-stands for (HR-15, HR-16), initial-meld values (HR-20, HR-49, HR-50, A11).
+"""The meld engine: runs (HR-12), groups (HR-13), one wild per meld (HR-14; two with the
+variant ``wilds-per-meld=2``), what the wild stands for (HR-15, HR-16), initial-meld values
+(HR-20, HR-49, HR-50, A11).
 
 A meld is written as its cards, e.g. ``7D AC 9D``.  The order of a run is its layout
 (HR-12: laid ascending), so ``9C 10C AS`` puts the wild above the 10 and ``AS 9C 10C`` below
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from itertools import permutations
 
 from solver.cards import SUITS, Card, split_tokens
 from solver.errors import NotationError
@@ -27,7 +29,17 @@ from solver.hand.regime import (Regime, check_copies, make_regime, natural_value
                                 run_position_value)
 
 __all__ = ["Reading", "MeldReport", "CheckResult", "analyse_meld", "check", "parse_meld",
-           "parse_melds", "layout_cards", "position_card", "natural_position"]
+           "parse_melds", "layout_cards", "position_card", "natural_position", "wild_limit"]
+
+
+def wild_limit(options: HandOptions) -> int:
+    """The most wilds one meld may hold: 1 (HR-14), 2 with ``wilds-per-meld=2``."""
+    return options.wilds_per_meld
+
+
+def _limit_text(options: HandOptions) -> str:
+    return ("a meld holds at most one wild" if options.wilds_per_meld == 1 else
+            "a meld holds at most two wilds (wilds-per-meld=2)")
 
 
 def position_card(pos: int, suit: str) -> Card:
@@ -44,7 +56,10 @@ class Reading:
     """One way to read a valid meld.
 
     Runs: ``suit``, positions ``lo..hi`` (1 = ace low, 14 = ace high), ``wild_pos`` (or
-    ``None``).  Groups: ``rank``.  ``wild_as``: the natural card(s) the wild stands for.
+    ``None``) and, with ``wilds-per-meld=2``, ``wild_pos2`` (the higher of two wild
+    positions).  Groups: ``rank``.  ``wild_as``: the natural card(s) the wild(s) stand for
+    (runs: by position, ascending; groups: the missing suits).  ``n_wild``: how many wilds
+    (derived when left 0).
     """
 
     kind: str
@@ -55,15 +70,54 @@ class Reading:
     hi: int = 0
     wild_pos: int | None = None
     rank: int = 0
+    wild_pos2: int | None = None
+    n_wild: int = 0
+
+    def __post_init__(self):
+        if not self.n_wild:
+            n = len(self.wild_positions) if self.kind == "run" else int(bool(self.wild_as))
+            object.__setattr__(self, "n_wild", n)
+
+    @property
+    def wild_positions(self) -> tuple[int, ...]:
+        """A run's wild positions, ascending (``()`` for none and for groups)."""
+        return tuple(p for p in (self.wild_pos, self.wild_pos2) if p is not None)
+
+    def stand_ins(self) -> tuple[tuple[Card, ...], ...]:
+        """What each wild stands for (HR-15): a run's wild its position's card; a group's one
+        wild every missing suit together; a group's two wilds one missing suit each
+        (``wilds-per-meld=2``).
+
+        >>> Reading("group", 20, (Card.parse("5C"), Card.parse("5D")), rank=5, n_wild=2).stand_ins()
+        ((5C,), (5D,))
+        """
+        if self.kind == "run":
+            return tuple((position_card(p, self.suit),) for p in self.wild_positions)
+        if self.n_wild >= 2:
+            return tuple((c,) for c in self.wild_as)
+        return (self.wild_as,) if self.wild_as else ()
+
+    def declare(self, cards, regime: Regime) -> dict[int, tuple[Card, ...]]:
+        """Each wild of ``cards`` (written order) declared as what it stands for under this
+        reading (HR-25, A16): ``{index: stand-in}``."""
+        wild_idx = [i for i, c in enumerate(cards) if regime.is_wild(c)]
+        if self.kind == "run":
+            pos = self.positions_of(cards, regime)
+            return {i: (position_card(pos[i], self.suit),) for i in wild_idx}
+        return dict(zip(wild_idx, self.stand_ins()))
+
+    def _end(self, w: int) -> str:
+        if w == self.lo:
+            return "low"
+        return "high" if w == self.hi else "inside"
 
     @property
     def end(self) -> str | None:
-        """Where a run's wild sits: ``low``, ``high``, ``inside``; ``None`` otherwise."""
+        """Where a run's wild sits: ``low``, ``high``, ``inside``; ``None`` otherwise (two
+        wilds: both, as ``low+high``)."""
         if self.kind != "run" or self.wild_pos is None:
             return None
-        if self.wild_pos == self.lo:
-            return "low"
-        return "high" if self.wild_pos == self.hi else "inside"
+        return "+".join(self._end(w) for w in self.wild_positions)
 
     def layout(self) -> tuple[Card, ...]:
         """The natural cards the meld represents, in order."""
@@ -74,10 +128,11 @@ class Reading:
     def positions_of(self, cards, regime: Regime) -> list[int] | None:
         """Run positions of ``cards`` (written order) under this reading."""
         out = []
-        low_ace_free = self.lo == 1 and self.hi == 14 and self.wild_pos != 1   # runs=14-card
+        wilds = list(self.wild_positions)   # the wilds in written order, ascending
+        low_ace_free = self.lo == 1 and self.hi == 14 and 1 not in wilds   # runs=14-card
         for c in cards:
             if regime.is_wild(c):
-                out.append(self.wild_pos)
+                out.append(wilds.pop(0) if len(wilds) > 1 else wilds[0] if wilds else None)
             elif low_ace_free and regime.natural(c).rank == 1:
                 out.append(1)
                 low_ace_free = False
@@ -114,13 +169,17 @@ class MeldReport:
         return max((r.value for r in self.readings), default=None)
 
     def wild_text(self) -> str:
-        """``AC = 8D``, ``AC = itself``, ``Jk = 5C+5D`` or ``''``; plus natural jokers."""
+        """``AC = 8D``, ``AC = itself``, ``Jk = 5C+5D`` or ``''``; plus natural jokers; two
+        wilds (``wilds-per-meld=2``) each: ``AC = 8D, AC = 10D``."""
         parts = []
         if self.wild is not None and self.wild_as:
-            if len(self.wild_as) == 1 and self.wild_as[0] == self.wild:
-                parts.append(f"{self.wild!r} = itself")
-            else:
-                parts.append(f"{self.wild!r} = " + "+".join(repr(c) for c in self.wild_as))
+            each = []
+            for stands in (self.chosen.stand_ins() if self.chosen else (self.wild_as,)):
+                if len(stands) == 1 and stands[0] == self.wild:
+                    each.append(f"{self.wild!r} = itself")
+                else:
+                    each.append(f"{self.wild!r} = " + "+".join(repr(c) for c in stands))
+            parts.append(", ".join(each))
         if self.jokers_as is not None:
             parts.append(f"Jk natural {self.jokers_as!r}")
         return "; ".join(parts)
@@ -197,9 +256,14 @@ def _group_readings(nats: list[Card], n_wild: int) -> tuple[list[Reading], str |
     total = len(nats) + n_wild
     if total > 4:
         return [], f"a group has 3 or 4 cards, one of each suit; {total} here (HR-13)"
+    if n_wild >= 2 and len(nats) < 2:
+        # wilds-per-meld=2: only 2 + W + W gives each wild one missing suit (HR-15)
+        return [], ("a group with two wilds needs two naturals, each wild standing for one "
+                    "missing suit (wilds-per-meld=2, HR-14)")
     missing = tuple(Card(rank, s) for s in SUITS if s not in seen) if n_wild else ()
     # a wild counts once, at the group's rank (HR-20, HR-17 row 14)
-    return [Reading("group", total * natural_value(rank), missing, rank=rank)], None
+    return [Reading("group", total * natural_value(rank), missing, rank=rank,
+                    n_wild=n_wild)], None
 
 
 def _run_readings(nats: list[Card], n_wild: int, options: HandOptions
@@ -228,16 +292,16 @@ def _run_readings(nats: list[Card], n_wild: int, options: HandOptions
         if len(gaps) > n_wild:
             errors.append((len(gaps), "ranks not consecutive: missing "
                            + " ".join(repr(position_card(p, suit)) for p in gaps)
-                           + (" and a meld holds at most one wild (HR-12, HR-14)" if n_wild
+                           + (f" and {_limit_text(options)} (HR-12, HR-14)" if n_wild
                               else " (HR-12)")))
             continue
-        if gaps:  # exactly one gap, filled by the wild
-            spans = [(lo, hi, gaps[0])]
-        elif n_wild:
-            spans = [(lo - 1, hi, lo - 1), (lo, hi + 1, hi + 1)]
-        else:
-            spans = [(lo, hi, None)]
-        for a, b, w in spans:
+        # the gaps take wilds; the others go to the ends (e below, n_wild - len(gaps) - e above)
+        ends = n_wild - len(gaps)
+        spans = [(lo - e, hi + ends - e,
+                  tuple(sorted(gaps + list(range(lo - e, lo)) + list(range(hi + 1,
+                                                                           hi + 1 + ends - e)))))
+                 for e in range(ends, -1, -1)]
+        for a, b, ws in spans:
             if a < 1 or b > 14:
                 continue
             if b - a + 1 > longest:
@@ -245,13 +309,14 @@ def _run_readings(nats: list[Card], n_wild: int, options: HandOptions
                 continue
             if a == 1 and b == 14 and longest < 14:  # pragma: no cover - by the length
                 continue
-            value = sum(run_position_value(p, p == w, options) for p in range(a, b + 1))
-            out.append(Reading("run", value, (position_card(w, suit),) if w else (), suit=suit,
-                               lo=a, hi=b, wild_pos=w))
+            value = sum(run_position_value(p, p in ws, options) for p in range(a, b + 1))
+            out.append(Reading("run", value, tuple(position_card(w, suit) for w in ws),
+                               suit=suit, lo=a, hi=b, wild_pos=ws[0] if ws else None,
+                               wild_pos2=ws[1] if len(ws) > 1 else None))
     if out:
         # with no natural ace, the ace-low and ace-high numberings coincide: de-duplicate
-        uniq = {(r.lo, r.hi, r.wild_pos): r for r in out}
-        return sorted(uniq.values(), key=lambda r: (r.lo, r.wild_pos or 0)), None
+        uniq = {(r.lo, r.hi, r.wild_positions): r for r in out}
+        return sorted(uniq.values(), key=lambda r: (r.lo, r.wild_positions)), None
     others = [c.rank for c in nats if c.rank != 1]
     if (has_ace or n_wild) and others and min(others) <= 3 and max(others) >= 12:
         return [], ("the ace sits below the 2 or above the K, never between them "
@@ -263,7 +328,7 @@ def _run_readings(nats: list[Card], n_wild: int, options: HandOptions
 
 def _raw_readings(nats: list[Card], n_wild: int, options: HandOptions
                   ) -> tuple[list[Reading], str, str]:
-    """All readings of naturals plus ``n_wild`` (0/1) wilds, or the reason and rule."""
+    """All readings of naturals plus ``n_wild`` (0..2) wilds, or the reason and rule."""
     ranks = {c.rank for c in nats}
     suits = {c.suit for c in nats}
     readings: list[Reading] = []
@@ -280,7 +345,8 @@ def _raw_readings(nats: list[Card], n_wild: int, options: HandOptions
         return readings, "", ""
     if len(ranks) != 1 and len(suits) != 1:
         reason = "neither a group (one rank, HR-13) nor a run (one suit, HR-12)"
-    rule = "HR-13" if "HR-13" in reason else "HR-12"
+    rule = "HR-13" if "HR-13" in reason else "HR-14" if reason.endswith(
+        "(wilds-per-meld=2, HR-14)") else "HR-12"
     return [], reason, rule
 
 
@@ -309,6 +375,15 @@ def _natural_hint(cards: list[Card], regime: Regime, options: HandOptions
                 why, rule = "with wild-mode=jokers-only every ace is natural", "HR-46"
             return f"{c!r} is a natural card here: {why} ({rule})", rule
     return None
+
+
+def _fits(r: Reading, wants: list[set]) -> bool:
+    """Whether the declared stand-ins ``wants`` (one set a declared wild) fit reading ``r``,
+    each wild its own stand-in (HR-15; a group's one wild may be declared as part of it)."""
+    have = [set(x) for x in r.stand_ins()]
+    return any(all(w <= have[j] and (r.kind == "group" or w == have[j])
+                   for w, j in zip(wants, perm))
+               for perm in permutations(range(len(have)), len(wants)))
 
 
 def _invalid(cards, reason, rule, **kw) -> MeldReport:
@@ -341,11 +416,11 @@ def analyse_meld(cards: list[Card], regime: Regime | None = None,
     if len(cards) < 3:
         return _invalid(cards, f"a meld has at least 3 cards; {len(cards)} here (HR-11)",
                         "HR-11")
-    if len(wild_idx) > 1:
-        return _invalid(cards, "a meld holds at most one wild; "
+    if len(wild_idx) > wild_limit(options):
+        return _invalid(cards, f"{_limit_text(options)}; "
                         + ", ".join(repr(cards[i]) for i in wild_idx) + " are both wild (HR-14)"
                         if len(wild_idx) == 2 else
-                        f"a meld holds at most one wild; {len(wild_idx)} here (HR-14)", "HR-14")
+                        f"{_limit_text(options)}; {len(wild_idx)} here (HR-14)", "HR-14")
     for i in declared:
         if i not in wild_idx:
             return _invalid(cards, f"{cards[i]!r} is not a wild here, so it stands only for "
@@ -359,24 +434,27 @@ def analyse_meld(cards: list[Card], regime: Regime | None = None,
         return _invalid(cards, reason, rule, jokers_as=jokers_as)
     chosen = None
     is_declared = False
-    if wild_idx and wild_idx[0] in declared:
-        want = set(declared[wild_idx[0]])
-        fits = [r for r in readings if want <= set(r.wild_as) and (r.kind == "group"
-                                                                   or want == set(r.wild_as))]
-        if not fits:
-            can = " or ".join("+".join(repr(c) for c in r.wild_as) for r in readings)
+    pool = readings
+    wants = [set(declared[i]) for i in wild_idx if i in declared]
+    if wants:
+        pool = [r for r in readings if _fits(r, wants)]
+        if not pool:
+            can = " or ".join(", ".join("+".join(repr(c) for c in x) for x in r.stand_ins())
+                              for r in readings)
             return _invalid(cards, f"{wild!r} cannot stand for "
-                            + "+".join(repr(c) for c in declared[wild_idx[0]])
+                            + ", ".join("+".join(repr(c) for c in declared[i])
+                                        for i in wild_idx if i in declared)
                             + f" here; it can stand for {can} (HR-15)", "HR-15",
                             readings=tuple(readings), jokers_as=jokers_as)
-        chosen, is_declared = fits[0], True
-    elif len(readings) > 1 and options.run_wild_end == "declared":
-        laid = [r for r in readings if r.kind == "run"
+        if len(pool) == 1:
+            chosen, is_declared = pool[0], True
+    if chosen is None and len(pool) > 1 and options.run_wild_end == "declared":
+        laid = [r for r in pool if r.kind == "run"
                 and r.positions_of(cards, regime) == list(range(r.lo, r.hi + 1))]
         if len(laid) == 1:  # the written order is the layout (HR-12): the end is declared
             chosen, is_declared = laid[0], True
     if chosen is None:
-        chosen = max(readings, key=lambda r: (r.value, r.wild_pos or 0, r.kind == "run"))
+        chosen = max(pool, key=lambda r: (r.value, r.wild_positions, r.kind == "run"))
     return MeldReport(tuple(cards), True, chosen.kind, wild, chosen.wild_as, chosen.value,
                       None, None, tuple(readings), chosen, is_declared, jokers_as)
 

@@ -34,6 +34,10 @@ SPECS: tuple[Option, ...] = (
            "scored rounds in a game (HR-41; HR-43's three deals apply to the last round)"),
     Option("runs", "runs", ("13-card", "14-card"), "HR-12",
            "longest run: 13 cards (no ace twice), or 14 from ace to ace as some rooms allow"),
+    Option("wilds-per-meld", "wilds_per_meld", (1, 2), "HR-14",
+           "most wilds in one meld: 1, or 2 as some online rooms allow (a run may have two "
+           "wild positions; a group with two wilds needs two naturals, each wild one missing "
+           "suit)"),
     Option("manual-calls", "manual_calls", FLAG, "HR-33",
          "players announce 'one/two/three cards' themselves"),
     Option("deal-rotation", "deal_rotation", ("loser", "rotate"), "HR-45",
@@ -103,6 +107,7 @@ class HandOptions(Options):
     players: int = 4
     rounds: int = 7
     runs: str = "13-card"
+    wilds_per_meld: int = 1
     manual_calls: bool = False
     deal_rotation: str = "loser"
     wild_mode: str = "indicator"

@@ -72,8 +72,8 @@ def _spec(cards, regime, options) -> MeldSpec:
     """A meld as written: its layout, with the wild declared when the layout leaves it open."""
     rep = analyse_meld(list(cards), regime, options)
     if rep.valid and len(rep.readings) > 1 and not rep.declared and rep.wild is not None:
-        i = list(cards).index(rep.wild)
-        return MeldSpec(tuple(cards), ((i, tuple(rep.chosen.wild_as)),))
+        return MeldSpec(tuple(cards),
+                        tuple(sorted(rep.chosen.declare(list(cards), regime).items())))
     return MeldSpec(tuple(cards))
 
 

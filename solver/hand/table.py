@@ -4,7 +4,9 @@ table melds never rearranged (HR-25) and nothing before the initial meld (HR-18,
 A table meld is written like any meld; its written order is its layout, so a wild at a run's
 end has the identity its position gives it (or declare it: ``AS=JC``).  A play is
 ``N: cards`` (put these hand cards into table meld N); it is a swap when the cards are the
-natural(s) the meld's wild stands for, otherwise a lay-off.
+natural(s) the meld's wild stands for, otherwise a lay-off.  With ``wilds-per-meld=2`` a meld
+may hold two wilds: each is swapped on its own, by the natural it stands for (a run's: its
+position's card; 2 + W + W: either missing suit, the other wild then standing for the last).
 
 >>> from solver.cards import parse_cards, Card
 >>> res = moves("9C 10C AS", parse_cards("JC 7C 5D"), Card.parse("QS"))
@@ -27,7 +29,7 @@ from solver.errors import NotationError, RuleError
 from solver.hand.best import candidates
 from solver.hand.events import ascii_int
 from solver.hand.melds import (Reading, analyse_meld, layout_cards, parse_meld, parse_melds,
-                               position_card)
+                               position_card, wild_limit)
 from solver.hand.options import HandOptions
 from solver.hand.regime import Regime, check_copies, make_regime
 
@@ -41,6 +43,9 @@ class TableMeld:
 
     def wild(self, regime: Regime) -> Card | None:
         return next((c for c in self.cards if regime.is_wild(c)), None)
+
+    def n_wild(self, regime: Regime) -> int:
+        return sum(regime.is_wild(c) for c in self.cards)
 
     def text(self) -> str:
         return " ".join(repr(c) for c in self.cards)
@@ -142,7 +147,8 @@ def parse_table(text: str, regime: Regime, options: HandOptions) -> list[TableMe
             raise RuleError(f"table meld {i} is not a valid meld: {_bare(rep.reason)}",
                             text=quoted, rule=rep.rule)
         if len(rep.readings) > 1 and not rep.declared:
-            ends = " or ".join(f"{rep.wild!r}={r.wild_as[0]!r}" for r in rep.readings)
+            ends = " or ".join(" ".join(f"{rep.wild!r}={c!r}" for c in r.wild_as)
+                               for r in rep.readings)
             raise NotationError(f"table meld {i}: write the run in its table order or declare "
                                 f"its wild ({ends}); a wild keeps its place (HR-25, A16)",
                                 text=quoted)
@@ -176,14 +182,17 @@ def _take(hand: list[Card], cards: list[Card]) -> list[Card]:
     return rest
 
 
-def _swap_needs(meld: TableMeld) -> list[Card]:
-    """The natural(s) that free the meld's wild (HR-24)."""
-    return list(meld.reading.wild_as)
+def _swap_needs(meld: TableMeld) -> list[list[Card]]:
+    """The natural(s) that free each of the meld's wilds (HR-24): one list per wild."""
+    return [list(x) for x in meld.reading.stand_ins()]
 
 
-def _own_face(meld: TableMeld, regime: Regime) -> bool:
-    w = meld.wild(regime)
-    return w is not None and w in meld.reading.wild_as
+def _need_key(cards) -> list[str]:
+    return sorted(map(repr, cards))
+
+
+def _own_face(w: Card | None, need: list[Card]) -> bool:
+    return w is not None and w in need
 
 
 def try_swap(meld: TableMeld, idx: int, cards: list[Card], hand: list[Card], regime: Regime,
@@ -193,27 +202,40 @@ def try_swap(meld: TableMeld, idx: int, cards: list[Card], hand: list[Card], reg
     quoted = " ".join(map(repr, cards))
     if w is None:
         raise RuleError(f"table meld {idx} has no wild to swap", text=quoted, rule="HR-24")
-    need = sorted(_swap_needs(meld), key=repr)
-    given = sorted((regime.natural(c) for c in cards if not regime.is_wild(c)), key=repr)
-    if given != need or any(regime.is_wild(c) for c in cards):
+    needs = _swap_needs(meld)
+    given = sorted(repr(regime.natural(c)) for c in cards if not regime.is_wild(c))
+    which = next((j for j, n in enumerate(needs) if _need_key(n) == given), None)
+    if which is None or any(regime.is_wild(c) for c in cards):
         raise RuleError(f"a swap puts in exactly the natural(s) the wild stands for: "
-                        + " ".join(map(repr, need)), text=quoted, rule="HR-24")
+                        + " or ".join(" ".join(_need_key(n)) for n in needs),
+                        text=quoted, rule="HR-24")
+    need = needs[which]
     if not sit.melded and not (sit.going_out and options.below_min_swaps):
         raise RuleError("no wild swaps before your initial meld" + (
             "; a below-minimum going-out turn permits lay-offs only (A6; variant "
             "below-min-swaps allows swaps)" if sit.going_out else ""), text=quoted,
             rule="HR-18" if not sit.going_out else "HR-21")
-    if _own_face(meld, regime) and options.own_face_swap == "forbidden":
+    if _own_face(w, need) and options.own_face_swap == "forbidden":
         raise RuleError(f"{w!r} stands for its own face; own-face-swap=forbidden keeps it",
                         text=quoted, rule="A17")
-    result = [c for c in meld.cards if not regime.is_wild(c)] + list(cards)
-    rep = analyse_meld(result, regime, options)
+    # the swapped wild leaves; another wild (wilds-per-meld=2) keeps its place (HR-25)
+    wild_idx = [i for i, c in enumerate(meld.cards) if regime.is_wild(c)]
+    gone = wild_idx[which] if meld.reading.kind == "run" else wild_idx[-1]
+    kept = [c for i, c in enumerate(meld.cards) if i != gone]
+    decl = {}
+    if meld.reading.kind == "run":
+        stands = meld.reading.declare(meld.cards, regime)
+        decl = {j: stands[i] for j, i in enumerate(i for i in range(len(meld.cards))
+                                                    if i != gone) if i in stands}
+    result = kept + list(cards)
+    rep = analyse_meld(result, regime, options, decl)
     if not rep.valid:  # pragma: no cover - a swap restores the naturals the wild stood for
         raise RuleError(rep.reason, text=quoted, rule=rep.rule)
     reading = rep.chosen
     if meld.reading.kind == "run":
         reading = next(r for r in rep.readings
-                       if (r.lo, r.hi) == (meld.reading.lo, meld.reading.hi))
+                       if (r.lo, r.hi) == (meld.reading.lo, meld.reading.hi)
+                       and set(r.wild_positions) <= set(meld.reading.wild_positions))
     move = Move("swap", idx, tuple(cards), tuple(layout_cards(result, reading, regime)),
                 reading, take=w, rule="HR-24")
     new_hand = _take(hand, cards) + [w]
@@ -243,13 +265,17 @@ def try_layoff(meld: TableMeld, idx: int, cards: list[Card], declared: dict, reg
                         "this turn)", text=quoted, rule="HR-18")
     old_wild = meld.wild(regime)
     new_wilds = [c for c in cards if regime.is_wild(c)]
-    if new_wilds and (old_wild is not None or len(new_wilds) > 1):
-        raise RuleError(f"table meld {idx} would hold two wilds", text=quoted, rule="HR-14")
+    n_wild = meld.n_wild(regime) + len(new_wilds)
+    if new_wilds and n_wild > wild_limit(options):
+        raise RuleError(f"table meld {idx} would hold two wilds" if n_wild == 2 else
+                        f"table meld {idx} would hold {n_wild} wilds; a meld holds at most "
+                        f"{wild_limit(options)} (wilds-per-meld={options.wilds_per_meld})",
+                        text=quoted, rule="HR-14")
     combined = list(meld.cards) + list(cards)
     off = len(meld.cards)
     decl = {off + i: v for i, v in declared.items()}
     if old_wild is not None and meld.reading.kind == "run":  # its place is fixed (HR-25)
-        decl[list(meld.cards).index(old_wild)] = meld.reading.wild_as
+        decl.update(meld.reading.declare(meld.cards, regime))
     rep = analyse_meld(combined, regime, options, decl)
     if not rep.valid:
         free = analyse_meld(combined, regime, options,
@@ -271,17 +297,22 @@ def try_layoff(meld: TableMeld, idx: int, cards: list[Card], declared: dict, reg
     undeclared = new_wilds and not any(
         regime.is_wild(cards[i]) for i in declared)  # the order of added cards says nothing
     if len(fits) > 1 and undeclared and options.run_wild_end == "declared":
-        ends = " or ".join(f"{new_wilds[0]!r}={r.wild_as[0]!r}" for r in fits)
+        old = meld.reading.wild_positions
+        ends = " or ".join(" ".join(f"{new_wilds[0]!r}={position_card(p, r.suit)!r}"
+                                    for p in r.wild_positions if p not in old) for r in fits)
         raise NotationError(f"say which card the wild stands for: {ends} (A16)", text=quoted)
     if undeclared:
-        reading = max(fits, key=lambda r: (r.value, r.wild_pos or 0))
+        reading = max(fits, key=lambda r: (r.value, r.wild_positions))
     else:
         reading = rep.chosen if rep.chosen in fits else max(fits, key=lambda r: r.value)
     rule = "HR-23"
     if meld.reading.kind == "group" and old_wild is not None:
-        # 2 + W gaining one natural: 8C 8H W + 8S (HR-26)
+        # 2 + W gaining one natural: 8C 8H W + 8S (HR-26); a second wild
+        # (wilds-per-meld=2) narrows the first wild to one suit as well
         if not (sit.going_out or sit.one_card or options.pair_wild_third_card):
-            raise RuleError(f"a single missing natural may not be added to the 2 + wild group "
+            what = ("a second wild (wilds-per-meld=2: it narrows the first to one suit)"
+                    if new_wilds else "a single missing natural")
+            raise RuleError(f"{what} may not be added to the 2 + wild group "
                             f"{meld.text()} unless you go out this turn or a player is down to "
                             "one card (variant pair-wild-third-card lifts this, HR-56)",
                             text=quoted, rule="HR-26")
@@ -291,9 +322,12 @@ def try_layoff(meld: TableMeld, idx: int, cards: list[Card], declared: dict, reg
                 reading, rule=rule)
 
 
-def _is_swap(cards: list[Card], need: list[str], regime: Regime) -> bool:
-    return not any(regime.is_wild(c) for c in cards) and sorted(
-        repr(regime.natural(c)) for c in cards) == need
+def _is_swap(cards: list[Card], meld: TableMeld, regime: Regime) -> bool:
+    """Whether ``cards`` are exactly what frees one of the meld's wilds (HR-24)."""
+    if meld.wild(regime) is None or any(regime.is_wild(c) for c in cards):
+        return False
+    given = sorted(repr(regime.natural(c)) for c in cards)
+    return any(_need_key(n) == given for n in _swap_needs(meld))
 
 
 def _pick(hand: list[Card], regime: Regime, want: Card | None) -> Card | None:
@@ -306,16 +340,17 @@ def _pick(hand: list[Card], regime: Regime, want: Card | None) -> Card | None:
     return None
 
 
-def _proposals(meld: TableMeld, hand: list[Card], regime: Regime, longest: int = 13):
+def _proposals(meld: TableMeld, hand: list[Card], regime: Regime, longest: int = 13,
+               limit: int = 1):
     """Hand-card combinations worth trying on a meld: run extensions (each prefix, the wild
     anywhere in it), a 4th card or the wild for groups, and single cards of its suit/rank
     (to explain refusals)."""
     r = meld.reading
-    has_wild = meld.wild(regime) is not None
+    has_wild = meld.n_wild(regime)
     out: list[tuple[list[Card], dict]] = []
     if r.kind == "run":
         for step in (-1, 1):
-            def grow(pos, used: list[Card], decl: dict, wild_used: bool):
+            def grow(pos, used: list[Card], decl: dict, wild_used: int):
                 nxt = pos + step
                 lo = min(r.lo, nxt)
                 hi = max(r.hi, nxt)
@@ -329,12 +364,12 @@ def _proposals(meld: TableMeld, hand: list[Card], regime: Regime, longest: int =
                     out.append((used + [nat], dict(decl)))
                     grow(nxt, used + [nat], decl, wild_used)
                 w = _pick(rest, regime, None)
-                if w is not None and not has_wild and not wild_used:
+                if w is not None and has_wild + wild_used < limit:
                     d = dict(decl)
                     d[len(used)] = (position_card(nxt, r.suit),)
                     out.append((used + [w], d))
-                    grow(nxt, used + [w], d, True)
-            grow(r.lo if step < 0 else r.hi, [], {}, False)
+                    grow(nxt, used + [w], d, wild_used + 1)
+            grow(r.lo if step < 0 else r.hi, [], {}, 0)
         for c in hand:
             if not regime.is_wild(c) and regime.natural(c).suit == r.suit:
                 out.append(([c], {}))
@@ -359,10 +394,10 @@ def _layoffs(table: list[TableMeld], hand: list[Card], regime: Regime, options: 
     legal: list[Move] = []
     blocked: list[Blocked] = []
     for i, meld in enumerate(table, 1):
-        need = sorted(map(repr, _swap_needs(meld)))
         for cards, decl in _proposals(meld, hand, regime,
-                                      14 if options.runs == "14-card" else 13):
-            if meld.wild(regime) is not None and _is_swap(cards, need, regime):
+                                      14 if options.runs == "14-card" else 13,
+                                      wild_limit(options)):
+            if _is_swap(cards, meld, regime):
                 continue  # that is the swap (HR-24), listed with the swaps
             try:
                 legal.append(try_layoff(meld, i, cards, decl, regime, options, sit))
@@ -379,19 +414,20 @@ def _swaps(table, hand, regime, options, sit) -> tuple[list[Move], list[Blocked]
     for i, meld in enumerate(table, 1):
         if meld.wild(regime) is None:
             continue
-        rest = list(hand)
-        give = []
-        for n in _swap_needs(meld):
-            c = _pick(rest, regime, n)
-            if c is None:
-                break
-            give.append(c)
-            rest.remove(c)
-        else:
-            try:
-                legal.append(try_swap(meld, i, give, hand, regime, options, sit, table))
-            except RuleError as e:
-                blocked.append(Blocked(i, tuple(give), e.message, e.rule))
+        for need in _swap_needs(meld):
+            rest = list(hand)
+            give = []
+            for n in need:
+                c = _pick(rest, regime, n)
+                if c is None:
+                    break
+                give.append(c)
+                rest.remove(c)
+            else:
+                try:
+                    legal.append(try_swap(meld, i, give, hand, regime, options, sit, table))
+                except RuleError as e:
+                    blocked.append(Blocked(i, tuple(give), e.message, e.rule))
     return legal, blocked
 
 
@@ -400,8 +436,9 @@ def _hr25_hints(blocked: list[Blocked], table, hand, regime) -> list[Blocked]:
     for b in blocked:
         reason = b.reason
         if b.rule == "HR-25":
-            need = table[b.meld - 1].reading.wild_as
-            if all(_pick(hand, regime, n) is not None for n in need):
+            need = next((n for n in _swap_needs(table[b.meld - 1])
+                         if all(_pick(hand, regime, c) is not None for c in n)), None)
+            if need is not None:
                 reason += "; swap in " + " ".join(map(repr, need)) + " first, as HR-24 allows"
         out.append(Blocked(b.meld, b.cards, reason, b.rule))
     return out
@@ -425,8 +462,7 @@ def moves(table: str, hand: list[Card], indicator: Card | None,
             raise NotationError(f"there are {len(melds)} table melds", text=text)
         meld = melds[idx - 1]
         rest = _take(hand, cards)
-        need = sorted(map(repr, _swap_needs(meld)))
-        if meld.wild(regime) is not None and _is_swap(cards, need, regime):
+        if _is_swap(cards, meld, regime):
             move = try_swap(meld, idx, cards, hand, regime, options, sit, melds)
             hand = rest + [move.take]
         else:
