@@ -120,9 +120,11 @@ def conflict_text(e: InconsistentError) -> str:
     if _CONFLICT not in text:
         return text
     head, _, rest = text.partition(_CONFLICT)
+    why = e.reason or ("no deal of the cards fits them together"
+                       if len(e.conflict) > 1 else "no deal of the cards fits it")
     head = head.replace("no deal fits the record",
-                        f"these {len(e.conflict)} statements cannot all be true: no deal of "
-                        "the cards fits them together")
+                        f"these {len(e.conflict)} statements cannot all be true: {why}"
+                        if len(e.conflict) != 1 else f"this statement cannot be true: {why}")
     items = re.split(r"; (?=line \d+: )", rest)
     return head + "\n" + "\n".join(f"  {it}" for it in items)
 

@@ -119,11 +119,17 @@ class FileError(SleuthError):
 class InconsistentError(SleuthError):
     """Observations that cannot all be true together.
 
-    ``conflict`` lists the record lines of a minimal set of conflicting statements.
+    ``conflict`` lists the record lines of a minimal set of conflicting statements;
+    ``reason``, when known, is one plain sentence saying why they cannot all hold ("lines
+    7, 8 put 3H 5H in the mystery hand, so with line 11 KS cannot be in the mystery hand;
+    line 13 says it is"), naming lines the way :func:`solver.model.conflicts.lines_text`
+    does.
     """
 
     exit_code = 3
 
-    def __init__(self, message: str, conflict: list[int] | None = None, **kw):
+    def __init__(self, message: str, conflict: list[int] | None = None,
+                 reason: str | None = None, **kw):
         self.conflict = sorted(set(conflict or []))
+        self.reason = reason
         super().__init__(message, **kw)

@@ -263,9 +263,28 @@ def _renumber_after_delete(e: SleuthError, n: int) -> None:
     """Line numbers of an error about the record without line ``n``, as numbered before."""
     if isinstance(e, InconsistentError):
         e.conflict = sorted(ln + 1 if ln >= n else ln for ln in e.conflict)
+        if e.reason:
+            e.reason = renumber_text(e.reason, lambda ln: ln + 1 if ln >= n else ln)
     if e.line is not None and e.line >= n:
         e.line += 1
         e.args = (e._render(),)
+
+
+_LINES = re.compile(r"\b(lines? )(\d+(?:(?:, | and )\d+)*)")
+
+
+def renumber_text(text: str, renumber) -> str:
+    """``text`` with every line number it names (``line 7``, ``lines 7, 8 and 11``: the
+    wording of :func:`solver.model.conflicts.lines_text`) passed through ``renumber``.
+
+    >>> renumber_text("lines 3, 5 and 9 put KS there; line 12 says not", lambda n: n + 1)
+    'lines 4, 6 and 10 put KS there; line 13 says not'
+    """
+    def one(m):
+        nums = re.sub(r"\d+", lambda d: str(renumber(int(d.group()))), m.group(2))
+        return m.group(1) + nums
+
+    return _LINES.sub(one, text)
 
 
 def replace_statement(path: str, line, statement: str | None, *,

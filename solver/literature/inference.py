@@ -62,6 +62,9 @@ class ViewModel(ModelView):
     def free_keys(self) -> list[str]:
         return [k for k in self.table.keys if k not in self.fixed]
 
+    def loc_label(self, loc: str) -> str:
+        return _label(loc)
+
 
 def view_facts(play: Play, view):
     """The facts the view knows, without those implied by a later one: "at least lo of

@@ -358,15 +358,32 @@ class CardLocationModel:
 
         return self._core(negate)
 
-    def conflict_error(self, statements: dict[int, str]) -> InconsistentError | None:
+    def conflict_error(self, statements: dict[int, str],
+                       loc_label=lambda l: l) -> InconsistentError | None:
         """``None`` when the model is consistent, else the error every game raises: it names
-        a minimal conflicting set of lines, quoting ``statements`` (line -> text)."""
+        a minimal conflicting set of lines, quoting ``statements`` (line -> text), and says
+        why they cannot all hold (``reason``, :func:`solver.model.conflicts.conflict_reason`;
+        ``loc_label`` words a location).
+
+        >>> m = CardLocationModel(["a", "b"], {"P": 1, "Q": 1}, {"a": "a", "b": "b"})
+        >>> m.place("a", "P", source=3); m.place("b", "P", source=4)
+        >>> m.conflict_error({3: "a at P", 4: "b at P"}).reason
+        'line 3 puts a in P; line 4 says it is not'
+        """
         core = self.conflict()
         if core is None:
             return None
         return InconsistentError("no deal fits the record; these statements conflict: "
                                  + "; ".join(f"line {l}: {statements.get(l, '')}"
-                                             for l in core), conflict=core)
+                                             for l in core), conflict=core,
+                                 reason=self.conflict_reason(core, loc_label))
+
+    def conflict_reason(self, core: list[int], loc_label=lambda l: l) -> str | None:
+        """One plain sentence saying why the lines of ``core`` (a minimal conflicting set)
+        cannot all hold, or ``None`` (:mod:`solver.model.conflicts`)."""
+        from solver.model.conflicts import conflict_reason
+
+        return conflict_reason(self, core, loc_label)
 
 
 @dataclass(frozen=True)

@@ -30,10 +30,16 @@ class ModelView:
     ``statements`` (record line -> text)."""
 
     def inconsistent(self) -> InconsistentError:
-        """The error naming a minimal set of conflicting lines (call it when the model has
-        no deal; an empty conflict if the solver finds one after all)."""
-        return self.model.conflict_error(self.statements) or InconsistentError(
-            "no deal fits the record", conflict=[])
+        """The error naming a minimal set of conflicting lines and saying why they cannot
+        all hold (its ``reason``, worded with :meth:`loc_label`); call it when the model has
+        no deal (an empty conflict if the solver finds one after all)."""
+        return self.model.conflict_error(self.statements, self.loc_label) or \
+            InconsistentError("no deal fits the record", conflict=[])
+
+    def loc_label(self, loc: str) -> str:
+        """How a sentence names a model location ("the mystery hand", "Ben's hand"); a
+        game's view model overrides it (default: the location's own name)."""
+        return loc
 
     def explain_keys(self, keys: Sequence[Hashable], backbone, loc_label=lambda l: l):
         """:func:`solver.model.explain_card` for the card(s) ``keys`` of this view."""

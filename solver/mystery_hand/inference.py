@@ -212,6 +212,11 @@ class ViewModel(ModelView):
     statements: dict[int, str] = field(default_factory=dict)
     active: list[str] = field(default_factory=list)
 
+    def loc_label(self, loc: str) -> str:
+        from solver.mystery_hand.analysis import _label
+
+        return _label(loc)
+
 
 def card_keys(opts: MysteryHandOptions) -> tuple[list, dict]:
     keys: list = list(standard_deck())

@@ -82,6 +82,11 @@ class ViewModel(ModelView):
     public: Counter = field(default_factory=Counter)          # names out (I1)
     discarded: dict[str, Counter] = field(default_factory=dict)  # discards the view saw
 
+    def loc_label(self, loc: str) -> str:
+        from solver.twenty_two.analysis import _label
+
+        return _label(loc)
+
 
 def is_complete(eng: Engine) -> bool:
     """Every hand of every deal given with ``holds:`` and every exchange with its cards

@@ -1,0 +1,294 @@
+"""Why a minimal set of statements cannot all hold, in one plain sentence.
+
+:meth:`solver.model.CardLocationModel.conflict` finds a minimal conflicting set of record
+lines (a *core*): drop any one line and a deal fits the rest.  :func:`conflict_reason`
+turns it into a sentence a person can check:
+
+1. *One card*: split the core into two groups of lines, one forcing a card to be in a
+   place and the other forcing it not to be ("lines 7, 8 put 3H 5H in the mystery hand,
+   so with line 11 KS is not in the mystery hand; line 13 says it is").  Candidates are the
+   (card, place) facts that the core without one line forces one way and the core without
+   another line forces the other way; the two groups are then shrunk to minimal ones.
+2. *A count*: a statement says how many of some cards are in a place, and the other lines
+   force a number outside that range ("lines 5, 9 put at least 3 of 6C 6D 6H 6S in Cleo's
+   hand; line 12 says at most 2").
+3. Otherwise ``None`` (the caller keeps its generic sentence).
+
+Everything is asked of CP-SAT on the model built once with a guard literal per line
+(:meth:`CardLocationModel._build` with ``enforce``): a subset of lines is *assumed*, the
+others are free, the rules (``source`` ``None``) always hold -- so a game's own extensions
+of the model (choices, joint constraints) are respected.  A solver that runs out of time
+only loses the sentence, never the conflict.
+
+>>> from solver.model import CardLocationModel
+>>> m = CardLocationModel(["a", "b", "c"], {"P": 1, "Q": 2}, {"a": "a", "b": "b", "c": "c"})
+>>> m.exclude("a", "Q", source=3)          # a is at P
+>>> m.exclude("b", "P", source=4)
+>>> m.place("c", "P", source=7)            # but only one card fits at P
+>>> m.conflict()
+[3, 7]
+>>> conflict_reason(m, [3, 7], lambda l: l)
+'line 3 puts a in P; line 7 says it is not'
+"""
+from __future__ import annotations
+
+from typing import Callable, Hashable
+
+from solver.lazy import LazyModule
+
+cp_model = LazyModule("ortools.sat.python.cp_model")
+
+Pair = tuple[int, int]
+
+#: at most this many candidate facts are shrunk to minimal groups (each costs a few solves)
+MAX_CANDIDATES = 6
+#: a chain lists at most this many supporting cards
+MAX_CHAIN_CARDS = 8
+
+
+def lines_text(lines) -> str:
+    """``line 7`` / ``lines 7, 8 and 11``: the one wording of a set of lines (a live
+    session renumbers them after a deletion, see :func:`solver.session.renumber_text`)."""
+    ls = sorted(lines)
+    if len(ls) == 1:
+        return f"line {ls[0]}"
+    return "lines " + ", ".join(map(str, ls[:-1])) + f" and {ls[-1]}"
+
+
+class _Probe:
+    """The model built once with a guard per line; questions under a subset of lines."""
+
+    def __init__(self, model, seconds: float = 2.0):
+        self.model = model
+        self.m, self.x, self.lits = model._build(True)
+        self.seconds = seconds
+
+    def _solve(self, m):
+        s = cp_model.CpSolver()
+        s.parameters.num_workers = 1
+        s.parameters.max_time_in_seconds = self.seconds
+        st = s.Solve(m)
+        if st == cp_model.UNKNOWN:
+            raise TimeoutError
+        return s, st in (cp_model.OPTIMAL, cp_model.FEASIBLE)
+
+    def _assume(self, m, lines, facts=()):
+        lits = [self.lits[l] for l in lines if l in self.lits]
+        for p, v in facts:
+            lits.append(self.x[p] if v else self.x[p].Not())
+        m.ClearAssumptions()
+        m.AddAssumptions(lits)
+
+    def feasible(self, lines, facts=()) -> bool:
+        self._assume(self.m, lines, facts)
+        return self._solve(self.m)[1]
+
+    def forced(self, lines, pairs) -> dict[Pair, int]:
+        """The pairs among ``pairs`` whose value every deal meeting ``lines`` agrees on
+        (pair -> 0 or 1): deals covering as many unseen values as they can, until none
+        covers another."""
+        seen: dict[Pair, set[int]] = {p: set() for p in pairs}
+        while True:
+            mm = self.m.clone()
+            get = mm.get_bool_var_from_proto_index
+            want = []
+            for p, vals in seen.items():
+                v = get(self.x[p].Index())
+                if 1 not in vals:
+                    want.append(v)
+                if 0 not in vals:
+                    want.append(v.Not())
+            if not want:
+                break
+            mm.Add(sum(want) >= 1)
+            mm.Maximize(sum(want))
+            self._assume(mm, lines)
+            s, ok = self._solve(mm)
+            if not ok:
+                break
+            for p, vals in seen.items():
+                vals.add(int(s.Value(get(self.x[p].Index()))))
+        return {p: next(iter(v)) for p, v in seen.items() if len(v) == 1}
+
+    def bounds(self, lines, terms) -> tuple[int, int] | None:
+        out = []
+        for sense in (1, -1):
+            mm = self.m.clone()
+            get = mm.get_bool_var_from_proto_index
+            expr = sum(get(self.x[p].Index()) for p in terms)
+            mm.Minimize(expr) if sense == 1 else mm.Maximize(expr)
+            self._assume(mm, lines)
+            s, ok = self._solve(mm)
+            if not ok:
+                return None
+            out.append(int(round(s.ObjectiveValue())))
+        return out[0], out[1]
+
+    def shrink(self, lines, facts) -> list[int]:
+        """A minimal subset of ``lines`` that, with the rules, rules out ``facts``."""
+        keep = sorted(lines)
+        i = 0
+        while i < len(keep):
+            trial = keep[:i] + keep[i + 1:]
+            if not self.feasible(trial, facts):
+                keep = trial
+            else:
+                i += 1
+        return keep
+
+
+def conflict_reason(model, core: list[int], label: Callable[[str], str]) -> str | None:
+    """One sentence saying why the lines of ``core`` (a minimal conflicting set of
+    ``model``) cannot all hold, or ``None`` when no single fact or count explains it.
+    ``label(location)`` words a place ("the mystery hand", "Ben's hand")."""
+    if len(core) < 2:
+        return None
+    try:
+        probe = _Probe(model)
+        return (_one_card(model, probe, core, label)
+                or _one_count(model, probe, core, label))
+    except TimeoutError:
+        return None
+
+
+def _core_pairs(model, core) -> list[Pair]:
+    """Every (card, place) pair of a card that a line of the core mentions."""
+    cards = sorted({ci for c in model.constraints if c.source in core for ci, _ in c.terms})
+    return [(ci, li) for ci in cards for li in range(len(model.locations))]
+
+
+def _one_card(model, probe: _Probe, core: list[int], label) -> str | None:
+    pairs = _core_pairs(model, core)
+    if not pairs:
+        return None
+    rules = probe.forced([], pairs)
+    pairs = [p for p in pairs if p not in rules]
+    forced = {z: probe.forced([l for l in core if l != z], pairs) for z in core}
+    best = None
+    tried = 0
+    for p in pairs:
+        vals = {f[p] for f in forced.values() if p in f}
+        if vals != {0, 1}:
+            continue
+        tried += 1
+        at = probe.shrink(core, [(p, 0)])      # lines forcing the card there
+        off = probe.shrink(core, [(p, 1)])     # lines forcing it elsewhere
+        if set(at) & set(off) or len(at) == len(core) or len(off) == len(core):
+            continue
+        score = (max(len(at), len(off)), len(at) + len(off))
+        if best is None or score < best[0]:
+            best = (score, p, at, off)
+        if tried >= MAX_CANDIDATES:
+            break
+    if best is None:
+        return None
+    _, p, at, off = best
+    card, where = model.name(model.cards[p[0]]), label(model.locations[p[1]])
+    # the side holding the newest line comes second: "...; line 22 says it is"
+    first, second = (at, off) if max(off) > max(at) else (off, at)
+    v1 = 1 if first is at else 0
+    head = _chain(model, probe, first, p, v1, label, card, where)
+    says = "says" if len(second) == 1 else "say"
+    return f"{head}; {lines_text(second)} {says} it is" + ("" if v1 == 0 else " not")
+
+
+def _chain(model, probe: _Probe, lines: list[int], p: Pair, v: int, label, card, where) -> str:
+    """How ``lines`` force pair ``p`` to value ``v``: with one line, what it says; with
+    more, the facts the others give about the cards of one of them, then that line."""
+    if len(lines) == 1:
+        return (f"line {lines[0]} puts {card} in {where}" if v
+                else f"line {lines[0]} says {card} is not in {where}")
+    verdict = f"{card} {'must be' if v else 'cannot be'} in {where}"
+    for y in sorted(lines, reverse=True):
+        rest = [l for l in lines if l != y]
+        terms = {q for c in model.constraints if c.source == y for q in c.terms} - {p}
+        if not terms:
+            continue
+        known = probe.forced(rest, sorted(terms))
+        rules = probe.forced([], sorted(known))
+        facts = {q: val for q, val in known.items() if q not in rules}
+        placed = {q[0] for q, val in facts.items() if val == 1}
+        facts = {q: val for q, val in facts.items() if val == 1 or q[0] not in placed}
+        if not facts or len({q[0] for q in facts}) > MAX_CHAIN_CARDS:
+            continue
+        return f"{_facts_text(model, facts, label)} ({lines_text(rest)}), so with line {y} " \
+               f"{verdict}"
+    return f"{lines_text(lines)} together mean {verdict}"
+
+
+def _facts_text(model, facts: dict[Pair, int], label) -> str:
+    """``3H 5H 6H are in the mystery hand and KS is not in Ben's hand``."""
+    groups: dict[tuple[int, int], list[int]] = {}
+    for (ci, li), v in sorted(facts.items()):
+        groups.setdefault((li, v), []).append(ci)
+    parts = []
+    for (li, v), cis in sorted(groups.items(), key=lambda g: (-g[0][1], min(g[1]))):
+        names = " ".join(model.name(model.cards[ci]) for ci in cis)
+        verb = ("is" if len(cis) == 1 else "are") + ("" if v else " not")
+        parts.append(f"{names} {verb} in {label(model.locations[li])}")
+    return " and ".join(parts)
+
+
+def _count_text(lo: int, hi: int, n: int) -> str:
+    if lo == hi:
+        return f"exactly {lo}" if lo else "none"
+    if hi >= n:
+        return f"at least {lo}"
+    if lo <= 0:
+        return f"at most {hi}" if hi else "none"
+    return f"between {lo} and {hi}"
+
+
+def _one_count(model, probe: _Probe, core: list[int], label) -> str | None:
+    """A set of cards X in a place L (first those a line z says something about, then any
+    set a line of the core names, in any place) such that the core without z bounds their
+    number outside what z alone allows."""
+    sets = []
+    origin: dict[frozenset, str] = {}      # a set of cards -> how a line named it
+    for z in sorted(core, reverse=True):
+        for con in model.constraints:
+            if con.source == z and con.terms:
+                x = frozenset(ci for ci, _ in con.terms)
+                if x not in sets:
+                    sets.append(x)
+                if con.note:
+                    origin.setdefault(x, f"the {len(x)} cards of '{con.note}' (line {z})")
+    cache: dict = {}
+
+    def bounds(lines, terms):
+        key = (tuple(lines), terms)
+        if key not in cache:
+            cache[key] = probe.bounds(lines, terms)
+        return cache[key]
+
+    for z in sorted(core, reverse=True):
+        rest = [l for l in core if l != z]
+        own = [(c.terms, c.note) for c in model.constraints
+               if c.source == z and c.terms and c.lo <= c.hi]
+        others = [(frozenset((ci, li) for ci in x), "") for x in sets
+                  for li in range(len(model.locations))]
+        for terms, note in own + others:
+            b_z = bounds([z], terms)
+            if b_z is None or b_z == (0, len(terms)):
+                continue
+            b_r = bounds(rest, terms)
+            if b_r is None or (b_r[1] >= b_z[0] and b_r[0] <= b_z[1]):
+                continue
+            n = len(terms)
+            cards = sorted({ci for ci, _ in terms})
+            where = " or ".join(label(model.locations[li])
+                                for li in sorted({li for _, li in terms}))
+            if b_r[0] > b_z[1]:
+                rest_says, z_says = _count_text(b_r[0], n, n), _count_text(0, b_z[1], n)
+            else:
+                rest_says, z_says = _count_text(0, b_r[1], n), _count_text(b_z[0], n, n)
+            verb = "puts" if len(rest) == 1 else "put"
+            if len(cards) <= MAX_CHAIN_CARDS or not note:
+                names = (" ".join(model.name(model.cards[ci]) for ci in cards)
+                         if len(cards) <= MAX_CHAIN_CARDS
+                         else origin.get(frozenset(cards), f"{len(cards)} cards"))
+                return (f"{lines_text(rest)} {verb} {rest_says} of {names} in {where}; "
+                        f"line {z} says {z_says}")
+            return (f"line {z} says {note}, but {lines_text(rest)} {verb} {rest_says} of "
+                    f"those {len(cards)} cards in {where}")
+    return None
