@@ -746,8 +746,9 @@ class HistoryModel:
     def conflict(self) -> list[int] | None:
         return self._core()
 
-    def conflict_error(self, statements: dict[int, str]):
-        """As :meth:`solver.model.CardLocationModel.conflict_error`."""
+    def conflict_error(self, statements: dict[int, str], loc_label=None):
+        """As :meth:`solver.model.CardLocationModel.conflict_error` (no ``reason``: the
+        history has no single deal to reason on)."""
         from solver.errors import InconsistentError
 
         core = self.conflict()
