@@ -1,5 +1,5 @@
 """Hand house rules as named options (issue 18): players=5, rounds=5, stock-end=penalties,
-runs=14-card -- each changes what it says, is refused in combinations the rules forbid, and
+runs=14-card, wilds-per-meld=2 -- each changes what it says, is refused in combinations the rules forbid, and
 simulated rounds under it pass the same checks as standard ones."""
 from __future__ import annotations
 
@@ -124,7 +124,9 @@ def test_best_equals_brute_force_with_14_card_runs(s):
 @settings(max_examples=6, deadline=None)
 @given(seed=st.integers(0, 10_000),
        variant=st.sampled_from([["players=5"], ["stock-end=penalties"], ["runs=14-card"],
-                                ["players=5", "stock-end=penalties", "runs=14-card"]]))
+                                ["players=5", "stock-end=penalties", "runs=14-card"],
+                                ["wilds-per-meld=2"],
+                                ["wilds-per-meld=2", "runs=14-card", "players=5"]]))
 def test_simulated_rounds_under_the_house_rules(seed, variant):
     n = 5 if "players=5" in variant else 3
     rec = parse_record(write_record(simulate(n, variant, seed)))
@@ -137,3 +139,229 @@ def test_simulated_rounds_under_the_house_rules(seed, variant):
             assert where[card] == place
         for card, places in where.items():
             assert all(a.cards[card].get(p, 0) > 0 for p in places.split(", "))
+
+
+# ------------------------------------------------------------------ wilds-per-meld=2 (HR-14)
+
+TWO = HandOptions(wilds_per_meld=2)
+
+
+@pytest.mark.parametrize("text, ind, kind, wild_as, value", [
+    ("7D AC AC 10D", "7C", "run", "8D 9D", 34),      # two inside wilds
+    ("AC KC AC", "7C", "run", "QC AC", 31),          # HR-17 row 5, valid under the option
+    ("AC 7D AC", "7C", "run", "6D 8D", 21),          # one natural, a wild at each end
+    ("7D AC AC", "7C", "run", "8D 9D", 24),          # both wilds at the high end
+    ("Jk Jk 5S", "AS", "run", "3S 4S", 12),          # regime A: the jokers are the wilds
+    ("7D 9D Jk Jk", "AH", "run", "8D 10D", 34),      # an end left open: the better reading
+    ("5S 5H AC AC", "7C", "group", "5C 5D", 20),     # 2 + W + W: one missing suit each
+    ("QS QH QD AC", "7C", "group", "QC", 40),        # one wild, as before
+    ("7D AC 9D", "7C", "run", "8D", 24),             # HR-17 row 1 unchanged
+])
+def test_two_wilds_in_one_meld(text, ind, kind, wild_as, value):
+    reg = make_regime(C(ind), TWO)
+    rep = analyse_meld(parse_cards(text), reg, TWO)
+    assert rep.valid and rep.kind == kind and rep.value == value
+    assert sorted(map(repr, rep.wild_as)) == sorted(wild_as.split())
+    n = sum(reg.is_wild(c) for c in parse_cards(text))
+    if n == 2:    # the default still refuses two wilds (HR-14)
+        std = analyse_meld(parse_cards(text), make_regime(C(ind)), HandOptions())
+        assert not std.valid and std.rule == "HR-14" and "at most one wild" in std.reason
+
+
+@pytest.mark.parametrize("text, rule, words", [
+    ("7D AC AC AC 10D", "HR-14", "at most two wilds (wilds-per-meld=2); 3 here"),
+    ("3D AC AC 7D", "HR-12", "missing 4D 5D 6D and a meld holds at most two wilds"),
+    ("5S 5H 5D AC AC", "HR-13", "3 or 4 cards"),
+    ("5S 5S AC AC", "HR-13", "5S twice"),
+    ("KD AC 2D AC", "HR-12", "K-A-2"),
+])
+def test_two_wild_melds_refused_name_the_rule(text, rule, words):
+    rep = analyse_meld(parse_cards(text), make_regime(C("7C"), TWO), TWO)
+    assert not rep.valid and rep.rule == rule and words in rep.reason
+
+
+def test_a_group_with_two_wilds_needs_two_naturals():
+    reg = make_regime(C("7C"), TWO)
+    rep = analyse_meld(parse_cards("5S AC AC"), reg, TWO)
+    assert rep.valid and {r.kind for r in rep.readings} == {"run"}   # 3S-5S, 4S-6S, 5S-7S
+    assert len(rep.readings) == 3 and rep.declared and rep.wild_as == (C("6S"), C("7S"))
+    assert rep.wild_text() == "AC = 6S, AC = 7S"
+
+
+def test_two_declared_wilds():
+    from solver.hand.melds import parse_meld
+    reg = make_regime(C("7C"), TWO)
+    for text, value, wild_as in [("7D 9D AC=8D AC=10D", 34, "8D 10D"),
+                                 ("7D 9D AC=6D AC=8D", 30, "6D 8D"),
+                                 ("AC=10D 7D 9D AC", 34, "8D 10D")]:   # one declared: enough
+        cards, decl = parse_meld(text)
+        rep = analyse_meld(cards, reg, TWO, decl)
+        assert rep.valid and rep.declared and rep.value == value
+        assert set(map(repr, rep.wild_as)) == set(wild_as.split())
+    cards, decl = parse_meld("7D 9D AC=5D AC=8D")
+    rep = analyse_meld(cards, reg, TWO, decl)
+    assert not rep.valid and rep.rule == "HR-15"
+    cards, decl = parse_meld("5S 5H AC=5C AC=5D")
+    assert analyse_meld(cards, reg, TWO, decl).value == 20
+    cards, decl = parse_meld("5S 5H AC=5C AC=5C")    # each wild its own missing suit
+    assert not analyse_meld(cards, reg, TWO, decl).valid
+
+
+def test_a_second_wild_laid_off():
+    hand = parse_cards("AC 5S")
+    res = moves("7D AC 9D", hand, C("7C"), TWO)
+    got = {" ".join(map(repr, m.result)) for m in res.moves if m.kind == "lay-off"}
+    assert got == {"AC 7D AC 9D", "7D AC 9D AC"}                       # HR-23: 6D or 10D
+    assert not moves("7D AC 9D", hand, C("7C")).moves                 # HR-14: not by default
+    with pytest.raises(RuleError, match="HR-14"):
+        moves("7D AC 9D", hand, C("7C"), plays=["1: AC=10D"])
+    res = moves("7D AC 9D", hand, C("7C"), TWO, plays=["1: AC=10D"])
+    assert res.table_text() == ["7D AC 9D AC"] and res.table[0].reading.wild_as == (C("8D"),
+                                                                                    C("10D"))
+    with pytest.raises(NotationError, match="A16"):                  # which end? say it
+        moves("7D AC 9D", hand, C("7C"), TWO, plays=["1: AC"])
+    # two wilds at once onto a wild-free run
+    res = moves("7D 8D 9D", parse_cards("AC AC 5S"), C("7C"), TWO, plays=["1: AC=10D AC=JD"])
+    assert res.table_text() == ["7D 8D 9D AC AC"]
+    # a second wild on 2 + W narrows the first to one suit: HR-26, as a single natural
+    res = moves("5S 5H AC", hand, C("7C"), TWO)
+    assert not res.moves and res.blocked[0].rule == "HR-26"
+    assert "second wild" in res.blocked[0].reason
+    res = moves("5S 5H AC", hand, C("7C"), TWO, going_out=True, plays=["1: AC"])
+    assert res.table_text() == ["5S 5H AC AC"]
+    assert sorted(map(repr, res.table[0].reading.wild_as)) == ["5C", "5D"]
+
+
+def test_a_swap_from_a_two_wild_meld():
+    # a run: each wild by the natural of its own position; the other keeps its place (HR-25)
+    res = moves("7D AC 9D AC", parse_cards("10D 3S"), C("7C"), TWO, plays=["1: 10D"])
+    assert res.table_text() == ["7D AC 9D 10D"] and res.table[0].reading.wild_as == (C("8D"),)
+    assert res.hand.count(C("AC")) == 1
+    res = moves("7D AC 9D AC", parse_cards("8D 10D 3S"), C("7C"), TWO)
+    swaps = sorted(" ".join(map(repr, m.result)) for m in res.moves if m.kind == "swap")
+    assert swaps == ["7D 8D 9D AC", "7D AC 9D 10D"]
+    # 2 + W + W: either missing natural frees one wild; the other then stands for the last
+    res = moves("5S 5H AC AC", parse_cards("5C 3S"), C("7C"), TWO, plays=["1: 5C"])
+    assert res.table_text() == ["5S 5H 5C AC"] and res.table[0].reading.wild_as == (C("5D"),)
+    with pytest.raises(RuleError):                  # one wild a swap: not both at once
+        moves("5S 5H AC AC", parse_cards("5C 5D 3S"), C("7C"), TWO, plays=["1: 5C 5D"])
+    # a 2 + W group's one wild still takes both missing naturals (HR-24)
+    res = moves("5S 5H AC", parse_cards("5C 5D 3S"), C("7C"), TWO, plays=["1: 5C 5D"])
+    assert res.table_text() == ["5S 5H 5D 5C"]
+
+
+def test_taking_a_discard_into_two_wilds():
+    from solver.hand.taking import take
+    hand = parse_cards("AC AC 5S 9H")
+    assert take(hand, C("7D"), C("7C"), TWO, opened=True).may_take          # 7D AC AC
+    assert not take(hand, C("7D"), C("7C"), HandOptions(), opened=True).may_take
+
+
+def test_take_chance_counts_two_wilds():
+    """A pattern W W needs both wilds: the exact count against a brute-force enumeration."""
+    from itertools import combinations
+    from math import comb
+
+    from solver.hand.best import WILD
+    from solver.hand.inference import _pair_chance
+    reg = make_regime(C("7C"), TWO)
+    unseen = Counter(parse_cards("AC AC 8D 9D 2S 3H"))
+    pats = [(WILD, WILD), (C("8D"), C("9D"))]
+    cards = list(unseen.elements())
+    for m in (2, 3, 4):
+        good = sum(1 for hand in combinations(range(len(cards)), m)
+                   if [cards[i] for i in hand].count(C("AC")) == 2
+                   or {C("8D"), C("9D")} <= {cards[i] for i in hand})
+        assert _pair_chance(pats, Counter(), unseen, m, reg) == pytest.approx(
+            good / comb(len(cards), m))
+    # one wild known, one to draw
+    assert _pair_chance([(WILD, WILD)], Counter([C("AC")]), Counter(parse_cards("AC 2S")), 1,
+                        reg) == pytest.approx(0.5)
+
+
+@st.composite
+def two_wild_hands(draw):
+    """Cards of one or two suits with both wilds of the indicator's suit (7C: AC AC)."""
+    suits = draw(st.lists(st.sampled_from("SHD"), min_size=1, max_size=2, unique=True))
+    pool = [c for c in standard_deck(0) if c.suit in suits and c.rank <= 9] * 2
+    idx = draw(st.lists(st.integers(0, len(pool) - 1), min_size=4, max_size=9, unique=True))
+    return [C("AC"), C("AC")] + [pool[i] for i in idx]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(two_wild_hands())
+def test_best_equals_brute_force_with_two_wilds_a_meld(hand):
+    ind = C("7C")
+    res, ref = best(hand, ind, TWO), brute_force(hand, ind, TWO)
+    assert (res.best_initial.value if res.best_initial else 0) == ref.value
+    assert res.can_go_out == ref.can_go_out
+    std = brute_force(hand, ind, HandOptions())
+    assert ref.value >= std.value                 # the option only adds melds
+
+
+def test_best_uses_two_wilds_in_one_meld():
+    hand = parse_cards("7D AC AC 10D 2S")
+    r = best(hand, C("7C"), TWO)
+    assert r.can_go_out and r.go_out.melds == [parse_cards("7D AC AC 10D")]
+    assert not best(hand, C("7C")).can_go_out
+
+
+#: 4-player simulated seeds whose rounds hold a two-wild meld (the simulator is seeded)
+TWO_WILD_SEEDS = (99, 114, 222)
+
+
+def test_simulated_rounds_with_two_wild_melds():
+    from solver.hand.events import Melds
+    found = 0
+    for seed in TWO_WILD_SEEDS:
+        rec = parse_record(write_record(simulate(4, ["wilds-per-meld=2"], seed)))
+        s = play(rec)
+        found += any(sum(s.regime.is_wild(c) for c in m.cards) == 2
+                     for st_ in rec.statements if isinstance(st_.event, Melds)
+                     for m in st_.event.melds)
+        where = truth(rec)
+        a = analyse(rec, rec.header.players[0], chances=False)
+        for card, place in a.certain.items():
+            assert where[card] == place
+    assert found, "no simulated two-wild meld: pick new TWO_WILD_SEEDS"
+
+
+TWO_WILD_ROUND = """game: hand
+variant: wilds-per-meld=2
+players: Ana Ben
+dealer: Ben
+indicator 7C
+Ana holds: 7D AC AC 10D QS QH QD KS KH 2S 3S 4S 5H 6H 8C
+Ben holds: 8D 9D JS JH JD 10S 10H 10C 3C 4C 5C 9S 2D 6D
+Ana melds 7D AC AC 10D | QS QH QD
+Ana discards 8C
+Ben draws 4D
+Ben melds JS JH JD | 10S 10H 10C
+Ben swaps 8D on 1
+Ben swaps 9D on 1
+Ben melds 3C 4C 5C AC
+Ben lays off AC=2C on 5
+Ben discards 9S
+Ana draws 2C
+Ana swaps 2C on 5
+Ana melds KS KH AC
+Ana discards 5H
+"""
+
+
+def test_a_round_with_two_wild_melds():
+    s = play(parse_record(TWO_WILD_ROUND))
+    assert [e.text() for e in s.table] == ["7D 8D 9D 10D", "QS QH QD", "JS JH JD",
+                                           "10S 10H 10C", "2C 3C 4C 5C AC", "KS KH AC"]
+    assert s.table_text().split(" | ")[4] == "2C 3C 4C 5C AC=6C"
+    assert s.players["Ana"].hand() == parse_cards("2S 3S 4S 6H")
+    with pytest.raises(RuleError, match="HR-14"):
+        parse_record(TWO_WILD_ROUND.replace("variant: wilds-per-meld=2\n", ""))
+    with pytest.raises(NotationError, match="HR-14"):
+        parse_record(TWO_WILD_ROUND.replace("wilds-per-meld=2", "wilds-per-meld=3"))
+
+
+def test_wilds_per_meld_is_listed_with_its_rule():
+    from solver.hand.options import option_table
+    row = next(r for r in option_table() if r[0] == "wilds-per-meld")
+    assert row[1] == "1 | 2" and row[2] == "HR-14" and "two naturals" in row[3]
