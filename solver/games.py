@@ -156,6 +156,16 @@ class Keywords:
     lead: tuple[str, ...] = ()
     verbs: tuple[str, ...] = ()
     words: tuple[str, ...] = ()
+    #: what may follow a keyword (a verb after a name, or a leading keyword), for completion:
+    #: ``(keyword, slots, answer)`` -- ``slots`` the words before the colon, one tuple of
+    #: choices per word (the last repeats), ``answer`` the words after it.  A choice is a
+    #: literal word or a class: :data:`NAMES`, :data:`CARDS`, :data:`RANGES`, :data:`WORDS`.
+    #: A keyword not listed completes with every class.
+    follows: tuple[tuple[str, tuple[tuple[str, ...], ...], tuple[str, ...]], ...] = ()
+
+
+#: the word classes of :attr:`Keywords.follows`
+NAMES, CARDS, RANGES, WORDS = "<names>", "<cards>", "<ranges>", "<words>"
 
 
 @dataclass(frozen=True)
@@ -169,6 +179,7 @@ class Vocabulary:
     cards: tuple[str, ...]
     ranges: tuple[str, ...]       # suit ranges, rank sets, half-suits
     commands: tuple[str, ...] = ()
+    follows: tuple = ()           # :attr:`Keywords.follows`
 
 
 @dataclass(frozen=True)

@@ -730,7 +730,9 @@ def vocabulary(record) -> Vocabulary:
     """Names, keywords, cards and ranges of ``record``'s game, with the session's commands."""
     from dataclasses import replace
 
-    return replace(get_game(record.game).vocabulary(record), commands=COMMANDS)
+    game = get_game(record.game)
+    v = game.vocabulary(record)
+    return replace(v, commands=COMMANDS, follows=v.follows or game.keywords.follows)
 
 
 _TOKEN = re.compile(r"[^\s,;:]*$")
@@ -761,6 +763,8 @@ def suggest(v: Vocabulary, before_cursor: str) -> list[str]:
         pool = list(v.commands) + list(v.names) + list(v.lead)
     elif len(words) == 1 and words[0] in v.names:
         pool = list(v.verbs)
+    elif _follows(v, words, head) is not None:
+        pool = _follows(v, words, head)
     elif ":" in head:     # an answer or a list: what follows a colon (no query sets)
         pool = list(v.cards) + list(v.names) + list(v.words)
     else:
@@ -770,6 +774,42 @@ def suggest(v: Vocabulary, before_cursor: str) -> list[str]:
     for w in pool:
         if w.lower().startswith(low) and w not in out:
             out.append(w)
+    return out
+
+
+def _follows(v: Vocabulary, words: list[str], head: str) -> list[str] | None:
+    """What may come next after the keyword that starts the statement (``Ana requests``,
+    ``faceup``) by the game's :attr:`solver.games.Keywords.follows`; ``None`` when the
+    game does not say.
+
+    >>> from solver.games import CARDS, NAMES, RANGES
+    >>> v = Vocabulary(("Ana", "Ben"), (), ("asks", "requests"), ("all",), ("AS", "AH"),
+    ...                ("A*",), (), (("requests", ((CARDS,),), (NAMES, "nobody")),
+    ...                               ("asks", ((NAMES, "all"), (RANGES,)), (CARDS,))))
+    >>> suggest(v, "Ana requests A"), suggest(v, "Ana requests AS: "), suggest(v, "Ana asks ")
+    (['AS', 'AH'], ['Ana', 'Ben', 'nobody'], ['Ana', 'Ben', 'all'])
+    >>> suggest(v, "Ana asks all "), suggest(v, "Ana asks Ben A*: A")
+    (['A*'], ['AS', 'AH'])
+    """
+    from solver.games import CARDS, NAMES, RANGES, WORDS
+
+    if not v.follows or not words:
+        return None
+    at = 1 if words[0] in v.names and len(words) > 1 else 0
+    key = words[at].rstrip(":").lower()
+    spec = next((f for f in v.follows if f[0].lower() == key), None)
+    if spec is None:
+        return None
+    _, slots, answer = spec
+    if ":" in head:
+        choices = answer
+    else:
+        n = len(words) - at - 1
+        choices = slots[min(n, len(slots) - 1)] if slots else ()
+    classes = {NAMES: v.names, CARDS: v.cards, RANGES: v.ranges, WORDS: v.words}
+    out: list[str] = []
+    for c in choices:
+        out += list(classes.get(c, (c,)))
     return out
 
 

@@ -18,7 +18,8 @@
 """
 from __future__ import annotations
 
-from solver.games import Capability, Finding, Game, Keywords, Knowledge, Vocabulary, log10
+from solver.games import (CARDS, NAMES, RANGES, Capability, Finding, Game, Keywords, Knowledge,
+                          Vocabulary, log10)
 from solver.model.budget import Budget
 
 
@@ -41,7 +42,16 @@ class LiteratureGame(Game):
                 "shown 2H-7H: Ana 2H 3H 4H 6H 7H, Ben 5H", "Ana passes turn to Eli")
     keywords = Keywords(("shown", "turn"), ("asks", "claims", "passes", "challenges", "holds",
                                           "has"),
-                        ("yes", "no", "surrendered", "turn", "to", "cards"))
+                        ("yes", "no", "surrendered", "turn", "to", "cards"),
+                        # LIT-6: ask one opponent for one card; LIT-9: claim a half-suit
+                        (("asks", ((NAMES,), (CARDS, "?")), ("yes", "no", "surrendered", "?")),
+                         ("claims", ((RANGES,),), (NAMES, CARDS)),
+                         ("shown", ((RANGES,),), (NAMES, CARDS)),
+                         ("passes", (("turn",), ("to",), (NAMES,)), ()),
+                         ("challenges", ((NAMES,), (RANGES,)), ()),
+                         ("holds", ((),), (CARDS,)),
+                         ("has", ((), ("cards",)), ()),
+                         ("turn", ((),), (NAMES,))))
 
     # ----- records -------------------------------------------------------------------------
     def table(self, header):

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import math
 
-from solver.games import Capability, Finding, Game, Keywords, Knowledge, Vocabulary, log10
+from solver.games import (CARDS, NAMES, RANGES, Capability, Finding, Game, Keywords, Knowledge,
+                          Vocabulary, log10)
 from solver.model.budget import Budget
 from solver.model.copies import Copy
 
@@ -47,7 +48,15 @@ class MysteryHandGame(Game):
                 "Ben asks Cleo 4H-7H: ?", "Cleo asks all 10D-KD: Ana 0, Ben ?, Dev 1",
                 "Dev requests KS: ?", "Ben: ?", "turn: Cleo")
     keywords = Keywords(("faceup", "mystery", "turn"), ("asks", "requests", "announces", "holds"),
-                        ("all", "nobody", "none", "right", "wrong", "?"))
+                        ("all", "nobody", "none", "right", "wrong", "?"),
+                        # MH-8..MH-19: ask one or all for a range or rank; request one card
+                        (("asks", ((NAMES, "all"), (RANGES,)), (CARDS, NAMES, "none", "?")),
+                         ("requests", ((CARDS,),), (NAMES, "nobody", "?")),
+                         ("announces", ((CARDS,),), ("right", "wrong")),
+                         ("holds", ((),), (CARDS,)),
+                         ("faceup", ((),), (CARDS,)),
+                         ("mystery", ((),), (CARDS,)),
+                         ("turn", ((),), (NAMES,))))
 
     # ----- records -------------------------------------------------------------------------
     def options(self, header):

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 
 from solver.errors import SleuthError
-from solver.games import Capability, Game, Keywords, Knowledge, Vocabulary
+from solver.games import CARDS, NAMES, Capability, Game, Keywords, Knowledge, Vocabulary
 from solver.model.budget import Budget
 
 
@@ -30,7 +30,13 @@ class TwentyTwoGame(Game):
                 "Ana exchanges 2: 2C 5H -> 3S KD", "Cleo leads 7H; Ana 9H; Ben KH",
                 "showdown: Ana 4C, Ben KH, Cleo 9D")
     keywords = Keywords(("showdown", "draw"), ("deals", "holds", "exchanges", "leads", "plays"),
-                        ())
+                        (),
+                        # TT-5: a deal is a number; TT-8: an exchange, its cards after ':'
+                        (("deals", ((),), ()),
+                         ("holds", ((),), (CARDS,)),
+                         ("exchanges", ((),), (CARDS, "->")),
+                         ("showdown", ((),), (NAMES, CARDS)),
+                         ("draw", ((),), (NAMES, CARDS))))
 
     def options(self, header):
         from solver.twenty_two.options import TwentyTwoOptions
