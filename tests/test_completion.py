@@ -1,7 +1,7 @@
 """Tab completion offers what can follow, and only that (issue 14, item 4): after each
 keyword of each game (``Keywords.follows``), checked against the games' own example
 statements (every word of them is offered where it stands) and against the rules' forms
-(``requests`` takes one card, MH-16; a ``holds:`` list takes cards, not ranges)."""
+(``requests`` takes one card, MH-15; a ``holds:`` list takes cards, not ranges)."""
 from __future__ import annotations
 
 import re
@@ -47,15 +47,15 @@ def test_every_word_of_every_example_is_offered_where_it_stands(game):
 
 # (game, what is typed, the class every offer must be in, a word that must not be offered)
 ONLY = [
-    ("mystery-hand", "Ana requests ", "card", "K*"),          # MH-16: one exact card
+    ("mystery-hand", "Ana requests ", "card", "K*"),          # MH-15: one exact card
     ("mystery-hand", "Ana requests K", "card", "K*"),
     ("mystery-hand", "Ana holds: Q", "card", "Q*"),
     ("mystery-hand", "faceup: 3C ", "card", "3C-6C"),
-    ("mystery-hand", "Ana asks Ben ", "range", "AS"),          # MH-8: a range or a rank
-    ("mystery-hand", "Ana announces AS 2H ", "card", "A*"),    # MH-19: four cards
+    ("mystery-hand", "Ana asks Ben ", "range", "AS"),          # MH-9: a range or a rank
+    ("mystery-hand", "Ana announces AS 2H ", "card", "A*"),    # MH-18: four cards
     ("literature", "Ana asks ", "name", "9C"),                 # LIT-6: one opponent...
     ("literature", "Ana asks Ben ", "card", "Ana"),            # ... for one card
-    ("literature", "Cleo claims ", "range", "2H"),             # LIT-9: a half-suit
+    ("literature", "Cleo claims ", "range", "2H"),             # LIT-11: a half-suit
     ("literature", "Ana holds: 2", "card", "2H-7H"),
     ("twenty-two", "Ana holds: 2", "card", "Ana"),
 ]

@@ -43,7 +43,7 @@ class LiteratureGame(Game):
     keywords = Keywords(("shown", "turn"), ("asks", "claims", "passes", "challenges", "holds",
                                           "has"),
                         ("yes", "no", "surrendered", "turn", "to", "cards"),
-                        # LIT-6: ask one opponent for one card; LIT-9: claim a half-suit
+                        # LIT-6: ask one player for one exact card; LIT-11: claim a half-suit
                         (("asks", ((NAMES,), (CARDS, "?")), ("yes", "no", "surrendered", "?")),
                          ("claims", ((RANGES,),), (NAMES, CARDS)),
                          ("shown", ((RANGES,),), (NAMES, CARDS)),

@@ -49,7 +49,7 @@ class MysteryHandGame(Game):
                 "Dev requests KS: ?", "Ben: ?", "turn: Cleo")
     keywords = Keywords(("faceup", "mystery", "turn"), ("asks", "requests", "announces", "holds"),
                         ("all", "nobody", "none", "right", "wrong", "?"),
-                        # MH-8..MH-19: ask one or all for a range or rank; request one card
+                        # MH-9: a query set is a range or a rank; MH-15: a request names one card
                         (("asks", ((NAMES, "all"), (RANGES,)), (CARDS, NAMES, "none", "?")),
                          ("requests", ((CARDS,),), (NAMES, "nobody", "?")),
                          ("announces", ((CARDS,),), ("right", "wrong")),
