@@ -89,8 +89,8 @@ def check_cmd(melds, indicator, variant, as_json, to_beat):
         other = ""
         if r.valid and len(r.readings) > 1:
             alt = [x for x in r.readings if x is not r.chosen]
-            other = "; or " + ", ".join(f"{r.wild!r} = {x.wild_as[0]!r} ({x.value})"
-                                        for x in alt if x.wild_as)
+            other = "; or " + ", ".join(" & ".join(f"{r.wild!r} = {c!r}" for c in x.wild_as)
+                                        + f" ({x.value})" for x in alt if x.wild_as)
             other += " [declared]" if r.declared else " [better reading taken]"
         rows.append([i, _cards(r.cards), "yes" if r.valid else "no", r.kind or "-",
                      (r.wild_text() + other) or "-", r.value if r.valid else "-",
@@ -275,7 +275,8 @@ def moves_cmd(table, hand_, indicator, variant, as_json, plays, not_melded, goin
     for m in res.moves:
         what = m.cards_text() + (f" for {m.take!r}" if m.take is not None else "")
         then = "; ".join(f"{t.cards_text()} on {t.meld}" + (
-            f" ({m.take!r}={t.reading.wild_as[0]!r})" if t.reading.wild_as else "")
+            " (" + " ".join(f"{m.take!r}={c!r}" for c in t.new_wild_as) + ")"
+            if t.new_wild_as else "")
             for t in m.then[:4]) + (" ..." if len(m.then) > 4 else "")
         rows.append([m.kind, m.meld, what, _cards(m.result), _wild(m.reading), m.rule, then])
     if rows:

@@ -365,3 +365,22 @@ def test_wilds_per_meld_is_listed_with_its_rule():
     from solver.hand.options import option_table
     row = next(r for r in option_table() if r[0] == "wilds-per-meld")
     assert row[1] == "1 | 2" and row[2] == "HR-14" and "two naturals" in row[3]
+
+
+def test_wilds_per_meld_on_the_command_line():
+    from click.testing import CliRunner
+
+    from cli.main import cli
+    run = CliRunner()
+    r = run.invoke(cli, ["rules", "hand"])
+    assert r.exit_code == 0 and "wilds-per-meld=1|2 (HR-14)" in r.output
+    r = run.invoke(cli, ["rules", "HR-14"])
+    assert r.exit_code == 0 and "wilds_per_meld" in r.output
+    r = run.invoke(cli, ["hand", "check", "7D 9D AC AC", "-i", "7C", "-v", "wilds-per-meld=2"])
+    assert r.exit_code == 0 and "AC = 8D, AC = 10D; or AC = 6D & AC = 8D (30)" in r.output
+    r = run.invoke(cli, ["hand", "check", "7D 9D AC AC", "-i", "7C", "-v", "wilds-per-meld=3"])
+    assert r.exit_code == 2 and "wilds-per-meld is 1 | 2 (HR-14)" in r.output
+    # the freed wild's new place, not the other wild's (HR-24 then HR-23)
+    r = run.invoke(cli, ["hand", "moves", "-t", "7D AC 9D AC", "--hand", "10D 3S", "-i", "7C",
+                         "-v", "wilds-per-meld=2"])
+    assert r.exit_code == 0 and "AC on 1 (AC=6D); AC on 1 (AC=JD)" in r.output

@@ -64,6 +64,8 @@ class Move:
     take: Card | None = None
     rule: str = "HR-23"
     then: tuple["Move", ...] = ()
+    #: what the wild(s) this lay-off adds stand for (a run's new positions; a group's wild)
+    new_wild_as: tuple[Card, ...] = ()
 
     def cards_text(self) -> str:
         return " ".join(repr(c) for c in self.cards)
@@ -318,8 +320,16 @@ def try_layoff(meld: TableMeld, idx: int, cards: list[Card], declared: dict, reg
                             text=quoted, rule="HR-26")
         rule = "HR-56" if options.pair_wild_third_card and not (sit.going_out or sit.one_card) \
             else "HR-26"
+    new_wild_as: tuple[Card, ...] = ()
+    if new_wilds:
+        if reading.kind == "run":
+            old = set(meld.reading.wild_positions)
+            new_wild_as = tuple(position_card(p, reading.suit) for p in reading.wild_positions
+                                if p not in old)
+        else:
+            new_wild_as = reading.stand_ins()[-1]
     return Move("lay-off", idx, tuple(cards), tuple(layout_cards(combined, reading, regime)),
-                reading, rule=rule)
+                reading, rule=rule, new_wild_as=new_wild_as)
 
 
 def _is_swap(cards: list[Card], meld: TableMeld, regime: Regime) -> bool:
