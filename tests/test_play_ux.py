@@ -175,7 +175,7 @@ def test_a_finished_game_and_missing_setup_are_said(tmp_path):
     p = tmp_path / "g.txt"
     p.write_text(THREE.replace("Ana holds", "# Ana holds"), encoding="utf-8")
     r = CliRunner().invoke(cli, ["analyze", str(p)])
-    assert "Missing: your own hand ('Ana holds: ...')." in r.output
+    assert "Missing: your own hand ('Ana holds: ...', MH-5)." in r.output
     p.write_text(THREE + "\n".join(REQUESTS) + "\nBen announces 4H AD 2D 3D: right\n",
                  encoding="utf-8")
     r = CliRunner().invoke(cli, ["analyze", str(p)])

@@ -101,6 +101,27 @@ class HandGame(Game):
 
         return is_round_record(record)
 
+    def table_notes(self, record, view, analysis=None):
+        """In a record of one round's play (or a new record), the setup the rules call for
+        that is missing: the indicator (HR-7; none with ``wild-mode=jokers-only``, HR-46),
+        which the round needs before anything else, and the recorder's own hand as dealt
+        (HR-6).  A score sheet (round results only) needs neither."""
+        from solver.games import Note
+        from solver.hand.events import Holds, Indicator
+
+        evs = [st.event for st in record.statements]
+        if evs and not self._round(record):
+            return []
+        notes = []
+        if self.options(record.header).wild_mode != "jokers-only" and \
+                not any(isinstance(e, Indicator) for e in evs):
+            notes.append(Note("Missing: the indicator ('indicator 7C'; HR-7: it decides the "
+                              "wild cards, HR-8, HR-9), to log a round's play."))
+        elif view and not any(isinstance(e, Holds) and e.player == view for e in evs):
+            notes.append(Note(f"Missing: your own hand ('{view} holds: ...'; HR-6: 14 cards "
+                              "each, 15 to the dealer's right)."))
+        return notes
+
     def views(self, record):
         if self._round(record):
             from solver.hand.events import Holds

@@ -125,6 +125,16 @@ class LiteratureGame(Game):
         return exposure(record, view, budget=budget)
 
     # ----- replay and session ------------------------------------------------------------
+    def table_notes(self, record, view, analysis=None):
+        """The setup the rules call for that is missing: the recorder's own hand as dealt
+        (LIT-4: all the cards are dealt, so a player at the table knows theirs)."""
+        from solver.games import Note
+
+        if view and view not in self._held(record):
+            return [Note(f"Missing: your own hand ('{view} holds: ...'; LIT-4: every card is "
+                         "dealt, so yours are known to you).")]
+        return []
+
     def _held(self, record) -> set[str]:
         from solver.literature.events import Holds
 

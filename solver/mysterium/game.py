@@ -97,6 +97,23 @@ class MysteriumGame(Game):
         return simulate(players, options, seed, events)
 
     # ----- replay and session ------------------------------------------------------------
+    def table_notes(self, record, view, analysis=None):
+        """The setup the rules call for that is missing: the psychic cards on the table, per
+        kind (MY-4), and for the ghost the psychics' secret cards (MY-5)."""
+        from solver.games import Note
+        from solver.mysterium.events import Secret, TableCards
+        from solver.mysterium.options import KINDS
+
+        evs = [st.event for st in record.statements]
+        laid = {e.kind for e in evs if isinstance(e, TableCards)}
+        notes = [Note(f"Missing: the {kind} cards on the table ('table {kind}: ...', MY-4).")
+                 for kind in KINDS if kind not in laid]
+        if view is not None and view == self._ghost(record) and \
+                not any(isinstance(e, Secret) for e in evs):
+            notes.append(Note("Missing: the psychics' secret cards, which the ghost knows "
+                              "('secret Ben: character 3, location 7, object 12', MY-5)."))
+        return notes
+
     def _ghost(self, record):
         from solver.mysterium.roster import roster_of
 

@@ -115,6 +115,25 @@ class TwentyTwoGame(Game):
                    "totals": {p: s["total"] for p, s in a.scores.items()}}
         return Knowledge(certain, ent, a.exact, summary)
 
+    def table_notes(self, record, view, analysis=None):
+        """The setup the rules call for that is missing: the deal (TT-4, TT-5, TT-6) and the
+        recorder's own hand of the current deal (none once the game is over, TT-17)."""
+        from solver.games import Note
+        from solver.twenty_two.engine import replay
+
+        eng = replay(record)
+        if eng.over:            # the sheet says who won (TT-17): nothing is missing
+            return []
+        if not eng.deals:
+            return [Note("Missing: the deal ('Ben deals 7'; TT-4: the highest draw deals, "
+                         "TT-5: 7 cards each).")]
+        deal = eng.deals[-1]
+        held = {e[1] for e in deal.events if e[0] == "holds"}
+        if view and view in deal.receivers and view not in held:
+            return [Note(f"Missing: your own hand of this deal ('{view} holds: ...'; TT-5, "
+                         f"TT-6: {deal.size} cards each).")]
+        return []
+
     def vocabulary(self, record) -> Vocabulary:
         v = super().vocabulary(record)
         return Vocabulary(v.names, v.lead, v.verbs, v.words, v.cards + ("Jk",), v.ranges)
