@@ -384,3 +384,74 @@ def test_wilds_per_meld_on_the_command_line():
     r = run.invoke(cli, ["hand", "moves", "-t", "7D AC 9D AC", "--hand", "10D 3S", "-i", "7C",
                          "-v", "wilds-per-meld=2"])
     assert r.exit_code == 0 and "AC on 1 (AC=6D); AC on 1 (AC=JD)" in r.output
+
+
+def _can_take_two(card, hand, s) -> bool:
+    """Brute force with the round engine's judge: two hand cards make a meld with ``card``."""
+    from itertools import combinations
+
+    from solver.hand.engine import _taken_wild_meld
+    for a, b in combinations(hand, 2):
+        for cards in ([card, a, b], [a, card, b], [a, b, card]):
+            if s.regime.is_wild(card):
+                try:
+                    if _taken_wild_meld(list(cards), {}, card, s, "")[0].valid:
+                        return True
+                except RuleError:
+                    pass
+            elif analyse_meld(list(cards), s.regime, s.options).valid:
+                return True
+    return False
+
+
+@settings(max_examples=30, deadline=None)
+@given(data=st.data(), ind=st.sampled_from([C("9H"), C("4C"), C("AS")]),
+       variant=st.sampled_from([["wilds-per-meld=2"],
+                                ["wilds-per-meld=2", "discarded-wild=free"]]))
+def test_take_chance_equals_brute_force_with_two_wilds(data, ind, variant):
+    """Deals holding both copies of the wild: a W W pair takes a natural (HR-29)."""
+    from itertools import combinations
+    from solver.hand.engine import start
+    from solver.hand.inference import _pair_chance, _patterns
+    from solver.records import Header
+
+    o = HandOptions.from_names(variant)
+    s = start(Header("hand", ("Ana", "Ben", "Cleo")), o)
+    s.regime, s.indicator = make_regime(ind, o), ind
+    wild = s.regime.wild
+    near = [Card(r, x) for x in ("H", "C") for r in (2, 3, 4, 5, 6, 7, 12, 13)] + [wild, wild]
+    near = [c for c in near if c != ind]
+    card = data.draw(st.sampled_from([c for c in near if c != wild] + [wild]))
+    rest = list(near)
+    rest.remove(card)
+    idx = data.draw(st.lists(st.integers(0, len(rest) - 1), min_size=3, max_size=8,
+                             unique=True))
+    pool = [rest[i] for i in idx]
+    m = data.draw(st.integers(1, min(4, len(pool))))
+    combos = list(combinations(range(len(pool)), m))
+    want = sum(_can_take_two(card, [pool[i] for i in ix], s) for ix in combos)
+    got = _pair_chance(_patterns(card, s), Counter(), Counter(pool), m, s.regime)
+    assert abs(got - want / len(combos)) < 1e-12, (card, pool, m)
+
+
+SECOND_WILD = """game: hand
+variant: wilds-per-meld=2{extra}
+players: Ana Ben
+dealer: Ben
+indicator 7C
+Ana holds: KS KH AC QS QH QD JS JH JD AC 2S 3S 4S 5H 8C
+Ben holds: 8D 9D JC 10D 10S 10H 10C 3C 4C 5C 9S 2D 6D 6S
+Ana melds KS KH AC | QS QH QD | JS JH JD
+Ana lays off AC on 1
+{end}"""
+
+
+def test_a_second_wild_on_a_pair_and_wild_group_in_a_round():
+    """HR-26 for the second wild: only when going out, or a player then holds one card."""
+    with pytest.raises(RuleError, match="HR-26") as e:
+        parse_record(SECOND_WILD.format(extra="", end="Ana discards 8C\n"))
+    assert "second wild" in str(e.value)
+    s = play(parse_record(SECOND_WILD.format(extra=", first-turn-win",
+                                             end="Ana melds 2S 3S 4S\nAna discards 5H\n")))
+    assert s.table[0].meld.text() == "KS KH AC AC"
+    assert sorted(map(repr, s.table[0].meld.reading.wild_as)) == ["KC", "KD"]

@@ -463,7 +463,9 @@ def _layoff(s, p, t, ev, text):
     except SleuthError as err:
         raise _fail(err.message, err.rule or "HR-23", text) from None
     if move.rule == "HR-26" and not s.options.pair_wild_third_card:   # HR-56 lifts it
-        t.needs_out_or_one.append(("HR-26", "a single natural added to a 2 + wild group"))
+        t.needs_out_or_one.append(("HR-26", "a second wild added to a 2 + wild group"
+                                   if any(s.regime.is_wild(c) for c in cards) else
+                                   "a single natural added to a 2 + wild group"))
     _remove(s, p, cards, text)
     if p.count == 0:
         raise _fail("every turn ends with a discard: keep at least one card", "HR-30", text)
