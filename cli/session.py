@@ -102,6 +102,19 @@ def note_text(note) -> str:
     return f"{STRONG} {note.text}" if note.strong else note.text
 
 
+def notes_text(session: Session) -> list[str]:
+    """Without the sheet (``--no-sheet``): the table notes that are news -- an alert the
+    first time it holds, the others when their text changes (:meth:`Session.new_notes`)."""
+    return [note_text(n) for n in session.new_notes()]
+
+
+def after_change(session: Session, show_sheet: bool) -> list[str]:
+    """What follows a change of the record: the sheet (with its notes), else the news."""
+    if show_sheet:
+        return ["", sheet_text(session)]
+    return notes_text(session)
+
+
 def render_conflict(conflict: list[tuple[int, str]], new_line: int | None = None) -> list[str]:
     out = ["  the statements that conflict:"]
     for ln, text in conflict:
@@ -137,8 +150,7 @@ def render_outcome(o: Outcome, session: Session, show_sheet: bool) -> str:
         if o.forced and o.conflict:
             out.append("  the record is now inconsistent ('undo' removes it):")
             out += render_conflict(o.conflict, o.line)[1:]
-        if show_sheet:
-            out += ["", sheet_text(session)]
+        out += after_change(session, show_sheet)
     elif k == "refused":
         said = str(o.error)
         if o.conflict and isinstance(o.error, InconsistentError):
@@ -166,20 +178,17 @@ def render_outcome(o: Outcome, session: Session, show_sheet: bool) -> str:
         for ln, text in o.removed:
             out.append(f"undo: removed line {ln}: {text}")
         out.append("  ('redo' puts it back)")
-        if show_sheet:
-            out += ["", sheet_text(session)]
+        out += after_change(session, show_sheet)
     elif k == "redone":
         for ln, text in o.removed:
             out.append(f"redo: put back line {ln}: {text}")
-        if show_sheet:
-            out += ["", sheet_text(session)]
+        out += after_change(session, show_sheet)
     elif k in ("edited", "deleted"):
         for ln, text in o.removed:
             out.append(f"line {ln} was: {text}")
         out.append(f"line {o.line} is now: {o.statement}" if k == "edited"
                    else f"deleted line {o.line} (the lines after it move up one)")
-        if show_sheet:
-            out += ["", sheet_text(session)]
+        out += after_change(session, show_sheet)
     elif k == "whatif":
         out.append(f"what if: {o.statement}   (not saved)")
         out += ["  " + l for l in render_knowledge_change(o.before, o.after, session.record.game)]
@@ -341,6 +350,8 @@ def play(record, as_, as_json, no_sheet):
                 "statement")
         elif show_sheet and rec.statements:
             say(sheet_text(session))
+        elif not show_sheet:
+            say("\n".join(notes_text(session)))
     worst = 0
     lines = _interactive_lines(session, colour) if interactive else _piped_lines()
     for line in lines:

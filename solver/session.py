@@ -324,6 +324,8 @@ class Session:
         self.pending: str | None = None        # a held statement awaiting its resolution
         #: the keys of the alerts shown (:meth:`table_notes`): each is shown once
         self.alerted: set[str] = set()
+        #: the texts of the notes last said without a sheet (:meth:`new_notes`)
+        self.noted: set[str] = set()
         #: what 'redo' can put back: (text before the undo, text after it, lines removed)
         self.redo_stack: list[tuple[str, str, list[tuple[int, str]]]] = []
 
@@ -675,6 +677,16 @@ class Session:
         self.alerted = keys
         return out
 
+    def new_notes(self, analysis=None) -> list:
+        """The notes worth saying when no sheet is shown (``play --no-sheet``): the alerts
+        not shown yet (as :meth:`table_notes`) and the other notes whose text is new since
+        the last call (``Next: Ben's turn.`` each turn, ``Missing: ...`` once).  Without an
+        ``analysis`` the game gets one that is computed only if it asks for it."""
+        notes = self.table_notes(analysis if analysis is not None else _LazyAnalysis(self))
+        out = [n for n in notes if n.key is not None or n.text not in self.noted]
+        self.noted = {n.text for n in notes if n.key is None}
+        return out
+
     # ----- help and completion -------------------------------------------------------------
     def help_text(self) -> str:
         w = max(len(a) for a, _ in COMMAND_HELP)
@@ -811,6 +823,22 @@ def _follows(v: Vocabulary, words: list[str], head: str) -> list[str] | None:
     for c in choices:
         out += list(classes.get(c, (c,)))
     return out
+
+
+class _LazyAnalysis:
+    """The session's analysis, computed on the first use of one of its attributes (a
+    game's notes that need no analysis cost none); an error there reads as no analysis."""
+
+    def __init__(self, session: "Session"):
+        self._session = session
+        self._value: Any = None
+
+    def __getattr__(self, name):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        if self._value is None:
+            self._value = self._session.analyze()
+        return getattr(self._value, name)
 
 
 def record_names(path: str) -> list[str]:

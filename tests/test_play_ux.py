@@ -171,6 +171,43 @@ def test_play_alerts_once_when_the_view_can_announce(tmp_path):
     assert "Next: Ana's turn (yours)." in r.output and "Next: Ben's turn." in r.output
 
 
+def test_without_the_sheet_the_alert_and_the_notes_are_said_once(tmp_path):
+    p = tmp_path / "g.txt"
+    p.write_text(THREE.replace("Ana holds", "# Ana holds"), encoding="utf-8")
+    r = play(p, ["Ana holds: AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AH 2H 3H", *REQUESTS,
+                 "Ben requests 5D: Cleo", "undo", "redo"])
+    assert r.exit_code == 0, r.output
+    # the missing hand is said at the start, once, and no more once it is logged
+    assert r.output.count("Missing: your own hand ('Ana holds: ...', MH-5).") == 1
+    start, _, rest = r.output.partition("> Ana holds:")
+    assert "Missing: your own hand" in start
+    # the alert: once, when it first holds (after the fourth request), not again after
+    # later statements, an undo or a redo while it still holds
+    assert r.output.count(">> You can announce on your turn: 4H AD 2D 3D") == 1
+    before, _, after = rest.partition(">> You can announce")
+    assert "> Ana requests 3D: nobody" in before and "> Ana requests 3D" not in after
+    # whose turn: said when it changes
+    assert "Next: Ben's turn." in r.output and "Next: Cleo's turn." in r.output
+    assert "Ana's hand" not in r.output        # no sheet was printed
+    assert "Memory sheet" not in r.output and "Verdict" not in r.output
+
+
+def test_without_the_sheet_a_wrong_announcement_reminds_to_log_the_hand(record):
+    r = play(record, ["Ben announces AS 2H 3D 4C: wrong"])
+    assert r.exit_code == 0, r.output
+    assert r.output.count("Ben's hand is now face up (MH-20): log it with 'Ben holds: ...'.") \
+        == 1
+
+
+def test_without_the_sheet_other_games_note_missing_setup(tmp_path):
+    p = tmp_path / "lit.txt"
+    p.write_text("game: literature\nplayers: Ana Ben Cleo Dev Eli Fay\nme: Ana\n",
+                 encoding="utf-8")
+    r = play(p, ["Ana asks Ben 9C: no", "Ben asks Cleo 9D: no"])
+    assert r.exit_code == 0, r.output
+    assert r.output.count("Missing: your own hand ('Ana holds: ...'; LIT-4") == 1
+
+
 def test_a_finished_game_and_missing_setup_are_said(tmp_path):
     p = tmp_path / "g.txt"
     p.write_text(THREE.replace("Ana holds", "# Ana holds"), encoding="utf-8")
