@@ -455,3 +455,20 @@ def test_a_second_wild_on_a_pair_and_wild_group_in_a_round():
                                              end="Ana melds 2S 3S 4S\nAna discards 5H\n")))
     assert s.table[0].meld.text() == "KS KH AC AC"
     assert sorted(map(repr, s.table[0].meld.reading.wild_as)) == ["KC", "KD"]
+
+
+def test_hr17_under_two_wilds_a_meld():
+    """Every HR-17 row reads the same under wilds-per-meld=2 but row 5, which becomes valid."""
+    from solver.hand.melds import parse_meld
+    from tests.test_hand_melds import HR17, _wild_for
+    for row, cards, indicators, valid, kind, wild_as, value, rule in HR17:
+        for ind in indicators:
+            text = cards.replace("W", _wild_for(ind))
+            cs, decl = parse_meld(text)
+            rep = analyse_meld(cs, make_regime(C(ind), TWO), TWO, decl)
+            if row == 5:
+                assert rep.valid and rep.kind == "run" and rep.value == 31
+                assert rep.wild_text() == "AC = QC, AC = itself"
+                continue
+            assert (rep.valid, rep.kind, rep.value) == (valid, kind, value), (row, ind)
+            assert {repr(c) for c in rep.wild_as} == wild_as
