@@ -36,7 +36,7 @@ import math
 
 import numpy as np
 
-from solver.advice import NoDeal, ActionAdvice, Advice, posterior, wilson
+from solver.advice import NoDeal, ActionAdvice, Advice, Posterior, posterior, wilson
 from solver.errors import NotationError
 from solver.model.budget import Budget
 
@@ -75,8 +75,7 @@ def _posterior_of(record, view, play, budget: Budget, seed: int):
 
     vm = inference.build(record, view, play)
     if vm.history:
-        raise NotationError("the advisor needs a record without unseen events ('?')",
-                            text=str(view))
+        return vm, _history_posterior(vm, seed)
     kw = {"seed": seed}
     if budget.samples:
         kw["samples"] = budget.samples
@@ -87,6 +86,27 @@ def _posterior_of(record, view, play, budget: Budget, seed: int):
     except NoDeal:
         raise vm.inconsistent() from None
     return vm, post
+
+
+#: further witness histories the advisor draws on a record with unseen events ('?')
+HISTORY_DEALS = 24
+
+
+def _history_posterior(vm, seed: int) -> Posterior:
+    """The advisor's deals for a record with unseen events: the witness histories' final
+    places (those covering every possible (card, player) pair, found for the certainties,
+    and :data:`HISTORY_DEALS` more from seeded random objectives). Every one is a consistent
+    history, so an impossible event gets 0 and a certain one 1; the rest are estimates
+    without an error bar (not a uniform sample): ``exact`` is false."""
+    m = vm.model
+    if not m.backbone().consistent:
+        raise vm.inconsistent()
+    m.more_samples(HISTORY_DEALS, seed=seed)
+    li = {l: i for i, l in enumerate(m.locations)}
+    rows = [[li[d[k]] for k in m.cards] for d in m.samples if all(k in d for k in m.cards)]
+    if not rows:
+        raise vm.inconsistent()
+    return Posterior(m, np.array(rows, dtype=np.int16), False, None)
 
 
 def suggest(record, view, *, top=None, budget: Budget = Budget(), seed=None,
@@ -138,9 +158,13 @@ def suggest(record, view, *, top=None, budget: Budget = Budget(), seed=None,
     for b, c, hn, ck, hk in questions:
         bi = players.index(b)
         yes_cols[b, c] = (H[:, [kpos[k] for k in ck]] == bi).any(axis=1)
+    support = _support(vm) if est else None
     for b, c, hn, ck, hk in questions:
         yes = yes_cols[b, c]
         p = float(yes.mean()) if n else 0.0
+        if est:     # an estimate is 0 or 1 only when the logic says so
+            p = _logical(p, n, certain=any(support[k] == {b} for k in ck),
+                         possible=any(b in support[k] for k in ck))
         info = 0.0 if p in (0.0, 1.0) else float(-(p * math.log2(p) + (1 - p) * math.log2(1 - p)))
         # two questions ahead: this one, then the best next given "yes" (the card moves)
         nxt = 0.0
@@ -196,6 +220,10 @@ def suggest(record, view, *, top=None, budget: Budget = Budget(), seed=None,
                 want = np.array([players.index(best[k]) for k in hk])
                 pw = float((cols == want).all(axis=1).mean())
             pt = float(in_team.mean()) if n else 0.0
+            if est:
+                pt = _logical(pt, n, certain=all(support[k] <= team for k in hk),
+                              possible=all(support[k] & team for k in hk))
+                pw = min(pw, pt)
             pc, pl, is_safe = max(pt - pw, 0.0), 1.0 - pt, False
             by: dict[str, list] = {}
             for k in hk:
@@ -213,13 +241,36 @@ def suggest(record, view, *, top=None, budget: Budget = Budget(), seed=None,
     adv = Advice("literature", view, on_turn, actions, post.exact and
                  (not with_leak or pub.exact), "enumerated" if post.exact else "sampled", n,
                  summary={"safe_claims": sorted(safe), "turn": play.turn})
-    if est:
+    if est and vm.history:
+        adv.notes.append(f"estimates from {n} consistent histories of {view}'s record with "
+                         "unseen events (not a uniform sample; no error bar)")
+    elif est:
         adv.notes.append(f"estimates from {n} exact uniform deals of {view}'s posterior")
     adv.sort()
     # safe claims first, then the best unsafe claim, then the questions (others follow)
     if top is not None:
         adv.actions = adv.actions[:top]
     return adv
+
+
+def _support(vm) -> dict:
+    """key -> the players who can hold it now in some consistent deal (the logic)."""
+    bb = vm.model.backbone()
+    out = {k: {p} for k, p in vm.fixed.items()}
+    for k in vm.model.cards:
+        out[k] = set(bb.possible[k])
+    return out
+
+
+def _logical(p: float, n: int, *, certain: bool, possible: bool) -> float:
+    """A sampled chance kept off 0 and 1 unless the logic makes the event impossible or
+    certain."""
+    if certain:
+        return 1.0
+    if not possible:
+        return 0.0
+    eps = 0.5 / (n + 1)
+    return min(max(p, eps), 1.0 - eps)
 
 
 def _card(t, c):
