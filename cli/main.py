@@ -296,6 +296,16 @@ class SleuthGroup(click.Group):
             sys.exit(EXIT_USAGE)
         return super().main(args, *rest, **kwargs)
 
+    # the verbs are registered by their modules; load them before Click looks (a module
+    # imported first, such as ``cli.hand``, imports this one before it can load them)
+    def list_commands(self, ctx):
+        _load_commands()
+        return super().list_commands(ctx)
+
+    def get_command(self, ctx, name):
+        _load_commands()
+        return super().get_command(ctx, name)
+
 
 @click.group(cls=SleuthGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="cardsleuth")
@@ -339,6 +349,10 @@ COMMAND_MODULES = ["cli.commands", "cli.session", "cli.replay", "cli.advise", "c
 
 
 def _load_commands() -> None:
+    """Import the verbs' modules (once; each registers its commands on ``cli``)."""
+    if _loaded:
+        return
+    _loaded.append(True)
     from solver.games import games
 
     for mod in COMMAND_MODULES:
@@ -347,7 +361,9 @@ def _load_commands() -> None:
         game_cli(game)
 
 
-_load_commands()
+_loaded: list = []
+if not any(m in sys.modules for m in COMMAND_MODULES):   # else the group loads them later
+    _load_commands()
 
 
 def main(argv=None):

@@ -190,3 +190,47 @@ def test_whole_lossy_games_are_valid_records_with_the_same_outcome(variant):
         r, _ = lossy(full, s.deal, 0.3, seed)
         a, b = Play.of(full), Play.of(parse_record(write_record(r)))
         assert (a.over, a.score) == (b.over, b.score)
+
+
+# ----- memory modes with unseen events (A9) ---------------------------------------------------
+def test_memory_mode_needs_the_counts_after_an_unseen_question():
+    body = ("Ana holds: 5S 7S KS 5H JH KD 2C 7C\nAna asks Dev 6S: no\nDev asks Ana 10S: no\n"
+            "Ana asks Fay KH: no\nFay asks Eli KD: ?\nturn: Eli\n")
+    head = HEAD + "variant: memory=last-question\n"
+    with pytest.raises(RuleError) as e:
+        build(rec(body, head), "Ana")
+    assert "LIT-13" in str(e.value) and e.value.rule == "A9" and "Eli" in str(e.value)
+    vm = build(rec(body + "Eli has 8 cards\nFay has 8 cards\nEli asks Fay 6S: yes\n", head),
+               "Ana")
+    bb = backbone(vm)
+    assert bb.consistent and not vm.history
+    # the own hand is kept (no unseen question touched Ana), the question before the unseen
+    # one is forgotten, the one after it is remembered
+    assert all(vm.fixed.get(k) == "Ana" for k in ("5S", "KD", "2C"))
+    assert bb.possible["6S"] == {"Eli"}
+    notes = " ".join(c.note for c in vm.model.constraints)
+    assert "KH" not in notes and "6S" in notes
+
+
+@pytest.mark.parametrize("memory", ["memory=last-question", "memory=last-two"])
+def test_memory_modes_on_lossy_records_never_rule_out_the_truth(memory):
+    """A memory mode on lossy records, at every prefix: refused only for unknown counts
+    (LIT-13), else the true current places stay possible from the recorder's view."""
+    analysed = 0
+    for seed in range(12):
+        r, truth = simulate_lossy(6, (memory,), seed, events=20, miss=0.4)
+        for cut in range(7, len(r.statements) + 1):
+            sub = Record(r.header, r.statements[:cut])
+            try:
+                vm = build(sub, r.header.me)
+            except RuleError as e:
+                assert "LIT-13" in str(e) and e.rule == "A9"
+                continue
+            bb = backbone(vm)
+            assert bb.consistent
+            true = truth[cut - 1]
+            for k in vm.table.keys:
+                poss = {vm.fixed[k]} if k in vm.fixed else bb.possible[k]
+                assert true[k] in poss, (seed, cut, k)
+            analysed += 1
+    assert analysed >= 20

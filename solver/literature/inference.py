@@ -93,11 +93,9 @@ def build(record, view, play: Play | None = None) -> ViewModel:
     play = play or Play.of(record)
     t = play.table
     statements = {s.line: s.text for s in record.statements}
+    if play.unseen and t.options.memory != "full" and view != ALL:
+        return _build_current(play, view, statements, _unseen_events(record))
     if play.unseen:
-        if t.options.memory != "full" and view != ALL:
-            raise RuleError("the memory modes model the current hands from the card counts; "
-                            "with unseen events use memory=full", text=f"memory={t.options.memory}",
-                            rule="A9")
         from solver.literature.history import HistoryModel
 
         hm = HistoryModel(record, view, play)
@@ -129,15 +127,48 @@ def _remembered(play: Play) -> list:
     return out
 
 
-def _build_current(play: Play, view, statements) -> ViewModel:
+def _unseen_events(record) -> list[tuple[int, object]]:
+    """(line, event) of the statements that left something unseen (``?``)."""
+    from solver.literature.events import UnheardAnswer, UnheardCard, UnseenAsk
+
+    return [(s.line, s.event) for s in record.statements
+            if isinstance(s.event, (UnheardCard, UnheardAnswer, UnseenAsk))]
+
+
+def _touches(t, ev, p) -> bool:
+    """Whether an unseen question may have moved a card to or from ``p``."""
+    from solver.literature.events import UnseenAsk
+
+    if isinstance(ev, UnseenAsk):
+        return ev.player == p or t.opponents(ev.player, p)
+    return p in (ev.asker, ev.target)
+
+
+def _build_current(play: Play, view, statements, unseen=()) -> ViewModel:
     """A9 ``memory=last-question`` (and the house rule ``last-two``): the current hands,
     knowing only the viewer's own hand, the counts (O1), the resolved half-suits and the
-    remembered questions with their answers (:func:`_remembered`)."""
+    remembered questions with their answers (:func:`_remembered`).
+
+    With unseen events (``?``) the same memory, kept sound: the counts must be known again
+    (``P has N cards``, LIT-13: the mode is built on them); a question followed by an unseen
+    one is forgotten (a card of its half-suit may have moved since); the viewer's own hand
+    is used only when no unseen question may have moved one of its cards."""
     t = play.table
+    vague = [p for p in t.players if p in play.vague and play.vague[p][0] != play.vague[p][1]]
+    if vague:
+        first = unseen[0][0] if unseen else play.first_unseen
+        raise RuleError(f"memory={t.options.memory} models the current hands from the card "
+                        f"counts, and after the unseen events (line {first}) the counts of "
+                        + ", ".join(vague) + " are not known: log them ('"
+                        + f"{vague[0]} has N cards', LIT-13) or use memory=full",
+                        text=f"memory={t.options.memory}", rule="A9")
+    count = {p: play.vague[p][0] if p in play.vague else play.count[p] for p in t.players}
     fixed = {k: OUT for k, l in play.loc.items() if l == OUT}
     own_line = None
     if view is not None:
         last = [(ln, h) for ln, h in play.holds if h.player == view]
+        if last and any(ln > last[-1][0] and _touches(t, ev, view) for ln, ev in unseen):
+            last = []           # an unseen question may have changed the viewer's hand
         if last:
             own_line, h = last[-1]
             hand = Counter(h.cards)
@@ -154,13 +185,15 @@ def _build_current(play: Play, view, statements) -> ViewModel:
                 for k in ks[:n]:
                     fixed[k] = view
     keys = [k for k in t.keys if k not in fixed]
-    sizes = {p: play.count[p] - sum(1 for l in fixed.values() if l == p) for p in t.players}
+    sizes = {p: count[p] - sum(1 for l in fixed.values() if l == p) for p in t.players}
     names = {k: repr(t.key_card[k]) for k in keys}
     m = CardLocationModel(keys, sizes, names)
     if own_line is not None and view in sizes:
         # the viewer's own hand is all fixed: no other card is there
         m.add(keys, [view], 0, 0, source=own_line, note=f"{view} sees their own hand")
     for line, ask in _remembered(play):
+        if any(ln > line for ln, _ in unseen):
+            continue            # forgotten: an unseen question came after it
         h = t.half_of[ask.card]
         if play.status[h.name][0] == "open":
             hk = [k for k in play.keys_of_half(h.name)]
