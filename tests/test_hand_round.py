@@ -151,7 +151,8 @@ EVERY = [["wild-mode=no-jokers", "no-jokers-ace-indicator=twin-wild"], ["discard
          ["swap-wild-must-be-used"], ["below-min-swaps"], ["own-face-swap=forbidden"],
          ["bonus-wild-discard", "bonus-two-wilds", "bonus-colour", "bonus-suit"],
          ["ace-low-run-value=1", "ace-high-run-value=10", "wild-ace-run-value=11"],
-         ["indicator-in-play"], ["runs=14-card"], ["stock-end=penalties"]]
+         ["indicator-in-play"], ["runs=14-card"], ["stock-end=penalties"],
+         ["wilds-per-meld=2"], ["wilds-per-meld=2", "runs=14-card", "discarded-wild=free"]]
 
 
 @pytest.mark.parametrize("variant", EVERY, ids=lambda v: ",".join(v))
