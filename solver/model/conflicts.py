@@ -44,6 +44,9 @@ Pair = tuple[int, int]
 MAX_CANDIDATES = 6
 #: a chain lists at most this many supporting cards
 MAX_CHAIN_CARDS = 8
+#: the work allowed for one sentence, in solver calls (a count, not a time: the same record
+#: always gets the same sentence); past it the caller keeps its generic sentence
+MAX_SOLVES = 300
 
 
 def lines_text(lines) -> str:
@@ -58,18 +61,31 @@ def lines_text(lines) -> str:
 class _Probe:
     """The model built once with a guard per line; questions under a subset of lines."""
 
-    def __init__(self, model, seconds: float = 2.0):
+    def __init__(self, model, core, seconds: float = 2.0):
         self.model = model
         self.m, self.x, self.lits = model._build(True)
+        for line, lit in self.lits.items():     # the other lines are off for good: presolve
+            if line not in core:                 # drops their constraints (a solve of a long
+                self.m.Add(lit == 0)             # record's core is then fast)
         self.seconds = seconds
+        self.solves = 0
+        self.proven = True
 
-    def _solve(self, m):
+    def _solve(self, m, optimize: bool = False):
+        self.solves += 1
+        if self.solves > MAX_SOLVES:
+            raise TimeoutError
         s = cp_model.CpSolver()
         s.parameters.num_workers = 1
         s.parameters.max_time_in_seconds = self.seconds
+        if not optimize:                            # a yes/no question, asked many times:
+            s.parameters.cp_model_presolve = False  # these make each solve ~3x faster
+            s.parameters.linearization_level = 0
         st = s.Solve(m)
         if st == cp_model.UNKNOWN:
             raise TimeoutError
+        if optimize and st == cp_model.FEASIBLE:
+            self.proven = False
         return s, st in (cp_model.OPTIMAL, cp_model.FEASIBLE)
 
     def _assume(self, m, lines, facts=()):
@@ -103,7 +119,7 @@ class _Probe:
             mm.Add(sum(want) >= 1)
             mm.Maximize(sum(want))
             self._assume(mm, lines)
-            s, ok = self._solve(mm)
+            s, ok = self._solve(mm, optimize=True)
             if not ok:
                 break
             for p, vals in seen.items():
@@ -118,9 +134,12 @@ class _Probe:
             expr = sum(get(self.x[p].Index()) for p in terms)
             mm.Minimize(expr) if sense == 1 else mm.Maximize(expr)
             self._assume(mm, lines)
-            s, ok = self._solve(mm)
+            self.proven = True
+            s, ok = self._solve(mm, optimize=True)
             if not ok:
                 return None
+            if not self.proven:         # a bound not proven is no bound to state
+                raise TimeoutError
             out.append(int(round(s.ObjectiveValue())))
         return out[0], out[1]
 
@@ -144,8 +163,9 @@ def conflict_reason(model, core: list[int], label: Callable[[str], str]) -> str 
     if len(core) < 2:
         return None
     try:
-        probe = _Probe(model)
+        probe = _Probe(model, set(core))
         return (_one_card(model, probe, core, label)
+                or _one_card_places(model, probe, core, label)
                 or _one_count(model, probe, core, label))
     except TimeoutError:
         return None
@@ -163,6 +183,8 @@ def _one_card(model, probe: _Probe, core: list[int], label) -> str | None:
         return None
     rules = probe.forced([], pairs)
     pairs = [p for p in pairs if p not in rules]
+    if not pairs:
+        return None
     forced = {z: probe.forced([l for l in core if l != z], pairs) for z in core}
     best = None
     tried = 0
@@ -291,4 +313,39 @@ def _one_count(model, probe: _Probe, core: list[int], label) -> str | None:
                         f"line {z} says {z_says}")
             return (f"line {z} says {note}, but {lines_text(rest)} {verb} {rest_says} of "
                     f"those {len(cards)} cards in {where}")
+    return None
+
+
+def _places(label, model, lis) -> str:
+    names = [label(model.locations[li]) for li in sorted(lis)]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+
+
+def _one_card_places(model, probe: _Probe, core: list[int], label) -> str | None:
+    """One card that the core without line z keeps to some places and z alone to others
+    ("line 36 leaves 7S only in the mystery hand or the face-up cards; line 38 puts it in
+    Ben's hand, Cleo's hand or Dev's hand")."""
+    pairs = _core_pairs(model, core)
+    nl = len(model.locations)
+    for z in sorted(core, reverse=True):
+        rest = [l for l in core if l != z]
+        f_rest, f_z = probe.forced(rest, pairs), probe.forced([z], pairs)
+        best = None
+        for ci in sorted({ci for ci, _ in pairs}):
+            p_rest = {li for li in range(nl) if f_rest.get((ci, li)) != 0}
+            p_z = {li for li in range(nl) if f_z.get((ci, li)) != 0}
+            if p_rest & p_z or not p_rest or not p_z:
+                continue
+            if best is None or len(p_rest) + len(p_z) < len(best[1]) + len(best[2]):
+                best = (ci, p_rest, p_z)
+        if best is None:
+            continue
+        ci, p_rest, p_z = best
+        card = model.name(model.cards[ci])
+        verb = "puts" if len(rest) == 1 else "put"
+        left = ("leaves" if len(rest) == 1 else "leave") + f" {card} only in"
+        first = (f"{lines_text(rest)} {verb} {card} in {_places(label, model, p_rest)}"
+                 if len(p_rest) == 1 else f"{lines_text(rest)} {left} "
+                 f"{_places(label, model, p_rest)}")
+        return f"{first}; line {z} puts it in {_places(label, model, p_z)}"
     return None
