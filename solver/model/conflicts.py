@@ -9,16 +9,20 @@ turns it into a sentence a person can check:
    so with line 11 KS is not in the mystery hand; line 13 says it is").  Candidates are the
    (card, place) facts that the core without one line forces one way and the core without
    another line forces the other way; the two groups are then shrunk to minimal ones.
-2. *A count*: a statement says how many of some cards are in a place, and the other lines
-   force a number outside that range ("lines 5, 9 put at least 3 of 6C 6D 6H 6S in Cleo's
-   hand; line 12 says at most 2").
-3. Otherwise ``None`` (the caller keeps its generic sentence).
+2. *One card, two sets of places*: the core without line z keeps a card to some places and
+   z alone to others ("line 36 leaves 7S only in the mystery hand or the face-up cards;
+   line 38 puts it in Ben's hand, Cleo's hand or Dev's hand").
+3. *A count*: a statement says how many of some cards are in a place, and the other lines
+   force a number outside that range ("line 6 puts at least 2 of 4H 5H 6H 7H in Ben's
+   hand; line 7 says at most 1").
+4. Otherwise ``None`` (the caller keeps its generic sentence).
 
 Everything is asked of CP-SAT on the model built once with a guard literal per line
-(:meth:`CardLocationModel._build` with ``enforce``): a subset of lines is *assumed*, the
-others are free, the rules (``source`` ``None``) always hold -- so a game's own extensions
-of the model (choices, joint constraints) are respected.  A solver that runs out of time
-only loses the sentence, never the conflict.
+(:meth:`CardLocationModel._build` with ``enforce``): the lines outside the core are off, a
+subset of the core is *assumed*, the rules (``source`` ``None``) always hold -- so a game's
+own extensions of the model (choices, joint constraints) are respected.  The work is
+bounded by a count of solver calls (:data:`MAX_SOLVES`, so a record always gets the same
+sentence); running out only loses the sentence, never the conflict.
 
 >>> from solver.model import CardLocationModel
 >>> m = CardLocationModel(["a", "b", "c"], {"P": 1, "Q": 2}, {"a": "a", "b": "b", "c": "c"})
