@@ -1315,6 +1315,16 @@ def sample_deals(model, n: int, rng, *, max_states: int = 200_000,
     >>> sorted(sample_deals(m, 3, 7)[0].items())[0]
     ('a', 'Q')
     """
+    rows = sample_deal_rows(model, n, rng, max_states=max_states, time_budget=time_budget,
+                            exact_ints=exact_ints)
+    locs, cards = model.locations, model.cards
+    return [{c: locs[li] for c, li in zip(cards, row)} for row in rows.tolist()]
+
+
+def sample_deal_rows(model, n: int, rng, *, max_states: int = 200_000,
+                     time_budget: float | None = None, exact_ints: bool = True) -> np.ndarray:
+    """:func:`sample_deals` as an array (n, cards) of location indices (``model.cards``
+    and ``model.locations`` order), without building a dict per deal."""
     gen, pyr = _rngs(rng)
     deadline = None if time_budget is None else time.perf_counter() + time_budget
     kept = None if exact_ints else _LAST_DP.get(_fingerprint(model))
@@ -1330,9 +1340,7 @@ def sample_deals(model, n: int, rng, *, max_states: int = 200_000,
     if dp is None or dp.total == 0:
         raise ValueError("the model has no consistent deal")
     K = dp.sample_counts(n, gen, pyr)
-    deals = _deals_from_counts(prob, plan, K, gen)
-    locs, cards = model.locations, model.cards
-    return [{c: locs[li] for c, li in zip(cards, row)} for row in deals.tolist()]
+    return _deals_from_counts(prob, plan, K, gen)
 
 
 def location_sets(model, loc: str, top: int = 10, *, max_states: int = 200_000,

@@ -264,24 +264,43 @@ def _sampled_candidates(vm: ViewModel, loc: str, certain, bound: int, seed: int,
     from collections import Counter
     from math import sqrt
 
-    from solver.model.counting import OverBudget, sample_deals
+    import numpy as np
+
+    from solver.model.counting import OverBudget, sample_deal_rows
 
     m = vm.model
     if sampled is not None:       # deals kept by the count: exact draws or accepted samples
-        deals = [{k: m.locations[li] for k, li in zip(m.cards, row)} for row in sampled.tolist()]
+        rows = np.asarray(sampled)
     else:                         # the count was exact: draws from its programme
         try:
-            deals = sample_deals(m, CANDIDATE_SAMPLES, seed, max_states=None,
-                                 exact_ints=False)
+            rows = sample_deal_rows(m, CANDIDATE_SAMPLES, seed, max_states=None,
+                                    exact_ints=False)
         except (OverBudget, ValueError):
             return Candidates(loc, None, False, [], certain, upper=bound)
     if vm.model.choices:              # facts the DP does not see: keep the deals meeting them
-        deals = [d for d in deals if vm.model.satisfies_choices(d)]
-    n = len(deals)
+        keep = [m.satisfies_choices({k: m.locations[li] for k, li in zip(m.cards, row)})
+                for row in rows.tolist()]
+        rows = rows[np.asarray(keep, dtype=bool)] if len(rows) else rows
+    n = len(rows)
     if not n:
         return Candidates(loc, None, False, [], certain, upper=bound)
-    hands = Counter(tuple(sorted(Card.parse(vm.model.name(k)) for k, l in d.items() if l == loc))
-                    for d in deals)
+    # the hand in ``loc`` of each deal, as the sorted column indices of its cards
+    card_of = [Card.parse(m.name(k)) for k in m.cards]
+    order = sorted(range(len(card_of)), key=lambda i: card_of[i])
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    r_i, c_i = np.nonzero(rows == m.loc_index(loc))
+    per = np.bincount(r_i, minlength=n)
+    hands = Counter()
+    if len(per) and (per == per[0]).all():      # the usual case: every hand the same size
+        cols = rank[c_i].reshape(n, int(per[0])) if per[0] else np.zeros((n, 0), np.int64)
+        cols.sort(axis=1)
+        uniq, cnt = np.unique(cols, axis=0, return_counts=True)
+        for u, k in zip(uniq.tolist(), cnt.tolist()):
+            hands[tuple(card_of[order[j]] for j in u)] = k
+    else:
+        for row in range(n):
+            hands[tuple(sorted(card_of[j] for j in c_i[r_i == row]))] += 1
     ranked = sorted(hands.items(), key=lambda kv: (-kv[1], [repr(c) for c in kv[0]]))[:10]
     z = 1.959963984540054
     top, err = [], 0.0
