@@ -117,7 +117,11 @@ def conflict_text(e: InconsistentError) -> str:
     """A contradiction a person can read: one plain sentence, then the minimal set of
     conflicting lines, one a line (once)."""
     text = str(e)
-    if _CONFLICT not in text:
+    if _CONFLICT not in text:       # a game's own sentence: name its lines if it does not
+        if e.conflict and not re.search(r"\blines? \d", text):
+            from solver.model.conflicts import lines_text
+
+            text += f" ({lines_text(e.conflict)})"
         return text
     head, _, rest = text.partition(_CONFLICT)
     why = e.reason or ("no deal of the cards fits them together"

@@ -147,3 +147,14 @@ def test_lines_are_worded_one_way_and_renumbered_with_the_record():
     said = "3H is in the mystery hand (lines 7 and 10), so with line 11 KS cannot be there"
     assert renumber_text(said, lambda n: n + 1 if n >= 9 else n) == \
         "3H is in the mystery hand (lines 7 and 11), so with line 12 KS cannot be there"
+
+
+def test_a_games_own_sentence_names_its_lines(tmp_path):
+    # Twenty-Two finds this one itself (I2): its sentence is kept, the lines are added
+    text = TT.replace("Ana holds: KS KH KD AS AH AD QS", "Ana holds: 4S 5S 8S 5D 7D 2C 10C") \
+        .replace("Ana exchanges 0", "Ana exchanges 3: 5D 8S 2C -> 3C 2D QH") \
+        + "Ben leads QC; Cleo 4H; Ana QH\n"
+    p = _record(tmp_path, text)
+    r = CliRunner().invoke(cli, ["log", str(p), "Ana leads 7D; Ben AH; Cleo 2H"])
+    assert r.exit_code == 3, r.output
+    assert "nothing below 4 (I2), but Cleo later played 2H (lines 10 and 11)" in r.output
