@@ -17,6 +17,8 @@ HEADERS = {
                     "dealer: Hal\nme: Ana\n",
     "literature": "game: literature\nplayers: Ana Ben Cleo Dev Eli Fay\nme: Ana\n",
     "twenty-two": "game: twenty-two\nplayers: Ana Ben Cleo\nme: Ana\n",
+    "hand": "game: hand\nplayers: Ana Ben Cleo\ndealer: Ben\nme: Ana\n",
+    "mysterium": "game: mysterium\nplayers: Gus Ana Ben Cleo Dev\nghost: Gus\nme: Ana\n",
 }
 
 
@@ -25,7 +27,7 @@ def _vocab(game: str):
 
 
 def _classes(v):
-    return {"name": set(v.names), "card": set(v.cards), "range": set(v.ranges)}
+    return {"name": set(v.names), "card": set(v.cards), "range": set(v.ranges), "on": {"on"}}
 
 
 @pytest.mark.parametrize("game", sorted(HEADERS))
@@ -58,6 +60,10 @@ ONLY = [
     ("literature", "Cleo claims ", "range", "2H"),             # LIT-11: a half-suit
     ("literature", "Ana holds: 2", "card", "2H-7H"),
     ("twenty-two", "Ana holds: 2", "card", "Ana"),
+    ("hand", "Ana discards J", "card", "Ana"),                 # HR-28: one card
+    ("hand", "Ana holds: J", "card", "JS-AS"),
+    ("hand", "Ana swaps 8D ", "on", "8D"),
+    ("mysterium", "Cleo agrees with ", "name", "with"),
 ]
 
 
@@ -78,3 +84,6 @@ def test_answers_offer_the_answer_words():
     assert "all" in suggest(v, "Ana asks ")
     assert suggest(_vocab("literature"), "Ana asks Ben 9C: ") == ["yes", "no", "surrendered",
                                                                   "?"]
+    assert "Jk" in suggest(_vocab("hand"), "Ana holds: J")       # HR-2: two jokers
+    assert suggest(_vocab("mysterium"), "Ana guesses ") == ["character", "location", "object"]
+    assert suggest(_vocab("mysterium"), "Ana guesses object 7: ") == ["right", "wrong"]

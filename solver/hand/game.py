@@ -11,7 +11,7 @@ deal) and round records (one round turn by turn, ending in its scoring statement
 from __future__ import annotations
 
 from solver.errors import RuleError
-from solver.games import Capability, Finding, Game, Keywords, Knowledge
+from solver.games import CARDS, Capability, Finding, Game, Keywords, Knowledge, Vocabulary
 from solver.model.budget import Budget
 
 
@@ -40,7 +40,18 @@ class HandGame(Game):
                         ("dealer", "indicator", "unscored", "redeal", "stock",
                          "out", "partial", "full-hand", "no-meld",
                          "wild-discard", "two-wilds", "colour", "suit", "off", "on", "one",
-                         "two", "three", "card", "cards"))
+                         "two", "three", "card", "cards"),
+                        # HR-7 the indicator; HR-28 a turn: draw or take, meld, lay off,
+                        # swap, discard; HR-33 the calls
+                        (("indicator", ((CARDS,),), ()),
+                         ("holds", ((),), (CARDS,)),
+                         ("draws", ((CARDS,),), ()),
+                         ("takes", ((CARDS,),), ()),
+                         ("melds", ((CARDS, "|"),), ()),
+                         ("lays", (("off",), (CARDS,), ("on",), ()), ()),
+                         ("swaps", ((CARDS,), ("on",), ()), ()),
+                         ("discards", ((CARDS,),), ()),
+                         ("calls", (("one", "two", "three"), ("card", "cards")), ())))
 
     def options(self, header):
         from solver.hand.options import HandOptions
@@ -100,6 +111,14 @@ class HandGame(Game):
         from solver.hand.engine import is_round_record
 
         return is_round_record(record)
+
+    def vocabulary(self, record) -> Vocabulary:
+        """The default words, with the jokers (HR-2; none with ``wild-mode=no-jokers``,
+        HR-46)."""
+        v = super().vocabulary(record)
+        if self.options(record.header).wild_mode == "no-jokers":
+            return v
+        return Vocabulary(v.names, v.lead, v.verbs, v.words, v.cards + ("Jk",), v.ranges)
 
     def table_notes(self, record, view, analysis=None):
         """In a record of one round's play (or a new record), the setup the rules call for

@@ -16,7 +16,7 @@
 from __future__ import annotations
 
 from solver.errors import NotationError
-from solver.games import Capability, Finding, Game, Keywords, Knowledge, Vocabulary, log10
+from solver.games import NAMES, Capability, Finding, Game, Keywords, Knowledge, Vocabulary, log10
 from solver.model.budget import Budget
 
 
@@ -39,7 +39,16 @@ class MysteriumGame(Game):
                          "culprit"),
                         ("guesses", "receives", "agrees", "disagrees", "votes"),
                         ("character", "location", "object", "right", "wrong", "with",
-                         "visions", "group"))
+                         "visions", "group"),
+                        # MY-4 the table per kind; MY-10 a guess of one card of a kind
+                        (("table", (("character", "location", "object"),), ()),
+                         ("secret", ((NAMES,),), ("character", "location", "object")),
+                         ("guesses", (("character", "location", "object"), ()),
+                          ("right", "wrong")),
+                         ("receives", ((), ("visions",)), ()),
+                         ("agrees", (("with",), (NAMES,)), ()),
+                         ("disagrees", (("with",), (NAMES,)), ()),
+                         ("reveal", ((NAMES,),), ("right", "wrong"))))
 
     def options(self, header):
         from solver.mysterium.roster import roster_of
