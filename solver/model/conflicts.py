@@ -289,8 +289,17 @@ def _one_count(model, probe: _Probe, core: list[int], label) -> str | None:
 
     for z in sorted(core, reverse=True):
         rest = [l for l in core if l != z]
-        own = [(c.terms, c.note) for c in model.constraints
-               if c.source == z and c.terms and c.lo <= c.hi]
+        own = []
+        for c in model.constraints:
+            if c.source != z or not c.terms or c.lo > c.hi:
+                continue
+            # without the pairs z itself rules out ("Dev holds a low heart, not 5H": the
+            # low hearts but 5H) the count is the one a person reads
+            off = probe.forced([z], sorted(c.terms))
+            refined = frozenset(p for p in c.terms if off.get(p) != 0)
+            if refined and refined != c.terms:
+                own.append((refined, ""))
+            own.append((c.terms, c.note))
         others = [(frozenset((ci, li) for ci in x), "") for x in sets
                   for li in range(len(model.locations))]
         for terms, note in own + others:
