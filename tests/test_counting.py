@@ -486,3 +486,53 @@ def test_clamp_to_support_after_the_fact():
         assert sum(r.marginals[c].values()) == pytest.approx(1.0)
     exact = exact_count(m)
     assert clamp_to_support(exact, support) is exact
+
+
+# ----- the Markov chain fallback (solver.model.mcmc) ---------------------------------------
+def test_chain_marginals_agree_with_brute_force():
+    """The chain's marginals are within its stated error of the exact ones (brute force) on
+    small random models: every pair within twice the error, 95 % within it; impossible
+    pairs are never visited and certain ones are exactly 1."""
+    from solver.model.mcmc import chain_marginals
+
+    checked = within = 0
+    for seed in range(12):
+        m = build_model(seed, 7, 3, 4)
+        total, marg = brute(m)
+        if not total:
+            continue
+        start = find_deal(m)
+        if not isinstance(start, dict):
+            start = m.solution()
+        r = chain_marginals(m, start, steps=30_000, seed=seed)
+        assert r.method == "mcmc" and not r.exact and 0 < r.error < 0.2
+        for c in m.cards:
+            for l in m.locations:
+                want = marg[c].get(l, 0.0)
+                got = r.marginals[c].get(l, 0.0)
+                if want == 0.0:
+                    assert got == 0.0
+                if want == 1.0:
+                    assert got == 1.0
+                assert abs(got - want) <= 2 * r.error, (seed, c, l, got, want)
+                checked += 1
+                within += abs(got - want) <= r.error
+    assert checked > 100 and within >= 0.95 * checked
+
+
+def test_estimate_falls_back_to_the_chain_when_no_draw_is_accepted(monkeypatch):
+    """When rejection keeps no draw, the estimate comes from the chain (not 'error 1.0'),
+    and it is deterministic."""
+    import solver.model.counting as counting
+
+    m = estimate_model()
+    _, marg = brute(m)
+    monkeypatch.setattr(counting, "accepted_mask",
+                        lambda deals, sizes, checks: np.zeros(len(deals), dtype=bool))
+    r = estimate(m, time_budget=0.0, min_samples=1000, max_samples=1000, rng=3)
+    assert r.method == "mcmc" and 0 < r.error < 0.2
+    again = estimate(m, time_budget=0.0, min_samples=1000, max_samples=1000, rng=3)
+    assert again.marginals == r.marginals
+    for c in m.cards:
+        for l, want in ((l, marg[c].get(l, 0.0)) for l in m.locations):
+            assert abs(r.probability(c, l) - want) <= 2 * r.error + 1e-9

@@ -238,6 +238,9 @@ class Probabilities:
     method: str = ""
     seconds: float = 0.0
     states: int = 0
+    #: an estimate's exactly uniform accepted deals (array deals x model cards of location
+    #: indices), when the estimate kept them
+    deals: object = field(default=None, repr=False, compare=False)
 
 
 def backbone(vm: ViewModel):
@@ -286,7 +289,8 @@ def probabilities(vm: ViewModel, max_states=MAX_STATES, time_budget=TIME_BUDGET,
         tot = sum(row.values())
         marg[k] = {l: q / tot for l, q in row.items()}
     return Probabilities(False, counting.error, counting.total, marg, bb.possible,
-                         counting.method, time.perf_counter() - t0)
+                         counting.method, time.perf_counter() - t0,
+                         deals=counting.deals if counting.method == "sampled" else None)
 
 
 #: further witness histories drawn for the estimates of a record with unseen events
@@ -477,12 +481,20 @@ def team_probabilities(vm: ViewModel, probs: Probabilities, max_states=MAX_STATE
         except (OverBudget, ValueError):
             deals = None
     err = 0.0
+    arr = None
     if deals:
         import numpy as np
 
         li = {l: i for i, l in enumerate(vm.model.locations)}
-        ki = {k: i for i, k in enumerate(vm.model.cards)}
         arr = np.array([[li[d[k]] for k in vm.model.cards] for d in deals], dtype=np.int16)
+    elif probs.deals is not None and len(probs.deals):   # the estimate's uniform deals
+        import numpy as np
+
+        li = {l: i for i, l in enumerate(vm.model.locations)}
+        arr = np.asarray(probs.deals)
+        deals = True
+    if deals:
+        ki = {k: i for i, k in enumerate(vm.model.cards)}
     for h, ti, free in todo:
         team = set(t.teams[ti])
         if deals:
@@ -491,7 +503,7 @@ def team_probabilities(vm: ViewModel, probs: Probabilities, max_states=MAX_STATE
                 tmask[li[l]] = True
             cols = arr[:, [ki[k] for k in free]]
             hits = int(tmask[cols].all(axis=1).sum())
-            n = len(deals)
+            n = len(arr)
             p = hits / n
             err = max(err, 1.96 * (max(p * (1 - p), 1.0 / n) / n) ** 0.5)
         else:   # rough: as if the cards were independent

@@ -1246,6 +1246,10 @@ def estimate(model, *, max_states: int = 200_000, time_budget: float = 1.0, rng=
             break
     locs = model.locations
     if accepted == 0:
+        # no draw met the dropped statements: a Markov chain over consistent deals
+        chain = _chain(model, support, pyr.randrange(2 ** 31), dp.peak)
+        if chain is not None:
+            return chain
         # nothing to go on (the relaxed model's figures could contradict a certainty):
         # no marginals, or uniform over the exact support when it is given
         marg = _clamp(model, {}, support, 0)
@@ -1260,6 +1264,30 @@ def estimate(model, *, max_states: int = 200_000, time_budget: float = 1.0, rng=
     total = dp.total * accepted / drawn
     return Counting(False, total, _order_marginals(model, marg), err, "sampled", dp.peak,
                     drawn, accepted, dropped, deals=np.concatenate(kept) if kept else None)
+
+
+def _chain(model, support, seed: int, states: int = 0) -> Counting | None:
+    """The estimate of :mod:`solver.model.mcmc` from a consistent start deal, clamped to
+    the support; ``None`` for a model with facts outside its constraints (its deals cannot
+    be checked step by step) or when no start deal is found."""
+    from dataclasses import replace
+
+    from solver.model import CardLocationModel
+    from solver.model.mcmc import chain_marginals
+
+    cls = type(model)
+    if cls._build is not CardLocationModel._build and (
+            cls.accepts is CardLocationModel.accepts or getattr(model, "choices", None)):
+        return None     # facts outside the constraints (a chain step cannot check them)
+    start = model.witness()
+    if not isinstance(start, dict):
+        start = model.solution()
+    if not start:
+        return None
+    res = chain_marginals(model, start, seed=seed, support=support)
+    n_eff = max(int(res.error ** -2), 1) if res.error > 0 else res.accepted
+    marg = _clamp(model, res.marginals, support, n_eff)
+    return replace(res, marginals=_order_marginals(model, marg), states=states)
 
 
 def clamp_to_support(result: Counting, support: dict[Hashable, set[str]]) -> Counting:
