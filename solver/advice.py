@@ -154,8 +154,11 @@ def enumerate_deals(model, limit: int) -> np.ndarray | None:
 
 def _dp(model, max_states: int):
     """The counting programme of ``model`` (float tables) and what sampling needs."""
-    from solver.model.counting import _DP, _Infeasible, _Plan, _simplify
+    from solver.model.counting import _DP, _LAST_DP, _Infeasible, _Plan, _fingerprint, _simplify
 
+    kept = _LAST_DP.get(_fingerprint(model))    # the analysis just counted this model
+    if kept is not None and kept[2].peak <= max_states and kept[2].total:
+        return kept
     try:
         prob = _simplify(model)
         plan = _Plan(prob)
@@ -461,12 +464,16 @@ def review_turns(game, record, view, turns, suggest, taken_text, mistakes_of,
     curve: list[tuple[int, float | None]] = []
     first_safe: dict = {}
     know = {}
+    advice = {}
+    turn_set = set(turns)
     for i in range(len(st) + 1):
         try:
             k = game.knowledge(prefix(i), view, budget)
         except SleuthError:
             k = None
         know[i] = k
+        if i in turn_set:       # right after its analysis: the counting programme is shared
+            advice[i] = suggest(prefix(i))
         curve.append((i, None if k is None else k.uncertainty))
         if k is not None and k.safe and not first_safe:
             first_safe = {"step": i, "line": st[i - 1].line if i else None,
@@ -474,7 +481,7 @@ def review_turns(game, record, view, turns, suggest, taken_text, mistakes_of,
     out = []
     for i in turns:
         s = st[i]
-        adv = suggest(prefix(i))
+        adv = advice[i] if i in advice else suggest(prefix(i))
         text = taken_text(s)
         taken = next((a for a in adv.actions if a.action == text), None)
         best = adv.best
