@@ -129,7 +129,19 @@ class InconsistentError(SleuthError):
     exit_code = 3
 
     def __init__(self, message: str, conflict: list[int] | None = None,
-                 reason: str | None = None, **kw):
+                 reason=None, **kw):
         self.conflict = sorted(set(conflict or []))
-        self.reason = reason
+        self._reason = reason       # a sentence, or a function making it when first asked
         super().__init__(message, **kw)
+
+    @property
+    def reason(self) -> str | None:
+        """The sentence (made on first use: callers that only test consistency, such as
+        the advisor's hypothetical answers, never pay for it)."""
+        if callable(self._reason):
+            self._reason = self._reason()
+        return self._reason
+
+    @reason.setter
+    def reason(self, value) -> None:
+        self._reason = value

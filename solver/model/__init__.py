@@ -376,7 +376,7 @@ class CardLocationModel:
         return InconsistentError("no deal fits the record; these statements conflict: "
                                  + "; ".join(f"line {l}: {statements.get(l, '')}"
                                              for l in core), conflict=core,
-                                 reason=self.conflict_reason(core, loc_label))
+                                 reason=lambda: self.conflict_reason(core, loc_label))
 
     def conflict_reason(self, core: list[int], loc_label=lambda l: l) -> str | None:
         """One plain sentence saying why the lines of ``core`` (a minimal conflicting set)
