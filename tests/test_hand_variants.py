@@ -23,6 +23,7 @@ from solver.hand.regime import make_regime
 from solver.hand.simulate import simulate
 from solver.hand.table import moves
 from solver.records import Record, parse_record, write_record
+from tests.test_hand_inference import _can_take   # brute force with the round judge
 
 C = Card.parse
 
@@ -386,24 +387,6 @@ def test_wilds_per_meld_on_the_command_line():
     assert r.exit_code == 0 and "AC on 1 (AC=6D); AC on 1 (AC=JD)" in r.output
 
 
-def _can_take_two(card, hand, s) -> bool:
-    """Brute force with the round engine's judge: two hand cards make a meld with ``card``."""
-    from itertools import combinations
-
-    from solver.hand.engine import _taken_wild_meld
-    for a, b in combinations(hand, 2):
-        for cards in ([card, a, b], [a, card, b], [a, b, card]):
-            if s.regime.is_wild(card):
-                try:
-                    if _taken_wild_meld(list(cards), {}, card, s, "")[0].valid:
-                        return True
-                except RuleError:
-                    pass
-            elif analyse_meld(list(cards), s.regime, s.options).valid:
-                return True
-    return False
-
-
 @settings(max_examples=30, deadline=None)
 @given(data=st.data(), ind=st.sampled_from([C("9H"), C("4C"), C("AS")]),
        variant=st.sampled_from([["wilds-per-meld=2"],
@@ -429,7 +412,7 @@ def test_take_chance_equals_brute_force_with_two_wilds(data, ind, variant):
     pool = [rest[i] for i in idx]
     m = data.draw(st.integers(1, min(4, len(pool))))
     combos = list(combinations(range(len(pool)), m))
-    want = sum(_can_take_two(card, [pool[i] for i in ix], s) for ix in combos)
+    want = sum(_can_take(card, [pool[i] for i in ix], s) for ix in combos)
     got = _pair_chance(_patterns(card, s), Counter(), Counter(pool), m, s.regime)
     assert abs(got - want / len(combos)) < 1e-12, (card, pool, m)
 
