@@ -254,8 +254,11 @@ def suggest(record, view, *, top=None, budget: Budget = Budget(), seed=None,
 
 
 def _support(vm) -> dict:
-    """key -> the players who can hold it now in some consistent deal (the logic)."""
-    bb = vm.model.backbone()
+    """key -> the players who can hold it now in some consistent deal (the logic: the
+    network-flow backbone where the facts allow it, else CP-SAT)."""
+    from solver.literature.inference import backbone
+
+    bb = backbone(vm)
     out = {k: {p} for k, p in vm.fixed.items()}
     for k in vm.model.cards:
         out[k] = set(bb.possible[k])
