@@ -234,3 +234,136 @@ def test_memory_modes_on_lossy_records_never_rule_out_the_truth(memory):
                 assert true[k] in poss, (seed, cut, k)
             analysed += 1
     assert analysed >= 20
+
+
+# ----- unheard answers counted exactly, course by course -------------------------------------
+def _replace_me(header, me):
+    from dataclasses import replace as _replace
+
+    return _replace(header, me=me)
+
+
+def _hide_answers(r, which):
+    """``r`` with the answers of the asks at positions ``which`` written as '?' (the
+    recorder's own questions are always heard, so only others' asks are hidden)."""
+    from dataclasses import replace as _replace
+
+    from solver.literature.events import Ask, UnheardAnswer
+
+    sts = list(r.statements)
+    for i in which:
+        ev = sts[i].event
+        un = UnheardAnswer(ev.asker, ev.target, ev.card)
+        sts[i] = _replace(sts[i], event=un, text=str(un))
+    return Record(r.header, tuple(sts))
+
+
+def test_a_decided_unheard_answer_is_the_complete_record():
+    """'turn: Eli' after an unheard answer to Fay says it was 'no' (LIT-8): the figures are
+    exactly those of the record with 'no' written."""
+    from solver.literature.analysis import analyze
+
+    body = ("Ana holds: 5S 7S KS 5H JH KD 2C 7C\nAna asks Dev 6S: no\nDev asks Ana 10S: no\n"
+            "Ana asks Fay KH: no\nFay asks Eli KC: {}\nturn: Eli\nEli asks Fay 6S: yes\n")
+    lossy = analyze(rec(body.format("?")), "Ana")
+    full = analyze(rec(body.format("no").replace("turn: Eli\n", "")), "Ana")
+    assert lossy.exact and full.exact
+    assert lossy.cards.keys() == full.cards.keys()
+    for c, d in full.cards.items():
+        assert lossy.cards[c].keys() == d.keys()
+        assert all(abs(lossy.cards[c][l] - p) < 1e-12 for l, p in d.items()), c
+    for h, i in full.halves.items():
+        assert all(abs(lossy.halves[h].p_team[t] - p) < 1e-12 for t, p in i.p_team.items())
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_courses_of_unheard_answers_agree_with_the_history_model(seed):
+    """Two independent methods: the union of the courses' exact supports (deal models, one
+    per answer) equals the history model's complete backbone (CP-SAT over histories), the
+    true course is among them, and the mixed figures are exact and put the truth in the
+    support."""
+    import random as _random
+
+    from solver.literature.analysis import analyze
+    from solver.literature.events import Ask
+    from solver.literature.inference import answer_branches, current
+
+    r, truth = simulate_with_deal(6, (), seed, events=24)
+    me = r.header.me or r.header.players[0]
+    if r.header.me is None:
+        r = Record(_replace_me(r.header, me), r.statements)
+    asks = [i for i, s in enumerate(r.statements)
+            if isinstance(s.event, Ask) and me not in (s.event.asker, s.event.target)]
+    rng = _random.Random(seed)
+    which = sorted(rng.sample(asks, min(2, len(asks))))
+    cut = which[-1] + 1 + rng.randrange(0, 4)
+    full = Record(r.header, r.statements[:cut])
+    sub = _hide_answers(full, which)
+    vm = build(sub, me)
+    assert vm.history
+    bb = backbone(vm)
+    branches = answer_branches(sub, me)
+    assert branches
+    union = {k: set() for k in vm.table.keys}
+    for vb, pr in branches:
+        _, poss = current(vb, pr)
+        for k, ls in poss.items():
+            union[k] |= ls
+    for k in vm.table.keys:
+        want = {vm.fixed[k]} if k in vm.fixed else bb.possible[k]
+        assert union[k] == want, k
+    a = analyze(sub, me)
+    assert a.exact
+    play = Play.of(full)                  # the true current places: moved or as dealt
+    for k in vm.table.keys:
+        place = play.loc[k] if play.loc[k] is not None else truth[k]
+        assert place in a.possible[repr(vm.table.key_card[k])], k
+
+
+def test_unheard_answer_figures_weigh_each_course_by_its_deals():
+    """One unheard answer, both answers possible: each card's chance is the two complete
+    records' chances weighted by their exact numbers of deals."""
+    from dataclasses import replace as _replace
+
+    from solver.literature.analysis import analyze
+    from solver.literature.events import Ask
+    from solver.literature.inference import current, probabilities
+
+    for seed in range(20):
+        r, _ = simulate_with_deal(6, (), seed, events=16)
+        me = r.header.me or r.header.players[0]
+        r = Record(_replace_me(r.header, me), r.statements)
+        asks = [i for i, s in enumerate(r.statements)
+                if isinstance(s.event, Ask) and me not in (s.event.asker, s.event.target)]
+        if not asks:
+            continue
+        i = asks[-1]
+        full = Record(r.header, r.statements[:i + 1])      # the unheard line is the last
+        courses = []
+        for ans in ("yes", "no"):
+            ev = full.statements[i].event
+            ask = Ask(ev.asker, ev.target, ev.card, ans)
+            course = Record(r.header, full.statements[:i] + (
+                _replace(full.statements[i], event=ask, text=str(ask)),))
+            try:
+                vm = build(course, me)
+                pr = probabilities(vm)
+            except (RuleError, NotationError):
+                continue
+            courses.append((vm, pr))
+        if len(courses) < 2:
+            continue
+        W = sum(pr.total for _, pr in courses)
+        a = analyze(_hide_answers(full, [i]), me)
+        assert a.exact
+        for card, got in a.cards.items():
+            want: dict = {}
+            for vm, pr in courses:
+                lp, _ = current(vm, pr)
+                for k in vm.table.card_keys[vm.table.parse_card(card)]:
+                    for l, p in lp[k].items():
+                        want[l] = want.get(l, 0.0) + pr.total / W * p
+            assert set(got) == {l for l, p in want.items() if p > 0}, card
+            assert all(abs(got[l] - want[l]) < 1e-9 for l in got), card
+        return
+    pytest.fail("no record with two possible answers")

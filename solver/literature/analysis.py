@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 
 from solver.literature.engine import Play
 from solver.literature.inference import (MAX_STATES, TIME_BUDGET, Probabilities, ViewModel,
-                                         build, current, probabilities, team_probabilities)
+                                         answer_branches, build, current, mix_branches,
+                                         probabilities, team_probabilities)
 from solver.literature.table import Table
 
 
@@ -85,12 +86,20 @@ def analyze(record, view, *, max_states=MAX_STATES, time_budget=TIME_BUDGET,
     """Analyse ``record`` from ``view``; raises :class:`InconsistentError` (with a minimal
     set of conflicting lines) when no deal fits what the view saw."""
     vm = build(record, view, play)
+    if vm.history:              # unheard answers only: exact, course by course
+        branches = answer_branches(record, view, max_states, time_budget)
+        if branches:
+            probs, pteam, pt_exact = mix_branches(vm, branches, max_states, time_budget)
+            return analyze_model(vm, probs, len(record.statements), max_states, time_budget,
+                                 teams=(pteam, pt_exact, 0.0 if pt_exact else 1.0))
     probs = probabilities(vm, max_states, time_budget)
     return analyze_model(vm, probs, len(record.statements), max_states, time_budget)
 
 
 def analyze_model(vm: ViewModel, probs: Probabilities, n_statements: int,
-                  max_states=MAX_STATES, time_budget=TIME_BUDGET) -> LiteratureAnalysis:
+                  max_states=MAX_STATES, time_budget=TIME_BUDGET,
+                  teams=None) -> LiteratureAnalysis:
+    """``teams``: the team probabilities already known (their dict, exact, error)."""
     t, play = vm.table, vm.play
     loc_p, poss = current(vm, probs)
     exact = probs.exact
@@ -111,7 +120,7 @@ def analyze_model(vm: ViewModel, probs: Probabilities, n_statements: int,
         known = sorted((t.key_card[k] for k in t.keys if poss[k] == {p}))
         hands[p] = {"count": counts[p], "known": [repr(c) for c in known]}
     view_team = t.team_index(vm.view) if vm.view in t.players else None
-    pteam, pt_exact, pt_err = team_probabilities(vm, probs, max_states, time_budget)
+    pteam, pt_exact, pt_err = teams or team_probabilities(vm, probs, max_states, time_budget)
     exact = exact and pt_exact
     halves: dict[str, HalfInfo] = {}
     results = {r.half: r for r in play.results}

@@ -162,11 +162,15 @@ class LiteratureGame(Game):
             raise vm.inconsistent()
         poss = {k: ({vm.fixed[k]} if k in vm.fixed else set(bb.possible[k])) for k in t.keys}
         unc, exact = None, False
+        kw = {k: v for k, v in budget.kwargs().items() if k in ("max_states", "time_budget")}
         try:
-            if vm.history:
-                raise OverBudget("a history model is not counted")
-            cnt = count_deals(vm.model, support=bb.possible, **budget.kwargs())
-            unc, exact = log10(cnt.total), cnt.exact
+            if vm.history:      # exact only for unheard answers (course by course)
+                branches = inference.answer_branches(record, view, **kw)
+                if branches:
+                    unc, exact = log10(sum(pr.total for _, pr in branches)), True
+            else:
+                cnt = count_deals(vm.model, support=bb.possible, **budget.kwargs())
+                unc, exact = log10(cnt.total), cnt.exact
         except OverBudget:
             pass
         certain: dict[str, str] = {}

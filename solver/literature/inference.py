@@ -520,6 +520,90 @@ def team_probabilities(vm: ViewModel, probs: Probabilities, max_states=MAX_STATE
     return out, False, err
 
 
+# ----- unheard answers: exact by courses -----------------------------------------------------
+#: the most courses of the unheard answers counted one by one (answers ** unheard lines)
+ANSWER_BRANCHES = 32
+
+
+def answer_branches(record, view, max_states=MAX_STATES, time_budget=TIME_BUDGET):
+    """Exact figures for a record whose only unseen events are unheard answers (``Fay asks
+    Eli KD: ?``), or ``None``.
+
+    A truthful answer is decided by the deal (and the course so far): Eli held a copy of KD
+    then or not (under V11, whether the asker did).  So the consistent deals split, without
+    overlap, by the answers the unheard lines had: each *course* (one answer per unheard
+    line) is a complete record, refused by the engine when it breaks a rule and counted
+    exactly by the deal model otherwise, and the uniform deal's figures are the courses'
+    figures weighted by their counts.  ``None`` when another kind of unseen event is there
+    (an unheard card or a whole unseen question is the asker's choice, not the deal's: the
+    courses overlap), when there are more than :data:`ANSWER_BRANCHES` courses, or when a
+    course cannot be counted exactly.  Returns ``[(view model, Probabilities), ...]`` of the
+    consistent courses."""
+    import itertools
+    from dataclasses import replace
+
+    from solver.literature.events import Ask, UnheardAnswer, UnheardCard, UnseenAsk
+
+    sts = record.statements
+    idx = [i for i, s in enumerate(sts)
+           if isinstance(s.event, (UnheardAnswer, UnheardCard, UnseenAsk))]
+    if not idx or any(not isinstance(sts[i].event, UnheardAnswer) for i in idx):
+        return None
+    opts = Play.of(record).table.options
+    answers = ("yes", "no", "surrendered") if opts.own_card_ask == "surrender" else \
+        ("yes", "no")
+    if len(answers) ** len(idx) > ANSWER_BRANCHES:
+        return None
+    out = []
+    for combo in itertools.product(answers, repeat=len(idx)):
+        course = list(sts)
+        for i, a in zip(idx, combo):
+            ev = sts[i].event
+            ask = Ask(ev.asker, ev.target, ev.card, a)
+            course[i] = replace(sts[i], event=ask, text=str(ask))
+        rec = replace(record, statements=tuple(course))
+        try:
+            vm = build(rec, view)
+            if vm.history:
+                return None
+            pr = probabilities(vm, max_states, time_budget)
+        except (RuleError, NotationError, InconsistentError):
+            continue            # not a rule-following course
+        if not pr.exact:
+            return None
+        if pr.total:
+            out.append((vm, pr))
+    return out or None
+
+
+def mix_branches(vm: ViewModel, branches, max_states=MAX_STATES, time_budget=TIME_BUDGET):
+    """The record's figures from its courses (:func:`answer_branches`): (Probabilities over
+    ``vm``'s model cards, team probabilities, whether those are exact)."""
+    bb = backbone(vm)
+    W = sum(pr.total for _, pr in branches)
+    loc: dict = {}
+    pteam: dict = {}
+    pt_exact = True
+    for vb, pr in branches:
+        w = pr.total / W
+        lp, _ = current(vb, pr)
+        for k, d in lp.items():
+            row = loc.setdefault(k, {})
+            for l, p in d.items():
+                row[l] = row.get(l, 0.0) + w * p
+        pt, ex, _ = team_probabilities(vb, pr, max_states, time_budget)
+        pt_exact = pt_exact and ex
+        for key, p in pt.items():
+            pteam[key] = pteam.get(key, 0.0) + w * p
+    marg = {k: {l: p for l, p in loc.get(k, {}).items() if l in bb.possible[k]}
+            for k in vm.model.cards}
+    probs = Probabilities(True, 0.0, W, marg, bb.possible, "courses of the unheard answers",
+                          0.0, max(pr.states for _, pr in branches))
+    for key, p in pteam.items():         # a sum of rounded terms: 0 and 1 stay exact
+        pteam[key] = 0.0 if p <= 0.0 else 1.0 if p >= 1.0 else min(max(p, 0.0), 1.0)
+    return probs, pteam, pt_exact
+
+
 # ----- current holders -------------------------------------------------------------------
 def current(vm: ViewModel, probs: Probabilities):
     """Current location probabilities and possible sets per key."""

@@ -365,13 +365,14 @@ def lossy(record: Record, deal: dict[str, str], miss: float, seed: int = 0):
     def place():
         return {k: (full.loc[k] if full.loc[k] is not None else deal[k]) for k in t.keys}
 
-    def put(ev, nxt_ev=None):
+    def put(ev, nxt_ev=None, now=None):
+        """Write ``ev`` (``now``: the true places after it, when not the current ones)."""
         line = len(out) + 1
         nxt = Statement(line + 1, str(nxt_ev), nxt_ev) if nxt_ev is not None else None
         seen.apply(ev, line, str(ev), nxt)
         seen._skip_next = False
         out.append(Statement(line, str(ev), ev))
-        truth.append(place())
+        truth.append(place() if now is None else now)
         if nxt is not None:
             out.append(nxt)
             truth.append(place())
@@ -382,7 +383,7 @@ def lossy(record: Record, deal: dict[str, str], miss: float, seed: int = 0):
         shown = st[i + 1].event if i + 1 < len(st) and isinstance(st[i + 1].event, Shown) \
             else None
         nxt = Statement(st[i + 1].line, st[i + 1].text, shown) if shown is not None else None
-        turn_before = full.turn
+        turn_before, before = full.turn, place()
         full.apply(ev, st[i].line, st[i].text, nxt)
         full._skip_next = False
         i += 2 if shown is not None else 1
@@ -406,7 +407,7 @@ def lossy(record: Record, deal: dict[str, str], miss: float, seed: int = 0):
             if not seen.turn_known and isinstance(ev, (Ask, Claim, PassTurn, PassClaim,
                                                        Challenge)) and turn_before is not None:
                 if not (isinstance(ev, Claim) and t.options.claims_any_time):
-                    put(TurnIs(turn_before))
+                    put(TurnIs(turn_before), now=before)   # said before ev happened
             put(ev, shown)
             if not seen.turn_known and full.turn is not None and isinstance(ev, Claim):
                 put(TurnIs(full.turn))
