@@ -294,9 +294,12 @@ def _complete_player(ctx, param, incomplete):
 @click.option("--json", "as_json", is_flag=True,
               help="One JSON object a line for every input line (for programs).")
 @click.option("--no-sheet", is_flag=True, help="Do not print the sheet after each statement.")
+@click.option("--hint/--no-hint", default=None,
+              help="The advisor's one-line hint after a statement when it is the view's "
+              "turn (default: on in a terminal, off when piped).")
 @handle_errors(json_flag="as_json")
 @with_examples
-def play(record, as_, as_json, no_sheet):
+def play(record, as_, as_json, no_sheet, hint=None):
     """Live play: type one statement a line; each is checked, saved and analysed.
 
     Every statement is checked against the whole record before it is saved: one that does
@@ -366,8 +369,8 @@ def play(record, as_, as_json, no_sheet):
             click.echo(json.dumps(outcome_json(o, session), ensure_ascii=False))
         elif o.kind != "quit":
             say(render_outcome(o, session, show_sheet))
-            if interactive and o.saved:     # the advisor's one-line hint on the view's turn
-                say(session.hint() or "")
+            if (interactive if hint is None else hint) and o.saved:
+                say(session.hint() or "")   # the advisor's one-line hint on the view's turn
         if o.kind == "quit":
             break
     if session.pending:

@@ -512,3 +512,18 @@ def test_review_works_on_every_advised_sample(tmp_path):
     r = CliRunner().invoke(cli, ["review", str(short)])
     assert r.exit_code == 0, r.output
     assert "review of Ana's turns" in r.output and "line 12: Ana asks Dev 6S" in r.output
+
+
+def test_play_hint_when_asked_for_in_a_piped_session(tmp_path):
+    """The one-line hint on the view's turn: off when piped, on with --hint (issue 16)."""
+    rec = tmp_path / "g.txt"
+    rec.write_text("game: mystery-hand\nplayers: Ana Ben Cleo Dev\nme: Ana\n"
+                   "Ana holds: 2C 5C 9C KC 3D 6D 10D QD 4H 7H JH 2S\n"
+                   "Ana asks Ben 2H-5H: 1\nBen asks Cleo 6H-9H: 0\nCleo asks Dev 2S-5S: 2\n")
+    line = "Dev asks Ana 10S-KS: 0\nundo\n"
+    quiet = CliRunner().invoke(cli, ["play", str(rec), "--no-sheet"], input=line)
+    loud = CliRunner().invoke(cli, ["play", str(rec), "--no-sheet", "--hint"], input=line)
+    assert quiet.exit_code == 0 and loud.exit_code == 0, loud.output
+    assert "advisor:" not in quiet.output
+    hint = next(l for l in loud.output.splitlines() if l.startswith("advisor: "))
+    assert hint.startswith("advisor: Ana ") and "bits" in hint
