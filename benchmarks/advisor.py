@@ -258,12 +258,22 @@ def _greedy(seat, state, hands, direct, queries, turn_no):
 def _cells(seat, state, hands, direct, queries, rec_seat, rng, n_deals):
     """Expected (card, location) possibilities removed from the direct sheet, over a few
     sampled deals of the seat's posterior."""
-    from solver.advice import sample_array
+    from solver.advice import sample_array, sample_relaxed
+    from solver.model.counting import OverBudget
     from solver.mystery_hand.inference import build
 
     vm = build(rec_seat, SEAT)
     m = vm.model
-    D = sample_array(m, n_deals, rng.randrange(1 << 30))
+    seed = rng.randrange(1 << 30)
+    try:
+        D = sample_array(m, n_deals, seed)
+    except OverBudget:          # the programme does not fit: deals of a relaxed one, kept
+        try:                    # when they meet the dropped statements (still uniform)
+            D = sample_relaxed(m, n_deals, seed)
+        except OverBudget:
+            D = []
+    if not len(D):              # no deal to go on: the greedy choice
+        return _greedy(seat, state, hands, direct, queries, 0)
     locs = m.locations
     others = [p for p in state.active if p != seat]
     own = set(hands[seat])
