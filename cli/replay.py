@@ -132,7 +132,8 @@ def _complete_player(ctx, param, incomplete):
 @click.option("--upto", type=click.IntRange(0), default=None, metavar="N",
               help="Stop after the first N statements (steps) after the deal.")
 @click.option("--jobs", type=click.IntRange(1, 64), default=None, metavar="N",
-              help="Replay views in parallel processes (default: the number of CPUs).")
+              help="Parallel processes: one per view, or one view's steps shared among them "
+              "(default: the number of CPUs; the same figures).")
 @handle_errors(json_flag="as_json")
 @with_examples
 def replay_cmd(record, as_, all_views, as_json, plot, upto, jobs):

@@ -175,22 +175,63 @@ def view_supported(record, player: str) -> bool:
     return get_game(record.game).view_supported(record, player)
 
 
+#: a view's steps are probed in parallel processes only from this many steps on
+PARALLEL_STEPS = 12
+
+
+def _probe_one(spec, view, budget):
+    try:
+        return probe(spec.record, view, budget), None
+    except InconsistentError as e:      # a contradiction saved with 'force'
+        return None, str(e)
+
+
+def _probe_job(args):
+    text, path, view, budget, n, indices = args
+    from solver.records import parse_record
+
+    specs = steps(parse_record(text, path))[:n]
+    return [(i, *_probe_one(specs[i], view, budget)) for i in indices]
+
+
+def _probes(record, view, budget, specs, jobs: int, progress) -> list[tuple]:
+    """(knowledge or None, error or None) of every step: in ``jobs`` processes (steps dealt
+    round-robin, so each gets early and late ones) when there are enough steps and the
+    record's file is what was parsed, else one by one."""
+    text = _text_of(record) if jobs > 1 and len(specs) >= PARALLEL_STEPS else None
+    if text is None:
+        out = []
+        for spec in specs:
+            if progress:
+                progress(view, spec.index, len(specs))
+            out.append(_probe_one(spec, view, budget))
+        return out
+    from concurrent.futures import ProcessPoolExecutor   # not at start-up
+
+    res: dict[int, tuple] = {}
+    args = [(text, record.path, view, budget, len(specs), list(range(j, len(specs), jobs)))
+            for j in range(jobs)]
+    with ProcessPoolExecutor(max_workers=jobs) as ex:
+        for part in ex.map(_probe_job, args):
+            for i, k, err in part:
+                res[i] = (k, err)
+            if progress:
+                progress(view, len(res), len(specs))
+    return [res[i] for i in range(len(specs))]
+
+
 def replay_view(record, view, budget: Budget = STEP_BUDGET, specs: list[StepSpec] | None = None,
-                progress: Callable[[Any, int, int], None] | None = None) -> ViewReplay:
+                progress: Callable[[Any, int, int], None] | None = None,
+                jobs: int = 1) -> ViewReplay:
     """The steps of one view (an analysis error at a step is kept in ``Step.error``: a record
-    saved with a contradiction still replays up to it)."""
+    saved with a contradiction still replays up to it).  ``jobs`` > 1 probes the steps in
+    that many processes (the same figures: each step is its own analysis)."""
     game = _replayable(record)
     specs = specs if specs is not None else steps(record)
     out: list[Step] = []
     prev: dict[str, str] = {}
-    for spec in specs:
-        if progress:
-            progress(view, spec.index, len(specs))
-        try:
-            k = probe(spec.record, view, budget)
-            err = None
-        except InconsistentError as e:      # a contradiction saved with 'force'
-            k, err = None, str(e)
+    probes = _probes(record, view, budget, specs, jobs, progress)
+    for spec, (k, err) in zip(specs, probes):
         new = {}
         if k is not None:
             new = {c: l for c, l in k.certain.items() if prev.get(c) != l}
@@ -242,9 +283,9 @@ def replay(record, views: list[str | None] | None = None, *, budget: Budget = ST
                 result[vr.label] = vr
                 if progress:
                     progress(vr.view, len(specs), len(specs))
-    else:
+    else:                     # one view (or no file to share): its steps in parallel
         for v in views:
-            vr = replay_view(record, v, budget, specs, progress)
+            vr = replay_view(record, v, budget, specs, progress, jobs=jobs)
             result[vr.label] = vr
     checks = _checks(record, specs, result, budget)
     return Replay(record.game, record.path, get_game(record.game).measure, result, checks,
