@@ -443,37 +443,66 @@ class Review:
 
 
 # ----- the post-game review (shared by the games) ------------------------------------------
-def review_turns(game, record, view, turns, suggest, taken_text, mistakes_of,
-                 budget=None) -> Review:
-    """Review ``view``'s turns.  ``turns``: indices (into ``record.statements``) of the
-    view's turn statements; ``suggest(prefix_record)`` -> :class:`Advice` before a turn;
-    ``taken_text(statement)`` -> the action as the advisor writes it; ``mistakes_of(taken
-    action or None, advice, statement)`` -> list of mistakes.  The sheet after each turn and
-    the uncertainty curve come from ``game.knowledge`` (the replay's figures)."""
+#: a review shares its prefixes among processes only from this many statements on
+PARALLEL_REVIEW = 16
+
+
+def _review_part(args):
+    """The analysis of each prefix in ``indices`` and, before each of the view's turns, the
+    advice (right after that prefix's analysis: its counting programme is shared)."""
     from dataclasses import replace
 
     from solver.errors import SleuthError
+    from solver.games import get_game
+
+    game_name, record, view, budget, suggest, indices, turns = args
+    game = get_game(game_name)
+    out = []
+    for i in indices:
+        rec = replace(record, statements=tuple(record.statements[:i]))
+        try:
+            k = game.knowledge(rec, view, budget)
+        except SleuthError:
+            k = None
+        out.append((i, k, suggest(rec) if i in turns else None))
+    return out
+
+
+def review_turns(game, record, view, turns, suggest, taken_text, mistakes_of,
+                 budget=None, jobs: int | None = None) -> Review:
+    """Review ``view``'s turns.  ``turns``: indices (into ``record.statements``) of the
+    view's turn statements; ``suggest(prefix_record)`` -> :class:`Advice` before a turn (a
+    picklable callable: a module function or a ``functools.partial`` of one);
+    ``taken_text(statement)`` -> the action as the advisor writes it; ``mistakes_of(taken
+    action or None, advice, statement)`` -> list of mistakes.  The sheet after each turn and
+    the uncertainty curve come from ``game.knowledge`` (the replay's figures).  ``jobs``
+    processes share the prefixes (default: the cores, from :data:`PARALLEL_REVIEW`
+    statements on); every prefix is its own analysis, so the review is the same."""
+    import os
+
     from solver.model.budget import STEP_BUDGET
 
     budget = budget or STEP_BUDGET
     st = record.statements
+    n = len(st) + 1
+    turn_set = frozenset(turns)
+    jobs = jobs if jobs is not None else (os.cpu_count() or 1)
+    jobs = min(jobs, n) if n >= PARALLEL_REVIEW else 1
+    parts = [list(range(j, n, jobs)) for j in range(jobs)]
+    args = [(game.name, record, view, budget, suggest, ix, turn_set) for ix in parts]
+    if jobs > 1:
+        from concurrent.futures import ProcessPoolExecutor   # not at start-up
 
-    def prefix(i):
-        return replace(record, statements=tuple(st[:i]))
-
+        with ProcessPoolExecutor(max_workers=jobs) as ex:
+            done = [r for part in ex.map(_review_part, args) for r in part]
+    else:
+        done = _review_part(args[0])
+    know = {i: k for i, k, _ in done}
+    advice = {i: a for i, _, a in done if a is not None}
     curve: list[tuple[int, float | None]] = []
     first_safe: dict = {}
-    know = {}
-    advice = {}
-    turn_set = set(turns)
-    for i in range(len(st) + 1):
-        try:
-            k = game.knowledge(prefix(i), view, budget)
-        except SleuthError:
-            k = None
-        know[i] = k
-        if i in turn_set:       # right after its analysis: the counting programme is shared
-            advice[i] = suggest(prefix(i))
+    for i in range(n):
+        k = know[i]
         curve.append((i, None if k is None else k.uncertainty))
         if k is not None and k.safe and not first_safe:
             first_safe = {"step": i, "line": st[i - 1].line if i else None,
@@ -481,7 +510,7 @@ def review_turns(game, record, view, turns, suggest, taken_text, mistakes_of,
     out = []
     for i in turns:
         s = st[i]
-        adv = advice[i] if i in advice else suggest(prefix(i))
+        adv = advice[i]
         text = taken_text(s)
         taken = next((a for a in adv.actions if a.action == text), None)
         best = adv.best

@@ -527,3 +527,31 @@ def test_play_hint_when_asked_for_in_a_piped_session(tmp_path):
     assert "advisor:" not in quiet.output
     hint = next(l for l in loud.output.splitlines() if l.startswith("advisor: "))
     assert hint.startswith("advisor: Ana ") and "bits" in hint
+
+
+def test_review_in_two_processes_is_the_same(monkeypatch):
+    """The review's prefixes shared among processes give the sequential review."""
+    import concurrent.futures as cf
+    import os
+
+    import solver.advice as advice
+    from solver.records import read_record
+
+    monkeypatch.setattr(advice, "PARALLEL_REVIEW", 2)
+    pools = []
+
+    class Pool(cf.ProcessPoolExecutor):
+        def __init__(self, *a, **kw):
+            pools.append(kw.get("max_workers"))
+            super().__init__(*a, **kw)
+
+    monkeypatch.setattr(cf, "ProcessPoolExecutor", Pool)
+    rec = read_record("samples/mystery-hand/two-player-seen.txt")
+    game = get_game(rec.game)
+    monkeypatch.setattr(os, "cpu_count", lambda: 1)
+    seq = game.review(rec, rec.header.me)
+    assert not pools
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    two = game.review(rec, rec.header.me)
+    assert pools == [2]
+    assert two.to_json() == seq.to_json()

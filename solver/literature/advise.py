@@ -32,6 +32,7 @@ holder when it moved in public (O2, O3), else the player it was dealt to.
 """
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -380,7 +381,7 @@ def review(record, view, *, samples: int | None = REVIEW_SAMPLES):
 
     budget = Budget(samples=samples) if samples else Budget()
     return review_turns(get_game("literature"), record, view, turns,
-                        lambda rec: suggest(rec, view, budget=budget), taken_text,
+                        functools.partial(suggest, view=view, budget=budget), taken_text,
                         mistakes_of)
 
 

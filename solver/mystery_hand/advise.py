@@ -27,6 +27,7 @@ a lower bound of the full mutual information with a much smaller sampling bias.
 """
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -402,5 +403,5 @@ def review(record, view, *, samples: int | None = REVIEW_SAMPLES):
 
     budget = Budget(samples=samples) if samples else Budget()
     return review_turns(get_game("mystery-hand"), record, view, turns,
-                        lambda rec: suggest(rec, view, budget=budget), taken_text,
+                        functools.partial(suggest, view=view, budget=budget), taken_text,
                         mistakes_of)
