@@ -12,3 +12,23 @@ from hypothesis import settings
 settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True)
 settings.register_profile("explore", deadline=None, print_blob=True)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture
+def process_pools(monkeypatch):
+    """The ``max_workers`` of every ``ProcessPoolExecutor`` made while the test runs (so a
+    test can tell that work was shared among processes)."""
+    import concurrent.futures as cf
+
+    made: list = []
+
+    class Pool(cf.ProcessPoolExecutor):
+        def __init__(self, *a, **kw):
+            made.append(kw.get("max_workers"))
+            super().__init__(*a, **kw)
+
+    monkeypatch.setattr(cf, "ProcessPoolExecutor", Pool)
+    return made

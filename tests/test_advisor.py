@@ -529,23 +529,15 @@ def test_play_hint_when_asked_for_in_a_piped_session(tmp_path):
     assert hint.startswith("advisor: Ana ") and "bits" in hint
 
 
-def test_review_in_two_processes_is_the_same(monkeypatch):
+def test_review_in_two_processes_is_the_same(monkeypatch, process_pools):
     """The review's prefixes shared among processes give the sequential review."""
-    import concurrent.futures as cf
     import os
 
     import solver.advice as advice
     from solver.records import read_record
 
     monkeypatch.setattr(advice, "PARALLEL_REVIEW", 2)
-    pools = []
-
-    class Pool(cf.ProcessPoolExecutor):
-        def __init__(self, *a, **kw):
-            pools.append(kw.get("max_workers"))
-            super().__init__(*a, **kw)
-
-    monkeypatch.setattr(cf, "ProcessPoolExecutor", Pool)
+    pools = process_pools
     rec = read_record("samples/mystery-hand/two-player-seen.txt")
     game = get_game(rec.game)
     monkeypatch.setattr(os, "cpu_count", lambda: 1)

@@ -299,23 +299,14 @@ def test_plot_without_matplotlib_says_how_to_install(tmp_path, monkeypatch):
     assert not out.exists()
 
 
-def test_one_view_replayed_in_two_processes_is_the_same(monkeypatch):
+def test_one_view_replayed_in_two_processes_is_the_same(monkeypatch, process_pools):
     """A view's steps probed in parallel processes (issue 15: replay uses both cores) give
     exactly the sequential replay."""
     import solver.replay as rp
     from solver.records import read_record
 
-    import concurrent.futures as cf
-
     monkeypatch.setattr(rp, "PARALLEL_STEPS", 2)      # this short record in parallel too
-    pools = []
-
-    class Pool(cf.ProcessPoolExecutor):
-        def __init__(self, *a, **kw):
-            pools.append(kw.get("max_workers"))
-            super().__init__(*a, **kw)
-
-    monkeypatch.setattr(cf, "ProcessPoolExecutor", Pool)
+    pools = process_pools
     rec = read_record("samples/literature/ex-a-six-players.txt")
     one = rp.replay(rec, jobs=1)
     assert not pools
