@@ -278,7 +278,7 @@ def _one_count(model, probe: _Probe, core: list[int], label) -> str | None:
                 if x not in sets:
                     sets.append(x)
                 if con.note:
-                    origin.setdefault(x, f"the {len(x)} cards of '{con.note}' (line {z})")
+                    origin.setdefault(x, f"the {len(x)} cards that line {z} names ('{con.note}')")
     cache: dict = {}
 
     def bounds(lines, terms):
