@@ -87,3 +87,20 @@ def test_truth_is_consistent_and_certainties_true(variant, n, seed, cut):
     # the play actually made is among the legal plays listed, each with a probability
     assert rank_key(played) in {rank_key(o.cards) for o in a.plays}
     assert all(o.risk is None or 0.0 <= o.risk.p <= 1.0 for o in a.plays[:a.plays_evaluated])
+    # an estimated chance (simulated playouts) never claims 0 or 1: only an exact count does
+    assert all(o.risk is None or o.risk.exact or 0.0 < o.risk.p < 1.0
+               for o in a.plays[:a.plays_evaluated])
+
+
+def test_estimated_play_chances_never_claim_zero_or_one():
+    """Simulated playouts prove nothing (issue 15): in these states every playout of some
+    play went one way (the raw shares were 0 or 1); the chance shown stays inside (0, 1)."""
+    from solver.twenty_two.inference import as_written_by as written
+
+    for n, k in ((3, 48), (4, 13), (4, 107)):
+        rec = simulate(n, (), 0)
+        prefix = rec.prefix(k)
+        view = rec.statements[k].event.plays[0][0]
+        a = GAME.analyze(written(prefix, view), view, budget=Budget(samples=40))
+        est = [o.risk for o in a.plays[:a.plays_evaluated] if o.risk and not o.risk.exact]
+        assert est and all(0.0 < r.p < 1.0 for r in est), (n, k)

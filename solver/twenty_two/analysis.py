@@ -527,7 +527,10 @@ def _risk(vm: ViewModel, eng: Engine, view: str, trick, play, sampler: _Sampler,
         hits += view in losers(last)
     n = len(deals)
     p = hits / n
-    return Risk(p, False, _wilson(p, n), n)
+    # simulated playouts prove nothing: an estimate never says 0 or 1 (certainty is only
+    # claimed by the exact count above)
+    eps = 0.5 / (n + 1)
+    return Risk(min(max(p, eps), 1.0 - eps), False, _wilson(p, n), n)
 
 
 def _exact_last(vm: ViewModel, view: str, card: Card, counting) -> Risk | None:
