@@ -162,6 +162,19 @@ def log(record, statement, force, replace):
     rec = append_statement(record, " ".join(statement), force=force)
     last = rec.statements[-1]
     click.echo(f"logged line {last.line}: {last.event}")
+    for note in table_notes(rec):        # whose turn, a missing setup line, the result
+        click.echo(note.text)
+
+
+def table_notes(rec) -> list:
+    """The game's notes on the table that need no analysis (``sleuth log`` stays quick:
+    no solver is loaded); the alerts that need one are ``play``'s and ``analyze``'s."""
+    from solver.errors import SleuthError
+
+    try:
+        return get_game(rec.game).table_notes(rec, rec.header.me, None)
+    except SleuthError:
+        return []
 
 
 @cli.command()

@@ -90,3 +90,15 @@ def test_only_the_ghost_is_asked_for_the_secret_cards():
 def test_a_score_sheet_of_hand_needs_no_indicator():
     text = HAND.replace("me: Ana\n", "") + "round 1: Ana out partial; Ben 45, Cleo no-meld\n"
     assert _notes("hand", text, None) == []
+
+
+def test_log_says_whose_turn_and_what_setup_is_missing(tmp_path):
+    """``sleuth log`` ends with the notes that need no analysis (issue 14 item 5)."""
+    rec = tmp_path / "g.txt"
+    rec.write_text("game: mystery-hand\nplayers: Ana Ben Cleo Dev\nme: Ana\n")
+    r = CliRunner().invoke(cli, ["log", str(rec), "Ana asks Ben 2H-5H: 1"])
+    assert r.exit_code == 0, r.output
+    lines = r.output.splitlines()
+    assert lines[0] == "logged line 4: Ana asks Ben 2H-5H: 1"
+    assert "Next: Ben's turn." in lines
+    assert any(l.startswith("Missing: your own hand") and "MH-5" in l for l in lines)

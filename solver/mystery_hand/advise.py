@@ -37,6 +37,7 @@ from solver.advice import (ActionAdvice, Advice, NoDeal, Posterior, _rank, infor
 from solver.cards import RankSet, SuitRange, SUITS, standard_deck
 from solver.errors import NotationError
 from solver.model.budget import Budget
+from solver.mystery_hand.engine import turn_state
 
 #: what a wrong announcement costs, in the score's units (MH-20: out of the game)
 ANNOUNCE_SCALE = 100.0
@@ -50,38 +51,6 @@ PUBLIC_SAMPLES = 200
 REVIEW_SAMPLES = 300
 QUERIES = [SuitRange(s, lo) for s in SUITS for lo in range(1, 12)] + [
     RankSet(r) for r in range(1, 14)]
-
-
-def _engine():
-    try:
-        from solver.mystery_hand import engine
-    except ImportError:  # pragma: no cover - before the rename
-        from solver.mystery_hand import rules as engine
-    return engine
-
-
-def turn_state(record):
-    """The turn state after the record's turns (who may act now, who is out)."""
-    from solver.mystery_hand import events as E
-    from solver.mystery_hand.options import MysteryHandOptions
-
-    eng = _engine()
-    opts = MysteryHandOptions.of(record.header)
-    try:
-        state = eng.TurnState(record.header.players, opts, record.header.dealer)
-    except TypeError:  # pragma: no cover - an engine without the dealer
-        state = eng.TurnState(record.header.players, opts)
-    turn_events = getattr(E, "TURN_EVENTS", (E.AskOne, E.AskAll, E.Request, E.Announce))
-    turn = getattr(E, "Turn", None)
-    for st in record.statements:
-        ev = st.event
-        if turn is not None and isinstance(ev, turn):
-            state.resync(ev.player)
-        elif isinstance(ev, turn_events):
-            if state.over:
-                break
-            state.apply(ev, eng.real_shown(ev, opts) if isinstance(ev, E.AskOne) else None)
-    return state
 
 
 class _Ctx:
@@ -369,8 +338,6 @@ def review(record, view, *, samples: int | None = REVIEW_SAMPLES):
     if view is None or view not in record.header.players:
         raise NotationError("the review needs a player's view (--as P, or 'me:' in the "
                             "record)", text=str(view))
-    eng = _engine()
-
     def actor(ev):
         return ev.player if isinstance(ev, Announce) else ev.asker
 

@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 
 from solver.cards import JOKER, Card
 from solver.errors import RuleError
-from solver.mystery_hand.events import (AskAll, AskOne, Announce, FaceUp, Holds, MysteryCards,
-                                        Request, Turn, Unseen)
+from solver.mystery_hand.events import (TURN_EVENTS, AskAll, AskOne, Announce, FaceUp, Holds,
+                                        MysteryCards, Request, Turn, Unseen)
 from solver.mystery_hand.options import MysteryHandOptions, deal_sizes
 
 
@@ -258,3 +258,19 @@ def validate(record) -> None:
             state.apply(ev)
             if not ev.right and not opts.two_player:
                 out.add(actor)
+
+
+def turn_state(record) -> TurnState:
+    """The turn state after the record's turns: who may act now, who is out, whether an
+    extra turn may be taken (no solver: ``sleuth log`` and the table notes use it)."""
+    opts = MysteryHandOptions.of(record.header)
+    state = TurnState(record.header.players, opts, record.header.dealer)
+    for st in record.statements:
+        ev = st.event
+        if isinstance(ev, Turn):
+            state.resync(ev.player)
+        elif isinstance(ev, TURN_EVENTS):
+            if state.over:
+                break
+            state.apply(ev, real_shown(ev, opts) if isinstance(ev, AskOne) else None)
+    return state

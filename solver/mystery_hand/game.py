@@ -120,7 +120,7 @@ class MysteryHandGame(Game):
         return exposure(record, view, budget=budget)
 
     def on_turn(self, record, view) -> bool:
-        from solver.mystery_hand.advise import turn_state
+        from solver.mystery_hand.engine import turn_state
 
         return view in turn_state(record).may_act()
 
@@ -129,7 +129,7 @@ class MysteryHandGame(Game):
         ``faceup:`` (MH-5) or own ``holds:``, a revealed hand to log (MH-20), and the alert
         that the view can announce."""
         from solver.games import Note
-        from solver.mystery_hand.advise import turn_state
+        from solver.mystery_hand.engine import turn_state
         from solver.mystery_hand.events import Announce, FaceUp, Holds
         from solver.mystery_hand.options import deal_sizes
 
