@@ -8,7 +8,7 @@ import click
 
 from cli.main import (SAMPLES, cli, complete_card, complete_player, demo_record, emit_json,
                       handle_errors, renderer, with_examples)
-from solver.errors import NotationError
+from solver.errors import NotationError, SleuthError
 from solver.games import PUBLIC, Capability, game_names, get_game
 from solver.records import Header, atomic_write, parse_record, read_record, write_record
 from solver.session import append_statement, replace_statement
@@ -53,11 +53,13 @@ def split_variants(values) -> list[str]:
               help="Analyse from this player's view (a complete "
               "record is needed); 'public' = a spectator. Default: the record's 'me:'.")
 @click.option("--json", "as_json", is_flag=True, help="Machine output per docs/record-format.md.")
-@click.option("--exposure", is_flag=True, help="Also what a spectator (so every opponent) "
-              "can infer about the view's hand (games with an advisor; JSON key 'exposure').")
+@click.option("--exposure/--no-exposure", default=None,
+              help="What a spectator (so every opponent) can infer about the view's hand "
+              "(games with an advisor). Shown on the sheet by default for a player's view; "
+              "in --json (key 'exposure') when asked for, as it costs a second analysis.")
 @handle_errors(json_flag="as_json")
 @with_examples
-def analyze(record, as_, as_json, exposure=False):
+def analyze(record, as_, as_json, exposure=None):
     """What is known now: the sheet, the candidates and the verdict.
 
     \b
@@ -73,11 +75,17 @@ def analyze(record, as_, as_json, exposure=False):
     view = resolve_view(rec, as_)
     result = game.analyze(rec, view)
     exp = None
+    advised = Capability.ADVISE in game.capabilities and view is not None
     if exposure:
-        if Capability.ADVISE not in game.capabilities or view is None:
+        if not advised:
             raise NotationError("--exposure needs a player's view in a game with an advisor",
                                 text=rec.game if view else "public")
         exp = game.exposure(rec, view)
+    elif exposure is None and advised and not as_json:      # the sheet's default
+        try:
+            exp = game.exposure(rec, view)
+        except SleuthError as e:          # never costs the analysis itself
+            exp = {"error": str(e)}
     if as_json:
         out = result.to_json()
         if exp is not None:
@@ -87,7 +95,9 @@ def analyze(record, as_, as_json, exposure=False):
         click.echo(renderer(rec.game).render_analysis(result))
         for note in game.table_notes(rec, view, result):     # whose turn, the result...
             click.echo(note.text)
-        if exp is not None:
+        if exp is not None and "error" in exp:
+            click.echo(f"what the table knows about your hand: not computed ({exp['error']})")
+        elif exp is not None:
             from cli.advise import render_exposure
 
             click.echo(render_exposure(exp))

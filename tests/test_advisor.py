@@ -547,3 +547,16 @@ def test_review_in_two_processes_is_the_same(monkeypatch, process_pools):
     two = game.review(rec, rec.header.me)
     assert pools == [2]
     assert two.to_json() == seq.to_json()
+
+
+def test_analyze_shows_the_exposure_on_the_sheet_by_default():
+    """Issue 16 item 3: the sheet says what the table knows about the view's hand unless
+    --no-exposure; the JSON carries it when asked (it costs a second analysis)."""
+    s = "samples/mystery-hand/five-players-ana.txt"
+    run = lambda *a: CliRunner().invoke(cli, ["analyze", s, *a])   # noqa: E731
+    shown, hidden, as_json = run(), run("--no-exposure"), run("--json")
+    assert shown.exit_code == hidden.exit_code == as_json.exit_code == 0
+    assert "what the table knows about Ana's hand" in shown.output
+    assert "what the table knows" not in hidden.output
+    assert "exposure" not in json.loads(as_json.output)
+    assert "what the table knows" not in run("--as", "public").output
