@@ -86,17 +86,23 @@ def suggest(record, as_, top, samples, as_json):
 
 def render_exposure(exp: dict) -> str:
     """What the table can infer about the view's hand (``analyze --exposure``)."""
+    import textwrap
+
+    def item(head, parts, sep=", "):   # wrapped to 80 columns between parts, not inside
+        text = head + sep.join(p.replace(" ", "\0") for p in parts)
+        return textwrap.fill(text, 80, initial_indent="  ",
+                             subsequent_indent="    ").replace("\0", " ")
+
     lines = [f"what the table knows about {exp['view']}'s hand "
              f"({'exact' if exp.get('exact') else 'estimated'}, from the public record):"]
-    lines.append("  certain: " + (" ".join(exp["certain"]) or "nothing"))
+    lines.append(item("certain: ", exp["certain"] or ["nothing"], " "))
     for key, what in (("expected_per_suit", "suit"), ("expected_per_half_suit", "half-suit")):
         if exp.get(key):
-            lines.append(f"  expected cards per {what}: " + ", ".join(
-                f"{s} {v:.2f}" for s, v in exp[key].items()))
+            lines.append(item(f"expected cards per {what}: ",
+                              [f"{s} {v:.2f}" for s, v in exp[key].items()]))
     likely = [(c, p) for c, p in exp["cards"].items() if p < 1.0][:8]
     if likely:
-        lines.append("  most likely other cards: " + ", ".join(f"{c} {_pct(p)}"
-                                                                for c, p in likely))
+        lines.append(item("most likely other cards: ", [f"{c} {_pct(p)}" for c, p in likely]))
     return "\n".join(lines)
 
 
