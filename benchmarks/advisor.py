@@ -70,11 +70,11 @@ def _determined(rec_seat, target="mystery"):
 
 def play_mystery_hand(n_players: int, seed: int, policy: str, samples: int = 150,
                       cells_deals: int = 12, max_turns: int = 300) -> dict:
-    from solver.cards import JOKER, standard_deck
+    from solver.cards import standard_deck
     from solver.model.budget import Budget
     from solver.mystery_hand import simulate as S
     from solver.mystery_hand.advise import QUERIES, suggest
-    from solver.mystery_hand.events import AskAll, AskOne, Announce, Holds, Request
+    from solver.mystery_hand.events import AskOne, Announce, Holds
     from solver.mystery_hand.inference import as_written_by
     from solver.mystery_hand.options import MysteryHandOptions, deal_sizes
     from solver.records import Header

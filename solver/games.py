@@ -38,7 +38,7 @@ from solver.model.budget import Budget
 
 if TYPE_CHECKING:  # pragma: no cover
     from solver.options import Options
-    from solver.records import Header, Record, Statement
+    from solver.records import Header, Record
 
 #: record name -> "module:Class" of the game (the only list of games; a new game adds a line)
 REGISTRY: dict[str, str] = {

@@ -12,7 +12,6 @@ import subprocess
 from collections import Counter, defaultdict
 from html.parser import HTMLParser
 
-import numpy as np
 import pytest
 from click.testing import CliRunner
 

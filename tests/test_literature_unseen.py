@@ -7,7 +7,7 @@ from solver.errors import InconsistentError, NotationError, RuleError
 from solver.literature import GAME
 from solver.literature.engine import Play
 from solver.literature.history import HistoryModel
-from solver.literature.inference import ALL, backbone, build, check
+from solver.literature.inference import backbone, build, check
 from solver.literature.simulate import simulate, simulate_lossy, simulate_with_deal
 from solver.records import Record, parse_record, write_record
 
@@ -248,7 +248,7 @@ def _hide_answers(r, which):
     recorder's own questions are always heard, so only others' asks are hidden)."""
     from dataclasses import replace as _replace
 
-    from solver.literature.events import Ask, UnheardAnswer
+    from solver.literature.events import UnheardAnswer
 
     sts = list(r.statements)
     for i in which:

@@ -3,20 +3,19 @@
 (TT-9); their validation, and simulated games under them."""
 from __future__ import annotations
 
-from collections import Counter
-
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solver.cards import parse_cards, standard_deck
+from solver.cards import parse_cards
 from solver.errors import NotationError, RuleError, SleuthError
 from solver.records import parse_record, write_record
 from solver.twenty_two.engine import replay
 from solver.twenty_two.events import Deal, Trick
 from solver.twenty_two.options import SPECS, TwentyTwoOptions
-from solver.twenty_two.ranking import hr, lead_problem, legal_leads, value
+from solver.twenty_two.ranking import lead_problem, legal_leads, value
 from solver.twenty_two.simulate import simulate
+from tests.test_twenty_two_rules import _public_hand as public_hand  # one hand writer
 
 C = parse_cards
 
@@ -33,21 +32,6 @@ def refused(body, rule, **kw):
         record(body, **kw)
     assert e.value.rule == rule, str(e.value)
     return e.value
-
-
-def public_hand(dealer, order, size, last, out=()):
-    """A hand written publicly: the leader leads its highest card and wins every trick;
-    ``last`` are the revealed last cards; ``out`` the scoring cards out of the pack."""
-    used = Counter(repr(c) for c in last.values()) + Counter(out)
-    avail = sorted((c for c in standard_deck() if not used[repr(c)]), key=hr, reverse=True)
-    lines = [f"{dealer} deals {size}"]
-    for _ in range(size - 1):
-        lead = avail.pop(0)
-        rest = [avail.pop() for _ in order[1:]]
-        lines.append(f"{order[0]} leads {lead!r}; "
-                     + "; ".join(f"{p} {c!r}" for p, c in zip(order[1:], rest)))
-    lines.append("showdown: " + ", ".join(f"{p} {last[p]!r}" for p in order))
-    return "\n".join(lines) + "\n"
 
 
 ORDER = ["Ana", "Ben", "Cleo"]

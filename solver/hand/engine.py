@@ -400,7 +400,7 @@ def _melds(s, p, t, ev, text):
         if not rep.valid:
             raise _fail(f"not a valid meld: {rep.reason}", rep.rule or "HR-11", quoted)
         if len(rep.readings) > 1 and not rep.declared and s.options.run_wild_end == "declared":
-            raise _fail(f"say where the wild stands: write the run in table order or declare "
+            raise _fail("say where the wild stands: write the run in table order or declare "
                         "it (" + " or ".join(" ".join(f"{rep.wild!r}={c!r}" for c in r.wild_as)
                                              for r in rep.readings) + ")",
                         "A16", quoted)

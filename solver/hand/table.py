@@ -208,7 +208,7 @@ def try_swap(meld: TableMeld, idx: int, cards: list[Card], hand: list[Card], reg
     given = sorted(repr(regime.natural(c)) for c in cards if not regime.is_wild(c))
     which = next((j for j, n in enumerate(needs) if _need_key(n) == given), None)
     if which is None or any(regime.is_wild(c) for c in cards):
-        raise RuleError(f"a swap puts in exactly the natural(s) the wild stands for: "
+        raise RuleError("a swap puts in exactly the natural(s) the wild stands for: "
                         + " or ".join(" ".join(_need_key(n)) for n in needs),
                         text=quoted, rule="HR-24")
     need = needs[which]

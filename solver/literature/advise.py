@@ -301,8 +301,8 @@ def _safe_claims(record, view, budget: Budget) -> dict:
 def play_game(seed: int, policy: str, samples: int = 150, team: int = 0) -> dict:
     """One 6-player game; team ``team`` (Ana Cleo Eli) follows ``policy`` (``advisor``: the
     advisor's best action on its normal turns; ``random``: the simulator's players)."""
-    from solver.literature.events import Ask, Claim, Shown
-    from solver.literature.simulate import MAX_STATEMENTS, Simulator
+    from solver.literature.events import Ask, Shown
+    from solver.literature.simulate import Simulator
     from solver.records import Record
 
     class AdvisedSimulator(Simulator):

@@ -19,13 +19,12 @@ from __future__ import annotations
 
 import copy
 import random
-from collections import Counter
 
 from solver.errors import RuleError
 from solver.literature.events import (Ask, Challenge, Claim, HandCount, Holds, PassClaim,
                                       PassTurn, Shown, TurnIs, UnheardAnswer, UnheardCard,
                                       UnseenAsk)
-from solver.literature.engine import OUT, Play
+from solver.literature.engine import Play
 from solver.literature.options import LiteratureOptions
 from solver.literature.table import Table
 from solver.records import Header, Record, Statement
@@ -294,7 +293,6 @@ class Simulator:
             self.claim(a, h or rng.choice(play.open_halves()))
             return
         if self.opts.own_card_ask == "surrender" and rng.random() < 0.02:
-            own = [(b, c) for b, c in asks if self.holds_card(a, c)]
             mine = [(b, self.t.key_card[k]) for k in self.hand(a) for b in t.players
                     if t.opponents(a, b) and play.count[b] > 0]
             if mine:

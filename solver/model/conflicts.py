@@ -36,7 +36,7 @@ sentence); running out only loses the sentence, never the conflict.
 """
 from __future__ import annotations
 
-from typing import Callable, Hashable
+from typing import Callable
 
 from solver.lazy import LazyModule
 

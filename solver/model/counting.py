@@ -46,8 +46,6 @@ from solver.model.witness import _Infeasible, _propagate
 __all__ = ["Counting", "count_deals", "deterministic_count", "exact_count", "estimate", "location_sets", "sample_deals",
            "clamp_to_support", "OverBudget"]
 
-from solver.model.stats import Z95  # noqa: E402,F401  (two-sided 95 % normal quantile)
-
 
 @dataclass
 class Counting:

@@ -28,7 +28,6 @@ a lower bound of the full mutual information with a much smaller sampling bias.
 from __future__ import annotations
 
 import functools
-import math
 
 import numpy as np
 

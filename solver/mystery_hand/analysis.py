@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 
 from solver.cards import Card, standard_deck
-from solver.errors import InconsistentError, NotationError
+from solver.errors import NotationError
 from solver.mystery_hand.inference import FACEUP, ViewModel, build, mystery_locations, target_of
 from solver.mystery_hand.options import MysteryHandOptions
 

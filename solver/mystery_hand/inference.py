@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from solver.cards import JOKER, Card, standard_deck
+from solver.cards import Card, standard_deck
 from solver.errors import NotationError
 from solver.model import CardLocationModel
 from solver.model.copies import Copy, copy_keys
@@ -280,7 +280,6 @@ def build(record, view: str | None, *, omniscient: bool = False) -> ViewModel:
     statements = {st.line: st.text for st in record.statements}
     revealed = {st.event.player for st in record.statements
                 if isinstance(st.event, Announce) and not st.event.right and not opts.two_player}
-    holds = {st.event.player: st for st in record.statements if isinstance(st.event, Holds)}
     complete = is_complete(record)
 
     # turn bookkeeping: who is active at each statement, which asks earned a taken extra turn

@@ -21,7 +21,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from solver.cards import Card
-from solver.errors import InconsistentError, NotationError
+from solver.errors import NotationError
 from solver.twenty_two.inference import (DISCARDS, OUT, STOCK, ViewModel, build, is_complete,
                                          strongest, visible_players)
 from solver.twenty_two.options import TwentyTwoOptions
