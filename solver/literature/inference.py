@@ -549,7 +549,9 @@ def answer_branches(record, view, max_states=MAX_STATES, time_budget=TIME_BUDGET
            if isinstance(s.event, (UnheardAnswer, UnheardCard, UnseenAsk))]
     if not idx or any(not isinstance(sts[i].event, UnheardAnswer) for i in idx):
         return None
-    opts = Play.of(record).table.options
+    from solver.literature.table import table_of
+
+    opts = table_of(record.header).options
     answers = ("yes", "no", "surrendered") if opts.own_card_ask == "surrender" else \
         ("yes", "no")
     if len(answers) ** len(idx) > ANSWER_BRANCHES:
@@ -583,6 +585,7 @@ def mix_branches(vm: ViewModel, branches, max_states=MAX_STATES, time_budget=TIM
     W = sum(pr.total for _, pr in branches)
     loc: dict = {}
     pteam: dict = {}
+    seen: dict = {}             # (half, team) -> the courses' values (0 and 1 stay exact)
     pt_exact = True
     for vb, pr in branches:
         w = pr.total / W
@@ -595,12 +598,16 @@ def mix_branches(vm: ViewModel, branches, max_states=MAX_STATES, time_budget=TIM
         pt_exact = pt_exact and ex
         for key, p in pt.items():
             pteam[key] = pteam.get(key, 0.0) + w * p
+            seen.setdefault(key, set()).add(p)
     marg = {k: {l: p for l, p in loc.get(k, {}).items() if l in bb.possible[k]}
             for k in vm.model.cards}
     probs = Probabilities(True, 0.0, W, marg, bb.possible, "courses of the unheard answers",
                           0.0, max(pr.states for _, pr in branches))
-    for key, p in pteam.items():         # a sum of rounded terms: 0 and 1 stay exact
-        pteam[key] = 0.0 if p <= 0.0 else 1.0 if p >= 1.0 else min(max(p, 0.0), 1.0)
+    for key, vals in seen.items():      # a weighted sum rounds: the same 0 or 1 in every
+        if vals in ({0.0}, {1.0}):       # course is exactly that
+            pteam[key] = next(iter(vals))
+        else:
+            pteam[key] = min(max(pteam[key], 0.0), 1.0)
     return probs, pteam, pt_exact
 
 
