@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from solver.cards import Card
 from solver.errors import InconsistentError, NotationError, RuleError
 from solver.model import CardLocationModel, Explanation, Reason
+from solver.model.stats import wilson_halfwidth
 from solver.model.view import ModelView
 from solver.literature.events import Claim, parse_event
 from solver.literature.engine import OUT, Play
@@ -505,7 +506,7 @@ def team_probabilities(vm: ViewModel, probs: Probabilities, max_states=MAX_STATE
             hits = int(tmask[cols].all(axis=1).sum())
             n = len(arr)
             p = hits / n
-            err = max(err, 1.96 * (max(p * (1 - p), 1.0 / n) / n) ** 0.5)
+            err = max(err, wilson_halfwidth(p, n))
         else:   # rough: as if the cards were independent
             p = 1.0
             for k in free:

@@ -262,7 +262,7 @@ def _sampled_candidates(vm: ViewModel, loc: str, certain, bound: int, seed: int,
     most every hand of the possible cards.  A hand's estimate is never 0 (it was drawn) and
     never 1 unless it is the only possible one."""
     from collections import Counter
-    from math import sqrt
+    from solver.model.stats import wilson_halfwidth
 
     import numpy as np
 
@@ -302,13 +302,10 @@ def _sampled_candidates(vm: ViewModel, loc: str, certain, bound: int, seed: int,
         for row in range(n):
             hands[tuple(sorted(card_of[j] for j in c_i[r_i == row]))] += 1
     ranked = sorted(hands.items(), key=lambda kv: (-kv[1], [repr(c) for c in kv[0]]))[:10]
-    z = 1.959963984540054
     top, err = [], 0.0
     for cs, k in ranked:
         p = k / n
-        half = z * sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-        err = max(err, abs(centre + half - p), abs(p - centre + half))
+        err = max(err, wilson_halfwidth(p, n))
         if len(hands) < bound:        # other hands are possible: never a certainty
             p = min(p, 1 - 0.5 / (n + 1))
         top.append((cs, p))
