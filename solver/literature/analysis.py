@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from solver.literature.engine import Play
 from solver.literature.inference import (MAX_STATES, TIME_BUDGET, Probabilities, ViewModel,
-                                         answer_branches, build, current, mix_branches,
+                                         build, current,
                                          probabilities, team_probabilities)
 from solver.literature.table import Table
 
@@ -86,12 +86,13 @@ def analyze(record, view, *, max_states=MAX_STATES, time_budget=TIME_BUDGET,
     """Analyse ``record`` from ``view``; raises :class:`InconsistentError` (with a minimal
     set of conflicting lines) when no deal fits what the view saw."""
     vm = build(record, view, play)
-    if vm.history:              # unheard answers only: exact, course by course
-        branches = answer_branches(record, view, max_states, time_budget)
-        if branches:
-            probs, pteam, pt_exact = mix_branches(vm, branches, max_states, time_budget)
-            return analyze_model(vm, probs, len(record.statements), max_states, time_budget,
-                                 teams=(pteam, pt_exact, 0.0 if pt_exact else 1.0))
+    if vm.history:              # course by course (solver.literature.courses)
+        from solver.literature.courses import figures
+
+        mix = figures(record, view, vm, max_states, time_budget)
+        if mix:
+            return analyze_model(vm, mix.probs, len(record.statements), max_states,
+                                 time_budget, teams=(mix.pteam, mix.pt_exact, mix.pt_error))
     probs = probabilities(vm, max_states, time_budget)
     return analyze_model(vm, probs, len(record.statements), max_states, time_budget)
 

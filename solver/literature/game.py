@@ -165,7 +165,9 @@ class LiteratureGame(Game):
         kw = {k: v for k, v in budget.kwargs().items() if k in ("max_states", "time_budget")}
         try:
             if vm.history:      # exact only for unheard answers (course by course)
-                branches = inference.answer_branches(record, view, **kw)
+                from solver.literature.courses import exact_courses
+
+                branches = exact_courses(record, view, answers_only=True, **kw)
                 if branches:
                     unc, exact = log10(sum(pr.total for _, pr in branches)), True
             else:

@@ -509,6 +509,8 @@ class HistoryModel:
         self.samples: list[dict[str, str]] = []
         self.keep_witnesses = False
         self.witnesses: list[tuple[dict, list[str]]] = []
+        #: the unseen parts of each history the backbone found (:meth:`course`)
+        self.courses: list[dict[int, Ask]] = []
         self._bb: Backbone | None = None
         self._base = None
 
@@ -535,6 +537,36 @@ class HistoryModel:
             s.parameters.max_deterministic_time = deterministic
         return s
 
+    def course(self, solver, b) -> dict[int, Ask]:
+        """The unseen parts of the history ``solver`` found in the model ``b``: for each
+        line with an unseen event, the question it was (card, target and answer filled in).
+        Replacing those lines gives a complete record: one *course* of the unseen events."""
+        t = self.table
+
+        def val(v):
+            return v if _const(v) else solver.Value(v)
+
+        def pick(d):
+            return next((x for x, v in d.items() if val(v)), None)
+
+        out = {}
+        for st in self.record.statements:
+            ev = st.event
+            ch = b.choices.get(st.line)
+            if isinstance(ev, UnheardCard):
+                if ev.answer == "yes":
+                    card = t.key_card[pick(ch[1])]
+                else:
+                    card = pick(ch[1])
+                out[st.line] = Ask(ev.asker, ev.target, card, ev.answer)
+            elif isinstance(ev, UnheardAnswer):
+                out[st.line] = Ask(ev.asker, ev.target, ev.card, "yes" if val(ch[1]) else
+                                   "surrendered" if val(ch[2]) else "no")
+            elif isinstance(ev, UnseenAsk):
+                out[st.line] = Ask(ev.player, pick(ch[1]), pick(ch[2]), "yes" if val(ch[3])
+                                   else "surrendered" if val(ch[4]) else "no")
+        return out
+
     def witness(self, solver, b) -> list[str]:
         """The statements of a complete record for the history ``solver`` found in the model
         ``b``: every hand dealt, then each statement with its unseen parts filled in (for
@@ -544,31 +576,14 @@ class HistoryModel:
         def val(v):
             return v if _const(v) else solver.Value(v)
 
-        def pick(d):
-            return next((x for x, v in d.items() if val(v)), None)
-
         out = []
         for p in t.players:
             cards = sorted(t.key_card[k] for k in t.keys if val(b.deal[k][p]))
             out.append(str(Holds(p, tuple(cards))))
+        filled = self.course(solver, b)
         for st in self.record.statements:
-            ev = st.event
-            ch = b.choices.get(st.line)
-            if isinstance(ev, Holds):
-                continue
-            if isinstance(ev, UnheardCard):
-                if ev.answer == "yes":
-                    card = t.key_card[pick(ch[1])]
-                else:
-                    card = pick(ch[1])
-                ev = Ask(ev.asker, ev.target, card, ev.answer)
-            elif isinstance(ev, UnheardAnswer):
-                ev = Ask(ev.asker, ev.target, ev.card, "yes" if val(ch[1]) else
-                         "surrendered" if val(ch[2]) else "no")
-            elif isinstance(ev, UnseenAsk):
-                ev = Ask(ev.player, pick(ch[1]), pick(ch[2]), "yes" if val(ch[3]) else
-                         "surrendered" if val(ch[4]) else "no")
-            out.append(str(ev))
+            if not isinstance(st.event, Holds):
+                out.append(str(filled.get(st.line, st.event)))
         return out
 
     def _read(self, solver, final) -> dict[str, str]:
@@ -598,6 +613,7 @@ class HistoryModel:
         def take(used):
             deal = self._read(used, final)
             self.samples.append(deal)
+            self.courses.append(self.course(used, b))
             if self.keep_witnesses:
                 self.witnesses.append((deal, self.witness(used, b)))
             for k, p in deal.items():

@@ -1,0 +1,341 @@
+"""The courses of a Literature record's unseen events: the figures of a record with ``?``.
+
+A *course* fills in every unseen part of the record (record-format.md, "What the recorder
+did not see"): the answer of ``Fay asks Eli KD: ?``, the card of ``Ben asks Cleo ?: yes``,
+the opponent, card and answer of ``Ben: ?``.  A course is a complete record: the engine
+refuses it when it breaks a public rule (a claimed half-suit, the turn order, a later
+``turn:`` line, ...), and the deal model counts its deals exactly otherwise.
+
+**The prior** (docs/literature.md, "What the recorder did not see"): every pair (deal, rule-following
+course) consistent with the record is equally likely.  A truthful answer is decided by the
+deal, so when the only unseen parts are answers the courses split the deals without overlap
+and this is exactly the uniform deal.  An unheard card or a whole unseen question is the
+asker's choice, not the deal's: there a deal that leaves the asker more possible questions
+weighs more (each of them is one course).
+
+* At most :data:`COURSES` courses (and :data:`COURSE_WORK` DP states): each is counted, and the figures are the courses'
+  exact figures weighted by their numbers of deals: exact.
+* More: a Metropolis chain over the courses, whose stationary distribution weighs each
+  course by its number of deals.  A step changes one part of one unseen line (the card,
+  the opponent or the answer) to another value uniformly: a symmetric proposal, accepted
+  with probability min(1, deals after / deals before).  Every visited course adds its
+  exact figures (not one sampled deal), the chains start from the witness histories of the
+  certainties, and the length is fixed by the work per course (no clock): the same record
+  gives the same figures on any machine.  Labelled estimates (``method`` ``"course
+  chain"``) with a batch-means 95 % error, never below the Wilson half-width at 1/2 of the
+  number of moves the chains made; 0 and 1 come only from the complete certainties.
+
+>>> from solver.records import parse_record
+>>> rec = parse_record('''game: literature
+... players: Ana Ben Cleo Dev Eli Fay
+... me: Ana
+... Ana holds: 2H 3H 4H 6H 7H 9S JC QD
+... Ana asks Ben 10S: no
+... Ben asks Cleo 10H: ?
+... Ben asks Eli 9D: no
+... ''')
+>>> from solver.literature.inference import build
+>>> mix = figures(rec, "Ana", build(rec, "Ana"))
+>>> mix.probs.exact, mix.probs.method, mix.disjoint, mix.courses
+(True, 'courses', True, 1)
+"""
+from __future__ import annotations
+
+import itertools
+import math
+import random
+from dataclasses import dataclass, replace
+
+from solver.errors import InconsistentError, NotationError, RuleError
+from solver.literature.engine import Play
+from solver.literature.events import Ask, UnheardAnswer, UnheardCard, UnseenAsk
+from solver.literature.inference import (MAX_STATES, TIME_BUDGET, Probabilities, ViewModel,
+                                         _decided, backbone, build, current, probabilities,
+                                         team_probabilities)
+from solver.model.stats import Z95, wilson_halfwidth
+
+UNSEEN = (UnheardAnswer, UnheardCard, UnseenAsk)
+#: the most courses counted one by one (exact figures) ...
+COURSES = 64
+#: ... and the DP states they may spend (courses x the first course's states)
+COURSE_WORK = 1_500_000
+#: DP states the course chain may spend (its steps: this over one course's states) ...
+CHAIN_WORK = 1_000_000
+#: ... within these bounds of proposals, over all chains
+CHAIN_STEPS = (24, 96)
+#: chains, each from another witness history's course
+CHAIN_STARTS = 3
+#: batches per chain for the batch-means error
+BATCHES = 4
+
+
+class _NotExact(Exception):
+    """A course could not be counted exactly: no exact mixture (the caller estimates)."""
+
+
+@dataclass(frozen=True)
+class Mix:
+    """A record's figures from its courses."""
+
+    probs: Probabilities        # over the record's own model cards
+    pteam: dict                 # (half, team index) -> P(team holds all of it)
+    pt_exact: bool
+    pt_error: float
+    #: the courses split the deals (only answers unseen): their total is the deal count
+    disjoint: bool
+    #: the courses counted (exact) or visited (chain)
+    courses: int = 0
+
+
+def unseen_lines(record) -> list[int]:
+    """Indices of the statements with an unseen part."""
+    return [i for i, s in enumerate(record.statements) if isinstance(s.event, UNSEEN)]
+
+
+def parts(record, i: int) -> tuple[str, tuple, tuple, tuple]:
+    """What line ``i``'s course may fill in: (asker, opponents, cards, answers); a part the
+    recorder saw has one value.  Cards are those of the half-suits open at that line (the
+    engine refuses the others anyway)."""
+    from solver.literature.table import table_of
+
+    t = table_of(record.header)
+    ev = record.statements[i].event
+    answers = ("yes", "no", "surrendered") if t.options.own_card_ask == "surrender" \
+        else ("yes", "no")
+    if isinstance(ev, UnheardAnswer):
+        return ev.asker, (ev.target,), (ev.card,), answers
+    play = Play.of(record, upto=i)
+    open_ = set(play.open_halves())
+    cards = tuple(c for h in t.halves if h.name in open_ for c in dict.fromkeys(h.cards))
+    if isinstance(ev, UnheardCard):
+        return ev.asker, (ev.target,), cards, (ev.answer,)
+    a = ev.player
+    return a, tuple(q for q in t.players if t.opponents(a, q)), cards, answers
+
+
+def course_record(record, lines, value):
+    """The complete record of one course: ``value[j]`` = (opponent, card, answer) of the
+    unseen line ``lines[j]``."""
+    sts = list(record.statements)
+    for i, (target, card, answer) in zip(lines, value):
+        ask = Ask(_asker(sts[i].event), target, card, answer)
+        sts[i] = replace(sts[i], event=ask, text=str(ask))
+    return replace(record, statements=tuple(sts))
+
+
+def _asker(ev) -> str:
+    return ev.player if isinstance(ev, UnseenAsk) else ev.asker
+
+
+def _count(record, view, max_states, time_budget):
+    """(view model, exact Probabilities) of a complete course, or ``None`` when it breaks a
+    rule or no deal fits it."""
+    try:
+        vb = build(record, view)
+        if vb.history:          # pragma: no cover - a course has no unseen part
+            raise _NotExact
+        pr = probabilities(vb, max_states, time_budget)
+    except (RuleError, NotationError, InconsistentError):
+        return None
+    if not pr.exact:
+        raise _NotExact
+    return (vb, pr) if pr.total else None
+
+
+def _size(ps) -> int:
+    return len(ps[1]) * len(ps[2]) * len(ps[3])
+
+
+def exact_courses(record, view, max_states=MAX_STATES, time_budget=TIME_BUDGET,
+                  answers_only: bool = False):
+    """Every consistent course of the record, counted: ``[(view model, Probabilities)]``;
+    ``None`` when there are more than :data:`COURSES`, or more than :data:`COURSE_WORK`
+    DP states' worth, (or, with ``answers_only``, when a card or a question is unseen), or
+    when a course cannot be counted exactly."""
+    lines = unseen_lines(record)
+    if not lines:
+        return None
+    if answers_only and any(not isinstance(record.statements[i].event, UnheardAnswer)
+                            for i in lines):
+        return None
+    ps = [parts(record, i) for i in lines]
+    if math.prod(_size(p) for p in ps) > COURSES:
+        return None
+    n = math.prod(_size(p) for p in ps)
+    out = []
+    try:
+        for value in itertools.product(*(itertools.product(p[1], p[2], p[3]) for p in ps)):
+            r = _count(course_record(record, lines, value), view, max_states, time_budget)
+            if r is not None:
+                if n * max(r[1].states, 1) > COURSE_WORK:
+                    return None         # too much work: the course chain estimates
+                out.append(r)
+    except _NotExact:
+        return None
+    return out or None
+
+
+def figures(record, view, vm: ViewModel, max_states=MAX_STATES, time_budget=TIME_BUDGET,
+            seed: int = 0) -> Mix | None:
+    """The figures of a record with unseen events, seen by ``view`` (``vm``: its history
+    model): exact from every course when they are few, else the course chain; ``None``
+    when a course cannot be counted exactly (the caller falls back to the history model's
+    witness estimates)."""
+    lines = unseen_lines(record)
+    if not lines:
+        return None
+    disjoint = all(isinstance(record.statements[i].event, UnheardAnswer) for i in lines)
+    branches = exact_courses(record, view, max_states, time_budget)
+    if branches:
+        W = sum(pr.total for _, pr in branches)
+        figs = [_figures(vb, pr, max_states, time_budget) for vb, pr in branches]
+        probs, pteam, pt_exact, pt_err = _mix(
+            vm, [(f, pr.total / W) for f, (_, pr) in zip(figs, branches)],
+            max(pr.states for _, pr in branches))
+        probs = replace(probs, exact=True, error=0.0, total=W, method="courses")
+        return Mix(probs, pteam, pt_exact, pt_err, disjoint, len(branches))
+    try:
+        return _chain(record, view, vm, lines, max_states, time_budget, seed, disjoint)
+    except _NotExact:
+        return None
+
+
+def _figures(vb, pr, max_states, time_budget):
+    """One course's figures: (current places, team probabilities, exact, error)."""
+    lp, _ = current(vb, pr)
+    return (lp,) + tuple(team_probabilities(vb, pr, max_states, time_budget))
+
+
+def _mix(vm: ViewModel, weighted, states: int):
+    """Weighted figures of courses ``[(figures, weight)]``: (Probabilities over ``vm``'s
+    model cards, team probabilities, whether those are exact, their error)."""
+    bb = backbone(vm)
+    loc: dict = {}
+    pteam: dict = {}
+    seen: dict = {}             # (half, team) -> the courses' values (0 and 1 stay exact)
+    pt_exact, pt_err = True, 0.0
+    for (lp, pt, ex, err), w in weighted:
+        for k, d in lp.items():
+            row = loc.setdefault(k, {})
+            for l, p in d.items():
+                row[l] = row.get(l, 0.0) + w * p
+        pt_exact = pt_exact and ex
+        pt_err = max(pt_err, err)
+        for key, p in pt.items():
+            pteam[key] = pteam.get(key, 0.0) + w * p
+            seen.setdefault(key, set()).add(p)
+    marg = {k: {l: p for l, p in loc.get(k, {}).items() if l in bb.possible[k]}
+            for k in vm.model.cards}
+    probs = Probabilities(True, 0.0, 0.0, marg, bb.possible, "courses", 0.0, states)
+    for key, vals in seen.items():      # a weighted sum rounds: the same 0 or 1 in every
+        if vals in ({0.0}, {1.0}):       # course is exactly that
+            pteam[key] = next(iter(vals))
+        else:
+            pteam[key] = min(max(pteam[key], 0.0), 1.0)
+    return probs, pteam, pt_exact, pt_err
+
+
+def _neighbour(ps, value, rng: random.Random):
+    """``value`` with one of its parts (opponent, card or answer) changed to another value,
+    uniformly: a symmetric proposal."""
+    free = [j for j in (1, 2, 3) if len(ps[j]) > 1]
+    if not free:
+        return value
+    j = rng.choice(free)
+    cur = value[j - 1]
+    new = rng.choice([x for x in ps[j] if x != cur])
+    out = list(value)
+    out[j - 1] = new
+    return tuple(out)
+
+
+def _chain(record, view, vm, lines, max_states, time_budget, seed, disjoint) -> Mix | None:
+    bb = backbone(vm)               # finds the witness histories the chains start from
+    starts = []
+    for c in vm.model.courses:
+        v = tuple((c[record.statements[i].line].target, c[record.statements[i].line].card,
+                   c[record.statements[i].line].answer) for i in lines)
+        if v not in starts:
+            starts.append(v)
+    if not bb.consistent or not starts:
+        return None
+    starts = starts[:CHAIN_STARTS]
+    ps = [parts(record, i) for i in lines]
+    cache: dict = {}
+
+    def at(v):
+        if v not in cache:
+            cache[v] = _count(course_record(record, lines, v), view, max_states, time_budget)
+        return cache[v]
+
+    first = at(starts[0])
+    if first is None:               # pragma: no cover - a witness is a consistent course
+        return None
+    steps = CHAIN_WORK // max(first[1].states, 1)
+    steps = min(max(steps, CHAIN_STEPS[0]), CHAIN_STEPS[1])
+    per = max(steps // len(starts), 2 * BATCHES)
+    rng = random.Random(seed * 7919 + len(record.statements))
+    chains, moves = [], 0
+    for s in starts:
+        cur = s
+        if at(cur) is None:         # pragma: no cover
+            continue
+        visits = []
+        for _ in range(per):
+            j = rng.randrange(len(lines))
+            prop = list(cur)
+            prop[j] = _neighbour(ps[j], cur[j], rng)
+            prop = tuple(prop)
+            r = at(prop)
+            if r is not None and rng.random() * at(cur)[1].total < r[1].total:
+                moves += prop != cur
+                cur = prop
+            visits.append(cur)
+        chains.append(visits[len(visits) // 5:])        # burn-in: the first fifth
+    if not chains:
+        return None
+    # per visited course: its card and team figures, once
+    counts: dict = {}
+    for ch in chains:
+        for v in ch:
+            counts[v] = counts.get(v, 0) + 1
+    figs = {v: _figures(*at(v), max_states, time_budget) for v in counts}
+    n = sum(counts.values())
+    probs, pteam, pt_exact, pt_err = _mix(vm, [(figs[v], c / n) for v, c in counts.items()],
+                                          max(at(v)[1].states for v in counts))
+    # batch means over every chain's batches
+    batches = []
+    for ch in chains:
+        size = max(len(ch) // BATCHES, 1)
+        for b in range(0, len(ch) - size + 1, size):
+            batches.append(ch[b:b + size])
+    err = 0.0
+    keys = [(k, l) for k in vm.model.cards for l in vm.model.locations
+            if l in bb.possible[k] and len(bb.possible[k]) > 1]
+    if len(batches) > 1:
+        series = [[sum(figs[v][0].get(k, {}).get(l, 0.0) for v in b) / len(b) for b in batches]
+                  for k, l in keys]
+        series += [[sum(figs[v][1][key] for v in b) / len(b) for b in batches]
+                   for key in pteam]
+        for xs in series:
+            mu = sum(xs) / len(xs)
+            sd = math.sqrt(sum((x - mu) ** 2 for x in xs) / (len(xs) - 1))
+            err = max(err, Z95 * sd / math.sqrt(len(xs)))
+    err = max(err, wilson_halfwidth(0.5, moves + 1))
+    # 0 and 1 only from the certainties: a team event no visited course allows is checked
+    # by the history model; one that every visited course has is not thereby certain
+    from solver.literature.inference import _history_team
+
+    hprobs = replace(probs, possible=bb.possible)
+    for (h, ti), p in list(pteam.items()):
+        team = vm.table.teams[ti]
+        d, free = _decided(vm, hprobs, vm.play.keys_of_half(h), team)
+        if d is not None:
+            pteam[h, ti] = d
+        elif p <= 0.0:
+            impossible = _history_team(vm, free, team) == (0.0, True)
+            pteam[h, ti] = 0.0 if impossible else 1e-6
+        else:
+            pteam[h, ti] = min(max(p, 1e-6), 1 - 1e-6)
+    probs = replace(probs, exact=False, error=err, method="course chain")
+    return Mix(probs, pteam, False, max(err, pt_err), disjoint, len(counts))
