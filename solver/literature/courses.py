@@ -6,15 +6,15 @@ the opponent, card and answer of ``Ben: ?``.  A course is a complete record: the
 refuses it when it breaks a public rule (a claimed half-suit, the turn order, a later
 ``turn:`` line, ...), and the deal model counts its deals exactly otherwise.
 
-**The prior** (docs/literature.md, "What the recorder did not see"): every pair (deal, rule-following
-course) consistent with the record is equally likely.  A truthful answer is decided by the
-deal, so when the only unseen parts are answers the courses split the deals without overlap
-and this is exactly the uniform deal.  An unheard card or a whole unseen question is the
+**The prior** (docs/literature.md, "What the recorder did not see"): every pair (deal,
+rule-following course) consistent with the record is equally likely.  A truthful answer
+is decided by the deal, so when the only unseen parts are answers the courses split the
+deals without overlap and this is exactly the uniform deal.  An unheard card or a whole unseen question is the
 asker's choice, not the deal's: there a deal that leaves the asker more possible questions
 weighs more (each of them is one course).
 
-* At most :data:`COURSES` courses (and :data:`COURSE_WORK` DP states): each is counted, and the figures are the courses'
-  exact figures weighted by their numbers of deals: exact.
+* At most :data:`COURSES` courses (and :data:`COURSE_WORK` DP states): each is counted,
+  and the figures are the courses' exact figures weighted by their numbers of deals: exact.
 * More: a Metropolis chain over the courses, whose stationary distribution weighs each
   course by its number of deals.  A step changes one part of one unseen line (the card,
   the opponent or the answer) to another value uniformly: a symmetric proposal, accepted
