@@ -557,6 +557,10 @@ def _deal_bound(prob: _Problem) -> int:
 
 # --------------------------------------------------------------------------------------
 # 3. the dynamic programme
+#: transitions the forward pass keeps for the backward pass and the samples (13 bytes each)
+KEEP_TRANSITIONS = 12_000_000
+
+
 class _DP:
     """Forward tables (sorted state keys and counts per boundary), backward tables,
     expected count per cell, uniform samples.
@@ -657,15 +661,26 @@ class _DP:
         self.keys = [np.zeros(1, dtype=np.int64)]
         res = np.ones((self.nprimes, 1), dtype=np.int64)
         merged = 0          # for the rounding bound: sum over steps of the largest merge
+        self._trans: dict[int, tuple] = {}
+        kept = 0
         for t in range(T):
             src, k, new, widx = self._expand(t, self.keys[t])
             vals = self.fwd[t][src] * self.bin[widx]
             order = np.argsort(new, kind="stable")
             keys = new[order]
             if len(keys):
-                starts = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
+                first = np.r_[True, keys[1:] != keys[:-1]]
+                starts = np.flatnonzero(first)
                 vals = np.add.reduceat(vals[order], starts)
                 keys = keys[starts]
+                if kept + len(new) <= KEEP_TRANSITIONS:
+                    # the backward pass and the samples walk the same transitions: keep
+                    # them (with each one's next-state index) instead of expanding again
+                    kept += len(new)
+                    inv = np.empty(len(new), dtype=np.int32)
+                    inv[order] = np.cumsum(first) - 1
+                    self._trans[t] = (src.astype(np.int32), k.astype(np.int8), inv,
+                                      widx.astype(np.int32))
                 if self.nprimes:
                     r = (res[:, src] * self.mod[:, widx]) % self.primes
                     res = np.add.reduceat(r[:, order], starts, axis=1) % self.primes
@@ -713,6 +728,10 @@ class _DP:
     def _transitions(self, t: int):
         """Transitions of step t that reach a stored state at t + 1:
         (src, k, index of the next state, weight)."""
+        kept = self._trans.get(t)
+        if kept is not None:
+            src, k, idx, widx = kept
+            return src, k.astype(np.int64), idx, self.bin[widx]
         src, k, new, widx = self._expand(t, self.keys[t])
         tab = self.keys[t + 1]
         if not len(tab) or not len(new):
