@@ -107,3 +107,16 @@ def test_versus_writes_states_the_reader_accepts_and_runs_this_checkout(tmp_path
     p, wall, cpu = versus.timed_run(cmd + ["analyze", rows[0][2], "--json"], env, versus.ROOT)
     assert p.returncode == 0, p.stderr
     assert '"game": "mystery-hand"' in p.stdout and wall > 0 and cpu >= 0
+
+
+def test_replay_benchmark_finds_the_hardest_prefix(tmp_path):
+    """benchmarks.replay: its records are as the view wrote them, cut to the asked length,
+    and the hardest prefix is one of them (timed in this process)."""
+    from benchmarks import replay
+
+    rows = replay.records(1, 6, ["me"], 0)
+    assert len(rows) == 1
+    label, v, who, rec = rows[0]
+    assert v == "me" and who == rec.header.me and len(rec.statements) == 6
+    k, cpu = replay.hardest(rec, who)
+    assert 1 <= k <= 6 and cpu >= 0
