@@ -7,7 +7,7 @@ import click
 
 from cli.main import (SAMPLES, cli, complete_card, complete_player, demo_record, emit_json,
                       handle_errors, renderer, with_examples)
-from solver.errors import NotationError, SleuthError
+from solver.errors import NotationError
 from solver.games import PUBLIC, Capability, game_names, get_game
 from solver.records import Header, atomic_write, parse_record, read_record, write_record
 from solver.session import append_statement, replace_statement
@@ -55,7 +55,8 @@ def split_variants(values) -> list[str]:
 @click.option("--exposure/--no-exposure", default=None,
               help="What a spectator (so every opponent) can infer about the view's hand "
               "(games with an advisor). Shown on the sheet by default for a player's view; "
-              "in --json (key 'exposure') when asked for, as it costs a second analysis.")
+              "in --json (key 'exposure') when asked for, as it costs a second analysis (run "
+              "beside the first on a second core).")
 @handle_errors(json_flag="as_json")
 @with_examples
 def analyze(record, as_, as_json, exposure=None):
@@ -72,19 +73,24 @@ def analyze(record, as_, as_json, exposure=None):
     rec = read_record(record)
     game = capable(rec, Capability.ANALYZE, "analysis")
     view = resolve_view(rec, as_)
-    result = game.analyze(rec, view)
     exp = None
     advised = Capability.ADVISE in game.capabilities and view is not None
-    if exposure:
-        if not advised:
-            raise NotationError("--exposure needs a player's view in a game with an advisor",
-                                text=rec.game if view else "public")
-        exp = game.exposure(rec, view)
-    elif exposure is None and advised and not as_json:      # the sheet's default
-        try:
-            exp = game.exposure(rec, view)
-        except SleuthError as e:          # never costs the analysis itself
-            exp = {"error": str(e)}
+    if exposure and not advised:
+        raise NotationError("--exposure needs a player's view in a game with an advisor",
+                            text=rec.game if view else "public")
+    if exposure or (exposure is None and advised and not as_json):
+        # the second analysis runs beside the first (2 cores: the slower of the two, not
+        # their sum); on the sheet's default a failing one never costs the analysis
+        from solver.parallel import beside
+
+        result, exp, failed = beside(lambda: game.analyze(rec, view),
+                                     lambda: game.exposure(rec, view))
+        if failed is not None:
+            if exposure:
+                raise failed
+            exp = {"error": str(failed)}
+    else:
+        result = game.analyze(rec, view)
     if as_json:
         out = result.to_json()
         if exp is not None:

@@ -313,8 +313,8 @@ def exposure(record, view: str, *, budget: Budget = Budget()) -> dict:
     hand from the public record: certain cards, counts per suit, each card's chance."""
     from solver.mystery_hand.analysis import analyze
 
-    a = analyze(record, None, **({"max_states": budget.max_states}
-                                 if budget.max_states else {}))
+    a = analyze(record, None, candidates=False,
+                **({"max_states": budget.max_states} if budget.max_states else {}))
     cards = {c: ls.get(view, 0.0) for c, ls in a.cards.items() if ls.get(view, 0.0) > 0}
     certain = sorted((c for c, p in cards.items() if a.possible.get(c) == {view}))
     per_suit = {}

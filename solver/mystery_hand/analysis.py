@@ -145,19 +145,24 @@ def _clamp(marg: dict[str, float], possible: set[str], copies: int) -> dict[str,
 
 
 def analyze(record, view: str | None, *, max_states: int = MAX_STATES,
-            time_budget: float | None = TIME_BUDGET) -> MysteryHandAnalysis:
-    """Analyse ``record`` from ``view`` (a player, or ``None`` for the public view).
+            time_budget: float | None = TIME_BUDGET,
+            candidates: bool = True) -> MysteryHandAnalysis:
+    """Analyse ``record`` from ``view`` (a player, or ``None`` for the public view);
+    ``candidates=False``: the cards only (``mysteries`` empty: what the table knows about a
+    hand needs no candidate list).
 
     Raises :class:`~solver.errors.InconsistentError` naming a minimal set of conflicting
     lines when no deal fits the record.
     """
     vm = build(record, view)
-    return analyze_model(vm, record, max_states=max_states, time_budget=time_budget)
+    return analyze_model(vm, record, max_states=max_states, time_budget=time_budget,
+                         candidates=candidates)
 
 
 
 def analyze_model(vm: ViewModel, record, *, max_states: int = MAX_STATES,
-                  time_budget: float | None = TIME_BUDGET) -> MysteryHandAnalysis:
+                  time_budget: float | None = TIME_BUDGET,
+                  candidates: bool = True) -> MysteryHandAnalysis:
     from solver.model.counting import clamp_to_support, count_deals, deterministic_count
 
     m = vm.model
@@ -201,7 +206,7 @@ def analyze_model(vm: ViewModel, record, *, max_states: int = MAX_STATES,
         cards[name] = agg
         possible[name] = poss
     mysteries = {}
-    for loc in mystery_locations(record.header, vm.opts):
+    for loc in mystery_locations(record.header, vm.opts) if candidates else ():
         mysteries[loc] = _candidates(vm, loc, possible, max_states if counting.exact else 0,
                                      seed=len(record.statements),
                                      base_states=counting.states or None,

@@ -1,0 +1,99 @@
+"""Two computations at once, on a machine with more than one core.
+
+``sleuth analyze`` from a player's view also says what the table knows about that player's
+hand: a second, public-view analysis, often the costlier of the two.  :func:`beside` runs
+it in a forked process while this one runs the view's own analysis, so the sheet takes as
+long as the slower of the two instead of their sum.  One core, or no ``fork`` (not Linux or
+macOS): one after the other, with the same results.
+
+>>> beside(lambda: 6 * 7, lambda: "side")
+(42, 'side', None)
+>>> beside(lambda: 1, lambda: 1 / 0)
+Traceback (most recent call last):
+...
+RuntimeError: division by zero (in the second process)
+...
+>>> from solver.errors import NotationError
+>>> def bad():
+...     raise NotationError("no such player", text="Zed")
+>>> value, side, error = beside(lambda: 1, bad)
+>>> value, side, type(error).__name__, error.text
+(1, None, 'NotationError', 'Zed')
+"""
+from __future__ import annotations
+
+import os
+import pickle
+import traceback
+
+from solver.errors import SleuthError
+
+
+def _side_value(side):
+    """("ok", value) / ("error", the SleuthError) / ("bug", (message, traceback))."""
+    try:
+        return "ok", side()
+    except SleuthError as e:
+        return "error", e
+    except Exception as e:      # noqa: BLE001 - raised again by the caller (_settle)
+        return "bug", (str(e), traceback.format_exc())
+
+
+def _settle(kind, value):
+    if kind == "ok":
+        return value, None
+    if kind == "error":
+        return None, value
+    raise RuntimeError(f"{value[0]} (in the second process)\n{value[1]}")
+
+
+def _portable(kind, value) -> bytes:
+    """The side's outcome, pickled; an error that does not pickle (one holding a function)
+    is sent as a :class:`SleuthError` with its message, exit code and place."""
+    try:
+        return pickle.dumps((kind, value))
+    except Exception:           # noqa: BLE001
+        if kind == "error":
+            e = SleuthError(value.message, text=value.text, rule=value.rule, path=value.path,
+                            line=value.line, column=value.column)
+            e.exit_code = value.exit_code
+            return pickle.dumps(("error", e))
+        return pickle.dumps(("bug", ("the result could not be sent", "")))
+
+
+def beside(main, side):
+    """``(main(), side(), None)``, or ``(main(), None, error)`` when ``side`` raised a
+    :class:`~solver.errors.SleuthError` (a failing side never costs the main result); any
+    other exception of ``side`` is a bug and raised here as ``RuntimeError`` with its
+    traceback.  ``side`` runs in a forked process at the same time as ``main`` here; an
+    exception of ``main`` propagates (the side process is stopped).  ``side``'s value must
+    pickle."""
+    if (os.cpu_count() or 1) < 2 or not hasattr(os, "fork"):
+        value = main()
+        return (value,) + _settle(*_side_value(side))
+    import multiprocessing as mp
+
+    ctx = mp.get_context("fork")
+    recv, send = ctx.Pipe(duplex=False)
+
+    def child():
+        recv.close()
+        send.send_bytes(_portable(*_side_value(side)))
+        send.close()
+
+    proc = ctx.Process(target=child, daemon=True)
+    proc.start()
+    send.close()
+    try:
+        value = main()
+        try:
+            kind, out = pickle.loads(recv.recv_bytes())
+        except EOFError:        # the side process died without an answer
+            kind, out = "bug", ("the second process stopped without an answer", "")
+        proc.join()
+    finally:
+        recv.close()
+        if proc.is_alive():
+            proc.terminate()
+            proc.join()
+    return (value,) + _settle(kind, out)

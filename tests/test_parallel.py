@@ -1,0 +1,40 @@
+"""solver.parallel.beside: the side computation's value, error or bug arrives as it would
+have sequentially; the main computation's error wins."""
+import pytest
+
+from solver.errors import InconsistentError, NotationError
+from solver.parallel import beside
+
+
+def _inconsistent():
+    # a conflict's sentence is a function until read: it does not pickle
+    raise InconsistentError("no deal fits the record", conflict=[3, 7],
+                            reason=lambda: "line 3 says so")
+
+
+def test_values_come_back_from_the_second_process():
+    assert beside(lambda: [1, 2], lambda: {"a": (3, 4)}) == ([1, 2], {"a": (3, 4)}, None)
+
+
+def test_an_error_that_does_not_pickle_keeps_its_message_and_exit_code():
+    value, side, err = beside(lambda: "main", _inconsistent)
+    assert (value, side) == ("main", None)
+    assert "no deal fits the record" in str(err) and err.exit_code == 3
+
+
+def test_the_main_error_propagates_and_a_side_bug_is_raised():
+    def boom():
+        raise NotationError("bad", text="x")
+
+    with pytest.raises(NotationError):
+        beside(boom, lambda: 1)
+    with pytest.raises(RuntimeError, match="in the second process"):
+        beside(lambda: 1, lambda: [][1])
+
+
+def test_one_core_runs_them_one_after_the_other(monkeypatch):
+    import os
+
+    monkeypatch.setattr(os, "cpu_count", lambda: 1)
+    assert beside(lambda: 1, lambda: 2) == (1, 2, None)
+    assert beside(lambda: 1, _inconsistent)[2].exit_code == 3
