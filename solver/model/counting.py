@@ -299,6 +299,24 @@ class _Plan:
             if d.kind == "tag":
                 d.last = T  # never closes
         bounds = self._future_bounds()
+        try:        # bit fields: digits by shifts and masks (no integer division)
+            self._steps(bounds, dims_of, True)
+        except OverBudget:      # too many bits: the tighter mixed radix
+            self._steps(bounds, dims_of, False)
+
+    def _steps(self, bounds, dims_of, pow2: bool):
+        """Every step's key arithmetic.  ``pow2``: each sum's digit is a bit field (radix
+        a power of two; a digit is ``(key >> shift) & mask``), else mixed radix (radix
+        hi + 1; ``(key // stride) % radix``).  Either way the digits are packed in the same
+        order, so the keys sort the states alike."""
+        dims, cells, rows = self.dims, self.prob.cells, self.prob.rows
+        self.pow2 = pow2
+        rad = {i: (1 << d.hi.bit_length()) if pow2 else d.hi + 1 for i, d in enumerate(dims)}
+
+        def digit(stride, i):       # what _expand reads a digit with
+            return (stride.bit_length() - 1, rad[i] - 1) if pow2 else (stride, rad[i])
+
+        self.radix = rad
         self.steps: list[_Step] = []
         layout: list[int] = []
         self.layouts = [list(layout)]
@@ -309,16 +327,15 @@ class _Plan:
             stride, s = {}, 1
             for i in mid:
                 stride[i] = s
-                s *= dims[i].hi + 1
+                s *= rad[i]
             if s >= 2 ** 62:
                 raise OverBudget("state keys do not fit in 64 bits")
             st = _Step()
             st.cell = c
             st.lo, st.hi = cells[c]
             closing = {i for i in ds if dims[i].last == t}
-            # sums already open: (stride, radix, hi, lo if closing else None)
-            st.old = [(stride[i], dims[i].hi + 1, dims[i].hi,
-                       dims[i].lo if i in closing else None)
+            # sums already open: (digit reader, hi, lo if closing else None)
+            st.old = [digit(stride[i], i) + (dims[i].hi, dims[i].lo if i in closing else None)
                       for i in ds if dims[i].first < t]
             st.new_his = [dims[i].hi for i in ds if dims[i].first == t]
             st.closing_new = [dims[i].lo for i in ds if dims[i].first == t and i in closing]
@@ -326,14 +343,14 @@ class _Plan:
             r = c[0]
             st.rsize = len(rows[r])
             rd = self.row_dim[r]
-            st.row_old = (stride[rd], dims[rd].hi + 1) if dims[rd].first < t else None
-            # cut the closing digits, most significant first
-            st.remove = sorted(((stride[i], dims[i].hi + 1) for i in closing), reverse=True)
+            st.row_old = digit(stride[rd], rd) if dims[rd].first < t else None
+            # cut the closing digits, most significant first: (stride, radix)
+            st.remove = sorted(((stride[i], rad[i]) for i in closing), reverse=True)
             nxt = [i for i in mid if i not in closing]
             nstride, s = {}, 1
             for i in nxt:
                 nstride[i] = s
-                s *= dims[i].hi + 1
+                s *= rad[i]
             # at the end of a class: keep only states whose sums can still be met
             st.checks = []
             if dims[rd].last == t:
@@ -342,7 +359,7 @@ class _Plan:
                         slo, shi = bounds[i].get(t, (0, 0))
                         a, b = dims[i].lo - shi, dims[i].hi - slo
                         if a > 0 or b < dims[i].hi:
-                            st.checks.append((nstride[i], dims[i].hi + 1, a, b))
+                            st.checks.append(digit(nstride[i], i) + (a, b))
             self.steps.append(st)
             layout = nxt
             self.layouts.append(list(layout))
@@ -603,8 +620,13 @@ class _DP:
         n = len(keys)
         kmax = np.full(n, st.hi, dtype=np.int64)
         kmin = np.full(n, st.lo, dtype=np.int64)
+        pow2 = self.plan.pow2
+
+        def digit(x, a, b):
+            return (x >> a) & b if pow2 else (x // a) % b
+
         for s, rad, hi, lo in st.old:
-            v = (keys // s) % rad
+            v = digit(keys, s, rad)
             np.minimum(kmax, hi - v, out=kmax)
             if lo is not None:
                 np.maximum(kmin, lo - v, out=kmin)
@@ -613,7 +635,7 @@ class _DP:
         for lo in st.closing_new:
             np.maximum(kmin, lo, out=kmin)
         if st.row_old is not None:
-            rem = st.rsize - (keys // st.row_old[0]) % st.row_old[1]
+            rem = st.rsize - digit(keys, *st.row_old)
         else:
             rem = np.full(n, st.rsize, dtype=np.int64)
         rem *= self.bsize
@@ -635,12 +657,14 @@ class _DP:
             src, k, new, w = (np.concatenate(srcs), np.concatenate(ks), np.concatenate(news),
                               np.concatenate(ws))
         for s, rad in st.remove:
-            high = new // (s * rad)
-            new = high * s + new % s
+            if pow2:
+                new = ((new >> (s * rad).bit_length() - 1) * s) | (new & (s - 1))
+            else:
+                new = (new // (s * rad)) * s + new % s
         if st.checks:
             ok = None
             for s, rad, a, b in st.checks:
-                v = (new // s) % rad
+                v = digit(new, s, rad)
                 o = (v >= a) & (v <= b)
                 ok = o if ok is None else ok & o
             src, k, new, w = src[ok], k[ok], new[ok], w[ok]
@@ -812,7 +836,7 @@ class _DP:
         T = len(self.plan.order)
         layout = self.plan.layouts[T]
         s = self.plan.strides[T][layout[i]]
-        rad = self.plan.dims[layout[i]].hi + 1
+        rad = self.plan.radix[layout[i]]
         return (self.keys[T] // s) % rad
 
     # ----- uniform samples -------------------------------------------------------------
