@@ -93,6 +93,8 @@ def test_unseen_question_turn_and_count_conflict():
     with pytest.raises(InconsistentError) as e:
         GAME.analyze(rec(ANA + "Ben: ?\nturn: Cleo\nCleo has 7 cards\n"), "Ana")
     assert set(e.value.conflict) == {7, 8}
+    # the sentence a person can check: what the other lines leave, what the line says
+    assert e.value.reason == "line 7 leaves Cleo 8 cards at line 8; line 8 says 7"
     GAME.analyze(rec(ANA + "Ben: ?\nturn: Cleo\nCleo has 8 cards\n"), "Ana")
 
 

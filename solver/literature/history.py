@@ -84,6 +84,8 @@ class _Build:
         self.deal = {k: dict(row) for k, row in self.pos.items()}
         #: line -> how to read the unseen choices back (see :meth:`HistoryModel.witness`)
         self.choices: dict[int, tuple] = {}
+        #: 'P has N cards' line -> (P, N, the terms of P's count then): for conflict sentences
+        self.count_at: dict[int, tuple] = {}
         self.turn = {p: int(p == t.first) for p in t.players}
         self.results = {r.line: r for r in hm.play.results}
         self.out_at: dict[int, list[str]] = {}
@@ -283,6 +285,7 @@ class _Build:
             elif isinstance(ev, TurnIs):
                 self.need_turn(ev.player, line)
             elif isinstance(ev, HandCount):
+                self.count_at[line] = (ev.player, ev.count, self.count(ev.player))
                 self.cons(self.count(ev.player), ev.count, ev.count, line)
             elif isinstance(ev, UnheardCard):
                 self.unheard_card(ev, line)
@@ -763,8 +766,8 @@ class HistoryModel:
         return self._core()
 
     def conflict_error(self, statements: dict[int, str], loc_label=None):
-        """As :meth:`solver.model.CardLocationModel.conflict_error` (no ``reason``: the
-        history has no single deal to reason on)."""
+        """As :meth:`solver.model.CardLocationModel.conflict_error`; the ``reason`` sentence
+        is given for a hand count the other lines rule out (:meth:`conflict_reason`)."""
         from solver.errors import InconsistentError
 
         core = self.conflict()
@@ -772,7 +775,38 @@ class HistoryModel:
             return None
         return InconsistentError("no deal fits the record; these statements conflict: "
                                  + "; ".join(f"line {l}: {statements.get(l, '')}"
-                                             for l in core), conflict=core)
+                                             for l in core), conflict=core,
+                                 reason=lambda: self.conflict_reason(core))
+
+    def conflict_reason(self, core: list[int]) -> str | None:
+        """One sentence for a core holding a hand count (``P has N cards``, LIT-13): the
+        least and greatest count the core's other lines leave P at that point, and the
+        count the line says ("line 7 leaves Cleo 8 cards at line 8; line 8 says 7").
+        ``None`` for other cores (the caller keeps its generic sentence)."""
+        from solver.model.conflicts import lines_text
+
+        for z in core:
+            rest = [l for l in core if l != z]
+            b, _ = self.build(False, only=set(rest))
+            if z not in b.count_at:
+                continue
+            player, said, terms = b.count_at[z]
+            span = []
+            for sense in (1, -1):
+                b.m.Minimize(sum(terms)) if sense == 1 else b.m.Maximize(sum(terms))
+                solver = self._solver(10.0)
+                if solver.Solve(b.m) != cp_model.OPTIMAL:
+                    break
+                span.append(int(round(solver.ObjectiveValue())))
+            if len(span) < 2 or span[0] <= said <= span[1]:
+                continue
+            lo, hi = span
+            left = f"{lo} cards" if lo == hi else f"between {lo} and {hi} cards"
+            who = lines_text(rest) if rest else "the rules"
+            verb = "leaves" if len(rest) == 1 else "leave"
+            return (f"{who} {verb} {player} {left} at line {z}; "
+                    f"line {z} says {said}")
+        return None
 
     def explain(self, card, loc, at: bool = True) -> list[int] | None:
         def negate(b, final):
