@@ -245,19 +245,51 @@ def _replace_me(header, me):
     return _replace(header, me=me)
 
 
-def _hide_answers(r, which):
-    """``r`` with the answers of the asks at positions ``which`` written as '?' (the
-    recorder's own questions are always heard, so only others' asks are hidden)."""
-    from dataclasses import replace as _replace
+def _courses_cover_the_backbone_and_the_truth(full, sub, me, truth):
+    """``sub`` (``full`` with unseen parts) seen by ``me``: its courses are counted, their
+    supports together are the history model's complete backbone (two independent methods),
+    the analysis is exact and the true current places are possible."""
+    from solver.literature.analysis import analyze
+    from solver.literature.courses import exact_courses
+    from solver.literature.inference import current
 
-    from solver.literature.events import UnheardAnswer
+    vm = build(sub, me)
+    assert vm.history
+    bb = backbone(vm)
+    branches = exact_courses(sub, me)
+    assert branches
+    union = {k: set() for k in vm.table.keys}
+    for vb, pr in branches:
+        for k, ls in current(vb, pr)[1].items():
+            union[k] |= ls
+    for k in vm.table.keys:
+        assert union[k] == ({vm.fixed[k]} if k in vm.fixed else bb.possible[k]), k
+    a = analyze(sub, me)
+    assert a.exact and a.error == 0.0
+    play = Play.of(full)                  # the true current places: moved or as dealt
+    for k in vm.table.keys:
+        place = play.loc[k] if play.loc[k] is not None else truth[k]
+        assert place in a.possible[repr(vm.table.key_card[k])], k
+
+
+def _hide(r, which, heard):
+    """``r`` with each ask at positions ``which`` written as ``heard(ask)``: what the
+    recorder heard of it."""
+    from dataclasses import replace as _replace
 
     sts = list(r.statements)
     for i in which:
-        ev = sts[i].event
-        un = UnheardAnswer(ev.asker, ev.target, ev.card)
+        un = heard(sts[i].event)
         sts[i] = _replace(sts[i], event=un, text=str(un))
     return Record(r.header, tuple(sts))
+
+
+def _hide_answers(r, which):
+    """``r`` with the answers of the asks at positions ``which`` written as '?' (the
+    recorder's own questions are always heard, so only others' asks are hidden)."""
+    from solver.literature.events import UnheardAnswer
+
+    return _hide(r, which, lambda ev: UnheardAnswer(ev.asker, ev.target, ev.card))
 
 
 def test_a_decided_unheard_answer_is_the_complete_record():
@@ -286,10 +318,7 @@ def test_courses_of_unheard_answers_agree_with_the_history_model(seed):
     support."""
     import random as _random
 
-    from solver.literature.analysis import analyze
     from solver.literature.events import Ask
-    from solver.literature.courses import exact_courses
-    from solver.literature.inference import current
 
     r, truth = simulate_with_deal(6, (), seed, events=24)
     me = r.header.me or r.header.players[0]
@@ -301,26 +330,7 @@ def test_courses_of_unheard_answers_agree_with_the_history_model(seed):
     which = sorted(rng.sample(asks, min(2, len(asks))))
     cut = which[-1] + 1 + rng.randrange(0, 4)
     full = Record(r.header, r.statements[:cut])
-    sub = _hide_answers(full, which)
-    vm = build(sub, me)
-    assert vm.history
-    bb = backbone(vm)
-    branches = exact_courses(sub, me)
-    assert branches
-    union = {k: set() for k in vm.table.keys}
-    for vb, pr in branches:
-        _, poss = current(vb, pr)
-        for k, ls in poss.items():
-            union[k] |= ls
-    for k in vm.table.keys:
-        want = {vm.fixed[k]} if k in vm.fixed else bb.possible[k]
-        assert union[k] == want, k
-    a = analyze(sub, me)
-    assert a.exact
-    play = Play.of(full)                  # the true current places: moved or as dealt
-    for k in vm.table.keys:
-        place = play.loc[k] if play.loc[k] is not None else truth[k]
-        assert place in a.possible[repr(vm.table.key_card[k])], k
+    _courses_cover_the_backbone_and_the_truth(full, _hide_answers(full, which), me, truth)
 
 
 def test_unheard_answer_figures_weigh_each_course_by_its_deals():
@@ -375,16 +385,9 @@ def test_unheard_answer_figures_weigh_each_course_by_its_deals():
 def _hide_cards(r, which):
     """``r`` with the cards of the asks at positions ``which`` not heard ('Ben asks Cleo ?:
     yes')."""
-    from dataclasses import replace as _replace
-
     from solver.literature.events import UnheardCard
 
-    sts = list(r.statements)
-    for i in which:
-        ev = sts[i].event
-        un = UnheardCard(ev.asker, ev.target, ev.answer)
-        sts[i] = _replace(sts[i], event=un, text=str(un))
-    return Record(r.header, tuple(sts))
+    return _hide(r, which, lambda ev: UnheardCard(ev.asker, ev.target, ev.answer))
 
 
 def _one_unheard_card(seed, events=20):
@@ -411,31 +414,9 @@ def test_an_unheard_card_is_counted_exactly_course_by_course(seed):
     (issue 13): they are counted one by one, so the figures are exact under the documented
     prior (every consistent (deal, course) pair equally likely); the courses' supports
     together are the history model's complete backbone, and the truth is in it."""
-    from solver.literature.analysis import analyze
-    from solver.literature.courses import exact_courses
-
     got = _one_unheard_card(seed)
     assert got
-    full, sub, me, truth = got
-    vm = build(sub, me)
-    assert vm.history
-    bb = backbone(vm)
-    branches = exact_courses(sub, me)
-    assert branches
-    from solver.literature.inference import current
-
-    union = {k: set() for k in vm.table.keys}
-    for vb, pr in branches:
-        for k, ls in current(vb, pr)[1].items():
-            union[k] |= ls
-    for k in vm.table.keys:
-        assert union[k] == ({vm.fixed[k]} if k in vm.fixed else bb.possible[k]), k
-    a = analyze(sub, me)
-    assert a.exact and a.error == 0.0
-    play = Play.of(full)
-    for k in vm.table.keys:
-        place = play.loc[k] if play.loc[k] is not None else truth[k]
-        assert place in a.possible[repr(vm.table.key_card[k])], k
+    _courses_cover_the_backbone_and_the_truth(*got)
 
 
 def test_the_course_chain_agrees_with_the_exact_courses(monkeypatch):

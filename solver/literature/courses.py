@@ -25,17 +25,14 @@ weighs more (each of them is one course).
   chain"``) with a batch-means 95 % error, never below the Wilson half-width at 1/2 of the
   number of moves the chains made; 0 and 1 come only from the complete certainties.
 
+Ben kept the turn after his unheard question, so Cleo said yes: one course.
+
 >>> from solver.records import parse_record
->>> rec = parse_record('''game: literature
-... players: Ana Ben Cleo Dev Eli Fay
-... me: Ana
-... Ana holds: 2H 3H 4H 6H 7H 9S JC QD
-... Ana asks Ben 10S: no
-... Ben asks Cleo 10H: ?
-... Ben asks Eli 9D: no
-... ''')
 >>> from solver.literature.inference import build
->>> mix = figures(rec, "Ana", build(rec, "Ana"))
+>>> rec = parse_record("game: literature\\nplayers: Ana Ben Cleo Dev Eli Fay\\nme: Dev\\n"
+...                    "Dev holds: 9C 10C JC 2S 3S 4S 5S 6S\\nAna asks Ben KH: no\\n"
+...                    "Ben asks Cleo 10H: ?\\nBen asks Eli 9D: no\\n")
+>>> mix = figures(rec, "Dev", build(rec, "Dev"))
 >>> mix.probs.exact, mix.probs.method, mix.disjoint, mix.courses
 (True, 'courses', True, 1)
 """
