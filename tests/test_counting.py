@@ -214,30 +214,27 @@ def test_witness_deal_is_sound(model, seed):
 
 @settings(max_examples=8, deadline=None, derandomize=True)
 @given(models)
-def test_draws_of_the_backward_pass_are_uniform(model):
-    """exact_count(draws=n) draws deals backwards during its backward pass (the Mystery
-    Hand's estimated candidates): every drawn deal is consistent and the drawn sets of one
-    location follow the exact set distribution (loose bound, fixed seed)."""
-    import solver.model.counting as counting
+def test_draws_from_the_kept_float_tables_are_uniform(model):
+    """After an exact count, sample_deal_rows(exact_ints=False) draws from that count's own
+    float tables (the Mystery Hand's estimated candidates): every drawn deal is consistent
+    and the drawn sets of one location follow the exact set distribution (loose bound,
+    fixed seed)."""
+    from solver.model.counting import sample_deal_rows
 
     total, _ = brute(model)
     if not total:
         return
-    old = counting.DRAW_MIN_STATES
-    counting.DRAW_MIN_STATES = 0
-    try:
-        r = exact_count(model, draws=6000, rng=5)
-    finally:
-        counting.DRAW_MIN_STATES = old
+    exact_count(model)
+    rows = sample_deal_rows(model, 6000, 5, max_states=None, exact_ints=False)
     D = consistent_deals(model)
     seen = {tuple(row) for row in D.tolist()}
-    assert r.deals.shape == (6000, len(model.cards))
-    assert all(tuple(row) in seen for row in r.deals.tolist())
+    assert rows.shape == (6000, len(model.cards))
+    assert all(tuple(row) in seen for row in rows.tolist())
     loc = model.locations[0]
     _, best = brute_sets(model, loc)
     li = model.loc_index(loc)
     freq = Counter(frozenset(model.cards[i] for i in np.flatnonzero(row == li))
-                   for row in r.deals)
+                   for row in rows)
     for sset, p in best:
         assert abs(freq.get(sset, 0) / 6000 - p) <= 4 * math.sqrt(p * (1 - p) / 6000) + 1e-3
 

@@ -70,8 +70,8 @@ class Counting:
     dropped: list[int] = field(default_factory=list)  # indices of relaxed constraints
     rounding: float = 0.0       # bound on the relative float error of exact marginals
     total_exact: bool = True    # False: ``total`` is the float count rounded (exact_total=False)
-    #: sampled deals, array (n, cards) of location indices: an estimate's accepted deals;
-    #: for an exact count, exactly uniform draws when ``draws`` asked for them
+    #: an estimate's accepted deals (exactly uniform under the relaxed model, kept because
+    #: they meet every constraint), array (n, cards) of location indices
     deals: object = field(default=None, repr=False, compare=False)
 
     @property
@@ -777,13 +777,10 @@ class _DP:
             out[s[starts]] = np.add.reduceat(vals[order], starts)
         return out
 
-    def backward(self, deadline: float | None = None, draws: int = 0, gen=None):
+    def backward(self, deadline: float | None = None):
         """Backward tables and the expected count of every cell (in units of deals).
-        Costs about as much as the forward pass; ``deadline`` (perf_counter time) aborts
-        it with :class:`OverBudget`.  ``draws`` > 0 (float programme) also draws that many
-        exactly uniform tables of counts on the way, backwards from the final states (from
-        state s' the transition from s with weight w is taken with probability
-        fwd(s) * w / fwd(s')): ``self.drawn``, array (draws, T), with no further pass."""
+        Costs about as much as the forward pass (whose transitions it reuses); ``deadline``
+        (perf_counter time) aborts it with :class:`OverBudget`."""
         if hasattr(self, "bwd"):
             return
         T = len(self.plan.order)
@@ -792,30 +789,10 @@ class _DP:
         self.cell_mass = {}
         span = 0
         nterms = 0
-        drawing = draws > 0 and not self.exact and len(self.fwd[T]) > 0
-        if drawing:
-            K = np.zeros((draws, T), dtype=np.int8)
-            fin = np.cumsum(self.fwd[T] / self.fwd[T].sum())
-            cur = np.searchsorted(fin, gen.random(draws) * fin[-1], side="right")
-            np.minimum(cur, len(fin) - 1, out=cur)
         for t in range(T - 1, -1, -1):
             if deadline is not None and time.perf_counter() > deadline:
                 raise OverBudget("out of time")
             src, k, idx, w = self._transitions(t)
-            if drawing:
-                # each next state's incoming transitions, normalised to sum to 1
-                pr = self.fwd[t][src] * w / self.fwd[t + 1][idx]
-                order = np.argsort(idx, kind="stable")
-                cum = np.cumsum(pr[order])
-                off = np.searchsorted(idx[order], np.arange(len(self.fwd[t + 1]) + 1))
-                gs, ge = off[cur], off[cur + 1]
-                base = np.where(gs > 0, cum[gs - 1], 0.0)
-                j = np.searchsorted(cum, base + gen.random(draws) * (cum[ge - 1] - base),
-                                    side="right")
-                np.clip(j, gs, ge - 1, out=j)
-                j = order[j]
-                K[:, t] = k[j]
-                cur = src[j]
             contrib = w * bwd[t + 1][idx]
             bwd[t] = self._segment_sum(src, contrib, len(self.fwd[t]))
             m = (self.fwd[t][src] * contrib * k).sum() if len(src) else 0
@@ -824,8 +801,6 @@ class _DP:
             span += st.hi - st.lo + 3
             nterms = max(nterms, len(src))
         self.bwd = bwd
-        if drawing:
-            self.drawn = K
         # relative error bound of every float marginal: forward and backward factors,
         # the (pairwise) sum over the transitions of a cell and the final division
         self.rounding = 0.0 if self.exact else (
@@ -978,13 +953,8 @@ def _fingerprint(model) -> tuple:
             tuple((c.terms, c.lo, c.hi) for c in model.constraints))
 
 
-#: exact counts keep sampled deals (``draws``) only when their programme is at least this big
-DRAW_MIN_STATES = 20_000
-
-
 def exact_count(model, *, exact_ints: bool = False, max_states: int | None = None,
-                time_budget: float | None = None, exact_total: bool = True,
-                draws: int = 0, rng=None) -> Counting:
+                time_budget: float | None = None, exact_total: bool = True) -> Counting:
     """The exact counting alone (no fallback): raises :class:`OverBudget` when the
     programme exceeds ``max_states`` states or its forward pass exceeds ``time_budget``
     seconds (the backward pass then costs about as much again).
@@ -1015,19 +985,15 @@ def exact_count(model, *, exact_ints: bool = False, max_states: int | None = Non
         dp = _DP(plan, exact_ints, max_states, deadline, residues=exact_total)
         if dp.total == 0:
             return _inconsistent(model)
-        draw = draws if dp.peak >= DRAW_MIN_STATES else 0
-        gen = _rngs(rng)[0] if draw else None
-        dp.backward(draws=draw, gen=gen)
+        dp.backward()
     except _Infeasible:
         return _inconsistent(model)
-    deals = (_deals_from_counts(prob, plan, dp.drawn, gen)
-             if getattr(dp, "drawn", None) is not None else None)
     if not exact_ints:      # kept for sample_deals on the same model (the analyses draw next)
         _LAST_DP.clear()
         _LAST_DP[_fingerprint(model)] = (prob, plan, dp)
     marg = _exact_marginals(model, prob, dp)
     return Counting(True, dp.total, _order_marginals(model, marg), 0.0, "dp", dp.peak,
-                    rounding=dp.rounding, total_exact=dp.total_exact, deals=deals)
+                    rounding=dp.rounding, total_exact=dp.total_exact)
 
 
 def count_deals(model, *, max_states: int = 200_000, time_budget: float = 1.0, rng=None,
@@ -1081,7 +1047,7 @@ ESTIMATE_SAMPLES = 4000
 
 
 def deterministic_count(model, max_states: int = 200_000, support=None, seed: int = 0,
-                        samples: int = ESTIMATE_SAMPLES, draws: int = 0) -> Counting:
+                        samples: int = ESTIMATE_SAMPLES) -> Counting:
     """Exact counting within ``max_states`` states, else an estimate from a fixed number of
     sampled deals drawn with a seeded generator: no clock is involved, so the same model
     always gives the same answer on any machine (the CLI's default).
@@ -1092,8 +1058,7 @@ def deterministic_count(model, max_states: int = 200_000, support=None, seed: in
     {'P': 0.3333333333333333, 'Q': 0.6666666666666666}
     """
     try:
-        return exact_count(model, max_states=max_states, exact_total=False, draws=draws,
-                           rng=seed)
+        return exact_count(model, max_states=max_states, exact_total=False)
     except OverBudget:
         pass
     try:

@@ -167,10 +167,9 @@ def analyze_model(vm: ViewModel, record, *, max_states: int = MAX_STATES,
 
     m = vm.model
     if time_budget is None:
-        # big programmes also keep exact draws: the candidates when their sets cannot be
-        # counted (drawn during the backward pass, no extra pass)
-        counting = deterministic_count(m, max_states, seed=len(record.statements),
-                                       draws=CANDIDATE_SAMPLES)
+        # the candidates, when their sets cannot be counted, are drawn from this count's
+        # own tables afterwards (kept: counting.sample_deal_rows)
+        counting = deterministic_count(m, max_states, seed=len(record.statements))
     else:
         counting = count_deals(m, max_states=max_states, time_budget=time_budget)
     if counting.exact and m.choices:  # facts the DP cannot count (an unseen turn's extra turn)
