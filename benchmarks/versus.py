@@ -11,7 +11,9 @@ The states: ``--records`` simulated 8-player standard games (fixed seeds), each 
 by its first player (``me``) and by a spectator (``public``), cut after statements
 ``--cuts`` (default 12, 16, ..., 36: the mid-game, where the counting programme is largest).
 Every record is written to a file and analysed by both versions; the base must parse it
-(Mystery Hand statements have not changed since).
+(Mystery Hand statements have not changed since).  The sheet of a player's view now also
+says what the table knows about the hand (a second, public-view analysis that 525edbf did
+not make), so player views are also timed with ``--no-exposure``: the same work as the base.
 
 Prints Markdown (for docs/benchmarks.md): per state both wall times and the ratio; the
 median ratio per view and overall; ``--json FILE`` keeps the raw figures.
@@ -114,6 +116,11 @@ def main(argv=None):
                 row[name] = median(walls)
                 row[name + "_cpu"] = median(cpus)
             row["ratio"] = row["base"] / row["new"]
+            if view == "me":    # the same work as the base: the sheet without the exposure
+                cmd, env = runner(ROOT)
+                ws = [timed_run(cmd + ["analyze", path, "--no-exposure"], env, ROOT)[1]
+                      for _ in range(args.repeat)]
+                row["plain"] = median(ws)
             rows.append(row)
             print(f"<!-- {label}: base {row['base']:.2f} s, new {row['new']:.2f} s, "
                   f"x{row['ratio']:.1f} -->", file=sys.stderr, flush=True)
@@ -125,13 +132,16 @@ def main(argv=None):
     print(f"- load after: {load()}")
     print()
     print("| state (seed, view, statements) | 525edbf wall | now wall | ratio (wall) | "
-          "525edbf CPU | now CPU | ratio (CPU) |".replace("525edbf", args.base))
-    print("|---|---|---|---|---|---|---|")
+          "525edbf CPU | now CPU | ratio (CPU) | now `--no-exposure` wall | ratio |"
+          .replace("525edbf", args.base))
+    print("|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         err = " (error)" if "new_error" in r or "base_error" in r else ""
+        plain = (f"{fmt_s(r['plain'])} | {fmt_ratio(r['base'] / r['plain'])}"
+                 if "plain" in r else "- | -")
         print(f"| {r['state']}{err} | {fmt_s(r['base'])} | {fmt_s(r['new'])} | "
               f"{fmt_ratio(r['ratio'])} | {fmt_s(r['base_cpu'])} | {fmt_s(r['new_cpu'])} | "
-              f"{fmt_ratio(r['base_cpu'] / r['new_cpu'])} |")
+              f"{fmt_ratio(r['base_cpu'] / r['new_cpu'])} | {plain} |")
     print()
     for v in ("me", "public", None):
         rs = [r for r in rows if v is None or r["view"] == v]
@@ -141,6 +151,11 @@ def main(argv=None):
                   f"{fmt_ratio(median(r['base_cpu'] / r['new_cpu'] for r in rs))}; median "
                   f"wall {fmt_s(median(r['base'] for r in rs))} -> "
                   f"{fmt_s(median(r['new'] for r in rs))} over {len(rs)} states")
+    plain = [r for r in rows if "plain" in r]
+    if plain:
+        print(f"- me without the exposure (the work the base did): median ratio (wall) "
+              f"{fmt_ratio(median(r['base'] / r['plain'] for r in plain))}; all states with "
+              f"it: {fmt_ratio(median(r['base'] / r.get('plain', r['new']) for r in rows))}")
     print(f"- `sleuth --help`: {fmt_s(startup['base'])} -> {fmt_s(startup['new'])}")
     if args.json:
         with open(args.json, "w") as f:
