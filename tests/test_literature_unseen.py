@@ -245,10 +245,12 @@ def _replace_me(header, me):
     return _replace(header, me=me)
 
 
-def _courses_cover_the_backbone_and_the_truth(full, sub, me, truth):
+def _courses_cover_the_backbone_and_the_truth(full, sub, me, truth, teams_exact=True):
     """``sub`` (``full`` with unseen parts) seen by ``me``: its courses are counted, their
     supports together are the history model's complete backbone (two independent methods),
-    the analysis is exact and the true current places are possible."""
+    the card figures are exact ("courses"; the team probabilities too with
+    ``teams_exact``, else an estimate with a small error) and the true current places are
+    possible."""
     from solver.literature.analysis import analyze
     from solver.literature.courses import exact_courses
     from solver.literature.inference import current
@@ -265,7 +267,11 @@ def _courses_cover_the_backbone_and_the_truth(full, sub, me, truth):
     for k in vm.table.keys:
         assert union[k] == ({vm.fixed[k]} if k in vm.fixed else bb.possible[k]), k
     a = analyze(sub, me)
-    assert a.exact and a.error == 0.0
+    assert a.method == "courses"
+    if teams_exact:
+        assert a.exact and a.error == 0.0
+    else:       # many courses: the team chances are shares of each course's sampled deals
+        assert a.exact or 0 < a.error <= 0.1
     play = Play.of(full)                  # the true current places: moved or as dealt
     for k in vm.table.keys:
         place = play.loc[k] if play.loc[k] is not None else truth[k]
@@ -411,12 +417,12 @@ def _one_unheard_card(seed, events=20):
 @pytest.mark.parametrize("seed", range(2))
 def test_an_unheard_card_is_counted_exactly_course_by_course(seed):
     """'Ben asks Cleo ?: yes|no' has at most one course per card of the open half-suits
-    (issue 13): they are counted one by one, so the figures are exact under the documented
-    prior (every consistent (deal, course) pair equally likely); the courses' supports
-    together are the history model's complete backbone, and the truth is in it."""
+    (issue 13): they are counted one by one, so the card figures are exact under the
+    documented prior (every consistent (deal, course) pair equally likely); the courses'
+    supports together are the history model's complete backbone, and the truth is in it."""
     got = _one_unheard_card(seed)
     assert got
-    _courses_cover_the_backbone_and_the_truth(*got)
+    _courses_cover_the_backbone_and_the_truth(*got, teams_exact=False)
 
 
 def test_the_course_chain_agrees_with_the_exact_courses(monkeypatch):
@@ -426,8 +432,8 @@ def test_the_course_chain_agrees_with_the_exact_courses(monkeypatch):
     from solver.literature.analysis import analyze
 
     full, sub, me, _ = _one_unheard_card(1)
-    exact = analyze(sub, me)
-    assert exact.exact
+    exact = analyze(sub, me)            # exact cards; the team chances may be estimates
+    assert exact.method == "courses"
     monkeypatch.setattr(courses, "COURSES", 0)
     monkeypatch.setattr(courses, "CHAIN_STEPS", (240, 240))
     monkeypatch.setattr(courses, "CHAIN_WORK", 10 ** 12)
@@ -442,7 +448,7 @@ def test_the_course_chain_agrees_with_the_exact_courses(monkeypatch):
         for team, p in info.p_team.items():
             q = est.halves[h].p_team[team]
             assert (q in (0.0, 1.0)) == (p in (0.0, 1.0)) and (q == p or p not in (0, 1)), h
-            assert abs(q - p) <= est.error, h
+            assert abs(q - p) <= est.error + exact.error, h
 
 
 def test_unseen_questions_get_an_error_bar_and_logical_certainties():

@@ -14,7 +14,9 @@ asker's choice, not the deal's: there a deal that leaves the asker more possible
 weighs more (each of them is one course).
 
 * At most :data:`COURSES` courses (and :data:`COURSE_WORK` DP states): each is counted,
-  and the figures are the courses' exact figures weighted by their numbers of deals: exact.
+  and the figures are the courses' exact figures weighted by their numbers of deals: exact
+  (the team probabilities too, unless that would cost more than :data:`TEAM_WORK`: then
+  they are shares of sampled deals of each course, an estimate).
 * More: a Metropolis chain over the courses, whose stationary distribution weighs each
   course by its number of deals.  A step changes one part of one unseen line (the card,
   the opponent or the answer) to another value uniformly: a symmetric proposal, accepted
@@ -55,11 +57,20 @@ UNSEEN = (UnheardAnswer, UnheardCard, UnseenAsk)
 #: the most courses counted one by one (exact figures) ...
 COURSES = 64
 #: ... and the DP states they may spend (courses x the first course's states)
-COURSE_WORK = 1_500_000
+COURSE_WORK = 1_000_000
 #: DP states the course chain may spend (its steps: this over one course's states) ...
-CHAIN_WORK = 1_000_000
-#: ... within these bounds of proposals, over all chains
-CHAIN_STEPS = (24, 96)
+CHAIN_WORK = 750_000
+#: ... within these bounds of proposals, over all chains (fewer than the least: too costly
+#: a course, the witness histories' shares are used instead)
+CHAIN_STEPS = (12, 96)
+#: exactly uniform deals drawn from each course the chain evaluates (its team figures)
+COURSE_DEALS = 300
+#: DP states' worth of exact team probabilities over the counted courses: one count per
+#: course and open (half-suit, team) pair, each worth its states but at least
+#: TEAM_COUNT_FLOOR (a small count still costs its set-up); more: the courses' team
+#: figures are the shares of COURSE_DEALS deals each (an estimate), the cards stay exact
+TEAM_WORK = 3_000_000
+TEAM_COUNT_FLOOR = 20_000
 #: chains, each from another witness history's course
 CHAIN_STARTS = 3
 #: batches per chain for the batch-means error
@@ -185,7 +196,16 @@ def figures(record, view, vm: ViewModel, max_states=MAX_STATES, time_budget=TIME
     branches = exact_courses(record, view, max_states, time_budget)
     if branches:
         W = sum(pr.total for _, pr in branches)
-        figs = [_figures(vb, pr, max_states, time_budget) for vb, pr in branches]
+        pairs = 2 * len(vm.play.open_halves())
+        if sum(max(pr.states, TEAM_COUNT_FLOOR) for _, pr in branches) * pairs > TEAM_WORK:
+            from solver.model.counting import sample_deal_rows
+
+            rows = [sample_deal_rows(vb.model, COURSE_DEALS, i, max_states=None,
+                                     exact_ints=False) for i, (vb, _) in enumerate(branches)]
+        else:
+            rows = [None] * len(branches)
+        figs = [_figures(vb, pr, max_states, time_budget, rows=r)
+                for (vb, pr), r in zip(branches, rows)]
         probs, pteam, pt_exact, pt_err = _mix(
             vm, [(f, pr.total / W) for f, (_, pr) in zip(figs, branches)],
             max(pr.states for _, pr in branches))
@@ -197,10 +217,11 @@ def figures(record, view, vm: ViewModel, max_states=MAX_STATES, time_budget=TIME
         return None
 
 
-def _figures(vb, pr, max_states, time_budget):
-    """One course's figures: (current places, team probabilities, exact, error)."""
+def _figures(vb, pr, max_states, time_budget, rows=None):
+    """One course's figures: (current places, team probabilities, exact, error); with
+    ``rows`` (deals drawn from it) the team probabilities are their shares, not counts."""
     lp, _ = current(vb, pr)
-    return (lp,) + tuple(team_probabilities(vb, pr, max_states, time_budget))
+    return (lp,) + tuple(team_probabilities(vb, pr, max_states, time_budget, rows=rows))
 
 
 def _mix(vm: ViewModel, weighted, states: int):
@@ -259,17 +280,25 @@ def _chain(record, view, vm, lines, max_states, time_budget, seed, disjoint) -> 
     starts = starts[:CHAIN_STARTS]
     ps = [parts(record, i) for i in lines]
     cache: dict = {}
+    drawn: dict = {}
+    from solver.model.counting import sample_deal_rows
 
     def at(v):
         if v not in cache:
-            cache[v] = _count(course_record(record, lines, v), view, max_states, time_budget)
+            r = cache[v] = _count(course_record(record, lines, v), view, max_states,
+                                  time_budget)
+            if r is not None:       # from the count's own tables, just kept: cheap
+                drawn[v] = sample_deal_rows(r[0].model, COURSE_DEALS, len(cache),
+                                            max_states=None, exact_ints=False)
         return cache[v]
 
     first = at(starts[0])
     if first is None:               # pragma: no cover - a witness is a consistent course
         return None
     steps = CHAIN_WORK // max(first[1].states, 1)
-    steps = min(max(steps, CHAIN_STEPS[0]), CHAIN_STEPS[1])
+    if steps < CHAIN_STEPS[0]:
+        return None                 # each course too costly to count often enough
+    steps = min(steps, CHAIN_STEPS[1])
     per = max(steps // len(starts), 2 * BATCHES)
     rng = random.Random(seed * 7919 + len(record.statements))
     chains, moves = [], 0
@@ -296,7 +325,7 @@ def _chain(record, view, vm, lines, max_states, time_budget, seed, disjoint) -> 
     for ch in chains:
         for v in ch:
             counts[v] = counts.get(v, 0) + 1
-    figs = {v: _figures(*at(v), max_states, time_budget) for v in counts}
+    figs = {v: _figures(*at(v), max_states, time_budget, rows=drawn[v]) for v in counts}
     n = sum(counts.values())
     probs, pteam, pt_exact, pt_err = _mix(vm, [(figs[v], c / n) for v, c in counts.items()],
                                           max(at(v)[1].states for v in counts))

@@ -26,7 +26,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from solver.cards import Card
-from solver.errors import InconsistentError, NotationError, RuleError
+from solver.errors import NotationError, RuleError
 from solver.model import CardLocationModel, Explanation, Reason
 from solver.model.stats import wilson_halfwidth
 from solver.model.view import ModelView
@@ -438,13 +438,15 @@ PTEAM_SAMPLES = 1500
 
 
 def team_probabilities(vm: ViewModel, probs: Probabilities, max_states=MAX_STATES,
-                       time_budget=TIME_BUDGET) -> tuple[dict, bool, float]:
+                       time_budget=TIME_BUDGET, rows=None) -> tuple[dict, bool, float]:
     """``{(half, team index): P(team holds all of it)}`` for the open half-suits.
 
     Decided by the possible sets where they decide it (exact 0 or 1).  Otherwise by one
     exact count each when the base count was cheap enough for all of them to fit
     :data:`PTEAM_STATES`; otherwise estimated from exactly uniform sampled deals (or, when
     the deals cannot be counted, from the product of the cards' estimated probabilities).
+    ``rows``: exactly uniform deals already drawn (array deals x model cards of location
+    indices): the estimate uses them, with no exact counts (the course chain's courses).
     Returns the probabilities, whether all are exact, and the estimates' 95 % half-width.
     """
     t, play = vm.table, vm.play
@@ -464,7 +466,7 @@ def team_probabilities(vm: ViewModel, probs: Probabilities, max_states=MAX_STATE
         for h, ti, free in todo:
             out[h, ti] = _history_team(vm, free, t.teams[ti])[0]
         return out, False, 0.5
-    if probs.exact and max(probs.states, 1) * len(todo) <= PTEAM_STATES:
+    if rows is None and probs.exact and max(probs.states, 1) * len(todo) <= PTEAM_STATES:
         exact = True
         for h, ti, free in todo:
             p, ex = any_team(vm, probs, play.keys_of_half(h), t.teams[ti], max_states,
@@ -472,8 +474,14 @@ def team_probabilities(vm: ViewModel, probs: Probabilities, max_states=MAX_STATE
             out[h, ti] = p
             exact = exact and ex
         return out, exact, 0.0 if exact else 1.0
-    deals = None
-    if probs.exact:
+    import numpy as np
+
+    li = {l: i for i, l in enumerate(vm.model.locations)}
+    ki = {k: i for i, k in enumerate(vm.model.cards)}
+    arr = None
+    if rows is not None:                    # deals drawn by the caller
+        arr = np.asarray(rows) if len(rows) else None
+    elif probs.exact:
         from solver.model.counting import OverBudget, sample_deals
 
         try:
@@ -481,24 +489,15 @@ def team_probabilities(vm: ViewModel, probs: Probabilities, max_states=MAX_STATE
                                  max_states=max_states)
         except (OverBudget, ValueError):
             deals = None
+        if deals:
+            arr = np.array([[li[d[k]] for k in vm.model.cards] for d in deals],
+                           dtype=np.int16)
+    if arr is None and probs.deals is not None and len(probs.deals):
+        arr = np.asarray(probs.deals)           # the estimate's uniform deals
     err = 0.0
-    arr = None
-    if deals:
-        import numpy as np
-
-        li = {l: i for i, l in enumerate(vm.model.locations)}
-        arr = np.array([[li[d[k]] for k in vm.model.cards] for d in deals], dtype=np.int16)
-    elif probs.deals is not None and len(probs.deals):   # the estimate's uniform deals
-        import numpy as np
-
-        li = {l: i for i, l in enumerate(vm.model.locations)}
-        arr = np.asarray(probs.deals)
-        deals = True
-    if deals:
-        ki = {k: i for i, k in enumerate(vm.model.cards)}
     for h, ti, free in todo:
         team = set(t.teams[ti])
-        if deals:
+        if arr is not None:
             tmask = np.zeros(len(vm.model.locations), dtype=bool)
             for l in team:
                 tmask[li[l]] = True
