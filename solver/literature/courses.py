@@ -35,8 +35,8 @@ Ben kept the turn after his unheard question, so Cleo said yes: one course.
 ...                    "Dev holds: 9C 10C JC 2S 3S 4S 5S 6S\\nAna asks Ben KH: no\\n"
 ...                    "Ben asks Cleo 10H: ?\\nBen asks Eli 9D: no\\n")
 >>> mix = figures(rec, "Dev", build(rec, "Dev"))
->>> mix.probs.exact, mix.probs.method, mix.disjoint, mix.courses
-(True, 'courses', True, 1)
+>>> mix.probs.exact, mix.probs.method, mix.courses
+(True, 'courses', 1)
 """
 from __future__ import annotations
 
@@ -89,8 +89,6 @@ class Mix:
     pteam: dict                 # (half, team index) -> P(team holds all of it)
     pt_exact: bool
     pt_error: float
-    #: the courses split the deals (only answers unseen): their total is the deal count
-    disjoint: bool
     #: the courses counted (exact) or visited (chain)
     courses: int = 0
 
@@ -192,7 +190,6 @@ def figures(record, view, vm: ViewModel, max_states=MAX_STATES, time_budget=TIME
     lines = unseen_lines(record)
     if not lines:
         return None
-    disjoint = all(isinstance(record.statements[i].event, UnheardAnswer) for i in lines)
     branches = exact_courses(record, view, max_states, time_budget)
     if branches:
         W = sum(pr.total for _, pr in branches)
@@ -210,9 +207,9 @@ def figures(record, view, vm: ViewModel, max_states=MAX_STATES, time_budget=TIME
             vm, [(f, pr.total / W) for f, (_, pr) in zip(figs, branches)],
             max(pr.states for _, pr in branches))
         probs = replace(probs, exact=True, error=0.0, total=W, method="courses")
-        return Mix(probs, pteam, pt_exact, pt_err, disjoint, len(branches))
+        return Mix(probs, pteam, pt_exact, pt_err, len(branches))
     try:
-        return _chain(record, view, vm, lines, max_states, time_budget, seed, disjoint)
+        return _chain(record, view, vm, lines, max_states, time_budget, seed)
     except _NotExact:
         return None
 
@@ -267,7 +264,7 @@ def _neighbour(ps, value, rng: random.Random):
     return tuple(out)
 
 
-def _chain(record, view, vm, lines, max_states, time_budget, seed, disjoint) -> Mix | None:
+def _chain(record, view, vm, lines, max_states, time_budget, seed) -> Mix | None:
     bb = backbone(vm)               # finds the witness histories the chains start from
     starts = []
     for c in vm.model.courses:
@@ -364,4 +361,4 @@ def _chain(record, view, vm, lines, max_states, time_budget, seed, disjoint) -> 
         else:
             pteam[h, ti] = min(max(p, 1e-6), 1 - 1e-6)
     probs = replace(probs, exact=False, error=err, method="course chain")
-    return Mix(probs, pteam, False, max(err, pt_err), disjoint, len(counts))
+    return Mix(probs, pteam, False, max(err, pt_err), len(counts))
