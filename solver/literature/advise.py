@@ -389,26 +389,20 @@ def exposure(record, view, *, budget: Budget = Budget()) -> dict:
     """What a spectator -- and so every opponent at least -- can infer about ``view``'s
     hand from the public moves (O1-O6): certain cards, expected cards per half-suit,
     each card's chance."""
-    from solver.literature.analysis import analyze
+    from solver.literature.analysis import analyze, by_card
     from solver.literature.inference import build, current, probabilities
 
     kw = {"max_states": budget.max_states} if budget.max_states else {}
     vm = build(record, None)
     if vm.history:                      # unseen events: the whole analysis (courses)
         a = analyze(record, None, **kw)
-        table, exact, by_card, possible = a.table, a.exact, a.cards, a.possible
+        table, exact, places, possible = a.table, a.exact, a.cards, a.possible
     else:                               # the cards only: no team probabilities needed
         probs = probabilities(vm, **kw)
         loc_p, poss = current(vm, probs)
         table, exact = vm.table, probs.exact
-        by_card, possible = {}, {}
-        for card, ks in table.card_keys.items():
-            row = by_card.setdefault(repr(card), {})
-            for k in ks:
-                for l, p in loc_p[k].items():
-                    row[l] = row.get(l, 0.0) + p
-            possible[repr(card)] = set().union(*(poss[k] for k in ks))
-    cards = {c: d.get(view, 0.0) for c, d in by_card.items() if d.get(view, 0.0) > 0}
+        places, possible = by_card(table, loc_p, poss)
+    cards = {c: d.get(view, 0.0) for c, d in places.items() if d.get(view, 0.0) > 0}
     certain = sorted(c for c, p in cards.items() if possible.get(c) == {view})
     per_half = {}
     for h in table.halves:

@@ -97,16 +97,12 @@ def analyze(record, view, *, max_states=MAX_STATES, time_budget=TIME_BUDGET,
     return analyze_model(vm, probs, len(record.statements), max_states, time_budget)
 
 
-def analyze_model(vm: ViewModel, probs: Probabilities, n_statements: int,
-                  max_states=MAX_STATES, time_budget=TIME_BUDGET,
-                  teams=None) -> LiteratureAnalysis:
-    """``teams``: the team probabilities already known (their dict, exact, error)."""
-    t, play = vm.table, vm.play
-    loc_p, poss = current(vm, probs)
-    exact = probs.exact
+def by_card(table: Table, loc_p, poss) -> tuple[dict, dict]:
+    """Per card name (the copies of a joker together): the expected number of copies at
+    each place, and the places possible -- from the per-key figures of :func:`current`."""
     cards: dict[str, dict[str, float]] = {}
     possible: dict[str, set[str]] = {}
-    for card, ks in t.card_keys.items():
+    for card, ks in table.card_keys.items():
         agg: dict[str, float] = {}
         pset: set[str] = set()
         for k in ks:
@@ -115,6 +111,17 @@ def analyze_model(vm: ViewModel, probs: Probabilities, n_statements: int,
                 agg[l] = agg.get(l, 0.0) + p
         cards[repr(card)] = agg
         possible[repr(card)] = pset
+    return cards, possible
+
+
+def analyze_model(vm: ViewModel, probs: Probabilities, n_statements: int,
+                  max_states=MAX_STATES, time_budget=TIME_BUDGET,
+                  teams=None) -> LiteratureAnalysis:
+    """``teams``: the team probabilities already known (their dict, exact, error)."""
+    t, play = vm.table, vm.play
+    loc_p, poss = current(vm, probs)
+    exact = probs.exact
+    cards, possible = by_card(t, loc_p, poss)
     counts = vm.model.counts() if vm.history else dict(play.count)
     hands = {}
     for p in t.players:
