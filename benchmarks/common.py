@@ -99,3 +99,23 @@ def print_machine(info: dict, out=print) -> None:
            if info["solver_uncommitted"] else ""))
     out(f"- command: `{info['command']}`")
     out(f"- load average at start: {info['load']}")
+
+
+def eight_player_games(count: int, min_statements: int, seed0: int = 0, views=("me", "public"),
+                       limit: int = 300):
+    """(seed, {view label: (who, record as that view wrote it)}) of the first ``count``
+    simulated 8-player standard Mystery Hand games (fixed seeds from ``seed0``) whose records
+    have at least ``min_statements`` statements from every view ("me": the record's first
+    player, "public": a spectator)."""
+    from solver.mystery_hand.inference import as_written_by
+    from solver.mystery_hand.simulate import simulate
+
+    out, seed = [], seed0
+    while len(out) < count and seed < seed0 + limit:
+        rec = simulate(8, [], seed)
+        who = {"me": rec.header.me, "public": None}
+        written = {v: (who[v], as_written_by(rec, who[v])) for v in views}
+        if all(len(w.statements) >= min_statements for _, w in written.values()):
+            out.append((seed, written))
+        seed += 1
+    return out

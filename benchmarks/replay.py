@@ -3,11 +3,11 @@
 ``sleuth replay RECORD --as VIEW`` of an 8-player Mystery Hand record of ``--statements``
 statements (default 80) as written by one view, against ``sleuth analyze --json`` of its
 hardest prefix (the analysis alone: a player's sheet adds the exposure, a second analysis,
-so this is the stricter denominator), both end to end (a new process each: start-up, parsing, analysis, printing).  The
-hardest prefix is the one whose in-process analysis takes the most CPU time (every prefix is
-timed once, in this process); its ``sleuth analyze`` is then run ``--repeat`` times and the
-median wall time is the denominator.  ``replay`` is run with the default ``--jobs`` (the
-cores) and with ``--jobs 1``.
+so this is the stricter denominator), both end to end (a new process each: start-up,
+parsing, analysis, printing).  The hardest prefix is the one whose in-process analysis
+takes the most CPU time (every prefix is timed once, in this process); its ``sleuth
+analyze`` is then run ``--repeat`` times and the median wall time is the denominator.
+``replay`` is run with the default ``--jobs`` (the cores) and with ``--jobs 1``.
 
 The target (issue 15): replay <= 10x one analyze of the hardest prefix.
 
@@ -22,26 +22,16 @@ import sys
 import tempfile
 import time
 
-from benchmarks.common import fmt_ratio, fmt_s, machine, median, print_machine
+from benchmarks.common import (eight_player_games, fmt_ratio, fmt_s, machine, median,
+                               print_machine)
 from benchmarks.versus import ROOT, runner, timed_run
 
 
 def records(n: int, statements: int, views, seed0: int):
-    """(label, view, record as that view wrote it, cut to ``statements``)."""
-    from solver.mystery_hand.inference import as_written_by
-    from solver.mystery_hand.simulate import simulate
-
-    out, seed = [], seed0
-    while len(out) < n * len(views) and seed < seed0 + 300:
-        rec = simulate(8, [], seed)
-        seed += 1
-        written = {v: as_written_by(rec, rec.header.me if v == "me" else None) for v in views}
-        if any(len(w.statements) < statements for w in written.values()):
-            continue
-        for v, w in written.items():
-            out.append((f"seed {seed - 1} {v}", v, rec.header.me if v == "me" else None,
-                        w.prefix(statements)))
-    return out
+    """(label, view, who, record as that view wrote it, cut to ``statements``)."""
+    return [(f"seed {seed} {v}", v, who, w.prefix(statements))
+            for seed, written in eight_player_games(n, statements, seed0, views)
+            for v, (who, w) in written.items()]
 
 
 def hardest(rec, view) -> tuple[int, float]:
@@ -108,8 +98,8 @@ def main(argv=None):
     print("# Replay against analyze (8 players)\n")
     print_machine(info)
     print()
-    print("| record | statements | hardest prefix | its `analyze --json` (wall, median) | `replay` "
-          "(2 processes) | ratio | `replay --jobs 1` | ratio |")
+    print("| record | statements | hardest prefix | its `analyze --json` (wall, median) | "
+          "`replay` (2 processes) | ratio | `replay --jobs 1` | ratio |")
     print("|---|---|---|---|---|---|---|---|")
     for r in rows:
         print(f"| {r['state']} | {r['statements']} | {r['hardest']} | {fmt_s(r['analyze_wall'])}"

@@ -317,7 +317,6 @@ def run_cli(args, log):
     """Issue 2's speed line: ``sleuth analyze`` (a new process: start-up, parsing,
     validation, analysis, the printed sheet) on 60-statement 8-player records."""
     from solver.mystery_hand.inference import as_written_by
-    from solver.mystery_hand.simulate import simulate
     from solver.records import write_record
 
     game = MysteryHand()

@@ -29,7 +29,8 @@ import sys
 import tempfile
 import time
 
-from benchmarks.common import fmt_ratio, fmt_s, load, machine, median, print_machine
+from benchmarks.common import (eight_player_games, fmt_ratio, fmt_s, load, machine, median,
+                               print_machine)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MAIN = "import sys; sys.path.insert(0, {root!r}); from cli.main import main; main(sys.argv[1:])"
@@ -60,26 +61,17 @@ def timed_run(cmd, env, cwd):
 
 
 def states(records: int, cuts: list[int], seed0: int, tmp: str):
-    """(label, path) of the record files to analyse."""
-    from solver.mystery_hand.inference import as_written_by
-    from solver.mystery_hand.simulate import simulate
+    """(label, view, path) of the record files to analyse."""
     from solver.records import write_record
 
-    out, seed, found = [], seed0, 0
-    while found < records and seed < seed0 + 200:
-        rec = simulate(8, [], seed)
-        seed += 1
-        views = [("me", rec.header.me), ("public", None)]
-        written = {v: as_written_by(rec, who) for v, who in views}
-        if any(len(w.statements) < max(cuts) for w in written.values()):
-            continue
-        found += 1
-        for v, w in written.items():
+    out = []
+    for seed, written in eight_player_games(records, max(cuts), seed0, limit=200):
+        for v, (_, w) in written.items():
             for n in cuts:
-                path = os.path.join(tmp, f"s{seed - 1}-{v}-{n}.txt")
+                path = os.path.join(tmp, f"s{seed}-{v}-{n}.txt")
                 with open(path, "w") as f:
                     f.write(write_record(w.prefix(n)))
-                out.append((f"seed {seed - 1} {v} {n}", v, path))
+                out.append((f"seed {seed} {v} {n}", v, path))
     return out
 
 
