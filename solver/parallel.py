@@ -48,8 +48,12 @@ def _settle(kind, value):
 
 
 def _portable(kind, value) -> bytes:
-    """The side's outcome, pickled; an error that does not pickle (one holding a function)
-    is sent as a :class:`SleuthError` with its message, exit code and place."""
+    """The side's outcome, pickled.  A contradiction's sentence is a function until read
+    (:attr:`InconsistentError.reason`): it is read first, so the error keeps its class and
+    its conflicting lines; one that still does not pickle is sent as a
+    :class:`SleuthError` with its message, exit code and place."""
+    if kind == "error" and hasattr(value, "reason"):
+        value.reason            # noqa: B018 - makes the sentence (a string pickles)
     try:
         return pickle.dumps((kind, value))
     except Exception:           # noqa: BLE001

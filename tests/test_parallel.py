@@ -20,6 +20,9 @@ def test_an_error_that_does_not_pickle_keeps_its_message_and_exit_code():
     value, side, err = beside(lambda: "main", _inconsistent)
     assert (value, side) == ("main", None)
     assert "no deal fits the record" in str(err) and err.exit_code == 3
+    # the sentence is read in the second process: the error keeps its class and lines
+    assert isinstance(err, InconsistentError) and err.conflict == [3, 7]
+    assert err.reason == "line 3 says so"
 
 
 def test_the_main_error_propagates_and_a_side_bug_is_raised():
