@@ -233,19 +233,20 @@ def _simplify(model, drop=frozenset(), keep_locs=()) -> _Problem:
 # --------------------------------------------------------------------------------------
 # 2. the plan: cell order, open sums, look-ahead bounds
 class _Dim:
-    __slots__ = ("cells", "lo", "hi", "kind", "first", "last")
+    __slots__ = ("cells", "lo", "hi", "kind", "first", "last", "sat")
 
     def __init__(self, cells, lo, hi, kind):
         self.cells = set(cells)
         self.lo, self.hi, self.kind = lo, hi, kind
         self.first = self.last = -1
+        self.sat = False
 
 
 class _Step:
     """What step t (one cell) does to the state keys."""
 
     __slots__ = ("cell", "lo", "hi", "old", "new_his", "closing_new", "kstep", "rsize",
-                 "row_old", "remove", "checks")
+                 "row_old", "remove", "checks", "sat")
 
 
 class _Plan:
@@ -277,7 +278,11 @@ class _Plan:
         for c in self.tag_cells:
             dims.append(_Dim([c], 0, cells[c][1], "tag"))
         for d in dims:
-            d.hi = min(d.hi, sum(cells[c][1] for c in d.cells))
+            reach = sum(cells[c][1] for c in d.cells)
+            # "at least lo" (its cells cannot exceed hi anyway): only min(value, lo)
+            # matters, so the value saturates at lo and states above it merge
+            d.sat = d.kind == "user" and 0 < d.lo and d.hi >= reach
+            d.hi = min(d.hi, reach)
             d.lo = max(d.lo, 0)
             if d.lo > d.hi:
                 raise _Infeasible
@@ -333,11 +338,18 @@ class _Plan:
             st = _Step()
             st.cell = c
             st.lo, st.hi = cells[c]
+            st_hi = st.hi
             closing = {i for i in ds if dims[i].last == t}
             # sums already open: (digit reader, hi, lo if closing else None)
-            st.old = [digit(stride[i], i) + (dims[i].hi, dims[i].lo if i in closing else None)
+            # a saturated sum never bounds k from above (its cells cannot exceed its hi)
+            st.old = [digit(stride[i], i) + (dims[i].hi if not dims[i].sat
+                                             else st_hi + dims[i].lo,
+                                             dims[i].lo if i in closing else None)
                       for i in ds if dims[i].first < t]
             st.new_his = [dims[i].hi for i in ds if dims[i].first == t]
+            # saturated sums still open after the step: digit clamped to lo
+            st.sat = [digit(stride[i], i) + (dims[i].lo,) for i in ds
+                      if dims[i].sat and i not in closing]
             st.closing_new = [dims[i].lo for i in ds if dims[i].first == t and i in closing]
             st.kstep = sum(stride[i] for i in ds)
             r = c[0]
@@ -656,6 +668,10 @@ class _DP:
         else:
             src, k, new, w = (np.concatenate(srcs), np.concatenate(ks), np.concatenate(news),
                               np.concatenate(ws))
+        for s, rad, lo in st.sat:           # "at least lo": values above lo are lo
+            over = digit(new, s, rad) - lo
+            np.maximum(over, 0, out=over)
+            new = new - (over << s if pow2 else over * s)
         for s, rad in st.remove:
             if pow2:
                 new = ((new >> (s * rad).bit_length() - 1) * s) | (new & (s - 1))
@@ -843,6 +859,8 @@ class _DP:
         T = len(self.plan.order)
         K = np.zeros((n, T), dtype=np.int8)
         cur = np.zeros(n, dtype=np.int64)
+        if not self.exact:
+            return self._sample_floats(K, cur, gen)
         for t in range(T):
             cum, k, idx, off = self._sampling_table(t)
             gstart, gend = off[cur], off[cur + 1]
@@ -854,6 +872,36 @@ class _DP:
             else:
                 base = np.where(gstart > 0, cum[gstart - 1], 0.0)
                 target = base + gen.random(n) * (cum[gend - 1] - base)
+            j = np.searchsorted(cum, target, side="right")
+            np.clip(j, gstart, gend - 1, out=j)
+            K[:, t] = k[j]
+            cur = idx[j]
+        return K
+
+
+    def _sample_floats(self, K: np.ndarray, cur: np.ndarray, gen: np.random.Generator):
+        """:meth:`sample_counts` of a float programme.  At each step only the states the
+        draws are in are expanded (at most ``n`` of them, not the whole table: the cost no
+        longer grows with the number of states), their next states found in the stored
+        keys, and each draw takes a transition with probability ``w * bwd(s') / bwd(s)``,
+        the transitions of a state in the same order as the whole table's."""
+        n, T = K.shape
+        for t in range(T):
+            u, inv = np.unique(cur, return_inverse=True)
+            src, k, new, widx = self._expand(t, self.keys[t][u])
+            tab = self.keys[t + 1]
+            idx = np.searchsorted(tab, new)
+            np.minimum(idx, len(tab) - 1, out=idx)
+            ok = tab[idx] == new
+            src, k, idx = src[ok], k[ok], idx[ok]
+            contrib = self.bin[widx[ok]] * self.bwd[t + 1][idx]
+            order = np.argsort(src, kind="stable")
+            cum = np.cumsum(contrib[order])
+            k, idx = k[order], idx[order]
+            off = np.searchsorted(src[order], np.arange(len(u) + 1))
+            gstart, gend = off[inv], off[inv + 1]
+            base = np.where(gstart > 0, cum[gstart - 1], 0.0)
+            target = base + gen.random(n) * (cum[gend - 1] - base)
             j = np.searchsorted(cum, target, side="right")
             np.clip(j, gstart, gend - 1, out=j)
             K[:, t] = k[j]
