@@ -180,7 +180,12 @@ def analyze_model(vm: ViewModel, record, *, max_states: int = MAX_STATES,
         possible_k = {k: {l for l, p in counting.marginals.get(k, {}).items() if p > 0}
                       for k in m.cards}
     else:
-        bb = m.backbone()
+        # the estimate's figures are shares of consistent deals (accepted exact draws or
+        # the chain's states): the pairs they show are possible, CP-SAT looks for the rest
+        # (not with choices, which the draws do not check)
+        seen = None if m.choices else {
+            k: {l for l, p in ls.items() if p > 0} for k, ls in counting.marginals.items()}
+        bb = m.backbone(known=seen)
         if not bb.consistent:
             raise vm.inconsistent()
         possible_k = bb.possible
