@@ -352,3 +352,27 @@ def test_an_unseen_turn_followed_by_an_extra_turn_is_checked_exactly():
     with pytest.raises(InconsistentError) as e:
         game.check(parse_record(NO_EXTRA + "Ana asks Ben 2H-5H: 4H 5H\n"))
     assert {8, 9} <= set(e.value.conflict)       # the unseen turn and the extra turn taken
+
+
+def test_an_estimate_under_an_extra_turn_keeps_only_deals_meeting_the_choice():
+    # public view, a budget too small for the exact programme: the estimate's own accepted
+    # deals are filtered by the choice (they used to be reported as they were)
+    from solver.model.counting import deterministic_count
+
+    r = rec("Ana asks Ben 4H-7H: 6H", "Ben asks Cleo 4H-7H: 1",
+            "Cleo asks all 10D-KD: Ana 0, Ben 1, Dev 1, Eli 2", "Dev: ?", "Eli: ?", "Ana: ?",
+            "Ana asks Dev 2H-5H: 0")
+    vm = build(r, None)
+    m = vm.model
+    assert m.choices
+    est = deterministic_count(m, 300, seed=7)
+    assert not est.exact and est.deals is not None and len(est.deals)
+    cond = m.condition(est)
+    locs = m.locations
+    meets = [m.satisfies_choices(dict(zip(m.cards, (locs[li] for li in row))))
+             for row in est.deals.tolist()]
+    assert cond.accepted == sum(meets) > 0 and cond.method == "sampled+rejection"
+    assert all(m.satisfies_choices(dict(zip(m.cards, (locs[li] for li in row))))
+               for row in cond.deals)
+    a = analyze(r, None, max_states=300)
+    assert a.method == "sampled+rejection" and not a.exact

@@ -172,7 +172,7 @@ def analyze_model(vm: ViewModel, record, *, max_states: int = MAX_STATES,
         counting = deterministic_count(m, max_states, seed=len(record.statements))
     else:
         counting = count_deals(m, max_states=max_states, time_budget=time_budget)
-    if counting.exact and m.choices:  # facts the DP cannot count (an unseen turn's extra turn)
+    if m.choices:   # facts the DP cannot count (an unseen turn's extra turn): rejection
         counting = m.condition(counting, seed=len(record.statements))
     if counting.exact:
         if not counting.total:
@@ -182,7 +182,7 @@ def analyze_model(vm: ViewModel, record, *, max_states: int = MAX_STATES,
     else:
         # the estimate's figures are shares of consistent deals (accepted exact draws or
         # the chain's states): the pairs they show are possible, CP-SAT looks for the rest
-        # (not with choices, which the draws do not check)
+        # (with choices the conditioned deals are already the model's witnesses)
         seen = None if m.choices else {
             k: {l for l, p in ls.items() if p > 0} for k, ls in counting.marginals.items()}
         bb = m.backbone(known=seen)

@@ -164,26 +164,37 @@ class MysteryHandModel(CardLocationModel):
 
     def condition(self, counting, seed: int = 0, samples: int = 4000,
                   max_states: int = 400_000):
-        """Exact counting of the model without its choices -> estimates under them:
-        uniform deals of the DP, kept when they meet every choice (rejection sampling,
-        seeded: the output does not depend on the machine)."""
+        """Counting of the model without its choices -> estimates under them: uniform
+        deals, kept when they meet every choice (rejection sampling, seeded: the output
+        does not depend on the machine).  After an exact count the deals are drawn from
+        its programme; after an estimate they are the estimate's own accepted deals
+        (exactly uniform over the deals meeting every constraint), so the figures no
+        longer ignore the choices."""
         import math
 
         from solver.model.counting import Counting, OverBudget, sample_deals
 
         if not self.choices or not counting.total:
             return counting
-        try:
-            deals = sample_deals(self, samples, seed, max_states=max_states)
-        except (OverBudget, ValueError):
-            deals = []
+        if not counting.exact:
+            rows = counting.deals if counting.deals is not None else []
+            locs = self.locations
+            deals = [dict(zip(self.cards, (locs[li] for li in row)))
+                     for row in getattr(rows, "tolist", lambda: rows)()]
+        else:
+            try:
+                deals = sample_deals(self, samples, seed, max_states=max_states)
+            except (OverBudget, ValueError):
+                deals = []
         nl = len(self.locations)
         tally = [[0] * nl for _ in self.cards]
         n = 0
+        kept = []
         for d in deals:
             where = self._where(d)
             if self._meets(where):
                 n += 1
+                kept.append(where)
                 for ci, li in enumerate(where):
                     tally[ci][li] += 1
         marg: dict = {}
@@ -197,7 +208,8 @@ class MysteryHandModel(CardLocationModel):
         return Counting(False, counting.total * share, marg,
                         error=1.96 * math.sqrt(0.25 / n) if n else 1.0,
                         method=counting.method + "+rejection", samples=len(deals),
-                        accepted=n)
+                        accepted=n, states=counting.states,
+                        deals=kept if not counting.exact else None)
 
 
 @dataclass
