@@ -533,3 +533,21 @@ def test_estimate_falls_back_to_the_chain_when_no_draw_is_accepted(monkeypatch):
     for c in m.cards:
         for l, want in ((l, marg[c].get(l, 0.0)) for l in m.locations):
             assert abs(r.probability(c, l) - want) <= 2 * r.error + 1e-9
+
+
+def test_a_stretched_budget_counts_past_max_states_while_the_work_allows():
+    from solver.model.counting import exact_count as count
+
+    m = next(mm for mm in (build_model(s, 14, 4, 9) for s in range(200))
+             if count(mm, exact_total=False).states >= 20)
+    full = count(m, exact_total=False)
+    peak = full.states
+    with pytest.raises(OverBudget):
+        count(m, max_states=peak - 1, exact_total=False)
+    # more states than max_states, within the stretch: the same exact figures
+    ok = count(m, max_states=peak - 1, exact_total=False, stretch=(peak, 10 ** 9))
+    assert ok.exact and ok.total == full.total and ok.marginals == full.marginals
+    with pytest.raises(OverBudget):      # the peak above the stretch
+        count(m, max_states=peak - 1, exact_total=False, stretch=(peak - 1, 10 ** 9))
+    with pytest.raises(OverBudget):      # the work above the stretch
+        count(m, max_states=peak - 1, exact_total=False, stretch=(peak, peak))

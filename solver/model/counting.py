@@ -599,8 +599,15 @@ class _DP:
     positive, so the relative error stays below ~(steps + 2) * 2**-53)."""
 
     def __init__(self, plan: _Plan, exact: bool, max_states: int | None = None,
-                 deadline: float | None = None, residues: bool = True):
+                 deadline: float | None = None, residues: bool = True,
+                 stretch: tuple[int, int] | None = None):
+        """``max_states``: the most states after any step, over which :class:`OverBudget`
+        is raised; with ``stretch = (peak, work)``, more are allowed up to ``peak`` as long
+        as the states summed over the steps so far (about the work of the forward pass)
+        are at most ``work``."""
         self.plan = plan
+        self.stretch = stretch
+        self.work = 0
         self.exact = exact
         self.max_states = max_states
         self.deadline = deadline
@@ -688,8 +695,14 @@ class _DP:
 
     def _check_budget(self, n):
         self.peak = max(self.peak, n)
+        self.work += n
         if self.max_states is not None and n > self.max_states:
-            raise OverBudget(f"more than {self.max_states} states")
+            if self.stretch is None:
+                raise OverBudget(f"more than {self.max_states} states")
+            peak, work = self.stretch
+            if n > peak or self.work > work:
+                raise OverBudget(f"more than {self.max_states} states, and more than "
+                                 f"{peak} or {work} over all steps")
         if self.deadline is not None and time.perf_counter() > self.deadline:
             raise OverBudget("out of time")
 
@@ -1002,7 +1015,8 @@ def _fingerprint(model) -> tuple:
 
 
 def exact_count(model, *, exact_ints: bool = False, max_states: int | None = None,
-                time_budget: float | None = None, exact_total: bool = True) -> Counting:
+                time_budget: float | None = None, exact_total: bool = True,
+                stretch: tuple[int, int] | None = None) -> Counting:
     """The exact counting alone (no fallback): raises :class:`OverBudget` when the
     programme exceeds ``max_states`` states or its forward pass exceeds ``time_budget``
     seconds (the backward pass then costs about as much again).
@@ -1030,7 +1044,8 @@ def exact_count(model, *, exact_ints: bool = False, max_states: int | None = Non
     try:
         prob = _simplify(model)
         plan = _Plan(prob)
-        dp = _DP(plan, exact_ints, max_states, deadline, residues=exact_total)
+        dp = _DP(plan, exact_ints, max_states, deadline, residues=exact_total,
+                 stretch=stretch)
         if dp.total == 0:
             return _inconsistent(model)
         dp.backward()
@@ -1095,7 +1110,8 @@ ESTIMATE_SAMPLES = 4000
 
 
 def deterministic_count(model, max_states: int = 200_000, support=None, seed: int = 0,
-                        samples: int = ESTIMATE_SAMPLES) -> Counting:
+                        samples: int = ESTIMATE_SAMPLES,
+                        stretch: tuple[int, int] | None = None) -> Counting:
     """Exact counting within ``max_states`` states, else an estimate from a fixed number of
     sampled deals drawn with a seeded generator: no clock is involved, so the same model
     always gives the same answer on any machine (the CLI's default).
@@ -1106,7 +1122,8 @@ def deterministic_count(model, max_states: int = 200_000, support=None, seed: in
     {'P': 0.3333333333333333, 'Q': 0.6666666666666666}
     """
     try:
-        return exact_count(model, max_states=max_states, exact_total=False)
+        return exact_count(model, max_states=max_states, exact_total=False,
+                           stretch=stretch)
     except OverBudget:
         pass
     try:
