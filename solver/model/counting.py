@@ -1443,7 +1443,8 @@ def sample_deal_rows(model, n: int, rng, *, max_states: int = 200_000,
 
 
 def location_sets(model, loc: str, top: int = 10, *, max_states: int = 200_000,
-                  time_budget: float | None = None, base_states: int | None = None
+                  time_budget: float | None = None, base_states: int | None = None,
+                  stretch: tuple[float, float] | None = None
                   ) -> tuple[int, list[tuple[frozenset, float]]] | None:
     """The distribution of the *set* of cards lying in ``loc`` (a small location).
 
@@ -1452,7 +1453,9 @@ def location_sets(model, loc: str, top: int = 10, *, max_states: int = 200_000,
     [])`` when the model is inconsistent; ``None`` when over budget.  ``base_states``
     (the peak of the plain count, when known) skips the class-by-class programme when it
     cannot fit: its tags multiply the states by the partial compositions, measured at
-    10-30 times the plain count in mid-game Mystery Hand views.
+    10-30 times the plain count in mid-game Mystery Hand views.  ``stretch`` (factors
+    ``(peak, work)`` of each attempt's state budget) lets each programme go past its
+    budget while its work stays small (see :class:`_DP`).
 
     >>> from solver.model import CardLocationModel
     >>> m = CardLocationModel(["a", "b", "c", "d"], {"M": 2, "P": 2})
@@ -1477,8 +1480,9 @@ def location_sets(model, loc: str, top: int = 10, *, max_states: int = 200_000,
             tries.append((None, max_states))
         for order, cap in tries:
             plan = _Plan(prob, tags, order=order)
+            st = None if stretch is None else (int(stretch[0] * cap), int(stretch[1] * cap))
             try:
-                dp = _DP(plan, False, cap, deadline, residues=False)
+                dp = _DP(plan, False, cap, deadline, residues=False, stretch=st)
                 break
             except OverBudget:
                 if order is tries[-1][0]:

@@ -25,6 +25,8 @@ MAX_STATES = 400_000
 #: 60): a player's view exact on 40 of 40 states instead of 38, at the same median and
 #: p95; the public view, where the estimates are the cost, keeps the plain budget
 STRETCH = (2.5, 20.0)
+#: the same for the programmes of the candidate sets (factors of each one's budget)
+SETS_STRETCH = (1.5, 10.0)
 #: over the DP budget, candidates are counted one CP-SAT check each up to this many
 CANDIDATE_CHECKS = 120
 #: ``None``: budget by DP states only, and estimates from a fixed number of seeded samples,
@@ -242,7 +244,9 @@ def _candidates(vm: ViewModel, loc: str, possible, max_states: int, seed: int = 
     from solver.model.counting import location_sets
 
     # (max_states 0: the deals could not even be counted, so the sets cannot be either)
-    res = (location_sets(vm.model, loc, top=10, max_states=max_states, base_states=base_states)
+    stretch = SETS_STRETCH if vm.view is not None and SETS_STRETCH[0] > 1 else None
+    res = (location_sets(vm.model, loc, top=10, max_states=max_states, base_states=base_states,
+                         stretch=stretch)
            if max_states else None)
     if res is not None:
         count, top = res
