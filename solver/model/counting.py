@@ -874,23 +874,15 @@ class _DP:
         cur = np.zeros(n, dtype=np.int64)
         if not self.exact:
             return self._sample_floats(K, cur, gen)
-        for t in range(T):
+        for t in range(T):      # integer tables: exact integer draws
             cum, k, idx, off = self._sampling_table(t)
             gstart, gend = off[cur], off[cur + 1]
-            if self.exact:
-                target = np.empty(n, dtype=object)
-                for i, (a, b) in enumerate(zip(gstart.tolist(), gend.tolist())):
-                    base = cum[a - 1] if a > 0 else 0
-                    target[i] = base + pyr.randrange(int(cum[b - 1] - base))
-            else:
-                base = np.where(gstart > 0, cum[gstart - 1], 0.0)
-                target = base + gen.random(n) * (cum[gend - 1] - base)
-            j = np.searchsorted(cum, target, side="right")
-            np.clip(j, gstart, gend - 1, out=j)
-            K[:, t] = k[j]
-            cur = idx[j]
+            target = np.empty(n, dtype=object)
+            for i, (a, b) in enumerate(zip(gstart.tolist(), gend.tolist())):
+                base = cum[a - 1] if a > 0 else 0
+                target[i] = base + pyr.randrange(int(cum[b - 1] - base))
+            cur = _take(K, t, cum, k, idx, gstart, gend, target)
         return K
-
 
     def _sample_floats(self, K: np.ndarray, cur: np.ndarray, gen: np.random.Generator):
         """:meth:`sample_counts` of a float programme.  At each step only the states the
@@ -915,11 +907,18 @@ class _DP:
             gstart, gend = off[inv], off[inv + 1]
             base = np.where(gstart > 0, cum[gstart - 1], 0.0)
             target = base + gen.random(n) * (cum[gend - 1] - base)
-            j = np.searchsorted(cum, target, side="right")
-            np.clip(j, gstart, gend - 1, out=j)
-            K[:, t] = k[j]
-            cur = idx[j]
+            cur = _take(K, t, cum, k, idx, gstart, gend, target)
         return K
+
+
+def _take(K, t, cum, k, idx, gstart, gend, target):
+    """Each draw's transition at step t: the one whose cumulative weight interval (within
+    its state's group ``gstart:gend``) holds its target; its k goes into ``K[:, t]``; the
+    next states are returned."""
+    j = np.searchsorted(cum, target, side="right")
+    np.clip(j, gstart, gend - 1, out=j)
+    K[:, t] = k[j]
+    return idx[j]
 
 
 # --------------------------------------------------------------------------------------
