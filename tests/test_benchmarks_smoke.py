@@ -120,3 +120,13 @@ def test_replay_benchmark_finds_the_hardest_prefix(tmp_path):
     assert v == "me" and who == rec.header.me and len(rec.statements) == 6
     k, cpu = replay.hardest(rec, who)
     assert 1 <= k <= 6 and cpu >= 0
+
+
+def test_twenty_two_benchmark_measures_decision_states():
+    """benchmarks.twenty_two on a small table: the states where Ana has a risk to show,
+    each with its CPU time and the widest error bar of its estimated risks."""
+    from benchmarks import twenty_two
+
+    rows = twenty_two.measure((), 3, players=3, limit=40)
+    assert rows and all(r["cpu"] >= 0 and 0 <= r["error"] < 1 for r in rows)
+    assert all(r["error"] == 0 for r in rows if r["exact"])
