@@ -93,8 +93,9 @@ def render_exposure(exp: dict) -> str:
         return textwrap.fill(text, 80, initial_indent="  ",
                              subsequent_indent="    ").replace("\0", " ")
 
-    lines = [f"what the table knows about {exp['view']}'s hand "
-             f"({'exact' if exp.get('exact') else 'estimated'}, from the public record):"]
+    how = "exact" if exp.get("exact") else (
+        f"estimated, each chance within ±{exp['error']:.2g}" if exp.get("error") else "estimated")
+    lines = [f"what the table knows about {exp['view']}'s hand ({how}, from the public record):"]
     lines.append(item("certain: ", exp["certain"] or ["nothing"], " "))
     for key, what in (("expected_per_suit", "suit"), ("expected_per_half_suit", "half-suit")):
         if exp.get(key):

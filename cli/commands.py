@@ -88,7 +88,7 @@ def analyze(record, as_, as_json, exposure=None):
         if failed is not None:
             if exposure:
                 raise failed
-            exp = {"error": str(failed)}
+            exp = {"not_computed": str(failed)}
     else:
         result = game.analyze(rec, view)
     if as_json:
@@ -100,8 +100,9 @@ def analyze(record, as_, as_json, exposure=None):
         click.echo(renderer(rec.game).render_analysis(result))
         for note in game.table_notes(rec, view, result):     # whose turn, the result...
             click.echo(note.text)
-        if exp is not None and "error" in exp:
-            click.echo(f"what the table knows about your hand: not computed ({exp['error']})")
+        if exp is not None and "not_computed" in exp:
+            click.echo("what the table knows about your hand: not computed "
+                       f"({exp['not_computed']})")
         elif exp is not None:
             from cli.advise import render_exposure
 

@@ -433,7 +433,11 @@ def test_analyze_exposure_is_the_public_view_of_the_hand(sample):
     assert r.exit_code == 0, r.output
     exp = json.loads(r.output)["exposure"]
     assert exp["view"] == rec.header.me
-    pub = g.analyze(rec, None).to_json()["cards"]
+    pub_all = g.analyze(rec, None).to_json()
+    pub = pub_all["cards"]
+    assert exp["exact"] == pub_all["exact"]
+    assert exp["error"] == (0.0 if exp["exact"] else pub_all["error"]) and (
+        exp["exact"] or exp["error"] > 0)
     for c, p in exp["cards"].items():
         assert abs(pub[c].get(rec.header.me, 0.0) - p) < TOL
     assert set(exp["certain"]) == {c for c, d in pub.items() if d == {rec.header.me: 1.0}}
@@ -559,3 +563,28 @@ def test_analyze_shows_the_exposure_on_the_sheet_by_default():
     assert "what the table knows" not in hidden.output
     assert "exposure" not in json.loads(as_json.output)
     assert "what the table knows" not in run("--as", "public").output
+
+
+def test_the_sheet_says_how_far_an_estimated_exposure_can_be_off():
+    from cli.advise import render_exposure
+
+    exp = {"view": "Ana", "exact": False, "error": 0.041, "certain": ["7H"],
+           "expected_per_suit": {"S": 1.5}, "cards": {"7H": 1.0, "2S": 0.6}}
+    head = render_exposure(exp).splitlines()[0]
+    assert "estimated, each chance within ±0.041" in head
+    assert "(exact," in render_exposure(dict(exp, exact=True, error=0.0)).splitlines()[0]
+
+
+def test_an_exposure_that_fails_leaves_the_analysis_and_says_so(monkeypatch):
+    from solver.errors import BudgetError
+
+    game = get_game("mystery-hand")
+
+    def broken(*a, **k):
+        raise BudgetError("no time", text="x")
+
+    monkeypatch.setattr(type(game), "exposure", broken)
+    r = CliRunner().invoke(cli, ["analyze", "samples/mystery-hand/five-players-ana.txt"])
+    assert r.exit_code == 0, r.output
+    assert "what the table knows about your hand: not computed" in r.output
+    assert "Memory sheet" in r.output

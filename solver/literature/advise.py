@@ -397,10 +397,12 @@ def exposure(record, view, *, budget: Budget = Budget()) -> dict:
     if vm.history:                      # unseen events: the whole analysis (courses)
         a = analyze(record, None, **kw)
         table, exact, places, possible = a.table, a.exact, a.cards, a.possible
+        error = 0.0 if exact else a.error
     else:                               # the cards only: no team probabilities needed
         probs = probabilities(vm, **kw)
         loc_p, poss = current(vm, probs)
         table, exact = vm.table, probs.exact
+        error = 0.0 if exact else probs.error
         places, possible = by_card(table, loc_p, poss)
     cards = {c: d.get(view, 0.0) for c, d in places.items() if d.get(view, 0.0) > 0}
     certain = sorted(c for c, p in cards.items() if possible.get(c) == {view})
@@ -410,6 +412,6 @@ def exposure(record, view, *, budget: Budget = Budget()) -> dict:
             continue
         per_half[h.name] = sum(cards.get(repr(c), 0.0) for c in set(h.cards))
     top = sorted(cards.items(), key=lambda kv: (-kv[1], kv[0]))
-    return {"view": view, "exact": exact, "certain": certain,
+    return {"view": view, "exact": exact, "error": error, "certain": certain,
             "expected_per_half_suit": per_half, "cards": dict(top),
             "known_share": len(certain)}

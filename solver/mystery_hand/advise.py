@@ -310,7 +310,9 @@ def suggest(record, view: str | None, *, top: int | None = None,
 
 def exposure(record, view: str, *, budget: Budget = Budget()) -> dict:
     """What a spectator -- and so every opponent at least -- can infer about ``view``'s
-    hand from the public record: certain cards, counts per suit, each card's chance."""
+    hand from the public record: certain cards, counts per suit, each card's chance
+    (``error``: the 95 % half-width of each chance when the public analysis is an
+    estimate, else 0; certain cards are proved either way)."""
     from solver.mystery_hand.analysis import analyze
 
     a = analyze(record, None, candidates=False,
@@ -321,8 +323,8 @@ def exposure(record, view: str, *, budget: Budget = Budget()) -> dict:
     for s in SUITS:
         per_suit[s] = sum(p for c, p in cards.items() if c.endswith(s) and c != "Jk")
     top = sorted(cards.items(), key=lambda kv: (-kv[1], kv[0]))
-    return {"view": view, "exact": a.exact, "certain": certain,
-            "expected_per_suit": per_suit,
+    return {"view": view, "exact": a.exact, "error": 0.0 if a.exact else a.error,
+            "certain": certain, "expected_per_suit": per_suit,
             "cards": dict(top), "known_share": len(certain)}
 
 
