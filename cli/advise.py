@@ -93,9 +93,10 @@ def render_exposure(exp: dict) -> str:
         return textwrap.fill(text, 80, initial_indent="  ",
                              subsequent_indent="    ").replace("\0", " ")
 
-    how = "exact" if exp.get("exact") else (
-        f"estimated, each chance within ±{exp['error']:.2g}" if exp.get("error") else "estimated")
-    lines = [f"what the table knows about {exp['view']}'s hand ({how}, from the public record):"]
+    lines = [f"what the table knows about {exp['view']}'s hand "
+             f"({'exact' if exp.get('exact') else 'estimated'}, from the public record):"]
+    if not exp.get("exact") and exp.get("error"):
+        lines.append(f"  each chance within ±{exp['error']:.2g} (95 %)")
     lines.append(item("certain: ", exp["certain"] or ["nothing"], " "))
     for key, what in (("expected_per_suit", "suit"), ("expected_per_half_suit", "half-suit")):
         if exp.get(key):

@@ -570,9 +570,10 @@ def test_the_sheet_says_how_far_an_estimated_exposure_can_be_off():
 
     exp = {"view": "Ana", "exact": False, "error": 0.041, "certain": ["7H"],
            "expected_per_suit": {"S": 1.5}, "cards": {"7H": 1.0, "2S": 0.6}}
-    head = render_exposure(exp).splitlines()[0]
-    assert "estimated, each chance within ±0.041" in head
-    assert "(exact," in render_exposure(dict(exp, exact=True, error=0.0)).splitlines()[0]
+    lines = render_exposure(exp).splitlines()
+    assert "(estimated," in lines[0] and lines[1] == "  each chance within ±0.041 (95 %)"
+    exact = render_exposure(dict(exp, exact=True, error=0.0)).splitlines()
+    assert "(exact," in exact[0] and "within" not in exact[1]
 
 
 def test_an_exposure_that_fails_leaves_the_analysis_and_says_so(monkeypatch):
