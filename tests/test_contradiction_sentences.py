@@ -60,11 +60,13 @@ def check(model, core, text):
     w1, w2 = worlds(model, side1), worlds(model, side2)
     assert w1 and w2, text                       # each side alone has deals
     m = re.search(r"(?:puts|put) (\w) in (\w)$", first) or \
-        re.search(r"says (\w) is not in (\w)$", first) or \
-        re.search(r"(\w) (?:must be|cannot be) in (\w)$", first)
+        re.search(r"says (\w) is (not) in (\w)$", first) or \
+        re.search(r"(\w) (must be|cannot be) in (\w)$", first)
     if m and "only in" not in first:
-        card, place = m.groups()
-        there = not ("is not in" in first or "cannot be" in first)
+        # what the conclusion says (not the facts before it: "b is not in P (line 4), so
+        # with line 5 a must be in R" puts a in R)
+        card, place = m.group(1), m.group(m.lastindex)
+        there = m.lastindex == 2 or m.group(2) == "must be"
         assert all((d[card] == place) == there for d in w1), text
         negated = second.endswith("it is not")
         assert second.endswith("it is") or negated, text
