@@ -143,6 +143,8 @@ CORPUS = [
     ("mystery-hand", 2, ("two-player=blind",), "corpus"),
     ("literature", 6, (), "corpus"),
     ("literature", 8, (), "corpus"),
+    ("literature", 6, ("jokers",), "corpus"),
+    ("literature", 8, ("jokers",), "corpus"),
 ]
 
 

@@ -20,7 +20,6 @@ counting or CP-SAT, so an estimate never contradicts one.
 from __future__ import annotations
 
 import copy
-import random
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -269,7 +268,11 @@ def probabilities(vm: ViewModel, max_states=MAX_STATES, time_budget=TIME_BUDGET,
                for k in m.cards}
     from solver.model.counting import deterministic_count
 
-    counting = deterministic_count(m, max_states, support, len(vm.statements))
+    # a player's own view: the exact attempt may stretch past max_states (see STRETCH)
+    stretch = (int(STRETCH[0] * max_states), int(STRETCH[1] * max_states)) \
+        if vm.view is not None and STRETCH[0] > 1 else None
+    counting = deterministic_count(m, max_states, support, len(vm.statements),
+                                   stretch=stretch)
     if counting.exact:
         if not counting.total:   # cannot happen after a consistent backbone
             raise vm.inconsistent()
@@ -370,9 +373,19 @@ def joint(vm: ViewModel, probs: Probabilities, require: dict[str, list[tuple[lis
     return _ratio(m2, probs, max_states, time_budget)
 
 
-def _ratio(m2: CardLocationModel, probs: Probabilities, max_states, time_budget):
-    """P(extra constraints) = count(m2) / count(model); exact when both counts are."""
-    c = _count(m2, max_states, time_budget)
+def _ratio(m2: CardLocationModel, probs: Probabilities, max_states, time_budget,
+           exact_only: bool = False):
+    """P(extra constraints) = count(m2) / count(model); exact when both counts are.
+    ``exact_only``: ``None`` when count(m2) is over budget (no estimate is made)."""
+    if exact_only:
+        from solver.model.counting import OverBudget, exact_count
+
+        try:
+            c = exact_count(m2, max_states=max_states, exact_total=False)
+        except OverBudget:
+            return None
+    else:
+        c = _count(m2, max_states, time_budget)
     if c.exact and probs.exact:
         return (c.total / probs.total if probs.total else 0.0), True
     if c.exact and c.total == 0:
@@ -403,8 +416,10 @@ def _decided(vm: ViewModel, probs: Probabilities, keys, team) -> tuple[float | N
 
 
 def any_team(vm: ViewModel, probs: Probabilities, keys: list[str], team: tuple[str, ...],
-             max_states=MAX_STATES, time_budget=TIME_BUDGET) -> tuple[float, bool]:
-    """P(all of ``keys`` currently in ``team``), by one more exact count."""
+             max_states=MAX_STATES, time_budget=TIME_BUDGET,
+             exact_only: bool = False) -> tuple[float, bool] | None:
+    """P(all of ``keys`` currently in ``team``), by one more exact count (``exact_only``:
+    ``None`` when that count is over budget, instead of an estimate of it)."""
     p, free = _decided(vm, probs, keys, team)
     if p is not None:
         return p, True
@@ -414,7 +429,7 @@ def any_team(vm: ViewModel, probs: Probabilities, keys: list[str], team: tuple[s
     m2 = copy.copy(m)
     m2.constraints = list(m.constraints)
     m2.add(free, list(team), len(free), len(free))
-    return _ratio(m2, probs, max_states, time_budget)
+    return _ratio(m2, probs, max_states, time_budget, exact_only)
 
 
 def _possible_all_in(vm: ViewModel, free, team) -> bool:
@@ -434,6 +449,12 @@ def _possible_all_in(vm: ViewModel, free, team) -> bool:
 
 #: DP states (base count's peak x counts needed) allowed for exact team probabilities
 PTEAM_STATES = 4_000_000
+#: from a player's own view the exact attempt may go past max_states, up to STRETCH[0]
+#: times it after a step while the states summed over its steps stay within STRETCH[1]
+#: times it (``solver.model.counting``, "stretch"); 8-player jokers games measured 215 000
+#: to 230 000 states (1.9-4.3 million over the steps) on the player's views that were
+#: estimates at 200 000
+STRETCH = (2.5, 25.0)
 PTEAM_SAMPLES = 1500
 
 
@@ -466,14 +487,23 @@ def team_probabilities(vm: ViewModel, probs: Probabilities, max_states=MAX_STATE
         for h, ti, free in todo:
             out[h, ti] = _history_team(vm, free, t.teams[ti])[0]
         return out, False, 0.5
-    if rows is None and probs.exact and max(probs.states, 1) * len(todo) <= PTEAM_STATES:
-        exact = True
+    # (a base count that needed the stretch leaves no room for the team counts, which add
+    # a statement to it)
+    if rows is None and probs.exact and probs.states <= max_states and \
+            max(probs.states, 1) * len(todo) <= PTEAM_STATES:
+        # one exact count each; those over budget are shares of exactly uniform deals
+        # below (an estimate of a count ratio would have no error bar)
+        left = []
         for h, ti, free in todo:
-            p, ex = any_team(vm, probs, play.keys_of_half(h), t.teams[ti], max_states,
-                             time_budget)
-            out[h, ti] = p
-            exact = exact and ex
-        return out, exact, 0.0 if exact else 1.0
+            r = any_team(vm, probs, play.keys_of_half(h), t.teams[ti], max_states,
+                         time_budget, exact_only=True)
+            if r is None:
+                left.append((h, ti, free))
+            else:
+                out[h, ti] = r[0]
+        if not left:
+            return out, True, 0.0
+        todo = left
     import numpy as np
 
     li = {l: i for i, l in enumerate(vm.model.locations)}
@@ -482,16 +512,15 @@ def team_probabilities(vm: ViewModel, probs: Probabilities, max_states=MAX_STATE
     if rows is not None:                    # deals drawn by the caller
         arr = np.asarray(rows) if len(rows) else None
     elif probs.exact:
-        from solver.model.counting import OverBudget, sample_deals
+        # uniform deals from the exact count's own tables (kept by counting; a count
+        # stretched past max_states could not be redone within it)
+        from solver.model.counting import OverBudget, sample_deal_rows
 
         try:
-            deals = sample_deals(vm.model, PTEAM_SAMPLES, random.Random(len(vm.statements)),
-                                 max_states=max_states)
+            arr = sample_deal_rows(vm.model, PTEAM_SAMPLES, len(vm.statements),
+                                   max_states=None, exact_ints=False)
         except (OverBudget, ValueError):
-            deals = None
-        if deals:
-            arr = np.array([[li[d[k]] for k in vm.model.cards] for d in deals],
-                           dtype=np.int16)
+            arr = None
     if arr is None and probs.deals is not None and len(probs.deals):
         arr = np.asarray(probs.deals)           # the estimate's uniform deals
     err = 0.0
