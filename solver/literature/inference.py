@@ -266,13 +266,12 @@ def probabilities(vm: ViewModel, max_states=MAX_STATES, time_budget=TIME_BUDGET,
     # the support in location order (a set's order would change the last digits)
     support = {k: dict.fromkeys(l for l in m.locations if l in bb.possible[k])
                for k in m.cards}
-    from solver.model.counting import deterministic_count
+    from solver.model.counting import deterministic_count, stretched
 
     # a player's own view: the exact attempt may stretch past max_states (see STRETCH)
-    stretch = (int(STRETCH[0] * max_states), int(STRETCH[1] * max_states)) \
-        if vm.view is not None and STRETCH[0] > 1 else None
-    counting = deterministic_count(m, max_states, support, len(vm.statements),
-                                   stretch=stretch)
+    counting = deterministic_count(
+        m, max_states, support, len(vm.statements),
+        stretch=stretched(max_states, STRETCH) if vm.view is not None else None)
     if counting.exact:
         if not counting.total:   # cannot happen after a consistent backbone
             raise vm.inconsistent()

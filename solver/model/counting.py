@@ -1013,6 +1013,18 @@ def _fingerprint(model) -> tuple:
             tuple((c.terms, c.lo, c.hi) for c in model.constraints))
 
 
+def stretched(max_states: int, factors: tuple[float, float] | None) -> tuple[int, int] | None:
+    """The ``stretch`` (peak, work) of :class:`_DP` for a budget of ``max_states``: the
+    ``factors`` times it; ``None`` (no stretch) for ``None`` or a peak factor of at most 1.
+
+    >>> stretched(1000, (2.5, 20)), stretched(1000, None), stretched(1000, (1, 5))
+    ((2500, 20000), None, None)
+    """
+    if factors is None or factors[0] <= 1:
+        return None
+    return int(factors[0] * max_states), int(factors[1] * max_states)
+
+
 def exact_count(model, *, exact_ints: bool = False, max_states: int | None = None,
                 time_budget: float | None = None, exact_total: bool = True,
                 stretch: tuple[int, int] | None = None) -> Counting:
@@ -1479,9 +1491,9 @@ def location_sets(model, loc: str, top: int = 10, *, max_states: int = 200_000,
             tries.append((None, max_states))
         for order, cap in tries:
             plan = _Plan(prob, tags, order=order)
-            st = None if stretch is None else (int(stretch[0] * cap), int(stretch[1] * cap))
             try:
-                dp = _DP(plan, False, cap, deadline, residues=False, stretch=st)
+                dp = _DP(plan, False, cap, deadline, residues=False,
+                         stretch=stretched(cap, stretch))
                 break
             except OverBudget:
                 if order is tries[-1][0]:

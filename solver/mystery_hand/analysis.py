@@ -175,17 +175,17 @@ def analyze(record, view: str | None, *, max_states: int = MAX_STATES,
 def analyze_model(vm: ViewModel, record, *, max_states: int = MAX_STATES,
                   time_budget: float | None = TIME_BUDGET,
                   candidates: bool = True) -> MysteryHandAnalysis:
-    from solver.model.counting import clamp_to_support, count_deals, deterministic_count
+    from solver.model.counting import (clamp_to_support, count_deals, deterministic_count,
+                                       stretched)
 
     m = vm.model
     if time_budget is None:
         # the candidates, when their sets cannot be counted, are drawn from this count's
         # own tables afterwards (kept: counting.sample_deal_rows)
         # a player's own view: the exact attempt may stretch (see STRETCH)
-        stretch = (int(STRETCH[0] * max_states), int(STRETCH[1] * max_states)) \
-            if vm.view is not None and STRETCH[0] > 1 else None
-        counting = deterministic_count(m, max_states, seed=len(record.statements),
-                                       stretch=stretch)
+        counting = deterministic_count(
+            m, max_states, seed=len(record.statements),
+            stretch=stretched(max_states, STRETCH) if vm.view is not None else None)
     else:
         counting = count_deals(m, max_states=max_states, time_budget=time_budget)
     if m.choices:   # facts the DP cannot count (an unseen turn's extra turn): rejection
@@ -246,9 +246,8 @@ def _candidates(vm: ViewModel, loc: str, possible, max_states: int, seed: int = 
     from solver.model.counting import location_sets
 
     # (max_states 0: the deals could not even be counted, so the sets cannot be either)
-    stretch = SETS_STRETCH if vm.view is not None and SETS_STRETCH[0] > 1 else None
     res = (location_sets(vm.model, loc, top=10, max_states=max_states, base_states=base_states,
-                         stretch=stretch)
+                         stretch=SETS_STRETCH if vm.view is not None else None)
            if max_states else None)
     if res is not None:
         count, top = res

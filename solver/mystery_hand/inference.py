@@ -176,22 +176,19 @@ class MysteryHandModel(CardLocationModel):
 
         if not self.choices or not counting.total:
             return counting
-        if not counting.exact:
-            rows = counting.deals if counting.deals is not None else []
-            locs = self.locations
-            deals = [dict(zip(self.cards, (locs[li] for li in row)))
-                     for row in getattr(rows, "tolist", lambda: rows)()]
+        if not counting.exact:        # rows of location indices, in card order
+            wheres = [] if counting.deals is None else [list(r) for r in counting.deals]
         else:
             try:
                 deals = sample_deals(self, samples, seed, max_states=max_states)
             except (OverBudget, ValueError):
                 deals = []
+            wheres = [self._where(d) for d in deals]
         nl = len(self.locations)
         tally = [[0] * nl for _ in self.cards]
         n = 0
         kept = []
-        for d in deals:
-            where = self._where(d)
+        for where in wheres:
             if self._meets(where):
                 n += 1
                 kept.append(where)
@@ -204,10 +201,10 @@ class MysteryHandModel(CardLocationModel):
                 marg[c] = row
                 # consistent deals: witnesses that spare the backbone CP-SAT calls
                 self._witnessed.setdefault(c, set()).update(row)
-        share = n / len(deals) if deals else 0.0
+        share = n / len(wheres) if wheres else 0.0
         return Counting(False, counting.total * share, marg,
                         error=1.96 * math.sqrt(0.25 / n) if n else 1.0,
-                        method=counting.method + "+rejection", samples=len(deals),
+                        method=counting.method + "+rejection", samples=len(wheres),
                         accepted=n, states=counting.states,
                         deals=kept if not counting.exact else None)
 
