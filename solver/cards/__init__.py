@@ -63,6 +63,15 @@ class Card:
     @classmethod
     def parse(cls, text: str) -> "Card":
         """Parse one card in any accepted spelling; raise :class:`NotationError` otherwise."""
+        card = _PARSED.get(text) if cls is Card else None
+        if card is None:
+            card = cls._parse(text)
+            if cls is Card and len(_PARSED) < 4096:    # (the spellings met are few)
+                _PARSED[text] = card
+        return card
+
+    @classmethod
+    def _parse(cls, text: str) -> "Card":
         t = text.strip()
         if t.lower() in _JOKER_WORDS:
             return JOKER
@@ -105,6 +114,8 @@ class Card:
 
 
 JOKER = Card(JOKER_RANK, "")
+#: Card.parse's answers by the text parsed (values are frozen: one Card a spelling)
+_PARSED: dict[str, Card] = {}
 
 _SPLIT = re.compile(r"[\s,]+")
 

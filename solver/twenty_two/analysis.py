@@ -10,7 +10,7 @@ CP-SAT).
 
 The chance of ending up with the highest last card depends on how everybody will play; it is
 computed under the stated model of :mod:`solver.twenty_two.policy`, by playing the hand out
-on exactly uniform samples of the consistent deals (an estimate, with its 95 % half-width),
+on uniform samples of the consistent deals (an estimate, with its 95 % half-width),
 and exactly (by counting) when no choice is left: the play is the last of the hand.
 """
 from __future__ import annotations
@@ -33,8 +33,8 @@ from solver.twenty_two.engine import Engine, replay
 MAX_STATES = 200_000
 TIME_BUDGET = 5.0      # seconds for counting (under half of it for the exact attempt)
 SAMPLES = 400          # sampled deals for the showdown risk (at most, per play)
-DECISIONS = 40_000     # plays simulated per analysis: fewer samples for many plays, big tables
-MIN_SAMPLES = 60
+DECISIONS = 60_000     # plays simulated per analysis: fewer samples for many plays, big tables
+MIN_SAMPLES = 120
 MAX_PLAYS = 40         # plays evaluated (all are listed)
 
 RANK_ORDER = list(range(2, 15)) + [0]   # 2..A, then jokers
@@ -468,7 +468,8 @@ def _options(hand: list[Card], trick, opts: TwentyTwoOptions) -> list[PlayOption
 
 
 class _Sampler:
-    """Exactly uniform consistent deals of the view's model, drawn once and shared."""
+    """Uniform consistent deals of the view's model (from the count's tables), drawn once
+    and shared by every play."""
 
     def __init__(self, vm: ViewModel, n: int, seed: int, max_states: int):
         self.vm, self.n, self.seed, self.max_states = vm, n, seed, max_states
@@ -480,8 +481,10 @@ class _Sampler:
             from solver.model.counting import OverBudget, sample_deals
 
             try:
+                # from the float tables of the count just made (kept by counting): uniform
+                # to float rounding (~1e-14), without a second programme in integers
                 raw = sample_deals(self.vm.model, self.n, self.seed, max_states=self.max_states,
-                                   time_budget=5.0)
+                                   time_budget=5.0, exact_ints=False)
             except (OverBudget, ValueError) as e:
                 self.failed = ("showdown risk not computed: the consistent deals could not be "
                                f"sampled exactly ({type(e).__name__})")

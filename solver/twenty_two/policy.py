@@ -19,22 +19,24 @@ Suits never matter (A10), so hands and plays are ranks here (2..14, jokers 0).
 from __future__ import annotations
 
 import random
+from bisect import bisect_left
 from typing import Sequence
 
 from solver.twenty_two.options import TwentyTwoOptions
-from solver.twenty_two.ranking import (Ranks, best_r, follow_rule_r, follows_r, leads_r,
-                                    lowest_r, show_rank_r, target_r, trick_winner_r)
+from solver.twenty_two.ranking import (Ranks, beats_or_ties_r, best_r, follow_rule_r,
+                                    follows_to_r, leads_r, show_rank_r, ACE, JK, target_r,
+                                    trick_winner_r)
 
 
 def cheapest_beat_r(hand: Ranks, target: Ranks) -> list[int] | None:
     """The lowest naturals that beat or tie ``target`` position by position (greedy: the
     largest target card takes the smallest card that reaches it), or ``None``."""
     need = sorted((r if r else 14 for r in target), reverse=True)
-    avail = sorted(r for r in hand if r)
+    avail = sorted(filter(None, hand))   # (a copy: it is used up)
     out = []
     for t in need:
-        i = next((i for i, r in enumerate(avail) if r >= t), None)
-        if i is None:
+        i = bisect_left(avail, t)          # the smallest card that reaches t
+        if i == len(avail):
             return None
         out.append(avail.pop(i))
     return out
@@ -43,36 +45,127 @@ def cheapest_beat_r(hand: Ranks, target: Ranks) -> list[int] | None:
 def choose(hand: Ranks, trick: Sequence[Ranks], opts: TwentyTwoOptions, rng: random.Random,
            explore: bool = False) -> tuple[int, ...]:
     """A legal play (ranks) for a player holding ``hand`` with ``trick`` played so far."""
-    h = len(hand)
+    menus = _menus(opts, explore)
     if not trick:
+        return _pick(_menu(menus, tuple(hand), None, None, opts, explore), rng)
+    lead, target = tuple(trick[0]), tuple(target_r(trick, opts))
+    return _pick(_menu(menus, tuple(hand), lead, target, opts, explore), rng)
+
+
+def _pick(menu, rng: random.Random) -> tuple[int, ...]:
+    """The play a :func:`_menu` leaves to chance: one ``rng.choice`` per level."""
+    kind, items = menu
+    if kind == "fixed":
+        return items
+    if kind == "lead":      # a rank, then a lead of that rank
+        ranks_led, by_rank = items
+        return rng.choice(by_rank[rng.choice(ranks_led)])
+    return rng.choice(items)
+
+
+def _draw(menu, rnd) -> tuple[int, ...]:
+    """:func:`_pick` for the playouts, with ``rnd`` = ``rng.random``: one uniform draw
+    per level that has a choice (none for a single option), cheaper than ``rng.choice``.
+    The simulator keeps :func:`_pick`, so that a seed still gives the same game."""
+    kind, items = menu
+    if kind == "fixed":
+        return items
+    if kind == "lead":
+        ranks_led, by_rank = items
+        items = by_rank[ranks_led[int(rnd() * len(ranks_led))] if len(ranks_led) > 1
+                        else ranks_led[0]]
+    return items[int(rnd() * len(items))] if len(items) > 1 else items[0]
+
+
+#: menus already worked out, per (options, explore): (hand, lead, target) -> menu.  A
+#: playout meets the same hands again and again (the analysis plays out every legal play
+#: on the same deals), and the menu is a pure function of its key.
+_MENUS: dict = {}
+_MENUS_MAX = 400_000
+
+
+def _menus(opts: TwentyTwoOptions, explore: bool) -> dict:
+    if sum(map(len, _MENUS.values())) >= _MENUS_MAX:
+        _MENUS.clear()
+    return _MENUS.setdefault((opts, explore), {})
+
+
+def _menu(menus: dict, hand: tuple[int, ...], lead: tuple[int, ...] | None,
+          target: tuple[int, ...] | None, opts: TwentyTwoOptions, explore: bool):
+    """What :func:`choose` may play: ``("fixed", play)``, ``("any", plays)`` (one of them
+    uniformly) or ``("lead", (ranks, {rank: leads}))`` (a rank, then one of its leads);
+    ``menus``: :func:`_menus` of ``opts`` and ``explore``."""
+    key = (hand, lead, target)
+    menu = menus.get(key)
+    if menu is None:
+        menu = menus[key] = _work_out_menu(hand, lead, target, opts, explore)
+    return menu
+
+
+def _work_out_menu(hand, lead, target, opts, explore):
+    h = len(hand)
+    if lead is None:
         leads = leads_r(hand, opts)
         if explore:
-            return rng.choice(leads)
+            return ("any", leads)
         if h == 2:  # the lead decides the last card: keep the lower one
-            return max(leads, key=lambda p: show_rank_r(p[0]))
-        r = rng.choice(sorted({max(p) for p in leads}))  # the rank led (0: jokers alone)
-        return rng.choice([p for p in leads if max(p) == r])
-    lead = trick[0]
+            return ("fixed", max(leads, key=lambda p: show_rank_r(p[0])))
+        by_rank: dict[int, list] = {}
+        for p in leads:          # the rank led (0: jokers alone)
+            by_rank.setdefault(max(p), []).append(p)
+        return ("lead", (sorted(by_rank), by_rank))
     n = len(lead)
-    target = target_r(trick, opts)
     if explore:
-        return rng.choice(follows_r(hand, trick, opts))
+        return ("any", follows_to_r(hand, lead, target, opts))
     if h - n == 1:  # keep the lowest card the rules allow
         for keep in sorted(set(hand), key=show_rank_r):
             rest = list(hand)
             rest.remove(keep)
             if follow_rule_r(rest, hand, target, lead, opts) is None:
-                return tuple(rest)
+                return ("fixed", tuple(rest))
+    nat = sorted(filter(None, hand))
+    if n == 1 and not opts.rasmussen:
+        return ("any", _follow_one(nat, target[0]))
+    return ("any", _follow_options(hand, lead, target, opts, nat))
+
+
+def _follow_options(hand, lead, target, opts, nat) -> list[tuple[int, ...]]:
+    """The follows :func:`choose` picks from (``nat``: the hand's naturals, sorted)."""
+    # the n lowest worked out once for every check of TT-10(b)
+    n = len(lead)
+    low = nat[:n] if len(nat) >= n else nat + [JK] * (n - len(nat))
     options: list[tuple[int, ...]] = []
-    for cand in (lowest_r(hand, n), cheapest_beat_r(hand, target), best_r(hand, n, opts)):
+    for cand in (low, cheapest_beat_r(nat, target), best_r(hand, n, opts, nat)):
         if cand is None or len(cand) != n:
             continue
         cand = tuple(sorted(cand))
-        if cand not in options and follow_rule_r(cand, hand, target, lead, opts) is None:
+        if cand not in options and follow_rule_r(cand, hand, target, lead, opts,
+                                                 lowest=low) is None:
             options.append(cand)
     if not options:  # cannot happen with a legal hand; stay total anyway
-        return rng.choice(follows_r(hand, trick, opts))
-    return rng.choice(options)
+        return follows_to_r(hand, lead, target, opts)
+    return options
+
+
+def _follow_one(nat: list[int], t: int) -> list[tuple[int, ...]]:
+    """:func:`_follow_options` for a one-card lead without ``rasmussen`` (three in four
+    of a playout's choices), worked out directly: the lowest card (always legal: it beats
+    the target or is the lowest), the cheapest that beats or ties ``t`` (TT-11; a joker
+    counts as an ace, TT-V2(c)) and the highest natural (legal when it beats or ties, or
+    is also the lowest).  A hand of jokers alone plays a joker.  ``tests/test_twenty_two_policy``
+    checks it against the general rules."""
+    if not nat:
+        return [(JK,)]
+    lowest = (nat[0],)
+    out = [lowest]
+    tt = t or ACE
+    i = bisect_left(nat, tt)
+    if i < len(nat) and nat[i] != nat[0]:
+        out.append((nat[i],))
+    top = nat[-1]
+    if top >= tt and top != nat[0] and (i == len(nat) or top != nat[i]):
+        out.append((top,))
+    return out
 
 
 def playout(hands: dict[str, list[int]], receivers: Sequence[str], leader: str,
@@ -80,28 +173,49 @@ def playout(hands: dict[str, list[int]], receivers: Sequence[str], leader: str,
             forced: tuple[str, Ranks] | None = None) -> dict[str, int]:
     """Play the hand out from this point with :func:`choose` (``forced``: the next play of
     that player) and return every player's last card's rank (TT-13)."""
-    hands = {p: list(h) for p, h in hands.items()}
-    trick = [(p, tuple(c)) for p, c in trick]
+    # hands kept sorted: a hand's menu is then found again whatever order it came in
+    hands = {p: sorted(h) for p, h in hands.items()}
+    plays = [tuple(c) for _, c in trick]
     order = list(receivers)
+    seat = {p: i for i, p in enumerate(order)}
+    n = len(order)
+    i = seat[trick[-1][0]] if trick else None
+    # the trick's target (what a follower must beat or tie, target_r), kept as it grows:
+    # the latest play that beats or ties the best so far (TT-12), the lead under rasmussen
+    best = trick_winner_r(plays, opts) if plays else 0
+    menus = _menus(opts, False)
+    rnd = rng.random
+    track_best = not opts.rasmussen  # (rasmussen: the target is the lead)
     while True:
-        if not trick:
+        if not plays:
             if len(hands[order[0]]) <= 1:
                 break
-            p = leader
+            i = seat[leader]
         else:
-            p = order[(order.index(trick[-1][0]) + 1) % len(order)]
+            i = (i + 1) % n
+        p = order[i]
         if forced is not None and forced[0] == p:
             play = tuple(forced[1])
             forced = None
+        elif not plays:
+            play = _draw(_menu(menus, tuple(hands[p]), None, None, opts, False), rnd)
         else:
-            play = choose(hands[p], [c for _, c in trick], opts, rng)
+            target = plays[0] if opts.rasmussen else plays[best]
+            play = _draw(_menu(menus, tuple(hands[p]), plays[0], target, opts, False), rnd)
         hp = hands[p]
         for r in play:
             hp.remove(r)
-        trick.append((p, play))
-        if len(trick) == len(order):
-            leader = trick[trick_winner_r([c for _, c in trick], opts)][0]
-            trick = []
+        if plays and track_best:
+            cur = plays[best]
+            if (((play[0] or ACE) >= (cur[0] or ACE)) if len(play) == 1
+                    else beats_or_ties_r(play, cur)):        # TT-11, as beats_or_ties_r
+                best = len(plays)
+        plays.append(play)
+        if len(plays) == n:
+            w = trick_winner_r(plays, opts) if opts.rasmussen else best
+            leader = order[(i + 1 + w) % n]     # the trick began at the seat after i
+            plays = []
+            best = 0
     return {p: h[0] for p, h in hands.items() if h}
 
 

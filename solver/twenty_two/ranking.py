@@ -81,7 +81,7 @@ def effective_r(play: Ranks) -> list[int]:
     >>> effective_r([0, 8]), effective_r([6, 6, 0]), effective_r([0, 0])
     ([8, 8], [6, 6, 6], [14, 14])
     """
-    nat = sorted((r for r in play if r), reverse=True)
+    nat = sorted(filter(None, play), reverse=True)
     j = len(play) - len(nat)
     if not nat:
         return [ACE] * j
@@ -104,14 +104,15 @@ def lowest_r(hand: Ranks, n: int) -> list[int]:
     >>> lowest_r([0, 7, 3, 2], 3), lowest_r([0, 0, 3, 2], 3)
     ([2, 3, 7], [2, 3, 0])
     """
-    nat = sorted(r for r in hand if r)
+    nat = sorted(filter(None, hand))
     if len(nat) >= n:
         return nat[:n]
     return nat + [JK] * (n - len(nat))
 
 
-def is_lowest_r(play: Ranks, hand: Ranks) -> bool:
-    return sorted(play) == sorted(lowest_r(hand, len(play)))
+def is_lowest_r(play: Ranks, hand: Ranks, lowest: Ranks | None = None) -> bool:
+    """Whether ``play`` is the hand's n lowest (``lowest``: those, when known)."""
+    return sorted(play) == sorted(lowest_r(hand, len(play)) if lowest is None else lowest)
 
 
 def all_jokers_r(hand: Ranks) -> bool:
@@ -123,15 +124,18 @@ def _max_jokers(n: int, opts: TwentyTwoOptions) -> int:
     return n // 2 if opts.jokers_per_natural == "one" else n - 1
 
 
-def best_r(hand: Ranks, n: int, opts: TwentyTwoOptions) -> list[int] | None:
+def best_r(hand: Ranks, n: int, opts: TwentyTwoOptions,
+           naturals: Sequence[int] | None = None) -> list[int] | None:
     """The strongest n cards the hand can play by choice (any other choice is at most as high,
     position by position): the top natural, as many jokers as allowed, then the next
-    naturals; a hand of jokers alone plays jokers (TT-V2(f))."""
+    naturals; a hand of jokers alone plays jokers (TT-V2(f)).  ``naturals``: the hand's
+    naturals sorted low to high, when the caller has them."""
     if len(hand) < n:
         return None
     if all_jokers_r(hand):
         return [JK] * n
-    nat = sorted((r for r in hand if r), reverse=True)
+    nat = (sorted(filter(None, hand), reverse=True) if naturals is None
+           else naturals[::-1])
     jok = len(hand) - len(nat)
     for j in range(min(jok, _max_jokers(n, opts)), -1, -1):
         if 1 <= n - j <= len(nat):
@@ -156,7 +160,7 @@ def lead_rule_r(play: Ranks, hand_size: int, hand: Ranks | None,
     nat = {r for r in play if r}
     if len(nat) > 1:
         return "TT-9"
-    jokers = sum(1 for r in play if r == JK)
+    jokers = play.count(JK)
     if jokers:
         if not nat:
             if hand is not None and not all_jokers_r(hand):
@@ -167,27 +171,28 @@ def lead_rule_r(play: Ranks, hand_size: int, hand: Ranks | None,
 
 
 def follow_rule_r(play: Ranks, hand: Ranks, target: Ranks, lead: Ranks,
-                  opts: TwentyTwoOptions) -> str | None:
+                  opts: TwentyTwoOptions, lowest: Ranks | None = None) -> str | None:
     """The rule a follow by a player holding ``hand`` (before it) breaks, or ``None``.
-    ``target`` is the current highest play (TT-10, TT-12), ``lead`` the led cards."""
+    ``target`` is the current highest play (TT-10, TT-12), ``lead`` the led cards;
+    ``lowest``: the hand's n lowest (:func:`lowest_r`), when the caller has them."""
     n = len(lead)
     if len(play) != n:
         return "TT-10"
-    jokers = sum(1 for r in play if r == JK)
+    jokers = play.count(JK)
     if jokers == n and not all_jokers_r(hand):
         return "TT-V2(b)"
     if opts.rasmussen:
         if beats_or_ties_r(play, lead):
             return None
-        if can_beat_r(hand, lead, opts) or not is_lowest_r(play, hand):
+        if can_beat_r(hand, lead, opts) or not is_lowest_r(play, hand, lowest):
             return "TT-V1(a)"
         return None
     if beats_or_ties_r(play, target):
         if (jokers and opts.jokers_per_natural == "one" and jokers > n - jokers
-                and not is_lowest_r(play, hand) and not all_jokers_r(hand)):
+                and not is_lowest_r(play, hand, lowest) and not all_jokers_r(hand)):
             return "A7"
         return None
-    if not is_lowest_r(play, hand):
+    if not is_lowest_r(play, hand, lowest):
         return "TT-10"
     return None
 
@@ -238,7 +243,7 @@ def leads_r(hand: Ranks, opts: TwentyTwoOptions) -> list[tuple[int, ...]]:
     """Every distinct lead: 1..k cards of one rank held, jokers joining (TT-V2(c), A7),
     keeping at least one card (TT-9, A5); jokers alone from a hand of jokers (TT-V2(f))."""
     h = min(len(hand), max_lead(opts) + 1)   # keep one card (TT-9); at most max_lead led
-    jok = sum(1 for r in hand if r == JK)
+    jok = hand.count(JK)
     if all_jokers_r(hand):
         return [(JK,) * j for j in range(1, h)]
     counts: dict[int, int] = {}
@@ -280,8 +285,12 @@ def choices_r(hand: Ranks, n: int) -> list[tuple[int, ...]]:
 def follows_r(hand: Ranks, plays: Sequence[Ranks], opts: TwentyTwoOptions
               ) -> list[tuple[int, ...]]:
     """Every distinct legal follow to the trick so far (TT-10, TT-V1(a), TT-V2)."""
-    lead = plays[0]
-    target = target_r(plays, opts)
+    return follows_to_r(hand, plays[0], target_r(plays, opts), opts)
+
+
+def follows_to_r(hand: Ranks, lead: Ranks, target: Ranks, opts: TwentyTwoOptions
+                 ) -> list[tuple[int, ...]]:
+    """:func:`follows_r` given the trick's lead and its target (:func:`target_r`)."""
     return [p for p in choices_r(hand, len(lead))
             if follow_rule_r(p, hand, target, lead, opts) is None]
 
