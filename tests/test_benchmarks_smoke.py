@@ -92,7 +92,6 @@ def test_calibration_one_game():
 def test_versus_writes_states_the_reader_accepts_and_runs_this_checkout(tmp_path):
     """benchmarks.versus: the mid-game record files parse, and its runner analyses one with
     this checkout's code (the 525edbf side needs a git worktree: not in the tests)."""
-    import subprocess
 
     from benchmarks import versus
     from solver.records import read_record

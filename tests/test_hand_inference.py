@@ -7,13 +7,12 @@ import json
 from collections import Counter
 from pathlib import Path
 
-import pytest
 from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cli.main import cli
-from solver.cards import JOKER, SUITS, Card
+from solver.cards import JOKER, Card
 from solver.errors import RuleError
 from solver.hand.engine import _taken_wild_meld, start
 from solver.hand.inference import _pair_chance, _patterns

@@ -3,7 +3,6 @@ and independent cross-checks of the backbone and probabilities (brute force,
 python-constraint) on small decks."""
 import itertools
 from collections import Counter
-from fractions import Fraction
 
 import pytest
 from constraint import Problem
@@ -208,7 +207,7 @@ def test_analysis_matches_python_constraint_late_in_a_game():
     """The whole pipeline (facts -> model -> backbone, exact probabilities) against an
     independent encoding of the same facts solved by python-constraint."""
     rec_, deal = simulate_with_deal(4, (), 5)
-    play_full = Play.of(rec_)
+    Play.of(rec_)          # (the record replays)
     from solver.literature.engine import cut_points
     checked = 0
     for n in cut_points(rec_)[::3]:

@@ -3,7 +3,6 @@ model written with python-constraint, on small random card-location problems of 
 the games produce (hands, a small mystery pile, counts over query sets, unit facts)."""
 from __future__ import annotations
 
-import itertools
 import random
 
 import constraint as pc

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 from solver.cards import Card
 from solver.errors import RuleError
-from solver.hand.best import WILD, Plan, _plans, taken_candidates, taken_identities
+from solver.hand.best import WILD, _plans, taken_candidates, taken_identities
 from solver.hand.options import HandOptions
 from solver.hand.regime import Regime, check_copies, make_regime, penalty
 

@@ -25,11 +25,11 @@ known not to hold it, an illegal question) raise :class:`~solver.errors.RuleErro
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from solver.cards import Card, format_cards
+from solver.cards import format_cards
 from solver.errors import RuleError
-from solver.literature.events import (UNSEEN, Ask, Challenge, Claim, HandCount, Holds,
+from solver.literature.events import (Ask, Challenge, Claim, HandCount, Holds,
                                       PassClaim, PassTurn, Shown, TurnIs, UnheardAnswer,
                                       UnheardCard, UnseenAsk)
 from solver.literature.table import Table, table_of

@@ -14,8 +14,8 @@ import secrets
 import stat
 import sys
 import time
-from dataclasses import dataclass, field, replace
-from typing import Any, Iterable
+from dataclasses import dataclass, replace
+from typing import Any
 
 from solver.errors import FileError, NotationError, SleuthError
 from solver.games import REGISTRY, get_game
