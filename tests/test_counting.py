@@ -17,8 +17,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from solver.model import CardLocationModel
-from solver.model.counting import (Counting, OverBudget, clamp_to_support, count_deals,
-                                   estimate, exact_count, location_sets, sample_deals)
+from solver.model.counting import (Counting, OverBudget, all_in_chances, clamp_to_support,
+                                   count_deals, estimate, exact_count, location_sets,
+                                   sample_deals)
 from solver.model.witness import find_deal, satisfies
 
 # ----------------------------------------------------------------------------------------
@@ -551,3 +552,40 @@ def test_a_stretched_budget_counts_past_max_states_while_the_work_allows():
         count(m, max_states=peak - 1, exact_total=False, stretch=(peak - 1, 10 ** 9))
     with pytest.raises(OverBudget):      # the work above the stretch
         count(m, max_states=peak - 1, exact_total=False, stretch=(peak, peak))
+
+
+# ----------------------------------------------------------------------------------------
+# all_in_chances: P(every card of a set in some locations), one programme for all events
+@SETTINGS
+@given(models, st.integers(0, 10 ** 6), st.booleans())
+def test_all_in_chances_match_brute_force(m, seed, counted_first):
+    """Built for the events, or (``counted_first``) from the tables of the count just made
+    when its classes and lumps already keep the events apart."""
+    rnd = random.Random(seed)
+    n, locs = len(m.cards), list(m.locations)
+    groups = [rnd.sample(m.cards, rnd.randrange(1, min(n, 5) + 1)) for _ in range(3)]
+    events = [(g, rnd.sample(locs, rnd.randrange(1, len(locs)))) for g in groups for _ in (0, 1)]
+    if counted_first:
+        exact_count(m)
+    got = all_in_chances(m, events)
+    D = consistent_deals(m)
+    assert got is not None
+    for (cards, where), p in zip(events, got):
+        if not len(D):
+            assert p == 0.0
+            continue
+        ok = np.ones(len(D), dtype=bool)
+        for c in cards:
+            ok &= np.isin(D[:, m.card_index(c)], [m.loc_index(l) for l in where])
+        want = ok.sum() / len(D)
+        if want == 0:
+            assert p == 0.0                       # impossible is exactly 0
+        elif want == 1:
+            assert p == 1.0 or p == np.nextafter(1.0, 0.0)
+        else:
+            assert abs(p - want) <= 1e-12 and 0 < p < 1
+
+
+def test_all_in_chances_over_budget_is_none():
+    m = build_model(5, 12, 4, 6)
+    assert all_in_chances(m, [([m.cards[0]], [m.locations[0]])], max_states=1) is None

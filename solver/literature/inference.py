@@ -486,12 +486,25 @@ def team_probabilities(vm: ViewModel, probs: Probabilities, max_states=MAX_STATE
         for h, ti, free in todo:
             out[h, ti] = _history_team(vm, free, t.teams[ti])[0]
         return out, False, 0.5
-    # (a base count that needed the stretch leaves no room for the team counts, which add
-    # a statement to it)
+    if rows is None and probs.exact:
+        # every team chance at once, exactly, from one programme whose classes keep the
+        # half-suits apart (counting.all_in_chances), within the base count's budget
+        from solver.model.counting import all_in_chances, stretched
+
+        ps = all_in_chances(vm.model, [(free, t.teams[ti]) for _, ti, free in todo],
+                            max_states=max_states,
+                            stretch=stretched(max_states, STRETCH)
+                            if vm.view is not None else None)
+        if ps is not None:
+            for (h, ti, _), p in zip(todo, ps):
+                out[h, ti] = p
+            return out, True, 0.0
+    # over that budget (the split classes cost more states): one exact count each when
+    # the base count was cheap enough for all of them to fit PTEAM_STATES (those over
+    # budget are shares of uniform deals below: an estimate of a count ratio would have
+    # no error bar); after a stretched base count there is no room for them
     if rows is None and probs.exact and probs.states <= max_states and \
             max(probs.states, 1) * len(todo) <= PTEAM_STATES:
-        # one exact count each; those over budget are shares of exactly uniform deals
-        # below (an estimate of a count ratio would have no error bar)
         left = []
         for h, ti, free in todo:
             r = any_team(vm, probs, play.keys_of_half(h), t.teams[ti], max_states,

@@ -43,7 +43,7 @@ import numpy as np
 
 from solver.model.witness import _Infeasible, _propagate
 
-__all__ = ["Counting", "count_deals", "deterministic_count", "exact_count", "estimate", "location_sets", "sample_deals",
+__all__ = ["Counting", "all_in_chances", "count_deals", "deterministic_count", "exact_count", "estimate", "location_sets", "sample_deals",
            "clamp_to_support", "OverBudget"]
 
 
@@ -150,7 +150,10 @@ class _Problem:
     lump_factor: int = 1                  # ways to split each lump over its locations
 
 
-def _simplify(model, drop=frozenset(), keep_locs=()) -> _Problem:
+def _simplify(model, drop=frozenset(), keep_locs=(), split=None, loc_split=None) -> _Problem:
+    """``keep_locs``: locations never lumped; ``split`` (card index -> a label) and
+    ``loc_split`` (location index -> a label): cards with different labels never share a
+    class, locations with different labels never a lump (:func:`all_in_chances`)."""
     allowed, cons, cap, used = _propagate(model, drop)
     n, L = len(model.cards), len(model.locations)
     fixed = {ci: next(iter(a)) for ci, a in enumerate(allowed) if len(a) == 1}
@@ -161,7 +164,8 @@ def _simplify(model, drop=frozenset(), keep_locs=()) -> _Problem:
             sig[ci].append((j, frozenset(ls)))
     groups: dict[tuple, list[int]] = {}
     for ci in sorted(sig):
-        key = (tuple(sorted(allowed[ci])), tuple(sig[ci]))
+        key = (tuple(sorted(allowed[ci])), tuple(sig[ci]),
+               split.get(ci) if split is not None else None)
         groups.setdefault(key, []).append(ci)
     rows = list(groups.values())
     row_allowed = [sorted(allowed[r[0]]) for r in rows]
@@ -199,7 +203,8 @@ def _simplify(model, drop=frozenset(), keep_locs=()) -> _Problem:
         if li in touched:
             cols.append((li,))
         else:
-            lumps.setdefault(tuple(rows_allowing[li]), []).append(li)
+            label = loc_split.get(li) if loc_split is not None else None
+            lumps.setdefault((tuple(rows_allowing[li]), label), []).append(li)
     cols.extend(tuple(v) for v in lumps.values())
     cols.sort()
     col_of = {li: c for c, ls in enumerate(cols) for li in ls}
@@ -1542,3 +1547,87 @@ def location_sets(model, loc: str, top: int = 10, *, max_states: int = 200_000,
             best.append((frozenset(s), comps[i][0] / total))
         i = j
     return n_sets, best
+
+
+def all_in_chances(model, events, *, max_states: int = 200_000,
+                   stretch: tuple[int, int] | None = None) -> list[float] | None:
+    """For each event ``(cards, locations)``, P(every one of ``cards`` lies in one of
+    ``locations``) under a uniformly random consistent deal, all from one programme;
+    ``None`` when it is over budget (``stretch`` as in :class:`_DP`).
+
+    The programme splits the classes so that each lies inside or outside each event's
+    cards, and lumps only locations alike for every event; an event is then "no card of those classes in
+    a cell outside its locations".  Its count is the forward values at the first such
+    cell carried through the steps up to the last with those cells held at 0, times the
+    backward values there: one pass over that stretch of the transitions per event
+    instead of a programme per event.  When the count just made (:func:`exact_count`, kept)
+    already has such classes and lumps, as it has once statements set the events' cards
+    apart, its tables are used and nothing is counted again.  A probability is exactly 0 when no deal meets the
+    event (every term is positive); it is at most the float just below 1 unless no deal
+    misses it, which only the supports can tell (the caller's, from the exact count).
+
+    >>> from solver.model import CardLocationModel
+    >>> m = CardLocationModel(["a", "b", "c", "d"], {"P": 2, "Q": 1, "R": 1})
+    >>> m.add(["a", "b"], ["P"], 1, 1)
+    >>> [round(p, 6) for p in all_in_chances(m, [(["a", "b"], ["Q", "R"]),
+    ...                                           (["c", "d"], ["P"]), (["a"], ["P"])])]
+    [0.0, 0.0, 0.5]
+    >>> [round(p, 6) for p in all_in_chances(m, [(["c", "d"], ["P", "Q"])])]
+    [0.5]
+    """
+    evs = [([model.card_index(c) for c in cards], {model.loc_index(l) for l in locs})
+           for cards, locs in events]
+    split, loc_split = {}, {}
+    for i, (cis, locs) in enumerate(evs):
+        for ci in cis:
+            split[ci] = split.get(ci, ()) + (i,)
+        for li in locs:
+            loc_split[li] = loc_split.get(li, ()) + (i,)
+    kept = _LAST_DP.get(_fingerprint(model))
+    if kept is not None and _splits(kept[0], split, loc_split):
+        prob, plan, dp = kept           # the count just made already keeps them apart
+    else:
+        try:
+            prob = _simplify(model, split=split, loc_split=loc_split)
+            plan = _Plan(prob)
+            dp = _DP(plan, False, max_states, None, residues=False, stretch=stretch)
+            if dp.total == 0:
+                return [0.0] * len(evs)
+            dp.backward()
+        except _Infeasible:
+            return [0.0] * len(evs)
+        except OverBudget:
+            return None
+    T = len(plan.order)
+    total = float(dp.fwd[T].sum())
+    step_of = {c: t for t, c in enumerate(plan.order)}
+    out = []
+    for cis, locs in evs:
+        if any(prob.fixed[ci] not in locs for ci in cis if ci in prob.fixed):
+            out.append(0.0)
+            continue
+        mine = {r for r, row in enumerate(prob.rows) if row[0] in set(cis)}
+        banned = sorted(step_of[c] for c in prob.cells
+                        if c[0] in mine and not set(prob.cols[c[1]]) & locs)
+        if not banned:
+            out.append(1.0)
+            continue
+        t1, t2 = banned[0], banned[-1] + 1
+        cut = set(banned)
+        vec = dp.fwd[t1]
+        for t in range(t1, t2):
+            src, k, idx, w = dp._transitions(t)
+            contrib = vec[src] * w
+            if t in cut:
+                contrib = np.where(k > 0, 0.0, contrib)
+            vec = np.bincount(idx, weights=contrib, minlength=len(dp.fwd[t + 1]))
+        hits = float((vec * dp.bwd[t2]).sum())
+        out.append(0.0 if hits <= 0 else min(hits / total, float(np.nextafter(1.0, 0.0))))
+    return out
+
+
+def _splits(prob: _Problem, split: dict, loc_split: dict) -> bool:
+    """Whether every class of ``prob`` has one ``split`` label and every lump one
+    ``loc_split`` label (its programme can then answer :func:`all_in_chances`)."""
+    return (all(len({split.get(ci) for ci in row}) == 1 for row in prob.rows)
+            and all(len({loc_split.get(li) for li in col}) == 1 for col in prob.cols))
