@@ -1601,28 +1601,40 @@ def all_in_chances(model, events, *, max_states: int = 200_000,
     T = len(plan.order)
     total = float(dp.fwd[T].sum())
     step_of = {c: t for t, c in enumerate(plan.order)}
-    out = []
-    for cis, locs in evs:
+    out: list[float | None] = [None] * len(evs)
+    spans = {}                  # event -> (first step, end step, steps held at 0)
+    for e, (cis, locs) in enumerate(evs):
         if any(prob.fixed[ci] not in locs for ci in cis if ci in prob.fixed):
-            out.append(0.0)
+            out[e] = 0.0
             continue
         mine = {r for r, row in enumerate(prob.rows) if row[0] in set(cis)}
         banned = sorted(step_of[c] for c in prob.cells
                         if c[0] in mine and not set(prob.cols[c[1]]) & locs)
         if not banned:
-            out.append(1.0)
+            out[e] = 1.0
             continue
-        t1, t2 = banned[0], banned[-1] + 1
-        cut = set(banned)
-        vec = dp.fwd[t1]
-        for t in range(t1, t2):
+        spans[e] = (banned[0], banned[-1] + 1, set(banned))
+    # one sweep over the steps: each step's transitions fetched once for every event
+    vecs: dict[int, np.ndarray] = {}
+    if spans:
+        for t in range(min(a for a, _, _ in spans.values()),
+                       max(b for _, b, _ in spans.values())):
+            for e, (a, _, _) in spans.items():
+                if a == t:
+                    vecs[e] = dp.fwd[t]
+            if not vecs:
+                continue
             src, k, idx, w = dp._transitions(t)
-            contrib = vec[src] * w
-            if t in cut:
-                contrib = np.where(k > 0, 0.0, contrib)
-            vec = np.bincount(idx, weights=contrib, minlength=len(dp.fwd[t + 1]))
-        hits = float((vec * dp.bwd[t2]).sum())
-        out.append(0.0 if hits <= 0 else min(hits / total, float(np.nextafter(1.0, 0.0))))
+            n_next = len(dp.fwd[t + 1])
+            for e in list(vecs):
+                contrib = vecs[e][src] * w
+                if t in spans[e][2]:
+                    contrib[k > 0] = 0.0
+                vecs[e] = np.bincount(idx, weights=contrib, minlength=n_next)
+                if spans[e][1] == t + 1:
+                    hits = float(vecs.pop(e) @ dp.bwd[t + 1])
+                    out[e] = 0.0 if hits <= 0 else min(hits / total,
+                                                      float(np.nextafter(1.0, 0.0)))
     return out
 
 
