@@ -416,15 +416,23 @@ def _decided(vm: ViewModel, probs: Probabilities, keys, team) -> tuple[float | N
 
 def any_team(vm: ViewModel, probs: Probabilities, keys: list[str], team: tuple[str, ...],
              max_states=MAX_STATES, time_budget=TIME_BUDGET,
-             exact_only: bool = False) -> tuple[float, bool] | None:
-    """P(all of ``keys`` currently in ``team``), by one more exact count (``exact_only``:
-    ``None`` when that count is over budget, instead of an estimate of it)."""
+             exact_only: bool = False, tables: bool = True) -> tuple[float, bool] | None:
+    """P(all of ``keys`` currently in ``team``): from the exact count's tables
+    (:func:`~solver.model.counting.all_in_chances`; ``tables=False``: not tried), else by
+    one more exact count (``exact_only``: ``None`` when that count is over budget, instead
+    of an estimate of it)."""
     p, free = _decided(vm, probs, keys, team)
     if p is not None:
         return p, True
     if vm.history:
         return _history_team(vm, free, team)
     m = vm.model
+    if probs.exact and tables:  # from the count's own tables when they keep it apart
+        from solver.model.counting import all_in_chances
+
+        ps = all_in_chances(m, [(free, team)], max_states=max_states)
+        if ps is not None:
+            return ps[0], True
     m2 = copy.copy(m)
     m2.constraints = list(m.constraints)
     m2.add(free, list(team), len(free), len(free))
@@ -508,7 +516,7 @@ def team_probabilities(vm: ViewModel, probs: Probabilities, max_states=MAX_STATE
         left = []
         for h, ti, free in todo:
             r = any_team(vm, probs, play.keys_of_half(h), t.teams[ti], max_states,
-                         time_budget, exact_only=True)
+                         time_budget, exact_only=True, tables=False)
             if r is None:
                 left.append((h, ti, free))
             else:
