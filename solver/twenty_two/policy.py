@@ -81,7 +81,7 @@ def _draw(menu, rnd) -> tuple[int, ...]:
 #: playout meets the same hands again and again (the analysis plays out every legal play
 #: on the same deals), and the menu is a pure function of its key.
 _MENUS: dict = {}
-_MENUS_MAX = 400_000
+_MENUS_MAX = 100_000       # (about 30 000 an analysis of a big table; some 25 MB)
 
 
 def _menus(opts: TwentyTwoOptions, explore: bool) -> dict:
