@@ -1116,12 +1116,6 @@ KEEP_DEALS = 20_000
 
 #: :func:`location_sets` tries the location-by-location order up to this many states
 LOCATION_ORDER_STATES = 150_000
-#: ... unless the product of its open sums' ranges exceeds those states by more than
-#: e ** LOCATION_ORDER_SLACK (2000 times, 10 ** 8.5 against the 150 000-state cap) at some
-#: step: on 60 of the 8-player target set's player's views none of those fitted (the
-#: largest product that did: 10 ** 8.0; failures from 10 ** 6.9 up), each failure costing
-#: 0.03-0.25 s
-LOCATION_ORDER_SLACK = math.log(2000)
 #: the class-by-class programme of :func:`location_sets` is tried only when the plain
 #: count's peak times this fits the budget
 TAG_FACTOR = 8
@@ -1502,11 +1496,6 @@ def location_sets(model, loc: str, top: int = 10, *, max_states: int = 200_000,
             tries.append((None, max_states))
         for order, cap in tries:
             plan = _Plan(prob, tags, order=order)
-            if order is bylocation and \
-                    _log_range_peak(plan) > math.log(cap) + LOCATION_ORDER_SLACK:
-                if order is tries[-1][0]:   # (measured: such programmes never fit)
-                    raise OverBudget("the location order's sums range too widely")
-                continue
             try:
                 dp = _DP(plan, False, cap, deadline, residues=False,
                          stretch=stretched(cap, stretch))
@@ -1654,10 +1643,3 @@ def _splits(prob: _Problem, split: dict, loc_split: dict) -> bool:
     ``loc_split`` label (its programme can then answer :func:`all_in_chances`)."""
     return (all(len({split.get(ci) for ci in row}) == 1 for row in prob.rows)
             and all(len({loc_split.get(li) for li in col}) == 1 for col in prob.cols))
-
-
-def _log_range_peak(plan: _Plan) -> float:
-    """The log of the largest product, over the steps, of the ranges of the open sums: a
-    bound on the states of ``plan``'s programme (reachable states are usually far fewer)."""
-    return max((sum(math.log(plan.dims[i].hi + 1) for i in lay) for lay in plan.layouts),
-               default=0.0)
