@@ -35,6 +35,22 @@ def test_one_card_follow_shortcut_is_the_general_rule(hand, t, opts):
         assert follow_rule_r(play, hand, (t,), (t,), opts) is None
 
 
+@settings(max_examples=600, deadline=None)
+@given(hand=st.lists(RANKS, min_size=2, max_size=10), lead=st.lists(RANKS, min_size=2,
+                                                                   max_size=4),
+       opts=st.sampled_from(OPTIONS[:3]), data=st.data())
+def test_many_card_follow_shortcut_is_the_general_rule(hand, lead, opts, data):
+    n = len(lead)
+    if len(hand) <= n:
+        return
+    target = tuple(data.draw(st.lists(RANKS, min_size=n, max_size=n)))
+    nat = sorted(r for r in hand if r)
+    fast = policy._follow_plain(tuple(hand), nat, n, target, opts)
+    assert fast == policy._follow_options(tuple(hand), tuple(lead), target, opts, nat)
+    for play in fast:
+        assert follow_rule_r(play, hand, target, tuple(lead), opts) is None
+
+
 def _reference_playout(hands, receivers, leader, trick, opts, rng, forced=None):
     """The playout as the rules say it, with ``target_r`` and ``trick_winner_r`` at every
     play and no menus (:func:`policy.choose` on a fresh cache each time)."""

@@ -124,9 +124,11 @@ def _work_out_menu(hand, lead, target, opts, explore):
             if follow_rule_r(rest, hand, target, lead, opts) is None:
                 return ("fixed", tuple(rest))
     nat = sorted(filter(None, hand))
-    if n == 1 and not opts.rasmussen:
+    if opts.rasmussen:
+        return ("any", _follow_options(hand, lead, target, opts, nat))
+    if n == 1:
         return ("any", _follow_one(nat, target[0]))
-    return ("any", _follow_options(hand, lead, target, opts, nat))
+    return ("any", _follow_plain(hand, nat, n, target, opts))
 
 
 def _follow_options(hand, lead, target, opts, nat) -> list[tuple[int, ...]]:
@@ -145,6 +147,27 @@ def _follow_options(hand, lead, target, opts, nat) -> list[tuple[int, ...]]:
     if not options:  # cannot happen with a legal hand; stay total anyway
         return follows_to_r(hand, lead, target, opts)
     return options
+
+
+def _follow_plain(hand, nat: list[int], n: int, target, opts) -> list[tuple[int, ...]]:
+    """:func:`_follow_options` without ``rasmussen``, with one rule check instead of three:
+    the n lowest are always legal (they beat or tie the target, or are the lowest; TT-10),
+    the cheapest naturals that beat or tie always are (no jokers), and the strongest are
+    when they beat or tie (their jokers are within A7), else they are not the lowest.
+    ``tests/test_twenty_two_policy`` checks it against the general rules."""
+    low = tuple(sorted(nat[:n] if len(nat) >= n else nat + [JK] * (n - len(nat))))
+    out = [low]
+    cheap = cheapest_beat_r(nat, target)
+    if cheap is not None:
+        cheap = tuple(sorted(cheap))
+        if cheap not in out:
+            out.append(cheap)
+    best = best_r(hand, n, opts, nat)
+    if best is not None:
+        best = tuple(sorted(best))
+        if best not in out and beats_or_ties_r(best, target):
+            out.append(best)
+    return out
 
 
 def _follow_one(nat: list[int], t: int) -> list[tuple[int, ...]]:
