@@ -129,3 +129,22 @@ def test_twenty_two_benchmark_measures_decision_states():
     rows = twenty_two.measure((), 3, players=3, limit=40)
     assert rows and all(r["cpu"] >= 0 and 0 <= r["error"] < 1 for r in rows)
     assert all(r["error"] == 0 for r in rows if r["exact"])
+
+
+def test_interleaved_worker_times_each_game():
+    """benchmarks.interleaved: its job lists cover the three games, and a worker on this
+    checkout answers one small state of each (the --base side needs a git worktree)."""
+    from benchmarks import interleaved
+
+    todo = interleaved.jobs(["lit", "tt", "mh"], 50)
+    assert {j["game"] for j in todo} == {"lit", "tt", "mh"}
+    picks = [next(j for j in todo if j["game"] == g) for g in ("lit", "tt", "mh")]
+    w = interleaved.start(interleaved.ROOT)
+    try:
+        for job in picks:
+            out = interleaved.ask(w, job)
+            assert out["cpu"] >= 0, (job, out)
+            assert interleaved.label(job)
+    finally:
+        w.stdin.close()
+        w.wait()
