@@ -133,8 +133,8 @@ def _render_analysis(a) -> str:
                 lines.append(f"  (P computed for the first {a.plays_evaluated} plays)")
             if any(o.risk is not None and not o.risk.exact for o in a.plays):
                 n = next(o.risk.samples for o in a.plays if o.risk and not o.risk.exact)
-                lines.append(f"  estimates: the hand played out on {n} exactly uniform "
-                             "consistent deals; players keep their lowest allowed last card "
+                lines.append(f"  estimates: the hand played out on {n} uniform consistent "
+                             "deals; players keep their lowest allowed last card "
                              "and otherwise choose at random among sensible plays")
         elif a.risk_now is not None:
             lines.append("")
