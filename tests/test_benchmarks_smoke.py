@@ -145,6 +145,8 @@ def test_interleaved_worker_times_each_game():
             out = interleaved.ask(w, job)
             assert out["cpu"] >= 0, (job, out)
             assert interleaved.label(job)
+            # what each game reports beside the time
+            assert ("error" in out) if job["game"] == "tt" else isinstance(out["exact"], bool)
     finally:
         w.stdin.close()
         w.wait()
