@@ -105,10 +105,17 @@ def build(record, view, play: Play | None = None) -> ViewModel:
         return _build_current(play, view, statements)
     names = {k: repr(c) for k, c in t.key_card.items()}
     m = CardLocationModel(list(t.keys), dict(t.sizes), names)
+    m.groups = _team_groups(t, m)
     for f in view_facts(play, view):
         m.add(f.keys, [f.player], f.lo, f.hi, source=f.line, note=f.note)
     fixed = {k: l for k, l in play.loc.items() if l is not None}
     return ViewModel(play, t, view if view != ALL else None, m, fixed, statements, True)
+
+
+def _team_groups(t, m) -> dict:
+    """Each player's team: the count keeps teams apart, so the team chances (A-rules of
+    claims) come from its own tables."""
+    return {p: ti for ti, team in enumerate(t.teams) for p in team if p in m.sizes}
 
 
 def _remembered(play: Play) -> list:
@@ -188,6 +195,7 @@ def _build_current(play: Play, view, statements, unseen=()) -> ViewModel:
     sizes = {p: count[p] - sum(1 for l in fixed.values() if l == p) for p in t.players}
     names = {k: repr(t.key_card[k]) for k in keys}
     m = CardLocationModel(keys, sizes, names)
+    m.groups = _team_groups(t, m)
     if own_line is not None and view in sizes:
         # the viewer's own hand is all fixed: no other card is there
         m.add(keys, [view], 0, 0, source=own_line, note=f"{view} sees their own hand")

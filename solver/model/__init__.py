@@ -85,6 +85,10 @@ class CardLocationModel:
         self._ci = {c: i for i, c in enumerate(self.cards)}
         self._li = {l: i for i, l in enumerate(self.locations)}
         self._names = dict(names or {})
+        #: location -> a group label (e.g. a team): the counting programme never merges
+        #: locations of different groups, so the chance that cards lie within one group
+        #: comes from the count's own tables (counting.all_in_chances)
+        self.groups: dict[str, Hashable] = {}
         self.constraints: list[Constraint] = []
         if sum(self.sizes.values()) != len(self.cards):
             self.constraints.append(Constraint(frozenset(), 1, 0, None,

@@ -148,6 +148,7 @@ class _Problem:
     users: list[tuple[frozenset, int, int]]          # (cells, lo, hi)
     constraint_ids: list[int]             # model constraints used (not dropped)
     lump_factor: int = 1                  # ways to split each lump over its locations
+    col_group: list = field(default_factory=list)   # column -> the model's group label
 
 
 def _simplify(model, drop=frozenset(), keep_locs=(), split=None, loc_split=None) -> _Problem:
@@ -197,6 +198,7 @@ def _simplify(model, drop=frozenset(), keep_locs=(), split=None, loc_split=None)
             rows_allowing[li].append(r)
     cols: list[tuple[int, ...]] = []
     lumps: dict[tuple, list[int]] = {}
+    groups = {model.loc_index(l): g for l, g in getattr(model, "groups", {}).items()}
     for li in range(L):
         if not rows_allowing[li]:
             continue
@@ -204,7 +206,7 @@ def _simplify(model, drop=frozenset(), keep_locs=(), split=None, loc_split=None)
             cols.append((li,))
         else:
             label = loc_split.get(li) if loc_split is not None else None
-            lumps.setdefault((tuple(rows_allowing[li]), label), []).append(li)
+            lumps.setdefault((tuple(rows_allowing[li]), label, groups.get(li)), []).append(li)
     cols.extend(tuple(v) for v in lumps.values())
     cols.sort()
     col_of = {li: c for c, ls in enumerate(cols) for li in ls}
@@ -232,7 +234,7 @@ def _simplify(model, drop=frozenset(), keep_locs=(), split=None, loc_split=None)
             factor *= math.comb(rest, cap[li])
             rest -= cap[li]
     return _Problem(n, L, fixed, rows, cols, col_cap, {li: cap[li] for li in range(L)},
-                    cells, users, used, factor)
+                    cells, users, used, factor, [groups.get(ls[0]) for ls in cols])
 
 
 # --------------------------------------------------------------------------------------
@@ -251,7 +253,7 @@ class _Step:
     """What step t (one cell) does to the state keys."""
 
     __slots__ = ("cell", "lo", "hi", "old", "new_his", "closing_new", "kstep", "rsize",
-                 "row_old", "remove", "checks", "sat")
+                 "row_old", "remove", "checks", "sat", "merge")
 
 
 class _Plan:
@@ -262,42 +264,31 @@ class _Plan:
     most significant digits (value 0: the key does not change); adding ``k`` to the sums
     of a cell adds ``k * (sum of their strides)``; a closing sum's digit is cut out."""
 
-    def __init__(self, prob: _Problem, tags=(), relaxed_cols=(), order=None):
+    def __init__(self, prob: _Problem, tags=(), relaxed_cols=(), order=None,
+                 merge: bool | None = None, col_labels: dict | None = None):
+        """``merge``: merge columns alike for the rest of the order (default
+        :data:`MERGE_COLUMNS`), only those with the same ``col_labels`` label if given."""
         self.prob = prob
         self.relaxed_cols = frozenset(relaxed_cols)
-        rows, cells = prob.rows, prob.cells
-        dims: list[_Dim] = []
-        self.row_dim = []
-        for r in range(len(rows)):
-            self.row_dim.append(len(dims))
-            dims.append(_Dim([c for c in cells if c[0] == r], len(rows[r]), len(rows[r]), "row"))
-        for c in range(len(prob.cols)):
-            if c in self.relaxed_cols:
-                continue        # estimates only: the column's size is checked afterwards
-            dims.append(_Dim([x for x in cells if x[1] == c], prob.col_cap[c], prob.col_cap[c],
-                             "col"))
-        for cs, lo, hi in prob.users:
-            dims.append(_Dim(cs, lo, hi, "user"))
-        tagset = set(tags)
-        self.tag_cells = [c for c in sorted(cells) if c in tagset]
-        for c in self.tag_cells:
-            dims.append(_Dim([c], 0, cells[c][1], "tag"))
-        for d in dims:
-            reach = sum(cells[c][1] for c in d.cells)
-            # "at least lo" (its cells cannot exceed hi anyway): only min(value, lo)
-            # matters, so the value saturates at lo and states above it merge
-            d.sat = d.kind == "user" and 0 < d.lo and d.hi >= reach
-            d.hi = min(d.hi, reach)
-            d.lo = max(d.lo, 0)
-            if d.lo > d.hi:
-                raise _Infeasible
-        self.dims = dims
-        dims_of: dict[tuple, list[int]] = defaultdict(list)
-        for i, d in enumerate(dims):
-            for c in d.cells:
-                dims_of[c].append(i)
-        self._dims_of = dims_of
-        self.order = list(order) if order is not None else self._order(dims_of)
+        # the working cells and columns: the problem's, and after a merge of columns
+        # (see _merge_columns) the merged columns and their cells
+        self.cells = dict(prob.cells)
+        self.cols = list(prob.cols)
+        self.col_cap = list(prob.col_cap)
+        self.merges: dict[int, tuple[int, int, int]] = {}   # step -> (a, b, merged)
+        self.parents: dict[int, tuple[int, int]] = {}        # merged column -> (a, b)
+        self.tags = tuple(tags)
+        self.col_labels = (dict(col_labels) if col_labels is not None else
+                           {c: g for c, g in enumerate(prob.col_group) if g is not None})
+        dims, dims_of = self._dims()
+        self.dims, self._dims_of = dims, dims_of
+        order = list(order) if order is not None else self._order(dims_of)
+        if MERGE_COLUMNS if merge is None else merge:
+            order = self._merge_columns(order, dims, dims_of)
+            if self.merges:
+                dims, dims_of = self._dims()
+                self.dims, self._dims_of = dims, dims_of
+        self.order = order
         T = len(self.order)
         for t, c in enumerate(self.order):
             for i in dims_of[c]:
@@ -314,12 +305,152 @@ class _Plan:
         except OverBudget:      # too many bits: the tighter mixed radix
             self._steps(bounds, dims_of, False)
 
+    def _dims(self):
+        """The sums over the working cells: one per class, per tracked column, per
+        statement, per tag; a column merged away has no size to meet (lo 0: its cards
+        and space go on in the merged column, whose sum starts at their fills)."""
+        cells, rows = self.cells, self.prob.rows
+        dims: list[_Dim] = []
+        self.row_dim = []
+        for r in range(len(rows)):
+            self.row_dim.append(len(dims))
+            dims.append(_Dim([c for c in cells if c[0] == r], len(rows[r]), len(rows[r]), "row"))
+        self.col_dim = {}
+        merged_away = {x for ab in self.parents.values() for x in ab}
+        for c in range(len(self.cols)):
+            if c in self.relaxed_cols:
+                continue        # estimates only: the column's size is checked afterwards
+            self.col_dim[c] = len(dims)
+            d = _Dim([x for x in cells if x[1] == c], self.col_cap[c], self.col_cap[c], "col")
+            if c in merged_away:
+                d.lo = 0
+            dims.append(d)
+        for cs, lo, hi in self.prob.users:
+            dims.append(_Dim(cs, lo, hi, "user"))
+        tagset = set(self.tags)
+        self.tag_cells = [c for c in sorted(cells) if c in tagset]
+        for c in self.tag_cells:
+            dims.append(_Dim([c], 0, cells[c][1], "tag"))
+        merged = {self.col_dim[v] for v in self.parents}
+        for i, d in enumerate(dims):
+            reach = sum(cells[c][1] for c in d.cells)
+            # "at least lo" (its cells cannot exceed hi anyway): only min(value, lo)
+            # matters, so the value saturates at lo and states above it merge
+            d.sat = d.kind == "user" and 0 < d.lo and d.hi >= reach
+            if i not in merged:     # a merged column starts from its parts' fills
+                d.hi = min(d.hi, reach)
+            d.lo = max(d.lo, 0)
+            if d.lo > d.hi:
+                raise _Infeasible
+        dims_of: dict[tuple, list[int]] = defaultdict(list)
+        for i, d in enumerate(dims):
+            for c in d.cells:
+                dims_of[c].append(i)
+        for t, (a, b, v) in self.merges.items():
+            dims_of[(-1, v)] = [self.col_dim[a], self.col_dim[b], self.col_dim[v]]
+        return dims, dims_of
+
+    def _merge_columns(self, order, dims, dims_of):
+        """Merge columns once the rest of the order treats them alike.
+
+        At a point of the order where two columns have their remaining cells in the same
+        classes, none of them in a statement or a tag and none bounded beyond the
+        column's size, the rest of the programme cannot tell them apart: it only needs
+        the space left in both together.  So their two fill digits become one, the sum
+        of the fills, and each state is weighted by ``C(ra + rb, ra)`` (``ra``, ``rb``: the
+        space left in each), the ways the cards still to come to the merged column can
+        be split over the two (Vandermonde: a class's ``k`` cards there, split ``ka + kb``,
+        sum to that binomial over the classes).  The same as static lumping, but decided
+        step by step: mid-game, once the statements' classes are placed, most hands
+        become alike for the free classes that follow, and the fill vectors collapse.
+        Returns the new order: merge steps ``(-1, merged)`` and the merged columns'
+        cells in place of the first of the cells they replace."""
+        prob = self.prob
+        size = [len(r) for r in prob.rows]
+        T = len(order)
+        colmap = {c: c for c in range(len(self.cols))}     # column -> current column
+
+        def plain(c):
+            if c[1] in self.relaxed_cols:
+                return False
+            lo, hi = self.cells[c]
+            if lo != 0 or hi != min(size[c[0]], self.col_cap[c[1]]):
+                return False
+            return all(dims[i].kind in ("row", "col") for i in dims_of[c])
+
+        # per position: for each (original) column, its rows still to come, or None when
+        # a cell still to come is not plain
+        fut: list[dict[int, frozenset | None]] = [None] * (T + 1)
+        acc: dict[int, set] = defaultdict(set)
+        bad: set[int] = set(self.relaxed_cols)
+        fut[T] = {}
+        for t in range(T - 1, -1, -1):
+            c = order[t]
+            acc[c[1]].add(c[0])
+            if not plain(c):
+                bad.add(c[1])
+            fut[t] = {col: (None if col in bad else frozenset(rs)) for col, rs in acc.items()}
+        out: list[tuple[int, int]] = []
+        emitted: set[tuple[int, int]] = set()
+        for t in range(T):
+            # the current columns still to come, by the classes they have left
+            groups: dict[frozenset, list[int]] = defaultdict(list)
+            members: dict[int, list[int]] = defaultdict(list)
+            for col, rs in fut[t].items():
+                members[colmap[col]].append(col)
+            for cur, cols in members.items():
+                sigs = {fut[t][col] for col in cols}
+                if None in sigs:
+                    continue
+                left = frozenset().union(*sigs) - {r for (r, v) in emitted if v == cur}
+                if left:
+                    groups[left, self.col_labels.get(cur)].append(cur)
+            for _, curs in sorted(groups.items(), key=lambda kv: min(kv[1])):
+                if len(curs) < 2:
+                    continue
+                curs.sort()
+                acc_col = curs[0]
+                for other in curs[1:]:
+                    v = len(self.cols)
+                    self.cols.append(self.cols[acc_col] + self.cols[other])
+                    self.col_cap.append(self.col_cap[acc_col] + self.col_cap[other])
+                    self.parents[v] = (acc_col, other)
+                    if acc_col in self.col_labels:
+                        self.col_labels[v] = self.col_labels[acc_col]
+                    self.merges[len(out)] = (acc_col, other, v)
+                    out.append((-1, v))
+                    for col, cur in colmap.items():
+                        if cur in (acc_col, other):
+                            colmap[col] = v
+                    # a class whose cell either part has had is done for the merged one
+                    emitted |= {(r, v) for (r, x) in emitted if x in (acc_col, other)}
+                    acc_col = v
+            r, c = order[t]
+            v = colmap[c]
+            if v == c:
+                out.append((r, c))
+            elif (r, v) not in emitted:
+                emitted.add((r, v))
+                out.append((r, v))
+        if not self.merges:
+            return order
+        cells = {}
+        for c in out:
+            if c[0] < 0:
+                continue
+            if c[1] < len(self.prob.cols):
+                cells[c] = self.cells[c]
+            else:
+                cells[c] = (0, min(size[c[0]], self.col_cap[c[1]]))
+        self.cells = cells
+        return out
+
     def _steps(self, bounds, dims_of, pow2: bool):
         """Every step's key arithmetic.  ``pow2``: each sum's digit is a bit field (radix
         a power of two; a digit is ``(key >> shift) & mask``), else mixed radix (radix
         hi + 1; ``(key // stride) % radix``).  Either way the digits are packed in the same
         order, so the keys sort the states alike."""
-        dims, cells, rows = self.dims, self.prob.cells, self.prob.rows
+        dims, cells, rows = self.dims, self.cells, self.prob.rows
         self.pow2 = pow2
         rad = {i: (1 << d.hi.bit_length()) if pow2 else d.hi + 1 for i, d in enumerate(dims)}
 
@@ -342,9 +473,28 @@ class _Plan:
                 raise OverBudget("state keys do not fit in 64 bits")
             st = _Step()
             st.cell = c
+            st.merge = None
+            closing = {i for i in ds if dims[i].last == t}
+            if c[0] < 0:        # a merge of two columns (see _merge_columns)
+                a, b, v = self.merges[t]
+                ia, ib, iv = self.col_dim[a], self.col_dim[b], self.col_dim[v]
+                st.lo = st.hi = st.kstep = st.rsize = 0
+                st.old, st.new_his, st.sat, st.closing_new, st.checks = [], [], [], [], []
+                st.row_old = None
+                st.merge = (digit(stride[ia], ia), digit(stride[ib], ib), self.col_cap[a],
+                            self.col_cap[b], stride[iv])
+                st.remove = sorted(((stride[i], rad[i]) for i in closing), reverse=True)
+                layout = [i for i in mid if i not in closing]
+                nstride, s = {}, 1
+                for i in layout:
+                    nstride[i] = s
+                    s *= rad[i]
+                self.steps.append(st)
+                self.layouts.append(list(layout))
+                self.strides.append(nstride)
+                continue
             st.lo, st.hi = cells[c]
             st_hi = st.hi
-            closing = {i for i in ds if dims[i].last == t}
             # sums already open: (digit reader, hi, lo if closing else None)
             # a saturated sum never bounds k from above (its cells cannot exceed its hi)
             st.old = [digit(stride[i], i) + (dims[i].hi if not dims[i].sat
@@ -516,13 +666,15 @@ class _Plan:
         location segments) contributes at least the lower bounds of its remaining cells
         and at most their upper bounds (and its size)."""
         prob, dims, order = self.prob, self.dims, self.order
-        cells = prob.cells
+        cells = self.cells
         nrows = len(prob.rows)
         first = [None] * nrows
         last = [None] * nrows
         steps_of = [[] for _ in range(nrows)]
         for t, c in enumerate(order):
             r = c[0]
+            if r < 0:           # a merge step
+                continue
             if first[r] is None:
                 first[r] = t
             last[r] = t
@@ -593,6 +745,8 @@ def _deal_bound(prob: _Problem) -> int:
 # 3. the dynamic programme
 #: transitions the forward pass keeps for the backward pass and the samples (13 bytes each)
 KEEP_TRANSITIONS = 12_000_000
+#: merge columns once the rest of the order treats them alike (see _Plan._merge_columns)
+MERGE_COLUMNS = True
 
 
 class _DP:
@@ -616,7 +770,8 @@ class _DP:
         self.exact = exact
         self.max_states = max_states
         self.deadline = deadline
-        maxn = max([len(r) for r in plan.prob.rows] + [1])
+        maxn = max([len(r) for r in plan.prob.rows] + [1]
+                   + [plan.col_cap[v] for v in plan.parents])
         tabs = _binomials(maxn)
         self.bsize = int(round(math.sqrt(len(tabs["float"]))))
         self.bin = tabs["object"] if exact else tabs["float"]
@@ -642,6 +797,8 @@ class _DP:
         flat binomial tables)."""
         st = self.plan.steps[t]
         n = len(keys)
+        if st.merge is not None:
+            return self._merge(st, keys)
         kmax = np.full(n, st.hi, dtype=np.int64)
         kmin = np.full(n, st.lo, dtype=np.int64)
         pow2 = self.plan.pow2
@@ -684,11 +841,7 @@ class _DP:
             over = digit(new, s, rad) - lo
             np.maximum(over, 0, out=over)
             new = new - (over << s if pow2 else over * s)
-        for s, rad in st.remove:
-            if pow2:
-                new = ((new >> (s * rad).bit_length() - 1) * s) | (new & (s - 1))
-            else:
-                new = (new // (s * rad)) * s + new % s
+        new = self._cut(new, st.remove)
         if st.checks:
             ok = None
             for s, rad, a, b in st.checks:
@@ -697,6 +850,27 @@ class _DP:
                 ok = o if ok is None else ok & o
             src, k, new, w = src[ok], k[ok], new[ok], w[ok]
         return src, k, new, w
+
+    def _merge(self, st, keys: np.ndarray):
+        """A merge step: one transition per state, to the state with the two columns'
+        fills summed, weighted by C(ra + rb, ra) (``ra``, ``rb``: the space left)."""
+        pow2 = self.plan.pow2
+        (sa, ma), (sb, mb), ca, cb, sv = st.merge
+        fa = (keys >> sa) & ma if pow2 else (keys // sa) % ma
+        fb = (keys >> sb) & mb if pow2 else (keys // sb) % mb
+        new = keys + (fa + fb) * sv
+        new = self._cut(new, st.remove)
+        ra = ca - fa
+        w = (ra + cb - fb) * self.bsize + ra
+        return np.arange(len(keys)), np.zeros(len(keys), dtype=np.int64), new, w
+
+    def _cut(self, new, remove):
+        for s, rad in remove:
+            if self.plan.pow2:
+                new = ((new >> (s * rad).bit_length() - 1) * s) | (new & (s - 1))
+            else:
+                new = (new // (s * rad)) * s + new % s
+        return new
 
     def _check_budget(self, n):
         self.peak = max(self.peak, n)
@@ -836,9 +1010,79 @@ class _DP:
             nterms = max(nterms, len(src))
         self.bwd = bwd
         # relative error bound of every float marginal: forward and backward factors,
-        # the (pairwise) sum over the transitions of a cell and the final division
+        # the (pairwise) sum over the transitions of a cell and the final division (and
+        # with merged columns, the share passes: another forward factor and the sum of
+        # a column's parts)
         self.rounding = 0.0 if self.exact else (
-            2 * self.delta_fwd + span * UNIT * 1.01 + (math.log2(nterms + 1) + 16) * UNIT)
+            (4 if self.plan.merges else 2) * self.delta_fwd + span * UNIT * 1.01
+            + (math.log2(nterms + 1) + 16 + 2 * len(self.plan.merges)) * UNIT)
+
+    def column_mass(self) -> dict[tuple[int, int], float | int]:
+        """Expected count (in deals) of every class in every column of the problem.
+
+        A column merged into another shares the merged column's cards with its partner:
+        given the state at the merge, each card that comes to the merged column later is
+        in ``a`` with probability ``ra / (ra + rb)``.  So ``a``'s part is a second forward
+        pass from its merge on, weighted there by ``C(ra + rb - 1, ra - 1)`` (the merge's
+        binomial times ``ra / (ra + rb)``: integer weights, positive terms, so a zero is
+        exact) instead of ``C(ra + rb, ra)``, and at each later merge of its column the
+        same for that column's side; its mass in a cell of the merged column is that
+        pass's forward values times the weights, the backward values and ``k``."""
+        self.backward()
+        if hasattr(self, "_colmass"):
+            return self._colmass
+        plan = self.plan
+        P = len(plan.prob.cols)
+        zero = 0 if self.exact else 0.0
+        mass: dict[tuple[int, int], float | int] = defaultdict(lambda: zero)
+        for c, m in self.cell_mass.items():
+            if c[0] >= 0 and c[1] < P:
+                mass[c] += m
+        T = len(plan.order)
+        for a in range(P):
+            sides, cur = {}, a
+            for t in sorted(plan.merges):
+                x, y, v = plan.merges[t]
+                if cur in (x, y):
+                    sides[t] = cur == y
+                    cur = v
+            if not sides:
+                continue
+            g, cur = None, a
+            for t in range(min(sides), T):
+                src, k, idx, w = self._transitions(t)
+                if t in sides:
+                    w = self._share_weights(t, src, sides[t])
+                    cur = plan.merges[t][2]
+                    vals = (self.fwd[t] if g is None else g)[src] * w
+                else:
+                    vals = g[src] * w
+                    r, c = plan.order[t]
+                    if c == cur and len(src):
+                        m = (vals * self.bwd[t + 1][idx] * k).sum()
+                        mass[r, a] += int(m) if self.exact else float(m)
+                g = self._segment_sum(idx, vals, len(self.fwd[t + 1]))
+        self._colmass = dict(mass)
+        return self._colmass
+
+    def _share_weights(self, t: int, src: np.ndarray, right: bool) -> np.ndarray:
+        """The weights of merge step t's transitions from ``src`` for one side's share:
+        C(n - 1, ra - 1) for the left column, C(n - 1, ra) for the right (n = ra + rb)."""
+        st = self.plan.steps[t]
+        pow2 = self.plan.pow2
+        keys = self.keys[t][src]
+        (sa, ma), (sb, mb), ca, cb, _ = st.merge
+        fa = (keys >> sa) & ma if pow2 else (keys // sa) % ma
+        fb = (keys >> sb) & mb if pow2 else (keys // sb) % mb
+        ra, n = ca - fa, ca - fa + cb - fb
+        kk = ra if right else ra - 1
+        ok = (n > 0) & (kk >= 0) & (kk <= n - 1)
+        w = self.bin[np.where(ok, (n - 1) * self.bsize + kk, 0)]
+        if self.exact:
+            w = w.copy()
+            w[~ok] = 0
+            return w
+        return np.where(ok, w, 0.0)
 
     def final_digits(self, i: int) -> np.ndarray:
         """Values of the i-th sum of the final layout (the tags) for every final state."""
@@ -930,22 +1174,46 @@ def _take(K, t, cum, k, idx, gstart, gend, target):
 # 4. from cell counts to deals and marginals
 def _deals_from_counts(prob: _Problem, plan: _Plan, K: np.ndarray, gen) -> np.ndarray:
     """Array (n, n_cards) of location indices: spread each class's count per column over
-    its cards uniformly at random, then each lump's cards over its locations."""
+    its cards uniformly at random; the cards of a merged column over its two parts,
+    as many to each as it had space left at the merge (latest merge first); then each
+    lump's cards over its locations."""
     n = K.shape[0]
     out = np.full((n, prob.n_cards), -1, dtype=np.int32)
     for ci, li in prob.fixed.items():
         out[:, ci] = li
-    step_of = {c: t for t, c in enumerate(plan.order)}
-    ncols = len(prob.cols)
+    steps_of: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    for t, (r, c) in enumerate(plan.order):
+        if r >= 0:
+            steps_of[r].append((c, t))
     for r, cards in enumerate(prob.rows):
-        cs = [c for c in range(ncols) if (r, c) in prob.cells]
-        counts = K[:, [step_of[r, c] for c in cs]]            # (n, m)
+        cs = sorted(steps_of[r])
+        counts = K[:, [t for _, t in cs]]                       # (n, m)
         cum = np.cumsum(counts, axis=1)
         slots = np.arange(len(cards))
         lab = (slots[None, :, None] >= cum[:, None, :]).sum(axis=2)   # (n, size)
-        lab = np.asarray(cs)[lab]
+        lab = np.asarray([c for c, _ in cs])[lab]
         lab = gen.permuted(lab, axis=1)
         out[:, cards] = lab + 10_000      # column ids, marked
+    if plan.merges:
+        fill: dict[int, np.ndarray] = {}
+        left = {}
+        for t, (r, c) in enumerate(plan.order):
+            if r >= 0:
+                fill[c] = fill.get(c, 0) + K[:, t].astype(np.int64)
+            else:
+                a, b, v = plan.merges[t]
+                left[t] = plan.col_cap[a] - fill.get(a, 0)
+                fill[v] = fill.get(a, 0) + fill.get(b, 0)
+        for t in sorted(plan.merges, reverse=True):
+            a, b, v = plan.merges[t]
+            mask = out == v + 10_000
+            if not mask.any():
+                continue
+            keys = np.where(mask, gen.random(out.shape), 2.0)
+            rank = keys.argsort(axis=1).argsort(axis=1)
+            to_a = mask & (rank < np.broadcast_to(left[t], (n,))[:, None])
+            out[to_a] = a + 10_000
+            out[mask & ~to_a] = b + 10_000
     for c, locs in enumerate(prob.cols):
         mask = out == c + 10_000
         if len(locs) == 1:
@@ -963,10 +1231,11 @@ def _exact_marginals(model, prob: _Problem, dp: _DP) -> dict:
     for ci, li in prob.fixed.items():
         marg[model.cards[ci]] = {locs[li]: 1.0}
     total = dp.raw_total
+    mass = dp.column_mass()
     for r, cards in enumerate(prob.rows):
         size = len(cards)
         row: dict[str, float] = {}
-        support = [(c, dp.cell_mass.get((r, c), 0)) for c in range(len(prob.cols))
+        support = [(c, mass.get((r, c), 0)) for c in range(len(prob.cols))
                    if (r, c) in prob.cells]
         support = [(c, m) for c, m in support if m > 0]
         for c, m in support:
@@ -1015,7 +1284,8 @@ _LAST_DP: dict = {}
 def _fingerprint(model) -> tuple:
     """What the count of a model depends on (its cards, sizes and constraints)."""
     return (tuple(model.cards), tuple(model.sizes.items()),
-            tuple((c.terms, c.lo, c.hi) for c in model.constraints))
+            tuple((c.terms, c.lo, c.hi) for c in model.constraints),
+            tuple(sorted(getattr(model, "groups", {}).items(), key=repr)))
 
 
 def stretched(max_states: int, factors: tuple[float, float] | None) -> tuple[int, int] | None:
@@ -1584,12 +1854,14 @@ def all_in_chances(model, events, *, max_states: int = 200_000,
         for li in locs:
             loc_split[li] = loc_split.get(li, ()) + (i,)
     kept = _LAST_DP.get(_fingerprint(model))
-    if kept is not None and _splits(kept[0], split, loc_split):
+    if kept is not None and _splits(kept[0], kept[1], split, loc_split):
         prob, plan, dp = kept           # the count just made already keeps them apart
     else:
         try:
             prob = _simplify(model, split=split, loc_split=loc_split)
-            plan = _Plan(prob)
+            labels = {c: (prob.col_group[c], loc_split.get(ls[0]))
+                      for c, ls in enumerate(prob.cols)}
+            plan = _Plan(prob, col_labels=labels)
             dp = _DP(plan, False, max_states, None, residues=False, stretch=stretch)
             if dp.total == 0:
                 return [0.0] * len(evs)
@@ -1608,8 +1880,8 @@ def all_in_chances(model, events, *, max_states: int = 200_000,
             out[e] = 0.0
             continue
         mine = {r for r, row in enumerate(prob.rows) if row[0] in set(cis)}
-        banned = sorted(step_of[c] for c in prob.cells
-                        if c[0] in mine and not set(prob.cols[c[1]]) & locs)
+        banned = sorted(step_of[c] for c in plan.cells
+                        if c[0] in mine and not set(plan.cols[c[1]]) & locs)
         if not banned:
             out[e] = 1.0
             continue
@@ -1638,8 +1910,9 @@ def all_in_chances(model, events, *, max_states: int = 200_000,
     return out
 
 
-def _splits(prob: _Problem, split: dict, loc_split: dict) -> bool:
-    """Whether every class of ``prob`` has one ``split`` label and every lump one
-    ``loc_split`` label (its programme can then answer :func:`all_in_chances`)."""
+def _splits(prob: _Problem, plan: _Plan, split: dict, loc_split: dict) -> bool:
+    """Whether every class of ``prob`` has one ``split`` label and every lump and merged
+    column of ``plan`` one ``loc_split`` label (its programme can then answer
+    :func:`all_in_chances`)."""
     return (all(len({split.get(ci) for ci in row}) == 1 for row in prob.rows)
-            and all(len({loc_split.get(li) for li in col}) == 1 for col in prob.cols))
+            and all(len({loc_split.get(li) for li in col}) == 1 for col in plan.cols))
