@@ -589,3 +589,127 @@ def test_all_in_chances_match_brute_force(m, seed, counted_first):
 def test_all_in_chances_over_budget_is_none():
     m = build_model(5, 12, 4, 6)
     assert all_in_chances(m, [([m.cards[0]], [m.locations[0]])], max_states=1) is None
+
+
+# ----------------------------------------------------------------------------------------
+# merged columns (the programme's dynamic lumping)
+
+
+def merged_models(count: int = 40):
+    """Random models whose counting programme merges columns (kept only when it does),
+    with 3 to 5 locations."""
+    from solver.model.counting import _Infeasible, _Plan, _simplify
+
+    out = []
+    for seed in range(2000):
+        nl = 3 + seed % 3
+        m = build_model(seed, {3: 9, 4: 9, 5: 8}[nl] + seed % 3, nl, seed % 9)
+        try:
+            plan = _Plan(_simplify(m))
+        except _Infeasible:
+            continue
+        if plan.merges:
+            out.append((m, plan))
+            if len(out) == count:
+                break
+    return out
+
+
+MERGED = merged_models()
+
+
+def test_merged_columns_are_exercised():
+    """The models below do merge columns, some more than once (a merged column merged
+    again), and the programme with merges is smaller than without."""
+    from solver.model.counting import _DP, _Plan
+
+    assert len(MERGED) == 40
+    assert sum(len(p.merges) >= 2 for _, p in MERGED) >= 10
+    smaller = 0
+    for m, plan in MERGED:
+        plain = _Plan(plan.prob, merge=False)
+        assert not plain.merges
+        smaller += _DP(plan, False).work < _DP(plain, False).work
+    assert smaller >= 20
+
+
+@pytest.mark.parametrize("i", range(0, 40, 2))
+def test_merged_columns_count_and_marginals_equal_brute_force(i):
+    m, _ = MERGED[i]
+    total, marg = brute(m)
+    for ints in (False, True):
+        r = exact_count(m, exact_ints=ints)
+        assert r.total == total
+        if total:
+            assert_marginals(m, r, marg)
+
+
+@pytest.mark.parametrize("i", range(1, 40, 4))
+def test_merged_columns_draw_consistent_uniform_deals(i):
+    """Draws split a merged column's cards over its parts as the space left at the merge
+    says: every deal is consistent and one location's sets follow the exact distribution,
+    from the float tables and from the exact integer ones."""
+    from solver.model.counting import sample_deal_rows
+
+    m, _ = MERGED[i]
+    total, _ = brute(m)
+    if not total:
+        return
+    D = consistent_deals(m)
+    seen = {tuple(row) for row in D.tolist()}
+    for ints in (False, True):
+        exact_count(m)
+        rows = sample_deal_rows(m, 5000, 3, max_states=None, exact_ints=ints)
+        assert all(tuple(row) in seen for row in rows.tolist())
+        for loc in m.locations:
+            _, best = brute_sets(m, loc)
+            li = m.loc_index(loc)
+            freq = Counter(frozenset(m.cards[j] for j in np.flatnonzero(row == li))
+                           for row in rows)
+            for sset, p in best:
+                assert abs(freq.get(sset, 0) / 5000 - p) <= 4 * math.sqrt(p * (1 - p) / 5000) + 1e-3
+
+
+@pytest.mark.parametrize("i", range(3, 40, 4))
+def test_merged_columns_sets_and_all_in_chances_equal_brute_force(i):
+    m, _ = MERGED[i]
+    D = consistent_deals(m)
+    for loc in m.locations:
+        n_sets, best = brute_sets(m, loc)
+        res = location_sets(m, loc, top=5)
+        if not n_sets:
+            assert res == (0, [])
+            continue
+        assert res[0] == n_sets
+        assert [s for s, _ in res[1]] == [s for s, _ in best[:5]]
+    if not len(D):
+        return
+    locs = list(m.locations)
+    events = [(m.cards[:k], locs[:j]) for k in (1, 2, 3) for j in (1, 2)]
+    exact_count(m)
+    for counted in (True, False):
+        if not counted:
+            from solver.model import counting
+
+            counting._LAST_DP.clear()
+        got = all_in_chances(m, events)
+        for (cards, where), p in zip(events, got):
+            ok = np.ones(len(D), dtype=bool)
+            for c in cards:
+                ok &= np.isin(D[:, m.card_index(c)], [m.loc_index(l) for l in where])
+            want = ok.sum() / len(D)
+            assert (p == 0.0) if want == 0 else abs(p - want) <= 1e-12
+
+
+def test_groups_keep_locations_apart():
+    """Locations of different groups (a model's teams) are never merged, so the chance
+    that cards lie within a group comes from the count's own tables."""
+    from solver.model.counting import _Plan, _simplify
+
+    m, plan = MERGED[0]
+    merged = {frozenset(plan.cols[v]) for v in plan.parents}
+    m.groups = {l: i % 2 for i, l in enumerate(m.locations)}
+    plan2 = _Plan(_simplify(m))
+    for v in plan2.parents:
+        assert len({m.groups[m.locations[li]] for li in plan2.cols[v]}) == 1
+    assert merged != {frozenset(plan2.cols[v]) for v in plan2.parents}
