@@ -73,6 +73,7 @@ for line in sys.stdin:
         t = time.process_time(); a = MysteryHand().analyze(w.prefix(job["n"]), view)
         out["cpu"] = time.process_time() - t
         out["exact"] = bool(a.exact)
+        out["cand"] = a.mystery.count is not None and bool(a.mystery.exact)
     print(json.dumps(out), flush=True)
 '''
 
@@ -130,6 +131,13 @@ def ask(proc, job: dict) -> dict:
     return json.loads(line)
 
 
+def _share(sel: list[dict], key: str) -> str:
+    """How many states each side had exact (``key``), as ``base -> now``."""
+    if not all(key in r["base"] and key in r["now"] for r in sel):
+        return "-"
+    return " -> ".join(str(sum(r[side][key] for r in sel)) for side in ("base", "now"))
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--base", default="36a056b", help="the older commit (default 36a056b)")
@@ -160,15 +168,16 @@ def main(argv=None):
     print(f"- base: `{args.base}` at {base}; now: this checkout at {ROOT}")
     print()
     print(f"| states | n | {args.base}: median | p95 | total | now: median | p95 | total "
-          "| ratio of totals |")
-    print("|---|---|---|---|---|---|---|---|---|")
+          "| ratio of totals | exact | candidates exact |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for lab in dict.fromkeys(label(j) for j, _ in rows):
         sel = [r for j, r in rows if label(j) == lab]
         b = [r["base"]["cpu"] for r in sel]
         n = [r["now"]["cpu"] for r in sel]
         print(f"| {lab} | {len(sel)} | {fmt_s(median(b))} | {fmt_s(p95(b))} | {sum(b):.1f} s "
               f"| {fmt_s(median(n))} | {fmt_s(p95(n))} | {sum(n):.1f} s | "
-              f"{sum(b) / max(sum(n), 1e-9):.2f}x |")
+              f"{sum(b) / max(sum(n), 1e-9):.2f}x | {_share(sel, 'exact')} | "
+              f"{_share(sel, 'cand')} |")
     errs = [(r["base"].get("error"), r["now"].get("error")) for _, r in rows]
     errs = [(a, b) for a, b in errs if a is not None and b is not None]
     if errs:
