@@ -620,11 +620,14 @@ MERGED = merged_models()
 
 def test_merged_columns_are_exercised():
     """The models below do merge columns, some more than once (a merged column merged
-    again), and the programme with merges is smaller than without."""
+    again), some whose cells are in the same statements (a statement over both columns
+    then sums the merged cells), and the programme with merges is smaller than without."""
     from solver.model.counting import _DP, _Plan
 
     assert len(MERGED) == 40
     assert sum(len(p.merges) >= 2 for _, p in MERGED) >= 10
+    assert sum(any(c[1] in p.parents for cs, _, _ in p.users for c in cs)
+               for _, p in MERGED) >= 10
     smaller = 0
     for m, plan in MERGED:
         plain = _Plan(plan.prob, merge=False)

@@ -237,6 +237,14 @@ def _simplify(model, drop=frozenset(), keep_locs=(), split=None, loc_split=None)
                     cells, users, used, factor, [groups.get(ls[0]) for ls in cols])
 
 
+def _reach(cs, rows, cells) -> int:
+    """The most a sum over cells can be: each cell's bound, each class's size at most."""
+    per: dict[int, int] = defaultdict(int)
+    for x in cs:
+        per[x[0]] += cells[x][1]
+    return sum(min(v, len(rows[r])) for r, v in per.items())
+
+
 # --------------------------------------------------------------------------------------
 # 2. the plan: cell order, open sums, look-ahead bounds
 class _Dim:
@@ -278,6 +286,7 @@ class _Plan:
         self.merges: dict[int, tuple[int, int, int]] = {}   # step -> (a, b, merged)
         self.parents: dict[int, tuple[int, int]] = {}        # merged column -> (a, b)
         self.tags = tuple(tags)
+        self.users = list(prob.users)       # with merged columns: their cells renamed
         self.col_labels = (dict(col_labels) if col_labels is not None else
                            {c: g for c, g in enumerate(prob.col_group) if g is not None})
         dims, dims_of = self._dims()
@@ -325,7 +334,7 @@ class _Plan:
             if c in merged_away:
                 d.lo = 0
             dims.append(d)
-        for cs, lo, hi in self.prob.users:
+        for cs, lo, hi in self.users:
             dims.append(_Dim(cs, lo, hi, "user"))
         tagset = set(self.tags)
         self.tag_cells = [c for c in sorted(cells) if c in tagset]
@@ -333,7 +342,7 @@ class _Plan:
             dims.append(_Dim([c], 0, cells[c][1], "tag"))
         merged = {self.col_dim[v] for v in self.parents}
         for i, d in enumerate(dims):
-            reach = sum(cells[c][1] for c in d.cells)
+            reach = _reach(d.cells, rows, cells)
             # "at least lo" (its cells cannot exceed hi anyway): only min(value, lo)
             # matters, so the value saturates at lo and states above it merge
             d.sat = d.kind == "user" and 0 < d.lo and d.hi >= reach
@@ -354,9 +363,10 @@ class _Plan:
         """Merge columns once the rest of the order treats them alike.
 
         At a point of the order where two columns have their remaining cells in the same
-        classes, none of them in a statement or a tag and none bounded beyond the
-        column's size, the rest of the programme cannot tell them apart: it only needs
-        the space left in both together.  So their two fill digits become one, the sum
+        classes, each in the same statements as the other column's cell of its class
+        (usually none), none tagged and none bounded beyond the column's size, the rest
+        of the programme cannot tell them apart: it only needs the space left in both
+        together (a statement over both sees the sum of their cells, now one cell).  So their two fill digits become one, the sum
         of the fills, and each state is weighted by ``C(ra + rb, ra)`` (``ra``, ``rb``: the
         space left in each), the ways the cards still to come to the merged column can
         be split over the two (Vandermonde: a class's ``k`` cards there, split ``ka + kb``,
@@ -370,28 +380,38 @@ class _Plan:
         T = len(order)
         colmap = {c: c for c in range(len(self.cols))}     # column -> current column
 
-        def plain(c):
+        def alike(c):
+            """What the rest of the order sees of cell c: the statements it is in (two
+            columns whose cells are in the same ones for every class are alike), or
+            None when it cannot be merged (bounded, tagged, or a relaxed column)."""
             if c[1] in self.relaxed_cols:
-                return False
+                return None
             lo, hi = self.cells[c]
             if lo != 0 or hi != min(size[c[0]], self.col_cap[c[1]]):
-                return False
-            return all(dims[i].kind in ("row", "col") for i in dims_of[c])
+                return None
+            if any(dims[i].kind not in ("row", "col", "user") for i in dims_of[c]):
+                return None
+            return frozenset(i for i in dims_of[c] if dims[i].kind == "user")
 
-        # per position: for each (original) column, its rows still to come, or None when
-        # a cell still to come is not plain
+        # per position: for each (original) column, its cells still to come as (class,
+        # statements), or None when one of them cannot be merged
         fut: list[dict[int, frozenset | None]] = [None] * (T + 1)
         acc: dict[int, set] = defaultdict(set)
         bad: set[int] = set(self.relaxed_cols)
         fut[T] = {}
         for t in range(T - 1, -1, -1):
             c = order[t]
-            acc[c[1]].add(c[0])
-            if not plain(c):
+            sig = alike(c)
+            if sig is None:
                 bad.add(c[1])
+            else:
+                acc[c[1]].add((c[0], sig))
             fut[t] = {col: (None if col in bad else frozenset(rs)) for col, rs in acc.items()}
         out: list[tuple[int, int]] = []
-        emitted: set[tuple[int, int]] = set()
+        emitted: set[tuple[int, int]] = set()     # (class, column) done
+        chain = {c: [c] for c in colmap}            # column -> the columns it became
+        placed: set[tuple[int, int]] = set()        # the cells of the new order
+        renamed: dict[tuple[int, int], tuple[int, int]] = {}
         for t in range(T):
             # the current columns still to come, by the classes they have left
             groups: dict[frozenset, list[int]] = defaultdict(list)
@@ -402,7 +422,8 @@ class _Plan:
                 sigs = {fut[t][col] for col in cols}
                 if None in sigs:
                     continue
-                left = frozenset().union(*sigs) - {r for (r, v) in emitted if v == cur}
+                done = {r for (r, v) in emitted if v == cur}
+                left = frozenset(x for x in frozenset().union(*sigs) if x[0] not in done)
                 if left:
                     groups[left, self.col_labels.get(cur)].append(cur)
             for _, curs in sorted(groups.items(), key=lambda kv: min(kv[1])):
@@ -422,18 +443,22 @@ class _Plan:
                     for col, cur in colmap.items():
                         if cur in (acc_col, other):
                             colmap[col] = v
+                            chain[col].append(v)
                     # a class whose cell either part has had is done for the merged one
                     emitted |= {(r, v) for (r, x) in emitted if x in (acc_col, other)}
                     acc_col = v
             r, c = order[t]
             v = colmap[c]
-            if v == c:
-                out.append((r, c))
-            elif (r, v) not in emitted:
+            if (r, v) not in emitted:
                 emitted.add((r, v))
                 out.append((r, v))
+                placed.add((r, v))
+            # the cell that stands for this one: the first of its column's line to have
+            # had the class
+            renamed[r, c] = next((r, x) for x in chain[c] if (r, x) in placed)
         if not self.merges:
             return order
+        self.users = [(frozenset(renamed[x] for x in cs), lo, hi) for cs, lo, hi in self.users]
         cells = {}
         for c in out:
             if c[0] < 0:
