@@ -399,6 +399,7 @@ class _Plan:
         acc: dict[int, set] = defaultdict(set)
         bad: set[int] = set(self.relaxed_cols)
         fut[T] = {}
+        now: dict[int, frozenset | None] = {}
         for t in range(T - 1, -1, -1):
             c = order[t]
             sig = alike(c)
@@ -406,11 +407,13 @@ class _Plan:
                 bad.add(c[1])
             else:
                 acc[c[1]].add((c[0], sig))
-            fut[t] = {col: (None if col in bad else frozenset(rs)) for col, rs in acc.items()}
+            now[c[1]] = None if c[1] in bad else frozenset(acc[c[1]])
+            fut[t] = dict(now)
         out: list[tuple[int, int]] = []
         emitted: set[tuple[int, int]] = set()     # (class, column) done
         chain = {c: [c] for c in colmap}            # column -> the columns it became
         placed: set[tuple[int, int]] = set()        # the cells of the new order
+        done_of: dict[int, set[int]] = defaultdict(set)   # column -> its classes done
         renamed: dict[tuple[int, int], tuple[int, int]] = {}
         for t in range(T):
             # the current columns still to come, by the classes they have left
@@ -422,7 +425,7 @@ class _Plan:
                 sigs = {fut[t][col] for col in cols}
                 if None in sigs:
                     continue
-                done = {r for (r, v) in emitted if v == cur}
+                done = done_of[cur]
                 left = frozenset(x for x in frozenset().union(*sigs) if x[0] not in done)
                 if left:
                     groups[left, self.col_labels.get(cur)].append(cur)
@@ -445,12 +448,14 @@ class _Plan:
                             colmap[col] = v
                             chain[col].append(v)
                     # a class whose cell either part has had is done for the merged one
-                    emitted |= {(r, v) for (r, x) in emitted if x in (acc_col, other)}
+                    done_of[v] = done_of[acc_col] | done_of[other]
+                    emitted |= {(r, v) for r in done_of[v]}
                     acc_col = v
             r, c = order[t]
             v = colmap[c]
             if (r, v) not in emitted:
                 emitted.add((r, v))
+                done_of[v].add(r)
                 out.append((r, v))
                 placed.add((r, v))
             # the cell that stands for this one: the first of its column's line to have
