@@ -11,7 +11,8 @@ interchangeable cards (same allowed locations, same membership in every statemen
 locations that no statement mentions; then a dynamic programme over the *cells* (class,
 location) in class-major order whose state is the partial sums of the *open* sums (class
 sizes, location sizes, statements), each split of a class weighted by its multinomial
-coefficient.  A forward and a backward pass give every marginal at once; the same tables
+coefficient; two locations that the rest of the order cannot tell apart are merged into
+one sum as it goes.  A forward and a backward pass give every marginal at once; the same tables
 draw uniform deals.  Over budget, :func:`count_deals` falls back to an honest estimate
 (``exact=False``, ``error`` = 95 % half-width).
 
