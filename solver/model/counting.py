@@ -1787,14 +1787,16 @@ def location_sets(model, loc: str, top: int = 10, *, max_states: int = 200_000,
         prob = _simplify(model, keep_locs=(li,))
         col = next((c for c, ls in enumerate(prob.cols) if ls == (li,)), None)
         tags = [(r, col) for r in range(len(prob.rows)) if (r, col) in prob.cells]
-        # first location by location with ``loc`` last: the class sums still open before
-        # ``loc`` are its composition, so the tags cost nothing (few states while the
-        # classes are few); then class by class with the cells of ``loc`` tagged
+        # first class by class with the cells of ``loc`` tagged (the other columns
+        # merge as the order goes, which keeps it small), when the plain count's peak
+        # leaves room for the tags; then location by location with ``loc`` last: the
+        # class sums still open before ``loc`` are its composition, so the tags cost
+        # nothing (few states while the classes are few)
         bylocation = sorted(prob.cells, key=lambda c: (c[1] == col, c[1], c[0]))
         dp = None
         tries = [(bylocation, min(max_states, LOCATION_ORDER_STATES))]
         if base_states is None or base_states * TAG_FACTOR <= max_states:
-            tries.append((None, max_states))
+            tries.insert(0, (None, max_states))
         for order, cap in tries:
             plan = _Plan(prob, tags, order=order)
             try:
