@@ -231,13 +231,19 @@ def test_draws_from_the_kept_float_tables_are_uniform(model):
     seen = {tuple(row) for row in D.tolist()}
     assert rows.shape == (6000, len(model.cards))
     assert all(tuple(row) in seen for row in rows.tolist())
-    loc = model.locations[0]
+    assert_sets_follow(model, rows, model.locations[0])
+
+
+def assert_sets_follow(model, rows, loc):
+    """The sets of ``loc`` in the drawn deals follow the exact set distribution (loose
+    bound: four standard deviations)."""
     _, best = brute_sets(model, loc)
     li = model.loc_index(loc)
+    n = len(rows)
     freq = Counter(frozenset(model.cards[i] for i in np.flatnonzero(row == li))
                    for row in rows)
     for sset, p in best:
-        assert abs(freq.get(sset, 0) / 6000 - p) <= 4 * math.sqrt(p * (1 - p) / 6000) + 1e-3
+        assert abs(freq.get(sset, 0) / n - p) <= 4 * math.sqrt(p * (1 - p) / n) + 1e-3
 
 
 def test_no_constraints_is_the_multinomial():
@@ -665,12 +671,7 @@ def test_merged_columns_draw_consistent_uniform_deals(i):
         rows = sample_deal_rows(m, 5000, 3, max_states=None, exact_ints=ints)
         assert all(tuple(row) in seen for row in rows.tolist())
         for loc in m.locations:
-            _, best = brute_sets(m, loc)
-            li = m.loc_index(loc)
-            freq = Counter(frozenset(m.cards[j] for j in np.flatnonzero(row == li))
-                           for row in rows)
-            for sset, p in best:
-                assert abs(freq.get(sset, 0) / 5000 - p) <= 4 * math.sqrt(p * (1 - p) / 5000) + 1e-3
+            assert_sets_follow(m, rows, loc)
 
 
 @pytest.mark.parametrize("i", range(3, 40, 4))

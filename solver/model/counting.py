@@ -516,13 +516,9 @@ class _Plan:
                             self.col_cap[b], stride[iv])
                 st.remove = sorted(((stride[i], rad[i]) for i in closing), reverse=True)
                 layout = [i for i in mid if i not in closing]
-                nstride, s = {}, 1
-                for i in layout:
-                    nstride[i] = s
-                    s *= rad[i]
                 self.steps.append(st)
                 self.layouts.append(list(layout))
-                self.strides.append(nstride)
+                self.strides.append(_strides(layout, rad))
                 continue
             st.lo, st.hi = cells[c]
             st_hi = st.hi
@@ -545,10 +541,7 @@ class _Plan:
             # cut the closing digits, most significant first: (stride, radix)
             st.remove = sorted(((stride[i], rad[i]) for i in closing), reverse=True)
             nxt = [i for i in mid if i not in closing]
-            nstride, s = {}, 1
-            for i in nxt:
-                nstride[i] = s
-                s *= rad[i]
+            nstride = _strides(nxt, rad)
             # at the end of a class: keep only states whose sums can still be met
             st.checks = []
             if dims[rd].last == t:
@@ -748,6 +741,15 @@ class _Plan:
                     hi_f += b
                 out[i][t] = (lo_f, hi_f)
         return out
+
+def _strides(layout: list[int], rad: dict[int, int]) -> dict[int, int]:
+    """Each open sum's stride in the packed key (the first sum least significant)."""
+    out, s = {}, 1
+    for i in layout:
+        out[i] = s
+        s *= rad[i]
+    return out
+
 
 def _log_splits(size: int, bounds: list[tuple[int, int]]) -> float:
     """log of the number of ways to split ``size`` cards over cells with count bounds."""
