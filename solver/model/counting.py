@@ -367,11 +367,12 @@ class _Plan:
         classes, each in the same statements as the other column's cell of its class
         (usually none), none tagged and none bounded beyond the column's size, the rest
         of the programme cannot tell them apart: it only needs the space left in both
-        together (a statement over both sees the sum of their cells, now one cell).  So their two fill digits become one, the sum
-        of the fills, and each state is weighted by ``C(ra + rb, ra)`` (``ra``, ``rb``: the
-        space left in each), the ways the cards still to come to the merged column can
-        be split over the two (Vandermonde: a class's ``k`` cards there, split ``ka + kb``,
-        sum to that binomial over the classes).  The same as static lumping, but decided
+        together (a statement over both sees the sum of their cells, now one cell).  So
+        their two fill digits become one, the sum of the fills, and each state is
+        weighted by ``C(ra + rb, ra)`` (``ra``, ``rb``: the space left in each), the ways
+        the cards still to come to the merged column can be split over the two
+        (Vandermonde: a class's ``k`` cards there, split ``ka + kb``, sum to that binomial
+        over the classes).  The same as static lumping, but decided
         step by step: mid-game, once the statements' classes are placed, most hands
         become alike for the free classes that follow, and the fill vectors collapse.
         Returns the new order: merge steps ``(-1, merged)`` and the merged columns'
@@ -741,6 +742,7 @@ class _Plan:
                     hi_f += b
                 out[i][t] = (lo_f, hi_f)
         return out
+
 
 def _strides(layout: list[int], rad: dict[int, int]) -> dict[int, int]:
     """Each open sum's stride in the packed key (the first sum least significant)."""
