@@ -113,8 +113,9 @@ def build(record, view, play: Play | None = None) -> ViewModel:
 
 
 def _team_groups(t, m) -> dict:
-    """Each player's team: the count keeps teams apart, so the team chances (A-rules of
-    claims) come from its own tables."""
+    """Each player's team (``model.groups``): the count never lumps or merges players of
+    different teams, so the chance that a team holds a whole half-suit (what a claim
+    needs, LIT-11) comes from its own tables."""
     return {p: ti for ti, team in enumerate(t.teams) for p in team if p in m.sizes}
 
 

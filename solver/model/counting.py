@@ -900,6 +900,8 @@ class _DP:
         return np.arange(len(keys)), np.zeros(len(keys), dtype=np.int64), new, w
 
     def _cut(self, new, remove):
+        """The keys ``new`` with the closing digits ``remove`` ((stride, radix), most
+        significant first) cut out."""
         for s, rad in remove:
             if self.plan.pow2:
                 new = ((new >> (s * rad).bit_length() - 1) * s) | (new & (s - 1))

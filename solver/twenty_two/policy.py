@@ -24,8 +24,8 @@ from typing import Sequence
 
 from solver.twenty_two.options import TwentyTwoOptions
 from solver.twenty_two.ranking import (Ranks, beats_or_ties_r, best_r, follow_rule_r,
-                                    follows_to_r, leads_r, show_rank_r, ACE, JK, target_r,
-                                    trick_winner_r)
+                                    follows_to_r, leads_r, lowest_r, show_rank_r, ACE, JK,
+                                    target_r, trick_winner_r)
 
 
 def cheapest_beat_r(hand: Ranks, target: Ranks) -> list[int] | None:
@@ -135,7 +135,7 @@ def _follow_options(hand, lead, target, opts, nat) -> list[tuple[int, ...]]:
     """The follows :func:`choose` picks from (``nat``: the hand's naturals, sorted)."""
     # the n lowest worked out once for every check of TT-10(b)
     n = len(lead)
-    low = nat[:n] if len(nat) >= n else nat + [JK] * (n - len(nat))
+    low = lowest_r(hand, n, nat)
     options: list[tuple[int, ...]] = []
     for cand in (low, cheapest_beat_r(nat, target), best_r(hand, n, opts, nat)):
         if cand is None or len(cand) != n:
@@ -155,7 +155,7 @@ def _follow_plain(hand, nat: list[int], n: int, target, opts) -> list[tuple[int,
     the cheapest naturals that beat or tie always are (no jokers), and the strongest are
     when they beat or tie (their jokers are within A7), else they are not the lowest.
     ``tests/test_twenty_two_policy`` checks it against the general rules."""
-    low = tuple(sorted(nat[:n] if len(nat) >= n else nat + [JK] * (n - len(nat))))
+    low = tuple(sorted(lowest_r(hand, n, nat)))
     out = [low]
     cheap = cheapest_beat_r(nat, target)
     if cheap is not None:

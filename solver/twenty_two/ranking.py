@@ -97,14 +97,15 @@ def beats_or_ties_r(q: Ranks, p: Ranks) -> bool:
     return all(x >= y for x, y in zip(effective_r(q), effective_r(p)))
 
 
-def lowest_r(hand: Ranks, n: int) -> list[int]:
+def lowest_r(hand: Ranks, n: int, nat: list[int] | None = None) -> list[int]:
     """The n lowest (TT-10(b)): the lowest naturals; jokers only when the hand has fewer than
-    n naturals (TT-V2(e)).
+    n naturals (TT-V2(e)).  ``nat``: the hand's naturals, sorted, when the caller has them.
 
     >>> lowest_r([0, 7, 3, 2], 3), lowest_r([0, 0, 3, 2], 3)
     ([2, 3, 7], [2, 3, 0])
     """
-    nat = sorted(filter(None, hand))
+    if nat is None:
+        nat = sorted(filter(None, hand))
     if len(nat) >= n:
         return nat[:n]
     return nat + [JK] * (n - len(nat))
