@@ -717,3 +717,96 @@ def test_groups_keep_locations_apart():
     for v in plan2.parents:
         assert len({m.groups[m.locations[li]] for li in plan2.cols[v]}) == 1
     assert merged != {frozenset(plan2.cols[v]) for v in plan2.parents}
+
+
+# ----------------------------------------------------------------------------------------
+# dead states dropped on the way (_Plan.suffix_table, _Plan.alive_spec)
+
+
+@pytest.fixture
+def prune_always(monkeypatch):
+    """Check every step's states, however few (the analyses only check big steps)."""
+    from solver.model import counting
+
+    monkeypatch.setattr(counting, "PRUNE_STATES", 0)
+    counting._LAST_DP.clear()
+    yield counting
+    counting._LAST_DP.clear()
+
+
+def pruned_models(counting, count: int = 24):
+    """Random models on which each kind of check drops states (half by the backward
+    table alone, half by the space checks alone), with 3 to 5 locations."""
+    from solver.model.counting import _DP, _Infeasible, _Plan, _simplify
+
+    out = {"suffix": [], "space": []}
+    for seed in range(3000):
+        nl = 3 + seed % 3
+        m = build_model(seed, {3: 9, 4: 9, 5: 8}[nl] + seed % 3, nl, 3 + seed % 7)
+        for kind in out:
+            if len(out[kind]) >= count // 2:
+                continue
+            try:
+                plan = _Plan(_simplify(m))
+                if kind == "suffix":
+                    plan.alive_spec = lambda b: None
+                else:
+                    plan.suffix_table = lambda b: None
+                dp = _DP(plan, False)
+            except _Infeasible:
+                continue
+            if dp.pruned:
+                out[kind].append(m)
+        if all(len(v) >= count // 2 for v in out.values()):
+            break
+    return out["suffix"] + out["space"]
+
+
+def test_pruning_is_exercised(prune_always):
+    """Both kinds of check drop states on some models, and never change a count."""
+    from solver.model.counting import _DP, _Plan, _simplify
+
+    models = pruned_models(prune_always)
+    assert len(models) == 24
+    for m in models:
+        plan = _Plan(_simplify(m))
+        dp = _DP(plan, True)
+        prune_always.PRUNE = False
+        try:
+            plain = _DP(_Plan(_simplify(m)), True)
+        finally:
+            prune_always.PRUNE = True
+        assert dp.total == plain.total and dp.work < plain.work
+
+
+def test_pruned_programmes_equal_brute_force(prune_always):
+    """Counts and marginals (float and integer), uniform consistent draws, candidate sets
+    and all-in chances with the checks on every step, against brute force."""
+    from solver.model.counting import sample_deal_rows
+
+    for m in pruned_models(prune_always)[::2]:
+        total, marg = brute(m)
+        D = consistent_deals(m)
+        for ints in (False, True):
+            r = exact_count(m, exact_ints=ints)
+            assert r.total == total
+            if total:
+                assert_marginals(m, r, marg)
+        if not total:
+            continue
+        seen = {tuple(row) for row in D.tolist()}
+        rows = sample_deal_rows(m, 3000, 5, max_states=None)
+        assert all(tuple(row) in seen for row in rows.tolist())
+        for loc in m.locations:
+            n_sets, best = brute_sets(m, loc)
+            res = location_sets(m, loc, top=5)
+            assert res[0] == n_sets
+            assert [s for s, _ in res[1]] == [s for s, _ in best[:5]]
+        locs = list(m.locations)
+        events = [(m.cards[:k], locs[:j]) for k in (1, 2, 3) for j in (1, 2)]
+        for (cards, where), p in zip(events, all_in_chances(m, events)):
+            ok = np.ones(len(D), dtype=bool)
+            for c in cards:
+                ok &= np.isin(D[:, m.card_index(c)], [m.loc_index(l) for l in where])
+            want = ok.sum() / len(D)
+            assert (p == 0.0) if want == 0 else abs(p - want) <= 1e-12

@@ -277,10 +277,9 @@ def probabilities(vm: ViewModel, max_states=MAX_STATES, time_budget=TIME_BUDGET,
                for k in m.cards}
     from solver.model.counting import deterministic_count, stretched
 
-    # a player's own view: the exact attempt may stretch past max_states (see STRETCH)
-    counting = deterministic_count(
-        m, max_states, support, len(vm.statements),
-        stretch=stretched(max_states, STRETCH) if vm.view is not None else None)
+    # the exact attempt may stretch past max_states (see STRETCH)
+    counting = deterministic_count(m, max_states, support, len(vm.statements),
+                                   stretch=stretched(max_states, STRETCH))
     if counting.exact:
         if not counting.total:   # cannot happen after a consistent backbone
             raise vm.inconsistent()
@@ -465,11 +464,12 @@ def _possible_all_in(vm: ViewModel, free, team) -> bool:
 
 #: DP states (base count's peak x counts needed) allowed for exact team probabilities
 PTEAM_STATES = 4_000_000
-#: from a player's own view the exact attempt may go past max_states, up to STRETCH[0]
-#: times it after a step while the states summed over its steps stay within STRETCH[1]
-#: times it (``solver.model.counting``, "stretch"); 8-player jokers games measured 215 000
-#: to 230 000 states (1.9-4.3 million over the steps) on the player's views that were
-#: estimates at 200 000
+#: the exact attempt may go past max_states, up to STRETCH[0] times it after a step while
+#: the states summed over its steps stay within STRETCH[1] times it
+#: (``solver.model.counting``, "stretch"); from either view (the estimate it saves costs
+#: about as much): 8-player jokers games measured 215 000 to 230 000 states (1.9-4.3
+#: million over the steps) on the player's views that were estimates at 200 000, and
+#: 247 000 (2.8 million) on ``samples/literature/eight-players-jokers.txt`` in public
 STRETCH = (2.5, 25.0)
 PTEAM_SAMPLES = 1500
 

@@ -74,6 +74,9 @@ class Counting:
     #: an estimate's accepted deals (exactly uniform under the relaxed model, kept because
     #: they meet every constraint), array (n, cards) of location indices
     deals: object = field(default=None, repr=False, compare=False)
+    #: the peak counting the states dropped as dead (see _DP._alive): how big the
+    #: programme's other forms, which cannot drop as many, tend to be
+    raw_states: int = 0
 
     @property
     def consistent(self) -> bool:
@@ -274,10 +277,14 @@ class _Plan:
     of a cell adds ``k * (sum of their strides)``; a closing sum's digit is cut out."""
 
     def __init__(self, prob: _Problem, tags=(), relaxed_cols=(), order=None,
-                 merge: bool | None = None, col_labels: dict | None = None):
+                 merge: bool | None = None, col_labels: dict | None = None,
+                 prune: bool = True):
         """``merge``: merge columns alike for the rest of the order (default
-        :data:`MERGE_COLUMNS`), only those with the same ``col_labels`` label if given."""
+        :data:`MERGE_COLUMNS`), only those with the same ``col_labels`` label if given;
+        ``prune``: drop the states :meth:`suffix_table` and :meth:`alive_spec` prove
+        dead."""
         self.prob = prob
+        self.prune = prune
         self.relaxed_cols = frozenset(relaxed_cols)
         # the working cells and columns: the problem's, and after a merge of columns
         # (see _merge_columns) the merged columns and their cells
@@ -557,6 +564,145 @@ class _Plan:
             self.layouts.append(list(layout))
             self.strides.append(nstride)
 
+    # ----- dead states -----------------------------------------------------------------
+    def suffix_table(self, b: int):
+        """The digits of the classes and statements open at boundary ``b`` that some
+        filling of the cells after ``b`` can complete, column sizes aside: ``(dims,
+        multipliers, table)``, a state being possible only if ``table[sum of digit times
+        multiplier]``; ``None`` when there is no such table (nothing open, or too big).
+
+        The cells after ``b`` are counted by a second programme that runs the order
+        backwards with no column size at all (classes and statements only: few states);
+        its states at ``b`` are what those cells can add to each open sum.  A class needs
+        exactly its size, a statement ``lo..hi`` (a saturated one at least ``lo``), so
+        each of those states admits a box of values of the forward digits.  A forward
+        state outside every box has no completion."""
+        cache = self.__dict__.setdefault("_suffix", {})
+        if b not in cache:
+            cache[b] = self._suffix_table(b)
+        return cache[b]
+
+    def _reverse(self):
+        """The backward programme of :meth:`suffix_table` (``None`` when over budget)."""
+        if "_rev" not in self.__dict__:
+            self._rev = None
+            steps = [c for c in self.order if c[0] >= 0]
+            prob = self.prob
+            relaxed = _Problem(prob.n_cards, prob.n_locs, prob.fixed, prob.rows,
+                               list(self.cols), list(self.col_cap), prob.loc_cap,
+                               dict(self.cells), list(self.users), prob.constraint_ids,
+                               prob.lump_factor, [None] * len(self.cols))
+            try:
+                rp = _Plan(relaxed, relaxed_cols=range(len(self.cols)), order=steps[::-1],
+                           merge=False, prune=False)
+                rdp = _DP(rp, False, SUFFIX_STATES, None, residues=False)
+                self._rev = (rp, rdp, len(steps))
+            except (OverBudget, _Infeasible):
+                pass
+        return self._rev
+
+    def _suffix_table(self, b: int):
+        rev = self._reverse()
+        if rev is None:
+            return None
+        rp, rdp, n = rev
+        j = sum(1 for c in self.order[b:] if c[0] >= 0)    # the same cut, backwards
+        R = len(self.prob.rows)
+        ncol = len(self.col_dim)
+        dims = [i for i in self.layouts[b] if self.dims[i].kind in ("row", "user")]
+        if not dims:
+            return None
+        to_rev = {i: i if i < R else i - ncol for i in dims}
+        if set(to_rev.values()) != {i for i in rp.layouts[j]}:
+            return None         # not the same open sums: no table
+        shape = [self.dims[i].hi + 1 for i in dims]
+        if math.prod(shape) > SUFFIX_TABLE:
+            return None
+        keys = rdp.keys[j]
+        strides = rp.strides[j]
+        g = []
+        for i in dims:
+            s, rad = strides[to_rev[i]], rp.radix[to_rev[i]]
+            g.append(((keys >> (s.bit_length() - 1)) & (rad - 1) if rp.pow2
+                      else (keys // s) % rad).tolist())
+        table = np.zeros(shape, dtype=bool)
+        for vals in zip(*g):
+            box = []
+            for i, v in zip(dims, vals):
+                d = self.dims[i]
+                if d.kind == "row":
+                    lo = hi = d.hi - v
+                elif d.sat:
+                    lo, hi = max(0, d.lo - v), d.lo
+                else:
+                    lo, hi = max(0, d.lo - v), d.hi - v
+                if lo > min(hi, d.hi) or hi < 0:
+                    break
+                box.append(slice(lo, min(hi, d.hi) + 1))
+            else:
+                table[tuple(box)] = True
+        mult, m = [], 1
+        for x in reversed(shape):
+            mult.append(m)
+            m *= x
+        mult.reverse()
+        pow2 = self.pow2
+        readers = []
+        for i in dims:
+            s = self.strides[b][i]
+            readers.append((s.bit_length() - 1, self.radix[i] - 1) if pow2
+                           else (s, self.radix[i]))
+        return readers, mult, table.ravel()
+
+    def alive_spec(self, b: int):
+        """The space checks :meth:`_DP._alive` runs on the states at boundary ``b``
+        (after step ``b - 1``), built on first use; ``None`` when there is nothing to
+        check: for every statement with cells still to come and ``lo > 0``, ``(lo,
+        reader of its value or None when not started, [(reader of a column's fill, its
+        size)])``.  A statement that still needs ``lo - value`` cards needs that much
+        space left in the hands its cells are in (what the backward table of
+        :meth:`suffix_table` does not know).  A state that fails one has no completion:
+        dropping it leaves every count the same."""
+        cache = self.__dict__.setdefault("_alive", {})
+        if b not in cache:
+            cache[b] = self._alive_spec(b)
+        return cache[b]
+
+    def _alive_spec(self, b: int):
+        layout = set(self.layouts[b])
+        strides = self.strides[b]
+        pow2 = self.pow2
+
+        def reader(i):
+            s = strides[i]
+            return (s.bit_length() - 1, self.radix[i] - 1) if pow2 else (s, self.radix[i])
+
+        cols_of: dict[int, set] = defaultdict(set)
+        for c in self.order[b:]:
+            if c[0] >= 0:
+                for i in self._dims_of[c]:
+                    cols_of[i].add(c[1])
+        base: dict[int, frozenset] = {}
+
+        def base_of(v):
+            if v not in base:
+                base[v] = (base_of(self.parents[v][0]) | base_of(self.parents[v][1])
+                           if v in self.parents else frozenset([v]))
+            return base[v]
+
+        open_cols = {x: i for x, i in self.col_dim.items() if i in layout}
+        checks = []
+        for i, d in enumerate(self.dims):
+            if d.kind != "user" or d.lo <= 0 or i not in cols_of:
+                continue
+            # the hands its cells can still go to, all with a tracked size
+            bases = frozenset().union(*(base_of(x) for x in cols_of[i]))
+            near = [x for x in open_cols if base_of(x) & bases]
+            if near and bases <= frozenset().union(*(base_of(x) for x in near)):
+                checks.append((d.lo, reader(i) if i in layout else None,
+                               [(reader(open_cols[x]), self.col_cap[x]) for x in near]))
+        return checks or None
+
     # ----- ordering ------------------------------------------------------------------
     def _order(self, dims_of):
         """Class-major order.  The classes that appear in statements come first, chosen
@@ -782,6 +928,16 @@ def _deal_bound(prob: _Problem) -> int:
 KEEP_TRANSITIONS = 12_000_000
 #: merge columns once the rest of the order treats them alike (see _Plan._merge_columns)
 MERGE_COLUMNS = True
+#: drop the states that the checks of _Plan.alive_spec prove dead, after every step that
+#: has at least PRUNE_STATES states (in chunks of ALIVE_CHUNK states)
+PRUNE = True
+PRUNE_STATES = 2000
+ALIVE_CHUNK = 1 << 18
+#: the backward programme of _Plan.suffix_table: at most this many states, and tables of
+#: at most SUFFIX_TABLE entries
+SUFFIX_STATES = 20_000
+SUFFIX_TABLE = 4_000_000
+LOCATION_PRUNE = True
 
 
 class _DP:
@@ -802,6 +958,8 @@ class _DP:
         self.plan = plan
         self.stretch = stretch
         self.work = 0
+        self.pruned = 0         # states dropped as dead (see _alive)
+        self.raw_peak = 1       # the peak counting them
         self.exact = exact
         self.max_states = max_states
         self.deadline = deadline
@@ -886,6 +1044,44 @@ class _DP:
             src, k, new, w = src[ok], k[ok], new[ok], w[ok]
         return src, k, new, w
 
+    def _alive(self, b: int, keys: np.ndarray) -> np.ndarray | None:
+        """Which of the states ``keys`` at boundary ``b`` can still be completed as far as
+        :meth:`_Plan.suffix_table` and :meth:`_Plan.alive_spec` can tell (``None``:
+        nothing to check there)."""
+        tab = self.plan.suffix_table(b)
+        spec = self.plan.alive_spec(b)
+        if spec is None and tab is None:
+            return None
+        if len(keys) > ALIVE_CHUNK:
+            return np.concatenate([self._alive(b, keys[i:i + ALIVE_CHUNK])
+                                   for i in range(0, len(keys), ALIVE_CHUNK)])
+        pow2 = self.plan.pow2
+        digits: dict = {}
+
+        def dg(rd, keys):
+            if rd not in digits:
+                a, m = rd
+                digits[rd] = (keys >> a) & m if pow2 else (keys // a) % m
+            return digits[rd]
+
+        if tab is not None:
+            readers, mult, table = tab
+            idx = 0
+            for rd, mu in zip(readers, mult):
+                idx = idx + dg(rd, keys) * mu
+            ok = table[idx]
+        else:
+            ok = np.ones(len(keys), dtype=bool)
+        if spec is not None:        # on the states the table lets through
+            live = np.flatnonzero(ok)
+            sub, digits = keys[live], {}
+            good = np.ones(len(live), dtype=bool)
+            for lo, val, space in spec:
+                room = sum(c - dg(rd, sub) for rd, c in space)
+                good &= lo - (dg(val, sub) if val is not None else 0) <= room
+            ok[live] = good
+        return ok
+
     def _merge(self, st, keys: np.ndarray):
         """A merge step: one transition per state, to the state with the two columns'
         fills summed, weighted by C(ra + rb, ra) (``ra``, ``rb``: the space left)."""
@@ -942,17 +1138,33 @@ class _DP:
                 starts = np.flatnonzero(first)
                 vals = np.add.reduceat(vals[order], starts)
                 keys = keys[starts]
+                # states no completion can reach are dropped (their terms are all zero)
+                alive = (self._alive(t + 1, keys) if PRUNE and plan.prune
+                         and len(keys) >= PRUNE_STATES else None)
+                if alive is not None and alive.all():
+                    alive = None
+                self.raw_peak = max(self.raw_peak, len(keys))
+                if alive is not None:
+                    self.pruned += len(keys) - int(alive.sum())
+                    keys, vals = keys[alive], vals[alive]
                 if kept + len(new) <= KEEP_TRANSITIONS:
                     # the backward pass and the samples walk the same transitions: keep
                     # them (with each one's next-state index) instead of expanding again
-                    kept += len(new)
                     inv = np.empty(len(new), dtype=np.int32)
                     inv[order] = np.cumsum(first) - 1
-                    self._trans[t] = (src.astype(np.int32), k.astype(np.int8), inv,
-                                      widx.astype(np.int32))
+                    ts, tk, tw = src, k, widx
+                    if alive is not None:
+                        live = alive[inv]
+                        inv = (np.cumsum(alive) - 1).astype(np.int32)[inv[live]]
+                        ts, tk, tw = src[live], k[live], widx[live]
+                    kept += len(inv)
+                    self._trans[t] = (ts.astype(np.int32), tk.astype(np.int8), inv,
+                                      tw.astype(np.int32))
                 if self.nprimes:
                     r = (res[:, src] * self.mod[:, widx]) % self.primes
                     res = np.add.reduceat(r[:, order], starts, axis=1) % self.primes
+                    if alive is not None:
+                        res = res[:, alive]
                 if not self.exact:
                     merged += int(np.diff(np.r_[starts, len(order)]).max()) + 1
             else:
@@ -1379,7 +1591,8 @@ def exact_count(model, *, exact_ints: bool = False, max_states: int | None = Non
         _LAST_DP[_fingerprint(model)] = (prob, plan, dp)
     marg = _exact_marginals(model, prob, dp)
     return Counting(True, dp.total, _order_marginals(model, marg), 0.0, "dp", dp.peak,
-                    rounding=dp.rounding, total_exact=dp.total_exact)
+                    rounding=dp.rounding, total_exact=dp.total_exact,
+                    raw_states=dp.raw_peak)
 
 
 def count_deals(model, *, max_states: int = 200_000, time_budget: float = 1.0, rng=None,
@@ -1804,7 +2017,7 @@ def location_sets(model, loc: str, top: int = 10, *, max_states: int = 200_000,
         if base_states is None or base_states * TAG_FACTOR <= max_states:
             tries.insert(0, (None, max_states))
         for order, cap in tries:
-            plan = _Plan(prob, tags, order=order)
+            plan = _Plan(prob, tags, order=order, prune=LOCATION_PRUNE)
             try:
                 dp = _DP(plan, False, cap, deadline, residues=False,
                          stretch=stretched(cap, stretch))

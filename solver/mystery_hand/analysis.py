@@ -229,7 +229,7 @@ def analyze_model(vm: ViewModel, record, *, max_states: int = MAX_STATES,
     for loc in mystery_locations(record.header, vm.opts) if candidates else ():
         mysteries[loc] = _candidates(vm, loc, possible, max_states if counting.exact else 0,
                                      seed=len(record.statements),
-                                     base_states=counting.states or None,
+                                     base_states=counting.raw_states or counting.states or None,
                                      deals=counting.deals)
     return MysteryHandAnalysis(
         view=vm.view, players=record.header.players, options=vm.opts,
