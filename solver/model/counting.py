@@ -620,27 +620,34 @@ class _Plan:
             return None
         keys = rdp.keys[j]
         strides = rp.strides[j]
-        g = []
-        for i in dims:
+        # each backward state admits the forward digits of a box; the boxes are orthants:
+        # a class or an exact statement needs one value, a statement "at most hi" any
+        # value up to hi - g, a saturated one any from lo - g up (one with 0 < lo < hi
+        # is only held to its hi).  So mark each box's corner and spread the marks along
+        # the axes of the inequalities: the table is the union of the boxes.
+        ok = np.ones(len(keys), dtype=bool)
+        flat = np.zeros(len(keys), dtype=np.int64)
+        down, up = [], []           # axes spread towards 0, towards the top
+        for ax, i in enumerate(dims):
             s, rad = strides[to_rev[i]], rp.radix[to_rev[i]]
-            g.append(((keys >> (s.bit_length() - 1)) & (rad - 1) if rp.pow2
-                      else (keys // s) % rad).tolist())
-        table = np.zeros(shape, dtype=bool)
-        for vals in zip(*g):
-            box = []
-            for i, v in zip(dims, vals):
-                d = self.dims[i]
-                if d.kind == "row":
-                    lo = hi = d.hi - v
-                elif d.sat:
-                    lo, hi = max(0, d.lo - v), d.lo
-                else:
-                    lo, hi = max(0, d.lo - v), d.hi - v
-                if lo > min(hi, d.hi) or hi < 0:
-                    break
-                box.append(slice(lo, min(hi, d.hi) + 1))
+            g = (keys >> (s.bit_length() - 1)) & (rad - 1) if rp.pow2 else (keys // s) % rad
+            d = self.dims[i]
+            if d.kind == "user" and d.sat:
+                corner = np.maximum(d.lo - g, 0)
+                up.append(ax)
             else:
-                table[tuple(box)] = True
+                corner = d.hi - g
+                if d.kind == "user" and d.lo < d.hi:
+                    down.append(ax)
+            ok &= (corner >= 0) & (corner <= d.hi)
+            flat = flat * shape[ax] + np.clip(corner, 0, d.hi)
+        table = np.zeros(math.prod(shape), dtype=bool)
+        table[flat[ok]] = True
+        table = table.reshape(shape)
+        for ax in down:
+            table = np.flip(np.logical_or.accumulate(np.flip(table, ax), axis=ax), ax)
+        for ax in up:
+            table = np.logical_or.accumulate(table, axis=ax)
         mult, m = [], 1
         for x in reversed(shape):
             mult.append(m)
@@ -1637,8 +1644,9 @@ KEEP_DEALS = 20_000
 #: :func:`location_sets` tries the location-by-location order up to this many states
 LOCATION_ORDER_STATES = 150_000
 #: the class-by-class programme of :func:`location_sets` is tried only when the plain
-#: count's peak times this fits the budget
+#: count's peak times this fits the budget, and up to TAGGED_STATES states
 TAG_FACTOR = 8
+TAGGED_STATES = 200_000
 
 #: sampled deals behind an estimate of :func:`deterministic_count` (95 % half-width of a
 #: single marginal at most about 1.96 * sqrt(0.25 / N) = 0.015)
@@ -2015,7 +2023,7 @@ def location_sets(model, loc: str, top: int = 10, *, max_states: int = 200_000,
         dp = None
         tries = [(bylocation, min(max_states, LOCATION_ORDER_STATES))]
         if base_states is None or base_states * TAG_FACTOR <= max_states:
-            tries.insert(0, (None, max_states))
+            tries.insert(0, (None, min(max_states, TAGGED_STATES)))
         for order, cap in tries:
             plan = _Plan(prob, tags, order=order, prune=LOCATION_PRUNE)
             try:
