@@ -259,8 +259,8 @@ def test_a_players_view_stretches_its_count_and_its_team_chances_stay_exact():
     chances then come exactly from the count's own tables (counting.all_in_chances).  When
     even those cannot be had (forced here: the tables dropped, a budget far too small),
     they are shares of uniform deals with an error bar (never the no-information 1.0) that
-    agree with the exact ones within it.  The public view keeps the plain budget.  (A
-    6-player jokers game in mid-play, budgets scaled down.)"""
+    agree with the exact ones within it.  The public view stretches alike, and no
+    further.  (A 6-player jokers game in mid-play, budgets scaled down.)"""
     from solver.literature.engine import cut_points
     from solver.literature.inference import probabilities, team_probabilities
     from solver.literature.simulate import simulate
@@ -273,9 +273,10 @@ def test_a_players_view_stretches_its_count_and_its_team_chances_stay_exact():
     vm = build(rec, view)
     peak = exact_count(vm.model, exact_total=False).states
     small = peak * 2 // 3                 # over the plain budget, within the stretch
-    pub = build(rec, None)                # the same scaled budget: no stretch in public
+    pub = build(rec, None)                # the same stretch in public, and no more
     ppeak = exact_count(pub.model, exact_total=False).states
-    assert not probabilities(pub, max_states=ppeak * 2 // 3).exact
+    assert probabilities(pub, max_states=ppeak * 2 // 3).exact
+    assert not probabilities(pub, max_states=ppeak // 3).exact
     full = probabilities(vm)
     ref, ref_exact, _ = team_probabilities(vm, full)
     assert ref_exact

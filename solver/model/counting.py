@@ -567,9 +567,10 @@ class _Plan:
     # ----- dead states -----------------------------------------------------------------
     def suffix_table(self, b: int):
         """The digits of the classes and statements open at boundary ``b`` that some
-        filling of the cells after ``b`` can complete, column sizes aside: ``(dims,
-        multipliers, table)``, a state being possible only if ``table[sum of digit times
-        multiplier]``; ``None`` when there is no such table (nothing open, or too big).
+        filling of the cells after ``b`` can complete, column sizes aside: ``(readers,
+        multipliers, table)``, a state being possible only if ``table[sum of its digits
+        (read by the readers) times the multipliers]``; ``None`` when there is no such
+        table (nothing open, the backward programme over budget, or the table too big).
 
         The cells after ``b`` are counted by a second programme that runs the order
         backwards with no column size at all (classes and statements only: few states);
@@ -596,7 +597,7 @@ class _Plan:
                 rp = _Plan(relaxed, relaxed_cols=range(len(self.cols)), order=steps[::-1],
                            merge=False, prune=False)
                 rdp = _DP(rp, False, SUFFIX_STATES, None, residues=False)
-                self._rev = (rp, rdp, len(steps))
+                self._rev = (rp, rdp)
             except (OverBudget, _Infeasible):
                 pass
         return self._rev
@@ -605,7 +606,7 @@ class _Plan:
         rev = self._reverse()
         if rev is None:
             return None
-        rp, rdp, n = rev
+        rp, rdp = rev
         j = sum(1 for c in self.order[b:] if c[0] >= 0)    # the same cut, backwards
         R = len(self.prob.rows)
         ncol = len(self.col_dim)
@@ -935,8 +936,8 @@ def _deal_bound(prob: _Problem) -> int:
 KEEP_TRANSITIONS = 12_000_000
 #: merge columns once the rest of the order treats them alike (see _Plan._merge_columns)
 MERGE_COLUMNS = True
-#: drop the states that the checks of _Plan.alive_spec prove dead, after every step that
-#: has at least PRUNE_STATES states (in chunks of ALIVE_CHUNK states)
+#: drop the states that _Plan.suffix_table and _Plan.alive_spec prove dead, after every
+#: step that has at least PRUNE_STATES states (in chunks of ALIVE_CHUNK states)
 PRUNE = True
 PRUNE_STATES = 2000
 ALIVE_CHUNK = 1 << 18
@@ -944,7 +945,6 @@ ALIVE_CHUNK = 1 << 18
 #: at most SUFFIX_TABLE entries
 SUFFIX_STATES = 20_000
 SUFFIX_TABLE = 4_000_000
-LOCATION_PRUNE = True
 
 
 class _DP:
@@ -2025,7 +2025,7 @@ def location_sets(model, loc: str, top: int = 10, *, max_states: int = 200_000,
         if base_states is None or base_states * TAG_FACTOR <= max_states:
             tries.insert(0, (None, min(max_states, TAGGED_STATES)))
         for order, cap in tries:
-            plan = _Plan(prob, tags, order=order, prune=LOCATION_PRUNE)
+            plan = _Plan(prob, tags, order=order)
             try:
                 dp = _DP(plan, False, cap, deadline, residues=False,
                          stretch=stretched(cap, stretch))
