@@ -751,7 +751,7 @@ def pruned_models(counting, count: int = 24):
                 if kind == "suffix":
                     plan.alive_spec = lambda b: None
                 else:
-                    plan.suffix_table = lambda b: None
+                    plan.suffix_table = lambda b, states=0: None
                 dp = _DP(plan, False)
             except _Infeasible:
                 continue

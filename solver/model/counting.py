@@ -317,6 +317,9 @@ class _Plan:
             if d.kind == "tag":
                 d.last = T  # never closes
         bounds = self._future_bounds()
+        # the steps that finish a class: where dead states are looked for (_DP._alive)
+        self.class_ends = [c[0] >= 0 and dims[self.row_dim[c[0]]].last == t
+                           for t, c in enumerate(self.order)]
         try:        # bit fields: digits by shifts and masks (no integer division)
             self._steps(bounds, dims_of, True)
         except OverBudget:      # too many bits: the tighter mixed radix
@@ -565,12 +568,15 @@ class _Plan:
             self.strides.append(nstride)
 
     # ----- dead states -----------------------------------------------------------------
-    def suffix_table(self, b: int):
+    def suffix_table(self, b: int, states: int = 0):
         """The digits of the classes and statements open at boundary ``b`` that some
         filling of the cells after ``b`` can complete, column sizes aside: ``(readers,
         multipliers, table)``, a state being possible only if ``table[sum of its digits
         (read by the readers) times the multipliers]``; ``None`` when there is no such
-        table (nothing open, the backward programme over budget, or the table too big).
+        table (nothing open, the backward programme over budget, or the table too big:
+        more than :data:`SUFFIX_TABLE` entries, or than :data:`SUFFIX_PER_STATE` times the
+        ``states`` it is first asked to check, whose check would cost less than the
+        table).
 
         The cells after ``b`` are counted by a second programme that runs the order
         backwards with no column size at all (classes and statements only: few states);
@@ -580,7 +586,7 @@ class _Plan:
         state outside every box has no completion."""
         cache = self.__dict__.setdefault("_suffix", {})
         if b not in cache:
-            cache[b] = self._suffix_table(b)
+            cache[b] = self._suffix_table(b, states)
         return cache[b]
 
     def _reverse(self):
@@ -602,7 +608,7 @@ class _Plan:
                 pass
         return self._rev
 
-    def _suffix_table(self, b: int):
+    def _suffix_table(self, b: int, states: int):
         rev = self._reverse()
         if rev is None:
             return None
@@ -617,7 +623,7 @@ class _Plan:
         if set(to_rev.values()) != {i for i in rp.layouts[j]}:
             return None         # not the same open sums: no table
         shape = [self.dims[i].hi + 1 for i in dims]
-        if math.prod(shape) > SUFFIX_TABLE:
+        if math.prod(shape) > min(SUFFIX_TABLE, SUFFIX_PER_STATE * max(states, 1)):
             return None
         keys = rdp.keys[j]
         strides = rp.strides[j]
@@ -665,12 +671,13 @@ class _Plan:
     def alive_spec(self, b: int):
         """The space checks :meth:`_DP._alive` runs on the states at boundary ``b``
         (after step ``b - 1``), built on first use; ``None`` when there is nothing to
-        check: for every statement with cells still to come and ``lo > 0``, ``(lo,
-        reader of its value or None when not started, [(reader of a column's fill, its
-        size)])``.  A statement that still needs ``lo - value`` cards needs that much
-        space left in the hands its cells are in (what the backward table of
-        :meth:`suffix_table` does not know).  A state that fails one has no completion:
-        dropping it leaves every count the same."""
+        check.  A statement that still needs ``lo - value`` cards needs that much space
+        left in the hands its cells are in (what the backward table of
+        :meth:`suffix_table` does not know).  The statements with cells still to come and
+        ``lo > 0`` are grouped by those hands: ``[([(reader of a hand's fill, its size),
+        ...], the largest lo of those not begun, [(lo, reader of the value) of those
+        begun]), ...]``.  A state that fails one has no completion: dropping it leaves
+        every count the same."""
         cache = self.__dict__.setdefault("_alive", {})
         if b not in cache:
             cache[b] = self._alive_spec(b)
@@ -699,17 +706,21 @@ class _Plan:
             return base[v]
 
         open_cols = {x: i for x, i in self.col_dim.items() if i in layout}
-        checks = []
-        for i, d in enumerate(self.dims):
+        groups: dict[tuple, list] = {}      # the same hands: [most a statement not begun
+        for i, d in enumerate(self.dims):   # needs, [(lo, reader) of those begun]]
             if d.kind != "user" or d.lo <= 0 or i not in cols_of:
                 continue
             # the hands its cells can still go to, all with a tracked size
             bases = frozenset().union(*(base_of(x) for x in cols_of[i]))
             near = [x for x in open_cols if base_of(x) & bases]
             if near and bases <= frozenset().union(*(base_of(x) for x in near)):
-                checks.append((d.lo, reader(i) if i in layout else None,
-                               [(reader(open_cols[x]), self.col_cap[x]) for x in near]))
-        return checks or None
+                g = groups.setdefault(tuple((reader(open_cols[x]), self.col_cap[x])
+                                            for x in near), [0, []])
+                if i in layout:
+                    g[1].append((d.lo, reader(i)))
+                else:
+                    g[0] = max(g[0], d.lo)
+        return [(space, need, begun) for space, (need, begun) in groups.items()] or None
 
     # ----- ordering ------------------------------------------------------------------
     def _order(self, dims_of):
@@ -942,9 +953,10 @@ PRUNE = True
 PRUNE_STATES = 2000
 ALIVE_CHUNK = 1 << 18
 #: the backward programme of _Plan.suffix_table: at most this many states, and tables of
-#: at most SUFFIX_TABLE entries
+#: at most SUFFIX_TABLE entries and SUFFIX_PER_STATE per state to check
 SUFFIX_STATES = 20_000
-SUFFIX_TABLE = 4_000_000
+SUFFIX_TABLE = 1_000_000
+SUFFIX_PER_STATE = 4
 
 
 class _DP:
@@ -1055,7 +1067,7 @@ class _DP:
         """Which of the states ``keys`` at boundary ``b`` can still be completed as far as
         :meth:`_Plan.suffix_table` and :meth:`_Plan.alive_spec` can tell (``None``:
         nothing to check there)."""
-        tab = self.plan.suffix_table(b)
+        tab = self.plan.suffix_table(b, len(keys))
         spec = self.plan.alive_spec(b)
         if spec is None and tab is None:
             return None
@@ -1083,9 +1095,12 @@ class _DP:
             live = np.flatnonzero(ok)
             sub, digits = keys[live], {}
             good = np.ones(len(live), dtype=bool)
-            for lo, val, space in spec:
+            for space, need, begun in spec:
                 room = sum(c - dg(rd, sub) for rd, c in space)
-                good &= lo - (dg(val, sub) if val is not None else 0) <= room
+                if need:
+                    good &= room >= need
+                for lo, val in begun:
+                    good &= room >= lo - dg(val, sub)
             ok[live] = good
         return ok
 
@@ -1135,6 +1150,7 @@ class _DP:
         merged = 0          # for the rounding bound: sum over steps of the largest merge
         self._trans: dict[int, tuple] = {}
         kept = 0
+        checked = 0             # states after the last check for dead ones
         for t in range(T):
             src, k, new, widx = self._expand(t, self.keys[t])
             vals = self.fwd[t][src] * self.bin[widx]
@@ -1146,8 +1162,14 @@ class _DP:
                 vals = np.add.reduceat(vals[order], starts)
                 keys = keys[starts]
                 # states no completion can reach are dropped (their terms are all zero)
-                alive = (self._alive(t + 1, keys) if PRUNE and plan.prune
-                         and len(keys) >= PRUNE_STATES else None)
+                # (checked where a class ends, or where the states have grown by a
+                # quarter since the last check: most dead states appear there, and a
+                # check costs about as much as a step)
+                alive = None
+                if (PRUNE and plan.prune and len(keys) >= PRUNE_STATES
+                        and (plan.class_ends[t] or len(keys) >= 1.25 * checked)):
+                    alive = self._alive(t + 1, keys)
+                    checked = len(keys) if alive is None else int(alive.sum())
                 if alive is not None and alive.all():
                     alive = None
                 self.raw_peak = max(self.raw_peak, len(keys))
