@@ -74,8 +74,8 @@ class Counting:
     #: an estimate's accepted deals (exactly uniform under the relaxed model, kept because
     #: they meet every constraint), array (n, cards) of location indices
     deals: object = field(default=None, repr=False, compare=False)
-    #: the peak counting the states dropped as dead (see _DP._alive): how big the
-    #: programme's other forms, which cannot drop as many, tend to be
+    #: exact counts: the peak counting the states dropped as dead (see _DP._alive), what
+    #: the gate of location_sets' tagged programme is given
     raw_states: int = 0
 
     @property
@@ -947,8 +947,9 @@ def _deal_bound(prob: _Problem) -> int:
 KEEP_TRANSITIONS = 12_000_000
 #: merge columns once the rest of the order treats them alike (see _Plan._merge_columns)
 MERGE_COLUMNS = True
-#: drop the states that _Plan.suffix_table and _Plan.alive_spec prove dead, after every
-#: step that has at least PRUNE_STATES states (in chunks of ALIVE_CHUNK states)
+#: drop the states that _Plan.suffix_table and _Plan.alive_spec prove dead, after a step
+#: with at least PRUNE_STATES states that ends a class or has a quarter more states than
+#: the last check left (in chunks of ALIVE_CHUNK states)
 PRUNE = True
 PRUNE_STATES = 2000
 ALIVE_CHUNK = 1 << 18
