@@ -1076,32 +1076,31 @@ class _DP:
             return np.concatenate([self._alive(b, keys[i:i + ALIVE_CHUNK])
                                    for i in range(0, len(keys), ALIVE_CHUNK)])
         pow2 = self.plan.pow2
-        digits: dict = {}
 
-        def dg(rd, keys):
-            if rd not in digits:
-                a, m = rd
-                digits[rd] = (keys >> a) & m if pow2 else (keys // a) % m
-            return digits[rd]
+        def digit(keys, rd):
+            a, m = rd
+            return (keys >> a) & m if pow2 else (keys // a) % m
 
         if tab is not None:
             readers, mult, table = tab
-            idx = 0
-            for rd, mu in zip(readers, mult):
-                idx = idx + dg(rd, keys) * mu
-            ok = table[idx]
+            ok = table[sum(digit(keys, rd) * mu for rd, mu in zip(readers, mult))]
         else:
             ok = np.ones(len(keys), dtype=bool)
         if spec is not None:        # on the states the table lets through
             live = np.flatnonzero(ok)
-            sub, digits = keys[live], {}
+            sub = keys[live]
+            fills = {}              # a hand's fill, read once for every group it is in
             good = np.ones(len(live), dtype=bool)
             for space, need, begun in spec:
-                room = sum(c - dg(rd, sub) for rd, c in space)
+                room = 0
+                for rd, c in space:
+                    if rd not in fills:
+                        fills[rd] = digit(sub, rd)
+                    room = room + (c - fills[rd])
                 if need:
                     good &= room >= need
                 for lo, val in begun:
-                    good &= room >= lo - dg(val, sub)
+                    good &= room >= lo - digit(sub, val)
             ok[live] = good
         return ok
 
