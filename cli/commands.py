@@ -84,7 +84,8 @@ def analyze(record, as_, as_json, exposure=None):
         from solver.parallel import beside
 
         result, exp, failed = beside(lambda: game.analyze(rec, view),
-                                     lambda: game.exposure(rec, view))
+                                     lambda: game.exposure(rec, view),
+                                     preload=game.solver_modules)
         if failed is not None:
             if exposure:
                 raise failed

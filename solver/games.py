@@ -231,6 +231,10 @@ class Game(ABC):
     public_view: ClassVar[bool] = True
     #: whether :meth:`simulate` writes lossy records (``miss`` > 0)
     lossy: ClassVar[bool] = False
+    #: the modules its analyses load (numpy, the counting programme...): imported before
+    #: ``analyze`` forks the exposure's analysis, so that it is done once
+    #: (:func:`solver.parallel.beside`)
+    solver_modules: ClassVar[tuple[str, ...]] = ()
 
     # ----- records (every game) ----------------------------------------------------------
     def options(self, header: "Header") -> "Options":

@@ -83,3 +83,24 @@ def test_log_still_refuses_a_contradiction(tmp_path):
                          cwd=ROOT, env=env, capture_output=True, text=True)
     assert out.returncode == 3, out.stderr
     assert path.read_text() == text
+
+
+def test_cp_sat_is_used_without_pandas(tmp_path):
+    """OR-Tools' cp_model imports pandas (a quarter of a second); solver.lazy imports it
+    with a stand-in, so a contradiction named by CP-SAT loads OR-Tools but not pandas, and
+    a later ``import pandas`` still gets the real one."""
+    text, _ = SMALL["mystery-hand"]
+    path = tmp_path / "game.txt"
+    path.write_text(text)
+    body = ("from cli.main import main\n"
+            "try:\n"
+            f"    main(['log', {str(path)!r}, 'Dev asks Ben 4H-7H: 0'])\n"
+            "except SystemExit as e:\n"
+            "    assert e.code == 3, e.code")
+    mods = loaded(body)
+    assert "ortools" in mods and "pandas" not in mods
+    mods = loaded("from solver.lazy import import_cp_model\n"
+                  "cp = import_cp_model()\n"
+                  "import pandas\n"
+                  "assert hasattr(pandas, 'DataFrame') and pandas.Series is not cp.pd.Series")
+    assert {"ortools", "pandas"} <= mods

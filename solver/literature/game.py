@@ -35,6 +35,8 @@ class LiteratureGame(Game):
     player_counts = (4, 6, 8)
     header_keys = ("teams",)
     lossy = True
+    solver_modules = ("solver.model.counting", "solver.literature.analysis",
+                      "solver.literature.advise")
     opening = "(the deal)"
     measure = "log10 of the deals consistent with what the view saw"
     examples = ("Ana holds: 2H 3H 4H 6H 7H 9S JC QD", "Ana asks Ben 9C: no",

@@ -38,6 +38,8 @@ class MysteryHandGame(Game):
     player_counts = tuple(range(3, 9))
     opening = "(the deal)"
     lossy = True
+    solver_modules = ("solver.model.counting", "solver.mystery_hand.analysis",
+                      "solver.mystery_hand.advise")
     demo = "five-players-ana.txt"
     demo_card = "KS"
     measure = "log10 of the candidates for the mystery hand"
