@@ -951,7 +951,7 @@ MERGE_COLUMNS = True
 #: with at least PRUNE_STATES states that ends a class or has a quarter more states than
 #: the last check left (in chunks of ALIVE_CHUNK states)
 PRUNE = True
-PRUNE_STATES = 2000
+PRUNE_STATES = 10_000
 ALIVE_CHUNK = 1 << 18
 #: the backward programme of _Plan.suffix_table: at most this many states, and tables of
 #: at most SUFFIX_TABLE entries and SUFFIX_PER_STATE per state to check
@@ -1036,20 +1036,15 @@ class _DP:
         if n == 0 or not (kmin <= kmax).any():
             e = np.zeros(0, dtype=np.int64)
             return e, e, e, e
-        srcs, ks, news, ws = [], [], [], []
-        for k in range(int(kmin.min()), int(kmax.max()) + 1):
-            src = np.flatnonzero((kmin <= k) & (k <= kmax))
-            if not len(src):
-                continue
-            srcs.append(src)
-            ks.append(np.full(len(src), k, dtype=np.int64))
-            news.append(keys[src] + k * st.kstep)
-            ws.append(rem[src] + k)
-        if len(srcs) == 1:
-            src, k, new, w = srcs[0], ks[0], news[0], ws[0]
-        else:
-            src, k, new, w = (np.concatenate(srcs), np.concatenate(ks), np.concatenate(news),
-                              np.concatenate(ws))
+        # every (k, state) with kmin <= k <= kmax, k-major (the states in order for each
+        # k: the next keys come in sorted runs, which the stable sort merges cheaply)
+        k0 = int(kmin.min())
+        ks = np.arange(k0, int(kmax.max()) + 1)[:, None]
+        k, src = np.nonzero((kmin <= ks) & (ks <= kmax))
+        if k0:
+            k += k0
+        new = keys[src] + k * st.kstep
+        w = rem[src] + k
         for s, rad, lo in st.sat:           # "at least lo": values above lo are lo
             over = digit(new, s, rad) - lo
             np.maximum(over, 0, out=over)
