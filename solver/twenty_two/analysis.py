@@ -27,7 +27,7 @@ from solver.twenty_two.inference import (DISCARDS, OUT, STOCK, ViewModel, build,
 from solver.twenty_two.options import TwentyTwoOptions
 from solver.twenty_two.ranking import (beats_or_ties, hr, legal_follows, legal_leads, rank_label,
                                     ranks, show_rank, target_of)
-from solver.twenty_two.policy import losers, playout
+from solver.twenty_two.policy import gc_paused, losers, playout
 from solver.twenty_two.engine import Engine, replay
 
 MAX_STATES = 200_000
@@ -280,12 +280,13 @@ def analyze(record, view: str | None, *, max_states: int = MAX_STATES,
     if not counting.exact:  # the exact tables did not fit: no exactly uniform samples either
         sampler.failed = ("showdown risk not computed: too many consistent deals to sample "
                           "exactly within the budget")
-    if my_turn:
-        for opt in plays[:MAX_PLAYS]:
-            opt.risk = _risk(vm, eng, view, trick, opt.cards, sampler, counting, hand)
-        evaluated = min(len(plays), MAX_PLAYS)
-    elif hand and eng.deal is d and turn.kind in ("lead", "follow", "showdown"):
-        risk_now = _risk(vm, eng, view, trick, None, sampler, counting, hand)
+    with gc_paused():       # the deals and the playouts: no cycles, many containers
+        if my_turn:
+            for opt in plays[:MAX_PLAYS]:
+                opt.risk = _risk(vm, eng, view, trick, opt.cards, sampler, counting, hand)
+            evaluated = min(len(plays), MAX_PLAYS)
+        elif hand and eng.deal is d and turn.kind in ("lead", "follow", "showdown"):
+            risk_now = _risk(vm, eng, view, trick, None, sampler, counting, hand)
     if sampler.failed and (plays or hand):
         notes.append(sampler.failed)
     return TwentyTwoAnalysis(deal_number=d.number, dealer=d.dealer, receivers=d.receivers,
