@@ -958,6 +958,8 @@ ALIVE_CHUNK = 1 << 18
 SUFFIX_STATES = 20_000
 SUFFIX_TABLE = 1_000_000
 SUFFIX_PER_STATE = 4
+#: a step's transitions come from one 2-D mask up to this many (state, k) pairs
+EXPAND_2D = 16_384
 
 
 class _DP:
@@ -1037,14 +1039,29 @@ class _DP:
             e = np.zeros(0, dtype=np.int64)
             return e, e, e, e
         # every (k, state) with kmin <= k <= kmax, k-major (the states in order for each
-        # k: the next keys come in sorted runs, which the stable sort merges cheaply)
-        k0 = int(kmin.min())
-        ks = np.arange(k0, int(kmax.max()) + 1)[:, None]
-        k, src = np.nonzero((kmin <= ks) & (ks <= kmax))
-        if k0:
-            k += k0
-        new = keys[src] + k * st.kstep
-        w = rem[src] + k
+        # k: the next keys come in sorted runs, which the stable sort merges cheaply):
+        # few states from one 2-D mask (a few numpy calls instead of five per k), many
+        # k by k (np.nonzero of a big 2-D mask is the slower)
+        k0, k1 = int(kmin.min()), int(kmax.max())
+        if n * (k1 - k0 + 1) <= EXPAND_2D:
+            ks = np.arange(k0, k1 + 1)[:, None]
+            k, src = np.nonzero((kmin <= ks) & (ks <= kmax))
+            if k0:
+                k += k0
+            new = keys[src] + k * st.kstep
+            w = rem[src] + k
+        else:
+            srcs, kk, news, ws = [], [], [], []
+            for k in range(k0, k1 + 1):
+                src = np.flatnonzero((kmin <= k) & (k <= kmax))
+                if not len(src):
+                    continue
+                srcs.append(src)
+                kk.append(np.full(len(src), k, dtype=np.int64))
+                news.append(keys[src] + k * st.kstep)
+                ws.append(rem[src] + k)
+            src, k, new, w = (np.concatenate(srcs), np.concatenate(kk), np.concatenate(news),
+                              np.concatenate(ws))
         for s, rad, lo in st.sat:           # "at least lo": values above lo are lo
             over = digit(new, s, rad) - lo
             np.maximum(over, 0, out=over)
