@@ -1169,7 +1169,9 @@ class _DP:
             order = np.argsort(new, kind="stable")
             keys = new[order]
             if len(keys):
-                first = np.r_[True, keys[1:] != keys[:-1]]
+                first = np.empty(len(keys), dtype=bool)
+                first[0] = True
+                np.not_equal(keys[1:], keys[:-1], out=first[1:])
                 starts = np.flatnonzero(first)
                 vals = np.add.reduceat(vals[order], starts)
                 keys = keys[starts]
@@ -1207,7 +1209,8 @@ class _DP:
                     if alive is not None:
                         res = res[:, alive]
                 if not self.exact:
-                    merged += int(np.diff(np.r_[starts, len(order)]).max()) + 1
+                    merged += int(max(np.diff(starts).max(initial=0),
+                                      len(order) - starts[-1])) + 1
             else:
                 vals = np.zeros(0, dtype=self.dtype)
                 res = np.zeros((self.nprimes, 0), dtype=np.int64)
@@ -1271,7 +1274,7 @@ class _DP:
         if len(src):
             order = np.argsort(src, kind="stable")
             s = src[order]
-            starts = np.flatnonzero(np.r_[True, s[1:] != s[:-1]])
+            starts = np.flatnonzero(np.concatenate(([True], s[1:] != s[:-1])))
             out[s[starts]] = np.add.reduceat(vals[order], starts)
         return out
 
