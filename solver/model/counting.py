@@ -1457,7 +1457,12 @@ def _take(K, t, cum, k, idx, gstart, gend, target):
     """Each draw's transition at step t: the one whose cumulative weight interval (within
     its state's group ``gstart:gend``) holds its target; its k goes into ``K[:, t]``; the
     next states are returned."""
-    j = np.searchsorted(cum, target, side="right")
+    if target.dtype == object:
+        j = np.searchsorted(cum, target, side="right")
+    else:       # the targets in order: half the time of a search for each in turn
+        o = np.argsort(target)
+        j = np.empty(len(target), dtype=np.intp)
+        j[o] = np.searchsorted(cum, target[o], side="right")
     np.clip(j, gstart, gend - 1, out=j)
     K[:, t] = k[j]
     return idx[j]
@@ -1503,8 +1508,14 @@ def _deals_from_counts(prob: _Problem, plan: _Plan, K: np.ndarray, gen) -> np.nd
             if not mask.any():
                 continue
             keys = np.where(mask, gen.random(out.shape), 2.0)
-            rank = keys.argsort(axis=1).argsort(axis=1)
-            to_a = mask & (rank < np.broadcast_to(left[t], (n,))[:, None])
+            # the `left` cards with the smallest keys go to a (the first `left` of the
+            # row's argsort, marked through it: the rank the argsort of the argsort gave,
+            # at the cost of one argsort)
+            order = keys.argsort(axis=1)
+            first = np.empty(out.shape, dtype=bool)
+            first[np.arange(n)[:, None], order] = (
+                np.arange(out.shape[1])[None, :] < np.broadcast_to(left[t], (n,))[:, None])
+            to_a = mask & first
             out[to_a] = a + 10_000
             out[mask & ~to_a] = b + 10_000
     for c, locs in enumerate(prob.cols):

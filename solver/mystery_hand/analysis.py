@@ -287,7 +287,9 @@ def _sampled_candidates(vm: ViewModel, loc: str, certain, bound: int, seed: int,
     half-width; the count is not known, only bounds: at least the distinct hands drawn, at
     most every hand of the possible cards.  A hand's estimate is never 0 (it was drawn) and
     never 1 unless it is the only possible one."""
+    import heapq
     from collections import Counter
+
     from solver.model.stats import wilson_halfwidth
 
     import numpy as np
@@ -327,7 +329,11 @@ def _sampled_candidates(vm: ViewModel, loc: str, certain, bound: int, seed: int,
     else:
         for row in range(n):
             hands[tuple(sorted(card_of[j] for j in c_i[r_i == row]))] += 1
-    ranked = sorted(hands.items(), key=lambda kv: (-kv[1], [repr(c) for c in kv[0]]))[:10]
+    # the ten most drawn (ties by the cards' names): only hands drawn at least as often
+    # as the tenth most drawn can be among them, so only those get a name key
+    least = heapq.nlargest(10, hands.values())[-1]
+    ranked = sorted(((cs, k) for cs, k in hands.items() if k >= least),
+                    key=lambda kv: (-kv[1], [repr(c) for c in kv[0]]))[:10]
     top, err = [], 0.0
     for cs, k in ranked:
         p = k / n
