@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import gc
 import random
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from contextlib import contextmanager
 from typing import Sequence
 
@@ -224,6 +224,14 @@ def playout(hands: dict[str, list[int]], receivers: Sequence[str], leader: str,
             forced = None
         elif not plays:
             play = _draw(_menu(menus, tuple(hands[p]), None, None, opts, False), rnd)
+        elif track_best and len(plays[0]) == 1 and len(hands[p]) > 2:
+            # a one-card follow (three in four of the choices), worked out directly: what
+            # _work_out_menu gives it, _follow_one of the hand's naturals (the sorted hand
+            # past its jokers), costs less than finding it again by the whole hand, and
+            # most of these hands were never met before (drawn the same way as _draw)
+            hp = hands[p]
+            items = _follow_one(hp[bisect_right(hp, JK):], plays[best][0])
+            play = items[int(rnd() * len(items))] if len(items) > 1 else items[0]
         else:
             target = plays[0] if opts.rasmussen else plays[best]
             play = _draw(_menu(menus, tuple(hands[p]), plays[0], target, opts, False), rnd)
