@@ -44,10 +44,15 @@ def worktree(commit: str, path: str) -> str:
     return path
 
 
-def runner(root: str):
+def runner(root: str, bytecode_cache: bool = False):
     """argv prefix that runs ``sleuth`` from the code at ``root`` (PYTHONPATH first, so an
-    editable install of the other checkout does not interfere)."""
-    return [sys.executable, "-c", MAIN.format(root=root)], dict(os.environ, PYTHONPATH=root)
+    editable install of the other checkout does not interfere).  ``bytecode_cache``: as
+    Python does by default, whatever ``PYTHONDONTWRITEBYTECODE`` says here (each module
+    compiled once, not at every run)."""
+    env = dict(os.environ, PYTHONPATH=root)
+    if bytecode_cache:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return [sys.executable, "-c", MAIN.format(root=root)], env
 
 
 def timed_run(cmd, env, cwd):
@@ -83,21 +88,32 @@ def main(argv=None):
     ap.add_argument("--cuts", default="12,16,20,24,28,32,36")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--repeat", type=int, default=1, help="runs per state and version")
+    ap.add_argument("--bytecode-cache", action="store_true",
+                    help="let both versions keep their compiled modules (Python's default) "
+                         "even where PYTHONDONTWRITEBYTECODE is set; each is run once first")
     ap.add_argument("--json")
     args = ap.parse_args(argv)
     cuts = [int(x) for x in args.cuts.split(",")]
     base = worktree(args.base, args.worktree)
     head = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"],
                           capture_output=True, text=True).stdout.strip()
+    cache = args.bytecode_cache or not os.environ.get("PYTHONDONTWRITEBYTECODE")
     print_machine(machine())
     print(f"- this checkout: `{head}` (+ working tree) at {ROOT}; base: `{args.base}` at {base}")
+    print(f"- compiled modules: {'kept between runs (Python default)' if cache else 'compiled at every run (PYTHONDONTWRITEBYTECODE set)'}")
     print(f"- load before: {load()}")
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        for label, view, path in states(args.records, cuts, args.seed, tmp):
+        todo = states(args.records, cuts, args.seed, tmp)
+        if args.bytecode_cache:     # every module each version loads, compiled once
+            for root in (ROOT, base):
+                cmd, env = runner(root, True)
+                for path in {v: p for _, v, p in todo}.values():
+                    timed_run(cmd + ["analyze", path], env, root)
+        for label, view, path in todo:
             row = {"state": label, "view": view}
             for name, root in (("new", ROOT), ("base", base)):
-                cmd, env = runner(root)
+                cmd, env = runner(root, args.bytecode_cache)
                 walls, cpus = [], []
                 for _ in range(args.repeat):
                     p, w, c = timed_run(cmd + ["analyze", path], env, root)
@@ -109,7 +125,7 @@ def main(argv=None):
                 row[name + "_cpu"] = median(cpus)
             row["ratio"] = row["base"] / row["new"]
             if view == "me":    # the same work as the base: the sheet without the exposure
-                cmd, env = runner(ROOT)
+                cmd, env = runner(ROOT, args.bytecode_cache)
                 ws = [timed_run(cmd + ["analyze", path, "--no-exposure"], env, ROOT)[1]
                       for _ in range(args.repeat)]
                 row["plain"] = median(ws)
@@ -118,7 +134,7 @@ def main(argv=None):
                   f"x{row['ratio']:.1f} -->", file=sys.stderr, flush=True)
         startup = {}
         for name, root in (("new", ROOT), ("base", base)):
-            cmd, env = runner(root)
+            cmd, env = runner(root, args.bytecode_cache)
             hw = [timed_run(cmd + ["--help"], env, root)[1] for _ in range(5)]
             startup[name] = median(hw)
     print(f"- load after: {load()}")
