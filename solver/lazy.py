@@ -10,6 +10,7 @@ package for its :class:`~solver.games.Game` does not import its solvers (OR-Tool
 from __future__ import annotations
 
 import importlib
+import sys
 import types
 
 
@@ -73,8 +74,6 @@ def import_cp_model():
     >>> s = cp.CpSolver(); s.solve(m) == cp.OPTIMAL, s.value(x)
     (True, 3)
     """
-    import sys
-
     if CP_MODEL in sys.modules or "pandas" in sys.modules:
         return importlib.import_module(CP_MODEL)
     stand_in = _PandasStandIn("pandas")
@@ -102,8 +101,6 @@ class _PandasStandIn(types.ModuleType):
     def __getattr__(self, attr):
         if attr.startswith("__"):
             raise AttributeError(attr)
-        import sys
-
         if sys.modules.get("pandas") is self:
             del sys.modules["pandas"]
         return getattr(importlib.import_module("pandas"), attr)
