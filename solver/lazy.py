@@ -110,9 +110,6 @@ def keep_functions(module_name: str, names) -> None:
     """Make the package ``module_name`` keep the lazily exported functions ``names`` when a
     submodule of the same name is imported (the import system would otherwise replace the
     package attribute ``best`` with the module ``best``)."""
-    import sys
-    import types
-
     keep = frozenset(names)
 
     class _Package(types.ModuleType):
