@@ -30,11 +30,15 @@ def lazy_exports(package: str, names: dict[str, str | None], game: str | None = 
     return __getattr__
 
 
+#: OR-Tools' CP-SAT module (``LazyModule(CP_MODEL)`` imports it through
+#: :func:`import_cp_model`)
+CP_MODEL = "ortools.sat.python.cp_model"
+
+
 class LazyModule:
-    """A module imported on first attribute access (``cp_model = LazyModule(
-    "ortools.sat.python.cp_model")``): OR-Tools pulls in pandas, a second of start-up that
-    ``sleuth --help`` should not pay.  OR-Tools' CP-SAT module is imported without pandas
-    (:func:`import_cp_model`).
+    """A module imported on first attribute access (``cp_model = LazyModule(CP_MODEL)``):
+    OR-Tools pulls in pandas, a second of start-up that ``sleuth --help`` should not pay;
+    its CP-SAT module is imported without pandas (:func:`import_cp_model`).
 
     >>> m = LazyModule("json")
     >>> m.dumps([1])
@@ -53,8 +57,6 @@ class LazyModule:
                             else importlib.import_module(self._name))
         return getattr(self._module, attr)
 
-
-CP_MODEL = "ortools.sat.python.cp_model"
 
 
 def import_cp_model():

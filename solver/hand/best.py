@@ -23,13 +23,13 @@ from itertools import combinations
 
 from solver.cards import SUITS, Card
 from solver.errors import BudgetError, RuleError
-from solver.lazy import LazyModule
+from solver.lazy import CP_MODEL, LazyModule
 from solver.hand.melds import Reading, position_card, wild_limit
 from solver.hand.options import HandOptions
 from solver.hand.regime import (Regime, check_copies, make_regime, natural_value,
                                 run_position_value)
 
-cp_model = LazyModule("ortools.sat.python.cp_model")     # loaded on first use
+cp_model = LazyModule(CP_MODEL)     # loaded on first use
 
 WILD = "W"  # the kind of every wild card (two wilds are interchangeable)
 TAKEN = "T"  # the kind of a taken discard (it must be melded this turn, HR-29)

@@ -35,10 +35,10 @@ from dataclasses import dataclass, field
 from typing import Hashable, Iterable, Sequence
 
 from solver.errors import BudgetError, InconsistentError
-from solver.lazy import LazyModule
+from solver.lazy import CP_MODEL, LazyModule
 
 
-cp_model = LazyModule("ortools.sat.python.cp_model")
+cp_model = LazyModule(CP_MODEL)
 
 Pair = tuple[int, int]
 

@@ -38,9 +38,9 @@ from __future__ import annotations
 
 from typing import Callable
 
-from solver.lazy import LazyModule
+from solver.lazy import CP_MODEL, LazyModule
 
-cp_model = LazyModule("ortools.sat.python.cp_model")
+cp_model = LazyModule(CP_MODEL)
 
 Pair = tuple[int, int]
 

@@ -962,6 +962,19 @@ SUFFIX_PER_STATE = 4
 EXPAND_2D = 16_384
 
 
+def _run_starts(a: np.ndarray) -> np.ndarray:
+    """Where each run of equal values of the sorted, non-empty ``a`` begins (no ``np.r_``:
+    about 20 us a call, a fifth of a small step).
+
+    >>> _run_starts(np.array([3, 3, 5, 7, 7])).tolist()
+    [True, False, True, True, False]
+    """
+    first = np.empty(len(a), dtype=bool)
+    first[0] = True
+    np.not_equal(a[1:], a[:-1], out=first[1:])
+    return first
+
+
 class _DP:
     """Forward tables (sorted state keys and counts per boundary), backward tables,
     expected count per cell, uniform samples.
@@ -1169,9 +1182,7 @@ class _DP:
             order = np.argsort(new, kind="stable")
             keys = new[order]
             if len(keys):
-                first = np.empty(len(keys), dtype=bool)
-                first[0] = True
-                np.not_equal(keys[1:], keys[:-1], out=first[1:])
+                first = _run_starts(keys)
                 starts = np.flatnonzero(first)
                 vals = np.add.reduceat(vals[order], starts)
                 keys = keys[starts]
@@ -1274,7 +1285,7 @@ class _DP:
         if len(src):
             order = np.argsort(src, kind="stable")
             s = src[order]
-            starts = np.flatnonzero(np.concatenate(([True], s[1:] != s[:-1])))
+            starts = np.flatnonzero(_run_starts(s))
             out[s[starts]] = np.add.reduceat(vals[order], starts)
         return out
 

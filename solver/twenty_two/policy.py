@@ -225,13 +225,13 @@ def playout(hands: dict[str, list[int]], receivers: Sequence[str], leader: str,
         elif not plays:
             play = _draw(_menu(menus, tuple(hands[p]), None, None, opts, False), rnd)
         elif track_best and len(plays[0]) == 1 and len(hands[p]) > 2:
-            # a one-card follow (three in four of the choices), worked out directly: what
-            # _work_out_menu gives it, _follow_one of the hand's naturals (the sorted hand
-            # past its jokers), costs less than finding it again by the whole hand, and
-            # most of these hands were never met before (drawn the same way as _draw)
+            # a one-card follow without rasmussen (TT-10, TT-11; three in four of the
+            # choices) that does not decide the last card: the menu _work_out_menu gives
+            # it, _follow_one of the naturals (the sorted hand past its jokers), is
+            # cheaper to work out than to look up by the whole hand, which is mostly new
             hp = hands[p]
-            items = _follow_one(hp[bisect_right(hp, JK):], plays[best][0])
-            play = items[int(rnd() * len(items))] if len(items) > 1 else items[0]
+            play = _draw(("any", _follow_one(hp[bisect_right(hp, JK):], plays[best][0])),
+                         rnd)
         else:
             target = plays[0] if opts.rasmussen else plays[best]
             play = _draw(_menu(menus, tuple(hands[p]), plays[0], target, opts, False), rnd)
@@ -255,10 +255,10 @@ def playout(hands: dict[str, list[int]], receivers: Sequence[str], leader: str,
 @contextmanager
 def gc_paused():
     """No cyclic garbage collection inside (the sampled deals and their playouts): they
-    make no reference cycles, but allocate tens of thousands of tuples and lists, and the menus kept in
-    :data:`_MENUS` (up to 100 000 containers) made every full collection walk them all:
-    half the time of a big table's analysis (the slowest Twenty-Six state, 1.09 -> 0.58
-    s).  Collection resumes, as it was, on the way out.
+    make no reference cycles, but allocate tens of thousands of tuples and lists, and the
+    menus kept in :data:`_MENUS` (up to 100 000 containers) made every full collection
+    walk them all: half the time of a big table's analysis (the slowest Twenty-Six state,
+    1.09 -> 0.58 s).  Collection resumes, as it was, on the way out.
 
     >>> import gc
     >>> with gc_paused():
