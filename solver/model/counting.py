@@ -44,6 +44,11 @@ import numpy as np
 
 from solver.model.witness import _Infeasible, _propagate
 
+try:                    # the compiled step (setup.py builds it where a C compiler is)
+    from solver.model import _kernel as KERNEL
+except ImportError:     # pragma: no cover - a build without a compiler
+    KERNEL = None
+
 __all__ = ["Counting", "all_in_chances", "count_deals", "deterministic_count", "exact_count", "estimate", "location_sets", "sample_deals",
            "clamp_to_support", "OverBudget"]
 
@@ -265,7 +270,25 @@ class _Step:
     """What step t (one cell) does to the state keys."""
 
     __slots__ = ("cell", "lo", "hi", "old", "new_his", "closing_new", "kstep", "rsize",
-                 "row_old", "remove", "checks", "sat", "merge")
+                 "row_old", "remove", "checks", "sat", "merge", "packed")
+
+    def kernel_args(self, pow2: bool):
+        """The step as :func:`solver.model._kernel.expand` reads it (int64 arrays; made
+        once per step)."""
+        if self.packed is None:
+            def rows(xs, width):
+                return np.array(xs, dtype=np.int64).reshape(len(xs), width)
+
+            self.packed = (
+                max([self.lo, *self.closing_new]), min([self.hi, *self.new_his]),
+                self.kstep, self.rsize,
+                rows([(a, b, hi, -1 if lo is None else lo) for a, b, hi, lo in self.old], 4),
+                np.array(self.row_old if self.row_old is not None else (), dtype=np.int64),
+                rows(self.sat, 3),
+                rows([(s.bit_length() - 1, (s * r).bit_length() - 1) for s, r in self.remove]
+                     if pow2 else self.remove, 2),
+                rows(self.checks, 4))
+        return self.packed
 
 
 class _Plan:
@@ -515,7 +538,7 @@ class _Plan:
                 raise OverBudget("state keys do not fit in 64 bits")
             st = _Step()
             st.cell = c
-            st.merge = None
+            st.merge = st.packed = None
             closing = {i for i in ds if dims[i].last == t}
             if c[0] < 0:        # a merge of two columns (see _merge_columns)
                 a, b, v = self.merges[t]
@@ -1027,6 +1050,10 @@ class _DP:
         n = len(keys)
         if st.merge is not None:
             return self._merge(st, keys)
+        if KERNEL is not None:
+            lo, hi, kstep, rsize, old, row_old, sat, remove, checks = st.kernel_args(self.plan.pow2)
+            return KERNEL.expand(keys, self.plan.pow2, lo, hi, kstep, rsize, self.bsize, old,
+                                 row_old, sat, remove, checks)
         kmax = np.full(n, st.hi, dtype=np.int64)
         kmin = np.full(n, st.lo, dtype=np.int64)
         pow2 = self.plan.pow2
@@ -1176,16 +1203,31 @@ class _DP:
         self._trans: dict[int, tuple] = {}
         kept = 0
         checked = 0             # states after the last check for dead ones
+        # the compiled step (float programme without residues): expansion and terms in
+        # one pass, the sorted transitions summed in another (see _kernel)
+        fused = KERNEL is not None and not self.exact and not self.nprimes
         for t in range(T):
-            src, k, new, widx = self._expand(t, self.keys[t])
-            vals = self.fwd[t][src] * self.bin[widx]
+            st = plan.steps[t]
+            if fused and st.merge is None:
+                lo, hi, kstep, rsize, old, row_old, sat, remove, checks = (
+                    st.kernel_args(plan.pow2))
+                src, k, new, widx, vals = KERNEL.expand(
+                    self.keys[t], plan.pow2, lo, hi, kstep, rsize, self.bsize, old, row_old,
+                    sat, remove, checks, self.fwd[t], self.bin)
+            else:
+                src, k, new, widx = self._expand(t, self.keys[t])
+                vals = self.fwd[t][src] * self.bin[widx]
             order = np.argsort(new, kind="stable")
-            keys = new[order]
-            if len(keys):
-                first = _run_starts(keys)
-                starts = np.flatnonzero(first)
-                vals = np.add.reduceat(vals[order], starts)
-                keys = keys[starts]
+            if len(new):
+                if fused:
+                    keys, vals, inv, longest = KERNEL.reduce_sorted(new, vals, order)
+                else:
+                    keys = new[order]
+                    first = _run_starts(keys)
+                    starts = np.flatnonzero(first)
+                    vals = np.add.reduceat(vals[order], starts)
+                    keys = keys[starts]
+                    inv = None
                 # states no completion can reach are dropped (their terms are all zero)
                 # (checked where a class ends, or where the states have grown by a
                 # quarter since the last check: most dead states appear there, and a
@@ -1204,25 +1246,30 @@ class _DP:
                 if kept + len(new) <= KEEP_TRANSITIONS:
                     # the backward pass and the samples walk the same transitions: keep
                     # them (with each one's next-state index) instead of expanding again
-                    inv = np.empty(len(new), dtype=np.int32)
-                    inv[order] = np.cumsum(first) - 1
+                    if inv is None:
+                        inv = np.empty(len(new), dtype=np.int32)
+                        inv[order] = np.cumsum(first) - 1
                     ts, tk, tw = src, k, widx
                     if alive is not None:
                         live = alive[inv]
                         inv = (np.cumsum(alive) - 1).astype(np.int32)[inv[live]]
                         ts, tk, tw = src[live], k[live], widx[live]
                     kept += len(inv)
-                    self._trans[t] = (ts.astype(np.int32), tk.astype(np.int8), inv,
-                                      tw.astype(np.int32))
+                    self._trans[t] = (ts.astype(np.int32, copy=False),
+                                      tk.astype(np.int8, copy=False), inv,
+                                      tw.astype(np.int32, copy=False))
                 if self.nprimes:
                     r = (res[:, src] * self.mod[:, widx]) % self.primes
                     res = np.add.reduceat(r[:, order], starts, axis=1) % self.primes
                     if alive is not None:
                         res = res[:, alive]
-                if not self.exact:
+                if fused:
+                    merged += longest + 1
+                elif not self.exact:
                     merged += int(max(np.diff(starts).max(initial=0),
                                       len(order) - starts[-1])) + 1
             else:
+                keys = new
                 vals = np.zeros(0, dtype=self.dtype)
                 res = np.zeros((self.nprimes, 0), dtype=np.int64)
             self._check_budget(len(keys))
@@ -1304,10 +1351,17 @@ class _DP:
         for t in range(T - 1, -1, -1):
             if deadline is not None and time.perf_counter() > deadline:
                 raise OverBudget("out of time")
-            src, k, idx, w = self._transitions(t)
-            contrib = w * bwd[t + 1][idx]
-            bwd[t] = self._segment_sum(src, contrib, len(self.fwd[t]))
-            m = (self.fwd[t][src] * contrib * k).sum() if len(src) else 0
+            kept = self._trans.get(t) if KERNEL is not None and not self.exact else None
+            if kept is not None:        # compiled: one pass, the same sums
+                src = kept[0]
+                bwd[t], terms = KERNEL.backward_step(*kept, self.bin, bwd[t + 1],
+                                                     self.fwd[t], len(self.fwd[t]))
+                m = terms.sum()
+            else:
+                src, k, idx, w = self._transitions(t)
+                contrib = w * bwd[t + 1][idx]
+                bwd[t] = self._segment_sum(src, contrib, len(self.fwd[t]))
+                m = (self.fwd[t][src] * contrib * k).sum() if len(src) else 0
             self.cell_mass[self.plan.order[t]] = int(m) if self.exact else float(m)
             st = self.plan.steps[t]
             span += st.hi - st.lo + 3

@@ -1,0 +1,170 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""The counting programme's step expansion, compiled (see ``docs/counting.md``).
+
+Built at install when a C compiler is there (``setup.py``; optional): ``_DP._expand``
+uses it when it imports and falls back to the numpy code otherwise.  Both give the same
+transitions in the same order (``tests/test_kernel.py``).
+"""
+import numpy as np
+
+ctypedef long long i64
+
+
+cdef inline i64 _digit(i64 x, i64 a, i64 b, bint pow2) nogil:
+    if pow2:
+        return (x >> a) & b
+    return (x // a) % b
+
+
+def expand(const i64[::1] keys, bint pow2, i64 lo, i64 hi, i64 kstep, i64 rsize,
+           i64 bsize, const i64[:, ::1] old, const i64[::1] row_old,
+           const i64[:, ::1] sat, const i64[:, ::1] remove, const i64[:, ::1] checks,
+           const double[::1] fwd=None, const double[::1] binomial=None):
+    """Every transition of one step from the sorted states ``keys``: (index of the source
+    state (int32), k (int8), packed next state, index of C(remaining, k) in the flat
+    binomial tables (int32)), k-major and the states in order within each k (as
+    ``_DP._expand``).
+
+    ``lo``/``hi``: the bounds on k before the states' own digits; ``old``: rows
+    (a, b, hi, lo) -- k <= hi - digit, and k >= lo - digit where lo >= 0; ``row_old``:
+    (a, b) of the class's digit (remaining = rsize - digit) or empty; ``sat``: rows
+    (a, b, lo), the digit clamped to lo; ``remove``: rows (stride, radix), most
+    significant first (when ``pow2``: (log2 stride, log2 stride * radix)); ``checks``: rows (a, b, min, max) the next digit must meet.
+    A digit is ``(x >> a) & b`` when ``pow2`` and ``(x // a) % b`` otherwise.
+
+    With ``fwd`` (the states' counts) and ``binomial`` (the flat float table), a fifth
+    array: each transition's term ``fwd[src] * binomial[w]``.
+    """
+    cdef Py_ssize_t n = keys.shape[0], i, j, m = 0
+    cdef i64 v, kmn, kmx, k0 = hi + 1, k1 = lo - 1, k, key, nw, over, d
+    cdef bint ok
+    kmin_a = np.empty(n, dtype=np.int64)
+    kmax_a = np.empty(n, dtype=np.int64)
+    rem_a = np.empty(n, dtype=np.int64)
+    cdef i64[::1] kmin = kmin_a, kmax = kmax_a, rem = rem_a
+    cdef Py_ssize_t nold = old.shape[0], nsat = sat.shape[0], nrem = remove.shape[0]
+    cdef Py_ssize_t nchk = checks.shape[0]
+    cdef bint has_row = row_old.shape[0] == 2
+    with nogil:
+        for i in range(n):
+            key = keys[i]
+            kmn = lo
+            kmx = hi
+            for j in range(nold):
+                v = _digit(key, old[j, 0], old[j, 1], pow2)
+                if old[j, 2] - v < kmx:
+                    kmx = old[j, 2] - v
+                if old[j, 3] >= 0 and old[j, 3] - v > kmn:
+                    kmn = old[j, 3] - v
+            kmin[i] = kmn
+            kmax[i] = kmx
+            if kmn <= kmx:
+                m += kmx - kmn + 1
+                if kmn < k0:
+                    k0 = kmn
+                if kmx > k1:
+                    k1 = kmx
+            if has_row:
+                rem[i] = (rsize - _digit(key, row_old[0], row_old[1], pow2)) * bsize
+            else:
+                rem[i] = rsize * bsize
+    src_a = np.empty(m, dtype=np.int32)
+    k_a = np.empty(m, dtype=np.int8)
+    new_a = np.empty(m, dtype=np.int64)
+    w_a = np.empty(m, dtype=np.int32)
+    cdef int[::1] src = src_a, w = w_a
+    cdef signed char[::1] ks = k_a
+    cdef i64[::1] new = new_a
+    cdef bint terms = fwd is not None
+    term_a = np.empty(m if terms else 0, dtype=np.float64)
+    cdef double[::1] term = term_a
+    cdef Py_ssize_t out = 0
+    with nogil:
+        for k in range(k0, k1 + 1):
+            for i in range(n):
+                if kmin[i] > k or k > kmax[i]:
+                    continue
+                nw = keys[i] + k * kstep
+                for j in range(nsat):
+                    over = _digit(nw, sat[j, 0], sat[j, 1], pow2) - sat[j, 2]
+                    if over > 0:
+                        nw -= (over << sat[j, 0]) if pow2 else over * sat[j, 0]
+                for j in range(nrem):
+                    d = remove[j, 0]
+                    if pow2:    # d = log2(stride), then log2(stride * radix)
+                        nw = ((nw >> remove[j, 1]) << d) | (nw & ((<i64>1 << d) - 1))
+                    else:
+                        nw = (nw // (d * remove[j, 1])) * d + nw % d
+                ok = True
+                for j in range(nchk):
+                    v = _digit(nw, checks[j, 0], checks[j, 1], pow2)
+                    if v < checks[j, 2] or v > checks[j, 3]:
+                        ok = False
+                        break
+                if not ok:
+                    continue
+                src[out] = <int>i
+                ks[out] = <signed char>k
+                new[out] = nw
+                w[out] = <int>(rem[i] + k)
+                if terms:
+                    term[out] = fwd[i] * binomial[rem[i] + k]
+                out += 1
+    if terms:
+        return src_a[:out], k_a[:out], new_a[:out], w_a[:out], term_a[:out]
+    return src_a[:out], k_a[:out], new_a[:out], w_a[:out]
+
+
+def reduce_sorted(const i64[::1] new, const double[::1] term, const i64[::1] order):
+    """The next states from the transitions' keys ``new`` and terms, ``order`` sorting
+    ``new`` (stably): (the distinct keys in order, each one's summed terms -- added in
+    ``order`` -- the index of each transition's next state (int32), the longest run of
+    one key).  The same states as ``np.add.reduceat`` over the runs; the sums may differ
+    in the last bits (another order of addition, within the same rounding bound)."""
+    cdef Py_ssize_t n = order.shape[0], j, g = -1, run = 0, longest = 0
+    cdef i64 i, key, prev = 0
+    keys_a = np.empty(n, dtype=np.int64)
+    sums_a = np.empty(n, dtype=np.float64)
+    inv_a = np.empty(n, dtype=np.int32)
+    cdef i64[::1] keys = keys_a
+    cdef double[::1] sums = sums_a
+    cdef int[::1] inv = inv_a
+    with nogil:
+        for j in range(n):
+            i = order[j]
+            key = new[i]
+            if g < 0 or key != prev:
+                g += 1
+                keys[g] = key
+                sums[g] = term[i]
+                prev = key
+                run = 1
+            else:
+                sums[g] += term[i]
+                run += 1
+            if run > longest:
+                longest = run
+            inv[i] = <int>g
+    keys_a.resize(g + 1, refcheck=False)     # shrinks in place
+    sums_a.resize(g + 1, refcheck=False)
+    return keys_a, sums_a, inv_a, longest
+
+
+def backward_step(const int[::1] src, const signed char[::1] k, const int[::1] nxt,
+                  const int[::1] w, const double[::1] binomial, const double[::1] bwd_next,
+                  const double[::1] fwd, Py_ssize_t n):
+    """One step of the backward pass over kept transitions (source state, k, index of the
+    next state, index of the binomial): (the backward values of the ``n`` states -- each
+    one's terms added in transition order, as ``np.bincount`` does -- and every
+    transition's share of the cell's expected count, ``fwd[src] * term * k``)."""
+    cdef Py_ssize_t m = src.shape[0], j
+    cdef double term
+    bwd_a = np.zeros(n, dtype=np.float64)
+    mass_a = np.empty(m, dtype=np.float64)
+    cdef double[::1] bwd = bwd_a, mass = mass_a
+    with nogil:
+        for j in range(m):
+            term = binomial[w[j]] * bwd_next[nxt[j]]
+            bwd[src[j]] += term
+            mass[j] = fwd[src[j]] * term * k[j]
+    return bwd_a, mass_a

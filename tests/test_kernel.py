@@ -1,0 +1,113 @@
+"""The compiled step (``solver/model/_kernel.pyx``) against the numpy code it replaces.
+
+Both must give the same transitions in the same order, the same states, and the same
+counts and marginals up to the order of float additions (the rounding bound covers both).
+"""
+from __future__ import annotations
+
+import shutil
+import sysconfig
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from solver.model import counting
+from solver.model.counting import _DP, _Plan, _simplify, exact_count
+from tests.test_counting import models, mystery_hand_model
+
+
+def _has_compiler() -> bool:
+    cc = (sysconfig.get_config_var("CC") or "cc").split()[0]
+    return shutil.which(cc) is not None
+
+
+@pytest.mark.skipif(not _has_compiler(), reason="no C compiler: the numpy code is used")
+def test_the_kernel_is_built_where_a_compiler_is():
+    """With a C compiler, ``pip install -e .`` builds the kernel (setup.py) and the
+    counting uses it."""
+    assert counting.KERNEL is not None, "solver.model._kernel was not built"
+
+
+needs_kernel = pytest.mark.skipif(counting.KERNEL is None, reason="kernel not built")
+
+
+def _programme(model, pow2: bool):
+    plan = _Plan(_simplify(model))
+    if plan.pow2 != pow2:
+        if not pow2:
+            plan._steps(plan._future_bounds(), plan._dims_of, False)
+        else:
+            pytest.skip("the keys need the mixed radix")
+    return plan
+
+
+def _both(model, pow2, monkeypatch):
+    plan = _programme(model, pow2)
+    got = _DP(plan, False, residues=False)
+    monkeypatch.setattr(counting, "KERNEL", None)
+    plan2 = _programme(model, pow2)
+    want = _DP(plan2, False, residues=False)
+    monkeypatch.undo()
+    return got, want
+
+
+def _same_programme(got: _DP, want: _DP):
+    assert len(got.keys) == len(want.keys)
+    for t, (a, b) in enumerate(zip(got.keys, want.keys)):
+        assert np.array_equal(a, b), f"states after step {t}"
+        np.testing.assert_allclose(got.fwd[t], want.fwd[t], rtol=1e-13)
+    assert got.total == pytest.approx(want.total, rel=1e-13)   # exact below 2**53
+    got.backward()
+    want.backward()
+    for t in range(len(got.bwd)):
+        np.testing.assert_allclose(got.bwd[t], want.bwd[t], rtol=1e-13)
+    assert got.cell_mass.keys() == want.cell_mass.keys()
+    for c in got.cell_mass:
+        assert got.cell_mass[c] == pytest.approx(want.cell_mass[c], rel=1e-12, abs=1e-300)
+    assert got.delta_fwd == want.delta_fwd
+
+
+def _same_expansions(dp: _DP, monkeypatch):
+    """Every step's transitions from the stored states: the kernel's and numpy's."""
+    for t in range(len(dp.plan.steps)):
+        a = dp._expand(t, dp.keys[t])
+        with monkeypatch.context() as mp:
+            mp.setattr(counting, "KERNEL", None)
+            b = dp._expand(t, dp.keys[t])
+        for x, y, what in zip(a, b, ("source", "k", "next state", "binomial")):
+            assert np.array_equal(x, y), f"step {t}: {what}"
+
+
+@needs_kernel
+@pytest.mark.parametrize("pow2", [True, False])
+@settings(max_examples=30, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(model=models)
+def test_the_kernel_gives_the_numpy_programme(model, pow2, monkeypatch):
+    try:
+        got, want = _both(model, pow2, monkeypatch)
+    except counting._Infeasible:
+        return
+    _same_programme(got, want)
+    _same_expansions(got, monkeypatch)
+
+
+@needs_kernel
+@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize("pow2", [True, False])
+def test_the_kernel_on_mystery_hand_views(seed, pow2, monkeypatch):
+    """Statements on four-card sets over eight hands: saturated sums, merged columns,
+    cut digits and dead states all occur."""
+    model, _ = mystery_hand_model(seed)
+    got, want = _both(model, pow2, monkeypatch)
+    _same_programme(got, want)
+    _same_expansions(got, monkeypatch)
+    a = exact_count(model)
+    monkeypatch.setattr(counting, "KERNEL", None)
+    b = exact_count(model)
+    assert a.total == b.total
+    for card, locs in b.marginals.items():
+        assert a.marginals[card].keys() == locs.keys()
+        for loc, p in locs.items():
+            assert a.marginals[card][loc] == pytest.approx(p, rel=1e-12)
