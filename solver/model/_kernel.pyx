@@ -168,3 +168,42 @@ def backward_step(const int[::1] src, const signed char[::1] k, const int[::1] n
             bwd[src[j]] += term
             mass[j] = fwd[src[j]] * term * k[j]
     return bwd_a, mass_a
+
+
+def alive(const i64[::1] keys, bint pow2, const i64[:, ::1] readers, const i64[::1] mult,
+          const unsigned char[::1] table, const i64[::1] space_at, const i64[:, ::1] space,
+          const i64[::1] need, const i64[::1] begun_at, const i64[:, ::1] begun):
+    """Which states can still be completed (``_DP._alive``): the backward table's entry at
+    the sum of the ``readers``' digits (rows (a, b)) times ``mult`` (no table: ``readers``
+    empty), then every group ``g`` of statements sharing hands: the room left in its hands
+    (rows ``space[space_at[g]:space_at[g + 1]]``: (a, b, size), room = size - digit) at
+    least ``need[g]``, and at least ``lo - digit`` for each begun statement (rows
+    ``begun[begun_at[g]:begun_at[g + 1]]``: (lo, a, b)).  A uint8 array."""
+    cdef Py_ssize_t n = keys.shape[0], i, j, g, nr = readers.shape[0]
+    cdef Py_ssize_t ng = need.shape[0]
+    cdef i64 key, at, room
+    cdef bint ok
+    out_a = np.empty(n, dtype=np.uint8)
+    cdef unsigned char[::1] out = out_a
+    with nogil:
+        for i in range(n):
+            key = keys[i]
+            ok = True
+            if nr:
+                at = 0
+                for j in range(nr):
+                    at += _digit(key, readers[j, 0], readers[j, 1], pow2) * mult[j]
+                ok = table[at] != 0
+            g = 0
+            while ok and g < ng:
+                room = 0
+                for j in range(space_at[g], space_at[g + 1]):
+                    room += space[j, 2] - _digit(key, space[j, 0], space[j, 1], pow2)
+                if room < need[g]:
+                    ok = False
+                for j in range(begun_at[g], begun_at[g + 1]):
+                    if room < begun[j, 0] - _digit(key, begun[j, 1], begun[j, 2], pow2):
+                        ok = False
+                g += 1
+            out[i] = ok
+    return out_a

@@ -1016,6 +1016,29 @@ def _run_starts(a: np.ndarray) -> np.ndarray:
     return first
 
 
+def _pack_alive(tab, spec) -> tuple:
+    """:meth:`_DP._alive`'s table and space checks as :func:`solver.model._kernel.alive`
+    reads them."""
+    def rows(xs, width):
+        return np.array(xs, dtype=np.int64).reshape(len(xs), width)
+
+    if tab is not None:
+        readers, mult, table = tab
+        tab = (rows(readers, 2), np.array(mult, dtype=np.int64), table.view(np.uint8))
+    else:
+        tab = (rows([], 2), np.zeros(0, dtype=np.int64), np.zeros(1, dtype=np.uint8))
+    space_at, space, need, begun_at, begun = [0], [], [], [0], []
+    for sp, nd, bg in spec or ():
+        space += [(a, b, c) for (a, b), c in sp]
+        space_at.append(len(space))
+        need.append(nd)
+        begun += [(lo, a, b) for lo, (a, b) in bg]
+        begun_at.append(len(begun))
+    return tab + (np.array(space_at, dtype=np.int64), rows(space, 3),
+                  np.array(need, dtype=np.int64), np.array(begun_at, dtype=np.int64),
+                  rows(begun, 3))
+
+
 class _DP:
     """Forward tables (sorted state keys and counts per boundary), backward tables,
     expected count per cell, uniform samples.
@@ -1142,6 +1165,11 @@ class _DP:
         spec = self.plan.alive_spec(b)
         if spec is None and tab is None:
             return None
+        if KERNEL is not None:
+            packed = self.plan.__dict__.setdefault("_alive_packed", {})
+            if b not in packed:
+                packed[b] = _pack_alive(tab, spec)
+            return KERNEL.alive(keys, self.plan.pow2, *packed[b]).view(bool)
         if len(keys) > ALIVE_CHUNK:
             return np.concatenate([self._alive(b, keys[i:i + ALIVE_CHUNK])
                                    for i in range(0, len(keys), ALIVE_CHUNK)])
