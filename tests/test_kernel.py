@@ -69,14 +69,24 @@ def _same_programme(got: _DP, want: _DP):
 
 
 def _same_expansions(dp: _DP, monkeypatch):
-    """Every step's transitions from the stored states: the kernel's and numpy's."""
+    """Every step's transitions from the stored states, and which states the dead-state
+    check keeps (the programmes here are below PRUNE_STATES: the check is run on each
+    step's states directly): the kernel's and numpy's."""
+    checked = 0
     for t in range(len(dp.plan.steps)):
         a = dp._expand(t, dp.keys[t])
+        alive = dp._alive(t + 1, a[2])
         with monkeypatch.context() as mp:
             mp.setattr(counting, "KERNEL", None)
             b = dp._expand(t, dp.keys[t])
+            alive_np = dp._alive(t + 1, b[2])
         for x, y, what in zip(a, b, ("source", "k", "next state", "binomial")):
             assert np.array_equal(x, y), f"step {t}: {what}"
+        assert (alive is None) == (alive_np is None)
+        if alive is not None:
+            assert np.array_equal(alive, alive_np), f"step {t}: dead states"
+            checked += int((~alive).sum())
+    return checked
 
 
 @needs_kernel
@@ -102,7 +112,7 @@ def test_the_kernel_on_mystery_hand_views(seed, pow2, monkeypatch):
     model, _ = mystery_hand_model(seed)
     got, want = _both(model, pow2, monkeypatch)
     _same_programme(got, want)
-    _same_expansions(got, monkeypatch)
+    assert _same_expansions(got, monkeypatch) > 0, "no dead state found to compare"
     a = exact_count(model)
     monkeypatch.setattr(counting, "KERNEL", None)
     b = exact_count(model)
