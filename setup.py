@@ -1,12 +1,34 @@
-"""The one compiled part: the counting programme's step kernel (``solver/model/_kernel.pyx``).
+"""Two things ``pip install`` does beyond ``pyproject.toml``:
 
-Optional: without a C compiler the build goes on without it and the counting uses its numpy
-code (the same results, slower on big programmes; ``sleuth --version`` says which).
+* builds the one compiled part, the counting programme's step kernel
+  (``solver/model/_kernel.pyx``).  Optional: without a C compiler the build goes on without
+  it and the counting uses its numpy code (the same results, slower on big programmes;
+  ``tests/test_kernel.py``);
+* compiles the program's modules to bytecode, as pip does for a regular install, also for
+  an editable one (``pip install -e .``): a command then starts without compiling them,
+  even where ``PYTHONDONTWRITEBYTECODE`` is set (a module edited later is recompiled in
+  memory as usual: Python checks each file's time and size).
 """
+import compileall
+from pathlib import Path
+
 from Cython.Build import cythonize
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
 
-setup(ext_modules=cythonize(
-    [Extension("solver.model._kernel", ["solver/model/_kernel.pyx"], optional=True,
-               extra_compile_args=["-O3"])],
-    language_level=3))
+ROOT = Path(__file__).resolve().parent
+
+
+class BuildExtAndBytecode(build_ext):
+    def run(self):
+        super().run()
+        for package in ("solver", "cli"):
+            compileall.compile_dir(str(ROOT / package), quiet=1)
+
+
+setup(
+    cmdclass={"build_ext": BuildExtAndBytecode},
+    ext_modules=cythonize(
+        [Extension("solver.model._kernel", ["solver/model/_kernel.pyx"], optional=True,
+                   extra_compile_args=["-O3"])],
+        language_level=3))
