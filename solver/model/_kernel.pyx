@@ -16,46 +16,50 @@ cdef inline i64 _digit(i64 x, i64 a, i64 b, bint pow2) nogil:
     return (x // a) % b
 
 
-def expand(const i64[::1] keys, bint pow2, i64 lo, i64 hi, i64 kstep, i64 rsize,
-           i64 bsize, const i64[:, ::1] old, const i64[::1] row_old,
-           const i64[:, ::1] sat, const i64[:, ::1] remove, const i64[:, ::1] checks,
+def expand(const i64[::1] keys, bint pow2, const i64[::1] step, i64 bsize,
            const double[::1] fwd=None, const double[::1] binomial=None):
     """Every transition of one step from the sorted states ``keys``: (index of the source
     state (int32), k (int8), packed next state, index of C(remaining, k) in the flat
     binomial tables (int32)), k-major and the states in order within each k (as
     ``_DP._expand``).
 
-    ``lo``/``hi``: the bounds on k before the states' own digits; ``old``: rows
-    (a, b, hi, lo) -- k <= hi - digit, and k >= lo - digit where lo >= 0; ``row_old``:
-    (a, b) of the class's digit (remaining = rsize - digit) or empty; ``sat``: rows
-    (a, b, lo), the digit clamped to lo; ``remove``: rows (stride, radix), most
-    significant first (when ``pow2``: (log2 stride, log2 stride * radix)); ``checks``: rows (a, b, min, max) the next digit must meet.
-    A digit is ``(x >> a) & b`` when ``pow2`` and ``(x // a) % b`` otherwise.
+    ``step`` (``_Step.kernel_args``): ``lo, hi, kstep, rsize`` (the bounds on k before the
+    states' own digits, the key's increment per card, the class size), the numbers of rows
+    that follow (``old``, ``row``, ``sat``, ``remove``, ``checks``), then the rows:
+    ``old`` (a, b, hi, lo) -- k <= hi - digit, and k >= lo - digit where lo >= 0; ``row``
+    (a, b) of the class's digit (remaining = rsize - digit; none: rsize), one row or none;
+    ``sat`` (a, b, lo), the digit clamped to lo; ``remove`` (stride, radix), most
+    significant first (when ``pow2``: (log2 stride, log2 stride * radix)); ``checks``
+    (a, b, min, max) the next digit must meet.  A digit is ``(x >> a) & b`` when ``pow2``
+    and ``(x // a) % b`` otherwise.
 
     With ``fwd`` (the states' counts) and ``binomial`` (the flat float table), a fifth
     array: each transition's term ``fwd[src] * binomial[w]``.
     """
-    cdef Py_ssize_t n = keys.shape[0], i, j, m = 0
+    cdef i64 lo = step[0], hi = step[1], kstep = step[2], rsize = step[3]
+    cdef Py_ssize_t nold = step[4], nrow = step[5], nsat = step[6], nrem = step[7]
+    cdef Py_ssize_t nchk = step[8]
+    cdef Py_ssize_t o_old = 9, o_row = o_old + 4 * nold, o_sat = o_row + 2 * nrow
+    cdef Py_ssize_t o_rem = o_sat + 3 * nsat, o_chk = o_rem + 2 * nrem
+    cdef Py_ssize_t n = keys.shape[0], i, j, m = 0, r
     cdef i64 v, kmn, kmx, k0 = hi + 1, k1 = lo - 1, k, key, nw, over, d
     cdef bint ok
     kmin_a = np.empty(n, dtype=np.int64)
     kmax_a = np.empty(n, dtype=np.int64)
     rem_a = np.empty(n, dtype=np.int64)
     cdef i64[::1] kmin = kmin_a, kmax = kmax_a, rem = rem_a
-    cdef Py_ssize_t nold = old.shape[0], nsat = sat.shape[0], nrem = remove.shape[0]
-    cdef Py_ssize_t nchk = checks.shape[0]
-    cdef bint has_row = row_old.shape[0] == 2
     with nogil:
         for i in range(n):
             key = keys[i]
             kmn = lo
             kmx = hi
             for j in range(nold):
-                v = _digit(key, old[j, 0], old[j, 1], pow2)
-                if old[j, 2] - v < kmx:
-                    kmx = old[j, 2] - v
-                if old[j, 3] >= 0 and old[j, 3] - v > kmn:
-                    kmn = old[j, 3] - v
+                r = o_old + 4 * j
+                v = _digit(key, step[r], step[r + 1], pow2)
+                if step[r + 2] - v < kmx:
+                    kmx = step[r + 2] - v
+                if step[r + 3] >= 0 and step[r + 3] - v > kmn:
+                    kmn = step[r + 3] - v
             kmin[i] = kmn
             kmax[i] = kmx
             if kmn <= kmx:
@@ -64,8 +68,8 @@ def expand(const i64[::1] keys, bint pow2, i64 lo, i64 hi, i64 kstep, i64 rsize,
                     k0 = kmn
                 if kmx > k1:
                     k1 = kmx
-            if has_row:
-                rem[i] = (rsize - _digit(key, row_old[0], row_old[1], pow2)) * bsize
+            if nrow:
+                rem[i] = (rsize - _digit(key, step[o_row], step[o_row + 1], pow2)) * bsize
             else:
                 rem[i] = rsize * bsize
     src_a = np.empty(m, dtype=np.int32)
@@ -86,19 +90,22 @@ def expand(const i64[::1] keys, bint pow2, i64 lo, i64 hi, i64 kstep, i64 rsize,
                     continue
                 nw = keys[i] + k * kstep
                 for j in range(nsat):
-                    over = _digit(nw, sat[j, 0], sat[j, 1], pow2) - sat[j, 2]
+                    r = o_sat + 3 * j
+                    over = _digit(nw, step[r], step[r + 1], pow2) - step[r + 2]
                     if over > 0:
-                        nw -= (over << sat[j, 0]) if pow2 else over * sat[j, 0]
+                        nw -= (over << step[r]) if pow2 else over * step[r]
                 for j in range(nrem):
-                    d = remove[j, 0]
+                    r = o_rem + 2 * j
+                    d = step[r]
                     if pow2:    # d = log2(stride), then log2(stride * radix)
-                        nw = ((nw >> remove[j, 1]) << d) | (nw & ((<i64>1 << d) - 1))
+                        nw = ((nw >> step[r + 1]) << d) | (nw & ((<i64>1 << d) - 1))
                     else:
-                        nw = (nw // (d * remove[j, 1])) * d + nw % d
+                        nw = (nw // (d * step[r + 1])) * d + nw % d
                 ok = True
                 for j in range(nchk):
-                    v = _digit(nw, checks[j, 0], checks[j, 1], pow2)
-                    if v < checks[j, 2] or v > checks[j, 3]:
+                    r = o_chk + 4 * j
+                    v = _digit(nw, step[r], step[r + 1], pow2)
+                    if v < step[r + 2] or v > step[r + 3]:
                         ok = False
                         break
                 if not ok:

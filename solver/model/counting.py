@@ -290,22 +290,20 @@ class _Step:
     __slots__ = ("cell", "lo", "hi", "old", "new_his", "closing_new", "kstep", "rsize",
                  "row_old", "remove", "checks", "sat", "merge", "packed")
 
-    def kernel_args(self, pow2: bool):
-        """The step as :func:`solver.model._kernel.expand` reads it (int64 arrays; made
-        once per step)."""
+    def kernel_args(self, pow2: bool) -> np.ndarray:
+        """The step as :func:`solver.model._kernel.expand` reads it: one int64 array (the
+        bounds, the numbers of rows, the rows), made once per step."""
         if self.packed is None:
-            def rows(xs, width):
-                return np.array(xs, dtype=np.int64).reshape(len(xs), width)
-
-            self.packed = (
-                max([self.lo, *self.closing_new]), min([self.hi, *self.new_his]),
-                self.kstep, self.rsize,
-                rows([(a, b, hi, -1 if lo is None else lo) for a, b, hi, lo in self.old], 4),
-                np.array(self.row_old if self.row_old is not None else (), dtype=np.int64),
-                rows(self.sat, 3),
-                rows([(s.bit_length() - 1, (s * r).bit_length() - 1) for s, r in self.remove]
-                     if pow2 else self.remove, 2),
-                rows(self.checks, 4))
+            old = [(a, b, hi, -1 if lo is None else lo) for a, b, hi, lo in self.old]
+            row = [self.row_old] if self.row_old is not None else []
+            remove = ([(s.bit_length() - 1, (s * r).bit_length() - 1) for s, r in self.remove]
+                      if pow2 else self.remove)
+            self.packed = np.array(
+                [max([self.lo, *self.closing_new]), min([self.hi, *self.new_his]),
+                 self.kstep, self.rsize, len(old), len(row), len(self.sat), len(remove),
+                 len(self.checks)]
+                + [x for rows in (old, row, self.sat, remove, self.checks)
+                   for r in rows for x in r], dtype=np.int64)
         return self.packed
 
 
@@ -1092,9 +1090,8 @@ class _DP:
         if st.merge is not None:
             return self._merge(st, keys)
         if KERNEL is not None:
-            lo, hi, kstep, rsize, old, row_old, sat, remove, checks = st.kernel_args(self.plan.pow2)
-            return KERNEL.expand(keys, self.plan.pow2, lo, hi, kstep, rsize, self.bsize, old,
-                                 row_old, sat, remove, checks)
+            return KERNEL.expand(keys, self.plan.pow2, st.kernel_args(self.plan.pow2),
+                                 self.bsize)
         kmax = np.full(n, st.hi, dtype=np.int64)
         kmin = np.full(n, st.lo, dtype=np.int64)
         pow2 = self.plan.pow2
@@ -1255,11 +1252,9 @@ class _DP:
         for t in range(T):
             st = plan.steps[t]
             if fused and st.merge is None:
-                lo, hi, kstep, rsize, old, row_old, sat, remove, checks = (
-                    st.kernel_args(plan.pow2))
                 src, k, new, widx, vals = KERNEL.expand(
-                    self.keys[t], plan.pow2, lo, hi, kstep, rsize, self.bsize, old, row_old,
-                    sat, remove, checks, self.fwd[t], self.bin)
+                    self.keys[t], plan.pow2, st.kernel_args(plan.pow2), self.bsize,
+                    self.fwd[t], self.bin)
             else:
                 src, k, new, widx = self._expand(t, self.keys[t])
                 vals = self.fwd[t][src] * self.bin[widx]
