@@ -26,9 +26,11 @@ class BuildExtAndBytecode(build_ext):
             compileall.compile_dir(str(ROOT / package), quiet=1)
 
 
-setup(
-    cmdclass={"build_ext": BuildExtAndBytecode},
-    ext_modules=cythonize(
-        [Extension("solver.model._kernel", ["solver/model/_kernel.pyx"], optional=True,
-                   extra_compile_args=["-O3"])],
-        language_level=3))
+EXTENSIONS = cythonize(
+    [Extension("solver.model._kernel", ["solver/model/_kernel.pyx"],
+               extra_compile_args=["-O3"])],
+    language_level=3)
+for ext in EXTENSIONS:      # (cythonize does not carry ``optional`` over)
+    ext.optional = True
+
+setup(cmdclass={"build_ext": BuildExtAndBytecode}, ext_modules=EXTENSIONS)
