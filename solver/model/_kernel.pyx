@@ -1,9 +1,12 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
-"""The counting programme's step expansion, compiled (see ``docs/counting.md``).
+"""The counting programme's step, compiled (see ``docs/counting.md``): ``expand`` (the
+transitions and their terms), ``reduce_sorted`` (the next states), ``alive`` (the
+dead-state check) and ``backward_step``.
 
-Built at install when a C compiler is there (``setup.py``; optional): ``_DP._expand``
-uses it when it imports and falls back to the numpy code otherwise.  Both give the same
-transitions in the same order (``tests/test_kernel.py``).
+Built at install when a C compiler is there (``setup.py``; optional):
+``solver.model.counting`` uses it when it imports (``KERNEL``) and its numpy code
+otherwise.  Both give the same transitions, states and dead states in the same order
+(``tests/test_kernel.py``).
 """
 import numpy as np
 
