@@ -28,7 +28,7 @@ class BuildExtAndBytecode(build_ext):
 
 EXTENSIONS = cythonize(
     [Extension("solver.model._kernel", ["solver/model/_kernel.pyx"],
-               extra_compile_args=["-O3"])],
+               extra_compile_args=["-O3", "-ffp-contract=off"])],
     language_level=3)
 for ext in EXTENSIONS:      # (cythonize does not carry ``optional`` over)
     ext.optional = True

@@ -232,6 +232,12 @@ def test_draws_from_the_kept_float_tables_are_uniform(model):
     assert rows.shape == (6000, len(model.cards))
     assert all(tuple(row) in seen for row in rows.tolist())
     assert_sets_follow(model, rows, model.locations[0])
+    # only one location's cards placed (``at``): the same distribution of its sets
+    loc = model.locations[-1]
+    part = sample_deal_rows(model, 6000, 6, max_states=None, exact_ints=False, at=loc)
+    assert set(np.unique(part).tolist()) <= {-1, model.loc_index(loc)}
+    assert ((part >= 0).sum(axis=1) == model.sizes[loc]).all()
+    assert_sets_follow(model, part, loc)
 
 
 def assert_sets_follow(model, rows, loc):

@@ -68,6 +68,16 @@ def _same_programme(got: _DP, want: _DP):
     assert got.delta_fwd == want.delta_fwd
 
 
+def _same_draws(dp: _DP, monkeypatch, n: int = 500):
+    """The kernel's draws (``_DP._sample_floats``) are numpy's, draw for draw, with the
+    same random numbers."""
+    got = dp.sample_counts(n, np.random.default_rng(11), None)
+    with monkeypatch.context() as mp:
+        mp.setattr(counting, "KERNEL", None)
+        want = dp.sample_counts(n, np.random.default_rng(11), None)
+    assert np.array_equal(got, want)
+
+
 def _same_expansions(dp: _DP, monkeypatch):
     """Every step's transitions from the stored states, and which states the dead-state
     check keeps (the programmes here are below PRUNE_STATES: the check is run on each
@@ -101,6 +111,8 @@ def test_the_kernel_gives_the_numpy_programme(model, pow2, monkeypatch):
         return
     _same_programme(got, want)
     _same_expansions(got, monkeypatch)
+    if got.total:
+        _same_draws(got, monkeypatch)
 
 
 @needs_kernel
@@ -113,6 +125,7 @@ def test_the_kernel_on_mystery_hand_views(seed, pow2, monkeypatch):
     got, want = _both(model, pow2, monkeypatch)
     _same_programme(got, want)
     assert _same_expansions(got, monkeypatch) > 0, "no dead state found to compare"
+    _same_draws(got, monkeypatch, 4000)
     a = exact_count(model)
     monkeypatch.setattr(counting, "KERNEL", None)
     b = exact_count(model)

@@ -217,3 +217,155 @@ def alive(const i64[::1] keys, bint pow2, const i64[:, ::1] readers, const i64[:
                 g += 1
             out[i] = ok
     return out_a
+
+
+def sample_transitions(const i64[::1] keys, bint pow2, const i64[::1] step, i64 bsize,
+                       const i64[::1] tab, const double[::1] bwd_next,
+                       const double[::1] binomial):
+    """The transitions a draw can take from each of the states ``keys`` (sorted: the
+    states the draws are in, ``_DP._sample_floats``) into the kept next states ``tab``:
+    (the running sum of their weights ``binomial[w] * bwd_next[next]`` over all of them,
+    float64; k, int8; the index of the next state in ``tab``, int64; the offsets of each
+    state's transitions, int64, ``len(keys) + 1``), a state's transitions in the order of
+    k -- the same arrays, in the same order and with the same sums, as the numpy code's
+    expansion, search of the next keys and stable sort by state."""
+    cdef i64 lo = step[0], hi = step[1], kstep = step[2], rsize = step[3]
+    cdef Py_ssize_t nold = step[4], nrow = step[5], nsat = step[6], nrem = step[7]
+    cdef Py_ssize_t nchk = step[8]
+    cdef Py_ssize_t o_old = 9, o_row = o_old + 4 * nold, o_sat = o_row + 2 * nrow
+    cdef Py_ssize_t o_rem = o_sat + 3 * nsat, o_chk = o_rem + 2 * nrem
+    cdef Py_ssize_t n = keys.shape[0], ntab = tab.shape[0], i, j, r, out = 0
+    cdef Py_ssize_t a, b, mid, m = 0
+    cdef i64 v, kmn, kmx, k, key, nw, over, d, rem
+    cdef double run = 0.0
+    cdef bint ok
+    for i in range(n):          # an upper bound on the transitions
+        kmn = lo
+        kmx = hi
+        for j in range(nold):
+            r = o_old + 4 * j
+            v = _digit(keys[i], step[r], step[r + 1], pow2)
+            if step[r + 2] - v < kmx:
+                kmx = step[r + 2] - v
+            if step[r + 3] >= 0 and step[r + 3] - v > kmn:
+                kmn = step[r + 3] - v
+        if kmn <= kmx:
+            m += kmx - kmn + 1
+    cum_a = np.empty(m, dtype=np.float64)
+    k_a = np.empty(m, dtype=np.int8)
+    idx_a = np.empty(m, dtype=np.int64)
+    off_a = np.empty(n + 1, dtype=np.int64)
+    cdef double[::1] cum = cum_a
+    cdef signed char[::1] ks = k_a
+    cdef i64[::1] idx = idx_a, off = off_a
+    with nogil:
+        for i in range(n):
+            off[i] = out
+            key = keys[i]
+            kmn = lo
+            kmx = hi
+            for j in range(nold):
+                r = o_old + 4 * j
+                v = _digit(key, step[r], step[r + 1], pow2)
+                if step[r + 2] - v < kmx:
+                    kmx = step[r + 2] - v
+                if step[r + 3] >= 0 and step[r + 3] - v > kmn:
+                    kmn = step[r + 3] - v
+            if nrow:
+                rem = (rsize - _digit(key, step[o_row], step[o_row + 1], pow2)) * bsize
+            else:
+                rem = rsize * bsize
+            for k in range(kmn, kmx + 1):
+                nw = key + k * kstep
+                for j in range(nsat):
+                    r = o_sat + 3 * j
+                    over = _digit(nw, step[r], step[r + 1], pow2) - step[r + 2]
+                    if over > 0:
+                        nw -= (over << step[r]) if pow2 else over * step[r]
+                for j in range(nrem):
+                    r = o_rem + 2 * j
+                    d = step[r]
+                    if pow2:
+                        nw = ((nw >> step[r + 1]) << d) | (nw & ((<i64>1 << d) - 1))
+                    else:
+                        nw = (nw // (d * step[r + 1])) * d + nw % d
+                ok = True
+                for j in range(nchk):
+                    r = o_chk + 4 * j
+                    v = _digit(nw, step[r], step[r + 1], pow2)
+                    if v < step[r + 2] or v > step[r + 3]:
+                        ok = False
+                        break
+                if not ok:
+                    continue
+                a = 0               # the first kept next state >= nw
+                b = ntab
+                while a < b:
+                    mid = (a + b) >> 1
+                    if tab[mid] < nw:
+                        a = mid + 1
+                    else:
+                        b = mid
+                if a == ntab or tab[a] != nw:
+                    continue
+                run = run + binomial[rem + k] * bwd_next[a]
+                cum[out] = run
+                ks[out] = <signed char>k
+                idx[out] = a
+                out += 1
+        off[n] = out
+    return cum_a[:out], k_a[:out], idx_a[:out], off_a
+
+
+def group(const i64[::1] cur, const i64[::1] order):
+    """``np.unique(cur, return_inverse=True)`` given ``order``, an argsort of ``cur``:
+    (the distinct values in order, each entry's index among them)."""
+    cdef Py_ssize_t n = cur.shape[0], j, g = -1
+    cdef i64 i, prev = 0
+    u_a = np.empty(n, dtype=np.int64)
+    inv_a = np.empty(n, dtype=np.int64)
+    cdef i64[::1] u = u_a, inv = inv_a
+    with nogil:
+        for j in range(n):
+            i = order[j]
+            if g < 0 or cur[i] != prev:
+                g += 1
+                prev = cur[i]
+                u[g] = prev
+            inv[i] = g
+    u_a.resize(g + 1, refcheck=False)
+    return u_a, inv_a
+
+
+def sample_pick(const double[::1] cum, const signed char[::1] k, const i64[::1] idx,
+                const i64[::1] off, const i64[::1] inv, const double[::1] r):
+    """Each draw's transition (``_DP._sample_floats``): draw ``d`` is in state ``inv[d]``,
+    whose transitions are ``off[inv[d]]:off[inv[d] + 1]`` of ``sample_transitions``'
+    arrays; it takes the first whose running sum exceeds ``base + r[d] * (last - base)``
+    (``base`` the running sum before the state's first transition, ``last`` at its last),
+    else the last, as ``np.searchsorted(cum, target, side="right")`` clipped to the
+    state's transitions does.  Returns (each draw's k, int8; its next state, int64)."""
+    cdef Py_ssize_t n = inv.shape[0], d, j, a, b
+    cdef double base, target
+    kd_a = np.empty(n, dtype=np.int8)
+    nxt_a = np.empty(n, dtype=np.int64)
+    cdef signed char[::1] kd = kd_a
+    cdef i64[::1] nxt = nxt_a
+    with nogil:
+        for d in range(n):
+            a = off[inv[d]]
+            b = off[inv[d] + 1]
+            if b <= a:          # a state with no way on (never a kept state)
+                kd[d] = 0
+                nxt[d] = -1
+                continue
+            base = cum[a - 1] if a > 0 else 0.0
+            target = base + r[d] * (cum[b - 1] - base)
+            j = a
+            while j < b - 1 and cum[j] <= target:
+                j += 1
+            kd[d] = k[j]
+            nxt[d] = idx[j]
+    if n and nxt_a.min() < 0:
+        raise ValueError("a draw reached a state with no transition")
+    return kd_a, nxt_a

@@ -1539,10 +1539,19 @@ class _DP:
         keys, and each draw takes a transition with probability ``w * bwd(s') / bwd(s)``,
         the transitions of a state in the same order as the whole table's."""
         n, T = K.shape
+        pow2 = self.plan.pow2
         for t in range(T):
+            st = self.plan.steps[t]
+            tab = self.keys[t + 1]
+            if KERNEL is not None and st.merge is None:     # the same draws, in C
+                u, inv = KERNEL.group(cur, np.argsort(cur))
+                cum, k, idx, off = KERNEL.sample_transitions(
+                    self.keys[t][u], pow2, st.kernel_args(pow2), self.bsize, tab,
+                    self.bwd[t + 1], self.bin)
+                K[:, t], cur = KERNEL.sample_pick(cum, k, idx, off, inv, gen.random(n))
+                continue
             u, inv = np.unique(cur, return_inverse=True)
             src, k, new, widx = self._expand(t, self.keys[t][u])
-            tab = self.keys[t + 1]
             idx = np.searchsorted(tab, new)
             np.minimum(idx, len(tab) - 1, out=idx)
             ok = tab[idx] == new
@@ -1576,21 +1585,26 @@ def _take(K, t, cum, k, idx, gstart, gend, target):
 
 # --------------------------------------------------------------------------------------
 # 4. from cell counts to deals and marginals
-def _deals_from_counts(prob: _Problem, plan: _Plan, K: np.ndarray, gen) -> np.ndarray:
+def _deals_from_counts(prob: _Problem, plan: _Plan, K: np.ndarray, gen,
+                       at: int | None = None) -> np.ndarray:
     """Array (n, n_cards) of location indices: spread each class's count per column over
     its cards uniformly at random; the cards of a merged column over its two parts,
     as many to each as it had space left at the merge (latest merge first); then each
-    lump's cards over its locations."""
+    lump's cards over its locations.  ``at`` (a location index): only the cards there
+    are placed (the classes, merges and lump that can reach it), the others are -1."""
     n = K.shape[0]
     out = np.full((n, prob.n_cards), -1, dtype=np.int32)
     for ci, li in prob.fixed.items():
-        out[:, ci] = li
+        if at is None or li == at:
+            out[:, ci] = li
     steps_of: dict[int, list[tuple[int, int]]] = defaultdict(list)
     for t, (r, c) in enumerate(plan.order):
         if r >= 0:
             steps_of[r].append((c, t))
     for r, cards in enumerate(prob.rows):
         cs = sorted(steps_of[r])
+        if at is not None and not any(at in plan.cols[c] for c, _ in cs):
+            continue
         counts = K[:, [t for _, t in cs]]                       # (n, m)
         cum = np.cumsum(counts, axis=1)
         slots = np.arange(len(cards))
@@ -1610,6 +1624,8 @@ def _deals_from_counts(prob: _Problem, plan: _Plan, K: np.ndarray, gen) -> np.nd
                 fill[v] = fill.get(a, 0) + fill.get(b, 0)
         for t in sorted(plan.merges, reverse=True):
             a, b, v = plan.merges[t]
+            if at is not None and at not in plan.cols[v]:
+                continue
             mask = out == v + 10_000
             if not mask.any():
                 continue
@@ -1625,6 +1641,8 @@ def _deals_from_counts(prob: _Problem, plan: _Plan, K: np.ndarray, gen) -> np.nd
             out[to_a] = a + 10_000
             out[mask & ~to_a] = b + 10_000
     for c, locs in enumerate(prob.cols):
+        if at is not None and at not in locs:
+            continue
         mask = out == c + 10_000
         if len(locs) == 1:
             out[mask] = locs[0]
@@ -1632,6 +1650,8 @@ def _deals_from_counts(prob: _Problem, plan: _Plan, K: np.ndarray, gen) -> np.nd
         labels = np.repeat(np.asarray(locs), [prob.loc_cap[l] for l in locs])
         labs = gen.permuted(np.tile(labels, (n, 1)), axis=1)
         out[mask] = labs.ravel()
+    if at is not None:
+        out[out != at] = -1
     return out
 
 
@@ -2119,9 +2139,12 @@ def sample_deals(model, n: int, rng, *, max_states: int = 200_000,
 
 
 def sample_deal_rows(model, n: int, rng, *, max_states: int = 200_000,
-                     time_budget: float | None = None, exact_ints: bool = True) -> np.ndarray:
+                     time_budget: float | None = None, exact_ints: bool = True,
+                     at: str | None = None) -> np.ndarray:
     """:func:`sample_deals` as an array (n, cards) of location indices (``model.cards``
-    and ``model.locations`` order), without building a dict per deal."""
+    and ``model.locations`` order), without building a dict per deal.  ``at`` (a
+    location): only the cards each deal puts there are placed, the others are -1 (the
+    same draws, less work: a mystery hand's candidates)."""
     gen, pyr = _rngs(rng)
     deadline = None if time_budget is None else time.perf_counter() + time_budget
     kept = None if exact_ints else _LAST_DP.get(_fingerprint(model))
@@ -2137,7 +2160,8 @@ def sample_deal_rows(model, n: int, rng, *, max_states: int = 200_000,
     if dp is None or dp.total == 0:
         raise ValueError("the model has no consistent deal")
     K = dp.sample_counts(n, gen, pyr)
-    return _deals_from_counts(prob, plan, K, gen)
+    return _deals_from_counts(prob, plan, K, gen,
+                              at=None if at is None else model.loc_index(at))
 
 
 def location_sets(model, loc: str, top: int = 10, *, max_states: int = 200_000,

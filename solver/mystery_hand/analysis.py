@@ -301,8 +301,9 @@ def _sampled_candidates(vm: ViewModel, loc: str, certain, bound: int, seed: int,
         rows = np.asarray(sampled)
     else:                         # the count was exact: draws from its programme
         try:
+            # (whole deals only where the choices must be checked on them)
             rows = sample_deal_rows(m, CANDIDATE_SAMPLES, seed, max_states=None,
-                                    exact_ints=False)
+                                    exact_ints=False, at=None if m.choices else loc)
         except (OverBudget, ValueError):
             return Candidates(loc, None, False, [], certain, upper=bound)
     if vm.model.choices:              # facts the DP does not see: keep the deals meeting them
