@@ -1626,20 +1626,24 @@ def _deals_from_counts(prob: _Problem, plan: _Plan, K: np.ndarray, gen,
             a, b, v = plan.merges[t]
             if at is not None and at not in plan.cols[v]:
                 continue
-            mask = out == v + 10_000
-            if not mask.any():
+            # only the cards some deal puts in the merged column (a few of the deck)
+            cards = np.flatnonzero((out == v + 10_000).any(axis=0))
+            if not len(cards):
                 continue
-            keys = np.where(mask, gen.random(out.shape), 2.0)
+            sub = out[:, cards]
+            mask = sub == v + 10_000
+            keys = np.where(mask, gen.random(sub.shape), 2.0)
             # the `left` cards with the smallest keys go to a (the first `left` of the
             # row's argsort, marked through it: the rank the argsort of the argsort gave,
             # at the cost of one argsort)
             order = keys.argsort(axis=1)
-            first = np.empty(out.shape, dtype=bool)
+            first = np.empty(sub.shape, dtype=bool)
             first[np.arange(n)[:, None], order] = (
-                np.arange(out.shape[1])[None, :] < np.broadcast_to(left[t], (n,))[:, None])
+                np.arange(sub.shape[1])[None, :] < np.broadcast_to(left[t], (n,))[:, None])
             to_a = mask & first
-            out[to_a] = a + 10_000
-            out[mask & ~to_a] = b + 10_000
+            sub[to_a] = a + 10_000
+            sub[mask & ~to_a] = b + 10_000
+            out[:, cards] = sub
     for c, locs in enumerate(prob.cols):
         if at is not None and at not in locs:
             continue
