@@ -1632,25 +1632,35 @@ def _deals_from_counts(prob: _Problem, plan: _Plan, K: np.ndarray, gen,
                 continue
             sub = out[:, cards]
             mask = sub == v + 10_000
-            keys = np.where(mask, gen.random(sub.shape), 2.0)
-            # the `left` cards with the smallest keys go to a (the first `left` of the
-            # row's argsort, marked through it: the rank the argsort of the argsort gave,
-            # at the cost of one argsort)
-            order = keys.argsort(axis=1)
-            first = np.empty(sub.shape, dtype=bool)
-            first[np.arange(n)[:, None], order] = (
-                np.arange(sub.shape[1])[None, :] < np.broadcast_to(left[t], (n,))[:, None])
-            to_a = mask & first
-            sub[to_a] = a + 10_000
-            sub[mask & ~to_a] = b + 10_000
+            # `left` of each row's marked cards go to a, a uniformly random subset:
+            # selection sampling, card by card, each taken with probability (still
+            # needed) / (still to see) -- every subset of that size equally likely
+            need = np.array(np.broadcast_to(left[t], (n,)), dtype=np.int64)
+            avail = mask.sum(axis=1)
+            u = gen.random(sub.shape)
+            for j in range(len(cards)):
+                m = mask[:, j]
+                take = m & (u[:, j] * avail < need)
+                sub[:, j] = np.where(take, a + 10_000, np.where(m, b + 10_000, sub[:, j]))
+                need -= take
+                avail -= m
             out[:, cards] = sub
-    for c, locs in enumerate(prob.cols):
-        if at is not None and at not in locs:
-            continue
+    # the columns of one location, all at once; then each lump's cards over its locations
+    # (merged columns' marks are left only where ``at`` skipped them: -1)
+    lut = np.array([locs[0] if c < len(prob.cols) and len(locs) == 1
+                    and (at is None or locs[0] == at) else -1
+                    for c, locs in enumerate(plan.cols)], dtype=np.int32)
+    lumps = [c for c, locs in enumerate(prob.cols)
+             if len(locs) > 1 and (at is None or at in locs)]
+    marked = out >= 10_000
+    if marked.any():
+        single = np.where(marked, lut[np.where(marked, out - 10_000, 0)], out)
+        if lumps:
+            single = np.where(np.isin(out, [c + 10_000 for c in lumps]), out, single)
+        out = single
+    for c in lumps:
+        locs = prob.cols[c]
         mask = out == c + 10_000
-        if len(locs) == 1:
-            out[mask] = locs[0]
-            continue
         labels = np.repeat(np.asarray(locs), [prob.loc_cap[l] for l in locs])
         labs = gen.permuted(np.tile(labels, (n, 1)), axis=1)
         out[mask] = labs.ravel()
