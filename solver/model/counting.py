@@ -2161,7 +2161,7 @@ def sample_deal_rows(model, n: int, rng, *, max_states: int = 200_000,
     """:func:`sample_deals` as an array (n, cards) of location indices (``model.cards``
     and ``model.locations`` order), without building a dict per deal.  ``at`` (a
     location): only the cards each deal puts there are placed, the others are -1 (the
-    same draws, less work: a mystery hand's candidates)."""
+    same cell counts drawn, less work spreading them: a mystery hand's candidates)."""
     gen, pyr = _rngs(rng)
     deadline = None if time_budget is None else time.perf_counter() + time_budget
     kept = None if exact_ints else _LAST_DP.get(_fingerprint(model))
@@ -2191,9 +2191,9 @@ def location_sets(model, loc: str, top: int = 10, *, max_states: int = 200_000,
     sets with their exact probabilities)``, ties broken by the sorted card reprs; ``(0,
     [])`` when the model is inconsistent; ``None`` when over budget.  ``base_states``
     (the peak of the plain count, when known) skips the second attempt, location by
-    location, where it has never been seen to fit (``LOCATION_ORDER_BASE``).  ``stretch`` (factors
-    ``(peak, work)`` of each attempt's state budget) lets each programme go past its
-    budget while its work stays small (see :class:`_DP`).
+    location, where it has not been seen to fit (``LOCATION_ORDER_BASE``).  ``stretch``
+    (factors ``(peak, work)`` of each attempt's state budget) lets each programme go past
+    its budget while its work stays small (see :class:`_DP`).
 
     >>> from solver.model import CardLocationModel
     >>> m = CardLocationModel(["a", "b", "c", "d"], {"M": 2, "P": 2})
@@ -2209,10 +2209,10 @@ def location_sets(model, loc: str, top: int = 10, *, max_states: int = 200_000,
         col = next((c for c, ls in enumerate(prob.cols) if ls == (li,)), None)
         tags = [(r, col) for r in range(len(prob.rows)) if (r, col) in prob.cells]
         # first class by class with the cells of ``loc`` tagged (the other columns
-        # merge as the order goes, which keeps it small),
-        # then, for small plain counts, location by location with ``loc`` last: the
-        # class sums still open before ``loc`` are its composition, so the tags cost
-        # nothing (few states while the classes are few)
+        # merge as the order goes, which keeps it small); then, for small plain counts,
+        # location by location with ``loc`` last: the class sums still open before
+        # ``loc`` are its composition, so the tags cost nothing (few states while the
+        # classes are few)
         bylocation = sorted(prob.cells, key=lambda c: (c[1] == col, c[1], c[0]))
         dp = None
         tries = [(None, min(max_states, TAGGED_STATES))]
