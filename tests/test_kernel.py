@@ -76,6 +76,14 @@ def _same_draws(dp: _DP, monkeypatch, n: int = 500):
         mp.setattr(counting, "KERNEL", None)
         want = dp.sample_counts(n, np.random.default_rng(11), None)
     assert np.array_equal(got, want)
+    # and the deals made of them: a merged column's split (split_merged) as numpy's
+    prob, plan = dp.plan.prob, dp.plan
+    deals = counting._deals_from_counts(prob, plan, got, np.random.default_rng(12))
+    with monkeypatch.context() as mp:
+        mp.setattr(counting, "KERNEL", None)
+        deals_np = counting._deals_from_counts(prob, plan, got, np.random.default_rng(12))
+    assert np.array_equal(deals, deals_np)
+    return bool(plan.merges)
 
 
 def _same_expansions(dp: _DP, monkeypatch):
@@ -125,7 +133,7 @@ def test_the_kernel_on_mystery_hand_views(seed, pow2, monkeypatch):
     got, want = _both(model, pow2, monkeypatch)
     _same_programme(got, want)
     assert _same_expansions(got, monkeypatch) > 0, "no dead state found to compare"
-    _same_draws(got, monkeypatch, 4000)
+    assert _same_draws(got, monkeypatch, 4000), "no merged column to split"
     a = exact_count(model)
     monkeypatch.setattr(counting, "KERNEL", None)
     b = exact_count(model)

@@ -369,3 +369,29 @@ def sample_pick(const double[::1] cum, const signed char[::1] k, const i64[::1] 
     if n and nxt_a.min() < 0:
         raise ValueError("a draw reached a state with no transition")
     return kd_a, nxt_a
+
+
+def split_merged(int[:, ::1] sub, int v, int a, int b, const i64[::1] left,
+                 const double[:, ::1] u):
+    """A merged column's cards back to its two parts (``_deals_from_counts``), in place:
+    in each row of ``sub``, ``left[row]`` of the entries equal to ``v`` become ``a`` and
+    the others ``b``, by selection sampling -- an entry is taken when ``u * (entries
+    still to see) < (still needed)`` -- as the numpy code does with the same ``u``."""
+    cdef Py_ssize_t n = sub.shape[0], w = sub.shape[1], i, j
+    cdef i64 avail, need
+    with nogil:
+        for i in range(n):
+            avail = 0
+            for j in range(w):
+                if sub[i, j] == v:
+                    avail += 1
+            need = left[i]
+            for j in range(w):
+                if sub[i, j] != v:
+                    continue
+                if u[i, j] * <double>avail < <double>need:
+                    sub[i, j] = a
+                    need -= 1
+                else:
+                    sub[i, j] = b
+                avail -= 1

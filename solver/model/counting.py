@@ -1630,20 +1630,24 @@ def _deals_from_counts(prob: _Problem, plan: _Plan, K: np.ndarray, gen,
             cards = np.flatnonzero((out == v + 10_000).any(axis=0))
             if not len(cards):
                 continue
-            sub = out[:, cards]
-            mask = sub == v + 10_000
+            sub = np.ascontiguousarray(out[:, cards])
             # `left` of each row's marked cards go to a, a uniformly random subset:
             # selection sampling, card by card, each taken with probability (still
             # needed) / (still to see) -- every subset of that size equally likely
             need = np.array(np.broadcast_to(left[t], (n,)), dtype=np.int64)
-            avail = mask.sum(axis=1)
             u = gen.random(sub.shape)
-            for j in range(len(cards)):
-                m = mask[:, j]
-                take = m & (u[:, j] * avail < need)
-                sub[:, j] = np.where(take, a + 10_000, np.where(m, b + 10_000, sub[:, j]))
-                need -= take
-                avail -= m
+            if KERNEL is not None:      # the same choices, in C
+                KERNEL.split_merged(sub, v + 10_000, a + 10_000, b + 10_000, need, u)
+            else:
+                mask = sub == v + 10_000
+                avail = mask.sum(axis=1)
+                for j in range(len(cards)):
+                    m = mask[:, j]
+                    take = m & (u[:, j] * avail < need)
+                    sub[:, j] = np.where(take, a + 10_000,
+                                         np.where(m, b + 10_000, sub[:, j]))
+                    need -= take
+                    avail -= m
             out[:, cards] = sub
     # the columns of one location, all at once; then each lump's cards over its locations
     # (merged columns' marks are left only where ``at`` skipped them: -1)
