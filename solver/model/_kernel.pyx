@@ -1,7 +1,9 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 """The counting programme's step, compiled (see ``docs/counting.md``): ``expand`` (the
 transitions and their terms), ``reduce_sorted`` (the next states), ``alive`` (the
-dead-state check) and ``backward_step``.
+dead-state check) and ``backward_step``; and the uniform draws from its tables:
+``group``, ``sample_transitions`` and ``sample_pick`` (a step of ``_DP._sample_floats``),
+``split_merged`` (a merged column's cards back to its parts, ``_deals_from_counts``).
 
 Built at install when a C compiler is there (``setup.py``; optional):
 ``solver.model.counting`` uses it when it imports (``KERNEL``) and its numpy code
