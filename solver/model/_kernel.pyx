@@ -21,6 +21,48 @@ cdef inline i64 _digit(i64 x, i64 a, i64 b, bint pow2) nogil:
     return (x // a) % b
 
 
+cdef inline void _kbounds(i64 key, const i64* st, bint pow2, Py_ssize_t nold,
+                          i64* kmn, i64* kmx) noexcept nogil:
+    """Narrow ``kmn..kmx`` (the bounds on k) by the ``old`` rows of the step ``st``."""
+    cdef Py_ssize_t j, r
+    cdef i64 v
+    for j in range(nold):
+        r = 9 + 4 * j
+        v = _digit(key, st[r], st[r + 1], pow2)
+        if st[r + 2] - v < kmx[0]:
+            kmx[0] = st[r + 2] - v
+        if st[r + 3] >= 0 and st[r + 3] - v > kmn[0]:
+            kmn[0] = st[r + 3] - v
+
+
+cdef inline bint _next_key(i64 nw, const i64* st, bint pow2, Py_ssize_t o_sat,
+                           Py_ssize_t nsat, Py_ssize_t o_rem, Py_ssize_t nrem,
+                           Py_ssize_t o_chk, Py_ssize_t nchk, i64* out) noexcept nogil:
+    """The next state's key from ``nw`` (the key plus k cards) into ``out``: saturated
+    digits clamped, closed digits cut; whether it meets the step's checks."""
+    cdef Py_ssize_t j, r
+    cdef i64 v, over, d
+    for j in range(nsat):
+        r = o_sat + 3 * j
+        over = _digit(nw, st[r], st[r + 1], pow2) - st[r + 2]
+        if over > 0:
+            nw -= (over << st[r]) if pow2 else over * st[r]
+    for j in range(nrem):
+        r = o_rem + 2 * j
+        d = st[r]
+        if pow2:    # d = log2(stride), then log2(stride * radix)
+            nw = ((nw >> st[r + 1]) << d) | (nw & ((<i64>1 << d) - 1))
+        else:
+            nw = (nw // (d * st[r + 1])) * d + nw % d
+    out[0] = nw
+    for j in range(nchk):
+        r = o_chk + 4 * j
+        v = _digit(nw, st[r], st[r + 1], pow2)
+        if v < st[r + 2] or v > st[r + 3]:
+            return False
+    return True
+
+
 def expand(const i64[::1] keys, bint pow2, const i64[::1] step, i64 bsize,
            const double[::1] fwd=None, const double[::1] binomial=None):
     """Every transition of one step from the sorted states ``keys``: (index of the source
@@ -46,9 +88,8 @@ def expand(const i64[::1] keys, bint pow2, const i64[::1] step, i64 bsize,
     cdef Py_ssize_t nchk = step[8]
     cdef Py_ssize_t o_old = 9, o_row = o_old + 4 * nold, o_sat = o_row + 2 * nrow
     cdef Py_ssize_t o_rem = o_sat + 3 * nsat, o_chk = o_rem + 2 * nrem
-    cdef Py_ssize_t n = keys.shape[0], i, j, m = 0, r
-    cdef i64 v, kmn, kmx, k0 = hi + 1, k1 = lo - 1, k, key, nw, over, d
-    cdef bint ok
+    cdef Py_ssize_t n = keys.shape[0], i, m = 0
+    cdef i64 kmn, kmx, k0 = hi + 1, k1 = lo - 1, k, key, nw
     kmin_a = np.empty(n, dtype=np.int64)
     kmax_a = np.empty(n, dtype=np.int64)
     rem_a = np.empty(n, dtype=np.int64)
@@ -58,13 +99,7 @@ def expand(const i64[::1] keys, bint pow2, const i64[::1] step, i64 bsize,
             key = keys[i]
             kmn = lo
             kmx = hi
-            for j in range(nold):
-                r = o_old + 4 * j
-                v = _digit(key, step[r], step[r + 1], pow2)
-                if step[r + 2] - v < kmx:
-                    kmx = step[r + 2] - v
-                if step[r + 3] >= 0 and step[r + 3] - v > kmn:
-                    kmn = step[r + 3] - v
+            _kbounds(key, &step[0], pow2, nold, &kmn, &kmx)
             kmin[i] = kmn
             kmax[i] = kmx
             if kmn <= kmx:
@@ -93,27 +128,8 @@ def expand(const i64[::1] keys, bint pow2, const i64[::1] step, i64 bsize,
             for i in range(n):
                 if kmin[i] > k or k > kmax[i]:
                     continue
-                nw = keys[i] + k * kstep
-                for j in range(nsat):
-                    r = o_sat + 3 * j
-                    over = _digit(nw, step[r], step[r + 1], pow2) - step[r + 2]
-                    if over > 0:
-                        nw -= (over << step[r]) if pow2 else over * step[r]
-                for j in range(nrem):
-                    r = o_rem + 2 * j
-                    d = step[r]
-                    if pow2:    # d = log2(stride), then log2(stride * radix)
-                        nw = ((nw >> step[r + 1]) << d) | (nw & ((<i64>1 << d) - 1))
-                    else:
-                        nw = (nw // (d * step[r + 1])) * d + nw % d
-                ok = True
-                for j in range(nchk):
-                    r = o_chk + 4 * j
-                    v = _digit(nw, step[r], step[r + 1], pow2)
-                    if v < step[r + 2] or v > step[r + 3]:
-                        ok = False
-                        break
-                if not ok:
+                if not _next_key(keys[i] + k * kstep, &step[0], pow2, o_sat, nsat, o_rem,
+                                 nrem, o_chk, nchk, &nw):
                     continue
                 src[out] = <int>i
                 ks[out] = <signed char>k
@@ -230,31 +246,20 @@ def sample_transitions(const i64[::1] keys, bint pow2, const i64[::1] step, i64 
     float64; k, int8; the index of the next state in ``tab``, int64; the offsets of each
     state's transitions, int64, ``len(keys) + 1``), a state's transitions in the order of
     k -- the same arrays, in the same order and with the same sums, as the numpy code's
-    expansion, search of the next keys and stable sort by state.
-
-    The bounds on k and the next key are computed as in ``expand``, written out again on
-    purpose: the two loops shared as ``cdef inline`` helpers made ``expand`` (the forward
-    pass) up to 30 % slower on a hard 8-player count, though gcc inlined them."""
+    expansion, search of the next keys and stable sort by state."""
     cdef i64 lo = step[0], hi = step[1], kstep = step[2], rsize = step[3]
     cdef Py_ssize_t nold = step[4], nrow = step[5], nsat = step[6], nrem = step[7]
     cdef Py_ssize_t nchk = step[8]
     cdef Py_ssize_t o_old = 9, o_row = o_old + 4 * nold, o_sat = o_row + 2 * nrow
     cdef Py_ssize_t o_rem = o_sat + 3 * nsat, o_chk = o_rem + 2 * nrem
-    cdef Py_ssize_t n = keys.shape[0], ntab = tab.shape[0], i, j, r, out = 0
+    cdef Py_ssize_t n = keys.shape[0], ntab = tab.shape[0], i, out = 0
     cdef Py_ssize_t a, b, mid, m = 0
-    cdef i64 v, kmn, kmx, k, key, nw, over, d, rem
+    cdef i64 kmn, kmx, k, key, nw, rem
     cdef double run = 0.0
-    cdef bint ok
     for i in range(n):          # an upper bound on the transitions
         kmn = lo
         kmx = hi
-        for j in range(nold):
-            r = o_old + 4 * j
-            v = _digit(keys[i], step[r], step[r + 1], pow2)
-            if step[r + 2] - v < kmx:
-                kmx = step[r + 2] - v
-            if step[r + 3] >= 0 and step[r + 3] - v > kmn:
-                kmn = step[r + 3] - v
+        _kbounds(keys[i], &step[0], pow2, nold, &kmn, &kmx)
         if kmn <= kmx:
             m += kmx - kmn + 1
     cum_a = np.empty(m, dtype=np.float64)
@@ -270,39 +275,14 @@ def sample_transitions(const i64[::1] keys, bint pow2, const i64[::1] step, i64 
             key = keys[i]
             kmn = lo
             kmx = hi
-            for j in range(nold):
-                r = o_old + 4 * j
-                v = _digit(key, step[r], step[r + 1], pow2)
-                if step[r + 2] - v < kmx:
-                    kmx = step[r + 2] - v
-                if step[r + 3] >= 0 and step[r + 3] - v > kmn:
-                    kmn = step[r + 3] - v
+            _kbounds(key, &step[0], pow2, nold, &kmn, &kmx)
             if nrow:
                 rem = (rsize - _digit(key, step[o_row], step[o_row + 1], pow2)) * bsize
             else:
                 rem = rsize * bsize
             for k in range(kmn, kmx + 1):
-                nw = key + k * kstep
-                for j in range(nsat):
-                    r = o_sat + 3 * j
-                    over = _digit(nw, step[r], step[r + 1], pow2) - step[r + 2]
-                    if over > 0:
-                        nw -= (over << step[r]) if pow2 else over * step[r]
-                for j in range(nrem):
-                    r = o_rem + 2 * j
-                    d = step[r]
-                    if pow2:
-                        nw = ((nw >> step[r + 1]) << d) | (nw & ((<i64>1 << d) - 1))
-                    else:
-                        nw = (nw // (d * step[r + 1])) * d + nw % d
-                ok = True
-                for j in range(nchk):
-                    r = o_chk + 4 * j
-                    v = _digit(nw, step[r], step[r + 1], pow2)
-                    if v < step[r + 2] or v > step[r + 3]:
-                        ok = False
-                        break
-                if not ok:
+                if not _next_key(key + k * kstep, &step[0], pow2, o_sat, nsat, o_rem,
+                                 nrem, o_chk, nchk, &nw):
                     continue
                 a = 0               # the first kept next state >= nw
                 b = ntab
