@@ -26,6 +26,9 @@ class BuildExtAndBytecode(build_ext):
             compileall.compile_dir(str(ROOT / package), quiet=1)
 
 
+# -ffp-contract=off: no fused multiply-add, so that a draw's target, ``base + u * (last -
+# base)``, is rounded as numpy rounds it and the kernel's draws are numpy's
+# (tests/test_kernel.py) on every processor
 EXTENSIONS = cythonize(
     [Extension("solver.model._kernel", ["solver/model/_kernel.pyx"],
                extra_compile_args=["-O3", "-ffp-contract=off"])],

@@ -7,8 +7,8 @@ dead-state check) and ``backward_step``; and the uniform draws from its tables:
 
 Built at install when a C compiler is there (``setup.py``; optional):
 ``solver.model.counting`` uses it when it imports (``KERNEL``) and its numpy code
-otherwise.  Both give the same transitions, states and dead states in the same order
-(``tests/test_kernel.py``).
+otherwise.  Both give the same transitions, states and dead states in the same order,
+and the same draws and deals from the same random numbers (``tests/test_kernel.py``).
 """
 import numpy as np
 
