@@ -371,16 +371,21 @@ class _Plan:
         cells, rows = self.cells, self.prob.rows
         dims: list[_Dim] = []
         self.row_dim = []
+        of_row: dict[int, list] = defaultdict(list)
+        of_col: dict[int, list] = defaultdict(list)
+        for x in cells:
+            of_row[x[0]].append(x)
+            of_col[x[1]].append(x)
         for r in range(len(rows)):
             self.row_dim.append(len(dims))
-            dims.append(_Dim([c for c in cells if c[0] == r], len(rows[r]), len(rows[r]), "row"))
+            dims.append(_Dim(of_row[r], len(rows[r]), len(rows[r]), "row"))
         self.col_dim = {}
         merged_away = {x for ab in self.parents.values() for x in ab}
         for c in range(len(self.cols)):
             if c in self.relaxed_cols:
                 continue        # estimates only: the column's size is checked afterwards
             self.col_dim[c] = len(dims)
-            d = _Dim([x for x in cells if x[1] == c], self.col_cap[c], self.col_cap[c], "col")
+            d = _Dim(of_col[c], self.col_cap[c], self.col_cap[c], "col")
             if c in merged_away:
                 d.lo = 0
             dims.append(d)
@@ -466,23 +471,37 @@ class _Plan:
         placed: set[tuple[int, int]] = set()        # the cells of the new order
         done_of: dict[int, set[int]] = defaultdict(set)   # column -> its classes done
         renamed: dict[tuple[int, int], tuple[int, int]] = {}
+        # what the rest of the order sees of each current column: the classes it has left
+        # with their statements, or None (not to be merged); between two steps only the
+        # column of the cell just placed and the columns just merged can change (their
+        # own cells to come, the classes done), so only theirs are computed again
+        members: dict[int, list[int]] = {c: [c] for c in colmap}   # current -> columns
+        key_of: dict[int, tuple | None] = {}
+
+        def key(cur):
+            now = fut[t]
+            sigs = {now[col] for col in members[cur] if col in now}
+            if not sigs or None in sigs:
+                return None
+            done = done_of[cur]
+            left = frozenset(x for x in frozenset().union(*sigs) if x[0] not in done)
+            return (left, self.col_labels.get(cur)) if left else None
+
+        dirty = set(members)
         for t in range(T):
-            # the current columns still to come, by the classes they have left
-            groups: dict[frozenset, list[int]] = defaultdict(list)
-            members: dict[int, list[int]] = defaultdict(list)
-            for col, rs in fut[t].items():
-                members[colmap[col]].append(col)
-            for cur, cols in members.items():
-                sigs = {fut[t][col] for col in cols}
-                if None in sigs:
-                    continue
-                done = done_of[cur]
-                left = frozenset(x for x in frozenset().union(*sigs) if x[0] not in done)
-                if left:
-                    groups[left, self.col_labels.get(cur)].append(cur)
-            for _, curs in sorted(groups.items(), key=lambda kv: min(kv[1])):
-                if len(curs) < 2:
-                    continue
+            for cur in dirty:
+                key_of[cur] = key(cur)
+            # the current columns still to come that are alike (only a changed one can
+            # be alike another: the others were told apart, or merged, a step ago)
+            groups: dict[tuple, list[int]] = {}
+            for d in dirty:
+                kd = key_of[d]
+                if kd is not None and kd not in groups:
+                    same = [cur for cur, kc in key_of.items() if kc == kd]
+                    if len(same) > 1:
+                        groups[kd] = same
+            dirty = set()
+            for curs in sorted(groups.values(), key=min):
                 curs.sort()
                 acc_col = curs[0]
                 for other in curs[1:]:
@@ -494,16 +513,20 @@ class _Plan:
                         self.col_labels[v] = self.col_labels[acc_col]
                     self.merges[len(out)] = (acc_col, other, v)
                     out.append((-1, v))
-                    for col, cur in colmap.items():
-                        if cur in (acc_col, other):
-                            colmap[col] = v
-                            chain[col].append(v)
+                    members[v] = members.pop(acc_col) + members.pop(other)
+                    key_of.pop(acc_col, None)
+                    key_of.pop(other, None)
+                    for col in members[v]:
+                        colmap[col] = v
+                        chain[col].append(v)
                     # a class whose cell either part has had is done for the merged one
                     done_of[v] = done_of[acc_col] | done_of[other]
                     emitted |= {(r, v) for r in done_of[v]}
                     acc_col = v
+                dirty.add(acc_col)
             r, c = order[t]
             v = colmap[c]
+            dirty.add(v)
             if (r, v) not in emitted:
                 emitted.add((r, v))
                 done_of[v].add(r)
@@ -539,6 +562,9 @@ class _Plan:
             return (stride.bit_length() - 1, rad[i] - 1) if pow2 else (stride, rad[i])
 
         self.radix = rad
+        row_dims: dict[int, set[int]] = defaultdict(set)     # class -> the sums of its cells
+        for x in cells:
+            row_dims[x[0]].update(dims_of[x])
         self.steps: list[_Step] = []
         layout: list[int] = []
         self.layouts = [list(layout)]
@@ -595,7 +621,7 @@ class _Plan:
             # at the end of a class: keep only states whose sums can still be met
             st.checks = []
             if dims[rd].last == t:
-                for i in set().union(*(dims_of[x] for x in cells if x[0] == r)):
+                for i in sorted(row_dims[r]):
                     if i in nstride and dims[i].kind != "tag":
                         slo, shi = bounds[i].get(t, (0, 0))
                         a, b = dims[i].lo - shi, dims[i].hi - slo
@@ -2243,36 +2269,43 @@ def location_sets(model, loc: str, top: int = 10, *, max_states: int = 200_000,
     base = [model.cards[ci] for ci, l in prob.fixed.items() if l == li]
     T = len(plan.order)
     layout = plan.layouts[T]
-    cols_vals = [dp.final_digits(p).tolist() for p in range(len(layout))]
+    cols_vals = [dp.final_digits(p) for p in range(len(layout))]
     tag_of = [next(iter(plan.dims[i].cells)) for i in layout]
-    comps = []   # (count per set, composition as ((row, k), ...), number of sets)
-    for j, cnt in enumerate(counts):
-        if cnt == 0:
-            continue
-        comp = tuple(sorted((tag_of[p][0], cols_vals[p][j]) for p in range(len(layout))
-                            if cols_vals[p][j] > 0))
-        nsets = math.prod(math.comb(len(prob.rows[r]), k) for r, k in comp)
-        comps.append((cnt / nsets, comp, nsets))
-    n_sets = sum(c[2] for c in comps)
-    comps.sort(key=lambda x: -x[0])
+    # each final state is a composition: its number of sets is the product over its
+    # classes of C(size, k) (at most C(52, 4): exact in int64), its count per set the
+    # ratio; the compositions are taken in decreasing count per set (stable: ties in
+    # the order of the final states), the names of their sets only for the top ones
+    live = np.flatnonzero(dp.fwd[T] != 0)
+    nsets = np.ones(len(live), dtype=np.int64)
+    for p, vals in enumerate(cols_vals):
+        size = len(prob.rows[tag_of[p][0]])
+        nsets *= np.array([math.comb(size, k) for k in range(int(vals.max(initial=0)) + 1)],
+                          dtype=np.int64)[vals[live]]
+    rank = np.argsort(-(dp.fwd[T][live] / nsets), kind="stable")
+    live, nsets = live[rank], nsets[rank]
+    per = (dp.fwd[T][live] / nsets).tolist()
+    n_sets = int(nsets.sum())
     best: list[tuple[frozenset, float]] = []
     i = 0
-    while i < len(comps) and len(best) < top:
+    while i < len(per) and len(best) < top:
         j = i
-        while j < len(comps) and comps[j][0] >= comps[i][0] * (1 - tol):
+        while j < len(per) and per[j] >= per[i] * (1 - tol):
             j += 1
         need = top - len(best)
         cands = []
-        for per, comp, _ in comps[i:j]:
+        for q in live[i:j].tolist():
             choices = []
-            for r, k in comp:
-                cards = sorted((model.cards[ci] for ci in prob.rows[r]), key=repr)
-                choices.append(itertools.combinations(cards[:k + need - 1], k))
+            for p in range(len(layout)):
+                k = int(cols_vals[p][q])
+                if k:
+                    r = tag_of[p][0]
+                    cards = sorted((model.cards[ci] for ci in prob.rows[r]), key=repr)
+                    choices.append(itertools.combinations(cards[:k + need - 1], k))
             for parts in itertools.product(*choices):
                 s = base + [c for part in parts for c in part]
                 cands.append(tuple(sorted(s, key=repr)))
         for s in heapq.nsmallest(need, cands, key=lambda s: tuple(map(repr, s))):
-            best.append((frozenset(s), comps[i][0] / total))
+            best.append((frozenset(s), per[i] / total))
         i = j
     return n_sets, best
 
