@@ -355,14 +355,44 @@ class _Plan:
         for d in dims:
             if d.kind == "tag":
                 d.last = T  # never closes
+        # the keys must fit in 62 bits at every step: bit fields (digits by shifts and
+        # masks, no integer division) where they do, else the tighter mixed radix, else
+        # no programme at all (known before the steps are worked out)
+        pow2 = self._fits(True)
+        if not pow2 and not self._fits(False):
+            raise OverBudget("state keys do not fit in 64 bits")
         bounds = self._future_bounds()
         # the steps that finish a class: where dead states are looked for (_DP._alive)
         self.class_ends = [c[0] >= 0 and dims[self.row_dim[c[0]]].last == t
                            for t, c in enumerate(self.order)]
-        try:        # bit fields: digits by shifts and masks (no integer division)
-            self._steps(bounds, dims_of, True)
-        except OverBudget:      # too many bits: the tighter mixed radix
-            self._steps(bounds, dims_of, False)
+        self._steps(bounds, dims_of, pow2)
+
+    def _fits(self, pow2: bool) -> bool:
+        """Whether the sums open at every step (those open before it and those it opens,
+        as :meth:`_steps` packs them) fit in a key below 2^62, as bit fields (``pow2``)
+        or in mixed radix."""
+        opening: dict[int, list[int]] = defaultdict(list)
+        closing: dict[int, list[int]] = defaultdict(list)
+        for d in self.dims:
+            if d.first >= 0:
+                opening[d.first].append(d.hi)
+                closing[d.last].append(d.hi)
+        bits = 0        # of the product of the radices open, as a bit count (pow2) or
+        prod = 1        # the product itself (mixed radix)
+        for t in range(len(self.order)):
+            for hi in opening.get(t, ()):
+                if pow2:
+                    bits += hi.bit_length()
+                else:
+                    prod *= hi + 1
+            if (bits if pow2 else prod.bit_length() - 1) >= 62:
+                return False
+            for hi in closing.get(t, ()):
+                if pow2:
+                    bits -= hi.bit_length()
+                else:
+                    prod //= hi + 1
+        return True
 
     def _dims(self):
         """The sums over the working cells: one per class, per tracked column, per
