@@ -816,3 +816,46 @@ def test_pruned_programmes_equal_brute_force(prune_always):
                 ok &= np.isin(D[:, m.card_index(c)], [m.loc_index(l) for l in where])
             want = ok.sum() / len(D)
             assert (p == 0.0) if want == 0 else abs(p - want) <= 1e-12
+
+
+# ----------------------------------------------------------------------------------------
+# the key layout: decided before the steps are worked out
+
+
+def _keyed_model(classes: int) -> CardLocationModel:
+    """``classes`` classes of 4 cards, each in a statement on one of two locations: in
+    location order every class sum stays open over the first location."""
+    cards = [f"c{i:03d}" for i in range(4 * classes)]
+    m = CardLocationModel(cards, {"L0": 2 * classes, "L1": 2 * classes})
+    for g in range(classes):
+        m.add(cards[4 * g:4 * g + 4], ["L0"], 1, 3)
+    return m
+
+
+@pytest.mark.parametrize("classes, layout", [(10, "bits"), (22, "mixed"), (30, None)])
+def test_the_key_layout_is_the_one_the_steps_can_pack(classes, layout, monkeypatch):
+    """``_Plan._fits`` says, for bit fields and for the mixed radix, exactly whether
+    ``_steps`` packs every step's key below 2^62; the plan takes bit fields where they fit,
+    else the mixed radix, else raises ``OverBudget`` (3 bits a class sum as bit fields,
+    2.3 in mixed radix: 10 classes fit both ways, 22 only in mixed radix, 30 in neither)."""
+    from solver.model.counting import _Plan, _simplify
+
+    prob = _simplify(_keyed_model(classes))
+    order = sorted(prob.cells, key=lambda c: (c[1], c[0]))
+    with monkeypatch.context() as mp:       # the plan without its steps
+        mp.setattr(_Plan, "_fits", lambda self, pow2: True)
+        mp.setattr(_Plan, "_steps", lambda self, *a: None)
+        bare = _Plan(prob, order=order)
+    for pow2 in (True, False):
+        try:
+            bare._steps(bare._future_bounds(), bare._dims_of, pow2)
+            packed = True
+        except OverBudget:
+            packed = False
+        assert bare._fits(pow2) == packed == (layout == "bits" or (layout == "mixed"
+                                                                    and not pow2))
+    if layout is None:
+        with pytest.raises(OverBudget):
+            _Plan(prob, order=order)
+    else:
+        assert _Plan(prob, order=order).pow2 == (layout == "bits")
