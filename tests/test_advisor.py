@@ -453,6 +453,26 @@ def test_analyze_exposure_is_the_public_view_of_the_hand(sample):
         assert "what the table knows" in r.output
 
 
+def test_an_exposure_over_its_budget_is_an_estimate_that_keeps_the_certainties(monkeypatch):
+    """The exposure's public count has its own, smaller budget (EXPOSURE_STATES): past it
+    the chances are estimates with their error bar, and the certain cards are still
+    exactly those of the exact public analysis."""
+    import solver.mystery_hand.advise as adv
+
+    sample = "samples/mystery-hand/five-players-ana.txt"
+    rec = parse_record(open(sample).read())
+    g = get_game(rec.game)
+    exact = g.exposure(rec, rec.header.me)
+    assert exact["exact"] and exact["error"] == 0.0
+    monkeypatch.setattr(adv, "EXPOSURE_STATES", 20)
+    est = g.exposure(rec, rec.header.me)
+    assert not est["exact"] and 0 < est["error"] < 0.2
+    assert est["certain"] == exact["certain"]
+    assert set(est["cards"]) == set(exact["cards"])       # impossible stays impossible
+    for c, p in est["cards"].items():
+        assert abs(p - exact["cards"][c]) <= 3 * est["error"] + 1e-9
+
+
 def test_review_finds_every_taken_question_among_the_advice():
     g = get_game("mystery-hand")
     rec = g.simulate(4, [], seed=6, events=9)

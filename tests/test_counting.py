@@ -859,3 +859,28 @@ def test_the_key_layout_is_the_one_the_steps_can_pack(classes, layout, monkeypat
             _Plan(prob, order=order)
     else:
         assert _Plan(prob, order=order).pow2 == (layout == "bits")
+
+
+def test_tags_count_together_in_the_order_estimate():
+    """``_Plan._peak`` (which picks class by class or location by location in a segment)
+    counts the open tags of a location of size D together: n of them take at most
+    C(n + D, D) values, not the product of their ranges (which made location by location
+    look cheaper on 8-player Mystery Hand states, where it keeps every class sum open: 12
+    million states instead of 1.2 million class by class)."""
+    from solver.model.counting import _Plan, _simplify
+
+    classes, D = 12, 3
+    cards = [f"c{i:03d}" for i in range(3 * classes)]
+    m = CardLocationModel(cards, {"L0": classes, "L1": 2 * classes - D, "M": D})
+    for g in range(classes):
+        m.add(cards[3 * g:3 * g + 3], ["L0"], 1, 1)
+    li = m.loc_index("M")
+    prob = _simplify(m, keep_locs=(li,))
+    col = next(c for c, ls in enumerate(prob.cols) if ls == (li,))
+    tags = [(r, col) for r in range(len(prob.rows)) if (r, col) in prob.cells]
+    assert len(tags) == classes
+    plan = _Plan(prob, tags, merge=False)
+    logr = [math.log(d.hi + 1) for d in plan.dims]
+    for n in (1, 5, classes):       # each tag cell also opens (and closes) its class's sum
+        assert plan._peak(tags[:n], plan._dims_of, logr) == pytest.approx(
+            logr[plan.row_dim[tags[n - 1][0]]] + math.log(math.comb(n + D, D)))

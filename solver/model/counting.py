@@ -916,27 +916,32 @@ class _Plan:
 
     def _peak(self, cells, dims_of, logr):
         """Largest sum of log ranges of the open class and statement sums along an order of
-        a segment's cells (location sums are open throughout anyway)."""
+        a segment's cells (location sums are open throughout anyway).  The tags (which
+        never close) count together: ``n`` of them in a location of size ``D`` take at
+        most C(n + D, D) values, not the product of their ranges."""
         left = defaultdict(int)
         for c in cells:
             for i in dims_of[c]:
-                if self.dims[i].kind != "col":
+                if self.dims[i].kind not in ("col", "tag"):
                     left[i] += 1
+        D = sum(self.col_cap[x] for x in {c[1] for c in self.tag_cells})
         open_: set[int] = set()
         cost = peak = 0.0
+        ntags = 0
         for c in cells:
             for i in dims_of[c]:
-                if self.dims[i].kind == "col":
-                    continue
-                if i not in open_:
+                kind = self.dims[i].kind
+                if kind == "tag":
+                    ntags += 1
+                elif kind != "col" and i not in open_:
                     open_.add(i)
                     cost += logr[i]
-            peak = max(peak, cost)
+            peak = max(peak, cost + (math.log(math.comb(ntags + D, D)) if ntags else 0.0))
             for i in dims_of[c]:
-                if self.dims[i].kind == "col":
+                if self.dims[i].kind in ("col", "tag"):
                     continue
                 left[i] -= 1
-                if left[i] == 0 and self.dims[i].kind != "tag":
+                if left[i] == 0:
                     open_.discard(i)
                     cost -= logr[i]
         return peak
@@ -2274,46 +2279,53 @@ def location_sets(model, loc: str, top: int = 10, *, max_states: int = 200_000,
         # ``loc`` are its composition, so the tags cost nothing (few states while the
         # classes are few)
         bylocation = sorted(prob.cells, key=lambda c: (c[1] == col, c[1], c[0]))
-        dp = None
         tries = [(None, min(max_states, TAGGED_STATES))]
         if base_states is None or base_states <= LOCATION_ORDER_BASE:
             tries.append((bylocation, min(max_states, LOCATION_ORDER_STATES)))
-        for order, cap in tries:
-            plan = _Plan(prob, tags, order=order)
+        for i, (order, cap) in enumerate(tries):
             try:
+                plan = _Plan(prob, tags, order=order)
                 dp = _DP(plan, False, cap, deadline, residues=False,
                          stretch=stretched(cap, stretch))
+                T = len(plan.order)
+                layout = plan.layouts[T]
+                counts = dp.fwd[T]
+                vals = [dp.final_digits(p) for p in range(len(layout))]
+                trows = [next(iter(plan.dims[i].cells))[0] for i in layout]
+                rounding = dp.delta_fwd
                 break
             except OverBudget:
-                if order is tries[-1][0]:
+                if i == len(tries) - 1:
                     raise
-        counts = dp.fwd[len(plan.order)].tolist()
     except _Infeasible:
         return 0, []
     except OverBudget:
         return None
-    total = sum(counts)        # compositions are counted in the same (unlumped) units
+    return _sets_of(model, prob, li, counts, vals, trows, 4 * rounding, top)
+
+
+def _sets_of(model, prob: _Problem, li: int, counts: np.ndarray, vals, trows, tol: float,
+             top: int) -> tuple[int, list[tuple[frozenset, float]]]:
+    """:func:`location_sets`' answer from the compositions of ``loc`` (``counts``: of each
+    composition, in the programme's units; ``vals[p]``: the number of cards of class
+    ``trows[p]`` in each; ``tol``: relative difference within which counts are ties)."""
+    total = float(counts.sum()) if len(counts) else 0.0
     if total == 0:
         return 0, []
-    tol = 4 * dp.delta_fwd      # float counts: equal within rounding means a tie
     base = [model.cards[ci] for ci, l in prob.fixed.items() if l == li]
-    T = len(plan.order)
-    layout = plan.layouts[T]
-    cols_vals = [dp.final_digits(p) for p in range(len(layout))]
-    tag_of = [next(iter(plan.dims[i].cells)) for i in layout]
-    # each final state is a composition: its number of sets is the product over its
-    # classes of C(size, k) (at most C(52, 4): exact in int64), its count per set the
-    # ratio; the compositions are taken in decreasing count per set (stable: ties in
-    # the order of the final states), the names of their sets only for the top ones
-    live = np.flatnonzero(dp.fwd[T] != 0)
+    # each composition stands for the product over its classes of C(size, k) sets (at
+    # most C(52, 4): exact in int64), each with its count divided by that; the
+    # compositions are taken in decreasing count per set (stable: ties in the order of
+    # the compositions), the names of their sets only for the top ones
+    live = np.flatnonzero(counts != 0)
     nsets = np.ones(len(live), dtype=np.int64)
-    for p, vals in enumerate(cols_vals):
-        size = len(prob.rows[tag_of[p][0]])
-        nsets *= np.array([math.comb(size, k) for k in range(int(vals.max(initial=0)) + 1)],
-                          dtype=np.int64)[vals[live]]
-    rank = np.argsort(-(dp.fwd[T][live] / nsets), kind="stable")
+    for r, v in zip(trows, vals):
+        size = len(prob.rows[r])
+        nsets *= np.array([math.comb(size, k) for k in range(int(v.max(initial=0)) + 1)],
+                          dtype=np.int64)[v[live]]
+    rank = np.argsort(-(counts[live] / nsets), kind="stable")
     live, nsets = live[rank], nsets[rank]
-    per = (dp.fwd[T][live] / nsets).tolist()
+    per = (counts[live] / nsets).tolist()
     n_sets = int(nsets.sum())
     best: list[tuple[frozenset, float]] = []
     i = 0
@@ -2325,10 +2337,9 @@ def location_sets(model, loc: str, top: int = 10, *, max_states: int = 200_000,
         cands = []
         for q in live[i:j].tolist():
             choices = []
-            for p in range(len(layout)):
-                k = int(cols_vals[p][q])
+            for r, v in zip(trows, vals):
+                k = int(v[q])
                 if k:
-                    r = tag_of[p][0]
                     cards = sorted((model.cards[ci] for ci in prob.rows[r]), key=repr)
                     choices.append(itertools.combinations(cards[:k + need - 1], k))
             for parts in itertools.product(*choices):
