@@ -88,6 +88,8 @@ def render_analysis(a) -> str:
     if c.top and c.count != 1:
         lines += _top_lines(c)
     prec = "exact" if a.exact else f"estimates, 95% half-width {a.error:.3f}"
+    if a.exact and c.error and not c.exact:     # the sheet exact, the hands above not
+        prec = "exact on the sheet, estimated for the hands above"
     if a.options.two_player == "chosen":
         lines.append(f"Probabilities: {prec}, but the players chose their mystery hands "
                      "(MH-28), so there is no uniform prior: these figures assume a random "
