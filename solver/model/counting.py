@@ -2304,6 +2304,31 @@ def location_sets(model, loc: str, top: int = 10, *, max_states: int = 200_000,
     return _sets_of(model, prob, li, counts, vals, trows, 4 * rounding, top)
 
 
+def interchangeable(model, loc: str):
+    """The classes of the cards that can lie in ``loc``, and the cards fixed there: cards of
+    one class are interchangeable (every constraint treats them alike, so swapping two of
+    them maps the consistent deals onto themselves), hence two sets in ``loc`` with as many
+    cards of each class are both possible or both impossible, and equally likely.
+    ``(classes, fixed)`` as card indices; ``None`` when the model is inconsistent on its
+    face.
+
+    >>> from solver.model import CardLocationModel
+    >>> m = CardLocationModel(["a", "b", "c", "d", "e"], {"M": 2, "P": 3})
+    >>> m.add(["a", "b"], ["M"], 1, 1)
+    >>> m.add(["e"], ["M"], 0, 0)
+    >>> interchangeable(m, "M")
+    ([[0, 1], [2, 3]], [])
+    """
+    li = model.loc_index(loc)
+    try:
+        prob = _simplify(model, keep_locs=(li,))
+    except _Infeasible:
+        return None
+    col = next((c for c, ls in enumerate(prob.cols) if ls == (li,)), None)
+    classes = [list(prob.rows[r]) for r in range(len(prob.rows)) if (r, col) in prob.cells]
+    return classes, sorted(ci for ci, l in prob.fixed.items() if l == li)
+
+
 def _sets_of(model, prob: _Problem, li: int, counts: np.ndarray, vals, trows, tol: float,
              top: int) -> tuple[int, list[tuple[frozenset, float]]]:
     """:func:`location_sets`' answer from the compositions of ``loc`` (``counts``: of each

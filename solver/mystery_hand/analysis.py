@@ -47,7 +47,7 @@ class Candidates:
     top: list[tuple[tuple[Card, ...], float]] = field(default_factory=list)
     certain: tuple[Card, ...] = ()
     upper: int | None = None   # when ``count`` is None: an upper bound on it
-    lower: int | None = None   # when ``count`` is None: a lower bound (distinct hands sampled)
+    lower: int | None = None   # when ``count`` is None: a lower bound (hands shown possible)
     error: float = 0.0         # 95 % half-width of the ``top`` probabilities when estimated
 
     @property
@@ -284,9 +284,11 @@ def _sampled_candidates(vm: ViewModel, loc: str, certain, bound: int, seed: int,
                         sampled=None) -> Candidates:
     """The most likely hands, estimated from exactly uniform deals of the counting DP (a
     seeded, fixed number: the output does not depend on the machine), with the 95 %
-    half-width; the count is not known, only bounds: at least the distinct hands drawn, at
-    most every hand of the possible cards.  A hand's estimate is never 0 (it was drawn) and
-    never 1 unless it is the only possible one."""
+    half-width; the count is not known, only bounds: at least every hand with as many cards
+    of each class of interchangeable cards as a drawn one (:func:`_by_class`; the distinct
+    hands drawn where facts outside the counting programme could tell such cards apart), at
+    most every hand of the possible cards.  A hand's estimate is never 0 (its composition
+    was drawn) and never 1 unless it is the only possible one."""
     import heapq
     from collections import Counter
 
@@ -315,13 +317,20 @@ def _sampled_candidates(vm: ViewModel, loc: str, certain, bound: int, seed: int,
         return Candidates(loc, None, False, [], certain, upper=bound)
     # the hand in ``loc`` of each deal, as the sorted column indices of its cards
     card_of = [Card.parse(m.name(k)) for k in m.cards]
+    r_i, c_i = np.nonzero(rows == m.loc_index(loc))
+    per = np.bincount(r_i, minlength=n)
+    same_size = len(per) and (per == per[0]).all()     # the usual case
+    by_class = (None if m.choices or not same_size else
+                _by_class(m, loc, c_i.reshape(n, int(per[0])), card_of, n, bound))
+    if by_class is not None:
+        top, lower, err = by_class
+        return Candidates(loc, None, False, top, certain, upper=bound, lower=lower,
+                          error=err)
     order = sorted(range(len(card_of)), key=lambda i: card_of[i])
     rank = np.empty(len(order), dtype=np.int64)
     rank[order] = np.arange(len(order))
-    r_i, c_i = np.nonzero(rows == m.loc_index(loc))
-    per = np.bincount(r_i, minlength=n)
     hands = Counter()
-    if len(per) and (per == per[0]).all():      # the usual case: every hand the same size
+    if same_size:
         cols = rank[c_i].reshape(n, int(per[0])) if per[0] else np.zeros((n, 0), np.int64)
         cols.sort(axis=1)
         uniq, cnt = np.unique(cols, axis=0, return_counts=True)
@@ -344,6 +353,69 @@ def _sampled_candidates(vm: ViewModel, loc: str, certain, bound: int, seed: int,
         top.append((cs, p))
     return Candidates(loc, None, False, top, certain, upper=bound, lower=len(hands),
                       error=err)
+
+
+def _by_class(m, loc: str, hands, card_of, n: int, bound: int, top: int = 10):
+    """The candidates from ``n`` uniform deals whose hands in ``loc`` are the rows of
+    ``hands`` (card indices), through the classes of interchangeable cards
+    (:func:`solver.model.counting.interchangeable`): every hand with as many cards of each
+    class as a drawn one is possible, and all of them equally likely.  So the lower bound
+    is the number of hands of the compositions drawn (not only the hands drawn), and a
+    hand's chance is estimated from every draw of its composition: ``(top, lower, error)``;
+    ``None`` when the classes do not account for the drawn hands."""
+    import heapq
+    import itertools
+    import math
+    from collections import Counter
+    from fractions import Fraction
+
+    from solver.model.counting import interchangeable
+    from solver.model.stats import wilson_halfwidth
+
+    import numpy as np
+
+    sym = interchangeable(m, loc)
+    if sym is None:
+        return None
+    classes, fixed = sym
+    cls = np.full(len(card_of), -2, dtype=np.int64)
+    cls[fixed] = -1
+    for r, cs in enumerate(classes):
+        cls[cs] = r
+    of = cls[hands]
+    if (of == -2).any() or ((of == -1).sum(axis=1) != len(fixed)).any():
+        return None
+    of.sort(axis=1)
+    uniq, cnt = np.unique(of, axis=0, return_counts=True)
+    comps = []
+    for u, k in zip(uniq.tolist(), cnt.tolist()):
+        kinds = Counter(r for r in u if r >= 0)
+        nsets = math.prod(math.comb(len(classes[r]), c) for r, c in kinds.items())
+        comps.append((Fraction(k, nsets), k, nsets, sorted(kinds.items())))
+    lower = sum(c[2] for c in comps)
+    comps.sort(key=lambda c: -c[0])
+    base = [card_of[ci] for ci in fixed]
+    out, err, i = [], 0.0, 0
+    while i < len(comps) and len(out) < top:
+        j = i
+        while j < len(comps) and comps[j][0] == comps[i][0]:
+            j += 1
+        need = top - len(out)
+        cands = []
+        for _, _, _, kinds in comps[i:j]:
+            choices = [itertools.combinations(
+                sorted(card_of[ci] for ci in classes[r])[:c + need - 1], c) for r, c in kinds]
+            for parts in itertools.product(*choices):
+                cands.append(tuple(sorted(base + [x for part in parts for x in part])))
+        k, nsets = comps[i][1], comps[i][2]
+        p = k / n / nsets
+        if lower < bound:             # other hands are possible: never a certainty
+            p = min(p, 1 - 0.5 / (n + 1))
+        for hand in heapq.nsmallest(need, cands, key=lambda h: [repr(c) for c in h]):
+            out.append((hand, p))
+            err = max(err, wilson_halfwidth(k / n, n) / nsets)
+        i = j
+    return out, lower, err
 
 
 def explain(record, view: str | None, card_text: str):
