@@ -91,3 +91,19 @@ def test_sampled_candidates_count_every_hand_of_a_drawn_composition(monkeypatch)
     for hand, p in new.top:
         q = exact[frozenset(map(repr, hand))]
         assert abs(p - q) <= 3 * new.error + 1e-12, (hand, p, q)
+    # equally likely hands (one composition) are listed by their cards' names: a listed
+    # hand's composition has no unlisted hand with smaller names
+    from solver.model.counting import interchangeable
+
+    classes, _ = interchangeable(m, loc)
+    cls = {m.name(m.cards[ci]): r for r, cs in enumerate(classes) for ci in cs}
+
+    def comp(names):
+        return sorted(cls.get(x, -1) for x in names)
+
+    listed = {tuple(sorted(map(repr, h))) for h, _ in new.top}
+    for h in listed:
+        for other in exact:
+            key = tuple(sorted(other))
+            if comp(other) == comp(h) and key < h:
+                assert key in listed, (h, key)

@@ -403,15 +403,18 @@ def _by_class(m, loc: str, hands, card_of, n: int, bound: int, top: int = 10):
         need = top - len(out)
         cands = []
         for _, _, _, kinds in comps[i:j]:
+            # equally likely: the first by their cards' names, which only the first
+            # c + need - 1 cards (by name) of each class can make
             choices = [itertools.combinations(
-                sorted(card_of[ci] for ci in classes[r])[:c + need - 1], c) for r, c in kinds]
+                sorted((card_of[ci] for ci in classes[r]), key=repr)[:c + need - 1], c)
+                for r, c in kinds]
             for parts in itertools.product(*choices):
                 cands.append(tuple(sorted(base + [x for part in parts for x in part])))
         k, nsets = comps[i][1], comps[i][2]
         p = k / n / nsets
         if lower < bound:             # other hands are possible: never a certainty
             p = min(p, 1 - 0.5 / (n + 1))
-        for hand in heapq.nsmallest(need, cands, key=lambda h: [repr(c) for c in h]):
+        for hand in heapq.nsmallest(need, cands, key=lambda h: sorted(map(repr, h))):
             out.append((hand, p))
             err = max(err, wilson_halfwidth(k / n, n) / nsets)
         i = j
