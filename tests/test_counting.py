@@ -470,6 +470,42 @@ def test_estimate_coverage_and_certainties():
     assert sum(covered.values()) >= 0.93 * runs * len(pairs)
 
 
+@settings(max_examples=120, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(models, st.integers(0, 10 ** 6), st.sampled_from([1, 4, 16, 60]))
+def test_an_estimate_proves_its_support_only_when_it_is_the_support(m, seed, states):
+    """``estimate`` (forced by a tiny budget, few draws) reports ``support`` only where
+    every pair the relaxed model allows was seen in an accepted deal: it is then exactly
+    the set of possible pairs (brute force), never a pair more or less."""
+    total, marg = brute(m)
+    r = estimate(m, max_states=states, time_budget=0.0, min_samples=300, max_samples=300,
+                 rng=seed)
+    if r.support is None:
+        return
+    assert total > 0 and r.accepted > 0
+    assert r.support == {c: set(marg[c]) for c in m.cards}
+
+
+def test_an_estimate_proves_the_support_of_8_player_views():
+    """On the 8-player public views where the exposure's count is an estimate, the draws
+    and the relaxed count prove the support (no CP-SAT needed): the same as CP-SAT's
+    backbone."""
+    from solver.mystery_hand.inference import build
+    from solver.mystery_hand.simulate import simulate
+
+    rec = simulate(8, [], 0)
+    proved = 0
+    for n in (16, 24):
+        vm = build(rec.prefix(n), None)
+        r = estimate(vm.model, max_states=150_000, time_budget=0, rng=n, min_samples=4000,
+                     max_samples=4000)
+        assert not r.exact
+        if r.support is not None:
+            proved += 1
+            assert r.support == vm.model.backbone().possible
+    assert proved
+
+
 def test_estimate_clamped_to_support():
     m = estimate_model()
     _, marg = brute(m)

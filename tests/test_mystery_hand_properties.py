@@ -107,3 +107,28 @@ def test_sampled_candidates_count_every_hand_of_a_drawn_composition(monkeypatch)
             key = tuple(sorted(other))
             if comp(other) == comp(h) and key < h:
                 assert key in listed, (h, key)
+
+
+def test_an_estimated_view_whose_draws_prove_the_support_needs_no_cp_sat(monkeypatch):
+    """The public view of an 8-player record as its first player wrote it, after 16
+    statements, counted within the exposure's budget,
+    is an estimate whose draws and relaxed
+    count prove every card's possible places (``Counting.support``): the analysis then
+    does not run CP-SAT's backbone, and its certainties are CP-SAT's."""
+    from solver.model import CardLocationModel
+    from solver.mystery_hand.analysis import analyze
+
+    from solver.mystery_hand.inference import as_written_by
+
+    full = simulate(8, [], 0)
+    rec = as_written_by(full, full.header.me).prefix(16)     # as the first player wrote it
+    want = build(rec, None).model.backbone().possible
+    calls = []
+    real = CardLocationModel.backbone
+    monkeypatch.setattr(CardLocationModel, "backbone",
+                        lambda self, *a, **k: calls.append(1) or real(self, *a, **k))
+    a = analyze(rec, None, candidates=False, max_states=150_000)   # the exposure's budget
+    assert not a.exact and 0 < a.error < 0.1 and not calls
+    vm = build(rec, None)
+    for name, keys in vm.keys.items():
+        assert a.possible[name] == set().union(*(want[k] for k in keys)), name

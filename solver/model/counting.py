@@ -100,6 +100,10 @@ class Counting:
     #: exact counts: the peak counting the states dropped as dead (see _DP._alive), what
     #: the gate of location_sets' tagged programme is given
     raw_states: int = 0
+    #: estimates: the exact possible locations of every card when the draws prove them
+    #: (every pair the relaxed model allows was seen in an accepted deal, so it is
+    #: possible, and no other pair is: see :func:`estimate`), else None
+    support: dict | None = field(default=None, repr=False, compare=False)
 
     @property
     def consistent(self) -> bool:
@@ -2131,10 +2135,19 @@ def estimate(model, *, max_states: int = 200_000, time_budget: float = 1.0, rng=
     marg = {}
     for ci, c in enumerate(model.cards):
         marg[c] = {locs[li]: float(P[ci, li]) for li in range(L) if hits[ci, li] > 0}
+    # the relaxed model allows every deal the model does (its pairs of zero mass are
+    # impossible) and the accepted deals are consistent (their pairs are possible): where
+    # the two agree, the support is proved without CP-SAT
+    relaxed_support = {c: {l for l, p in ls.items() if p > 0}
+                       for c, ls in _exact_marginals(model, prob, dp).items()}
+    proved = None
+    if all(relaxed_support.get(c, set()) == set(marg[c]) for c in model.cards):
+        proved = {c: set(marg[c]) for c in model.cards}
     marg = _clamp(model, marg, support, accepted)
     total = dp.total * accepted / drawn
     return Counting(False, total, _order_marginals(model, marg), err, "sampled", dp.peak,
-                    drawn, accepted, dropped, deals=np.concatenate(kept) if kept else None)
+                    drawn, accepted, dropped, deals=np.concatenate(kept) if kept else None,
+                    support=proved)
 
 
 def _chain(model, support, seed: int, states: int = 0) -> Counting | None:

@@ -199,12 +199,17 @@ def analyze_model(vm: ViewModel, record, *, max_states: int = MAX_STATES,
         # the estimate's figures are shares of consistent deals (accepted exact draws or
         # the chain's states): the pairs they show are possible, CP-SAT looks for the rest
         # (with choices the conditioned deals are already the model's witnesses)
-        seen = None if m.choices else {
-            k: {l for l, p in ls.items() if p > 0} for k, ls in counting.marginals.items()}
-        bb = m.backbone(known=seen)
-        if not bb.consistent:
-            raise vm.inconsistent()
-        possible_k = bb.possible
+        if counting.support is not None and not m.choices:
+            # proved by the draws and the relaxed count (see counting.estimate): no
+            # CP-SAT (and no import of it) needed
+            possible_k = counting.support
+        else:
+            seen = None if m.choices else {
+                k: {l for l, p in ls.items() if p > 0} for k, ls in counting.marginals.items()}
+            bb = m.backbone(known=seen)
+            if not bb.consistent:
+                raise vm.inconsistent()
+            possible_k = bb.possible
         # an estimate never contradicts a certainty: impossible stays absent, certain is 1,
         # and a possible place no accepted sample showed keeps a small positive share
         counting = clamp_to_support(counting, possible_k)
