@@ -479,7 +479,9 @@ def test_an_estimate_proves_its_support_only_when_it_is_the_support(m, seed, sta
     the set of possible pairs (brute force), never a pair more or less."""
     total, marg = brute(m)
     r = estimate(m, max_states=states, time_budget=0.0, min_samples=300, max_samples=300,
-                 rng=seed)
+                 rng=seed, prove_support=True)
+    assert estimate(m, max_states=states, time_budget=0.0, min_samples=30, max_samples=30,
+                    rng=seed).support is None           # only when asked for
     if r.support is None:
         return
     assert total > 0 and r.accepted > 0
@@ -498,7 +500,7 @@ def test_an_estimate_proves_the_support_of_8_player_views():
     for n in (16, 24):
         vm = build(rec.prefix(n), None)
         r = estimate(vm.model, max_states=150_000, time_budget=0, rng=n, min_samples=4000,
-                     max_samples=4000)
+                     max_samples=4000, prove_support=True)
         assert not r.exact
         if r.support is not None:
             proved += 1

@@ -185,7 +185,8 @@ def analyze_model(vm: ViewModel, record, *, max_states: int = MAX_STATES,
         # a player's own view: the exact attempt may stretch (see STRETCH)
         counting = deterministic_count(
             m, max_states, seed=len(record.statements),
-            stretch=stretched(max_states, STRETCH) if vm.view is not None else None)
+            stretch=stretched(max_states, STRETCH) if vm.view is not None else None,
+            prove_support=not m.choices)
     else:
         counting = count_deals(m, max_states=max_states, time_budget=time_budget)
     if m.choices:   # facts the DP cannot count (an unseen turn's extra turn): rejection
