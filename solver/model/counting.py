@@ -2311,7 +2311,7 @@ def location_sets(model, loc: str, top: int = 10, *, max_states: int = 200_000,
                 layout = plan.layouts[T]
                 counts = dp.fwd[T]
                 vals = [dp.final_digits(p) for p in range(len(layout))]
-                trows = [next(iter(plan.dims[i].cells))[0] for i in layout]
+                trows = [next(iter(plan.dims[d].cells))[0] for d in layout]
                 rounding = dp.delta_fwd
                 break
             except OverBudget:
