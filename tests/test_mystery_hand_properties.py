@@ -111,13 +111,11 @@ def test_sampled_candidates_count_every_hand_of_a_drawn_composition(monkeypatch)
 
 def test_an_estimated_view_whose_draws_prove_the_support_needs_no_cp_sat(monkeypatch):
     """The public view of an 8-player record as its first player wrote it, after 16
-    statements, counted within the exposure's budget,
-    is an estimate whose draws and relaxed
-    count prove every card's possible places (``Counting.support``): the analysis then
-    does not run CP-SAT's backbone, and its certainties are CP-SAT's."""
+    statements, counted within the exposure's budget, is an estimate whose draws and
+    relaxed count prove every card's possible places (``Counting.support``): the analysis
+    then does not run CP-SAT's backbone, and its certainties are CP-SAT's."""
     from solver.model import CardLocationModel
     from solver.mystery_hand.analysis import analyze
-
     from solver.mystery_hand.inference import as_written_by
 
     full = simulate(8, [], 0)

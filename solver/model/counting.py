@@ -2379,21 +2379,32 @@ def _sets_of(model, prob: _Problem, li: int, counts: np.ndarray, vals, trows, to
         while j < len(per) and per[j] >= per[i] * (1 - tol):
             j += 1
         need = top - len(best)
-        cands = []
-        for q in live[i:j].tolist():
-            choices = []
-            for r, v in zip(trows, vals):
-                k = int(v[q])
-                if k:
-                    cards = sorted((model.cards[ci] for ci in prob.rows[r]), key=repr)
-                    choices.append(itertools.combinations(cards[:k + need - 1], k))
-            for parts in itertools.product(*choices):
-                s = base + [c for part in parts for c in part]
-                cands.append(tuple(sorted(s, key=repr)))
-        for s in heapq.nsmallest(need, cands, key=lambda s: tuple(map(repr, s))):
+        tied = [[([model.cards[ci] for ci in prob.rows[r]], int(v[q]))
+                 for r, v in zip(trows, vals) if v[q]] for q in live[i:j].tolist()]
+        for s in smallest_sets(tied, base, need):
             best.append((frozenset(s), per[i] / total))
         i = j
     return n_sets, best
+
+
+def smallest_sets(compositions, base, need: int) -> list[tuple]:
+    """The ``need`` first sets by the sorted reprs of their members among those made of
+    ``base`` and, for one of ``compositions`` (each a list of ``(members, k)``: ``k`` of
+    those members), the chosen members: sorted tuples.  Only the first ``k + need - 1``
+    members (by repr) of each part can be among them, so the choices stay few.  How
+    :func:`location_sets` and the Mystery Hand's sampled candidates name equally likely
+    sets.
+
+    >>> smallest_sets([[(["b", "a", "c"], 1)], [(["d", "e"], 2)]], ["z"], 3)
+    [('a', 'z'), ('b', 'z'), ('c', 'z')]
+    """
+    cands = []
+    for parts in compositions:
+        choices = [itertools.combinations(sorted(ms, key=repr)[:k + need - 1], k)
+                   for ms, k in parts]
+        for pick in itertools.product(*choices):
+            cands.append(tuple(sorted(list(base) + [x for p in pick for x in p], key=repr)))
+    return heapq.nsmallest(need, cands, key=lambda s: tuple(map(repr, s)))
 
 
 def all_in_chances(model, events, *, max_states: int = 200_000,

@@ -369,13 +369,11 @@ def _by_class(m, loc: str, hands, card_of, n: int, bound: int, top: int = 10):
     is the number of hands of the compositions drawn (not only the hands drawn), and a
     hand's chance is estimated from every draw of its composition: ``(top, lower, error)``;
     ``None`` when the classes do not account for the drawn hands."""
-    import heapq
-    import itertools
     import math
     from collections import Counter
     from fractions import Fraction
 
-    from solver.model.counting import interchangeable
+    from solver.model.counting import interchangeable, smallest_sets
     from solver.model.stats import wilson_halfwidth
 
     import numpy as np
@@ -406,22 +404,15 @@ def _by_class(m, loc: str, hands, card_of, n: int, bound: int, top: int = 10):
         j = i
         while j < len(comps) and comps[j][0] == comps[i][0]:
             j += 1
-        need = top - len(out)
-        cands = []
-        for _, _, _, kinds in comps[i:j]:
-            # equally likely: the first by their cards' names, which only the first
-            # c + need - 1 cards (by name) of each class can make
-            choices = [itertools.combinations(
-                sorted((card_of[ci] for ci in classes[r]), key=repr)[:c + need - 1], c)
-                for r, c in kinds]
-            for parts in itertools.product(*choices):
-                cands.append(tuple(sorted(base + [x for part in parts for x in part])))
+        # equally likely: the first by their cards' names
+        tied = [[([card_of[ci] for ci in classes[r]], c) for r, c in kinds]
+                for _, _, _, kinds in comps[i:j]]
         k, nsets = comps[i][1], comps[i][2]
         p = k / n / nsets
         if lower < bound:             # other hands are possible: never a certainty
             p = min(p, 1 - 0.5 / (n + 1))
-        for hand in heapq.nsmallest(need, cands, key=lambda h: sorted(map(repr, h))):
-            out.append((hand, p))
+        for hand in smallest_sets(tied, base, top - len(out)):
+            out.append((tuple(sorted(hand)), p))
             err = max(err, wilson_halfwidth(k / n, n) / nsets)
         i = j
     return out, lower, err
