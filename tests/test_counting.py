@@ -379,6 +379,49 @@ def test_mystery_hand_sets_sum_to_one_when_few():
             sum(p for s, p in top if c in s), abs=1e-12)
 
 
+def _tagged_programme(m, loc, collapse):
+    from solver.model.counting import _DP, _Plan, _simplify
+
+    li = m.loc_index(loc)
+    prob = _simplify(m, keep_locs=(li,))
+    col = next(c for c, ls in enumerate(prob.cols) if ls == (li,))
+    plan = _Plan(prob, [(r, col) for r in range(len(prob.rows)) if (r, col) in prob.cells])
+    return _DP(plan, False, residues=False, collapse=collapse)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 5])
+@pytest.mark.parametrize("way", ["compiled", "numpy", "mixed radix", "expanded again"])
+def test_a_full_location_forgets_its_tags(seed, way, monkeypatch):
+    """location_sets lets a state whose location has just been filled forget its tags
+    (``COLLAPSE``; the compositions are read off the states where that happened and the
+    merged states' completions): the same sets, count and probabilities as the programme
+    that keeps the tags to the end, on Mystery Hand views, compiled and in numpy, with
+    mixed-radix keys and with transitions expanded again instead of kept; and it does
+    merge states."""
+    from solver.model import counting
+
+    m, where = mystery_hand_model(seed)
+    for i, c in enumerate(m.cards):     # a mid-game view: a third of the deck seen
+        if where[c] != "mystery" and i % 3 == 0:
+            m.place(c, where[c])
+    if way == "numpy":
+        monkeypatch.setattr(counting, "KERNEL", None)
+    elif way == "mixed radix":
+        monkeypatch.setattr(counting._Plan, "_fits", lambda self, pow2: not pow2)
+    elif way == "expanded again":
+        monkeypatch.setattr(counting, "KEEP_TRANSITIONS", 0)
+    merged, plain = (_tagged_programme(m, "mystery", c) for c in (True, False))
+    assert merged.entries and sum(map(len, merged.keys)) < sum(map(len, plain.keys))
+    assert merged.plan.pow2 == (way != "mixed radix")
+    got = location_sets(m, "mystery", top=20)
+    monkeypatch.setattr(counting, "COLLAPSE", False)
+    want = location_sets(m, "mystery", top=20)
+    assert got[0] == want[0] > 20
+    assert [s for s, _ in got[1]] == [s for s, _ in want[1]]
+    for (_, p), (_, q) in zip(got[1], want[1]):
+        assert p == pytest.approx(q, rel=1e-12)
+
+
 # ----------------------------------------------------------------------------------------
 # uniform sampling
 

@@ -1112,12 +1112,25 @@ class _DP:
 
     def __init__(self, plan: _Plan, exact: bool, max_states: int | None = None,
                  deadline: float | None = None, residues: bool = True,
-                 stretch: tuple[int, int] | None = None):
+                 stretch: tuple[int, int] | None = None, collapse: bool = False):
         """``max_states``: the most states after any step, over which :class:`OverBudget`
         is raised; with ``stretch = (peak, work)``, more are allowed up to ``peak`` as long
         as the states summed over the steps so far (about the work of the forward pass)
-        are at most ``work``."""
+        are at most ``work``.  ``collapse`` (a float programme whose tags are every cell
+        of one column, :func:`location_sets`): a state whose tagged column has just been
+        filled forgets its tags (see :meth:`composition_counts`)."""
         self.plan = plan
+        self.entries: list[tuple] = []      # collapsed states: see composition_counts
+        self.collapse = None
+        if collapse and plan.tags and not exact and not residues:
+            cd = plan.col_dim.get(plan.tags[0][1])
+            tagcells = set(plan.tag_cells)
+            if cd is not None and all(c in tagcells for c in plan.dims[cd].cells):
+                self.collapse = (cd, plan.dims[cd].lo,
+                                 frozenset(i for i, d in enumerate(plan.dims)
+                                           if d.kind == "tag"),
+                                 frozenset(t for t, c in enumerate(plan.order)
+                                           if c in tagcells))
         self.stretch = stretch
         self.work = 0
         self.pruned = 0         # states dropped as dead (see _alive)
@@ -1364,6 +1377,9 @@ class _DP:
                     self._trans[t] = (ts.astype(np.int32, copy=False),
                                       tk.astype(np.int8, copy=False), inv,
                                       tw.astype(np.int32, copy=False))
+                if self.collapse is not None and t in self.collapse[3]:
+                    keys, vals, runs = self._collapse_step(t, keys, vals)
+                    merged += runs
                 if self.nprimes:
                     r = (res[:, src] * self.mod[:, widx]) % self.primes
                     res = np.add.reduceat(r[:, order], starts, axis=1) % self.primes
@@ -1414,6 +1430,113 @@ class _DP:
             self.total = int(self.raw_total) * plan.prob.lump_factor
             self.total_exact = False
 
+    # ----- a filled tagged column forgets its tags (location_sets) ----------------------
+    def _digit(self, keys: np.ndarray, b: int, i: int) -> np.ndarray:
+        s, rad = self.plan.strides[b][i], self.plan.radix[i]
+        if self.plan.pow2:
+            return (keys >> (s.bit_length() - 1)) & (rad - 1)
+        return (keys // s) % rad
+
+    def _tag_mask(self, b: int) -> int | None:
+        """With bit fields, the bits of the tags' digits at boundary ``b`` (else None)."""
+        if not self.plan.pow2:
+            return None
+        mask = 0
+        for i in self.plan.layouts[b]:
+            if i in self.collapse[2]:
+                mask |= (self.plan.radix[i] - 1) << (self.plan.strides[b][i].bit_length() - 1)
+        return mask
+
+    def _collapsed(self, b: int, keys: np.ndarray):
+        """``(just filled, keys with their tags cut to 0)`` for the states ``keys`` at
+        boundary ``b`` (``None``: none there): those whose tagged column is full and whose
+        tags are not yet 0.  Their future no longer depends on the tags (a tag bounds
+        nothing and the column takes no more cards), so they merge."""
+        cd, full, tagdims, _ = self.collapse
+        strides = self.plan.strides[b]
+        tags = [i for i in self.plan.layouts[b] if i in tagdims]
+        if not tags or not len(keys):
+            return None
+        mask = self._tag_mask(b)
+        if mask is not None:            # bit fields: the tags' bits at once
+            tagged = keys & mask
+            done = tagged != 0
+            cut = tagged
+        else:
+            tsum, cut = 0, 0
+            for i in tags:
+                v = self._digit(keys, b, i)
+                tsum = tsum + v
+                cut = cut + v * strides[i]
+            done = tsum > 0
+        if cd in strides:
+            done &= self._digit(keys, b, cd) == full
+        if not done.any():
+            return None
+        return done, keys - np.where(done, cut, 0)
+
+    def _collapse_step(self, t: int, keys: np.ndarray, vals: np.ndarray):
+        """After step t: the states whose tagged column it filled are kept aside with their
+        counts and compositions (``entries``) and merged with their tags cut to 0; the
+        transitions kept for step t are renumbered.  ``(keys, vals, longest merge + 1)``."""
+        c = self._collapsed(t + 1, keys)
+        if c is None:
+            return keys, vals, 0
+        done, cut = c
+        order = np.argsort(cut, kind="stable")
+        first = _run_starts(cut[order])
+        starts = np.flatnonzero(first)
+        idx = np.empty(len(cut), dtype=np.int64)
+        idx[order] = np.cumsum(first) - 1
+        # each entry's composition, packed as the final states' tags are
+        T = len(self.plan.order)
+        comp = 0
+        for i in self.plan.layouts[t + 1]:
+            if i in self.collapse[2]:
+                comp = comp + self._digit(keys[done], t + 1, i) * self.plan.strides[T][i]
+        self.entries.append((t + 1, idx[done], vals[done], np.asarray(comp, dtype=np.int64)))
+        runs = int(np.diff(np.append(starts, len(cut))).max(initial=1)) + 1
+        vals = np.add.reduceat(vals[order], starts)
+        keys = cut[order][starts]
+        kept = self._trans.get(t)
+        if kept is not None:
+            ts, tk, inv, tw = kept
+            self._trans[t] = (ts, tk, idx[inv].astype(np.int32), tw)
+        return keys, vals, runs
+
+    def composition_counts(self):
+        """With ``collapse``: the count of every composition of the tagged column, as the
+        final states of the tagged programme would give it, ``(counts, packed tags,
+        relative rounding bound)``.  A composition's count is the sum over the states
+        where its column was filled of their forward count times the number of
+        completions of the merged state, which a backward pass over the merged states
+        alone gives (their transitions stay among them); ``None`` when nothing was
+        merged (the plain final states hold the compositions)."""
+        if not self.entries:
+            return None
+        T = len(self.plan.order)
+        b0 = min(e[0] for e in self.entries)
+        bwd = {T: np.ones(len(self.fwd[T]))}
+        # the merged states' transitions stay among them, so a plain backward pass over
+        # every transition gives them their number of completions (the other states'
+        # values are not used)
+        for t in range(T - 1, b0 - 1, -1):
+            kept = self._trans.get(t) if KERNEL is not None else None
+            if kept is not None:
+                bwd[t] = KERNEL.backward_step(*kept, self.bin, bwd[t + 1], self.fwd[t],
+                                              len(self.fwd[t]))[0]
+            else:
+                src, k, idx, w = self._transitions(t)
+                bwd[t] = np.bincount(src, weights=w * bwd[t + 1][idx],
+                                     minlength=len(self.keys[t])).astype(float)
+        comps = np.concatenate([e[3] for e in self.entries])
+        terms = np.concatenate([e[2] * bwd[e[0]][e[1]] for e in self.entries])
+        packed, inv = np.unique(comps, return_inverse=True)
+        counts = np.bincount(inv, weights=terms, minlength=len(packed))
+        longest = int(np.bincount(inv).max())
+        rounding = self.delta_fwd + (8 * T + longest + 2) * UNIT * 1.01
+        return counts, packed, rounding
+
     def _transitions(self, t: int):
         """Transitions of step t that reach a stored state at t + 1:
         (src, k, index of the next state, weight)."""
@@ -1422,6 +1545,10 @@ class _DP:
             src, k, idx, widx = kept
             return src, k.astype(np.int64), idx, self.bin[widx]
         src, k, new, widx = self._expand(t, self.keys[t])
+        if self.collapse is not None and t in self.collapse[3]:
+            c = self._collapsed(t + 1, new)
+            if c is not None:
+                new = c[1]
         tab = self.keys[t + 1]
         if not len(tab) or not len(new):
             e = np.zeros(0, dtype=np.int64)
@@ -1905,6 +2032,9 @@ KEEP_DEALS = 20_000
 #: tagged programme it succeeded once in 64 states, with a plain peak of 1 013, and
 #: failed on every one with a peak over 1 400, at 20-140 ms each)
 TAGGED_STATES = 200_000
+#: location_sets' programmes let a state forget its tags once its location is full
+#: (``_DP(collapse=True)``, see :meth:`_DP.composition_counts`)
+COLLAPSE = True
 LOCATION_ORDER_STATES = 150_000
 LOCATION_ORDER_BASE = 2_000
 
@@ -2306,13 +2436,18 @@ def location_sets(model, loc: str, top: int = 10, *, max_states: int = 200_000,
             try:
                 plan = _Plan(prob, tags, order=order)
                 dp = _DP(plan, False, cap, deadline, residues=False,
-                         stretch=stretched(cap, stretch))
+                         stretch=stretched(cap, stretch), collapse=COLLAPSE)
                 T = len(plan.order)
                 layout = plan.layouts[T]
-                counts = dp.fwd[T]
-                vals = [dp.final_digits(p) for p in range(len(layout))]
                 trows = [next(iter(plan.dims[d].cells))[0] for d in layout]
-                rounding = dp.delta_fwd
+                merged = dp.composition_counts()
+                if merged is None:
+                    counts = dp.fwd[T]
+                    vals = [dp.final_digits(p) for p in range(len(layout))]
+                    rounding = dp.delta_fwd
+                else:
+                    counts, packed, rounding = merged
+                    vals = [(packed // plan.strides[T][d]) % plan.radix[d] for d in layout]
                 break
             except OverBudget:
                 if i == len(tries) - 1:
