@@ -390,20 +390,26 @@ def _tagged_programme(m, loc, collapse):
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3, 5])
-@pytest.mark.parametrize("way", ["compiled", "numpy", "mixed radix", "expanded again"])
+@pytest.mark.parametrize("way", ["compiled", "numpy", "mixed radix", "expanded again",
+                                 "when full only", "one card known"])
 def test_a_full_location_forgets_its_tags(seed, way, monkeypatch):
-    """location_sets lets a state whose location has just been filled forget its tags
-    (``COLLAPSE``; the compositions are read off the states where that happened and the
-    merged states' completions): the same sets, count and probabilities as the programme
-    that keeps the tags to the end, on Mystery Hand views, compiled and in numpy, with
-    mixed-radix keys and with transitions expanded again instead of kept; and it does
-    merge states."""
+    """location_sets lets a state whose location has just been filled forget its tags, or
+    (``COLLAPSE_EARLY``, a location of three cards or more) one card before (``COLLAPSE``;
+    the compositions are read off the states where that happened and the merged states'
+    completions, by the class of the last card): the same sets, count and probabilities
+    as the programme that keeps the tags to the end, on Mystery Hand views, compiled and
+    in numpy, with mixed-radix keys and with transitions expanded again instead of kept;
+    and it does merge states."""
     from solver.model import counting
 
     m, where = mystery_hand_model(seed)
     for i, c in enumerate(m.cards):     # a mid-game view: a third of the deck seen
         if where[c] != "mystery" and i % 3 == 0:
             m.place(c, where[c])
+    if way == "one card known":         # three cards to find
+        m.place(next(c for c in m.cards if where[c] == "mystery"), "mystery")
+    early = way != "when full only"
+    monkeypatch.setattr(counting, "COLLAPSE_EARLY", early)
     if way == "numpy":
         monkeypatch.setattr(counting, "KERNEL", None)
     elif way == "mixed radix":
@@ -412,6 +418,8 @@ def test_a_full_location_forgets_its_tags(seed, way, monkeypatch):
         monkeypatch.setattr(counting, "KEEP_TRANSITIONS", 0)
     merged, plain = (_tagged_programme(m, "mystery", c) for c in (True, False))
     assert merged.entries and sum(map(len, merged.keys)) < sum(map(len, plain.keys))
+    # the entries one card short, whose last card the backward pass names
+    assert any(e[4].any() for e in merged.entries) == early
     assert merged.plan.pow2 == (way != "mixed radix")
     got = location_sets(m, "mystery", top=20)
     monkeypatch.setattr(counting, "COLLAPSE", False)

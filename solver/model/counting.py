@@ -1126,11 +1126,13 @@ class _DP:
             cd = plan.col_dim.get(plan.tags[0][1])
             tagcells = set(plan.tag_cells)
             if cd is not None and all(c in tagcells for c in plan.dims[cd].cells):
-                self.collapse = (cd, plan.dims[cd].lo,
-                                 frozenset(i for i, d in enumerate(plan.dims)
-                                           if d.kind == "tag"),
-                                 frozenset(t for t, c in enumerate(plan.order)
-                                           if c in tagcells))
+                full = plan.dims[cd].lo
+                tag_at = {t: next(i for i in plan._dims_of[c] if plan.dims[i].kind == "tag")
+                          for t, c in enumerate(plan.order) if c in tagcells}
+                # from three cards on, a state forgets its tags one card before the
+                # column is full, and the backward pass tells the last card's class
+                self.collapse = (cd, full, frozenset(tag_at.values()), tag_at,
+                                 full - 1 if full >= 3 and COLLAPSE_EARLY else full)
         self.stretch = stretch
         self.work = 0
         self.pruned = 0         # states dropped as dead (see _alive)
@@ -1447,21 +1449,25 @@ class _DP:
                 mask |= (self.plan.radix[i] - 1) << (self.plan.strides[b][i].bit_length() - 1)
         return mask
 
-    def _collapsed(self, b: int, keys: np.ndarray):
-        """``(just filled, keys with their tags cut to 0)`` for the states ``keys`` at
-        boundary ``b`` (``None``: none there): those whose tagged column is full and whose
-        tags are not yet 0.  Their future no longer depends on the tags (a tag bounds
-        nothing and the column takes no more cards), so they merge."""
-        cd, full, tagdims, _ = self.collapse
+    def _collapsed(self, t: int, keys: np.ndarray):
+        """``(cut, fresh, fill, keys with their tags cut to 0)`` for the states ``keys``
+        after step ``t`` (``None``: none to cut): ``cut``, those whose tagged column holds
+        at least the collapse's threshold (its size, or one card less) and whose tags are
+        not all 0; ``fresh``, those of them that had never been cut (the others were cut
+        before and have just taken the column's last card, of this step's class).  A cut
+        state's future no longer depends on its tags (a tag bounds nothing), so cut states
+        merge."""
+        cd, full, tagdims, tag_at, least = self.collapse
+        b = t + 1
         strides = self.plan.strides[b]
         tags = [i for i in self.plan.layouts[b] if i in tagdims]
         if not tags or not len(keys):
             return None
+        fill = self._digit(keys, b, cd) if cd in strides else np.full(len(keys), full)
         mask = self._tag_mask(b)
         if mask is not None:            # bit fields: the tags' bits at once
-            tagged = keys & mask
-            done = tagged != 0
-            cut = tagged
+            cut = keys & mask
+            done = cut != 0
         else:
             tsum, cut = 0, 0
             for i in tags:
@@ -1469,32 +1475,41 @@ class _DP:
                 tsum = tsum + v
                 cut = cut + v * strides[i]
             done = tsum > 0
-        if cd in strides:
-            done &= self._digit(keys, b, cd) == full
+        done &= fill >= least
         if not done.any():
             return None
-        return done, keys - np.where(done, cut, 0)
+        fresh = done
+        if least < full:
+            # cut before and just given the last card: only this step's tag, at 1 (a
+            # state never cut holds at least two cards in its tags)
+            fresh = done & (cut != strides[tag_at[t]])
+        return done, fresh, fill, keys - np.where(done, cut, 0)
 
     def _collapse_step(self, t: int, keys: np.ndarray, vals: np.ndarray):
-        """After step t: the states whose tagged column it filled are kept aside with their
-        counts and compositions (``entries``) and merged with their tags cut to 0; the
-        transitions kept for step t are renumbered.  ``(keys, vals, longest merge + 1)``."""
-        c = self._collapsed(t + 1, keys)
+        """After step t: the states it brought to the collapse's threshold are kept aside
+        with their counts and compositions (``entries``), and every state to cut is
+        merged with its tags cut to 0; the transitions kept for step t are renumbered.
+        ``(keys, vals, longest merge + 1)``."""
+        c = self._collapsed(t, keys)
         if c is None:
             return keys, vals, 0
-        done, cut = c
+        done, fresh, fill, cut = c
         order = np.argsort(cut, kind="stable")
         first = _run_starts(cut[order])
         starts = np.flatnonzero(first)
         idx = np.empty(len(cut), dtype=np.int64)
         idx[order] = np.cumsum(first) - 1
-        # each entry's composition, packed as the final states' tags are
-        T = len(self.plan.order)
-        comp = 0
-        for i in self.plan.layouts[t + 1]:
-            if i in self.collapse[2]:
-                comp = comp + self._digit(keys[done], t + 1, i) * self.plan.strides[T][i]
-        self.entries.append((t + 1, idx[done], vals[done], np.asarray(comp, dtype=np.int64)))
+        if fresh.any():
+            # each entry's composition, packed as the final states' tags are
+            T = len(self.plan.order)
+            comp = 0
+            for i in self.plan.layouts[t + 1]:
+                if i in self.collapse[2]:
+                    comp = comp + (self._digit(keys[fresh], t + 1, i)
+                                   * self.plan.strides[T][i])
+            self.entries.append((t + 1, idx[fresh], vals[fresh],
+                                 np.asarray(comp, dtype=np.int64),
+                                 fill[fresh] < self.collapse[1]))
         runs = int(np.diff(np.append(starts, len(cut))).max(initial=1)) + 1
         vals = np.add.reduceat(vals[order], starts)
         keys = cut[order][starts]
@@ -1507,35 +1522,112 @@ class _DP:
     def composition_counts(self):
         """With ``collapse``: the count of every composition of the tagged column, as the
         final states of the tagged programme would give it, ``(counts, packed tags,
-        relative rounding bound)``.  A composition's count is the sum over the states
-        where its column was filled of their forward count times the number of
-        completions of the merged state, which a backward pass over the merged states
-        alone gives (their transitions stay among them); ``None`` when nothing was
-        merged (the plain final states hold the compositions)."""
+        relative rounding bound)``.  A composition's count is the sum, over the states
+        where the column reached the threshold with it (``entries``), of their forward
+        count times the completions of the merged state they became: all of them when
+        the column was full; one card short, those whose last card is of the class that
+        completes the composition.  A backward pass over the merged states alone gives
+        both (their transitions stay among them): the number of completions, and for the
+        states one card short, a vector of the completions by the class of the last
+        card.  ``None`` when nothing was merged (the final states hold the
+        compositions)."""
         if not self.entries:
             return None
-        T = len(self.plan.order)
+        plan = self.plan
+        T = len(plan.order)
+        cd, full, tagdims, tag_at, least = self.collapse
         b0 = min(e[0] for e in self.entries)
-        bwd = {T: np.ones(len(self.fwd[T]))}
-        # the merged states' transitions stay among them, so a plain backward pass over
-        # every transition gives them their number of completions (the other states'
-        # values are not used)
-        for t in range(T - 1, b0 - 1, -1):
-            kept = self._trans.get(t) if KERNEL is not None else None
-            if kept is not None:
-                bwd[t] = KERNEL.backward_step(*kept, self.bin, bwd[t + 1], self.fwd[t],
-                                              len(self.fwd[t]))[0]
-            else:
-                src, k, idx, w = self._transitions(t)
-                bwd[t] = np.bincount(src, weights=w * bwd[t + 1][idx],
-                                     minlength=len(self.keys[t])).astype(float)
-        comps = np.concatenate([e[3] for e in self.entries])
-        terms = np.concatenate([e[2] * bwd[e[0]][e[1]] for e in self.entries])
-        packed, inv = np.unique(comps, return_inverse=True)
-        counts = np.bincount(inv, weights=terms, minlength=len(packed))
-        longest = int(np.bincount(inv).max())
+        at: dict[int, list] = defaultdict(list)
+        for e in self.entries:
+            at[e[0]].append(e)
+        # tags by the step of their cell; at boundary b the classes still to come are
+        # those with a cell at step >= b (a suffix)
+        steps = sorted(tag_at)
+        order = [tag_at[t] for t in steps]
+        comps, terms = [], []
+        bwd = np.ones(len(self.fwd[T]))
+        vec = (np.full(len(self.fwd[T]), -1, dtype=np.int64), np.zeros((0, 0)))
+        longest = 1
+        for b in range(T, b0 - 1, -1):
+            if b < T:
+                t = b
+                kept = self._trans.get(t) if KERNEL is not None else None
+                nxt = bwd
+                if kept is not None:
+                    bwd = KERNEL.backward_step(*kept, self.bin, nxt, self.fwd[t],
+                                               len(self.fwd[t]))[0]
+                if least < full or kept is None:
+                    src, k, idx, w = self._transitions(t)
+                    if kept is None:
+                        bwd = np.bincount(src, weights=w * nxt[idx],
+                                          minlength=len(self.keys[t])).astype(float)
+                if least < full:
+                    vec = self._last_card(t, vec, nxt, src, k, idx, w)
+            for _, idx_e, f, comp, short in at.get(b, ()):
+                whole = ~short
+                comps.append(comp[whole])
+                terms.append(f[whole] * bwd[idx_e[whole]])
+                if short.any():
+                    pos, rows = vec
+                    first = len(order) - rows.shape[1]
+                    add = np.array([plan.strides[T][i] for i in order[first:]],
+                                   dtype=np.int64)
+                    v = f[short, None] * rows[pos[idx_e[short]]]
+                    comps.append((comp[short, None] + add[None, :]).ravel())
+                    terms.append(v.ravel())
+        comps = np.concatenate(comps)
+        terms = np.concatenate(terms)
+        live = terms > 0
+        packed, inv = np.unique(comps[live], return_inverse=True)
+        counts = np.bincount(inv, weights=terms[live], minlength=len(packed))
+        if len(inv):
+            longest = int(np.bincount(inv).max())
         rounding = self.delta_fwd + (8 * T + longest + 2) * UNIT * 1.01
         return counts, packed, rounding
+
+    def _last_card(self, t, vec, nxt, src, k, idx, w):
+        """The completions by the class of the last card of the merged states one card
+        short after step ``t - 1``, from those after step ``t``: ``vec = (index of each
+        such state among them or -1, one row for each of them with a column for each tag
+        whose cell comes at step t or later)``; ``nxt``: every state's completions after
+        step ``t``."""
+        cd, full, tagdims, tag_at, least = self.collapse
+        keys = self.keys[t]
+        n = len(keys)
+        if cd in self.plan.strides[t]:
+            short = self._digit(keys, t, cd) == full - 1
+            mask = self._tag_mask(t)
+            if mask is not None:
+                short &= (keys & mask) == 0
+            else:
+                for i in self.plan.layouts[t]:
+                    if i in tagdims:
+                        short &= self._digit(keys, t, i) == 0
+        else:
+            short = np.zeros(n, dtype=bool)
+        rows = np.flatnonzero(short)
+        pos = np.full(n, -1, dtype=np.int64)
+        pos[rows] = np.arange(len(rows))
+        own = t in tag_at
+        pos1, v1 = vec
+        if len(rows) * (v1.shape[1] + own) > LAST_CARD_CELLS:
+            raise OverBudget(f"more than {LAST_CARD_CELLS} completions by the last card")
+        out = np.zeros((len(rows), v1.shape[1] + own))
+        if not len(rows):
+            return pos, out
+        p = pos[src]
+        sel = p >= 0
+        p, kk, i2, ww = p[sel], k[sel], idx[sel], w[sel]
+        q = pos1[i2]
+        on = q >= 0                     # still one card short after the step
+        for j in range(v1.shape[1]):
+            out[:, own + j] = np.bincount(p[on], weights=ww[on] * v1[q[on], j],
+                                          minlength=len(rows))
+        if own:
+            hit = kk == 1
+            out[:, 0] = np.bincount(p[hit], weights=ww[hit] * nxt[i2[hit]],
+                                    minlength=len(rows))
+        return pos, out
 
     def _transitions(self, t: int):
         """Transitions of step t that reach a stored state at t + 1:
@@ -1546,9 +1638,9 @@ class _DP:
             return src, k.astype(np.int64), idx, self.bin[widx]
         src, k, new, widx = self._expand(t, self.keys[t])
         if self.collapse is not None and t in self.collapse[3]:
-            c = self._collapsed(t + 1, new)
+            c = self._collapsed(t, new)
             if c is not None:
-                new = c[1]
+                new = c[3]
         tab = self.keys[t + 1]
         if not len(tab) or not len(new):
             e = np.zeros(0, dtype=np.int64)
@@ -2035,6 +2127,11 @@ TAGGED_STATES = 200_000
 #: location_sets' programmes let a state forget its tags once its location is full
 #: (``_DP(collapse=True)``, see :meth:`_DP.composition_counts`)
 COLLAPSE = True
+#: ... and, for a location of three cards or more, one card before it is full (the last
+#: card's class from the backward pass: see :meth:`_DP.composition_counts`)
+COLLAPSE_EARLY = True
+#: the most (state, class) pairs of those completions after one step (8 bytes each)
+LAST_CARD_CELLS = 8_000_000
 LOCATION_ORDER_STATES = 150_000
 LOCATION_ORDER_BASE = 2_000
 
