@@ -1112,14 +1112,18 @@ class _DP:
 
     def __init__(self, plan: _Plan, exact: bool, max_states: int | None = None,
                  deadline: float | None = None, residues: bool = True,
-                 stretch: tuple[int, int] | None = None, collapse: bool = False):
+                 stretch: tuple[int, int] | None = None, collapse: bool = False,
+                 max_work: int | None = None):
         """``max_states``: the most states after any step, over which :class:`OverBudget`
         is raised; with ``stretch = (peak, work)``, more are allowed up to ``peak`` as long
         as the states summed over the steps so far (about the work of the forward pass)
         are at most ``work``.  ``collapse`` (a float programme whose tags are every cell
         of one column, :func:`location_sets`): a state whose tagged column has just been
-        filled forgets its tags (see :meth:`composition_counts`)."""
+        filled (or from three cards on, one card short) forgets its tags (see
+        :meth:`composition_counts`).  ``max_work``: the most states summed over the
+        steps, whatever the peak."""
         self.plan = plan
+        self.max_work = max_work
         self.entries: list[tuple] = []      # collapsed states: see composition_counts
         self.collapse = None
         if collapse and plan.tags and not exact and not residues:
@@ -1305,6 +1309,8 @@ class _DP:
     def _check_budget(self, n):
         self.peak = max(self.peak, n)
         self.work += n
+        if self.max_work is not None and self.work > self.max_work:
+            raise OverBudget(f"more than {self.max_work} states over all steps")
         if self.max_states is not None and n > self.max_states:
             if self.stretch is None:
                 raise OverBudget(f"more than {self.max_states} states")
@@ -2132,6 +2138,9 @@ COLLAPSE = True
 COLLAPSE_EARLY = True
 #: the most (state, class) pairs of those completions after one step (8 bytes each)
 LAST_CARD_CELLS = 8_000_000
+#: without a stretch, location_sets' programmes stop after this many times their state
+#: budget summed over the steps
+SETS_WORK = 10
 LOCATION_ORDER_STATES = 150_000
 LOCATION_ORDER_BASE = 2_000
 
@@ -2532,8 +2541,11 @@ def location_sets(model, loc: str, top: int = 10, *, max_states: int = 200_000,
         for i, (order, cap) in enumerate(tries):
             try:
                 plan = _Plan(prob, tags, order=order)
+                # without a stretch, the work is held to what a stretch would allow
+                # (with the merges a programme over its peak budget reaches it late)
                 dp = _DP(plan, False, cap, deadline, residues=False,
-                         stretch=stretched(cap, stretch), collapse=COLLAPSE)
+                         stretch=stretched(cap, stretch), collapse=COLLAPSE,
+                         max_work=None if stretch else SETS_WORK * cap)
                 T = len(plan.order)
                 layout = plan.layouts[T]
                 trows = [next(iter(plan.dims[d].cells))[0] for d in layout]
