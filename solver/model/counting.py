@@ -2140,7 +2140,7 @@ COLLAPSE_EARLY = True
 LAST_CARD_CELLS = 8_000_000
 #: without a stretch, location_sets' programmes stop after this many times their state
 #: budget summed over the steps
-SETS_WORK = 10
+SETS_WORK = 5
 LOCATION_ORDER_STATES = 150_000
 LOCATION_ORDER_BASE = 2_000
 
