@@ -1551,6 +1551,7 @@ class _DP:
         steps = sorted(tag_at)
         order = [tag_at[t] for t in steps]
         comps, terms = [], []
+        pre = 0                 # the most entries summed before the compositions' sums
         bwd = np.ones(len(self.fwd[T]))
         vec = (np.full(len(self.fwd[T]), -1, dtype=np.int64), np.zeros((0, 0)))
         longest = 1
@@ -1579,8 +1580,14 @@ class _DP:
                     add = np.array([plan.strides[T][i] for i in order[first:]],
                                    dtype=np.int64)
                     v = f[short, None] * rows[pos[idx_e[short]]]
-                    comps.append((comp[short, None] + add[None, :]).ravel())
-                    terms.append(v.ravel())
+                    # summed by composition first: far fewer keys to sort below
+                    cs = comp[short]
+                    o = np.argsort(cs, kind="stable")
+                    run = _run_starts(cs[o])
+                    starts = np.flatnonzero(run)
+                    pre = max(pre, int(np.diff(np.append(starts, len(cs))).max()))
+                    comps.append((cs[o][starts][:, None] + add[None, :]).ravel())
+                    terms.append(np.add.reduceat(v[o], starts, axis=0).ravel())
         comps = np.concatenate(comps)
         terms = np.concatenate(terms)
         live = terms > 0
@@ -1588,7 +1595,7 @@ class _DP:
         counts = np.bincount(inv, weights=terms[live], minlength=len(packed))
         if len(inv):
             longest = int(np.bincount(inv).max())
-        rounding = self.delta_fwd + (8 * T + longest + 2) * UNIT * 1.01
+        rounding = self.delta_fwd + (8 * T + longest + pre + 2) * UNIT * 1.01
         return counts, packed, rounding
 
     def _last_card(self, t, vec, nxt, src, k, idx, w):
