@@ -1,13 +1,16 @@
 """Mysterium: the analysis renderer and the ``sleuth mysterium`` commands (formatting only)."""
 from __future__ import annotations
 
-from fractions import Fraction
+from typing import TYPE_CHECKING
 
 import click
 from tabulate import tabulate
 
 from cli.main import cli, emit_json, handle_errors
 from solver.mysterium.options import DIFFICULTIES, PSYCHICS, setup_for
+
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 TABLEFMT = "simple"
 
@@ -104,6 +107,8 @@ def _render_analysis(a) -> str:
                            tablefmt=TABLEFMT)]
     pend = [(p.name, p.pending) for p in a.psychics if p.pending]
     if pend:
+        from fractions import Fraction      # not at start-up
+
         rows = [[n, d["card"], pct(Fraction(d["p_right"]).limit_denominator(10 ** 6)),
                  d["best_token"]] for n, d in pend]
         lines += ["", "Guesses waiting for the revelation (D5)",

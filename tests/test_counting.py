@@ -380,13 +380,10 @@ def test_mystery_hand_sets_sum_to_one_when_few():
 
 
 def _tagged_programme(m, loc, collapse):
-    from solver.model.counting import _DP, _Plan, _simplify
+    from solver.model.counting import _DP, _location_problem, _Plan
 
-    li = m.loc_index(loc)
-    prob = _simplify(m, keep_locs=(li,))
-    col = next(c for c, ls in enumerate(prob.cols) if ls == (li,))
-    plan = _Plan(prob, [(r, col) for r in range(len(prob.rows)) if (r, col) in prob.cells])
-    return _DP(plan, False, residues=False, collapse=collapse)
+    prob, _, tags = _location_problem(m, m.loc_index(loc))
+    return _DP(_Plan(prob, tags), False, residues=False, collapse=collapse)
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3, 5])

@@ -38,7 +38,7 @@ import random
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Hashable
+from typing import Hashable, NamedTuple
 
 import numpy as np
 
@@ -1102,6 +1102,15 @@ def _pack_alive(tab, spec) -> tuple:
                   rows(begun, 3))
 
 
+class _Collapse(NamedTuple):
+    """How a tagged column's states forget their tags (:meth:`_DP.composition_counts`)."""
+    col: int                    # the column's sum (its fill)
+    full: int                   # its size
+    tags: frozenset             # the tags' sums
+    tag_at: dict                # step -> the tag its cell adds to
+    least: int                  # the fill from which a state is cut: full, or full - 1
+
+
 class _DP:
     """Forward tables (sorted state keys and counts per boundary), backward tables,
     expected count per cell, uniform samples.
@@ -1135,8 +1144,8 @@ class _DP:
                           for t, c in enumerate(plan.order) if c in tagcells}
                 # from three cards on, a state forgets its tags one card before the
                 # column is full, and the backward pass tells the last card's class
-                self.collapse = (cd, full, frozenset(tag_at.values()), tag_at,
-                                 full - 1 if full >= 3 and COLLAPSE_EARLY else full)
+                self.collapse = _Collapse(cd, full, frozenset(tag_at.values()), tag_at,
+                                          full - 1 if full >= 3 and COLLAPSE_EARLY else full)
         self.stretch = stretch
         self.work = 0
         self.pruned = 0         # states dropped as dead (see _alive)
@@ -1385,7 +1394,7 @@ class _DP:
                     self._trans[t] = (ts.astype(np.int32, copy=False),
                                       tk.astype(np.int8, copy=False), inv,
                                       tw.astype(np.int32, copy=False))
-                if self.collapse is not None and t in self.collapse[3]:
+                if self.collapse is not None and t in self.collapse.tag_at:
                     keys, vals, runs = self._collapse_step(t, keys, vals)
                     merged += runs
                 if self.nprimes:
@@ -1451,45 +1460,45 @@ class _DP:
             return None
         mask = 0
         for i in self.plan.layouts[b]:
-            if i in self.collapse[2]:
+            if i in self.collapse.tags:
                 mask |= (self.plan.radix[i] - 1) << (self.plan.strides[b][i].bit_length() - 1)
         return mask
 
     def _collapsed(self, t: int, keys: np.ndarray):
-        """``(cut, fresh, fill, keys with their tags cut to 0)`` for the states ``keys``
-        after step ``t`` (``None``: none to cut): ``cut``, those whose tagged column holds
-        at least the collapse's threshold (its size, or one card less) and whose tags are
-        not all 0; ``fresh``, those of them that had never been cut (the others were cut
-        before and have just taken the column's last card, of this step's class).  A cut
-        state's future no longer depends on its tags (a tag bounds nothing), so cut states
-        merge."""
-        cd, full, tagdims, tag_at, least = self.collapse
+        """``(done, fresh, fill, keys with their tags cut to 0)`` for the states ``keys``
+        after step ``t`` (``None``: none to cut): ``done``, those whose tagged column holds
+        at least ``least`` cards and whose tags are not all 0; ``fresh``, those of them
+        never cut before (the others were, and have just taken the column's last card, of
+        this step's class); ``fill``, every state's fill.  A cut state's future no longer
+        depends on its tags (a tag bounds nothing), so cut states merge."""
+        co = self.collapse
         b = t + 1
         strides = self.plan.strides[b]
-        tags = [i for i in self.plan.layouts[b] if i in tagdims]
+        tags = [i for i in self.plan.layouts[b] if i in co.tags]
         if not tags or not len(keys):
             return None
-        fill = self._digit(keys, b, cd) if cd in strides else np.full(len(keys), full)
+        fill = (self._digit(keys, b, co.col) if co.col in strides
+                else np.full(len(keys), co.full))
         mask = self._tag_mask(b)
         if mask is not None:            # bit fields: the tags' bits at once
-            cut = keys & mask
-            done = cut != 0
+            tagged = keys & mask        # the tags' part of each key
+            done = tagged != 0
         else:
-            tsum, cut = 0, 0
+            tsum, tagged = 0, 0
             for i in tags:
                 v = self._digit(keys, b, i)
                 tsum = tsum + v
-                cut = cut + v * strides[i]
+                tagged = tagged + v * strides[i]
             done = tsum > 0
-        done &= fill >= least
+        done &= fill >= co.least
         if not done.any():
             return None
         fresh = done
-        if least < full:
+        if co.least < co.full:
             # cut before and just given the last card: only this step's tag, at 1 (a
             # state never cut holds at least two cards in its tags)
-            fresh = done & (cut != strides[tag_at[t]])
-        return done, fresh, fill, keys - np.where(done, cut, 0)
+            fresh = done & (tagged != strides[co.tag_at[t]])
+        return done, fresh, fill, keys - np.where(done, tagged, 0)
 
     def _collapse_step(self, t: int, keys: np.ndarray, vals: np.ndarray):
         """After step t: the states it brought to the collapse's threshold are kept aside
@@ -1510,12 +1519,12 @@ class _DP:
             T = len(self.plan.order)
             comp = 0
             for i in self.plan.layouts[t + 1]:
-                if i in self.collapse[2]:
+                if i in self.collapse.tags:
                     comp = comp + (self._digit(keys[fresh], t + 1, i)
                                    * self.plan.strides[T][i])
             self.entries.append((t + 1, idx[fresh], vals[fresh],
                                  np.asarray(comp, dtype=np.int64),
-                                 fill[fresh] < self.collapse[1]))
+                                 fill[fresh] < self.collapse.full))
         runs = int(np.diff(np.append(starts, len(cut))).max(initial=1)) + 1
         vals = np.add.reduceat(vals[order], starts)
         keys = cut[order][starts]
@@ -1541,35 +1550,32 @@ class _DP:
             return None
         plan = self.plan
         T = len(plan.order)
-        cd, full, tagdims, tag_at, least = self.collapse
+        co = self.collapse
         b0 = min(e[0] for e in self.entries)
         at: dict[int, list] = defaultdict(list)
         for e in self.entries:
             at[e[0]].append(e)
         # tags by the step of their cell; at boundary b the classes still to come are
         # those with a cell at step >= b (a suffix)
-        steps = sorted(tag_at)
-        order = [tag_at[t] for t in steps]
+        order = [co.tag_at[t] for t in sorted(co.tag_at)]
         comps, terms = [], []
         pre = 0                 # the most entries summed before the compositions' sums
         bwd = np.ones(len(self.fwd[T]))
         vec = (np.full(len(self.fwd[T]), -1, dtype=np.int64), np.zeros((0, 0)))
-        longest = 1
         for b in range(T, b0 - 1, -1):
             if b < T:
-                t = b
-                kept = self._trans.get(t) if KERNEL is not None else None
                 nxt = bwd
+                kept = self._trans.get(b) if KERNEL is not None else None
+                if kept is None or co.least < co.full:
+                    src, k, idx, w = self._transitions(b)
                 if kept is not None:
-                    bwd = KERNEL.backward_step(*kept, self.bin, nxt, self.fwd[t],
-                                               len(self.fwd[t]))[0]
-                if least < full or kept is None:
-                    src, k, idx, w = self._transitions(t)
-                    if kept is None:
-                        bwd = np.bincount(src, weights=w * nxt[idx],
-                                          minlength=len(self.keys[t])).astype(float)
-                if least < full:
-                    vec = self._last_card(t, vec, nxt, src, k, idx, w)
+                    bwd = KERNEL.backward_step(*kept, self.bin, nxt, self.fwd[b],
+                                               len(self.fwd[b]))[0]
+                else:
+                    bwd = np.bincount(src, weights=w * nxt[idx],
+                                      minlength=len(self.keys[b])).astype(float)
+                if co.least < co.full:
+                    vec = self._last_card(b, vec, nxt, src, k, idx, w)
             for _, idx_e, f, comp, short in at.get(b, ()):
                 whole = ~short
                 comps.append(comp[whole])
@@ -1593,8 +1599,7 @@ class _DP:
         live = terms > 0
         packed, inv = np.unique(comps[live], return_inverse=True)
         counts = np.bincount(inv, weights=terms[live], minlength=len(packed))
-        if len(inv):
-            longest = int(np.bincount(inv).max())
+        longest = int(np.bincount(inv).max(initial=1))
         rounding = self.delta_fwd + (8 * T + longest + pre + 2) * UNIT * 1.01
         return counts, packed, rounding
 
@@ -1604,24 +1609,24 @@ class _DP:
         such state among them or -1, one row for each of them with a column for each tag
         whose cell comes at step t or later)``; ``nxt``: every state's completions after
         step ``t``."""
-        cd, full, tagdims, tag_at, least = self.collapse
+        co = self.collapse
         keys = self.keys[t]
         n = len(keys)
-        if cd in self.plan.strides[t]:
-            short = self._digit(keys, t, cd) == full - 1
+        if co.col in self.plan.strides[t]:
+            short = self._digit(keys, t, co.col) == co.full - 1
             mask = self._tag_mask(t)
             if mask is not None:
                 short &= (keys & mask) == 0
             else:
                 for i in self.plan.layouts[t]:
-                    if i in tagdims:
+                    if i in co.tags:
                         short &= self._digit(keys, t, i) == 0
         else:
             short = np.zeros(n, dtype=bool)
         rows = np.flatnonzero(short)
         pos = np.full(n, -1, dtype=np.int64)
         pos[rows] = np.arange(len(rows))
-        own = t in tag_at
+        own = t in co.tag_at
         pos1, v1 = vec
         if len(rows) * (v1.shape[1] + own) > LAST_CARD_CELLS:
             raise OverBudget(f"more than {LAST_CARD_CELLS} completions by the last card")
@@ -1650,7 +1655,7 @@ class _DP:
             src, k, idx, widx = kept
             return src, k.astype(np.int64), idx, self.bin[widx]
         src, k, new, widx = self._expand(t, self.keys[t])
-        if self.collapse is not None and t in self.collapse[3]:
+        if self.collapse is not None and t in self.collapse.tag_at:
             c = self._collapsed(t, new)
             if c is not None:
                 new = c[3]
@@ -1783,10 +1788,7 @@ class _DP:
     def final_digits(self, i: int) -> np.ndarray:
         """Values of the i-th sum of the final layout (the tags) for every final state."""
         T = len(self.plan.order)
-        layout = self.plan.layouts[T]
-        s = self.plan.strides[T][layout[i]]
-        rad = self.plan.radix[layout[i]]
-        return (self.keys[T] // s) % rad
+        return self._digit(self.keys[T], T, self.plan.layouts[T][i])
 
     # ----- uniform samples -------------------------------------------------------------
     def _sampling_table(self, t: int):
@@ -2533,9 +2535,7 @@ def location_sets(model, loc: str, top: int = 10, *, max_states: int = 200_000,
     li = model.loc_index(loc)
     deadline = None if time_budget is None else time.perf_counter() + time_budget
     try:
-        prob = _simplify(model, keep_locs=(li,))
-        col = next((c for c, ls in enumerate(prob.cols) if ls == (li,)), None)
-        tags = [(r, col) for r in range(len(prob.rows)) if (r, col) in prob.cells]
+        prob, col, tags = _location_problem(model, li)
         # first class by class with the cells of ``loc`` tagged (the other columns
         # merge as the order goes, which keeps it small); then, for small plain counts,
         # location by location with ``loc`` last: the class sums still open before
@@ -2563,7 +2563,7 @@ def location_sets(model, loc: str, top: int = 10, *, max_states: int = 200_000,
                     rounding = dp.delta_fwd
                 else:
                     counts, packed, rounding = merged
-                    vals = [(packed // plan.strides[T][d]) % plan.radix[d] for d in layout]
+                    vals = [dp._digit(packed, T, d) for d in layout]
                 break
             except OverBudget:
                 if i == len(tries) - 1:
@@ -2573,6 +2573,14 @@ def location_sets(model, loc: str, top: int = 10, *, max_states: int = 200_000,
     except OverBudget:
         return None
     return _sets_of(model, prob, li, counts, vals, trows, 4 * rounding, top)
+
+
+def _location_problem(model, li: int):
+    """The problem with location ``li`` kept apart (never lumped), its column and the
+    cells it has (one per class that can lie there: the tags of :func:`location_sets`)."""
+    prob = _simplify(model, keep_locs=(li,))
+    col = next((c for c, ls in enumerate(prob.cols) if ls == (li,)), None)
+    return prob, col, [(r, col) for r in range(len(prob.rows)) if (r, col) in prob.cells]
 
 
 def interchangeable(model, loc: str):
@@ -2592,12 +2600,11 @@ def interchangeable(model, loc: str):
     """
     li = model.loc_index(loc)
     try:
-        prob = _simplify(model, keep_locs=(li,))
+        prob, _, cells = _location_problem(model, li)
     except _Infeasible:
         return None
-    col = next((c for c, ls in enumerate(prob.cols) if ls == (li,)), None)
-    classes = [list(prob.rows[r]) for r in range(len(prob.rows)) if (r, col) in prob.cells]
-    return classes, sorted(ci for ci, l in prob.fixed.items() if l == li)
+    return ([list(prob.rows[r]) for r, _ in cells],
+            sorted(ci for ci, l in prob.fixed.items() if l == li))
 
 
 def _sets_of(model, prob: _Problem, li: int, counts: np.ndarray, vals, trows, tol: float,
