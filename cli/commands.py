@@ -1,6 +1,7 @@
 """The generic verbs: analyze, new, log, why, simulate, demo."""
 from __future__ import annotations
 
+import functools
 import os
 
 import click
@@ -13,10 +14,17 @@ from solver.records import Header, atomic_write, parse_record, read_record, writ
 from solver.session import append_statement, replace_statement
 
 
-def game_choice(capability: Capability | None = None) -> click.Choice:
+class GameChoice(click.Choice):
     """The games that have ``capability``, as a Click choice (so no verb is offered for a
-    game that cannot do it)."""
-    return click.Choice(game_names(capability), case_sensitive=False)
+    game that cannot do it).  The games load when the choice is first read, not when the
+    command is defined."""
+
+    def __init__(self, capability: Capability | None = None):
+        self.capability, self.case_sensitive = capability, False
+
+    @functools.cached_property
+    def choices(self) -> tuple[str, ...]:
+        return tuple(game_names(self.capability))
 
 
 def capable(rec, capability: Capability, what: str):
@@ -111,7 +119,7 @@ def analyze(record, as_, as_json, exposure=None):
 
 
 @cli.command()
-@click.argument("game", type=game_choice())
+@click.argument("game", type=GameChoice())
 @click.argument("record", type=click.Path(dir_okay=False))
 @click.option("--players", required=True, help='Seating order, first to act first: "Ana Ben Cleo".')
 @click.option("--me", help="Whose view the record is written from (omit for a spectator).")
@@ -226,7 +234,7 @@ def render_explanation(exp) -> str:
 
 
 @cli.command()
-@click.argument("game", type=game_choice(Capability.SIMULATE))
+@click.argument("game", type=GameChoice(Capability.SIMULATE))
 @click.option("--players", "n", type=int, required=True, help="Number of players.")
 @click.option("--variant", multiple=True, help="Variant options, comma-separated or repeated.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Random seed (deterministic).")

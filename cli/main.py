@@ -8,7 +8,8 @@ reaches a user.
 Every registered game (:mod:`solver.games`) may have a module ``cli.<package>`` with its
 renderers (``render_analysis(analysis)``, ``replay_columns(step)``,
 ``render_change(before, after)``) and its own commands (a Click group added to ``cli``
-when imported).  Start-up imports no solver (OR-Tools, numpy): they load on first use.
+when imported).  Start-up imports no solver (OR-Tools, numpy) and no command's module:
+:data:`COMMANDS` lists the commands, and each module loads when one of its commands runs.
 """
 from __future__ import annotations
 
@@ -232,9 +233,9 @@ def game_cli(game):
 
 def demo_game():
     """The first registered game that ships a demo record (``Game.demo``)."""
-    from solver.games import games
+    from solver.games import REGISTRY, get_game
 
-    return next(g for g in games() if g.demo)
+    return next(g for g in map(get_game, REGISTRY) if g.demo)
 
 
 def demo_record() -> Path:
@@ -287,9 +288,34 @@ def renderer(name: str):
     return game_cli(get_game(name))
 
 
+#: The top-level commands: name -> (the module that defines it, its line in the listing).
+#: ``sleuth --help`` and shell completion read this table, so that start-up imports no
+#: command's module: a module is imported when one of its commands runs or shows its own
+#: help.  The games' own groups (``hand``...) are in their ``cli.<package>`` modules.
+#: ``tests/test_help.py`` checks the table against the commands the modules define.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "new": ("cli.commands", "Start a record: write its header."),
+    "log": ("cli.commands", "Append one statement after checking it against the record."),
+    "analyze": ("cli.commands", "What is known now: the sheet, the candidates, the verdict."),
+    "why": ("cli.commands", "Where CARD can be, and which statements force each certainty."),
+    "simulate": ("cli.commands", "Play a random rule-following game; write its record."),
+    "demo": ("cli.commands", "Analyse a bundled sample record."),
+    "play": ("cli.session", "Live play: each statement is checked, saved and analysed."),
+    "replay": ("cli.replay", "What became known, statement by statement."),
+    "suggest": ("cli.advise", "Every legal action of a player now, ranked, with its figures."),
+    "review": ("cli.advise", "Each of a player's turns against the advisor's best."),
+    "rules": ("cli.rules", "The rules of the games, numbered as the messages cite them."),
+    "format": ("cli.rules", "The record format: the header, then every statement of GAME."),
+    "hand": ("cli.hand", "Hand (rummy): melds, the best opening, table moves, scoring."),
+    "literature": ("cli.literature", "Literature helpers: would a claim made now be won?"),
+    "mysterium": ("cli.mysterium", "Mysterium helpers: the setup table for a player count."),
+}
+
+
 class SleuthGroup(click.Group):
-    """The top-level group: refuses an argument no shell can pass (a NUL inside, from a
-    program calling ``main``) before Click's own checks would raise a bare ``ValueError``
+    """The top-level group: its commands load on first use (:data:`COMMANDS`), its help
+    is written when shown, and it refuses an argument no shell can pass (a NUL inside, from
+    a program calling ``main``) before Click's own checks would raise a bare ``ValueError``
     on it (``os.stat`` of a path with a NUL)."""
 
     def main(self, args=None, *rest, **kwargs):
@@ -300,15 +326,46 @@ class SleuthGroup(click.Group):
             sys.exit(EXIT_USAGE)
         return super().main(args, *rest, **kwargs)
 
-    # the verbs are registered by their modules; load them before Click looks (a module
-    # imported first, such as ``cli.hand``, imports this one before it can load them)
+    def add_command(self, cmd, name=None):
+        name = name or cmd.name
+        if name in COMMANDS and cmd.short_help is None:
+            cmd.short_help = COMMANDS[name][1]
+        super().add_command(cmd, name)
+
     def list_commands(self, ctx):
-        _load_commands()
-        return super().list_commands(ctx)
+        return sorted(set(COMMANDS) | set(self.commands))
 
     def get_command(self, ctx, name):
-        _load_commands()
+        if name not in self.commands and name in COMMANDS:
+            importlib.import_module(COMMANDS[name][0])    # registers it on this group
         return super().get_command(ctx, name)
+
+    def listing(self, name: str, limit: int = 45) -> str:
+        """A command's line in the listing, without importing its module."""
+        cmd = self.commands.get(name)
+        if cmd is not None:
+            return cmd.get_short_help_str(limit)
+        return click.utils.make_default_short_help(COMMANDS[name][1], limit)
+
+    def format_commands(self, ctx, formatter):
+        names = self.list_commands(ctx)
+        limit = formatter.width - 6 - max(len(n) for n in names)
+        with formatter.section("Commands"):
+            formatter.write_dl([(n, self.listing(n, limit)) for n in names])
+
+    def shell_complete(self, ctx, incomplete):
+        from click.shell_completion import CompletionItem
+
+        out = [CompletionItem(n, help=self.listing(n)) for n in self.list_commands(ctx)
+               if n.startswith(incomplete)]
+        return out + click.Command.shell_complete(self, ctx, incomplete)   # the options
+
+    def format_help_text(self, ctx, formatter):
+        if not self._written:       # the examples and the games, when the help is shown
+            self.help, self._written = _main_help(), True
+        super().format_help_text(ctx, formatter)
+
+    _written = False
 
 
 @click.group(cls=SleuthGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -323,9 +380,8 @@ def cli(ctx, no_color):
 
 def _main_help() -> str:
     """The group's help, its examples written for the first registered game."""
-    from solver.games import games
+    from solver.games import REGISTRY
 
-    every = games()
     ex = example_fields()
     return f"""cardsleuth: what can be known at a card table.
 
@@ -334,40 +390,15 @@ def _main_help() -> str:
       sleuth new {ex["new"]}
       sleuth log game.txt "{ex["statement"]}"
       sleuth analyze game.txt
-      sleuth rules {every[0].rule_prefix}-7
+      sleuth rules {demo_game().rule_prefix}-7
       sleuth demo
 
-    Games: {", ".join(x.name for x in every)}.
+    Games: {", ".join(REGISTRY)}.
 
     Exit codes: 0 ok, 2 usage or parse error, 3 inconsistent record, 4 over the
     time or work budget.
     Shell completion: eval "$(_SLEUTH_COMPLETE=bash_source sleuth)" (zsh_source, fish_source).
     """
-
-
-cli.help = _main_help()
-
-
-#: the generic verbs
-COMMAND_MODULES = ["cli.commands", "cli.session", "cli.replay", "cli.advise", "cli.rules"]
-
-
-def _load_commands() -> None:
-    """Import the verbs' modules (once; each registers its commands on ``cli``)."""
-    if _loaded:
-        return
-    _loaded.append(True)
-    from solver.games import games
-
-    for mod in COMMAND_MODULES:
-        importlib.import_module(mod)
-    for game in games():
-        game_cli(game)
-
-
-_loaded: list = []
-if not any(m in sys.modules for m in COMMAND_MODULES):   # else the group loads them later
-    _load_commands()
 
 
 def main(argv=None):

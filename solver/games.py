@@ -392,4 +392,5 @@ def games(capability: Capability | None = None) -> list[Game]:
 
 
 def game_names(capability: Capability | None = None) -> list[str]:
-    return [g.name for g in games(capability)]
+    """The names of :func:`games` (all of them without loading a game)."""
+    return list(REGISTRY) if capability is None else [g.name for g in games(capability)]

@@ -138,11 +138,31 @@ def test_no_reference_outside_the_repository():
 def _commands(cmd=cli, path=()):
     yield path, cmd
     if isinstance(cmd, click.Group):
-        for name in sorted(cmd.commands):
-            yield from _commands(cmd.commands[name], path + (name,))
+        ctx = click.Context(cmd)
+        for name in cmd.list_commands(ctx):
+            yield from _commands(cmd.get_command(ctx, name), path + (name,))
 
 
 COMMANDS = list(_commands())
+
+
+def test_the_command_table_names_every_command_and_its_module():
+    """``sleuth --help`` lists the commands from ``cli.main.COMMANDS`` without importing
+    them: the table must name exactly the commands the modules define, each with the module
+    that defines it, and the listing must show its line."""
+    from cli.main import COMMANDS as TABLE, game_cli
+
+    for g in games():                       # a game's own group registers when imported
+        game_cli(g)
+    ctx = click.Context(cli)
+    defined = {name: cli.get_command(ctx, name) for name in cli.list_commands(ctx)}
+    assert set(defined) == set(TABLE) == set(cli.commands)
+    for name, cmd in defined.items():
+        assert cmd.callback.__module__ == TABLE[name][0], name
+        assert cmd.get_short_help_str(80) == TABLE[name][1], name
+    listing = run("--help").output
+    for name, (_, line) in TABLE.items():
+        assert re.search(rf"^  {name} +{re.escape(line)}$", listing, re.M), name
 
 
 def help_text(path) -> str:

@@ -34,6 +34,32 @@ def test_import_cli_main_loads_no_solver_library():
     assert not mods & set(HEAVY), sorted(mods & set(HEAVY))
 
 
+def test_help_and_completion_load_no_command_module():
+    """The top-level help and the completion of a command's name read the command table
+    (``cli.main.COMMANDS``): no command's module, and no game but the demo's."""
+    body = ("import os, sys\n"
+            "from cli.main import main\n"
+            "for argv, env in (['--help'], {}), ([], {'_SLEUTH_COMPLETE': 'bash_complete',\n"
+            "                  'COMP_WORDS': 'sleuth re', 'COMP_CWORD': '1'}):\n"
+            "    os.environ.update(env)\n"
+            "    try:\n"
+            "        main(argv)\n"
+            "    except SystemExit as e:\n"
+            "        assert not e.code, e.code\n"
+            "    for k in env:\n"
+            "        del os.environ[k]\n"
+            "print(json.dumps(sorted(m for m in sys.modules if m.startswith(('cli.', 'solver.')))))")
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    out = subprocess.run([sys.executable, "-c", "import json\n" + body], cwd=ROOT, env=env,
+                         capture_output=True, text=True, check=True)
+    assert "plain,replay\nplain,review" in out.stdout and "Commands:" in out.stdout
+    mods = set(json.loads(out.stdout.strip().splitlines()[-1]))
+    assert "cli.main" in mods
+    assert not {m for m in mods if m.startswith("cli.")} - {"cli.main"}
+    games = {m.split(".")[1] for m in mods if m.endswith(".game")}
+    assert games == {"mystery_hand"}, games
+
+
 SMALL = {
     "mystery-hand": ("""game: mystery-hand
 players: Ana Ben Cleo Dev
