@@ -291,8 +291,8 @@ def renderer(name: str):
 #: The top-level commands: name -> (the module that defines it, its line in the listing).
 #: ``sleuth --help`` and shell completion read this table, so that start-up imports no
 #: command's module: a module is imported when one of its commands runs or shows its own
-#: help.  The games' own groups (``hand``...) are in their ``cli.<package>`` modules.
-#: ``tests/test_help.py`` checks the table against the commands the modules define.
+#: help.  A game's own group (named as the game, in ``cli/<package>.py``) is listed with
+#: its ``Game.commands_help``.  ``tests/test_help.py`` checks both against the modules.
 COMMANDS: dict[str, tuple[str, str]] = {
     "new": ("cli.commands", "Start a record: write its header."),
     "log": ("cli.commands", "Append one statement after checking it against the record."),
@@ -306,9 +306,6 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "review": ("cli.advise", "Each of a player's turns against the advisor's best."),
     "rules": ("cli.rules", "The rules of the games, numbered as the messages cite them."),
     "format": ("cli.rules", "The record format: the header, then every statement of GAME."),
-    "hand": ("cli.hand", "Hand (rummy): melds, the best opening, table moves, scoring."),
-    "literature": ("cli.literature", "Literature helpers: would a claim made now be won?"),
-    "mysterium": ("cli.mysterium", "Mysterium helpers: the setup table for a player count."),
 }
 
 
@@ -328,24 +325,40 @@ class SleuthGroup(click.Group):
 
     def add_command(self, cmd, name=None):
         name = name or cmd.name
-        if name in COMMANDS and cmd.short_help is None:
-            cmd.short_help = COMMANDS[name][1]
+        if cmd.short_help is None:
+            cmd.short_help = self.line(name)
         super().add_command(cmd, name)
 
     def list_commands(self, ctx):
-        return sorted(set(COMMANDS) | set(self.commands))
+        from solver.games import games
+
+        own = {g.name for g in games() if g.commands_help}
+        return sorted(set(COMMANDS) | own | set(self.commands))
 
     def get_command(self, ctx, name):
-        if name not in self.commands and name in COMMANDS:
-            importlib.import_module(COMMANDS[name][0])    # registers it on this group
+        if name not in self.commands:       # import the module that registers it
+            if name in COMMANDS:
+                importlib.import_module(COMMANDS[name][0])
+            elif self.line(name):
+                from solver.games import get_game
+
+                game_cli(get_game(name))
         return super().get_command(ctx, name)
 
+    @staticmethod
+    def line(name: str) -> str | None:
+        """A command's line in the listing, read without importing its module."""
+        if name in COMMANDS:
+            return COMMANDS[name][1]
+        from solver.games import REGISTRY, get_game
+
+        return get_game(name).commands_help if name in REGISTRY else None
+
     def listing(self, name: str, limit: int = 45) -> str:
-        """A command's line in the listing, without importing its module."""
         cmd = self.commands.get(name)
         if cmd is not None:
             return cmd.get_short_help_str(limit)
-        return click.utils.make_default_short_help(COMMANDS[name][1], limit)
+        return click.utils.make_default_short_help(self.line(name) or "", limit)
 
     def format_commands(self, ctx, formatter):
         names = self.list_commands(ctx)

@@ -225,6 +225,10 @@ class Game(ABC):
     #: and a card worth asking ``why`` about in it
     demo: ClassVar[str | None] = None
     demo_card: ClassVar[str | None] = None
+    #: the line of the game's own command group (``sleuth <name> ...``, defined in
+    #: ``cli/<package>.py``) in ``sleuth --help``; ``None``: the game has no commands of its
+    #: own (the listing reads it without importing the command line's module)
+    commands_help: ClassVar[str | None] = None
     #: the replay's label of step 0 ("(the deal)" for games whose records open with it)
     opening: ClassVar[str] = "(the start)"
     #: whether replay adds the public view to the game's :meth:`views`

@@ -20,6 +20,7 @@ class HandGame(Game):
 
     name = "hand"
     title = "Hand"
+    commands_help = "Hand (rummy): melds, the best opening, table moves, scoring."
     package = "hand"
     rules = "hand-rummy"
     rule_prefix = "HR"

@@ -26,6 +26,7 @@ from solver.model.budget import Budget
 class LiteratureGame(Game):
     name = "literature"
     title = "Literature"
+    commands_help = "Literature helpers: would a claim made now be won?"
     package = "literature"
     rules = "literature"
     rule_prefix = "LIT"

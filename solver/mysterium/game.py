@@ -23,6 +23,7 @@ from solver.model.budget import Budget
 class MysteriumGame(Game):
     name = "mysterium"
     title = "Mysterium"
+    commands_help = "Mysterium helpers: the setup table for a player count."
     package = "mysterium"
     rules = "mysterium"
     rule_prefix = "MY"
