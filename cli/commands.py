@@ -11,7 +11,6 @@ from cli.main import (SAMPLES, cli, complete_card, complete_player, demo_record,
 from solver.errors import NotationError
 from solver.games import PUBLIC, Capability, game_names, get_game
 from solver.records import Header, atomic_write, parse_record, read_record, write_record
-from solver.session import append_statement, replace_statement
 
 
 class GameChoice(click.Choice):
@@ -179,6 +178,8 @@ def log(record, statement, force, replace):
       sleuth log game.txt "{statement}"
       sleuth log game.txt --replace {line} "{statement}   # checked"
     """
+    from solver.session import append_statement, replace_statement   # (not for analyze)
+
     if replace is not None:
         rec, old = replace_statement(record, replace, " ".join(statement), force=force)
         click.echo(f"replaced line {replace}: {old}\n      with: "
