@@ -142,3 +142,28 @@ def test_the_kernel_on_mystery_hand_views(seed, pow2, monkeypatch):
         assert a.marginals[card].keys() == locs.keys()
         for loc, p in locs.items():
             assert a.marginals[card][loc] == pytest.approx(p, rel=1e-12)
+
+
+@needs_kernel
+@pytest.mark.parametrize("seed", [1, 2, 3, 5])
+@pytest.mark.parametrize("pow2", [True, False])
+def test_the_kernel_names_the_last_card_as_numpy_does(seed, pow2, monkeypatch):
+    """The backward pass of a programme whose full location forgets its tags one card
+    short (``_DP.composition_counts``): the kernel's ``backward_step`` and
+    ``last_card_step`` over the kept transitions give the numpy code's compositions and
+    counts to the last bit (the same products, added in the same order)."""
+    from tests.test_counting import _tagged_programme
+
+    m, where = mystery_hand_model(seed)
+    for i, c in enumerate(m.cards):     # a mid-game view: a third of the deck seen
+        if where[c] != "mystery" and i % 3 == 0:
+            m.place(c, where[c])
+    monkeypatch.setattr(_Plan, "_fits", lambda self, fits: fits == pow2)
+    dp = _tagged_programme(m, "mystery", True)
+    assert dp.plan.pow2 == pow2 and dp._trans, "no transitions kept"
+    assert any(e[4].any() for e in dp.entries), "no state cut one card short"
+    counts, packed, _ = dp.composition_counts()
+    monkeypatch.setattr(counting, "KERNEL", None)
+    counts_np, packed_np, _ = dp.composition_counts()
+    assert np.array_equal(packed, packed_np)
+    assert np.array_equal(counts, counts_np)

@@ -1,8 +1,8 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 """The counting programme's step, compiled (see ``docs/counting.md``): ``expand`` (the
 transitions and their terms), ``reduce_sorted`` (the next states), ``alive`` (the
-dead-state check) and ``backward_step``; and the uniform draws from its tables:
-``group``, ``sample_transitions`` and ``sample_pick`` (a step of ``_DP._sample_floats``),
+dead-state check), ``backward_step`` and ``last_card_step`` (the backward pass); and the
+uniform draws from its tables: ``group``, ``sample_transitions`` and ``sample_pick`` (a step of ``_DP._sample_floats``),
 ``split_merged`` (a merged column's cards back to its parts, ``_deals_from_counts``).
 
 Built at install when a C compiler is there (``setup.py``; optional):
@@ -196,6 +196,36 @@ def backward_step(const int[::1] src, const signed char[::1] k, const int[::1] n
             bwd[src[j]] += term
             mass[j] = fwd[src[j]] * term * k[j]
     return bwd_a, mass_a
+
+
+def last_card_step(const int[::1] src, const signed char[::1] k, const int[::1] nxt,
+                   const int[::1] w, const double[::1] binomial, const i64[::1] pos,
+                   const i64[::1] pos_next, const double[:, ::1] rows_next,
+                   const double[::1] bwd_next, bint own, Py_ssize_t nrows):
+    """One step of ``_DP._last_card`` over kept transitions: the completions by the class
+    of the last card of the ``nrows`` states one card short (``pos``: each state's row or
+    -1), from those after the step (``pos_next``, ``rows_next``) -- a transition to a state
+    still one card short adds its weight times that state's row (shifted by ``own``), and
+    with ``own`` one that gives the column one card adds its weight times the next state's
+    completions (``bwd_next``) to column 0; added in transition order, as ``np.bincount``
+    does."""
+    cdef Py_ssize_t m = src.shape[0], ncol = rows_next.shape[1], j, c, p, q
+    cdef double ww
+    out_a = np.zeros((nrows, ncol + own), dtype=np.float64)
+    cdef double[:, ::1] out = out_a
+    with nogil:
+        for j in range(m):
+            p = pos[src[j]]
+            if p < 0:
+                continue
+            ww = binomial[w[j]]
+            q = pos_next[nxt[j]]
+            if q >= 0:
+                for c in range(ncol):
+                    out[p, own + c] += ww * rows_next[q, c]
+            if own and k[j] == 1:
+                out[p, 0] += ww * bwd_next[nxt[j]]
+    return out_a
 
 
 def alive(const i64[::1] keys, bint pow2, const i64[:, ::1] readers, const i64[::1] mult,

@@ -1566,16 +1566,16 @@ class _DP:
             if b < T:
                 nxt = bwd
                 kept = self._trans.get(b) if KERNEL is not None else None
-                if kept is None or co.least < co.full:
-                    src, k, idx, w = self._transitions(b)
+                trans = kept if kept is not None else self._transitions(b)
                 if kept is not None:
                     bwd = KERNEL.backward_step(*kept, self.bin, nxt, self.fwd[b],
                                                len(self.fwd[b]))[0]
                 else:
+                    src, _, idx, w = trans
                     bwd = np.bincount(src, weights=w * nxt[idx],
                                       minlength=len(self.keys[b])).astype(float)
                 if co.least < co.full:
-                    vec = self._last_card(b, vec, nxt, src, k, idx, w)
+                    vec = self._last_card(b, vec, nxt, trans, kept is not None)
             for _, idx_e, f, comp, short in at.get(b, ()):
                 whole = ~short
                 comps.append(comp[whole])
@@ -1603,12 +1603,13 @@ class _DP:
         rounding = self.delta_fwd + (8 * T + longest + pre + 2) * UNIT * 1.01
         return counts, packed, rounding
 
-    def _last_card(self, t, vec, nxt, src, k, idx, w):
+    def _last_card(self, t, vec, nxt, trans, compiled):
         """The completions by the class of the last card of the merged states one card
         short after step ``t - 1``, from those after step ``t``: ``vec = (index of each
         such state among them or -1, one row for each of them with a column for each tag
         whose cell comes at step t or later)``; ``nxt``: every state's completions after
-        step ``t``."""
+        step ``t``; ``trans``: step t's transitions, kept (``compiled``: for the kernel's
+        ``last_card_step``) or as :meth:`_transitions` gives them."""
         co = self.collapse
         keys = self.keys[t]
         n = len(keys)
@@ -1630,9 +1631,13 @@ class _DP:
         pos1, v1 = vec
         if len(rows) * (v1.shape[1] + own) > LAST_CARD_CELLS:
             raise OverBudget(f"more than {LAST_CARD_CELLS} completions by the last card")
+        if compiled:
+            return pos, KERNEL.last_card_step(*trans, self.bin, pos, pos1,
+                                              np.ascontiguousarray(v1), nxt, own, len(rows))
         out = np.zeros((len(rows), v1.shape[1] + own))
         if not len(rows):
             return pos, out
+        src, k, idx, w = trans
         p = pos[src]
         sel = p >= 0
         p, kk, i2, ww = p[sel], k[sel], idx[sel], w[sel]
