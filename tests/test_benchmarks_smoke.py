@@ -150,3 +150,14 @@ def test_interleaved_worker_times_each_game():
     finally:
         w.stdin.close()
         w.wait()
+
+
+def test_startup_benchmark_runs_every_command_both_ways():
+    """benchmarks.startup: every command it times succeeds (a failing one would stop it),
+    installed and from a copy without bytecode, each beside the bare import."""
+    from benchmarks import startup
+
+    rows = startup.measure(1, cold=True)
+    assert [r["setting"] for r in rows] == ["installed"] * len(startup.COMMANDS) + \
+        ["uncompiled"] * len(startup.COMMANDS)
+    assert all(r["median"] > 0 and r["bare_median"] > 0 and r["ratio"] > 0 for r in rows)

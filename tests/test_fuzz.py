@@ -284,9 +284,10 @@ def leaf_commands():
     import click
 
     def walk(cmd, path):
-        if isinstance(cmd, click.Group):
-            for name, sub in sorted(cmd.commands.items()):
-                yield from walk(sub, path + [name])
+        if isinstance(cmd, click.Group):    # (the commands load on first use)
+            ctx = click.Context(cmd)
+            for name in cmd.list_commands(ctx):
+                yield from walk(cmd.get_command(ctx, name), path + [name])
         else:
             yield path, cmd
     return list(walk(cli, []))
