@@ -190,15 +190,15 @@ def test_unseen_statements_through_play_why_replay_and_json(runner, tmp_path):
 
 def test_the_sheet_says_which_numbers_are_estimates(runner, tmp_path):
     """An 8-player state whose card probabilities are exact but whose candidate hands are
-    too many to count (the first player after 19 statements of the benchmark's first
+    too many to count (the first player after 22 statements of the benchmark's second
     game): the sheet gives bounds, not a count, says the hands are estimated with their
     error, and that the sheet itself is exact; the JSON agrees."""
     from solver.mystery_hand.inference import as_written_by
     from solver.mystery_hand.simulate import simulate
     from solver.records import write_record
 
-    full = simulate(8, [], 0)
-    rec = as_written_by(full, full.header.me).prefix(19)
+    full = simulate(8, [], 1)
+    rec = as_written_by(full, full.header.me).prefix(22)
     path = tmp_path / "eight.txt"
     path.write_text(write_record(rec))
     data = json.loads(run(runner, "analyze", str(path), "--json").output)
