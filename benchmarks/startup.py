@@ -31,7 +31,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BARE = "import click, tabulate"
 SLEUTH = "import sys; from cli.main import main; main(sys.argv[1:])"
 
-MYSTERY = """game: mystery-hand
+#: a small record of each kind and the statement ``log`` appends to it (also the records of
+#: ``tests/test_startup.py``)
+SMALL = {
+    "mystery-hand": ("""game: mystery-hand
 players: Ana Ben Cleo Dev
 dealer: Dev
 me: Ben
@@ -39,24 +42,25 @@ Ben holds: KS 4H 7H JH QH 4D 9D 3C 4C 7C 8C 2S
 Ana asks all 9H-QH: Ben 2, Cleo 0, Dev 0
 Ben asks all AH-4H: Ana 1, Cleo 1, Dev 0
 Cleo asks Dev JS-AS: 0
-"""
-LITERATURE = """game: literature
+""", "Dev asks Ana 2H-5H: 2"),
+    "literature": ("""game: literature
 players: Ana Ben Cleo Dev Eli Fay
 me: Ana
 Ana holds: 2H 3H 4H 6H 7H 9S JC QD
 Ana asks Ben 10S: no
 Ben asks Cleo 9D: no
-"""
+""", "Cleo asks Ben 3H: no"),
+}
 #: label -> (arguments, extra environment, record to write first or None, its statement)
 COMMANDS = {
     "sleuth --help": (["--help"], {}, None),
     "sleuth --version": (["--version"], {}, None),
     "completion of a command": ([], {"_SLEUTH_COMPLETE": "bash_complete",
                                      "COMP_WORDS": "sleuth re", "COMP_CWORD": "1"}, None),
-    "sleuth log (Mystery Hand, 4 players)": (["log", "{record}", "Dev asks Ana 2H-5H: 2"],
-                                              {}, MYSTERY),
-    "sleuth log (Literature, 6 players)": (["log", "{record}", "Cleo asks Ben 3H: no"],
-                                            {}, LITERATURE),
+    "sleuth log (Mystery Hand, 4 players)": (["log", "{record}", SMALL["mystery-hand"][1]],
+                                              {}, SMALL["mystery-hand"][0]),
+    "sleuth log (Literature, 6 players)": (["log", "{record}", SMALL["literature"][1]],
+                                            {}, SMALL["literature"][0]),
 }
 
 

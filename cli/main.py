@@ -329,6 +329,16 @@ class SleuthGroup(click.Group):
             cmd.short_help = self.line(name)
         super().add_command(cmd, name)
 
+    def resolve_command(self, ctx, args):
+        name = args[0] if args else ""
+        if name and not name.startswith("-") and self.get_command(ctx, name) is None:
+            import difflib
+
+            close = difflib.get_close_matches(name, self.list_commands(ctx), n=2)
+            if close:
+                ctx.fail(f"No such command {name!r}; did you mean {' or '.join(close)}?")
+        return super().resolve_command(ctx, args)
+
     def list_commands(self, ctx):
         from solver.games import games
 

@@ -221,3 +221,15 @@ def test_every_command_and_option_has_help(path):
     for p in cmd.params:
         if isinstance(p, click.Option):
             assert (p.help or "").strip(), f"{' '.join(path)} {p.opts} has no help"
+
+
+@pytest.mark.parametrize("typed, meant", [("anlyze", "analyze"), ("reveiw", "review"),
+                                          ("Hand", "hand"), ("lgo", "log")])
+def test_a_mistyped_command_is_named(typed, meant):
+    """A command that does not exist exits 2, naming the closest ones (from the command
+    table and the games' groups, without importing them)."""
+    r = CliRunner().invoke(cli, [typed, "x"])
+    assert r.exit_code == 2
+    assert f"No such command {typed!r}; did you mean {meant}" in r.output
+    r = CliRunner().invoke(cli, ["xyzzy"])
+    assert r.exit_code == 2 and "No such command 'xyzzy'." in r.output

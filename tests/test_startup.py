@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks import startup
+
 ROOT = Path(__file__).resolve().parent.parent
 HEAVY = ("ortools", "numpy", "pandas", "prompt_toolkit", "matplotlib")
 
@@ -61,24 +63,8 @@ def test_help_and_completion_load_no_command_module():
                 and not m.startswith("solver.model.")}, sorted(mods)
 
 
-SMALL = {
-    "mystery-hand": ("""game: mystery-hand
-players: Ana Ben Cleo Dev
-dealer: Dev
-me: Ben
-Ben holds: KS 4H 7H JH QH 4D 9D 3C 4C 7C 8C 2S
-Ana asks all 9H-QH: Ben 2, Cleo 0, Dev 0
-Ben asks all AH-4H: Ana 1, Cleo 1, Dev 0
-Cleo asks Dev JS-AS: 0
-""", "Dev asks Ana 2H-5H: 2"),
-    "literature": ("""game: literature
-players: Ana Ben Cleo Dev Eli Fay
-me: Ana
-Ana holds: 2H 3H 4H 6H 7H 9S JC QD
-Ana asks Ben 10S: no
-Ben asks Cleo 9D: no
-""", "Cleo asks Ben 3H: no"),
-}
+#: a small record of each game and one statement to log (shared with the start-up benchmark)
+SMALL = startup.SMALL
 
 
 @pytest.mark.parametrize("game", sorted(SMALL))
