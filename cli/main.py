@@ -402,7 +402,7 @@ def cli(ctx, no_color):
 
 
 def _main_help() -> str:
-    """The group's help, its examples written for the first registered game."""
+    """The group's help, its examples written for the demo's game (:func:`demo_game`)."""
     from solver.games import REGISTRY
 
     ex = example_fields()
