@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import functools
+import importlib
 import os
 
 import click
@@ -90,9 +91,14 @@ def analyze(record, as_, as_json, exposure=None):
         # their sum); on the sheet's default a failing one never costs the analysis
         from solver.parallel import beside
 
+        def renderers():        # the sheet's printers load while the exposure runs on
+            renderer(rec.game)
+            importlib.import_module("cli.advise")       # render_exposure
+
         result, exp, failed = beside(lambda: game.analyze(rec, view),
                                      lambda: game.exposure(rec, view),
-                                     preload=game.solver_modules)
+                                     preload=game.solver_modules,
+                                     meanwhile=None if as_json else renderers)
         if failed is not None:
             if exposure:
                 raise failed

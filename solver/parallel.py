@@ -68,7 +68,7 @@ def _portable(kind, value) -> bytes:
         return pickle.dumps(("bug", ("the result could not be sent", "")))
 
 
-def beside(main, side, preload=()):
+def beside(main, side, preload=(), meanwhile=None):
     """``(main(), side(), None)``, or ``(main(), None, error)`` when ``side`` raised a
     :class:`~solver.errors.SleuthError` (a failing side never costs the main result); any
     other exception of ``side`` is a bug and raised here as ``RuntimeError`` with its
@@ -76,9 +76,21 @@ def beside(main, side, preload=()):
     exception of ``main`` propagates (the side process is stopped).  ``side``'s value must
     pickle.  ``preload``: names of modules both use, imported once before the fork instead
     of once in each process (numpy and the counting programme: 0.2-0.4 s that the side
-    would otherwise spend again, both processes contending for the disk and the cores)."""
+    would otherwise spend again, both processes contending for the disk and the cores).
+    ``meanwhile``: called here after ``main``, while the side may still be running (work
+    the caller needs next, such as loading what prints the results, done in time that
+    would otherwise be spent waiting).
+
+    >>> done = []
+    >>> beside(lambda: 1, lambda: 2, meanwhile=lambda: done.append("loaded"))
+    (1, 2, None)
+    >>> done
+    ['loaded']
+    """
     if (os.cpu_count() or 1) < 2 or not hasattr(os, "fork"):
         value = main()
+        if meanwhile is not None:
+            meanwhile()
         return (value,) + _settle(*_side_value(side))
     import importlib
     import multiprocessing as mp
@@ -99,6 +111,8 @@ def beside(main, side, preload=()):
     send.close()
     try:
         value = main()
+        if meanwhile is not None:
+            meanwhile()
         try:
             kind, out = pickle.loads(recv.recv_bytes())
         except EOFError:        # the side process died without an answer
