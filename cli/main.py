@@ -401,6 +401,17 @@ def cli(ctx, no_color):
     ctx.meta["sleuth.no_color"] = no_color
 
 
+def walk_commands(cmd: click.Command = cli, path: tuple[str, ...] = ()):
+    """``(path, command)`` for ``cmd`` (``sleuth`` itself by default) and every command
+    below it, in listing order, loading their modules (the tests that check every
+    command's help, error handling and hostile arguments walk them all)."""
+    yield path, cmd
+    if isinstance(cmd, click.Group):
+        ctx = click.Context(cmd)
+        for name in cmd.list_commands(ctx):
+            yield from walk_commands(cmd.get_command(ctx, name), path + (name,))
+
+
 def _main_help() -> str:
     """The group's help, its examples written for the demo's game (:func:`demo_game`)."""
     from solver.games import REGISTRY

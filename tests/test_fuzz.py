@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cli.main import cli
+from cli.main import cli, walk_commands
 from solver.errors import SleuthError
 from solver.records import parse_record, read_record
 
@@ -283,14 +283,8 @@ def test_mutations_change_the_input():
 def leaf_commands():
     import click
 
-    def walk(cmd, path):
-        if isinstance(cmd, click.Group):    # (the commands load on first use)
-            ctx = click.Context(cmd)
-            for name in cmd.list_commands(ctx):
-                yield from walk(cmd.get_command(ctx, name), path + [name])
-        else:
-            yield path, cmd
-    return list(walk(cli, []))
+    return [(list(path), cmd) for path, cmd in walk_commands()
+            if not isinstance(cmd, click.Group)]
 
 
 ARG_WORDS = ["7D AC 9D | 5S 5C AC | QC KC Jk", "2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH AC AC AH",

@@ -12,7 +12,7 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from cli.main import cli
+from cli.main import cli, walk_commands
 from solver.errors import SleuthError
 from solver.games import games, get_game
 from solver.rulebook import game_rules, lookup, rule_ids
@@ -135,15 +135,7 @@ def test_no_reference_outside_the_repository():
 
 
 # ----- every example in every --help runs -----------------------------------------------------
-def _commands(cmd=cli, path=()):
-    yield path, cmd
-    if isinstance(cmd, click.Group):
-        ctx = click.Context(cmd)
-        for name in cmd.list_commands(ctx):
-            yield from _commands(cmd.get_command(ctx, name), path + (name,))
-
-
-COMMANDS = list(_commands())
+COMMANDS = list(walk_commands())
 
 
 def test_the_command_table_names_every_command_and_its_module():

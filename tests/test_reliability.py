@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cli.main import cli, handle_errors
+from cli.main import cli, handle_errors, walk_commands
 from solver.errors import (BudgetError, FileError, InconsistentError, NotationError, RuleError,
                            SleuthError)
 from solver.games import get_game
@@ -464,16 +464,8 @@ def test_every_command_goes_through_handle_errors():
     import click
 
     wrapper = handle_errors()(lambda: None).__code__
-
-    def walk(cmd, path):
-        if isinstance(cmd, click.Group):    # (the commands load on first use)
-            ctx = click.Context(cmd)
-            for name in cmd.list_commands(ctx):
-                yield from walk(cmd.get_command(ctx, name), path + [name])
-        else:
-            yield " ".join(path), cmd
-
-    leaves = list(walk(cli, []))
+    leaves = [(" ".join(path), cmd) for path, cmd in walk_commands()
+              if not isinstance(cmd, click.Group)]
     assert len(leaves) >= 20
     for name, cmd in leaves:
         assert cmd.callback.__code__ is wrapper, f"'sleuth {name}' is not wrapped"

@@ -1454,15 +1454,20 @@ class _DP:
             return (keys >> (s.bit_length() - 1)) & (rad - 1)
         return (keys // s) % rad
 
-    def _tag_mask(self, b: int) -> int | None:
-        """With bit fields, the bits of the tags' digits at boundary ``b`` (else None)."""
-        if not self.plan.pow2:
-            return None
-        mask = 0
-        for i in self.plan.layouts[b]:
-            if i in self.collapse.tags:
+    def _tag_part(self, keys: np.ndarray, b: int) -> np.ndarray:
+        """The tags' part of each of the keys at boundary ``b`` (0 exactly where every tag
+        is 0, and what cutting the tags subtracts): with bit fields the tags' bits, else
+        the sum of their digits times their strides."""
+        tags = [i for i in self.plan.layouts[b] if i in self.collapse.tags]
+        if self.plan.pow2:
+            mask = 0
+            for i in tags:
                 mask |= (self.plan.radix[i] - 1) << (self.plan.strides[b][i].bit_length() - 1)
-        return mask
+            return keys & mask
+        part = np.zeros(len(keys), dtype=np.int64)
+        for i in tags:
+            part += self._digit(keys, b, i) * self.plan.strides[b][i]
+        return part
 
     def _collapsed(self, t: int, keys: np.ndarray):
         """``(done, fresh, fill, keys with their tags cut to 0)`` for the states ``keys``
@@ -1474,23 +1479,12 @@ class _DP:
         co = self.collapse
         b = t + 1
         strides = self.plan.strides[b]
-        tags = [i for i in self.plan.layouts[b] if i in co.tags]
-        if not tags or not len(keys):
+        if not len(keys) or not any(i in co.tags for i in self.plan.layouts[b]):
             return None
         fill = (self._digit(keys, b, co.col) if co.col in strides
                 else np.full(len(keys), co.full))
-        mask = self._tag_mask(b)
-        if mask is not None:            # bit fields: the tags' bits at once
-            tagged = keys & mask        # the tags' part of each key
-            done = tagged != 0
-        else:
-            tsum, tagged = 0, 0
-            for i in tags:
-                v = self._digit(keys, b, i)
-                tsum = tsum + v
-                tagged = tagged + v * strides[i]
-            done = tsum > 0
-        done &= fill >= co.least
+        tagged = self._tag_part(keys, b)
+        done = (tagged != 0) & (fill >= co.least)
         if not done.any():
             return None
         fresh = done
@@ -1614,14 +1608,7 @@ class _DP:
         keys = self.keys[t]
         n = len(keys)
         if co.col in self.plan.strides[t]:
-            short = self._digit(keys, t, co.col) == co.full - 1
-            mask = self._tag_mask(t)
-            if mask is not None:
-                short &= (keys & mask) == 0
-            else:
-                for i in self.plan.layouts[t]:
-                    if i in co.tags:
-                        short &= self._digit(keys, t, i) == 0
+            short = (self._digit(keys, t, co.col) == co.full - 1) & (self._tag_part(keys, t) == 0)
         else:
             short = np.zeros(n, dtype=bool)
         rows = np.flatnonzero(short)
