@@ -324,7 +324,7 @@ def run_cli(args, log):
     game = MysteryHand()
     # what the `sleuth` script runs, on the code this benchmark imports
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    cmd = [sys.executable, "-c", "import sys; from cli.main import main; main(sys.argv[1:])"]
+    cmd = [sys.executable, "-c", "import sys; from cli.main import main; main()"]
     env = dict(os.environ, PYTHONPATH=root)
     out = {"me": [], "public": []}
     with tempfile.TemporaryDirectory() as tmp:

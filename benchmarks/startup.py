@@ -29,7 +29,7 @@ from benchmarks.common import machine, median, p95, print_machine
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BARE = "import click, tabulate"
-SLEUTH = "import sys; from cli.main import main; main(sys.argv[1:])"
+SLEUTH = "import sys; from cli.main import main; main()"
 
 #: a small record of each kind and the statement ``log`` appends to it (also the records of
 #: ``tests/test_startup.py``)

@@ -33,7 +33,7 @@ from benchmarks.common import (eight_player_games, fmt_ratio, fmt_s, load, machi
                                print_machine)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-MAIN = "import sys; sys.path.insert(0, {root!r}); from cli.main import main; main(sys.argv[1:])"
+MAIN = "import sys; sys.path.insert(0, {root!r}); from cli.main import main; main()"
 
 
 def worktree(commit: str, path: str) -> str:

@@ -435,5 +435,47 @@ def _main_help() -> str:
     """
 
 
-def main(argv=None):
-    cli.main(args=argv, prog_name="sleuth")
+def main(argv=None, *, end_process: bool | None = None):
+    """Run ``sleuth`` on ``argv`` (default ``sys.argv[1:]``) and end with its exit code.
+
+    As the program's entry point (``sleuth``, ``python -m cli.main``: no ``argv``) it ends
+    the process as soon as the output is flushed, without the interpreter's teardown:
+    clearing every module and freeing the counting tables costs 55-70 ms after an
+    analysis (numpy alone: 35 ms), time a player waits for the prompt and nothing uses.
+    Every file the commands write is closed (and synced) before they return, and their
+    worker processes are joined.  Called with ``argv`` (a program, a test) it raises
+    :class:`SystemExit` as Click does, unless ``end_process`` says otherwise."""
+    if end_process is None:
+        end_process = argv is None
+    try:
+        cli.main(args=argv, prog_name="sleuth")
+    except SystemExit as e:
+        if not end_process:
+            raise
+        end(e.code)
+    if end_process:
+        end(0)
+
+
+def end(code) -> None:
+    """End the process now with ``code`` (as :class:`SystemExit` reads it), after flushing
+    standard output and error; a reader that left the pipe ends it quietly with exit 2,
+    as everywhere else (docs/reliability.md)."""
+    import os
+
+    if code is None:
+        code = EXIT_OK
+    elif not isinstance(code, int):
+        print(code, file=sys.stderr)
+        code = 1
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        code = EXIT_USAGE
+    except (OSError, ValueError):   # a closed or failing stream: nothing more to save
+        pass
+    try:
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+    os._exit(code)

@@ -40,7 +40,7 @@ if os.environ.get("SLEUTH_TEST_SLOW_SAVE"):
         return real_replace(a, b)
     os.fsync, os.replace = fsync, replace
 from cli.main import main
-main(sys.argv[1:])
+main()
 """
 
 

@@ -41,3 +41,28 @@ def test_one_core_runs_them_one_after_the_other(monkeypatch):
     monkeypatch.setattr(os, "cpu_count", lambda: 1)
     assert beside(lambda: 1, lambda: 2) == (1, 2, None)
     assert beside(lambda: 1, _inconsistent)[2].exit_code == 3
+
+
+def test_a_side_that_dies_is_a_bug_and_a_failing_main_stops_the_side(tmp_path):
+    import os
+    import signal
+
+    with pytest.raises(RuntimeError, match="stopped without an answer"):
+        beside(lambda: 1, lambda: os._exit(1))
+    # the main computation fails while the side would run for a minute: the side process
+    # is stopped and reaped (no child of this process is left)
+    pids = tmp_path / "side"
+
+    def slow_side():
+        pids.write_text(str(os.getpid()))
+        signal.pause()
+
+    def failing_main():
+        while not pids.exists() or not pids.read_text():
+            pass
+        raise NotationError("bad", text="x")
+
+    with pytest.raises(NotationError):
+        beside(failing_main, slow_side)
+    with pytest.raises(ChildProcessError):
+        os.waitpid(int(pids.read_text()), os.WNOHANG)

@@ -117,3 +117,62 @@ def test_cp_sat_is_used_without_pandas(tmp_path):
                   "import pandas\n"
                   "assert hasattr(pandas, 'DataFrame') and pandas.Series is not cp.pd.Series")
     assert {"ortools", "pandas"} <= mods
+
+
+#: ``sleuth`` as the console script runs it (``main()``), with a handler that only the
+#: interpreter's teardown would run
+ENTRY = ("import atexit, sys\n"
+         "atexit.register(lambda: sys.stderr.write('TEARDOWN'))\n"
+         "from cli.main import main\n"
+         "main()\n")
+
+
+def sleuth_entry(*argv, **kwargs):
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    return subprocess.run([sys.executable, "-c", ENTRY, *argv], cwd=ROOT, env=env,
+                          capture_output=True, text=True, **kwargs)
+
+
+def test_the_program_ends_once_its_output_is_flushed(tmp_path):
+    """As the entry point, ``main()`` ends the process without the interpreter's teardown
+    (55-70 ms after an analysis): the output is complete, the exit code is the command's,
+    and nothing registered for the teardown runs."""
+    sample = ROOT / "samples" / "mystery-hand" / "five-players-ana.txt"
+    ok = sleuth_entry("analyze", "--json", str(sample))
+    assert ok.returncode == 0, ok.stderr
+    assert json.loads(ok.stdout)["view"] == "Ana"
+    assert "TEARDOWN" not in ok.stderr
+    missing = sleuth_entry("analyze", str(tmp_path / "missing.txt"))
+    assert missing.returncode == 2
+    assert missing.stderr.startswith("sleuth: error: cannot read the record")
+    assert "TEARDOWN" not in missing.stderr
+    text, _ = SMALL["mystery-hand"]
+    path = tmp_path / "game.txt"
+    path.write_text(text)
+    refused = sleuth_entry("log", str(path), "Dev asks Ben 4H-7H: 0")
+    assert refused.returncode == 3 and "sleuth: inconsistent" in refused.stderr
+    assert path.read_text() == text
+    logged = sleuth_entry("log", str(path), SMALL["mystery-hand"][1])
+    assert logged.returncode == 0, logged.stderr
+    assert path.read_text().rstrip().endswith(SMALL["mystery-hand"][1])
+    # called by a program with its own arguments, main raises SystemExit as Click does
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    lib = subprocess.run([sys.executable, "-c", "import atexit, sys\n"
+                          "atexit.register(lambda: sys.stderr.write('TEARDOWN'))\n"
+                          "from cli.main import main\n"
+                          "try:\n    main(['--version'])\n"
+                          "except SystemExit as e:\n    print('exit', e.code)\n"],
+                         cwd=ROOT, env=env, capture_output=True, text=True)
+    assert lib.stdout.splitlines()[-1] == "exit 0" and "TEARDOWN" in lib.stderr
+
+
+def test_a_reader_that_left_ends_the_program_quietly():
+    """``sleuth ... | head`` where the reader has already gone: exit 2, no traceback and
+    no 'Exception ignored' from a final flush."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    proc = subprocess.Popen([sys.executable, "-c", ENTRY, "rules", "mystery-hand"], cwd=ROOT,
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.close()             # before the child has written anything
+    err = proc.stderr.read().decode()
+    assert proc.wait() == 2, err
+    assert "Traceback" not in err and "Exception ignored" not in err and "TEARDOWN" not in err
