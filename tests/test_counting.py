@@ -415,6 +415,13 @@ def test_a_full_location_forgets_its_tags(seed, way, monkeypatch):
         monkeypatch.setattr(counting, "KEEP_TRANSITIONS", 0)
     merged, plain = (_tagged_programme(m, "mystery", c) for c in (True, False))
     assert merged.entries and sum(map(len, merged.keys)) < sum(map(len, plain.keys))
+    # only the merged states' transitions are kept (the composition counts walk no other)
+    if way != "expanded again":
+        assert merged._trans
+        for t, (src, *_rest) in merged._trans.items():
+            assert merged._merged(t)[src].all()
+        assert sum(len(x[0]) for x in merged._trans.values()) < sum(
+            len(x[0]) for x in plain._trans.values())
     # the entries one card short, whose last card the backward pass names
     assert any(e[4].any() for e in merged.entries) == early
     assert merged.plan.pow2 == (way != "mixed radix")

@@ -1379,7 +1379,10 @@ class _DP:
                 if alive is not None:
                     self.pruned += len(keys) - int(alive.sum())
                     keys, vals = keys[alive], vals[alive]
-                if kept + len(new) <= KEEP_TRANSITIONS:
+                # with collapse only the merged states' transitions are ever walked
+                # again (composition_counts): the others are not kept
+                sel = None if self.collapse is None else self._merged(t)[src]
+                if kept + (len(new) if sel is None else int(sel.sum())) <= KEEP_TRANSITIONS:
                     # the backward pass and the samples walk the same transitions: keep
                     # them (with each one's next-state index) instead of expanding again
                     if inv is None:
@@ -1390,6 +1393,10 @@ class _DP:
                         live = alive[inv]
                         inv = (np.cumsum(alive) - 1).astype(np.int32)[inv[live]]
                         ts, tk, tw = src[live], k[live], widx[live]
+                        if sel is not None:
+                            sel = sel[live]
+                    if sel is not None:
+                        ts, tk, inv, tw = ts[sel], tk[sel], inv[sel], tw[sel]
                     kept += len(inv)
                     self._trans[t] = (ts.astype(np.int32, copy=False),
                                       tk.astype(np.int8, copy=False), inv,
@@ -1468,6 +1475,20 @@ class _DP:
         for i in tags:
             part += self._digit(keys, b, i) * self.plan.strides[b][i]
         return part
+
+    def _merged(self, b: int) -> np.ndarray:
+        """Which states at boundary ``b`` are merged ones (their tags cut: tags all 0 and
+        some cards in the tagged column, whose cells are all tags): the only states whose
+        transitions :meth:`composition_counts` walks (a merged state's transitions lead
+        to merged states only)."""
+        co = self.collapse
+        keys = self.keys[b]
+        if not any(i in co.tags for i in self.plan.layouts[b]):
+            return np.zeros(len(keys), dtype=bool)      # no tagged cell placed yet
+        merged = self._tag_part(keys, b) == 0
+        if co.col in self.plan.strides[b]:
+            merged &= self._digit(keys, b, co.col) > 0
+        return merged
 
     def _collapsed(self, t: int, keys: np.ndarray):
         """``(done, fresh, fill, keys with their tags cut to 0)`` for the states ``keys``
@@ -1640,17 +1661,23 @@ class _DP:
         return pos, out
 
     def _transitions(self, t: int):
-        """Transitions of step t that reach a stored state at t + 1:
+        """Transitions of step t that reach a stored state at t + 1 (with collapse: those of
+        the merged states, the only ones :meth:`composition_counts` walks):
         (src, k, index of the next state, weight)."""
         kept = self._trans.get(t)
         if kept is not None:
             src, k, idx, widx = kept
             return src, k.astype(np.int64), idx, self.bin[widx]
-        src, k, new, widx = self._expand(t, self.keys[t])
-        if self.collapse is not None and t in self.collapse.tag_at:
-            c = self._collapsed(t, new)
-            if c is not None:
-                new = c[3]
+        if self.collapse is None:
+            src, k, new, widx = self._expand(t, self.keys[t])
+        else:                   # the merged states' transitions only (see _merged)
+            base = np.flatnonzero(self._merged(t))
+            src, k, new, widx = self._expand(t, self.keys[t][base])
+            src = base[src]
+            if t in self.collapse.tag_at:
+                c = self._collapsed(t, new)
+                if c is not None:
+                    new = c[3]
         tab = self.keys[t + 1]
         if not len(tab) or not len(new):
             e = np.zeros(0, dtype=np.int64)

@@ -28,12 +28,17 @@ MAX_STATES = 400_000
 #: 20) fits.  The public view, where the estimates are the cost, keeps the plain budget
 STRETCH = (4.0, 30.0)
 #: the same for the programmes of the candidate sets (factors of each one's budget, at
-#: most TAGGED_STATES).  Measured (session 15, the last card's class in C): (1.5, 10)
-#: counted 113 of the 120 target states of a player's view and 146 of 151 of the corpus;
-#: (4, 40) counts 115 and 148 at the same median and p95 (the 5 target states left, the
-#: second record after 20-24 statements, give up after 0.3-0.8 s as before; (6, 40) does
-#: not count them either, at up to 1.1 s)
-SETS_STRETCH = (4.0, 40.0)
+#: most TAGGED_STATES).  Measured (session 16, the merged states' transitions alone kept
+#: for the composition counts): (30, 400) counts all 120 target states of a player's view
+#: (median 34 ms, p95 0.66 s, the slowest 3.1 s: the second record after 21-23
+#: statements, 3.2-3.9 million states at the peak, 22-27 million over the steps) and all
+#: 151 of the corpus (the slowest, 5 players with the jokers counting for the extra turn
+#: after 40 statements: 5.3 million at the peak, 71 million over the steps, 3.8 s and
+#: 1.5 GB).  (4, 40) left 5 target and 3 corpus states estimated.  The price is where
+#: nothing fits: such a programme gives up after 2-12 s and 1.3 GB (measured on the
+#: public view's models of hard 8-player states, which never stretch; no player's view
+#: of the benchmarks gives up)
+SETS_STRETCH = (30.0, 400.0)
 #: over the DP budget, candidates are counted one CP-SAT check each up to this many
 CANDIDATE_CHECKS = 120
 #: ``None``: budget by DP states only, and estimates from a fixed number of seeded samples,
