@@ -415,6 +415,11 @@ def test_a_full_location_forgets_its_tags(seed, way, monkeypatch):
         monkeypatch.setattr(counting, "KEEP_TRANSITIONS", 0)
     merged, plain = (_tagged_programme(m, "mystery", c) for c in (True, False))
     assert merged.entries and sum(map(len, merged.keys)) < sum(map(len, plain.keys))
+    # the forward values before the end are dropped as the programme goes (the entries
+    # keep their own): a collapsed programme has no marginals
+    assert all(f is None for f in merged.fwd[:-1]) and merged.fwd[-1] is not None
+    with pytest.raises(RuntimeError, match="composition_counts"):
+        merged.backward()
     # only the merged states' transitions are kept (the composition counts walk no other)
     if way != "expanded again":
         assert merged._trans

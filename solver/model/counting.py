@@ -1421,6 +1421,10 @@ class _DP:
             self._check_budget(len(keys))
             self.fwd.append(vals)
             self.keys.append(keys)
+            if self.collapse is not None:
+                # the composition counts need no forward value before the last boundary
+                # (each entry keeps its own): half the memory of the programme
+                self.fwd[t] = None
         nfinal = len(self.fwd[T])
         # relative error bound of the float forward values (all terms positive): each
         # step rounds one product per term and sums at most `merged` terms in sequence
@@ -1577,14 +1581,17 @@ class _DP:
         pre = 0                 # the most entries summed before the compositions' sums
         bwd = np.ones(len(self.fwd[T]))
         vec = (np.full(len(self.fwd[T]), -1, dtype=np.int64), np.zeros((0, 0)))
+        # (the kernel's backward step also weighs each transition by the forward value of
+        # its source, for the marginals: not used here, and those values were dropped)
+        nofwd = np.zeros(max(len(self.keys[b]) for b in range(b0, T + 1)))
         for b in range(T, b0 - 1, -1):
             if b < T:
                 nxt = bwd
                 kept = self._trans.get(b) if KERNEL is not None else None
                 trans = kept if kept is not None else self._transitions(b)
                 if kept is not None:
-                    bwd = KERNEL.backward_step(*kept, self.bin, nxt, self.fwd[b],
-                                               len(self.fwd[b]))[0]
+                    bwd = KERNEL.backward_step(*kept, self.bin, nxt, nofwd,
+                                               len(self.keys[b]))[0]
                 else:
                     src, _, idx, w = trans
                     bwd = np.bincount(src, weights=w * nxt[idx],
@@ -1702,6 +1709,9 @@ class _DP:
         """Backward tables and the expected count of every cell (in units of deals).
         Costs about as much as the forward pass (whose transitions it reuses); ``deadline``
         (perf_counter time) aborts it with :class:`OverBudget`."""
+        if self.collapse is not None:
+            raise RuntimeError("a programme whose tags collapse keeps no forward values "
+                               "before its end: only composition_counts reads it")
         if hasattr(self, "bwd"):
             return
         T = len(self.plan.order)

@@ -34,8 +34,8 @@ STRETCH = (4.0, 30.0)
 #: statements, 3.2-3.9 million states at the peak, 22-27 million over the steps) and all
 #: 151 of the corpus (the slowest, 5 players with the jokers counting for the extra turn
 #: after 40 statements: 5.3 million at the peak, 71 million over the steps, 3.8 s and
-#: 1.5 GB).  (4, 40) left 5 target and 3 corpus states estimated.  The price is where
-#: nothing fits: such a programme gives up after 2-12 s and 1.3 GB (measured on the
+#: 1.1 GB).  (4, 40) left 5 target and 3 corpus states estimated.  The price is where
+#: nothing fits: such a programme gives up after 2-15 s and up to 1.1 GB (measured on the
 #: public view's models of hard 8-player states, which never stretch; no player's view
 #: of the benchmarks gives up)
 SETS_STRETCH = (30.0, 400.0)
