@@ -1487,8 +1487,10 @@ class _DP:
         to merged states only)."""
         co = self.collapse
         keys = self.keys[b]
-        if not any(i in co.tags for i in self.plan.layouts[b]):
-            return np.zeros(len(keys), dtype=bool)      # no tagged cell placed yet
+        if not self.entries or not any(i in co.tags for i in self.plan.layouts[b]):
+            # no state merged yet (the first merge makes an entry), or no tagged cell
+            # placed yet
+            return np.zeros(len(keys), dtype=bool)
         merged = self._tag_part(keys, b) == 0
         if co.col in self.plan.strides[b]:
             merged &= self._digit(keys, b, co.col) > 0
