@@ -448,13 +448,11 @@ def main(argv=None, *, end_process: bool | None = None):
     if end_process is None:
         end_process = argv is None
     try:
-        cli.main(args=argv, prog_name="sleuth")
+        cli.main(args=argv, prog_name="sleuth")     # (standalone: always SystemExit)
     except SystemExit as e:
         if not end_process:
             raise
         end(e.code)
-    if end_process:
-        end(0)
 
 
 def end(code) -> None:

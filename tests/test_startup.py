@@ -119,12 +119,12 @@ def test_cp_sat_is_used_without_pandas(tmp_path):
     assert {"ortools", "pandas"} <= mods
 
 
-#: ``sleuth`` as the console script runs it (``main()``), with a handler that only the
-#: interpreter's teardown would run
-ENTRY = ("import atexit, sys\n"
-         "atexit.register(lambda: sys.stderr.write('TEARDOWN'))\n"
-         "from cli.main import main\n"
-         "main()\n")
+#: a handler that only the interpreter's teardown would run, then ``cli.main.main``
+TEARDOWN_PROBE = ("import atexit, sys\n"
+                  "atexit.register(lambda: sys.stderr.write('TEARDOWN'))\n"
+                  "from cli.main import main\n")
+#: ``sleuth`` as the console script runs it (``main()``)
+ENTRY = TEARDOWN_PROBE + "main()\n"
 
 
 def sleuth_entry(*argv, **kwargs):
@@ -157,9 +157,7 @@ def test_the_program_ends_once_its_output_is_flushed(tmp_path):
     assert path.read_text().rstrip().endswith(SMALL["mystery-hand"][1])
     # called by a program with its own arguments, main raises SystemExit as Click does
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    lib = subprocess.run([sys.executable, "-c", "import atexit, sys\n"
-                          "atexit.register(lambda: sys.stderr.write('TEARDOWN'))\n"
-                          "from cli.main import main\n"
+    lib = subprocess.run([sys.executable, "-c", TEARDOWN_PROBE +
                           "try:\n    main(['--version'])\n"
                           "except SystemExit as e:\n    print('exit', e.code)\n"],
                          cwd=ROOT, env=env, capture_output=True, text=True)

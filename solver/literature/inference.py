@@ -476,6 +476,7 @@ PTEAM_STATES = 4_000_000
 #: 1.3 s, as long as its estimate took) and the 6-player one after 33 (its count was exact
 #: at 352 000 states, its team chances' programme stopped at 226 000: 0.9 -> 1.6 s) are
 #: now exact; the third (the 8-player game after 33) still needs more than 1.3 million
+#: states
 STRETCH = (2.5, 40.0)
 PTEAM_SAMPLES = 1500
 

@@ -2,8 +2,9 @@
 """The counting programme's step, compiled (see ``docs/counting.md``): ``expand`` (the
 transitions and their terms), ``reduce_sorted`` (the next states), ``alive`` (the
 dead-state check), ``backward_step`` and ``last_card_step`` (the backward pass); and the
-uniform draws from its tables: ``group``, ``sample_transitions`` and ``sample_pick`` (a step of ``_DP._sample_floats``),
-``split_merged`` (a merged column's cards back to its parts, ``_deals_from_counts``).
+uniform draws from its tables: ``group``, ``sample_transitions`` and ``sample_pick`` (a
+step of ``_DP._sample_floats``), ``split_merged`` (a merged column's cards back to its
+parts, ``_deals_from_counts``).
 
 Built at install when a C compiler is there (``setup.py``; optional):
 ``solver.model.counting`` uses it when it imports (``KERNEL``) and its numpy code
