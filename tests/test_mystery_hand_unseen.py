@@ -365,7 +365,7 @@ def test_an_estimate_under_an_extra_turn_keeps_only_deals_meeting_the_choice():
     vm = build(r, None)
     m = vm.model
     assert m.choices
-    est = deterministic_count(m, 300, seed=7)
+    est = deterministic_count(m, 100, seed=7)
     assert not est.exact and est.deals is not None and len(est.deals)
     cond = m.condition(est)
     locs = m.locations
@@ -374,5 +374,5 @@ def test_an_estimate_under_an_extra_turn_keeps_only_deals_meeting_the_choice():
     assert cond.accepted == sum(meets) > 0 and cond.method == "sampled+rejection"
     assert all(m.satisfies_choices(dict(zip(m.cards, (locs[li] for li in row))))
                for row in cond.deals)
-    a = analyze(r, None, max_states=300)
+    a = analyze(r, None, max_states=100)
     assert a.method == "sampled+rejection" and not a.exact
