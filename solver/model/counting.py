@@ -31,6 +31,7 @@ draw uniform deals.  Over budget, :func:`count_deals` falls back to an honest es
 """
 from __future__ import annotations
 
+import functools
 import heapq
 import itertools
 import math
@@ -825,10 +826,12 @@ class _Plan:
     def _order(self, dims_of):
         """Class-major order.  The classes that appear in statements come first, a
         component at a time (classes linked by statements, directly or through other
-        classes: :data:`COMPONENT_ORDER`), the one with the most cards (then the most
-        statements) first, and inside it chosen greedily so that few statements are
-        open at once (smallest sum of log ranges of the open statements after the
-        class, then the fewest splits); then the classes in no statement, fewest splits
+        classes: :data:`COMPONENT_ORDER`), the widest first (the most log range of
+        statements a greedy order of its own keeps open at once; then the most cards,
+        the most statements), and inside it by :meth:`_component_order` (3 to
+        :data:`COMPONENT_SEARCH` classes) or greedily so that few statements are open
+        at once (smallest sum of log ranges of the open statements after the class,
+        then the fewest splits); then the classes in no statement, fewest splits
         first (the big free classes last, when the locations are nearly full); classes
         with tagged cells (location_sets) last."""
         prob, dims = self.prob, self.dims
@@ -877,11 +880,40 @@ class _Plan:
                 if a != b:
                     comp[a] = b
         comp = [find(r) for r in range(nrows)]
-        size: dict[int, tuple] = {}     # component -> (cards, statements)
+        # component -> (width, cards, statements): the widest first, while the
+        # locations are nearly empty
+        size: dict[int, tuple] = {}
         for r in range(nrows):
             a, b = size.get(comp[r], (0, set()))
             size[comp[r]] = (a + len(rows[r]), b | users[r])
-        size = {k: (a, len(b)) for k, (a, b) in size.items()}
+
+        def width(k):
+            # the most log range its statements keep open at once, placed greedily
+            rs = [r for r in range(nrows) if comp[r] == k]
+            need: dict[int, int] = defaultdict(int)
+            for r in rs:
+                for i in users[r]:
+                    need[i] += 1
+            got: dict[int, int] = defaultdict(int)
+            todo_k, now, top = set(rs), 0.0, 0.0
+
+            def after(r):
+                u = now
+                for i in users[r]:
+                    if got[i] == 0 and need[i] > 1:
+                        u += logr[i]
+                    elif got[i] == need[i] - 1 and got[i] > 0:
+                        u -= logr[i]
+                return u
+            while todo_k:
+                r = min(todo_k, key=lambda r: (after(r), r))
+                now = after(r)
+                top = max(top, now)
+                todo_k.discard(r)
+                for i in users[r]:
+                    got[i] += 1
+            return round(top, 6)
+        size = {k: (width(k), a, len(b)) for k, (a, b) in size.items()}
         current = None      # the component being placed
         queue: list[int] = []   # its classes in the order _component_order chose
 
@@ -947,44 +979,14 @@ class _Plan:
         states -> 149 000, 3.9 million -> 430 000, 472 000 -> 314 000, 3.3 million ->
         922 000."""
         rows = self.prob.rows
-        n = len(members)
-        N = 1 << n
-        S = np.arange(N, dtype=np.int64)
-        cost = np.zeros(N)
         masks: dict[int, int] = defaultdict(int)
         for j, r in enumerate(members):
             for i in users[r]:
                 masks[i] |= 1 << j
-            cost += COMPONENT_CARDS * len(rows[r]) * ((S >> j) & 1)
-        for i, mk in masks.items():
-            part = S & mk
-            cost += np.where((part != 0) & (part != mk), logr[i], 0.0)
-        best = np.full(N, np.inf)
-        best[0] = 0.0               # least measure of an order of the subset
-        last = np.zeros(N, dtype=np.int64)     # the class placed last on the best path
-        bits = np.zeros(N, dtype=np.int64)
-        for j in range(n):
-            bits += (S >> j) & 1
-        layers = [np.flatnonzero(bits == k) for k in range(n + 1)]
-        for k in range(1, n + 1):
-            L = layers[k]
-            val = np.full(len(L), np.inf)
-            arg = np.zeros(len(L), dtype=np.int64)
-            for j in range(n):
-                has = ((L >> j) & 1).astype(bool)
-                v = np.where(has, best[L ^ (1 << j)], np.inf)
-                better = v < val
-                val = np.where(better, v, val)
-                arg = np.where(better, j, arg)
-            best[L] = val + np.exp(cost[L])
-            last[L] = arg
-        out = []
-        s = N - 1
-        while s:
-            j = int(last[s])
-            out.append(members[j])
-            s ^= 1 << j
-        return out[::-1]
+        spans = tuple(sorted((mk, logr[i]) for i, mk in masks.items()
+                             if mk & (mk - 1)))     # a statement of one class never stays open
+        cards = tuple(len(rows[r]) for r in members)
+        return [members[j] for j in _cheapest_order(spans, cards)]
 
     def _dims_of_cell(self, c):
         return self._dims_of[c]
@@ -1058,6 +1060,46 @@ def _strides(layout: list[int], rad: dict[int, int]) -> dict[int, int]:
     return out
 
 
+@functools.lru_cache(maxsize=64)
+def _cheapest_order(spans: tuple, cards: tuple) -> tuple[int, ...]:
+    """The permutation of ``len(cards)`` classes with the least sum over its steps of
+    exp(sum of the weights of the ``spans`` (bit mask of their classes, weight) partly
+    placed + COMPONENT_CARDS x cards placed), by a shortest path over the subsets in
+    order of size (see :meth:`_Plan._component_order`).  A superset not reached yet
+    still holds inf, so every class's predecessor can be read without a mask."""
+    n = len(cards)
+    N = 1 << n
+    S = np.arange(N, dtype=np.int64)
+    cost = np.zeros(N)
+    for j, c in enumerate(cards):
+        cost += COMPONENT_CARDS * c * ((S >> j) & 1)
+    for mk, w in spans:
+        part = S & mk
+        cost += w * ((part != 0) & (part != mk))
+    step = np.exp(cost)
+    best = np.full(N, np.inf)       # least measure of an order of the subset
+    best[0] = 0.0
+    size = np.zeros(N, dtype=np.int8)
+    for j in range(n):
+        size += ((S >> j) & 1).astype(np.int8)
+    by_size = np.argsort(size, kind="stable")
+    edges = np.searchsorted(size[by_size], np.arange(n + 2))
+    for k in range(1, n + 1):
+        L = by_size[edges[k]:edges[k + 1]]
+        val = best[L ^ 1]
+        for j in range(1, n):
+            np.minimum(val, best[L ^ (1 << j)], out=val)
+        best[L] = val + step[L]
+    out = []
+    s = N - 1
+    while s:
+        prev = min(best[s ^ (1 << j)] for j in range(n) if s >> j & 1)
+        j = next(j for j in range(n) if s >> j & 1 and best[s ^ (1 << j)] == prev)
+        out.append(j)
+        s ^= 1 << j
+    return tuple(out[::-1])
+
+
 def _log_splits(size: int, bounds: list[tuple[int, int]]) -> float:
     """log of the number of ways to split ``size`` cards over cells with count bounds."""
     ways = [1] + [0] * size
@@ -1092,14 +1134,14 @@ MERGE_COLUMNS = True
 #: the last check left (in chunks of ALIVE_CHUNK states)
 PRUNE = True
 #: :meth:`_Plan._order` places the classes linked by statements (a component) together,
-#: the components with the most cards first (False: the classes one by one, fewest
-#: statements open first, components interleaved).  Measured on the 8-player public
-#: target states whose count had been an estimate: 23 of 30 fit the 400 000 states
-#: instead of none (one from 3.1 million states at the peak to 42 000)
+#: the widest components first (False: the classes one by one, fewest statements open
+#: first, components interleaved).  Measured on the 8-player public target states whose
+#: count had been an estimate: 26 of 30 fit the 400 000 states instead of none (one from
+#: 3.1 million states at the peak to 42 000)
 COMPONENT_ORDER = True
 #: ... and orders the classes of a component of 3 to COMPONENT_SEARCH classes by an exact
 #: search (:meth:`_Plan._component_order`; 2^n subsets), larger ones greedily
-COMPONENT_SEARCH = 16
+COMPONENT_SEARCH = 17
 #: the weight of a card placed in that search's measure (log ranges of open statements;
 #: 0.3 measured worse on the same states)
 COMPONENT_CARDS = 0.1
