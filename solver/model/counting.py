@@ -937,12 +937,12 @@ class _Plan:
                     most = max(size[comp[r]] for r in pool)
                     pool = [r for r in pool if size[comp[r]] == most]
                     if COMPONENT_SEARCH and not queue:
-                        # the component with the most cards: all its classes (ties:
-                        # the greedy's choice below picks the component)
+                        # the widest component: all its classes (ties: the greedy's
+                        # choice picks the component)
                         first = min(pool, key=lambda r: (opened(r), branching[r], r))
-                        members = sorted(r for r in pool if comp[r] == comp[first])
-                        if 3 <= len(members) <= COMPONENT_SEARCH:
-                            queue = self._component_order(members, users, logr)
+                        its = sorted(r for r in pool if comp[r] == comp[first])
+                        if 3 <= len(its) <= COMPONENT_SEARCH:
+                            queue = self._component_order(its, users, logr)
             queue = [r for r in queue if r in todo]
             if queue:
                 r = queue.pop(0)
@@ -975,9 +975,9 @@ class _Plan:
         states summed over the steps, the location fills growing with the cards.  An
         exact search: a shortest path over the subsets of the classes placed,
         vectorised by subset size.  Measured on the 8-player public target states
-        still estimated with the greedy order inside the components: 1.27 million
-        states -> 149 000, 3.9 million -> 430 000, 472 000 -> 314 000, 3.3 million ->
-        922 000."""
+        still over the budget with the greedy order inside the components: 4.0 million
+        states at the peak -> 217 000, 3.9 million -> 430 000, 1.27 million and 472 000
+        -> under 300 000."""
         rows = self.prob.rows
         masks: dict[int, int] = defaultdict(int)
         for j, r in enumerate(members):
@@ -986,7 +986,7 @@ class _Plan:
         spans = tuple(sorted((mk, logr[i]) for i, mk in masks.items()
                              if mk & (mk - 1)))     # a statement of one class never stays open
         cards = tuple(len(rows[r]) for r in members)
-        return [members[j] for j in _cheapest_order(spans, cards)]
+        return [members[j] for j in _cheapest_order(spans, cards, COMPONENT_CARDS)]
 
     def _dims_of_cell(self, c):
         return self._dims_of[c]
@@ -1061,10 +1061,10 @@ def _strides(layout: list[int], rad: dict[int, int]) -> dict[int, int]:
 
 
 @functools.lru_cache(maxsize=64)
-def _cheapest_order(spans: tuple, cards: tuple) -> tuple[int, ...]:
+def _cheapest_order(spans: tuple, cards: tuple, per_card: float) -> tuple[int, ...]:
     """The permutation of ``len(cards)`` classes with the least sum over its steps of
     exp(sum of the weights of the ``spans`` (bit mask of their classes, weight) partly
-    placed + COMPONENT_CARDS x cards placed), by a shortest path over the subsets in
+    placed + ``per_card`` x cards placed), by a shortest path over the subsets in
     order of size (see :meth:`_Plan._component_order`).  A superset not reached yet
     still holds inf, so every class's predecessor can be read without a mask."""
     n = len(cards)
@@ -1072,7 +1072,7 @@ def _cheapest_order(spans: tuple, cards: tuple) -> tuple[int, ...]:
     S = np.arange(N, dtype=np.int64)
     cost = np.zeros(N)
     for j, c in enumerate(cards):
-        cost += COMPONENT_CARDS * c * ((S >> j) & 1)
+        cost += per_card * c * ((S >> j) & 1)
     for mk, w in spans:
         part = S & mk
         cost += w * ((part != 0) & (part != mk))
