@@ -1063,3 +1063,33 @@ def test_component_order_is_the_cheapest_permutation():
         assert sorted(got) == list(range(n))
         best = min(measure(p) for p in itertools.permutations(range(n)))
         assert measure(got) == pytest.approx(best, rel=1e-12)
+
+
+def test_beam_order_is_exact_when_the_beam_holds_every_subset():
+    """``_beam_order`` keeps each set of classes placed with its cheapest order: with a
+    beam as wide as the most subsets of one size it is the exact search, so its order
+    costs what ``_cheapest_order``'s does (and both are permutations)."""
+    import solver.model.counting as C
+
+    rng = random.Random(11)
+    for _ in range(30):
+        n = rng.randint(3, 8)
+        spans = tuple(sorted({(sum(1 << j for j in rng.sample(range(n), rng.randint(2, n))),
+                               round(rng.uniform(0.3, 2.0), 3)) for _ in range(rng.randint(1, 6))}))
+        cards = tuple(rng.randint(1, 3) for _ in range(n))
+
+        def measure(order):
+            total, placed, c = 0.0, 0, 0
+            for j in order:
+                placed |= 1 << j
+                c += cards[j]
+                w = sum(x for m, x in spans if placed & m and placed & m != m)
+                total += math.exp(w + 0.1 * c)
+            return total
+
+        exact = C._cheapest_order(spans, cards, 0.1)
+        beam = C._beam_order(spans, cards, 0.1, math.comb(n, n // 2))
+        assert sorted(beam) == list(range(n)) and sorted(exact) == list(range(n))
+        assert measure(beam) == pytest.approx(measure(exact), rel=1e-12)
+        narrow = C._beam_order(spans, cards, 0.1, 1)        # a greedy walk: never cheaper
+        assert measure(narrow) >= measure(exact) * (1 - 1e-12)
