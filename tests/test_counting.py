@@ -1024,6 +1024,18 @@ def test_components_keep_a_hard_public_state_small():
     assert c.exact and c.states < 100_000
 
 
+def _order_measure(order, groups, sizes, per_card):
+    """The order searches' measure, computed directly: the sum over the steps of
+    exp(weights of the groups of classes partly placed + per_card x cards placed)."""
+    total, placed, cards = 0.0, set(), 0
+    for r in order:
+        placed.add(r)
+        cards += sizes[r]
+        open_ = sum(w for g, w in groups if g & placed and g - placed)
+        total += math.exp(open_ + per_card * cards)
+    return total
+
+
 def test_component_order_is_the_cheapest_permutation():
     """``_Plan._component_order`` finds the order of least measure (sum over the steps of
     exp(log ranges of open statements + COMPONENT_CARDS per card placed)): every
@@ -1046,18 +1058,10 @@ def test_component_order_is_the_cheapest_permutation():
         class P:
             prob = type("Prob", (), {"rows": [[0] * s for s in sizes]})
 
+        groups = [({x for x in range(n) if i in users[x]}, logr[i]) for i in range(6)]
+
         def measure(order):
-            total, placed, cards = 0.0, set(), 0
-            for r in order:
-                placed.add(r)
-                cards += sizes[r]
-                open_ = 0.0
-                for i in range(6):
-                    of_i = {x for x in range(n) if i in users[x]}
-                    if of_i & placed and of_i - placed:
-                        open_ += logr[i]
-                total += math.exp(open_ + C.COMPONENT_CARDS * cards)
-            return total
+            return _order_measure(order, groups, sizes, C.COMPONENT_CARDS)
 
         got = C._Plan._component_order(P(), list(range(n)), users, logr)
         assert sorted(got) == list(range(n))
@@ -1078,14 +1082,10 @@ def test_beam_order_is_exact_when_the_beam_holds_every_subset():
                                round(rng.uniform(0.3, 2.0), 3)) for _ in range(rng.randint(1, 6))}))
         cards = tuple(rng.randint(1, 3) for _ in range(n))
 
+        groups = [({j for j in range(n) if m >> j & 1}, x) for m, x in spans]
+
         def measure(order):
-            total, placed, c = 0.0, 0, 0
-            for j in order:
-                placed |= 1 << j
-                c += cards[j]
-                w = sum(x for m, x in spans if placed & m and placed & m != m)
-                total += math.exp(w + 0.1 * c)
-            return total
+            return _order_measure(order, groups, cards, 0.1)
 
         exact = C._cheapest_order(spans, cards, 0.1)
         beam = C._beam_order(spans, cards, 0.1, math.comb(n, n // 2))

@@ -849,12 +849,12 @@ class _Plan:
                         tagged[r] = True
         branching = [_log_splits(len(rows[r]), [prob.cells[c] for c in row_cells[r]])
                      for r in range(nrows)]
-        left = defaultdict(int)
+        need: dict[int, int] = defaultdict(int)     # statement -> its classes
         for r in range(nrows):
             for i in users[r]:
-                left[i] += 1
+                need[i] += 1
+        got: dict[int, int] = defaultdict(int)      # ... placed so far
         logr = [math.log(d.hi + 1) for d in dims]
-        open_: set[int] = set()
         u_now = 0.0
         todo = set(range(nrows))
         order = []
@@ -882,50 +882,31 @@ class _Plan:
         comp = [find(r) for r in range(nrows)]
         # component -> (width, cards, statements): the widest first, while the
         # locations are nearly empty
-        size: dict[int, tuple] = {}
+        rank: dict[int, tuple] = {}
         for r in range(nrows):
-            a, b = size.get(comp[r], (0, set()))
-            size[comp[r]] = (a + len(rows[r]), b | users[r])
+            a, b = rank.get(comp[r], (0, set()))
+            rank[comp[r]] = (a + len(rows[r]), b | users[r])
 
         def width(k):
             # the most log range its statements keep open at once, placed greedily
-            rs = [r for r in range(nrows) if comp[r] == k]
-            need: dict[int, int] = defaultdict(int)
-            for r in rs:
-                for i in users[r]:
-                    need[i] += 1
-            got: dict[int, int] = defaultdict(int)
-            todo_k, now, top = set(rs), 0.0, 0.0
-
-            def after(r):
-                u = now
-                for i in users[r]:
-                    if got[i] == 0 and need[i] > 1:
-                        u += logr[i]
-                    elif got[i] == need[i] - 1 and got[i] > 0:
-                        u -= logr[i]
-                return u
+            # (a component holds every class of its statements: their need is theirs)
+            todo_k = {r for r in range(nrows) if comp[r] == k}
+            got_k: dict[int, int] = defaultdict(int)
+            now = top = 0.0
             while todo_k:
-                r = min(todo_k, key=lambda r: (after(r), r))
-                now = after(r)
+                r = min(todo_k, key=lambda r: (now + _opening(users[r], logr, got_k, need), r))
+                now += _opening(users[r], logr, got_k, need)
                 top = max(top, now)
                 todo_k.discard(r)
                 for i in users[r]:
-                    got[i] += 1
+                    got_k[i] += 1
             return round(top, 6)
-        size = {k: (width(k), a, len(b)) for k, (a, b) in size.items()}
+        rank = {k: (width(k), a, len(b)) for k, (a, b) in rank.items()}
         current = None      # the component being placed
         queue: list[int] = []   # its classes in the order _component_order chose
 
         def opened(r):      # the log ranges of the statements open after class r
-            u = u_now
-            for i in users[r]:
-                if left[i] == 1:
-                    if i in open_:
-                        u -= logr[i]
-                elif i not in open_:
-                    u += logr[i]
-            return round(u, 9)
+            return round(u_now + _opening(users[r], logr, got, need), 9)
         while todo:
             pool = [r for r in todo if not tagged[r]] or list(todo)
             pool = [r for r in pool if users[r]] or pool
@@ -934,31 +915,21 @@ class _Plan:
                 if inside:
                     pool = inside
                 else:
-                    most = max(size[comp[r]] for r in pool)
-                    pool = [r for r in pool if size[comp[r]] == most]
-                    if COMPONENT_SEARCH and not queue:
-                        # the widest component: all its classes (ties: the greedy's
-                        # choice picks the component)
-                        first = min(pool, key=lambda r: (opened(r), branching[r], r))
-                        its = sorted(r for r in pool if comp[r] == comp[first])
-                        if 3 <= len(its) <= COMPONENT_BEAM_CLASSES:
-                            queue = self._component_order(its, users, logr)
-            queue = [r for r in queue if r in todo]
-            if queue:
-                r = queue.pop(0)
-                u = opened(r)
-            else:
-                r = min(pool, key=lambda r: (opened(r), branching[r], r))
-                u = opened(r)
+                    most = max(rank[comp[r]] for r in pool)
+                    pool = [r for r in pool if rank[comp[r]] == most]
+                    # the widest component starts (ties: the greedy's choice picks
+                    # it); its classes are all in the pool, and stay there until placed
+                    first = min(pool, key=lambda r: (opened(r), branching[r], r))
+                    its = sorted(r for r in pool if comp[r] == comp[first])
+                    if 3 <= len(its) <= COMPONENT_BEAM_CLASSES:
+                        queue = self._component_order(its, users, logr)
+            r = queue.pop(0) if queue else min(pool, key=lambda r: (opened(r), branching[r], r))
+            u = opened(r)
             todo.discard(r)
             current = comp[r]
             u_now = u
             for i in users[r]:
-                left[i] -= 1
-                if left[i] == 0:
-                    open_.discard(i)
-                else:
-                    open_.add(i)
+                got[i] += 1
             cs = row_cells[r]
             for c in cs:
                 col_left[c[1]] -= 1
@@ -975,10 +946,10 @@ class _Plan:
         states summed over the steps, the location fills growing with the cards.  An
         exact search: a shortest path over the subsets of the classes placed,
         vectorised by subset size; over :data:`COMPONENT_SEARCH` classes (up to
-        :data:`COMPONENT_BEAM_CLASSES`), a beam search for it (:func:`_beam_order`).  Measured on the 8-player public target states
-        still over the budget with the greedy order inside the components: 4.0 million
-        states at the peak -> 217 000, 3.9 million -> 430 000, 1.27 million and 472 000
-        -> under 300 000."""
+        :data:`COMPONENT_BEAM_CLASSES`), a beam search for it (:func:`_beam_order`).
+        Measured on the 8-player public target states still over the budget with the
+        greedy order inside the components: 4.0 million states at the peak -> 217 000,
+        3.9 million -> 430 000, 1.27 million and 472 000 -> under 300 000."""
         rows = self.prob.rows
         masks: dict[int, int] = defaultdict(int)
         for j, r in enumerate(members):
@@ -1061,6 +1032,19 @@ def _strides(layout: list[int], rad: dict[int, int]) -> dict[int, int]:
         out[i] = s
         s *= rad[i]
     return out
+
+
+def _opening(stmts, logr, got, need) -> float:
+    """How much a class in the statements ``stmts`` changes the log ranges of the
+    statements open (some of their classes placed, not all; ``got`` and ``need``: their
+    classes placed and in all): it opens those it starts and closes those it ends."""
+    u = 0.0
+    for i in stmts:
+        if got[i] == 0 and need[i] > 1:
+            u += logr[i]
+        elif 0 < got[i] == need[i] - 1:
+            u -= logr[i]
+    return u
 
 
 @functools.lru_cache(maxsize=64)
