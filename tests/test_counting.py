@@ -1024,6 +1024,25 @@ def test_components_keep_a_hard_public_state_small():
     assert c.exact and c.states < 100_000
 
 
+def test_cheap_public_state_gives_its_candidates_the_larger_budget():
+    """The 8-player public view of the second target game after 32 statements: the plain
+    count sums about 208 000 states over its steps, the candidates' tagged programme 1.85
+    million, over the plain budget of location_sets (SETS_WORK x TAGGED_STATES) but within
+    SETS_CHEAP_WORK, which a plain count that cheap is given."""
+    import solver.model.counting as C
+    from benchmarks.common import eight_player_games
+    from solver.mystery_hand.inference import build
+
+    written = dict(eight_player_games(2, 60, 0))[1]
+    m = build(written["public"][1].prefix(32), None).model
+    c = exact_count(m, exact_total=False)
+    assert 0 < c.work <= C.SETS_CHEAP_BASE
+    assert location_sets(m, "mystery", max_states=400_000) is None
+    assert location_sets(m, "mystery", max_states=400_000, base_work=10 * C.SETS_CHEAP_BASE) is None
+    n, top = location_sets(m, "mystery", max_states=400_000, base_work=c.work)
+    assert n == 58637 and len(top) == 10
+
+
 def _order_measure(order, groups, sizes, per_card):
     """The order searches' measure, computed directly: the sum over the steps of
     exp(weights of the groups of classes partly placed + per_card x cards placed)."""

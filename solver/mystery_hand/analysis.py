@@ -246,7 +246,7 @@ def analyze_model(vm: ViewModel, record, *, max_states: int = MAX_STATES,
         mysteries[loc] = _candidates(vm, loc, possible, max_states if counting.exact else 0,
                                      seed=len(record.statements),
                                      base_states=counting.raw_states or counting.states or None,
-                                     deals=counting.deals)
+                                     base_work=counting.work or None, deals=counting.deals)
     return MysteryHandAnalysis(
         view=vm.view, players=record.header.players, options=vm.opts,
         locations=list(m.locations), exact=counting.exact,
@@ -256,14 +256,16 @@ def analyze_model(vm: ViewModel, record, *, max_states: int = MAX_STATES,
 
 
 def _candidates(vm: ViewModel, loc: str, possible, max_states: int, seed: int = 0,
-                base_states: int | None = None, deals=None) -> Candidates:
+                base_states: int | None = None, base_work: int | None = None,
+                deals=None) -> Candidates:
     certain = tuple(sorted(Card.parse(n) for n, ls in possible.items()
                            if ls == {loc} and n != "Jk"))
     from solver.model.counting import location_sets
 
     # (max_states 0: the deals could not even be counted, so the sets cannot be either)
     res = (location_sets(vm.model, loc, top=10, max_states=max_states, base_states=base_states,
-                         stretch=SETS_STRETCH if vm.view is not None else None)
+                         stretch=SETS_STRETCH if vm.view is not None else None,
+                         base_work=base_work)
            if max_states else None)
     if res is not None:
         count, top = res
