@@ -1043,6 +1043,19 @@ def test_cheap_public_state_gives_its_candidates_the_larger_budget():
     assert n == 58637 and len(top) == 10
 
 
+def test_sets_not_tried_where_the_plain_count_alone_is_over_their_budget():
+    """A plain count summing more states than the tagged programme may is not followed
+    by the tagged programme (it sums more than the plain one): no sets, at once."""
+    import solver.model.counting as C
+
+    m = CardLocationModel(["a", "b", "c", "d"], {"M": 2, "P": 2})
+    m.add(["a", "b"], ["M"], 1, 1)
+    assert location_sets(m, "M")[0] == 4
+    big = C.SETS_WORK * C.TAGGED_STATES + 1
+    assert location_sets(m, "M", base_work=big, base_states=big) is None
+    assert location_sets(m, "M", base_work=big - 1, base_states=big)[0] == 4
+
+
 def _order_measure(order, groups, sizes, per_card):
     """The order searches' measure, computed directly: the sum over the steps of
     exp(weights of the groups of classes partly placed + per_card x cards placed)."""
