@@ -2310,11 +2310,11 @@ SETS_WORK = 5
 #: steps), the tagged programme may go to SETS_CHEAP_STATES states and SETS_CHEAP_WORK
 #: summed over its steps (about 0.4 s).  Measured on the public view's 120 target states
 #: (8 players), the tagged programme sums 3.6 to 25 times the plain programme's states
-#: over its steps (never fewer): these budgets make 85 of them exact instead of 73, and
-#: where the plain count is that cheap, the tagged programme gave up on two (0.4 s each).
-#: Where the plain programme alone sums more than the tagged one's budget and every
-#: class can lie in the location, the tagged one is not tried (on 31 of those states it
-#: had given up after 0.1-0.2 s).  Where some class cannot, the tagged order places those
+#: over its steps (never fewer there): these budgets make 85 of them exact instead of 73,
+#: and where the plain count is that cheap, the tagged programme gave up on two (0.4 s
+#: each).  Where the plain programme alone sums more than the tagged one's budget and
+#: every class can lie in the location, the tagged one is not tried (on 27 of those
+#: states it had given up after 0.1-0.2 s).  Where some class cannot, the tagged order places those
 #: first, and can be the cheaper: the 5-player public Sneak state after 60 statements
 #: sums 1.76 million states plainly, 426 000 tagged
 SETS_CHEAP_BASE = 500_000
@@ -2718,8 +2718,9 @@ def location_sets(model, loc: str, top: int = 10, *, max_states: int = 200_000,
         bylocation = sorted(prob.cells, key=lambda c: (c[1] == col, c[1], c[0]))
         cheap = stretch is None and base_work is not None and base_work <= SETS_CHEAP_BASE
         cap = min(max_states, SETS_CHEAP_STATES if cheap else TAGGED_STATES)
-        tries = [(None, cap, SETS_CHEAP_WORK if cheap else SETS_WORK * cap)]
-        if (stretch is None and base_work is not None and base_work > tries[0][2]
+        work = SETS_CHEAP_WORK if cheap else SETS_WORK * cap
+        tries = [(None, cap, work)]
+        if (stretch is None and base_work is not None and base_work > work
                 and len(tags) == len(prob.rows)):
             # every class can lie in ``loc``: the tagged programme places the classes in
             # the plain one's order, and its states with their tags cut are about the
