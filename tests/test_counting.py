@@ -1038,7 +1038,8 @@ def test_cheap_public_state_gives_its_candidates_the_larger_budget():
     c = exact_count(m, exact_total=False)
     assert 0 < c.work <= C.SETS_CHEAP_BASE
     assert location_sets(m, "mystery", max_states=400_000) is None
-    assert location_sets(m, "mystery", max_states=400_000, base_work=10 * C.SETS_CHEAP_BASE) is None
+    assert location_sets(m, "mystery", max_states=400_000,
+                         base_work=10 * C.SETS_CHEAP_BASE) is None
     n, top = location_sets(m, "mystery", max_states=400_000, base_work=c.work)
     assert n == 58637 and len(top) == 10
 
@@ -1061,6 +1062,7 @@ def test_sets_tried_where_some_class_cannot_lie_in_the_location():
     corpus after 60 statements: the plain count sums 1.76 million states over its steps,
     over the tagged programme's budget, but some classes cannot lie in the mystery hand,
     and the tagged order, which places those first, sums 426 000: the sets are counted."""
+    import solver.model.counting as C
     from benchmarks.run import GAMES
     from solver.mystery_hand.inference import build
 
@@ -1069,7 +1071,7 @@ def test_sets_tried_where_some_class_cannot_lie_in_the_location():
     [public] = [w for label, _, w in game.views(rec) if label == "public"]
     m = build(public.prefix(60), None).model
     c = exact_count(m, exact_total=False)
-    assert c.work > 1_000_000
+    assert c.work > C.SETS_WORK * C.TAGGED_STATES      # over the tagged budget (1 million)
     n, top = location_sets(m, "mystery", max_states=400_000, base_work=c.work,
                            base_states=c.raw_states)
     assert n > 0 and top

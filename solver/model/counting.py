@@ -971,9 +971,10 @@ class _Plan:
     def _future_bounds(self):
         """For every step that ends a class and every sum it touched: (min, max) of what
         the cells after that step can still add.  A class not started contributes within
-        its cell bounds with all its cards placed; a class already started (location by
-        location segments) contributes at least the lower bounds of its remaining cells
-        and at most their upper bounds (and its size)."""
+        its cell bounds with all its cards placed; a class already started (an order
+        given location by location, as location_sets' second attempt) contributes at
+        least the lower bounds of its remaining cells and at most their upper bounds (and
+        its size)."""
         prob, dims, order = self.prob, self.dims, self.order
         cells = self.cells
         nrows = len(prob.rows)
@@ -2314,9 +2315,9 @@ SETS_WORK = 5
 #: and where the plain count is that cheap, the tagged programme gave up on two (0.4 s
 #: each).  Where the plain programme alone sums more than the tagged one's budget and
 #: every class can lie in the location, the tagged one is not tried (on 27 of those
-#: states it had given up after 0.1-0.2 s).  Where some class cannot, the tagged order places those
-#: first, and can be the cheaper: the 5-player public Sneak state after 60 statements
-#: sums 1.76 million states plainly, 426 000 tagged
+#: states it had given up after 0.1-0.2 s).  Where some class cannot, the tagged order
+#: places those first, and can be the cheaper: the 5-player public Sneak state after 60
+#: statements sums 1.76 million states plainly, 426 000 tagged
 SETS_CHEAP_BASE = 500_000
 SETS_CHEAP_STATES = 400_000
 SETS_CHEAP_WORK = 4_000_000
@@ -2716,12 +2717,12 @@ def location_sets(model, loc: str, top: int = 10, *, max_states: int = 200_000,
         # ``loc`` are its composition, so the tags cost nothing (few states while the
         # classes are few)
         bylocation = sorted(prob.cells, key=lambda c: (c[1] == col, c[1], c[0]))
-        cheap = stretch is None and base_work is not None and base_work <= SETS_CHEAP_BASE
+        known = stretch is None and base_work is not None   # the plain work decides
+        cheap = known and base_work <= SETS_CHEAP_BASE
         cap = min(max_states, SETS_CHEAP_STATES if cheap else TAGGED_STATES)
         work = SETS_CHEAP_WORK if cheap else SETS_WORK * cap
         tries = [(None, cap, work)]
-        if (stretch is None and base_work is not None and base_work > work
-                and len(tags) == len(prob.rows)):
+        if known and base_work > work and len(tags) == len(prob.rows):
             # every class can lie in ``loc``: the tagged programme places the classes in
             # the plain one's order, and its states with their tags cut are about the
             # plain ones, so it sums more over its steps (see SETS_CHEAP_BASE)
