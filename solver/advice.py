@@ -191,9 +191,9 @@ def sample_relaxed(model, n: int, seed: int, max_states: int = 100_000,
     deals of a relaxed model (the relaxations of :func:`solver.model.counting.estimate`)
     kept only when they meet every dropped statement and relaxed size (rejection keeps
     them exactly uniform).  Fewer rows come back when ``max_draws`` runs out."""
-    from solver.model.counting import (OverBudget, _DP, _Infeasible, _deals_from_counts,
-                                       accepted_mask,
-                                       _relaxations, _rngs, _simplify)
+    from solver.model.counting import (OverBudget, _Infeasible, _deals_from_counts,
+                                       _programme, _relaxations, _rngs, _simplify,
+                                       accepted_mask)
 
     gen, pyr = _rngs(seed)
     try:
@@ -201,9 +201,10 @@ def sample_relaxed(model, n: int, seed: int, max_states: int = 100_000,
     except _Infeasible:
         raise NoDeal("the model has no consistent deal") from None
     found = None
-    for dropped, relaxed, prob, plan in _relaxations(model, prob0):
+    for dropped, relaxed, prob, plan_args in _relaxations(model, prob0):
         try:
-            dp = _DP(plan, False, max_states, None, residues=False)
+            plan, dp = _programme(prob, plan_args,
+                                  dict(exact=False, max_states=max_states, residues=False))
         except (_Infeasible, OverBudget):
             continue
         if dp.total:

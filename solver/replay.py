@@ -27,6 +27,7 @@ from typing import Any, Callable
 from solver.errors import InconsistentError, NotationError, SleuthError
 from solver.games import (PUBLIC, Capability, Finding, Game, Knowledge, StepSpec, get_game)
 from solver.model.budget import STEP_BUDGET, Budget
+from solver.model.reuse import reusing
 from solver.records import Record, Statement
 
 __all__ = ["PUBLIC", "Budget", "Finding", "Knowledge", "Replay", "Step", "StepSpec",
@@ -186,30 +187,45 @@ def _probe_one(spec, view, budget):
         return None, str(e)
 
 
+#: consecutive steps probed by one process: within a process the counting programmes of
+#: a step whose problem is the previous one's are reused (solver.model.reuse)
+STEP_BLOCK = 4
+
+
+def _probe_steps(specs, indices, view, budget, progress=None) -> list[tuple]:
+    """``(index, knowledge or None, error or None)`` of the steps ``indices``, in order,
+    within one :class:`~solver.model.reuse.reusing` block: a statement that leaves the
+    counting problem as it was costs no second count (the same figures)."""
+    out = []
+    with reusing():
+        for i in indices:
+            if progress:
+                progress(view, specs[i].index, len(specs))
+            out.append((i, *_probe_one(specs[i], view, budget)))
+    return out
+
+
 def _probe_job(args):
     text, path, view, budget, n, indices = args
     from solver.records import parse_record
 
     specs = steps(parse_record(text, path))[:n]
-    return [(i, *_probe_one(specs[i], view, budget)) for i in indices]
+    return _probe_steps(specs, indices, view, budget)
 
 
 def _probes(record, view, budget, specs, jobs: int, progress) -> list[tuple]:
-    """(knowledge or None, error or None) of every step: in ``jobs`` processes (steps dealt
-    round-robin, so each gets early and late ones) when there are enough steps and the
-    record's file is what was parsed, else one by one."""
+    """(knowledge or None, error or None) of every step: in ``jobs`` processes (blocks of
+    :data:`STEP_BLOCK` consecutive steps dealt round-robin, so each gets early and late
+    ones) when there are enough steps and the record's file is what was parsed, else one
+    by one."""
     text = _text_of(record) if jobs > 1 and len(specs) >= PARALLEL_STEPS else None
     if text is None:
-        out = []
-        for spec in specs:
-            if progress:
-                progress(view, spec.index, len(specs))
-            out.append(_probe_one(spec, view, budget))
-        return out
+        return [r[1:] for r in _probe_steps(specs, range(len(specs)), view, budget, progress)]
     from concurrent.futures import ProcessPoolExecutor   # not at start-up
 
     res: dict[int, tuple] = {}
-    args = [(text, record.path, view, budget, len(specs), list(range(j, len(specs), jobs)))
+    args = [(text, record.path, view, budget, len(specs),
+             [i for i in range(len(specs)) if i // STEP_BLOCK % jobs == j])
             for j in range(jobs)]
     with ProcessPoolExecutor(max_workers=jobs) as ex:
         for part in ex.map(_probe_job, args):

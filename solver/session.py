@@ -32,6 +32,7 @@ Its doctest-style walk-through is ``tests/test_session.py::test_walkthrough``.
 """
 from __future__ import annotations
 
+import functools
 import os
 import re
 from dataclasses import dataclass, field
@@ -40,6 +41,7 @@ from typing import Any
 from solver.errors import FileError, InconsistentError, NotationError, RuleError, SleuthError
 from solver.games import Capability, Vocabulary, get_game
 from solver.model.budget import STEP_BUDGET
+from solver.model.reuse import Memo, reusing
 from solver.records import (Record, atomic_write, clean_temporaries, parse_record, printable,
                              strip_comment)
 from solver.records import read_text as _read_text
@@ -299,6 +301,16 @@ def replace_statement(path: str, line, statement: str | None, *,
     return rec, old
 
 
+def _reusing(method):
+    """``method`` within the session's :class:`~solver.model.reuse.reusing` block: a
+    statement that leaves the counting problem as it was costs no second count."""
+    @functools.wraps(method)
+    def run(self, *args, **kwargs):
+        with reusing(self.memo):
+            return method(self, *args, **kwargs)
+    return run
+
+
 class Session:
     """A live session on one record file (see the module doc).
 
@@ -328,6 +340,8 @@ class Session:
         self.noted: set[str] = set()
         #: what 'redo' can put back: (text before the undo, text after it, lines removed)
         self.redo_stack: list[tuple[str, str, list[tuple[int, str]]]] = []
+        #: the counting programmes kept between commands (solver.model.reuse)
+        self.memo = Memo()
 
     # ----- the file ------------------------------------------------------------------------
     def consistent(self) -> InconsistentError | None:
@@ -601,6 +615,7 @@ class Session:
             return Outcome("refused", statement=card, error=e)
         return Outcome("why", statement=card, explanation=exp)
 
+    @_reusing
     def whatif(self, statement: str) -> Outcome:
         """What would follow from ``statement`` (nothing is saved)."""
         from solver.replay import probe
@@ -630,6 +645,7 @@ class Session:
         return Outcome("whatif", statement=statement, record=rec, before=before, after=after,
                        new_certain=new)
 
+    @_reusing
     def analyze(self, record: Record | None = None):
         """The game's analysis of the record (or ``record``) from the session's view; raises
         the game's errors (an inconsistent record: :class:`InconsistentError`)."""
@@ -638,6 +654,7 @@ class Session:
             raise NotationError("this game has no analysis", text=rec.game)
         return self.game.analyze(rec, self.view)
 
+    @_reusing
     def advise(self, rest: str = "") -> Outcome:
         """``suggest [N]``: the advisor's N (default 5) best actions of the view now."""
         if Capability.ADVISE not in self.game.capabilities:
@@ -653,6 +670,7 @@ class Session:
             return Outcome("refused", error=e)
         return Outcome("suggest", advice=adv)
 
+    @_reusing
     def hint(self) -> str | None:
         """One line from the advisor when it is the view's turn (else ``None``)."""
         if Capability.ADVISE not in self.game.capabilities or self.view is None:
@@ -664,6 +682,7 @@ class Session:
         except SleuthError:
             return None
 
+    @_reusing
     def table_notes(self, analysis=None) -> list:
         """The game's notes on the table now (:meth:`solver.games.Game.table_notes`),
         without the alerts already shown; an alert that stops holding may be shown again

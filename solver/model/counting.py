@@ -43,6 +43,7 @@ from typing import Hashable, NamedTuple
 
 import numpy as np
 
+from solver.model import reuse
 from solver.model.witness import _Infeasible, _propagate
 
 try:                    # the compiled step (setup.py builds it where a C compiler is)
@@ -2185,6 +2186,70 @@ def _inconsistent(model, method="dp") -> Counting:
 _LAST_DP: dict = {}
 
 
+# ----- reuse between analyses of consecutive prefixes (solver.model.reuse) ---------------
+def _settings() -> tuple:
+    """The module's settings a programme depends on (its upper-case numbers and flags, and
+    whether the compiled kernel is used)."""
+    return (KERNEL is None,) + tuple(
+        (k, v) for k, v in sorted(globals().items())
+        if k.isupper() and isinstance(v, (bool, int, float)))
+
+
+def _problem_key(prob: _Problem) -> tuple:
+    """Everything of a problem a programme reads (not the model's constraint ids)."""
+    return (prob.n_cards, prob.n_locs, tuple(sorted(prob.fixed.items())),
+            tuple(map(tuple, prob.rows)), tuple(prob.cols), tuple(prob.col_cap),
+            tuple(sorted(prob.loc_cap.items())), tuple(sorted(prob.cells.items())),
+            tuple(prob.users), prob.lump_factor, tuple(prob.col_group))
+
+
+def _frozen(v):
+    if isinstance(v, dict):
+        return tuple(sorted(((k, _frozen(x)) for k, x in v.items()), key=repr))
+    if isinstance(v, (list, tuple)):
+        return tuple(_frozen(x) for x in v)
+    return v
+
+
+def _programme(prob: _Problem, plan_args: dict, dp_args: dict,
+               deadline: float | None = None) -> tuple[_Plan, _DP]:
+    """``(_Plan(prob, **plan_args), _DP(plan, deadline=deadline, **dp_args))``, taken
+    from the :class:`~solver.model.reuse.reusing` block when it holds the same one
+    (raising :class:`OverBudget` at once for one it saw over its budget).
+
+    >>> from solver.model import CardLocationModel
+    >>> from solver.model.reuse import reusing
+    >>> m = CardLocationModel(list("abcd"), {"P": 2, "Q": 2})
+    >>> with reusing() as r:
+    ...     a = exact_count(m)
+    ...     m.add(["a", "b", "c", "d"], ["P", "Q"], 4, 4)   # implied: the same problem
+    ...     b = exact_count(m)
+    >>> a.marginals == b.marginals, r.memo.hits
+    (True, 1)
+    """
+    memo = reuse.current() if deadline is None else None
+    key = None
+    if memo is not None:
+        key = (_problem_key(prob), _frozen(plan_args), _frozen(dp_args), _settings())
+        if key in memo.over:
+            memo.hits += 1
+            raise OverBudget(memo.over[key])
+        if key in memo.built:
+            memo.hits += 1
+            memo.keep(memo.built, key, memo.built[key], reuse.PROGRAMMES)
+            return memo.built[key]
+    try:
+        plan = _Plan(prob, **plan_args)
+        dp = _DP(plan, deadline=deadline, **dp_args)
+    except OverBudget as e:
+        if memo is not None:
+            memo.keep(memo.over, key, str(e), reuse.KEYS)
+        raise
+    if memo is not None:
+        memo.keep(memo.built, key, (plan, dp), reuse.PROGRAMMES)
+    return plan, dp
+
+
 def _fingerprint(model) -> tuple:
     """What the count of a model depends on (its cards, sizes and constraints)."""
     return (tuple(model.cards), tuple(model.sizes.items()),
@@ -2233,9 +2298,9 @@ def exact_count(model, *, exact_ints: bool = False, max_states: int | None = Non
     deadline = None if time_budget is None else time.perf_counter() + time_budget
     try:
         prob = _simplify(model)
-        plan = _Plan(prob)
-        dp = _DP(plan, exact_ints, max_states, deadline, residues=exact_total,
-                 stretch=stretch)
+        plan, dp = _programme(prob, {}, dict(exact=exact_ints, max_states=max_states,
+                                             residues=exact_total, stretch=stretch),
+                              deadline)
         if dp.total == 0:
             return _inconsistent(model)
         dp.backward()
@@ -2389,7 +2454,8 @@ def _relaxations(model, prob: _Problem):
        the states by about its size);
     3. then more statements, the most likely to hold first.
 
-    Yields (dropped constraint ids, relaxed locations, problem, plan)."""
+    Yields (dropped constraint ids, relaxed locations, problem, the plan's arguments: see
+    :func:`_programme`)."""
     row_of = {ci: r for r, cs in enumerate(prob.rows) for ci in cs}
     col_of = {li: c for c, ls in enumerate(prob.cols) for li in ls}
     acc = {}
@@ -2408,18 +2474,19 @@ def _relaxations(model, prob: _Problem):
     rest = [j for j in ranked if j not in base]
     p = _simplify(model, frozenset(base)) if base else prob
     if base:
-        yield sorted(base), [], p, _Plan(p)
+        yield sorted(base), [], p, {}
     singles = sorted((c for c, ls in enumerate(p.cols) if len(ls) == 1),
                      key=lambda c: (-p.col_cap[c], c))
     for j in range(2, len(singles) + 1):
         cols = singles[:j]
-        yield sorted(base), [p.cols[c][0] for c in cols], p, _Plan(p, relaxed_cols=cols)
+        yield sorted(base), [p.cols[c][0] for c in cols], p, {"relaxed_cols": tuple(cols)}
     k = 1
     while k < 2 * len(rest):
         drop = frozenset(base + rest[:k])
         p = _simplify(model, drop)
         singles = [c for c, ls in enumerate(p.cols) if len(ls) == 1]
-        yield sorted(drop), [p.cols[c][0] for c in singles], p, _Plan(p, relaxed_cols=singles)
+        yield (sorted(drop), [p.cols[c][0] for c in singles], p,
+               {"relaxed_cols": tuple(singles)})
         k *= 2
 
 
@@ -2489,14 +2556,15 @@ def estimate(model, *, max_states: int = 200_000, time_budget: float = 1.0, rng=
         return exact_count(model)
     while nxt is not None and found is None:
         cur, nxt = nxt, next(levels, None)
-        dropped, relaxed, prob, plan = cur
+        dropped, relaxed, prob, plan_args = cur
         # the most relaxed level runs without limits; past half the time, a level runs
         # to the end with up to max_states states (rather than trying more levels)
         late = time.perf_counter() > start + 0.5 * time_budget
         limit = None if nxt is None else (max(budget, max_states) if late else budget)
         until = None if (nxt is None or late) else deadline
         try:
-            dp = _DP(plan, False, limit, until, residues=False)
+            plan, dp = _programme(prob, plan_args,
+                                  dict(exact=False, max_states=limit, residues=False), until)
         except (_Infeasible, OverBudget):
             continue
         found = dropped, relaxed, prob, plan, dp
@@ -2730,36 +2798,50 @@ def location_sets(model, loc: str, top: int = 10, *, max_states: int = 200_000,
         if base_states is None or base_states <= LOCATION_ORDER_BASE:
             cap = min(max_states, LOCATION_ORDER_STATES)
             tries.append((bylocation, cap, SETS_WORK * cap))
-        if not tries:
-            return None
-        for i, (order, cap, work) in enumerate(tries):
-            try:
-                plan = _Plan(prob, tags, order=order)
-                # without a stretch, the work is held to what a stretch would allow
-                # (with the merges a programme over its peak budget reaches it late)
-                dp = _DP(plan, False, cap, deadline, residues=False,
-                         stretch=stretched(cap, stretch), collapse=COLLAPSE,
-                         max_work=None if stretch else work)
-                T = len(plan.order)
-                layout = plan.layouts[T]
-                trows = [next(iter(plan.dims[d].cells))[0] for d in layout]
-                merged = dp.composition_counts()
-                if merged is None:
-                    counts = dp.fwd[T]
-                    vals = [dp.final_digits(p) for p in range(len(layout))]
-                    rounding = dp.delta_fwd
-                else:
-                    counts, packed, rounding = merged
-                    vals = [dp._digit(packed, T, d) for d in layout]
-                break
-            except OverBudget:
-                if i == len(tries) - 1:
-                    raise
+        # the same answer as a recent analysis' (solver.model.reuse): the same problem,
+        # attempts and cards
+        memo = reuse.current() if deadline is None else None
+        if memo is not None:
+            key = ("sets", _problem_key(prob), li, top, stretch, tuple(model.cards),
+                   tuple((order is None, cap, work) for order, cap, work in tries),
+                   _settings())
+            if key in memo.results:
+                memo.hits += 1
+                return memo.results[key]
+        res = _tagged_sets(model, prob, li, tags, tries, top, deadline, stretch)
+        if memo is not None:
+            memo.keep(memo.results, key, res, reuse.KEYS)
+        return res
     except _Infeasible:
         return 0, []
-    except OverBudget:
-        return None
-    return _sets_of(model, prob, li, counts, vals, trows, 4 * rounding, top)
+
+
+def _tagged_sets(model, prob: _Problem, li: int, tags, tries, top: int, deadline, stretch):
+    """:func:`location_sets` from its ``tries`` (order, states, work), the first that fits
+    (``None`` when none does)."""
+    for order, cap, work in tries:
+        try:
+            plan = _Plan(prob, tags, order=order)
+            # without a stretch, the work is held to what a stretch would allow
+            # (with the merges a programme over its peak budget reaches it late)
+            dp = _DP(plan, False, cap, deadline, residues=False,
+                     stretch=stretched(cap, stretch), collapse=COLLAPSE,
+                     max_work=None if stretch else work)
+        except OverBudget:
+            continue
+        T = len(plan.order)
+        layout = plan.layouts[T]
+        trows = [next(iter(plan.dims[d].cells))[0] for d in layout]
+        merged = dp.composition_counts()
+        if merged is None:
+            counts = dp.fwd[T]
+            vals = [dp.final_digits(p) for p in range(len(layout))]
+            rounding = dp.delta_fwd
+        else:
+            counts, packed, rounding = merged
+            vals = [dp._digit(packed, T, d) for d in layout]
+        return _sets_of(model, prob, li, counts, vals, trows, 4 * rounding, top)
+    return None
 
 
 def _location_problem(model, li: int):
