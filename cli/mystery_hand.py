@@ -26,11 +26,6 @@ def _cell(p: float) -> str:
     return "<1%" if x < 1 else ">99%" if x > 99 else f"{x:.0f}%"
 
 
-def _card_key(cards) -> tuple:
-    """Card order (rank, then suit as on the sheet), for listing tied hands."""
-    return tuple(sorted((SUITS.index(c.suit) if c.suit else 9, c.rank) for c in cards))
-
-
 def plural(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
 
@@ -103,11 +98,6 @@ def render_analysis(a) -> str:
                                if len(ln) > 79 else [ln]))
 
 
-def _ranked(c) -> list:
-    """The top hands, most likely first, ties in card order."""
-    return sorted(c.top, key=lambda t: (-round(t[1], 12), _card_key(t[0])))
-
-
 def _p(p: float) -> str:
     """A hand's probability, three digits (so that unequal ones do not look tied)."""
     from cli.main import probability
@@ -124,7 +114,7 @@ def _verdict(a) -> str:
         return a.verdict
     many = (f"{c.count:,}" if c.count is not None else
             f"{c.lower:,}-{c.upper:,}" if c.lower and c.upper else "many")
-    top = _ranked(c)
+    top = c.top      # most likely first, ties in card order (Candidates)
     best, p = top[0]
     ties = sum(1 for _cs, q in top if abs(q - p) <= 1e-12 * max(1.0, p))
     guess = ("a best guess" if ties > 1 else "the best guess")
@@ -137,7 +127,7 @@ def _top_lines(c) -> list[str]:
     """The most likely mystery hands: ties said as such, in card order."""
     from cli.main import probability
 
-    top = _ranked(c)
+    top = c.top      # most likely first, ties in card order (Candidates)
     p0 = top[0][1]
     tied = [t for t in top if abs(t[1] - p0) <= 1e-12 * max(1.0, p0)]
     if c.count and c.exact and abs(p0 * c.count - 1) < 1e-9:

@@ -215,3 +215,18 @@ def test_the_sheet_says_which_numbers_are_estimates(runner, tmp_path, monkeypatc
     assert f"between {lo} and {hi}" in out
     assert "hands below estimated from sampled deals, 95% half-width" in out
     assert "Probabilities: exact on the sheet, estimated for the hands above" in out
+
+
+def test_the_sheet_and_the_json_name_the_same_best_guess(runner):
+    """Tied hands come in one order everywhere (most likely first, then card order): the
+    sheet's verdict, its list and --json's top and verdict name the same hand."""
+    path = "samples/mystery-hand/five-players-ana.txt"
+    text = run(runner, "analyze", path).output
+    data = json.loads(run(runner, "analyze", path, "--json").output)
+    top = data["mystery"]["top"]
+    assert top[0]["p"] == top[1]["p"]                   # a tie at the top
+    best = " ".join(top[0]["cards"])
+    assert f"a best guess, {best}, is right" in " ".join(text.split())
+    assert f"best guess {best} is right" in data["verdict"]
+    first = next(ln for ln in text.splitlines() if ln.strip().startswith("1 "))
+    assert best in first

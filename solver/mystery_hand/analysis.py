@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from itertools import combinations
 
-from solver.cards import Card, standard_deck
+from solver.cards import SUITS, Card, standard_deck
 from solver.errors import NotationError
 from solver.mystery_hand.inference import FACEUP, ViewModel, build, mystery_locations, target_of
 from solver.mystery_hand.options import MysteryHandOptions
@@ -47,6 +47,11 @@ CANDIDATE_CHECKS = 120
 TIME_BUDGET: float | None = None
 
 
+def _card_order(cards) -> tuple:
+    """Card order (suit as on the sheet, then rank), for listing tied hands."""
+    return tuple(sorted((SUITS.index(c.suit) if c.suit else 9, c.rank) for c in cards))
+
+
 @dataclass
 class Candidates:
     """The possible contents of one mystery hand."""
@@ -59,6 +64,11 @@ class Candidates:
     upper: int | None = None   # when ``count`` is None: an upper bound on it
     lower: int | None = None   # when ``count`` is None: a lower bound (hands shown possible)
     error: float = 0.0         # 95 % half-width of the ``top`` probabilities when estimated
+
+    def __post_init__(self):
+        # one order for every output (the sheet, its verdict, --json): most likely first,
+        # ties in card order (suits as on the sheet, then ranks)
+        self.top = sorted(self.top, key=lambda t: (-round(t[1], 12), _card_order(t[0])))
 
     @property
     def determined(self) -> bool:
