@@ -418,16 +418,25 @@ def render_round(a) -> str:
     out.append(tabulate(rows, headers=["player", "cards", "known to hold", "unknown",
                                        "opened"]))
     places = [k for k, v in a.slots.items() if v]
-    unseen = sorted((c for c, n in a.unseen.items() if n > 0), key=repr)
+    unseen = sorted((c for c, n in a.unseen.items() if n > 0), key=Card.sort_key)
     if unseen:
-        out.append(f"unseen ({sum(a.unseen[c] for c in unseen)} cards, somewhere in "
-                   + ", ".join(f"{k} ({a.slots[k]})" for k in places) + "): "
-                   + " ".join(repr(c) + ("x2" if a.unseen[c] > 1 else "") for c in unseen))
+        # in card order (suits as on the sheet, then ranks), wrapped to 80 columns
+        out += textwrap.wrap(
+            f"unseen ({sum(a.unseen[c] for c in unseen)} cards, somewhere in "
+            + ", ".join(f"{k} ({a.slots[k]})" for k in places) + "): "
+            + " ".join(repr(c) + ("x2" if a.unseen[c] > 1 else "") for c in unseen),
+            79, subsequent_indent="  ", break_on_hyphens=False)
     if a.chances:
+        ranked = sorted(a.chances.items(), key=lambda kv: (kv[1].p, kv[0]))
         rows = [[c, t.player, f"{t.p:.3f}", "exact" if t.exact else
-                 f"estimate (at most {t.upper:.3f})", t.note]
-                for c, t in sorted(a.chances.items(), key=lambda kv: (kv[1].p, kv[0]))]
-        out.append(tabulate(rows, headers=["discard", "next", "may take it", "", "why"]))
+                 f"estimate (at most {t.upper:.3f})"] for c, t in ranked]
+        out.append(tabulate(rows, headers=["discard", "next", "may take it", "figure"]))
+        # the reasons under the table, each once (most are the same for every card)
+        notes = list(dict.fromkeys(t.note for _c, t in ranked if t.note))
+        for note in notes:
+            cards = [repr(c) for c, t in ranked if t.note == note]
+            which = "" if len(cards) == len(ranked) else f" ({' '.join(cards)})"
+            out += textwrap.wrap(f"why{which}: {note}", 79, subsequent_indent="  ")
     return "\n".join(out)
 
 

@@ -57,3 +57,13 @@ def test_sample_matches_golden_output(sample):
     _close(got, json.loads(golden.read_text()))
     text = runner.invoke(cli, ["analyze", str(sample)], catch_exceptions=False)
     assert text.exit_code == 0 and text.output.strip()
+
+
+@pytest.mark.parametrize("sample", SAMPLES, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_the_sheet_fits_80_columns(sample):
+    """The README's promise: every sample's sheet (``sleuth analyze SAMPLE``) fits 80
+    columns (long lists wrap, long reasons go under their table)."""
+    r = CliRunner().invoke(cli, ["analyze", str(sample)], catch_exceptions=False)
+    assert r.exit_code == 0, r.output
+    wide = [ln for ln in r.output.splitlines() if len(ln) > 80]
+    assert not wide, wide[0]
