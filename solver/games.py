@@ -380,13 +380,29 @@ def get_game(name: str) -> Game:
         return game
     target = REGISTRY.get(key)
     if target is None:
-        raise NotationError("unknown game; expected one of " + " | ".join(REGISTRY), text=name)
+        raise NotationError(_unknown_game(key), text=name)
     module, _, cls = target.partition(":")
     game = getattr(importlib.import_module(module), cls)()
     if game.name != key:  # pragma: no cover - a registration mistake
         raise RuntimeError(f"{target} registers as {key!r} but is named {game.name!r}")
     _LOADED[key] = game
     return game
+
+
+def _unknown_game(key: str) -> str:
+    """Why ``key`` names no game: a variant's name says whose (``rasmussen``: a variant of
+    twenty-two), a near miss gets a "did you mean"."""
+    import difflib
+
+    msg = "unknown game; expected one of " + " | ".join(REGISTRY)
+    if key:
+        for name in REGISTRY:
+            for spec in get_game(name).option_specs():
+                if key in (spec.name, *spec.aliases):
+                    return (f"{msg} ({key} is a variant of {name}: 'game: {name}' with "
+                            f"'variant: {key}', or --variant {key})")
+    close = difflib.get_close_matches(key, list(REGISTRY), n=1, cutoff=0.7)
+    return f"{msg}; did you mean {close[0]}?" if close else msg
 
 
 def games(capability: Capability | None = None) -> list[Game]:

@@ -1,6 +1,8 @@
 """The generic record reader: header, statements, comments, positions."""
 from __future__ import annotations
 
+import pytest
+
 from solver.records import parse_record, write_record
 
 RECORD = '''game: mystery-hand
@@ -27,3 +29,18 @@ def test_write_then_parse_is_stable():
     assert again.header == rec.header
     assert [s.event for s in again.statements] == [s.event for s in rec.statements]
     assert write_record(again) == text
+
+
+def test_an_unknown_game_says_whose_variant_it_is_or_what_was_meant():
+    from solver.errors import NotationError
+    from solver.games import get_game
+
+    with pytest.raises(NotationError) as e:
+        get_game("rasmussen")
+    assert "rasmussen is a variant of twenty-two" in str(e.value)
+    with pytest.raises(NotationError) as e:
+        get_game("mystery-hnad")
+    assert "did you mean mystery-hand?" in str(e.value)
+    with pytest.raises(NotationError) as e:
+        get_game("chess")
+    assert "did you mean" not in str(e.value) and "variant" not in str(e.value)
