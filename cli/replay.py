@@ -48,7 +48,7 @@ def render_view(r: Replay, vr: ViewReplay) -> str:
         rows.append([s.index, line, _short(s.text)] + cells
                     + [s.error and f"error: {_short(s.error, 60)}" or _certain(s.new_certain)])
     title = f"Replay of {r.path or 'the record'} ({r.game}), view: {vr.label}"
-    if r.measure:
+    if r.measure and "uncertainty" in (heads or []):      # the column that shows it
         title += f"; uncertainty = {r.measure}"
     table = tabulate(rows, headers=["step", "line", "statement"] + (heads or [])
                      + ["became certain"], tablefmt="simple")
@@ -70,7 +70,8 @@ def render_replay(r: Replay, primary: str) -> str:
     parts = [render_view(r, r.views[primary])]
     others = [v for k, v in r.views.items() if k != primary]
     if others:
-        parts.append("Other views (final uncertainty): " + ", ".join(
+        measure = f" = {r.measure}" if r.measure else ""
+        parts.append(f"Other views (final uncertainty{measure}): " + ", ".join(
             f"{v.label} {v.steps[-1].uncertainty:.2f}" if v.steps[-1].uncertainty is not None
             else f"{v.label} -" for v in others))
     parts.append(render_findings(r))
@@ -101,6 +102,9 @@ def plot_replay(r: Replay, path: str) -> None:
         if f.kind in ("announce", "claim"):
             ax.axvline(f.step, color="red" if f.ok is False else "grey", linestyle=":",
                        linewidth=1)
+    from matplotlib.ticker import MaxNLocator
+
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))      # steps are whole
     ax.set_xlabel("statement (step)")
     ax.set_ylabel(r.measure or "uncertainty")
     name = os.path.basename(r.path) if r.path else "record"

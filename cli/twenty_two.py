@@ -168,7 +168,7 @@ def _render_analysis(a) -> str:
 def replay_columns(s) -> tuple[list[str], list]:
     """``sleuth replay``: the headers and cells of one step."""
     k = s.knowledge
-    return ["entropy", "unseen"], ["-" if k is None else f"{k.uncertainty:.1f}",
+    return ["entropy (bits)", "unseen"], ["-" if k is None else f"{k.uncertainty:.1f}",
                                    s.summary.get("unseen", "-")]
 
 

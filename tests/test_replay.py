@@ -230,6 +230,11 @@ def test_replay_command_text_and_json():
     assert "candidates" in r.output and "became certain" in r.output
     assert "What happened:" in r.output and "could announce" in r.output
     assert "\x1b[" not in r.output
+    # the column shows counts: the title does not call it a log10, the other views' line
+    # (which shows the log10) says what it is
+    assert "log10" not in r.output.splitlines()[0]
+    a = run(path, "--all-views")
+    assert "Other views (final uncertainty = log10 of the candidates" in a.output
     j = run(path, "--json", "--upto", 5)
     assert j.exit_code == 0, j.output
     out = json.loads(j.output)
