@@ -231,9 +231,11 @@ def why(record, card, as_):
 
 
 def render_explanation(exp) -> str:
+    from solver.model.conflicts import lines_text      # light (CP-SAT loads on use)
+
     lines = [f"{exp.card}: {exp.summary}"]
     for r in exp.reasons:
-        lines.append(f"  {r.fact}" + (f"  <- lines {', '.join(map(str, r.lines))}"
+        lines.append(f"  {r.fact}" + (f"  <- {lines_text(r.lines)}"
                                       if r.lines else "  <- the rules of the deal alone"))
         for ln in r.lines:
             lines.append(f"      {ln}: {exp.statements.get(ln, '')}")

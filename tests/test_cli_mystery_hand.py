@@ -78,6 +78,7 @@ def test_new_log_analyze_why_roundtrip(runner, tmp_path):
     r = run(runner, "why", str(rec), "KS")
     assert r.exit_code == 0
     assert "certainly at the mystery hand" in r.output and "P2 requests KS: nobody" in r.output
+    assert "<- line 8\n" in r.output          # one line: 'line', not 'lines'
 
 
 def test_log_refuses_a_parse_error_and_leaves_the_file(runner, tmp_path):
