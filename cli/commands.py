@@ -7,7 +7,7 @@ import os
 
 import click
 
-from cli.main import (SAMPLES, cli, complete_card, complete_player, demo_record, emit_json,
+from cli.main import (SAMPLES, cli, complete_card, complete_player, conflict_text, demo_record, emit_json,
                       handle_errors, renderer, with_examples)
 from solver.errors import NotationError
 from solver.games import PUBLIC, Capability, game_names, get_game
@@ -190,12 +190,30 @@ def log(record, statement, force, replace):
         rec, old = replace_statement(record, replace, " ".join(statement), force=force)
         click.echo(f"replaced line {replace}: {old}\n      with: "
                    + next(st.text for st in rec.statements if st.line == replace))
+        if force:
+            forced_warning(rec)
         return
     rec = append_statement(record, " ".join(statement), force=force)
     last = rec.statements[-1]
     click.echo(f"logged line {last.line}: {last.event}")
+    if force:
+        forced_warning(rec)
     for note in table_notes(rec):        # whose turn, a missing setup line, the result
         click.echo(note.text)
+
+
+def forced_warning(rec) -> None:
+    """After ``--force``: say so when the saved record contradicts itself (it was saved
+    all the same), with the conflicting lines and how to fix one."""
+    from solver.errors import InconsistentError
+    from solver.session import check_record
+
+    try:
+        check_record(rec)
+    except InconsistentError as e:
+        click.echo("warning: saved with --force, and the record contradicts itself: "
+                   + conflict_text(e) + "\n'sleuth analyze' refuses it (exit 3) until a line "
+                   "is fixed: sleuth log RECORD --replace N \"<statement>\"", err=True)
 
 
 def table_notes(rec) -> list:

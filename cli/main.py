@@ -1,9 +1,10 @@
 """The ``sleuth`` command line: thin, formatting only.
 
 Exit codes everywhere: 0 ok, 2 usage or parse error (bad notation, illegal by rule),
-3 inconsistent record, 4 an answer that did not fit its time or work budget.  Every
-:class:`solver.errors.SleuthError` is turned into a one-line message here; no traceback
-reaches a user.
+3 inconsistent record, 4 an answer that did not fit its time or work budget, 70 an
+internal error (a bug).  Every :class:`solver.errors.SleuthError` is turned into a
+one-line message here, and so is a bug at the program's entry (:func:`main`); no traceback
+reaches a user unless ``SLEUTH_DEBUG`` is set.
 
 Every registered game (:mod:`solver.games`) may have a module ``cli.<package>`` with its
 renderers (``render_analysis(analysis)``, ``replay_columns(step)``,
@@ -24,6 +25,7 @@ if __name__ == "__main__":  # pragma: no cover
 import functools
 import importlib
 import json
+import os
 import re
 import sys
 from pathlib import Path
@@ -36,6 +38,8 @@ SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 
 #: exit codes (docs/reliability.md)
 EXIT_OK, EXIT_USAGE, EXIT_INCONSISTENT, EXIT_BUDGET = 0, 2, 3, 4
+#: a bug in sleuth (sysexits' EX_SOFTWARE): one line, no traceback (SLEUTH_DEBUG=1 shows it)
+EXIT_INTERNAL = 70
 
 
 def emit_json(obj) -> None:
@@ -430,7 +434,7 @@ def _main_help() -> str:
     Games: {", ".join(REGISTRY)}.
 
     Exit codes: 0 ok, 2 usage or parse error, 3 inconsistent record, 4 over the
-    time or work budget.
+    time or work budget, 70 an internal error (a bug in sleuth).
     Shell completion: eval "$(_SLEUTH_COMPLETE=bash_source sleuth)" (zsh_source, fish_source).
     """
 
@@ -453,6 +457,15 @@ def main(argv=None, *, end_process: bool | None = None):
         if not end_process:
             raise
         end(e.code)
+    except Exception as e:          # a bug: said in one line, not as a traceback
+        if os.environ.get("SLEUTH_DEBUG"):
+            raise
+        click.echo(f"sleuth: internal error (a bug in sleuth, not in your input): "
+                   f"{type(e).__name__}: {e}. Please report it with the command and the "
+                   "record; SLEUTH_DEBUG=1 shows the traceback", err=True)
+        if not end_process:
+            raise SystemExit(EXIT_INTERNAL) from None
+        end(EXIT_INTERNAL)
 
 
 def end(code) -> None:

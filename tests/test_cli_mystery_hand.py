@@ -115,6 +115,13 @@ def test_log_refuses_a_contradiction_with_the_lines(runner, tmp_path):
     assert r.exit_code == 3
     assert "line 6:" in r.output and "line 12:" in r.output
     assert rec.read_bytes() == before
+    # --force saves it all the same, and says it contradicts the record
+    r = run(runner, "log", str(rec), "P4 asks P3 3H-6H: 3H", "--force")
+    assert r.exit_code == 0 and rec.read_bytes() != before
+    assert r.stderr.startswith("warning: saved with --force, and the record contradicts")
+    assert "line 6:" in r.stderr and "--replace N" in r.stderr
+    r = run(runner, "log", str(rec), "--replace", "12", "P4 asks P3 3H-6H: 3H 6H")
+    assert r.exit_code == 0 and not r.stderr
     # an inconsistent record also exits 3 from analyze, with the contract's JSON
     bad = tmp_path / "bad.txt"
     bad.write_text("game: mystery-hand\nplayers: A B C D\nme: A\n"

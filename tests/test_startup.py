@@ -174,3 +174,30 @@ def test_a_reader_that_left_ends_the_program_quietly():
     err = proc.stderr.read().decode()
     assert proc.wait() == 2, err
     assert "Traceback" not in err and "Exception ignored" not in err and "TEARDOWN" not in err
+
+
+def test_a_bug_is_one_line_and_exit_70(monkeypatch, capsys):
+    """A programming error reaches the program's entry as one line and exit 70 (not a
+    traceback); SLEUTH_DEBUG lets the traceback through."""
+    import click
+
+    import cli.main as m
+
+    @m.cli.command("boom-for-test", hidden=True)
+    def boom():
+        raise KeyError("a bug")
+
+    try:
+        monkeypatch.delenv("SLEUTH_DEBUG", raising=False)
+        with pytest.raises(SystemExit) as e:
+            m.main(["boom-for-test"])
+        assert e.value.code == m.EXIT_INTERNAL == 70
+        err = capsys.readouterr().err
+        assert err.startswith("sleuth: internal error (a bug in sleuth, not in your input): "
+                              "KeyError: 'a bug'") and "Traceback" not in err
+        monkeypatch.setenv("SLEUTH_DEBUG", "1")
+        with pytest.raises(KeyError):
+            m.main(["boom-for-test"])
+    finally:
+        m.cli.commands.pop("boom-for-test", None)
+    assert isinstance(m.cli, click.Group)
