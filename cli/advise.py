@@ -8,7 +8,7 @@ import json
 import click
 
 from cli.commands import capable, resolve_view
-from cli.main import cli, complete_player, emit_json, handle_errors, with_examples
+from cli.main import FilePath, cli, complete_player, emit_json, handle_errors, with_examples
 from solver.games import Capability
 from solver.model.budget import Budget
 from solver.records import atomic_write, read_record
@@ -54,7 +54,7 @@ def render_advice(adv, top: int | None = None) -> str:
 
 
 @cli.command()
-@click.argument("record", type=click.Path(dir_okay=False))
+@click.argument("record", type=FilePath())
 @click.option("--as", "as_", metavar="PLAYER", shell_complete=complete_player,
               help="Advise this player (default: the "
               "record's 'me:').")
@@ -202,11 +202,11 @@ def review_html(rv) -> str:
 
 
 @cli.command()
-@click.argument("record", type=click.Path(dir_okay=False))
+@click.argument("record", type=FilePath())
 @click.option("--as", "as_", metavar="PLAYER", shell_complete=complete_player,
               help="Review this player's turns (default: "
               "the record's 'me:').")
-@click.option("--html", "html_file", type=click.Path(dir_okay=False),
+@click.option("--html", "html_file", type=FilePath(),
               help="Also write one self-contained HTML page to FILE.")
 @click.option("--json", "as_json", is_flag=True, help="Machine output.")
 @handle_errors(json_flag="as_json")

@@ -7,8 +7,8 @@ import os
 
 import click
 
-from cli.main import (SAMPLES, cli, complete_card, complete_player, conflict_text, demo_record, emit_json,
-                      handle_errors, renderer, with_examples)
+from cli.main import (SAMPLES, FilePath, cli, complete_card, complete_player, conflict_text,
+                      demo_record, emit_json, handle_errors, renderer, with_examples)
 from solver.errors import NotationError
 from solver.games import PUBLIC, Capability, game_names, get_game
 from solver.records import Header, atomic_write, parse_record, read_record, write_record
@@ -55,7 +55,7 @@ def split_variants(values) -> list[str]:
 
 
 @cli.command()
-@click.argument("record", type=click.Path(dir_okay=False))
+@click.argument("record", type=FilePath())
 @click.option("--as", "as_", metavar="PLAYER", shell_complete=complete_player,
               help="Analyse from this player's view (a complete "
               "record is needed); 'public' = a spectator. Default: the record's 'me:'.")
@@ -125,7 +125,7 @@ def analyze(record, as_, as_json, exposure=None):
 
 @cli.command()
 @click.argument("game", type=GameChoice())
-@click.argument("record", type=click.Path(dir_okay=False))
+@click.argument("record", type=FilePath())
 @click.option("--players", required=True, help='Seating order, first to act first: "Ana Ben Cleo".')
 @click.option("--me", help="Whose view the record is written from (omit for a spectator).")
 @click.option("--variant", multiple=True, help="Variant options, comma-separated or repeated.")
@@ -160,7 +160,7 @@ def new(game, record, players, me, variant, dealer, extra, force):
 
 
 @cli.command()
-@click.argument("record", type=click.Path(exists=True, dir_okay=False))
+@click.argument("record", type=FilePath())
 @click.argument("statement", nargs=-1, required=True)
 @click.option("--force", is_flag=True,
               help="Save even if it contradicts the record (it must still parse and be legal).")
@@ -228,7 +228,7 @@ def table_notes(rec) -> list:
 
 
 @cli.command()
-@click.argument("record", type=click.Path(dir_okay=False))
+@click.argument("record", type=FilePath())
 @click.argument("card", shell_complete=complete_card)
 @click.option("--as", "as_", metavar="PLAYER", shell_complete=complete_player,
               help="The view (default: the record's 'me:').")
@@ -266,7 +266,7 @@ def render_explanation(exp) -> str:
 @click.option("--variant", multiple=True, help="Variant options, comma-separated or repeated.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Random seed (deterministic).")
 @click.option("--events", type=int, default=None, help="Stop after this many events.")
-@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write here (default: stdout).")
+@click.option("-o", "--output", type=FilePath(), help="Write here (default: stdout).")
 @click.option("--miss", type=float, default=0.0, show_default=True,
               help="Hide each observation with this probability (a lossy record).")
 @handle_errors()

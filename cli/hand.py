@@ -8,7 +8,7 @@ import click
 from tabulate import tabulate
 
 from cli.commands import split_variants
-from cli.main import cli, emit_json, handle_errors
+from cli.main import FilePath, cli, emit_json, handle_errors
 from solver.cards import Card, parse_cards
 from solver.errors import NotationError
 import solver.hand as _hand      # lazy: the meld optimiser loads OR-Tools on first use
@@ -315,7 +315,7 @@ def redeal_cmd(cards, indicator, variant, as_json):
 # ------------------------------------------------------------------------------ score
 
 @hand_group.command("score")
-@click.argument("record", type=click.Path(dir_okay=False))
+@click.argument("record", type=FilePath())
 @click.option("--json", "as_json", is_flag=True, help="Machine output (JSON).")
 @handle_errors()
 def score_cmd(record, as_json):

@@ -6,7 +6,7 @@ import textwrap
 import click
 from tabulate import tabulate
 
-from cli.main import cli, complete_player, emit_json, handle_errors
+from cli.main import FilePath, cli, complete_player, emit_json, handle_errors
 from solver.games import get_game
 from solver.records import read_record
 
@@ -118,7 +118,7 @@ def literature():
 
 
 @literature.command("claim")
-@click.argument("record", type=click.Path(dir_okay=False))
+@click.argument("record", type=FilePath())
 @click.argument("statement", nargs=-1, required=True)
 @click.option("--as", "as_", metavar="PLAYER", shell_complete=complete_player,
               help="The view (default: the record's 'me:'; "

@@ -143,6 +143,19 @@ def _record_arg(ctx) -> str:
     return ctx.params.get("record") or next((a for a in ctx.args if not a.startswith("-")), "")
 
 
+class FilePath(click.Path):
+    """A file argument or option: completed as a path by the shell, checked only when it
+    is read or written, so that a missing file or a folder gets sleuth's one-line message
+    and exit 2 (``sleuth: error: cannot read the record ...``) like every other bad
+    input, not Click's usage error."""
+
+    def __init__(self):
+        super().__init__(dir_okay=False)
+
+    def convert(self, value, param, ctx):
+        return os.fsdecode(value) if isinstance(value, bytes) else value
+
+
 def complete_player(ctx, param, incomplete):
     """Shell completion of ``--as``: the record's players and ``public``."""
     from solver.session import record_names

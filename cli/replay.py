@@ -9,7 +9,7 @@ import sys
 import click
 from tabulate import tabulate
 
-from cli.main import cli, emit_json, handle_errors, renderer, with_examples
+from cli.main import FilePath, cli, emit_json, handle_errors, renderer, with_examples
 from solver.errors import NotationError
 from solver.games import PUBLIC, Capability, get_game
 from solver.records import read_record
@@ -112,7 +112,11 @@ def plot_replay(r: Replay, path: str) -> None:
     ax.grid(True, alpha=0.3)
     ax.legend(loc="upper right", fontsize="small")
     fig.tight_layout()
-    fig.savefig(path, dpi=100)
+    # the format of the name's extension, else PNG (and the file is the name given:
+    # Matplotlib would add '.png' to a name without an extension)
+    ext = os.path.splitext(path)[1][1:].lower()
+    fig.savefig(path, dpi=100,
+                format=ext if ext in fig.canvas.get_supported_filetypes() else "png")
     plt.close(fig)
 
 
@@ -124,13 +128,13 @@ def _complete_player(ctx, param, incomplete):
 
 
 @cli.command("replay")
-@click.argument("record", type=click.Path(dir_okay=False))
+@click.argument("record", type=FilePath())
 @click.option("--as", "as_", metavar="PLAYER", shell_complete=_complete_player,
               help="The view to replay (default: the record's 'me:'; 'public' = a spectator).")
 @click.option("--all-views", is_flag=True,
               help="Replay every view the record supports (all players of a complete record).")
 @click.option("--json", "as_json", is_flag=True, help="Machine output: every step of every view.")
-@click.option("--plot", type=click.Path(dir_okay=False), metavar="FILE.png",
+@click.option("--plot", type=FilePath(), metavar="FILE.png",
               help="Draw the uncertainty of every view against the statements (needs "
                    "matplotlib: " + PLOT_INSTALL + ").")
 @click.option("--upto", type=click.IntRange(0), default=None, metavar="N",
@@ -165,6 +169,13 @@ def replay_cmd(record, as_, all_views, as_json, plot, upto, jobs):
         raise NotationError("this game has no replay", text=rec.game)
     if plot and not get_game(rec.game).measure:
         raise NotationError("this game's replay has no uncertainty to plot", text=rec.game)
+    if plot and os.path.isdir(plot):       # (before the long replay)
+        import errno
+
+        from solver.errors import FileError
+
+        raise FileError.from_os(IsADirectoryError(errno.EISDIR, "Is a directory"), plot,
+                                "write the plot")
     if plot:
         try:
             import matplotlib  # noqa: F401  (fail before the long replay)

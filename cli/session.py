@@ -9,7 +9,7 @@ import sys
 
 import click
 
-from cli.main import (cli, conflict_text, did_you_mean, handle_errors, rule_hint,
+from cli.main import (FilePath, cli, conflict_text, did_you_mean, handle_errors, rule_hint,
                       with_examples)
 from solver.errors import InconsistentError, SleuthError
 from solver.records import printable
@@ -288,7 +288,7 @@ def _complete_player(ctx, param, incomplete):
 
 
 @cli.command()
-@click.argument("record", type=click.Path(dir_okay=False))
+@click.argument("record", type=FilePath())
 @click.option("--as", "as_", metavar="PLAYER", shell_complete=_complete_player,
               help="Whose sheet to show (default: the record's 'me:'; 'public' = a spectator).")
 @click.option("--json", "as_json", is_flag=True,

@@ -108,10 +108,8 @@ class FileError(SleuthError):
         import errno as _errno
 
         name = _errno.errorcode.get(err.errno or 0, "")
-        reason = err.strerror or str(err)
-        advice = cls.ADVICE.get(name)
-        if advice:
-            reason = f"{reason}; {advice}"
+        # the advice says the system's reason in plain words, and what to do
+        reason = cls.ADVICE.get(name) or err.strerror or str(err)
         return cls(f"cannot {action} ({reason})",
                    text=path if path is not None else err.filename)
 

@@ -440,7 +440,8 @@ def test_python_dash_m_runs_the_cli(tmp_path):
                        cwd=ROOT, capture_output=True, text=True,
                        env=dict(os.environ, PYTHONPATH=str(ROOT)))
     assert r.returncode == 2 and "Traceback" not in r.stderr
-    assert r.stderr.startswith("sleuth: error: cannot read the record (No such file")
+    assert r.stderr.startswith("sleuth: error: cannot read the record (no such file or "
+                               "folder: check the path)")
 
 
 @pytest.mark.parametrize("number", ["²", "٣", "۳", "-1", "99999999999999999999", "1e3", "\udcff"])
@@ -505,3 +506,19 @@ def test_non_ascii_digits_never_crash_a_game_parser():
             parse_record(f"{rec.header.lines()[0]}\nplayers: {' '.join(rec.header.players)}\n"
                          "x ٣", "g.txt")
     assert checked > 500
+
+
+def test_a_missing_file_or_a_folder_is_sleuths_message_in_every_command(tmp_path):
+    """Not Click's usage error: the same one-line 'cannot read the record (...)', exit 2,
+    whatever the command (log used to check the path through Click)."""
+    missing = tmp_path / "none.txt"
+    for args in (["log", missing, "Ana asks Ben 4H-7H: 0"], ["analyze", missing],
+                 ["analyze", tmp_path], ["replay", tmp_path], ["why", tmp_path, "KS"]):
+        r = run(*args)
+        assert r.exit_code == 2, (args, r.output)
+        no_traceback(r)
+        assert r.stderr.startswith("sleuth: error: cannot read the record ("), (args, r.stderr)
+        assert ("folder, not a file" if args[1] == tmp_path else "no such file") in r.stderr
+    sample = ROOT / "samples" / "mystery-hand" / "two-player-seen.txt"
+    r = run("replay", sample, "--plot", tmp_path)
+    assert r.exit_code == 2 and "cannot write the plot (that is a folder, not a file)" in r.stderr
