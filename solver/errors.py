@@ -17,9 +17,13 @@ class SleuthError(ValueError):
     exit_code = 2
 
     def __init__(self, message: str, *, text: str | None = None, rule: str | None = None,
-                 path: str | None = None, line: int | None = None, column: int | None = None):
+                 path: str | None = None, line: int | None = None, column: int | None = None,
+                 offset: int | None = None):
         self.message = message
         self.text = text
+        #: where in ``text`` the fault is (0-based), when not at its start: the column
+        #: then points at it once the line is known (records._locate)
+        self.offset = offset
         self.rule = rule
         self.path = path
         self.line = line

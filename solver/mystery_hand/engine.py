@@ -111,8 +111,13 @@ def actor_of(ev) -> str:
     return ev.player if isinstance(ev, (Announce, Unseen)) else ev.asker
 
 
-def _err(msg: str, st, rule: str) -> RuleError:
-    return RuleError(msg, text=st.text, rule=rule, line=st.line)
+def _err(msg: str, st, rule: str, at: str | None = None, last: bool = False) -> RuleError:
+    """The rule error of statement ``st``; ``at``: the token at fault (its first
+    occurrence, or its last with ``last``: a shown card comes after the query), where the
+    column will point."""
+    i = -1 if at is None else (st.text.rfind(at) if last else st.text.find(at))
+    return RuleError(msg, text=st.text, rule=rule, line=st.line,
+                     offset=i if i > 0 else None)
 
 
 def real_shown(ev: AskOne, opts: MysteryHandOptions) -> int | None:
@@ -142,7 +147,7 @@ def validate(record) -> None:
         prev = placed.get(card)
         if prev and prev[0] != loc:
             raise _err(f"{card!r} would be in two places ({prev[0]} on line {prev[1]} and "
-                       f"{loc})", st, "MH-1")
+                       f"{loc})", st, "MH-1", repr(card), last=True)
         placed.setdefault(card, (loc, st.line))
 
     for st in record.statements:
@@ -183,7 +188,7 @@ def validate(record) -> None:
             raise _err(f"the game is over ({state.winner} won)", st, "MH-19/MH-21")
         actor = ev.player if isinstance(ev, Turn) else actor_of(ev)
         if actor in out:
-            raise _err(f"{actor} is out and takes no turns", st, "MH-20")
+            raise _err(f"{actor} is out and takes no turns", st, "MH-20", actor)
         if isinstance(ev, Turn):
             state.resync(actor)
             continue
@@ -195,10 +200,11 @@ def validate(record) -> None:
             if ev.target == actor:
                 raise _err("a player asks another player", st, "MH-10")
             if ev.target in out:
-                raise _err(f"{ev.target} is out and is not asked", st, "MH-20")
+                raise _err(f"{ev.target} is out and is not asked", st, "MH-20", ev.target)
             X = set(ev.query.cards())
             if hand is not None and X <= hand and not opts.keep_em_guessing:
-                raise _err(f"{actor} holds all four of {ev.query!r}", st, "MH-11")
+                raise _err(f"{actor} holds all four of {ev.query!r}", st, "MH-11",
+                           repr(ev.query))
             max_n = 4 + (opts.jokers if opts.sneak else 0)
             if ev.count is not None and ev.count > min(max_n, hand_size):
                 raise _err(f"{ev.target} cannot show {ev.count} cards", st,
@@ -209,7 +215,8 @@ def validate(record) -> None:
                         if not opts.sneak or opts.two_player:
                             raise _err("jokers are shown only in Sneak", st, "MH-24")
                     elif c not in X:
-                        raise _err(f"{c!r} is not in {ev.query!r}", st, "MH-10")
+                        raise _err(f"{c!r} is not in {ev.query!r}", st, "MH-10", repr(c),
+                                   last=True)
                     place(c, ev.target, st)
             if ev.count is not None and ev.count > 4 and not opts.sneak:
                 raise _err("at most four cards can be shown", st, "MH-10")
@@ -217,7 +224,8 @@ def validate(record) -> None:
         elif isinstance(ev, AskAll):
             X = set(ev.query.cards())
             if hand is not None and X <= hand and not opts.keep_em_guessing:
-                raise _err(f"{actor} holds all four of {ev.query!r}", st, "MH-11")
+                raise _err(f"{actor} holds all four of {ev.query!r}", st, "MH-11",
+                           repr(ev.query))
             expected = [p for p in state.active if p != actor]
             got = [p for p, _ in ev.counts]
             if sorted(got) != sorted(expected):
@@ -236,11 +244,11 @@ def validate(record) -> None:
             if ev.card.is_joker:
                 raise _err("an exact request names a real card", st, "MH-15")
             if hand is not None and ev.card in hand and not opts.keep_em_guessing:
-                raise _err(f"{actor} holds {ev.card!r}", st, "MH-15")
+                raise _err(f"{actor} holds {ev.card!r}", st, "MH-15", repr(ev.card))
             if ev.shower is not None and ev.shower == actor:
                 raise _err("the asker does not show to themselves", st, "MH-15")
             if ev.shower in out:
-                raise _err(f"{ev.shower} is out", st, "MH-20")
+                raise _err(f"{ev.shower} is out", st, "MH-20", ev.shower, last=True)
             if ev.shower:
                 place(ev.card, ev.shower, st)
             state.apply(ev)

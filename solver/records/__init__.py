@@ -204,6 +204,8 @@ def _locate(err: SleuthError, path: str | None, lineno: int, raw: str) -> Sleuth
         if idx < 0:
             idx = raw.lower().find(err.text.lower())
         col = idx + 1 if idx >= 0 else 1
+        if idx >= 0 and err.offset is not None and 0 <= err.offset < len(err.text):
+            col += err.offset          # the faulty token, not the statement's start
     return err.located(path=path, line=lineno, column=col)
 
 
