@@ -9,7 +9,7 @@ import click
 
 from cli.main import (SAMPLES, FilePath, cli, complete_card, complete_player, conflict_text,
                       demo_record, emit_json, handle_errors, renderer, with_examples)
-from solver.errors import NotationError
+from solver.errors import NotationError, SleuthError
 from solver.games import PUBLIC, Capability, game_names, get_game
 from solver.records import Header, atomic_write, parse_record, read_record, write_record
 
@@ -154,7 +154,14 @@ def new(game, record, players, me, variant, dealer, extra, force):
                     variant=tuple(split_variants(variant)), dealer=dealer, me=me,
                     extra=tuple(extras))
     text = "\n".join(header.lines()) + "\n"
-    parse_record(text, record)  # validates names, options and player counts
+    try:
+        parse_record(text, record)  # validates names, options and player counts
+    except SleuthError as e:
+        # about an option given, not a line of the file (which is not written)
+        e.path = e.line = e.column = None
+        e.message += "; nothing was written"
+        e.args = (e._render(),)
+        raise
     atomic_write(record, text)
     click.echo(f"started {record}: {game} with {' '.join(header.players)}")
 

@@ -164,6 +164,12 @@ def test_new_refuses_bad_headers(runner, tmp_path):
             "--variant", "sneaky")
     assert r.exit_code == 2 and "'sneaky'" in r.output
     assert not (tmp_path / "y.txt").exists()
+    # about the options, not a line of a file that is not written
+    r = run(runner, "new", "mystery-hand", str(tmp_path / "z.txt"), "--players", "A B C",
+            "--me", "Anna")
+    assert r.exit_code == 2
+    assert r.stderr.startswith("sleuth: error: 'me:' must name one of the players (A B C); "
+                               "nothing was written: 'Anna'")
 
 
 def test_unseen_statements_through_play_why_replay_and_json(runner, tmp_path):
