@@ -130,8 +130,9 @@ def claim(record, statement, as_, as_json):
 
     \b
     Example:
-      sleuth literature claim samples/literature/ex-a-six-players.txt \
+      sleuth literature claim samples/literature/ex-a-six-players.txt \\
         "Ana claims 2H-7H: Ana 2H 3H 4H 6H 7H, Cleo 5H"
+
     Exit status 3 when the record itself is inconsistent.
     """
     from cli.commands import resolve_view

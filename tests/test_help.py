@@ -225,3 +225,14 @@ def test_a_mistyped_command_is_named(typed, meant):
     assert f"No such command {typed!r}; did you mean {meant}" in r.output
     r = CliRunner().invoke(cli, ["xyzzy"])
     assert r.exit_code == 2 and "No such command 'xyzzy'." in r.output
+
+
+@pytest.mark.parametrize("path", [p for p, _ in COMMANDS], ids=lambda p: " ".join(p) or "sleuth")
+def test_no_help_line_has_lost_its_break(path):
+    """A help text's own lines (before the options) never run on with a gap of spaces
+    (an aligned ``# comment`` aside): the mark of a docstring line ending in a lone
+    backslash, which Python joins to the next (a shown continuation is written with
+    two)."""
+    text = help_text(path).split("\nOptions:")[0]
+    for line in text.splitlines():
+        assert not re.search(r"\S {5,}[^#\s]", line), f"{' '.join(path)}: {line.strip()!r}"

@@ -90,7 +90,7 @@ def make_regime(indicator: Card | None, options: HandOptions | None = None) -> R
         return Regime("jokers-only", None, JOKER, None, True, "HR-46")
     if indicator is None:
         raise NotationError("the indicator card is needed to know the wilds (e.g. --indicator 7C)",
-                            text="", rule="HR-7")
+                            rule="HR-7")      # (nothing to quote: it was not given)
     if indicator.is_joker:
         raise RuleError("a joker is never the indicator: it goes into the stock and the next "
                         "card is turned", text="Jk", rule="HR-7")
