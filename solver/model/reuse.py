@@ -18,8 +18,10 @@ True
 """
 from __future__ import annotations
 
-#: programmes a block keeps (each can hold hundreds of megabytes)
-PROGRAMMES = 2
+#: programmes a block keeps (each can hold hundreds of megabytes): the last one is what a
+#: step whose problem is the previous one's needs (the count, or the estimate's programme;
+#: the count's own tables are also kept by counting._LAST_DP, usually the same object)
+PROGRAMMES = 1
 #: keys of programmes over their budget, and candidate-set answers, a block keeps
 KEYS = 512
 
