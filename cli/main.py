@@ -473,9 +473,9 @@ def main(argv=None, *, end_process: bool | None = None):
     except Exception as e:          # a bug: said in one line, not as a traceback
         if os.environ.get("SLEUTH_DEBUG"):
             raise
-        click.echo(f"sleuth: internal error (a bug in sleuth, not in your input): "
-                   f"{type(e).__name__}: {e}. Please report it with the command and the "
-                   "record; SLEUTH_DEBUG=1 shows the traceback", err=True)
+        click.echo(f"sleuth: internal error (a bug in sleuth, not in your input): {e!r}. "
+                   "Please report it with the command and the record; SLEUTH_DEBUG=1 shows "
+                   "the traceback", err=True)
         if not end_process:
             raise SystemExit(EXIT_INTERNAL) from None
         end(EXIT_INTERNAL)

@@ -87,7 +87,7 @@ class FileError(SleuthError):
     >>> import errno
     >>> full = OSError(errno.ENOSPC, "No space left on device")
     >>> str(FileError.from_os(full, "g.txt", "save the file"))
-    "cannot save the file (No space left on device; the disk is full: free some space and try again, the file is unchanged): 'g.txt'"
+    "cannot save the file (the disk is full: free some space and try again, the file is unchanged): 'g.txt'"
     """
 
     #: errno -> advice

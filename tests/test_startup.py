@@ -194,7 +194,7 @@ def test_a_bug_is_one_line_and_exit_70(monkeypatch, capsys):
         assert e.value.code == m.EXIT_INTERNAL == 70
         err = capsys.readouterr().err
         assert err.startswith("sleuth: internal error (a bug in sleuth, not in your input): "
-                              "KeyError: 'a bug'") and "Traceback" not in err
+                              "KeyError('a bug')") and "Traceback" not in err
         monkeypatch.setenv("SLEUTH_DEBUG", "1")
         with pytest.raises(KeyError):
             m.main(["boom-for-test"])
