@@ -187,17 +187,19 @@ def _probe_one(spec, view, budget):
         return None, str(e)
 
 
-#: consecutive steps probed by one process: within a process the counting programmes of
-#: a step whose problem is the previous one's are reused (solver.model.reuse)
+#: consecutive steps probed together (one task of a worker process): within a process the
+#: counting programmes of a step whose problem is the previous one's are reused
+#: (solver.model.reuse)
 STEP_BLOCK = 4
 
 
-def _probe_steps(specs, indices, view, budget, progress=None) -> list[tuple]:
+def _probe_steps(specs, indices, view, budget, progress=None, memo=None) -> list[tuple]:
     """``(index, knowledge or None, error or None)`` of the steps ``indices``, in order,
-    within one :class:`~solver.model.reuse.reusing` block: a statement that leaves the
-    counting problem as it was costs no second count (the same figures)."""
+    within one :class:`~solver.model.reuse.reusing` block (going on with ``memo``): a
+    statement that leaves the counting problem as it was costs no second count (the same
+    figures)."""
     out = []
-    with reusing():
+    with reusing(memo):
         for i in indices:
             if progress:
                 progress(view, specs[i].index, len(specs))
@@ -205,28 +207,35 @@ def _probe_steps(specs, indices, view, budget, progress=None) -> list[tuple]:
     return out
 
 
+#: in a worker process: the record it probes (its text, path and steps) and its memo
+_WORKER: dict = {}
+
+
 def _probe_job(args):
     text, path, view, budget, n, indices = args
-    from solver.records import parse_record
+    if _WORKER.get("key") != (text, path, view, n):
+        from solver.model.reuse import Memo
+        from solver.records import parse_record
 
-    specs = steps(parse_record(text, path))[:n]
-    return _probe_steps(specs, indices, view, budget)
+        _WORKER.update(key=(text, path, view, n), memo=Memo(),
+                       specs=steps(parse_record(text, path))[:n])
+    return _probe_steps(_WORKER["specs"], indices, view, budget, memo=_WORKER["memo"])
 
 
 def _probes(record, view, budget, specs, jobs: int, progress) -> list[tuple]:
-    """(knowledge or None, error or None) of every step: in ``jobs`` processes (blocks of
-    :data:`STEP_BLOCK` consecutive steps dealt round-robin, so each gets early and late
-    ones) when there are enough steps and the record's file is what was parsed, else one
-    by one."""
+    """(knowledge or None, error or None) of every step: in ``jobs`` processes when there
+    are enough steps and the record's file is what was parsed (blocks of
+    :data:`STEP_BLOCK` consecutive steps, each to the next process free: the hard steps
+    of the middle game are shared out), else one by one."""
     text = _text_of(record) if jobs > 1 and len(specs) >= PARALLEL_STEPS else None
     if text is None:
         return [r[1:] for r in _probe_steps(specs, range(len(specs)), view, budget, progress)]
     from concurrent.futures import ProcessPoolExecutor   # not at start-up
 
     res: dict[int, tuple] = {}
-    args = [(text, record.path, view, budget, len(specs),
-             [i for i in range(len(specs)) if i // STEP_BLOCK % jobs == j])
-            for j in range(jobs)]
+    blocks = [list(range(i, min(i + STEP_BLOCK, len(specs))))
+              for i in range(0, len(specs), STEP_BLOCK)]
+    args = [(text, record.path, view, budget, len(specs), b) for b in blocks]
     with ProcessPoolExecutor(max_workers=jobs) as ex:
         for part in ex.map(_probe_job, args):
             for i, k, err in part:
