@@ -109,3 +109,19 @@ def test_a_replay_that_reuses_gives_what_each_prefix_gives(monkeypatch):
         k = game.knowledge(spec.record, view, budget)
         assert (step.knowledge.exact, step.knowledge.certain, step.knowledge.summary) == \
             (k.exact, k.certain, k.summary), spec.index
+
+
+def test_a_session_keeps_its_programmes_between_commands(tmp_path):
+    import shutil
+
+    from solver.session import Session
+
+    path = tmp_path / "g.txt"
+    shutil.copy("samples/mystery-hand/five-players-ana.txt", path)
+    s = Session(str(path))
+    first = s.analyze()
+    assert s.memo.hits == 0 and s.memo.built
+    again = s.analyze()
+    assert s.memo.hits >= 1
+    assert again.cards == first.cards and again.mystery.top == first.mystery.top
+    assert current() is None                # only inside the session's commands
