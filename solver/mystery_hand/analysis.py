@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from itertools import combinations
 
-from solver.cards import SUITS, Card, standard_deck
+from solver.cards import Card, standard_deck
 from solver.errors import NotationError
 from solver.mystery_hand.inference import FACEUP, ViewModel, build, mystery_locations, target_of
 from solver.mystery_hand.options import MysteryHandOptions
@@ -47,11 +47,6 @@ CANDIDATE_CHECKS = 120
 TIME_BUDGET: float | None = None
 
 
-def _card_order(cards) -> tuple:
-    """Card order (suit as on the sheet, then rank), for listing tied hands."""
-    return tuple(sorted((SUITS.index(c.suit) if c.suit else 9, c.rank) for c in cards))
-
-
 @dataclass
 class Candidates:
     """The possible contents of one mystery hand."""
@@ -68,7 +63,8 @@ class Candidates:
     def __post_init__(self):
         # one order for every output (the sheet, its verdict, --json): most likely first,
         # ties in card order (suits as on the sheet, then ranks)
-        self.top = sorted(self.top, key=lambda t: (-round(t[1], 12), _card_order(t[0])))
+        self.top = sorted(self.top, key=lambda t: (-round(t[1], 12),
+                                                   sorted(map(Card.sort_key, t[0]))))
 
     @property
     def determined(self) -> bool:
