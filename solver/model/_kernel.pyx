@@ -1,7 +1,9 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 """The counting programme's step, compiled (see ``docs/counting.md``): ``expand`` (the
 transitions and their terms), ``reduce_sorted`` (the next states), ``alive`` (the
-dead-state check), ``backward_step`` and ``last_card_step`` (the backward pass); and the
+dead-state check), ``backward_step`` and ``last_card_step`` (the backward pass); the
+bitset passes of the possible sets of a location: ``or_words``, ``or_rows``, ``or_remap``
+(``solver.model.possible_sets``); and the
 uniform draws from its tables: ``group``, ``sample_transitions`` and ``sample_pick`` (a
 step of ``_DP._sample_floats``), ``split_merged`` (a merged column's cards back to its
 parts, ``_deals_from_counts``).
@@ -412,3 +414,47 @@ def split_merged(int[:, ::1] sub, int v, int a, int b, const i64[::1] left,
                 else:
                     sub[i, j] = b
                 avail -= 1
+
+
+# ----- the possible sets of one location, by bitsets (solver.model.possible_sets) -------
+ctypedef unsigned long long u64
+
+cdef extern from *:
+    int __builtin_ctzll(unsigned long long) nogil
+
+
+def or_words(const int[::1] src, const int[::1] dst, const u64[::1] inp, u64[::1] out):
+    """``out[dst[j]] |= inp[src[j]]`` for every ``j``."""
+    cdef Py_ssize_t m = src.shape[0], j
+    with nogil:
+        for j in range(m):
+            out[dst[j]] |= inp[src[j]]
+
+
+def or_rows(const int[::1] src, const int[::1] dst, const u64[:, ::1] inp,
+            u64[:, ::1] out):
+    """``out[dst[j]] |= inp[src[j]]`` (rows of words) for every ``j``."""
+    cdef Py_ssize_t m = src.shape[0], W = inp.shape[1], j, w
+    with nogil:
+        for j in range(m):
+            for w in range(W):
+                out[dst[j], w] |= inp[src[j], w]
+
+
+def or_remap(const int[::1] src, const int[::1] dst, const u64[:, ::1] inp,
+             const int[::1] remap, u64[:, ::1] out):
+    """``out[dst[j]]`` gets bit ``remap[b]`` for every bit ``b`` of ``inp[src[j]]``
+    (none where ``remap[b] < 0``)."""
+    cdef Py_ssize_t m = src.shape[0], W = inp.shape[1], j, w
+    cdef u64 x
+    cdef int b, r
+    with nogil:
+        for j in range(m):
+            for w in range(W):
+                x = inp[src[j], w]
+                while x:
+                    b = __builtin_ctzll(x)
+                    x &= x - 1
+                    r = remap[w * 64 + b]
+                    if r >= 0:
+                        out[dst[j], r >> 6] |= (<u64>1) << (r & 63)

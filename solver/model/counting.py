@@ -2271,7 +2271,8 @@ def stretched(max_states: int, factors: tuple[float, float] | None) -> tuple[int
 
 def exact_count(model, *, exact_ints: bool = False, max_states: int | None = None,
                 time_budget: float | None = None, exact_total: bool = True,
-                stretch: tuple[int, int] | None = None) -> Counting:
+                stretch: tuple[int, int] | None = None, apart: str | None = None
+                ) -> Counting:
     """The exact counting alone (no fallback): raises :class:`OverBudget` when the
     programme exceeds ``max_states`` states or its forward pass exceeds ``time_budget``
     seconds (the backward pass then costs about as much again).
@@ -2284,7 +2285,10 @@ def exact_count(model, *, exact_ints: bool = False, max_states: int | None = Non
     (``total_exact`` false, relative error below ``rounding``).  ``exact_ints=True``
     computes everything with Python integers (the test oracle; 2-3 times slower): exact
     total, correctly rounded marginals.  Zeros and ones are exact either way (zero-ness
-    is decided by the support, never by rounding).
+    is decided by the support, never by rounding).  ``apart`` (a location): counted in a
+    column of its own, never lumped or merged, so that
+    :func:`solver.model.possible_sets.possible_compositions` can walk the same programme
+    (the same figures).
 
     >>> from solver.model import CardLocationModel
     >>> m = CardLocationModel(list(range(6)), {"A": 2, "B": 2, "C": 2})
@@ -2297,9 +2301,13 @@ def exact_count(model, *, exact_ints: bool = False, max_states: int | None = Non
     """
     deadline = None if time_budget is None else time.perf_counter() + time_budget
     try:
-        prob = _simplify(model)
-        plan, dp = _programme(prob, {}, dict(exact=exact_ints, max_states=max_states,
-                                             residues=exact_total, stretch=stretch),
+        if apart is None:
+            prob, plan_args = _simplify(model), {}
+        else:
+            prob, _, plan_args = apart_problem(model, model.loc_index(apart))
+        plan, dp = _programme(prob, plan_args,
+                              dict(exact=exact_ints, max_states=max_states,
+                                   residues=exact_total, stretch=stretch),
                               deadline)
         if dp.total == 0:
             return _inconsistent(model)
@@ -2397,11 +2405,11 @@ ESTIMATE_SAMPLES = 4000
 def deterministic_count(model, max_states: int = 200_000, support=None, seed: int = 0,
                         samples: int = ESTIMATE_SAMPLES,
                         stretch: tuple[int, int] | None = None,
-                        prove_support: bool = False) -> Counting:
+                        prove_support: bool = False, apart: str | None = None) -> Counting:
     """Exact counting within ``max_states`` states, else an estimate from a fixed number of
     sampled deals drawn with a seeded generator: no clock is involved, so the same model
     always gives the same answer on any machine (the CLI's default).  ``prove_support``:
-    see :func:`estimate`.
+    see :func:`estimate`; ``apart``: see :func:`exact_count`.
 
     >>> from solver.model import CardLocationModel
     >>> m = CardLocationModel(["a", "b", "c"], {"P": 1, "Q": 2})
@@ -2410,7 +2418,7 @@ def deterministic_count(model, max_states: int = 200_000, support=None, seed: in
     """
     try:
         return exact_count(model, max_states=max_states, exact_total=False,
-                           stretch=stretch)
+                           stretch=stretch, apart=apart)
     except OverBudget:
         pass
     try:
@@ -2850,6 +2858,17 @@ def _location_problem(model, li: int):
     prob = _simplify(model, keep_locs=(li,))
     col = next((c for c, ls in enumerate(prob.cols) if ls == (li,)), None)
     return prob, col, [(r, col) for r in range(len(prob.rows)) if (r, col) in prob.cells]
+
+
+def apart_problem(model, li: int):
+    """:func:`_location_problem`'s problem and column, and the plan's arguments that keep
+    that column apart for the whole order (never merged: every state holds its fill)."""
+    prob = _simplify(model, keep_locs=(li,))
+    col = next((c for c, ls in enumerate(prob.cols) if ls == (li,)), None)
+    labels = {c: g for c, g in enumerate(prob.col_group) if g is not None}
+    if col is not None:
+        labels[col] = ("apart", col)
+    return prob, col, dict(col_labels=labels)
 
 
 def interchangeable(model, loc: str):

@@ -39,6 +39,11 @@ STRETCH = (4.0, 30.0)
 #: public view's models of hard 8-player states, which never stretch; no player's view
 #: of the benchmarks gives up)
 SETS_STRETCH = (30.0, 400.0)
+PUBLIC_STRETCH = (4.0, 40.0)
+#: the stretch of the plain programme (the mystery hand's column kept apart) that gives
+#: the number of possible hands where the sets' programme is over its budget
+#: (solver.model.possible_sets); measured (session 21): ...
+POSSIBLE_STRETCH = (4.0, 40.0)
 #: over the DP budget, candidates are counted one CP-SAT check each up to this many
 CANDIDATE_CHECKS = 120
 #: ``None``: budget by DP states only, and estimates from a fixed number of seeded samples,
@@ -53,7 +58,7 @@ class Candidates:
 
     location: str
     count: int | None          # number of possible 4-card hands (None: too many to count)
-    exact: bool                # count and probabilities exact
+    exact: bool                # count and probabilities exact (a count is always exact)
     top: list[tuple[tuple[Card, ...], float]] = field(default_factory=list)
     certain: tuple[Card, ...] = ()
     upper: int | None = None   # when ``count`` is None: an upper bound on it
@@ -82,9 +87,8 @@ class Candidates:
         # is null and the bounds say what is known (never an upper bound as the count)
         out = {"determined": self.determined, "candidates": self.count,
                "top": [{"cards": [repr(c) for c in cs], "p": p} for cs, p in self.top]}
-        if not self.exact:
-            out["candidates_exact"] = False
         if self.count is None:
+            out["candidates_exact"] = False
             out["candidates_at_least"] = self.lower
             out["candidates_at_most"] = self.upper
         if self.top and self.error:
@@ -199,10 +203,16 @@ def analyze_model(vm: ViewModel, record, *, max_states: int = MAX_STATES,
         # the candidates, when their sets cannot be counted, are drawn from this count's
         # own tables afterwards (kept: counting.sample_deal_rows)
         # a player's own view: the exact attempt may stretch (see STRETCH)
+        # the public view: the target's column kept apart in the count, whose programme
+        # then also gives the number of possible hands (solver.model.possible_sets)
+        # where the sets' programme is over its budget
+        apart = (target_of(vm.view, record.header, vm.opts)
+                 if vm.view is None and candidates else None)
         counting = deterministic_count(
             m, max_states, seed=len(record.statements),
-            stretch=stretched(max_states, STRETCH) if vm.view is not None else None,
-            prove_support=not m.choices)
+            stretch=stretched(max_states, STRETCH if vm.view is not None else
+                              PUBLIC_STRETCH if candidates else None),
+            prove_support=not m.choices, apart=apart)
     else:
         counting = count_deals(m, max_states=max_states, time_budget=time_budget)
     if m.choices:   # facts the DP cannot count (an unseen turn's extra turn): rejection
@@ -284,7 +294,17 @@ def _candidates(vm: ViewModel, loc: str, possible, max_states: int, seed: int = 
     from math import comb
     bound = comb(len(free), need)
     if bound > CANDIDATE_CHECKS:  # too many to check one by one: estimate from sampled deals
-        return _sampled_candidates(vm, loc, certain, bound, seed, deals)
+        c = _sampled_candidates(vm, loc, certain, bound, seed, deals)
+        if max_states and not vm.model.choices and c.top:
+            # the number of hands is still exact: which compositions are possible, one bit
+            # each over the plain programme (solver.model.possible_sets)
+            from solver.model.possible_sets import possible_set_count
+
+            n = possible_set_count(vm.model, loc, max_states=max_states,
+                                   stretch=POSSIBLE_STRETCH)
+            if n is not None:
+                c.count = c.lower = c.upper = n
+        return c
     found = []
     for extra in combinations(free, need):
         hand = list(certain) + list(extra)
