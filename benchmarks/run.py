@@ -377,9 +377,11 @@ def latency_table(states, out):
 
 
 def candidates_table(states, out):
-    """Per configuration and view: the share of states whose candidate count is the exact
-    count (never a bound), whose count is known at all, and whose top list is non-empty."""
-    out("| states | view | n | count exact | count known (else null + bounds) | top non-empty |")
+    """Per configuration and view: the share of states whose candidates are exact (their
+    count and the top list's probabilities), whose count is known (a count is always the
+    exact count, else null with bounds), and whose top list is non-empty."""
+    out("| states | view | n | count and top exact | count known, exact (else null + "
+        "bounds) | top non-empty |")
     out("|---|---|---|---|---|---|")
     groups = defaultdict(list)
     for s in states:

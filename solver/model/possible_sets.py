@@ -190,26 +190,28 @@ def _possible_codes(model, loc: str, max_states: int, stretch):
         return out
 
     # backward: can each state be completed, and by which single card's class
-    back = [None] * (T + 1)
-    back[T] = np.full(len(dp.keys[T]), DONE, dtype=np.uint64)
+    # (kept only after the location's cells, where the forward pass joins, and at 0)
+    back: dict[int, np.ndarray] = {}
+    cur = np.full(len(dp.keys[T]), DONE, dtype=np.uint64)
     # (before the location's first cell only the first state's word is ever read, with
     # one card to place)
     for t in range(T - 1, -1 if R == 1 else first - 1, -1):
         src, k, idx = transitions(t)
         out = np.zeros(len(dp.keys[t]), dtype=np.uint64)
         if t in at:
-            vals = back[t + 1][idx]
+            back[t + 1] = cur
+            vals = cur[idx]
             done = (vals & DONE) != 0
             q = np.uint64(1) << np.uint64(pos[t])
             vals = np.where(k == 0, vals, vals & DONE) | np.where((k == 1) & done, q,
                                                                   np.uint64(0))
             _or_words(np.arange(len(src), dtype=np.int32), src, vals, out)
         else:
-            _or_words(idx, src, back[t + 1], out)
-        back[t] = out
+            _or_words(idx, src, cur, out)
+        cur = out
     found: list[np.ndarray] = []
-    if R == 1:
-        v = int(back[0][0]) & ~int(DONE)
+    if R == 1:                          # the first state's word (cur is at 0)
+        v = int(cur[0]) & ~int(DONE)
         found.append(np.array([i for i in range(K) if v >> i & 1], dtype=np.int64))
     elif R >= 2:
         found = _forward(dp, T, at, pos, his, R, K, back, transitions, degree)
