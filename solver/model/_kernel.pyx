@@ -433,12 +433,23 @@ def or_words(const int[::1] src, const int[::1] dst, const u64[::1] inp, u64[::1
 
 def or_rows(const int[::1] src, const int[::1] dst, const u64[:, ::1] inp,
             u64[:, ::1] out):
-    """``out[dst[j]] |= inp[src[j]]`` (rows of words) for every ``j``."""
-    cdef Py_ssize_t m = src.shape[0], W = inp.shape[1], j, w
+    """``out[dst[j]] |= inp[src[j]]`` (rows of words) for every ``j`` (rows of zeros, most
+    of them late in the order, are found once and skipped)."""
+    cdef Py_ssize_t m = src.shape[0], n = inp.shape[0], W = inp.shape[1], j, w, s
+    cdef u64 x
+    live_a = np.zeros(n, dtype=np.uint8)
+    cdef unsigned char[::1] live = live_a
     with nogil:
-        for j in range(m):
+        for j in range(n):
+            x = 0
             for w in range(W):
-                out[dst[j], w] |= inp[src[j], w]
+                x |= inp[j, w]
+            live[j] = x != 0
+        for j in range(m):
+            s = src[j]
+            if live[s]:
+                for w in range(W):
+                    out[dst[j], w] |= inp[s, w]
 
 
 def or_remap(const int[::1] src, const int[::1] dst, const u64[:, ::1] inp,

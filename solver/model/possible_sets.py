@@ -76,12 +76,14 @@ def _or_rows(src, dst, inp, out):
         k.or_rows(np.ascontiguousarray(src, dtype=np.int32),
                   np.ascontiguousarray(dst, dtype=np.int32), inp, out)
         return
+    live = inp.any(axis=1)[src]         # (rows of zeros add nothing)
+    src, dst = src[live], dst[live]
     if not len(src):
         return
     order = np.argsort(dst, kind="stable")
     s = dst[order]
     starts = np.flatnonzero(C._run_starts(s))
-    out[s[starts]] |= np.bitwise_or.reduceat(inp[src[order]], starts, axis=0)
+    out[s[starts], :inp.shape[1]] |= np.bitwise_or.reduceat(inp[src[order]], starts, axis=0)
 
 
 def _or_remap(src, dst, inp, remap, out):
@@ -234,18 +236,26 @@ def _forward(dp, T, at, pos, his, R, K, back, transitions, degree):
         for combo in itertools.combinations_with_replacement(range(K), d):
             if all(combo.count(i) <= his[i] for i in set(combo)):
                 parts.append(combo)
+    # by their last class: before the c-th class's cell only the first bits can be set,
+    # and the rows of words are only that wide (a third of the words on average)
+    parts.sort(key=lambda p: (p[-1] if p else -1, p))
     index = {p: i for i, p in enumerate(parts)}
     nb = len(parts)
     W = (nb + 63) // 64
+    last = np.array([p[-1] if p else -1 for p in parts])
+    # the location's cells before each boundary
+    before = np.concatenate([[0], np.cumsum([t in at for t in range(max(at) + 1)])])
+    width = [max(1, (int(np.searchsorted(last, c, side="left")) + 63) // 64)
+             for c in range(K + 1)]
     pcode = np.array([sum(x << (DIGIT * (len(p) - 1 - j)) for j, x in enumerate(p))
                       for p in parts], dtype=np.int64)
     remaps = {}
     found = []
-    fb = np.zeros((1, W), dtype=np.uint64)
+    fb = np.zeros((1, width[0]), dtype=np.uint64)
     fb[0, 0] = 1
     for t in range(max(at) + 1):        # (no composition is joined after that)
         src, k, idx = transitions(t)
-        out = np.zeros((len(dp.keys[t + 1]), W), dtype=np.uint64)
+        out = np.zeros((len(dp.keys[t + 1]), width[before[t + 1]]), dtype=np.uint64)
         if t not in at:
             _or_rows(src, idx, fb, out)
             fb = out
@@ -275,7 +285,7 @@ def _forward(dp, T, at, pos, his, R, K, back, transitions, degree):
             # the class's cards complete the composition
             full = sel & (a + d == R) & ((nxt & DONE) != 0)
             if full.any():
-                acc = np.zeros((1, W), dtype=np.uint64)
+                acc = np.zeros((1, fb.shape[1]), dtype=np.uint64)
                 _or_rows(src[full], np.zeros(int(full.sum()), dtype=np.int32), fb, acc)
                 _, b = _bits(acc, nb)
                 found.append((pcode[b] << (DIGIT * d)) | tail)
@@ -287,7 +297,7 @@ def _forward(dp, T, at, pos, his, R, K, back, transitions, degree):
                 if not live.any():
                     continue
                 uniq, grp = np.unique(qs[live], return_inverse=True)
-                acc = np.zeros((len(uniq), W), dtype=np.uint64)
+                acc = np.zeros((len(uniq), fb.shape[1]), dtype=np.uint64)
                 _or_rows(src[short][live], grp.astype(np.int32), fb, acc)
                 g, b = _bits(acc, nb)
                 gq, q = np.nonzero(np.unpackbits(uniq.view(np.uint8).reshape(-1, 8), axis=1,

@@ -46,7 +46,8 @@ SETS_STRETCH = (30.0, 400.0)
 #: within 10 % on the hard states; (4, 40) counts the 4 of them that the plain budget
 #: left estimated (0.43-0.52 million states at the peak, 10-11.5 million over the steps:
 #: about 2 s each against 0.3-0.5 s for the estimate).  An analysis without candidates
-#: (the exposure's) keeps the plain budget
+#: (the exposure's), or under facts the programme does not see (then the count is
+#: conditioned by rejection: an estimate anyway), keeps the plain budget
 PUBLIC_STRETCH = (4.0, 40.0)
 #: over the DP budget, candidates are counted one CP-SAT check each up to this many
 CANDIDATE_CHECKS = 120
@@ -210,12 +211,14 @@ def analyze_model(vm: ViewModel, record, *, max_states: int = MAX_STATES,
         # the public view: the target's column kept apart in the count, whose programme
         # then also gives the number of possible hands (solver.model.possible_sets)
         # where the sets' programme is over its budget
-        apart = (target_of(vm.view, record.header, vm.opts)
-                 if vm.view is None and candidates else None)
+        # (not under facts the programme does not see: that count is conditioned by
+        # rejection, an estimate whatever its budget)
+        public = vm.view is None and candidates and not m.choices
+        apart = target_of(vm.view, record.header, vm.opts) if public else None
         counting = deterministic_count(
             m, max_states, seed=len(record.statements),
             stretch=stretched(max_states, STRETCH if vm.view is not None else
-                              PUBLIC_STRETCH if candidates else None),
+                              PUBLIC_STRETCH if public else None),
             prove_support=not m.choices, apart=apart)
     else:
         counting = count_deals(m, max_states=max_states, time_budget=time_budget)
