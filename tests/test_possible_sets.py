@@ -66,9 +66,14 @@ def test_mystery_hand_views_agree_with_the_sets_programme(seed, known, way):
     assert possible_set_count(m, "mystery", max_states=10) == n
 
 
-def test_over_budget_and_degenerate_locations():
+def test_over_budget_and_degenerate_locations(monkeypatch):
+    from solver.model import possible_sets
+
     m, where = mystery_hand_model(3)
     assert possible_set_count(m, "mystery", max_states=10) is None
+    with monkeypatch.context() as mp:       # too many partial compositions for the bits
+        mp.setattr(possible_sets, "MAX_PARTS", 10)
+        assert possible_set_count(m, "mystery") is None
     for c in m.cards:           # the mystery hand known: one set
         if where[c] == "mystery":
             m.place(c, "mystery")

@@ -2,7 +2,7 @@
 """The counting programme's step, compiled (see ``docs/counting.md``): ``expand`` (the
 transitions and their terms), ``reduce_sorted`` (the next states), ``alive`` (the
 dead-state check), ``backward_step`` and ``last_card_step`` (the backward pass); the
-bitset passes of the possible sets of a location: ``or_words``, ``or_rows``, ``or_remap``
+bitset passes of the possible sets of a location: ``or_rows`` and ``or_remap``
 (``solver.model.possible_sets``); and the
 uniform draws from its tables: ``group``, ``sample_transitions`` and ``sample_pick`` (a
 step of ``_DP._sample_floats``), ``split_merged`` (a merged column's cards back to its
@@ -421,14 +421,6 @@ ctypedef unsigned long long u64
 
 cdef extern from *:
     int __builtin_ctzll(unsigned long long) nogil
-
-
-def or_words(const int[::1] src, const int[::1] dst, const u64[::1] inp, u64[::1] out):
-    """``out[dst[j]] |= inp[src[j]]`` for every ``j``."""
-    cdef Py_ssize_t m = src.shape[0], j
-    with nogil:
-        for j in range(m):
-            out[dst[j]] |= inp[src[j]]
 
 
 def or_rows(const int[::1] src, const int[::1] dst, const u64[:, ::1] inp,

@@ -1,5 +1,6 @@
 """How many sets of cards one small location can hold: the exact number, without their
-probabilities (``docs/counting.md``, "The possible sets of a location").
+probabilities (``docs/counting.md``, "The number of possible sets without their
+probabilities").
 
 :func:`solver.model.counting.location_sets` counts every *composition* of the location
 (how many cards of each class of interchangeable cards lie there) with a tagged
@@ -38,6 +39,7 @@ product over their classes of ``C(size, cards)``.
 from __future__ import annotations
 
 import itertools
+import math
 
 import numpy as np
 
@@ -45,8 +47,13 @@ from . import counting as C
 
 #: a state can be completed (the top bit of the backward words)
 DONE = np.uint64(1 << 63)
-#: bits of a class's position in a packed composition
+#: bits of a class's position in a packed composition (and the most classes: one word's
+#: bits besides DONE)
 DIGIT = 6
+#: the most partial compositions (bits) the forward pass carries: a location of at most
+#: four free places from a 52-card deck needs at most 1 + 52 + 1378; a bigger question
+#: (more free places) is left to the caller's estimate
+MAX_PARTS = 1 << 14
 
 
 def _kernel():
@@ -56,17 +63,7 @@ def _kernel():
 
 def _or_words(src, dst, inp, out):
     """``out[dst[j]] |= inp[src[j]]`` (one word each)."""
-    k = _kernel()
-    if k is not None:
-        k.or_words(np.ascontiguousarray(src, dtype=np.int32),
-                   np.ascontiguousarray(dst, dtype=np.int32), inp, out)
-        return
-    if not len(src):
-        return
-    order = np.argsort(dst, kind="stable")
-    s = dst[order]
-    starts = np.flatnonzero(C._run_starts(s))
-    out[s[starts]] |= np.bitwise_or.reduceat(inp[src[order]], starts)
+    _or_rows(src, dst, inp[:, None], out[:, None])
 
 
 def _or_rows(src, dst, inp, out):
@@ -119,8 +116,9 @@ def possible_compositions(model, loc: str, *, max_states: int = 200_000,
     and every possible composition of ``loc``'s free space, as a sorted tuple of class
     indices (a class as often as it has cards there); ``None`` when the plain programme
     is over its budget (``max_states``, ``stretch`` as in
-    :func:`solver.model.counting.exact_count`).  No composition when the model is
-    inconsistent.
+    :func:`solver.model.counting.exact_count`) or the question too big for its bits (more
+    than 63 classes, or more than :data:`MAX_PARTS` partial compositions).  No
+    composition when the model is inconsistent.
 
     >>> from solver.model import CardLocationModel
     >>> m = CardLocationModel(["a", "b", "c", "d", "e"], {"M": 2, "P": 3})
@@ -165,8 +163,8 @@ def _possible_codes(model, loc: str, max_states: int, stretch):
     if not R:                           # the location is full: its set is known
         return classes, 0, np.zeros(1, dtype=np.int64)
     K = len(at)
-    if K > 63:          # (a deck of 52 cards has at most 52 classes)
-        raise ValueError(f"{K} classes can lie in {loc!r}: at most 63 are supported")
+    if K > 63 or (R >= 2 and math.comb(K + R - 2, R - 2) > MAX_PARTS):
+        return None         # (a Mystery Hand model: at most 52 classes, R at most 4)
     pos = {t: i for i, t in enumerate(sorted(at))}         # step -> class position
     his = {pos[t]: min(prob.cells[(r, col)][1], len(prob.rows[r])) for t, r in at.items()}
     md = plan.col_dim[col]
