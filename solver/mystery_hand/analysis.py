@@ -41,14 +41,18 @@ STRETCH = (4.0, 30.0)
 SETS_STRETCH = (30.0, 400.0)
 #: the public view's count, with the mystery hand's column kept apart (its programme
 #: also gives the number of possible hands where the sets' programme, which keeps the
-#: plain budget there, is over it: solver.model.possible_sets).  Measured (session 21,
-#: the 120 public states of the 8-player target): the column apart costs the same work
-#: within 10 % on the hard states; (4, 40) counts the 4 of them that the plain budget
+#: plain budget there, is over it: solver.model.possible_sets).  Measured (session 21):
+#: on the 120 public states of the 8-player target the column apart costs the same work
+#: within 10 % on the hard states; (1.5, 30) counts the 4 of them that the plain budget
 #: left estimated (0.43-0.52 million states at the peak, 10-11.5 million over the steps:
-#: about 2 s each against 0.3-0.5 s for the estimate).  An analysis without candidates
-#: (the exposure's), or under facts the programme does not see (then the count is
-#: conditioned by rejection: an estimate anyway), keeps the plain budget
-PUBLIC_STRETCH = (4.0, 40.0)
+#: 1.5-2.7 s each against 0.2-0.5 s for the estimate).  (4, 40) also counted a state of
+#: the 8-player sample (16.7 million over the steps, 4.4 s), but its failing attempts
+#: went on to 1.6 million states and cost 0.3-0.9 s more each: the sample's public
+#: prefixes took 27.0 s against 14.1 s with (1.5, 30) and 11.1 s before (where the
+#: column apart sums up to 2.4 times the plain count's work).  An analysis without
+#: candidates (the exposure's), or under facts the programme does not see (then the
+#: count is conditioned by rejection: an estimate anyway), keeps the plain budget
+PUBLIC_STRETCH = (1.5, 30.0)
 #: over the DP budget, candidates are counted one CP-SAT check each up to this many
 CANDIDATE_CHECKS = 120
 #: ``None``: budget by DP states only, and estimates from a fixed number of seeded samples,
