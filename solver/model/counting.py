@@ -2859,14 +2859,14 @@ def _tagged_sets(model, prob: _Problem, li: int, tags, tries, top: int, deadline
 def _location_problem(model, li: int):
     """The problem with location ``li`` kept apart (never lumped), its column and the
     cells it has (one per class that can lie there: the tags of :func:`location_sets`)."""
-    prob = _simplify(model, keep_locs=(li,))
-    col = next((c for c, ls in enumerate(prob.cols) if ls == (li,)), None)
+    prob, col, _ = apart_problem(model, li)
     return prob, col, [(r, col) for r in range(len(prob.rows)) if (r, col) in prob.cells]
 
 
 def apart_problem(model, li: int):
-    """:func:`_location_problem`'s problem and column, and the plan's arguments that keep
-    that column apart for the whole order (never merged: every state holds its fill)."""
+    """The problem with location ``li`` never lumped, its column, and the plan's arguments
+    that keep that column apart for the whole order too (never merged: every state holds
+    its fill)."""
     prob = _simplify(model, keep_locs=(li,))
     col = next((c for c, ls in enumerate(prob.cols) if ls == (li,)), None)
     labels = {c: g for c, g in enumerate(prob.col_group) if g is not None}

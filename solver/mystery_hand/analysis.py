@@ -70,8 +70,9 @@ class Candidates:
     exact: bool                # count and probabilities exact (a count is always exact)
     top: list[tuple[tuple[Card, ...], float]] = field(default_factory=list)
     certain: tuple[Card, ...] = ()
-    upper: int | None = None   # when ``count`` is None: an upper bound on it
-    lower: int | None = None   # when ``count`` is None: a lower bound (hands shown possible)
+    upper: int | None = None   # when ``count`` is None: an upper bound on it (else count)
+    lower: int | None = None   # when ``count`` is None: a lower bound (hands shown
+                               # possible; else count)
     error: float = 0.0         # 95 % half-width of the ``top`` probabilities when estimated
 
     def __post_init__(self):
