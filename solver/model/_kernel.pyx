@@ -461,3 +461,151 @@ def or_remap(const int[::1] src, const int[::1] dst, const u64[:, ::1] inp,
                     r = remap[w * 64 + b]
                     if r >= 0:
                         out[dst[j], r >> 6] |= (<u64>1) << (r & 63)
+
+
+# ----- the counts of those sets: floats, one per set bit (solver.model.possible_sets) ---
+# A row's values are those of its set bits in increasing order, the rows one after the
+# other.  ``start[i, w]`` is where the values of the bits of word ``w`` of row ``i``
+# begin, so a bit's value is at its word's start plus the bits below it in its word: one
+# popcount.  GCC on x86-64 Linux builds the two loops that count bits twice, with and
+# without the processor's popcount instruction (twice as fast here; not every x86-64 has
+# it), and picks one at load time; elsewhere the compiler's popcount.
+cdef extern from *:
+    """
+    #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+    #define SLEUTH_CLONES __attribute__((target_clones("popcnt", "default")))
+    #else
+    #define SLEUTH_CLONES
+    #endif
+
+    SLEUTH_CLONES static long long sleuth_starts(const unsigned long long *words,
+            Py_ssize_t n, Py_ssize_t W, long long *start) {
+        long long c = 0;
+        for (Py_ssize_t i = 0; i < n * W; i++) {
+            start[i] = c;
+            c += __builtin_popcountll(words[i]);
+        }
+        return c;
+    }
+
+    SLEUTH_CLONES static void sleuth_spread(Py_ssize_t m, const int *src, const int *dst,
+            const double *weight, const unsigned long long *inp, Py_ssize_t Wi,
+            const long long *istart, const double *ival, const int *remap,
+            const unsigned long long *out, Py_ssize_t Wo, const long long *ostart,
+            double *oval) {
+        for (Py_ssize_t j = 0; j < m; j++) {
+            const unsigned long long *row = inp + (Py_ssize_t)src[j] * Wi;
+            const unsigned long long *orow = out + (Py_ssize_t)dst[j] * Wo;
+            const long long *os = ostart + (Py_ssize_t)dst[j] * Wo;
+            long long i = istart[(Py_ssize_t)src[j] * Wi];
+            double c = weight[j];
+            for (Py_ssize_t w = 0; w < Wi; w++) {
+                unsigned long long x = row[w];
+                while (x) {
+                    int b = __builtin_ctzll(x) + 64 * (int)w;
+                    x &= x - 1;
+                    int r = remap ? remap[b] : b;
+                    if (r >= 0)
+                        oval[os[r >> 6] + __builtin_popcountll(
+                            orow[r >> 6] & ((1ULL << (r & 63)) - 1))] += ival[i] * c;
+                    i++;
+                }
+            }
+        }
+    }
+    """
+    long long sleuth_starts(const u64* words, Py_ssize_t n, Py_ssize_t W, i64* start) nogil
+    void sleuth_spread(Py_ssize_t m, const int* src, const int* dst, const double* weight,
+                       const u64* inp, Py_ssize_t Wi, const i64* istart, const double* ival,
+                       const int* remap, const u64* out, Py_ssize_t Wo, const i64* ostart,
+                       double* oval) nogil
+
+
+def word_starts(const u64[:, ::1] words):
+    """``(start, total)``: where the values of each word's set bits begin (an array of
+    the words' shape) and how many values there are."""
+    cdef Py_ssize_t n = words.shape[0], W = words.shape[1]
+    start_a = np.zeros((n, W), dtype=np.int64)
+    cdef i64[:, ::1] start = start_a
+    cdef long long total = 0
+    if n * W:
+        with nogil:
+            total = sleuth_starts(&words[0, 0], n, W, &start[0, 0])
+    return start_a, total
+
+
+def spread(const int[::1] src, const int[::1] dst, const double[::1] weight,
+           const u64[:, ::1] inp, const i64[:, ::1] istart, const double[::1] ival,
+           const int[::1] remap, const u64[:, ::1] out, const i64[:, ::1] ostart,
+           double[::1] oval):
+    """For every ``j`` and every bit ``b`` of ``inp[src[j]]``, its value times
+    ``weight[j]`` added to the value of bit ``remap[b]`` (``b`` itself when ``remap`` is
+    empty; none where it is negative) of ``out[dst[j]]``, which must have that bit."""
+    cdef Py_ssize_t m = src.shape[0]
+    if m == 0 or ival.shape[0] == 0 or oval.shape[0] == 0:
+        return
+    with nogil:
+        sleuth_spread(m, &src[0], &dst[0], &weight[0], &inp[0, 0], inp.shape[1],
+                      &istart[0, 0], &ival[0], &remap[0] if remap.shape[0] else NULL,
+                      &out[0, 0], out.shape[1], &ostart[0, 0], &oval[0])
+
+
+def join_full(const int[::1] src, const double[::1] weight, const u64[:, ::1] inp,
+              const i64[:, ::1] istart, const double[::1] ival, const int[::1] table,
+              double[::1] acc):
+    """For every ``j`` and bit ``b`` of ``inp[src[j]]``: ``acc[table[b]] += value x
+    weight[j]`` (none where ``table[b]`` is negative)."""
+    cdef Py_ssize_t m = src.shape[0], W = inp.shape[1], j, w, s, i
+    cdef u64 x
+    cdef int b, r
+    cdef double c
+    with nogil:
+        for j in range(m):
+            s = src[j]
+            i = istart[s, 0]
+            c = weight[j]
+            for w in range(W):
+                x = inp[s, w]
+                while x:
+                    b = __builtin_ctzll(x) + 64 * w
+                    x &= x - 1
+                    r = table[b]
+                    if r >= 0:
+                        acc[r] += ival[i] * c
+                    i += 1
+
+
+def join_short(const int[::1] src, const int[::1] dst, const double[::1] weight,
+               const u64[:, ::1] inp, const i64[:, ::1] istart, const double[::1] ival,
+               const u64[:, ::1] qw, const i64[:, ::1] qstart, const double[::1] qval,
+               const int[:, ::1] table, double[::1] acc):
+    """For every ``j``, bit ``b`` of ``inp[src[j]]`` and bit ``q`` of ``qw[dst[j], 0]``:
+    ``acc[table[b, q]] += value of b x weight[j] x value of q`` (none where the table
+    is negative)."""
+    cdef Py_ssize_t m = src.shape[0], W = inp.shape[1], j, w, s, i, d, iq
+    cdef u64 x, y
+    cdef int b, q, r
+    cdef double c
+    with nogil:
+        for j in range(m):
+            s = src[j]
+            d = dst[j]
+            i = istart[s, 0]
+            if qw[d, 0] == 0:
+                continue
+            for w in range(W):
+                x = inp[s, w]
+                while x:
+                    b = __builtin_ctzll(x) + 64 * w
+                    x &= x - 1
+                    c = ival[i] * weight[j]
+                    i += 1
+                    y = qw[d, 0]
+                    iq = qstart[d, 0]
+                    while y:
+                        q = __builtin_ctzll(y)
+                        y &= y - 1
+                        r = table[b, q]
+                        if r >= 0:
+                            acc[r] += c * qval[iq]
+                        iq += 1

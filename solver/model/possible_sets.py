@@ -44,6 +44,7 @@ import math
 import numpy as np
 
 from . import counting as C
+from . import reuse
 
 #: a state can be completed (the top bit of the backward words)
 DONE = np.uint64(1 << 63)
@@ -109,6 +110,104 @@ def _bits(rows: np.ndarray, nb: int):
                                     bitorder="little")[:, :nb])
 
 
+# ----- one float per set bit: the compositions' counts (possible_sets) ---------------
+# a row's values are those of its set bits in increasing order, the rows one after the
+# other; ``start[i, w]`` (the words' shape) is where the values of the bits of word ``w``
+# of row ``i`` begin
+
+_POP8 = np.array([bin(i).count("1") for i in range(256)], dtype=np.int64)
+
+
+def _popcount(words: np.ndarray) -> np.ndarray:
+    """The number of set bits of each word."""
+    w = np.ascontiguousarray(words, dtype=np.uint64)
+    return _POP8[w.view(np.uint8)].reshape(w.shape + (8,)).sum(axis=-1)
+
+
+def _starts(words: np.ndarray) -> tuple[np.ndarray, int]:
+    """``(start, total)``: where each word's values begin, and how many there are."""
+    k = _kernel()
+    if k is not None:
+        return k.word_starts(words)
+    c = np.cumsum(_popcount(words).ravel())
+    total = int(c[-1]) if len(c) else 0
+    return (c - _popcount(words).ravel()).reshape(words.shape), total
+
+
+#: transitions at a time in the numpy code (its bit tables: 64 bytes per word of each)
+_CHUNK = 1 << 15
+
+
+def _pairs(src, inp, istart):
+    """The set bits of ``inp[src]``, as ``(transition, bit, index of its value)``."""
+    j, b = _bits(inp[src], 64 * inp.shape[1])
+    first = np.searchsorted(j, j)                   # (row-major: a row's bits in order)
+    return j, b, istart[src[j], 0] + np.arange(len(j)) - first
+
+
+def _spread(src, dst, weight, inp, istart, ival, remap, out, ostart, oval):
+    """For every ``j`` and every bit ``b`` of ``inp[src[j]]``, its value times
+    ``weight[j]`` added to the value of bit ``remap[b]`` (``b`` when ``remap`` is
+    ``None``; none where it is negative) of ``out[dst[j]]``."""
+    k = _kernel()
+    src = np.ascontiguousarray(src, dtype=np.int32)
+    dst = np.ascontiguousarray(dst, dtype=np.int32)
+    if k is not None:
+        k.spread(src, dst, np.ascontiguousarray(weight, dtype=np.float64), inp, istart,
+                 ival, np.zeros(0, dtype=np.int32) if remap is None
+                 else np.ascontiguousarray(remap, dtype=np.int32), out, ostart, oval)
+        return
+    for a in range(0, len(src), _CHUNK):
+        s, d, w = src[a:a + _CHUNK], dst[a:a + _CHUNK], weight[a:a + _CHUNK]
+        j, b, i = _pairs(s, inp, istart)
+        r = b if remap is None else remap[b]
+        ok = r >= 0
+        j, r, i = j[ok], r[ok], i[ok]
+        dj, wd = d[j], r >> 6
+        mask = (np.uint64(1) << (r & 63).astype(np.uint64)) - np.uint64(1)
+        at = ostart[dj, wd] + _popcount(out[dj, wd] & mask)
+        oval += np.bincount(at, weights=ival[i] * w[j], minlength=len(oval))
+
+
+def _join_full(src, weight, inp, istart, ival, table, acc):
+    """``acc[table[b]] += value of b x weight[j]`` for every bit ``b`` of ``inp[src[j]]``
+    (none where the table is negative)."""
+    k = _kernel()
+    src = np.ascontiguousarray(src, dtype=np.int32)
+    if k is not None:
+        k.join_full(src, np.ascontiguousarray(weight, dtype=np.float64), inp, istart, ival,
+                    table, acc)
+        return
+    for a in range(0, len(src), _CHUNK):
+        j, b, i = _pairs(src[a:a + _CHUNK], inp, istart)
+        r = table[b]
+        ok = r >= 0
+        acc += np.bincount(r[ok], weights=(ival[i] * weight[a:a + _CHUNK][j])[ok],
+                           minlength=len(acc))
+
+
+def _join_short(src, dst, weight, inp, istart, ival, qw, qstart, qval, table, acc):
+    """``acc[table[b, q]] += value of b x weight[j] x value of q`` for every bit ``b`` of
+    ``inp[src[j]]`` and bit ``q`` of ``qw[dst[j], 0]`` (none where the table is
+    negative)."""
+    k = _kernel()
+    src = np.ascontiguousarray(src, dtype=np.int32)
+    dst = np.ascontiguousarray(dst, dtype=np.int32)
+    if k is not None:
+        k.join_short(src, dst, np.ascontiguousarray(weight, dtype=np.float64), inp, istart,
+                     ival, qw, qstart, qval, table, acc)
+        return
+    for a in range(0, len(src), _CHUNK):
+        s, d, w = src[a:a + _CHUNK], dst[a:a + _CHUNK], weight[a:a + _CHUNK]
+        j, b, i = _pairs(s, inp, istart)
+        # every such pair with every bit of its target's word
+        g, q, iq = _pairs(d[j], qw, qstart)
+        r = table[b[g], q]
+        ok = r >= 0
+        acc += np.bincount(r[ok], weights=(ival[i[g]] * w[j[g]] * qval[iq])[ok],
+                           minlength=len(acc))
+
+
 def possible_compositions(model, loc: str, *, max_states: int = 200_000,
                           stretch: tuple[float, float] | None = None):
     """``(classes, compositions)``: the classes of interchangeable cards that can lie in
@@ -134,12 +233,35 @@ def possible_compositions(model, loc: str, *, max_states: int = 200_000,
     return classes, [tuple(row) for row in _digits(codes, R).tolist()]
 
 
-def _possible_codes(model, loc: str, max_states: int, stretch):
+def _possible_codes(model, loc: str, max_states: int, stretch, counts: bool = False):
     """:func:`possible_compositions` as ``(classes, R, packed compositions)``: ``R``
-    cards each, their class positions in :data:`DIGIT` bits, in increasing order."""
+    cards each, their class positions in :data:`DIGIT` bits, in increasing order.  With
+    ``counts``, also each composition's count (in the programme's units: only their
+    ratios mean anything), the bound on their relative rounding error, the problem and
+    its rows of the classes: ``(classes, R, codes, counts, rounding, prob, rows)``."""
     li = model.loc_index(loc)
     try:
         prob, col, plan_args = C.apart_problem(model, li)
+    except C._Infeasible:
+        return _answer([], 0, np.zeros(0, dtype=np.int64), counts, None, None)
+    # the same answer as a recent analysis' (solver.model.reuse): the same problem and
+    # question (the answer is in the problem's terms: classes of card indices)
+    memo = reuse.current()
+    if memo is not None:
+        key = ("possible sets", C._problem_key(prob), col, max_states, stretch, counts,
+               C._settings())
+        if key in memo.results:
+            memo.hits += 1
+            return memo.results[key]
+    res = _codes_of(model, prob, col, plan_args, max_states, stretch, counts)
+    if memo is not None:
+        memo.keep(memo.results, key, res, reuse.KEYS)
+    return res
+
+
+def _codes_of(model, prob, col, plan_args, max_states, stretch, counts):
+    """:func:`_possible_codes` for the problem ``prob`` with ``col`` apart."""
+    try:
         kept = C._LAST_DP.get(C._fingerprint(model))
         if (kept is not None and C._problem_key(kept[0]) == C._problem_key(prob)
                 and kept[1].col_labels == plan_args["col_labels"] and not kept[2].exact):
@@ -151,17 +273,19 @@ def _possible_codes(model, loc: str, max_states: int, stretch):
                                          residues=False,
                                          stretch=C.stretched(max_states, stretch)))
     except C._Infeasible:
-        return [], 0, np.zeros(0, dtype=np.int64)
+        return _answer([], 0, np.zeros(0, dtype=np.int64), counts, None, None)
     except C.OverBudget:
         return None
     T = len(plan.order)
     at = {t: c[0] for t, c in enumerate(plan.order) if c[0] >= 0 and c[1] == col}
-    classes = [list(prob.rows[r]) for t, r in sorted(at.items())]
+    rows = [r for t, r in sorted(at.items())]
+    classes = [list(prob.rows[r]) for r in rows]
     if not len(dp.keys[T]):
-        return classes, 0, np.zeros(0, dtype=np.int64)
+        return _answer(classes, 0, np.zeros(0, dtype=np.int64), counts, prob, rows)
     R = prob.col_cap[col] if col is not None else 0
     if not R:                           # the location is full: its set is known
-        return classes, 0, np.zeros(1, dtype=np.int64)
+        return _answer(classes, 0, np.zeros(1, dtype=np.int64), counts, prob, rows,
+                       np.ones(1))
     K = len(at)
     if K > 63 or (R >= 2 and math.comb(K + R - 2, R - 2) > MAX_PARTS):
         return None         # (a Mystery Hand model: at most 52 classes, R at most 4)
@@ -169,6 +293,8 @@ def _possible_codes(model, loc: str, max_states: int, stretch):
     his = {pos[t]: min(prob.cells[(r, col)][1], len(prob.rows[r])) for t, r in at.items()}
     md = plan.col_dim[col]
     first = min(at) if at else T
+    if counts:
+        dp.backward()                   # (a count's programme has it already)
 
     def degree(b: int, keys: np.ndarray) -> np.ndarray:
         if md in plan.strides[b]:
@@ -178,45 +304,83 @@ def _possible_codes(model, loc: str, max_states: int, stretch):
     again: dict[int, tuple] = {}        # transitions not kept, expanded for both passes
 
     def transitions(t):
-        kept = dp._trans.get(t)         # (the weights are not needed)
+        kept = dp._trans.get(t)
         if kept is not None:
-            return kept[:3]
+            return kept[:3] + ((dp.bin[kept[3]],) if counts else (None,))
         if t in again:
             return again.pop(t)
-        src, k, idx, _ = dp._transitions(t)
-        out = src.astype(np.int32), k, idx.astype(np.int32)
+        src, k, idx, w = dp._transitions(t)
+        out = src.astype(np.int32), k, idx.astype(np.int32), w if counts else None
         if R >= 2 and t <= max(at):     # the forward pass reads it again
             again[t] = out
         return out
 
     # backward: can each state be completed, and by which single card's class
-    # (kept only after the location's cells, where the forward pass joins, and at 0)
+    # (kept only after the location's cells, where the forward pass joins, and at 0);
+    # with counts, also how many completions each such class has (one float per bit,
+    # of the words without DONE)
     back: dict[int, np.ndarray] = {}
+    backq: dict[int, tuple] = {}
     cur = np.full(len(dp.keys[T]), DONE, dtype=np.uint64)
+    if counts:
+        qcur = np.zeros((len(cur), 1), dtype=np.uint64)
+        qoff, qval = np.zeros((len(cur), 1), dtype=np.int64), np.zeros(0)
     # (before the location's first cell only the first state's word is ever read, with
     # one card to place)
     for t in range(T - 1, -1 if R == 1 else first - 1, -1):
-        src, k, idx = transitions(t)
+        src, k, idx, w = transitions(t)
         out = np.zeros(len(dp.keys[t]), dtype=np.uint64)
         if t in at:
             back[t + 1] = cur
+            if counts:
+                backq[t + 1] = qcur, qoff, qval
             vals = cur[idx]
             done = (vals & DONE) != 0
             q = np.uint64(1) << np.uint64(pos[t])
-            vals = np.where(k == 0, vals, vals & DONE) | np.where((k == 1) & done, q,
-                                                                  np.uint64(0))
+            one = (k == 1) & done
+            vals = np.where(k == 0, vals, vals & DONE) | np.where(one, q, np.uint64(0))
             _or_words(np.arange(len(src), dtype=np.int32), src, vals, out)
         else:
             _or_words(idx, src, cur, out)
+        if counts:
+            qout = (out & ~DONE)[:, None]
+            ooff, nv = _starts(qout)
+            oval = np.zeros(nv)
+            sel = k == 0 if t in at else slice(None)
+            _spread(idx[sel], src[sel], w[sel], qcur, qoff, qval, None, qout, ooff, oval)
+            if t in at and one.any():   # the class's one card, then nothing more
+                n1 = int(one.sum())
+                _spread(np.arange(n1), src[one], w[one],
+                        np.full((n1, 1), q, dtype=np.uint64),
+                        np.arange(n1, dtype=np.int64)[:, None], dp.bwd[t + 1][idx[one]], None,
+                        qout, ooff, oval)
+            qcur, qoff, qval = qout, ooff, oval
         cur = out
     found: list[np.ndarray] = []
+    acc = None
     if R == 1:                          # the first state's word (cur is at 0)
         v = int(cur[0]) & ~int(DONE)
         found.append(np.array([i for i in range(K) if v >> i & 1], dtype=np.int64))
+        if counts:
+            acc = qval[: _popcount(qcur[:1]).sum()]
     elif R >= 2:
-        found = _forward(dp, T, at, pos, his, R, K, back, transitions, degree)
+        found, acc = _forward(dp, T, at, pos, his, R, K, back, backq if counts else None,
+                              transitions, degree)
     codes = np.unique(np.concatenate(found)) if found else np.zeros(0, dtype=np.int64)
-    return classes, R, codes
+    if not counts:
+        return classes, R, codes
+    if R >= 2:                          # acc: every composition of R cards, by code
+        allc = _compositions(K, R, his)
+        acc = acc[np.searchsorted(allc, codes)]
+    return _answer(classes, R, codes, True, prob, rows, acc,
+                   2 * dp.delta_fwd + (2 * T + 8) * C.UNIT * 1.01)
+
+
+def _answer(classes, R, codes, counts, prob, rows, acc=None, rounding=0.0):
+    if not counts:
+        return classes, R, codes
+    return (classes, R, codes, np.zeros(len(codes)) if acc is None else acc, rounding,
+            prob, rows)
 
 
 def _digits(codes: np.ndarray, R: int) -> np.ndarray:
@@ -225,8 +389,28 @@ def _digits(codes: np.ndarray, R: int) -> np.ndarray:
     return (codes[:, None] >> shifts[None, :]) & (2 ** DIGIT - 1)
 
 
-def _forward(dp, T, at, pos, his, R, K, back, transitions, degree):
-    """The packed possible compositions (see :func:`possible_compositions`)."""
+def _compositions(K: int, R: int, his) -> np.ndarray:
+    """The packed codes of every composition of ``R`` cards over ``K`` classes with at
+    most ``his[c]`` cards of class ``c``, sorted."""
+    code = np.arange(K, dtype=np.int64)
+    last = np.arange(K, dtype=np.int64)
+    for _ in range(R - 1):              # append a class at least the last one
+        n = K - last
+        rep = np.repeat(np.arange(len(code)), n)
+        nxt = last[rep] + np.arange(len(rep)) - np.repeat(np.cumsum(n) - n, n)
+        code, last = (code[rep] << DIGIT) | nxt, nxt
+    dig = _digits(code, R)
+    cap = np.array([his[c] for c in range(K)], dtype=np.int64)
+    ok = np.ones(len(code), dtype=bool)
+    for c in range(R):
+        ok &= (dig == dig[:, c:c + 1]).sum(axis=1) <= cap[dig[:, c]]
+    return code[ok]                     # (made in increasing order)
+
+
+def _forward(dp, T, at, pos, his, R, K, back, backq, transitions, degree):
+    """The packed possible compositions (see :func:`possible_compositions`) and, with
+    ``backq`` (the backward counts), every composition's count (by :func:`_compositions`'
+    index; else ``None``)."""
     # the partial compositions of degree at most R - 2 over the classes in order, one bit
     # each, packed as the final ones are (positions in DIGIT bits, in increasing order)
     parts = [()]
@@ -241,21 +425,39 @@ def _forward(dp, T, at, pos, his, R, K, back, transitions, degree):
     nb = len(parts)
     W = (nb + 63) // 64
     last = np.array([p[-1] if p else -1 for p in parts])
+    plen = np.array([len(p) for p in parts])
     # the location's cells before each boundary
     before = np.concatenate([[0], np.cumsum([t in at for t in range(max(at) + 1)])])
     width = [max(1, (int(np.searchsorted(last, c, side="left")) + 63) // 64)
              for c in range(K + 1)]
     pcode = np.array([sum(x << (DIGIT * (len(p) - 1 - j)) for j, x in enumerate(p))
                       for p in parts], dtype=np.int64)
+    counts = backq is not None
+    if counts:
+        allc = _compositions(K, R, his)
+        acc = np.zeros(len(allc))
+
+        def table(codes, ok):
+            """Each code's index among allc (-1 where not ``ok`` or not there)."""
+            i = np.minimum(np.searchsorted(allc, codes), len(allc) - 1)
+            return np.where(ok & (allc[i] == codes), i, -1).astype(np.int32)
+
+        fo = np.zeros((1, width[0]), dtype=np.int64)
+        fv = np.ones(1)
     remaps = {}
     found = []
     fb = np.zeros((1, width[0]), dtype=np.uint64)
     fb[0, 0] = 1
     for t in range(max(at) + 1):        # (no composition is joined after that)
-        src, k, idx = transitions(t)
+        src, k, idx, w = transitions(t)
         out = np.zeros((len(dp.keys[t + 1]), width[before[t + 1]]), dtype=np.uint64)
         if t not in at:
             _or_rows(src, idx, fb, out)
+            if counts:
+                oo, nv = _starts(out)
+                ov = np.zeros(nv)
+                _spread(src, idx, w, fb, fo, fv, None, out, oo, ov)
+                fo, fv = oo, ov
             fb = out
             continue
         m = pos[t]
@@ -263,6 +465,7 @@ def _forward(dp, T, at, pos, his, R, K, back, transitions, degree):
         nxt = back[t + 1][idx]
         z = k == 0
         _or_rows(src[z], idx[z], fb, out)
+        carries = []
         for d in range(1, min(R, his[m]) + 1):
             sel = (k == d) & (a <= R - 2)
             if not sel.any():
@@ -277,16 +480,23 @@ def _forward(dp, T, at, pos, his, R, K, back, transitions, degree):
                             rm[i] = j
                     remaps[m, d] = rm
                 _or_remap(src[carry], idx[carry], fb, remaps[m, d], out)
+                carries.append((carry, remaps[m, d]))
             tail = 0
             for _ in range(d):
                 tail = (tail << DIGIT) | m
             # the class's cards complete the composition
             full = sel & (a + d == R) & ((nxt & DONE) != 0)
             if full.any():
-                acc = np.zeros((1, fb.shape[1]), dtype=np.uint64)
-                _or_rows(src[full], np.zeros(int(full.sum()), dtype=np.int32), fb, acc)
-                _, b = _bits(acc, nb)
+                acc0 = np.zeros((1, fb.shape[1]), dtype=np.uint64)
+                _or_rows(src[full], np.zeros(int(full.sum()), dtype=np.int32), fb, acc0)
+                _, b = _bits(acc0, nb)
                 found.append((pcode[b] << (DIGIT * d)) | tail)
+                if counts:
+                    tab = np.full(64 * fb.shape[1], -1, dtype=np.int32)
+                    n = min(nb, len(tab))
+                    tab[:n] = table((pcode[:n] << (DIGIT * d)) | tail, plen[:n] + d == R)
+                    _join_full(src[full], w[full] * dp.bwd[t + 1][idx[full]], fb, fo, fv,
+                               tab, acc)
             # one card of a later class q completes it: grouped by the set of those q
             short = sel & (a + d == R - 1)
             if short.any():
@@ -294,10 +504,20 @@ def _forward(dp, T, at, pos, his, R, K, back, transitions, degree):
                 live = qs != 0
                 if not live.any():
                     continue
+                if counts:
+                    n = min(nb, 64 * fb.shape[1])
+                    head = (pcode[:n] << (DIGIT * d)) | tail
+                    tab = np.full((64 * fb.shape[1], 64), -1, dtype=np.int32)
+                    qq = np.arange(K, dtype=np.int64)
+                    tab[:n, :K] = table((head[:, None] << DIGIT) | qq[None, :],
+                                        (plen[:n, None] + d == R - 1) & (qq[None, :] > m))
+                    qw, qo, qv = backq[t + 1]
+                    _join_short(src[short], idx[short], w[short], fb, fo, fv, qw, qo, qv,
+                                tab, acc)
                 uniq, grp = np.unique(qs[live], return_inverse=True)
-                acc = np.zeros((len(uniq), fb.shape[1]), dtype=np.uint64)
-                _or_rows(src[short][live], grp.astype(np.int32), fb, acc)
-                g, b = _bits(acc, nb)
+                acc0 = np.zeros((len(uniq), fb.shape[1]), dtype=np.uint64)
+                _or_rows(src[short][live], grp.astype(np.int32), fb, acc0)
+                g, b = _bits(acc0, nb)
                 gq, q = np.nonzero(np.unpackbits(uniq.view(np.uint8).reshape(-1, 8), axis=1,
                                                  bitorder="little")[:, :K])
                 # every (part of group g) with every (q of group g)
@@ -308,8 +528,15 @@ def _forward(dp, T, at, pos, his, R, K, back, transitions, degree):
                 qq = q[starts[g[rep]] + off]
                 head = (pcode[b[rep]] << (DIGIT * d)) | tail
                 found.append((head << DIGIT) | qq)
+        if counts:
+            oo, nv = _starts(out)
+            ov = np.zeros(nv)
+            _spread(src[z], idx[z], w[z], fb, fo, fv, None, out, oo, ov)
+            for carry, rm in carries:
+                _spread(src[carry], idx[carry], w[carry], fb, fo, fv, rm, out, oo, ov)
+            fo, fv = oo, ov
         fb = out
-    return found
+    return found, (acc if counts else None)
 
 
 def possible_set_count(model, loc: str, *, max_states: int = 200_000,
@@ -330,3 +557,30 @@ def possible_set_count(model, loc: str, *, max_states: int = 200_000,
     for c in range(1, R):
         j[:, c] = np.where(dig[:, c] == dig[:, c - 1], j[:, c - 1] + 1, 1)
     return int((np.prod(size - j + 1, axis=1) // np.prod(j, axis=1)).sum())
+
+
+def possible_sets(model, loc: str, top: int = 10, *, max_states: int = 200_000,
+                  stretch: tuple[float, float] | None = None
+                  ) -> tuple[int, list[tuple[frozenset, float]]] | None:
+    """:func:`solver.model.counting.location_sets`' answer by the same passes with one
+    float per set bit: ``(number of possible sets, the top most likely with their
+    probabilities)``, ties broken by the sorted card reprs; ``(0, [])`` when the model is
+    inconsistent; ``None`` over the budget (see :func:`possible_compositions`).
+
+    >>> from solver.model import CardLocationModel
+    >>> m = CardLocationModel(["a", "b", "c", "d"], {"M": 2, "P": 2})
+    >>> m.add(["a", "b"], ["M"], 1, 1)
+    >>> n, best = possible_sets(m, "M", top=3)
+    >>> n, [(sorted(s), p) for s, p in best]
+    (4, [(['a', 'c'], 0.25), (['a', 'd'], 0.25), (['b', 'c'], 0.25)])
+    """
+    res = _possible_codes(model, loc, max_states, stretch, counts=True)
+    if res is None:
+        return None
+    classes, R, codes, counts, rounding, prob, rows = res
+    if prob is None or not len(codes):
+        return 0, []
+    dig = _digits(codes, R)
+    vals = [(dig == p).sum(axis=1) for p in range(len(rows))]
+    return C._sets_of(model, prob, model.loc_index(loc), counts, vals, rows,
+                      4 * rounding, top)

@@ -213,17 +213,17 @@ def analyze_model(vm: ViewModel, record, *, max_states: int = MAX_STATES,
         # the candidates, when their sets cannot be counted, are drawn from this count's
         # own tables afterwards (kept: counting.sample_deal_rows)
         # a player's own view: the exact attempt may stretch (see STRETCH)
-        # the public view: the target's column kept apart in the count, whose programme
-        # then also gives the number of possible hands (solver.model.possible_sets)
-        # where the sets' programme is over its budget
+        # with candidates, the target's column is kept apart in the count, whose
+        # programme then also gives the candidates (solver.model.possible_sets); the
+        # public view stretches too (PUBLIC_STRETCH)
         # (not under facts the programme does not see: that count is conditioned by
         # rejection, an estimate whatever its budget)
-        public = vm.view is None and candidates and not m.choices
-        apart = target_of(vm.view, record.header, vm.opts) if public else None
+        apart = (target_of(vm.view, record.header, vm.opts)
+                 if candidates and not m.choices else None)
         counting = deterministic_count(
             m, max_states, seed=len(record.statements),
             stretch=stretched(max_states, STRETCH if vm.view is not None else
-                              PUBLIC_STRETCH if public else None),
+                              PUBLIC_STRETCH if apart else None),
             prove_support=not m.choices, apart=apart)
     else:
         counting = count_deals(m, max_states=max_states, time_budget=time_budget)
@@ -289,12 +289,20 @@ def _candidates(vm: ViewModel, loc: str, possible, max_states: int, seed: int = 
     certain = tuple(sorted(Card.parse(n) for n, ls in possible.items()
                            if ls == {loc} and n != "Jk"))
     from solver.model.counting import location_sets
+    from solver.model.possible_sets import possible_sets
 
     # (max_states 0: the deals could not even be counted, so the sets cannot be either)
-    res = (location_sets(vm.model, loc, top=10, max_states=max_states, base_states=base_states,
-                         stretch=SETS_STRETCH if vm.view is not None else None,
-                         base_work=base_work)
-           if max_states else None)
+    # first over the count's own programme when it kept the column apart (one float per
+    # partial composition: solver.model.possible_sets), then the tagged programme
+    res = None
+    if max_states:
+        res = possible_sets(vm.model, loc, top=10, max_states=max_states,
+                            stretch=STRETCH if vm.view is not None else PUBLIC_STRETCH)
+        if res is None:
+            res = location_sets(vm.model, loc, top=10, max_states=max_states,
+                                base_states=base_states,
+                                stretch=SETS_STRETCH if vm.view is not None else None,
+                                base_work=base_work)
     if res is not None:
         count, top = res
         return Candidates(loc, count, True,
@@ -307,16 +315,6 @@ def _candidates(vm: ViewModel, loc: str, possible, max_states: int, seed: int = 
     bound = comb(len(free), need)
     if bound > CANDIDATE_CHECKS:  # too many to check one by one: estimate from sampled deals
         c = _sampled_candidates(vm, loc, certain, bound, seed, deals)
-        if max_states and not vm.model.choices and c.top:
-            # the number of hands is still exact: which compositions are possible, one bit
-            # each over the plain programme (solver.model.possible_sets)
-            from solver.model.possible_sets import possible_set_count
-
-            n = possible_set_count(vm.model, loc, max_states=max_states,
-                                   stretch=STRETCH if vm.view is not None else
-                                   PUBLIC_STRETCH)
-            if n is not None:
-                c.count = c.lower = c.upper = n
         return c
     found = []
     for extra in combinations(free, need):
