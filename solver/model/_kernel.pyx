@@ -2,8 +2,10 @@
 """The counting programme's step, compiled (see ``docs/counting.md``): ``expand`` (the
 transitions and their terms), ``reduce_sorted`` (the next states), ``alive`` (the
 dead-state check), ``backward_step`` and ``last_card_step`` (the backward pass); the
-bitset passes of the possible sets of a location: ``or_rows`` and ``or_remap``
-(``solver.model.possible_sets``); and the
+bitset passes of the possible sets of a location: ``or_rows`` and ``or_remap``, and
+their counts, one float per set bit: ``word_starts``, ``spread``, ``join_full`` and
+``join_short`` (``solver.model.possible_sets``: the same sums as its numpy code, in
+another order); and the
 uniform draws from its tables: ``group``, ``sample_transitions`` and ``sample_pick`` (a
 step of ``_DP._sample_floats``), ``split_merged`` (a merged column's cards back to its
 parts, ``_deals_from_counts``).

@@ -1,6 +1,6 @@
-"""How many sets of cards one small location can hold: the exact number, without their
-probabilities (``docs/counting.md``, "The number of possible sets without their
-probabilities").
+"""Which sets of cards one small location can hold, and how likely each is, over the
+plain counting programme (``docs/counting.md``, "The possible sets and their
+probabilities over the plain programme").
 
 :func:`solver.model.counting.location_sets` counts every *composition* of the location
 (how many cards of each class of interchangeable cards lie there) with a tagged
@@ -28,6 +28,13 @@ its cards in that order.  Then:
 The cost is the plain programme (with that column apart) and two passes of a few words
 per transition.  The number of sets is the sum over the possible compositions of the
 product over their classes of ``C(size, cards)``.
+
+Their probabilities (:func:`possible_sets`) take the same passes with one float per set
+bit: forward the ways each partial composition reaches the state, backward the
+completions by the class of the one card still to come; a composition's count is the sum
+over its joins of forward value x the transition's weight x backward value.  A row's
+values are kept in the order of its set bits, so a bit's value is found by a popcount,
+without keys or sorting.
 
 >>> from solver.model import CardLocationModel
 >>> m = CardLocationModel(["a", "b", "c", "d", "e"], {"M": 2, "P": 3})

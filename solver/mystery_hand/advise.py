@@ -269,8 +269,12 @@ def suggest(record, view: str | None, *, top: int | None = None,
             actions.append(a)
     # announce (MH-18..20): the most likely hand
     from solver.model.counting import location_sets
+    from solver.model.possible_sets import possible_sets
 
-    ls = location_sets(vm.model, target, top=1, max_states=budget.max_states or 400_000)
+    # (over the plain programme with the target apart first, as the analysis does)
+    ls = possible_sets(vm.model, target, top=1, max_states=budget.max_states or 400_000)
+    if ls is None:
+        ls = location_sets(vm.model, target, top=1, max_states=budget.max_states or 400_000)
     if ls is not None and ls[1]:
         count = ls[0]
         guess, p_right = tuple(sorted(ls[1][0][0])), ls[1][0][1]
