@@ -384,6 +384,8 @@ def _codes_of(model, prob, col, plan_args, max_states, stretch, counts):
 
 
 def _answer(classes, R, codes, counts, prob, rows, acc=None, rounding=0.0):
+    """:func:`_possible_codes`' answer, with the counts (zeros when none given) when
+    ``counts``."""
     if not counts:
         return classes, R, codes
     return (classes, R, codes, np.zeros(len(codes)) if acc is None else acc, rounding,
