@@ -469,12 +469,13 @@ def or_remap(const int[::1] src, const int[::1] dst, const u64[:, ::1] inp,
 # A row's values are those of its set bits in increasing order, the rows one after the
 # other.  ``start[i, w]`` is where the values of the bits of word ``w`` of row ``i``
 # begin, so a bit's value is at its word's start plus the bits below it in its word: one
-# popcount.  GCC on x86-64 Linux builds the two loops that count bits twice, with and
-# without the processor's popcount instruction (twice as fast here; not every x86-64 has
-# it), and picks one at load time; elsewhere the compiler's popcount.
+# popcount.  GCC on x86-64 with glibc (whose ifuncs pick a clone at load time) builds
+# the two loops that count bits twice, with and without the processor's popcount
+# instruction (twice as fast here; not every x86-64 has it); elsewhere the compiler's
+# popcount.
 cdef extern from *:
     """
-    #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+    #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__GLIBC__)
     #define SLEUTH_CLONES __attribute__((target_clones("popcnt", "default")))
     #else
     #define SLEUTH_CLONES
