@@ -27,8 +27,10 @@ MAX_STATES = 400_000
 #: million states, 1.7 s exact against 1.25 s estimated), and changes nothing where (2.5,
 #: 20) fits.  The public view: PUBLIC_STRETCH below
 STRETCH = (4.0, 30.0)
-#: the same for the programmes of the candidate sets (factors of each one's budget, at
-#: most TAGGED_STATES).  Measured (session 16, the merged states' transitions alone kept
+#: the same for the tagged programme of the candidate sets (factors of each one's
+#: budget, at most TAGGED_STATES), the second attempt since session 22: the first is
+#: solver.model.possible_sets over the count's own programme, which answers wherever the
+#: count is exact and the target's column was kept apart.  Measured (session 16, the merged states' transitions alone kept
 #: for the composition counts): (30, 400) counts all 120 target states of a player's view
 #: (median 34 ms, p95 0.66 s, the slowest 3.1 s: the second record after 21-23
 #: statements, 3.2-3.9 million states at the peak, 22-27 million over the steps) and all
@@ -39,9 +41,9 @@ STRETCH = (4.0, 30.0)
 #: public view's models of hard 8-player states, which never stretch; no player's view
 #: of the benchmarks gives up)
 SETS_STRETCH = (30.0, 400.0)
-#: the public view's count, with the mystery hand's column kept apart (its programme
-#: also gives the number of possible hands where the sets' programme, which keeps the
-#: plain budget there, is over it: solver.model.possible_sets).  Measured (session 21):
+#: the public view's count, with the mystery hand's column kept apart (as a player's:
+#: its programme also gives the candidates, solver.model.possible_sets).  Measured
+#: (session 21):
 #: on the 120 public states of the 8-player target the column apart costs the same work
 #: within 10 % on the hard states; (1.5, 30) counts the 4 of them that the plain budget
 #: left estimated (0.43-0.52 million states at the peak, 10-11.5 million over the steps:
