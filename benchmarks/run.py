@@ -1,7 +1,7 @@
 """Issue 3 benchmark (on demand): ``python -m benchmarks.run [--quick]``.
 
 A corpus of simulated records -- Mystery Hand with 2 to 8 players in every variant, and
-Literature with 6 and 8 players -- is analysed after every statement (every ``--stride``-th
+Literature with 4, 6 and 8 players, with and without jokers -- is analysed after every statement (every ``--stride``-th
 outside the target set) from two views: the recorder's (``me``: the record as that player
 would have written it at the table) and the public view (a spectator's record).  Each
 analysis is the full one a user gets (``analyze``: build the model, count, candidates).
@@ -141,8 +141,10 @@ CORPUS = [
     ("mystery-hand", 2, ("two-player=seen",), "corpus"),
     ("mystery-hand", 2, ("two-player=chosen",), "corpus"),
     ("mystery-hand", 2, ("two-player=blind",), "corpus"),
+    ("literature", 4, (), "corpus"),
     ("literature", 6, (), "corpus"),
     ("literature", 8, (), "corpus"),
+    ("literature", 4, ("jokers",), "corpus"),
     ("literature", 6, ("jokers",), "corpus"),
     ("literature", 8, ("jokers",), "corpus"),
 ]
