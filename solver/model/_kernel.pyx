@@ -557,8 +557,9 @@ def join_full(const int[::1] src, const double[::1] weight, const u64[:, ::1] in
               const i64[:, ::1] istart, const double[::1] ival, const int[::1] table,
               double[::1] acc):
     """For every ``j`` and bit ``b`` of ``inp[src[j]]``: ``acc[table[b]] += value x
-    weight[j]`` (none where ``table[b]`` is negative)."""
-    cdef Py_ssize_t m = src.shape[0], W = inp.shape[1], j, w, s, i
+    weight[j]`` (none where ``table[b]`` is negative).  Returns the number of additions
+    (a bound on the terms any one sum took, for its rounding)."""
+    cdef Py_ssize_t m = src.shape[0], W = inp.shape[1], j, w, s, i, n = 0
     cdef u64 x
     cdef int b, r
     cdef double c
@@ -575,7 +576,9 @@ def join_full(const int[::1] src, const double[::1] weight, const u64[:, ::1] in
                     r = table[b]
                     if r >= 0:
                         acc[r] += ival[i] * c
+                        n += 1
                     i += 1
+    return n
 
 
 def join_short(const int[::1] src, const int[::1] dst, const double[::1] weight,
@@ -584,8 +587,8 @@ def join_short(const int[::1] src, const int[::1] dst, const double[::1] weight,
                const int[:, ::1] table, double[::1] acc):
     """For every ``j``, bit ``b`` of ``inp[src[j]]`` and bit ``q`` of ``qw[dst[j], 0]``:
     ``acc[table[b, q]] += value of b x weight[j] x value of q`` (none where the table
-    is negative)."""
-    cdef Py_ssize_t m = src.shape[0], W = inp.shape[1], j, w, s, i, d, iq
+    is negative).  Returns the number of additions."""
+    cdef Py_ssize_t m = src.shape[0], W = inp.shape[1], j, w, s, i, d, iq, n = 0
     cdef u64 x, y
     cdef int b, q, r
     cdef double c
@@ -611,4 +614,6 @@ def join_short(const int[::1] src, const int[::1] dst, const double[::1] weight,
                         r = table[b, q]
                         if r >= 0:
                             acc[r] += c * qval[iq]
+                            n += 1
                         iq += 1
+    return n

@@ -178,32 +178,34 @@ def _spread(src, dst, weight, inp, istart, ival, remap, out, ostart, oval):
 
 def _join_full(src, weight, inp, istart, ival, table, acc):
     """``acc[table[b]] += value of b x weight[j]`` for every bit ``b`` of ``inp[src[j]]``
-    (none where the table is negative)."""
+    (none where the table is negative); the number of additions."""
     k = _kernel()
     src = np.ascontiguousarray(src, dtype=np.int32)
     if k is not None:
-        k.join_full(src, np.ascontiguousarray(weight, dtype=np.float64), inp, istart, ival,
-                    table, acc)
-        return
+        return k.join_full(src, np.ascontiguousarray(weight, dtype=np.float64), inp,
+                           istart, ival, table, acc)
+    n = 0
     for a in range(0, len(src), _CHUNK):
         j, b, i = _pairs(src[a:a + _CHUNK], inp, istart)
         r = table[b]
         ok = r >= 0
         acc += np.bincount(r[ok], weights=(ival[i] * weight[a:a + _CHUNK][j])[ok],
                            minlength=len(acc))
+        n += int(ok.sum())
+    return n
 
 
 def _join_short(src, dst, weight, inp, istart, ival, qw, qstart, qval, table, acc):
     """``acc[table[b, q]] += value of b x weight[j] x value of q`` for every bit ``b`` of
     ``inp[src[j]]`` and bit ``q`` of ``qw[dst[j], 0]`` (none where the table is
-    negative)."""
+    negative); the number of additions."""
     k = _kernel()
     src = np.ascontiguousarray(src, dtype=np.int32)
     dst = np.ascontiguousarray(dst, dtype=np.int32)
     if k is not None:
-        k.join_short(src, dst, np.ascontiguousarray(weight, dtype=np.float64), inp, istart,
-                     ival, qw, qstart, qval, table, acc)
-        return
+        return k.join_short(src, dst, np.ascontiguousarray(weight, dtype=np.float64), inp,
+                            istart, ival, qw, qstart, qval, table, acc)
+    n = 0
     for a in range(0, len(src), _CHUNK):
         s, d, w = src[a:a + _CHUNK], dst[a:a + _CHUNK], weight[a:a + _CHUNK]
         j, b, i = _pairs(s, inp, istart)
@@ -213,6 +215,8 @@ def _join_short(src, dst, weight, inp, istart, ival, qw, qstart, qval, table, ac
         ok = r >= 0
         acc += np.bincount(r[ok], weights=(ival[i[g]] * w[j[g]] * qval[iq])[ok],
                            minlength=len(acc))
+        n += int(ok.sum())
+    return n
 
 
 def possible_compositions(model, loc: str, *, max_states: int = 200_000,
@@ -364,23 +368,25 @@ def _codes_of(model, prob, col, plan_args, max_states, stretch, counts):
             qcur, qoff, qval = qout, ooff, oval
         cur = out
     found: list[np.ndarray] = []
-    acc = None
+    acc, njoin = None, 0
     if R == 1:                          # the first state's word (cur is at 0)
         v = int(cur[0]) & ~int(DONE)
         found.append(np.array([i for i in range(K) if v >> i & 1], dtype=np.int64))
         if counts:
             acc = qval[: _popcount(qcur[:1]).sum()]
     elif R >= 2:
-        found, acc = _forward(dp, T, at, pos, his, R, K, back, backq if counts else None,
-                              transitions, degree)
+        found, acc, njoin = _forward(dp, T, at, pos, his, R, K, back,
+                                     backq if counts else None, transitions, degree)
     codes = np.unique(np.concatenate(found)) if found else np.zeros(0, dtype=np.int64)
     if not counts:
         return classes, R, codes
     if R >= 2:                          # acc: every composition of R cards, by code
         allc = _compositions(K, R, his)
         acc = acc[np.searchsorted(allc, codes)]
+    # the forward and backward values are sums of some of the plain passes' terms (their
+    # bound, the marginals'), each composition's count a sum of at most njoin products
     return _answer(classes, R, codes, True, prob, rows, acc,
-                   2 * dp.delta_fwd + (2 * T + 8) * C.UNIT * 1.01)
+                   dp.rounding + (njoin + 2 * T + 8) * C.UNIT * 1.01)
 
 
 def _answer(classes, R, codes, counts, prob, rows, acc=None, rounding=0.0):
@@ -419,7 +425,7 @@ def _compositions(K: int, R: int, his) -> np.ndarray:
 def _forward(dp, T, at, pos, his, R, K, back, backq, transitions, degree):
     """The packed possible compositions (see :func:`possible_compositions`) and, with
     ``backq`` (the backward counts), every composition's count (by :func:`_compositions`'
-    index; else ``None``)."""
+    index; else ``None``) and the number of additions made to those counts."""
     # the partial compositions of degree at most R - 2 over the classes in order, one bit
     # each, packed as the final ones are (positions in DIGIT bits, in increasing order)
     parts = [()]
@@ -442,6 +448,7 @@ def _forward(dp, T, at, pos, his, R, K, back, backq, transitions, degree):
     pcode = np.array([sum(x << (DIGIT * (len(p) - 1 - j)) for j, x in enumerate(p))
                       for p in parts], dtype=np.int64)
     counts = backq is not None
+    njoin = 0                           # additions made to the compositions' counts
     if counts:
         allc = _compositions(K, R, his)
         acc = np.zeros(len(allc))
@@ -504,8 +511,8 @@ def _forward(dp, T, at, pos, his, R, K, back, backq, transitions, degree):
                     tab = np.full(64 * fb.shape[1], -1, dtype=np.int32)
                     n = min(nb, len(tab))
                     tab[:n] = table((pcode[:n] << (DIGIT * d)) | tail, plen[:n] + d == R)
-                    _join_full(src[full], w[full] * dp.bwd[t + 1][idx[full]], fb, fo, fv,
-                               tab, acc)
+                    njoin += _join_full(src[full], w[full] * dp.bwd[t + 1][idx[full]], fb,
+                                        fo, fv, tab, acc)
             # one card of a later class q completes it: grouped by the set of those q
             short = sel & (a + d == R - 1)
             if short.any():
@@ -521,8 +528,8 @@ def _forward(dp, T, at, pos, his, R, K, back, backq, transitions, degree):
                     tab[:n, :K] = table((head[:, None] << DIGIT) | qq[None, :],
                                         (plen[:n, None] + d == R - 1) & (qq[None, :] > m))
                     qw, qo, qv = backq[t + 1]
-                    _join_short(src[short], idx[short], w[short], fb, fo, fv, qw, qo, qv,
-                                tab, acc)
+                    njoin += _join_short(src[short], idx[short], w[short], fb, fo, fv, qw,
+                                         qo, qv, tab, acc)
                 uniq, grp = np.unique(qs[live], return_inverse=True)
                 acc0 = np.zeros((len(uniq), fb.shape[1]), dtype=np.uint64)
                 _or_rows(src[short][live], grp.astype(np.int32), fb, acc0)
@@ -545,7 +552,7 @@ def _forward(dp, T, at, pos, his, R, K, back, backq, transitions, degree):
                 _spread(src[carry], idx[carry], w[carry], fb, fo, fv, rm, out, oo, ov)
             fo, fv = oo, ov
         fb = out
-    return found, (acc if counts else None)
+    return found, (acc if counts else None), njoin
 
 
 def possible_set_count(model, loc: str, *, max_states: int = 200_000,
