@@ -1,8 +1,8 @@
 """Issue 3 benchmark (on demand): ``python -m benchmarks.run [--quick]``.
 
 A corpus of simulated records -- Mystery Hand with 2 to 8 players in every variant, and
-Literature with 4, 6 and 8 players, with and without jokers -- is analysed after every statement (every ``--stride``-th
-outside the target set) from two views: the recorder's (``me``: the record as that player
+Literature with 4, 6 and 8 players, with and without jokers -- is analysed after every
+statement (every ``--stride``-th outside the target set) from two views: the recorder's (``me``: the record as that player
 would have written it at the table) and the public view (a spectator's record).  Each
 analysis is the full one a user gets (``analyze``: build the model, count, candidates).
 

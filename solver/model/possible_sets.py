@@ -65,8 +65,10 @@ MAX_PARTS = 1 << 14
 
 
 def _kernel():
+    """The compiled kernel when it has this module's loops (a kernel built before them
+    does not: then numpy, with the same results)."""
     k = C.KERNEL
-    return k if k is not None and hasattr(k, "or_remap") else None
+    return k if k is not None and hasattr(k, "join_short") else None
 
 
 def _or_words(src, dst, inp, out):
@@ -381,6 +383,8 @@ def _codes_of(model, prob, col, plan_args, max_states, stretch, counts):
     if not counts:
         return classes, R, codes
     if R >= 2:                          # acc: every composition of R cards, by code
+        # (which compositions are possible is the bits' answer, as the plain count's
+        # zeros are its support's, never a float's)
         allc = _compositions(K, R, his)
         acc = acc[np.searchsorted(allc, codes)]
     # the forward and backward values are sums of some of the plain passes' terms (their
