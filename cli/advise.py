@@ -2,9 +2,6 @@
 ``Capability.ADVISE``; nothing here names a game).  Keys and scoring: docs/advisor.md."""
 from __future__ import annotations
 
-import html
-import json
-
 import click
 
 from cli.commands import capable, resolve_view
@@ -128,79 +125,6 @@ def render_review(rv) -> str:
     return "\n".join(lines)
 
 
-def _svg_curve(rv, width=640, height=200) -> str:
-    pts = [(s, u) for s, u in rv.curve if u is not None]
-    if not pts:
-        return "<svg xmlns='http://www.w3.org/2000/svg' width='10' height='10'></svg>"
-    xs = [s for s, _ in pts]
-    ys = [u for _, u in pts]
-    x0, x1 = min(xs), max(xs) or 1
-    y1 = max(ys) or 1.0
-    pad = 30
-
-    def X(s):
-        return pad + (width - 2 * pad) * (s - x0) / ((x1 - x0) or 1)
-
-    def Y(u):
-        return height - pad - (height - 2 * pad) * u / y1
-
-    path = " ".join(f"{'M' if i == 0 else 'L'}{X(s):.1f},{Y(u):.1f}"
-                    for i, (s, u) in enumerate(pts))
-    marks = "".join(f"<circle cx='{X(t.step):.1f}' cy='{Y(next((u for s, u in pts if s == t.step), 0)):.1f}' "
-                    f"r='4' fill='{'#c0392b' if t.mistakes else '#2471a3'}'>"
-                    f"<title>{html.escape(t.taken)}</title></circle>"
-                    for t in rv.turns if any(s == t.step for s, _ in pts))
-    return (f"<svg xmlns='http://www.w3.org/2000/svg' id='uncertainty' width='{width}' "
-            f"height='{height}' viewBox='0 0 {width} {height}'>"
-            f"<rect width='{width}' height='{height}' fill='#fbfbfb'/>"
-            f"<line x1='{pad}' y1='{height - pad}' x2='{width - pad}' y2='{height - pad}' "
-            f"stroke='#555'/><line x1='{pad}' y1='{pad}' x2='{pad}' y2='{height - pad}' "
-            f"stroke='#555'/><text x='{pad}' y='{pad - 8}' font-size='11'>"
-            f"{html.escape(rv.measure or '')} (max {y1:.3g})</text>"
-            f"<text x='{width - pad}' y='{height - 8}' font-size='11' text-anchor='end'>"
-            f"statement</text><path d='{path}' fill='none' stroke='#1e8449' "
-            f"stroke-width='2'/>{marks}</svg>")
-
-
-def review_html(rv) -> str:
-    """One self-contained page: annotations, the sheet after each turn, the chart."""
-    e = html.escape
-    rows = []
-    for t in rv.turns:
-        sheet = "".join(f"<tr><td>{e(str(k))}</td><td>{e(str(v))}</td></tr>"
-                        for k, v in sorted(t.sheet.items()))
-        cls = "mistake" if t.mistakes else ("best" if t.taken == t.best else "ok")
-        ms = "".join(f"<li>{e(m)}</li>" for m in t.mistakes)
-        rows.append(
-            f"<section class='turn {cls}' id='turn-{t.line}'><h2>Line {t.line}: {e(t.taken)}</h2>"
-            f"<p>Advisor's best: <b>{e(t.best)}</b> (score {t.best_score:.3f}, "
-            f"{t.best_info:.3f} bits). Taken: score "
-            f"{'-' if t.taken_score is None else f'{t.taken_score:.3f}'}, "
-            f"{'-' if t.taken_info is None else f'{t.taken_info:.3f}'} bits, gave away "
-            f"{'-' if t.taken_leak is None else f'{t.taken_leak:.3f}'} bits.</p>"
-            + (f"<ul class='mistakes'>{ms}</ul>" if ms else "")
-            + f"<details><summary>Sheet after this turn</summary><table class='sheet'>"
-              f"<tr><th>card</th><th>where</th></tr>{sheet}</table></details></section>")
-    safe = (f"Step {rv.first_safe.get('step')} (line {rv.first_safe.get('line')}): "
-            f"{e(str(rv.first_safe.get('what')))}" if rv.first_safe else "never")
-    data = e(json.dumps(rv.to_json()))
-    return ("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
-            f"<title>Review: {e(rv.view)} ({e(rv.game)})</title><style>"
-            "body{font-family:sans-serif;max-width:60em;margin:1em auto;color:#222}"
-            ".turn{border-left:4px solid #2471a3;padding:0 1em;margin:1em 0}"
-            ".turn.mistake{border-color:#c0392b}.turn.best{border-color:#1e8449}"
-            "table.sheet{border-collapse:collapse;font-size:12px}"
-            "table.sheet td,table.sheet th{border:1px solid #ccc;padding:1px 6px}"
-            "</style></head><body>"
-            f"<h1>Review of {e(rv.view)}'s turns</h1>"
-            f"<p id='first-safe'>First safe moment: {safe}</p>"
-            f"<h2>Uncertainty</h2>{_svg_curve(rv)}"
-            + "".join(rows)
-            + "".join(f"<p class='note'>{e(n)}</p>" for n in rv.notes)
-            + f"<script type='application/json' id='review-data'>{data}</script>"
-            "</body></html>")
-
-
 @cli.command()
 @click.argument("record", type=FilePath())
 @click.option("--as", "as_", metavar="PLAYER", shell_complete=complete_player,
@@ -222,6 +146,8 @@ def review(record, as_, html_file, as_json):
     game = capable(rec, Capability.ADVISE, "advisor")
     rv = game.review(rec, resolve_view(rec, as_))
     if html_file:
+        from web.review import review_html   # Jinja2 only for the page
+
         atomic_write(html_file, review_html(rv))
     if as_json:
         emit_json(rv.to_json())

@@ -8,11 +8,13 @@ Round trips and error locations are tested in ``tests/test_records.py``.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import secrets
 import stat
 import sys
+import threading
 import time
 from dataclasses import dataclass, replace
 from typing import Any
@@ -280,7 +282,7 @@ def parse_record(text: str, path: str | None = None, *, validate: bool = True) -
     header_keys = set(CORE_HEADER_KEYS)
     game = None
     check_size(text, path)
-    lines = text.splitlines()
+    lines = split_lines(text)
     for lineno, raw in enumerate(lines, 1):
         check_line(raw, path, lineno)
         stmt, comment = strip_comment(raw)
@@ -330,6 +332,72 @@ def check_size(text: str, path: str | None = None) -> None:
                             text=path or STDIN_LABEL, path=path)
 
 
+#: characters that other programs take for a line break, or that have no place in a line:
+#: C0 controls but tab, DEL, C1 controls (NEL among them), the Unicode line and paragraph
+#: separators.  Only ``\n`` (and ``\r\n``) end a record line, as in every editor; one of
+#: these inside a line is refused with its position, so that the line numbers the program
+#: prints are the editor's and no statement hides inside another line.
+_LINE_BREAKERS = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def split_lines(text: str) -> list[str]:
+    r"""The lines of a record's text as an editor numbers them: only ``\n`` ends a line, and
+    a ``\r`` before it is part of the line end (``\r\n``).  Unlike ``str.splitlines`` a
+    form feed, ``\x85`` or U+2028 does not start a new line (:func:`check_line` refuses it).
+
+    >>> split_lines("a\r\nb\x0cc\nd")
+    ['a', 'b\x0cc', 'd']
+    >>> split_lines("a\n"), split_lines("")
+    (['a'], [])
+    """
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return [ln[:-1] if ln.endswith("\r") else ln for ln in lines]
+
+
+def split_lines_keepends(text: str) -> list[str]:
+    r""":func:`split_lines` with each line's own end kept (``\n``, ``\r\n`` or none for a last
+    line without one): joining them gives back ``text``.
+
+    >>> split_lines_keepends("a\r\nb\x0bc\nd")
+    ['a\r\n', 'b\x0bc\n', 'd']
+    """
+    parts = text.split("\n")
+    out = [p + "\n" for p in parts[:-1]]
+    if parts[-1]:
+        out.append(parts[-1])
+    return out
+
+
+def check_one_line(text: str, path: str | None = None, *, line: int | None = None,
+                   what: str = "a statement") -> None:
+    r"""Refuse ``text`` (one line: a statement, a comment) holding a line break or another
+    control or line-separator character, naming the character and its column.
+
+    >>> check_one_line("Ana asks Ben 5*: 1  # note\x0bme: Ben")
+    Traceback (most recent call last):
+    ...
+    solver.errors.NotationError: a statement is one line without control characters (U+000B, a vertical tab, at column 27): 'Ana asks Ben 5*: 1  # note\x0bme: Ben'
+    """
+    m = _LINE_BREAKERS.search(text)
+    if m is None:
+        return
+    ch = m.group()
+    col = m.start() + 1
+    raise NotationError(f"{what} is one line without control characters (U+{ord(ch):04X}, "
+                        f"{_CHAR_NAMES.get(ch, 'a control character')}, at column {col})",
+                        text=printable(text), path=path, line=line,
+                        column=col if line is not None else None)
+
+
+_CHAR_NAMES = {"\n": "a line feed", "\r": "a carriage return", "\x0b": "a vertical tab",
+               "\x0c": "a form feed", "\x85": "a next-line character", "\x00": "a NUL",
+               "\u2028": "a line separator", "\u2029": "a paragraph separator",
+               "\x1b": "an escape character", "\x7f": "a delete character",
+               "\x08": "a backspace"}
+
+
 def check_line(raw: str, path: str | None, lineno: int) -> None:
     """Refuse a line over :data:`MAX_LINE_CHARS`, or holding bytes that were not UTF-8
     (surrogate escapes from the command line or standard input) or a NUL."""
@@ -345,6 +413,13 @@ def check_line(raw: str, path: str | None, lineno: int) -> None:
     if i >= 0:
         raise NotationError("the line holds a NUL character", text=printable(raw), path=path,
                             line=lineno, column=i + 1)
+    m = _LINE_BREAKERS.search(raw)
+    if m is not None:
+        ch = m.group()
+        raise NotationError(
+            f"a record line holds no control or line-separator characters (U+{ord(ch):04X}, "
+            f"{_CHAR_NAMES.get(ch, 'a control character')}; only a line feed ends a line)",
+            text=raw, path=path, line=lineno, column=m.start() + 1)
 
 
 def check_digits(stmt: str, raw: str, path: str | None, lineno: int) -> None:
@@ -407,11 +482,33 @@ def read_text(path: str) -> str:
         return decode(data, STDIN_LABEL)
     check_path(path)
     try:
-        with open(path, "rb") as f:
+        # a FIFO, a device or a socket would block the read or never end: refused before
+        # it is opened, and again on the opened file (opened without blocking, in case the
+        # name was swapped in between)
+        check_regular(os.stat(path), path)
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        with os.fdopen(fd, "rb") as f:
+            check_regular(os.fstat(f.fileno()), path)
             data = f.read(MAX_RECORD_BYTES + 1)
     except OSError as e:
         raise FileError.from_os(e, path, "read the record") from None
     return decode(data, path)
+
+
+#: what a file that is not a regular file is, by its ``stat`` type
+_NOT_REGULAR = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a named pipe (FIFO)"),
+                (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                (stat.S_ISSOCK, "a socket"))
+
+
+def check_regular(st: os.stat_result, path: str) -> None:
+    """Refuse a record that is not a regular file (:class:`~solver.errors.FileError`
+    naming it): reading a FIFO or ``/dev/zero`` would block or never end."""
+    if stat.S_ISREG(st.st_mode):
+        return
+    kind = next((what for test, what in _NOT_REGULAR if test(st.st_mode)), "not a file")
+    raise FileError(f"cannot read the record: it is {kind}, not a regular file (give the "
+                    "path of a record file, or '-' for standard input)", text=path)
 
 
 def check_path(path: str) -> None:
@@ -464,7 +561,7 @@ def _alive(pid: int) -> bool:
 def clean_temporaries(folder: str) -> list[str]:
     """Remove the temporaries that a killed save left in ``folder`` (``.sleuth-<pid>-*.tmp``
     whose process is gone); return their names.  Never raises."""
-    removed = []
+    removed: list[str] = []
     try:
         names = os.listdir(folder or ".")
     except OSError:
@@ -579,3 +676,119 @@ def atomic_write(path: str, text: str) -> None:
             os.close(dfd)
     except OSError:
         pass
+
+
+def text_version(text: str) -> str:
+    """A short name of one version of a record's text: two versions differ exactly when
+    their texts do (a SHA-256 prefix).  A writer that decided on one version passes it back
+    (``Session.handle(..., expect=...)``) and is refused if the file moved on meanwhile.
+
+    >>> text_version("game: mystery-hand\\n") == text_version("game: mystery-hand\\n")
+    True
+    >>> len(text_version(""))
+    16
+    """
+    import hashlib
+
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+#: how long a writer waits for another one to finish with the record before giving up; the
+#: longest a writer holds the lock is one check of a statement (the analysis time budget)
+LOCK_WAIT = 120.0
+
+_LOCKS_GUARD = threading.Lock()
+#: lock file -> [thread lock, open descriptor or -1, depth]: the lock is re-entrant within
+#: a thread (a session's save calls functions that lock too) and exclusive between threads
+#: (``sleuth serve`` answers requests on several) and processes (``flock``)
+_LOCKS: dict[str, list] = {}
+
+
+def _flock(lp: str, path: str, limit: float) -> int:
+    """Open the lock file ``lp`` and take its ``flock``, waiting up to ``limit`` seconds;
+    the descriptor.  The holder removes the file before it lets go, so a writer that
+    waited on a file now removed has locked nothing: it checks that the name still leads
+    to the file it holds, and starts again if not."""
+    import fcntl
+
+    deadline = time.monotonic() + limit
+    while True:
+        try:
+            fd = os.open(lp, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o666 & ~_umask())
+        except OSError as e:
+            raise FileError.from_os(e, path, "lock the record for writing") from None
+        try:
+            while True:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    if time.monotonic() >= deadline:
+                        raise FileError("the record is being changed by another sleuth for "
+                                        f"over {limit:g} s (lock file {lp}); try again",
+                                        text=path) from None
+                    time.sleep(0.01)
+            try:
+                same = os.stat(lp).st_ino == os.fstat(fd).st_ino
+            except FileNotFoundError:
+                same = False
+        except OSError as e:
+            os.close(fd)
+            raise FileError.from_os(e, path, "lock the record for writing") from None
+        except BaseException:
+            os.close(fd)
+            raise
+        if same:
+            return fd
+        os.close(fd)
+
+
+def lock_path(path: str) -> str:
+    """The lock file of the record ``path``: ``.<name>.sleuth-lock`` beside the file the
+    record really is (symbolic links followed).  A separate file, because every save
+    replaces the record's inode (:func:`atomic_write`): a lock on the record itself would
+    be held on a file that is no longer there."""
+    target = os.path.realpath(path)
+    folder, name = os.path.split(target)
+    return os.path.join(folder, f".{name}.sleuth-lock")
+
+
+@contextlib.contextmanager
+def record_lock(path: str, wait: float | None = None):
+    """Hold the record's exclusive write lock for the block: every command that changes a
+    record (``log``, ``play``, ``new``, ``serve``) reads, checks and writes it under this
+    lock, so two writers never save over each other (docs/reliability.md, "Concurrent
+    writers").  Waits up to ``wait`` seconds (default :data:`LOCK_WAIT`) for another writer,
+    then raises :class:`~solver.errors.FileError` naming the record.  Re-entrant within a
+    thread.  The lock file exists only while the lock is held."""
+    import fcntl
+
+    check_path(path)
+    lp = lock_path(path)
+    limit = LOCK_WAIT if wait is None else wait
+    with _LOCKS_GUARD:
+        entry = _LOCKS.setdefault(lp, [threading.RLock(), -1, 0])
+    tlock = entry[0]
+    if not tlock.acquire(timeout=limit):
+        raise FileError(f"the record is being changed by another writer for over {limit:g} s; "
+                        "try again", text=path)
+    try:
+        if entry[2] == 0:
+            entry[1] = _flock(lp, path, limit)
+        entry[2] += 1
+        try:
+            yield
+        finally:
+            entry[2] -= 1
+            if entry[2] == 0:
+                fd, entry[1] = entry[1], -1
+                try:            # removed while still held: see _flock
+                    os.unlink(lp)
+                except OSError:
+                    pass
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_UN)
+                finally:
+                    os.close(fd)
+    finally:
+        tlock.release()
