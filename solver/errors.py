@@ -118,6 +118,16 @@ class FileError(SleuthError):
                    text=path if path is not None else err.filename)
 
 
+class StaleError(SleuthError):
+    """A change built on a version of the record that has moved on: another writer (a second
+    device of ``sleuth serve``, ``sleuth log``, an editor) saved it in between.  Nothing was
+    written; the writer reloads and decides again.  Exit code 2.
+
+    >>> str(StaleError("the record changed since this page was loaded", text="Ana asks Ben 5*: 1"))
+    "the record changed since this page was loaded: 'Ana asks Ben 5*: 1'"
+    """
+
+
 class InconsistentError(SleuthError):
     """Observations that cannot all be true together.
 

@@ -38,12 +38,14 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from solver.errors import FileError, InconsistentError, NotationError, RuleError, SleuthError
+from solver.errors import (FileError, InconsistentError, NotationError, RuleError, SleuthError,
+                           StaleError)
 from solver.games import Capability, Vocabulary, get_game
 from solver.model.budget import STEP_BUDGET
 from solver.model.reuse import Memo, reusing
-from solver.records import (Record, atomic_write, clean_temporaries, parse_record, printable,
-                             strip_comment)
+from solver.records import (Record, atomic_write, check_one_line, clean_temporaries,
+                             parse_record, printable, record_lock, split_lines,
+                             split_lines_keepends, strip_comment, text_version)
 from solver.records import read_text as _read_text
 
 COMMANDS = ("undo", "redo", "edit", "delete", "why", "whatif", "force", "sheet", "help", "quit",
@@ -131,7 +133,6 @@ def appended(text: str, statement: str) -> str:
     return text + statement.strip() + "\n"
 
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u2028\u2029\x85]")
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 
@@ -154,21 +155,28 @@ def checked_append(text: str, statement: str, path: str | None = None, *,
     if _SURROGATE.search(statement):
         raise NotationError("the statement is not UTF-8 text (an invalid byte)",
                             text=printable(statement), path=path)
-    if "\n" in statement or "\r" in statement or _CONTROL.search(statement):
-        bad = "one statement at a time, on one line" if re.search(
-            r"[\n\r\u2028\u2029\x85]", statement) else "a statement has no control characters"
-        raise NotationError(bad, text=statement, path=path)
+    _one_line(statement, path)
     if not strip_comment(statement)[0]:
         raise NotationError("expected a game statement" + (
             ", not only a comment" if statement.strip() else ""), text=statement, path=path)
     new_text = appended(text, statement)
-    rec = _parse_suggesting(new_text, path, statement, text, len(new_text.splitlines()))
-    if not rec.statements or rec.statements[-1].line != len(new_text.splitlines()):
+    n = len(split_lines(new_text))
+    rec = _parse_suggesting(new_text, path, statement, text, n)
+    if not rec.statements or rec.statements[-1].line != n:
         raise NotationError("expected a game statement, not a header line", text=statement,
                             path=path)
     if not force:
         check_record(rec)
     return new_text, rec
+
+
+def _one_line(statement: str, path: str | None) -> None:
+    """Refuse a statement that is more than one line or holds a control character (a
+    line break that an editor or ``str.splitlines`` would honour could smuggle a second
+    statement or a header line in): ``NotationError`` with the column."""
+    if re.search(r"[\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]", statement):
+        check_one_line(statement, path, what="one statement at a time: a statement")
+    check_one_line(statement, path)
 
 
 def _parse_suggesting(new_text: str, path: str | None, statement: str, old_text: str,
@@ -194,14 +202,118 @@ def read_text(path: str) -> str:
     return _read_text(path)
 
 
-def append_statement(path: str, statement: str, *, force: bool = False) -> Record:
-    """Check ``statement`` against the whole record file and append it (atomically); on any
-    refusal the file is left byte for byte as it was.  Used by ``sleuth log`` and
-    ``sleuth play``."""
+def current_text(path: str, expect: str | None = None, statement: str = "") -> str:
+    """The record's text now, read under its lock by the caller; with ``expect`` (the
+    :func:`~solver.records.text_version` the writer decided on) a text that has moved on
+    is a :class:`~solver.errors.StaleError` quoting ``statement``."""
     clean_temporaries(os.path.dirname(os.path.realpath(path)))
-    new_text, rec = checked_append(read_text(path), statement, path, force=force)
-    atomic_write(path, new_text)
+    text = read_text(path)
+    if expect is not None and text_version(text) != expect:
+        raise StaleError("not saved: the record changed since this version was read "
+                         "(another device, 'sleuth log' or an editor saved it); reload and "
+                         "try again", text=printable(statement) or None, path=path)
+    return text
+
+
+def append_statement(path: str, statement: str, *, force: bool = False,
+                     expect: str | None = None) -> Record:
+    """Check ``statement`` against the whole record file and append it (atomically), all
+    under the record's lock (:func:`~solver.records.record_lock`): another writer's line
+    saved meanwhile is checked with it, never written over.  On any refusal the file is
+    left byte for byte as it was."""
+    with record_lock(path):
+        text = current_text(path, expect, statement)
+        new_text, rec = checked_append(text, statement, path, force=force)
+        atomic_write(path, new_text)
     return rec
+
+
+#: a statement refused as written whose class waits for another (``held_for``: a
+#: Literature claim waits for its ``shown`` line) is kept at the record's end as a comment
+#: line with this mark, until ``log`` gets the line that resolves it
+HELD_MARK = "# held: "
+
+
+@dataclass(frozen=True)
+class Logged:
+    """What :func:`log_statement` did: ``record`` is the record saved; ``held`` the
+    statement kept as a held comment (``error``: why it could not stand alone);
+    ``joined`` the held statement saved now together with this one; ``dropped`` a held
+    statement left as a comment because another kind of statement followed it."""
+
+    record: Record
+    held: str | None = None
+    error: SleuthError | None = None
+    joined: str | None = None
+    dropped: str | None = None
+    line: int | None = None      # the record line written
+
+
+def held_statement(text: str) -> tuple[int, str] | None:
+    """The held statement at the end of a record's text (its line and statement), if the
+    last non-blank line is a :data:`HELD_MARK` comment.
+
+    >>> held_statement("game: literature\n# held: Ana claims 2H-7H: Ana 2H\n\n")
+    (2, 'Ana claims 2H-7H: Ana 2H')
+    >>> held_statement("game: literature\n# held: x\nAna has 5 cards\n") is None
+    True
+    """
+    lines = split_lines(text)
+    for i in range(len(lines) - 1, -1, -1):
+        ln = lines[i].strip()
+        if ln:
+            if ln.startswith(HELD_MARK):
+                return i + 1, ln[len(HELD_MARK):].strip()
+            return None
+    return None
+
+
+def _event_class(statement: str, record: Record) -> type | None:
+    try:
+        return type(get_game(record.game).parse_event(strip_comment(statement)[0],
+                                                      record.header))
+    except SleuthError:
+        return None
+
+
+def log_statement(path: str, statement: str, *, force: bool = False,
+                  expect: str | None = None) -> Logged:
+    """``sleuth log``: :func:`append_statement`, and every true line of a game can be
+    logged one at a time.  A statement that, as written alone, is refused (a rule or a
+    contradiction) but whose class waits for another (``held_for``: a Literature claim
+    that turned out wrong, resolved by its ``shown`` line) is saved as a
+    :data:`HELD_MARK` comment, as ``play`` holds it; the next ``log`` of the resolving
+    class checks the two together and writes them as statements in place of the comment.
+    Anything else leaves the held comment where it is (nothing typed is lost)."""
+    with record_lock(path):
+        text = current_text(path, expect, statement)
+        base = parse_record(text, path, validate=False)
+        held = held_statement(text)
+        if held is not None:
+            held_line, held_stmt = held
+            kind = _event_class(held_stmt, base)
+            if kind is not None and kind.held_for is not None \
+                    and _event_class(statement, base) is kind.held_for:
+                lines = split_lines_keepends(text)
+                without = "".join(lines[: held_line - 1] + lines[held_line:])
+                new_text, rec = checked_append(appended(without, held_stmt), statement, path,
+                                               force=force)
+                atomic_write(path, new_text)
+                return Logged(rec, joined=held_stmt, line=rec.statements[-1].line)
+        try:
+            new_text, rec = checked_append(text, statement, path, force=force)
+        except (InconsistentError, RuleError) as e:
+            kind = _event_class(statement, base)
+            if kind is None or kind.held_for is None:
+                raise
+            new_text = appended(text, HELD_MARK + statement.strip())
+            rec = parse_record(new_text, path)
+            atomic_write(path, new_text)
+            return Logged(rec, held=statement.strip(), error=e,
+                          line=len(split_lines(new_text)))
+        atomic_write(path, new_text)
+        return Logged(rec, dropped=held[1] if held is not None else None,
+                      line=rec.statements[-1].line)
 
 
 def statement_line(text: str, line, path: str | None = None) -> int:
@@ -230,15 +342,13 @@ def edited(text: str, line, statement: str | None, path: str | None = None, *,
     keeps the old line's comment unless it brings its own.  An inconsistency after a
     deletion names the lines as they are numbered now."""
     n = statement_line(text, line, path)
-    lines = text.splitlines(keepends=True)
+    lines = split_lines_keepends(text)
     old = lines[n - 1]
     old_stmt, old_comment = strip_comment(old.strip())
     if statement is None:
         new_lines = lines[: n - 1] + lines[n:]
     else:
-        if "\n" in statement or "\r" in statement or _CONTROL.search(statement):
-            raise NotationError("one statement at a time, on one line", text=statement,
-                                path=path)
+        _one_line(statement, path)
         stmt, comment = strip_comment(statement.strip())
         if not stmt:
             raise NotationError("expected a game statement", text=statement, path=path)
@@ -290,14 +400,15 @@ def renumber_text(text: str, renumber) -> str:
 
 
 def replace_statement(path: str, line, statement: str | None, *,
-                      force: bool = False) -> tuple[Record, str]:
+                      force: bool = False, expect: str | None = None) -> tuple[Record, str]:
     """Replace (``None``: delete) the statement on record line ``line`` of the file, after
     checking the whole record (atomically; on any refusal the file is left as it was).
-    Used by ``sleuth log --replace N`` and ``play``'s ``edit``/``delete``.  Returns the new
-    record and the statement that was there."""
-    clean_temporaries(os.path.dirname(os.path.realpath(path)))
-    new_text, rec, old = edited(read_text(path), line, statement, path, force=force)
-    atomic_write(path, new_text)
+    Used by ``sleuth log --replace N``; under the record's lock, like every save.  Returns
+    the new record and the statement that was there."""
+    with record_lock(path):
+        text = current_text(path, expect, statement or f"delete {line}")
+        new_text, rec, old = edited(text, line, statement, path, force=force)
+        atomic_write(path, new_text)
     return rec, old
 
 
@@ -373,20 +484,63 @@ class Session:
         self.text, self.record = text, rec
 
     # ----- one line ------------------------------------------------------------------------
-    def handle(self, line: str) -> Outcome:
+    def handle(self, line: str, expect: str | None = None) -> Outcome:
         """Act on one line typed by the user.  Nothing here raises on bad input: a line that
-        is not UTF-8 text (surrogate escapes), or a save that fails (a full disk, a
-        read-only file: :class:`~solver.errors.FileError`), is a refused outcome and the
-        file on disk is what it was."""
+        is not UTF-8 text (surrogate escapes) or holds a control character, or a save that
+        fails (a full disk, a read-only file: :class:`~solver.errors.FileError`), is a
+        refused outcome and the file on disk is what it was.
+
+        A line that changes the record is read, checked and saved under the record's lock
+        (:func:`~solver.records.record_lock`), so another writer's save is reloaded first
+        and never written over.  ``expect``: the :func:`~solver.records.text_version` of
+        the record the user decided on (a page of ``sleuth serve``); if the file moved on
+        since, a change is refused with :class:`~solver.errors.StaleError` and the session
+        reloads."""
+        raw = line.strip()
         if _SURROGATE.search(line):
-            shown = printable(line.strip())
+            shown = printable(raw)
             return Outcome("refused", statement=shown, error=NotationError(
                 "the line is not UTF-8 text (an invalid byte)", text=shown, path=self.path))
         try:
-            return self._handle(line)
+            check_one_line(raw, what="a line")
+        except NotationError as e:
+            return Outcome("refused", statement=printable(raw), error=e)
+        try:
+            if not self._writes(raw):
+                return self._handle(line)
+            with record_lock(self.path):
+                if expect is not None:
+                    try:
+                        current_text(self.path, expect, raw)
+                    except StaleError as e:
+                        reloaded = self._sync_quietly()
+                        return Outcome("refused", statement=raw, error=e, reloaded=reloaded)
+                return self._handle(line)
         except FileError as e:
             return Outcome("refused", "not saved: the file could not be written",
-                           statement=line.strip(), error=e)
+                           statement=raw, error=e)
+
+    @property
+    def version(self) -> str:
+        """The :func:`~solver.records.text_version` of the record as the session has it."""
+        return text_version(self.text)
+
+    def _writes(self, raw: str) -> bool:
+        """Whether the line ``raw`` may change the record (a statement, a comment line,
+        ``undo``, ``redo``, ``edit``, ``delete``, ``force``)."""
+        stmt = strip_comment(raw)[0]
+        if not raw:
+            return False
+        word = stmt.partition(" ")[0]
+        if word.lower() in COMMANDS and word not in self.record.header.players:
+            return word.lower() in ("undo", "redo", "edit", "delete", "force")
+        return True
+
+    def _sync_quietly(self) -> bool:
+        try:
+            return self._sync()
+        except SleuthError:
+            return False
 
     def _handle(self, line: str) -> Outcome:
         raw = line.strip()
@@ -454,7 +608,7 @@ class Session:
         return f"{stmt}   # {comment}" if comment else stmt
 
     def _conflict_lines(self, err: InconsistentError, text: str) -> list[tuple[int, str]]:
-        lines = text.splitlines()
+        lines = split_lines(text)
         out = []
         for ln in err.conflict:
             if 1 <= ln <= len(lines):
@@ -543,7 +697,7 @@ class Session:
         last = statement_groups(self.record)[-1]
         gone = [self.record.statements[i] for i in last]
         drop = {s.line for s in gone}
-        lines = self.text.splitlines(keepends=True)
+        lines = split_lines_keepends(self.text)
         new_text = "".join(l for i, l in enumerate(lines, 1) if i not in drop)
         rec = parse_record(new_text, self.path)
         before = self.text
@@ -598,7 +752,7 @@ class Session:
 
     def _edited_text(self, line, statement: str) -> str:
         """The text with line ``line`` replaced, unchecked (to quote a conflict)."""
-        lines = self.text.splitlines(keepends=True)
+        lines = split_lines_keepends(self.text)
         n = int(str(line).strip())
         lines[n - 1] = statement + "\n"
         return "".join(lines)
