@@ -1,0 +1,150 @@
+"""What the browser tests share: Debian's Chromium under Playwright (never a downloaded browser),
+a ``sleuth serve`` subprocess and the page's sheet read by role and accessible name.
+
+Where Chromium or Playwright is missing the browser tests skip on a developer's machine and
+fail under CI (``CI=true``): CI installs both (.ci/run), so a skip there would hide a gap."""
+from __future__ import annotations
+
+import json
+import os
+import queue
+import re
+import signal
+import subprocess
+import sys
+import threading
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = "/usr/bin/chromium"
+PHONE = {"width": 360, "height": 640}
+DESKTOP = {"width": 1280, "height": 800}
+
+
+def _in_ci() -> bool:
+    return os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+
+def _missing(why: str):
+    if _in_ci():
+        pytest.fail(f"CI=true but {why}: the browser tests must run in CI (.ci/run installs it)")
+    pytest.skip(why)
+
+
+@contextmanager
+def chromium():
+    """A headless Chromium: Debian's, launched by path with Playwright."""
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _missing("Python Playwright is not installed (pip install -e '.[test]')")
+    if not os.access(CHROMIUM, os.X_OK):
+        _missing(f"{CHROMIUM} is missing (apt-get install chromium)")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def sleuth(*args: str, check: bool = True, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    """The command line, as a user runs it (a fresh process, no stdin)."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT), NO_COLOR="1")
+    r = subprocess.run([sys.executable, "-m", "cli.main", *args], cwd=cwd, env=env,
+                       capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=300)
+    if check and r.returncode != 0:
+        raise AssertionError(f"sleuth {' '.join(args)} -> {r.returncode}\n{r.stdout}\n{r.stderr}")
+    return r
+
+
+class Server:
+    """``sleuth serve RECORD --port 0 ...`` in a subprocess; ``url`` is its first line."""
+
+    def __init__(self, record: Path, *extra: str, startup: float = 60.0):
+        env = dict(os.environ, PYTHONPATH=str(ROOT), NO_COLOR="1", PYTHONUNBUFFERED="1")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "cli.main", "serve", str(record), "--port", "0", *extra],
+            cwd=ROOT, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, text=True)
+        lines: queue.Queue = queue.Queue()
+        self.output: list[str] = []
+
+        def pump():
+            assert self.proc.stdout is not None
+            for line in self.proc.stdout:
+                self.output.append(line)
+                lines.put(line)
+            lines.put(None)
+
+        threading.Thread(target=pump, daemon=True).start()
+        try:
+            first = lines.get(timeout=startup)
+        except queue.Empty:
+            self.stop()
+            raise AssertionError(f"sleuth serve printed nothing in {startup:.0f} s")
+        if first is None:
+            err = self.proc.stderr.read() if self.proc.stderr else ""
+            self.stop()
+            raise AssertionError(f"sleuth serve ended before printing its URL: {err}")
+        self.url = first.strip()
+        assert re.match(r"https?://[^/\s]+:\d+/", self.url + "/"), self.url
+
+    @property
+    def port(self) -> int:
+        return int(re.match(r"https?://[^/]+:(\d+)", self.url).group(1))
+
+    def stop(self) -> int | None:
+        """Ctrl-C, as a user stops it; killed only if it does not end within 10 s."""
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        return self.proc.returncode
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
+
+
+_CELL = re.compile(r"""-\s+'?(?:cell|gridcell)\s+"((?:[^"\\]|\\.)*)\"""")
+
+
+def sheet_names(page) -> list[str]:
+    """The accessible names of the cells of the table named "Sheet"."""
+    snap = page.get_by_role("table", name="Sheet").aria_snapshot()
+    return [json.loads(f'"{m}"').replace("''", "'") for m in _CELL.findall(snap)]
+
+
+_CARD_NAME = re.compile(r"^(\S+):\s*(.+)$")
+
+
+def page_certain(page, holders) -> dict[str, str]:
+    """The certain holders the page's sheet names: cells named "4H: Ben" (a holder alone, no
+    percentage); ``holders`` are the names a card can be with (the players, "mystery", ...)."""
+    out = {}
+    for name in sheet_names(page):
+        m = _CARD_NAME.match(name)
+        if m and m.group(2).strip() in holders:
+            out[m.group(1)] = m.group(2).strip()
+    return out
+
+
+def analyze(record: Path) -> dict:
+    return json.loads(sleuth("analyze", "--json", str(record)).stdout)
+
+
+def analyze_certain(record: Path) -> dict[str, str]:
+    """Each card whose holder ``sleuth analyze --json`` is sure of, and that holder."""
+    cards = analyze(record)["cards"]
+    return {c: next(h for h, p in d.items() if p >= 1 - 1e-9)
+            for c, d in cards.items() if isinstance(d, dict)
+            and any(p >= 1 - 1e-9 for p in d.values())}

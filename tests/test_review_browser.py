@@ -1,0 +1,53 @@
+"""``sleuth review --html`` in a real browser (Debian's Chromium under Playwright): the data
+embedded in ``<script type="application/json">`` parses with ``JSON.parse`` and equals the
+review's JSON, even where its text holds ``</script>``, markup and character references."""
+from __future__ import annotations
+
+import json
+
+from solver.advice import Review, TurnReview
+from tests.serve_harness import PHONE, chromium, sleuth
+from web.review import review_html
+
+HOSTILE = "</script><img src=x onerror=\"window.fired=1\"> &amp; &lt;b&gt; <!-- \u2028"
+
+READ = """() => {
+  const el = document.getElementById('review-data');
+  return {data: JSON.parse(el.textContent), imgs: document.images.length,
+          fired: window.fired === 1, scripts: document.scripts.length,
+          wide: document.documentElement.scrollWidth > window.innerWidth};
+}"""
+
+
+def _open(browser, path):
+    page = browser.new_page(viewport=PHONE)
+    page.goto(path.as_uri())
+    return page, page.evaluate(READ)
+
+
+def test_review_data_parses_in_chromium(tmp_path):
+    out = tmp_path / "review.html"
+    expected = json.loads(sleuth("review", "samples/literature/ex-a-six-players.txt",
+                                 "--html", str(out), "--json").stdout)
+    with chromium() as browser:
+        page, got = _open(browser, out)
+        assert got["data"] == expected
+        assert not got["wide"]                      # no sideways scrolling at 360 px
+        assert page.get_by_role("heading", name="Review of Ana's turns").count() == 1
+
+
+def test_review_text_that_looks_like_markup_stays_data(tmp_path):
+    turn = TurnReview(line=7, step=3, taken=f"Ana asks Ben {HOSTILE}", best="Ana asks Cleo 2*",
+                      taken_score=0.5, best_score=0.75, taken_info=1.0, best_info=1.5,
+                      taken_leak=0.25, mistakes=[HOSTILE], sheet={"AS": HOSTILE},
+                      uncertainty=2.0)
+    rv = Review("mystery-hand", "Ana", [turn], {"line": 7, "step": 3, "what": HOSTILE},
+                "bits", [(1, 4.0), (3, 2.0)], notes=[HOSTILE])
+    out = tmp_path / "review.html"
+    out.write_text(review_html(rv))
+    with chromium() as browser:
+        page, got = _open(browser, out)
+        assert got["data"] == json.loads(json.dumps(rv.to_json()))
+        assert got["imgs"] == 0 and not got["fired"] and got["scripts"] == 1
+        # shown as text where the page prints it
+        assert page.get_by_text(HOSTILE.split(" \u2028")[0], exact=False).count() >= 3
