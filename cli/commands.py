@@ -7,9 +7,10 @@ import os
 
 import click
 
+from cli.bounds import timeout_option, unfinished
 from cli.main import (SAMPLES, FilePath, cli, complete_card, complete_player, conflict_text,
                       demo_record, emit_json, handle_errors, renderer, with_examples)
-from solver.errors import NotationError, SleuthError
+from solver.errors import InconsistentError, NotationError, SleuthError
 from solver.games import PUBLIC, Capability, game_names, get_game
 from solver.records import Header, atomic_write, parse_record, read_record, write_record
 
@@ -67,6 +68,7 @@ def split_variants(values) -> list[str]:
               "beside the first on a second core).")
 @handle_errors(json_flag="as_json")
 @with_examples
+@timeout_option(report=unfinished)
 def analyze(record, as_, as_json, exposure=None):
     """What is known now: the sheet, the candidates and the verdict.
 
@@ -162,7 +164,13 @@ def new(game, record, players, me, variant, dealer, extra, force):
         e.message += "; nothing was written"
         e.args = (e._render(),)
         raise
-    atomic_write(record, text)
+    from solver.records import record_lock
+
+    with record_lock(record):       # another writer may have made it since the look above
+        if os.path.exists(record) and not force:
+            raise NotationError("the file exists already (use --force to overwrite)",
+                                text=record)
+        atomic_write(record, text)
     click.echo(f"started {record}: {game} with {' '.join(header.players)}")
 
 
@@ -176,6 +184,7 @@ def new(game, record, players, me, variant, dealer, extra, force):
               "is re-checked).")
 @handle_errors()
 @with_examples
+@timeout_option
 def log(record, statement, force, replace):
     """Append one statement after checking it against the whole record.
 
@@ -191,7 +200,7 @@ def log(record, statement, force, replace):
       sleuth log game.txt "{statement}"
       sleuth log game.txt --replace {line} "{statement}   # checked"
     """
-    from solver.session import append_statement, replace_statement   # (not for analyze)
+    from solver.session import log_statement, replace_statement   # (not for analyze)
 
     if replace is not None:
         rec, old = replace_statement(record, replace, " ".join(statement), force=force)
@@ -200,9 +209,23 @@ def log(record, statement, force, replace):
         if force:
             forced_warning(rec)
         return
-    rec = append_statement(record, " ".join(statement), force=force)
+    done = log_statement(record, " ".join(statement), force=force)
+    rec = done.record
+    if done.held is not None:
+        why = ("contradicts the record" if isinstance(done.error, InconsistentError)
+               else "breaks a rule")
+        click.echo(f"held line {done.line}: {done.held}\n  not in the record yet: as stated "
+                   f"it {why} ({done.error}); log its 'shown' line next and the two are "
+                   "checked together (the held line stays a comment otherwise)")
+        return
     last = rec.statements[-1]
-    click.echo(f"logged line {last.line}: {last.event}")
+    if done.joined is not None:
+        click.echo(f"logged the held line with its resolution, lines {last.line - 1}-"
+                   f"{last.line}: {done.joined} / {last.event}")
+    else:
+        click.echo(f"logged line {last.line}: {last.event}")
+    if done.dropped is not None:
+        click.echo(f"note: the held line before it stays a comment: {done.dropped}", err=True)
     if force:
         forced_warning(rec)
     for note in table_notes(rec):        # whose turn, a missing setup line, the result
@@ -241,6 +264,7 @@ def table_notes(rec) -> list:
               help="The view (default: the record's 'me:').")
 @handle_errors()
 @with_examples
+@timeout_option
 def why(record, card, as_):
     """Explain where CARD can be: which statements force each certainty.
 

@@ -354,7 +354,8 @@ def edited(text: str, line, statement: str | None, path: str | None = None, *,
             raise NotationError("expected a game statement", text=statement, path=path)
         comment = comment or old_comment
         new = f"{stmt}   # {comment}" if comment else stmt
-        new_lines = lines[: n - 1] + [new + ("\n" if old.endswith("\n") else "")] + lines[n:]
+        end = old[len(old.rstrip("\r\n")):]          # the old line's own end (CRLF kept)
+        new_lines = lines[: n - 1] + [new + end] + lines[n:]
     new_text = "".join(new_lines)
     try:
         rec = (parse_record(new_text, path) if statement is None
