@@ -9,10 +9,11 @@ import sys
 
 import click
 
+from cli.bounds import timeout_option
 from cli.main import (FilePath, cli, conflict_text, did_you_mean, handle_errors, rule_hint,
                       with_examples)
 from solver.errors import InconsistentError, SleuthError
-from solver.records import printable
+from solver.records import printable, split_lines
 from solver.session import Outcome, Session, record_names
 
 # ----- colour -----------------------------------------------------------------------------
@@ -158,7 +159,7 @@ def render_outcome(o: Outcome, session: Session, show_sheet: bool) -> str:
         out.append(("whatif refused: " if o.hypothetical else "refused: ") + said
                    + rule_hint(o.error) + did_you_mean(o.error))
         if o.conflict:
-            new_line = o.line if o.line is not None else len(session.text.splitlines()) + 1
+            new_line = o.line if o.line is not None else len(split_lines(session.text)) + 1
             out += render_conflict(o.conflict, new_line)
             if o.line is not None:
                 out.append("  the record is unchanged")
@@ -299,6 +300,7 @@ def _complete_player(ctx, param, incomplete):
               "turn (default: on in a terminal, off when piped).")
 @handle_errors(json_flag="as_json")
 @with_examples
+@timeout_option
 def play(record, as_, as_json, no_sheet, hint=None):
     """Live play: type one statement a line; each is checked, saved and analysed.
 
