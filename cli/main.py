@@ -1,8 +1,8 @@
 """The ``sleuth`` command line: thin, formatting only.
 
-Exit codes everywhere: 0 ok, 2 usage or parse error (bad notation, illegal by rule),
-3 inconsistent record, 4 an answer that did not fit its time or work budget, 70 an
-internal error (a bug).  Every :class:`solver.errors.SleuthError` is turned into a
+Exit codes everywhere: 0 ok, 2 usage or parse error (bad notation, illegal by rule; an
+unusable standard stream), 3 inconsistent record, 4 an answer that did not fit its time or
+work budget, 70 an internal error (a bug), 130 interrupted (Ctrl-C).  Every :class:`solver.errors.SleuthError` is turned into a
 one-line message here, and so is a bug at the program's entry (:func:`main`); no traceback
 reaches a user unless ``SLEUTH_DEBUG`` is set.
 
@@ -13,6 +13,30 @@ when imported).  Start-up imports no solver (OR-Tools, numpy) and no command's m
 :data:`COMMANDS` lists the commands, and each module loads when one of its commands runs.
 """
 from __future__ import annotations
+
+import signal as _signal
+
+
+def _interrupted_at_start(signum, frame):   # pragma: no cover - timing
+    """Ctrl-C while the program is still loading (before :func:`main` runs): the same one
+    line and exit code as later (docs/reliability.md), not an import's traceback."""
+    import os as _os
+
+    _os.write(2, b"sleuth: interrupted\n")
+    _os._exit(130)
+
+
+def _as_program() -> bool:
+    """Whether this process is the ``sleuth`` program (its script, or ``python -m
+    cli.main``), not a program importing the CLI (the tests)."""
+    import os as _os
+    import sys as _sys
+
+    return _os.path.basename(_sys.argv[0] if _sys.argv else "") in ("sleuth", "main.py")
+
+
+if _as_program() and _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler:
+    _signal.signal(_signal.SIGINT, _interrupted_at_start)
 
 if __name__ == "__main__":  # pragma: no cover
     # ``python -m cli.main``: run the one real module ``cli.main`` (executing this file as
@@ -89,10 +113,19 @@ def handle_errors(json_flag: str | None = None):
                 quiet_stdout()          # 'sleuth analyze ... | head': the reader left
                 sys.exit(EXIT_USAGE)
             except OSError as e:        # a file operation the solver did not wrap
+                if e.filename is None and _stdout_failing():    # '> /dev/full'
+                    quiet_stdout()
+                    click.echo(f"sleuth: error: cannot write standard output ({e.strerror or e})",
+                               err=True)
+                    sys.exit(EXIT_USAGE)
                 from solver.errors import FileError
 
                 err = FileError.from_os(e, e.filename, "use the file")
                 click.echo(f"sleuth: error: {err}", err=True)
+                sys.exit(EXIT_USAGE)
+            except UnicodeEncodeError as e:     # text a stream or file name cannot hold
+                click.echo(f"sleuth: error: cannot write {e.object[e.start:e.end]!r} in the "
+                           f"{e.encoding} encoding", err=True)
                 sys.exit(EXIT_USAGE)
             except UnicodeError as e:   # bytes that are not UTF-8 (argv, stdin, a file)
                 click.echo("sleuth: error: the input is not UTF-8 text "
@@ -103,6 +136,15 @@ def handle_errors(json_flag: str | None = None):
         return wrapper
 
     return deco
+
+
+def _stdout_failing() -> bool:
+    """Whether standard output cannot take what is waiting in its buffer (a full disk)."""
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        return True
+    return False
 
 
 def rule_hint(e: SleuthError) -> str:
@@ -340,6 +382,12 @@ class SleuthGroup(click.Group):
             sys.exit(EXIT_USAGE)
         return super().main(args, *rest, **kwargs)
 
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:   # Click would say "Aborted!" and exit 1
+            interrupted(ctx.invoked_subcommand)
+
     def add_command(self, cmd, name=None):
         name = name or cmd.name
         if cmd.short_help is None:
@@ -447,7 +495,7 @@ def _main_help() -> str:
     Games: {", ".join(REGISTRY)}.
 
     Exit codes: 0 ok, 2 usage or parse error, 3 inconsistent record, 4 over the
-    time or work budget, 70 an internal error (a bug in sleuth).
+    time or work budget, 70 an internal error (a bug in sleuth), 130 interrupted.
     Shell completion: eval "$(_SLEUTH_COMPLETE=bash_source sleuth)" (zsh_source, fish_source).
     """
 
@@ -464,8 +512,26 @@ def main(argv=None, *, end_process: bool | None = None):
     :class:`SystemExit` as Click does, unless ``end_process`` says otherwise."""
     if end_process is None:
         end_process = argv is None
+    if _signal.getsignal(_signal.SIGINT) is _interrupted_at_start:
+        _signal.signal(_signal.SIGINT, _signal.default_int_handler)   # loaded: Ctrl-C raises
     try:
+        if end_process:
+            from cli.streams import StdoutClosed, fit_streams
+
+            try:
+                fit_streams()       # closed streams, encodings without the suit symbols
+            except StdoutClosed:
+                click.echo("sleuth: error: standard output is closed (nowhere to write the "
+                           "answer); nothing was done", err=True)
+                end(EXIT_USAGE)
         cli.main(args=argv, prog_name="sleuth")     # (standalone: always SystemExit)
+    except KeyboardInterrupt:       # before or after a command (its own: SleuthGroup.invoke)
+        try:
+            interrupted(None)
+        except SystemExit as e:
+            if not end_process:
+                raise
+            end(e.code)
     except SystemExit as e:
         if not end_process:
             raise
@@ -479,6 +545,18 @@ def main(argv=None, *, end_process: bool | None = None):
         if not end_process:
             raise SystemExit(EXIT_INTERNAL) from None
         end(EXIT_INTERNAL)
+
+
+def interrupted(command: str | None):
+    """A Ctrl-C: one line, exit 130.  A further Ctrl-C is ignored from here on, so that the
+    line is written whole and the clean-up under way (workers killed) finishes."""
+    try:
+        _signal.signal(_signal.SIGINT, _signal.SIG_IGN)
+    except ValueError:              # not the main thread
+        pass
+    click.echo("sleuth: interrupted" + ("; the record is unchanged"
+                                        if command in WRITES_RECORD else ""), err=True)
+    sys.exit(EXIT_INTERRUPTED)
 
 
 def end(code) -> None:
@@ -496,8 +574,11 @@ def end(code) -> None:
         sys.stdout.flush()
     except BrokenPipeError:
         code = EXIT_USAGE
-    except (OSError, ValueError):   # a closed or failing stream: nothing more to save
-        pass
+    except (OSError, ValueError) as e:  # a failing stream ('> /dev/full'): the answer is lost
+        quiet_stdout()
+        if code == EXIT_OK:
+            print(f"sleuth: error: cannot write standard output ({e})", file=sys.stderr)
+            code = EXIT_USAGE
     try:
         sys.stderr.flush()
     except (OSError, ValueError):
