@@ -64,6 +64,11 @@ SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 EXIT_OK, EXIT_USAGE, EXIT_INCONSISTENT, EXIT_BUDGET = 0, 2, 3, 4
 #: a bug in sleuth (sysexits' EX_SOFTWARE): one line, no traceback (SLEUTH_DEBUG=1 shows it)
 EXIT_INTERNAL = 70
+#: stopped by Ctrl-C (SIGINT): 128 + 2, as a shell reports a command the signal ended
+EXIT_INTERRUPTED = 130
+#: the commands that write a record: their interrupt says it is unchanged (a save is one
+#: atomic rename, so an interrupted command either saved or did not touch the file)
+WRITES_RECORD = frozenset({"new", "log", "play", "serve"})
 
 
 def emit_json(obj) -> None:
@@ -365,6 +370,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "review": ("cli.advise", "Each of a player's turns against the advisor's best."),
     "rules": ("cli.rules", "The rules of the games, numbered as the messages cite them."),
     "format": ("cli.rules", "The record format: the header, then every statement of GAME."),
+    "serve": ("cli.serve", "The record as a web page for a phone: tap entry, live sheet."),
 }
 
 

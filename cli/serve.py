@@ -1,0 +1,44 @@
+"""``sleuth serve``: the record as a web page for the phone at the table (docs/serve.md).
+
+A thin command: the app is :mod:`web.app`, its runner :mod:`web.server`; Starlette,
+uvicorn, Jinja2 and segno are imported only when this command runs."""
+from __future__ import annotations
+
+import click
+
+from cli.main import FilePath, cli, complete_player, handle_errors
+
+
+@cli.command()
+@click.argument("record", type=FilePath())
+@click.option("--as", "as_", metavar="PLAYER", shell_complete=complete_player,
+              help="Whose sheet the page shows (default: the record's 'me:'; 'public' = a "
+              "spectator).")
+@click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
+              help="The port to listen on (0: any free port; the printed URL has it).")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="The address to listen on; 0.0.0.0 for a phone on the same network (the "
+              "URL then carries a secret token, printed with a QR code).")
+@handle_errors()
+def serve(record, as_, port, host):
+    """Serve the record as a web page for a phone: tap entry, the live sheet, undo.
+
+    The first line printed is the URL to open. The page checks every statement with the
+    same engine as 'sleuth log' and saves it atomically; changes made elsewhere (another
+    phone, 'sleuth log', an editor) show within a second. Ctrl-C stops it.
+
+    \b
+    Examples (each serves until Ctrl-C):
+      $ sleuth serve game.txt
+      $ sleuth serve game.txt --host 0.0.0.0     # a phone on the same Wi-Fi: scan the QR code
+      $ sleuth serve game.txt --port 0 --as Ben
+    The page's controls and what the token protects: docs/serve.md.
+    """
+    import sys
+
+    from cli.commands import resolve_view
+    from solver.records import read_record
+    from web.server import serve as run
+
+    view = resolve_view(read_record(record), as_)
+    sys.exit(run(record, view, host, port))

@@ -1,0 +1,275 @@
+"""The web app of ``sleuth serve``: one record file, one :class:`solver.session.Session`.
+
+Routes (all GETs read, only ``POST /do`` changes the record):
+
+* ``GET /``: the page (``web/templates/page.html``);
+* ``GET /live[?whatif=S]``: the live part of the page alone (the sheet, turn, alerts, lines),
+  for the page to swap in after a change; with ``whatif`` the sheet of the record with ``S``
+  added, marked hypothetical (nothing saved);
+* ``GET /version``: ``{"version": ...}``, the :func:`~solver.records.text_version` of the
+  file now -- cheap, polled by the page to show changes made elsewhere;
+* ``GET /advice``: the advisor's ranking and the exposure (on demand: they cost an analysis);
+* ``POST /do``: one line for :meth:`Session.handle` (a statement, ``undo``, ``redo``,
+  ``edit N ...``, ``delete N``, ``why CARD``, ``whatif ...``), as JSON
+  (``{"line": ..., "version": ...}``, ``Content-Type: application/json``, the token in the
+  ``X-Sleuth-Token`` header) or as a form (fields ``line``, ``version``, ``token``);
+* ``GET /static/...``, ``GET /manifest.webmanifest``: the page's own assets.
+
+Security (docs/serve.md, "What the token protects"): with ``token_required`` every request
+must carry the token (query ``token``, header ``X-Sleuth-Token`` or the cookie the page sets),
+compared in constant time, else 403; every POST carries it in the header or a form field
+whatever the host (a cookie alone is not enough: CSRF); on a loopback address a request
+naming any other host is refused (DNS rebinding).  Only the served record is read or
+written: the static files are a fixed list, nothing from a request becomes a path.
+
+The engine's work (checking a statement, an analysis) runs in worker threads, one at a time
+(the session is not shared between threads), never on the event loop: ``/version`` answers
+while an analysis runs.
+"""
+from __future__ import annotations
+
+import hmac
+import inspect
+import json
+import threading
+from pathlib import Path
+from typing import Any
+
+from solver.errors import SleuthError, StaleError
+from solver.records import printable, read_text, text_version
+from solver.session import Outcome, Session
+
+HERE = Path(__file__).resolve().parent
+STATIC = HERE / "static"
+#: the assets served, by name -> media type (a fixed list: no path comes from a request)
+ASSETS = {"app.js": "text/javascript; charset=utf-8", "app.css": "text/css; charset=utf-8",
+          "icon.svg": "image/svg+xml", "icon-192.png": "image/png",
+          "icon-512.png": "image/png"}
+#: the commands that change nothing (no version check; ``Session.handle`` runs them as is)
+READING = ("why", "whatif", "sheet", "suggest", "help")
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
+#: the most text a POST may carry (a statement is one line)
+MAX_BODY = 64 * 1024
+
+
+class Engine:
+    """The session behind the page, used from worker threads one at a time.
+
+    ``live_cache`` keeps the last rendered live parts by (version, whatif), so that several
+    devices polling the same version cost one analysis."""
+
+    def __init__(self, path: str, view: Any = Session._ME):
+        self.session = Session(path) if view is Session._ME else Session(path, view)
+        self.path = path
+        self.lock = threading.Lock()
+        self.live_cache: dict[tuple[str, str | None], str] = {}
+        self.last_status = ""
+        params = inspect.signature(Session.handle).parameters
+        self._expect = "expect" in params
+
+    def version(self) -> str | None:
+        """The version of the file now (``None`` if it cannot be read)."""
+        try:
+            return text_version(read_text(self.path))
+        except SleuthError:
+            return None
+
+    def act(self, line: str, expect: str | None) -> dict:
+        """Run one line through the session; a change built on another version than the
+        file's is refused (:class:`~solver.errors.StaleError`)."""
+        from web.live import outcome
+
+        word = line.strip().split(" ", 1)[0].lower()
+        change = word not in READING
+        with self.lock:
+            s = self.session
+            if change and expect is not None and self._expect:
+                o = s.handle(line, expect=expect)          # type: ignore[call-arg]
+            elif change and expect is not None and self.version() != expect:
+                o = Outcome("refused", statement=printable(line.strip()), error=StaleError(
+                    "not saved: the record changed since this page was loaded (another "
+                    "device, 'sleuth log' or an editor saved it); look again and retry",
+                    text=printable(line.strip()) or None, path=self.path))
+            else:
+                o = s.handle(line)
+            d = outcome(o, s)
+            d["version"] = text_version(s.text)
+            if d["kind"] != "why":
+                self.last_status = d["status"]
+            return d
+
+    def live_html(self, env, whatif: str | None, token: str) -> str:
+        """The live part of the page for the record now (rendered once per version)."""
+        from web.live import entry_data, live
+        from web.review import embed_json
+
+        with self.lock:
+            s = self.session
+            s.handle("sheet")               # reload the file if it changed on disk
+            key = (text_version(s.text), whatif)
+            html = self.live_cache.get(key)
+            if html is None:
+                data = live(s, whatif)
+                html = env.get_template("live.html").render(
+                    d=data, entry_json=embed_json(entry_data(s)), token=token)
+                if len(self.live_cache) > 8:
+                    self.live_cache.clear()
+                self.live_cache[key] = html
+            return html
+
+    def advice(self) -> dict:
+        """The advisor's ranking and the exposure, as text."""
+        with self.lock:
+            s = self.session
+            s.handle("sheet")
+            out: dict[str, str | None] = {"advice": None, "exposure": None}
+            o = s.handle("suggest 10")
+            if o.kind == "suggest":
+                from cli.advise import render_advice
+
+                out["advice"] = render_advice(o.advice)
+            else:
+                out["advice"] = str(o.error) if o.error else "no advice"
+            try:
+                exp = s.game.exposure(s.record, s.view)
+            except SleuthError as e:
+                out["exposure"] = f"no exposure: {e}"
+            else:
+                if exp is not None:
+                    from cli.advise import render_exposure
+
+                    out["exposure"] = render_exposure(exp)
+            return out
+
+
+def create_app(path: str, view: Any = Session._ME, *, token: str, token_required: bool,
+               loopback: bool = True):
+    """The Starlette app over the record ``path`` (see the module doc)."""
+    from starlette.applications import Starlette
+    from starlette.concurrency import run_in_threadpool
+    from starlette.requests import Request
+    from starlette.responses import (HTMLResponse, JSONResponse, PlainTextResponse,
+                                     RedirectResponse, Response)
+    from starlette.routing import Route
+
+    from web.review import environment
+
+    engine = Engine(path, view)
+    env = environment()
+
+    def given_token(request: Request) -> str:
+        return (request.headers.get("x-sleuth-token") or request.query_params.get("token")
+                or request.cookies.get("sleuth_token") or "")
+
+    def same(a: str, b: str) -> bool:
+        return hmac.compare_digest(a.encode("utf-8", "replace"), b.encode("utf-8", "replace"))
+
+    def suffix() -> str:
+        """The query that carries the token on the page's own links."""
+        return f"?token={token}" if token_required else ""
+
+    async def guard(request: Request, call_next):
+        host = (request.headers.get("host") or "").rsplit(":", 1)[0].lower()
+        if loopback and host not in LOOPBACK_HOSTS:
+            return PlainTextResponse("refused: this server answers only on its own address",
+                                     status_code=403)
+        if token_required and not same(given_token(request), token):
+            return PlainTextResponse("refused: the URL's token is missing or wrong (open the "
+                                     "URL that 'sleuth serve' printed)", status_code=403)
+        response = await call_next(request)
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        response.headers["Referrer-Policy"] = "no-referrer"
+        response.headers["Cache-Control"] = "no-store"
+        response.headers["Content-Security-Policy"] = (
+            "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+            "connect-src 'self'; manifest-src 'self'; frame-ancestors 'none'; "
+            "form-action 'self'; base-uri 'none'")
+        return response
+
+    async def page(request: Request) -> Response:
+        html = await run_in_threadpool(engine.live_html, env, None, token)
+        body = env.get_template("page.html").render(
+            live_html=html, token=token, suffix=suffix(), status=engine.last_status,
+            title=engine.session.game.title or engine.session.record.game,
+            path=Path(path).name)
+        resp = HTMLResponse(body)
+        if token_required:
+            resp.set_cookie("sleuth_token", token, httponly=True, samesite="strict")
+        return resp
+
+    async def live_part(request: Request) -> Response:
+        whatif = request.query_params.get("whatif")
+        html = await run_in_threadpool(engine.live_html, env, whatif or None, token)
+        return HTMLResponse(html)
+
+    async def version(request: Request) -> Response:
+        return JSONResponse({"version": await run_in_threadpool(engine.version)})
+
+    async def advice(request: Request) -> Response:
+        return JSONResponse(await run_in_threadpool(engine.advice))
+
+    async def do(request: Request) -> Response:
+        ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        body = await request.body()
+        if len(body) > MAX_BODY:
+            return PlainTextResponse("refused: too long for one statement", status_code=413)
+        if ctype == "application/json":
+            if not same(request.headers.get("x-sleuth-token", ""), token):
+                return PlainTextResponse("refused: a change carries the page's token",
+                                         status_code=403)
+            try:
+                data = json.loads(body.decode("utf-8"))
+            except (UnicodeDecodeError, ValueError):
+                return JSONResponse({"error": "expected JSON"}, status_code=400)
+            if not isinstance(data, dict) or not isinstance(data.get("line", ""), str) \
+                    or not isinstance(data.get("version"), (str, type(None))):
+                return JSONResponse({"error": "expected {\"line\": ..., \"version\": ...}"},
+                                    status_code=400)
+            line, expect, as_form = data.get("line", ""), data.get("version"), False
+        elif ctype == "application/x-www-form-urlencoded":
+            form = await request.form()
+            field = form.get("token")
+            if not isinstance(field, str) or not same(field, token):
+                return PlainTextResponse("refused: a change carries the page's token",
+                                         status_code=403)
+            cmd = str(form.get("cmd") or "")
+            line = str(form.get("line") or "")
+            if cmd in ("undo", "redo"):
+                line = cmd
+            elif cmd in ("why", "whatif"):
+                line = f"{cmd} {line}"
+            expect, as_form = str(form.get("version") or "") or None, True
+        else:
+            return PlainTextResponse("expected application/json or a form", status_code=415)
+        result = await run_in_threadpool(engine.act, line, expect)
+        if as_form:
+            return RedirectResponse("/" + suffix(), status_code=303)
+        return JSONResponse(result)
+
+    async def asset(request: Request) -> Response:
+        name = request.path_params["name"]
+        if name not in ASSETS:
+            return PlainTextResponse("not found", status_code=404)
+        return Response((STATIC / name).read_bytes(), media_type=ASSETS[name])
+
+    async def manifest(request: Request) -> Response:
+        t = engine.session.game.title or engine.session.record.game
+        data = {"name": f"cardsleuth: {t}", "short_name": "sleuth",
+                "start_url": "/" + suffix(), "scope": "/", "display": "standalone",
+                "background_color": "#ffffff", "theme_color": "#1d4e89",
+                "icons": [{"src": "/static/icon.svg", "sizes": "any", "type": "image/svg+xml"},
+                          {"src": "/static/icon-192.png", "sizes": "192x192",
+                           "type": "image/png"},
+                          {"src": "/static/icon-512.png", "sizes": "512x512",
+                           "type": "image/png"}]}
+        return JSONResponse(data, media_type="application/manifest+json")
+
+    routes = [Route("/", page), Route("/live", live_part), Route("/version", version),
+              Route("/advice", advice), Route("/do", do, methods=["POST"]),
+              Route("/static/{name}", asset), Route("/manifest.webmanifest", manifest)]
+    from starlette.middleware import Middleware
+    from starlette.middleware.base import BaseHTTPMiddleware
+
+    app = Starlette(routes=routes, middleware=[Middleware(BaseHTTPMiddleware, dispatch=guard)])
+    app.state.engine = engine
+    return app

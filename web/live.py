@@ -1,0 +1,349 @@
+"""What the page of ``sleuth serve`` shows, as plain data for its templates.
+
+Nothing here decides a rule: the figures come from the game's analysis
+(``Session.analyze``), the notes and alerts from ``Game.table_notes``, the hint from
+``Session.hint``, the choices for tap entry from the record's vocabulary
+(:func:`solver.session.vocabulary`).  This module only turns them into cells, labels and
+sentences (the same wording as the terminal's sheets, ``cli/<game>.py``)."""
+from __future__ import annotations
+
+from typing import Any
+
+from solver.errors import InconsistentError, SleuthError
+
+SUIT_HEAD = {"S": "♠ S", "H": "♥ H", "D": "♦ D", "C": "♣ C"}
+
+
+def percent_cell(p: float) -> str:
+    """A chance on a sheet cell, as the terminal's sheet writes it: whole percents, never
+    0% or 100% when it is neither.
+
+    >>> [percent_cell(x) for x in (0.004, 0.12, 0.996)]
+    ['<1%', '12%', '>99%']
+    """
+    x = 100 * p
+    return "<1%" if x < 1 else ">99%" if x > 99 else f"{x:.0f}%"
+
+
+def place_name(loc: str, target: str = "mystery") -> str:
+    """A location as a person reads it: a player's name, ``mystery``, ``face up``...
+
+    >>> place_name("faceup"), place_name("mystery"), place_name("mystery:Ana"), place_name("Ben")
+    ('face up', 'mystery', "Ana's mystery hand", 'Ben')
+    """
+    if loc == target or loc == "mystery":
+        return "mystery"
+    if loc.startswith("mystery:"):
+        return f"{loc[8:]}'s mystery hand"
+    if loc == "faceup":
+        return "face up"
+    return loc
+
+
+def _short(loc: str, target: str) -> str:
+    """A location in a sheet cell (the terminal's abbreviations)."""
+    if loc == target:
+        return "MYST"
+    if loc.startswith("mystery:"):
+        return "m:" + loc[8:]
+    if loc == "faceup":
+        return "up"
+    return loc
+
+
+def mystery_sheet(a, view: str | None) -> dict:
+    """Mystery Hand's 13 x 4 memory sheet (MH-6): the holder where certain, else the chance
+    the card is in the target mystery hand; every cell with its accessible name."""
+    from solver.cards import RANKS, SUITS, Card
+
+    rows = []
+    for r in range(1, 14):
+        cells = []
+        for s in SUITS:
+            name = repr(Card(r, s))
+            where = a.certain(name)
+            if where is not None:
+                text = _short(where, a.target)
+                label = f"{name}: {place_name(where, a.target)}"
+                kind = "mine" if where == view else "myst" if where == a.target else "known"
+            else:
+                p = a.cards[name].get(a.target, 0.0)
+                if p <= 0:
+                    text, label, kind = "·", f"{name}: not mystery", "no"
+                else:
+                    text = percent_cell(p)
+                    label, kind = f"{name}: {text} mystery", "chance"
+            cells.append({"card": name, "text": text, "label": label, "kind": kind})
+        rows.append({"rank": RANKS[r - 1], "cells": cells})
+    return {"kind": "grid", "heads": [SUIT_HEAD[s] for s in SUITS], "rows": rows}
+
+
+def mystery_extras(a) -> dict:
+    """The candidates, the verdict and what is an estimate (Mystery Hand)."""
+    c = a.mystery
+    if c.count is not None:
+        count = str(c.count)
+    elif c.lower and c.upper:
+        count = f"between {c.lower} and {c.upper} (too many to count)"
+    elif c.upper:
+        count = f"at most {c.upper} (too many to count)"
+    else:
+        count = "too many to count"
+    if a.exact and not (c.error and not c.exact):
+        precision = "Probabilities: exact (uniformly random deal, truthful players)."
+    elif a.exact:
+        precision = ("Probabilities: exact on the sheet; the candidate hands' chances are "
+                     f"estimates (95% half-width {c.error:.3f}).")
+    else:
+        precision = (f"Probabilities: estimates (95% half-width {a.error:.3f}); "
+                     "certainties are exact.")
+    top = [{"cards": " ".join(map(repr, cards)), "p": f"{p:.3g}" if 0 < p < 0.99 else
+            ("1" if p >= 1 else "0")} for cards, p in (c.top or [])]
+    return {"candidates": count, "certain_in": " ".join(map(repr, c.certain)), "top": top,
+            "verdict": a.verdict, "precision": precision, "estimate": not a.exact}
+
+
+def literature_sheet(a, view: str | None) -> dict:
+    """Literature's half-suits (LIT-2), each card with who holds it or who may, and the
+    hands: counts and the cards known in each."""
+    t = a.table
+    halves = []
+    for name, h in a.halves.items():
+        cells = []
+        half = next(x for x in t.halves if x.name == name)
+        seen: list[str] = []
+        for card in half.cards:
+            cn = repr(card)
+            if cn in seen:
+                continue
+            seen.append(cn)
+            dist = a.cards.get(cn, {})
+            places = sorted(((l, p) for l, p in dist.items() if p > 0), key=lambda lp: -lp[1])
+            if not places:
+                text, label, kind = "out", f"{cn}: out of play", "no"
+            elif len(places) == 1 and places[0][1] >= 1.0 - 1e-12:
+                who = places[0][0]
+                text, label = who, f"{cn}: {who}"
+                kind = "mine" if who == view else "known"
+            else:
+                parts = [f"{l} {percent_cell(min(p, 1.0))}" for l, p in places]
+                text, label, kind = parts[0], f"{cn}: " + ", ".join(parts), "chance"
+            cells.append({"card": cn, "text": text, "label": label, "kind": kind})
+        status = h.status
+        if status.startswith("won:"):
+            status = f"won by team {status[4:]}"
+        teams = ", ".join(f"team {k} {percent_cell(v) if 0 < v < 1 else int(v * 100)}%"
+                          if 0 < v < 1 else f"team {k} {int(round(v * 100))}%"
+                          for k, v in (h.p_team or {}).items())
+        head = f"{name}: {status}" + (f"; all six with {teams}" if status == "open" and teams
+                                      else "")
+        halves.append({"name": name, "head": head, "cells": cells})
+    hands = []
+    for i in (0, 1):
+        for p in t.teams[i]:
+            info = a.hands.get(p, {})
+            n = a.counts.get(p)
+            hands.append({"team": t.team_name(i), "player": p, "turn": p == a.turn,
+                          "count": "?" if n is None else str(n),
+                          "known": " ".join(info.get("known", [])) or "-"})
+    return {"kind": "halves", "halves": halves, "hands": hands}
+
+
+def literature_extras(a) -> dict:
+    alerts = []
+    for name, h in a.halves.items():
+        if h.safe_claim:
+            alerts.append(f"Safe claim now: {name}: {h.safe_claim}")
+    score = ", ".join(f"team {k} {v}" for k, v in a.score.items())
+    verdict = (f"Game over: {a.winner or 'a tie'} wins; score {score}." if a.over
+               else f"Score: {score}.")
+    precision = ("Probabilities: exact." if a.exact else
+                 f"Probabilities: estimates (95% within ±{a.error:.3f}); certainties are exact.")
+    return {"alerts": alerts, "verdict": verdict, "precision": precision,
+            "estimate": not a.exact}
+
+
+def current_player(record) -> tuple[str | None, list[str]]:
+    """Who is on turn after ``record`` (the game's own turn order) and who else may act now
+    (an extra turn); ``(None, [])`` where the game does not say."""
+    try:
+        if record.game == "mystery-hand":
+            from solver.mystery_hand.engine import turn_state
+
+            st = turn_state(record)
+            return (None if st.over else st.current), list(st.may_act())
+        if record.game == "literature":
+            from solver.literature.engine import Play
+
+            play = Play.of(record)
+            return (None if play.over else play.turn), []
+    except SleuthError:
+        pass
+    return None, []
+
+
+def range_cards(record, ranges) -> dict[str, list[str]]:
+    """The cards of every range, rank set or half-suit of the vocabulary (for the answer
+    choices: the cards shown from that range)."""
+    out: dict[str, list[str]] = {}
+    try:
+        if record.game == "mystery-hand":
+            from solver.cards import parse_query_set
+
+            for r in ranges:
+                out[r] = [repr(c) for c in parse_query_set(r).cards()]
+        elif record.game == "literature":
+            from solver.games import get_game
+
+            table = get_game("literature").table(record.header)     # type: ignore[attr-defined]
+            for h in table.halves:
+                names: list[str] = []
+                for c in h.cards:
+                    if repr(c) not in names:
+                        names.append(repr(c))
+                out[h.name] = names
+    except SleuthError:
+        pass
+    return out
+
+
+def entry_data(session) -> dict[str, Any]:
+    """What the page's tap entry offers: the vocabulary of the record (names, keywords,
+    cards, ranges, and what follows each keyword), who is on turn, and each range's cards."""
+    v = session.vocabulary()
+    rec = session.record
+    turn, may = current_player(rec)
+    return {"game": rec.game, "view": session.view, "names": list(v.names),
+            "lead": list(v.lead), "verbs": list(v.verbs), "words": list(v.words),
+            "cards": list(v.cards), "ranges": list(v.ranges),
+            "follows": [[k, [list(s) for s in slots], list(ans)] for k, slots, ans in v.follows],
+            "turn": turn, "may_act": may, "range_cards": range_cards(rec, v.ranges)}
+
+
+def live(session, whatif: str | None = None) -> dict[str, Any]:
+    """Everything the live part of the page shows for the session's record now (or, with
+    ``whatif``, for the record with that statement added, not saved)."""
+    from solver.games import Capability
+
+    from solver.records import text_version
+
+    rec = session.record
+    game = session.game
+    view = session.view
+    out: dict[str, Any] = {
+        "title": game.title or rec.game, "game": rec.game, "view": view or "public",
+        "version": text_version(session.text), "whatif": None, "whatif_error": None,
+        "alerts": [], "notes": [], "hint": None, "sheet": None, "text_sheet": None,
+        "extras": {}, "error": None, "turn": None, "lines": [],
+        "has_advice": Capability.ADVISE in game.capabilities and view is not None,
+    }
+    out["lines"] = [{"line": st.line, "text": st.text} for st in rec.statements]
+    turn, _ = current_player(rec)
+    out["turn"] = turn
+    target = rec
+    if whatif is not None:
+        o = session.whatif(whatif)
+        if o.kind != "whatif":
+            out["whatif_error"] = _error_text(o)
+        else:
+            target = o.record
+            out["whatif"] = whatif
+            out["new_certain"] = ", ".join(f"{c}: {l}" for c, l in sorted(o.new_certain.items()))
+    analysis = None
+    try:
+        analysis = session.analyze(target)
+    except InconsistentError as e:
+        from cli.main import conflict_text
+
+        out["error"] = "inconsistent: " + conflict_text(e).replace("\n", " ") + \
+            " ('Undo' removes the last statement.)"
+    except SleuthError as e:
+        out["error"] = f"no analysis: {e}"
+    if analysis is not None:
+        if rec.game == "mystery-hand":
+            out["sheet"] = mystery_sheet(analysis, view)
+            out["extras"] = mystery_extras(analysis)
+        elif rec.game == "literature":
+            out["sheet"] = literature_sheet(analysis, view)
+            out["extras"] = literature_extras(analysis)
+            out["alerts"] += out["extras"]["alerts"]
+        else:
+            from cli.session import render_analysis
+
+            out["text_sheet"] = render_analysis(analysis, rec.game)
+    try:
+        notes = game.table_notes(target, view, analysis)
+    except SleuthError:
+        notes = []
+    for n in notes:
+        (out["alerts"] if n.strong else out["notes"]).append(n.text)
+    if whatif is None:
+        out["hint"] = session.hint()
+    return out
+
+
+def _error_text(o) -> str:
+    """A refused outcome's error as one sentence (the conflict's sentence for a
+    contradiction)."""
+    from cli.main import conflict_text, rule_hint
+
+    e = o.error
+    if e is None:
+        return o.message or "refused"
+    if isinstance(e, InconsistentError):
+        return conflict_text(e).split("\n")[0] + rule_hint(e)
+    return str(e) + rule_hint(e)
+
+
+def outcome(o, session) -> dict[str, Any]:
+    """One action's result for the page: its kind, the sentence for the status region,
+    the corrections to offer (did-you-mean), the conflicting lines, a why's text."""
+    k = o.kind
+    d: dict[str, Any] = {"kind": k, "saved": o.saved, "fixes": [], "conflict": [],
+                         "why": None, "whatif": None}
+    if k == "accepted":
+        status = f"logged line {o.line}: {o.statement}" + (" (forced)" if o.forced else "")
+    elif k == "refused":
+        status = ("what if refused: " if o.hypothetical else "refused: ") + _error_text(o)
+        d["fixes"] = list(getattr(o.error, "did_you_mean", None) or [])
+        d["conflict"] = [{"line": ln, "text": t} for ln, t in o.conflict]
+        from solver.errors import StaleError
+
+        d["stale"] = isinstance(o.error, StaleError)
+    elif k == "pending":
+        status = f"held: {o.error}. {o.message}"
+    elif k == "undone":
+        status = "; ".join(f"undo: removed line {ln}: {t}" for ln, t in o.removed)
+    elif k == "redone":
+        status = "; ".join(f"redo: put back line {ln}: {t}" for ln, t in o.removed)
+    elif k == "edited":
+        status = f"line {o.line} is now: {o.statement}"
+    elif k == "deleted":
+        was = o.removed[0][1] if o.removed else ""
+        status = f"deleted line {o.line}: {was} (the lines after it move up one)"
+    elif k == "whatif":
+        status = f"what if: {o.statement} (hypothetical, not saved)"
+        d["whatif"] = o.statement
+    elif k == "why":
+        from cli.commands import render_explanation
+
+        d["why"] = render_explanation(o.explanation)
+        status = f"why {o.statement}"
+    elif k == "noted":
+        status = f"noted: {o.statement}"
+    elif k == "suggest":
+        from cli.advise import render_advice
+
+        d["why"] = render_advice(o.advice)
+        status = "advice"
+    elif k == "help":
+        d["why"] = o.message
+        status = "help"
+    elif k == "empty":
+        status = "nothing to log: the Statement box is empty"
+    else:
+        status = k
+    if o.reloaded:
+        status = f"(the record changed on disk; reloaded) {status}"
+    d["status"] = status
+    return d

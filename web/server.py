@@ -1,0 +1,102 @@
+"""Running the app of ``sleuth serve``: bind the socket, say the URL, serve until Ctrl-C.
+
+The socket is bound before anything is printed, so that the URL printed first has the real
+port (``--port 0``: any free one).  On a non-loopback host the URL carries a random secret
+token and a QR code of it follows (segno's terminal output)."""
+from __future__ import annotations
+
+import ipaddress
+import secrets
+import socket
+import sys
+from typing import Any
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` is a loopback address (only this machine can reach it).
+
+    >>> is_loopback("127.0.0.1"), is_loopback("localhost"), is_loopback("0.0.0.0")
+    (True, True, False)
+    """
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def lan_address() -> str:
+    """This machine's address on its network (the one a phone on the same Wi-Fi reaches);
+    no packet is sent: a UDP socket is only pointed at a private address."""
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        s.connect(("10.254.254.254", 1))
+        return s.getsockname()[0]
+    except OSError:
+        return "127.0.0.1"
+    finally:
+        s.close()
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A listening TCP socket on ``host:port`` (``0``: a free port)."""
+    family = socket.AF_INET6 if ":" in host.strip("[]") else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host.strip("[]"), port))
+    sock.listen(128)
+    sock.set_inheritable(True)
+    return sock
+
+
+def url_of(host: str, port: int, token: str | None) -> str:
+    """The URL to open: a wildcard bind names this machine's network address."""
+    shown = host
+    if host in ("0.0.0.0", "::", "[::]", ""):
+        shown = lan_address()
+    if ":" in shown and not shown.startswith("["):
+        shown = f"[{shown}]"
+    return f"http://{shown}:{port}/" + (f"?token={token}" if token else "")
+
+
+def serve(path: str, view: Any, host: str, port: int, out=None) -> int:
+    """Serve ``path`` until interrupted; the exit code (0 after Ctrl-C).  Raises the
+    engine's errors (a record that cannot be read) before anything is bound."""
+    import uvicorn
+
+    from web.app import create_app
+
+    out = out or sys.stdout
+    loopback = is_loopback(host)
+    token = secrets.token_urlsafe(24)
+    app = create_app(path, view, token=token, token_required=not loopback,
+                     loopback=loopback)
+    try:
+        sock = bind(host, port)
+    except OSError as e:
+        from solver.errors import FileError
+
+        raise FileError(f"cannot listen on {host}:{port}: {e.strerror or e}",
+                        text=f"{host}:{port}") from None
+    real_port = sock.getsockname()[1]
+    url = url_of(host, real_port, None if loopback else token)
+    print(url, file=out, flush=True)
+    if not loopback:
+        import segno
+
+        print("Open it on a phone on the same network (scan this code); anyone with the URL "
+              "can read and change the record:", file=out)
+        segno.make(url, error="m").terminal(out=out, compact=True)
+    print(f"Serving {path} (Ctrl-C stops)", file=out, flush=True)
+    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off",
+                            timeout_graceful_shutdown=2)
+    server = uvicorn.Server(config)
+    try:
+        server.run(sockets=[sock])
+    except KeyboardInterrupt:
+        pass
+    finally:
+        sock.close()
+    print("stopped", file=out, flush=True)
+    return 0

@@ -1,0 +1,493 @@
+// The page of `sleuth serve` (docs/serve.md). Hand-written, no library, no build step.
+// Record text only ever reaches the page through textContent and attributes (never
+// innerHTML); the live part is HTML rendered (and escaped) by the server's templates.
+"use strict";
+(function () {
+  const NAMES = "<names>", CARDS = "<cards>", RANGES = "<ranges>", WORDS = "<words>";
+  const token = document.querySelector('meta[name="sleuth-token"]').content;
+  const box = document.getElementById("statement");
+  const statusEl = document.getElementById("status");
+  const fixesEl = document.getElementById("fixes");
+  const staleEl = document.getElementById("stale");
+  const whyEl = document.getElementById("why-text");
+  const choicesEl = document.getElementById("choices");
+  const working = document.getElementById("working");
+  const form = document.getElementById("entry-form");
+  const storeKey = "sleuth-statement:" + document.title;
+  let E = null;              // the tap entry's data (web/live.py entry_data)
+  let version = null;        // the record version the page shows
+  let whatif = null;         // the statement of the hypothetical sheet shown, if any
+  let busy = 0;
+  let loading = null, reloadAgain = false;
+
+  // ----- talking to the server -------------------------------------------------------
+  function setBusy(delta) {
+    busy += delta;
+    const live = document.getElementById("live");
+    if (live) live.setAttribute("aria-busy", busy > 0 ? "true" : "false");
+    working.hidden = busy <= 0;
+  }
+
+  function get(url) {
+    return fetch(url, { headers: { "X-Sleuth-Token": token }, cache: "no-store" });
+  }
+
+  async function act(line) {
+    setBusy(1);
+    try {
+      const r = await fetch("/do", {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "X-Sleuth-Token": token },
+        body: JSON.stringify({ line: line, version: version }),
+      });
+      if (!r.ok) { say("refused by the server: " + r.status + " " + (await r.text())); return null; }
+      const d = await r.json();
+      show(d);
+      return d;
+    } catch (e) {
+      say("no answer from the server (is 'sleuth serve' still running?)");
+      return null;
+    } finally {
+      setBusy(-1);
+    }
+  }
+
+  function say(text) { statusEl.textContent = text; }
+
+  function show(d) {
+    say(d.status);
+    fixesEl.replaceChildren();
+    staleEl.replaceChildren();
+    for (const f of d.fixes || []) {
+      const b = button("Use: " + f, () => logLine(f));
+      b.classList.add("fix");
+      fixesEl.append(b);
+    }
+    if (d.conflict && d.conflict.length) {
+      const ul = document.createElement("ul");
+      ul.className = "conflict";
+      for (const c of d.conflict) {
+        const li = document.createElement("li");
+        li.textContent = "line " + c.line + ": " + c.text;
+        ul.append(li);
+      }
+      fixesEl.append(ul);
+    }
+    if (d.stale) {
+      const p = document.createElement("p");
+      p.setAttribute("role", "alert");
+      p.textContent = "The record changed elsewhere: the page now shows it. Check the statement and log it again.";
+      staleEl.append(p);
+    }
+    if (d.why) { whyEl.textContent = d.why; whyEl.hidden = false; }
+    else if (d.kind !== "refused") { whyEl.hidden = true; }
+    if (d.kind === "whatif") { whatif = d.whatif; loadLive(); }
+    else if (d.saved || d.stale || (d.version && d.version !== version)) { whatif = null; loadLive(); }
+  }
+
+  async function logLine(line) {
+    const d = await act(line);
+    if (d && d.saved) { setBox(""); }
+  }
+
+  async function loadLive() {
+    if (loading) { reloadAgain = true; return loading; }
+    setBusy(1);
+    loading = (async () => {
+      try {
+        const url = "/live" + (whatif ? "?whatif=" + encodeURIComponent(whatif) : "");
+        const r = await get(url);
+        if (!r.ok) return;
+        const html = await r.text();
+        const doc = new DOMParser().parseFromString(html, "text/html");
+        const fresh = doc.getElementById("live");
+        const old = document.getElementById("live");
+        if (fresh && old) {
+          const openAdvice = old.querySelector("details.advice[open]");
+          old.replaceWith(document.adoptNode(fresh));
+          if (openAdvice) { const d = document.querySelector("#live details.advice"); if (d) { d.open = true; } }
+          bindLive();
+        }
+      } catch (e) {
+        /* the poll says when the server is back */
+      } finally {
+        loading = null;
+        setBusy(-1);
+        if (reloadAgain) { reloadAgain = false; loadLive(); }
+      }
+    })();
+    return loading;
+  }
+
+  async function poll() {
+    try {
+      const r = await get("/version");
+      if (r.ok) {
+        const d = await r.json();
+        if (d.version && d.version !== version && !loading) loadLive();
+      }
+    } catch (e) { /* server gone: keep polling */ }
+    setTimeout(poll, 700);
+  }
+
+  // ----- the live part ----------------------------------------------------------------
+  function bindLive() {
+    const live = document.getElementById("live");
+    version = live.dataset.version;
+    document.getElementById("form-version").value = version;
+    live.setAttribute("aria-busy", busy > 0 ? "true" : "false");
+    const data = live.querySelector("script.entry-data");
+    E = data ? JSON.parse(data.textContent) : null;
+    for (const b of live.querySelectorAll("button.cell")) {
+      b.addEventListener("click", () => act("why " + b.dataset.card));
+    }
+    for (const b of live.querySelectorAll("button.edit")) {
+      b.addEventListener("click", () => {
+        setBox("edit " + b.dataset.line + " " + b.dataset.text);
+        box.focus();
+        window.scrollTo({ top: 0 });
+      });
+    }
+    for (const f of live.querySelectorAll("form.delete-form")) {
+      f.addEventListener("submit", (ev) => {
+        ev.preventDefault();
+        act(f.querySelector('input[name="line"]').value);
+      });
+    }
+    const leave = live.querySelector("button.leave-whatif");
+    if (leave) leave.addEventListener("click", () => { whatif = null; loadLive(); });
+    const adv = live.querySelector("details.advice");
+    if (adv) {
+      adv.addEventListener("toggle", async () => {
+        if (!adv.open) return;
+        const pre = adv.querySelector(".advice-text");
+        pre.textContent = "Working...";
+        try {
+          const r = await get("/advice");
+          const d = await r.json();
+          pre.textContent = [d.advice, d.exposure].filter(Boolean).join("\n\n");
+        } catch (e) { pre.textContent = "no answer from the server"; }
+      });
+    }
+    renderChoices();
+  }
+
+  // ----- the Statement box ------------------------------------------------------------
+  function setBox(text) {
+    box.value = text;
+    try { if (text) localStorage.setItem(storeKey, text); else localStorage.removeItem(storeKey); } catch (e) { /* private mode */ }
+    renderChoices();
+  }
+
+  box.addEventListener("input", () => {
+    try { localStorage.setItem(storeKey, box.value); } catch (e) { /* private mode */ }
+    renderChoices();
+  });
+  document.getElementById("clear").addEventListener("click", () => { setBox(""); box.focus(); });
+
+  form.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const cmd = ev.submitter ? ev.submitter.value : "log";
+    const text = box.value.trim();
+    if (cmd === "undo" || cmd === "redo") { act(cmd); return; }
+    if (cmd === "why") { act("why " + (lastCard(text) || text)); return; }
+    if (cmd === "whatif") { act("whatif " + text.replace(/^whatif\s+/i, "")); return; }
+    logLine(text);
+  });
+
+  function lastCard(text) {
+    if (!E) return null;
+    const words = text.split(/[\s,:]+/).filter(Boolean);
+    for (let i = words.length - 1; i >= 0; i--) {
+      if (E.cards.includes(words[i].toUpperCase()) || E.cards.includes(words[i])) return words[i];
+    }
+    return null;
+  }
+
+  // ----- tap entry --------------------------------------------------------------------
+  function button(label, onclick, pressed) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = label;
+    if (pressed !== undefined) b.setAttribute("aria-pressed", pressed ? "true" : "false");
+    b.addEventListener("click", onclick);
+    return b;
+  }
+
+  function group(title, extraClass) {
+    const g = document.createElement("div");
+    g.className = "choice-group" + (extraClass ? " " + extraClass : "");
+    g.setAttribute("role", "group");
+    g.setAttribute("aria-label", title);
+    const h = document.createElement("span");
+    h.className = "group-title";
+    h.setAttribute("aria-hidden", "true");
+    h.textContent = title;
+    g.append(h);
+    choicesEl.append(g);
+    return g;
+  }
+
+  function spec(keyword) {
+    if (!E) return null;
+    const k = keyword.toLowerCase().replace(/:$/, "");
+    return E.follows.find((f) => f[0].toLowerCase() === k) || null;
+  }
+
+  function expand(choices, exclude) {
+    const out = [];
+    for (const c of choices) {
+      const pool = c === NAMES ? E.names : c === CARDS ? E.cards : c === RANGES ? E.ranges : c === WORDS ? E.words : [c];
+      for (const w of pool) if (w !== exclude && !out.includes(w)) out.push(w);
+    }
+    return out;
+  }
+
+  // The statement in the box, read as: [prefix] actor verb slots... [: answer]
+  function parse(text) {
+    const m = text.match(/^\s*((?:edit\s+\d+|whatif|force)\s+)?(.*)$/is);
+    const prefix = m[1] || "";
+    const body = m[2];
+    const colon = body.indexOf(":");
+    const head = colon >= 0 ? body.slice(0, colon) : body;
+    const answer = colon >= 0 ? body.slice(colon + 1).trim() : null;
+    const words = head.split(/\s+/).filter(Boolean);
+    let actor = null, verb = null, rest = [];
+    if (words.length && E.names.includes(words[0])) {
+      actor = words[0];
+      verb = words[1] || null;
+      rest = words.slice(2);
+    } else if (words.length) {
+      verb = words[0];
+      rest = words.slice(1);
+    }
+    return { prefix, body, head: head.trim(), answer, words, actor, verb, rest,
+             trailing: /\s$/.test(body) };
+  }
+
+  function compose(p, head, answer) {
+    return p.prefix + head + (answer === null ? "" : ": " + answer);
+  }
+
+  // Fill the slots that allow one literal word only ("passes turn to", "has N cards").
+  function autofill(text) {
+    for (let i = 0; i < 4; i++) {
+      const p = parse(text);
+      const s = p.verb ? spec(p.verb) : null;
+      if (!s || p.answer !== null) return text;
+      const slots = s[1];
+      const n = p.rest.length;
+      if (n >= slots.length) return text;
+      const slot = slots[n];
+      if (slot.length === 1 && !slot[0].startsWith("<") && (n > 0 || slots.length > 1)) {
+        text = compose(p, p.head + " " + slot[0], null);
+      } else {
+        return text;
+      }
+    }
+    return text;
+  }
+
+  function put(text) { setBox(autofill(text)); }
+
+  function renderChoices() {
+    choicesEl.replaceChildren();
+    if (!E) return;
+    const p = parse(box.value);
+    if (!p.words.length) { firstChoices(); return; }
+    if (p.actor && !p.verb) { verbChoices(p, p.actor); return; }
+    if (p.head.endsWith(":") || (p.actor && p.verb === ":")) return;
+    const s = spec(p.verb || "");
+    if (!s) {
+      if (p.words.length === 1 && p.words[0].endsWith(":")) return;   // "Ben: ?"
+      return;
+    }
+    slotChoices(p, s);
+  }
+
+  function firstChoices() {
+    const who = group("Who acts");
+    const implied = E.turn;
+    for (const n of E.names) {
+      who.append(button(n, () => put(n), n === implied));
+    }
+    for (const k of E.lead) {
+      const s = spec(k);
+      const direct = s && s[1].length === 1 && s[1][0].length === 0;
+      who.append(button(k, () => put(direct ? k + ":" : k)));
+    }
+    if (implied) verbChoices(null, implied);
+  }
+
+  function verbChoices(p, actor) {
+    const asks = spec("asks");
+    const base = p ? "" : "";
+    if (asks) {
+      const targets = expand(asks[1][0], actor).filter((w) => !E.cards.includes(w) && !E.ranges.includes(w));
+      if (asks[1][0].includes(NAMES) || asks[1][0].includes("all")) {
+        const g = group("Asks whom");
+        for (const t of targets) g.append(button(t, () => put(base + actor + " asks " + t)));
+      }
+    }
+    const g = group("Or");
+    for (const v of E.verbs) {
+      if (v === "asks" && asks && (asks[1][0].includes(NAMES))) continue;
+      g.append(button(v, () => {
+        const s = spec(v);
+        const direct = s && s[1].length === 1 && s[1][0].length === 0;
+        put(actor + " " + v + (direct ? ":" : ""));
+      }));
+    }
+    if (E.game === "mystery-hand" || E.game === "literature") {
+      g.append(button("?", () => put(actor + ": ?")));    // a whole turn not seen
+    }
+  }
+
+  function slotChoices(p, s) {
+    const slots = s[1], answers = s[2];
+    const n = p.rest.length;
+    const verb = (p.verb || "").toLowerCase().replace(/:$/, "");
+    const answering = p.answer !== null || n >= slots.length ||
+      (slots.length === 1 && slots[0].length === 0);
+    if (!answering) {
+      const slot = slots[n];
+      if (slot.length === 0) {              // a free word: a number (Literature's "has N cards")
+        const g = group("How many");
+        for (let i = 0; i <= 13; i++) g.append(button(String(i), () => put(p.head + " " + i)));
+        return;
+      }
+      const title = slot.includes(RANGES) ? "Which range" : slot.includes(CARDS) ? "Which card" : slot.includes(NAMES) ? "Whom" : "Next";
+      choiceList(title, expand(slot, verb === "asks" || verb === "challenges" ? p.actor : null),
+        (w) => put(p.head + " " + w), slot.includes(RANGES) ? "ranges" : slot.includes(CARDS) ? "cards" : "");
+      return;
+    }
+    if (p.answer === null && verb === "announces") {        // more cards, or the answer
+      choiceList("Which cards", E.cards, (w) => put(p.head + " " + w), "cards", p.rest);
+    }
+    if (!answers.length) return;
+    answerChoices(p, verb, answers);
+  }
+
+  function choiceList(title, words, onpick, cls, pressed) {
+    const g = group(title, cls);
+    if (cls === "ranges" || cls === "cards") {
+      // one row per suit (and the rank sets), so that the grid reads as a deck
+      const rows = new Map();
+      for (const w of words) {
+        const key = /\*$/.test(w) ? "*" : w === "?" ? "?" : w.replace(/^.*?([SHDC])$/, "$1").slice(-1);
+        if (!rows.has(key)) rows.set(key, []);
+        rows.get(key).push(w);
+      }
+      for (const [, ws] of rows) {
+        const row = document.createElement("div");
+        row.className = "choice-row";
+        for (const w of ws) row.append(button(w, () => onpick(w), pressed ? pressed.includes(w) : undefined));
+        g.append(row);
+      }
+    } else {
+      for (const w of words) g.append(button(w, () => onpick(w), pressed ? pressed.includes(w) : undefined));
+    }
+    return g;
+  }
+
+  function rangeOf(p) {
+    for (const w of p.rest) if (E.range_cards[w]) return w;
+    return null;
+  }
+
+  function answerChoices(p, verb, answers) {
+    const ans = p.answer === null ? "" : p.answer;
+    const target = p.rest[0] || null;
+    const range = rangeOf(p);
+    // Mystery Hand: an ask of all: one count per player asked (MH-13)
+    if (E.game === "mystery-hand" && verb === "asks" && target === "all") {
+      askAllRows(p, range);
+      return;
+    }
+    if (E.game === "mystery-hand" && verb === "asks") {
+      const g = group("Answer: how many shown");
+      for (const c of ["0", "1", "2", "3", "4", "?"]) {
+        g.append(button(c, () => put(compose(p, p.head, c)), ans === c));
+      }
+      if (range && E.view && (p.actor === E.view || target === E.view)) {
+        const shown = ans.split(/\s+/).filter((w) => E.cards.includes(w));
+        choiceList("Cards shown", E.range_cards[range], (w) => {
+          const now = shown.includes(w) ? shown.filter((x) => x !== w) : shown.concat([w]);
+          put(compose(p, p.head, now.length ? now.join(" ") : "0"));
+        }, "cards", shown);
+      }
+      return;
+    }
+    const hasCards = answers.includes(CARDS), hasNames = answers.includes(NAMES);
+    if (hasCards) {
+      const cards = (range && E.range_cards[range] && (verb === "claims" || verb === "shown")) ? E.range_cards[range] : E.cards;
+      const parts = ans.split(/[\s,]+/).filter(Boolean);
+      if (hasNames) {
+        choiceList("Who", E.names, (w) => put(compose(p, p.head, ans ? ans.replace(/,\s*$/, "") + ", " + w : w)), "", parts);
+      }
+      const others = answers.filter((a) => !a.startsWith("<"));
+      if (others.length) {
+        const g = group("Answer");
+        for (const w of others) g.append(button(w, () => put(compose(p, p.head, w)), ans === w));
+      }
+      choiceList("Cards", cards, (w) => {
+        if (!hasNames) {
+          const now = parts.includes(w) ? parts.filter((x) => x !== w) : parts.concat([w]);
+          put(compose(p, p.head, now.join(" ")));
+        } else {
+          put(compose(p, p.head, ans ? ans + " " + w : w));
+        }
+      }, "cards", parts);
+      return;
+    }
+    const words = expand(answers, null);
+    const g = group("Answer");
+    for (const w of words) g.append(button(w, () => put(compose(p, p.head, w)), ans === w));
+  }
+
+  function parseCounts(ans) {
+    const m = new Map();
+    for (const part of (ans || "").split(",")) {
+      const w = part.trim().split(/\s+/);
+      if (w.length === 2) m.set(w[0], w[1]);
+    }
+    return m;
+  }
+
+  function askAllRows(p, range) {
+    const asked = E.names.filter((n) => n !== p.actor);
+    let counts = parseCounts(p.answer);
+    if (p.answer === null) {                  // the likely default: nobody shows (0 each)
+      put(compose(p, p.head, asked.map((n) => n + " 0").join(", ")));
+      return;
+    }
+    const g = group("Counts shown", "counts");
+    for (const n of asked) {
+      const row = document.createElement("div");
+      row.className = "count-row";
+      row.setAttribute("role", "group");
+      row.setAttribute("aria-label", n);
+      const label = document.createElement("span");
+      label.className = "count-name";
+      label.textContent = n;
+      label.setAttribute("aria-hidden", "true");
+      row.append(label);
+      for (const c of ["0", "1", "2", "3", "4", "?"]) {
+        row.append(button(c, () => {
+          counts = parseCounts(parse(box.value).answer);
+          counts.set(n, c);
+          put(compose(p, p.head, asked.map((x) => x + " " + (counts.get(x) || "0")).join(", ")));
+        }, counts.get(n) === c));
+      }
+      g.append(row);
+    }
+  }
+
+  // ----- start ------------------------------------------------------------------------
+  try {
+    const kept = localStorage.getItem(storeKey);
+    if (kept && !box.value) box.value = kept;
+  } catch (e) { /* private mode */ }
+  bindLive();
+  poll();
+})();
