@@ -45,7 +45,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 from functools import lru_cache
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self, cast
 
 from solver.errors import NotationError
 
@@ -173,10 +173,10 @@ class Options:
         return opts
 
     @classmethod
-    def of(cls, header) -> "Options":
+    def of(cls, header) -> Self:
         """The options of a record header, parsed once per distinct ``variant:`` (the values
         are frozen: every caller may share them)."""
-        return _parse_cached(cls, tuple(header.variant))
+        return cast(Self, _parse_cached(cast(Any, cls), tuple(header.variant)))
 
     def check(self) -> None:
         """Raise a :class:`~solver.errors.SleuthError` for options the rules do not combine."""
@@ -205,5 +205,5 @@ class Options:
 
 
 @lru_cache(maxsize=256)
-def _parse_cached(cls, variant: tuple[str, ...]) -> Options:
+def _parse_cached(cls: Any, variant: tuple[str, ...]) -> Options:
     return cls.from_names(variant)
