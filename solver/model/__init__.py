@@ -32,7 +32,7 @@ with the same ``name`` (see :meth:`CardLocationModel.name`).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Hashable, Iterable, Sequence
+from typing import Any, Hashable, Iterable, Sequence
 
 from solver.errors import BudgetError, InconsistentError
 from solver.lazy import CP_MODEL, LazyModule
@@ -142,7 +142,7 @@ class CardLocationModel:
             m.AddExactlyOne(x[ci, li] for li in range(nl))
         for li, loc in enumerate(self.locations):
             m.Add(sum(x[ci, li] for ci in range(len(self.cards))) == self.sizes[loc])
-        lits: dict[int, cp_model.IntVar] = {}
+        lits: dict[int, Any] = {}          # CP-SAT literals
         for con in self.constraints:
             expr = sum(x[p] for p in con.terms)
             if enforce and con.source is not None:
@@ -163,8 +163,8 @@ class CardLocationModel:
         return m, x, lits
 
     @staticmethod
-    def _solver(seconds: float = 10.0, workers: int = 1) -> cp_model.CpSolver:
         s = cp_model.CpSolver()
+    def _solver(seconds: float = 10.0, workers: int = 1) -> Any:      # a CpSolver
         s.parameters.num_workers = workers
         s.parameters.max_time_in_seconds = seconds
         return s

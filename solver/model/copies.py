@@ -24,7 +24,7 @@ class Copy(NamedTuple):
     Its notation is ``<card>#<n>``, counting copies from 1, as the explanations print it."""
 
     card: Hashable
-    index: int
+    index: int  # type: ignore[assignment]  # (a field, shadowing tuple.index)
 
     def __str__(self) -> str:
         return f"{self.card}#{self.index + 1}"

@@ -60,7 +60,9 @@ def chain_marginals(model, start: dict[Hashable, str], *, steps: int = STEPS, se
         for c, poss in support.items():
             if c in ci_of:
                 allowed[ci_of[c]] = {li_of[l] for l in poss if l in li_of}
-    lo, hi, count = [], [], []
+    lo: list[int] = []
+    hi: list[int] = []
+    count: list[int] = []
     cons_of: dict[tuple[int, int], list[int]] = {}
     for con in model.constraints:
         j = len(lo)
@@ -105,7 +107,7 @@ def chain_marginals(model, start: dict[Hashable, str], *, steps: int = STEPS, se
             moves = ((a, loc[a], loc[b]), (b, loc[b], loc[c]), (c, loc[c], loc[a]))
         else:
             a, b = rng.sample(free, 2)
-            moves = ((a, loc[a], loc[b]), (b, loc[b], loc[a]))
+            moves = ((a, loc[a], loc[b]), (b, loc[b], loc[a]))  # type: ignore[assignment]
         if all(old == new for _, old, new in moves):
             continue
         if any(new not in allowed[i] for i, old, new in moves if old != new):

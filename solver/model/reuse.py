@@ -71,7 +71,6 @@ class reusing:
         self.memo = _CURRENT
         return self
 
-    def __exit__(self, *exc) -> bool:
+    def __exit__(self, *exc) -> None:
         global _CURRENT
         _CURRENT = self.prev
-        return False

@@ -19,7 +19,7 @@ no deal fits the record; these statements conflict: line 3: a at P; line 4: b at
 """
 from __future__ import annotations
 
-from typing import Hashable, Sequence
+from typing import Any, Hashable, Sequence
 
 from solver.errors import InconsistentError
 
@@ -28,6 +28,10 @@ class ModelView:
     """Mixin of a view model with attributes ``model`` (a
     :class:`~solver.model.CardLocationModel`), ``view`` (a player or ``None``) and
     ``statements`` (record line -> text)."""
+
+    model: Any
+    view: Any
+    statements: Any
 
     def inconsistent(self) -> InconsistentError:
         """The error naming a minimal set of conflicting lines and saying why they cannot

@@ -226,6 +226,7 @@ def find_deal(model, *, tries: int = 4, steps: int = 3000, seed: int = 0
                     key = (gain, rng.random())
                     if best is None or key < best[0]:
                         best = (key, a, b, changes)
+                assert best is not None          # (moves is never empty here)
                 (gain, _), a, b, changes = best
             la, lb = loc[a], loc[b]
             at[la].remove(a)
@@ -260,7 +261,7 @@ def satisfies(model, deal: dict[Hashable, str]) -> bool:
     """
     if len(deal) != len(model.cards) or any(c not in deal for c in model.cards):
         return False
-    sizes = defaultdict(int)
+    sizes: defaultdict[Hashable, int] = defaultdict(int)
     for c, l in deal.items():
         sizes[l] += 1
     if any(sizes[l] != model.sizes[l] for l in model.locations) or \
