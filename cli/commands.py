@@ -12,7 +12,8 @@ from cli.main import (SAMPLES, FilePath, cli, complete_card, complete_player, co
                       demo_record, emit_json, handle_errors, renderer, with_examples)
 from solver.errors import InconsistentError, NotationError, SleuthError
 from solver.games import PUBLIC, Capability, game_names, get_game
-from solver.records import Header, atomic_write, parse_record, read_record, write_record
+from solver.records import (Header, atomic_write, name_in, parse_record, read_record,
+                            write_record)
 
 
 class GameChoice(click.Choice):
@@ -42,10 +43,11 @@ def resolve_view(record, as_: str | None):
         return record.header.me
     if as_.lower() == PUBLIC:
         return None
-    if as_ not in record.header.players:
+    found = name_in(as_, record.header.players)     # any case when unambiguous
+    if found is None:
         raise NotationError("--as must name a player of the record or 'public' (players: "
                             + " ".join(record.header.players) + ")", text=as_)
-    return as_
+    return found
 
 
 def split_variants(values) -> list[str]:
@@ -152,7 +154,10 @@ def new(game, record, players, me, variant, dealer, extra, force):
             raise NotationError("expected KEY=VALUE", text=kv)
         k, v = kv.split("=", 1)
         extras.append((k.strip(), v.strip()))
-    header = Header(game=game.lower(), players=tuple(players.replace(",", " ").split()),
+    seats = tuple(players.replace(",", " ").split())
+    # --me and --dealer in any case when unambiguous, written as --players spells them
+    me, dealer = ((name_in(n, seats) or n) if n else n for n in (me, dealer))
+    header = Header(game=game.lower(), players=seats,
                     variant=tuple(split_variants(variant)), dealer=dealer, me=me,
                     extra=tuple(extras))
     text = "\n".join(header.lines()) + "\n"

@@ -136,7 +136,8 @@ def format_sheet(g) -> str:
         out += [f"  {key}: ..." for key in g.header_keys]
     out += ["", "Statements, one a line (# starts a comment):"]
     out += [f"  {e}" for e in g.examples]
-    out += ["", "Keywords are case-insensitive; player names are not."]
+    out += ["", "Keywords are case-insensitive; so are player names where unambiguous (the "
+            "program", "writes a name as 'players:' does)."]
     return "\n".join(out)
 
 

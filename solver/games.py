@@ -263,6 +263,13 @@ class Game(ABC):
     def parse_event(self, text: str, header: "Header") -> Event:
         """One statement line (comment stripped) -> its event (``NotationError``)."""
 
+    def parse_statement(self, text: str, header: "Header", earlier) -> Event:
+        """``text`` read as the statement after ``earlier`` (the record's statements before
+        it): the reader's entry, for a notation whose reading depends on the play so far
+        (Mystery Hand's ask-all counts without names skip the players who are out).  By
+        default :meth:`parse_event`."""
+        return self.parse_event(text, header)
+
     def validate(self, record: "Record") -> None:
         """Raise :class:`~solver.errors.RuleError` (with the line) for an illegal record."""
 

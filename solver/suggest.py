@@ -10,12 +10,15 @@ own parser decides.
 
 >>> near("cleo", ["Ana", "Cleo"]), near("Dve", ["Dev", "Eli"]), near("al", ["all", "Ana"])
 (['Cleo'], ['Dev'], ['all'])
+>>> near("Jose", ["José", "Zoë"]), near("BJORN", ["Bjørn"]), near("zoe", ["Zoë"])
+(['José'], ['Bjørn'], ['Zoë'])
 >>> near("Zed", ["Ana", "Ben"])
 []
 """
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Callable, Iterable
 
 from solver.errors import SleuthError
@@ -27,10 +30,15 @@ LIMIT = 4
 MAX_CORRECTED = 24
 
 
+def fold(word: str) -> str:
+    """``word`` without case, composed (``é`` one letter however it was typed)."""
+    return unicodedata.normalize("NFC", unicodedata.normalize("NFD", word).casefold())
+
+
 def distance1(a: str, b: str) -> bool:
     """Whether ``a`` and ``b`` differ by one edit: a letter inserted, deleted or changed,
-    or two neighbours swapped (case-insensitive)."""
-    a, b = a.lower(), b.lower()
+    or two neighbours swapped (case-insensitive: ``Jose`` and ``JOSÉ``)."""
+    a, b = fold(a), fold(b)
     if a == b:
         return False
     la, lb = len(a), len(b)
@@ -57,14 +65,14 @@ def near(word: str, vocabulary: Iterable[str]) -> list[str]:
     vocab = list(dict.fromkeys(vocabulary))
     if word in vocab:
         return []
-    low = word.lower()
-    same = [v for v in vocab if v.lower() == low]
+    low = fold(word)
+    same = [v for v in vocab if fold(v) == low]
     if same:
         return same
     if len(word) < 2:
         return []
     one = [v for v in vocab if len(v) >= 2 and distance1(word, v)]
-    start = [v for v in vocab if len(low) >= 2 and v.lower().startswith(low) and v not in one]
+    start = [v for v in vocab if len(low) >= 2 and fold(v).startswith(low) and v not in one]
     return one + start
 
 
@@ -134,8 +142,8 @@ def annotate(error: SleuthError, statement: str, record) -> SleuthError:
         words = list(record.header.players)
 
     def parses(text: str) -> bool:
-        try:
-            game.parse_event(text, record.header)
+        try:       # as the statement after the record's (an ask-all's counts skip who is out)
+            game.parse_statement(text, record.header, record.statements)
         except SleuthError:
             return False
         return True

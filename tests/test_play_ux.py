@@ -102,7 +102,7 @@ def test_log_replace_from_the_shell(record):
 
 # ----- forgiving input --------------------------------------------------------------------
 @pytest.mark.parametrize("typed, meant", [
-    ("ben asks Cleo 4H-7H: 1", "Ben asks Cleo 4H-7H: 1"),              # case
+    ("Ben asks Cle 4H-7H: 1", "Ben asks Cleo 4H-7H: 1"),               # a letter dropped
     ("Ben asks Dve 4H-7H: 1", "Ben asks Dev 4H-7H: 1"),                # two letters swapped
     ("Ben asks al 9*: Ana 1, Cleo 1, Dev 1, Eli 1", "Ben asks all 9*: Ana 1, Cleo 1, Dev 1, Eli 1"),
     ("Ben aks Cleo 5*: 1", "Ben asks Cleo 5*: 1"),                     # a keyword

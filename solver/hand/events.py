@@ -32,7 +32,7 @@ import difflib
 import re
 from dataclasses import dataclass
 
-from solver.records import named_groups, player_of
+from solver.records import name_in, named_groups, player_of
 from solver.cards import Card, split_tokens
 from solver.errors import NotationError
 from solver.games import Event
@@ -120,12 +120,12 @@ def parse_event(text: str, header) -> Event:
 
     >>> from solver.records import Header
     >>> h = Header("hand", ("Ana", "Ben", "Cleo"))
-    >>> parse_event("Round 2 dealer Cleo: ben OUT partial; Ana 5h ks, Cleo no-meld", h)
+    >>> print(parse_event("Round 2 dealer cleo: ben OUT partial; ANA 5h ks, Cleo no-meld", h))
+    round 2 dealer Cleo: Ben out partial; Ana 5H KS, Cleo no-meld
+    >>> parse_event("round 2: Ben out partial; Ana 5h ks, Cleo no-meld, Dev 3", h)
     Traceback (most recent call last):
     ...
-    solver.errors.NotationError: not a player of this record (players: Ana Ben Cleo): 'ben'
-    >>> print(parse_event("round 2 dealer Cleo: Ben out partial; Ana 5h ks, Cleo no-meld", h))
-    round 2 dealer Cleo: Ben out partial; Ana 5H KS, Cleo no-meld
+    solver.errors.NotationError: a penalty is the card points, the cards left in hand, or no-meld (HR-38): 'Cleo no-meld Dev 3'
     """
     players = header.players
     m = _HEAD.match(text.strip())
@@ -191,9 +191,10 @@ def parse_event(text: str, header) -> Event:
         bonuses.append(name)
     pens = []
     toks = pen_part.split()
-    if toks and toks[0].strip(",") not in players:
+    if toks:
         player_of(toks[0].strip(","), players)          # did-you-mean for the first name
-    for who, rest in named_groups(pen_part, lambda t: t in players):
+    for who, rest in named_groups(pen_part, lambda t: _starts_penalty(t, players)):
+        who = player_of(who, players)
         text = " ".join([who] + rest)
         if not rest:
             raise NotationError(f"{who}'s penalty is missing: points, the cards, or no-meld",
@@ -213,6 +214,13 @@ def parse_event(text: str, header) -> Event:
                 raise NotationError("a penalty is the card points, the cards left in hand, or "
                                     "no-meld", text=text, rule="HR-38") from None
     return RoundEvent(number, winner, kind, tuple(bonuses), tuple(pens), dealer, indicator)
+
+
+def _starts_penalty(tok: str, players) -> bool:
+    """Whether ``tok`` of the penalties is a player's name (in any case; a token that also
+    reads as a card or a count, ``as`` for a player ``As``, is a name only as ``players:``
+    writes it)."""
+    return tok in players or (name_in(tok, players) is not None and not _card_like(tok))
 
 
 def _card_like(tok: str) -> bool:

@@ -5,10 +5,10 @@ Each event is a frozen dataclass whose ``repr`` is its canonical record notation
 >>> from solver.literature.options import LiteratureOptions
 >>> from solver.literature.table import Table
 >>> t = Table.build(("Ana", "Ben", "Cleo", "Dev", "Eli", "Fay"), LiteratureOptions())
->>> parse_event("ana holds: 2h 3h", t)
-Traceback (most recent call last):
-...
-solver.errors.NotationError: not a player of this record (players: Ana Ben Cleo Dev Eli Fay): 'ana'
+>>> print(parse_event("ana holds: 2h 3h", t))         # names in any case (record-format.md)
+Ana holds: 2H 3H
+>>> print(parse_event("Cleo claims lowH: ANA 2H 3H 4H 6H 7H, cleo 5H", t))
+Cleo claims 2H-7H: Ana 2H 3H 4H 6H 7H, Cleo 5H
 >>> str(parse_event("Ana asks Ben 9c: No", t)), str(parse_event("Ana holds: 2h, 3H  th", t))
 ('Ana asks Ben 9C: no', 'Ana holds: 2H 3H 10H')
 >>> print(parse_event("Cleo claims lowH: Ana 2H 3H 4H 6H 7H, Cleo 5H", t))
@@ -28,7 +28,7 @@ from solver.games import Event
 import re
 from dataclasses import dataclass
 
-from solver.records import named_groups, player_of
+from solver.records import name_in, named_groups, player_of
 from solver.cards import Card, format_cards, split_tokens
 from solver.errors import NotationError, RuleError
 
@@ -215,8 +215,8 @@ def parse_alloc(body: str, table, half, text: str) -> Alloc:
     groups: list[tuple[str, list[Card]]] = []
     expected = "an allocation to start with a player name (players: " \
         + " ".join(table.players) + ")"
-    for p, toks in named_groups(body, lambda t: t in table.players, expected=expected):
-        groups.append((p, []))
+    for p, toks in named_groups(body, lambda t: _starts_group(t, table), expected=expected):
+        groups.append((player_of(p, table.players), []))
         for tok in toks:
             try:
                 c = table.parse_card(tok)
@@ -246,6 +246,20 @@ def parse_alloc(body: str, table, half, text: str) -> Alloc:
         raise RuleError(f"a claim places each of the {len(want)} cards of {half.name} once ("
                         + "; ".join(what) + ")", text=text, rule="LIT-11")
     return tuple((p, tuple(cs)) for p, cs in groups)
+
+
+def _starts_group(tok: str, table) -> bool:
+    """Whether ``tok`` of an allocation is a player's name (in any case; a token that is
+    also a card, ``th`` for a player ``Th``, is a name only as ``players:`` writes it)."""
+    if tok in table.players:
+        return True
+    if name_in(tok, table.players) is None:
+        return False
+    try:
+        table.parse_card(tok)
+    except NotationError:
+        return True
+    return False
 
 
 def parse_event(text: str, table):
@@ -304,11 +318,11 @@ def parse_event(text: str, table):
     if m:
         return PassTurn(player_of(m.group(1), table.players), player_of(m.group(2), table.players))
     m = _PASS.match(t)
-    if m and m.group(1) in table.players:
+    if m and name_in(m.group(1), table.players) is not None:
         if not table.options.srinivasan_forced_claims:
             raise RuleError("passing a forced claim needs srinivasan-forced-claims", text=t,
                             rule="V14")
-        return PassClaim(m.group(1))
+        return PassClaim(player_of(m.group(1), table.players))
     m = _CHALLENGE.match(t)
     if m:
         if not table.options.srinivasan_challenges:

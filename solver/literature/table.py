@@ -17,6 +17,7 @@ from functools import lru_cache
 from solver.cards import JOKER, SUITS, Card, rank_name
 from solver.errors import NotationError, RuleError
 from solver.model.copies import copy_keys
+from solver.records import name_in
 from solver.literature.options import PLAYER_COUNTS, REMOVABLE, LiteratureOptions
 
 
@@ -119,10 +120,12 @@ class Table:
                 raise NotationError("teams are written 'Ana Cleo Eli / Ben Dev Fay'",
                                     text=teams_text, rule="LIT-3")
             for p in parts:
-                for name in p:
-                    if name not in players:
+                for i, name in enumerate(p):
+                    found = name_in(name, players)    # any case; kept as players: spells it
+                    if found is None:
                         raise NotationError("a team member must be one of the players ("
                                             + " ".join(players) + ")", text=name, rule="LIT-3")
+                    p[i] = found
             flat = parts[0] + parts[1]
             if sorted(flat) != sorted(players) or len(parts[0]) != len(parts[1]):
                 raise RuleError("the teams must split the players into two equal halves",

@@ -1,6 +1,7 @@
 """Mysterium record statements: one frozen dataclass each, whose ``repr`` is its notation.
 
-Keywords are case-insensitive, names case-sensitive (record-format.md).  Cards are numbered
+Keywords are case-insensitive, and so are names where unambiguous (record-format.md: written
+back as ``players:`` and the roster spell them).  Cards are numbered
 1..18 within their kind (MY-2) and written ``character 3``, ``location 12``, ``object 7``
 (``C3``/``L12``/``O7`` and ``char``, ``loc``, ``obj``, ``suspect``, ``place``, ``weapon`` are
 accepted).  Statements, in the order a game produces them (docs/mysterium.md):
@@ -22,7 +23,7 @@ accepted).  Statements, in the order a game produces them (docs/mysterium.md):
 
 >>> from solver.records import Header
 >>> h = Header("mysterium", ("Gus", "Ana", "Ben", "Cleo"))
->>> print(parse_event("Ana GUESSES c3: Correct", h))
+>>> print(parse_event("ana GUESSES c3: Correct", h))
 Ana guesses character 3: right
 >>> print(parse_event("Table Objects: 1, 4 9 12 15 18", h))
 table object: 1 4 9 12 15 18
@@ -39,6 +40,7 @@ import re
 from dataclasses import dataclass
 
 from solver.cards import split_tokens
+from solver.records import NAME, name_in
 from solver.errors import NotationError
 from solver.mysterium.options import CARDS_PER_KIND_IN_BOX, KINDS
 from solver.mysterium.roster import Roster, roster_of
@@ -230,7 +232,7 @@ class Culprit(Event):
 
 
 # ----- parsing -------------------------------------------------------------------------------
-_NAME = r"([A-Za-z0-9_\-]+)"
+_NAME = f"({NAME})"
 _R = {
     "table": re.compile(r"^table\s+([A-Za-z]+)\s*:\s*(.*)$", re.I),
     "secret": re.compile(r"^secret\s+" + _NAME + r"\s*:\s*(.*)$", re.I),
@@ -295,8 +297,8 @@ def parse_event(text: str, header_or_roster) -> object:
     if m:
         number = _int(m.group(1), "a group number (MY-16)", t)
         body = m.group(2).strip()
-        if body in r.psychics:
-            return Group(number, psychic=body)
+        if name_in(body, r.psychics) is not None:
+            return Group(number, psychic=r.psychic(body))
         if re.fullmatch(_NAME, body) and not _CARD_ITEM.fullmatch(body):
             r.psychic(body)  # raises: unknown psychic
         return Group(number, cards=_card_list(body, t))

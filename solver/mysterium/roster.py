@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from solver.errors import NotationError, RuleError
 from solver.mysterium.options import MysteriumOptions, Setup, setup_for
-from solver.records import check_player_name
+from solver.records import check_player_name, name_in, name_key
 
 
 @dataclass(frozen=True)
@@ -61,16 +61,21 @@ class Roster:
         return self.setup.tokens_per_psychic > 0
 
     def psychic(self, name: str, text: str | None = None) -> str:
-        if name not in self.psychics:
+        """The psychic ``name`` writes (in any case when unambiguous), as the roster spells
+        it."""
+        found = name_in(name, self.psychics)
+        if found is None:
             raise NotationError("unknown psychic; expected one of " + " ".join(self.psychics),
                                 text=text or name)
-        return name
+        return found
 
     def voter(self, name: str, text: str | None = None) -> str:
-        if name not in self.voters:
+        """The voter ``name`` writes (in any case when unambiguous), as ``players:`` does."""
+        found = name_in(name, self.voters)
+        if found is None:
             raise NotationError("only a psychic player votes (MY-20); expected one of "
                                 + " ".join(self.voters), text=text or name)
-        return name
+        return found
 
 
 @functools.lru_cache(maxsize=256)
@@ -82,10 +87,11 @@ def roster_of(header) -> Roster:
         raise RuleError("Mysterium is played by 2 to 7 players, the ghost included (MY-1)",
                         rule="MY-1", text=" ".join(header.players))
     setup = setup_for(n, options.difficulty, options.psychics_3p)
-    ghost = (header.get("ghost") or "").strip() or header.dealer or header.players[0]
-    if ghost not in header.players:
+    written = (header.get("ghost") or "").strip() or header.dealer or header.players[0]
+    ghost = name_in(written, header.players)      # any case; as players: spells it
+    if ghost is None:
         raise NotationError("'ghost:' must name one of the players (" + " ".join(header.players)
-                            + ")", text=ghost)
+                            + ")", text=written)
     runners = tuple(p for p in header.players if p != ghost)
     per = setup.psychics // len(runners)
     owners = tuple(r for r in runners for _ in range(per))
@@ -97,10 +103,10 @@ def roster_of(header) -> Roster:
                             text=" ".join(given))
         for name in given:
             check_player_name(name)
-        if len(set(given)) != len(given):
+        if len({name_key(g) for g in given}) != len(given):
             raise NotationError("a psychic is named twice", text=" ".join(given))
         for name, owner in zip(given, owners):
-            if name in header.players and name != owner:
+            if name_in(name, header.players) not in (None, owner):
                 raise NotationError(f"the psychic {name} is run by {owner}; a psychic may "
                                     "not take another player's name", text=name)
         psychics = tuple(given)
@@ -108,8 +114,9 @@ def roster_of(header) -> Roster:
         psychics = runners
     else:
         psychics = tuple(f"{r}-{i}" for r in runners for i in range(1, per + 1))
-    eldest = (header.get("eldest") or "").strip() or None
-    if eldest is not None and eldest not in runners:
+    written = (header.get("eldest") or "").strip() or None
+    eldest = None if written is None else name_in(written, runners)
+    if written is not None and eldest is None:
         raise NotationError("'eldest:' must name a psychic player (" + " ".join(runners) + ")",
-                            text=eldest)
+                            text=written)
     return Roster(tuple(header.players), ghost, psychics, owners, eldest, setup, options)

@@ -4,14 +4,16 @@
 >>> h = Header(game="mystery-hand", players=("Ana", "Ben", "Cleo"))
 >>> print(parse_event("Ana asks Ben 4h-7h: 4H, 6H", h))
 Ana asks Ben 4H-7H: 4H 6H
->>> parse_event("ben ASKS cleo 5x: none", h)
-Traceback (most recent call last):
-...
-solver.errors.NotationError: not a player of this record (players: Ana Ben Cleo): 'ben'
->>> print(parse_event("Ben ASKS Cleo 5x: none", h))
+>>> print(parse_event("ben ASKS cleo 5x: none", h))      # names in any case (record-format.md)
 Ben asks Cleo 5*: 0
 >>> print(parse_event("Cleo asks all 10D-KD: Ana 0, Ben 1", h))
 Cleo asks all 10D-KD: Ana 0, Ben 1
+>>> print(parse_event("Cleo asks all 10D-KD: 0 ?", h))   # in players: order, the asker skipped
+Cleo asks all 10D-KD: Ana 0, Ben ?
+>>> parse_event("Ana asks all 10D-KD: 0 1 0", h)
+Traceback (most recent call last):
+...
+solver.errors.NotationError: expected 2 counts, one for each of Ben Cleo in seating order: '0 1 0'
 >>> print(parse_event("Ana requests KS: nobody", h), parse_event("Ben announces AS 2H 3D 4C: wrong", h), sep=", ")
 Ana requests KS: nobody, Ben announces AS 2H 3D 4C: wrong
 >>> parse_event("Ben asks Cleo 4H-7H: ?", h).count is None, parse_event("Ben: ?", h)
@@ -26,7 +28,7 @@ from solver.games import Event
 import re
 from dataclasses import dataclass
 
-from solver.records import named_groups, player_of
+from solver.records import NAME, name_in, named_groups, player_of
 from solver.cards import (SUITS, Card, RankSet, SuitRange, duplicates, format_cards,
                           parse_cards,
                           parse_query_set)
@@ -186,7 +188,7 @@ QUERIES = tuple([SuitRange(s, lo) for s in SUITS for lo in range(1, 12)]
 UNSEEN = "?"
 TURN_EVENTS = (AskOne, AskAll, Request, Announce, Unseen)
 
-_NAME = r"[A-Za-z0-9_\-]+"
+_NAME = NAME
 _RE_HOLDS = re.compile(rf"^({_NAME})\s+holds\s*:\s*(.*)$", re.I)
 _RE_FACEUP = re.compile(r"^face-?up\s*:\s*(.*)$", re.I)
 _RE_MYSTERY = re.compile(rf"^mystery(?:\s+({_NAME}))?\s*:\s*(.*)$", re.I)
@@ -199,7 +201,7 @@ _RE_TURN = re.compile(rf"^turn\s*:\s*({_NAME})$", re.I)
 
 STATEMENT_FORMS = (
     "'P holds: cards', 'faceup: cards', 'mystery P: cards', 'A asks B 4H-7H: cards|count|none', "
-    "'A asks all 5*: P k, Q k', 'A requests KS: P|nobody', 'A announces c c c c: right|wrong', "
+    "'A asks all 5*: P k, Q k' (or 'k k': the counts in seating order), 'A requests KS: P|nobody', 'A announces c c c c: right|wrong', "
     "'P: ?' (a turn not seen), 'turn: P'; '?' for an answer or a count not seen")
 
 
@@ -214,8 +216,18 @@ def _cards(text: str, what: str) -> tuple[Card, ...]:
     return tuple(cards)
 
 
-def parse_event(text: str, header):
-    """Parse one Mystery Hand statement (record-format.md, "Mystery Hand events")."""
+def out_players(statements) -> tuple[str, ...]:
+    """The players whom ``statements`` put out: a wrong announcement (MH-20; with
+    two-player it ends the game instead, MH-28)."""
+    return tuple(st.event.player for st in statements
+                 if isinstance(st.event, Announce) and not st.event.right)
+
+
+def parse_event(text: str, header, out=()):
+    """Parse one Mystery Hand statement (record-format.md, "Mystery Hand events").
+
+    ``out``: the players who are out before it (or a function giving them, asked only by
+    an ask-all whose counts come without names, which skips them)."""
     t = text.strip()
     m = _RE_TURN.match(t)
     if m:
@@ -244,8 +256,11 @@ def parse_event(text: str, header):
         counts = []
         body = m.group(3).strip()
         if not body:
-            raise NotationError("expected a count for every other active player: 'Ana 0, Ben 1'",
-                                text=t)
+            raise NotationError("expected a count for every other active player: 'Ana 0, Ben 1', "
+                                "or the counts in seating order: '0 1'", text=t)
+        toks = [x for x in re.split(r"[\s,]+", body) if x]
+        if all(_COUNT_TOKEN.fullmatch(x) for x in toks) and not _names_player(toks[0], header):
+            return AskAll(asker, q, _counts_in_order(asker, toks, body, header, out))
         for p, (tok,) in named_groups(body, lambda t: player_of(t, header.players), width=1,
                                       expected="'Player count' pairs such as 'Ana 0, Ben 1'"):
             k = None if tok == UNSEEN else _count(tok)
@@ -291,6 +306,30 @@ def parse_event(text: str, header):
         return Announce(player, cards, verdict == "right")
     raise NotationError("not a Mystery Hand statement; expected one of " + STATEMENT_FORMS,
                         text=t)
+
+
+#: a count as an ask-all without names gives it: 0-9, ``none`` or ``?``
+_COUNT_TOKEN = re.compile(r"[0-9]+|none|\?", re.I)
+
+
+def _names_player(tok: str, header) -> bool:
+    """Whether ``tok`` writes a player's name (a player may be called ``2``)."""
+    try:
+        return name_in(tok, header.players) is not None
+    except NotationError:
+        return True
+
+
+def _counts_in_order(asker: str, toks: list[str], body: str, header,
+                     out) -> tuple[tuple[str, int | None], ...]:
+    """``0 ? 1``: one count for each player in seating order (``players:``), the asker and
+    the players who are out skipped (MH-13, MH-20), as the named pairs."""
+    gone = set(out() if callable(out) else out)
+    order = [p for p in header.players if p != asker and p not in gone]
+    if len(toks) != len(order):
+        raise NotationError(f"expected {len(order)} count{'s' if len(order) != 1 else ''}, "
+                            f"one for each of {' '.join(order)} in seating order", text=body)
+    return tuple((p, None if tok == UNSEEN else _count(tok)) for p, tok in zip(order, toks))
 
 
 def _count(tok: str) -> int:

@@ -45,7 +45,8 @@ class MysteryHandGame(Game):
     measure = "log10 of the candidates for the mystery hand"
     examples = ("Ana holds: AS 2S 9H JD QC 4D 8S 3H 5C", "faceup: 3C 7D 9S",
                 "Ana asks Ben 4H-7H: 4H 6H", "Ben asks Cleo 5*: 2",
-                "Cleo asks all 10D-KD: Ana 0, Ben 1, Dev 0", "Dev requests KS: Ben",
+                "Cleo asks all 10D-KD: Ana 0, Ben 1, Dev 0",
+                "Cleo asks all 10D-KD: 0 1 0 2 0 0 0", "Dev requests KS: Ben",
                 "Eli requests 2C: nobody", "Ben announces AS 2H 3D 4C: wrong",
                 "Ben asks Cleo 4H-7H: ?", "Cleo asks all 10D-KD: Ana 0, Ben ?, Dev 1",
                 "Dev requests KS: ?", "Ben: ?", "turn: Cleo")
@@ -75,6 +76,12 @@ class MysteryHandGame(Game):
         from solver.mystery_hand import events
 
         return events.parse_event(text, header)
+
+    def parse_statement(self, text, header, earlier):
+        from solver.mystery_hand import events
+
+        # an ask-all's counts without names skip the players who are out (MH-20)
+        return events.parse_event(text, header, out=lambda: events.out_players(earlier))
 
     def validate(self, record) -> None:
         from solver.mystery_hand import engine

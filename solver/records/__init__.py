@@ -9,6 +9,7 @@ Round trips and error locations are tested in ``tests/test_records.py``.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import re
 import secrets
@@ -16,6 +17,7 @@ import stat
 import sys
 import threading
 import time
+import unicodedata
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -23,7 +25,11 @@ from solver.errors import FileError, NotationError, SleuthError
 from solver.games import REGISTRY, get_game
 
 CORE_HEADER_KEYS = ("game", "variant", "players", "dealer", "me")
-_NAME_RE = re.compile(r"^[A-Za-z0-9_\-]+$")
+#: a player name where a statement's pattern expects one: a run of word characters, `-`
+#: and other non-ASCII characters (the combining marks of `अनिल`, of a name written
+#: decomposed); :func:`check_player_name` says which names are valid, :func:`player_of`
+#: which are the record's players
+NAME = r"(?:[\w\-]|[^\x00-\x7f\s])+"
 _HEADER_RE = re.compile(r"^([A-Za-z][A-Za-z0-9_\-]*)\s*:\s*(.*)$")
 
 #: words that name a location or a view in the JSON or in ``--as`` (record-format.md):
@@ -55,19 +61,56 @@ def strip_comment(line: str) -> tuple[str, str]:
     return line.strip(), ""
 
 
-def player_of(name: str, players) -> str:
-    """``name`` if it is one of ``players`` (names are case-sensitive), else the one error
-    every game gives.
+@functools.lru_cache(maxsize=4096)
+def name_key(name: str) -> str:
+    """``name`` as names are compared: without case and Unicode normalisation (canonical
+    caseless matching: ``JOSÉ``, ``josé`` and a decomposed ``José`` are one key).
 
-    >>> player_of("ben", ("Ana", "Ben"))
+    >>> name_key("JOSÉ") == name_key("jose\\u0301"), name_key("Straße") == name_key("STRASSE")
+    (True, True)
+    """
+    return unicodedata.normalize("NFD", unicodedata.normalize("NFD", name).casefold())
+
+
+def name_in(name: str, names) -> str | None:
+    """The one of ``names`` that ``name`` writes, as ``names`` spells it: ``name`` itself,
+    else the only one equal to it without case (record-format.md: a statement may write a
+    name in any case when that is unambiguous); ``None`` when none is.  Two names that
+    differ only in case must be written exactly (else a ``NotationError``).
+
+    >>> name_in("josé", ("José", "Zoë")), name_in("Ana", ("Ana", "ANA")), name_in("Eli", ("Ana",))
+    ('José', 'Ana', None)
+    >>> name_in("ana", ("Ana", "ANA"))
     Traceback (most recent call last):
     ...
-    solver.errors.NotationError: not a player of this record (players: Ana Ben): 'ben'
+    solver.errors.NotationError: ambiguous name: Ana and ANA differ only in case; write it exactly as 'players:' does: 'ana'
     """
-    if name not in players:
+    if name in names:
+        return name
+    key = name_key(name)
+    found = [p for p in names if name_key(p) == key]
+    if len(found) > 1:
+        raise NotationError("ambiguous name: " + " and ".join(found) + " differ only in case; "
+                            "write it exactly as 'players:' does", text=name)
+    return found[0] if found else None
+
+
+def player_of(name: str, players) -> str:
+    """The player of ``players`` that ``name`` writes, spelt as ``players:`` does (any case
+    when unambiguous, :func:`name_in`), else the one error every game gives.
+
+    >>> player_of("ben", ("Ana", "Ben")), player_of("ZOË", ("Zoë", "Bjørn"))
+    ('Ben', 'Zoë')
+    >>> player_of("Cleo", ("Ana", "Ben"))
+    Traceback (most recent call last):
+    ...
+    solver.errors.NotationError: not a player of this record (players: Ana Ben): 'Cleo'
+    """
+    found = name_in(name, players)
+    if found is None:
         raise NotationError("not a player of this record (players: " + " ".join(players) + ")",
                             text=name)
-    return name
+    return found
 
 
 def named_groups(body: str, is_name, *, width: int | None = None,
@@ -105,21 +148,34 @@ def named_groups(body: str, is_name, *, width: int | None = None,
     return groups
 
 
-def check_player_name(name: str, text: str | None = None) -> str:
-    """``name`` if it can be a player's name: one ASCII word, not a reserved location or
-    view word (:data:`RESERVED_NAMES`).
+def _name_char(ch: str, first: bool) -> bool:
+    """Whether ``ch`` may stand in a player's name: a letter of any script, a digit 0-9,
+    ``_``, ``-``, or (after the first character) a combining mark."""
+    if ch.isascii():
+        return ch.isalnum() or ch in "_-"
+    return ch.isalpha() or (not first and unicodedata.category(ch).startswith("M"))
 
-    >>> check_player_name("Ana")
-    'Ana'
+
+def check_player_name(name: str, text: str | None = None) -> str:
+    """``name`` if it can be a player's name: one word of letters of any script, digits
+    0-9, ``_`` and ``-``, not a reserved location or view word (:data:`RESERVED_NAMES`, in
+    any case).
+
+    >>> check_player_name("Ana"), check_player_name("Bjørn"), check_player_name("张三")
+    ('Ana', 'Bjørn', '张三')
+    >>> check_player_name("Ana٣")
+    Traceback (most recent call last):
+    ...
+    solver.errors.NotationError: a player name is one word of letters (of any script), digits 0-9, '_' or '-': 'Ana٣'
     >>> check_player_name("Public")
     Traceback (most recent call last):
     ...
     solver.errors.NotationError: 'Public' cannot be a player's name: the JSON and --as use it for a location or view (reserved: all, discards, face-up, faceup, mystery, nobody, out, public, stock, table): 'Public'
     """
-    if not _NAME_RE.match(name):
-        raise NotationError("a player name is one word of letters, digits, '_' or '-'",
-                            text=text or name)
-    if name.lower() in RESERVED_NAMES:
+    if not name or not all(_name_char(ch, i == 0) for i, ch in enumerate(name)):
+        raise NotationError("a player name is one word of letters (of any script), digits 0-9, "
+                            "'_' or '-'", text=text or name)
+    if name_key(name) in RESERVED_NAMES:
         raise NotationError(f"'{name}' cannot be a player's name: the JSON and --as use it "
                             "for a location or view (reserved: "
                             + ", ".join(sorted(RESERVED_NAMES)) + ")", text=text or name)
@@ -309,7 +365,7 @@ def parse_record(text: str, path: str | None = None, *, validate: bool = True) -
     statements = []
     for lineno, stmt, comment, raw in body:
         try:
-            ev = game.parse_event(stmt, header)
+            ev = game.parse_statement(stmt, header, statements)
         except SleuthError as e:
             raise _locate(e, path, lineno, raw) from None
         statements.append(Statement(lineno, stmt, ev, comment))
@@ -432,7 +488,7 @@ def check_digits(stmt: str, raw: str, path: str | None, lineno: int) -> None:
     solver.errors.NotationError: g.txt:9:21: numbers are written with the digits 0-9: '٣'
     """
     for i, ch in enumerate(stmt):
-        if not ch.isascii() and ch.isnumeric():
+        if not ch.isascii() and ch.isnumeric() and not ch.isalpha():   # 三 of 张三 is a letter
             raise NotationError("numbers are written with the digits 0-9", text=ch, path=path,
                                 line=lineno, column=raw.find(ch) + 1)
 
