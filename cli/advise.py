@@ -27,13 +27,18 @@ def render_advice(adv, top: int | None = None) -> str:
     lines += ["  " + n for n in adv.notes]
     if not acts:
         return "\n".join(lines)
-    w = max([len(a.action) for a in acts] + [6])
+    from wcwidth import wcswidth    # columns on screen: 李 takes two, a combining mark none
+
+    def pad(text: str) -> str:
+        return text + " " * (w - max(wcswidth(text), 0))
+
+    w = max([max(wcswidth(a.action), 0) for a in acts] + [6])
     lines.append(f"  {'#':>3}  {'action':<{w}}  {'score':>7}  {'info':>6}  {'leak':>6}  "
                  f"{'extra':>6}  most likely answers")
     for i, a in enumerate(acts, 1):
         ans = ", ".join(f"{k} {_pct(v)}" for k, v in list(a.p_answers.items())[:3])
         extra = a.more.get("p_extra_turn")
-        lines.append(f"  {i:>3}  {a.action:<{w}}  {a.score:7.3f}  {a.info_bits:6.3f}  "
+        lines.append(f"  {i:>3}  {pad(a.action)}  {a.score:7.3f}  {a.info_bits:6.3f}  "
                      f"{a.leak_bits:6.3f}  {_pct(extra) if extra is not None else '-':>6}  {ans}")
         for key in ("p_right", "wrong_costs", "p_team", "outcomes", "safe", "p_yes",
                     "expected_cards", "tells"):
