@@ -342,3 +342,22 @@ def test_the_format_sheet_shows_the_counts_without_names():
     sheet = format_sheet(get_game("mystery-hand"))
     assert "Cleo asks all 10D-KD: 0 1 0 2 0 0 0" in sheet
     assert "player names are not" not in sheet
+
+
+def test_the_advice_table_aligns_wide_names():
+    from types import SimpleNamespace
+
+    from cli.advise import render_advice
+
+    wcwidth = pytest.importorskip("wcwidth")
+    acts = [SimpleNamespace(action=a, p_answers={"0": 0.5}, more={}, score=1.0, info_bits=0.5,
+                            leak_bits=0.1)
+            for a in ("李小龍 asks all 5*", "Jose\u0301 asks Zoë 4H-7H", "Ana asks Ben 9*")]
+    adv = SimpleNamespace(actions=acts, view="李小龍", on_turn=True, exact=True, method="",
+                          samples=10, notes=[])
+    rows = render_advice(adv).splitlines()[2:]
+    assert len(rows) == 4
+    # the score column ends at the same screen column in the header and every row
+    ends = {wcwidth.wcswidth(r[:r.index("score") + 5]) for r in rows[:1]}
+    ends |= {wcwidth.wcswidth(r[:r.index("1.000") + 5]) for r in rows[1:]}
+    assert len(ends) == 1, rows
