@@ -98,6 +98,52 @@ def render_analysis(a) -> str:
                                if len(ln) > 79 else [ln]))
 
 
+def render_compact(a) -> str:
+    """The sheet for a live table (``play`` on a terminal): the 13 x 4 grid, a one-line
+    legend and the verdict, in at most 18 lines of at most 79 columns; the candidate list
+    and the rest of :func:`render_analysis` are for ``sheet``."""
+    target = ("the mystery hand" if a.target == "mystery" else
+              f"{a.target[8:]}'s mystery hand")
+    rows = []
+    for r in range(1, 14):
+        row = [RANKS[r - 1]]
+        for s in SUITS:
+            name = repr(Card(r, s))
+            where = a.certain(name)
+            if where is not None:
+                row.append(_loc_short(where, a.target))
+            else:
+                p = a.cards[name].get(a.target, 0.0)
+                row.append("·" if p <= 0 else _cell(p))
+        rows.append(row)
+    grid = tabulate(rows, headers=[""] + [SUIT_HEAD[s] for s in SUITS], tablefmt="plain",
+                    stralign="right")
+    legend = [f"% = chance in {target}", "MYST = surely in it", "· = not"]
+    if " up" in grid:
+        legend.append("up = face up")
+    if " m:" in grid:
+        legend.append("m:Ana = Ana's own")
+    lines = [grid] + textwrap.wrap("; ".join(legend), 79)
+    if "Jk" in a.cards:
+        lines.append("Jokers (expected copies): " + ", ".join(
+            f"{l} {p:.2f}" for l, p in sorted(a.cards["Jk"].items(), key=lambda t: -t[1])))
+    lines += textwrap.wrap("Verdict: " + _short_verdict(a), 79, subsequent_indent="  ")
+    return "\n".join(lines)
+
+
+def _short_verdict(a) -> str:
+    """The verdict in one line: the hand when determined, else how many candidates and the
+    chance of the likeliest (``sheet`` lists them)."""
+    c = a.mystery
+    if c.answer() is not None or not c.top:
+        return _verdict(a)
+    many = (f"{c.count:,}" if c.count is not None else
+            f"{c.lower:,}-{c.upper:,}" if c.lower and c.upper else "many")
+    est = f" (estimate +-{c.error:.2g})" if c.error else ""
+    return (f"not determined: {many} candidates, likeliest p = {_p(c.top[0][1])}{est} "
+            "(see: sheet)")
+
+
 def _p(p: float) -> str:
     """A hand's probability, three digits (so that unequal ones do not look tied)."""
     from cli.main import probability

@@ -79,16 +79,36 @@ def render_analysis(analysis, game: str) -> str:
     return json.dumps(analysis.to_json(), indent=1, ensure_ascii=False)
 
 
-def sheet_text(session: Session) -> str:
+def render_compact(analysis, game: str) -> str | None:
+    """The game's short sheet for a live table (``render_compact`` of its CLI module), or
+    ``None`` when the game has none."""
+    from cli.main import renderer
+
+    mod = renderer(game)
+    fn = getattr(mod, "render_compact", None) if mod is not None else None
+    return fn(analysis) if fn is not None else None
+
+
+#: the rows a compact sheet leaves free for the rest of a statement's output: the line
+#: typed, the 'saved' line, the notes, the hint and the prompt
+SPARE_ROWS = 7
+
+
+def sheet_text(session: Session, compact: bool = False, rows: int | None = None) -> str:
     """The analysis of the session's record (or why there is none), then the table notes
-    (whose turn, what is missing, an alert the first time it holds)."""
+    (whose turn, what is missing, an alert the first time it holds).
+
+    ``compact``: the game's short sheet (:func:`render_compact`) where it has one, unless
+    the terminal has ``rows`` enough for the whole analysis with the notes."""
     analysis = None
     try:
         analysis = session.analyze()
         text = render_analysis(analysis, session.record.game)
+        if compact and (rows is None or text.count("\n") + 1 + SPARE_ROWS > rows):
+            text = render_compact(analysis, session.record.game) or text
     except InconsistentError as e:
-        return (f"inconsistent: {e}\n(the record has a contradiction: 'undo' it, or fix the "
-                "file)")
+        return (f"inconsistent: {e}\n(the record has a contradiction: 'edit N' the wrong "
+                "line, or 'undo' if it is the last)")
     except SleuthError as e:
         text = f"no analysis: {e}"
     notes = session.table_notes(analysis)
@@ -109,11 +129,25 @@ def notes_text(session: Session) -> list[str]:
     return [note_text(n) for n in session.new_notes()]
 
 
-def after_change(session: Session, show_sheet: bool) -> list[str]:
-    """What follows a change of the record: the sheet (with its notes), else the news."""
+def after_change(session: Session, show_sheet: bool | str) -> list[str]:
+    """What follows a change of the record: the sheet (with its notes), else the news.
+    ``show_sheet``: ``True`` the whole analysis, ``"compact"`` the short sheet (the whole
+    one when the terminal is tall enough), ``False`` only the news."""
+    if show_sheet == "compact":
+        return [sheet_text(session, compact=True, rows=_terminal_rows())]
     if show_sheet:
         return ["", sheet_text(session)]
     return notes_text(session)
+
+
+def _terminal_rows() -> int | None:
+    """The rows of the terminal on standard output (``None`` when it is not one)."""
+    try:
+        if not sys.stdout.isatty():
+            return None
+        return os.get_terminal_size(sys.stdout.fileno()).lines
+    except (AttributeError, ValueError, OSError):
+        return None
 
 
 def render_conflict(conflict: list[tuple[int, str]], new_line: int | None = None) -> list[str]:
@@ -121,6 +155,20 @@ def render_conflict(conflict: list[tuple[int, str]], new_line: int | None = None
     for ln, text in conflict:
         mark = "  <- this statement" if new_line is not None and ln == new_line else ""
         out.append(f"    line {ln}: {text}{mark}")
+    return out
+
+
+def fix_advice(conflict: list[tuple[int, str]], new_line: int) -> list[str]:
+    """What to do about a statement refused as a contradiction: it was never saved, so
+    'undo' would remove a good line; the fix is to force it, to retype it, or to edit the
+    earlier line that is wrong."""
+    earlier = [ln for ln, _text in conflict if ln != new_line]
+    out = ["  not saved; 'force' saves it anyway, or retype it if it was mistyped"]
+    if len(earlier) == 1:
+        out.append(f"  if line {earlier[0]} is the mistake: 'edit {earlier[0]} <statement>'")
+    elif earlier:
+        nums = ", ".join(map(str, earlier[:-1])) + f" or {earlier[-1]}"
+        out.append(f"  if line {nums} is the mistake: 'edit N <statement>' (N its number)")
     return out
 
 
@@ -137,7 +185,10 @@ def render_knowledge_change(before, after, game: str) -> list[str]:
     return out
 
 
-def render_outcome(o: Outcome, session: Session, show_sheet: bool) -> str:
+def render_outcome(o: Outcome, session: Session, show_sheet: bool | str,
+                   keys: str = "y") -> str:
+    """What ``play`` says after one line; ``keys``: what accepts a refusal's one
+    correction."""
     from cli.commands import render_explanation
 
     k = o.kind
@@ -156,16 +207,18 @@ def render_outcome(o: Outcome, session: Session, show_sheet: bool) -> str:
         said = str(o.error)
         if o.conflict and isinstance(o.error, InconsistentError):
             said = conflict_text(o.error).split("\n")[0]   # the lines follow, once
+        fix = did_you_mean(o.error)
+        if fix and session.correction is not None:
+            fix += f"  ({keys}: log it)"
         out.append(("whatif refused: " if o.hypothetical else "refused: ") + said
-                   + rule_hint(o.error) + did_you_mean(o.error))
+                   + rule_hint(o.error) + fix)
         if o.conflict:
             new_line = o.line if o.line is not None else len(split_lines(session.text)) + 1
             out += render_conflict(o.conflict, new_line)
             if o.line is not None:
                 out.append("  the record is unchanged")
             elif o.statement and not o.hypothetical:
-                out.append("  not saved; 'force' saves it anyway, 'undo' removes the last "
-                           "statement")
+                out += fix_advice(o.conflict, new_line)
         elif o.line is not None:
             out.append("  the record is unchanged")
         elif o.statement and not o.hypothetical:
@@ -200,8 +253,10 @@ def render_outcome(o: Outcome, session: Session, show_sheet: bool) -> str:
             out.append("  no card would become certain")
         if show_sheet:
             try:
+                a = session.analyze(o.record)
                 out += ["", "--- what if (hypothetical: not saved) ---",
-                        render_analysis(session.analyze(o.record), session.record.game),
+                        (show_sheet == "compact" and render_compact(a, session.record.game))
+                        or render_analysis(a, session.record.game),
                         "--- end of what if ---"]
             except SleuthError as e:
                 out.append(f"  no analysis: {e}")
@@ -258,8 +313,11 @@ def _interactive_lines(session: Session, colour: bool):
             for w in session.suggest(before):
                 yield Completion(w, start_position=-len(word))
 
+    # no rows kept free below the prompt for the completion menu (prompt_toolkit keeps 8
+    # by default): on an 80x24 terminal they would push the sheet off the screen, and the
+    # menu opens above the prompt when there is no room below
     ps = PromptSession(history=InMemoryHistory(), completer=SessionCompleter(),
-                       complete_while_typing=True)
+                       complete_while_typing=True, reserve_space_for_menu=0)
     while True:
         try:
             yield ps.prompt("sleuth> ")
@@ -295,13 +353,17 @@ def _complete_player(ctx, param, incomplete):
 @click.option("--json", "as_json", is_flag=True,
               help="One JSON object a line for every input line (for programs).")
 @click.option("--no-sheet", is_flag=True, help="Do not print the sheet after each statement.")
+@click.option("--compact/--full", "compact", default=None,
+              help="After each statement the short sheet that fits an 80x24 terminal (the "
+              "'sheet' command shows the whole analysis), or the whole analysis (default: "
+              "short on a terminal, whole when piped).")
 @click.option("--hint/--no-hint", default=None,
               help="The advisor's one-line hint after a statement when it is the view's "
               "turn (default: on in a terminal, off when piped).")
 @handle_errors(json_flag="as_json")
 @with_examples
 @timeout_option
-def play(record, as_, as_json, no_sheet, hint=None):
+def play(record, as_, as_json, no_sheet, compact=None, hint=None):
     """Live play: type one statement a line; each is checked, saved and analysed.
 
     Every statement is checked against the whole record before it is saved: one that does
@@ -334,7 +396,9 @@ def play(record, as_, as_json, no_sheet, hint=None):
         session.view = resolve_view(session.record, as_)
     interactive = sys.stdin.isatty() and sys.stdout.isatty() and not as_json
     colour = use_colour() and not as_json
-    show_sheet = not no_sheet
+    show_sheet: bool | str = not no_sheet
+    if show_sheet and (interactive if compact is None else compact):
+        show_sheet = "compact"
 
     def say(text: str):
         if text:
@@ -351,16 +415,21 @@ def play(record, as_, as_json, no_sheet, hint=None):
             "Type 'help' for commands.")
         bad = session.consistent()
         if bad is not None:
-            say(f"warning: the record is inconsistent ({bad}); 'undo' removes the last "
-                "statement")
+            say(f"warning: the record is inconsistent ({bad}); 'edit N' the wrong line, or "
+                "'undo' if it is the last")
         elif show_sheet and rec.statements:
-            say(sheet_text(session))
+            say(sheet_text(session, compact=show_sheet == "compact", rows=_terminal_rows()))
         elif not show_sheet:
             say("\n".join(notes_text(session)))
     worst = 0
+    # what accepts a refusal's one correction (Session.correction): on a terminal also an
+    # empty line; piped, empty lines are skipped, so that a blank line in a script logs nothing
+    keys = "Enter or y" if interactive else "y"
     lines = _interactive_lines(session, colour) if interactive else _piped_lines()
     for line in lines:
-        if not interactive and not as_json and line.strip():
+        if not interactive and not line.strip():
+            continue                # only a key at a terminal accepts a correction
+        if not interactive and not as_json:
             say(f"> {printable(line)}")
         o = session.handle(line)
         if o.kind == "empty":
@@ -370,7 +439,7 @@ def play(record, as_, as_json, no_sheet, hint=None):
         if as_json:
             click.echo(json.dumps(outcome_json(o, session), ensure_ascii=False))
         elif o.kind != "quit":
-            say(render_outcome(o, session, show_sheet))
+            say(render_outcome(o, session, show_sheet, keys))
             if (interactive if hint is None else hint) and o.saved:
                 say(session.hint() or "")   # the advisor's one-line hint on the view's turn
         if o.kind == "quit":

@@ -48,6 +48,9 @@ from solver.records import (Record, atomic_write, check_one_line, clean_temporar
                              split_lines_keepends, strip_comment, text_version)
 from solver.records import read_text as _read_text
 
+#: what accepts the one correction of the statement just refused (``Session.correction``)
+ACCEPT = ("", "y", "yes")
+
 COMMANDS = ("undo", "redo", "edit", "delete", "why", "whatif", "force", "sheet", "help", "quit",
             "exit", "suggest")
 
@@ -62,7 +65,8 @@ COMMAND_HELP = (
     ("delete N", "remove the statement on line N (the whole record is re-checked)"),
     ("whatif <statement>", "what would follow from it, without saving"),
     ("why CARD", "the statements behind each certainty about CARD"),
-    ("sheet", "show the analysis again"),
+    ("sheet", "show the whole analysis (the likeliest hands, every section)"),
+    ("y or Enter", "right after a refusal with one 'did you mean': log that correction"),
     ("suggest [N]", "the advisor: the N best actions of the view now (games with an advisor)"),
     ("help", "this list"),
     ("quit", "leave (everything accepted is already saved); also 'exit' or Ctrl-D"),
@@ -446,6 +450,9 @@ class Session:
         self.view = self.record.header.me if view is Session._ME else view
         self.last_refused: str | None = None   # the last statement refused as a contradiction
         self.pending: str | None = None        # a held statement awaiting its resolution
+        #: the one correction of the statement just refused (its 'did you mean'), which
+        #: ``y`` or an empty line logs; any other line forgets it
+        self.correction: str | None = None
         #: the keys of the alerts shown (:meth:`table_notes`): each is shown once
         self.alerted: set[str] = set()
         #: the texts of the notes last said without a sheet (:meth:`new_notes`)
@@ -531,8 +538,10 @@ class Session:
         ``undo``, ``redo``, ``edit``, ``delete``, ``force``)."""
         stmt = strip_comment(raw)[0]
         if not raw:
-            return False
+            return self.correction is not None
         word = stmt.partition(" ")[0]
+        if self.correction is not None and raw.lower() in ACCEPT:
+            return True
         if word.lower() in COMMANDS and word not in self.record.header.players:
             return word.lower() in ("undo", "redo", "edit", "delete", "force")
         return True
@@ -545,6 +554,15 @@ class Session:
 
     def _handle(self, line: str) -> Outcome:
         raw = line.strip()
+        fix, self.correction = self.correction, None
+        if fix is not None and raw.lower() in ACCEPT:
+            try:
+                reloaded = self._sync()
+            except SleuthError as e:
+                return Outcome("refused", "the file on disk no longer parses", error=e)
+            out = self._submit_noting(fix)
+            out.reloaded = reloaded
+            return out
         if not raw:
             return Outcome("empty")
         stmt, comment = strip_comment(raw)
@@ -600,8 +618,16 @@ class Session:
             reloaded = self._sync()
         except SleuthError as e:
             return Outcome("refused", "the file on disk no longer parses", error=e)
-        out = self.submit(raw)
+        out = self._submit_noting(raw)
         out.reloaded = reloaded
+        return out
+
+    def _submit_noting(self, statement: str) -> Outcome:
+        """:meth:`submit`, keeping the correction of a refusal that has exactly one."""
+        out = self.submit(statement)
+        fixes = getattr(out.error, "did_you_mean", None) if out.kind == "refused" else None
+        if fixes and len(fixes) == 1:
+            self.correction = fixes[0]
         return out
 
     @staticmethod

@@ -390,7 +390,12 @@ class Play:
         if self.forced:
             raise self._err(self.expected(), "V14")
         if self.turn_known and a != self.turn:
-            raise self._err(f"{a} is not on turn: {self.expected()}", TURN_RULES)
+            fix = ""
+            if not self.over and not self.challenge and self.turn is not None \
+                    and self.known(self.turn) != 0:     # the usual cause: a missed turn
+                fix = (f"; if a turn was missed, log it as '{self.turn}: ?' (then the "
+                       f"turn is open: 'turn: {a}' resyncs)")
+            raise self._err(f"{a} is not on turn: {self.expected()}{fix}", TURN_RULES)
         if self.known(a) == 0:
             raise self._err(f"{a} has no cards and must pass the turn to a teammate", "LIT-14")
         if b is not None:

@@ -193,8 +193,10 @@ def validate(record) -> None:
             state.resync(actor)
             continue
         if actor not in state.may_act():
-            raise _err(f"it is {' or '.join(state.may_act())}'s turn, not {actor}'s", st,
-                       "MH-7")
+            # the usual cause at a table: a turn the recorder missed
+            raise _err(f"it is {' or '.join(state.may_act())}'s turn, not {actor}'s; if a "
+                       f"turn was missed, log it as '{state.current}: ?' or resync with "
+                       f"'turn: {actor}'", st, "MH-7")
         hand = known.get(actor)
         if isinstance(ev, AskOne):
             if ev.target == actor:

@@ -1,0 +1,169 @@
+"""``sleuth play`` at a real table in an 80x24 terminal (issue 46): a short sheet that keeps
+the 'saved' line, the grid, the verdict and whose turn on one screen; a correction taken with
+one key; refusals that say the fix."""
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import cli
+from solver.session import Session
+
+SAMPLES = Path(__file__).resolve().parent.parent / "samples"
+FIVE = SAMPLES / "mystery-hand" / "five-players-ana.txt"
+EIGHT = SAMPLES / "mystery-hand" / "eight-players-no-exact-request.txt"
+
+
+def prefix(src: Path, tmp_path, keep) -> Path:
+    """The sample's header and the statement lines ``keep`` says to keep."""
+    lines = src.read_text().splitlines()
+    p = tmp_path / src.name
+    p.write_text("\n".join(ln for i, ln in enumerate(lines) if keep(i, ln)) + "\n")
+    return p
+
+
+def play(record, lines, *extra):
+    return CliRunner().invoke(cli, ["play", str(record), *extra],
+                              input="\n".join(lines) + "\n")
+
+
+def blocks(output: str) -> list[tuple[str, list[str]]]:
+    """The output after each echoed line ('> statement'), in order."""
+    out: list[tuple[str, list[str]]] = []
+    for ln in output.splitlines():
+        if ln.startswith("> "):
+            out.append((ln[2:], []))
+        elif out:
+            out[-1][1].append(ln)
+    return out
+
+
+RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+
+
+def check_screen(block: list[str]):
+    """One statement's output fits an 80x24 terminal with the line typed, a hint and the
+    prompt (21 rows at most), and holds the 'saved' line, the 13 x 4 grid, the verdict and
+    whose turn."""
+    assert len(block) <= 21 - 3, "\n".join(block)
+    assert block[0].startswith("saved line ")
+    assert [ln.split()[0] for ln in block if re.match(r"^ ?(10|[2-9AJQK]) ", ln)] == RANKS
+    assert any(ln.startswith("Verdict: ") for ln in block)
+    assert any(ln.startswith("Next: ") for ln in block)
+    assert all(len(ln) <= 80 for ln in block)
+
+
+@pytest.mark.parametrize("src, statements, players", [
+    (FIVE, ["Ben asks all 6*: Ana 0, Cleo 0, Dev 1, Eli 0", "Cleo asks Dev 10*: 3"], 5),
+    (EIGHT, ["Gus asks Cleo 2D-5D: 5D", "Hal asks Ben 4*: 0"], 8),
+])
+def test_each_statement_fits_one_screen(tmp_path, src, statements, players):
+    # the record up to the first statement typed, without the other players' hands (an
+    # open game seen by Ana)
+    holds = re.compile(r"^(?!Ana)\w+ holds:")
+    lines = src.read_text().splitlines()
+    stop = next(i for i, ln in enumerate(lines) if ln.startswith(statements[0]))
+    rec = prefix(src, tmp_path, lambda i, ln: i < stop and not holds.match(ln))
+    before = rec.read_text()
+    assert f"players: {' '.join(['Ana', 'Ben', 'Cleo', 'Dev', 'Eli', 'Fay', 'Gus', 'Hal'][:players])}" \
+        in before
+    r = play(rec, statements, "--compact")
+    assert r.exit_code == 0, r.output
+    got = blocks(r.output)
+    assert [s for s, _ in got] == statements
+    for _s, block in got:
+        check_screen(block)
+    # the whole analysis (the candidate list) is what --full (and piped input) still shows
+    # and what the 'sheet' command shows after a short sheet
+    rec.write_text(before)
+    full = blocks(play(rec, statements[:1], "--full").output)
+    assert len(full[0][1]) > 21 and any("Candidates for" in ln for ln in full[0][1])
+    rec.write_text(before)
+    short = blocks(play(rec, [statements[0], "sheet"], "--compact").output)
+    assert len(short[0][1]) <= 18
+    assert len(short[1][1]) > 21 and any("Candidates for" in ln for ln in short[1][1])
+
+
+def test_piped_play_keeps_the_whole_analysis_by_default(tmp_path):
+    rec = prefix(FIVE, tmp_path, lambda i, ln: i < 15)
+    r = play(rec, ["Ben asks all 6*: Ana 0, Cleo 0, Dev 1, Eli 0"])
+    assert "Candidates for the mystery hand" in r.output
+
+
+# ----- a correction with one key --------------------------------------------------------
+TYPO = "Ben aks all 6*: Ana 0, Cleo 0, Dev 1, Eli 0"
+MEANT = "Ben asks all 6*: Ana 0, Cleo 0, Dev 1, Eli 0"
+
+
+def test_y_logs_the_one_correction(tmp_path):
+    rec = prefix(FIVE, tmp_path, lambda i, ln: i < 15)
+    r = play(rec, [TYPO, "y"], "--no-sheet")
+    (typo, said), (y, saved) = blocks(r.output)
+    assert (typo, y) == (TYPO, "y")
+    assert f"  did you mean: {MEANT}  (y: log it)" in said, said
+    assert saved[0] == f"saved line 16: {MEANT}"
+    assert rec.read_text().splitlines()[-1] == MEANT
+
+
+def test_another_line_forgets_the_correction(tmp_path):
+    rec = prefix(FIVE, tmp_path, lambda i, ln: i < 15)
+    before = rec.read_text()
+    r = play(rec, [TYPO, "sheet", "y", "", TYPO], "--no-sheet")
+    assert r.exit_code == 2
+    assert rec.read_text() == before          # 'y' after 'sheet' is a refused statement
+    assert "saved line" not in r.output
+
+
+def test_an_empty_line_accepts_in_the_session(tmp_path):
+    """At a terminal Enter sends an empty line: it logs the correction (piped, play skips
+    empty lines)."""
+    rec = prefix(FIVE, tmp_path, lambda i, ln: i < 15)
+    s = Session(str(rec))
+    assert s.handle(TYPO).kind == "refused" and s.correction == MEANT
+    o = s.handle("")
+    assert o.kind == "accepted" and o.statement == MEANT
+    assert s.correction is None and s.handle("").kind == "empty"
+
+
+def test_no_key_when_there_are_several_corrections(tmp_path):
+    rec = prefix(FIVE, tmp_path, lambda i, ln: i < 15)
+    s = Session(str(rec))
+    o = s.handle("Ben asks Cleo 5S-8S: 0 Cleo")          # not one obvious correction
+    assert o.kind == "refused"
+    fixes = getattr(o.error, "did_you_mean", None) or []
+    assert (s.correction is not None) == (len(fixes) == 1)
+
+
+# ----- refusals that say the fix -------------------------------------------------------
+def test_out_of_turn_names_the_missed_turn_and_the_resync(tmp_path):
+    rec = prefix(FIVE, tmp_path, lambda i, ln: i < 15)
+    r = play(rec, ["Cleo asks Dev 10*: 3", "Ben: ?", "Cleo asks Dev 10*: 3"], "--no-sheet")
+    said = blocks(r.output)[0][1]
+    assert "it is Ben's turn, not Cleo's; if a turn was missed, log it as 'Ben: ?' or " \
+           "resync with 'turn: Cleo' (MH-7)" in said[0]
+    assert rec.read_text().splitlines()[-2:] == ["Ben: ?", "Cleo asks Dev 10*: 3"]
+
+
+LIT = ("game: literature\nplayers: Ana Ben Cleo Dev Eli Fay\nme: Ana\n"
+       "Ana holds: 2H 3H 4H 6H 7H 9S JC QD\nAna asks Ben 10S: no\n")
+
+
+def test_literature_out_of_turn_names_the_missed_turn(tmp_path):
+    rec = tmp_path / "lit.txt"
+    rec.write_text(LIT)
+    r = play(rec, ["Cleo asks Dev 3C: no", "Ben: ?", "Cleo asks Dev 3C: no"], "--no-sheet")
+    said = blocks(r.output)[0][1]
+    assert "Cleo is not on turn: it is Ben's turn; if a turn was missed, log it as 'Ben: ?'" \
+        in said[0] and "'turn: Cleo'" in said[0]
+    assert rec.read_text().splitlines()[-2:] == ["Ben: ?", "Cleo asks Dev 3C: no"]
+
+
+def test_a_contradiction_never_suggests_undo(tmp_path):
+    rec = prefix(FIVE, tmp_path, lambda i, ln: i < 15)
+    r = play(rec, ["Ben asks Ana 5S-8S: 0"], "--no-sheet")
+    assert r.exit_code == 3
+    said = blocks(r.output)[0][1]
+    assert "undo" not in "\n".join(said)
+    assert "  not saved; 'force' saves it anyway, or retype it if it was mistyped" in said
+    assert "  if line 7 is the mistake: 'edit 7 <statement>'" in said
