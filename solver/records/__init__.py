@@ -362,7 +362,7 @@ def parse_record(text: str, path: str | None = None, *, validate: bool = True) -
             body.append((lineno, stmt, comment, raw))
     header = parse_header(header_pairs, path)
     game = get_game(header.game)
-    statements = []
+    statements: list[Statement] = []
     for lineno, stmt, comment, raw in body:
         try:
             ev = game.parse_statement(stmt, header, statements)
