@@ -518,8 +518,9 @@ def main(argv=None, *, end_process: bool | None = None):
     :class:`SystemExit` as Click does, unless ``end_process`` says otherwise."""
     if end_process is None:
         end_process = argv is None
-    if _signal.getsignal(_signal.SIGINT) is _interrupted_at_start:
-        _signal.signal(_signal.SIGINT, _signal.default_int_handler)   # loaded: Ctrl-C raises
+    if getattr(_signal.getsignal(_signal.SIGINT), "__name__", "") == "_interrupted_at_start":
+        # loaded: Ctrl-C raises (the handler may be ``__main__``'s, under ``python -m``)
+        _signal.signal(_signal.SIGINT, _signal.default_int_handler)
     try:
         if end_process:
             from cli.streams import StdoutClosed, fit_streams

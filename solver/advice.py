@@ -492,9 +492,9 @@ def review_turns(game, record, view, turns, suggest, taken_text, mistakes_of,
     parts = [list(range(j, n, jobs)) for j in range(jobs)]
     args = [(game.name, record, view, budget, suggest, ix, turn_set) for ix in parts]
     if jobs > 1:
-        from concurrent.futures import ProcessPoolExecutor   # not at start-up
+        from solver.parallel import pool     # workers that a Ctrl-C stops at once
 
-        with ProcessPoolExecutor(max_workers=jobs) as ex:
+        with pool(jobs) as ex:
             done = [r for part in ex.map(_review_part, args) for r in part]
     else:
         done = _review_part(args[0])

@@ -52,9 +52,21 @@ class LazyModule:
     def __getattr__(self, attr):
         if attr.startswith("_"):
             raise AttributeError(attr)
-        if self._module is None:
-            self._module = (import_cp_model() if self._name == CP_MODEL
-                            else importlib.import_module(self._name))
+        if self._module is None and self._name == CP_MODEL:
+            # a Ctrl-C waits for the import (0.1-0.4 s): one inside it can leave a C
+            # extension half loaded, and the retry of import_cp_model swallow it
+            from solver.interrupt import sigint_blocked
+
+            with sigint_blocked():
+                self._module = import_cp_model()
+        elif self._module is None:
+            self._module = importlib.import_module(self._name)
+        if attr == "CpSolver" and self._name == CP_MODEL:
+            # a solver that a Ctrl-C stops with KeyboardInterrupt (CP-SAT's own handler
+            # would only end the search early, and the command answer "over budget")
+            from solver.interrupt import stoppable_solver_class
+
+            return stoppable_solver_class(self._module)
         return getattr(self._module, attr)
 
 

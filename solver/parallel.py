@@ -24,12 +24,14 @@ RuntimeError: division by zero (in the second process)
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import pickle
 import sys
 import traceback
 
 from solver.errors import SleuthError
+from solver.interrupt import ignore_in_child, sigint_blocked, sigint_ignored
 
 
 def _side_value(side):
@@ -100,15 +102,17 @@ def beside(main, side, preload=(), meanwhile=None):
     # the command's start-up): the child writes its pickled outcome and ends at once,
     # never returning into the caller's code nor flushing the caller's buffered output
     recv, send = os.pipe()
-    pid = os.fork()
-    if pid == 0:                                    # the side process
-        try:
-            os.close(recv)
-            data = _portable(*_side_value(side))
-            with os.fdopen(send, "wb") as out:
-                out.write(data)
-        finally:
-            os._exit(0)
+    with sigint_blocked():      # a Ctrl-C now reaches this process once the side is known
+        pid = os.fork()
+        if pid == 0:                                # the side process
+            try:
+                ignore_in_child()                   # this process stops it (SIGKILL)
+                os.close(recv)
+                data = _portable(*_side_value(side))
+                with os.fdopen(send, "wb") as out:
+                    out.write(data)
+            finally:
+                os._exit(0)
     os.close(send)
     done = False
     try:
@@ -127,12 +131,72 @@ def beside(main, side, preload=(), meanwhile=None):
     finally:
         if recv is not None:
             os.close(recv)
-        if not done:                                # main raised: stop the side
+        if not done:                                # main raised (Ctrl-C): stop the side
             import signal
 
-            try:
-                os.kill(pid, signal.SIGKILL)
-                os.waitpid(pid, 0)
-            except (ProcessLookupError, ChildProcessError):
-                pass
+            with sigint_ignored():
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                    os.waitpid(pid, 0)
+                except (ProcessLookupError, ChildProcessError):
+                    pass
     return (value,) + _settle(kind, out)
+
+
+@contextlib.contextmanager
+def pool(jobs: int):
+    """A :class:`concurrent.futures.ProcessPoolExecutor` of ``jobs`` worker processes that
+    an interrupt stops at once: the workers ignore SIGINT (a Ctrl-C reaches the whole
+    process group; the parent decides), and when the block raises (``KeyboardInterrupt``
+    or any error) they are killed and reaped before the exception goes on, the tasks not
+    yet started cancelled: no worker outlives the command, none prints a traceback.  On
+    success the pool is shut down as usual (every task done).
+
+    >>> with pool(2) as ex:
+    ...     sorted(ex.map(abs, [-3, 1, -2]))
+    [1, 2, 3]
+    """
+    ex = _Pool(max_workers=jobs, initializer=ignore_in_child)
+    try:
+        yield ex
+    except BaseException:
+        with sigint_ignored():
+            _kill_workers(ex)
+        raise
+    ex.shutdown(wait=True)
+
+
+def _kill_workers(ex) -> None:
+    """Kill the pool's workers, cancel what was not started, reap them."""
+    procs = list((getattr(ex, "_processes", None) or {}).values())
+    for p in procs:
+        try:
+            p.kill()
+        except (OSError, AttributeError):
+            pass
+    ex.shutdown(wait=False, cancel_futures=True)
+    for p in procs:
+        try:
+            p.join(5)
+        except (OSError, AssertionError):
+            pass
+
+
+def _pool_class():
+    from concurrent.futures import ProcessPoolExecutor   # not at start-up
+
+    class Pool(ProcessPoolExecutor):
+        """Workers are forked (on submit) with SIGINT held back, which they then ignore
+        (:func:`ignore_in_child`)."""
+
+        def submit(self, fn, /, *args, **kwargs):
+            with sigint_blocked():
+                return super().submit(fn, *args, **kwargs)
+
+    return Pool
+
+
+def _Pool(**kwargs):
+    # the class is made on each use, from ``concurrent.futures`` as it is then (a test
+    # may wrap ProcessPoolExecutor to see the pools made)
+    return _pool_class()(**kwargs)

@@ -230,13 +230,13 @@ def _probes(record, view, budget, specs, jobs: int, progress) -> list[tuple]:
     text = _text_of(record) if jobs > 1 and len(specs) >= PARALLEL_STEPS else None
     if text is None:
         return [r[1:] for r in _probe_steps(specs, range(len(specs)), view, budget, progress)]
-    from concurrent.futures import ProcessPoolExecutor   # not at start-up
+    from solver.parallel import pool     # workers that a Ctrl-C stops at once
 
     res: dict[int, tuple] = {}
     blocks = [list(range(i, min(i + STEP_BLOCK, len(specs))))
               for i in range(0, len(specs), STEP_BLOCK)]
     args = [(text, record.path, view, budget, len(specs), b) for b in blocks]
-    with ProcessPoolExecutor(max_workers=jobs) as ex:
+    with pool(jobs) as ex:
         for part in ex.map(_probe_job, args):
             for i, k, err in part:
                 res[i] = (k, err)
@@ -300,9 +300,9 @@ def replay(record, views: list[str | None] | None = None, *, budget: Budget = ST
     result: dict[str, ViewReplay] = {}
     text = _text_of(record) if jobs > 1 and len(views) > 1 else None
     if text is not None:      # workers re-read the file, so its line numbers are kept
-        from concurrent.futures import ProcessPoolExecutor   # not at start-up
+        from solver.parallel import pool     # workers that a Ctrl-C stops at once
 
-        with ProcessPoolExecutor(max_workers=min(jobs, len(views))) as ex:
+        with pool(min(jobs, len(views))) as ex:
             jobs_args = [(text, record.path, v, budget, len(specs)) for v in views]
             for vr in ex.map(_view_job, jobs_args):
                 result[vr.label] = vr

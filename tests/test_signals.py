@@ -1,0 +1,150 @@
+"""Ctrl-C means stop (issue 48; docs/reliability.md, "Signals"): real ``sleuth`` processes
+interrupted with a real SIGINT sent to their whole process group, as a terminal's Ctrl-C
+is, while they are busy (an analysis inside CP-SAT, a replay or a review in worker
+processes, a long check in ``play``).
+
+Each must end with exit status 130 and one line on standard error (``sleuth: interrupted``,
+``; the record is unchanged`` for a command that writes the record), no traceback, no
+process of its group left running, the record byte for byte as it was; and it must end
+promptly (a bound of :data:`BOUND` seconds, far above the fraction of a second it takes,
+far below the seconds to minutes the busy commands would otherwise go on for).
+"""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+EIGHT = ROOT / "samples" / "mystery-hand" / "eight-players-no-exact-request.txt"
+#: seconds a command may take to end after the SIGINT before the test fails
+BOUND = 10.0
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "killpg") or not os.path.isdir("/proc"),
+                                reason="POSIX process groups and /proc")
+
+
+def group(pgid: int) -> list[int]:
+    """The running (not zombie) processes of process group ``pgid``."""
+    out = []
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2:].split()
+        if int(fields[2]) == pgid and fields[0] != "Z":
+            out.append(int(name))
+    return out
+
+
+def sleuth(*args, stdin=subprocess.DEVNULL) -> subprocess.Popen:
+    """``python -m cli.main ARGS`` in a process group of its own."""
+    return subprocess.Popen([sys.executable, "-m", "cli.main", *map(str, args)], cwd=ROOT,
+                            stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            start_new_session=True)
+
+
+def busy(p: subprocess.Popen, processes: int, settle: float = 0.5, limit: float = 60.0):
+    """Wait until ``p``'s group has ``processes`` processes (the workers have started), then
+    ``settle`` seconds more; fail if ``p`` ends first."""
+    t0 = time.monotonic()
+    while len(group(p.pid)) < processes:
+        assert p.poll() is None, f"ended before it could be interrupted: {p.communicate()}"
+        assert time.monotonic() - t0 < limit, "its worker processes never started"
+        time.sleep(0.05)
+    time.sleep(settle)
+    assert p.poll() is None, "ended before it could be interrupted"
+
+
+def interrupt(p: subprocess.Popen) -> tuple[int, str]:
+    """Ctrl-C: SIGINT to the whole group; the exit status and standard error."""
+    os.killpg(p.pid, signal.SIGINT)
+    try:
+        _, err = p.communicate(timeout=BOUND)
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        p.communicate()
+        pytest.fail(f"still running {BOUND} s after the SIGINT")
+    return p.returncode, err.decode("utf-8", "replace")
+
+
+def assert_stopped(p, code, err, line="sleuth: interrupted"):
+    assert code == 130, err
+    assert err.splitlines() == [line], err
+    assert "Traceback" not in err
+    left = group(p.pid)
+    deadline = time.monotonic() + 1.0       # a killed worker is reaped by its parent
+    while left and time.monotonic() < deadline:
+        time.sleep(0.05)
+        left = group(p.pid)
+    assert left == [], f"processes left running: {left}"
+
+
+@pytest.fixture(scope="module")
+def slow_record(tmp_path_factory) -> Path:
+    """A lossy eight-player Literature record whose analysis takes seconds in CP-SAT."""
+    path = tmp_path_factory.mktemp("signals") / "lossy-eight.txt"
+    subprocess.run([sys.executable, "-m", "cli.main", "simulate", "literature", "--players",
+                    "8", "--miss", "0.2", "--seed", "1", "-o", str(path)],
+                   cwd=ROOT, check=True, capture_output=True)
+    return path
+
+
+def test_ctrl_c_stops_analyze_inside_the_solver(slow_record):
+    """CP-SAT's own SIGINT handler made this exit 4 ("over the time or work budget")."""
+    before = slow_record.read_bytes()
+    p = sleuth("analyze", slow_record)
+    busy(p, 2)          # the exposure's process runs beside the analysis
+    code, err = interrupt(p)
+    assert_stopped(p, code, err)
+    assert slow_record.read_bytes() == before
+
+
+def test_ctrl_c_stops_replay_and_its_workers():
+    p = sleuth("replay", EIGHT, "--jobs", "2")
+    busy(p, 3)
+    code, err = interrupt(p)
+    assert_stopped(p, code, err)
+
+
+def test_ctrl_c_stops_review_and_its_workers():
+    """The pool's shutdown waited for every prefix (minutes), and each worker printed its
+    own KeyboardInterrupt traceback."""
+    p = sleuth("review", EIGHT)
+    busy(p, 3)
+    code, err = interrupt(p)
+    assert_stopped(p, code, err)
+
+
+def test_ctrl_c_to_the_main_process_alone_stops_the_workers_too():
+    """``kill -INT`` of the command itself (not its group): the workers are its to stop."""
+    p = sleuth("review", EIGHT)
+    busy(p, 3)
+    os.kill(p.pid, signal.SIGINT)
+    try:
+        _, err = p.communicate(timeout=BOUND)
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        pytest.fail("still running after the SIGINT")
+    assert_stopped(p, p.returncode, err.decode())
+
+
+def test_ctrl_c_during_a_check_in_play_ends_it_and_keeps_the_record(slow_record, tmp_path):
+    rec = tmp_path / "game.txt"
+    rec.write_bytes(slow_record.read_bytes())
+    p = sleuth("play", rec, "--no-sheet", stdin=subprocess.PIPE)
+    p.stdin.write(b"sheet\n")       # the record's check, then its analysis: seconds
+    p.stdin.flush()
+    busy(p, 1, settle=2.0)
+    code, err = interrupt(p)
+    assert_stopped(p, code, err, "sleuth: interrupted; the record is unchanged")
+    assert rec.read_bytes() == slow_record.read_bytes()
