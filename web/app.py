@@ -111,7 +111,7 @@ class Engine:
             if html is None:
                 data = live(s, whatif)
                 html = env.get_template("live.html").render(
-                    d=data, entry_json=embed_json(entry_data(s)), token=token)
+                    d=data, entry_json=embed_json(entry_data(s, data["held"])), token=token)
                 if len(self.live_cache) > 8:
                     self.live_cache.clear()
                 self.live_cache[key] = html
@@ -227,7 +227,13 @@ def create_app(path: str, view: Any = Session._ME, *, token: str, token_required
                                     status_code=400)
             line, expect, as_form = data.get("line", ""), data.get("version"), False
         elif ctype == "application/x-www-form-urlencoded":
-            form = await request.form()
+            from urllib.parse import parse_qs
+
+            try:
+                pairs = parse_qs(body.decode("utf-8"), keep_blank_values=True)
+            except UnicodeDecodeError:
+                return PlainTextResponse("expected UTF-8 form fields", status_code=400)
+            form = {k: v[0] for k, v in pairs.items()}
             field = form.get("token")
             if not isinstance(field, str) or not same(field, token):
                 return PlainTextResponse("refused: a change carries the page's token",

@@ -207,13 +207,15 @@ def range_cards(record, ranges) -> dict[str, list[str]]:
     return out
 
 
-def entry_data(session) -> dict[str, Any]:
+def entry_data(session, held: dict[str, list[str]] | None = None) -> dict[str, Any]:
     """What the page's tap entry offers: the vocabulary of the record (names, keywords,
-    cards, ranges, and what follows each keyword), who is on turn, and each range's cards."""
+    cards, ranges, and what follows each keyword), who is on turn, each range's cards, and
+    the cards each player certainly holds (``held``: the likely answers to a question)."""
     v = session.vocabulary()
     rec = session.record
     turn, may = current_player(rec)
     return {"game": rec.game, "view": session.view, "names": list(v.names),
+            "held": held or {},
             "lead": list(v.lead), "verbs": list(v.verbs), "words": list(v.words),
             "cards": list(v.cards), "ranges": list(v.ranges),
             "follows": [[k, [list(s) for s in slots], list(ans)] for k, slots, ans in v.follows],
@@ -234,10 +236,13 @@ def live(session, whatif: str | None = None) -> dict[str, Any]:
         "title": game.title or rec.game, "game": rec.game, "view": view or "public",
         "version": text_version(session.text), "whatif": None, "whatif_error": None,
         "alerts": [], "notes": [], "hint": None, "sheet": None, "text_sheet": None,
-        "extras": {}, "error": None, "turn": None, "lines": [],
+        "extras": {"verdict": None, "precision": None, "estimate": False}, "error": None, "turn": None, "lines": [],
         "has_advice": Capability.ADVISE in game.capabilities and view is not None,
     }
-    out["lines"] = [{"line": st.line, "text": st.text} for st in rec.statements]
+    raw = session.text.splitlines()
+    out["lines"] = [{"line": st.line, "text": st.text,
+                     "shown": raw[st.line - 1].strip() if st.line <= len(raw) else st.text}
+                    for st in rec.statements]
     turn, _ = current_player(rec)
     out["turn"] = turn
     target = rec
@@ -259,6 +264,11 @@ def live(session, whatif: str | None = None) -> dict[str, Any]:
             " ('Undo' removes the last statement.)"
     except SleuthError as e:
         out["error"] = f"no analysis: {e}"
+    out["held"] = {}
+    if analysis is not None and whatif is None:
+        for card, places in getattr(analysis, "possible", {}).items():
+            if len(places) == 1:
+                out["held"].setdefault(next(iter(places)), []).append(card)
     if analysis is not None:
         if rec.game == "mystery-hand":
             out["sheet"] = mystery_sheet(analysis, view)

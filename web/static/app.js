@@ -1,6 +1,6 @@
 // The page of `sleuth serve` (docs/serve.md). Hand-written, no library, no build step.
-// Record text only ever reaches the page through textContent and attributes (never
-// innerHTML); the live part is HTML rendered (and escaped) by the server's templates.
+// Record text only ever reaches the page through textContent and attributes (never as
+// markup); the live part is HTML rendered (and escaped) by the server's templates.
 "use strict";
 (function () {
   const NAMES = "<names>", CARDS = "<cards>", RANGES = "<ranges>", WORDS = "<words>";
@@ -305,18 +305,33 @@
     slotChoices(p, s);
   }
 
+  // With an empty box the actor is the player on turn; "Someone else acts" offers the
+  // names instead (each name is then one button only, never an actor and a target at once).
+  let pickActor = false;
+
   function firstChoices() {
-    const who = group("Who acts");
     const implied = E.turn;
-    for (const n of E.names) {
-      who.append(button(n, () => put(n), n === implied));
+    if (pickActor || !implied) {
+      const who = group("Who acts");
+      for (const n of E.names) who.append(button(n, () => { pickActor = false; put(n); }));
+      if (implied) who.append(button("Back", () => { pickActor = false; renderChoices(); }));
+    } else {
+      const who = group("Who acts");
+      const me = document.createElement("span");
+      me.className = "actor";
+      me.textContent = implied + " (on turn)";
+      who.append(me, button("Someone else acts", () => { pickActor = true; renderChoices(); }));
     }
-    for (const k of E.lead) {
-      const s = spec(k);
-      const direct = s && s[1].length === 1 && s[1][0].length === 0;
-      who.append(button(k, () => put(direct ? k + ":" : k)));
+    const lead = E.lead;
+    if (lead.length) {
+      const g = group("Table");
+      for (const k of lead) {
+        const s = spec(k);
+        const direct = s && s[1].length === 1 && s[1][0].length === 0;
+        g.append(button(k, () => put(direct ? k + ":" : k)));
+      }
     }
-    if (implied) verbChoices(null, implied);
+    if (implied && !pickActor) verbChoices(null, implied);
   }
 
   function verbChoices(p, actor) {
@@ -457,8 +472,10 @@
   function askAllRows(p, range) {
     const asked = E.names.filter((n) => n !== p.actor);
     let counts = parseCounts(p.answer);
-    if (p.answer === null) {                  // the likely default: nobody shows (0 each)
-      put(compose(p, p.head, asked.map((n) => n + " 0").join(", ")));
+    if (p.answer === null) {
+      // the likely default: the cards of the range each player is known to hold (else 0)
+      const inRange = (n) => ((E.held || {})[n] || []).filter((c) => (E.range_cards[range] || []).includes(c)).length;
+      put(compose(p, p.head, asked.map((n) => n + " " + inRange(n)).join(", ")));
       return;
     }
     const g = group("Counts shown", "counts");
