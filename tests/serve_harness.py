@@ -148,3 +148,19 @@ def analyze_certain(record: Path) -> dict[str, str]:
     return {c: next(h for h, p in d.items() if p >= 1 - 1e-9)
             for c, d in cards.items() if isinstance(d, dict)
             and any(p >= 1 - 1e-9 for p in d.values())}
+
+
+def player_view(text: str, me: str) -> str:
+    """A complete record (``sleuth simulate``) as ``me`` wrote it at the table: the other
+    hands unseen, and an ask between two others answered by the number of cards shown."""
+    out = []
+    for line in text.splitlines():
+        if re.match(r"^\w+ holds:", line) and not line.startswith(me + " "):
+            continue
+        m = re.match(r"^(\w+) asks (\w+) (\S+): (.+)$", line)
+        if m and m.group(2) != "all" and me not in (m.group(1), m.group(2)):
+            answer = m.group(4).split("#")[0].strip()
+            shown = 0 if answer in ("0", "none") else len(answer.split())
+            line = f"{m.group(1)} asks {m.group(2)} {m.group(3)}: {shown}"
+        out.append(line)
+    return "\n".join(out) + "\n"
