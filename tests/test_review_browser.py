@@ -51,3 +51,18 @@ def test_review_text_that_looks_like_markup_stays_data(tmp_path):
         assert got["imgs"] == 0 and not got["fired"] and got["scripts"] == 1
         # shown as text where the page prints it
         assert page.get_by_text(HOSTILE.split(" \u2028")[0], exact=False).count() >= 3
+
+
+def test_a_missing_browser_fails_under_ci_and_skips_elsewhere(monkeypatch):
+    """CI installs Chromium and Playwright (.ci/run): there a missing one is a failure,
+    never a quiet skip; on a developer's machine the browser tests skip."""
+    import pytest
+
+    from tests import serve_harness
+
+    monkeypatch.setattr(serve_harness, "CHROMIUM", "/nonexistent/chromium")
+    for ci, outcome in (("true", pytest.fail.Exception), ("", pytest.skip.Exception)):
+        monkeypatch.setenv("CI", ci)
+        with pytest.raises(outcome, match="chromium"):
+            with serve_harness.chromium():
+                raise AssertionError("a browser started without its executable")
