@@ -83,8 +83,8 @@ class Engine:
         change = word not in READING
         with self.lock:
             s = self.session
-            if change and expect is not None and self._expect:
-                o = s.handle(line, expect=expect)          # type: ignore[call-arg]
+            if self._expect:                # the session checks the version of a change
+                o = s.handle(line, expect=expect)
             elif change and expect is not None and self.version() != expect:
                 o = Outcome("refused", statement=printable(line.strip()), error=StaleError(
                     "not saved: the record changed since this page was loaded (another "

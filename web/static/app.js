@@ -183,6 +183,12 @@
     try { localStorage.setItem(storeKey, box.value); } catch (e) { /* private mode */ }
     renderChoices();
   });
+  box.addEventListener("keydown", (ev) => {      // Enter logs (the box wraps, never breaks a line)
+    if (ev.key === "Enter" && !ev.shiftKey && !ev.isComposing) {
+      ev.preventDefault();
+      form.requestSubmit(document.getElementById("log"));
+    }
+  });
   document.getElementById("clear").addEventListener("click", () => { setBox(""); box.focus(); });
 
   form.addEventListener("submit", (ev) => {
