@@ -18,11 +18,11 @@ extras keep their own names.
 >>> g.name, Capability.ANALYZE in g.capabilities
 ('mystery-hand', True)
 >>> [g.name for g in games()]
-['mystery-hand', 'literature', 'hand', 'twenty-two', 'mysterium']
+['mystery-hand', 'literature', 'hand', 'twenty-two', 'mysterium', 'clue']
 >>> get_game("chess")
 Traceback (most recent call last):
 ...
-solver.errors.NotationError: unknown game; expected one of mystery-hand | literature | hand | twenty-two | mysterium: 'chess'
+solver.errors.NotationError: unknown game; expected one of mystery-hand | literature | hand | twenty-two | mysterium | clue: 'chess'
 """
 from __future__ import annotations
 
@@ -47,6 +47,7 @@ REGISTRY: dict[str, str] = {
     "hand": "solver.hand.game:HandGame",
     "twenty-two": "solver.twenty_two.game:TwentyTwoGame",
     "mysterium": "solver.mysterium.game:MysteriumGame",
+    "clue": "solver.clue.game:ClueGame",
 }
 
 #: the label of the spectator's view (``--as public``); no player may be called so

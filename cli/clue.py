@@ -1,0 +1,119 @@
+"""Rendering of a Clue analysis: the notebook sheet (cards x players, the case file), the
+possible case files, the verdict ("accuse: Plum Knife Library" once determined)."""
+from __future__ import annotations
+
+import textwrap
+
+from tabulate import tabulate
+
+ENVELOPE, FACEUP = "envelope", "faceup"
+
+
+def _cell(p: float) -> str:
+    """A chance on the sheet: whole percents, never 0% or 100% when it is neither."""
+    x = 100 * p
+    return "<1%" if x < 1 else ">99%" if x > 99 else f"{x:.0f}%"
+
+
+def _head(loc: str) -> str:
+    return "FILE" if loc == ENVELOPE else "up" if loc == FACEUP else loc
+
+
+def _p(p: float) -> str:
+    from cli.main import probability
+
+    return f"{p:.3g}" if 0 < p < 0.99 else probability(p)
+
+
+def sheet(a, fmt: str = "simple") -> str:
+    """The notebook: one row per card (suspects, weapons, rooms), one column per player,
+    the case file (FILE) and the face-up cards: ``X`` where the card certainly is, ``·``
+    where it cannot be, else the chance it is there."""
+    locs = [l for l in a.locations if l not in (ENVELOPE, FACEUP)] + [ENVELOPE] + \
+        [l for l in a.locations if l == FACEUP]
+    rows = []
+    for gi, group in enumerate(a.deck.groups):
+        if gi:
+            rows.append([""] * (len(locs) + 1))
+        for c in group:
+            row = [c]
+            where = a.certain(c)
+            for l in locs:
+                if where is not None:
+                    row.append("X" if l == where else "·")
+                else:
+                    p = a.cards[c].get(l, 0.0)
+                    row.append("·" if p <= 0 else _cell(p))
+            rows.append(row)
+    return tabulate(rows, headers=[""] + [_head(l) for l in locs], tablefmt=fmt,
+                    stralign="right")
+
+
+def _wrap(lines: list[str]) -> str:
+    return "\n".join(w for ln in "\n".join(lines).split("\n")      # fit 80 columns
+                     for w in (textwrap.wrap(ln, 79, subsequent_indent="  ")
+                               if len(ln) > 79 else [ln]))
+
+
+def render_analysis(a) -> str:
+    who = a.view if a.view else "public (spectator)"
+    lines = textwrap.wrap(
+        f"Clue — view: {who}; variant: {', '.join(a.options.names()) or 'standard'}; "
+        f"{a.statements} statement{'s' if a.statements != 1 else ''}; still in: "
+        f"{' '.join(a.active)}", 79)
+    lines.append("")
+    lines += textwrap.wrap("Notebook: X = certainly there, · = cannot be there, else the "
+                           "chance it is there; FILE = the case file"
+                           + ("; up = face up" if FACEUP in a.locations else "") + ".", 79)
+    lines.append(sheet(a))
+    c = a.envelope
+    lines.append("")
+    cnt = (f"{c.count:,}" if c.count is not None else f"at most {c.upper:,} (not counted)")
+    lines.append(f"Possible case files: {cnt} of {a.deck.triples:,}")
+    if c.certain:
+        lines.append("Certainly in the case file: " + " ".join(c.certain))
+    if c.top and c.count != 1:
+        p0 = c.top[0][1]
+        if c.count and abs(p0 * c.count - 1) < 1e-9:
+            lines.append(f"All {c.count:,} are equally likely, p = {_p(p0)} each; for example "
+                         + " ".join(c.top[0][0]))
+        else:
+            lines.append(tabulate([[i + 1, " ".join(cs), _p(p)] for i, (cs, p) in
+                                   enumerate(c.top)],
+                                  headers=["#", "case file", "p"], tablefmt="simple"))
+    prec = "exact" if a.exact else f"estimates, 95% half-width {a.error:.3f}"
+    lines.append(f"Probabilities: {prec} (uniformly random case file and deal, truthful "
+                 "players)")
+    lines.append("")
+    lines.append("Verdict: " + a.verdict)
+    return _wrap(lines)
+
+
+def render_compact(a) -> str:
+    """The notebook for a live table (``play`` on a terminal): the grid and the verdict."""
+    lines = [sheet(a, "plain")]
+    lines += textwrap.wrap("X = there, · = not, % = chance; FILE = the case file. Verdict: "
+                           + a.verdict, 79, subsequent_indent="  ")
+    return "\n".join(lines)
+
+
+def replay_columns(s) -> tuple[list[str], list]:
+    """``sleuth replay``: the headers and cells of one step."""
+    k = s.knowledge
+    n = s.summary.get("candidates")
+    cell = "-" if k is None else (str(n) if n is not None else
+                                  f"<=10^{k.uncertainty:.1f}" if k.uncertainty else "many")
+    if s.summary.get("determined"):
+        cell += " *"
+    return ["case files"], [cell]
+
+
+def render_change(before, after) -> list[str]:
+    """``whatif``: the headline difference between two Knowledge."""
+    b = before.summary if before is not None else {}
+    a = after.summary
+    out = [f"possible case files: {b.get('candidates', '?')} -> "
+           f"{a['candidates'] if a['candidates'] is not None else 'many'}"]
+    if a.get("verdict"):
+        out.append(f"verdict: {a['verdict']}")
+    return out

@@ -1,0 +1,254 @@
+"""Clue events (record-format.md, "Clue events"): frozen values whose ``str`` is their
+record notation.
+
+>>> from solver.records import Header
+>>> h = Header(game="clue", players=("Ana", "Ben", "Cleo", "Dev"), dealer="Dev")
+>>> print(parse_event("ana suggests plum dagger library: cleo shows knife", h))
+Ana suggests Plum Knife Library: Ben passes, Cleo shows Knife
+>>> print(parse_event("Cleo suggests Mustard Pipe Ballroom: nobody", h))
+Cleo suggests Mustard Pipe Ballroom: nobody
+>>> print(parse_event("Cleo suggests Mustard Pipe Ballroom: Dev shows", h))
+Cleo suggests Mustard Pipe Ballroom: Dev shows
+>>> print(parse_event("Ben suggests Green Candlestick Lounge: ?", h), parse_event("Cleo: ?", h), sep=" / ")
+Ben suggests Green Candlestick Lounge: ? / Cleo: ?
+>>> print(parse_event("Dev accuses Green Wrench Study: wrong", h))
+Dev accuses Green Wrench Study: wrong
+>>> parse_event("Ana suggests Plum Knife Library: Cleo passes, Ben shows Knife", h)
+Traceback (most recent call last):
+...
+solver.errors.NotationError: the refutation goes clockwise from Ana's left: Ben, then Cleo (CL-6): 'Cleo passes, Ben shows Knife'
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from solver.clue.options import ClueOptions, deck_of
+from solver.errors import NotationError
+from solver.games import Event
+from solver.records import NAME, player_of
+
+#: the mark of what the recorder did not see
+UNSEEN = "?"
+
+
+@dataclass(frozen=True)
+class Holds(Event):
+    """``P holds: cards`` -- a whole hand known to the recorder (its own)."""
+    setup = True
+
+    player: str
+    cards: tuple[str, ...]
+
+    def __str__(self):
+        return f"{self.player} holds: {' '.join(self.cards)}"
+
+
+@dataclass(frozen=True)
+class FaceUp(Event):
+    """``faceup: cards`` -- the public leftovers F (CL-11)."""
+    setup = True
+
+    cards: tuple[str, ...]
+
+    def __str__(self):
+        return f"faceup: {' '.join(self.cards)}"
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One player's answer to a suggestion: a pass, or a show (``card`` ``None``: the card
+    was not seen)."""
+
+    player: str
+    shows: bool
+    card: str | None = None
+
+    def __str__(self):
+        if not self.shows:
+            return f"{self.player} passes"
+        return f"{self.player} shows" + (f" {self.card}" if self.card else "")
+
+
+@dataclass(frozen=True)
+class Suggest(Event):
+    """``A suggests s w r: answers`` (CL-5, CL-6, CL-13).  ``answers`` lists every player
+    asked, in seat order (the passes of the short form filled in from the seating);
+    ``None``: the refutation was not seen."""
+
+    player: str
+    cards: tuple[str, str, str]
+    answers: tuple[Answer, ...] | None
+
+    @property
+    def seen(self) -> bool:
+        return self.answers is not None
+
+    @property
+    def showers(self) -> tuple[Answer, ...]:
+        return tuple(a for a in self.answers or () if a.shows)
+
+    def __str__(self):
+        head = f"{self.player} suggests {' '.join(self.cards)}: "
+        if self.answers is None:
+            return head + UNSEEN
+        if not self.showers:
+            return head + "nobody"
+        return head + ", ".join(map(str, self.answers))
+
+
+@dataclass(frozen=True)
+class Accuse(Event):
+    """``A accuses s w r: right|wrong`` (CL-8)."""
+
+    player: str
+    cards: tuple[str, str, str]
+    right: bool
+
+    def __str__(self):
+        return f"{self.player} accuses {' '.join(self.cards)}: {'right' if self.right else 'wrong'}"
+
+
+@dataclass(frozen=True)
+class Unseen(Event):
+    """``P: ?`` -- one suggestion by P that the recorder did not see (any suggestion, any
+    refutation)."""
+
+    player: str
+
+    def __str__(self):
+        return f"{self.player}: {UNSEEN}"
+
+
+TURN_EVENTS = (Suggest, Accuse, Unseen)
+
+_RE_HOLDS = re.compile(rf"^({NAME})\s+holds\s*:\s*(.*)$", re.I)
+_RE_FACEUP = re.compile(r"^face-?up\s*:\s*(.*)$", re.I)
+_RE_SUGGEST = re.compile(rf"^({NAME})\s+suggests\s+(.*?)\s*:\s*(.*)$", re.I)
+_RE_ACCUSE = re.compile(rf"^({NAME})\s+accuses\s+(.*?)\s*:\s*(\S+)\s*$", re.I)
+_RE_UNSEEN = re.compile(rf"^({NAME})\s*:\s*\?$")
+_RE_ANSWER = re.compile(rf"^({NAME})\s+(passes|pass|shows|show)(?:\s+(\S+))?$", re.I)
+
+STATEMENT_FORMS = ("'P holds: cards', 'faceup: cards', 'A suggests Suspect Weapon Room: "
+                   "[P passes, ...] Q shows [Card]|nobody|?', "
+                   "'A accuses Suspect Weapon Room: right|wrong', 'P: ?' (a suggestion not seen)")
+
+
+def _card_list(text: str, deck, what: str) -> tuple[str, ...]:
+    words = [w for w in re.split(r"[\s,]+", text.strip()) if w]
+    if not words:
+        raise NotationError(f"expected {what}", text=text)
+    cards = tuple(deck.card(w) for w in words)
+    dup = next((c for c in cards if cards.count(c) > 1), None)
+    if dup:
+        raise NotationError("a card is listed twice", text=dup)
+    return cards
+
+
+def _triple(text: str, deck) -> tuple[str, str, str]:
+    """Suspect, weapon, room in that order (record-format.md)."""
+    words = [w for w in text.split() if w]
+    if len(words) != 3:
+        raise NotationError("expected three cards: a suspect, a weapon and a room", text=text,
+                            rule="CL-5")
+    cards = tuple(deck.card(w) for w in words)
+    for c, kind, group in zip(cards, ("suspect", "weapon", "room"), deck.groups):
+        if c not in group:
+            raise NotationError(f"expected a {kind} here (suspect, weapon, room in that order)",
+                                text=c, rule="CL-5")
+    return cards  # type: ignore[return-value]
+
+
+def seating_after(player: str, players) -> list[str]:
+    """The other players clockwise from ``player``'s left (CL-6)."""
+    players = list(players)
+    i = players.index(player)
+    return players[i + 1:] + players[:i]
+
+
+def parse_event(text: str, header):
+    """Parse one Clue statement (record-format.md, "Clue events")."""
+    deck = deck_of(header)
+    t = text.strip()
+    m = _RE_UNSEEN.match(t)
+    if m:
+        return Unseen(player_of(m.group(1), header.players))
+    m = _RE_HOLDS.match(t)
+    if m:
+        return Holds(player_of(m.group(1), header.players),
+                     _card_list(m.group(2), deck, "the cards held"))
+    m = _RE_FACEUP.match(t)
+    if m:
+        return FaceUp(_card_list(m.group(1), deck, "the face-up cards"))
+    m = _RE_ACCUSE.match(t)
+    if m:
+        who = player_of(m.group(1), header.players)
+        verdict = m.group(3).lower()
+        if verdict not in ("right", "wrong"):
+            raise NotationError("expected 'right' or 'wrong'", text=m.group(3), rule="CL-8")
+        return Accuse(who, _triple(m.group(2), deck), verdict == "right")
+    m = _RE_SUGGEST.match(t)
+    if m:
+        who = player_of(m.group(1), header.players)
+        cards = _triple(m.group(2), deck)
+        body = m.group(3).strip()
+        if body == UNSEEN:
+            return Suggest(who, cards, None)
+        return Suggest(who, cards, _answers(who, cards, body, header))
+    raise NotationError("not a Clue statement; expected one of " + STATEMENT_FORMS, text=t)
+
+
+def _answers(who: str, cards, body: str, header) -> tuple[Answer, ...]:
+    """The answers in seat order: passes left out before the first shower are filled in
+    (CL-6); with ``refute=all`` every other player is listed (CL-13)."""
+    opts = ClueOptions.of(header)
+    deck = deck_of(header)
+    order = seating_after(who, header.players)
+    if body.lower() == "nobody":
+        return tuple(Answer(p, False) for p in order)
+    given: list[Answer] = []
+    for part in [x.strip() for x in body.split(",")]:
+        m = _RE_ANSWER.match(part)
+        if not m:
+            raise NotationError("expected 'P passes' or 'P shows [Card]' (or 'nobody', '?')",
+                                text=part or body, rule="CL-6")
+        p = player_of(m.group(1), header.players)
+        if p == who:
+            raise NotationError("the suggester does not answer its own suggestion", text=part,
+                                rule="CL-6")
+        shows = m.group(2).lower().startswith("show")
+        card = None
+        if m.group(3):
+            if not shows:
+                raise NotationError("a pass shows no card", text=part, rule="CL-6")
+            card = deck.card(m.group(3))
+            if card not in cards:
+                raise NotationError("the card shown must be one of the three named", text=card,
+                                    rule="CL-6")
+        if any(a.player == p for a in given):
+            raise NotationError("a player answers twice", text=part, rule="CL-6")
+        given.append(Answer(p, shows, card))
+    seats = [order.index(a.player) for a in given]
+    if seats != sorted(seats):
+        names = ", then ".join(a.player for a in sorted(given, key=lambda a: order.index(a.player)))
+        raise NotationError(f"the refutation goes clockwise from {who}'s left: {names}",
+                            text=body, rule="CL-6")
+    if opts.refute == "all":
+        if len(given) != len(order):
+            missing = [p for p in order if p not in {a.player for a in given}]
+            raise NotationError("with refute=all every other player answers, each 'passes' "
+                                f"or 'shows': {' '.join(missing)} missing", text=body,
+                                rule="CL-13")
+        return tuple(given)
+    shows = [i for i, a in enumerate(given) if a.shows]
+    if not shows:
+        if len(given) != len(order):
+            raise NotationError("nobody showed, so every other player passed: write 'nobody' "
+                                "or every pass", text=body, rule="CL-6")
+        return tuple(given)
+    if shows[0] != len(given) - 1:
+        raise NotationError("the first player who shows ends the refutation (CL-6): nobody "
+                            "answers after", text=body, rule="CL-6")
+    last = given[-1]
+    # the passes left out: every player seated between the suggester and the shower
+    return tuple(Answer(p, False) for p in order[:order.index(last.player)]) + (last,)

@@ -1,0 +1,215 @@
+"""The Clue :class:`~solver.games.Game` (CL-1..CL-13, inferences E1..E5).
+
+>>> from solver.records import parse_record
+>>> from solver.clue import EXAMPLE
+>>> g = ClueGame()
+>>> k = g.knowledge(parse_record(EXAMPLE), "Ana")
+>>> k.summary["candidates"], k.certain["Knife"]
+(24, 'Cleo')
+"""
+from __future__ import annotations
+
+from solver.games import (CARDS, NAMES, Capability, Finding, Game, Keywords, Knowledge, Note,
+                          Vocabulary, log10)
+from solver.model.budget import Budget
+
+
+class ClueGame(Game):
+    name = "clue"
+    title = "Clue"
+    package = "clue"
+    rules = "clue"
+    rule_prefix = "CL"
+    capabilities = frozenset({Capability.ANALYZE, Capability.EXPLAIN, Capability.CHECK,
+                              Capability.SIMULATE, Capability.REPLAY})
+    player_counts = (3, 4, 5, 6)
+    header_keys = ("suspects", "weapons", "rooms")
+    opening = "(the deal)"
+    lossy = True
+    solver_modules = ("solver.model.counting", "solver.model.possible_sets",
+                      "solver.clue.analysis")
+    demo = "four-players-ana.txt"
+    demo_card = "Plum"
+    measure = "log10 of the possible case files"
+    examples = ("Ana holds: Scarlet Rope Kitchen Hall Study", "faceup: Plum Knife",
+                "Ana suggests Plum Knife Library: Ben passes, Cleo shows Knife",
+                "Ben suggests Plum Rope Lounge: Cleo shows",
+                "Cleo suggests Mustard Pipe Ballroom: nobody",
+                "Dev accuses Green Wrench Study: wrong", "Dev accuses Green Wrench Study: right",
+                "Ben suggests Green Candlestick Lounge: ?", "Cleo: ?")
+    keywords = Keywords(("faceup",), ("suggests", "accuses", "holds", "passes", "shows"),
+                        ("nobody", "right", "wrong", "?"),
+                        (("suggests", ((CARDS,),), (NAMES, "passes", "shows", "nobody", "?")),
+                         ("accuses", ((CARDS,),), ("right", "wrong")),
+                         ("holds", ((),), (CARDS,)),
+                         ("faceup", ((),), (CARDS,))))
+
+    # ----- records -------------------------------------------------------------------------
+    def options(self, header):
+        from solver.clue.options import ClueOptions
+
+        return ClueOptions.of(header)
+
+    def check_header(self, header) -> None:
+        from solver.clue.options import ENVELOPE, FACEUP, check_deck_header
+        from solver.errors import NotationError
+
+        for p in header.players:
+            if p.lower() in (ENVELOPE, FACEUP):
+                raise NotationError("a player may not be called as a location", text=p)
+        check_deck_header(header, self.options(header))
+
+    def parse_event(self, text, header):
+        from solver.clue import events
+
+        return events.parse_event(text, header)
+
+    def validate(self, record) -> None:
+        from solver.clue import engine
+
+        engine.validate(record)
+
+    # ----- capabilities --------------------------------------------------------------------
+    def analyze(self, record, view, *, budget: Budget = Budget()):
+        from solver.clue import analysis
+
+        kw = {k: v for k, v in budget.kwargs().items() if k == "max_states"}
+        return analysis.analyze(record, view, **kw)
+
+    def explain(self, record, view, card):
+        from solver.clue import analysis
+
+        return analysis.explain(record, view, card)
+
+    def check(self, record) -> None:
+        """Raise InconsistentError if no deal fits everything written in the record."""
+        from solver.clue.inference import build
+
+        vm = build(record, record.header.me, omniscient=True)
+        if vm.model.conflict() is not None:
+            raise vm.inconsistent()
+
+    def simulate(self, players, options, seed=0, events=None, miss=0.0):
+        from solver.clue.simulate import simulate
+
+        return simulate(players, options, seed, events, miss=miss)
+
+    def table_notes(self, record, view, analysis=None):
+        """Who is out (CL-9), the result (CL-8, CL-9), a missing own hand or face-up
+        cards, and the alert that the view can accuse."""
+        from solver.clue.engine import table_state
+        from solver.clue.events import FaceUp, Holds
+        from solver.clue.inference import locations
+
+        state = table_state(record)
+        evs = [st.event for st in record.statements]
+        if state.over:
+            how = (f"the case file is {' '.join(state.solved)}; " if state.solved else "")
+            return [Note(f"The game is over: {how}{state.winner} wins "
+                         f"({'CL-8' if state.solved else 'CL-9'}).",
+                         key=f"over:{state.winner}", strong=True)]
+        notes = []
+        if state.out:
+            notes.append(Note(f"Out (still refuting, CL-9): {' '.join(state.out)}."))
+        if "faceup" in locations(record) and not any(isinstance(e, FaceUp) for e in evs):
+            notes.append(Note("Missing: the face-up cards ('faceup: ...', CL-11)."))
+        if view and not any(isinstance(e, Holds) and e.player == view for e in evs):
+            notes.append(Note(f"Missing: your own hand ('{view} holds: ...', CL-2)."))
+        if analysis is not None and view in state.active:
+            ans = analysis.envelope.answer()
+            if ans is not None:
+                cards = " ".join(ans)
+                notes.append(Note(f"You can accuse now: {cards}", key=f"accuse:{cards}",
+                                  strong=True))
+        return notes
+
+    # ----- replay and session ------------------------------------------------------------
+    def hoists_setup(self, record) -> bool:
+        from solver.clue.inference import is_complete
+
+        return is_complete(record)
+
+    def views(self, record):
+        if self.hoists_setup(record):
+            return list(record.header.players)
+        return [record.header.me] if record.header.me else []
+
+    def view_supported(self, record, player) -> bool:
+        return player == record.header.me or self.hoists_setup(record)
+
+    def knowledge(self, record, view, budget: Budget = Budget()) -> Knowledge:
+        from solver.clue import analysis
+
+        kw = {k: v for k, v in budget.kwargs().items() if k == "max_states"}
+        a = analysis.analyze(record, view, **kw)
+        certain = {c: next(iter(ls)) for c, ls in a.possible.items() if len(ls) == 1}
+        c = a.envelope
+        ans = c.answer()
+        summary = {"candidates": c.count, "determined": c.determined,
+                   "answer": list(ans) if ans else None, "in_envelope": list(c.certain),
+                   "verdict": a.verdict}
+        if c.top and not c.determined:
+            summary["best"] = {"cards": list(c.top[0][0]), "p": c.top[0][1]}
+        unc = log10(c.count) if c.count is not None else log10(c.upper)
+        safe = {"accuse": summary["answer"]} if c.determined else {}
+        return Knowledge(certain, unc, a.exact and c.count is not None, summary,
+                         bound=c.count is None, safe=safe)
+
+    def findings(self, record, view, steps, specs):
+        s = next((s for s in steps if s.knowledge is not None and "accuse" in s.knowledge.safe),
+                 None)
+        if s is None:
+            return []
+        who = view if view is not None else "public"
+        ans = " ".join(s.summary.get("answer") or [])
+        line = s.lines[0] if s.lines else None
+        where = f"line {line}" if s.index else "the deal"
+        return [Finding("determined", s.index, line, view,
+                        f"{who} could accuse {ans} from step {s.index} ({where})", True,
+                        s.index)]
+
+    def checks(self, record, specs, knowledge_of, first_safe):
+        from solver.clue.events import Accuse
+
+        out: list[Finding] = []
+        for spec in specs[1:]:
+            st = spec.statements[0]
+            if not isinstance(st.event, Accuse):
+                continue
+            p = st.event.player
+            verdict = "right" if st.event.right else "wrong"
+            if not self.view_supported(record, p):
+                out.append(Finding("unchecked", spec.index, st.line, p,
+                                   f"{p} accused at line {st.line} ({verdict}); their view "
+                                   "needs a complete record", None))
+                continue
+            k = knowledge_of(p, spec.index - 1)
+            if k is None:
+                continue
+            since = first_safe(p, "accuse")
+            if "accuse" in k.safe:
+                txt = f"{p} accused at line {st.line} ({verdict}) when sure"
+                if since is not None and since < spec.index - 1:
+                    txt += f"; sure since step {since}, {spec.index - 1 - since} step(s) earlier"
+                out.append(Finding("announce", spec.index, st.line, p, txt, True, since))
+            else:
+                n = k.summary.get("candidates")
+                best = k.summary.get("best")
+                txt = (f"{p} accused at line {st.line} ({verdict}) while not yet sure: "
+                       f"{n if n is not None else 'many'} possible case files")
+                if best:
+                    txt += f", best guess right with p = {best['p']:.3g}"
+                out.append(Finding("announce", spec.index, st.line, p, txt, False, None))
+        return out
+
+    def truth(self, record):
+        from solver.clue.inference import true_deal
+
+        return true_deal(record)
+
+    def vocabulary(self, record) -> Vocabulary:
+        from solver.clue.options import deck_of
+
+        k = self.keywords
+        return Vocabulary(tuple(record.header.players), k.lead, k.verbs, k.words,
+                          deck_of(record.header).cards, (), follows=k.follows)

@@ -1,0 +1,188 @@
+"""What a Clue observer can infer (section 4, E1..E5), as a card-location model.
+
+Locations: the players (hand sizes of CL-2 or CL-11), ``envelope`` (the case file S: one
+card of each kind) and ``faceup`` (CL-11).  The view decides what each statement tells:
+
+* the *recorder* of a partial record (``me:``) knows everything written in it;
+* a view of a *complete* record (every hand listed) knows only what that player saw: its
+  own hand, the card shown to it (E1b, as the suggester) or by it (E1c, as the refuter),
+  who showed otherwise (E1a), every pass (E1a, E2, E5), every accusation (E3, E4), and the
+  case file itself once it accused wrongly (E3: it looked at S);
+* the public view (``None``) knows only what everybody saw.
+
+What the recorder did not see (``?``) is any choice the rules allow: ``P: ?`` and a
+refutation ``?`` constrain nothing (whatever the deal, some refutation followed); ``Q
+shows`` without the card says Q holds at least one of the three.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from solver.clue.engine import table_state
+from solver.clue.events import Accuse, FaceUp, Holds, Suggest
+from solver.clue.options import (ENVELOPE, FACEUP, ClueOptions, Deck, deck_of, hand_sizes)
+from solver.errors import NotationError
+from solver.model import CardLocationModel
+from solver.model.view import ModelView
+
+
+def is_complete(record) -> bool:
+    """A complete record lists every player's hand with ``holds:`` (and the face-up cards
+    when there are any)."""
+    h = record.header
+    held = {st.event.player for st in record.statements if isinstance(st.event, Holds)}
+    if not all(p in held for p in h.players):
+        return False
+    _sizes, faceup = hand_sizes(h.players, h.dealer, ClueOptions.of(h), deck_of(h))
+    return not faceup or any(isinstance(st.event, FaceUp) for st in record.statements)
+
+
+@dataclass
+class ViewModel(ModelView):
+    """A card-location model for one view of one record, with what is needed to report."""
+
+    model: CardLocationModel
+    opts: ClueOptions
+    deck: Deck
+    view: str | None
+    recorder: bool
+    statements: dict[int, str] = field(default_factory=dict)
+    active: list[str] = field(default_factory=list)
+
+    def loc_label(self, loc: str) -> str:
+        return label(loc)
+
+
+def label(loc: str) -> str:
+    if loc == ENVELOPE:
+        return "the case file"
+    if loc == FACEUP:
+        return "the face-up cards"
+    return f"{loc}'s hand"
+
+
+def resolve_view(record, view):
+    """(view, recorder?) after checking that the record supports that view."""
+    if is_complete(record):
+        return view, False
+    if view is not None and view == record.header.me:
+        return view, True
+    if view is None:
+        return None, False
+    raise NotationError("only the record's own view ('me: " + str(record.header.me) + "') or "
+                        "the public view can be analysed: other players' views need a "
+                        "complete record (every hand given with 'holds:')", text=view)
+
+
+def locations(record) -> dict[str, int]:
+    """Every location with its size: the players, the envelope, the face-up cards."""
+    h = record.header
+    sizes, faceup = hand_sizes(h.players, h.dealer, ClueOptions.of(h), deck_of(h))
+    out = {p: sizes[p] for p in h.players}
+    out[ENVELOPE] = 3
+    if faceup:
+        out[FACEUP] = faceup
+    return out
+
+
+def build(record, view: str | None, *, omniscient: bool = False) -> ViewModel:
+    """The model of what ``view`` knows after the record's statements; ``omniscient`` uses
+    everything written (checking a record as a whole)."""
+    h = record.header
+    opts = ClueOptions.of(h)
+    deck = deck_of(h)
+    if omniscient:
+        recorder = True
+    else:
+        view, recorder = resolve_view(record, view)
+    sizes = locations(record)
+    m = CardLocationModel(list(deck.cards), sizes)
+    for kind, group in zip(("suspect", "weapon", "room"), deck.groups):   # CL-2
+        m.add(group, [ENVELOPE], 1, 1, None, f"the case file holds one {kind} (CL-2)")
+    complete = is_complete(record)
+    truth = true_deal(record) if complete else None
+    for st in record.statements:
+        ev, L = st.event, st.line
+        if isinstance(ev, Holds):
+            if recorder or ev.player == view:
+                for c in ev.cards:
+                    m.place(c, ev.player, L, f"{c} is in {ev.player}'s hand")
+        elif isinstance(ev, FaceUp):
+            if FACEUP in sizes:
+                for c in ev.cards:
+                    m.place(c, FACEUP, L, f"{c} is face up (CL-11)")
+        elif isinstance(ev, Suggest):
+            if ev.answers is None:            # the refutation was not seen: nothing
+                continue
+            A, X = ev.player, list(ev.cards)
+            for a in ev.answers:
+                if not a.shows:               # E1a, E2, E5
+                    for c in X:
+                        m.exclude(c, a.player, L, f"{c} is not in {a.player}'s hand "
+                                  f"({a.player} passed)")
+                elif a.card is not None and (recorder or view in (A, a.player)):
+                    m.place(a.card, a.player, L, f"{a.card} is in {a.player}'s hand "
+                            f"(shown to {A})")  # E1b/E1c
+                else:
+                    m.add(X, [a.player], 1, 3, L, f"{a.player} holds at least one of "
+                          f"{' '.join(X)} ({a.player} showed, E1a)")
+        elif isinstance(ev, Accuse):
+            if ev.right:                      # E4
+                for c in ev.cards:
+                    m.place(c, ENVELOPE, L, f"{c} is in the case file (a right accusation)")
+            else:                             # E3
+                m.add(ev.cards, [ENVELOPE], 0, 2, L, "the case file is not "
+                      f"{' '.join(ev.cards)} (a wrong accusation, E3)")
+                if view == ev.player and truth is not None and not recorder:
+                    for c in deck.cards:
+                        if truth[c] == ENVELOPE:
+                            m.place(c, ENVELOPE, L, f"{c} is in the case file ({view} looked "
+                                    "at it after accusing, E3)")
+    statements = {st.line: st.text for st in record.statements}
+    return ViewModel(m, opts, deck, view, recorder, statements,
+                     table_state(record).active)
+
+
+def true_deal(record) -> dict[str, str] | None:
+    """card -> location for a complete record: the hands and face-up cards listed, the
+    case file the cards in none of them."""
+    if not is_complete(record):
+        return None
+    deck = deck_of(record.header)
+    deal: dict[str, str] = {}
+    for st in record.statements:
+        ev = st.event
+        if isinstance(ev, Holds):
+            for c in ev.cards:
+                deal[c] = ev.player
+        elif isinstance(ev, FaceUp):
+            for c in ev.cards:
+                deal[c] = FACEUP
+    for c in deck.cards:
+        deal.setdefault(c, ENVELOPE)
+    return deal
+
+
+def as_written_by(record, player: str | None):
+    """The record ``player`` would have written at the table from a complete record: its
+    own hand, the face-up cards, the cards shown to it or by it, who showed otherwise.
+    ``None``: a spectator's record.  The result has ``me: player``."""
+    from dataclasses import replace
+
+    from solver.clue.events import Answer
+    from solver.records import Record, Statement
+
+    kept = []
+    for st in record.statements:
+        ev = st.event
+        if isinstance(ev, Holds) and ev.player != player:
+            continue
+        if isinstance(ev, Suggest) and ev.answers is not None and player != ev.player:
+            ev = Suggest(ev.player, ev.cards, tuple(
+                a if (not a.shows or a.player == player) else Answer(a.player, True, None)
+                for a in ev.answers))
+        kept.append((str(ev), ev, st.comment))
+    header = replace(record.header, me=player)
+    base = len(header.lines())
+    return Record(header=header, statements=tuple(
+        Statement(base + i + 1, t, e, c) for i, (t, e, c) in enumerate(kept)), path=record.path)
