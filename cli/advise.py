@@ -6,9 +6,10 @@ import click
 
 from cli.commands import capable, resolve_view
 from cli.main import FilePath, cli, complete_player, emit_json, handle_errors, with_examples
+from cli.output import check_output, force_option, write_output, wrote
 from solver.games import Capability
 from solver.model.budget import Budget
-from solver.records import atomic_write, read_record
+from solver.records import read_record
 
 
 def _pct(p) -> str:
@@ -136,25 +137,31 @@ def render_review(rv) -> str:
               help="Review this player's turns (default: "
               "the record's 'me:').")
 @click.option("--html", "html_file", type=FilePath(),
-              help="Also write one self-contained HTML page to FILE.")
+              help="Also write one self-contained HTML page to FILE (an existing FILE only "
+                   "with --force).")
+@force_option
 @click.option("--json", "as_json", is_flag=True, help="Machine output.")
 @handle_errors(json_flag="as_json")
 @with_examples
-def review(record, as_, html_file, as_json):
+def review(record, as_, html_file, force, as_json):
     """Each of a player's turns against the advisor's best, the first safe moment, mistakes.
 
     \b
     Examples:
       sleuth review {demo}
     """
+    if html_file:   # a folder, the record itself, a file without --force: before the review
+        check_output(html_file, force=force, reading=(record,), what="the page")
     rec = read_record(record)
     game = capable(rec, Capability.ADVISE, "advisor")
     rv = game.review(rec, resolve_view(rec, as_))
     if html_file:
         from web.review import review_html   # Jinja2 only for the page
 
-        atomic_write(html_file, review_html(rv))
+        write_output(html_file, review_html(rv), "the page")
     if as_json:
         emit_json(rv.to_json())
     else:
         click.echo(render_review(rv))
+        if html_file:
+            click.echo(wrote(html_file))

@@ -10,6 +10,7 @@ import click
 from cli.bounds import timeout_option, unfinished
 from cli.main import (SAMPLES, FilePath, cli, complete_card, complete_player, conflict_text,
                       demo_record, emit_json, handle_errors, renderer, with_examples)
+from cli.output import check_output, force_option, write_output, wrote
 from solver.errors import InconsistentError, NotationError, SleuthError
 from solver.games import PUBLIC, Capability, game_names, get_game
 from solver.records import (Header, atomic_write, name_in, parse_record, read_record,
@@ -302,12 +303,14 @@ def render_explanation(exp) -> str:
 @click.option("--variant", multiple=True, help="Variant options, comma-separated or repeated.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Random seed (deterministic).")
 @click.option("--events", type=int, default=None, help="Stop after this many events.")
-@click.option("-o", "--output", type=FilePath(), help="Write here (default: stdout).")
+@click.option("-o", "--output", type=FilePath(),
+              help="Write here (default: stdout); an existing file only with --force.")
+@force_option
 @click.option("--miss", type=float, default=0.0, show_default=True,
               help="Hide each observation with this probability (a lossy record).")
 @handle_errors()
 @with_examples
-def simulate(game, n, variant, seed, events, output, miss):
+def simulate(game, n, variant, seed, events, output, force, miss):
     """Play a random rule-following game and write its complete record.
 
     \b
@@ -318,12 +321,14 @@ def simulate(game, n, variant, seed, events, output, miss):
     if miss and not g.lossy:
         raise NotationError(f"--miss: {g.title} does not simulate lossy records",
                             text=f"--miss {miss}")
+    if output:
+        check_output(output, force=force, what="the output file")
     rec = g.simulate(n, split_variants(variant), seed, events,
                      **({"miss": miss} if miss else {}))
     text = write_record(rec)
     if output:
-        atomic_write(output, text)
-        click.echo(f"wrote {output}: {len(rec.statements)} statements")
+        write_output(output, text, "the record")
+        click.echo(wrote(output, f"{len(rec.statements)} statements"))
     else:
         click.echo(text, nl=False)
 

@@ -118,9 +118,10 @@ def handle_errors(json_flag: str | None = None):
                 quiet_stdout()          # 'sleuth analyze ... | head': the reader left
                 sys.exit(EXIT_USAGE)
             except OSError as e:        # a file operation the solver did not wrap
-                if e.filename is None and _stdout_failing():    # '> /dev/full'
+                stream = failed_stream(e)
+                if stream is not None:  # '> /dev/full': a stream, not a file of the user's
                     quiet_stdout()
-                    click.echo(f"sleuth: error: cannot write standard output ({e.strerror or e})",
+                    click.echo(f"sleuth: error: cannot write {stream} ({e.strerror or e})",
                                err=True)
                     sys.exit(EXIT_USAGE)
                 from solver.errors import FileError
@@ -143,13 +144,20 @@ def handle_errors(json_flag: str | None = None):
     return deco
 
 
-def _stdout_failing() -> bool:
-    """Whether standard output cannot take what is waiting in its buffer (a full disk)."""
-    try:
-        sys.stdout.flush()
-    except (OSError, ValueError):
-        return True
-    return False
+def failed_stream(e: OSError) -> str | None:
+    """``'standard output'`` (or ``'standard error'``) when ``e`` was raised writing to it
+    (``> /dev/full``), else ``None`` (a file's error, which names the file)."""
+    import errno
+
+    tb = e.__traceback__
+    while tb is not None:
+        f = tb.tb_frame
+        if f.f_code.co_name == "echo" and "click" in f.f_code.co_filename:
+            return "standard error" if f.f_locals.get("err") else "standard output"
+        tb = tb.tb_next
+    if e.filename is None and e.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
+        return "standard output"        # print() or a stream's own write: no file named
+    return None
 
 
 def rule_hint(e: SleuthError) -> str:
@@ -578,16 +586,19 @@ def end(code) -> None:
         print(code, file=sys.stderr)
         code = 1
     try:
-        sys.stdout.flush()
+        if sys.stdout is not None:      # (None: started with it closed)
+            sys.stdout.flush()
     except BrokenPipeError:
         code = EXIT_USAGE
     except (OSError, ValueError) as e:  # a failing stream ('> /dev/full'): the answer is lost
         quiet_stdout()
         if code == EXIT_OK:
-            print(f"sleuth: error: cannot write standard output ({e})", file=sys.stderr)
+            why = getattr(e, "strerror", None) or e
+            print(f"sleuth: error: cannot write standard output ({why})", file=sys.stderr)
             code = EXIT_USAGE
     try:
-        sys.stderr.flush()
+        if sys.stderr is not None:
+            sys.stderr.flush()
     except (OSError, ValueError):
         pass
     os._exit(code)

@@ -44,8 +44,10 @@ def sheet(a) -> str:
                 p = a.cards[name].get(a.target, 0.0)
                 row.append("·" if p <= 0 else _cell(p))
         rows.append(row)
-    return tabulate(rows, headers=[""] + [SUIT_HEAD[s] for s in SUITS], tablefmt="simple",
-                    stralign="right")
+    from cli.streams import symbols_ok      # the letters alone where symbols cannot be shown
+
+    heads = [SUIT_HEAD[s] if symbols_ok() else s for s in SUITS]
+    return tabulate(rows, headers=[""] + heads, tablefmt="simple", stralign="right")
 
 
 def render_analysis(a) -> str:

@@ -10,6 +10,7 @@ import click
 from tabulate import tabulate
 
 from cli.main import FilePath, cli, emit_json, handle_errors, renderer, with_examples
+from cli.output import check_output, force_option, write_output, wrote
 from solver.errors import NotationError
 from solver.games import PUBLIC, Capability, get_game
 from solver.records import read_record
@@ -80,7 +81,8 @@ def render_replay(r: Replay, primary: str) -> str:
 
 # ----- the plot -----------------------------------------------------------------------------
 def plot_replay(r: Replay, path: str) -> None:
-    """Uncertainty against statements, one line per view, on one chart (PNG)."""
+    """Uncertainty against statements, one line per view, on one chart (PNG), written
+    atomically (:func:`cli.output.write_output`)."""
     try:
         import matplotlib
     except ImportError:
@@ -108,16 +110,21 @@ def plot_replay(r: Replay, path: str) -> None:
     ax.set_xlabel("statement (step)")
     ax.set_ylabel(r.measure or "uncertainty")
     name = os.path.basename(r.path) if r.path else "record"
-    ax.set_title(f"{r.game}: {name}")
+    # the file name as it is: '$' or '_' in it is not TeX (parse_math off)
+    ax.set_title(f"{r.game}: {name}", parse_math=False)
     ax.grid(True, alpha=0.3)
     ax.legend(loc="upper right", fontsize="small")
     fig.tight_layout()
     # the format of the name's extension, else PNG (and the file is the name given:
     # Matplotlib would add '.png' to a name without an extension)
     ext = os.path.splitext(path)[1][1:].lower()
-    fig.savefig(path, dpi=100,
+    import io
+
+    buf = io.BytesIO()          # drawn whole first: a failure leaves no truncated file
+    fig.savefig(buf, dpi=100,
                 format=ext if ext in fig.canvas.get_supported_filetypes() else "png")
     plt.close(fig)
+    write_output(path, buf.getvalue(), "the plot")
 
 
 # ----- the command --------------------------------------------------------------------------
@@ -136,7 +143,8 @@ def _complete_player(ctx, param, incomplete):
 @click.option("--json", "as_json", is_flag=True, help="Machine output: every step of every view.")
 @click.option("--plot", type=FilePath(), metavar="FILE.png",
               help="Draw the uncertainty of every view against the statements (needs "
-                   "matplotlib: " + PLOT_INSTALL + ").")
+                   "matplotlib: " + PLOT_INSTALL + "); an existing FILE only with --force.")
+@force_option
 @click.option("--upto", type=click.IntRange(0), default=None, metavar="N",
               help="Stop after the first N statements (steps) after the deal.")
 @click.option("--jobs", type=click.IntRange(1, 64), default=None, metavar="N",
@@ -144,7 +152,7 @@ def _complete_player(ctx, param, incomplete):
               "(default: the number of CPUs; the same figures).")
 @handle_errors(json_flag="as_json")
 @with_examples
-def replay_cmd(record, as_, all_views, as_json, plot, upto, jobs):
+def replay_cmd(record, as_, all_views, as_json, plot, force, upto, jobs):
     """What became known, statement by statement.
 
     After each statement: the view's uncertainty (the game's measure: candidates for
@@ -169,13 +177,8 @@ def replay_cmd(record, as_, all_views, as_json, plot, upto, jobs):
         raise NotationError("this game has no replay", text=rec.game)
     if plot and not get_game(rec.game).measure:
         raise NotationError("this game's replay has no uncertainty to plot", text=rec.game)
-    if plot and os.path.isdir(plot):       # (before the long replay)
-        import errno
-
-        from solver.errors import FileError
-
-        raise FileError.from_os(IsADirectoryError(errno.EISDIR, "Is a directory"), plot,
-                                "write the plot")
+    if plot:        # a folder, the record itself, a file without --force: before the replay
+        check_output(plot, force=force, reading=(record,), what="the plot")
     if plot:
         try:
             import matplotlib  # noqa: F401  (fail before the long replay)
@@ -210,7 +213,7 @@ def replay_cmd(record, as_, all_views, as_json, plot, upto, jobs):
 
         click.echo(colourize(render_replay(r, primary.label), use_colour()))
         if plot:
-            click.echo(f"\nwrote {plot}")
+            click.echo("\n" + wrote(plot))
     if broken is not None:       # the story up to the contradiction, then exit status 3
         click.echo(f"sleuth: inconsistent from step {broken.index}: {broken.error}", err=True)
         sys.exit(3)

@@ -109,8 +109,8 @@ class ClosedInput(io.RawIOBase):
     def readinto(self, b):
         from solver.errors import FileError
 
-        raise FileError("cannot read standard input (it is closed: give the record as a "
-                        "file, or pipe it in)", text="-")
+        raise FileError("cannot read standard input: it is closed (give the record as a "
+                        "file, or pipe the input in)")
 
 
 class StdoutClosed(Exception):

@@ -677,6 +677,13 @@ def atomic_write(path: str, text: str) -> None:
     except UnicodeEncodeError as e:
         raise NotationError("the text is not UTF-8 (an invalid byte)",
                             text=printable(text[max(0, e.start - 20):e.end + 20])) from None
+    atomic_write_bytes(path, data)
+
+
+def atomic_write_bytes(path: str, data: bytes, action: str = "save the file") -> None:
+    """Write ``data`` to ``path`` atomically, as :func:`atomic_write` writes text (an
+    output file such as a plot is bytes).  ``action``: what a failure says could not be
+    done (``cannot write the plot (the disk is full...)``)."""
     check_path(path)
     target = os.path.realpath(path)
     folder = os.path.dirname(target)
@@ -686,7 +693,7 @@ def atomic_write(path: str, text: str) -> None:
     except FileNotFoundError:
         st = None
     except OSError as e:
-        raise FileError.from_os(e, path, "save the file") from None
+        raise FileError.from_os(e, path, action) from None
     if st is not None:
         if not stat.S_ISREG(st.st_mode):
             raise FileError("cannot save: not a regular file", text=path)
@@ -722,7 +729,7 @@ def atomic_write(path: str, text: str) -> None:
         except OSError:
             pass
         if isinstance(e, OSError):
-            raise FileError.from_os(e, path, "save the file") from None
+            raise FileError.from_os(e, path, action) from None
         raise
     try:                       # make the rename durable (best effort)
         dfd = os.open(folder, os.O_RDONLY)
