@@ -93,6 +93,39 @@ def render_analysis(a) -> str:
     return "\n".join(out)
 
 
+def render_compact(a) -> str:
+    """The sheet for a live table (``play`` on a terminal): the players with their card
+    counts and known cards, then the half-suits two to a line (cards placed for certain,
+    the team likeliest to hold all six, ``*`` a safe claim), the score; ``sheet`` shows
+    :func:`render_analysis`, the holders of every card."""
+    t = a.table
+    score = ", ".join(f"team {k} {v}" for k, v in a.score.items())
+    out = [f"Literature, as seen by {a.view or 'the public'}; score: {score}"
+           + ("" if a.exact else " (estimates)")]
+    rows = []
+    for i, team in enumerate(t.teams):
+        for p in team:
+            h = a.hands[p]
+            rows.append([t.team_name(i), p + (" *" if p == a.turn else ""), h["count"],
+                         " ".join(h["known"]) if h["known"] else "-"])
+    out.append(tabulate(rows, headers=["team", "player", "cards", "known to hold"],
+                        tablefmt="plain"))
+    cells = []
+    for name, h in a.halves.items():
+        if h.status != "open":
+            cells.append(f"{name:<6} {h.status.replace(':', ' by ')}")
+            continue
+        placed = sum(1 for d in h.holders.values() if len(d) == 1)
+        team, p = max(h.p_team.items(), key=lambda kv: kv[1]) if h.p_team else ("-", 0.0)
+        cells.append(f"{name:<6} {placed}/{len(h.holders)} placed, {team} {_pct(p)}"
+                     + (" *" if h.safe_claim else ""))
+    out.append("Half-suits: cards placed, the team likeliest to hold all; * = safe claim")
+    w = max(len(c) for c in cells) + 2 if cells else 0
+    for i in range(0, len(cells), 2):
+        out.append("  " + "".join(c.ljust(w) for c in cells[i:i + 2]).rstrip())
+    return "\n".join(ln[:79] for ln in "\n".join(out).split("\n"))
+
+
 def render_claim(c) -> str:
     out = [str(c.claim)]
     if c.certain:

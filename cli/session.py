@@ -140,6 +140,35 @@ def after_change(session: Session, show_sheet: bool | str) -> list[str]:
     return notes_text(session)
 
 
+def fit_width(text: str, width: int) -> str:
+    r"""``text`` with every line longer than ``width`` wrapped at spaces, its continuation
+    indented two more than the line (a terminal would break it mid-word).
+
+    >>> fit_width("refused: it is Cleo's turn, not Ben's", 20)
+    "refused: it is\n  Cleo's turn, not\n  Ben's"
+    """
+    import textwrap
+
+    out = []
+    for ln in text.split("\n"):
+        if len(ln) <= width:
+            out.append(ln)
+            continue
+        lead = " " * (len(ln) - len(ln.lstrip(" ")))
+        out += textwrap.wrap(ln, width, subsequent_indent=lead + "  ",
+                             break_on_hyphens=False) or [ln]
+    return "\n".join(out)
+
+
+def _terminal_columns() -> int | None:
+    """The columns of the terminal on standard output, less one (a line as wide as the
+    terminal makes some terminals add an empty line)."""
+    try:
+        return os.get_terminal_size(sys.stdout.fileno()).columns - 1
+    except (AttributeError, ValueError, OSError):
+        return None
+
+
 def _terminal_rows() -> int | None:
     """The rows of the terminal on standard output (``None`` when it is not one)."""
     try:
@@ -400,9 +429,11 @@ def play(record, as_, as_json, no_sheet, compact=None, hint=None):
     if show_sheet and (interactive if compact is None else compact):
         show_sheet = "compact"
 
+    width = _terminal_columns() if interactive else None
+
     def say(text: str):
         if text:
-            click.echo(colourize(text, colour))
+            click.echo(colourize(fit_width(text, width) if width else text, colour))
 
     rec = session.record
     if as_json:

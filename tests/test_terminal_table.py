@@ -167,3 +167,42 @@ def test_a_contradiction_never_suggests_undo(tmp_path):
     assert "undo" not in "\n".join(said)
     assert "  not saved; 'force' saves it anyway, or retype it if it was mistyped" in said
     assert "  if line 7 is the mistake: 'edit 7 <statement>'" in said
+
+
+# ----- every game's table notes without the sheet ---------------------------------------
+EX_A = SAMPLES / "literature" / "ex-a-six-players.txt"
+
+
+def test_literature_without_the_sheet_says_whose_turn_and_the_safe_claim_once(tmp_path):
+    rec = prefix(EX_A, tmp_path, lambda i, ln: "Ben asks Ana QC" not in ln)
+    r = play(rec, ["Ben asks Ana QC: no", "Ana asks Ben 10S: no"], "--no-sheet")
+    assert r.exit_code == 0, r.output
+    head, (_, first), (_, second) = r.output.split("\n> ")[0], *blocks(r.output)
+    assert "Next: Ben's turn." in head
+    assert ">> You can claim 2H-7H safely (LIT-11(a)): Ana 2H 3H 4H 6H 7H, Cleo 5H." in head
+    assert first == ["saved line 13: Ben asks Ana QC: no", "Next: Ana's turn (yours)."]
+    assert second == ["saved line 14: Ana asks Ben 10S: no", "Next: Ben's turn."]
+
+
+def test_literature_short_sheet_fits_a_screen(tmp_path):
+    src = SAMPLES / "literature" / "eight-players-jokers.txt"
+    lines = src.read_text().splitlines()
+    last = max(i for i, ln in enumerate(lines) if ln and not ln.startswith("#"))
+    rec = prefix(src, tmp_path, lambda i, ln: i != last)
+    stmt = lines[last].split("#")[0].strip()
+    (typed, block), = blocks(play(rec, [stmt], "--compact").output)
+    assert typed == stmt and block[0].startswith("saved line")
+    assert len(block) <= 21 and all(len(ln) <= 79 for ln in block)
+    assert sum(1 for ln in block if re.match(r"^(Ana|Ben) +\w+( \*)? +\d+ ", ln)) == 8
+    assert block[-1].startswith("Next: ")
+
+
+def test_hand_without_the_sheet_says_whose_turn(tmp_path):
+    src = SAMPLES / "hand" / "round-midway-ana.txt"
+    rec = prefix(src, tmp_path, lambda i, ln: i < 19)
+    assert rec.read_text().splitlines()[-1] == "Ben discards Jk"
+    r = play(rec, ["Ana draws JS", "Ana lays off JS on 4"], "--no-sheet")
+    assert "Next: Ana's turn (yours)." in r.output.split("\n> ")[0]
+    (_, first), (_, second) = blocks(r.output)
+    # Ana's turn goes on after her draw: the note changes only when the turn passes
+    assert first == ["saved line 20: Ana draws JS"] and second[0].startswith("saved line 21")

@@ -140,7 +140,26 @@ class HandGame(Game):
         elif view and not any(isinstance(e, Holds) and e.player == view for e in evs):
             notes.append(Note(f"Missing: your own hand ('{view} holds: ...'; HR-6: 14 cards "
                               "each, 15 to the dealer's right)."))
+        notes[:0] = self._turn_notes(record, view)
         return notes
+
+    def _turn_notes(self, record, view) -> list:
+        """A round's next player (play passes to the right, HR-4), or how it ended."""
+        from solver.errors import SleuthError
+        from solver.games import Note
+        from solver.hand.engine import play
+
+        try:
+            s = play(record)
+        except SleuthError:
+            return []
+        if s.over == "out":
+            return [Note(f"The round is over: {s.winner} went out ({s.kind}).",
+                         key=f"over:{s.winner}", strong=True)]
+        if s.over:
+            return [Note(f"The round is over: {s.over}.", key=f"over:{s.over}", strong=True)]
+        who = s.current or s.starter
+        return [Note(f"Next: {who}'s turn" + (" (yours)" if who == view else "") + ".")]
 
     def views(self, record):
         if self._round(record):

@@ -129,14 +129,43 @@ class LiteratureGame(Game):
 
     # ----- replay and session ------------------------------------------------------------
     def table_notes(self, record, view, analysis=None):
-        """The setup the rules call for that is missing: the recorder's own hand as dealt
-        (LIT-4: all the cards are dealt, so a player at the table knows theirs)."""
-        from solver.games import Note
+        """Whose turn (or the result of a finished game, LIT-17), the setup the rules call
+        for that is missing: the recorder's own hand as dealt (LIT-4: all the cards are
+        dealt, so a player at the table knows theirs), and the alert that the view's team
+        can claim a half-suit safely (LIT-11(a); from ``analysis``, when given)."""
+        import textwrap
 
+        from solver.errors import SleuthError
+        from solver.games import Note
+        from solver.literature.engine import Play
+
+        notes = []
+        try:
+            play = Play.of(record)
+        except SleuthError:
+            play = None
+        if play is not None and play.over:
+            w = play.winner()
+            score = ", ".join(f"team {k} {v}" for k, v in play.score_by_team().items())
+            return [Note(f"The game is over: {score}; " + ("a tie (LIT-17)." if w == "tie"
+                                                           else f"team {w} wins (LIT-17)."),
+                         key=f"over:{w}", strong=True)]
+        if play is not None and play.turn is not None:
+            what = play.expected()
+            if what == f"it is {play.turn}'s turn":
+                what = f"{play.turn}'s turn" + (" (yours)" if play.turn == view else "")
+            notes.append(Note(f"Next: {what}."))
         if view and view not in self._held(record):
-            return [Note(f"Missing: your own hand ('{view} holds: ...'; LIT-4: every card is "
-                         "dealt, so yours are known to you).")]
-        return []
+            notes.append(Note(f"Missing: your own hand ('{view} holds: ...'; LIT-4: every "
+                              "card is dealt, so yours are known to you)."))
+        halves = getattr(analysis, "halves", None) if analysis is not None and view else None
+        for name, h in (halves or {}).items():
+            if h.safe_claim:
+                cards = ", ".join(f"{p} {' '.join(cs)}" for p, cs in h.safe_claim.items())
+                text = f"You can claim {name} safely (LIT-11(a)): {cards}."
+                notes.append(Note("\n  ".join(textwrap.wrap(text, 76)), key=f"safe:{name}",
+                                  strong=True))
+        return notes
 
     def _held(self, record) -> set[str]:
         from solver.literature.events import Holds
