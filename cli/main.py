@@ -563,14 +563,20 @@ def main(argv=None, *, end_process: bool | None = None):
 
 
 def interrupted(command: str | None):
-    """A Ctrl-C: one line, exit 130.  A further Ctrl-C is ignored from here on, so that the
-    line is written whole and the clean-up under way (workers killed) finishes."""
+    """A Ctrl-C: one line, exit 130 (``; the record is unchanged`` for a command that
+    writes the record and had not saved it; ``; the record is as last saved`` once it had,
+    as ``play`` after a line).  A further Ctrl-C is ignored from here on, so that the line
+    is written whole and the clean-up under way (workers killed) finishes."""
     try:
         _signal.signal(_signal.SIGINT, _signal.SIG_IGN)
     except ValueError:              # not the main thread
         pass
-    click.echo("sleuth: interrupted" + ("; the record is unchanged"
-                                        if command in WRITES_RECORD else ""), err=True)
+    tail = ""
+    if command in WRITES_RECORD:
+        saved = sys.modules.get("solver.records")
+        saved = saved is not None and saved.saved_in_this_process
+        tail = "; the record is as last saved" if saved else "; the record is unchanged"
+    click.echo("sleuth: interrupted" + tail, err=True)
     sys.exit(EXIT_INTERRUPTED)
 
 

@@ -148,3 +148,29 @@ def test_ctrl_c_during_a_check_in_play_ends_it_and_keeps_the_record(slow_record,
     code, err = interrupt(p)
     assert_stopped(p, code, err, "sleuth: interrupted; the record is unchanged")
     assert rec.read_bytes() == slow_record.read_bytes()
+
+
+def test_the_interrupt_line_says_whether_the_record_was_saved(monkeypatch, capsys):
+    """A command that writes the record says "unchanged" only while it has saved nothing
+    (``play`` interrupted after a saved line: "as last saved")."""
+    import solver.records
+    from cli.main import interrupted
+
+    monkeypatch.setattr(solver.records, "saved_in_this_process", set())
+    old = signal.getsignal(signal.SIGINT)
+    try:
+        for command, saved, line in [
+                ("log", False, "sleuth: interrupted; the record is unchanged"),
+                ("play", True, "sleuth: interrupted; the record is as last saved"),
+                ("analyze", True, "sleuth: interrupted"),
+                (None, False, "sleuth: interrupted")]:
+            if saved:
+                solver.records.saved_in_this_process.add("game.txt")
+            with pytest.raises(SystemExit) as e:
+                interrupted(command)
+            assert e.value.code == 130
+            assert capsys.readouterr().err.splitlines() == [line]
+            # a second Ctrl-C while the line is written and the workers reaped: ignored
+            assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGINT, old)

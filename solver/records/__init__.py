@@ -680,6 +680,11 @@ def atomic_write(path: str, text: str) -> None:
     atomic_write_bytes(path, data)
 
 
+#: the files :func:`atomic_write_bytes` has replaced in this process (so that an
+#: interrupted command can say whether it changed its record)
+saved_in_this_process: set[str] = set()
+
+
 def atomic_write_bytes(path: str, data: bytes, action: str = "save the file") -> None:
     """Write ``data`` to ``path`` atomically, as :func:`atomic_write` writes text (an
     output file such as a plot is bytes).  ``action``: what a failure says could not be
@@ -721,6 +726,7 @@ def atomic_write_bytes(path: str, data: bytes, action: str = "save the file") ->
         os.close(fd)
         fd = -1
         os.replace(tmp, target)
+        saved_in_this_process.add(path)         # (an interrupt's message says so)
     except BaseException as e:
         if fd >= 0:
             os.close(fd)
