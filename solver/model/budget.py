@@ -1,13 +1,47 @@
-"""How much work an analysis may do (light: no solver imports).
+"""How much work and time an analysis may do (light: no solver imports).
+
+Two kinds of bound, both here:
+
+- :class:`Budget`: the work of one counting attempt (states, seconds, samples), tuned per
+  game for live play; past it a count falls back to an estimate.
+- the wall-clock **deadline** of a whole analysis (:class:`within`, default
+  :data:`DEFAULT_TIMEOUT` seconds, ``--timeout`` on the command line): checked where the
+  work happens -- each step of a counting programme, each batch of a sampling loop, each
+  CP-SAT call (its ``max_time_in_seconds`` is cut to the time left) -- never by a thread
+  that kills.  Past it the work stops with :class:`TimeUp` (a
+  :class:`~solver.errors.BudgetError`, exit 4), carrying what the analysis had already
+  established (:func:`establish`: the certainties, which come first and are cheap).
 
 >>> Budget().max_states is None, Budget(max_states=100_000).max_states
 (True, 100000)
 >>> Budget(max_states=10).kwargs()
 {'max_states': 10}
+>>> with within(30) as d:
+...     cap(60.0) <= 30.0, d.expired()
+(True, False)
+>>> cap(60.0), current() is None           # outside any block: no deadline
+(60.0, True)
+>>> with within(0):
+...     check("the count")
+Traceback (most recent call last):
+...
+solver.model.budget.TimeUp: the count did not finish within 0 s (the time budget; --timeout SECONDS allows more)
 """
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, fields
+
+from solver.errors import BudgetError
+
+#: seconds one analysis may take by default: nobody at a table waits longer
+DEFAULT_TIMEOUT = 30.0
+#: the largest ``--timeout`` accepted (an hour): a bound, not a wish
+MAX_TIMEOUT = 3600.0
+#: the largest ``--samples`` accepted (suggest): the advisor keeps every drawn deal, about
+#: 1 KB each with its figures; 20 000 draws stay within the memory bound of
+#: docs/reliability.md
+MAX_SAMPLES = 20_000
 
 
 @dataclass(frozen=True)
@@ -31,3 +65,141 @@ class Budget:
 #: the budget of one replay or whatif step: the games' own defaults, so that every step
 #: shows exactly what ``sleuth analyze`` shows on that prefix (issue 15)
 STEP_BUDGET = Budget()
+
+
+class TimeUp(BudgetError):
+    """An analysis that ran out of its wall-clock time (exit 4).  ``seconds``: the budget;
+    ``what``: the part not finished; ``established``: what the analysis had found before
+    (see :func:`establish`), e.g. ``{"certain": ...}``."""
+
+    def __init__(self, seconds: float, what: str = "the analysis",
+                 established: dict | None = None):
+        self.seconds, self.what = seconds, what
+        self.established = dict(established or {})
+        super().__init__(f"{what} did not finish within {seconds:g} s (the time budget; "
+                         "--timeout SECONDS allows more)")
+
+    def __reduce__(self):       # raised in a worker process, shown by the parent
+        return (TimeUp, (self.seconds, self.what, self.established))
+
+
+class Deadline:
+    """The wall-clock end of one analysis (``time.monotonic``), and what the analysis has
+    established so far.  :meth:`restart` starts the next analysis of the same command
+    (a replay step, a line typed in ``play``) with the same budget."""
+
+    def __init__(self, seconds: float):
+        self.seconds = float(seconds)
+        self.restart()
+
+    def restart(self) -> None:
+        self.at = time.monotonic() + self.seconds
+        self.established: dict = {}
+
+    def remaining(self) -> float:
+        return self.at - time.monotonic()
+
+    def expired(self) -> bool:
+        return time.monotonic() > self.at
+
+    def check(self, what: str = "the analysis") -> None:
+        """Raise :class:`TimeUp` if the time is over."""
+        if time.monotonic() > self.at:
+            raise TimeUp(self.seconds, what, self.established)
+
+
+_CURRENT: Deadline | None = None
+
+
+def current() -> Deadline | None:
+    """The deadline of the innermost :class:`within` block (``None`` outside any)."""
+    return _CURRENT
+
+
+class within:
+    """Within this block every analysis stops at ``seconds`` of wall-clock time
+    (:class:`TimeUp`); ``None``: no deadline (the enclosing one, if any, goes on)."""
+
+    def __init__(self, seconds: float | None = DEFAULT_TIMEOUT):
+        self.deadline = None if seconds is None else Deadline(seconds)
+
+    def __enter__(self) -> Deadline | None:
+        global _CURRENT
+        self.prev = _CURRENT
+        if self.deadline is not None:
+            _CURRENT = self.deadline
+        return _CURRENT
+
+    def __exit__(self, *exc) -> bool:
+        global _CURRENT
+        _CURRENT = self.prev
+        return False
+
+
+def check(what: str = "the analysis") -> None:
+    """Raise :class:`TimeUp` if the current deadline has passed (cheap: call it in loops)."""
+    d = _CURRENT
+    if d is not None and time.monotonic() > d.at:
+        raise TimeUp(d.seconds, what, d.established)
+
+
+def expired() -> bool:
+    """Whether the current deadline has passed (``False`` without one)."""
+    d = _CURRENT
+    return d is not None and time.monotonic() > d.at
+
+
+def cap(seconds: float | None) -> float | None:
+    """``seconds`` (a solver's own time limit, ``None`` for none) cut to the time left
+    before the current deadline; at least a millisecond, so that a solver given it stops
+    at once and says so."""
+    d = _CURRENT
+    if d is None:
+        return seconds
+    left = max(d.remaining(), 0.001)
+    return left if seconds is None else min(seconds, left)
+
+
+def restart() -> None:
+    """Start the next analysis of a command with a fresh budget (no-op without one)."""
+    if _CURRENT is not None:
+        _CURRENT.restart()
+
+
+def establish(**facts) -> None:
+    """Note what the running analysis has established (kept by the deadline, carried by a
+    later :class:`TimeUp`): e.g. ``establish(certain=...)`` once the certainties are known."""
+    if _CURRENT is not None:
+        _CURRENT.established.update(facts)
+
+
+_CAPPED: dict = {}
+
+
+def cp_solver(cp_model, seconds: float, what: str = "the analysis"):
+    """A CP-SAT solver (of the module ``cp_model``, passed in: this module imports no
+    solver) whose every ``solve`` stops at ``seconds`` or at the current deadline, whichever
+    comes first, and raises :class:`TimeUp` when the deadline is what stopped it without an
+    answer.  A solver object reused for several calls is cut again at each one."""
+    cls = _CAPPED.get(id(cp_model))
+    if cls is None:
+        class CappedSolver(cp_model.CpSolver):
+            limit: float = seconds
+            task: str = what
+
+            def solve(self, model, *args, **kwargs):
+                seconds = cap(self.limit)
+                self.parameters.max_time_in_seconds = seconds
+                status = super().solve(model, *args, **kwargs)
+                d = _CURRENT
+                if status == cp_model.UNKNOWN and d is not None and seconds < self.limit:
+                    # stopped by the time left, not by its own limit (CP-SAT's clock may
+                    # stop a hair before the deadline's)
+                    raise TimeUp(d.seconds, self.task, d.established)
+                return status
+
+        cls = _CAPPED[id(cp_model)] = CappedSolver
+    s = cls()
+    s.limit, s.task = seconds, what
+    s.parameters.max_time_in_seconds = cap(seconds)
+    return s
