@@ -130,7 +130,10 @@ def _stoppable(solver):
         with _lock:
             _searching.discard(solver)
         _forward = -1
-        signal.set_wakeup_fd(previous)
+        try:
+            signal.set_wakeup_fd(previous)
+        except (ValueError, OSError):       # its owner closed it meanwhile
+            signal.set_wakeup_fd(-1)
 
 
 _classes: dict = {}

@@ -174,3 +174,33 @@ def test_the_interrupt_line_says_whether_the_record_was_saved(monkeypatch, capsy
             assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
     finally:
         signal.signal(signal.SIGINT, old)
+
+
+def test_a_sigint_stops_a_cp_sat_search_with_keyboard_interrupt():
+    """In-process: a search the program's solver runs is stopped by SIGINT, which then is a
+    KeyboardInterrupt (CP-SAT's own handler returned a status, as if out of time)."""
+    import threading
+
+    from solver.model import cp_model      # the program's lazy CP-SAT module
+
+    m = cp_model.CpModel()
+    xs = [m.NewIntVar(0, 100, f"x{i}") for i in range(60)]
+    for a, b in zip(xs, xs[1:]):
+        m.Add(a != b)
+    m.AddAllDifferent(xs[:50])
+    m.Maximize(sum((i % 7) * x for i, x in enumerate(xs)))
+    s = cp_model.CpSolver()
+    s.parameters.max_time_in_seconds = 60.0
+    s.parameters.num_workers = 1
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)
+    timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
+    t0 = time.monotonic()
+    try:
+        timer.start()
+        with pytest.raises(KeyboardInterrupt):
+            s.Solve(m)
+            time.sleep(BOUND)       # (a status returned: the interrupt comes here, late)
+    finally:
+        timer.cancel()
+        signal.signal(signal.SIGINT, old)
+    assert time.monotonic() - t0 < BOUND, "the search was not stopped"
