@@ -58,9 +58,14 @@ def version_of(path: Path) -> str:
 # ----- the page ---------------------------------------------------------------------------
 def test_the_page_shows_the_sheet_turn_and_lines(tmp_path):
     rec = copy(tmp_path)
-    r = client(rec).get("/")
+    c = client(rec)
+    r = c.get("/")
     assert r.status_code == 200
-    html = r.text
+    assert 'data-pending="yes"' in r.text and "Working..." in r.text   # the analysis follows
+    assert "Turn: <strong>Eli</strong>" in r.text
+    html = c.get("/live").text
+    assert 'data-pending="no"' in html
+    assert 'data-pending="no"' in c.get("/").text       # analysed once: the page has it
     assert 'aria-label="Sheet"' in html
     # cells named by the card and what is known, on the cell and on its button
     assert html.count('aria-label="KS: Ana"') == 2
@@ -68,13 +73,14 @@ def test_the_page_shows_the_sheet_turn_and_lines(tmp_path):
     assert re.search(r'aria-label="2S: \d+% mystery"', html)
     assert 'aria-label="6H: face up"' in html
     assert "Turn: <strong>Eli</strong>" in html
-    assert 'id="statement"' in html and ">Statement<" in html
+    page = c.get("/").text
+    assert 'id="statement"' in page and ">Statement<" in page
     for name in ("Log", "Undo", "Redo", "Why", "What if"):
-        assert f">{name}</button>" in html
+        assert f">{name}</button>" in page
     assert html.count(">Edit</button>") == len(
         [ln for ln in rec.read_text().splitlines() if ln and not ln.startswith(("#", "game:",
          "players:", "dealer:", "me:"))])
-    assert 'role="status"' in html
+    assert 'role="status"' in page
     assert "Probabilities: exact" in html
 
 
@@ -95,7 +101,7 @@ def test_the_entry_data_comes_from_the_records_vocabulary(tmp_path):
 def test_literature_page_has_half_suits_and_hands(tmp_path):
     rec = copy(tmp_path, LIT)
     c = client(rec)
-    html = c.get("/").text
+    html = c.get("/live").text
     assert 'aria-label="Sheet"' in html and 'aria-label="Hands"' in html
     assert 'aria-label="KS: Ana"' in html
     assert "2H-7H: won by team Ben" in html
@@ -109,7 +115,7 @@ def test_literature_page_has_half_suits_and_hands(tmp_path):
 
 def test_other_games_show_their_own_text_sheet(tmp_path):
     rec = copy(tmp_path, ROOT / "samples" / "twenty-two" / "standard-ana-midhand.txt")
-    html = client(rec).get("/").text
+    html = client(rec).get("/live").text
     assert '<pre class="text-sheet" aria-label="Sheet">' in html
 
 
@@ -207,7 +213,7 @@ def test_record_text_is_escaped(tmp_path):
     assert d["kind"] == "accepted"
     d = do(c, f"Eli asks Ben {evil}", version_of(rec)).json()
     assert d["kind"] == "refused" and evil in d["status"]     # JSON: the page sets textContent
-    for url in ("/", "/live"):
+    for url in ("/live", "/"):
         html = c.get(url).text
         assert evil not in html and "&lt;img src=x onerror=alert(1)&gt;" in html
 
@@ -306,6 +312,8 @@ def test_serve_prints_the_url_first_and_stops_on_ctrl_c(tmp_path):
         assert re.fullmatch(r"http://127\.0\.0\.1:(\d+)/", url), url
         assert int(url.rsplit(":", 1)[1].strip("/")) > 0
         status, body = fetch(url)
+        assert status == 200 and 'aria-label="Statement"' not in body and "Statement" in body
+        status, body = fetch(url + "live")
         assert status == 200 and 'aria-label="Sheet"' in body
     finally:
         code, err = stop(p)
@@ -322,7 +330,7 @@ def test_serve_on_the_network_needs_the_token(tmp_path):
         bare = f"http://127.0.0.1:{m.group(2)}/"
         assert fetch(bare)[0] == 403
         assert fetch(bare + "?token=" + m.group(3)[:-1] + "x")[0] == 403
-        status, body = fetch(bare + "?token=" + m.group(3))
+        status, body = fetch(bare + "live?token=" + m.group(3))
         assert status == 200 and 'aria-label="Sheet"' in body
     finally:
         code, err = stop(p)
@@ -345,3 +353,17 @@ def test_serve_loads_its_web_stack_only_when_it_runs():
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True,
                          text=True, check=True).stdout.strip()
     assert out == "[]"
+
+
+def test_the_hint_comes_from_its_own_process(tmp_path):
+    rec = copy(tmp_path)
+    lines = rec.read_text().splitlines()
+    rec.write_text("\n".join(lines[:-4]) + "\n")        # Ana's turn (line 33 was hers)
+    c = client(rec)
+    assert 'data-advised="yes"' in c.get("/live").text
+    d = c.get("/hint").json()
+    assert d["version"] == version_of(rec)
+    assert d["hint"] and d["hint"].startswith("advisor: Ana ")
+    do(c, "Ana asks Ben 2D-5D: 0", version_of(rec))     # now Ben's turn: no hint
+    d = c.get("/hint").json()
+    assert d["version"] == version_of(rec) and d["hint"] is None

@@ -8,6 +8,8 @@ Routes (all GETs read, only ``POST /do`` changes the record):
   added, marked hypothetical (nothing saved);
 * ``GET /version``: ``{"version": ...}``, the :func:`~solver.records.text_version` of the
   file now -- cheap, polled by the page to show changes made elsewhere;
+* ``GET /hint``: ``{"version": ..., "hint": ...}``, the advisor's one line on the view's turn
+  (from a process of its own, stopped when the record moves on);
 * ``GET /advice``: the advisor's ranking and the exposure (on demand: they cost an analysis);
 * ``POST /do``: one line for :meth:`Session.handle` (a statement, ``undo``, ``redo``,
   ``edit N ...``, ``delete N``, ``why CARD``, ``whatif ...``), as JSON
@@ -31,6 +33,7 @@ from __future__ import annotations
 import hmac
 import inspect
 import json
+import sys
 import threading
 from pathlib import Path
 from typing import Any
@@ -48,24 +51,37 @@ ASSETS = {"app.js": "text/javascript; charset=utf-8", "app.css": "text/css; char
 #: the commands that change nothing (no version check; ``Session.handle`` runs them as is)
 READING = ("why", "whatif", "sheet", "suggest", "help")
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
+#: the longest the advisor's hint may take (seconds) before it is given up
+HINT_TIMEOUT = 120.0
 #: the most text a POST may carry (a statement is one line)
 MAX_BODY = 64 * 1024
 
 
 class Engine:
-    """The session behind the page, used from worker threads one at a time.
+    """The sessions behind the page, used from worker threads.
 
+    ``writer`` takes the changes (``POST /do``) under ``write_lock``: a change never waits
+    for an analysis.  ``reader`` computes what the page shows under ``read_lock``;
     ``live_cache`` keeps the last rendered live parts by (version, whatif), so that several
-    devices polling the same version cost one analysis."""
+    devices polling the same version cost one analysis.  The advisor's hint runs in a
+    process of its own (:mod:`web.hint`), stopped when the record moves on."""
 
     def __init__(self, path: str, view: Any = Session._ME):
-        self.session = Session(path) if view is Session._ME else Session(path, view)
+        self.writer = Session(path) if view is Session._ME else Session(path, view)
+        self.reader = Session(path, self.writer.view)
         self.path = path
-        self.lock = threading.Lock()
+        self.write_lock = threading.Lock()
+        self.read_lock = threading.Lock()
         self.live_cache: dict[tuple[str, str | None], str] = {}
         self.last_status = ""
-        params = inspect.signature(Session.handle).parameters
-        self._expect = "expect" in params
+        self.hints: dict[str, str | None] = {}
+        self.hint_lock = threading.Lock()
+        self.hint_proc: Any = None
+        self.hint_version: str | None = None
+
+    @property
+    def session(self) -> Session:
+        return self.writer
 
     def version(self) -> str | None:
         """The version of the file now (``None`` if it cannot be read)."""
@@ -81,10 +97,10 @@ class Engine:
 
         word = line.strip().split(" ", 1)[0].lower()
         change = word not in READING
-        with self.lock:
-            s = self.session
-            if self._expect:                # the session checks the version of a change
-                o = s.handle(line, expect=expect)
+        with self.write_lock:
+            s = self.writer
+            if "expect" in inspect.signature(s.handle).parameters:
+                o = s.handle(line, expect=expect)      # the session checks the version
             elif change and expect is not None and self.version() != expect:
                 o = Outcome("refused", statement=printable(line.strip()), error=StaleError(
                     "not saved: the record changed since this page was loaded (another "
@@ -98,14 +114,27 @@ class Engine:
                 self.last_status = d["status"]
             return d
 
-    def live_html(self, env, whatif: str | None, token: str) -> str:
-        """The live part of the page for the record now (rendered once per version)."""
+    def live_html(self, env, whatif: str | None, token: str, quick: bool = False) -> str:
+        """The live part of the page for the record now (rendered once per version).
+        ``quick``: without the analysis unless it is already done (the page's first
+        answer; the script then asks for the whole)."""
         from web.live import entry_data, live
         from web.review import embed_json
 
-        with self.lock:
-            s = self.session
-            s.handle("sheet")               # reload the file if it changed on disk
+        if quick:
+            key = (self.version() or "", whatif)
+            html = self.live_cache.get(key)
+            if html is not None:
+                return html
+            with self.write_lock:
+                s = self.writer
+                s.handle("sheet")           # reload the file if it changed on disk
+                data = live(s, whatif, quick=True)
+                return env.get_template("live.html").render(
+                    d=data, entry_json=embed_json(entry_data(s, {})), token=token)
+        with self.read_lock:
+            s = self.reader
+            s.handle("sheet")
             key = (text_version(s.text), whatif)
             html = self.live_cache.get(key)
             if html is None:
@@ -117,10 +146,57 @@ class Engine:
                 self.live_cache[key] = html
             return html
 
+    def hint(self) -> dict:
+        """The advisor's hint for the record now (``None`` when it is not the view's turn),
+        from a process of its own; a newer version of the record stops the one running."""
+        import subprocess
+
+        v = self.version()
+        if v is None:
+            return {"version": None, "hint": None}
+        with self.hint_lock:
+            if v in self.hints:
+                return {"version": v, "hint": self.hints[v]}
+            if self.hint_proc is not None and self.hint_version != v:
+                self.hint_proc.kill()       # superseded: the record moved on
+            if self.hint_proc is None or self.hint_version != v:
+                view = self.writer.view
+                self.hint_proc = subprocess.Popen(
+                    [sys.executable, "-m", "web.hint", self.path,
+                     "public" if view is None else view],
+                    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                    cwd=str(HERE.parent))
+                self.hint_version = v
+            proc = self.hint_proc
+        try:
+            out, _ = proc.communicate(timeout=HINT_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            out = ""
+        with self.hint_lock:
+            if self.hint_proc is proc:
+                self.hint_proc = None
+        try:
+            d = json.loads(out) if out else {}
+        except ValueError:
+            d = {}
+        if d.get("version") is not None:
+            with self.hint_lock:
+                if len(self.hints) > 32:
+                    self.hints.clear()
+                self.hints[d["version"]] = d.get("hint")
+        return {"version": d.get("version"), "hint": d.get("hint")}
+
+    def stop(self) -> None:
+        """Stop the hint's process, if one runs."""
+        with self.hint_lock:
+            if self.hint_proc is not None:
+                self.hint_proc.kill()
+
     def advice(self) -> dict:
         """The advisor's ranking and the exposure, as text."""
-        with self.lock:
-            s = self.session
+        with self.read_lock:
+            s = self.reader
             s.handle("sheet")
             out: dict[str, str | None] = {"advice": None, "exposure": None}
             o = s.handle("suggest 10")
@@ -187,7 +263,7 @@ def create_app(path: str, view: Any = Session._ME, *, token: str, token_required
         return response
 
     async def page(request: Request) -> Response:
-        html = await run_in_threadpool(engine.live_html, env, None, token)
+        html = await run_in_threadpool(engine.live_html, env, None, token, True)
         body = env.get_template("page.html").render(
             live_html=html, token=token, suffix=suffix(), status=engine.last_status,
             title=engine.session.game.title or engine.session.record.game,
@@ -204,6 +280,9 @@ def create_app(path: str, view: Any = Session._ME, *, token: str, token_required
 
     async def version(request: Request) -> Response:
         return JSONResponse({"version": await run_in_threadpool(engine.version)})
+
+    async def hint(request: Request) -> Response:
+        return JSONResponse(await run_in_threadpool(engine.hint))
 
     async def advice(request: Request) -> Response:
         return JSONResponse(await run_in_threadpool(engine.advice))
@@ -271,7 +350,7 @@ def create_app(path: str, view: Any = Session._ME, *, token: str, token_required
         return JSONResponse(data, media_type="application/manifest+json")
 
     routes = [Route("/", page), Route("/live", live_part), Route("/version", version),
-              Route("/advice", advice), Route("/do", do, methods=["POST"]),
+              Route("/advice", advice), Route("/hint", hint), Route("/do", do, methods=["POST"]),
               Route("/static/{name}", asset), Route("/manifest.webmanifest", manifest)]
     from starlette.middleware import Middleware
     from starlette.middleware.base import BaseHTTPMiddleware

@@ -222,9 +222,11 @@ def entry_data(session, held: dict[str, list[str]] | None = None) -> dict[str, A
             "turn": turn, "may_act": may, "range_cards": range_cards(rec, v.ranges)}
 
 
-def live(session, whatif: str | None = None) -> dict[str, Any]:
+def live(session, whatif: str | None = None, quick: bool = False) -> dict[str, Any]:
     """Everything the live part of the page shows for the session's record now (or, with
-    ``whatif``, for the record with that statement added, not saved)."""
+    ``whatif``, for the record with that statement added, not saved).  ``quick``: what needs
+    no analysis (the turn, the lines, the notes), marked ``pending``.  The advisor's hint
+    is not here: it comes apart (``GET /hint``), as it can take long."""
     from solver.games import Capability
 
     from solver.records import text_version
@@ -235,6 +237,7 @@ def live(session, whatif: str | None = None) -> dict[str, Any]:
     out: dict[str, Any] = {
         "title": game.title or rec.game, "game": rec.game, "view": view or "public",
         "version": text_version(session.text), "whatif": None, "whatif_error": None,
+        "pending": quick, "held": {},
         "alerts": [], "notes": [], "hint": None, "sheet": None, "text_sheet": None,
         "extras": {"verdict": None, "precision": None, "estimate": False}, "error": None, "turn": None, "lines": [],
         "has_advice": Capability.ADVISE in game.capabilities and view is not None,
@@ -255,6 +258,11 @@ def live(session, whatif: str | None = None) -> dict[str, Any]:
             out["whatif"] = whatif
             out["new_certain"] = ", ".join(f"{c}: {l}" for c, l in sorted(o.new_certain.items()))
     analysis = None
+    if quick:
+        notes = _notes(game, target, view, None)
+        out["alerts"] += [n.text for n in notes if n.strong]
+        out["notes"] += [n.text for n in notes if not n.strong]
+        return out
     try:
         analysis = session.analyze(target)
     except InconsistentError as e:
@@ -264,7 +272,6 @@ def live(session, whatif: str | None = None) -> dict[str, Any]:
             " ('Undo' removes the last statement.)"
     except SleuthError as e:
         out["error"] = f"no analysis: {e}"
-    out["held"] = {}
     if analysis is not None and whatif is None:
         for card, places in getattr(analysis, "possible", {}).items():
             if len(places) == 1:
@@ -281,15 +288,17 @@ def live(session, whatif: str | None = None) -> dict[str, Any]:
             from cli.session import render_analysis
 
             out["text_sheet"] = render_analysis(analysis, rec.game)
-    try:
-        notes = game.table_notes(target, view, analysis)
-    except SleuthError:
-        notes = []
-    for n in notes:
+    for n in _notes(game, target, view, analysis):
         (out["alerts"] if n.strong else out["notes"]).append(n.text)
-    if whatif is None:
-        out["hint"] = session.hint()
     return out
+
+
+def _notes(game, record, view, analysis) -> list:
+    """The game's notes on the table (whose turn, what is missing, the alerts)."""
+    try:
+        return list(game.table_notes(record, view, analysis))
+    except SleuthError:
+        return []
 
 
 def _error_text(o) -> str:

@@ -170,6 +170,22 @@
       });
     }
     renderChoices();
+    if (live.dataset.pending === "yes") { loadLive(); }
+    else if (live.dataset.advised === "yes") { loadHint(version); }
+  }
+
+  // The advisor's line comes apart: it can take long, and the sheet never waits for it.
+  async function loadHint(v) {
+    try {
+      const r = await get("/hint");
+      if (!r.ok) return;
+      const d = await r.json();
+      const p = document.querySelector("#live p.hint");
+      if (p && d.hint && d.version === version && v === version) {
+        p.textContent = "Hint: " + d.hint;
+        p.hidden = false;
+      }
+    } catch (e) { /* no hint: nothing to show */ }
   }
 
   // ----- the Statement box ------------------------------------------------------------
