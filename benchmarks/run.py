@@ -21,7 +21,10 @@ The target set (issue 3) is ``--records`` 8-player Mystery Hand records analysed
 of their first 60 statements.  Where our analysis is not exact the exact marginals are only
 computed for a sample (``--references``), to measure our estimate's and rejection's error.
 
-Prints Markdown (for docs/benchmarks.md); ``--json FILE`` keeps every measured state.
+Prints Markdown; a full run (no ``--quick``, no ``--only``) records it in
+``benchmarks/results/run.json`` (``--results DIR``: any run, there), and ``--report`` writes
+docs/benchmarks.md from the recorded results (:mod:`benchmarks.report`) without measuring;
+``--json FILE`` keeps every measured state.
 """
 from __future__ import annotations
 
@@ -556,7 +559,23 @@ def main(argv=None):
     ap.add_argument("--only", nargs="*", help="configurations by label, e.g. 'MH 3p'")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--json", help="write every measured state to this file")
+    ap.add_argument("--results", help="record this run's figures in DIR/run.json (a full "
+                    "run records them in benchmarks/results/ by default)")
+    ap.add_argument("--report", action="store_true",
+                    help="measure nothing: write docs/benchmarks.md (or --output) from the "
+                         "recorded results (benchmarks/results/, or --results DIR)")
+    ap.add_argument("--output", help="with --report: write the report to this file")
     args = ap.parse_args(argv)
+    if args.report:
+        from pathlib import Path
+
+        from benchmarks import report
+
+        results = Path(args.results) if args.results else report.RESULTS
+        path = report.write(results, Path(args.output) if args.output else report.REPORT)
+        print(f"wrote {path}")
+        return
+    full = not (args.quick or args.only)
     if args.quick:
         args.records, args.target_stride, args.stride, args.lit_stride = 1, 15, 25, 60
         args.enum_budget, args.enum_max, args.enum_limit = 10.0, 3000, 20.0
@@ -578,7 +597,11 @@ def main(argv=None):
     run_references(states, args, rng, log)
     cli = None if args.no_cli else run_cli(args, log)
     total = time.perf_counter() - t_start
-    out = print
+    printed: list[str] = []
+
+    def out(line=""):
+        print(line)
+        printed.append(line)
     out("## Machine and command")
     out("")
     print_machine(info, out)
@@ -603,6 +626,7 @@ def main(argv=None):
             with open(args.json, "w") as f:
                 json.dump({"machine": info, "states": states, "cli": cli,
                            "seconds": total}, f, indent=1)
+        record(args, full, info, total, printed)
         return
     out("")
     out("## Baseline (a): CP-SAT enumeration")
@@ -620,6 +644,25 @@ def main(argv=None):
         with open(args.json, "w") as f:
             json.dump({"machine": info, "states": states, "cli": cli,
                        "seconds": total}, f, indent=1)
+    record(args, full, info, total, printed)
+
+
+def record(args, full: bool, info: dict, seconds: float, printed: list[str]) -> None:
+    """Keep the run's figures (what it printed) in ``run.json`` for the report: a full run's
+    in ``benchmarks/results/``, any run's in ``--results DIR``."""
+    if not (full or args.results):
+        return
+    from datetime import datetime, timezone
+    from pathlib import Path
+
+    from benchmarks import report
+
+    folder = Path(args.results) if args.results else report.RESULTS
+    folder.mkdir(parents=True, exist_ok=True)
+    data = {"date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+            "commit": info["commit"], "machine": info, "seconds": seconds,
+            "args": {k: v for k, v in vars(args).items()}, "markdown": printed}
+    (folder / "run.json").write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":

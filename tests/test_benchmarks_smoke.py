@@ -70,12 +70,39 @@ def test_rejection_sampling_without_accepted_deals_returns_the_prior():
     assert math.isclose(sum(r.marginals[3].values()), 1.0)
 
 
-def test_tiny_benchmark_run(capsys):
-    run.main(["--quick", "--only", "MH 2p two-player=seen", "--no-cli", "--stride", "40", "--views", "me",
-              "--enum-budget", "2"])
+def test_tiny_benchmark_run_recorded_and_reported(capsys, tmp_path):
+    """A run records what it printed in --results DIR/run.json, and --report renders the
+    report from that folder: the targets' table and the run's own figures."""
+    import json
+    import shutil
+
+    from benchmarks import report
+
+    run.main(["--quick", "--only", "MH 2p two-player=seen", "--no-cli", "--stride", "40",
+              "--views", "me", "--enum-budget", "2", "--results", str(tmp_path)])
     out = capsys.readouterr().out
     assert "## Latency per statement" in out and "MH 2p two-player=seen" in out
     assert "exact on 100.0 %" in out
+    recorded = json.loads((tmp_path / "run.json").read_text())
+    assert recorded["commit"] and recorded["date"]
+    assert "\n".join(recorded["markdown"]).strip() == out.strip()
+    shutil.copy(report.RESULTS / "targets.json", tmp_path)
+    run.main(["--report", "--results", str(tmp_path), "--output", str(tmp_path / "b.md")])
+    text = (tmp_path / "b.md").read_text()
+    assert "### Latency per statement" in text and "MH 2p two-player=seen" in text
+    assert f"at commit `{recorded['commit']}`" in text
+    targets = json.loads((report.RESULTS / "targets.json").read_text())["targets"]
+    for t in targets:
+        assert t["target"].replace("|", "\\|") in text and t["commit"] in text
+
+
+def test_docs_benchmarks_is_the_report_of_the_recorded_results():
+    """docs/benchmarks.md is generated: ``python -m benchmarks.run --report`` after a change
+    to benchmarks/results/."""
+    from benchmarks import report
+
+    assert report.REPORT.read_text(encoding="utf-8") == report.render(), \
+        "regenerate docs/benchmarks.md: python -m benchmarks.run --report"
 
 
 def test_calibration_one_game():
