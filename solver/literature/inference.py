@@ -466,17 +466,9 @@ def _possible_all_in(vm: ViewModel, free, team) -> bool:
 PTEAM_STATES = 4_000_000
 #: the exact attempt may go past max_states, up to STRETCH[0] times it after a step while
 #: the states summed over its steps stay within STRETCH[1] times it
-#: (``solver.model.counting``, "stretch"); from either view (the estimate it saves costs
-#: about as much): 8-player jokers games measured 215 000 to 230 000 states (1.9-4.3
-#: million over the steps) on the player's views that were estimates at 200 000, and
-#: 247 000 (2.8 million) on ``samples/literature/eight-players-jokers.txt`` in public.
-#: Session 16: (2.5, 40), and the team chances' programme stretched from the public view
-#: too (it was from a player's only): of the corpus' three estimated public states, the
-#: 8-player jokers game after 43 cut points (325 000 states, 7.8 million over the steps:
-#: 1.3 s, as long as its estimate took) and the 6-player one after 33 (its count was exact
-#: at 352 000 states, its team chances' programme stopped at 226 000: 0.9 -> 1.6 s) are
-#: now exact; the third (the 8-player game after 33) still needs more than 1.3 million
-#: states
+#: (``solver.model.counting``, "stretch"), from either view, the team chances' programme
+#: too: the estimate it saves costs about as much, and 8-player jokers games need it to be
+#: exact (docs/benchmarks.md)
 STRETCH = (2.5, 40.0)
 PTEAM_SAMPLES = 1500
 

@@ -19,40 +19,21 @@ from solver.mystery_hand.options import MysteryHandOptions
 MAX_STATES = 400_000
 #: from a player's own view the exact attempt may go past max_states, up to
 #: STRETCH[0] * max_states states after a step, while the states summed over its steps
-#: stay within STRETCH[1] * max_states (the forward and backward passes cost about 0.12 s
-#: per million); then the estimate takes over (its relaxed programmes keep to
-#: max_states).  Measured: (2.5, 20) made a player's view exact on every state of the
-#: 8-player target set (120 of 120, at the same median and p95) and on 150 of 151 of the
-#: corpus; (4, 30) also the last one (5 players, jokers count for the extra turn: 1.56
-#: million states, 1.7 s exact against 1.25 s estimated), and changes nothing where (2.5,
-#: 20) fits.  The public view: PUBLIC_STRETCH below
+#: stay within STRETCH[1] * max_states; then the estimate takes over (its relaxed
+#: programmes keep to max_states).  Chosen so that a player's view is exact on every state
+#: of the benchmark's target and corpus (docs/benchmarks.md)
 STRETCH = (4.0, 30.0)
 #: the same for the tagged programme of the candidate sets (factors of each one's budget,
-#: at most TAGGED_STATES), the second attempt since session 22: the first is
-#: solver.model.possible_sets over the count's own programme, which answers wherever the
-#: count is exact and the target's column was kept apart.  Measured (session 16, the
-#: merged states' transitions alone kept for the composition counts): (30, 400) counts all
-#: 120 target states of a player's view (median 34 ms, p95 0.66 s, the slowest 3.1 s: the
-#: second record after 21-23 statements, 3.2-3.9 million states at the peak, 22-27 million
-#: over the steps) and all 151 of the corpus (the slowest, 5 players with the jokers
-#: counting for the extra turn after 40 statements: 5.3 million at the peak, 71 million
-#: over the steps, 3.8 s and 1.1 GB).  (4, 40) left 5 target and 3 corpus states
-#: estimated.  The price is where nothing fits: such a programme gives up after 2-15 s and
-#: up to 1.1 GB (measured on the public view's models of hard 8-player states, which never
-#: stretch; no player's view of the benchmarks gives up)
+#: at most TAGGED_STATES): the second attempt, after solver.model.possible_sets over the
+#: count's own programme.  Large, so that a player's candidates are exact on the
+#: benchmark's states; the price is where nothing fits (the public view of hard 8-player
+#: states): such a programme gives up after seconds and up to about 1 GB
 SETS_STRETCH = (30.0, 400.0)
-#: the public view's count, with the mystery hand's column kept apart (as a player's: its
-#: programme also gives the candidates, solver.model.possible_sets).  Measured (session
-#: 21): on the 120 public states of the 8-player target the column apart costs the same
-#: work within 10 % on the hard states; (1.5, 30) counts the 4 of them that the plain
-#: budget left estimated (0.43-0.52 million states at the peak, 10-11.5 million over the
-#: steps: 1.5-2.7 s each against 0.2-0.5 s for the estimate).  (4, 40) also counted a
-#: state of the 8-player sample (16.7 million over the steps, 4.4 s), but its failing
-#: attempts went on to 1.6 million states and cost 0.3-0.9 s more each: the sample's
-#: public prefixes took 27.0 s against 14.1 s with (1.5, 30) and 11.1 s before (where the
-#: column apart sums up to 2.4 times the plain count's work).  An analysis without
-#: candidates (the exposure's), or under facts the programme does not see (then the count
-#: is conditioned by rejection: an estimate anyway), keeps the plain budget
+#: the public view's count, with the mystery hand's column kept apart (its programme also
+#: gives the candidates, solver.model.possible_sets): a small stretch, because attempts
+#: that fail cost as much as the states they reach.  An analysis without candidates (the
+#: exposure's), or under facts the programme does not see (the count is then conditioned
+#: by rejection: an estimate anyway), keeps the plain budget
 PUBLIC_STRETCH = (1.5, 30.0)
 #: over the DP budget, candidates are counted one CP-SAT check each up to this many
 CANDIDATE_CHECKS = 120
