@@ -3,9 +3,10 @@
 Routes (all GETs read, only ``POST /do`` changes the record):
 
 * ``GET /``: the page (``web/templates/page.html``);
-* ``GET /live[?whatif=S]``: the live part of the page alone (the sheet, turn, alerts, lines),
-  for the page to swap in after a change; with ``whatif`` the sheet of the record with ``S``
-  added, marked hypothetical (nothing saved);
+* ``GET /live[?whatif=S][?quick=1]``: the live part of the page alone (the sheet, turn,
+  alerts, lines), for the page to swap in after a change; with ``whatif`` the sheet of the
+  record with ``S`` added, marked hypothetical (nothing saved); ``quick``: at once, without
+  the analysis unless it is done already (marked ``data-pending``: the page asks again);
 * ``GET /version``: ``{"version": ...}``, the :func:`~solver.records.text_version` of the
   file now -- cheap, polled by the page to show changes made elsewhere;
 * ``GET /hint``: ``{"version": ..., "hint": ...}``, the advisor's one line on the view's turn
@@ -33,6 +34,7 @@ from __future__ import annotations
 import hmac
 import inspect
 import json
+import os
 import sys
 import threading
 from pathlib import Path
@@ -162,7 +164,7 @@ class Engine:
             if self.hint_proc is None or self.hint_version != v:
                 view = self.writer.view
                 self.hint_proc = subprocess.Popen(
-                    [sys.executable, "-m", "web.hint", self.path,
+                    [sys.executable, "-m", "web.hint", os.path.abspath(self.path),
                      "public" if view is None else view],
                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
                     cwd=str(HERE.parent))
@@ -275,7 +277,8 @@ def create_app(path: str, view: Any = Session._ME, *, token: str, token_required
 
     async def live_part(request: Request) -> Response:
         whatif = request.query_params.get("whatif")
-        html = await run_in_threadpool(engine.live_html, env, whatif or None, token)
+        quick = request.query_params.get("quick") == "1" and not whatif
+        html = await run_in_threadpool(engine.live_html, env, whatif or None, token, quick)
         return HTMLResponse(html)
 
     async def version(request: Request) -> Response:

@@ -207,6 +207,40 @@ def range_cards(record, ranges) -> dict[str, list[str]]:
     return out
 
 
+def literature_asks(record, view: str | None, held: dict[str, list[str]]) -> dict[str, Any]:
+    """Whom each player may ask and for which cards now (Literature, LIT-6), from the
+    engine's state: an opponent with cards; a card of an open half-suit.  For the view,
+    whose hand is known, only the half-suits it holds a card of and, unless the variant
+    lets one ask for one's own card (``own-card-ask=bluff``), the cards it does not hold."""
+    from solver.literature.engine import Play
+
+    try:
+        play = Play.of(record)
+    except SleuthError:
+        return {}
+    t = play.table
+    open_halves = [play.half(h) for h in play.open_halves()]
+    whom = {a: [b for b in t.players if t.opponents(a, b) and play.count.get(b) != 0]
+            for a in t.players}
+    cards: dict[str, list[str]] = {}
+    for a in t.players:
+        mine = set(held.get(a, [])) if a == view else None
+        out: list[str] = []
+        for h in open_halves:
+            names = [repr(c) for c in h.cards]
+            if mine is not None and not mine & set(names):
+                continue
+            for n in names:
+                if n in out:
+                    continue
+                if mine is not None and n in mine and t.options.own_card_ask != "bluff" \
+                        and n != "Jk":
+                    continue
+                out.append(n)
+        cards[a] = out
+    return {"whom": whom, "cards": cards}
+
+
 def entry_data(session, held: dict[str, list[str]] | None = None) -> dict[str, Any]:
     """What the page's tap entry offers: the vocabulary of the record (names, keywords,
     cards, ranges, and what follows each keyword), who is on turn, each range's cards, and
@@ -219,7 +253,9 @@ def entry_data(session, held: dict[str, list[str]] | None = None) -> dict[str, A
             "lead": list(v.lead), "verbs": list(v.verbs), "words": list(v.words),
             "cards": list(v.cards), "ranges": list(v.ranges),
             "follows": [[k, [list(s) for s in slots], list(ans)] for k, slots, ans in v.follows],
-            "turn": turn, "may_act": may, "range_cards": range_cards(rec, v.ranges)}
+            "turn": turn, "may_act": may, "range_cards": range_cards(rec, v.ranges),
+            "asks": literature_asks(rec, session.view, held or {})
+            if rec.game == "literature" else {}}
 
 
 def live(session, whatif: str | None = None, quick: bool = False) -> dict[str, Any]:

@@ -60,6 +60,20 @@ def url_of(host: str, port: int, token: str | None) -> str:
     return f"http://{shown}:{port}/" + (f"?token={token}" if token else "")
 
 
+def quiet_on_exit(server) -> None:
+    """Once Ctrl-C is pressed, the server's own log says nothing more: a request still
+    running (an analysis) is cancelled at the end of the grace period, and that is no
+    error worth a traceback; "stopped" is the one line said."""
+    import logging
+
+    class Quiet(logging.Filter):
+        def filter(self, record: logging.LogRecord) -> bool:
+            return not server.should_exit
+
+    for name in ("uvicorn", "uvicorn.error", "uvicorn.access"):
+        logging.getLogger(name).addFilter(Quiet())
+
+
 def serve(path: str, view: Any, host: str, port: int, out=None) -> int:
     """Serve ``path`` until interrupted; the exit code (0 after Ctrl-C).  Raises the
     engine's errors (a record that cannot be read) before anything is bound."""
@@ -92,11 +106,13 @@ def serve(path: str, view: Any, host: str, port: int, out=None) -> int:
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off",
                             timeout_graceful_shutdown=2)
     server = uvicorn.Server(config)
+    quiet_on_exit(server)
     try:
         server.run(sockets=[sock])
     except KeyboardInterrupt:
         pass
     finally:
+        app.state.engine.stop()
         sock.close()
     print("stopped", file=out, flush=True)
     return 0

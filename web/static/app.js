@@ -81,6 +81,7 @@
     }
     if (d.why) { whyEl.textContent = d.why; whyEl.hidden = false; }
     else if (d.kind !== "refused") { whyEl.hidden = true; }
+    if (d.saved && d.version) { version = d.version; }     // our own change: the base now
     if (d.kind === "whatif") { whatif = d.whatif; loadLive(); }
     else if (d.saved || d.stale || (d.version && d.version !== version)) { whatif = null; loadLive(); }
   }
@@ -90,12 +91,17 @@
     if (d && d.saved) { setBox(""); }
   }
 
-  async function loadLive() {
-    if (loading) { reloadAgain = true; return loading; }
+  // The live part: first what needs no analysis (the lines, the turn: at once), then the
+  // sheet (the server answers with it at once when it has it already).
+  async function loadLive(full) {
+    if (loading) { reloadAgain = reloadAgain === "full" || full ? "full" : "quick"; return loading; }
     setBusy(1);
     loading = (async () => {
       try {
-        const url = "/live" + (whatif ? "?whatif=" + encodeURIComponent(whatif) : "");
+        const q = new URLSearchParams();
+        if (whatif) q.set("whatif", whatif);
+        if (!full && !whatif) q.set("quick", "1");
+        const url = "/live" + (q.toString() ? "?" + q.toString() : "");
         const r = await get(url);
         if (!r.ok) return;
         const html = await r.text();
@@ -113,7 +119,7 @@
       } finally {
         loading = null;
         setBusy(-1);
-        if (reloadAgain) { reloadAgain = false; loadLive(); }
+        if (reloadAgain) { const f = reloadAgain === "full"; reloadAgain = false; loadLive(f); }
       }
     })();
     return loading;
@@ -170,7 +176,7 @@
       });
     }
     renderChoices();
-    if (live.dataset.pending === "yes") { loadLive(); }
+    if (live.dataset.pending === "yes") { loadLive(true); }
     else if (live.dataset.advised === "yes") { loadHint(version); }
   }
 
@@ -360,7 +366,8 @@
     const asks = spec("asks");
     const base = p ? "" : "";
     if (asks) {
-      const targets = expand(asks[1][0], actor).filter((w) => !E.cards.includes(w) && !E.ranges.includes(w));
+      let targets = expand(asks[1][0], actor).filter((w) => !E.cards.includes(w) && !E.ranges.includes(w));
+      if (E.asks && E.asks.whom && E.asks.whom[actor]) targets = E.asks.whom[actor];   // the engine's state
       if (asks[1][0].includes(NAMES) || asks[1][0].includes("all")) {
         const g = group("Asks whom");
         for (const t of targets) g.append(button(t, () => put(base + actor + " asks " + t)));
@@ -394,7 +401,11 @@
         return;
       }
       const title = slot.includes(RANGES) ? "Which range" : slot.includes(CARDS) ? "Which card" : slot.includes(NAMES) ? "Whom" : "Next";
-      choiceList(title, expand(slot, verb === "asks" || verb === "challenges" ? p.actor : null),
+      let words = expand(slot, verb === "asks" || verb === "challenges" ? p.actor : null);
+      if (verb === "asks" && n === 1 && E.asks && E.asks.cards && E.asks.cards[p.actor]) {
+        words = E.asks.cards[p.actor].concat(slot.includes("?") ? ["?"] : []);
+      }
+      choiceList(title, words,
         (w) => put(p.head + " " + w), slot.includes(RANGES) ? "ranges" : slot.includes(CARDS) ? "cards" : "");
       return;
     }
