@@ -156,7 +156,7 @@ class Table:
     def __init__(self, browser, url: str, players: list[str], viewport=PHONE, context=None):
         self.context = context or browser.new_context(viewport=viewport)
         self.page = self.context.new_page()
-        self.page.set_default_timeout(120_000)      # an analysis on a loaded machine
+        self.page.set_default_timeout(300_000)      # an analysis on a loaded machine
         self.dialogs: list[str] = []
         self.page.on("dialog", lambda d: (self.dialogs.append(d.message), d.dismiss()))
         self.page.goto(url)
@@ -176,7 +176,10 @@ class Table:
             " && document.getElementById('working').hidden; }", polling="raf")
 
     def status(self) -> str:
-        return self.page.get_by_role("status").inner_text().strip()
+        """The status region's sentence, without the note that the page had reloaded a
+        record changed elsewhere ("(the record changed on disk; reloaded) logged line ...")."""
+        text = self.page.get_by_role("status").inner_text().strip()
+        return re.sub(r"^\(the record changed on disk; reloaded\) ", "", text)
 
     def alerts(self) -> list[str]:
         return [t.strip() for t in self.page.get_by_role("alert").all_inner_texts()]
@@ -197,7 +200,7 @@ class Table:
             " const l = document.getElementById('live');"
             " if (!s || l.getAttribute('aria-busy') !== 'false'"
             "     || !document.getElementById('working').hidden) return false;"
-            " return !/^(logged|undo|redo|line \\d+ is now|deleted)/.test(s)"
+            " return !/^(\\([^)]*\\) )?(logged|undo|redo|line \\d+ is now|deleted)/.test(s)"
             "     || l.dataset.version !== v; }", arg=before, polling="raf")
         return self.status(), time.perf_counter() - t0
 
@@ -303,14 +306,17 @@ def report(title: str, taps: dict[str, list[int]], seconds: list[float]):
 
 
 def play_by_taps(table: Table, lines: list[str], taps: dict, seconds: list, check=None):
+    slowest = (0.0, "")
     for i, line in enumerate(lines):
         n = table.enter(line)
         status, dt = table.log()
         assert status.startswith("logged line"), (line, status)
         taps.setdefault(kind_of(line), []).append(n + 1)
         seconds.append(dt)
+        slowest = max(slowest, (dt, line))
         if check:
             check(i, line)
+    print(f"\nslowest: {1000 * slowest[0]:.0f} ms after {slowest[1]!r}", end="")
 
 
 # ----- the tests ------------------------------------------------------------------------------
