@@ -15,10 +15,11 @@ from solver.hand.analysis import analyse_round as analyse
 from solver.hand.inference import truth
 from solver.hand.simulate import simulate
 from solver.records import Record, parse_record, write_record
+from tests.helpers import lines
 
 
-def _rec(*lines: str):
-    return parse_record(EXAMPLE + "".join(f"{x}\n" for x in lines))
+def _rec(*statements: str):
+    return lines(EXAMPLE, *statements)
 
 
 @pytest.mark.parametrize("lines, rule", [

@@ -9,14 +9,14 @@ from solver.literature.engine import Play
 from solver.literature.options import LiteratureOptions
 from solver.literature.simulate import simulate_with_deal
 from solver.records import parse_record, write_record
+from tests.helpers import record
 from tests.test_literature_properties import check_prefix
 
 SIX = "Ana Ben Cleo Dev Eli Fay"
 
 
 def rec(body, variant="", players=SIX):
-    return parse_record(f"game: literature\nvariant: {variant or 'standard'}\n"
-                        f"players: {players}\n" + body)
+    return record("literature", body, players=players, variant=variant or "standard")
 
 
 @pytest.mark.parametrize("names,error,rule", [

@@ -15,6 +15,7 @@ from solver.literature.inference import ALL, build, check_claim
 from solver.literature.simulate import simulate_with_deal
 from solver.model import CardLocationModel
 from solver.records import parse_record
+from tests.helpers import record
 from tests.test_literature_rules import EXB, EXC, HANDS, OPENING
 
 EXA = """game: literature
@@ -29,9 +30,7 @@ Ben asks Ana QC: no
 
 
 def rec(body, variant="", me=""):
-    v = f"variant: {variant}\n" if variant else ""
-    m = f"me: {me}\n" if me else ""
-    return parse_record(f"game: literature\n{v}players: Ana Ben Cleo Dev Eli Fay\n{m}{body}")
+    return record("literature", body, players="Ana Ben Cleo Dev Eli Fay", variant=variant, me=me)
 
 
 # ----- EX-A -------------------------------------------------------------------------------

@@ -5,6 +5,7 @@ from solver.errors import NotationError, RuleError
 from solver.literature import GAME, LiteratureOptions, Play, Table
 from solver.literature.events import Claim
 from solver.records import parse_record, write_record
+from tests.helpers import record
 
 SIX = "Ana Ben Cleo Dev Eli Fay"
 # EX-B / EX-C deal (six players, teams Ana Cleo Eli / Ben Dev Fay)
@@ -28,8 +29,7 @@ Fay asks Ana 2C: no
 
 
 def rec(body, variant="", players=SIX, header_extra=""):
-    v = f"variant: {variant}\n" if variant else ""
-    return parse_record(f"game: literature\n{v}players: {players}\n{header_extra}{body}")
+    return record("literature", body, players=players, variant=variant, extra=header_extra)
 
 
 def rule_of(body, **kw):

@@ -17,6 +17,7 @@ from solver.mystery_hand.inference import JOKER_KEYS, as_written_by, build, true
 from solver.mystery_hand.options import MysteryHandOptions, deal_sizes
 from solver.mystery_hand.simulate import simulate
 from solver.records import parse_record, write_record
+from tests.helpers import lines
 
 C = Card.parse
 
@@ -29,8 +30,8 @@ faceup: 3C 7D 9S
 """
 
 
-def rec(*lines, head=HEAD):
-    return parse_record(head + "".join(l + "\n" for l in lines))
+def rec(*statements, head=HEAD):
+    return lines(head, *statements)
 
 
 # ----- the contract's examples ---------------------------------------------------------------

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from cli.twenty_two import render_analysis
 from solver.model.budget import Budget
 from solver.model.counting import count_deals
-from solver.records import parse_record
+from tests.helpers import record
 from solver.twenty_two import GAME
 from solver.twenty_two.analysis import _models
 from solver.twenty_two.events import Trick
@@ -26,12 +26,7 @@ FAST = dict(budget=Budget(samples=40))
 
 
 def rec(body, players="Ana Ben Cleo", variant="", dealer="Cleo", me="Ana"):
-    h = f"game: twenty-two\nplayers: {players}\ndealer: {dealer}\n"
-    if variant:
-        h += f"variant: {variant}\n"
-    if me:
-        h += f"me: {me}\n"
-    return parse_record(h + body.strip() + "\n")
+    return record("twenty-two", body, players=players, variant=variant, dealer=dealer, me=me)
 
 
 def test_jokers_alone_leave_a_hand_of_jokers_listed_as_certain():

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from solver.cards import parse_cards
 from solver.errors import NotationError, RuleError, SleuthError
 from solver.records import parse_record, write_record
+from tests.helpers import record as make_record
 from solver.twenty_two.engine import replay
 from solver.twenty_two.events import Deal, Trick
 from solver.twenty_two.options import SPECS, TwentyTwoOptions
@@ -21,10 +22,7 @@ C = parse_cards
 
 
 def record(body, players="Ana Ben Cleo", variant="", dealer="Cleo"):
-    h = f"game: twenty-two\nplayers: {players}\ndealer: {dealer}\n"
-    if variant:
-        h += f"variant: {variant}\n"
-    return parse_record(h + body.strip() + "\n")
+    return make_record("twenty-two", body, players=players, variant=variant, dealer=dealer)
 
 
 def refused(body, rule, **kw):

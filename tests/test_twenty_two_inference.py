@@ -6,7 +6,7 @@ import pytest
 
 from solver.model.budget import Budget
 from solver.errors import InconsistentError, NotationError
-from solver.records import parse_record
+from tests.helpers import record
 from solver.twenty_two import GAME
 from solver.twenty_two.analysis import check
 from solver.twenty_two.inference import as_written_by
@@ -15,12 +15,7 @@ FAST = dict(budget=Budget(samples=60))
 
 
 def rec(body, players="Ana Ben Cleo", variant="", dealer="Cleo", me="Ana"):
-    h = f"game: twenty-two\nplayers: {players}\ndealer: {dealer}\n"
-    if variant:
-        h += f"variant: {variant}\n"
-    if me:
-        h += f"me: {me}\n"
-    return parse_record(h + body.strip() + "\n")
+    return record("twenty-two", body, players=players, variant=variant, dealer=dealer, me=me)
 
 
 def at(a, name):

@@ -9,6 +9,7 @@ import pytest
 from solver.cards import Card, parse_cards, standard_deck
 from solver.errors import InconsistentError, NotationError, RuleError
 from solver.records import parse_record, write_record
+from tests.helpers import header, record as make_record
 from solver.twenty_two.options import TwentyTwoOptions
 from solver.twenty_two.ranking import (beats_or_ties, follows_r, hr, lead_problem, leads_r,
                                     legal_follows, trick_winner, value)
@@ -20,18 +21,12 @@ STD, RAS, T26 = TwentyTwoOptions(), TwentyTwoOptions(rasmussen=True), TwentyTwoO
 
 
 def head(players="Ana Ben Cleo", variant="", dealer="Cleo", me=None):
-    h = f"game: twenty-two\nplayers: {players}\n"
-    if variant:
-        h += f"variant: {variant}\n"
-    if dealer:
-        h += f"dealer: {dealer}\n"
-    if me:
-        h += f"me: {me}\n"
-    return h
+    return header("twenty-two", players=players, variant=variant, dealer=dealer, me=me)
 
 
-def record(body, **kw):
-    return parse_record(head(**kw) + body.strip() + "\n")
+def record(body, players="Ana Ben Cleo", variant="", dealer="Cleo", me=None):
+    return make_record("twenty-two", body, players=players, variant=variant, dealer=dealer,
+                       me=me)
 
 
 def refused(body, rule, **kw):
