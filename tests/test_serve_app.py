@@ -367,3 +367,24 @@ def test_the_hint_comes_from_its_own_process(tmp_path):
     do(c, "Ana asks Ben 2D-5D: 0", version_of(rec))     # now Ben's turn: no hint
     d = c.get("/hint").json()
     assert d["version"] == version_of(rec) and d["hint"] is None
+
+
+def test_devices_asking_for_one_hint_share_its_process(tmp_path):
+    """Several pages ask for the hint of one version at once: one process, one answer."""
+    import threading
+
+    from web.app import Engine
+
+    rec = copy(tmp_path)
+    lines = rec.read_text().splitlines()
+    rec.write_text("\n".join(lines[:-4]) + "\n")        # Ana's turn
+    engine = Engine(str(rec))
+    out: list = []
+    threads = [threading.Thread(target=lambda: out.append(engine.hint())) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(out) == 3
+    assert {d["hint"] for d in out} == {out[0]["hint"]} and out[0]["hint"]
+    assert engine.hint_job is None

@@ -59,6 +59,17 @@ HINT_TIMEOUT = 120.0
 MAX_BODY = 64 * 1024
 
 
+class HintJob:
+    """One run of the hint's process, for one version of the record."""
+
+    def __init__(self, version: str, proc: Any):
+        self.version = version
+        self.proc = proc
+        self.done = threading.Event()
+        self.hint: str | None = None
+        self.hint_known = False
+
+
 class Engine:
     """The sessions behind the page, used from worker threads.
 
@@ -78,8 +89,7 @@ class Engine:
         self.last_status = ""
         self.hints: dict[str, str | None] = {}
         self.hint_lock = threading.Lock()
-        self.hint_proc: Any = None
-        self.hint_version: str | None = None
+        self.hint_job: HintJob | None = None
 
     @property
     def session(self) -> Session:
@@ -150,7 +160,8 @@ class Engine:
 
     def hint(self) -> dict:
         """The advisor's hint for the record now (``None`` when it is not the view's turn),
-        from a process of its own; a newer version of the record stops the one running."""
+        from a process of its own; a newer version of the record stops the one running.
+        Several requests for one version share its process (one of them waits on it)."""
         import subprocess
 
         v = self.version()
@@ -159,41 +170,49 @@ class Engine:
         with self.hint_lock:
             if v in self.hints:
                 return {"version": v, "hint": self.hints[v]}
-            if self.hint_proc is not None and self.hint_version != v:
-                self.hint_proc.kill()       # superseded: the record moved on
-            if self.hint_proc is None or self.hint_version != v:
+            job = self.hint_job
+            if job is not None and job.version != v:
+                job.proc.kill()             # superseded: the record moved on
+                job = None
+            waiter = job is None
+            if waiter:
                 view = self.writer.view
-                self.hint_proc = subprocess.Popen(
+                proc = subprocess.Popen(
                     [sys.executable, "-m", "web.hint", os.path.abspath(self.path),
                      "public" if view is None else view],
                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
                     cwd=str(HERE.parent))
-                self.hint_version = v
-            proc = self.hint_proc
+                job = self.hint_job = HintJob(v, proc)
+        assert job is not None
+        if not waiter:
+            job.done.wait(HINT_TIMEOUT)
+            return {"version": job.version if job.hint_known else None, "hint": job.hint}
         try:
-            out, _ = proc.communicate(timeout=HINT_TIMEOUT)
+            out, _ = job.proc.communicate(timeout=HINT_TIMEOUT)
         except subprocess.TimeoutExpired:
-            proc.kill()
+            job.proc.kill()
+            job.proc.communicate()
             out = ""
-        with self.hint_lock:
-            if self.hint_proc is proc:
-                self.hint_proc = None
         try:
             d = json.loads(out) if out else {}
         except ValueError:
             d = {}
-        if d.get("version") is not None:
-            with self.hint_lock:
+        with self.hint_lock:
+            if self.hint_job is job:
+                self.hint_job = None
+            if d.get("version") is not None:
                 if len(self.hints) > 32:
                     self.hints.clear()
                 self.hints[d["version"]] = d.get("hint")
+                job.hint, job.hint_known = d.get("hint"), d["version"] == job.version
+        job.done.set()
         return {"version": d.get("version"), "hint": d.get("hint")}
 
     def stop(self) -> None:
         """Stop the hint's process, if one runs."""
         with self.hint_lock:
-            if self.hint_proc is not None:
-                self.hint_proc.kill()
+            if self.hint_job is not None:
+                self.hint_job.proc.kill()
 
     def advice(self) -> dict:
         """The advisor's ranking and the exposure, as text."""

@@ -399,6 +399,6 @@ def outcome(o, session) -> dict[str, Any]:
     else:
         status = k
     if o.reloaded:
-        status = f"(the record changed on disk; reloaded) {status}"
+        status += " (the record had changed on disk: read again first)"
     d["status"] = status
     return d
