@@ -232,9 +232,10 @@ def append_statement(path: str, statement: str, *, force: bool = False,
     return rec
 
 
-#: a statement refused as written whose class waits for another (``held_for``: a
-#: Literature claim waits for its ``shown`` line) is kept at the record's end as a comment
-#: line with this mark, until ``log`` gets the line that resolves it
+#: a statement refused as written whose class waits for another (its event class's
+#: ``held_for``: a claim that turned out wrong waits for the line showing the cards) is
+#: kept at the record's end as a comment line with this mark, until ``log`` gets the line
+#: that resolves it
 HELD_MARK = "# held: "
 
 
@@ -254,12 +255,12 @@ class Logged:
 
 
 def held_statement(text: str) -> tuple[int, str] | None:
-    """The held statement at the end of a record's text (its line and statement), if the
+    r"""The held statement at the end of a record's text (its line and statement), if the
     last non-blank line is a :data:`HELD_MARK` comment.
 
-    >>> held_statement("game: literature\n# held: Ana claims 2H-7H: Ana 2H\n\n")
+    >>> held_statement("players: Ana Ben\n# held: Ana claims 2H-7H: Ana 2H\n\n")
     (2, 'Ana claims 2H-7H: Ana 2H')
-    >>> held_statement("game: literature\n# held: x\nAna has 5 cards\n") is None
+    >>> held_statement("players: Ana Ben\n# held: x\nAna has 5 cards\n") is None
     True
     """
     lines = split_lines(text)
@@ -284,8 +285,8 @@ def log_statement(path: str, statement: str, *, force: bool = False,
                   expect: str | None = None) -> Logged:
     """``sleuth log``: :func:`append_statement`, and every true line of a game can be
     logged one at a time.  A statement that, as written alone, is refused (a rule or a
-    contradiction) but whose class waits for another (``held_for``: a Literature claim
-    that turned out wrong, resolved by its ``shown`` line) is saved as a
+    contradiction) but whose class waits for another (``held_for``: a claim that turned
+    out wrong, resolved by the line showing the cards) is saved as a
     :data:`HELD_MARK` comment, as ``play`` holds it; the next ``log`` of the resolving
     class checks the two together and writes them as statements in place of the comment.
     Anything else leaves the held comment where it is (nothing typed is lost)."""

@@ -752,7 +752,7 @@ def text_version(text: str) -> str:
     their texts do (a SHA-256 prefix).  A writer that decided on one version passes it back
     (``Session.handle(..., expect=...)``) and is refused if the file moved on meanwhile.
 
-    >>> text_version("game: mystery-hand\\n") == text_version("game: mystery-hand\\n")
+    >>> text_version("players: Ana Ben\\n") == text_version("players: Ana Ben\\n")
     True
     >>> len(text_version(""))
     16
