@@ -362,3 +362,18 @@ def test_the_advice_table_aligns_wide_names():
     ends = {wcwidth.wcswidth(r[:r.index("score") + 5]) for r in rows[:1]}
     ends |= {wcwidth.wcswidth(r[:r.index("1.000") + 5]) for r in rows[1:]}
     assert len(ends) == 1, rows
+
+
+def test_header_me_and_dealer_resolve_a_name_in_another_case():
+    from solver.records import parse_record
+
+    rec = parse_record("game: mystery-hand\nplayers: Ana Ben Cleo Dev\ndealer: dev\nme: ANA\n")
+    assert (rec.header.me, rec.header.dealer) == ("Ana", "Dev")
+
+
+def test_a_name_typed_in_two_unicode_forms_is_listed_twice():
+    from solver.errors import NotationError
+    from solver.records import parse_record
+
+    with pytest.raises(NotationError, match="listed twice"):
+        parse_record("game: mystery-hand\nplayers: Jos\u00e9 Jose\u0301 Ben Cleo\n")

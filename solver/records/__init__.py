@@ -291,8 +291,9 @@ def parse_header(pairs: list[tuple[int, str, str, str]], path: str | None) -> He
             check_player_name(p)
         except SleuthError as e:
             raise _locate(e, path, pl, praw) from None
-    if len(set(players)) != len(players):
-        dup = next(p for p in players if players.count(p) > 1)
+    shapes = [unicodedata.normalize("NFC", p) for p in players]   # José typed two ways
+    if len(set(shapes)) != len(shapes):
+        dup = next(p for p, s in zip(players, shapes) if shapes.count(s) > 1)
         raise NotationError("a player is listed twice", text=dup, path=path, line=pl,
                             column=praw.find(dup) + 1)
     variant: tuple[str, ...] = ()
@@ -306,10 +307,15 @@ def parse_header(pairs: list[tuple[int, str, str, str]], path: str | None) -> He
         if key in values:
             kl, kval, kraw = values[key]
             name = kval.strip()
-            if name and name not in players:
+            try:
+                found = name_in(name, players) if name else None
+            except SleuthError as e:
+                raise _locate(e, path, kl, kraw) from None
+            if name and found is None:
                 raise NotationError(f"'{key}:' must name one of the players "
                                     f"({' '.join(players)})", text=name, path=path, line=kl,
                                     column=kraw.find(name) + 1)
+            name = found or name
             if key == "dealer":
                 dealer = name or None
             else:
