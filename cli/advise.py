@@ -16,8 +16,27 @@ def _pct(p) -> str:
     return "-" if p is None else f"{100 * p:.1f}%"
 
 
+#: the JSON keys the notes of an Advice may name, as the text table heads them
+TEXT_NAMES = (("info_bits and leak_bits", "info and leak"), ("info_bits", "info"),
+              ("leak_bits", "leak"),
+              ("per action under 'error'", "per action in --json, key 'error'"))
+
+#: the text's width (a terminal's default; the table wraps below it)
+WIDTH = 79
+
+
+def _text_note(note: str) -> str:
+    """A note of the advice as the text shows it: the columns by their heads."""
+    for key, head in TEXT_NAMES:
+        note = note.replace(key, head)
+    return note
+
+
 def render_advice(adv, top: int | None = None) -> str:
-    """The advice as text: one line per action, best first."""
+    """The advice as text, at most 79 columns: one row of figures per action, best first,
+    its most likely answers and the game's own figures on indented lines below it."""
+    import textwrap
+
     acts = adv.actions if top is None else adv.actions[:top]
     head = f"{adv.view}: " + ("your turn" if adv.on_turn else "not your turn" + (
         " (actions as if it were)" if adv.actions else ""))
@@ -25,22 +44,42 @@ def render_advice(adv, top: int | None = None) -> str:
     if adv.actions:
         lines.append(f"figures: {'exact (every consistent deal)' if adv.exact else adv.method}"
                      f" over {adv.samples} deals")
-    lines += ["  " + n for n in adv.notes]
+    lines += textwrap.wrap(_text_note("; ".join(adv.notes)), WIDTH, initial_indent="  ",
+                           subsequent_indent="  ") if adv.notes else []
     if not acts:
+        if top is not None and adv.actions:
+            lines.append("  (no actions with --top 0)")
+        elif not adv.actions:
+            lines.append("  no legal action")
         return "\n".join(lines)
     from wcwidth import wcswidth    # columns on screen: 李 takes two, a combining mark none
+
+    extra_col = any(a.more.get("p_extra_turn") is not None for a in acts)
+    figures = 7 + 2 + 6 + 2 + 6 + (8 if extra_col else 0)
+    room = WIDTH - 2 - 3 - 2 - 2 - figures       # what the action column may take
+    w = min(max([max(wcswidth(a.action), 0) for a in acts] + [6]), room)
 
     def pad(text: str) -> str:
         return text + " " * (w - max(wcswidth(text), 0))
 
-    w = max([max(wcswidth(a.action), 0) for a in acts] + [6])
-    lines.append(f"  {'#':>3}  {'action':<{w}}  {'score':>7}  {'info':>6}  {'leak':>6}  "
-                 f"{'extra':>6}  most likely answers")
+    def wrapped(label: str, text: str) -> list[str]:
+        return textwrap.wrap(f"{label}: {text}", WIDTH, initial_indent=" " * 7,
+                             subsequent_indent=" " * 9, break_on_hyphens=False)
+
+    lines.append(f"  {'#':>3}  {'action':<{w}}  {'score':>7}  {'info':>6}  {'leak':>6}"
+                 + (f"  {'extra':>6}" if extra_col else ""))
     for i, a in enumerate(acts, 1):
-        ans = ", ".join(f"{k} {_pct(v)}" for k, v in list(a.p_answers.items())[:3])
         extra = a.more.get("p_extra_turn")
-        lines.append(f"  {i:>3}  {pad(a.action)}  {a.score:7.3f}  {a.info_bits:6.3f}  "
-                     f"{a.leak_bits:6.3f}  {_pct(extra) if extra is not None else '-':>6}  {ans}")
+        row = (f"{a.score:7.3f}  {a.info_bits:6.3f}  {a.leak_bits:6.3f}"
+               + (f"  {_pct(extra) if extra is not None else '-':>6}" if extra_col else ""))
+        if wcswidth(a.action) > w:          # a long action on its own line, then its row
+            lines.append(f"  {i:>3}  {a.action}")
+            lines.append(f"  {'':>3}  {pad('')}  {row}")
+        else:
+            lines.append(f"  {i:>3}  {pad(a.action)}  {row}")
+        answers = "; ".join(f"{k} {_pct(v)}" for k, v in list(a.p_answers.items())[:3])
+        if answers:
+            lines += wrapped("most likely answers", answers)
         for key in ("p_right", "wrong_costs", "p_team", "outcomes", "safe", "p_yes",
                     "expected_cards", "tells"):
             if key in a.more and a.more[key] not in (None, "", {}):
@@ -50,7 +89,7 @@ def render_advice(adv, top: int | None = None) -> str:
                 elif isinstance(v, dict):
                     v = ", ".join(f"{k} {_pct(x) if isinstance(x, float) else x}"
                                   for k, x in v.items())
-                lines.append(f"       {key}: {v}")
+                lines += wrapped(key, str(v))
     if top is not None and len(adv.actions) > top:
         lines.append(f"  ... {len(adv.actions) - top} more (--top)")
     return "\n".join(lines)
@@ -154,7 +193,13 @@ def review(record, as_, html_file, force, as_json):
         check_output(html_file, force=force, reading=(record,), what="the page")
     rec = read_record(record)
     game = capable(rec, Capability.ADVISE, "advisor")
-    rv = game.review(rec, resolve_view(rec, as_))
+    view = resolve_view(rec, as_)
+    from cli.progress import on_terminal, ticker
+
+    what = (f"review: {view}'s turns, analysing the record after each of its "
+            f"{len(rec.statements)} statements")
+    with ticker(what, on_terminal(as_json)):
+        rv = game.review(rec, view)
     if html_file:
         from web.review import review_html   # Jinja2 only for the page
 

@@ -58,6 +58,10 @@ def split_variants(values) -> list[str]:
     return out
 
 
+#: the default exposure section waits at most this fraction of the analysis' time more
+EXPOSURE_PATIENCE = 0.2
+
+
 @cli.command()
 @click.argument("record", type=FilePath())
 @click.option("--as", "as_", metavar="PLAYER", shell_complete=complete_player,
@@ -66,7 +70,8 @@ def split_variants(values) -> list[str]:
 @click.option("--json", "as_json", is_flag=True, help="Machine output per docs/record-format.md.")
 @click.option("--exposure/--no-exposure", default=None,
               help="What a spectator (so every opponent) can infer about the view's hand "
-              "(games with an advisor). Shown on the sheet by default for a player's view; "
+              "(games with an advisor). Shown on the sheet by default for a player's view "
+              "while the game is on, when it takes at most a fifth longer than the analysis; "
               "in --json (key 'exposure') when asked for, as it costs a second analysis (run "
               "beside the first on a second core).")
 @handle_errors(json_flag="as_json")
@@ -91,7 +96,11 @@ def analyze(record, as_, as_json, exposure=None):
     if exposure and not advised:
         raise NotationError("--exposure needs a player's view in a game with an advisor",
                             text=rec.game if view else "public")
-    if exposure or (exposure is None and advised and not as_json):
+    # by default only where cheap: not once the game is over (a note keyed 'over:' says
+    # so), and not waited for more than a fifth longer than the analysis takes
+    over = exposure is None and advised and any(
+        (n.key or "").startswith("over:") for n in game.table_notes(rec, view, None))
+    if exposure or (exposure is None and advised and not as_json and not over):
         # the second analysis runs beside the first (2 cores: the slower of the two, not
         # their sum); on the sheet's default a failing one never costs the analysis
         from solver.parallel import beside
@@ -103,7 +112,8 @@ def analyze(record, as_, as_json, exposure=None):
         result, exp, failed = beside(lambda: game.analyze(rec, view),
                                      lambda: game.exposure(rec, view),
                                      preload=game.solver_modules,
-                                     meanwhile=None if as_json else renderers)
+                                     meanwhile=None if as_json else renderers,
+                                     patience=None if exposure else EXPOSURE_PATIENCE)
         if failed is not None:
             if exposure:
                 raise failed
@@ -121,7 +131,7 @@ def analyze(record, as_, as_json, exposure=None):
             click.echo(note.text)
         if exp is not None and "not_computed" in exp:
             click.echo("what the table knows about your hand: not computed "
-                       f"({exp['not_computed']})")
+                       f"({exp['not_computed']}; --exposure waits for it)")
         elif exp is not None:
             from cli.advise import render_exposure
 

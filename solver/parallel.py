@@ -28,6 +28,7 @@ import contextlib
 import os
 import pickle
 import sys
+import time
 import traceback
 
 from solver.errors import SleuthError
@@ -70,7 +71,7 @@ def _portable(kind, value) -> bytes:
         return pickle.dumps(("bug", ("the result could not be sent", "")))
 
 
-def beside(main, side, preload=(), meanwhile=None):
+def beside(main, side, preload=(), meanwhile=None, patience: float | None = None):
     """``(main(), side(), None)``, or ``(main(), None, error)`` when ``side`` raised a
     :class:`~solver.errors.SleuthError` (a failing side never costs the main result); any
     other exception of ``side`` is a bug and raised here as ``RuntimeError`` with its
@@ -82,6 +83,9 @@ def beside(main, side, preload=(), meanwhile=None):
     ``meanwhile``: called here after ``main``, while the side may still be running (work
     the caller needs next, such as loading what prints the results, done in time that
     would otherwise be spent waiting).
+    ``patience``: how much longer than ``main`` took (a fraction of its time) to wait for
+    ``side`` after it; a side still running then is stopped and the error is a
+    :class:`~solver.errors.BudgetError` (a result that is only worth its cost when cheap).
 
     >>> done = []
     >>> beside(lambda: 1, lambda: 2, meanwhile=lambda: done.append("loaded"))
@@ -107,6 +111,8 @@ def beside(main, side, preload=(), meanwhile=None):
         if pid == 0:                                # the side process
             try:
                 ignore_in_child()                   # this process stops it (SIGKILL)
+                if patience is not None:            # optional work: never slows the main
+                    os.nice(10)
                 os.close(recv)
                 data = _portable(*_side_value(side))
                 with os.fdopen(send, "wb") as out:
@@ -116,9 +122,20 @@ def beside(main, side, preload=(), meanwhile=None):
     os.close(send)
     done = False
     try:
+        started = time.monotonic()
         value = main()
+        took = time.monotonic() - started
         if meanwhile is not None:
             meanwhile()
+        if patience is not None:
+            import select
+
+            left = started + took * (1 + patience) - time.monotonic()
+            if not select.select([recv], [], [], max(0.0, left))[0]:
+                from solver.errors import BudgetError
+
+                return value, None, BudgetError(   # the finally below stops the side
+                    f"it takes more than {patience:.0%} longer than the analysis")
         with os.fdopen(recv, "rb") as got:
             recv = None
             data = got.read()

@@ -206,3 +206,81 @@ def test_hand_without_the_sheet_says_whose_turn(tmp_path):
     (_, first), (_, second) = blocks(r.output)
     # Ana's turn goes on after her draw: the note changes only when the turn passes
     assert first == ["saved line 20: Ana draws JS"] and second[0].startswith("saved line 21")
+
+
+# ----- the exposure: only where cheap, never after the game ------------------------------
+def test_a_side_analysis_that_outlasts_its_patience_is_stopped():
+    import time
+
+    from solver.errors import BudgetError
+    from solver.parallel import beside
+
+    t0 = time.monotonic()
+    value, side, err = beside(lambda: 1, lambda: time.sleep(60) or 2, patience=0.2)
+    assert (value, side) == (1, None) and isinstance(err, BudgetError)
+    assert "longer than the analysis" in str(err)
+    assert time.monotonic() - t0 < 30          # stopped, not waited for
+    assert beside(lambda: 1, lambda: 2, patience=None) == (1, 2, None)
+
+
+def test_analyze_says_why_an_exposure_was_not_waited_for(monkeypatch):
+    from cli import commands
+
+    monkeypatch.setattr(commands, "EXPOSURE_PATIENCE", 0.0)
+    game = __import__("solver.games", fromlist=["get_game"]).get_game("mystery-hand")
+    monkeypatch.setattr(type(game), "exposure",
+                        lambda self, rec, view, budget=None: __import__("time").sleep(60))
+    r = CliRunner().invoke(cli, ["analyze", str(FIVE)])
+    assert r.exit_code == 0, r.output
+    assert "what the table knows about your hand: not computed (it takes more than 0% " \
+           "longer than the analysis; --exposure waits for it)" in r.output
+
+
+def test_no_exposure_once_the_game_is_over(tmp_path):
+    rec = prefix(SAMPLES / "mystery-hand" / "seven-players.txt", tmp_path, lambda i, ln: True)
+    assert any("The game is over" in ln for ln in
+               CliRunner().invoke(cli, ["analyze", str(rec), "--no-exposure"]).output
+               .splitlines())
+    r = CliRunner().invoke(cli, ["analyze", str(rec)])
+    assert r.exit_code == 0 and "what the table knows" not in r.output
+    # asked for, it is still computed
+    asked = CliRunner().invoke(cli, ["analyze", str(rec), "--exposure"])
+    assert "what the table knows about Ana's hand" in asked.output
+
+
+def test_format_literature_shows_the_unseen_forms():
+    r = CliRunner().invoke(cli, ["format", "literature"])
+    for form in ("Ben asks Cleo ?: yes", "Ben asks Cleo 5H: ?", "Ben: ?", "Ben has 5 cards",
+                 "turn: Cleo"):
+        assert f"  {form}\n" in r.output
+
+
+def test_suggest_fits_80_columns_and_names_only_its_columns():
+    r = CliRunner().invoke(cli, ["suggest", str(FIVE), "--top", "12"])
+    assert r.exit_code == 0, r.output
+    lines = r.output.splitlines()
+    assert max(len(ln) for ln in lines) <= 80
+    head = next(ln for ln in lines if ln.strip().startswith("#"))
+    assert head.split() == ["#", "action", "score", "info", "leak", "extra"]
+    text = "\n".join(lines)
+    assert "info_bits" not in text and "leak_bits" not in text and "under 'error'" not in text
+    assert sum(1 for ln in lines if ln.strip().startswith("most likely answers:")) == 12
+
+
+def test_progress_is_for_a_terminal_only():
+    import io
+
+    from cli.progress import Line, on_terminal
+
+    assert not on_terminal(as_json=True)
+    out = io.StringIO()
+    line = Line(out)
+    line.show("replay: step 37/109")
+    line.show("replay: step 38/109 " + "x" * 100)
+    line.clear()
+    text = out.getvalue()
+    assert text.startswith("\rreplay: step 37/109\r") and text.endswith("\r")
+    assert all(len(part) <= 79 for part in text.split("\r"))
+    # piped (CliRunner's stderr is no terminal): nothing but the review on the streams
+    r = CliRunner().invoke(cli, ["review", str(SAMPLES / "mystery-hand" / "two-player-seen.txt")])
+    assert r.exit_code == 0 and "\r" not in r.output
