@@ -172,7 +172,7 @@ class Table:
     def wait_idle(self):
         self.page.wait_for_function(
             "() => { const l = document.getElementById('live');"
-            " return l && l.getAttribute('aria-busy') === 'false'"
+            " return l && l.getAttribute('aria-busy') === 'false' && l.dataset.pending !== 'yes'"
             " && document.getElementById('working').hidden; }", polling="raf")
 
     def status(self) -> str:
@@ -198,7 +198,7 @@ class Table:
         self.page.wait_for_function(
             "v => { const s = document.getElementById('status').textContent;"
             " const l = document.getElementById('live');"
-            " if (!s || l.getAttribute('aria-busy') !== 'false'"
+            " if (!s || l.getAttribute('aria-busy') !== 'false' || l.dataset.pending === 'yes'"
             "     || !document.getElementById('working').hidden) return false;"
             " return !/^(\\([^)]*\\) )?(logged|undo|redo|line \\d+ is now|deleted)/.test(s)"
             "     || l.dataset.version !== v; }", arg=before, polling="raf")
