@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from cli.bounds import samples_option, timeout_option
 from cli.commands import capable, resolve_view
 from cli.main import FilePath, cli, complete_player, emit_json, handle_errors, with_examples
 from cli.output import check_output, force_option, write_output, wrote
@@ -101,11 +102,11 @@ def render_advice(adv, top: int | None = None) -> str:
               help="Advise this player (default: the "
               "record's 'me:').")
 @click.option("--top", type=click.IntRange(min=1), help="Show only the N best actions.")
-@click.option("--samples", type=click.IntRange(min=50), help="Deals drawn when the "
-              "posterior is too large to enumerate (default 600).")
+@samples_option("Deals drawn when the posterior is too large to enumerate (default 600)")
 @click.option("--json", "as_json", is_flag=True, help="Machine output (docs/advisor.md).")
 @handle_errors(json_flag="as_json")
 @with_examples
+@timeout_option
 def suggest(record, as_, top, samples, as_json):
     """Every legal action of a player now, ranked, with the figures behind it.
 
@@ -182,6 +183,7 @@ def render_review(rv) -> str:
 @click.option("--json", "as_json", is_flag=True, help="Machine output.")
 @handle_errors(json_flag="as_json")
 @with_examples
+@timeout_option
 def review(record, as_, html_file, force, as_json):
     """Each of a player's turns against the advisor's best, the first safe moment, mistakes.
 

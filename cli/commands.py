@@ -7,7 +7,7 @@ import os
 
 import click
 
-from cli.bounds import timeout_option, unfinished
+from cli.bounds import timeout_option, unchecked, unfinished
 from cli.main import (SAMPLES, FilePath, cli, complete_card, complete_player, conflict_text,
                       demo_record, emit_json, handle_errors, renderer, with_examples)
 from cli.output import check_output, force_option, write_output, wrote
@@ -200,7 +200,7 @@ def new(game, record, players, me, variant, dealer, extra, force):
               "is re-checked).")
 @handle_errors()
 @with_examples
-@timeout_option
+@timeout_option(report=unchecked)
 def log(record, statement, force, replace):
     """Append one statement after checking it against the whole record.
 

@@ -9,6 +9,7 @@ import sys
 import click
 from tabulate import tabulate
 
+from cli.bounds import timeout_option
 from cli.main import FilePath, cli, emit_json, handle_errors, renderer, with_examples
 from cli.output import check_output, force_option, write_output, wrote
 from solver.errors import NotationError
@@ -152,6 +153,7 @@ def _complete_player(ctx, param, incomplete):
               "(default: the number of CPUs; the same figures).")
 @handle_errors(json_flag="as_json")
 @with_examples
+@timeout_option
 def replay_cmd(record, as_, all_views, as_json, plot, force, upto, jobs):
     """What became known, statement by statement.
 

@@ -419,6 +419,7 @@ def play(record, as_, as_json, no_sheet, compact=None, hint=None):
     status is 3 if a contradiction was refused, else 2 if any line was refused, else 0.
     """
     from cli.commands import resolve_view
+    from solver.model.budget import restart
 
     session = Session(record)
     if as_ is not None:
@@ -462,6 +463,7 @@ def play(record, as_, as_json, no_sheet, compact=None, hint=None):
             continue                # only a key at a terminal accepts a correction
         if not interactive and not as_json:
             say(f"> {printable(line)}")
+        restart()                   # each line is its own analysis: a fresh --timeout
         o = session.handle(line)
         if o.kind == "empty":
             continue
@@ -472,6 +474,7 @@ def play(record, as_, as_json, no_sheet, compact=None, hint=None):
         elif o.kind != "quit":
             say(render_outcome(o, session, show_sheet, keys))
             if (interactive if hint is None else hint) and o.saved:
+                restart()
                 say(session.hint() or "")   # the advisor's one-line hint on the view's turn
         if o.kind == "quit":
             break

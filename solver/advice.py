@@ -455,14 +455,18 @@ def _review_part(args):
 
     from solver.errors import SleuthError
     from solver.games import get_game
+    from solver.model.budget import TimeUp, restart
 
     game_name, record, view, budget, suggest, indices, turns = args
     game = get_game(game_name)
     out = []
     for i in indices:
+        restart()               # each prefix is its own analysis: a fresh time budget
         rec = replace(record, statements=tuple(record.statements[:i]))
         try:
             k = game.knowledge(rec, view, budget)
+        except TimeUp as e:     # said, not taken for an unknown step
+            raise TimeUp(e.seconds, f"step {i} of the review: {e.what}") from None
         except SleuthError:
             k = None
         out.append((i, k, suggest(rec) if i in turns else None))

@@ -26,7 +26,7 @@ from typing import Any, Callable
 
 from solver.errors import InconsistentError, NotationError, SleuthError
 from solver.games import (PUBLIC, Capability, Finding, Game, Knowledge, StepSpec, get_game)
-from solver.model.budget import STEP_BUDGET, Budget
+from solver.model.budget import STEP_BUDGET, Budget, TimeUp, restart
 from solver.model.reuse import reusing
 from solver.records import Record, Statement
 
@@ -181,10 +181,13 @@ PARALLEL_STEPS = 12
 
 
 def _probe_one(spec, view, budget):
+    restart()                   # each step is its own analysis: a fresh time budget
     try:
         return probe(spec.record, view, budget), None
     except InconsistentError as e:      # a contradiction saved with 'force'
         return None, str(e)
+    except TimeUp as e:                 # which step ran out of time
+        raise TimeUp(e.seconds, f"step {spec.index} of the replay: {e.what}") from None
 
 
 #: consecutive steps probed together (one task of a worker process): within a process the
@@ -345,8 +348,11 @@ def _checks(record, specs, result, budget) -> list[Finding]:
         vr = result.get(player)
         if vr is not None:
             return vr.steps[index].knowledge
+        restart()
         try:
             return probe(specs[index].record, player, budget)
+        except TimeUp:
+            raise
         except SleuthError:
             return None
 

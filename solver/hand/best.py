@@ -203,9 +203,10 @@ def _kinds(hand: list[Card], regime: Regime) -> tuple[Counter, int, dict]:
 
 
 def _solve(model: cp_model.CpModel) -> cp_model.CpSolver | None:
-    solver = cp_model.CpSolver()
+    from solver.model.budget import cp_solver
+
+    solver = cp_solver(cp_model, TIME_LIMIT, "the meld optimiser")   # cut to the deadline
     solver.parameters.num_workers = 1
-    solver.parameters.max_time_in_seconds = TIME_LIMIT
     status = solver.solve(model)
     if status == cp_model.OPTIMAL:
         return solver

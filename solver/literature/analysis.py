@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from solver.literature.engine import Play
 from solver.literature.inference import (MAX_STATES, TIME_BUDGET, Probabilities, ViewModel,
-                                         build, current,
+                                         backbone, build, current,
                                          probabilities, team_probabilities)
 from solver.literature.table import Table
 
@@ -89,12 +89,43 @@ def analyze(record, view, *, max_states=MAX_STATES, time_budget=TIME_BUDGET,
     if vm.history:              # course by course (solver.literature.courses)
         from solver.literature.courses import figures
 
+        # the certainties first (the history model keeps its backbone: no extra work), so
+        # that an analysis over its time still says them (solver.model.budget.TimeUp)
+        from solver.model.budget import TimeUp
+
+        try:
+            establish_places(vm, backbone(vm))
+        except TimeUp as e:         # the cards settled before the time ran out
+            if getattr(e, "partial_backbone", None) is not None:
+                e.established.update(places_of(vm, e.partial_backbone), certainties="some")
+            raise
+
         mix = figures(record, view, vm, max_states, time_budget)
         if mix:
             return analyze_model(vm, mix.probs, len(record.statements), max_states,
                                  time_budget, teams=(mix.pteam, mix.pt_exact, mix.pt_error))
     probs = probabilities(vm, max_states, time_budget)
     return analyze_model(vm, probs, len(record.statements), max_states, time_budget)
+
+
+def places_of(vm: ViewModel, bb) -> dict:
+    """What a backbone ``bb`` of ``vm`` establishes, as :func:`solver.model.budget.establish`
+    keeps it: each card's possible places (one list per copy; a single place is a
+    certainty; of a backbone cut short, the places not yet ruled out), the game and the
+    view."""
+    t = vm.table
+    places = {repr(card): [sorted({vm.fixed[k]} if k in vm.fixed else bb.possible[k])
+                           for k in ks] for card, ks in t.card_keys.items()}
+    return {"game": "literature", "view": vm.view, "places": places}
+
+
+def establish_places(vm: ViewModel, bb) -> None:
+    """Note the certainties of ``bb`` with the analysis's deadline: what ``analyze`` still
+    says when the probabilities do not finish in time."""
+    from solver.model.budget import establish
+
+    if bb.consistent:
+        establish(**places_of(vm, bb), certainties="all")
 
 
 def by_card(table: Table, loc_p, poss) -> tuple[dict, dict]:

@@ -136,8 +136,11 @@ class Play:
         return p
 
     def run(self, statements) -> "Play":
+        from solver.model.budget import check as deadline
+
         statements = list(statements)
         for i, s in enumerate(statements):
+            deadline("going through the record")   # a long record: within --timeout too
             if self._skip_next:
                 self._skip_next = False
                 continue

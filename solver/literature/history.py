@@ -39,6 +39,7 @@ from collections import Counter
 
 from solver.errors import BudgetError
 from solver.model import Backbone, cp_model
+from solver.model.budget import TimeUp, cp_solver
 from solver.literature.engine import OUT, Play
 from solver.literature.events import (Ask, Claim, HandCount, Holds, PassTurn, TurnIs,
                                       UnheardAnswer, UnheardCard, UnseenAsk)
@@ -533,9 +534,8 @@ class HistoryModel:
         """One-thread CP-SAT.  ``deterministic``: a limit in CP-SAT's deterministic time, so
         that the deals found (and the estimates made from them) never depend on the
         machine's speed; ``seconds`` is then only a safety net."""
-        s = cp_model.CpSolver()
+        s = cp_solver(cp_model, seconds)    # cut to the analysis's deadline (budget.py)
         s.parameters.num_workers = 1
-        s.parameters.max_time_in_seconds = seconds
         if deterministic is not None:
             s.parameters.max_deterministic_time = deterministic
         return s
@@ -631,46 +631,54 @@ class HistoryModel:
         if st == cp_model.UNKNOWN:
             raise BudgetError("CP-SAT could not find a history in time")
         take(first)
-        while unseen:
-            before = len(unseen)
-            m.Maximize(sum(final[x] for x in unseen))
-            st = solver.Solve(m)
-            if st not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-                break
-            take(solver)
-            if len(unseen) == before:
-                break
-        m.ClearObjective()
-        # each card's remaining places at once, in a copy of the model with the constraint
-        # stated (assumptions would turn CP-SAT's presolve off: far slower proofs)
-        one = self._solver(30.0)
-        quick = self._solver(60.0, GROUP_STEP)
-        while unseen:      # all remaining pairs at once: one proof settles them all
-            m2 = m.clone()
-            m2.AddBoolOr([m2.get_bool_var_from_proto_index(final[x].Index()) for x in unseen])
-            st = quick.Solve(m2)
-            if st == cp_model.INFEASIBLE:
-                unseen.clear()
-            elif st in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-                take(quick)
-                continue
-            break
-        for k in self.cards:
-            while True:
-                rest = [p for p in self.locations if (k, p) in unseen]
-                if not rest:
+        try:
+            while unseen:
+                before = len(unseen)
+                m.Maximize(sum(final[x] for x in unseen))
+                st = solver.Solve(m)
+                if st not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
                     break
+                take(solver)
+                if len(unseen) == before:
+                    break
+            m.ClearObjective()
+            # each card's remaining places at once, in a copy of the model with the constraint
+            # stated (assumptions would turn CP-SAT's presolve off: far slower proofs)
+            one = self._solver(30.0)
+            quick = self._solver(60.0, GROUP_STEP)
+            while unseen:      # all remaining pairs at once: one proof settles them all
                 m2 = m.clone()
-                lits = [m2.get_bool_var_from_proto_index(final[k, p].Index()) for p in rest]
-                m2.AddBoolOr(lits)
-                st = one.Solve(m2)
+                m2.AddBoolOr([m2.get_bool_var_from_proto_index(final[x].Index()) for x in unseen])
+                st = quick.Solve(m2)
                 if st == cp_model.INFEASIBLE:
-                    for p in rest:
-                        unseen.discard((k, p))
-                    break
-                if st == cp_model.UNKNOWN:
-                    raise BudgetError("CP-SAT could not finish the certainties in time")
-                take(one)
+                    unseen.clear()
+                elif st in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+                    take(quick)
+                    continue
+                break
+            for k in self.cards:
+                while True:
+                    rest = [p for p in self.locations if (k, p) in unseen]
+                    if not rest:
+                        break
+                    m2 = m.clone()
+                    lits = [m2.get_bool_var_from_proto_index(final[k, p].Index()) for p in rest]
+                    m2.AddBoolOr(lits)
+                    st = one.Solve(m2)
+                    if st == cp_model.INFEASIBLE:
+                        for p in rest:
+                            unseen.discard((k, p))
+                        break
+                    if st == cp_model.UNKNOWN:
+                        raise BudgetError("CP-SAT could not finish the certainties in time")
+                    take(one)
+        except TimeUp as e:
+            # out of time: a card none of whose places is still undecided is settled (its
+            # possible places are exact); the others may be anywhere not yet ruled out
+            e.partial_backbone = Backbone(True, {k: possible[k] | {p for (c, p) in unseen
+                                                                  if c == k}
+                                                 for k in self.cards})
+            raise
         self._bb = Backbone(True, possible)
         return self._bb
 

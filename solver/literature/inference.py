@@ -543,9 +543,13 @@ def team_probabilities(vm: ViewModel, probs: Probabilities, max_states=MAX_STATE
         # stretched past max_states could not be redone within it)
         from solver.model.counting import OverBudget, sample_deal_rows
 
+        from solver.model.budget import TimeUp
+
         try:
             arr = sample_deal_rows(vm.model, PTEAM_SAMPLES, len(vm.statements),
                                    max_states=None, exact_ints=False)
+        except TimeUp:
+            raise
         except (OverBudget, ValueError):
             arr = None
     if arr is None and probs.deals is not None and len(probs.deals):

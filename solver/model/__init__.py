@@ -163,10 +163,11 @@ class CardLocationModel:
         return m, x, lits
 
     @staticmethod
-        s = cp_model.CpSolver()
     def _solver(seconds: float = 10.0, workers: int = 1) -> Any:      # a CpSolver
+        from solver.model.budget import cp_solver
+
+        s = cp_solver(cp_model, seconds)    # cut to the analysis's deadline (budget.py)
         s.parameters.num_workers = workers
-        s.parameters.max_time_in_seconds = seconds
         return s
 
     def witness(self) -> dict[Hashable, str] | bool | None:

@@ -88,9 +88,10 @@ class Deadline:
     established so far.  :meth:`restart` starts the next analysis of the same command
     (a replay step, a line typed in ``play``) with the same budget."""
 
-    def __init__(self, seconds: float):
+    def __init__(self, seconds: float, already: float = 0.0):
         self.seconds = float(seconds)
         self.restart()
+        self.at -= already
 
     def restart(self) -> None:
         self.at = time.monotonic() + self.seconds
@@ -118,10 +119,11 @@ def current() -> Deadline | None:
 
 class within:
     """Within this block every analysis stops at ``seconds`` of wall-clock time
-    (:class:`TimeUp`); ``None``: no deadline (the enclosing one, if any, goes on)."""
+    (:class:`TimeUp`); ``None``: no deadline (the enclosing one, if any, goes on).
+    ``already``: seconds of it spent before the block."""
 
-    def __init__(self, seconds: float | None = DEFAULT_TIMEOUT):
-        self.deadline = None if seconds is None else Deadline(seconds)
+    def __init__(self, seconds: float | None = DEFAULT_TIMEOUT, already: float = 0.0):
+        self.deadline = None if seconds is None else Deadline(seconds, already)
 
     def __enter__(self) -> Deadline | None:
         global _CURRENT

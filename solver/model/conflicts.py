@@ -79,9 +79,10 @@ class _Probe:
         self.solves += 1
         if self.solves > MAX_SOLVES:
             raise TimeoutError
-        s = cp_model.CpSolver()
+        from solver.model.budget import cp_solver
+
+        s = cp_solver(cp_model, self.seconds)   # cut to the analysis's deadline (budget.py)
         s.parameters.num_workers = 1
-        s.parameters.max_time_in_seconds = self.seconds
         if not optimize:                            # a yes/no question, asked many times:
             s.parameters.cp_model_presolve = False  # these make each solve ~3x faster
             s.parameters.linearization_level = 0

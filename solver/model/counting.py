@@ -44,6 +44,7 @@ from typing import Hashable, NamedTuple
 import numpy as np
 
 from solver.model import reuse
+from solver.model.budget import check as _deadline
 from solver.model.witness import _Infeasible, _propagate
 
 try:                    # the compiled step (setup.py builds it where a C compiler is)
@@ -1456,6 +1457,7 @@ class _DP:
                                  f"{peak} or {work} over all steps")
         if self.deadline is not None and time.perf_counter() > self.deadline:
             raise OverBudget("out of time")
+        _deadline("the probabilities")      # the analysis's own deadline: stop, no fallback
 
     def _forward(self):
         plan = self.plan
@@ -1852,6 +1854,7 @@ class _DP:
         for t in range(T - 1, -1, -1):
             if deadline is not None and time.perf_counter() > deadline:
                 raise OverBudget("out of time")
+            _deadline("the probabilities")
             kept = self._trans.get(t) if KERNEL is not None and not self.exact else None
             if kept is not None:        # compiled: one pass, the same sums
                 src = kept[0]
@@ -2601,6 +2604,7 @@ def estimate(model, *, max_states: int = 200_000, time_budget: float = 1.0, rng=
     # which are rebuilt per batch when they are too big to keep
     batch = min(max_samples, max(512, min_samples)) if time_budget <= 0 else 512
     while True:
+        _deadline("the probabilities")
         t0 = time.perf_counter()
         K = dp.sample_counts(batch, gen, pyr)
         deals = _deals_from_counts(prob, plan, K, gen)

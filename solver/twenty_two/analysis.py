@@ -479,6 +479,7 @@ class _Sampler:
 
     def deals(self):
         if self._deals is None and not self.failed:
+            from solver.model.budget import TimeUp
             from solver.model.counting import OverBudget, sample_deals
 
             try:
@@ -486,6 +487,8 @@ class _Sampler:
                 # to float rounding (~1e-14), without a second programme in integers
                 raw = sample_deals(self.vm.model, self.n, self.seed, max_states=self.max_states,
                                    time_budget=5.0, exact_ints=False)
+            except TimeUp:
+                raise
             except (OverBudget, ValueError) as e:
                 self.failed = ("showdown risk not computed: the consistent deals could not be "
                                f"sampled exactly ({type(e).__name__})")
