@@ -132,8 +132,7 @@ def literature_sheet(a, view: str | None) -> dict:
         status = h.status
         if status.startswith("won:"):
             status = f"won by team {status[4:]}"
-        teams = ", ".join(f"team {k} {percent_cell(v) if 0 < v < 1 else int(v * 100)}%"
-                          if 0 < v < 1 else f"team {k} {int(round(v * 100))}%"
+        teams = ", ".join(f"team {k} " + (percent_cell(v) if 0 < v < 1 else f"{round(v * 100)}%")
                           for k, v in (h.p_team or {}).items())
         head = f"{name}: {status}" + (f"; all six with {teams}" if status == "open" and teams
                                       else "")
