@@ -350,7 +350,7 @@ def test_a_whole_mystery_hand_game_by_taps(browser, tmp_path):
             SHOTS.mkdir(parents=True, exist_ok=True)
             # the alert at the top of the phone's screen, the sheet below it
             table.page.get_by_role("alert").first.evaluate(
-                "el => { el.scrollIntoView({block: 'start'}); window.scrollBy(0, -48); }")
+                "el => { el.scrollIntoView({block: 'start'}); window.scrollBy(0, -72); }")
             table.page.screenshot(path=str(SHOTS / "serve-phone.png"))
             desk = Table(browser, server.url, THREE, viewport=DESKTOP)
             desk.page.screenshot(path=str(SHOTS / "serve-desktop.png"))
