@@ -388,3 +388,25 @@ def test_devices_asking_for_one_hint_share_its_process(tmp_path):
     assert len(out) == 3
     assert {d["hint"] for d in out} == {out[0]["hint"]} and out[0]["hint"]
     assert engine.hint_job is None
+
+
+def test_the_announce_alert(tmp_path):
+    """The alert of the game's notes ('You can announce now: ...') is a role=alert."""
+    lines = (ROOT / "samples" / "mystery-hand" / "seven-players.txt").read_text().splitlines()
+    assert lines[-1].startswith("Ana announces 3H 6D 8D 8C: right")
+    rec = tmp_path / "seven.txt"
+    rec.write_text("\n".join(lines[:-1]) + "\n")
+    html = client(rec).get("/live").text
+    alerts = re.findall(r'<p role="alert"[^>]*>(.*?)</p>', html)
+    assert any("You can announce now: 3H 6D 8D 8C" in a for a in alerts), alerts
+
+
+@pytest.mark.parametrize("sample", ["hand/round-midway-ana.txt", "mysterium/five-players-won.txt"])
+def test_every_game_has_a_page(tmp_path, sample):
+    rec = copy(tmp_path, ROOT / "samples" / sample)
+    c = client(rec)
+    assert c.get("/").status_code == 200
+    html = c.get("/live").text
+    assert 'aria-label="Sheet"' in html or 'class="error"' in html
+    data = json.loads(re.search(r'class="entry-data">(.*?)</script>', html, re.S).group(1))
+    assert data["names"]
