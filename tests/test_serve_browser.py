@@ -214,11 +214,11 @@ class Table:
     # -- tap entry
     def choice(self, name: str, group: str | None = None):
         """The tap-entry button named ``name`` (in the group named ``group``)."""
-        where = self.page.get_by_role("group", name=group) if group else self.page.locator(
-            "#choices")
+        entry = self.page.get_by_role("group", name="Tap entry", exact=True)
+        where = entry.get_by_role("group", name=group, exact=True) if group else entry
         found = where.get_by_role("button", name=name, exact=True)
         if found.count() == 0:
-            offered = self.page.locator("#choices").aria_snapshot()
+            offered = entry.aria_snapshot()
             raise AssertionError(f"no tap choice {name!r}" + (f" in {group!r}" if group else "")
                                  + f" for {self.box.input_value()!r}; offered:\n{offered}")
         return found.first
@@ -398,6 +398,24 @@ def test_a_typo_is_corrected_with_one_tap(browser, tmp_path):
         assert status.startswith("logged line 37: Eli asks Ana 4H-7H: 0"), status
         assert statements(path)[-1] == "Eli asks Ana 4H-7H: 0"
         assert table.box.input_value() == ""
+
+
+def test_choices_are_named_by_their_token_pressed_or_not(browser, tmp_path):
+    """An ask of all fills in a count per player: each row (a group named after the player)
+    has one pressed count, and its accessible name is the count alone (a check mark drawn
+    beside it is not part of the name)."""
+    path = copy_of(tmp_path)
+    with Server(path) as server:
+        table = Table(browser, server.url, SIX[:5])
+        table.tap("all", "Asks whom")          # Eli is on turn
+        table.tap("4H-7H")
+        assert words(table.box.input_value())[:4] == ["Eli", "asks", "all", "4H-7H"]
+        for player in ("Ana", "Ben", "Cleo", "Dev"):
+            row = table.page.get_by_role("group", name=player, exact=True)
+            pressed = row.get_by_role("button", pressed=True)
+            assert pressed.count() == 1, player
+            assert row.get_by_role("button", name=re.compile(r"^[0-4?]$"),
+                                   pressed=True).count() == 1, player
 
 
 def test_undo_redo_edit_and_delete(browser, tmp_path):
