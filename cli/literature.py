@@ -187,11 +187,12 @@ def replay_columns(s) -> tuple[list[str], list]:
     k = s.knowledge
     cells = []
     for name, h in s.summary.get("halves", {}).items():
-        if h["status"] == "open":
+        if h["status"] == "open" and (h["certain"] or h.get("safe")):
             cells.append(f"{name} {h['certain']}/{h['cards']}" + ("*" if h.get("safe") else ""))
     unc = "-" if k is None or k.uncertainty is None else (
         f"{k.uncertainty:.1f}" + ("" if k.exact else "~"))
-    return ["log10 deals", "open half-suits: certain holders (* safe)"], [unc, " ".join(cells)]
+    return ["log10 deals", "open half-suits with certain holders (* safe)"], [
+        unc, " ".join(cells)]
 
 
 def render_change(before, after) -> list[str]:

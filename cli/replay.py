@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import os
 import sys
+import textwrap
 
 import click
 from tabulate import tabulate
@@ -52,9 +53,38 @@ def render_view(r: Replay, vr: ViewReplay) -> str:
     title = f"Replay of {r.path or 'the record'} ({r.game}), view: {vr.label}"
     if r.measure and "uncertainty" in (heads or []):      # the column that shows it
         title += f"; uncertainty = {r.measure}"
-    table = tabulate(rows, headers=["step", "line", "statement"] + (heads or [])
-                     + ["became certain"], tablefmt="simple")
-    return title + "\n" + table
+    headers = ["step", "line", "statement"] + (heads or []) + ["became certain"]
+    return "\n".join(textwrap.wrap(title, WIDTH, subsequent_indent="  ")
+                     + fitted_table(rows, headers, keep=3))
+
+
+#: the width every table keeps to (a terminal's 80 columns, less the last)
+WIDTH = 79
+
+
+def fitted_table(rows: list[list], headers: list[str], keep: int) -> list[str]:
+    """``rows`` as a table at most :data:`WIDTH` wide: as one when it fits; else the
+    columns after the first ``keep`` that are wider than a number (text such as 'became
+    certain') leave the table, each said on an indented line under its row when it is not
+    empty and not what the row above said."""
+    lines = tabulate(rows, headers=headers, tablefmt="simple").split("\n")
+    if max(map(len, lines)) <= WIDTH:
+        return lines
+    moved = [j for j in range(keep, len(headers))
+             if max((len(str(r[j])) for r in rows), default=0) > 14]
+    stay = [j for j in range(len(headers)) if j not in moved]
+    lines = tabulate([[r[j] for j in stay] for r in rows], headers=[headers[j] for j in stay],
+                     tablefmt="simple").split("\n")
+    out = lines[:2]
+    before: dict[int, str] = {}
+    for r, ln in zip(rows, lines[2:]):
+        out.append(ln)
+        for j in moved:
+            said, before[j] = before.get(j), str(r[j])
+            if str(r[j]) and str(r[j]) != said:
+                out += textwrap.wrap(f"{headers[j]}: {r[j]}", WIDTH, initial_indent=" " * 10,
+                                     subsequent_indent=" " * 12, break_on_hyphens=False)
+    return out
 
 
 def render_findings(r: Replay) -> str:
@@ -77,7 +107,10 @@ def render_replay(r: Replay, primary: str) -> str:
             f"{v.label} {v.steps[-1].uncertainty:.2f}" if v.steps[-1].uncertainty is not None
             else f"{v.label} -" for v in others))
     parts.append(render_findings(r))
-    return "\n\n".join(parts)
+    return "\n\n".join("\n".join(ln for line in part.split("\n") for ln in (
+        textwrap.wrap(line, WIDTH, subsequent_indent=" " * (len(line) - len(line.lstrip()) + 2),
+                      break_on_hyphens=False) if len(line) > WIDTH else [line]))
+        for part in parts)
 
 
 # ----- the plot -----------------------------------------------------------------------------

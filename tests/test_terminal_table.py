@@ -284,3 +284,14 @@ def test_progress_is_for_a_terminal_only():
     # piped (CliRunner's stderr is no terminal): nothing but the review on the streams
     r = CliRunner().invoke(cli, ["review", str(SAMPLES / "mystery-hand" / "two-player-seen.txt")])
     assert r.exit_code == 0 and "\r" not in r.output
+
+
+@pytest.mark.parametrize("sample", ["mystery-hand/five-players-ana.txt",
+                                    "literature/ex-a-six-players.txt"])
+def test_replay_fits_80_columns(sample):
+    r = CliRunner().invoke(cli, ["replay", str(SAMPLES / sample), "--jobs", "1"])
+    assert r.exit_code == 0, r.output
+    lines = r.output.splitlines()
+    assert max(len(ln) for ln in lines) <= 79
+    # what left the table is said under its row: every certainty still there
+    assert any(ln.strip().startswith("became certain: ") for ln in lines)
