@@ -101,7 +101,11 @@ def serve(path: str, view: Any, host: str, port: int, out=None) -> int:
 
         print("Open it on a phone on the same network (scan this code); anyone with the URL "
               "can read and change the record:", file=out)
-        segno.make(url, error="m").terminal(out=out, compact=True)
+        qr = segno.make(url, error="m")
+        try:
+            qr.terminal(out=out, compact=True)      # half blocks: a quarter of the lines
+        except UnicodeEncodeError:                   # a terminal without them: ANSI colours
+            qr.terminal(out=out)
     print(f"Serving {path} (Ctrl-C stops)", file=out, flush=True)
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off",
                             timeout_graceful_shutdown=2)
