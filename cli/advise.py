@@ -153,21 +153,47 @@ def render_exposure(exp: dict) -> str:
 
 # ----- review -------------------------------------------------------------------------------
 def render_review(rv) -> str:
+    """The review as text, at most 79 columns: per turn what was done, how it scored
+    against the advisor's best (a score within the tolerance of the best is as good as it,
+    :func:`web.review.near_best`, and its remarks are not called mistakes), the bits it
+    learned and gave away."""
+    import textwrap
+
+    from solver.advice import said
+    from web.review import NEAR_ABS, NEAR_REL, kind_of
+
+    def wrap(text: str, indent: int) -> list[str]:
+        return textwrap.wrap(text, WIDTH, initial_indent=" " * indent,
+                             subsequent_indent=" " * (indent + 2), break_on_hyphens=False)
+
     lines = [f"review of {rv.view}'s turns ({rv.game})"]
     if rv.first_safe:
-        lines.append(f"first safe moment: step {rv.first_safe.get('step')} "
-                     f"(line {rv.first_safe.get('line')}): {rv.first_safe.get('what')}")
+        lines += wrap(f"first safe moment: step {rv.first_safe.get('step')} "
+                      f"(line {rv.first_safe.get('line')}): "
+                      f"{said(rv.first_safe.get('what'))}", 0)
     else:
         lines.append("never safe to announce or claim")
+    lines += wrap("score: the advisor's ranking (higher is better; within "
+                  f"{NEAR_ABS:g} or {NEAR_REL:.0%} of the best counts as the best); bits: "
+                  "information, 1 bit = a fair yes-or-no answer", 0)
     for t in rv.turns:
-        ok = "best" if t.taken == t.best else f"best was {t.best}"
+        kind = kind_of(t)
         ts = "-" if t.taken_score is None else f"{t.taken_score:.3f}"
+        if kind == "best":
+            verdict = f"the advisor's best (score {ts})"
+        elif kind == "near":
+            verdict = f"as good as the best, {t.best} (score {ts} vs {t.best_score:.3f})"
+        else:
+            verdict = f"score {ts}; the advisor's best was {t.best} ({t.best_score:.3f})"
+        lines += wrap(f"line {t.line}: {t.taken}: {verdict}", 2)
         ti = "-" if t.taken_info is None else f"{t.taken_info:.3f}"
-        lines.append(f"  line {t.line}: {t.taken}  (score {ts} vs {t.best_score:.3f}; "
-                     f"info {ti} vs {t.best_info:.3f} bits) {ok}")
+        tl = "-" if t.taken_leak is None else f"{t.taken_leak:.3f}"
+        lines += wrap(f"learned {ti} bits (the most any action could: {t.best_info:.3f}); "
+                      f"gave away {tl}", 6)
         for m in t.mistakes:
-            lines.append(f"      mistake: {m}")
-    lines += rv.notes
+            lines += wrap(("mistake: " if kind == "mistake" else "remark: ") + m, 6)
+    for n in rv.notes:
+        lines += wrap(n, 0)
     return "\n".join(lines)
 
 

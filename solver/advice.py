@@ -473,6 +473,19 @@ def _review_part(args):
     return out
 
 
+def said(value) -> str:
+    """A commitment's value as people write it: cards spaced, holders with their cards.
+
+    >>> said({"Ana": ["2S", "3S"], "Cleo": ["6S"]}), said(["5S", "3H"]), said("x")
+    ('Ana 2S 3S, Cleo 6S', '5S 3H', 'x')
+    """
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {said(v)}" for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return " ".join(map(str, value))
+    return str(value)
+
+
 def review_turns(game, record, view, turns, suggest, taken_text, mistakes_of,
                  budget=None, jobs: int | None = None) -> Review:
     """Review ``view``'s turns.  ``turns``: indices (into ``record.statements``) of the
@@ -511,7 +524,7 @@ def review_turns(game, record, view, turns, suggest, taken_text, mistakes_of,
         curve.append((i, None if k is None else k.uncertainty))
         if k is not None and k.safe and not first_safe:
             first_safe = {"step": i, "line": st[i - 1].line if i else None,
-                          "what": "; ".join(f"{key}: {v}" for key, v in k.safe.items())}
+                          "what": "; ".join(f"{key}: {said(v)}" for key, v in k.safe.items())}
     out = []
     for i in turns:
         s = st[i]

@@ -295,3 +295,71 @@ def test_replay_fits_80_columns(sample):
     assert max(len(ln) for ln in lines) <= 79
     # what left the table is said under its row: every certainty still there
     assert any(ln.strip().startswith("became certain: ") for ln in lines)
+
+
+# ----- the review: plain words, near-ties, the sheet as a sheet --------------------------
+def _review(taken_score, best_score, mistakes, sheet=None, best="Ana asks Fay 10D"):
+    from solver.advice import Review, TurnReview, said
+
+    turn = TurnReview(line=7, step=3, taken="Ana asks Ben 10S", best=best,
+                      taken_score=taken_score, best_score=best_score, taken_info=0.0,
+                      best_info=0.997, taken_leak=0.9, mistakes=mistakes,
+                      sheet=sheet if sheet is not None else {"AS": "Cleo", "10H": "Ana",
+                                                             "Jk": ["Ben", "Ben"]},
+                      uncertainty=2.0)
+    return Review("literature", "Ana", [turn],
+                  {"line": 7, "step": 3, "what": "2H-7H: " + said({"Ana": ["2H", "3H"]})},
+                  "log10 deals", [(0, 24.9), (3, 20.0), (9, 12.5)], notes=[])
+
+
+def test_a_near_tie_is_not_a_mistake_in_the_text_or_the_page():
+    from cli.advise import render_review
+    from web.review import review_html
+
+    near = _review(0.005, 0.012, ["the question told the table more"])
+    text = " ".join(render_review(near).split())
+    assert "as good as the best, Ana asks Fay 10D (score 0.005 vs 0.012)" in text
+    assert "remark: the question told the table more" in text and "mistake:" not in text
+    page = review_html(near)
+    assert 'class="turn near"' in page and 'class="turn mistake"' not in page
+    far = _review(0.2, 1.7, ["the question told the table more"])
+    assert "mistake: the question told the table more" in " ".join(render_review(far).split())
+    assert 'class="turn mistake"' in review_html(far)
+
+
+def test_review_text_fits_and_says_learned_against_the_most():
+    from cli.advise import render_review
+
+    text = render_review(_review(0.258, 0.258, [], {}, best="Ana asks Ben 10S"))
+    assert max(len(ln) for ln in text.splitlines()) <= 79
+    # the taken action was the best by score, yet learned nothing: said without "vs ... best"
+    text = " ".join(text.split())
+    assert "line 7: Ana asks Ben 10S: the advisor's best (score 0.258)" in text
+    assert "learned 0.000 bits (the most any action could: 0.997)" in text
+    assert "{" not in text and "[" not in text          # no Python in the first safe moment
+
+
+def test_review_page_sheet_grid_axes_legend_and_words():
+    import re as _re
+
+    from web.review import review_html
+
+    page = review_html(_review(0.2, 1.7, []))
+    shown = _re.sub(r'<script type="application/json".*?</script>', "", page, flags=_re.S)
+    assert "{'" not in shown and "['" not in shown
+    assert "2H-7H: Ana 2H 3H" in shown
+    # the sheet: 13 rank rows of 4 suit cells, the holder where certain
+    table = shown.split('<table class="sheet">')[1].split("</table>")[0]
+    rows = _re.findall(r"<tr><th>(\w+)</th>(.*?)</tr>", table)
+    assert [r for r, _ in rows] == ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J",
+                                    "Q", "K"]
+    cells = dict((r, _re.findall(r"<td>(.*?)</td>", c)) for r, c in rows)
+    assert cells["A"] == ["Cleo", "", "", ""] and cells["10"] == ["", "Ana", "", ""]
+    assert "Jk: Ben Ben" in shown
+    # the chart: numbers on both axes and a legend; "bits" explained once
+    svg = shown.split("<svg")[1].split("</svg>")[0]
+    assert _re.findall(r'text-anchor="end" dominant-baseline="middle">([\d.]+)<', svg)[:3] \
+        == ["0", "10", "20"]
+    assert ">0<" in svg and ">9<" in svg
+    assert 'class="legend"' in shown and "a turn with a mistake" in shown
+    assert shown.count("one bit is what") == 1

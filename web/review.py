@@ -34,9 +34,64 @@ def embed_json(data: Any) -> str:
     return json.dumps(data).replace("<", "\\u003c")
 
 
-def curve_chart(rv, width: int = 640, height: int = 200) -> dict[str, Any] | None:
+#: a turn whose score is this close to the best one's (absolute, or relative to the best)
+#: is as good as the best: the estimates' own error is of that size, so it is not called a
+#: mistake
+NEAR_ABS, NEAR_REL = 0.01, 0.05
+
+
+def near_best(t) -> bool:
+    """Whether the turn ``t`` (:class:`solver.advice.TurnReview`) scored within the
+    tolerance of the advisor's best (or was the best).
+
+    >>> from types import SimpleNamespace as T
+    >>> near_best(T(taken="a", best="b", taken_score=0.005, best_score=0.012))
+    True
+    >>> near_best(T(taken="a", best="b", taken_score=1.2, best_score=1.7))
+    False
+    """
+    if t.taken == t.best:
+        return True
+    if t.taken_score is None:
+        return False
+    gap = t.best_score - t.taken_score
+    return gap <= max(NEAR_ABS, NEAR_REL * abs(t.best_score))
+
+
+def kind_of(t) -> str:
+    """``best``, ``near`` (within the tolerance of the best), ``mistake`` (below it, with a
+    mistake noted) or ``ok``."""
+    if t.taken == t.best:
+        return "best"
+    if near_best(t):
+        return "near"
+    return "mistake" if t.mistakes else "ok"
+
+
+def ticks(top: float, n: int = 4) -> list[float]:
+    """Round values from 0 to about ``top`` for an axis.
+
+    >>> ticks(24.9), ticks(5), ticks(0.8)
+    ([0, 10, 20], [0, 2, 4], [0.0, 0.2, 0.4, 0.6, 0.8])
+    """
+    import math
+
+    if top <= 0:
+        return [0]
+    raw = top / n
+    mag = 10 ** math.floor(math.log10(raw))
+    step = next(m * mag for m in (1, 2, 5, 10) if m * mag >= raw)
+    out, v = [], 0.0
+    while v <= top * (1 + 1e-9):
+        out.append(round(v, 10) if step < 1 else int(round(v)))
+        v += step
+    return out
+
+
+def curve_chart(rv, width: int = 640, height: int = 220) -> dict[str, Any] | None:
     """The uncertainty after every statement as the chart's coordinates (None: no figure):
-    the polyline, one mark per reviewed turn (red where it has a mistake), the axes' corner."""
+    the polyline, one mark per reviewed turn (red where it has a mistake), the axes with
+    their numbers."""
     pts = [(s, u) for s, u in rv.curve if u is not None]
     if not pts:
         return None
@@ -44,7 +99,7 @@ def curve_chart(rv, width: int = 640, height: int = 200) -> dict[str, Any] | Non
     ys = [u for _, u in pts]
     x0, x1 = min(xs), max(xs) or 1
     y1 = max(ys) or 1.0
-    pad = 30
+    pad = 40
 
     def X(s: float) -> float:
         return pad + (width - 2 * pad) * (s - x0) / ((x1 - x0) or 1)
@@ -56,10 +111,39 @@ def curve_chart(rv, width: int = 640, height: int = 200) -> dict[str, Any] | Non
     path = " ".join(f"{'M' if i == 0 else 'L'}{X(s):.1f},{Y(u):.1f}"
                     for i, (s, u) in enumerate(pts))
     marks = [{"x": f"{X(t.step):.1f}", "y": f"{Y(at[t.step]):.1f}",
-              "colour": "#c0392b" if t.mistakes else "#2471a3", "title": t.taken}
+              "colour": "#c0392b" if kind_of(t) == "mistake" else "#2471a3",
+              "title": f"line {t.line}: {t.taken}"}
              for t in rv.turns if t.step in at]
+    y_ticks = [{"y": f"{Y(v):.1f}", "text": f"{v:g}"} for v in ticks(y1)]
+    x_ticks = [{"x": f"{X(v):.1f}", "text": str(v)}
+               for v in sorted({x0, *[int(v) for v in ticks(x1) if x0 <= v <= x1], x1})]
     return {"width": width, "height": height, "pad": pad, "path": path, "marks": marks,
-            "label": f"{rv.measure or ''} (max {y1:.3g})"}
+            "label": rv.measure or "uncertainty", "y_ticks": y_ticks, "x_ticks": x_ticks}
+
+
+def sheet_grid(sheet: dict) -> tuple[list[list[str]], list[tuple[str, str]]]:
+    """What the view knew for certain after a turn as the 13 x 4 sheet: one row per rank
+    (A..K), one column per suit (S H D C), each cell the card's holder or '' where it was
+    not certain; the entries that are no plain card (jokers...) apart, as pairs."""
+    from solver.cards import RANKS, SUITS
+
+    grid = [[r] + ["" for _ in SUITS] for r in RANKS]
+    rest = []
+    for card, where in sorted(sheet.items(), key=lambda kv: str(kv[0])):
+        text, holder = str(card), _plain(where)
+        rank, suit = text[:-1], text[-1:]
+        if rank in RANKS and suit in SUITS:
+            grid[RANKS.index(rank)][1 + SUITS.index(suit)] = holder
+        else:
+            rest.append((text, holder))
+    return grid, rest
+
+
+def _plain(value) -> str:
+    """A value as text without Python's brackets and quotes."""
+    from solver.advice import said
+
+    return said(value)
 
 
 def _fig(x: float | None) -> str:
@@ -68,16 +152,20 @@ def _fig(x: float | None) -> str:
 
 def review_html(rv) -> str:
     """One self-contained page: annotations, the sheet after each turn, the chart, the data."""
-    turns = [{"line": t.line, "taken": t.taken, "best": t.best,
-              "kind": "mistake" if t.mistakes else ("best" if t.taken == t.best else "ok"),
-              "best_score": _fig(t.best_score), "best_info": _fig(t.best_info),
-              "taken_score": _fig(t.taken_score), "taken_info": _fig(t.taken_info),
-              "taken_leak": _fig(t.taken_leak), "mistakes": t.mistakes,
-              "sheet": [(str(k), str(v)) for k, v in sorted(t.sheet.items())]}
-             for t in rv.turns]
+    from solver.cards import SUITS
+
+    turns = []
+    for t in rv.turns:
+        grid, rest = sheet_grid(t.sheet)
+        turns.append({"line": t.line, "taken": t.taken, "best": t.best, "kind": kind_of(t),
+                      "best_score": _fig(t.best_score), "best_info": _fig(t.best_info),
+                      "taken_score": _fig(t.taken_score), "taken_info": _fig(t.taken_info),
+                      "taken_leak": _fig(t.taken_leak), "mistakes": t.mistakes,
+                      "grid": grid if any(any(r[1:]) for r in grid) else [], "rest": rest})
     fs = rv.first_safe
-    safe = (f"Step {fs.get('step')} (line {fs.get('line')}): {fs.get('what')}" if fs
+    safe = (f"Step {fs.get('step')} (line {fs.get('line')}): {_plain(fs.get('what'))}" if fs
             else "never")
     return environment().get_template("review.html").render(
         view=rv.view, game=rv.game, safe=safe, chart=curve_chart(rv), turns=turns,
-        notes=rv.notes, data=embed_json(rv.to_json()))
+        notes=rv.notes, suits=SUITS, near=f"{NEAR_ABS:g}", near_rel=f"{NEAR_REL:.0%}",
+        data=embed_json(rv.to_json()))
