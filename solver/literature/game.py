@@ -176,6 +176,36 @@ class LiteratureGame(Game):
 
         return {s.event.player for s in record.statements if isinstance(s.event, Holds)}
 
+    def truth(self, record):
+        """Where every card is after a complete record: every hand listed before play
+        begins, nothing unseen; the dealt hands moved by the record's moves."""
+        from collections import Counter
+
+        from solver.literature.engine import OUT, Play
+        from solver.literature.events import Holds
+
+        lead = 0
+        while lead < len(record.statements) and isinstance(record.statements[lead].event,
+                                                          Holds):
+            lead += 1
+        if len(self._held(record.prefix(lead))) < len(record.header.players):
+            return None
+        play = Play.of(record)
+        if play.unseen:
+            return None
+        at = {p: Counter(record.statements[i].event.cards) for i in range(lead)
+              for p in [record.statements[i].event.player]}
+        at.setdefault(OUT, Counter())
+        for mv in play.moves:
+            card = play.table.key_card[mv.key]
+            at[mv.src][card] -= 1
+            at.setdefault(mv.dst, Counter())[card] += 1
+        out: dict[str, list[str]] = {}
+        for loc, cards in at.items():
+            for card, k in cards.items():
+                out.setdefault(repr(card), []).extend([loc] * k)
+        return {c: ", ".join(sorted(ls)) for c, ls in out.items()}
+
     def views(self, record):
         h = record.header
         held = self._held(record)

@@ -83,6 +83,29 @@ class TwentyTwoGame(Game):
 
         return simulate(players, options, seed, events)
 
+    def truth(self, record):
+        """Where every card of the current deal is after a complete record (every hand
+        given): the holdings, the known discards, the cards out, the rest in the stock."""
+        from collections import Counter
+
+        from solver.twenty_two.engine import replay as run
+        from solver.twenty_two.inference import DISCARDS, OUT, STOCK, is_complete
+
+        eng = run(record)
+        if not is_complete(eng):
+            return None
+        d = eng.deal
+        where: dict[str, list[str]] = {}
+        placed: Counter = Counter()
+        for loc, cards in ([(p, eng.known[p]) for p in d.receivers]
+                           + [(DISCARDS, eng.known_discards), (OUT, eng.public)]):
+            for name, k in cards.items():
+                where.setdefault(name, []).extend([loc] * k)
+                placed[name] += k
+        for name, k in d.deck.items():
+            where.setdefault(name, []).extend([STOCK] * (k - placed[name]))
+        return {c: ", ".join(sorted(ls)) for c, ls in where.items() if ls}
+
     # ----- replay and session ------------------------------------------------------------
     def views(self, record):
         from solver.twenty_two.inference import is_complete
