@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import click
 
+from cli.bounds import Bounded
 from cli.main import FilePath, cli, complete_player, handle_errors
+from solver.model.budget import DEFAULT_TIMEOUT, MAX_TIMEOUT
 
 
 @cli.command()
@@ -19,8 +21,12 @@ from cli.main import FilePath, cli, complete_player, handle_errors
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="The address to listen on; 0.0.0.0 for a phone on the same network (the "
               "URL then carries a secret token, printed with a QR code).")
+@click.option("--timeout", type=Bounded(float, 0.1, MAX_TIMEOUT, " seconds"),
+              default=DEFAULT_TIMEOUT, show_default=True, metavar="SECONDS",
+              help="Stop each analysis the page asks for after this many seconds (the "
+              "page says so, with what was certain by then).")
 @handle_errors()
-def serve(record, as_, port, host):
+def serve(record, as_, port, host, timeout=DEFAULT_TIMEOUT):
     """Serve the record as a web page for a phone: tap entry, the live sheet, undo.
 
     The first line printed is the URL to open. The page checks every statement with the
@@ -41,4 +47,4 @@ def serve(record, as_, port, host):
     from web.server import serve as run
 
     view = resolve_view(read_record(record), as_)
-    sys.exit(run(record, view, host, port))
+    sys.exit(run(record, view, host, port, timeout=timeout))

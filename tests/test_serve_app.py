@@ -410,3 +410,14 @@ def test_every_game_has_a_page(tmp_path, sample):
     assert 'aria-label="Sheet"' in html or 'class="error"' in html
     data = json.loads(re.search(r'class="entry-data">(.*?)</script>', html, re.S).group(1))
     assert data["names"]
+
+
+def test_an_analysis_over_its_time_budget_is_said_and_the_page_goes_on(tmp_path):
+    rec = copy(tmp_path, LIT)
+    app = create_app(str(rec), token=TOKEN, token_required=False, timeout=0.05)
+    c = TestClient(app, base_url="http://127.0.0.1:8765")
+    html = c.get("/live").text
+    assert re.search(r'<p class="error">no analysis: .* did not finish within 0.05 s', html)
+    assert "Turn: <strong>Ana</strong>" in html and ">Edit</button>" in html
+    d = do(c, "Ana: ?", version_of(rec)).json()      # changes go on (no analysis needed)
+    assert d["kind"] == "accepted"

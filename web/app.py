@@ -25,9 +25,11 @@ whatever the host (a cookie alone is not enough: CSRF); on a loopback address a 
 naming any other host is refused (DNS rebinding).  Only the served record is read or
 written: the static files are a fixed list, nothing from a request becomes a path.
 
-The engine's work (checking a statement, an analysis) runs in worker threads, one at a time
-(the session is not shared between threads), never on the event loop: ``/version`` answers
-while an analysis runs.
+The engine's work (checking a statement, an analysis) runs in worker threads, never on the
+event loop: ``/version`` answers while an analysis runs.  Changes and analyses use separate
+sessions (a change never waits for an analysis); only the analyses run within the program's
+time budget (:func:`solver.model.budget.within`, whose deadline is the process's: one
+analysis at a time enters it).
 """
 from __future__ import annotations
 
@@ -41,6 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from solver.errors import SleuthError, StaleError
+from solver.model.budget import DEFAULT_TIMEOUT, within
 from solver.records import printable, read_text, text_version
 from solver.session import Outcome, Session
 
@@ -79,7 +82,8 @@ class Engine:
     devices polling the same version cost one analysis.  The advisor's hint runs in a
     process of its own (:mod:`web.hint`), stopped when the record moves on."""
 
-    def __init__(self, path: str, view: Any = Session._ME):
+    def __init__(self, path: str, view: Any = Session._ME, timeout: float = DEFAULT_TIMEOUT):
+        self.timeout = timeout
         self.writer = Session(path) if view is Session._ME else Session(path, view)
         self.reader = Session(path, self.writer.view)
         self.path = path
@@ -87,6 +91,7 @@ class Engine:
         self.read_lock = threading.Lock()
         self.live_cache: dict[tuple[str, str | None], str] = {}
         self.last_status = ""
+        self.whatifs: dict[tuple[str, str], Outcome] = {}
         self.hints: dict[str, str | None] = {}
         self.hint_lock = threading.Lock()
         self.hint_job: HintJob | None = None
@@ -109,6 +114,8 @@ class Engine:
 
         word = line.strip().split(" ", 1)[0].lower()
         change = word not in READING
+        if word in ("why", "whatif", "suggest"):
+            return self.read(line)
         with self.write_lock:
             s = self.writer
             if "expect" in inspect.signature(s.handle).parameters:
@@ -125,6 +132,22 @@ class Engine:
             if d["kind"] != "why":
                 self.last_status = d["status"]
             return d
+
+    def read(self, line: str) -> dict:
+        """A line that changes nothing (``why``, ``whatif``, ``suggest``), on the reading
+        session within the time budget: a change never waits for it.  A whatif's outcome is
+        kept for the hypothetical sheet that the page asks for next."""
+        from web.live import outcome
+
+        with self.read_lock, within(self.timeout):
+            s = self.reader
+            o = s.handle(line)
+            if o.kind == "whatif":
+                self.whatifs.clear()
+                self.whatifs[(s.version, o.statement)] = o
+            d = outcome(o, s)
+            d["version"] = s.version
+        return d
 
     def live_html(self, env, whatif: str | None, token: str, quick: bool = False) -> str:
         """The live part of the page for the record now (rendered once per version).
@@ -150,7 +173,8 @@ class Engine:
             key = (text_version(s.text), whatif)
             html = self.live_cache.get(key)
             if html is None:
-                data = live(s, whatif)
+                with within(self.timeout):       # the program's time budget (docs/reliability.md)
+                    data = live(s, whatif, known=self.whatifs.get((key[0], whatif or "")))
                 html = env.get_template("live.html").render(
                     d=data, entry_json=embed_json(entry_data(s, data["held"])), token=token)
                 if len(self.live_cache) > 8:
@@ -216,10 +240,10 @@ class Engine:
 
     def advice(self) -> dict:
         """The advisor's ranking and the exposure, as text."""
-        with self.read_lock:
+        out: dict[str, str | None] = {"advice": None, "exposure": None}
+        with self.read_lock, within(self.timeout):
             s = self.reader
             s.handle("sheet")
-            out: dict[str, str | None] = {"advice": None, "exposure": None}
             o = s.handle("suggest 10")
             if o.kind == "suggest":
                 from cli.advise import render_advice
@@ -236,11 +260,11 @@ class Engine:
                     from cli.advise import render_exposure
 
                     out["exposure"] = render_exposure(exp)
-            return out
+        return out
 
 
 def create_app(path: str, view: Any = Session._ME, *, token: str, token_required: bool,
-               loopback: bool = True):
+               loopback: bool = True, timeout: float = DEFAULT_TIMEOUT):
     """The Starlette app over the record ``path`` (see the module doc)."""
     from starlette.applications import Starlette
     from starlette.concurrency import run_in_threadpool
@@ -251,7 +275,7 @@ def create_app(path: str, view: Any = Session._ME, *, token: str, token_required
 
     from web.review import environment
 
-    engine = Engine(path, view)
+    engine = Engine(path, view, timeout)
     env = environment()
 
     def given_token(request: Request) -> str:

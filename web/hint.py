@@ -15,9 +15,12 @@ def main(argv: list[str]) -> int:
     from solver.session import Session
 
     path, view = argv[0], argv[1]
+    from solver.model.budget import DEFAULT_TIMEOUT, within
+
     try:
         s = Session(path, None if view == "public" else view)
-        out = {"version": s.version, "hint": s.hint()}
+        with within(DEFAULT_TIMEOUT):
+            out = {"version": s.version, "hint": s.hint()}
     except SleuthError as e:
         out = {"version": None, "hint": None, "error": str(e)}
     print(json.dumps(out), flush=True)

@@ -257,11 +257,13 @@ def entry_data(session, held: dict[str, list[str]] | None = None) -> dict[str, A
             if rec.game == "literature" else {}}
 
 
-def live(session, whatif: str | None = None, quick: bool = False) -> dict[str, Any]:
+def live(session, whatif: str | None = None, quick: bool = False,
+         known=None) -> dict[str, Any]:
     """Everything the live part of the page shows for the session's record now (or, with
     ``whatif``, for the record with that statement added, not saved).  ``quick``: what needs
     no analysis (the turn, the lines, the notes), marked ``pending``.  The advisor's hint
-    is not here: it comes apart (``GET /hint``), as it can take long."""
+    is not here: it comes apart (``GET /hint``), as it can take long.  ``known``: the
+    outcome of ``whatif`` when already computed."""
     from solver.games import Capability
 
     from solver.records import text_version
@@ -272,7 +274,7 @@ def live(session, whatif: str | None = None, quick: bool = False) -> dict[str, A
     out: dict[str, Any] = {
         "title": game.title or rec.game, "game": rec.game, "view": view or "public",
         "version": text_version(session.text), "whatif": None, "whatif_error": None,
-        "pending": quick, "held": {},
+        "pending": quick, "held": {}, "certain_so_far": None,
         "alerts": [], "notes": [], "hint": None, "sheet": None, "text_sheet": None,
         "extras": {"verdict": None, "precision": None, "estimate": False}, "error": None, "turn": None, "lines": [],
         "has_advice": Capability.ADVISE in game.capabilities and view is not None,
@@ -285,7 +287,7 @@ def live(session, whatif: str | None = None, quick: bool = False) -> dict[str, A
     out["turn"] = turn
     target = rec
     if whatif is not None:
-        o = session.whatif(whatif)
+        o = known if known is not None else session.whatif(whatif)     # known: just computed
         if o.kind != "whatif":
             out["whatif_error"] = _error_text(o)
         else:
@@ -307,6 +309,7 @@ def live(session, whatif: str | None = None, quick: bool = False) -> dict[str, A
             " ('Undo' removes the last statement.)"
     except SleuthError as e:
         out["error"] = f"no analysis: {e}"
+        out["certain_so_far"] = established(e)
     if analysis is not None and whatif is None:
         for card, places in getattr(analysis, "possible", {}).items():
             if len(places) == 1:
@@ -326,6 +329,21 @@ def live(session, whatif: str | None = None, quick: bool = False) -> dict[str, A
     for n in _notes(game, target, view, analysis):
         (out["alerts"] if n.strong else out["notes"]).append(n.text)
     return out
+
+
+def established(e: SleuthError) -> str | None:
+    """What an analysis cut short by its time budget had established: the cards whose
+    place was certain (``TimeUp.established``), as one line; ``None`` if nothing."""
+    got = getattr(e, "established", None) or {}
+    places = got.get("places")
+    if not places:
+        return None
+    certain = []
+    for name, copies in sorted(places.items()):
+        for locs in copies:
+            if len(locs) == 1:
+                certain.append(f"{name}: {place_name(next(iter(locs)))}")
+    return "; ".join(certain) if certain else None
 
 
 def _notes(game, record, view, analysis) -> list:

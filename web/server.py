@@ -74,7 +74,8 @@ def quiet_on_exit(server) -> None:
         logging.getLogger(name).addFilter(Quiet())
 
 
-def serve(path: str, view: Any, host: str, port: int, out=None) -> int:
+def serve(path: str, view: Any, host: str, port: int, out=None,
+          timeout: float | None = None) -> int:
     """Serve ``path`` until interrupted; the exit code (0 after Ctrl-C).  Raises the
     engine's errors (a record that cannot be read) before anything is bound."""
     import uvicorn
@@ -84,8 +85,10 @@ def serve(path: str, view: Any, host: str, port: int, out=None) -> int:
     out = out or sys.stdout
     loopback = is_loopback(host)
     token = secrets.token_urlsafe(24)
+    from solver.model.budget import DEFAULT_TIMEOUT
+
     app = create_app(path, view, token=token, token_required=not loopback,
-                     loopback=loopback)
+                     loopback=loopback, timeout=DEFAULT_TIMEOUT if timeout is None else timeout)
     try:
         sock = bind(host, port)
     except OSError as e:
