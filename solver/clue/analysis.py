@@ -12,9 +12,9 @@ never contradicts one.  The case files are counted over the count's own programm
 >>> from solver.clue import EXAMPLE
 >>> a = analyze(parse_record(EXAMPLE), "Ana")
 >>> a.certain("Knife"), a.certain("Rope"), sorted(a.possible["Plum"])
-('Cleo', 'Ana', ['Cleo', 'Dev', 'envelope'])
+('Cleo', 'Ana', ['envelope'])
 >>> a.envelope.count, a.exact
-(60, True)
+(24, True)
 """
 from __future__ import annotations
 
