@@ -27,7 +27,7 @@ GUESS = 0.04
 
 
 def simulate(n_players: int, options, seed: int, events: int | None = None,
-             miss: float = 0.0, deck=STANDARD) -> Record:
+             miss: float = 0.0, deck=STANDARD, accusations: bool = True) -> Record:
     """A random game as a complete record (every hand listed, so that every view can be
     analysed); ``miss`` > 0: what a recorder who misses things writes (a suggestion not
     seen, a refutation not seen, a card not seen), the hands still listed."""
@@ -70,7 +70,7 @@ def simulate(n_players: int, options, seed: int, events: int | None = None,
         if p in out:
             continue
         left = [[c for c in g if c not in cleared[p]] for g in deck.groups]
-        if all(len(g) == 1 for g in left) or rng.random() < GUESS:
+        if accusations and (all(len(g) == 1 for g in left) or rng.random() < GUESS):
             guess = tuple(g[0] if len(g) == 1 else rng.choice(g) for g in left)
             right = guess == case
             evs.append(Accuse(p, guess, right))
