@@ -1,6 +1,9 @@
 """Property tests over simulated Literature games (4, 6 and 8 players): from every view
 (each player and the public), at a few prefixes, the true deal satisfies every fact the view
-knows, it is a consistent deal of the model, and every certainty is true."""
+knows, it is a consistent deal of the model, and every certainty is true.  Beyond the
+registry's suite (tests/test_registry_properties.py): the facts one by one, many more
+variants, and the half-suits' safe claims and team chances against the truth."""
+import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from solver.model.budget import Budget
@@ -76,6 +79,7 @@ def check_prefix(record, deal, full_analysis_view="__none__"):
                     assert truly
 
 
+@pytest.mark.slow
 @settings(max_examples=12, deadline=None, suppress_health_check=list(HealthCheck))
 @given(n=st.sampled_from([4, 6, 8]), seed=st.integers(0, 10_000),
        variant=st.sampled_from(VARIANTS), where=st.lists(st.floats(0, 1), min_size=2,

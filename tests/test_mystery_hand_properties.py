@@ -2,6 +2,7 @@
 is consistent with what the view knows, and every certainty the engine reports is true."""
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
@@ -20,6 +21,9 @@ VARIANTS = [
 
 
 def _check(n, variant, seed, data):
+    """Beyond tests/test_registry_properties.py: every variant, the two-player ones too (the
+    registry's player counts start at 3), the true deal fits the model as a whole, and the
+    analysis's possible places are CP-SAT's backbone."""
     rec = parse_record(write_record(simulate(n, variant, seed, events=45)))
     truth = true_deal(rec)
     assert truth is not None
@@ -48,6 +52,7 @@ def _check(n, variant, seed, data):
                 assert truth[key] in a.cards[name]
 
 
+@pytest.mark.slow
 @settings(max_examples=len(VARIANTS) * 2, deadline=None, phases=[Phase.explicit, Phase.generate],
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(case=st.sampled_from(VARIANTS), seed=st.integers(0, 10_000), data=st.data())
@@ -56,6 +61,7 @@ def test_truth_is_never_ruled_out(case, seed, data):
     _check(n, variant, seed, data)
 
 
+@pytest.mark.slow
 def test_every_variant_is_simulated_and_accepted():
     for n, variant in VARIANTS:
         rec = simulate(n, variant, seed=1)
