@@ -313,10 +313,9 @@ def suggest(record, view: str | None, *, top: int | None = None,
 
 
 #: the public count behind the exposure gives up for its estimate past this many states
-#: (a quarter of the analysis' own budget): on the 8-player mid-game states of
-#: ``benchmarks.versus`` the exposure then costs about what the player's own analysis
-#: costs beside it (0.16 s instead of 0.40 s on average in-process), and its chances
-#: stay within their +-0.015 error bars where the larger budget would have made them exact
+#: (a quarter of the analysis' own budget), so that the exposure, computed beside the
+#: player's own analysis, costs no more than it; its chances are then estimates with
+#: error bars where a larger budget would have made them exact
 EXPOSURE_STATES = 150_000
 
 
