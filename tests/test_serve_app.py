@@ -421,3 +421,17 @@ def test_an_analysis_over_its_time_budget_is_said_and_the_page_goes_on(tmp_path)
     assert "Turn: <strong>Ana</strong>" in html and ">Edit</button>" in html
     d = do(c, "Ana: ?", version_of(rec)).json()      # changes go on (no analysis needed)
     assert d["kind"] == "accepted"
+
+
+def test_a_file_broken_by_an_editor_is_said_not_reloaded_forever(tmp_path):
+    rec = copy(tmp_path)
+    c = client(rec)
+    assert c.get("/live").status_code == 200
+    with open(rec, "a", encoding="utf-8") as f:
+        f.write("Eli asks Ben 5H-8H 1 oops\n")
+    html = c.get("/live").text
+    assert "no longer parses" in html
+    assert f'data-version="{version_of(rec)}"' in html     # the page's poll then rests
+    assert "no longer parses" in c.get("/live", params={"quick": "1"}).text
+    d = do(c, "Eli asks Ben 5H-8H: 1", version_of(rec)).json()
+    assert d["kind"] == "refused" and "no longer parses" in d["status"]

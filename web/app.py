@@ -163,24 +163,38 @@ class Engine:
                 return html
             with self.write_lock:
                 s = self.writer
-                s.handle("sheet")           # reload the file if it changed on disk
+                broken = self._reload(s)
                 data = live(s, whatif, quick=True)
+                if broken:
+                    data["error"], data["version"] = broken, key[0] or data["version"]
                 return env.get_template("live.html").render(
                     d=data, entry_json=embed_json(entry_data(s, {})), token=token)
         with self.read_lock:
             s = self.reader
-            s.handle("sheet")
+            broken = self._reload(s)
             key = (text_version(s.text), whatif)
-            html = self.live_cache.get(key)
+            html = None if broken else self.live_cache.get(key)
             if html is None:
                 with within(self.timeout):       # the program's time budget (docs/reliability.md)
                     data = live(s, whatif, known=self.whatifs.get((key[0], whatif or "")))
+                if broken:                  # shown over what the record was before the edit
+                    data["error"], data["version"] = broken, self.version() or data["version"]
                 html = env.get_template("live.html").render(
                     d=data, entry_json=embed_json(entry_data(s, data["held"])), token=token)
                 if len(self.live_cache) > 8:
                     self.live_cache.clear()
-                self.live_cache[key] = html
+                if not broken:
+                    self.live_cache[key] = html
             return html
+
+    @staticmethod
+    def _reload(s: Session) -> str | None:
+        """Read the file again if it changed on disk; why it cannot be, if so (an edit
+        that broke it: the page says so until it is fixed or undone there)."""
+        o = s.handle("sheet")
+        if o.kind != "refused":
+            return None
+        return f"{o.message}: {o.error}" if o.message else str(o.error)
 
     def hint(self) -> dict:
         """The advisor's hint for the record now (``None`` when it is not the view's turn),

@@ -376,7 +376,10 @@ def outcome(o, session) -> dict[str, Any]:
     if k == "accepted":
         status = f"logged line {o.line}: {o.statement}" + (" (forced)" if o.forced else "")
     elif k == "refused":
-        status = ("what if refused: " if o.hypothetical else "refused: ") + _error_text(o)
+        why = _error_text(o)
+        if o.message and o.error is not None and o.message not in why:
+            why = f"{o.message}: {why}"     # the context: "the file on disk no longer parses"
+        status = ("what if refused: " if o.hypothetical else "refused: ") + why
         d["fixes"] = list(getattr(o.error, "did_you_mean", None) or [])
         d["conflict"] = [{"line": ln, "text": t} for ln, t in o.conflict]
         from solver.errors import StaleError
