@@ -5,8 +5,9 @@ Every registered game that simulates is played at its fewest, a middle and its m
 options declare (``Game.option_specs``: one option away from the standard, where the header
 accepts it), as a complete record and, where the game writes lossy records
 (``Game.lossy``), as a recorder who misses things would write it (``sleuth simulate
---miss``).  Over every replay step of the record (a seeded sample when there are many) and
-from every view the record supports (each player's and the public one):
+--miss``).  Over the replay steps of the record (a seeded sample when there are many: the
+opening, two more and the end) and from every view the record supports (each player's and
+the public one; each view at every other step, by turns):
 
 * every statement round-trips: ``str(event)`` parses back to an equal event, and the
   written record reads back to the same events;
@@ -82,7 +83,8 @@ def _variants(game, n: int) -> list[tuple[str, ...]]:
 
 def _cases():
     """Every player count of :func:`_counts` in the standard rules; the sampled variants at
-    the middle count; a lossy record (where the game writes them) at the fewest.  The largest count, the variants and the lossy records are ``slow``."""
+    the middle count; a lossy record (where the game writes them) at the fewest.  The
+    largest count, the variants and the lossy record are ``slow``."""
     for name in REGISTRY:
         game = get_game(name)
         if Capability.SIMULATE not in game.capabilities:
@@ -105,8 +107,8 @@ CASES = list(_cases())
 
 #: cases that find a bug not fixed yet (strict: remove the entry once it is fixed)
 KNOWN_BUGS = {
-    # `sleuth analyze --as Ana` of this record after its first trick: IndexError in
-    # solver.model.counting._deals_from_counts (exit 70, "internal error")
+    # the case's record (seed 7) after its first trick, from Ana's view (`sleuth analyze
+    # --as Ana` too): IndexError in solver.model.counting._deals_from_counts (exit 70)
     "twenty-two-5p-packs=3": "IndexError in counting._deals_from_counts (packs=3)",
 }
 
