@@ -51,7 +51,9 @@ def test_rules_prints_one_rule(rule_id, words):
 
 def test_lettered_rules_are_per_game():
     r = run("rules", "A8")
-    assert r.exit_code == 0 and r.output.count("A8 (") == len(games())
+    with_a8 = [g for g in games() if any(x.id == "A8" for x in game_rules(g.name))]
+    assert len(with_a8) >= 2            # several games number their own A8
+    assert r.exit_code == 0 and r.output.count("A8 (") == len(with_a8)
     r = run("rules", "literature", "A8")
     assert r.exit_code == 0 and "Challenge" in r.output and "Sneak" not in r.output
     r = run("rules", "MH-99")
