@@ -292,6 +292,7 @@ def live(session, whatif: str | None = None, quick: bool = False,
             out["whatif_error"] = _error_text(o)
         else:
             target = o.record
+            out["turn"] = current_player(target)[0]
             out["whatif"] = whatif
             out["new_certain"] = ", ".join(f"{c}: {l}" for c, l in sorted(o.new_certain.items()))
     analysis = None
