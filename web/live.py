@@ -223,7 +223,7 @@ def literature_asks(record, view: str | None, held: dict[str, list[str]]) -> dic
             for a in t.players}
     cards: dict[str, list[str]] = {}
     for a in t.players:
-        mine = set(held.get(a, [])) if a == view else None
+        mine = set(held[a]) if a == view and a in held else None     # None: not known yet
         out: list[str] = []
         for h in open_halves:
             names = [repr(c) for c in h.cards]
