@@ -435,3 +435,21 @@ def test_a_file_broken_by_an_editor_is_said_not_reloaded_forever(tmp_path):
     assert "no longer parses" in c.get("/live", params={"quick": "1"}).text
     d = do(c, "Eli asks Ben 5H-8H: 1", version_of(rec)).json()
     assert d["kind"] == "refused" and "no longer parses" in d["status"]
+
+
+def test_literature_asks_offer_what_the_engine_allows():
+    """Whom and for which card a Literature player may ask (LIT-6), from the engine's state;
+    for the view, from the hand its analysis knows."""
+    from solver.records import read_record
+    from web.live import literature_asks
+
+    rec = read_record(str(LIT))
+    held = {"Ana": ["5S", "7S", "KS", "JH", "KD", "7C"]}
+    asks = literature_asks(rec, "Ana", held)
+    assert asks["whom"]["Ana"] == ["Ben", "Dev", "Fay"]          # the other team
+    ana = asks["cards"]["Ana"]
+    assert "2C" in ana and "7C" not in ana                       # her half-suit, not her card
+    assert "9C" not in ana                                       # no card of 9C-AC in hand
+    assert not {"2H", "5H"} & set(ana)                           # 2H-7H is out of play
+    assert "9C" in asks["cards"]["Ben"]                          # an unknown hand: any open card
+    assert "9C" in literature_asks(rec, "Ana", {})["cards"]["Ana"]   # her hand not known yet
