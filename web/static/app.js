@@ -410,7 +410,11 @@
       return;
     }
     if (p.answer === null && verb === "announces") {        // more cards, or the answer
-      choiceList("Which cards", E.cards, (w) => put(p.head + " " + w), "cards", p.rest);
+      choiceList("Which cards", E.cards, (w) => {            // a second tap takes it back
+        const words = p.head.split(/\s+/);
+        const i = words.lastIndexOf(w);
+        put(i > 1 ? words.slice(0, i).concat(words.slice(i + 1)).join(" ") : p.head + " " + w);
+      }, "cards", p.rest);
     }
     if (!answers.length) return;
     answerChoices(p, verb, answers);
