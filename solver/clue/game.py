@@ -21,13 +21,13 @@ class ClueGame(Game):
     rules = "clue"
     rule_prefix = "CL"
     capabilities = frozenset({Capability.ANALYZE, Capability.EXPLAIN, Capability.CHECK,
-                              Capability.SIMULATE, Capability.REPLAY})
+                              Capability.SIMULATE, Capability.REPLAY, Capability.ADVISE})
     player_counts = (3, 4, 5, 6)
     header_keys = ("suspects", "weapons", "rooms")
     opening = "(the deal)"
     lossy = True
     solver_modules = ("solver.model.counting", "solver.model.possible_sets",
-                      "solver.clue.analysis")
+                      "solver.clue.analysis", "solver.clue.advise")
     demo = "four-players-ana.txt"
     demo_card = "Plum"
     measure = "log10 of the possible case files"
@@ -93,6 +93,21 @@ class ClueGame(Game):
         from solver.clue.simulate import simulate
 
         return simulate(players, options, seed, events, miss=miss)
+
+    def suggest(self, record, view, *, top=None, budget: Budget = Budget()):
+        from solver.clue.advise import suggest
+
+        return suggest(record, view, top=top, budget=budget)
+
+    def review(self, record, view):
+        from solver.clue.advise import review
+
+        return review(record, view)
+
+    def on_turn(self, record, view) -> bool:
+        from solver.clue.advise import on_turn
+
+        return on_turn(record, view)
 
     def table_notes(self, record, view, analysis=None):
         """Who is out (CL-9), the result (CL-8, CL-9), a missing own hand or face-up

@@ -1,0 +1,177 @@
+"""The Clue advisor (docs/advisor.md): every suggestion the view could make now, ranked by
+what its answer tells the view about the case file, less what the table learns; and the
+accusation, ranked by the chance it is right.
+
+The figures are averages over the view's posterior (:func:`solver.advice.posterior`: every
+consistent deal when there are few, else exactly uniform samples).  A refuter holding
+several of the three shows each with equal chance (A4): under ``refute=first`` each deal
+then stands for one row per card it could show, weighted equally, so the figures stay
+exact on an enumerated posterior; under ``refute=all`` every shower's card is drawn (seeded)
+and the figures are estimates.
+
+* suggestion: ``score = info_bits - 0.5 x leak_bits``; ``info_bits`` = I(case file; the
+  answer the view would see: who shows and the card), ``leak_bits`` = I(case file; who
+  shows), what every other player learns;
+* accusation (the most likely case file): ``100`` when it is determined (``safe``), else
+  ``100 x (2 p_right - 1)``: a wrong accusation puts the player out (CL-9).
+"""
+from __future__ import annotations
+
+import functools
+import itertools
+
+import numpy as np
+
+from solver.clue.events import Accuse, Suggest, seating_after
+from solver.clue.options import ENVELOPE
+from solver.errors import NotationError
+from solver.model.budget import Budget
+
+LEAK_WEIGHT = 0.5
+#: posterior samples when the deals are too many to enumerate
+SAMPLES = 600
+#: the review's samples per turn
+REVIEW_SAMPLES = 300
+
+
+def _weighted_info(x: np.ndarray, y: np.ndarray, w: np.ndarray) -> float:
+    """I(X; Y) in bits over weighted rows."""
+    from solver.advice import entropy
+
+    ky = int(y.max()) + 1 if len(y) else 1
+    return max(entropy(x, w) + entropy(y, w) - entropy(x * ky + y, w), 0.0)
+
+
+def suggest(record, view: str | None, *, top: int | None = None,
+            budget: Budget = Budget(), seed: int | None = None):
+    from solver.advice import ActionAdvice, Advice, posterior
+    from solver.clue.analysis import analyze_model
+    from solver.clue.engine import table_state
+    from solver.clue.inference import build
+
+    if view is None or view not in record.header.players:
+        raise NotationError("the advisor needs a player's view (--as P, or 'me:' in the "
+                            "record)", text=str(view))
+    state = table_state(record)
+    if view in state.out or state.over:
+        raise NotationError(f"{view} cannot suggest or accuse now (out or the game is over, "
+                            "CL-8, CL-9)", text=view)
+    vm = build(record, view)
+    a = analyze_model(vm, record)
+    m = vm.model
+    samples = budget.samples or SAMPLES
+    post = posterior(m, samples=samples, seed=len(record.statements) if seed is None else seed)
+    deals = post.deals
+    n = len(deals)
+    env = m.loc_index(ENVELOPE)
+    deck = vm.deck
+    # the case file of each deal, as one code
+    code = np.zeros(n, dtype=np.int64)
+    for group in deck.groups:
+        idx = [m.card_index(c) for c in group]
+        which = np.argmax(deals[:, idx] == env, axis=1)
+        code = code * len(group) + which
+    order = seating_after(view, record.header.players)
+    seat_li = [m.loc_index(p) for p in order]
+    rng = np.random.default_rng(0)
+    acts = []
+    if not n:                   # pragma: no cover - analyze_model raised already
+        raise NotationError("no deal fits the record", text=view)
+    exact = post.exact and vm.opts.refute == "first"
+    for triple in itertools.product(*deck.groups):
+        cols = deals[:, [m.card_index(c) for c in triple]]            # (n, 3) locations
+        if vm.opts.refute == "first":
+            who = np.full(n, len(order), dtype=np.int64)              # nobody
+            for k in range(len(order) - 1, -1, -1):
+                who = np.where((cols == seat_li[k]).any(axis=1), k, who)
+            held = np.zeros((n, 3), dtype=bool)
+            some = who < len(order)
+            li = np.array(seat_li + [-1])[who]
+            held = (cols == li[:, None]) & some[:, None]
+            reps = np.maximum(held.sum(axis=1), 1)
+            row = np.repeat(np.arange(n), reps)
+            # each deal's possible shown cards, one row each (none: one row, card 3)
+            card = np.concatenate([np.flatnonzero(h) if h.any() else np.array([3])
+                                   for h in held]) if n else np.zeros(0, np.int64)
+            w = 1.0 / reps[row]
+            seen = who[row] * 4 + card
+            info = _weighted_info(code[row], seen, w)
+            leak = _weighted_info(code[row], who[row], w)
+            answers = {p: float((who == k).mean()) for k, p in enumerate(order)}
+            answers["nobody"] = float((who == len(order)).mean())
+        else:
+            seen = np.zeros(n, dtype=np.int64)
+            public = np.zeros(n, dtype=np.int64)
+            for k, l in enumerate(seat_li):
+                h = cols == l
+                any_h = h.any(axis=1)
+                pick = np.where(any_h, np.argmax(h * rng.random(h.shape), axis=1) + 1, 0)
+                seen = seen * 4 + pick
+                public = public * 2 + any_h
+            w = np.ones(n)
+            info = _weighted_info(code, seen, w)
+            leak = _weighted_info(code, public, w)
+            answers = {"nobody": float((public == 0).mean())}
+        acts.append(ActionAdvice(f"{view} suggests {' '.join(triple)}",
+                                 info - LEAK_WEIGHT * leak, info,
+                                 {k: v for k, v in answers.items() if v > 0}, leak,
+                                 exact, kind="suggest"))
+    c = a.envelope
+    if c.top:
+        best, p = c.top[0]
+        score = 100.0 if c.determined else 100.0 * (2 * p - 1)
+        acts.append(ActionAdvice(f"{view} accuses {' '.join(best)}", score, 0.0,
+                                 {"right": p, "wrong": 1 - p}, 0.0, a.exact, kind="accuse",
+                                 more={"p_right": p, "safe": c.determined}))
+    adv = Advice("clue", view, True, acts, exact, "enumerated" if post.exact else "sampled",
+                 n, summary={"candidates": c.count, "determined": c.determined,
+                             "verdict": a.verdict})
+    if not exact:
+        adv.notes.append("figures from sampled deals (estimates)")
+    adv.sort()
+    if top is not None:
+        adv.actions = adv.actions[:top]
+    return adv
+
+
+def review(record, view, *, samples: int | None = REVIEW_SAMPLES):
+    """Each of ``view``'s suggestions and accusations against the advisor's best: mistakes
+    are an accusation while the case file was not determined, and a suggestion while it
+    was (a safe accusation was available)."""
+    from solver.advice import review_turns
+    from solver.games import get_game
+
+    if view is None or view not in record.header.players:
+        raise NotationError("the review needs a player's view (--as P, or 'me:' in the "
+                            "record)", text=str(view))
+    turns = [i for i, s in enumerate(record.statements)
+             if isinstance(s.event, (Suggest, Accuse)) and s.event.player == view]
+
+    def taken_text(s):
+        ev = s.event
+        verb = "accuses" if isinstance(ev, Accuse) else "suggests"
+        return f"{view} {verb} {' '.join(ev.cards)}"
+
+    def mistakes_of(taken, adv, s):
+        if isinstance(s.event, Accuse):
+            if not adv.summary.get("determined"):
+                p = taken.more.get("p_right") if taken is not None else None
+                return ["accused while the case file was not determined (CL-9)"
+                        + (f": right with p = {p:.3g}" if p is not None else
+                           ": not even the most likely case file")]
+            return []
+        if adv.summary.get("determined"):
+            return ["the case file was determined: a safe accusation was available (CL-8)"]
+        return []
+
+    budget = Budget(samples=samples) if samples else Budget()
+    return review_turns(get_game("clue"), record, view, turns,
+                        functools.partial(suggest, view=view, budget=budget), taken_text,
+                        mistakes_of)
+
+
+def on_turn(record, view) -> bool:
+    from solver.clue.engine import table_state
+
+    state = table_state(record)
+    return view is not None and view in state.active and not state.over
