@@ -130,7 +130,7 @@ def analyze(record, as_, as_json, exposure=None):
         for note in game.table_notes(rec, view, result):     # whose turn, the result...
             click.echo(note.text)
         if exp is not None and "not_computed" in exp:
-            click.echo("what the table knows about your hand: not computed "
+            click.echo("what the table knows about your hand: not computed\n  "
                        f"({exp['not_computed']}; --exposure waits for it)")
         elif exp is not None:
             from cli.advise import render_exposure

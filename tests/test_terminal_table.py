@@ -232,8 +232,8 @@ def test_analyze_says_why_an_exposure_was_not_waited_for(monkeypatch):
                         lambda self, rec, view, budget=None: __import__("time").sleep(60))
     r = CliRunner().invoke(cli, ["analyze", str(FIVE)])
     assert r.exit_code == 0, r.output
-    assert "what the table knows about your hand: not computed (it takes more than 0% " \
-           "longer than the analysis; --exposure waits for it)" in r.output
+    assert "what the table knows about your hand: not computed\n  (it takes more than 0% " \
+           "longer than the analysis; --exposure waits for it)\n" in r.output
 
 
 def test_no_exposure_once_the_game_is_over(tmp_path):
