@@ -406,6 +406,10 @@ def play(record, as_, as_json, no_sheet, compact=None, hint=None):
     N is the line number the messages show ('saved line 7'). Tab completes names, cards,
     ranges and keywords. Ctrl-D quits. The statements of a game: sleuth format GAME.
 
+    Right after a refusal with one 'did you mean', 'y' (or Enter on a terminal) logs that
+    correction. On a terminal the sheet after each statement is the short one that fits
+    80x24 ('sheet' shows the whole analysis; --full always).
+
     \b
     Example:
       sleuth new {new}
