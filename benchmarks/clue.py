@@ -79,7 +79,7 @@ def main(argv=None) -> None:
     if args.quick:
         args.records, args.stride, args.enum_states = 2, 20, 2
     from benchmarks.baselines import enumerate_deals, max_error
-    from solver.clue.analysis import analyze, analyze_model
+    from solver.clue.analysis import analyze
     from solver.clue.inference import build
 
     analyze(states(1, 5, 5)[0][2], "Ana")        # imports and the compiled kernel, once

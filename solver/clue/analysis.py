@@ -38,7 +38,7 @@ class CaseFiles:
 
     count: int | None          # None: not counted (over budget)
     exact: bool
-    top: list[tuple[tuple[str, str, str], float]] = field(default_factory=list)
+    top: list[tuple[tuple[str, ...], float]] = field(default_factory=list)
     certain: tuple[str, ...] = ()   # cards certainly in the case file, in kind order
     upper: int | None = None        # when not counted: the product of the possible cards
 
@@ -97,7 +97,7 @@ class ClueAnalysis:
         return txt
 
     def to_json(self) -> dict:
-        out = {"game": "clue", "view": self.view, "consistent": True, "exact": self.exact,
+        out: dict = {"game": "clue", "view": self.view, "consistent": True, "exact": self.exact,
                "cards": self.cards, "envelope": self.envelope.to_json(),
                "verdict": self.verdict, "variant": self.options.names(),
                "method": self.method}
@@ -135,18 +135,19 @@ def analyze_model(vm: ViewModel, record, *, max_states: int = MAX_STATES) -> Clu
                 raise vm.inconsistent()
             possible = bb.possible
         counting = clamp_to_support(counting, possible)
+    places: dict[str, set[str]] = {str(c): ls for c, ls in possible.items()}
     cards: dict[str, dict[str, float]] = {}
-    for c in m.cards:
+    for c in map(str, m.cards):
         row = {l: p for l, p in counting.marginals.get(c, {}).items() if p > 0
-               and l in possible[c]}
-        if len(possible[c]) == 1:
-            row = {next(iter(possible[c])): 1.0}
+               and l in places[c]}
+        if len(places[c]) == 1:
+            row = {next(iter(places[c])): 1.0}
         cards[c] = row
-    envelope = _case_files(vm, possible, max_states if counting.exact else 0)
+    envelope = _case_files(vm, places, max_states if counting.exact else 0)
     return ClueAnalysis(view=vm.view, players=record.header.players, options=vm.opts,
                         deck=vm.deck, locations=list(m.locations), exact=counting.exact,
                         error=0.0 if counting.exact else counting.error, cards=cards,
-                        possible=possible, envelope=envelope, active=vm.active,
+                        possible=places, envelope=envelope, active=vm.active,
                         statements=len(record.statements), method=counting.method)
 
 

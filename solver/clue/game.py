@@ -160,7 +160,7 @@ class ClueGame(Game):
         certain = {c: next(iter(ls)) for c, ls in a.possible.items() if len(ls) == 1}
         c = a.envelope
         ans = c.answer()
-        summary = {"candidates": c.count, "determined": c.determined,
+        summary: dict = {"candidates": c.count, "determined": c.determined,
                    "answer": list(ans) if ans else None, "in_envelope": list(c.certain),
                    "verdict": a.verdict}
         if c.top and not c.determined:

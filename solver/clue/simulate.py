@@ -15,6 +15,7 @@ Deterministic per seed.
 from __future__ import annotations
 
 import random
+from typing import cast
 
 from solver.clue.events import Accuse, Answer, FaceUp, Holds, Suggest, Unseen, seating_after
 from solver.clue.options import STANDARD, ClueOptions, hand_sizes, seating_from
@@ -35,7 +36,7 @@ def simulate(n_players: int, options, seed: int, events: int | None = None,
         raise NotationError("--miss is a probability between 0 and 1", text=str(miss))
     if not 3 <= n_players <= 6:
         raise NotationError("Clue simulates 3 to 6 players", text=str(n_players), rule="CL-1")
-    opts = ClueOptions.from_names(options)
+    opts = cast(ClueOptions, ClueOptions.from_names(options))
     rng = random.Random(seed)
     players = NAMES[:n_players]
     dealer = players[-1]
@@ -121,6 +122,6 @@ def lossy(evs: list, miss: float, rng: random.Random) -> list:
                 ev = Suggest(ev.player, ev.cards, None)
             elif r < miss:
                 ev = Suggest(ev.player, ev.cards, tuple(
-                    Answer(a.player, a.shows, None) for a in ev.answers))
+                    Answer(a.player, a.shows, None) for a in ev.answers or ()))
         out.append(ev)
     return out
