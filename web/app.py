@@ -161,14 +161,16 @@ class Engine:
             html = self.live_cache.get(key)
             if html is not None:
                 return html
-            with self.write_lock:
-                s = self.writer
-                broken = self._reload(s)
-                data = live(s, whatif, quick=True)
-                if broken:
-                    data["error"], data["version"] = broken, key[0] or data["version"]
-                return env.get_template("live.html").render(
-                    d=data, entry_json=embed_json(entry_data(s, {})), token=token)
+            snap = self.snapshot()          # no lock: a change being checked never delays it
+            if isinstance(snap, str):       # the file no longer parses: say so on the last one
+                with self.write_lock:
+                    data = live(self.writer, whatif, quick=True)
+                    data["error"], data["version"] = snap, key[0] or data["version"]
+                    return env.get_template("live.html").render(
+                        d=data, entry_json=embed_json(entry_data(self.writer, {})), token=token)
+            data = live(snap, whatif, quick=True)
+            return env.get_template("live.html").render(
+                d=data, entry_json=embed_json(entry_data(snap, {})), token=token)
         with self.read_lock:
             s = self.reader
             broken = self._reload(s)
@@ -186,6 +188,25 @@ class Engine:
                 if not broken:
                     self.live_cache[key] = html
             return html
+
+    def snapshot(self) -> Any:
+        """The record file as it is now, read apart from the sessions, with what the quick
+        live part asks of a session (``record``, ``game``, ``view``, ``text``,
+        ``vocabulary()``); or why it does not parse."""
+        from types import SimpleNamespace
+
+        from solver.games import get_game
+        from solver.records import parse_record
+        from solver.session import vocabulary
+
+        try:
+            text = read_text(self.path)
+            rec = parse_record(text, self.path)
+            game = get_game(rec.game)
+        except SleuthError as e:
+            return f"the file on disk no longer parses: {e}"
+        return SimpleNamespace(record=rec, game=game, view=self.writer.view, text=text,
+                               vocabulary=lambda: vocabulary(rec))
 
     @staticmethod
     def _reload(s: Session) -> str | None:
