@@ -99,3 +99,25 @@ def test_play_logs_and_shows_the_notebook(tmp_path):
     assert r.exit_code == 0, r.output
     assert "Cleo shows Knife" in rec.read_text()
     assert "FILE" in r.output
+
+
+def test_serve_shows_the_notebook_through_the_generic_page(tmp_path):
+    import shutil
+
+    import pytest
+
+    pytest.importorskip("starlette")
+    from starlette.testclient import TestClient
+
+    from web.app import create_app
+
+    rec = tmp_path / "g.txt"
+    shutil.copy("samples/clue/four-players-ana.txt", rec)
+    app = create_app(str(rec), token="t", token_required=False, loopback=True)
+    c = TestClient(app, base_url="http://127.0.0.1:8765")
+    html = c.get("/live").text
+    assert "Possible case files" in html and "Verdict" in html
+    r = c.post("/do", json={"line": "Ben suggests Green Rope Hall: Cleo shows",
+                            "version": None}, headers={"X-Sleuth-Token": "t"})
+    assert r.status_code == 200 and r.json()["saved"]
+    assert "Ben suggests Green Rope Hall: Cleo shows" in rec.read_text()

@@ -79,3 +79,22 @@ def test_views_differ_by_what_they_saw():
         held = next(st.event for st in full.statements if st.event.setup
                     and st.event.player == p)
         assert all(a.certain(c) == p for c in held.cards)
+
+
+LARGE = ("Scarlet Mustard White Green Peacock Plum Rose Gray Brunette Peach",
+         "Candlestick Knife Pipe Revolver Rope Wrench Horseshoe Poison",
+         "Carriage Conservatory Kitchen Trophy Dining Drawing Gazebo Courtyard Fountain "
+         "Library Billiard Studio")
+
+
+@pytest.mark.parametrize("n", [3, 6])
+def test_the_large_editions_30_cards_are_exact_from_every_view(n):
+    from solver.clue.options import Deck
+
+    deck = Deck(*(tuple(g.split()) for g in LARGE))
+    full = parse_record(write_record(simulate(n, [], 40 + n, events=18, deck=deck,
+                                              accusations=False, miss=0.2)))
+    assert len(full.header.get("suspects").split()) == 10
+    truth = true_deal(full)
+    for view in (None,) + full.header.players:
+        check(full, view, truth)
