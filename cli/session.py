@@ -446,8 +446,9 @@ def play(record, as_, as_json, no_sheet, compact=None, hint=None):
                                "players": list(rec.header.players), "view": session.view,
                                "statements": len(rec.statements)}))
     else:
+        n = len(rec.statements)
         say(f"sleuth play {record}: {rec.game}, {' '.join(rec.header.players)}; "
-            f"{len(rec.statements)} statements; view: {session.view or 'public'}. "
+            f"{n} statement{'' if n == 1 else 's'}; view: {session.view or 'public'}. "
             "Type 'help' for commands.")
         bad = session.consistent()
         if bad is not None:

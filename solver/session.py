@@ -845,7 +845,10 @@ class Session:
         try:
             top = int(rest) if rest.strip() else 5
         except ValueError:
-            return Outcome("refused", error=NotationError("expected 'suggest [N]'", text=rest))
+            top = 0
+        if top < 1:
+            return Outcome("refused", error=NotationError(
+                "expected 'suggest [N]', N a number of actions from 1", text=rest))
         try:
             adv = self.game.suggest(self.record, self.view, top=top)
         except SleuthError as e:

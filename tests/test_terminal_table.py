@@ -363,3 +363,12 @@ def test_review_page_sheet_grid_axes_legend_and_words():
     assert ">0<" in svg and ">9<" in svg
     assert 'class="legend"' in shown and "a turn with a mistake" in shown
     assert shown.count("one bit is what") == 1
+
+
+def test_suggest_0_is_refused_and_one_statement_is_singular(tmp_path):
+    rec = prefix(FIVE, tmp_path, lambda i, ln: i < 7)
+    r = play(rec, ["suggest 0", "suggest x"], "--no-sheet")
+    assert "1 statement;" in r.output.splitlines()[0]
+    said = [b for _, b in blocks(r.output)]
+    assert all(b[0].startswith("refused: ") and "N a number of actions from 1" in b[0]
+               for b in said)
