@@ -106,11 +106,7 @@ def _cases():
 CASES = list(_cases())
 
 #: cases that find a bug not fixed yet (strict: remove the entry once it is fixed)
-KNOWN_BUGS = {
-    # the case's record (seed 7) after its first trick, from Ana's view (`sleuth analyze
-    # --as Ana` too): IndexError in solver.model.counting._deals_from_counts (exit 70)
-    "twenty-two-5p-packs=3": "IndexError in counting._deals_from_counts (packs=3)",
-}
+KNOWN_BUGS: dict[str, str] = {}
 
 
 def _known(cases):

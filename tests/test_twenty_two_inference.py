@@ -169,3 +169,19 @@ Ana leads 9H; Ben 2D; Cleo 5C
 """), "Ana", "3S")
     facts = {r.fact: r.lines for r in exp.reasons}
     assert facts["3S is not at Cleo's hand"] == (7,)
+
+
+def test_three_packs_leave_over_127_equal_cards_counted_right():
+    """With packs=3 the 146 cards nobody has seen form one class; a step's count is an
+    int8, so the counting programme splits classes at 127 cards (MAX_CLASS).  Every
+    card's expected copies over the locations add up to its three copies."""
+    from solver.games import get_game
+    from solver.records import parse_record, write_record
+
+    game = get_game("twenty-two")
+    rec = parse_record(write_record(game.simulate(5, ["packs=3"], 7, 40)))
+    rec = rec.prefix(8)
+    out = game.analyze(rec, "Ana").to_json()
+    assert out["cards"]
+    for card, where in out["cards"].items():
+        assert where and abs(sum(where.values()) - 3) < 1e-9, (card, where)

@@ -172,6 +172,10 @@ def _crt(residues: list[int], approx: float, rel: float) -> int | None:
 
 # --------------------------------------------------------------------------------------
 # 1. simplification: propagate trivial facts, build classes, lump plain locations
+#: the most cards in one class (the counts of a step are int8)
+MAX_CLASS = 127
+
+
 @dataclass
 class _Problem:
     n_cards: int
@@ -205,7 +209,9 @@ def _simplify(model, drop=frozenset(), keep_locs=(), split=None, loc_split=None)
         key = (tuple(sorted(allowed[ci])), tuple(sig[ci]),
                split.get(ci) if split is not None else None)
         groups.setdefault(key, []).append(ci)
-    rows = list(groups.values())
+    # a class has at most MAX_CLASS cards: a step's count k is stored as an int8 (the
+    # kernel's and the sampling tables'), and three packs leave 146 equal cards unseen
+    rows = [cs[i:i + MAX_CLASS] for cs in groups.values() for i in range(0, len(cs), MAX_CLASS)]
     row_allowed = [sorted(allowed[r[0]]) for r in rows]
     row_of = {ci: r for r, cs in enumerate(rows) for ci in cs}
     # statements over (row, loc) cells
