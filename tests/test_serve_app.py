@@ -453,3 +453,26 @@ def test_literature_asks_offer_what_the_engine_allows():
     assert not {"2H", "5H"} & set(ana)                           # 2H-7H is out of play
     assert "9C" in asks["cards"]["Ben"]                          # an unknown hand: any open card
     assert "9C" in literature_asks(rec, "Ana", {})["cards"]["Ana"]   # her hand not known yet
+
+
+def test_a_slow_analysis_says_its_certainties_on_the_way(tmp_path):
+    """While Literature's probabilities are counted, its certainties (the backbone's, noted
+    with the deadline) are readable: the page shows them before the sheet."""
+    import threading
+
+    from web.app import Engine
+    from web.review import environment
+
+    rec = copy(tmp_path, LIT)
+    engine = Engine(str(rec))
+    assert engine.partial() == {"version": None, "certain": None}
+    t = threading.Thread(target=engine.live_html, args=(environment(), None, TOKEN))
+    t.start()
+    seen = None
+    while t.is_alive() and seen is None:
+        seen = engine.partial()["certain"]
+        time.sleep(0.01)
+    t.join()
+    assert engine.partial() == {"version": None, "certain": None}
+    if seen is not None:            # (an analysis quicker than the polling sees nothing)
+        assert "KS: Ana" in seen and "6S: Eli" in seen

@@ -9,6 +9,8 @@ Routes (all GETs read, only ``POST /do`` changes the record):
   the analysis unless it is done already (marked ``data-pending``: the page asks again);
 * ``GET /version``: ``{"version": ...}``, the :func:`~solver.records.text_version` of the
   file now -- cheap, polled by the page to show changes made elsewhere;
+* ``GET /partial``: ``{"version": ..., "certain": ...}``, what the analysis running now has
+  established so far (Literature's certainties, before its probabilities);
 * ``GET /hint``: ``{"version": ..., "hint": ...}``, the advisor's one line on the view's turn
   (from a process of its own, stopped when the record moves on);
 * ``GET /advice``: the advisor's ranking and the exposure (on demand: they cost an analysis);
@@ -40,6 +42,7 @@ import os
 import sys
 import threading
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 from solver.errors import SleuthError, StaleError
@@ -92,6 +95,8 @@ class Engine:
         self.live_cache: dict[tuple[str, str | None], str] = {}
         self.last_status = ""
         self.whatifs: dict[tuple[str, str], Outcome] = {}
+        #: the version being analysed and its deadline (what it has established so far)
+        self.running: tuple[str, Any] | None = None
         self.hints: dict[str, str | None] = {}
         self.hint_lock = threading.Lock()
         self.hint_job: HintJob | None = None
@@ -177,8 +182,14 @@ class Engine:
             key = (text_version(s.text), whatif)
             html = None if broken else self.live_cache.get(key)
             if html is None:
-                with within(self.timeout):       # the program's time budget (docs/reliability.md)
-                    data = live(s, whatif, known=self.whatifs.get((key[0], whatif or "")))
+                # within the program's time budget (docs/reliability.md); what the analysis
+                # establishes on the way (certainties) is readable meanwhile (:meth:`partial`)
+                with within(self.timeout) as deadline:
+                    self.running = (key[0], deadline)
+                    try:
+                        data = live(s, whatif, known=self.whatifs.get((key[0], whatif or "")))
+                    finally:
+                        self.running = None
                 if broken:                  # shown over what the record was before the edit
                     data["error"], data["version"] = broken, self.version() or data["version"]
                 html = env.get_template("live.html").render(
@@ -189,12 +200,24 @@ class Engine:
                     self.live_cache[key] = html
             return html
 
+    def partial(self) -> dict:
+        """What the analysis running now has established so far (the certainties, where
+        the game notes them on the way: Literature's after its backbone), for the page to
+        show before the sheet: ``{"version": ..., "certain": "2S: Eli; ..." or None}``."""
+        from web.live import established
+
+        running = self.running
+        if running is None or running[1] is None:
+            return {"version": None, "certain": None}
+        version, deadline = running
+        got = dict(deadline.established)
+        return {"version": version,
+                "certain": established(SimpleNamespace(established=got))}
+
     def snapshot(self) -> Any:
         """The record file as it is now, read apart from the sessions, with what the quick
         live part asks of a session (``record``, ``game``, ``view``, ``text``,
         ``vocabulary()``); or why it does not parse."""
-        from types import SimpleNamespace
-
         from solver.games import get_game
         from solver.records import parse_record
         from solver.session import vocabulary
@@ -362,6 +385,9 @@ def create_app(path: str, view: Any = Session._ME, *, token: str, token_required
     async def version(request: Request) -> Response:
         return JSONResponse({"version": await run_in_threadpool(engine.version)})
 
+    async def partial(request: Request) -> Response:
+        return JSONResponse(engine.partial())
+
     async def hint(request: Request) -> Response:
         return JSONResponse(await run_in_threadpool(engine.hint))
 
@@ -431,7 +457,8 @@ def create_app(path: str, view: Any = Session._ME, *, token: str, token_required
         return JSONResponse(data, media_type="application/manifest+json")
 
     routes = [Route("/", page), Route("/live", live_part), Route("/version", version),
-              Route("/advice", advice), Route("/hint", hint), Route("/do", do, methods=["POST"]),
+              Route("/advice", advice), Route("/hint", hint),
+              Route("/partial", partial), Route("/do", do, methods=["POST"]),
               Route("/static/{name}", asset), Route("/manifest.webmanifest", manifest)]
     from starlette.middleware import Middleware
     from starlette.middleware.base import BaseHTTPMiddleware

@@ -332,9 +332,9 @@ def live(session, whatif: str | None = None, quick: bool = False,
     return out
 
 
-def established(e: SleuthError) -> str | None:
-    """What an analysis cut short by its time budget had established: the cards whose
-    place was certain (``TimeUp.established``), as one line; ``None`` if nothing."""
+def established(e: Any) -> str | None:
+    """What an analysis had established (``TimeUp.established``, or a running deadline's):
+    the cards whose place was certain, as one line; ``None`` if nothing."""
     got = getattr(e, "established", None) or {}
     places = got.get("places")
     if not places:

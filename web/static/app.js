@@ -96,6 +96,8 @@
   async function loadLive(full) {
     if (loading) { reloadAgain = reloadAgain === "full" || full ? "full" : "quick"; return loading; }
     setBusy(1);
+    // a slow analysis: what it has established so far (the certainties) meanwhile
+    const watch = full ? setInterval(showPartial, 500) : null;
     loading = (async () => {
       try {
         const q = new URLSearchParams();
@@ -117,12 +119,24 @@
       } catch (e) {
         /* the poll says when the server is back */
       } finally {
+        if (watch) clearInterval(watch);
         loading = null;
         setBusy(-1);
         if (reloadAgain) { const f = reloadAgain === "full"; reloadAgain = false; loadLive(f); }
       }
     })();
     return loading;
+  }
+
+  async function showPartial() {
+    try {
+      const r = await get("/partial");
+      const d = await r.json();
+      const p = document.querySelector("#live p.pending");
+      if (p && d.certain && d.version === version) {
+        p.textContent = "Working... (the probabilities). Certain so far: " + d.certain;
+      }
+    } catch (e) { /* the sheet follows anyway */ }
   }
 
   async function poll() {
