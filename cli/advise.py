@@ -222,12 +222,17 @@ def review(record, as_, html_file, force, as_json):
     rec = read_record(record)
     game = capable(rec, Capability.ADVISE, "advisor")
     view = resolve_view(rec, as_)
-    from cli.progress import on_terminal, ticker
+    from cli.progress import Line, on_terminal
+    from solver.advice import reporting
 
-    what = (f"review: {view}'s turns, analysing the record after each of its "
-            f"{len(rec.statements)} statements")
-    with ticker(what, on_terminal(as_json)):
-        rv = game.review(rec, view)
+    line = Line() if on_terminal(as_json) else None
+    with reporting(line and (lambda done, n: line.show(
+            f"review of {view}'s turns: {done}/{n} positions analysed"))):
+        try:
+            rv = game.review(rec, view)
+        finally:
+            if line:
+                line.clear()
     if html_file:
         from web.review import review_html   # Jinja2 only for the page
 

@@ -3,10 +3,8 @@ erased when the work ends.  Nothing at all when standard error is not a terminal
 file, a test) or when the output is JSON, so no program ever reads it."""
 from __future__ import annotations
 
-import contextlib
 import sys
 import threading
-import time
 
 
 def on_terminal(as_json: bool = False) -> bool:
@@ -43,29 +41,3 @@ class Line:
                 self.stream.write("\r" + " " * self.width + "\r")
                 self.stream.flush()
                 self.width = 0
-
-
-@contextlib.contextmanager
-def ticker(what: str, enabled: bool, every: float = 0.5):
-    """While the body runs, ``what`` and the seconds elapsed, rewritten every ``every``
-    seconds from a daemon thread (work whose steps the caller cannot count: ``review``'s
-    analyses run in worker processes); nothing when not ``enabled``."""
-    if not enabled:
-        yield
-        return
-    line = Line()
-    stop = threading.Event()
-    start = time.monotonic()
-
-    def run():
-        while not stop.wait(every):
-            line.show(f"{what}: {time.monotonic() - start:.0f} s")
-
-    t = threading.Thread(target=run, daemon=True)
-    t.start()
-    try:
-        yield
-    finally:
-        stop.set()
-        t.join()
-        line.clear()

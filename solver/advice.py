@@ -27,6 +27,7 @@ exact figures on an enumeration and estimates (with a 95 % error) on samples.
 """
 from __future__ import annotations
 
+import contextlib
 import math
 from dataclasses import dataclass, field
 from typing import Any
@@ -486,6 +487,22 @@ def said(value) -> str:
     return str(value)
 
 
+#: called with (prefixes analysed, all of them) as a review goes; ``sleuth review`` sets it
+#: on a terminal (:func:`reporting`); never called in a worker process
+REVIEW_PROGRESS = None
+
+
+@contextlib.contextmanager
+def reporting(report):
+    """Within the block, :func:`review_turns` calls ``report(done, total)`` as it goes."""
+    global REVIEW_PROGRESS
+    before, REVIEW_PROGRESS = REVIEW_PROGRESS, report
+    try:
+        yield
+    finally:
+        REVIEW_PROGRESS = before
+
+
 def review_turns(game, record, view, turns, suggest, taken_text, mistakes_of,
                  budget=None, jobs: int | None = None) -> Review:
     """Review ``view``'s turns.  ``turns``: indices (into ``record.statements``) of the
@@ -506,15 +523,26 @@ def review_turns(game, record, view, turns, suggest, taken_text, mistakes_of,
     turn_set = frozenset(turns)
     jobs = jobs if jobs is not None else (os.cpu_count() or 1)
     jobs = min(jobs, n) if n >= PARALLEL_REVIEW else 1
-    parts = [list(range(j, n, jobs)) for j in range(jobs)]
+    report = REVIEW_PROGRESS
+    # with a progress report, finer pieces (one prefix at a time in this process, four
+    # pieces a worker): each reported as it ends
+    pieces = (min(n, jobs * 4) if jobs > 1 else n) if report else jobs
+    parts = [list(range(j, n, pieces)) for j in range(pieces)]
     args = [(game.name, record, view, budget, suggest, ix, turn_set) for ix in parts]
+    done = []
     if jobs > 1:
         from solver.parallel import pool     # workers that a Ctrl-C stops at once
 
         with pool(jobs) as ex:
-            done = [r for part in ex.map(_review_part, args) for r in part]
+            for part in ex.map(_review_part, args):      # in order, each as it ends
+                done += part
+                if report:
+                    report(len(done), n)
     else:
-        done = _review_part(args[0])
+        for a in args:
+            done += _review_part(a)
+            if report:
+                report(len(done), n)
     know = {i: k for i, k, _ in done}
     advice = {i: a for i, _, a in done if a is not None}
     curve: list[tuple[int, float | None]] = []

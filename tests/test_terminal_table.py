@@ -372,3 +372,26 @@ def test_suggest_0_is_refused_and_one_statement_is_singular(tmp_path):
     said = [b for _, b in blocks(r.output)]
     assert all(b[0].startswith("refused: ") and "N a number of actions from 1" in b[0]
                for b in said)
+
+
+@pytest.mark.parametrize("cpus", [1, 2])
+def test_review_reports_its_progress_and_the_same_review(monkeypatch, cpus):
+    import os
+
+    from solver import advice
+    from solver.games import get_game
+    from solver.records import read_record
+
+    rec = read_record(str(SAMPLES / "mystery-hand" / "two-player-seen.txt"))
+    game = get_game(rec.game)
+    monkeypatch.setattr(advice, "PARALLEL_REVIEW", 2)
+    monkeypatch.setattr(os, "cpu_count", lambda: cpus)
+    quiet = game.review(rec, rec.header.me)
+    seen: list[tuple[int, int]] = []
+    with advice.reporting(lambda done, n: seen.append((done, n))):
+        told = game.review(rec, rec.header.me)
+    assert advice.REVIEW_PROGRESS is None
+    n = len(rec.statements) + 1
+    assert seen and seen[-1] == (n, n) and all(t == n for _, t in seen)
+    assert [d for d, _ in seen] == sorted({d for d, _ in seen}) and len(seen) > 2
+    assert told.to_json() == quiet.to_json()
