@@ -1,4 +1,5 @@
-"""The web app of ``sleuth serve``: one record file, one :class:`solver.session.Session`.
+"""The web app of ``sleuth serve``: one record file, through :class:`solver.session.Session`
+(one session takes the changes, another computes what the page shows).
 
 Routes (all GETs read, only ``POST /do`` changes the record):
 
