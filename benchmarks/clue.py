@@ -105,7 +105,7 @@ def main(argv=None) -> None:
     print("| states | views | exact | median | p95 | max | notebook baseline median | "
           "p95 | ratio of medians |")
     print("|---|---|---|---|---|---|---|---|---|")
-    for name, sel in (("40 suggestions (target)", target), ("every prefix", rows)):
+    for name, sel in ((f"{args.upto} suggestions (target)", target), ("every prefix", rows)):
         for vname, vs in (("Ana", [r for r in sel if r["view"] == "Ana"]),
                           ("public", [r for r in sel if r["view"] is None]),
                           ("both", sel)):
@@ -116,7 +116,7 @@ def main(argv=None) -> None:
                   f"{fmt_s(p95(ours))} | {fmt_s(max(ours))} | {fmt_s(median(nb))} | "
                   f"{fmt_s(p95(nb))} | {median(nb) / median(ours):.1f}x |")
     print()
-    for name, sel in (("40 suggestions (target)", target), ("every prefix", rows)):
+    for name, sel in ((f"{args.upto} suggestions (target)", target), ("every prefix", rows)):
         cpu = [r["cpu"] for r in sel]
         print(f"- our CPU time, {name}: median {fmt_s(median(cpu))}, p95 {fmt_s(p95(cpu))}, "
               f"max {fmt_s(max(cpu))} (wall clock above: the machine is shared)")
