@@ -497,6 +497,7 @@ def test_play_suggest_command(tmp_path):
     assert len(adv["actions"]) == 1 and adv["actions"][0]["kind"] == "claim"
 
 
+@pytest.mark.slow
 def test_literature_advice_on_a_record_with_unseen_events():
     """A record with '?' lines (issue 13) is advised from its witness histories: labelled
     estimates, every chance 0 or 1 only when the logic (the backbone) says so."""

@@ -3,6 +3,7 @@ simulate, and exit 3 with the conflicting lines."""
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from cli.main import cli
@@ -150,6 +151,7 @@ def test_claim_and_simulated_shown_lines_write_notation(tmp_path):
     assert all(s.text == str(s.event) for s in rec.statements)
 
 
+@pytest.mark.slow
 def test_unseen_statements_through_play_why_replay_and_json(tmp_path):
     """issue 13: unseen statements typed into ``sleuth play``, then ``why`` citing an unseen
     answer, ``replay --json`` and ``analyze --json``."""

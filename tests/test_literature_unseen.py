@@ -54,6 +54,7 @@ def test_dealer_must_be_a_player():
 
 
 # ----- the contract's statements ------------------------------------------------------------
+@pytest.mark.slow
 def test_contract_examples_are_accepted_and_analysed():
     body = ANA + ("Ben: ?\nturn: Cleo\nCleo asks Ben 9D: no\nBen asks Cleo ?: yes\n"
                   "Ben asks Cleo ?: no\nCleo asks Ben 10H: ?\nBen has 8 cards\n")

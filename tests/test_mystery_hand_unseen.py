@@ -307,6 +307,7 @@ def _check(n, variant, seed, miss, data):
             assert truth[key] in a.cards[name]
 
 
+@pytest.mark.slow
 @settings(max_examples=len(CASES), deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(case=st.sampled_from(CASES), seed=st.integers(0, 10_000),
