@@ -69,12 +69,14 @@ def render_analysis(a) -> str:
     c = a.envelope
     lines.append("")
     cnt = (f"{c.count:,}" if c.count is not None else f"at most {c.upper:,} (not counted)")
-    lines.append(f"Possible case files: {cnt} of {a.deck.triples:,}")
+    lines.append(f"Possible case files: {cnt} of {a.deck.triples:,}"
+                 + (f" (the most likely below estimated from sampled deals, 95% half-width "
+                    f"{c.error:.3f})" if c.error else ""))
     if c.certain:
         lines.append("Certainly in the case file: " + " ".join(c.certain))
     if c.top and c.count != 1:
         p0 = c.top[0][1]
-        if c.count and abs(p0 * c.count - 1) < 1e-9:
+        if c.count and c.exact and abs(p0 * c.count - 1) < 1e-9:
             lines.append(f"All {c.count:,} are equally likely, p = {_p(p0)} each; for example "
                          + " ".join(c.top[0][0]))
         else:

@@ -98,3 +98,20 @@ def test_the_large_editions_30_cards_are_exact_from_every_view(n):
     truth = true_deal(full)
     for view in (None,) + full.header.players:
         check(full, view, truth)
+
+
+def test_over_the_counting_budget_figures_are_labelled_estimates():
+    """With a tiny state budget the count falls back to estimates: labelled so, the
+    certainties unchanged (CP-SAT or the proved support), the case files' count unknown
+    but bounded, the likeliest estimated within their error of the exact figures."""
+    full = parse_record(write_record(simulate(5, [], 9, events=14, accusations=False)))
+    exact = analyze(full, None)
+    est = analyze(full, None, max_states=20)
+    assert exact.exact and not est.exact and est.error > 0
+    assert est.possible == exact.possible
+    j = est.to_json()
+    assert j["exact"] is False and j["envelope"]["candidates"] is None
+    assert j["envelope"]["candidates_at_most"] >= exact.envelope.count
+    truth = dict(exact.envelope.top)
+    for cs, p in est.envelope.top[:3]:
+        assert abs(p - truth.get(cs, 0.0)) <= 3 * est.envelope.error + 1e-9

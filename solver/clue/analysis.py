@@ -41,6 +41,7 @@ class CaseFiles:
     top: list[tuple[tuple[str, ...], float]] = field(default_factory=list)
     certain: tuple[str, ...] = ()   # cards certainly in the case file, in kind order
     upper: int | None = None        # when not counted: the product of the possible cards
+    error: float = 0.0              # when not counted: 95 % half-width of the ``top`` figures
 
     @property
     def determined(self) -> bool:
@@ -59,6 +60,9 @@ class CaseFiles:
         if self.count is None:
             out["candidates_exact"] = False
             out["candidates_at_most"] = self.upper
+        if self.top and self.error:
+            out["top_estimated"] = True
+            out["top_error"] = self.error
         return out
 
 
@@ -94,6 +98,8 @@ class ClueAnalysis:
         txt = f"not determined: {many} possible case files"
         if c.top:
             txt += f"; best guess {' '.join(c.top[0][0])} is right with p = {c.top[0][1]:.3g}"
+            if c.error:
+                txt += f" (estimate +-{c.error:.2g})"
         return txt
 
     def to_json(self) -> dict:
@@ -143,7 +149,7 @@ def analyze_model(vm: ViewModel, record, *, max_states: int = MAX_STATES) -> Clu
         if len(places[c]) == 1:
             row = {next(iter(places[c])): 1.0}
         cards[c] = row
-    envelope = _case_files(vm, places, max_states if counting.exact else 0)
+    envelope = _case_files(vm, places, max_states if counting.exact else 0, counting.deals)
     return ClueAnalysis(view=vm.view, players=record.header.players, options=vm.opts,
                         deck=vm.deck, locations=list(m.locations), exact=counting.exact,
                         error=0.0 if counting.exact else counting.error, cards=cards,
@@ -151,7 +157,7 @@ def analyze_model(vm: ViewModel, record, *, max_states: int = MAX_STATES) -> Clu
                         statements=len(record.statements), method=counting.method)
 
 
-def _case_files(vm: ViewModel, possible, max_states: int) -> CaseFiles:
+def _case_files(vm: ViewModel, possible, max_states: int, deals=None) -> CaseFiles:
     deck = vm.deck
     certain = tuple(c for c in deck.cards if possible[c] == {ENVELOPE})
     maybe = [[c for c in g if ENVELOPE in possible[c]] for g in deck.groups]
@@ -164,12 +170,38 @@ def _case_files(vm: ViewModel, possible, max_states: int) -> CaseFiles:
     if res is None:
         if upper == 1:
             return CaseFiles(1, True, [(tuple(g[0] for g in maybe), 1.0)], certain)
-        return CaseFiles(None, False, [], certain, upper)
+        return _sampled_case_files(vm, certain, upper, deals)
     count, top = res
     order = {c: i for i, c in enumerate(deck.cards)}
     ranked = [(tuple(sorted(cs, key=order.__getitem__)), p) for cs, p in top]
     ranked.sort(key=lambda t: (-round(t[1], 12), [order[c] for c in t[0]]))
     return CaseFiles(count, True, ranked, certain)
+
+
+def _sampled_case_files(vm: ViewModel, certain, upper: int, deals) -> CaseFiles:
+    """Over the counting budget: the most likely case files estimated from the estimate's
+    exactly uniform accepted deals (``Counting.deals``), with the 95 % half-width; the
+    count is not known, only its upper bound."""
+    from collections import Counter
+
+    from solver.model.stats import wilson_halfwidth
+
+    if deals is None or not len(deals):
+        return CaseFiles(None, False, [], certain, upper)
+    m = vm.model
+    env = m.loc_index(ENVELOPE)
+    idx = [[m.card_index(c) for c in g] for g in vm.deck.groups]
+    files: Counter = Counter()
+    for row in deals:
+        files[tuple(g[next(i for i, ci in enumerate(ix) if row[ci] == env)]
+                    for g, ix in zip(vm.deck.groups, idx))] += 1
+    n = sum(files.values())
+    order = {c: i for i, c in enumerate(vm.deck.cards)}
+    ranked = sorted(files.items(), key=lambda kv: (-kv[1], [order[c] for c in kv[0]]))[:10]
+    top = [(cs, min(k / n, 1 - 0.5 / (n + 1)) if len(files) < upper or k < n else k / n)
+           for cs, k in ranked]
+    err = max(wilson_halfwidth(k / n, n) for _, k in ranked)
+    return CaseFiles(None, False, top, certain, upper, error=float(err))
 
 
 def explain(record, view: str | None, card_text: str):
