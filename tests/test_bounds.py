@@ -189,15 +189,15 @@ def test_a_fifo_is_refused_at_once(tmp_path, command):
     args = [command[0], fifo, *command[1:]]
     r = sleuth(*args, timeout=60)
     assert r.returncode == 2, (r.stdout, r.stderr)
-    assert "named pipe (FIFO), not a regular file" in r.stderr and str(fifo) in r.stderr
+    assert "that is a FIFO (a named pipe), not a file" in r.stderr and str(fifo) in r.stderr
 
 
 def test_a_folder_a_device_are_refused(tmp_path):
     r = run("analyze", tmp_path)
-    assert r.exit_code == 2 and "it is a folder, not a regular file" in r.output
+    assert r.exit_code == 2 and "that is a folder, not a file" in r.output
     if os.path.exists("/dev/zero"):
         r = run("analyze", "/dev/zero")
-        assert r.exit_code == 2 and "character device, not a regular file" in r.output
+        assert r.exit_code == 2 and "that is a character device, not a file" in r.output
 
 
 def test_standard_input_is_still_read():

@@ -558,7 +558,7 @@ def read_text(path: str) -> str:
 
 
 #: what a file that is not a regular file is, by its ``stat`` type
-_NOT_REGULAR = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a named pipe (FIFO)"),
+_NOT_REGULAR = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (a named pipe)"),
                 (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
                 (stat.S_ISSOCK, "a socket"))
 
@@ -569,8 +569,8 @@ def check_regular(st: os.stat_result, path: str) -> None:
     if stat.S_ISREG(st.st_mode):
         return
     kind = next((what for test, what in _NOT_REGULAR if test(st.st_mode)), "not a file")
-    raise FileError(f"cannot read the record: it is {kind}, not a regular file (give the "
-                    "path of a record file, or '-' for standard input)", text=path)
+    raise FileError(f"cannot read the record (that is {kind}, not a file: give the path of a "
+                    "record file, or '-' for standard input)", text=path)
 
 
 def check_path(path: str) -> None:
