@@ -1172,17 +1172,12 @@ MERGE_COLUMNS = True
 PRUNE = True
 #: :meth:`_Plan._order` places the classes linked by statements (a component) together,
 #: the widest components first (False: the classes one by one, fewest statements open
-#: first, components interleaved).  Measured on the 8-player public target states whose
-#: count had been an estimate: 26 of 30 fit the 400 000 states instead of none (one from
-#: 3.1 million states at the peak to 42 000)
+#: first, components interleaved): far smaller peaks on public states (docs/counting.md)
 COMPONENT_ORDER = True
 #: ... and orders the classes of a component of 3 to COMPONENT_SEARCH classes by an exact
 #: search (:meth:`_Plan._component_order`; 2^n subsets), up to COMPONENT_BEAM_CLASSES by
-#: a beam search of COMPONENT_BEAM partial orders, larger ones greedily.  The beam,
-#: measured on the 13 public corpus states still estimated with the greedy order inside
-#: their large components (Sneak, the 6-player game without exact requests: 18-47
-#: classes): 9 fit the 400 000 states (1.1 million states at the peak -> 44 000, 1.7
-#: million -> 31 000)
+#: a beam search of COMPONENT_BEAM partial orders, larger ones greedily (the beam keeps
+#: the large components of Sneak states within the state budget)
 COMPONENT_SEARCH = 17
 COMPONENT_BEAM = 64
 COMPONENT_BEAM_CLASSES = 62
@@ -2374,9 +2369,7 @@ KEEP_DEALS = 20_000
 #: :func:`location_sets` tries the class-by-class programme with tags first, up to
 #: TAGGED_STATES states, then the location-by-location order up to
 #: LOCATION_ORDER_STATES, the latter only when the plain count's peak is at most
-#: LOCATION_ORDER_BASE (measured on the benchmark corpus, 3-8 players: after a failed
-#: tagged programme it succeeded once in 64 states, with a plain peak of 1 013, and
-#: failed on every one with a peak over 1 400, at 20-140 ms each)
+#: LOCATION_ORDER_BASE (above it the location order practically never fits)
 TAGGED_STATES = 200_000
 #: location_sets' programmes let a state forget its tags once its location is full
 #: (``_DP(collapse=True)``, see :meth:`_DP.composition_counts`)
@@ -2391,19 +2384,12 @@ LAST_CARD_CELLS = 8_000_000
 SETS_WORK = 5
 #: ... but when the plain count was cheap (at most SETS_CHEAP_BASE states summed over its
 #: steps), the tagged programme may go to SETS_CHEAP_STATES states and SETS_CHEAP_WORK
-#: summed over its steps (about 0.4 s).  Measured on the public view's 120 target states
-#: (8 players), the tagged programme sums 3.6 to 25 times the plain programme's states
-#: over its steps (never fewer there): these budgets make 85 of them exact instead of 73,
-#: and where the plain count is that cheap, the tagged programme gave up on two (0.4 s
-#: each).  Where the plain programme alone sums more than the tagged one's budget and
-#: every class can lie in the location, the tagged one is not tried (on 27 of those
-#: states it had given up after 0.1-0.2 s).  Where some class cannot, the tagged order
-#: places those first, and can be the cheaper: the 5-player public Sneak state after 60
-#: statements sums 1.76 million states plainly, 426 000 tagged.  (550 000, not 500 000,
-#: since session 21, when the public count began to keep the mystery hand's column apart,
-#: which sums up to 10 % more on those states: one of the 85 went from 492 000 to 501 000
-#: and had lost its budget; the next ones, at 553 000 and 599 000, need 5.9 and 7.6
-#: million tagged)
+#: summed over its steps (about 0.4 s): the tagged programme sums several times the plain
+#: one's states, so a cheap plain count is where it can still fit.  Where the plain
+#: programme alone sums more than the tagged one's budget and every class can lie in the
+#: location, the tagged one is not tried (it would give up); where some class cannot, the
+#: tagged order places those first and can be the cheaper one.  The base leaves room for
+#: the mystery hand's column kept apart (up to 10 % more states summed)
 SETS_CHEAP_BASE = 550_000
 SETS_CHEAP_STATES = 400_000
 SETS_CHEAP_WORK = 4_000_000
