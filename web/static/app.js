@@ -20,6 +20,22 @@
   let busy = 0;
   let loading = null, reloadAgain = false;
 
+  // ----- the entry panel: on a phone fixed to the bottom, "Entry" folds it to its bar --
+  const entry = document.getElementById("entry");
+  const toggle = document.getElementById("entry-toggle");
+  function openEntry(open) {
+    entry.classList.toggle("collapsed", !open);
+    toggle.setAttribute("aria-expanded", open ? "true" : "false");
+  }
+  toggle.hidden = false;
+  toggle.addEventListener("click", () => openEntry(toggle.getAttribute("aria-expanded") !== "true"));
+  // the page's bottom padding is the panel's height, so the last line can scroll above it
+  function fitPadding() {
+    document.documentElement.style.setProperty("--entry-h", entry.offsetHeight + "px");
+  }
+  if (window.ResizeObserver) new ResizeObserver(fitPadding).observe(entry);
+  fitPadding();
+
   // ----- talking to the server -------------------------------------------------------
   function setBusy(delta) {
     busy += delta;
@@ -79,7 +95,7 @@
       p.textContent = "The record changed elsewhere: the page now shows it. Check the statement and log it again.";
       staleEl.append(p);
     }
-    if (d.why) { whyEl.textContent = d.why; whyEl.hidden = false; }
+    if (d.why) { whyEl.textContent = d.why; whyEl.hidden = false; openEntry(true); }
     else if (d.kind !== "refused") { whyEl.hidden = true; }
     if (d.saved && d.version) { version = d.version; }     // our own change: the base now
     if (d.kind === "whatif") { whatif = d.whatif; loadLive(); }
@@ -164,6 +180,7 @@
     for (const b of live.querySelectorAll("button.edit")) {
       b.addEventListener("click", () => {
         setBox("edit " + b.dataset.line + " " + b.dataset.text);
+        openEntry(true);
         box.focus();
         window.scrollTo({ top: 0 });
       });

@@ -1,0 +1,94 @@
+"""The layout of ``sleuth serve``'s page in Debian's Chromium (Playwright): on a phone (360 x 640)
+the sheet is in sight on load above the entry panel fixed to the bottom, which "Entry" folds and
+unfolds; on a desktop (1280 x 800) entry and sheet stand side by side."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.serve_harness import DESKTOP, PHONE, ROOT, Server, chromium
+
+SAMPLE = ROOT / "samples" / "mystery-hand" / "five-players-ana.txt"
+
+IDLE = ("() => { const l = document.getElementById('live');"
+        " return l && l.getAttribute('aria-busy') === 'false' && l.dataset.pending !== 'yes'"
+        " && document.getElementById('working').hidden; }")
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    path = Path(tmp_path_factory.mktemp("layout")) / SAMPLE.name
+    shutil.copyfile(SAMPLE, path)
+    with chromium() as browser, Server(path) as server:
+        yield browser, server.url
+
+
+def open_page(browser, url, viewport):
+    page = browser.new_context(viewport=viewport).new_page()
+    page.set_default_timeout(300_000)
+    page.goto(url)
+    page.wait_for_function(IDLE, polling="raf")
+    return page
+
+
+def box(locator) -> dict:
+    b = locator.bounding_box()
+    assert b is not None, locator
+    return b
+
+
+def test_on_a_phone_the_sheet_is_in_sight_above_the_entry_panel(served):
+    browser, url = served
+    page = open_page(browser, url, PHONE)
+    sheet = page.get_by_role("table", name="Sheet", exact=True)
+    first = sheet.get_by_role("row").nth(1)              # the ace's row, under the suits' heads
+    panel = page.get_by_role("region", name="Entry", exact=True)
+    row, pane = box(first), box(panel)
+    assert 0 <= row["y"] and row["y"] + row["height"] <= pane["y"], (row, pane)
+    assert pane["y"] + pane["height"] <= PHONE["height"] + 1          # fixed to the bottom
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    # the entry's controls are in the panel, at a finger's size
+    statement = page.get_by_role("textbox", name="Statement")
+    assert statement.is_visible()
+    for name in ("Entry", "Log", "Undo", "Redo", "Why", "What if"):
+        b = box(page.get_by_role("button", name=name, exact=True))
+        assert b["height"] >= 44 and b["width"] >= 44, (name, b)
+        assert b["y"] >= pane["y"] - 1, (name, b, pane)
+    assert box(first)["height"] >= 40
+
+    # one tap folds the panel to its bar, and the sheet gets the screen; one more unfolds it
+    toggle = page.get_by_role("button", name="Entry", exact=True)
+    assert toggle.get_attribute("aria-expanded") == "true"
+    toggle.click()
+    assert toggle.get_attribute("aria-expanded") == "false"
+    assert not statement.is_visible()
+    assert not page.get_by_role("group", name="Tap entry").is_visible()
+    folded = box(panel)
+    assert folded["height"] < 100 and folded["y"] > pane["y"], (folded, pane)
+    assert page.get_by_role("status").is_visible()
+    toggle.click()
+    assert toggle.get_attribute("aria-expanded") == "true"
+    assert statement.is_visible()
+
+
+def test_the_last_line_scrolls_clear_of_the_panel(served):
+    browser, url = served
+    page = open_page(browser, url, PHONE)
+    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    lines = page.get_by_role("region", name="Lines").get_by_role("listitem")
+    last = box(lines.last)
+    pane = box(page.get_by_role("region", name="Entry", exact=True))
+    assert last["y"] + last["height"] <= pane["y"] + 1, (last, pane)
+
+
+def test_on_a_desktop_entry_and_sheet_stand_side_by_side(served):
+    browser, url = served
+    page = open_page(browser, url, DESKTOP)
+    panel = box(page.get_by_role("region", name="Entry", exact=True))
+    sheet = box(page.get_by_role("table", name="Sheet", exact=True))
+    assert panel["x"] + panel["width"] <= sheet["x"], (panel, sheet)
+    assert sheet["y"] < DESKTOP["height"] / 2
+    assert not page.get_by_role("button", name="Entry", exact=True).is_visible()
+    assert page.get_by_role("textbox", name="Statement").is_visible()
