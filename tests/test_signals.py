@@ -91,10 +91,11 @@ def assert_stopped(p, code, err, line="sleuth: interrupted"):
 
 @pytest.fixture(scope="module")
 def slow_record(tmp_path_factory) -> Path:
-    """A lossy eight-player Literature record whose analysis takes seconds in CP-SAT."""
+    """A lossy eight-player Literature record whose analysis takes seconds in CP-SAT (its
+    unseen history)."""
     path = tmp_path_factory.mktemp("signals") / "lossy-eight.txt"
     subprocess.run([sys.executable, "-m", "cli.main", "simulate", "literature", "--players",
-                    "8", "--miss", "0.2", "--seed", "1", "-o", str(path)],
+                    "8", "--miss", "0.4", "--seed", "2", "-o", str(path)],
                    cwd=ROOT, check=True, capture_output=True)
     return path
 
@@ -103,7 +104,7 @@ def test_ctrl_c_stops_analyze_inside_the_solver(slow_record):
     """CP-SAT's own SIGINT handler made this exit 4 ("over the time or work budget")."""
     before = slow_record.read_bytes()
     p = sleuth("analyze", slow_record)
-    busy(p, 2)          # the exposure's process runs beside the analysis
+    busy(p, 1, settle=2.0)
     code, err = interrupt(p)
     assert_stopped(p, code, err)
     assert slow_record.read_bytes() == before
