@@ -30,14 +30,14 @@ written: the static files are a fixed list, nothing from a request becomes a pat
 
 The engine's work (checking a statement, an analysis) runs in worker threads, never on the
 event loop: ``/version`` answers while an analysis runs.  Changes and analyses use separate
-sessions (a change never waits for an analysis); only the analyses run within the program's
-time budget (:func:`solver.model.budget.within`, whose deadline is the process's: one
-analysis at a time enters it).
+sessions (a change never waits for an analysis); the analyses run within the program's
+time budget (:func:`solver.model.budget.within`; deadlines and counting memos are each
+thread's own), and a change that saves a new version cancels the analysis of the old one
+(:meth:`~solver.model.budget.Deadline.cancel`): it stops at its next check.
 """
 from __future__ import annotations
 
 import hmac
-import inspect
 import json
 import os
 import sys
@@ -46,9 +46,9 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
-from solver.errors import SleuthError, StaleError
+from solver.errors import SleuthError
 from solver.model.budget import DEFAULT_TIMEOUT, within
-from solver.records import printable, read_text, text_version
+from solver.records import read_text, text_version
 from solver.session import Outcome, Session
 
 HERE = Path(__file__).resolve().parent
@@ -124,17 +124,12 @@ class Engine:
             return self.read(line)
         with self.write_lock:
             s = self.writer
-            if "expect" in inspect.signature(s.handle).parameters:
-                o = s.handle(line, expect=expect)      # the session checks the version
-            elif change and expect is not None and self.version() != expect:
-                o = Outcome("refused", statement=printable(line.strip()), error=StaleError(
-                    "not saved: the record changed since this page was loaded (another "
-                    "device, 'sleuth log' or an editor saved it); look again and retry",
-                    text=printable(line.strip()) or None, path=self.path))
-            else:
-                o = s.handle(line)
+            o = s.handle(line, expect=expect if change else None)   # refused if stale
             d = outcome(o, s)
             d["version"] = text_version(s.text)
+            running = self.running
+            if running is not None and running[1] is not None and running[0] != d["version"]:
+                running[1].cancel()     # the analysis of an older version: stop it now
             if d["kind"] != "why":
                 self.last_status = d["status"]
             return d

@@ -29,6 +29,7 @@ solver.model.budget.TimeUp: the count did not finish within 0 s (the time budget
 """
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass, fields
 
@@ -104,17 +105,41 @@ class Deadline:
         return time.monotonic() > self.at
 
     def check(self, what: str = "the analysis") -> None:
-        """Raise :class:`TimeUp` if the time is over."""
+        """Raise :class:`TimeUp` if the time is over (:class:`Cancelled` if cancelled)."""
         if time.monotonic() > self.at:
-            raise TimeUp(self.seconds, what, self.established)
+            raise self._over(what)
+
+    def cancel(self) -> None:
+        """Stop the analysis at its next check, from another thread (``sleuth serve``: a
+        newer version of the record makes the running analysis pointless); it then raises
+        :class:`Cancelled`."""
+        self.cancelled = True
+        self.at = float("-inf")
+
+    def _over(self, what: str) -> "TimeUp":
+        if getattr(self, "cancelled", False):
+            return Cancelled(self.seconds, what, self.established)
+        return TimeUp(self.seconds, what, self.established)
 
 
-_CURRENT: Deadline | None = None
+class Cancelled(TimeUp):
+    """An analysis stopped by :meth:`Deadline.cancel` before its time was up."""
+
+    def __init__(self, seconds: float, what: str = "the analysis",
+                 established: dict | None = None):
+        super().__init__(seconds, what, established)
+        self.message = f"{what} was stopped: a newer version of the record is being analysed"
+        self.args = (self._render(),)
+
+
+#: the deadline of each thread (``sleuth serve`` checks a change in one thread while it
+#: analyses in another: each keeps its own)
+_LOCAL = threading.local()
 
 
 def current() -> Deadline | None:
     """The deadline of the innermost :class:`within` block (``None`` outside any)."""
-    return _CURRENT
+    return getattr(_LOCAL, "deadline", None)
 
 
 class within:
@@ -126,28 +151,25 @@ class within:
         self.deadline = None if seconds is None else Deadline(seconds, already)
 
     def __enter__(self) -> Deadline | None:
-        global _CURRENT
-        self.prev = _CURRENT
+        self.prev = current()
         if self.deadline is not None:
-            _CURRENT = self.deadline
-        return _CURRENT
+            _LOCAL.deadline = self.deadline
+        return current()
 
-    def __exit__(self, *exc) -> bool:
-        global _CURRENT
-        _CURRENT = self.prev
-        return False
+    def __exit__(self, *exc) -> None:
+        _LOCAL.deadline = self.prev
 
 
 def check(what: str = "the analysis") -> None:
     """Raise :class:`TimeUp` if the current deadline has passed (cheap: call it in loops)."""
-    d = _CURRENT
+    d = current()
     if d is not None and time.monotonic() > d.at:
-        raise TimeUp(d.seconds, what, d.established)
+        raise d._over(what)
 
 
 def expired() -> bool:
     """Whether the current deadline has passed (``False`` without one)."""
-    d = _CURRENT
+    d = current()
     return d is not None and time.monotonic() > d.at
 
 
@@ -155,7 +177,7 @@ def cap(seconds: float | None) -> float | None:
     """``seconds`` (a solver's own time limit, ``None`` for none) cut to the time left
     before the current deadline; at least a millisecond, so that a solver given it stops
     at once and says so."""
-    d = _CURRENT
+    d = current()
     if d is None:
         return seconds
     left = max(d.remaining(), 0.001)
@@ -164,15 +186,17 @@ def cap(seconds: float | None) -> float | None:
 
 def restart() -> None:
     """Start the next analysis of a command with a fresh budget (no-op without one)."""
-    if _CURRENT is not None:
-        _CURRENT.restart()
+    d = current()
+    if d is not None:
+        d.restart()
 
 
 def establish(**facts) -> None:
     """Note what the running analysis has established (kept by the deadline, carried by a
     later :class:`TimeUp`): e.g. ``establish(certain=...)`` once the certainties are known."""
-    if _CURRENT is not None:
-        _CURRENT.established.update(facts)
+    d = current()
+    if d is not None:
+        d.established.update(facts)
 
 
 _CAPPED: dict = {}
@@ -193,11 +217,11 @@ def cp_solver(cp_model, seconds: float, what: str = "the analysis"):
                 seconds = cap(self.limit)
                 self.parameters.max_time_in_seconds = seconds
                 status = super().solve(model, *args, **kwargs)
-                d = _CURRENT
+                d = current()
                 if status == cp_model.UNKNOWN and d is not None and seconds < self.limit:
                     # stopped by the time left, not by its own limit (CP-SAT's clock may
                     # stop a hair before the deadline's)
-                    raise TimeUp(d.seconds, self.task, d.established)
+                    raise d._over(self.task)
                 return status
 
         cls = _CAPPED[id(cp_model)] = CappedSolver

@@ -18,6 +18,8 @@ True
 """
 from __future__ import annotations
 
+import threading
+
 #: programmes a block keeps (each can hold hundreds of megabytes): the last one is what a
 #: step whose problem is the previous one's needs (the count, or the estimate's programme;
 #: the count's own tables are also kept by counting._LAST_DP, usually the same object)
@@ -47,12 +49,14 @@ class Memo:
             table.pop(next(iter(table)))
 
 
-_CURRENT: Memo | None = None
+#: the memo of each thread (``sleuth serve`` analyses in one thread while it checks a
+#: change in another: a memo is no thread's to share)
+_LOCAL = threading.local()
 
 
 def current() -> Memo | None:
     """The memo of the innermost :class:`reusing` block (``None`` outside any)."""
-    return _CURRENT
+    return getattr(_LOCAL, "memo", None)
 
 
 class reusing:
@@ -64,13 +68,11 @@ class reusing:
         self.memo = memo
 
     def __enter__(self) -> "reusing":
-        global _CURRENT
-        self.prev = _CURRENT
-        if _CURRENT is None:
-            _CURRENT = self.memo if self.memo is not None else Memo()
-        self.memo = _CURRENT
+        self.prev = current()
+        if self.prev is None:
+            _LOCAL.memo = self.memo if self.memo is not None else Memo()
+        self.memo = current()
         return self
 
     def __exit__(self, *exc) -> None:
-        global _CURRENT
-        _CURRENT = self.prev
+        _LOCAL.memo = self.prev
