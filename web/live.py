@@ -162,6 +162,19 @@ def literature_extras(a) -> dict:
             "estimate": not a.exact}
 
 
+def still_in(record) -> list[str]:
+    """The players still asked and answering (Mystery Hand: not out after a wrong
+    announcement, MH-20); every player where the game does not say."""
+    if record.game == "mystery-hand":
+        try:
+            from solver.mystery_hand.engine import turn_state
+
+            return list(turn_state(record).active)
+        except SleuthError:
+            pass
+    return list(record.header.players)
+
+
 def current_player(record) -> tuple[str | None, list[str]]:
     """Who is on turn after ``record`` (the game's own turn order) and who else may act now
     (an extra turn); ``(None, [])`` where the game does not say."""
@@ -248,7 +261,7 @@ def entry_data(session, held: dict[str, list[str]] | None = None) -> dict[str, A
     rec = session.record
     turn, may = current_player(rec)
     return {"game": rec.game, "view": session.view, "names": list(v.names),
-            "held": held or {},
+            "active": still_in(rec), "held": held or {},
             "lead": list(v.lead), "verbs": list(v.verbs), "words": list(v.words),
             "cards": list(v.cards), "ranges": list(v.ranges),
             "follows": [[k, [list(s) for s in slots], list(ans)] for k, slots, ans in v.follows],
