@@ -265,6 +265,18 @@ def test_only_the_shipped_assets_are_served(tmp_path):
     assert man["display"] == "standalone" and man["icons"]
 
 
+def test_the_service_worker_may_control_the_page_and_needs_the_token_off_loopback(tmp_path):
+    rec = copy(tmp_path)
+    r = client(rec).get("/static/sw.js")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/javascript")
+    assert r.headers["service-worker-allowed"] == "/"
+    assert "script-src 'self'" in r.headers["content-security-policy"]
+    assert "Service-Worker-Allowed" not in client(rec).get("/static/app.js").headers
+    c = client(rec, remote=True)
+    assert c.get("/static/sw.js").status_code == 403
+    assert c.get("/static/sw.js", params={"token": TOKEN}).status_code == 200
+
+
 def test_the_script_never_writes_html():
     js = (ROOT / "web" / "static" / "app.js").read_text(encoding="utf-8")
     assert "innerHTML" not in js and "outerHTML" not in js and "insertAdjacentHTML" not in js

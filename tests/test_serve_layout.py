@@ -92,3 +92,20 @@ def test_on_a_desktop_entry_and_sheet_stand_side_by_side(served):
     assert sheet["y"] < DESKTOP["height"] / 2
     assert not page.get_by_role("button", name="Entry", exact=True).is_visible()
     assert page.get_by_role("textbox", name="Statement").is_visible()
+
+
+def test_the_page_shell_opens_offline_from_the_service_worker(served):
+    browser, url = served
+    page = open_page(browser, url, PHONE)
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.wait_for_function("() => !!navigator.serviceWorker.controller", polling=100,
+                            timeout=60_000)
+    page.reload()                        # the page itself, fetched through the worker once
+    page.wait_for_function(IDLE, polling="raf")
+    page.context.set_offline(True)
+    page.reload()
+    assert page.get_by_role("textbox", name="Statement").is_visible()
+    log = box(page.get_by_role("button", name="Log", exact=True))
+    assert log["height"] >= 44                          # the style came from the cache too
+    assert page.evaluate("document.querySelector('script[src^=\"/static/app.js\"]') !== null")
+    page.context.set_offline(False)

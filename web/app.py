@@ -56,7 +56,7 @@ STATIC = HERE / "static"
 #: the assets served, by name -> media type (a fixed list: no path comes from a request)
 ASSETS = {"app.js": "text/javascript; charset=utf-8", "app.css": "text/css; charset=utf-8",
           "icon.svg": "image/svg+xml", "icon-192.png": "image/png",
-          "icon-512.png": "image/png"}
+          "icon-512.png": "image/png", "sw.js": "text/javascript; charset=utf-8"}
 #: the commands that change nothing (no version check; ``Session.handle`` runs them as is)
 READING = ("why", "whatif", "sheet", "suggest", "help")
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
@@ -438,7 +438,9 @@ def create_app(path: str, view: Any = Session._ME, *, token: str, token_required
         name = request.path_params["name"]
         if name not in ASSETS:
             return PlainTextResponse("not found", status_code=404)
-        return Response((STATIC / name).read_bytes(), media_type=ASSETS[name])
+        # the service worker, served under /static/, may control the whole page ("/")
+        headers = {"Service-Worker-Allowed": "/"} if name == "sw.js" else None
+        return Response((STATIC / name).read_bytes(), media_type=ASSETS[name], headers=headers)
 
     async def manifest(request: Request) -> Response:
         t = engine.session.game.title or engine.session.record.game

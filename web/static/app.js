@@ -538,7 +538,7 @@
   }
 
   function askAllRows(p, range) {
-    const asked = (E.active || E.names).filter((n) => n !== p.actor);   // not who is out
+    const asked = E.names.filter((n) => n !== p.actor);
     let counts = parseCounts(p.answer);
     if (p.answer === null) {
       // the likely default: the cards of the range each player is known to hold (else 0)
@@ -575,4 +575,10 @@
   } catch (e) { /* private mode */ }
   bindLive();
   poll();
+  // the page's shell from a cache when the server cannot be reached (web/static/sw.js);
+  // browsers allow a service worker only on a secure origin (https, or this machine)
+  if ("serviceWorker" in navigator && window.isSecureContext) {
+    navigator.serviceWorker.register("/static/sw.js" + location.search, { scope: "/" })
+      .catch(() => { /* no worker: the page works as before, online only */ });
+  }
 })();
