@@ -538,7 +538,7 @@
   }
 
   function askAllRows(p, range) {
-    const asked = E.names.filter((n) => n !== p.actor);
+    const asked = (E.active || E.names).filter((n) => n !== p.actor);   // not who is out
     let counts = parseCounts(p.answer);
     if (p.answer === null) {
       // the likely default: the cards of the range each player is known to hold (else 0)
