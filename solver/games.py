@@ -149,6 +149,43 @@ class Finding:
                 "text": self.text, "ok": self.ok, "since": self.since}
 
 
+def guess_checks(game, record, specs, knowledge_of, first_safe, event_class, *, verb: str,
+                 safe: str, many: str) -> list[Finding]:
+    """A replay's findings on each final guess of a record (a game's ``checks``): for every
+    step whose statement is an ``event_class`` (a guess of the hidden cards: its
+    ``player`` and ``right``), whether the guesser was sure then (the
+    view's ``safe`` action was safe: since which step) or guessed (how many ``many`` were
+    left, the best guess's chance).  ``verb``: the past tense said ("announced")."""
+    out: list[Finding] = []
+    for spec in specs[1:]:
+        st = spec.statements[0]
+        if not isinstance(st.event, event_class):
+            continue
+        p = st.event.player
+        said = f"{p} {verb} at line {st.line} ({'right' if st.event.right else 'wrong'})"
+        if not game.view_supported(record, p):
+            out.append(Finding("unchecked", spec.index, st.line, p,
+                               f"{said}; their view needs a complete record", None))
+            continue
+        k = knowledge_of(p, spec.index - 1)
+        if k is None:
+            continue
+        since = first_safe(p, safe)
+        if safe in k.safe:
+            txt = f"{said} when sure"
+            if since is not None and since < spec.index - 1:
+                txt += f"; sure since step {since}, {spec.index - 1 - since} step(s) earlier"
+            out.append(Finding("announce", spec.index, st.line, p, txt, True, since))
+        else:
+            n = k.summary.get("candidates")
+            best = k.summary.get("best")
+            txt = f"{said} while not yet sure: {n if n is not None else 'many'} {many}"
+            if best:
+                txt += f", best guess right with p = {best['p']:.3g}"
+            out.append(Finding("announce", spec.index, st.line, p, txt, False, None))
+    return out
+
+
 @dataclass(frozen=True)
 class Keywords:
     """A game's keywords, for completion and did-you-mean: words that start a statement,

@@ -185,37 +185,10 @@ class ClueGame(Game):
 
     def checks(self, record, specs, knowledge_of, first_safe):
         from solver.clue.events import Accuse
+        from solver.games import guess_checks
 
-        out: list[Finding] = []
-        for spec in specs[1:]:
-            st = spec.statements[0]
-            if not isinstance(st.event, Accuse):
-                continue
-            p = st.event.player
-            verdict = "right" if st.event.right else "wrong"
-            if not self.view_supported(record, p):
-                out.append(Finding("unchecked", spec.index, st.line, p,
-                                   f"{p} accused at line {st.line} ({verdict}); their view "
-                                   "needs a complete record", None))
-                continue
-            k = knowledge_of(p, spec.index - 1)
-            if k is None:
-                continue
-            since = first_safe(p, "accuse")
-            if "accuse" in k.safe:
-                txt = f"{p} accused at line {st.line} ({verdict}) when sure"
-                if since is not None and since < spec.index - 1:
-                    txt += f"; sure since step {since}, {spec.index - 1 - since} step(s) earlier"
-                out.append(Finding("announce", spec.index, st.line, p, txt, True, since))
-            else:
-                n = k.summary.get("candidates")
-                best = k.summary.get("best")
-                txt = (f"{p} accused at line {st.line} ({verdict}) while not yet sure: "
-                       f"{n if n is not None else 'many'} possible case files")
-                if best:
-                    txt += f", best guess right with p = {best['p']:.3g}"
-                out.append(Finding("announce", spec.index, st.line, p, txt, False, None))
-        return out
+        return guess_checks(self, record, specs, knowledge_of, first_safe, Accuse,
+                            verb="accused", safe="accuse", many="possible case files")
 
     def truth(self, record):
         from solver.clue.inference import true_deal

@@ -239,38 +239,11 @@ class MysteryHandGame(Game):
         return [Finding("determined", s.index, line, view, txt, True, s.index)]
 
     def checks(self, record, specs, knowledge_of, first_safe):
+        from solver.games import guess_checks
         from solver.mystery_hand.events import Announce
 
-        out: list[Finding] = []
-        for spec in specs[1:]:
-            st = spec.statements[0]
-            if not isinstance(st.event, Announce):
-                continue
-            p = st.event.player
-            verdict = "right" if st.event.right else "wrong"
-            if not self.view_supported(record, p):
-                out.append(Finding("unchecked", spec.index, st.line, p,
-                                   f"{p} announced at line {st.line} ({verdict}); their view "
-                                   "needs a complete record", None))
-                continue
-            k = knowledge_of(p, spec.index - 1)
-            if k is None:
-                continue
-            since = first_safe(p, "announce")
-            if "announce" in k.safe:
-                txt = f"{p} announced at line {st.line} ({verdict}) when sure"
-                if since is not None and since < spec.index - 1:
-                    txt += f"; sure since step {since}, {spec.index - 1 - since} step(s) earlier"
-                out.append(Finding("announce", spec.index, st.line, p, txt, True, since))
-            else:
-                n = k.summary.get("candidates")
-                best = k.summary.get("best")
-                txt = (f"{p} announced at line {st.line} ({verdict}) while not yet sure: "
-                       f"{n if n is not None else 'many'} candidates")
-                if best:
-                    txt += f", best guess right with p = {best['p']:.3g}"
-                out.append(Finding("announce", spec.index, st.line, p, txt, False, None))
-        return out
+        return guess_checks(self, record, specs, knowledge_of, first_safe, Announce,
+                            verb="announced", safe="announce", many="candidates")
 
     def truth(self, record):
         """Where every card is in a complete record (the hands, face-up cards and mystery
