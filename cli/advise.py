@@ -6,7 +6,7 @@ import click
 
 from cli.bounds import samples_option, timeout_option
 from cli.commands import capable, resolve_view
-from cli.main import FilePath, cli, complete_player, emit_json, handle_errors, with_examples
+from cli.main import FilePath, as_option, cli, emit_json, handle_errors, with_examples
 from cli.output import check_output, force_option, write_output, wrote
 from solver.games import Capability
 from solver.model.budget import Budget
@@ -98,9 +98,7 @@ def render_advice(adv, top: int | None = None) -> str:
 
 @cli.command()
 @click.argument("record", type=FilePath())
-@click.option("--as", "as_", metavar="PLAYER", shell_complete=complete_player,
-              help="Advise this player (default: the "
-              "record's 'me:').")
+@as_option("Advise this player", public=False)
 @click.option("--top", type=click.IntRange(min=1), help="Show only the N best actions.")
 @samples_option("Deals drawn when the posterior is too large to enumerate (default 600)")
 @click.option("--json", "as_json", is_flag=True, help="Machine output (docs/advisor.md).")
@@ -199,9 +197,7 @@ def render_review(rv) -> str:
 
 @cli.command()
 @click.argument("record", type=FilePath())
-@click.option("--as", "as_", metavar="PLAYER", shell_complete=complete_player,
-              help="Review this player's turns (default: "
-              "the record's 'me:').")
+@as_option("Review this player's turns", public=False)
 @click.option("--html", "html_file", type=FilePath(),
               help="Also write one self-contained HTML page to FILE (an existing FILE only "
                    "with --force).")

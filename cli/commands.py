@@ -8,7 +8,7 @@ import os
 import click
 
 from cli.bounds import timeout_option, unchecked, unfinished
-from cli.main import (SAMPLES, FilePath, cli, complete_card, complete_player, conflict_text,
+from cli.main import (SAMPLES, FilePath, as_option, cli, complete_card, conflict_text,
                       demo_record, emit_json, handle_errors, renderer, with_examples)
 from cli.output import check_output, force_option, write_output, wrote
 from solver.errors import InconsistentError, NotationError, SleuthError
@@ -64,9 +64,7 @@ EXPOSURE_PATIENCE = 0.2
 
 @cli.command()
 @click.argument("record", type=FilePath())
-@click.option("--as", "as_", metavar="PLAYER", shell_complete=complete_player,
-              help="Analyse from this player's view (a complete "
-              "record is needed); 'public' = a spectator. Default: the record's 'me:'.")
+@as_option("Analyse from this player's view (another player's needs a complete record)")
 @click.option("--json", "as_json", is_flag=True, help="Machine output per docs/record-format.md.")
 @click.option("--exposure/--no-exposure", default=None,
               help="What a spectator (so every opponent) can infer about the view's hand "
@@ -276,8 +274,7 @@ def table_notes(rec) -> list:
 @cli.command()
 @click.argument("record", type=FilePath())
 @click.argument("card", shell_complete=complete_card)
-@click.option("--as", "as_", metavar="PLAYER", shell_complete=complete_player,
-              help="The view (default: the record's 'me:').")
+@as_option("The view", public=False)
 @handle_errors()
 @with_examples
 @timeout_option

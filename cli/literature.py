@@ -6,7 +6,7 @@ import textwrap
 import click
 from tabulate import tabulate
 
-from cli.main import FilePath, cli, complete_player, emit_json, handle_errors
+from cli.main import FilePath, as_option, cli, emit_json, handle_errors
 from solver.games import get_game
 from solver.records import read_record
 
@@ -153,9 +153,7 @@ def literature():
 @literature.command("claim")
 @click.argument("record", type=FilePath())
 @click.argument("statement", nargs=-1, required=True)
-@click.option("--as", "as_", metavar="PLAYER", shell_complete=complete_player,
-              help="The view (default: the record's 'me:'; "
-              "'public' = a spectator).")
+@as_option("The view")
 @click.option("--json", "as_json", is_flag=True, help="Machine output.")
 @handle_errors(json_flag="as_json")
 def claim(record, statement, as_, as_json):

@@ -219,6 +219,15 @@ def complete_player(ctx, param, incomplete):
     return [n for n in names if n.lower().startswith(incomplete.lower())]
 
 
+def as_option(what: str = "The view", *, public: bool = True):
+    """The one ``--as PLAYER`` option of every command that takes a view (a shared option
+    decorator, as sqlite-utils has them): ``what`` says what the view is for; ``public``
+    whether a spectator's view may be asked for."""
+    return click.option("--as", "as_", metavar="PLAYER", shell_complete=complete_player,
+                        help=f"{what} (default: the record's 'me:'"
+                        + ("; 'public' = a spectator" if public else "") + ").")
+
+
 def complete_card(ctx, param, incomplete):
     """Shell completion of a CARD: the cards of the record's game."""
     import os

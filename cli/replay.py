@@ -11,7 +11,7 @@ import click
 from tabulate import tabulate
 
 from cli.bounds import timeout_option
-from cli.main import FilePath, cli, emit_json, handle_errors, renderer, with_examples
+from cli.main import FilePath, as_option, cli, emit_json, handle_errors, renderer, with_examples
 from cli.output import check_output, force_option, write_output, wrote
 from solver.errors import NotationError
 from solver.games import PUBLIC, Capability, get_game
@@ -162,16 +162,9 @@ def plot_replay(r: Replay, path: str) -> None:
 
 
 # ----- the command --------------------------------------------------------------------------
-def _complete_player(ctx, param, incomplete):
-    from cli.session import _complete_player as complete   # late: cli.session imports cli.main
-
-    return complete(ctx, param, incomplete)
-
-
 @cli.command("replay")
 @click.argument("record", type=FilePath())
-@click.option("--as", "as_", metavar="PLAYER", shell_complete=_complete_player,
-              help="The view to replay (default: the record's 'me:'; 'public' = a spectator).")
+@as_option("The view to replay")
 @click.option("--all-views", is_flag=True,
               help="Replay every view the record supports (all players of a complete record).")
 @click.option("--json", "as_json", is_flag=True, help="Machine output: every step of every view.")

@@ -7,15 +7,13 @@ from __future__ import annotations
 import click
 
 from cli.bounds import Bounded
-from cli.main import FilePath, cli, complete_player, handle_errors
+from cli.main import FilePath, as_option, cli, handle_errors
 from solver.model.budget import DEFAULT_TIMEOUT, MAX_TIMEOUT
 
 
 @cli.command()
 @click.argument("record", type=FilePath())
-@click.option("--as", "as_", metavar="PLAYER", shell_complete=complete_player,
-              help="Whose sheet the page shows (default: the record's 'me:'; 'public' = a "
-              "spectator).")
+@as_option("Whose sheet the page shows")
 @click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
               help="The port to listen on (0: any free port; the printed URL has it).")
 @click.option("--host", default="127.0.0.1", show_default=True,

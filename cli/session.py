@@ -10,11 +10,11 @@ import sys
 import click
 
 from cli.bounds import timeout_option
-from cli.main import (FilePath, cli, conflict_text, did_you_mean, handle_errors, rule_hint,
-                      with_examples)
+from cli.main import (FilePath, as_option, cli, conflict_text, did_you_mean, handle_errors,
+                      rule_hint, with_examples)
 from solver.errors import InconsistentError, SleuthError
 from solver.records import printable, split_lines
-from solver.session import Outcome, Session, record_names
+from solver.session import Outcome, Session
 
 # ----- colour -----------------------------------------------------------------------------
 _CARD = re.compile(r"(?<![\w*])(10|[2-9AJQKT])([SHDC])(?![\w])")
@@ -367,18 +367,9 @@ def _piped_lines():
         yield line.decode("utf-8", "surrogateescape").rstrip("\n")
 
 
-def _complete_player(ctx, param, incomplete):
-    """Shell completion of ``--as``: the record's players (the record may still be among the
-    unparsed words while an option value is being completed)."""
-    path = ctx.params.get("record") or next((a for a in ctx.args if not a.startswith("-")), "")
-    names = record_names(path) + ["public"]
-    return [n for n in names if n.lower().startswith(incomplete.lower())]
-
-
 @cli.command()
 @click.argument("record", type=FilePath())
-@click.option("--as", "as_", metavar="PLAYER", shell_complete=_complete_player,
-              help="Whose sheet to show (default: the record's 'me:'; 'public' = a spectator).")
+@as_option("Whose sheet to show")
 @click.option("--json", "as_json", is_flag=True,
               help="One JSON object a line for every input line (for programs).")
 @click.option("--no-sheet", is_flag=True, help="Do not print the sheet after each statement.")
