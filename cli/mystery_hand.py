@@ -30,8 +30,12 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
 
 
-def sheet(a) -> str:
-    """The 13 x 4 grid: the holder where certain, else P(card in the target mystery hand)."""
+def _grid(a) -> tuple[list[list[str]], list[str]]:
+    """The rows and suit headers of the 13 x 4 grid: the holder where certain, else
+    P(card in the target mystery hand); the suit letters alone where the terminal cannot
+    show the symbols."""
+    from cli.streams import symbols_ok
+
     rows = []
     for r in range(1, 14):
         row = [RANKS[r - 1]]
@@ -44,10 +48,13 @@ def sheet(a) -> str:
                 p = a.cards[name].get(a.target, 0.0)
                 row.append("·" if p <= 0 else _cell(p))
         rows.append(row)
-    from cli.streams import symbols_ok      # the letters alone where symbols cannot be shown
+    return rows, [""] + [SUIT_HEAD[s] if symbols_ok() else s for s in SUITS]
 
-    heads = [SUIT_HEAD[s] if symbols_ok() else s for s in SUITS]
-    return tabulate(rows, headers=[""] + heads, tablefmt="simple", stralign="right")
+
+def sheet(a) -> str:
+    """The 13 x 4 grid (:func:`_grid`) as the full sheet shows it."""
+    rows, heads = _grid(a)
+    return tabulate(rows, headers=heads, tablefmt="simple", stralign="right")
 
 
 def render_analysis(a) -> str:
@@ -106,20 +113,8 @@ def render_compact(a) -> str:
     and the rest of :func:`render_analysis` are for ``sheet``."""
     target = ("the mystery hand" if a.target == "mystery" else
               f"{a.target[8:]}'s mystery hand")
-    rows = []
-    for r in range(1, 14):
-        row = [RANKS[r - 1]]
-        for s in SUITS:
-            name = repr(Card(r, s))
-            where = a.certain(name)
-            if where is not None:
-                row.append(_loc_short(where, a.target))
-            else:
-                p = a.cards[name].get(a.target, 0.0)
-                row.append("·" if p <= 0 else _cell(p))
-        rows.append(row)
-    grid = tabulate(rows, headers=[""] + [SUIT_HEAD[s] for s in SUITS], tablefmt="plain",
-                    stralign="right")
+    rows, heads = _grid(a)
+    grid = tabulate(rows, headers=heads, tablefmt="plain", stralign="right")
     legend = [f"% = chance in {target}", "MYST = surely in it", "· = not"]
     if " up" in grid:
         legend.append("up = face up")
