@@ -101,21 +101,13 @@ def render_compact(a) -> str:
 
 def replay_columns(s) -> tuple[list[str], list]:
     """``sleuth replay``: the headers and cells of one step."""
-    k = s.knowledge
-    n = s.summary.get("candidates")
-    cell = "-" if k is None else (str(n) if n is not None else
-                                  f"<=10^{k.uncertainty:.1f}" if k.uncertainty else "many")
-    if s.summary.get("determined"):
-        cell += " *"
-    return ["case files"], [cell]
+    from cli.main import count_column
+
+    return count_column(s, "case files")
 
 
 def render_change(before, after) -> list[str]:
     """``whatif``: the headline difference between two Knowledge."""
-    b = before.summary if before is not None else {}
-    a = after.summary
-    out = [f"possible case files: {b.get('candidates', '?')} -> "
-           f"{a['candidates'] if a['candidates'] is not None else 'many'}"]
-    if a.get("verdict"):
-        out.append(f"verdict: {a['verdict']}")
-    return out
+    from cli.main import count_change
+
+    return count_change(before, after, "possible case files")

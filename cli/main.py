@@ -219,6 +219,30 @@ def complete_player(ctx, param, incomplete):
     return [n for n in names if n.lower().startswith(incomplete.lower())]
 
 
+def count_column(step, header: str) -> tuple[list[str], list]:
+    """``sleuth replay``'s one column for a game whose hidden cards have candidates: their
+    number, a bound, or ``-`` without an analysis; ``*`` once determined."""
+    k = step.knowledge
+    n = step.summary.get("candidates")
+    cell = "-" if k is None else (str(n) if n is not None else
+                                  f"<=10^{k.uncertainty:.1f}" if k.uncertainty else "many")
+    if step.summary.get("determined"):
+        cell += " *"
+    return [header], [cell]
+
+
+def count_change(before, after, label: str) -> list[str]:
+    """``whatif``'s headline for such a game: the number of candidates before and after,
+    and the verdict."""
+    b = before.summary if before is not None else {}
+    a = after.summary
+    out = [f"{label}: {b.get('candidates', '?')} -> "
+           f"{a['candidates'] if a['candidates'] is not None else 'many'}"]
+    if a.get("verdict"):
+        out.append(f"verdict: {a['verdict']}")
+    return out
+
+
 def as_option(what: str = "The view", *, public: bool = True):
     """The one ``--as PLAYER`` option of every command that takes a view (a shared option
     decorator, as sqlite-utils has them): ``what`` says what the view is for; ``public``
