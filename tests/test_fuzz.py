@@ -180,7 +180,7 @@ def statement_lines(text: str) -> list[str]:
     out = []
     for ln in text.splitlines():
         body = ln.split("#", 1)[0].strip()
-        if body and not body.split(":", 1)[0].strip().lower() in (
+        if body and body.split(":", 1)[0].strip().lower() not in (
                 "game", "players", "variant", "me", "dealer"):
             out.append(ln)
     return out or ["Ana asks Ben 4H-7H: 0"]

@@ -165,8 +165,8 @@ Hal deals 7
 Ana holds: AC 2C 3C 4C 5C 6C 7C
 Cleo holds: AC 9D 9H 9S 10D 10H 10S
 """, players="Ana Ben Cleo Dev Eli Fay Gus Hal", dealer="Hal"), "Ana")]
-    for record, view in cases:
-        vm = _models(record, view, replay(record))[-1]
+    for one, view in cases:
+        vm = _models(one, view, replay(one))[-1]
         exact = count_deals(vm.model, max_states=200_000, time_budget=30.0)
         assert exact.exact
         possible_k = {k: {l for l, p in exact.marginals.get(k, {}).items() if p > 0}
