@@ -89,7 +89,7 @@ def render_analysis(a) -> str:
         out.append(f"Game over. Score: {score}. " + ("A tie (LIT-17)." if w == "tie"
                                                      else f"Team {w} wins (LIT-17)."))
     else:
-        out.append(f"Score: {score}. Turn: {a.turn}.")
+        out.append(f"Score: {score}.")     # whose turn: the table note "Next: ..." after it
     return "\n".join(out)
 
 

@@ -477,6 +477,6 @@ def play(record, as_, as_json, no_sheet, compact=None, hint=None):
     if session.pending:
         worst = max(worst, 2)
         if not as_json:
-            say(f"dropped the held claim (never saved): {session.pending}")
+            say(f"dropped the held {session.held_name()} (never saved): {session.pending}")
     if not interactive and worst:
         sys.exit(worst)

@@ -77,12 +77,15 @@ class Event:
     * ``joins``: event classes whose step this event completes when it follows one (a
       Literature ``shown`` line after its claim, Twenty-Two ``holds`` after a deal);
     * ``held_for``: the event class that may resolve this one when, as written alone, it
-      is refused (a Literature claim held until its ``shown`` line).
+      is refused (a Literature claim held until its ``shown`` line); ``held_name`` what
+      the messages call such a held statement, ``held_advice`` what to type to resolve it.
     """
 
     setup: ClassVar[bool] = False
     joins: ClassVar[tuple[type, ...]] = ()
     held_for: ClassVar[type | None] = None
+    held_name: ClassVar[str] = "statement"
+    held_advice: ClassVar[str] = ""
 
 
 # ----- what a view knows after a statement (session and replay) ---------------------------

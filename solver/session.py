@@ -672,7 +672,7 @@ class Session:
                 self._save(both, rec)
                 return Outcome("accepted", statement=f"{pending} / {statement}",
                                line=rec.statements[-1].line, forced=force)
-            note = f"dropped the held claim: {pending}"
+            note = f"dropped the held {self.held_name(pending)}: {pending}"
         new_text = appended(self.text, statement)
         try:
             new_text, rec = self._try(statement, force)
@@ -683,11 +683,11 @@ class Session:
                 return Outcome("pending", statement=statement, error=e,
                                conflict=(self._conflict_lines(e, new_text)
                                          if isinstance(e, InconsistentError) else []),
-                               message="not saved yet: as stated, this claim "
+                               message=f"not saved yet: as stated, this {kind.held_name} "
                                + ("contradicts the record" if isinstance(e, InconsistentError)
                                   else "breaks a rule")
-                               + "; if the cards shown differed, type the 'shown' line next "
-                               "(anything else drops the claim)")
+                               + (f"; {kind.held_advice}" if kind.held_advice else "")
+                               + f" (anything else drops the {kind.held_name})")
             if isinstance(e, InconsistentError):
                 self.last_refused = statement
                 return Outcome("refused", note, statement=statement, error=e,
@@ -705,6 +705,12 @@ class Session:
         return Outcome("accepted", note, statement=statement,
                        line=rec.statements[-1].line if rec.statements else None, forced=force,
                        conflict=conflict)
+
+    def held_name(self, statement: str | None = None) -> str:
+        """What the messages call a held statement (the game's word: its event class's
+        ``held_name``); ``statement`` defaults to the one held now."""
+        kind = self._kind_of(statement or self.pending or "")
+        return getattr(kind, "held_name", "statement")
 
     def _kind_of(self, statement: str) -> type | None:
         """The event class of ``statement`` (``None`` if it does not parse)."""

@@ -208,6 +208,17 @@ def test_without_the_sheet_other_games_note_missing_setup(tmp_path):
     assert r.output.count("Missing: your own hand ('Ana holds: ...'; LIT-4") == 1
 
 
+def test_the_literature_sheet_says_whose_turn_once(tmp_path):
+    p = tmp_path / "lit.txt"
+    p.write_text("game: literature\nplayers: Ana Ben Cleo Dev Eli Fay\nme: Ana\n"
+                 "Ana asks Ben 9C: no\n", encoding="utf-8")
+    r = CliRunner().invoke(cli, ["analyze", str(p)])
+    assert r.exit_code == 0, r.output
+    assert "Next: Ben's turn." in r.output and "Turn:" not in r.output
+    r = CliRunner().invoke(cli, ["play", str(p), "--full"], input="sheet\n")
+    assert r.output.count("Next: Ben's turn.") == 2 and "Turn:" not in r.output
+
+
 def test_a_finished_game_and_missing_setup_are_said(tmp_path):
     p = tmp_path / "g.txt"
     p.write_text(THREE.replace("Ana holds", "# Ana holds"), encoding="utf-8")

@@ -278,6 +278,23 @@ def test_held_claim_is_dropped_by_another_statement(tmp_path):
         assert on_disk(path) == before
 
 
+def test_the_held_statement_is_worded_by_its_game(tmp_path, monkeypatch):
+    """The session names a held statement and what resolves it in the event class's words
+    (``held_name``, ``held_advice``), not its own."""
+    from solver.literature.events import Claim
+
+    monkeypatch.setattr(Claim, "held_name", "wager")
+    monkeypatch.setattr(Claim, "held_advice", "type what was shown")
+    path, rest = literature_upto(tmp_path, wrong_claim_line())
+    s = Session(str(path))
+    o = s.handle(rest[0].text)
+    assert o.kind == "pending"
+    assert "this wager" in o.message and "; type what was shown (anything else drops the " \
+        "wager)" in o.message
+    assert s.held_name() == "wager"
+    assert "dropped the held wager" in s.handle("Ana asks Ben 9C: no").message
+
+
 def test_whole_literature_game_through_the_session(tmp_path):
     src = read_record(str(SAMPLES / "literature" / "six-players-full-game.txt"))
     path = tmp_path / "lit.txt"
