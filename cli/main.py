@@ -310,7 +310,7 @@ def probability(p: float) -> str:
 
 
 def did_you_mean(e: SleuthError) -> str:
-    """The corrections attached to a refused statement (:mod:`solver.suggest`), one a
+    """The corrections attached to a refused statement (:mod:`solver.didyoumean`), one a
     line, or ``''``."""
     fixes = getattr(e, "did_you_mean", None) or []
     if not fixes:

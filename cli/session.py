@@ -339,7 +339,7 @@ def _interactive_lines(session: Session, colour: bool):
         def get_completions(self, document, complete_event):
             before = document.text_before_cursor
             word = re.search(r"[^\s,;:]*$", before).group(0)
-            for w in session.suggest(before):
+            for w in session.complete(before):
                 yield Completion(w, start_position=-len(word))
 
     # no rows kept free below the prompt for the completion menu (prompt_toolkit keeps 8

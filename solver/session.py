@@ -165,7 +165,7 @@ def checked_append(text: str, statement: str, path: str | None = None, *,
             ", not only a comment" if statement.strip() else ""), text=statement, path=path)
     new_text = appended(text, statement)
     n = len(split_lines(new_text))
-    rec = _parse_suggesting(new_text, path, statement, text, n)
+    rec = _parse_correcting(new_text, path, statement, text, n)
     if not rec.statements or rec.statements[-1].line != n:
         raise NotationError("expected a game statement, not a header line", text=statement,
                             path=path)
@@ -183,18 +183,18 @@ def _one_line(statement: str, path: str | None) -> None:
     check_one_line(statement, path)
 
 
-def _parse_suggesting(new_text: str, path: str | None, statement: str, old_text: str,
+def _parse_correcting(new_text: str, path: str | None, statement: str, old_text: str,
                       line: int) -> Record:
     """``parse_record(new_text)``; a ``NotationError`` on ``line`` (the new statement)
-    gets its did-you-mean corrections (:func:`solver.suggest.annotate`)."""
+    gets its did-you-mean corrections (:func:`solver.didyoumean.attach_corrections`)."""
     try:
         return parse_record(new_text, path)
     except NotationError as e:
         if e.line == line:
-            from solver.suggest import annotate
+            from solver.didyoumean import attach_corrections
 
             try:
-                annotate(e, statement, parse_record(old_text, path, validate=False))
+                attach_corrections(e, statement, parse_record(old_text, path, validate=False))
             except SleuthError:
                 pass
         raise
@@ -364,7 +364,7 @@ def edited(text: str, line, statement: str | None, path: str | None = None, *,
     new_text = "".join(new_lines)
     try:
         rec = (parse_record(new_text, path) if statement is None
-               else _parse_suggesting(new_text, path, statement, text, n))
+               else _parse_correcting(new_text, path, statement, text, n))
         if statement is not None and n not in {st.line for st in rec.statements}:
             raise NotationError("expected a game statement, not a header line",
                                 text=statement, path=path)
@@ -913,9 +913,9 @@ class Session:
     def vocabulary(self) -> Vocabulary:
         return vocabulary(self.record)
 
-    def suggest(self, before_cursor: str) -> list[str]:
-        """Completions of the word being typed (see :func:`suggest`)."""
-        return suggest(self.vocabulary(), before_cursor)
+    def complete(self, before_cursor: str) -> list[str]:
+        """Completions of the word being typed (see :func:`complete`)."""
+        return complete(self.vocabulary(), before_cursor)
 
 
 _NAME = re.compile(r"\b[A-Z][a-z]+\b")
@@ -960,16 +960,16 @@ def vocabulary(record) -> Vocabulary:
 _TOKEN = re.compile(r"[^\s,;:]*$")
 
 
-def suggest(v: Vocabulary, before_cursor: str) -> list[str]:
+def complete(v: Vocabulary, before_cursor: str) -> list[str]:
     """The completions of the last word of ``before_cursor``, best first: commands, names
     and leading keywords for the first word, verbs after a name, cards after ``why``, and
     names, cards, ranges and keywords later on.  Case-insensitive prefix match.
 
     >>> v = Vocabulary(("Ana", "Ben"), ("faceup",), ("asks",), ("all",), ("AS", "AH"), ("AS-4S",),
     ...                COMMANDS)
-    >>> suggest(v, "Ana holds: A")
+    >>> complete(v, "Ana holds: A")
     ['AS', 'AH', 'Ana', 'all']
-    >>> suggest(v, ""), suggest(v, "Ana a"), suggest(v, "Ana asks B"), suggest(v, "why a")
+    >>> complete(v, ""), complete(v, "Ana a"), complete(v, "Ana asks B"), complete(v, "why a")
     (['undo', 'redo', 'edit', 'delete', 'why', 'whatif', 'force', 'sheet', 'help', 'quit', 'exit', 'suggest', 'Ana', 'Ben', 'faceup'], ['asks'], ['Ben'], ['AS', 'AH'])
     """
     text = before_cursor.lstrip()
@@ -978,7 +978,7 @@ def suggest(v: Vocabulary, before_cursor: str) -> list[str]:
     head = text[: len(text) - len(prefix)]
     words = head.split()
     if words and words[0].lower() in ("whatif", "force"):
-        return suggest(v, text[len(words[0]):])
+        return complete(v, text[len(words[0]):])
     if words and words[0].lower() == "why":
         pool: list[str] = list(v.cards)
     elif not words:
@@ -1008,9 +1008,9 @@ def _follows(v: Vocabulary, words: list[str], head: str) -> list[str] | None:
     >>> v = Vocabulary(("Ana", "Ben"), (), ("asks", "requests"), ("all",), ("AS", "AH"),
     ...                ("A*",), (), (("requests", ((CARDS,),), (NAMES, "nobody")),
     ...                               ("asks", ((NAMES, "all"), (RANGES,)), (CARDS,))))
-    >>> suggest(v, "Ana requests A"), suggest(v, "Ana requests AS: "), suggest(v, "Ana asks ")
+    >>> complete(v, "Ana requests A"), complete(v, "Ana requests AS: "), complete(v, "Ana asks ")
     (['AS', 'AH'], ['Ana', 'Ben', 'nobody'], ['Ana', 'Ben', 'all'])
-    >>> suggest(v, "Ana asks all "), suggest(v, "Ana asks Ben A*: A")
+    >>> complete(v, "Ana asks all "), complete(v, "Ana asks Ben A*: A")
     (['A*'], ['AS', 'AH'])
     """
     from solver.games import CARDS, NAMES, RANGES, WORDS

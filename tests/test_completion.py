@@ -10,7 +10,7 @@ import pytest
 
 from solver.games import get_game
 from solver.records import parse_record
-from solver.session import suggest, vocabulary
+from solver.session import complete, vocabulary
 
 HEADERS = {
     "mystery-hand": "game: mystery-hand\nplayers: Ana Ben Cleo Dev Eli Fay Gus Hal\n"
@@ -41,7 +41,7 @@ def test_every_word_of_every_example_is_offered_where_it_stands(game):
             word = m.group(0)
             if word not in known:
                 continue
-            offered = suggest(v, example[: m.start()] + word[0])
+            offered = complete(v, example[: m.start()] + word[0])
             assert word in offered, (example, word, offered)
             checked += 1
     assert checked >= 10
@@ -70,7 +70,7 @@ ONLY = [
 @pytest.mark.parametrize("game, typed, cls, never", ONLY)
 def test_only_what_can_follow_is_offered(game, typed, cls, never):
     v = _vocab(game)
-    offered = suggest(v, typed)
+    offered = complete(v, typed)
     assert offered, typed
     assert never not in offered
     allowed = _classes(v)[cls] | {"?"}      # what the recorder did not see
@@ -79,11 +79,11 @@ def test_only_what_can_follow_is_offered(game, typed, cls, never):
 
 def test_answers_offer_the_answer_words():
     v = _vocab("mystery-hand")
-    assert suggest(v, "Ana requests KS: n") == ["nobody"]
-    assert suggest(v, "Ben announces AS 2H 3D 4C: ") == ["right", "wrong"]
-    assert "all" in suggest(v, "Ana asks ")
-    assert suggest(_vocab("literature"), "Ana asks Ben 9C: ") == ["yes", "no", "surrendered",
+    assert complete(v, "Ana requests KS: n") == ["nobody"]
+    assert complete(v, "Ben announces AS 2H 3D 4C: ") == ["right", "wrong"]
+    assert "all" in complete(v, "Ana asks ")
+    assert complete(_vocab("literature"), "Ana asks Ben 9C: ") == ["yes", "no", "surrendered",
                                                                   "?"]
-    assert "Jk" in suggest(_vocab("hand"), "Ana holds: J")       # HR-2: two jokers
-    assert suggest(_vocab("mysterium"), "Ana guesses ") == ["character", "location", "object"]
-    assert suggest(_vocab("mysterium"), "Ana guesses object 7: ") == ["right", "wrong"]
+    assert "Jk" in complete(_vocab("hand"), "Ana holds: J")       # HR-2: two jokers
+    assert complete(_vocab("mysterium"), "Ana guesses ") == ["character", "location", "object"]
+    assert complete(_vocab("mysterium"), "Ana guesses object 7: ") == ["right", "wrong"]

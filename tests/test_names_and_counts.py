@@ -20,7 +20,7 @@ from solver.errors import NotationError
 from solver.games import get_game
 from solver.records import (Header, check_player_name, name_in, parse_record, player_of,
                             write_record)
-from solver.suggest import near
+from solver.didyoumean import near
 from tests.test_samples import _close
 
 ROOT = Path(__file__).resolve().parent.parent

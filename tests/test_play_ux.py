@@ -141,9 +141,9 @@ def test_completion_offers_only_what_can_follow(record):
     from solver.session import Session
 
     s = Session(str(record))
-    assert "Q*" not in s.suggest("Ana holds: 2C Q") and "QS" in s.suggest("Ana holds: 2C Q")
-    assert "asks" not in s.suggest("Ben asks all 5*: Ana 0, a")
-    assert "JS-AS" in s.suggest("Ben asks Cleo J")
+    assert "Q*" not in s.complete("Ana holds: 2C Q") and "QS" in s.complete("Ana holds: 2C Q")
+    assert "asks" not in s.complete("Ben asks all 5*: Ana 0, a")
+    assert "JS-AS" in s.complete("Ben asks Cleo J")
 
 
 def test_help_in_play_uses_the_records_own_players(tmp_path):

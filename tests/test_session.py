@@ -13,7 +13,7 @@ from cli.main import cli
 from solver.errors import InconsistentError, NotationError, RuleError
 from solver.games import get_game
 from solver.records import parse_record, read_record
-from solver.session import Session, Vocabulary, suggest, vocabulary
+from solver.session import Session, Vocabulary, complete, vocabulary
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 
@@ -311,26 +311,26 @@ def test_whole_literature_game_through_the_session(tmp_path):
 def test_completion_words_follow_the_record():
     rec = parse_record(HEADER)
     v = vocabulary(rec)
-    assert suggest(v, "P")[:4] == ["P1", "P2", "P3", "P4"]
-    assert suggest(v, "P1 a") == ["asks", "announces"]
-    assert "4H-7H" in suggest(v, "P1 asks P2 4H-") and "JH-AH" in suggest(v, "P1 asks P2 JH")
+    assert complete(v, "P")[:4] == ["P1", "P2", "P3", "P4"]
+    assert complete(v, "P1 a") == ["asks", "announces"]
+    assert "4H-7H" in complete(v, "P1 asks P2 4H-") and "JH-AH" in complete(v, "P1 asks P2 JH")
     # a query set is a range or a rank, never one card (MH-9): no 6S after 'asks all'
-    assert suggest(v, "P2 asks all 6") == ["6S-9S", "6H-9H", "6D-9D", "6C-9C", "6*"]
-    assert suggest(v, "why K") == ["KS", "KH", "KD", "KC"]
-    assert suggest(v, "whatif P2 req") == ["requests"]
-    assert suggest(v, "u") == ["undo"]
+    assert complete(v, "P2 asks all 6") == ["6S-9S", "6H-9H", "6D-9D", "6C-9C", "6*"]
+    assert complete(v, "why K") == ["KS", "KH", "KD", "KC"]
+    assert complete(v, "whatif P2 req") == ["requests"]
+    assert complete(v, "u") == ["undo"]
     lit = vocabulary(parse_record("game: literature\nplayers: Ana Ben Cleo Dev Eli Fay\n"))
     assert "2H-7H" in lit.ranges and "9S-AS" in lit.ranges and "8H" not in lit.cards
-    assert "claims" in suggest(lit, "Ana c")
+    assert "claims" in complete(lit, "Ana c")
     rec = read_record(str(SAMPLES / "mysterium" / "three-players-lost.txt"))
     my = vocabulary(rec)
     assert "Ana-1" in my.names and "character 4" in my.cards
-    assert suggest(my, "Ana-1 gu") == ["guesses"]
+    assert complete(my, "Ana-1 gu") == ["guesses"]
 
 
-def test_suggest_is_case_insensitive():
+def test_completion_is_case_insensitive():
     v = Vocabulary(("Ana",), (), ("asks",), (), ("AS",), ())
-    assert suggest(v, "an") == ["Ana"] and suggest(v, "Ana ASK") == ["asks"]
+    assert complete(v, "an") == ["Ana"] and complete(v, "Ana ASK") == ["asks"]
 
 
 # ----- sleuth play ----------------------------------------------------------------------------

@@ -35,7 +35,7 @@ def fold(word: str) -> str:
     return unicodedata.normalize("NFC", unicodedata.normalize("NFD", word).casefold())
 
 
-def distance1(a: str, b: str) -> bool:
+def one_edit_apart(a: str, b: str) -> bool:
     """Whether ``a`` and ``b`` differ by one edit: a letter inserted, deleted or changed,
     or two neighbours swapped (case-insensitive: ``Jose`` and ``JOSÉ``)."""
     a, b = fold(a), fold(b)
@@ -71,7 +71,7 @@ def near(word: str, vocabulary: Iterable[str]) -> list[str]:
         return same
     if len(word) < 2:
         return []
-    one = [v for v in vocab if len(v) >= 2 and distance1(word, v)]
+    one = [v for v in vocab if len(v) >= 2 and one_edit_apart(word, v)]
     start = [v for v in vocab if len(low) >= 2 and fold(v).startswith(low) and v not in one]
     return one + start
 
@@ -79,7 +79,7 @@ def near(word: str, vocabulary: Iterable[str]) -> list[str]:
 _WORD = re.compile(r"[^\s,;:]+")
 
 
-def variants(statement: str, vocabulary: Iterable[str]) -> list[str]:
+def corrected_versions(statement: str, vocabulary: Iterable[str]) -> list[str]:
     """Versions of ``statement`` with one word corrected (see :func:`near`), or with the
     spaces around a ``-`` dropped, in order of the words."""
     vocab = list(vocabulary)
@@ -107,11 +107,11 @@ def corrections(statement: str, vocabulary: Iterable[str], parses: Callable[[str
     if len(_WORD.findall(statement, 0, 2000)) > MAX_CORRECTED:   # a long line is no typo
         return []                                                  # (issue 12: refuse at once)
     vocab = list(vocabulary)
-    first = variants(statement, vocab)
+    first = corrected_versions(statement, vocab)
     good = [v for v in first if parses(v)]
     if not good:
         for v in first:
-            good += [w for w in variants(v, vocab) if w not in good and parses(w)]
+            good += [w for w in corrected_versions(v, vocab) if w not in good and parses(w)]
             if len(good) >= limit:
                 break
     return good[:limit]
@@ -128,7 +128,7 @@ def record_words(vocabulary) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def annotate(error: SleuthError, statement: str, record) -> SleuthError:
+def attach_corrections(error: SleuthError, statement: str, record) -> SleuthError:
     """Attach ``did_you_mean`` (corrected statements, possibly empty) to ``error``, a
     refusal of ``statement`` written under ``record``'s header; returns the error."""
     from solver.games import get_game
