@@ -7,8 +7,8 @@ Two kinds of bound, both here:
 - the wall-clock **deadline** of a whole analysis (:class:`within`, default
   :data:`DEFAULT_TIMEOUT` seconds, ``--timeout`` on the command line): checked where the
   work happens -- each step of a counting programme, each batch of a sampling loop, each
-  CP-SAT call (its ``max_time_in_seconds`` is cut to the time left) -- never by a thread
-  that kills.  Past it the work stops with :class:`TimeUp` (a
+  CP-SAT call (its ``max_time_in_seconds`` is cut to the time left, and a running search
+  is stopped by :meth:`Deadline.cancel`) -- never by a thread that kills.  Past it the work stops with :class:`TimeUp` (a
   :class:`~solver.errors.BudgetError`, exit 4), carrying what the analysis had already
   established (:func:`establish`: the certainties, which come first and are cheap).
 
@@ -91,6 +91,11 @@ class Deadline:
 
     def __init__(self, seconds: float, already: float = 0.0):
         self.seconds = float(seconds)
+        self.cancelled = False
+        #: the CP-SAT solvers searching under this deadline now (:func:`cp_solver`), which
+        #: :meth:`cancel` stops: a search does not look at the clock between its own limits
+        self.solvers: set = set()
+        self.lock = threading.Lock()
         self.restart()
         self.at -= already
 
@@ -112,12 +117,28 @@ class Deadline:
     def cancel(self) -> None:
         """Stop the analysis at its next check, from another thread (``sleuth serve``: a
         newer version of the record makes the running analysis pointless); it then raises
-        :class:`Cancelled`."""
-        self.cancelled = True
-        self.at = float("-inf")
+        :class:`Cancelled`.  A CP-SAT search running under it stops at once
+        (``StopSearch``); one that was just starting, before CP-SAT could take a stop, is
+        stopped again :data:`RESTOP` seconds later."""
+        with self.lock:
+            self.cancelled = True
+            self.at = float("-inf")
+            running = list(self.solvers)
+        for s in running:
+            s.stop_search()
+        if running:
+            t = threading.Timer(RESTOP, self._stop_again, (running,))
+            t.daemon = True
+            t.start()
+
+    def _stop_again(self, solvers: list) -> None:
+        with self.lock:
+            still = [s for s in solvers if s in self.solvers]
+        for s in still:
+            s.stop_search()
 
     def _over(self, what: str) -> "TimeUp":
-        if getattr(self, "cancelled", False):
+        if self.cancelled:
             return Cancelled(self.seconds, what, self.established)
         return TimeUp(self.seconds, what, self.established)
 
@@ -131,6 +152,10 @@ class Cancelled(TimeUp):
         self.message = f"{what} was stopped: a newer version of the record is being analysed"
         self.args = (self._render(),)
 
+
+#: seconds after a cancel when the searches still running are stopped again (CP-SAT drops a
+#: stop that comes while a search is being set up)
+RESTOP = 0.02
 
 #: the deadline of each thread (``sleuth serve`` checks a change in one thread while it
 #: analyses in another: each keeps its own)
@@ -206,7 +231,9 @@ def cp_solver(cp_model, seconds: float, what: str = "the analysis"):
     """A CP-SAT solver (of the module ``cp_model``, passed in: this module imports no
     solver) whose every ``solve`` stops at ``seconds`` or at the current deadline, whichever
     comes first, and raises :class:`TimeUp` when the deadline is what stopped it without an
-    answer.  A solver object reused for several calls is cut again at each one."""
+    answer.  A solver object reused for several calls is cut again at each one.  While it
+    searches, :meth:`Deadline.cancel` stops it (``StopSearch``) and it raises
+    :class:`Cancelled`."""
     cls = _CAPPED.get(id(cp_model))
     if cls is None:
         class CappedSolver(cp_model.CpSolver):
@@ -214,11 +241,24 @@ def cp_solver(cp_model, seconds: float, what: str = "the analysis"):
             task: str = what
 
             def solve(self, model, *args, **kwargs):
-                seconds = cap(self.limit)
-                self.parameters.max_time_in_seconds = seconds
-                status = super().solve(model, *args, **kwargs)
                 d = current()
-                if status == cp_model.UNKNOWN and d is not None and seconds < self.limit:
+                if d is None:
+                    self.parameters.max_time_in_seconds = self.limit
+                    return super().solve(model, *args, **kwargs)
+                with d.lock:                # seen by a cancel from now on (it stops it)
+                    if d.cancelled:
+                        raise d._over(self.task)
+                    d.solvers.add(self)
+                try:
+                    seconds = cap(self.limit)
+                    self.parameters.max_time_in_seconds = seconds
+                    status = super().solve(model, *args, **kwargs)
+                finally:
+                    with d.lock:
+                        d.solvers.discard(self)
+                if d.cancelled:             # stopped, or finished: the answer is not wanted
+                    raise d._over(self.task)
+                if status == cp_model.UNKNOWN and seconds < self.limit:
                     # stopped by the time left, not by its own limit (CP-SAT's clock may
                     # stop a hair before the deadline's)
                     raise d._over(self.task)
