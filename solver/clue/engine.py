@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from solver.clue.events import Accuse, FaceUp, Holds, Suggest, Unseen
+from solver.clue.events import Accuse, FaceUp, Holds, SeesCase, Suggest, Unseen
 from solver.clue.options import ClueOptions, deck_of, hand_sizes
 from solver.errors import RuleError
 
@@ -54,8 +54,23 @@ def validate(record) -> None:
     state = TableState(h.players)
     placed: dict[str, str] = {}
     given: set[str] = set()
+    wrong: dict[str, tuple[str, ...]] = {}      # who accused wrongly: the triple
     for st in record.statements:
         ev = st.event
+        if isinstance(ev, SeesCase):            # the extension's line (docs/record-format.md)
+            from solver.clue.inference import is_complete
+
+            if ev.player not in wrong:
+                raise _err("only a player who accused wrongly looks at the case file, once: "
+                           f"{ev.player} has not accused wrongly before", st, "CL-8")
+            if ev.cards == wrong.pop(ev.player):
+                raise _err("the case file seen is not the triple accused wrongly", st, "CL-8")
+            if not is_complete(record) and ev.player != h.me:
+                raise _err(f"only {ev.player} saw the case file: a record by "
+                           f"{h.me or 'a spectator'} cannot say what it was", st, "CL-8")
+            continue
+        if isinstance(ev, Accuse) and not ev.right:
+            wrong[ev.player] = ev.cards
         if isinstance(ev, (Holds, FaceUp)):
             where = ev.player if isinstance(ev, Holds) else "faceup"
             if isinstance(ev, Holds):

@@ -13,6 +13,8 @@ Cleo suggests Mustard Pipe Ballroom: Dev shows
 Ben suggests Green Candlestick Lounge: ? / Cleo: ?
 >>> print(parse_event("Dev accuses Green Wrench Study: wrong", h))
 Dev accuses Green Wrench Study: wrong
+>>> print(parse_event("dev sees case: mustard rope hall", h))
+Dev sees case: Mustard Rope Hall
 >>> parse_event("Ana suggests Plum Knife Library: Cleo passes, Ben shows Knife", h)
 Traceback (most recent call last):
 ...
@@ -110,6 +112,18 @@ class Accuse(Event):
 
 
 @dataclass(frozen=True)
+class SeesCase(Event):
+    """``A sees case: s w r`` -- what A saw in the case file after accusing wrongly (CL-8,
+    E3); an extension of the contract (docs/record-format.md), written by A's own record."""
+
+    player: str
+    cards: tuple[str, str, str]
+
+    def __str__(self):
+        return f"{self.player} sees case: {' '.join(self.cards)}"
+
+
+@dataclass(frozen=True)
 class Unseen(Event):
     """``P: ?`` -- one suggestion by P that the recorder did not see (any suggestion, any
     refutation)."""
@@ -126,12 +140,14 @@ _RE_HOLDS = re.compile(rf"^({NAME})\s+holds\s*:\s*(.*)$", re.I)
 _RE_FACEUP = re.compile(r"^face-?up\s*:\s*(.*)$", re.I)
 _RE_SUGGEST = re.compile(rf"^({NAME})\s+suggests\s+(.*?)\s*:\s*(.*)$", re.I)
 _RE_ACCUSE = re.compile(rf"^({NAME})\s+accuses\s+(.*?)\s*:\s*(\S+)\s*$", re.I)
+_RE_SEES = re.compile(rf"^({NAME})\s+sees\s+case\s*:\s*(.*)$", re.I)
 _RE_UNSEEN = re.compile(rf"^({NAME})\s*:\s*\?$")
 _RE_ANSWER = re.compile(rf"^({NAME})\s+(passes|pass|shows|show)(?:\s+(\S+))?$", re.I)
 
 STATEMENT_FORMS = ("'P holds: cards', 'faceup: cards', 'A suggests Suspect Weapon Room: "
                    "[P passes, ...] Q shows [Card]|nobody|?', "
-                   "'A accuses Suspect Weapon Room: right|wrong', 'P: ?' (a suggestion not seen)")
+                   "'A accuses Suspect Weapon Room: right|wrong', 'A sees case: Suspect Weapon Room' "
+                   "(after A's wrong accusation), 'P: ?' (a suggestion not seen)")
 
 
 def _card_list(text: str, deck, what: str) -> tuple[str, ...]:
@@ -145,17 +161,17 @@ def _card_list(text: str, deck, what: str) -> tuple[str, ...]:
     return cards
 
 
-def _triple(text: str, deck) -> tuple[str, str, str]:
+def _triple(text: str, deck, rule: str = "CL-5") -> tuple[str, str, str]:
     """Suspect, weapon, room in that order (record-format.md)."""
     words = [w for w in text.split() if w]
     if len(words) != 3:
-        raise NotationError("expected three cards: a suspect, a weapon and a room", text=text,
-                            rule="CL-5")
+        raise NotationError("expected three cards: a suspect, a weapon and a room",
+                            text=text, rule=rule)
     cards = tuple(deck.card(w) for w in words)
     for c, kind, group in zip(cards, ("suspect", "weapon", "room"), deck.groups):
         if c not in group:
             raise NotationError(f"expected a {kind} here (suspect, weapon, room in that order)",
-                                text=c, rule="CL-5")
+                                text=c, rule=rule)
     return cards  # type: ignore[return-value]
 
 
@@ -187,6 +203,9 @@ def parse_event(text: str, header):
         if verdict not in ("right", "wrong"):
             raise NotationError("expected 'right' or 'wrong'", text=m.group(3), rule="CL-8")
         return Accuse(who, _triple(m.group(2), deck), verdict == "right")
+    m = _RE_SEES.match(t)
+    if m:
+        return SeesCase(player_of(m.group(1), header.players), _triple(m.group(2), deck, "CL-8"))
     m = _RE_SUGGEST.match(t)
     if m:
         who = player_of(m.group(1), header.players)

@@ -3,11 +3,14 @@
 Locations: the players (hand sizes of CL-2 or CL-11), ``envelope`` (the case file S: one
 card of each kind) and ``faceup`` (CL-11).  The view decides what each statement tells:
 
-* the *recorder* of a partial record (``me:``) knows everything written in it;
+* the *recorder* of a partial record (``me:``) knows everything written in it, with what
+  it saw in the case file after its own wrong accusation (``A sees case: s w r``, the
+  record format's extension);
 * a view of a *complete* record (every hand listed) knows only what that player saw: its
   own hand, the card shown to it (E1b, as the suggester) or by it (E1c, as the refuter),
   who showed otherwise (E1a), every pass (E1a, E2, E5), every accusation (E3, E4), and the
-  case file itself once it accused wrongly (E3: it looked at S);
+  case file itself once it accused wrongly (E3: it looked at S; ``sees case`` lines are
+  that player's alone);
 * the public view (``None``) knows only what everybody saw.
 
 What the recorder did not see (``?``) is any choice the rules allow: ``P: ?`` and a
@@ -19,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from solver.clue.engine import table_state
-from solver.clue.events import Accuse, FaceUp, Holds, Suggest
+from solver.clue.events import Accuse, FaceUp, Holds, SeesCase, Suggest
 from solver.clue.options import (ENVELOPE, FACEUP, ClueOptions, Deck, deck_of, hand_sizes)
 from solver.errors import NotationError
 from solver.model import CardLocationModel
@@ -138,6 +141,11 @@ def build(record, view: str | None, *, omniscient: bool = False) -> ViewModel:
                         if truth[c] == ENVELOPE:
                             m.place(c, ENVELOPE, L, f"{c} is in the case file ({view} looked "
                                     "at it after accusing, E3)")
+        elif isinstance(ev, SeesCase):        # E3: only the accuser saw it
+            if recorder or view == ev.player:
+                for c in ev.cards:
+                    m.place(c, ENVELOPE, L, f"{c} is in the case file ({ev.player} looked "
+                            "at it after accusing, E3)")
     statements = {st.line: st.text for st in record.statements}
     return ViewModel(m, opts, deck, view, recorder, statements,
                      table_state(record).active)
@@ -165,23 +173,30 @@ def true_deal(record) -> dict[str, str] | None:
 
 def as_written_by(record, player: str | None):
     """The record ``player`` would have written at the table from a complete record: its
-    own hand, the face-up cards, the cards shown to it or by it, who showed otherwise.
-    ``None``: a spectator's record.  The result has ``me: player``."""
+    own hand, the face-up cards, the cards shown to it or by it, who showed otherwise, and
+    after its own wrong accusation the case file it saw (``sees case``).  ``None``: a
+    spectator's record.  The result has ``me: player``."""
     from dataclasses import replace
 
     from solver.clue.events import Answer
     from solver.records import Record, Statement
 
+    truth = true_deal(record)
     kept = []
     for st in record.statements:
         ev = st.event
-        if isinstance(ev, Holds) and ev.player != player:
+        if isinstance(ev, (Holds, SeesCase)) and ev.player != player:
             continue
         if isinstance(ev, Suggest) and ev.answers is not None and player != ev.player:
             ev = Suggest(ev.player, ev.cards, tuple(
                 a if (not a.shows or a.player == player) else Answer(a.player, True, None)
                 for a in ev.answers))
         kept.append((str(ev), ev, st.comment))
+        if (isinstance(ev, Accuse) and not ev.right and ev.player == player and truth
+                and not any(isinstance(s.event, SeesCase) for s in record.statements)):
+            seen = SeesCase(player, tuple(c for g in deck_of(record.header).groups for c in g
+                                          if truth[c] == ENVELOPE))   # type: ignore[arg-type]
+            kept.append((str(seen), seen, ""))
     header = replace(record.header, me=player)
     base = len(header.lines())
     return Record(header=header, statements=tuple(
