@@ -129,10 +129,13 @@ def notes_text(session: Session) -> list[str]:
     return [note_text(n) for n in session.new_notes()]
 
 
-def after_change(session: Session, show_sheet: bool | str) -> list[str]:
+def after_change(session: Session, show_sheet: bool | str | None) -> list[str]:
     """What follows a change of the record: the sheet (with its notes), else the news.
     ``show_sheet``: ``True`` the whole analysis, ``"compact"`` the short sheet (the whole
-    one when the terminal is tall enough), ``False`` only the news."""
+    one when the terminal is tall enough), ``False`` only the news, ``None`` nothing (the
+    :class:`Screen` shows the sheet in its own place)."""
+    if show_sheet is None:
+        return []
     if show_sheet == "compact":
         return [sheet_text(session, compact=True, rows=_terminal_rows())]
     if show_sheet:
@@ -214,7 +217,7 @@ def render_knowledge_change(before, after, game: str) -> list[str]:
     return out
 
 
-def render_outcome(o: Outcome, session: Session, show_sheet: bool | str,
+def render_outcome(o: Outcome, session: Session, show_sheet: bool | str | None,
                    keys: str = "y") -> str:
     """What ``play`` says after one line; ``keys``: what accepts a refusal's one
     correction."""
@@ -328,6 +331,160 @@ def outcome_json(o: Outcome, session: Session) -> dict:
     return d
 
 
+# ----- the screen on a terminal -------------------------------------------------------------
+#: home the cursor and erase the screen (ECMA-48 CUP and ED)
+CLEAR = "\x1b[H\x1b[2J"
+#: what a line shows in place of the ones it leaves out
+MORE = "... {n} more line{s} ('history' shows them)"
+#: outcomes shown as a page of their own (on request), the sheet back with an empty line
+PAGES = ("whatif", "why", "help", "sheet", "suggest")
+HISTORY_HELP = ("history [N]", "the last N lines said here (what the screen no longer shows)")
+
+
+def screen_wanted(interactive: bool, show_sheet: bool | str) -> bool:
+    """Whether ``play`` keeps one screen redrawn in place: on a terminal that can move its
+    cursor (``TERM`` set and not ``dumb``), unless every statement is to print the whole
+    analysis (``--full``), which is taller than a screen."""
+    term = os.environ.get("TERM", "")
+    return interactive and show_sheet is not True and term not in ("", "dumb")
+
+
+class Screen:
+    """``play``'s one screen on a terminal, redrawn in place after every line: the last
+    message at the top (what was saved or refused, and the fix), the sheet at the bottom
+    (the short one, or the whole analysis when the terminal is tall enough) with every
+    table note that holds now (whose turn, the verdict, alerts) and the advisor's hint,
+    then the prompt on the last row.  A message too long for the rows the sheet leaves is
+    cut, and ``history`` shows it whole.  ``whatif``, ``why``, ``sheet``, ``suggest``,
+    ``help`` and ``history`` show a page of their own; an empty line brings the sheet
+    back.  ``sheet=False`` (``--no-sheet``): the notes without the sheet."""
+
+    def __init__(self, session: Session, colour: bool, sheet: bool, stream=None):
+        self.session = session
+        self.colour = colour
+        self.sheet = sheet
+        self.stream = stream or sys.stdout
+        self.said: list[str] = []           # every line typed and every message, in order
+        self.hint = ""                      # the advisor's hint after the last change
+        self.message = ""                   # the message on the board
+        self._drawn: tuple = ()             # the record and size the cached sheet is for
+        self._sheet_lines: list[str] = []
+
+    def size(self) -> tuple[int, int]:
+        """Columns and rows (every line ends with a newline, so one as wide as the terminal
+        adds no empty line)."""
+        try:
+            size = os.get_terminal_size(self.stream.fileno())
+            return max(20, size.columns), max(8, size.lines)
+        except (AttributeError, ValueError, OSError):
+            return 80, 24
+
+    def typed(self, line: str) -> None:
+        if line.strip():
+            self.said.append(f"sleuth> {printable(line)}")
+
+    def sheet_lines(self, cols: int, rows: int) -> list[str]:
+        """The sheet and the notes that hold now (each alert while it holds, not only the
+        first time), fitted to ``cols``; the short sheet unless the whole one fits with
+        room left for a message."""
+        key = (self.session.text, self.session.view, cols, rows, self.hint)
+        if key == self._drawn:
+            return self._sheet_lines
+        s = self.session
+        text, analysis, consistent = "", None, True
+        try:
+            analysis = s.analyze()
+            if self.sheet:
+                text = render_analysis(analysis, s.record.game)
+                if text.count("\n") + 1 + SPARE_ROWS > rows:
+                    text = render_compact(analysis, s.record.game) or text
+        except InconsistentError as e:
+            consistent = False
+            text = (f"inconsistent: {e}\n(the record has a contradiction: 'edit N' the wrong "
+                    "line, or 'undo' if it is the last)")
+        except SleuthError as e:
+            text = f"no analysis: {e}" if self.sheet else ""
+        if consistent:
+            try:
+                notes = s.game.table_notes(s.record, s.view, analysis)
+            except SleuthError:
+                notes = []
+            text = "\n".join([t for t in [text, *(note_text(n) for n in notes)] if t])
+        if self.hint:
+            text += "\n" + self.hint
+        self._drawn = key
+        self._sheet_lines = fit_width(text, cols).split("\n") if text else []
+        return self._sheet_lines
+
+    def board(self, message: str) -> None:
+        """Draw the message at the top and the sheet at the bottom, the prompt below."""
+        if message:
+            self.said += message.split("\n")
+        self.message = message
+        self.back()
+
+    def back(self) -> None:
+        """Draw the board again with the last message (after a page)."""
+        message = self.message
+        cols, rows = self.size()
+        sheet = self.sheet_lines(cols, rows)
+        free = rows - 1 - len(sheet)            # the last row is the prompt's
+        if free < 2:                            # a tiny terminal: the sheet's end stays
+            sheet = sheet[len(sheet) - (rows - 3):] if rows > 3 else []
+            free = rows - 1 - len(sheet)
+        lines = fit_width(message, cols).split("\n") if message else []
+        room = free - 1 if sheet else free      # a blank row between message and sheet
+        if len(lines) > room:
+            cut = len(lines) - room + 1
+            lines = lines[:room - 1] + [MORE.format(n=cut, s="" if cut == 1 else "s")]
+        self._draw(lines + [""] * (free - len(lines)) + sheet)
+
+    def page(self, text: str, said: bool = True) -> None:
+        """A page on request: its text, then how to bring the sheet back; a page taller
+        than the screen scrolls (the terminal keeps its top).  ``said``: kept for
+        ``history``."""
+        if text and said:
+            self.said += text.split("\n")
+        cols, rows = self.size()
+        lines = (fit_width(text, cols).split("\n") if text else []) + [
+            "(Enter: back to the sheet)"]
+        self._draw(lines + [""] * max(0, rows - 1 - len(lines)))
+
+    def history(self, rest: str) -> None:
+        """``history [N]``: the last N lines said (default: a screenful)."""
+        cols, rows = self.size()
+        try:
+            n = int(rest) if rest.strip() else rows - 3
+        except ValueError:
+            n = 0
+        if n < 1:
+            self.board("refused: expected 'history [N]', N a number of lines from 1")
+            return
+        lines = self.said[:-1][-n:] if self.said else []     # not the 'history' typed
+        head = f"the last {len(lines)} line{'' if len(lines) == 1 else 's'} said here:"
+        self.page("\n".join([head, *lines]) if lines else "nothing said yet", said=False)
+
+    def help(self, text: str) -> str:
+        """The session's help with the screen's own command."""
+        from solver.session import COMMAND_HELP
+
+        lines = text.split("\n")
+        at = next((i + 1 for i, ln in enumerate(lines) if ln.lstrip().startswith("help ")),
+                  len(lines))
+        w = max(len(a) for a, _ in (*COMMAND_HELP, HISTORY_HELP))
+        a, b = HISTORY_HELP
+        return "\n".join(lines[:at] + [f"  {a.ljust(w)}  {b}"] + lines[at:])
+
+    def working(self) -> None:
+        """While a line is checked and analysed: a word on the row below the prompt."""
+        self.stream.write("(checking...)")
+        self.stream.flush()
+
+    def _draw(self, lines: list[str]) -> None:
+        self.stream.write(CLEAR + colourize("\n".join(lines), self.colour) + "\n")
+        self.stream.flush()
+
+
 # ----- input --------------------------------------------------------------------------------
 def _interactive_lines(session: Session, colour: bool):
     """Lines from a prompt_toolkit prompt with completion; ends on Ctrl-D."""
@@ -354,6 +511,35 @@ def _interactive_lines(session: Session, colour: bool):
             continue
         except EOFError:               # Ctrl-D
             return
+
+
+def _on_screen(screen: Screen, lines, keys: str, hint: bool) -> None:
+    """``play`` on a terminal: each line typed redraws :class:`Screen`."""
+    from solver.model.budget import restart
+
+    session = screen.session
+    for line in lines:
+        screen.typed(line)
+        word, _, rest = line.strip().partition(" ")
+        if word.lower() == "history" and word not in session.record.header.players:
+            screen.history(rest)
+            continue
+        screen.working()
+        restart()                   # each line is its own analysis: a fresh --timeout
+        o = session.handle(line)
+        if o.kind == "quit":
+            screen.stream.write("\r\x1b[K")        # erase the word: the screen stays
+            return
+        if o.kind == "empty":
+            screen.back()
+        elif o.kind in PAGES:
+            text = render_outcome(o, session, "compact" if screen.sheet else False, keys)
+            screen.page(screen.help(text) if o.kind == "help" else text)
+        else:
+            if o.saved:
+                restart()
+                screen.hint = (session.hint() or "") if hint else ""
+            screen.board(render_outcome(o, session, None, keys))
 
 
 def _piped_lines():
@@ -393,13 +579,17 @@ def play(record, as_, as_json, no_sheet, compact=None, hint=None):
 
     \b
     Commands: undo | redo | edit N <statement> | delete N | whatif <statement> |
-              why CARD | force [<statement>] | sheet | suggest [N] | help | quit
+              why CARD | force [<statement>] | sheet | suggest [N] | history [N] |
+              help | quit
     N is the line number the messages show ('saved line 7'). Tab completes names, cards,
     ranges and keywords. Ctrl-D quits. The statements of a game: sleuth format GAME.
 
     Right after a refusal with one 'did you mean', 'y' (or Enter on a terminal) logs that
-    correction. On a terminal the sheet after each statement is the short one that fits
-    80x24 ('sheet' shows the whole analysis; --full always).
+    correction. On a terminal one screen is redrawn after each line: the last message at
+    the top, the sheet that fits (80x24: the short one; 'sheet' shows the whole analysis)
+    with the verdict and whose turn, the prompt at the bottom; 'history' shows what the
+    screen no longer does. --full prints the whole analysis after each statement,
+    scrolling.
 
     \b
     Example:
@@ -426,6 +616,8 @@ def play(record, as_, as_json, no_sheet, compact=None, hint=None):
         show_sheet = "compact"
 
     width = _terminal_columns() if interactive else None
+    screen = (Screen(session, colour, sheet=bool(show_sheet))
+              if screen_wanted(interactive, show_sheet) else None)
 
     def say(text: str):
         if text:
@@ -438,42 +630,52 @@ def play(record, as_, as_json, no_sheet, compact=None, hint=None):
                                "statements": len(rec.statements)}))
     else:
         n = len(rec.statements)
-        say(f"sleuth play {record}: {rec.game}, {' '.join(rec.header.players)}; "
-            f"{n} statement{'' if n == 1 else 's'}; view: {session.view or 'public'}. "
-            "Type 'help' for commands.")
+        start = (f"sleuth play {record}: {rec.game}, {' '.join(rec.header.players)}; "
+                 f"{n} statement{'' if n == 1 else 's'}; view: {session.view or 'public'}. "
+                 "Type 'help' for commands.")
         bad = session.consistent()
         if bad is not None:
-            say(f"warning: the record is inconsistent ({bad}); 'edit N' the wrong line, or "
-                "'undo' if it is the last")
-        elif show_sheet and rec.statements:
-            say(sheet_text(session, compact=show_sheet == "compact", rows=_terminal_rows()))
-        elif not show_sheet:
-            say("\n".join(notes_text(session)))
+            start += (f"\nwarning: the record is inconsistent ({bad}); 'edit N' the wrong "
+                      "line, or 'undo' if it is the last")
+        if screen is not None:           # the same, short enough for the screen's top
+            screen.board(f"{os.path.basename(record)}: {rec.game}, {n} statement"
+                         f"{'' if n == 1 else 's'}, view: {session.view or 'public'}; 'help' "
+                         "for commands" + start.partition("Type 'help' for commands.")[2])
+        else:
+            say(start)
+            if bad is None and show_sheet and rec.statements:
+                say(sheet_text(session, compact=show_sheet == "compact",
+                               rows=_terminal_rows()))
+            elif bad is None and not show_sheet:
+                say("\n".join(notes_text(session)))
     worst = 0
     # what accepts a refusal's one correction (Session.correction): on a terminal also an
     # empty line; piped, empty lines are skipped, so that a blank line in a script logs nothing
     keys = "Enter or y" if interactive else "y"
     lines = _interactive_lines(session, colour) if interactive else _piped_lines()
-    for line in lines:
-        if not interactive and not line.strip():
-            continue                # only a key at a terminal accepts a correction
-        if not interactive and not as_json:
-            say(f"> {printable(line)}")
-        restart()                   # each line is its own analysis: a fresh --timeout
-        o = session.handle(line)
-        if o.kind == "empty":
-            continue
-        if o.kind == "refused" and o.error is not None:
-            worst = max(worst, o.exit_code)
-        if as_json:
-            click.echo(json.dumps(outcome_json(o, session), ensure_ascii=False))
-        elif o.kind != "quit":
-            say(render_outcome(o, session, show_sheet, keys))
-            if (interactive if hint is None else hint) and o.saved:
-                restart()
-                say(session.hint() or "")   # the advisor's one-line hint on the view's turn
-        if o.kind == "quit":
-            break
+    if screen is not None:
+        _on_screen(screen, lines, keys, hint is not False)
+    else:
+        for line in lines:
+            if not interactive and not line.strip():
+                continue                # only a key at a terminal accepts a correction
+            if not interactive and not as_json:
+                say(f"> {printable(line)}")
+            restart()                   # each line is its own analysis: a fresh --timeout
+            o = session.handle(line)
+            if o.kind == "empty":
+                continue
+            if o.kind == "refused" and o.error is not None:
+                worst = max(worst, o.exit_code)
+            if as_json:
+                click.echo(json.dumps(outcome_json(o, session), ensure_ascii=False))
+            elif o.kind != "quit":
+                say(render_outcome(o, session, show_sheet, keys))
+                if (interactive if hint is None else hint) and o.saved:
+                    restart()
+                    say(session.hint() or "")   # the advisor's one-line hint on the view's turn
+            if o.kind == "quit":
+                break
     if session.pending:
         worst = max(worst, 2)
         if not as_json:

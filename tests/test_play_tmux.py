@@ -1,0 +1,169 @@
+"""``sleuth play`` in a real terminal: tmux at 80x24 (issue 46).  On a terminal the session is
+one screen redrawn in place after every line -- the last message at the top, the sheet with
+the verdict and whose turn at the bottom, the prompt on the last row -- so nothing the layout
+promises scrolls away however long a message is."""
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+
+import pytest
+
+pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")
+
+ROWS, COLS = 24, 80
+#: the Mystery Hand grid's rank column, top to bottom (cli/mystery_hand._grid)
+RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+
+
+class Terminal:
+    """One ``sleuth play`` in a detached tmux session of its own server (its own socket, so
+    that nothing else's tmux is touched)."""
+
+    def __init__(self, record, *args: str):
+        self.socket = f"sleuth-test-{uuid.uuid4().hex[:8]}"
+        cmd = [sys.executable, "-c", "from cli.main import main; main()", "play",
+               str(record), *args]
+        env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "TMUX")}
+        self._tmux("new-session", "-d", "-x", str(COLS), "-y", str(ROWS),
+                   # the pane stays open after the program ends, for its last screen
+                   " ".join(map(shlex.quote, cmd)) + "; sleep 600", env=env)
+
+    def _tmux(self, *args: str, env=None) -> str:
+        return subprocess.run(["tmux", "-L", self.socket, *args], check=True, text=True,
+                              capture_output=True, env=env).stdout
+
+    def screen(self) -> list[str]:
+        """The visible rows (no scrollback), trailing blanks removed."""
+        return [r.rstrip() for r in self._tmux("capture-pane", "-p").split("\n")][:ROWS]
+
+    def wait(self, ready, what: str, timeout: float = 120.0) -> list[str]:
+        end = time.monotonic() + timeout
+        while True:
+            rows = self.screen()
+            if ready(rows):
+                return rows
+            if time.monotonic() > end:
+                pytest.fail(f"waiting for {what}; the screen:\n" + "\n".join(rows))
+            time.sleep(0.2)
+
+    def type(self, line: str, ready, what: str) -> list[str]:
+        if line:
+            self._tmux("send-keys", "-l", line)
+        self._tmux("send-keys", "Enter")
+        return self.wait(ready, what)
+
+    def close(self) -> None:
+        subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True)
+
+
+@pytest.fixture
+def terminal():
+    opened: list[Terminal] = []
+
+    def open_(record, *args):
+        t = Terminal(record, *args)
+        opened.append(t)
+        return t
+
+    yield open_
+    for t in opened:
+        t.close()
+
+
+def prompt_ready(rows: list[str]) -> bool:
+    """The prompt on the last row, waiting for a line (not the line just sent)."""
+    return rows[-1].rstrip() == "sleuth>"
+
+
+def top_says(text: str):
+    return lambda rows: prompt_ready(rows) and rows[0].startswith(text)
+
+
+def assert_board(rows: list[str], turn: str) -> None:
+    """Everything the layout promises is on the screen: the Mystery Hand grid whole (its
+    suit row and the thirteen ranks), the legend, the verdict and whose turn, the prompt on
+    the last row, nothing wider than the terminal."""
+    assert len(rows) == ROWS and all(len(r) <= COLS for r in rows), rows
+    at = next(i for i, r in enumerate(rows) if r.split()[-1:] == ["C"] and "S" in r.split())
+    assert [r.split()[0] for r in rows[at + 1:at + 14]] == RANKS, rows
+    assert rows[at + 14].startswith("% = chance in the mystery hand")
+    assert rows[at + 15].startswith("Verdict: ")
+    assert rows[at + 16].startswith(f"Next: {turn}'s turn")
+    assert rows[-1].startswith("sleuth>")
+
+
+MH = "game: mystery-hand\nplayers: Ana Ben Cleo Dev Eli\ndealer: Eli\nme: Ana\n"
+
+
+def test_mystery_hand_keeps_the_sheet_on_one_screen(tmp_path, terminal):
+    rec = tmp_path / "game.txt"
+    rec.write_text(MH, encoding="utf-8")
+    t = terminal(rec)
+    rows = t.wait(top_says("game.txt: mystery-hand, 0 statements, view: Ana"),
+                "the first screen")
+    assert rows[-1] == "sleuth>"
+    plays = [("Ana holds: AS 2S 9H JD QC 4D 8S 3H 5C", "Ana"), ("faceup: 3C 7D 9S", "Ana"),
+             ("Ana asks Ben 4H-7H: 4H 6H", "Ben"), ("Ben asks Cleo 5*: 2", "Cleo"),
+             ("Cleo asks all 6*: 0 1 0 0", "Dev"), ("Dev requests KS: nobody", "Eli")]
+    for n, (line, turn) in enumerate(plays, start=5):
+        rows = t.type(line, top_says(f"saved line {n}: "), f"line {n} saved")
+        assert rows[0] == f"saved line {n}: {line}"
+        assert_board(rows, turn)
+
+    # a refusal of many lines (a contradiction with its conflicting lines and the fixes)
+    # is cut to the rows the sheet leaves; the sheet, verdict and turn stay on screen
+    rows = t.type("Eli asks Ana 2*: 0", top_says("refused: "), "the refusal")
+    assert_board(rows, "Eli")
+    said = rows[:next(i for i, r in enumerate(rows) if not r)]
+    assert any("'history' shows them" in r for r in said) or any("force" in r for r in said)
+
+    # a page on request (why), then an empty line brings the sheet back, message and all
+    rows = t.type("why 6H", lambda r: prompt_ready(r) and "(Enter: back to the sheet)" in r,
+                  "the why page")
+    assert rows[0].startswith("6H: ") and not any(r.startswith("Verdict") for r in rows)
+    rows = t.type("", top_says("refused: "), "the sheet back")
+    assert_board(rows, "Eli")
+
+    # what scrolled off the layout is kept: history shows the earlier lines
+    rows = t.type("history 40", lambda r: prompt_ready(r) and "(Enter: back to the sheet)"
+                  in r, "the history page")
+    shown = "\n".join(rows)
+    assert "sleuth> Dev requests KS: nobody" in shown and "saved line 10: Dev requests KS" \
+        in shown and "sleuth> Eli asks Ana 2*: 0" in shown
+    assert "sleuth> history" not in shown
+    t.type("quit", lambda r: r[-1].startswith("sleuth> quit") or r[-1] == "", "the end")
+    assert rec.read_text(encoding="utf-8") == MH + "".join(p + "\n" for p, _ in plays)
+
+
+LIT = "game: literature\nplayers: Ana Ben Cleo Dev Eli Fay\nme: Ana\n"
+
+
+def test_literature_keeps_the_sheet_on_one_screen(tmp_path, terminal):
+    rec = tmp_path / "lit.txt"
+    rec.write_text(LIT + "Ana holds: 2H 3H 4H 6H 7H 9S JC QD\n", encoding="utf-8")
+    t = terminal(rec)
+    t.wait(top_says("lit.txt: literature, 1 statement, view: Ana"), "the first screen")
+    plays = [("Ana asks Ben 10S: no", "Ben"), ("Ben asks Cleo 9D: no", "Cleo"),
+             ("Cleo asks Ben 3H: no", "Ben"), ("Ben asks Ana QC: no", "Ana")]
+    for n, (line, turn) in enumerate(plays, start=5):
+        rows = t.type(line, top_says(f"saved line {n}: "), f"line {n} saved")
+        assert len(rows) == ROWS and all(len(r) <= COLS for r in rows)
+        sheet = next(i for i, r in enumerate(rows) if r.startswith("Literature, as seen by"))
+        players = [r.split()[1] for r in rows[sheet + 2:sheet + 8]]
+        assert players == ["Ana", "Cleo", "Eli", "Ben", "Dev", "Fay"], rows
+        assert any(r.startswith("Half-suits:") for r in rows[sheet:])
+        assert any(r.startswith(f"Next: {turn}'s turn") for r in rows[sheet:]), rows
+    # Cleo showed she holds a low heart (5H): Ana's team can claim 2H-7H; the alert stays
+    # on the screen while it holds
+    assert any("You can claim 2H-7H safely" in r for r in rows)
+    rows = t.type("help", lambda r: prompt_ready(r) and "(Enter: back to the sheet)" in r,
+                  "the help page")
+    assert any(r.startswith("  history [N]") for r in rows)
+    rows = t.type("", top_says("saved line 8: "), "the sheet back")
+    assert any("You can claim 2H-7H safely" in r for r in rows)
