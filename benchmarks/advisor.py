@@ -74,7 +74,7 @@ def play_mystery_hand(n_players: int, seed: int, policy: str, samples: int = 150
     from solver.model.budget import Budget
     from solver.mystery_hand import simulate as S
     from solver.mystery_hand.advise import QUERIES, suggest
-    from solver.mystery_hand.events import AskOne, Announce, Holds
+    from solver.mystery_hand.events import Announce, Holds
     from solver.mystery_hand.inference import as_written_by
     from solver.mystery_hand.options import MysteryHandOptions, deal_sizes
     from solver.records import Header
@@ -129,10 +129,11 @@ def play_mystery_hand(n_players: int, seed: int, policy: str, samples: int = 150
             direct.exclude(c, SEAT)
     for c in faceup:
         direct.place(c, "faceup")
-    try:
-        state = S.TurnState(players, opts, players[-1])
-    except TypeError:
-        state = S.TurnState(players, opts)
+    from solver.mystery_hand import engine as E
+
+    state = E.start(players, opts, players[-1])
+    for p in players:       # every hand is the simulator's to see: the engine's legality
+        state = E.with_hand(state, p, hands[p])
     turns = seat_turns = 0
     det_complete = det_direct = None      # statement index when first determined
     det_complete_turn = None              # the seat's turn count then
@@ -179,7 +180,7 @@ def play_mystery_hand(n_players: int, seed: int, policy: str, samples: int = 150
             ev = _sim_turn(S, rng, opts, actor, state, hands, where, know[actor], turns, players)
         evs.append(ev)
         turns += 1
-        state.apply(ev, S.real_shown(ev, opts) if isinstance(ev, AskOne) else None)
+        state = E.step(state, ev)
         S._learn(ev, know, hands, where, opts, state, players, {"mystery": mystery})
         _direct_marks(direct, ev, hands, state, players)
         if isinstance(ev, Announce):

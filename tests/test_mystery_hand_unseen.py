@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from solver.cards import Card
 from solver.errors import RuleError
 from solver.mystery_hand.analysis import analyze, analyze_model
-from solver.mystery_hand.engine import TurnState, real_shown
+from solver.mystery_hand.engine import actor_of, resync, start, step
 from solver.mystery_hand.events import (QUERIES, TURN_EVENTS, AskAll, AskOne, Announce, FaceUp,
                                         Holds, Request, Turn, Unseen)
 from solver.mystery_hand.inference import JOKER_KEYS, as_written_by, build, true_deal
@@ -67,7 +67,7 @@ def test_turn_order_is_still_checked_where_known(line, rule):
 # ----- seating and dealer (MH-7) ---------------------------------------------------------------
 @pytest.mark.parametrize("dealer, first", [("Ben", "Cleo"), ("Dev", "Ana"), (None, "Ana")])
 def test_first_to_act_is_on_the_dealers_left(dealer, first):
-    st_ = TurnState(("Ana", "Ben", "Cleo", "Dev"), MysteryHandOptions(), dealer)
+    st_ = start(("Ana", "Ben", "Cleo", "Dev"), MysteryHandOptions(), dealer)
     assert st_.may_act() == [first]
 
 
@@ -184,19 +184,20 @@ def fits_record(deal: dict, record, view) -> bool:
         return False
     if any(deal[j].startswith("mystery") for j in jk):
         return False
-    state = TurnState(h.players, opts, h.dealer)
+    state = start(h.players, opts, h.dealer)
     revealed = {s.event.player for s in record.statements if isinstance(s.event, Announce)
                 and not s.event.right and not opts.two_player}
     turns = [s for s in record.statements if isinstance(s.event, TURN_EVENTS + (Turn,))]
     took, active_at, last = set(), {}, None
     for s in turns:
         if isinstance(s.event, Turn):
-            state.resync(s.event.player)
+            state = resync(state, s.event.player)
             last = None
             continue
         active_at[s.line] = list(state.active)
-        if state.apply(s.event, real_shown(s.event, opts) if isinstance(s.event, AskOne)
-                       else None) and last is not None:
+        was_extra = state.is_extra(actor_of(s.event))
+        state = step(state, s.event)
+        if was_extra and last is not None:
             took.add(last)
         last = s.line
     for s in record.statements:

@@ -167,9 +167,9 @@ def still_in(record) -> list[str]:
     announcement, MH-20); every player where the game does not say."""
     if record.game == "mystery-hand":
         try:
-            from solver.mystery_hand.engine import turn_state
+            from solver.mystery_hand.engine import run
 
-            return list(turn_state(record).active)
+            return list(run(record).active)
         except SleuthError:
             pass
     return list(record.header.players)
@@ -180,9 +180,9 @@ def current_player(record) -> tuple[str | None, list[str]]:
     (an extra turn); ``(None, [])`` where the game does not say."""
     try:
         if record.game == "mystery-hand":
-            from solver.mystery_hand.engine import turn_state
+            from solver.mystery_hand.engine import run
 
-            st = turn_state(record)
+            st = run(record)
             return (None if st.over else st.current), list(st.may_act())
         if record.game == "literature":
             from solver.literature.engine import Play

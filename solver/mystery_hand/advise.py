@@ -36,7 +36,7 @@ from solver.advice import (ActionAdvice, Advice, NoDeal, Posterior, _rank, infor
 from solver.cards import RankSet, SuitRange, SUITS, standard_deck
 from solver.errors import NotationError
 from solver.model.budget import Budget
-from solver.mystery_hand.engine import turn_state
+from solver.mystery_hand.engine import can_exact, can_query, can_turn, run, with_hand
 
 #: what a wrong announcement costs, in the score's units (MH-20: out of the game)
 ANNOUNCE_SCALE = 100.0
@@ -126,7 +126,7 @@ def suggest(record, view: str | None, *, top: int | None = None,
         raise NotationError("the advisor needs a player's view (--as P, or 'me:' in the "
                             "record)", text=str(view))
     seed = len(record.statements) if seed is None else seed
-    state = turn_state(record)
+    state = run(record)
     if state.over or view not in state.active:
         why = ("the game is over (MH-19, MH-21)" if state.over else
                f"{view} is out of the game (MH-20)")
@@ -134,7 +134,7 @@ def suggest(record, view: str | None, *, top: int | None = None,
                       notes=[why + ": no action to suggest"])
     vm, vp, me, pub, target = _build_views(record, view, budget, seed, with_leak)
     opts = vm.opts
-    on_turn = view in state.may_act()
+    on_turn = can_turn(state, view)
     D = me.D
     n = me.post.n
     exact = me.post.exact and (pub.post.exact or not with_leak)
@@ -202,7 +202,8 @@ def suggest(record, view: str | None, *, top: int | None = None,
             fig["error"] = {"leak_bits": lerr}
         return ActionAdvice(text, score, info, {}, leak, exact, kind, fig)
 
-    legal_q = [q for q in QUERIES if opts.keep_em_guessing or not set(q.cards()) <= own]
+    mine = with_hand(state, view, own)     # the engine's legality, as the view knows its hand
+    legal_q = [q for q in QUERIES if can_query(mine, view, q)]
     pA = pub.m.loc_index(view)
     for q in legal_q:
         X = list(q.cards())
@@ -251,7 +252,7 @@ def suggest(record, view: str | None, *, top: int | None = None,
     if not opts.no_exact_request:
         holders = others
         for c in me.deck:
-            if c in own and not opts.keep_em_guessing:
+            if not can_exact(mine, view, c):
                 continue
             col = D[:, me.ci[c]]
             ans = np.full(n, -1, dtype=np.int64)

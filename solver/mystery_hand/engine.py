@@ -2,49 +2,59 @@
 MH-13, MH-15, MH-27), out players (MH-20), the end (MH-19, MH-21), and cards placed twice
 (MH-1).  Used to validate records, to build the inference model and to drive the simulator.
 
+The contract every game's engine keeps (docs/architecture.md): a frozen :class:`State`,
+``run(record, upto)`` the state after the first ``upto`` statements (raising
+:class:`RuleError` at the first illegal one), and for each action ``verify_<action>(state,
+...)`` raising the rule it breaks and ``can_<action>(state, ...)``, true exactly when
+``verify_<action>`` does not raise.  Actions: ``turn`` (the player may take the next turn),
+``query`` (the asker may ask about the set, MH-11), ``exact`` (may request the card,
+MH-15), ``ask_one``, ``ask_all``, ``request``,
+``announce`` and ``resync`` (``turn: P``).
+
 Seating (record-format.md): ``players:`` is clockwise from anyone; with ``dealer:`` the
 player on the dealer's left acts first (MH-7), else the first listed.  After something the
 recorder did not see (an answer ``?``, a whole turn ``P: ?``) an extra turn may or may not
 have been earned: the next actor is accepted when the rules allow them to be on turn, and
 ``turn: P`` says outright who is.
 
->>> st = TurnState(("Ana", "Ben", "Cleo", "Dev"), MysteryHandOptions(), dealer="Ben")
+>>> st = start(("Ana", "Ben", "Cleo", "Dev"), MysteryHandOptions(), dealer="Ben")
 >>> st.may_act()
 ['Cleo']
+>>> can_ask_one(st, "Cleo", "Cleo", parse_query_set("5*"))
+False
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
 
-from solver.cards import JOKER, Card
+from solver.cards import JOKER, Card, parse_query_set  # noqa: F401  (the doctest's)
 from solver.errors import RuleError
+from solver.legality import at_statement, can
 from solver.mystery_hand.events import (TURN_EVENTS, AskAll, AskOne, Announce, FaceUp, Holds,
                                         MysteryCards, Request, Turn, Unseen)
 from solver.mystery_hand.options import MysteryHandOptions, deal_sizes
 
 
-@dataclass
-class TurnState:
-    """Whose turn it is, who is out, and whether an extra turn was (or may have been)
-    earned.  ``extra_sure``: the extra turn was certainly earned (else it depends on
-    something the recorder did not see)."""
+@dataclass(frozen=True)
+class State:
+    """Whose turn it is, who is out, whether an extra turn was (or may have been) earned,
+    and the hands the record gives.  ``extra_sure``: the extra turn was certainly earned
+    (else it depends on something the recorder did not see)."""
 
     players: tuple[str, ...]
     opts: MysteryHandOptions
     dealer: str | None = None
-    active: list[str] = field(default_factory=list)
+    active: tuple[str, ...] = ()
     current: str | None = None
     extra: str | None = None  # the player who may take an extra turn
     extra_sure: bool = True
     over: bool = False
     winner: str | None = None
+    #: the hands the record gives (``P holds: ...``), in the order given
+    hands: tuple[tuple[str, frozenset[Card]], ...] = ()
 
-    def __post_init__(self):
-        self.active = list(self.players)
-        # MH-7: the player on the dealer's left (the next one clockwise) acts first;
-        # without a dealer, the first listed (record-format.md)
-        self.current = (self.next_after(self.dealer) if self.dealer in self.players
-                        else self.players[0])
+    def hand(self, player: str) -> frozenset[Card] | None:
+        return next((h for p, h in self.hands if p == player), None)
 
     def next_after(self, player: str) -> str:
         i = self.players.index(player)
@@ -58,66 +68,87 @@ class TurnState:
         """Players who may take the next turn."""
         if self.over:
             return []
-        out = [self.current]
+        out = [self.current] if self.current is not None else []
         if self.extra and self.extra not in out:
             out.append(self.extra)
         return out
 
-    def resync(self, player: str) -> None:
-        """``turn: P``: it is P's turn now."""
-        self.current, self.extra, self.extra_sure = player, None, True
+    def is_extra(self, actor: str) -> bool:
+        """Whether ``actor`` taking the next turn takes an extra turn."""
+        return actor == self.extra and actor != self.current
 
-    def apply(self, ev, real_shown: int | None = None) -> bool:
-        """Advance past a turn event; returns True when ``ev`` was an extra turn."""
-        actor = actor_of(ev)
-        was_extra = actor == self.extra and actor != self.current
-        self.extra, self.extra_sure = None, True
-        if isinstance(ev, Announce):
-            if ev.right:
-                self.over, self.winner = True, actor  # MH-19
-                return was_extra
-            if self.opts.two_player:  # MH-28: any card wrong = the opponent wins
-                self.over = True
-                self.winner = next(p for p in self.players if p != actor)
-                return was_extra
-            nxt = self.next_after(actor)
-            self.active.remove(actor)  # MH-20
-            if len(self.active) == 1:  # MH-21
-                self.over, self.winner = True, self.active[0]
-            self.current = nxt
-            return was_extra
-        self.current = self.next_after(actor)
-        if not self.opts.two_player:  # MH-28: never extra turns with two players
-            if isinstance(ev, AskOne):
-                if ev.count is None:  # not seen: it may have earned one
-                    self.extra, self.extra_sure = actor, False
-                else:
-                    n = ev.count if real_shown is None else real_shown
-                    if n >= 3:  # MH-12
-                        self.extra = actor
-                        self.extra_sure = real_shown is not None
-            elif isinstance(ev, AskAll):
-                if ev.total == 4:  # MH-14
-                    self.extra = actor
-                elif ev.total is None and ev.known_total <= 4:
-                    self.extra, self.extra_sure = actor, False
-            elif isinstance(ev, Unseen):  # any query: it may have earned one
-                self.extra, self.extra_sure = actor, False
-        return was_extra
+
+def start(players: tuple[str, ...], opts: MysteryHandOptions,
+          dealer: str | None = None) -> State:
+    """The state before any statement.  MH-7: the player on the dealer's left (the next one
+    clockwise) acts first; without a dealer, the first listed (record-format.md)."""
+    st = State(tuple(players), opts, dealer, active=tuple(players))
+    return replace(st, current=st.next_after(dealer) if dealer in players else players[0])
+
+
+def with_hand(state: State, player: str, cards) -> State:
+    """The state with ``player``'s hand known to be ``cards`` (a view's own hand)."""
+    rest = tuple((p, h) for p, h in state.hands if p != player)
+    return replace(state, hands=rest + ((player, frozenset(cards)),))
+
+
+def resync(state: State, player: str) -> State:
+    """``turn: P``: it is P's turn now."""
+    return replace(state, current=player, extra=None, extra_sure=True)
+
+
+def advance(state: State, ev, real_shown: int | None = None) -> State:
+    """The state after the turn event ``ev`` (its legality is verify_*'s)."""
+    actor = actor_of(ev)
+    opts = state.opts
+    st = replace(state, extra=None, extra_sure=True)
+    if isinstance(ev, Announce):
+        if ev.right:
+            return replace(st, over=True, winner=actor)  # MH-19
+        if opts.two_player:  # MH-28: any card wrong = the opponent wins
+            return replace(st, over=True,
+                           winner=next(p for p in state.players if p != actor))
+        nxt = st.next_after(actor)
+        active = tuple(p for p in st.active if p != actor)  # MH-20
+        if len(active) == 1:  # MH-21
+            return replace(st, active=active, current=nxt, over=True, winner=active[0])
+        return replace(st, active=active, current=nxt)
+    st = replace(st, current=st.next_after(actor))
+    if opts.two_player:  # MH-28: never extra turns with two players
+        return st
+    if isinstance(ev, AskOne):
+        if ev.count is None:  # not seen: it may have earned one
+            return replace(st, extra=actor, extra_sure=False)
+        n = ev.count if real_shown is None else real_shown
+        if n >= 3:  # MH-12
+            return replace(st, extra=actor, extra_sure=real_shown is not None)
+    elif isinstance(ev, AskAll):
+        if ev.total == 4:  # MH-14
+            return replace(st, extra=actor)
+        if ev.total is None and ev.known_total <= 4:
+            return replace(st, extra=actor, extra_sure=False)
+    elif isinstance(ev, Unseen):  # any query: it may have earned one
+        return replace(st, extra=actor, extra_sure=False)
+    return st
+
+
+def step(state: State, ev) -> State:
+    """The state after any event (its legality is verify_*'s and :func:`run`'s)."""
+    if isinstance(ev, Holds):
+        if state.hand(ev.player) is not None:
+            return state
+        return replace(state, hands=state.hands + ((ev.player, frozenset(ev.cards)),))
+    if isinstance(ev, Turn):
+        return resync(state, ev.player)
+    if isinstance(ev, TURN_EVENTS):
+        return advance(state, ev, real_shown(ev, state.opts) if isinstance(ev, AskOne)
+                       else None)
+    return state
 
 
 def actor_of(ev) -> str:
     """Who took the turn of a turn event."""
     return ev.player if isinstance(ev, (Announce, Unseen)) else ev.asker
-
-
-def _err(msg: str, st, rule: str, at: str | None = None, last: bool = False) -> RuleError:
-    """The rule error of statement ``st``; ``at``: the token at fault (its first
-    occurrence, or its last with ``last``: a shown card comes after the query), where the
-    column will point."""
-    i = -1 if at is None else (st.text.rfind(at) if last else st.text.find(at))
-    return RuleError(msg, text=st.text, rule=rule, line=st.line,
-                     offset=i if i > 0 else None)
 
 
 def real_shown(ev: AskOne, opts: MysteryHandOptions) -> int | None:
@@ -130,16 +161,128 @@ def real_shown(ev: AskOne, opts: MysteryHandOptions) -> int | None:
     return sum(1 for c in ev.shown if not c.is_joker)
 
 
-def validate(record) -> None:
-    """Check a whole record against the rules; raise :class:`RuleError` with the line."""
+# ----- the actions: verify_<action> raises the rule broken, can_<action> says whether not ----
+# A RuleError raised here quotes the token at fault; :func:`run` quotes the statement and
+# points the column at that token.
+
+def verify_turn(state: State, player: str) -> None:
+    """``player`` may take the next turn (MH-7, MH-12, MH-14, MH-19..21)."""
+    if state.over:
+        raise RuleError(f"the game is over ({state.winner} won)", rule="MH-19/MH-21")
+    if player not in state.active:
+        raise RuleError(f"{player} is out and takes no turns", rule="MH-20", text=player)
+    if player not in state.may_act():
+        # the usual cause at a table: a turn the recorder missed
+        raise RuleError(f"it is {' or '.join(state.may_act())}'s turn, not {player}'s; if a "
+                        f"turn was missed, log it as '{state.current}: ?' or resync with "
+                        f"'turn: {player}'", rule="MH-7")
+
+
+def verify_resync(state: State, player: str) -> None:
+    """``turn: player`` may be said: the game goes on and ``player`` is not out."""
+    if state.over:
+        raise RuleError(f"the game is over ({state.winner} won)", rule="MH-19/MH-21")
+    if player not in state.active:
+        raise RuleError(f"{player} is out and takes no turns", rule="MH-20", text=player)
+
+
+def verify_query(state: State, asker: str, query) -> None:
+    """MH-11: the asker does not hold all four cards of the set asked about, as far as the
+    state knows the asker's hand (lifted by keep-em-guessing)."""
+    hand = state.hand(asker)
+    if hand is not None and not state.opts.keep_em_guessing and set(query.cards()) <= hand:
+        raise RuleError(f"{asker} holds all four of {query!r}", rule="MH-11", text=repr(query))
+
+
+def verify_ask_one(state: State, asker: str, target: str, query) -> None:
+    """An ask of one player (MH-10, MH-11, MH-20)."""
+    verify_turn(state, asker)
+    if target == asker:
+        raise RuleError("a player asks another player", rule="MH-10")
+    if target not in state.active:
+        raise RuleError(f"{target} is out and is not asked", rule="MH-20", text=target)
+    verify_query(state, asker, query)
+
+
+def verify_ask_all(state: State, asker: str, query) -> None:
+    """An ask of all (MH-13, MH-11)."""
+    verify_turn(state, asker)
+    verify_query(state, asker, query)
+
+
+def verify_exact(state: State, asker: str, card: Card) -> None:
+    """MH-15, MH-27: the asker may request ``card`` exactly (a real card it does not hold, as
+    far as the state knows its hand; in a variant that plays exact requests)."""
+    if state.opts.no_exact_request:
+        raise RuleError("exact requests are not played in this variant", rule="MH-27")
+    if card.is_joker:
+        raise RuleError("an exact request names a real card", rule="MH-15")
+    hand = state.hand(asker)
+    if hand is not None and card in hand and not state.opts.keep_em_guessing:
+        raise RuleError(f"{asker} holds {card!r}", rule="MH-15", text=repr(card))
+
+
+def verify_request(state: State, asker: str, card: Card, shower: str | None = None) -> None:
+    """An exact request (MH-15, MH-27); ``shower``: who showed the card, if anyone."""
+    verify_turn(state, asker)
+    verify_exact(state, asker, card)
+    if shower is not None and shower == asker:
+        raise RuleError("the asker does not show to themselves", rule="MH-15")
+    if shower is not None and shower not in state.active:
+        raise RuleError(f"{shower} is out", rule="MH-20", text=shower)
+
+
+def verify_announce(state: State, player: str, cards=()) -> None:
+    """An announcement (MH-18, MH-23)."""
+    verify_turn(state, player)
+    if any(c.is_joker for c in cards):
+        raise RuleError("the mystery hand never holds a joker", rule="MH-23")
+
+
+can_turn = can(verify_turn)
+can_resync = can(verify_resync)
+can_query = can(verify_query)
+can_ask_one = can(verify_ask_one)
+can_ask_all = can(verify_ask_all)
+can_exact = can(verify_exact)
+can_request = can(verify_request)
+can_announce = can(verify_announce)
+
+
+def _err(msg: str, st, rule: str, at: str | None = None, last: bool = False) -> RuleError:
+    """The rule error of statement ``st`` found by :func:`run` (what was dealt or shown);
+    ``at``: the token at fault (its first occurrence, or its last with ``last``: a shown
+    card comes after the query), where the column will point."""
+    i = -1 if at is None else (st.text.rfind(at) if last else st.text.find(at))
+    return RuleError(msg, text=st.text, rule=rule, line=st.line,
+                     offset=i if i > 0 else None)
+
+
+def _verify_event(state: State, ev) -> None:
+    """The action of a turn statement, verified."""
+    if isinstance(ev, Turn):
+        verify_resync(state, ev.player)
+    elif isinstance(ev, AskOne):
+        verify_ask_one(state, ev.asker, ev.target, ev.query)
+    elif isinstance(ev, AskAll):
+        verify_ask_all(state, ev.asker, ev.query)
+    elif isinstance(ev, Request):
+        verify_request(state, ev.asker, ev.card, ev.shower)
+    elif isinstance(ev, Announce):
+        verify_announce(state, ev.player, ev.cards)
+    else:  # Unseen: any legal query (never an announcement: it is public)
+        verify_turn(state, ev.player)
+
+
+def run(record, upto: int | None = None) -> State:
+    """The state after the record's first ``upto`` statements (all by default), each checked
+    against the rules: raise :class:`RuleError` with the line of the first that breaks one."""
     h = record.header
     opts = MysteryHandOptions.of(h)
     n = len(h.players)
     hand_size, faceup_size = deal_sizes(n, opts)
-    state = TurnState(h.players, opts, h.dealer)
-    known: dict[str, set[Card]] = {}
-    placed: dict[Card, tuple[str, int]] = {}
-    out: set[str] = set()
+    state = start(h.players, opts, h.dealer)
+    placed: dict[Card, tuple[str, int]] = {}  # MH-1: each card in one place
 
     def place(card: Card, loc: str, st):
         if card.is_joker:
@@ -150,28 +293,26 @@ def validate(record) -> None:
                        f"{loc})", st, "MH-1", repr(card), last=True)
         placed.setdefault(card, (loc, st.line))
 
-    for st in record.statements:
+    statements = record.statements if upto is None else record.statements[:upto]
+    for st in statements:
         ev = st.event
         if isinstance(ev, Holds):
-            if ev.player in known:
+            if state.hand(ev.player) is not None:
                 raise _err(f"{ev.player}'s hand is given twice", st, "MH-5")
             if len(ev.cards) != hand_size:
                 raise _err(f"a hand has {hand_size} cards with {n} players", st, "MH-5")
             if ev.cards.count(JOKER) > opts.jokers:
                 raise _err("too many jokers for this variant", st, "MH-23")
-            known[ev.player] = set(ev.cards)
             for c in ev.cards:
                 place(c, ev.player, st)
-            continue
-        if isinstance(ev, FaceUp):
+        elif isinstance(ev, FaceUp):
             if len(ev.cards) != faceup_size:
                 raise _err(f"{faceup_size} cards lie face up with {n} players", st, "MH-5")
             if ev.cards.count(JOKER) > opts.jokers:
                 raise _err("too many jokers for this variant", st, "MH-23")
             for c in ev.cards:
                 place(c, "faceup", st)
-            continue
-        if isinstance(ev, MysteryCards):
+        elif isinstance(ev, MysteryCards):
             if any(c.is_joker for c in ev.cards):
                 raise _err("the mystery hand never holds a joker", st, "MH-23")
             if ev.player and not opts.two_player:
@@ -182,105 +323,56 @@ def validate(record) -> None:
                            st, "MH-28")
             for c in ev.cards:
                 place(c, f"mystery:{ev.player}" if ev.player else "mystery", st)
-            continue
-        # a turn (or ``turn: P``)
-        if state.over:
-            raise _err(f"the game is over ({state.winner} won)", st, "MH-19/MH-21")
-        actor = ev.player if isinstance(ev, Turn) else actor_of(ev)
-        if actor in out:
-            raise _err(f"{actor} is out and takes no turns", st, "MH-20", actor)
-        if isinstance(ev, Turn):
-            state.resync(actor)
-            continue
-        if actor not in state.may_act():
-            # the usual cause at a table: a turn the recorder missed
-            raise _err(f"it is {' or '.join(state.may_act())}'s turn, not {actor}'s; if a "
-                       f"turn was missed, log it as '{state.current}: ?' or resync with "
-                       f"'turn: {actor}'", st, "MH-7")
-        hand = known.get(actor)
-        if isinstance(ev, AskOne):
-            if ev.target == actor:
-                raise _err("a player asks another player", st, "MH-10")
-            if ev.target in out:
-                raise _err(f"{ev.target} is out and is not asked", st, "MH-20", ev.target)
-            X = set(ev.query.cards())
-            if hand is not None and X <= hand and not opts.keep_em_guessing:
-                raise _err(f"{actor} holds all four of {ev.query!r}", st, "MH-11",
-                           repr(ev.query))
-            max_n = 4 + (opts.jokers if opts.sneak else 0)
-            if ev.count is not None and ev.count > min(max_n, hand_size):
-                raise _err(f"{ev.target} cannot show {ev.count} cards", st,
-                           "MH-24" if opts.sneak else "MH-10")
-            if ev.shown is not None:
-                for c in ev.shown:
-                    if c.is_joker:
-                        if not opts.sneak or opts.two_player:
-                            raise _err("jokers are shown only in Sneak", st, "MH-24")
-                    elif c not in X:
-                        raise _err(f"{c!r} is not in {ev.query!r}", st, "MH-10", repr(c),
-                                   last=True)
-                    place(c, ev.target, st)
-            if ev.count is not None and ev.count > 4 and not opts.sneak:
-                raise _err("at most four cards can be shown", st, "MH-10")
-            state.apply(ev, real_shown(ev, opts))
-        elif isinstance(ev, AskAll):
-            X = set(ev.query.cards())
-            if hand is not None and X <= hand and not opts.keep_em_guessing:
-                raise _err(f"{actor} holds all four of {ev.query!r}", st, "MH-11",
-                           repr(ev.query))
-            expected = [p for p in state.active if p != actor]
-            got = [p for p, _ in ev.counts]
-            if sorted(got) != sorted(expected):
-                missing = [p for p in expected if p not in got]
-                extra = [p for p in got if p not in expected]
-                what = (f"missing {' '.join(missing)}" if missing else "") + (
-                    f"{'; ' if missing else ''}{' '.join(extra)} cannot answer" if extra else "")
-                raise _err(f"every other active player answers an ask-all ({what})", st,
-                           "MH-13")
-            if ev.known_total > 4:
-                raise _err("only four cards of a set exist", st, "MH-13")
-            state.apply(ev)
-        elif isinstance(ev, Request):
-            if opts.no_exact_request:
-                raise _err("exact requests are not played in this variant", st, "MH-27")
-            if ev.card.is_joker:
-                raise _err("an exact request names a real card", st, "MH-15")
-            if hand is not None and ev.card in hand and not opts.keep_em_guessing:
-                raise _err(f"{actor} holds {ev.card!r}", st, "MH-15", repr(ev.card))
-            if ev.shower is not None and ev.shower == actor:
-                raise _err("the asker does not show to themselves", st, "MH-15")
-            if ev.shower in out:
-                raise _err(f"{ev.shower} is out", st, "MH-20", ev.shower, last=True)
-            if ev.shower:
+        else:  # a turn (or ``turn: P``): the action, then what was shown
+            try:
+                _verify_event(state, ev)
+            except RuleError as e:
+                actor = ev.player if isinstance(ev, Turn) else actor_of(ev)
+                raise at_statement(e, st, first=e.text == actor) from None
+            if isinstance(ev, AskOne):
+                _check_shown(ev, st, opts, hand_size, place)
+            elif isinstance(ev, AskAll):
+                _check_counts(state, ev, st)
+            elif isinstance(ev, Request) and ev.shower:
                 place(ev.card, ev.shower, st)
-            state.apply(ev)
-        elif isinstance(ev, Unseen):  # any legal query (never an announcement: it is public)
-            state.apply(ev)
-        elif isinstance(ev, Announce):
-            if any(c.is_joker for c in ev.cards):
-                raise _err("the mystery hand never holds a joker", st, "MH-23")
-            if ev.right:
+            elif isinstance(ev, Announce) and ev.right:
                 target = "mystery"
                 if opts.two_player:
-                    target = "mystery:" + next(p for p in h.players if p != actor)
+                    target = "mystery:" + next(p for p in h.players if p != ev.player)
                 for c in ev.cards:
                     place(c, target, st)
-            state.apply(ev)
-            if not ev.right and not opts.two_player:
-                out.add(actor)
-
-
-def turn_state(record) -> TurnState:
-    """The turn state after the record's turns: who may act now, who is out, whether an
-    extra turn may be taken (no solver: ``sleuth log`` and the table notes use it)."""
-    opts = MysteryHandOptions.of(record.header)
-    state = TurnState(record.header.players, opts, record.header.dealer)
-    for st in record.statements:
-        ev = st.event
-        if isinstance(ev, Turn):
-            state.resync(ev.player)
-        elif isinstance(ev, TURN_EVENTS):
-            if state.over:
-                break
-            state.apply(ev, real_shown(ev, opts) if isinstance(ev, AskOne) else None)
+        state = step(state, ev)
     return state
+
+
+def _check_shown(ev: AskOne, st, opts: MysteryHandOptions, hand_size: int, place) -> None:
+    """What an ask of one showed (MH-10, MH-24)."""
+    X = set(ev.query.cards())
+    max_n = 4 + (opts.jokers if opts.sneak else 0)
+    if ev.count is not None and ev.count > min(max_n, hand_size):
+        raise _err(f"{ev.target} cannot show {ev.count} cards", st,
+                   "MH-24" if opts.sneak else "MH-10")
+    if ev.shown is not None:
+        for c in ev.shown:
+            if c.is_joker:
+                if not opts.sneak or opts.two_player:
+                    raise _err("jokers are shown only in Sneak", st, "MH-24")
+            elif c not in X:
+                raise _err(f"{c!r} is not in {ev.query!r}", st, "MH-10", repr(c), last=True)
+            place(c, ev.target, st)
+    if ev.count is not None and ev.count > 4 and not opts.sneak:
+        raise _err("at most four cards can be shown", st, "MH-10")
+
+
+def _check_counts(state: State, ev: AskAll, st) -> None:
+    """The answers of an ask of all (MH-13): every other active player's, four at most."""
+    expected = [p for p in state.active if p != ev.asker]
+    got = [p for p, _ in ev.counts]
+    if sorted(got) != sorted(expected):
+        missing = [p for p in expected if p not in got]
+        extra = [p for p in got if p not in expected]
+        what = (f"missing {' '.join(missing)}" if missing else "") + (
+            f"{'; ' if missing else ''}{' '.join(extra)} cannot answer" if extra else "")
+        raise _err(f"every other active player answers an ask-all ({what})", st, "MH-13")
+    if ev.known_total > 4:
+        raise _err("only four cards of a set exist", st, "MH-13")

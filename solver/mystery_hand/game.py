@@ -86,7 +86,7 @@ class MysteryHandGame(Game):
     def validate(self, record) -> None:
         from solver.mystery_hand import engine
 
-        engine.validate(record)
+        engine.run(record)
 
     # ----- capabilities --------------------------------------------------------------------
     def analyze(self, record, view, *, budget: Budget = Budget()):
@@ -129,22 +129,22 @@ class MysteryHandGame(Game):
         return exposure(record, view, budget=budget)
 
     def on_turn(self, record, view) -> bool:
-        from solver.mystery_hand.engine import turn_state
+        from solver.mystery_hand.engine import can_turn, run
 
-        return view in turn_state(record).may_act()
+        return can_turn(run(record), view)
 
     def table_notes(self, record, view, analysis=None):
         """Whose turn, an extra turn (MH-12, MH-14), the result (MH-19..MH-21), a missing
         ``faceup:`` (MH-5) or own ``holds:``, a revealed hand to log (MH-20), and the alert
         that the view can announce."""
         from solver.games import Note
-        from solver.mystery_hand.engine import turn_state
+        from solver.mystery_hand.engine import run
         from solver.mystery_hand.events import Announce, FaceUp, Holds
         from solver.mystery_hand.options import deal_sizes
 
         notes = []
         evs = [st.event for st in record.statements]
-        state = turn_state(record)
+        state = run(record)
         if state.over:
             last = next((e for e in reversed(evs) if isinstance(e, Announce)), None)
             how = (f"{last.player} announced {' '.join(map(repr, last.cards))}: "

@@ -29,7 +29,7 @@ from solver.model.view import ModelView
 from solver.mystery_hand.events import (QUERIES, TURN_EVENTS, AskAll, AskOne, Announce,
                                         FaceUp, Holds, MysteryCards, Request, Turn, Unseen)
 from solver.mystery_hand.options import MysteryHandOptions, deal_sizes
-from solver.mystery_hand.engine import TurnState, real_shown
+from solver.mystery_hand.engine import actor_of, resync, start, step
 
 JOKER_KEYS = copy_keys({"Jk": 2})["Jk"]   # the two jokers are interchangeable copies
 FACEUP = "faceup"
@@ -292,20 +292,21 @@ def build(record, view: str | None, *, omniscient: bool = False) -> ViewModel:
     complete = is_complete(record)
 
     # turn bookkeeping: who is active at each statement, which asks earned a taken extra turn
-    state = TurnState(h.players, opts, h.dealer)
+    state = start(h.players, opts, h.dealer)
     active_at: dict[int, list[str]] = {}
     took_extra: dict[int, int] = {}  # a turn's line -> the line of the extra turn taken
     last_turn = None
     for st in record.statements:
         ev = st.event
         if isinstance(ev, Turn):  # turns not written may have passed: no extra-turn fact
-            state.resync(ev.player)
+            state = resync(state, ev.player)
             last_turn = None
         elif isinstance(ev, TURN_EVENTS):
             active_at[st.line] = list(state.active)
             if state.over:
                 break
-            was_extra = state.apply(ev, real_shown(ev, opts) if isinstance(ev, AskOne) else None)
+            was_extra = state.is_extra(actor_of(ev))
+            state = step(state, ev)
             if was_extra and last_turn is not None:
                 took_extra[last_turn] = st.line
             last_turn = st.line

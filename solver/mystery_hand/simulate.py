@@ -18,7 +18,8 @@ from solver.errors import NotationError
 from solver.mystery_hand.events import (QUERIES, TURN_EVENTS, AskAll, AskOne, Announce, FaceUp,
                                         Holds, MysteryCards, Request, Turn, Unseen)
 from solver.mystery_hand.options import MysteryHandOptions, deal_sizes
-from solver.mystery_hand.engine import TurnState, actor_of, real_shown
+from solver.mystery_hand.engine import (actor_of, can_exact, can_query, start, step,
+                                        with_hand)
 from solver.records import Header, Record, Statement
 
 NAMES = ("Ana", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hal")
@@ -160,7 +161,9 @@ def simulate(n_players: int, options, seed: int, events: int | None = None,
     for k in know.values():
         k.propagate()
 
-    state = TurnState(players, opts, header.dealer)
+    state = start(players, opts, header.dealer)
+    for p in players:       # every hand is the simulator's to see: the engine's legality
+        state = with_hand(state, p, hands[p])
     turns = 0
     out: set[str] = set()
     while not state.over and (events is None or turns < events) and turns < 400:
@@ -183,7 +186,7 @@ def simulate(n_players: int, options, seed: int, events: int | None = None,
             ev = _query(rng, opts, actor, state, hands, where, k)
         evs.append(ev)
         turns += 1
-        state.apply(ev, real_shown(ev, opts) if isinstance(ev, AskOne) else None)
+        state = step(state, ev)
         _learn(ev, know, hands, where, opts, state, players, mysteries)
         if isinstance(ev, Announce) and not ev.right and not opts.two_player:
             out.add(actor)
@@ -208,18 +211,16 @@ def simulate(n_players: int, options, seed: int, events: int | None = None,
 
 def _query(rng, opts, actor, state, hands, where, k: Knowledge):
     others = [p for p in state.active if p != actor]
-    own = set(hands[actor])
     kinds = ["one"] * 6 + ["all"] * 2 + ([] if opts.no_exact_request else ["exact"] * 2)
     kind = rng.choice(kinds)
     if kind == "exact":
-        unknown = [c for c, ls in k.poss.items() if len(ls) > 1 and (opts.keep_em_guessing
-                                                                    or c not in own)]
+        unknown = [c for c, ls in k.poss.items() if len(ls) > 1 and can_exact(state, actor, c)]
         if unknown:
             c = rng.choice(unknown)
             holders = [p for p in others if c in hands[p]]
             return Request(actor, c, holders[0] if holders else None)
         kind = "one"
-    legal = [q for q in QUERIES if opts.keep_em_guessing or not set(q.cards()) <= own]
+    legal = [q for q in QUERIES if can_query(state, actor, q)]
     q = rng.choice(legal)
     X = q.cards()
     if kind == "all":
@@ -258,7 +259,7 @@ def _learn(ev, know, hands, where, opts, state, players, mysteries):
                 k.place(ev.card, ev.shower)
             else:
                 for q in players:
-                    if q != ev.asker and q in state.active + [ev.asker]:
+                    if q != ev.asker and (q in state.active or q == ev.asker):
                         k.exclude(ev.card, q)
                 if not opts.keep_em_guessing or p == ev.asker:
                     k.exclude(ev.card, ev.asker) if ev.card not in hands[ev.asker] else None
