@@ -173,7 +173,10 @@ def claim(record, statement, as_, as_json):
         from solver.errors import NotationError
         raise NotationError("not a Literature record", text=rec.game)
     game = get_game("literature")
-    res = game.check_claim(rec, resolve_view(rec, as_), " ".join(statement))
+    from cli.progress import working
+
+    with working("weighing the claim", as_json):
+        res = game.check_claim(rec, resolve_view(rec, as_), " ".join(statement))
     if as_json:
         emit_json(res.to_json())
     else:

@@ -12,6 +12,7 @@ import click
 from cli.bounds import timeout_option
 from cli.main import (FilePath, as_option, cli, conflict_text, did_you_mean, handle_errors,
                       rule_hint, with_examples)
+from cli.progress import working
 from solver.errors import InconsistentError, SleuthError
 from solver.records import printable, split_lines
 from solver.session import Outcome, Session
@@ -475,11 +476,6 @@ class Screen:
         a, b = HISTORY_HELP
         return "\n".join(lines[:at] + [f"  {a.ljust(w)}  {b}"] + lines[at:])
 
-    def working(self) -> None:
-        """While a line is checked and analysed: a word on the row below the prompt."""
-        self.stream.write("(checking...)")
-        self.stream.flush()
-
     def _draw(self, lines: list[str]) -> None:
         self.stream.write(CLEAR + colourize("\n".join(lines), self.colour) + "\n")
         self.stream.flush()
@@ -524,22 +520,29 @@ def _on_screen(screen: Screen, lines, keys: str, hint: bool) -> None:
         if word.lower() == "history" and word not in session.record.header.players:
             screen.history(rest)
             continue
-        screen.working()
-        restart()                   # each line is its own analysis: a fresh --timeout
-        o = session.handle(line)
-        if o.kind == "quit":
-            screen.stream.write("\r\x1b[K")        # erase the word: the screen stays
-            return
+        # the line is checked and analysed on the row below the prompt (the spinner from
+        # the first moment: the screen is redrawn when it is done)
+        text = ""
+        with working("checking and analysing", after=0):
+            restart()                   # each line is its own analysis: a fresh --timeout
+            o = session.handle(line)
+            if o.kind == "quit":
+                return
+            if o.kind in PAGES:
+                text = render_outcome(o, session, "compact" if screen.sheet else False, keys)
+            elif o.kind != "empty":
+                if o.saved:
+                    restart()
+                    screen.hint = (session.hint() or "") if hint else ""
+                text = render_outcome(o, session, None, keys)
+                cols, rows = screen.size()
+                screen.sheet_lines(cols, rows)     # the analysis, before the screen clears
         if o.kind == "empty":
             screen.back()
         elif o.kind in PAGES:
-            text = render_outcome(o, session, "compact" if screen.sheet else False, keys)
             screen.page(screen.help(text) if o.kind == "help" else text)
         else:
-            if o.saved:
-                restart()
-                screen.hint = (session.hint() or "") if hint else ""
-            screen.board(render_outcome(o, session, None, keys))
+            screen.board(text)
 
 
 def _piped_lines():

@@ -244,11 +244,13 @@ class Logged:
     """What :func:`log_statement` did: ``record`` is the record saved; ``held`` the
     statement kept as a held comment (``error``: why it could not stand alone);
     ``joined`` the held statement saved now together with this one; ``dropped`` a held
-    statement left as a comment because another kind of statement followed it."""
+    statement left as a comment because another kind of statement followed it;
+    ``advice`` the game's word on resolving the held statement (its ``held_advice``)."""
 
     record: Record
     held: str | None = None
     error: SleuthError | None = None
+    advice: str = ""
     joined: str | None = None
     dropped: str | None = None
     line: int | None = None      # the record line written
@@ -314,7 +316,7 @@ def log_statement(path: str, statement: str, *, force: bool = False,
             new_text = appended(text, HELD_MARK + statement.strip())
             rec = parse_record(new_text, path)
             atomic_write(path, new_text)
-            return Logged(rec, held=statement.strip(), error=e,
+            return Logged(rec, held=statement.strip(), error=e, advice=kind.held_advice,
                           line=len(split_lines(new_text)))
         atomic_write(path, new_text)
         return Logged(rec, dropped=held[1] if held is not None else None,

@@ -97,7 +97,7 @@ class Shown(Event):
 
 Claim.held_for = Shown     # a claim refused as written waits for its shown line
 Claim.held_name = "claim"
-Claim.held_advice = "if the cards shown differed, type the 'shown' line next"
+Claim.held_advice = "if the cards shown differed, the 'shown' line comes next"
 
 
 @dataclass(frozen=True)
