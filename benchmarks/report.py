@@ -3,7 +3,9 @@
 
 ``targets.json``: the last measured figure of each target, with the command that measured
 it, the commit and the date; ``run.json`` (written by a full ``python -m benchmarks.run``):
-that run's own figures, as it printed them.  The report says where the program stands now;
+that run's own figures, as it printed them; ``waits.json`` (written by a full
+``python -m benchmarks.waits``): issue 45's targets, this checkout side by side with an
+older commit.  The report says where the program stands now;
 earlier figures are in the history of these files.
 """
 from __future__ import annotations
@@ -21,6 +23,7 @@ python -m benchmarks.run --no-baselines  # latency, exactness, candidates only
 python -m benchmarks.run --quick         # smoke run, 1-2 minutes (records nothing unless --results DIR)
 python -m benchmarks.run --json out.json # also keep every measured state
 python -m benchmarks.run --report        # this page, from benchmarks/results/ (measures nothing)
+python -m benchmarks.waits --profile     # issue 45 (whole games, suggest, Literature with gaps) side by side with 5a59b0d; records results/waits.json
 python -m benchmarks.versus              # sleuth analyze side by side against commit 525edbf
 python -m benchmarks.replay              # sleuth replay against analyze of the hardest prefix
 python -m benchmarks.twenty_two          # Twenty-Two big tables: every decision state of two 8-player games
@@ -36,9 +39,31 @@ def _cell(text: str) -> str:
 def load(results: Path = RESULTS) -> tuple[dict, dict | None]:
     """The targets' figures and the latest recorded run (``None`` if none is recorded)."""
     targets = json.loads((results / "targets.json").read_text(encoding="utf-8"))
-    run_file = results / "run.json"
-    run = json.loads(run_file.read_text(encoding="utf-8")) if run_file.exists() else None
-    return targets, run
+    return targets, _recorded(results / "run.json")
+
+
+def _recorded(path: Path) -> dict | None:
+    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else None
+
+
+def waits_section(results: Path = RESULTS) -> list[str]:
+    """Issue 45's targets from the latest recorded ``python -m benchmarks.waits``: each
+    target's figure and verdict (met, or missed by how much), then the run's tables and,
+    where it was profiled, where the time goes (why a target is missed)."""
+    from benchmarks.waits import markdown
+
+    data = _recorded(results / "waits.json")
+    out = ["## Where a player still waits (issue 45), side by side with "
+           f"`{data['base'] if data else 'an older commit'}`", ""]
+    if data is None:
+        return out + ["No run is recorded in `benchmarks/results/waits.json` yet: a full "
+                      "`python -m benchmarks.waits` records one.", ""]
+    out += [f"Recorded {data['date']} at commit `{data['commit']}` "
+            f"({data['seconds'] / 60:.1f} min).", "",
+            "| target | measured | verdict |", "|---|---|---|"]
+    for t in data["targets"]:
+        out.append(f"| {_cell(t['target'])} | {_cell(t['measured'])} | **{_cell(t['verdict'])}** |")
+    return out + [""] + markdown(data)
 
 
 def render(results: Path = RESULTS) -> str:
@@ -57,7 +82,8 @@ def render(results: Path = RESULTS) -> str:
     for t in targets["targets"]:
         out.append(f"| {_cell(t['target'])} | {_cell(t['measured'])} | **{_cell(t['verdict'])}** "
                    f"| `{_cell(t['command'])}` | `{t['commit']}`, {t['date']} |")
-    out += ["", "## The latest recorded `python -m benchmarks.run`", ""]
+    out += [""] + waits_section(results)
+    out += ["## The latest recorded `python -m benchmarks.run`", ""]
     if run is None:
         out.append("No run is recorded in `benchmarks/results/run.json` yet: a full "
                    "`python -m benchmarks.run` (no `--quick`, no `--only`) records one.")
