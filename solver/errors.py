@@ -15,6 +15,8 @@ class SleuthError(ValueError):
     """Base class of every error cardsleuth raises on bad input."""
 
     exit_code = 2
+    #: corrected versions of the input the message offers ("did you mean"), best first
+    did_you_mean: list[str] | tuple[str, ...] = ()
 
     def __init__(self, message: str, *, text: str | None = None, rule: str | None = None,
                  path: str | None = None, line: int | None = None, column: int | None = None,

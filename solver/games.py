@@ -224,6 +224,79 @@ class Vocabulary:
 
 
 @dataclass(frozen=True)
+class AdviceField:
+    """One of a game's own figures of an advised action (``ActionAdvice.more[key]``), as
+    ``sleuth suggest`` shows it: a column of the table headed ``column``, or (``None``) a
+    line below the action's row.  A ``p_`` key is a chance, shown in per cent."""
+
+    key: str
+    column: str | None = None
+
+
+@dataclass(frozen=True)
+class AdvisorOption:
+    """An option the game's advisor takes: ``sleuth suggest --<name> VALUE``.  ``value_type``
+    ``str`` or ``int``; a ``str`` value must be one of :meth:`Game.advisor_choices` when
+    the game lists them (any case); ``rule`` the rule it comes from, cited in help and
+    errors; ``example`` a value for the game's demo record (``sleuth suggest --help``)."""
+
+    name: str
+    metavar: str
+    help: str
+    rule: str = ""
+    value_type: type = str
+    example: str = ""
+
+
+def advisor_values(game, record, given: dict[str, Any]) -> dict[str, Any]:
+    """The advisor options ``given`` (name -> value as typed, ``None`` for one not given)
+    checked against ``game``'s :attr:`~solver.games.Game.advisor_options`: a value of a
+    listed choice (:meth:`~solver.games.Game.advisor_choices`, any case) becomes that
+    choice.  An option the game does not take, or a value not among its choices, is a
+    :class:`~solver.errors.NotationError` naming the option and quoting the input.
+
+    >>> class Demo:
+    ...     title, advisor_options = "Demo", (AdvisorOption("room", "ROOM", "a room"),)
+    ...     def advisor_choices(self, record, name):
+    ...         return ("Hall", "Library")
+    >>> advisor_values(Demo(), None, {"room": "library", "seat": None})
+    {'room': 'Library'}
+    >>> advisor_values(Demo(), None, {"room": "Libary"})
+    Traceback (most recent call last):
+    ...
+    solver.errors.NotationError: --room is one of Hall, Library: 'Libary'
+    >>> advisor_values(Demo(), None, {"depth": 2})
+    Traceback (most recent call last):
+    ...
+    solver.errors.NotationError: the Demo advisor does not take --depth (it takes --room ROOM): '--depth 2'
+    """
+    from solver.didyoumean import near
+    from solver.errors import NotationError
+
+    specs = {o.name: o for o in game.advisor_options}
+    out: dict[str, Any] = {}
+    for name, value in given.items():
+        if value is None:
+            continue
+        spec = specs.get(name)
+        if spec is None:
+            takes = ", ".join(f"--{o} {specs[o].metavar}" for o in specs) or "no option"
+            raise NotationError(f"the {game.title} advisor does not take --{name} (it takes "
+                                f"{takes})", text=f"--{name} {value}")
+        choices = game.advisor_choices(record, name) if spec.value_type is str else ()
+        if choices:
+            match = [c for c in choices if c.casefold() == str(value).casefold()]
+            if not match:
+                err = NotationError(f"--{name} is one of {', '.join(choices)}",
+                                    text=str(value), rule=spec.rule or None)
+                err.did_you_mean = [f"--{name} {w}" for w in near(str(value), choices)]
+                raise err
+            value = match[0]
+        out[name] = value
+    return out
+
+
+@dataclass(frozen=True)
 class Note:
     """One plain sentence about the table (:meth:`Game.table_notes`).  ``key``: an alert,
     shown once by ``play`` when it first appears (the same key again is not news);
@@ -280,6 +353,14 @@ class Game(ABC):
     #: ``analyze`` forks the exposure's analysis, so that it is done once
     #: (:func:`solver.parallel.beside`)
     solver_modules: ClassVar[tuple[str, ...]] = ()
+    #: words that name a place of the game's cards in its JSON and ``--as`` (``mystery``,
+    #: ``stock``): no player of the game may be called so (:func:`solver.records.reserved_names`)
+    location_words: ClassVar[tuple[str, ...]] = ()
+    #: ADVISE: the game's own figures of an action that ``sleuth suggest`` shows, in order
+    advice_fields: ClassVar[tuple[AdviceField, ...]] = ()
+    #: ADVISE: the options its advisor takes (``sleuth suggest --<name>``), passed to
+    #: :meth:`suggest` as ``options`` once checked (:func:`advisor_values`)
+    advisor_options: ClassVar[tuple[AdvisorOption, ...]] = ()
 
     # ----- records (every game) ----------------------------------------------------------
     def options(self, header: "Header") -> "Options":
@@ -338,10 +419,16 @@ class Game(ABC):
 
     # ----- the advisor (ADVISE) ------------------------------------------------------------
     def suggest(self, record: "Record", view: str | None, *, top: int | None = None,
-                budget: Budget = Budget()):
+                budget: Budget = Budget(), options: dict[str, Any] | None = None):
         """ADVISE: every legal action of ``view`` now, best first
-        (:class:`solver.advice.Advice`; keys and scoring: docs/advisor.md)."""
+        (:class:`solver.advice.Advice`; keys and scoring: docs/advisor.md); ``options``:
+        values of :attr:`advisor_options` by name (only those given)."""
         raise NotImplementedError
+
+    def advisor_choices(self, record: "Record", name: str) -> tuple[str, ...]:
+        """ADVISE: the values the advisor option ``name`` may take in ``record`` (``()``:
+        any value of its type)."""
+        return ()
 
     def review(self, record: "Record", view: str | None):
         """ADVISE: each of the view's turns against the advisor's best

@@ -28,6 +28,7 @@ class HandGame(Game):
                               Capability.SIMULATE})
     player_counts = (2, 3, 4)
     header_keys = ("teams",)
+    location_words = ("stock", "discards", "table")
     public_view = False          # a scoresheet is public: every view is the same
     examples = ("round 1: Ana out partial; Ben 45, Cleo no-meld", "round 2: unscored stock",
                 "round 3 dealer Ben indicator 7C: Ana out full-hand colour; Ben 5H KS, Cleo 30",

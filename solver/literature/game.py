@@ -18,8 +18,8 @@
 """
 from __future__ import annotations
 
-from solver.games import (CARDS, NAMES, RANGES, Capability, Finding, Game, Keywords, Knowledge,
-                          Vocabulary, log10)
+from solver.games import (CARDS, NAMES, RANGES, AdviceField, Capability, Finding, Game,
+                          Keywords, Knowledge, Vocabulary, log10)
 from solver.model.budget import Budget
 
 
@@ -35,6 +35,9 @@ class LiteratureGame(Game):
                               Capability.ADVISE})
     player_counts = (4, 6, 8)
     header_keys = ("teams",)
+    location_words = ("out",)
+    advice_fields = (AdviceField("outcomes"), AdviceField("safe"), AdviceField("p_yes"),
+                     AdviceField("expected_cards"), AdviceField("tells"))
     lossy = True
     solver_modules = ("solver.model.counting", "solver.literature.analysis",
                       "solver.literature.advise")
@@ -110,7 +113,7 @@ class LiteratureGame(Game):
 
         return simulate(players, options, seed, events, miss=miss)
 
-    def suggest(self, record, view, *, top=None, budget: Budget = Budget()):
+    def suggest(self, record, view, *, top=None, budget: Budget = Budget(), options=None):
         from solver.literature.advise import suggest
 
         return suggest(record, view, top=top, budget=budget)

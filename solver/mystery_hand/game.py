@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import math
 
-from solver.games import (CARDS, NAMES, RANGES, Capability, Finding, Game, Keywords, Knowledge,
-                          Vocabulary, log10)
+from solver.games import (CARDS, NAMES, RANGES, AdviceField, Capability, Finding, Game,
+                          Keywords, Knowledge, Vocabulary, log10)
 from solver.model.budget import Budget
 from solver.model.copies import Copy
 
@@ -37,6 +37,9 @@ class MysteryHandGame(Game):
                               Capability.ADVISE})
     player_counts = tuple(range(3, 9))
     opening = "(the deal)"
+    location_words = ("mystery", "faceup", "face-up")
+    advice_fields = (AdviceField("p_extra_turn", "extra"), AdviceField("p_right"),
+                     AdviceField("wrong_costs"), AdviceField("safe"))
     lossy = True
     solver_modules = ("solver.model.counting", "solver.mystery_hand.analysis",
                       "solver.mystery_hand.advise")
@@ -113,7 +116,7 @@ class MysteryHandGame(Game):
 
         return simulate(players, options, seed, events, miss=miss)
 
-    def suggest(self, record, view, *, top=None, budget: Budget = Budget()):
+    def suggest(self, record, view, *, top=None, budget: Budget = Budget(), options=None):
         from solver.mystery_hand.advise import suggest
 
         return suggest(record, view, top=top, budget=budget)

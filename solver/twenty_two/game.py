@@ -26,6 +26,7 @@ class TwentyTwoGame(Game):
                               Capability.SIMULATE, Capability.REPLAY})
     player_counts = (2, 3, 4, 5, 6, 7)
     measure = "entropy of the card locations (bits)"
+    location_words = ("stock", "discards", "out")
     examples = ("Ben deals 7", "Ana holds: 2C 5H 7D 9S JC QH AD", "Cleo exchanges 1",
                 "Ana exchanges 2: 2C 5H -> 3S KD", "Cleo leads 7H; Ana 9H; Ben KH",
                 "showdown: Ana 4C, Ben KH, Cleo 9D")
