@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from solver.clue.analysis import analyze
-from solver.clue.engine import table_state
+from solver.clue.engine import run
 from solver.clue.inference import build
 from solver.errors import RuleError
 from solver.records import parse_record
@@ -115,7 +115,7 @@ def test_ex4_wrong_accusation():
     assert d.envelope.answer() == ("Plum", "Pipe", "Ballroom")
     # Dev is out and still refutes (CL-9), but suggests no more
     rec = record(EX1, EX2, EX3, EX4, "Cleo suggests Peacock Knife Billiard: Dev shows")
-    assert table_state(rec).out == ["Dev"]
+    assert run(rec).out == ("Dev",)
     with pytest.raises(RuleError, match="CL-9"):
         record(EX1, EX2, EX3, EX4, "Dev suggests Peacock Knife Billiard: Ana shows")
 

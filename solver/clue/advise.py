@@ -46,14 +46,13 @@ def suggest(record, view: str | None, *, top: int | None = None,
             budget: Budget = Budget(), seed: int | None = None):
     from solver.advice import ActionAdvice, Advice, posterior
     from solver.clue.analysis import analyze_model
-    from solver.clue.engine import table_state
+    from solver.clue.engine import can_turn, run
     from solver.clue.inference import build
 
     if view is None or view not in record.header.players:
         raise NotationError("the advisor needs a player's view (--as P, or 'me:' in the "
                             "record)", text=str(view))
-    state = table_state(record)
-    if view in state.out or state.over:
+    if not can_turn(run(record), view):
         raise NotationError(f"{view} cannot suggest or accuse now (out or the game is over, "
                             "CL-8, CL-9)", text=view)
     vm = build(record, view)
@@ -171,7 +170,6 @@ def review(record, view, *, samples: int | None = REVIEW_SAMPLES):
 
 
 def on_turn(record, view) -> bool:
-    from solver.clue.engine import table_state
+    from solver.clue.engine import can_turn, run
 
-    state = table_state(record)
-    return view is not None and view in state.active and not state.over
+    return view is not None and can_turn(run(record), view)

@@ -1,4 +1,8 @@
-"""Clue legality and the table's state after each statement (CL-2, CL-8, CL-9, CL-11).
+"""Clue legality and the table's state after each statement (CL-2, CL-8, CL-9, CL-11), on
+the engine contract (docs/architecture.md): a frozen :class:`State`, ``run(record, upto)``,
+``verify_<action>``/``can_<action>`` for the actions ``turn`` (a suggestion or accusation
+by the player now), ``suggest``, ``accuse`` and ``sees_case`` (the wrong accuser's look at
+the case file, CL-8).
 
 Turn order is not checked (the board is not modelled and turns without a suggestion need
 no line, record-format.md): a suggestion or accusation may come from any player who is not
@@ -6,71 +10,120 @@ out.
 
 >>> from solver.records import parse_record
 >>> from solver.clue import EXAMPLE
->>> s = table_state(parse_record(EXAMPLE))
+>>> s = run(parse_record(EXAMPLE))
 >>> s.out, s.active, s.over
-(['Dev'], ['Ana', 'Ben', 'Cleo'], False)
+(('Dev',), ('Ana', 'Ben', 'Cleo'), False)
+>>> can_suggest(s, "Dev"), can_suggest(s, "Ana")
+(False, True)
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
 
 from solver.clue.events import Accuse, FaceUp, Holds, SeesCase, Suggest, Unseen
 from solver.clue.options import ClueOptions, deck_of, hand_sizes
 from solver.errors import RuleError
+from solver.legality import at_statement, can
 
 
-@dataclass
-class TableState:
+@dataclass(frozen=True)
+class State:
+    """Who is out, whether the game is over, and the wrong accusers who have not yet said
+    what they saw in the case file (``looking``: player and the triple accused)."""
+
     players: tuple[str, ...]
-    out: list[str] = field(default_factory=list)
+    out: tuple[str, ...] = ()
     winner: str | None = None
     over: bool = False
     solved: tuple[str, ...] | None = None     # the case file, once a right accusation shows it
+    looking: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     @property
-    def active(self) -> list[str]:
-        return [p for p in self.players if p not in self.out]
+    def active(self) -> tuple[str, ...]:
+        return tuple(p for p in self.players if p not in self.out)
 
-    def apply(self, ev) -> None:
-        if isinstance(ev, Accuse):
-            if ev.right:
-                self.over, self.winner, self.solved = True, ev.player, ev.cards
-            else:
-                self.out.append(ev.player)
-                if len(self.active) == 1:       # CL-9 default: the last one in wins
-                    self.over, self.winner = True, self.active[0]
+
+def step(state: State, ev) -> State:
+    """The state after ``ev`` (its legality is verify_*'s and :func:`run`'s)."""
+    if isinstance(ev, Accuse):
+        if ev.right:
+            return replace(state, over=True, winner=ev.player, solved=ev.cards)
+        st = replace(state, out=state.out + (ev.player,),
+                     looking=state.looking + ((ev.player, ev.cards),))
+        if len(st.active) == 1:       # CL-9 default: the last one in wins
+            return replace(st, over=True, winner=st.active[0])
+        return st
+    if isinstance(ev, SeesCase):
+        return replace(state, looking=tuple(x for x in state.looking if x[0] != ev.player))
+    return state
+
+
+def is_complete(record) -> bool:
+    """A complete record lists every player's hand with ``holds:`` (and the face-up cards
+    when there are any)."""
+    h = record.header
+    held = {st.event.player for st in record.statements if isinstance(st.event, Holds)}
+    if not all(p in held for p in h.players):
+        return False
+    _sizes, faceup = hand_sizes(h.players, h.dealer, ClueOptions.of(h), deck_of(h))
+    return not faceup or any(isinstance(st.event, FaceUp) for st in record.statements)
+
+
+# ----- the actions: verify_<action> raises the rule broken, can_<action> says whether not ----
+
+def verify_turn(state: State, player: str) -> None:
+    """``player`` may suggest or accuse now: the game goes on and ``player`` is not out."""
+    if state.over:
+        raise RuleError(f"the game is over ({state.winner} won)", rule="CL-8")
+    if player in state.out:
+        raise RuleError(f"{player} is out after a wrong accusation: no more suggestions or "
+                        "accusations (CL-9)", rule="CL-9", text=player)
+
+
+def verify_suggest(state: State, player: str) -> None:
+    """A suggestion (CL-5, CL-9)."""
+    verify_turn(state, player)
+
+
+def verify_accuse(state: State, player: str) -> None:
+    """An accusation (CL-8, CL-9)."""
+    verify_turn(state, player)
+
+
+def verify_sees_case(state: State, player: str, cards: tuple[str, ...]) -> None:
+    """CL-8: a wrong accuser looks at the case file once after the accusation, and it is not
+    the triple accused."""
+    accused = dict(state.looking).get(player)
+    if accused is None:
+        raise RuleError("only a player who accused wrongly looks at the case file, once: "
+                        f"{player} has not accused wrongly before", rule="CL-8")
+    if tuple(cards) == tuple(accused):
+        raise RuleError("the case file seen is not the triple accused wrongly", rule="CL-8")
+
+
+can_turn = can(verify_turn)
+can_suggest = can(verify_suggest)
+can_accuse = can(verify_accuse)
+can_sees_case = can(verify_sees_case)
 
 
 def _err(msg: str, st, rule: str) -> RuleError:
     return RuleError(msg, text=st.text, rule=rule, line=st.line)
 
 
-def validate(record) -> None:
-    """Raise :class:`RuleError` (with the line) for an illegal record."""
+def run(record, upto: int | None = None) -> State:
+    """The state after the record's first ``upto`` statements (all by default), each checked
+    against the rules: raise :class:`RuleError` with the line of the first that breaks one."""
     h = record.header
     opts = ClueOptions.of(h)
     deck = deck_of(h)
     sizes, faceup = hand_sizes(h.players, h.dealer, opts, deck)
-    state = TableState(h.players)
+    state = State(h.players)
     placed: dict[str, str] = {}
     given: set[str] = set()
-    wrong: dict[str, tuple[str, ...]] = {}      # who accused wrongly: the triple
-    for st in record.statements:
+    statements = record.statements if upto is None else record.statements[:upto]
+    for st in statements:
         ev = st.event
-        if isinstance(ev, SeesCase):            # the extension's line (docs/record-format.md)
-            from solver.clue.inference import is_complete
-
-            if ev.player not in wrong:
-                raise _err("only a player who accused wrongly looks at the case file, once: "
-                           f"{ev.player} has not accused wrongly before", st, "CL-8")
-            if ev.cards == wrong.pop(ev.player):
-                raise _err("the case file seen is not the triple accused wrongly", st, "CL-8")
-            if not is_complete(record) and ev.player != h.me:
-                raise _err(f"only {ev.player} saw the case file: a record by "
-                           f"{h.me or 'a spectator'} cannot say what it was", st, "CL-8")
-            continue
-        if isinstance(ev, Accuse) and not ev.right:
-            wrong[ev.player] = ev.cards
         if isinstance(ev, (Holds, FaceUp)):
             where = ev.player if isinstance(ev, Holds) else "faceup"
             if isinstance(ev, Holds):
@@ -93,22 +146,20 @@ def validate(record) -> None:
                 raise _err(f"the cards of {where} are given twice", st, "CL-2")
             given.add(where)
             continue
-        if state.over:
-            raise _err(f"the game is over ({state.winner} won)", st, "CL-8")
-        who = ev.player
-        if who in state.out and isinstance(ev, (Suggest, Accuse, Unseen)):
-            raise _err(f"{who} is out after a wrong accusation: no more suggestions or "
-                       "accusations (CL-9)", st, "CL-9")
+        try:
+            if isinstance(ev, SeesCase):        # the extension's line (docs/record-format.md)
+                verify_sees_case(state, ev.player, ev.cards)
+            elif isinstance(ev, Accuse):
+                verify_accuse(state, ev.player)
+            elif isinstance(ev, (Suggest, Unseen)):
+                verify_suggest(state, ev.player)
+        except RuleError as e:
+            raise at_statement(e, st, first=True) from None
+        if isinstance(ev, SeesCase) and not is_complete(record) and ev.player != h.me:
+            raise _err(f"only {ev.player} saw the case file: a record by "
+                       f"{h.me or 'a spectator'} cannot say what it was", st, "CL-8")
         if isinstance(ev, Suggest) and ev.answers is not None and opts.refute == "first":
             if len(ev.showers) > 1:   # the parser allows one; kept for events built in code
                 raise _err("only the first player who can refute shows (CL-6)", st, "CL-6")
-        state.apply(ev)
-
-
-def table_state(record) -> TableState:
-    """The state after the record's statements (who is out, whether it is over)."""
-    state = TableState(record.header.players)
-    for st in record.statements:
-        if isinstance(st.event, Accuse):
-            state.apply(st.event)
+        state = step(state, ev)
     return state

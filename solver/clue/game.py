@@ -67,7 +67,7 @@ class ClueGame(Game):
     def validate(self, record) -> None:
         from solver.clue import engine
 
-        engine.validate(record)
+        engine.run(record)
 
     # ----- capabilities --------------------------------------------------------------------
     def analyze(self, record, view, *, budget: Budget = Budget()):
@@ -112,11 +112,11 @@ class ClueGame(Game):
     def table_notes(self, record, view, analysis=None):
         """Who is out (CL-9), the result (CL-8, CL-9), a missing own hand or face-up
         cards, and the alert that the view can accuse."""
-        from solver.clue.engine import table_state
+        from solver.clue.engine import run
         from solver.clue.events import FaceUp, Holds
         from solver.clue.inference import locations
 
-        state = table_state(record)
+        state = run(record)
         evs = [st.event for st in record.statements]
         if state.over:
             how = (f"the case file is {' '.join(state.solved)}; " if state.solved else "")
@@ -140,7 +140,7 @@ class ClueGame(Game):
 
     # ----- replay and session ------------------------------------------------------------
     def hoists_setup(self, record) -> bool:
-        from solver.clue.inference import is_complete
+        from solver.clue.engine import is_complete
 
         return is_complete(record)
 

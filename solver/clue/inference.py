@@ -21,23 +21,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from solver.clue.engine import table_state
+from solver.clue.engine import is_complete, run
 from solver.clue.events import Accuse, FaceUp, Holds, SeesCase, Suggest
 from solver.clue.options import (ENVELOPE, FACEUP, ClueOptions, Deck, deck_of, hand_sizes)
 from solver.errors import NotationError
 from solver.model import CardLocationModel
 from solver.model.view import ModelView
-
-
-def is_complete(record) -> bool:
-    """A complete record lists every player's hand with ``holds:`` (and the face-up cards
-    when there are any)."""
-    h = record.header
-    held = {st.event.player for st in record.statements if isinstance(st.event, Holds)}
-    if not all(p in held for p in h.players):
-        return False
-    _sizes, faceup = hand_sizes(h.players, h.dealer, ClueOptions.of(h), deck_of(h))
-    return not faceup or any(isinstance(st.event, FaceUp) for st in record.statements)
 
 
 @dataclass
@@ -148,7 +137,7 @@ def build(record, view: str | None, *, omniscient: bool = False) -> ViewModel:
                             "at it after accusing, E3)")
     statements = {st.line: st.text for st in record.statements}
     return ViewModel(m, opts, deck, view, recorder, statements,
-                     table_state(record).active)
+                     list(run(record).active))
 
 
 def true_deal(record) -> dict[str, str] | None:

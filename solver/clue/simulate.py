@@ -17,6 +17,7 @@ from __future__ import annotations
 import random
 from typing import cast
 
+from solver.clue.engine import State, can_turn, step
 from solver.clue.events import Accuse, Answer, FaceUp, Holds, Suggest, Unseen, seating_after
 from solver.clue.options import STANDARD, ClueOptions, hand_sizes, seating_from
 from solver.errors import NotationError
@@ -61,26 +62,24 @@ def simulate(n_players: int, options, seed: int, events: int | None = None,
         evs.append(FaceUp(tuple(sorted(faceup, key=order.__getitem__))))
     # each player's sound knowledge: the cards it knows are not in the case file
     cleared = {p: set(hands[p]) | set(faceup) for p in players}
-    out: list[str] = []
+    state = State(tuple(players))
     turns = events if events is not None else 60
     seat = seating_from(players, dealer)
     t = 0
     while len(evs) < turns + len(players) + 1 and t < 10 * turns + 10:
         p = seat[t % len(seat)]
         t += 1
-        if p in out:
+        if not can_turn(state, p):       # out after a wrong accusation (CL-9)
             continue
         left = [[c for c in g if c not in cleared[p]] for g in deck.groups]
         if accusations and (all(len(g) == 1 for g in left) or rng.random() < GUESS):
             guess = tuple(g[0] if len(g) == 1 else rng.choice(g) for g in left)
             right = guess == case
             evs.append(Accuse(p, guess, right))
-            if right:
+            state = step(state, evs[-1])
+            if state.over:              # right, or the last one in (CL-8, CL-9)
                 break
-            out.append(p)
             cleared[p] |= set(deck.cards) - set(case)   # it looked at the case file (E3)
-            if len(out) == len(players) - 1:
-                break
             continue
         triple = tuple(rng.choice(g) if g and rng.random() < 0.85 else rng.choice(full)
                        for g, full in zip(left, deck.groups))
