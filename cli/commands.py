@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import functools
 import importlib
-import os
 
 import click
 
@@ -11,10 +10,9 @@ from cli.bounds import timeout_option, unchecked, unfinished
 from cli.main import (SAMPLES, FilePath, as_option, cli, complete_card, conflict_text,
                       demo_record, emit_json, handle_errors, renderer, with_examples)
 from cli.output import check_output, force_option, write_output, wrote
-from solver.errors import InconsistentError, NotationError, SleuthError
+from solver.errors import InconsistentError, NotationError
 from solver.games import PUBLIC, Capability, game_names, get_game
-from solver.records import (Header, atomic_write, name_in, parse_record, read_record,
-                            write_record)
+from solver.records import name_in, read_record, start_record, write_record
 
 
 class GameChoice(click.Choice):
@@ -155,36 +153,14 @@ def new(game, record, players, me, variant, dealer, extra, force):
     Example:
       sleuth new {game} game.txt --players "Ana Ben Cleo Dev" --me Ana --dealer Dev
     """
-    if os.path.exists(record) and not force:
-        raise NotationError("the file exists already (use --force to overwrite)", text=record)
     extras = []
     for kv in extra:
         if "=" not in kv:
             raise NotationError("expected KEY=VALUE", text=kv)
         k, v = kv.split("=", 1)
         extras.append((k.strip(), v.strip()))
-    seats = tuple(players.replace(",", " ").split())
-    # --me and --dealer in any case when unambiguous, written as --players spells them
-    me, dealer = ((name_in(n, seats) or n) if n else n for n in (me, dealer))
-    header = Header(game=game.lower(), players=seats,
-                    variant=tuple(split_variants(variant)), dealer=dealer, me=me,
-                    extra=tuple(extras))
-    text = "\n".join(header.lines()) + "\n"
-    try:
-        parse_record(text, record)  # validates names, options and player counts
-    except SleuthError as e:
-        # about an option given, not a line of the file (which is not written)
-        e.path = e.line = e.column = None
-        e.message += "; nothing was written"
-        e.args = (e._render(),)
-        raise
-    from solver.records import record_lock
-
-    with record_lock(record):       # another writer may have made it since the look above
-        if os.path.exists(record) and not force:
-            raise NotationError("the file exists already (use --force to overwrite)",
-                                text=record)
-        atomic_write(record, text)
+    header = start_record(record, game, players, me=me, variant=split_variants(variant),
+                          dealer=dealer, extra=extras, force=force)
     click.echo(f"started {record}: {game} with {' '.join(header.players)}")
 
 

@@ -867,3 +867,47 @@ def record_lock(path: str, wait: float | None = None):
                     os.close(fd)
     finally:
         tlock.release()
+
+
+def start_record(path: str, game: str, players, *, me: str | None = None,
+                 variant=(), dealer: str | None = None, extra=(), force: bool = False,
+                 over_blank: bool = False) -> Header:
+    """Write a new record's header to ``path`` and return it (``sleuth new`` and the New
+    game form of ``sleuth serve``).  ``players``: the seats in order (a string is split at
+    spaces and commas); ``me`` and ``dealer`` are matched to them in any case when
+    unambiguous; ``variant``: option names; ``extra``: further ``(key, value)`` header
+    lines.  The header is checked as a record (names, options, player counts) before
+    anything is written; an existing file is refused unless ``force``, or ``over_blank``
+    and it holds nothing but blanks.  Written atomically under the record's lock."""
+    def taken() -> bool:
+        if not os.path.exists(path) or force:
+            return False
+        if over_blank:
+            try:
+                return bool(read_text(path).strip())
+            except SleuthError:
+                return True
+        return True
+
+    if taken():
+        raise NotationError("the file exists already (use --force to overwrite)", text=path)
+    seats = tuple(players.replace(",", " ").split()) if isinstance(players, str) \
+        else tuple(players)
+    me, dealer = ((name_in(n, seats) or n) if n else n for n in (me, dealer))
+    header = Header(game=game.lower(), players=seats, variant=tuple(variant), dealer=dealer,
+                    me=me, extra=tuple(extra))
+    text = "\n".join(header.lines()) + "\n"
+    try:
+        parse_record(text, path)    # validates names, options and player counts
+    except SleuthError as e:
+        # about an option given, not a line of the file (which is not written)
+        e.path = e.line = e.column = None
+        e.message += "; nothing was written"
+        e.args = (e._render(),)
+        raise
+    with record_lock(path):         # another writer may have made it since the look above
+        if taken():
+            raise NotationError("the file exists already (use --force to overwrite)",
+                                text=path)
+        atomic_write(path, text)
+    return header
