@@ -27,7 +27,8 @@ from solver.model.budget import DEFAULT_TIMEOUT, MAX_TIMEOUT
 def serve(record, as_, port, host, timeout=DEFAULT_TIMEOUT):
     """Serve the record as a web page for a phone: tap entry, the live sheet, undo.
 
-    The first line printed is the URL to open. The page checks every statement with the
+    The first line printed is the URL to open. A RECORD that does not exist yet (or is
+    blank) is started by the page's New game form, as 'sleuth new' would. The page checks every statement with the
     same engine as 'sleuth log' and saves it atomically; changes made elsewhere (another
     phone, 'sleuth log', an editor) show within a second. Ctrl-C stops it.
 
@@ -42,7 +43,11 @@ def serve(record, as_, port, host, timeout=DEFAULT_TIMEOUT):
 
     from cli.commands import resolve_view
     from solver.records import read_record
+    from solver.session import Session
+    from web.app import no_game_yet
     from web.server import serve as run
 
+    if no_game_yet(record):     # the page starts with the New game form
+        sys.exit(run(record, Session._ME, host, port, timeout=timeout, as_name=as_))
     view = resolve_view(read_record(record), as_)
     sys.exit(run(record, view, host, port, timeout=timeout))

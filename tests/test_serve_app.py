@@ -350,11 +350,46 @@ def test_serve_on_the_network_needs_the_token(tmp_path):
 
 
 def test_a_record_that_cannot_be_read_is_one_line(tmp_path):
+    """A folder, or a file that is not a record, is refused before anything is served (a
+    missing or blank file is not: the page offers the New game form)."""
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    r = subprocess.run([sys.executable, "-m", "cli.main", "serve", "missing.txt", "--port", "0"],
-                       cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
-    assert r.returncode == 2 and r.stderr.startswith("sleuth: error:")
-    assert "Traceback" not in r.stderr
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "notes.txt").write_text("shopping: eggs\n")
+    for name in ("folder", "notes.txt"):
+        r = subprocess.run([sys.executable, "-m", "cli.main", "serve", name, "--port", "0"],
+                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
+        assert r.returncode == 2 and r.stderr.startswith("sleuth: error:"), (name, r.stderr)
+        assert "Traceback" not in r.stderr
+
+
+def test_a_missing_or_blank_record_gets_the_new_game_form(tmp_path):
+    """Until a header is written the page is the New game form; its POST needs the token,
+    writes `sleuth new`'s header (refusing a bad one with nothing written) and only where
+    there is no game yet."""
+    from web.app import create_app
+
+    for path in (tmp_path / "missing.txt", tmp_path / "blank.txt"):
+        if path.name == "blank.txt":
+            path.write_text("\n  \n")
+        app = create_app(str(path), token="secret", token_required=False)
+        c = TestClient(app, base_url="http://127.0.0.1")
+        page = c.get("/")
+        assert page.status_code == 200 and 'aria-label="New game"' in page.text
+        assert c.get("/version").json() == {"version": None}
+        assert c.get("/live").status_code == 409
+        form = {"game": "mystery-hand", "players": "Ana Ben Cleo", "me": "Ana"}
+        assert c.post("/new", data=form, follow_redirects=False).status_code == 403
+        bad = c.post("/new", data=dict(form, token="secret", me="Zed"), follow_redirects=False)
+        assert bad.status_code == 400 and "nothing was written" in bad.text
+        assert not path.exists() or not path.read_text().strip()
+        ok = c.post("/new", data=dict(form, token="secret"), follow_redirects=False)
+        assert ok.status_code == 303
+        assert path.read_text() == "game: mystery-hand\nplayers: Ana Ben Cleo\nme: Ana\n"
+        assert 'id="statement"' in c.get("/").text
+        again = c.post("/new", data=dict(form, token="secret", players="A B C"),
+                       follow_redirects=False)
+        assert again.status_code == 409
+        assert path.read_text() == "game: mystery-hand\nplayers: Ana Ben Cleo\nme: Ana\n"
 
 
 def test_serve_loads_its_web_stack_only_when_it_runs():

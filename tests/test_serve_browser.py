@@ -237,6 +237,9 @@ class Table:
         """Build ``statement`` in the Statement box by taps only; the taps it took."""
         want = words(statement)
         ask_all = len(want) > 3 and want[1] == "asks" and want[2] == "all"
+        # an ask of one answered by two or more cards: their count, then the set in one tap
+        shown = want[4:] if len(want) > 5 and want[1] == "asks" and not ask_all \
+            and all(re.fullmatch(r"(10|[2-9AJQK])[SHDC]", w) for w in want[4:]) else []
         start = self.taps
         for _ in range(80):
             have = words(self.box.input_value())
@@ -264,6 +267,10 @@ class Table:
                 wrong = [p for p in need if got.get(p) != need[p]]
                 assert wrong, (have, want)
                 self.tap(need[wrong[0]], wrong[0])
+            elif shown and have == want[:4]:
+                self.tap(str(len(shown)), "Answer: how many shown")
+            elif shown and have == want[:4] + [str(len(shown))]:
+                self.tap(" ".join(shown), f"Which {len(shown)} shown")
             elif have == want[:len(have)]:
                 self.tap(want[len(have)])
             else:
@@ -346,6 +353,7 @@ def test_a_whole_mystery_hand_game_by_taps(browser, tmp_path):
         assert set(alerts[0].split(":", 1)[1].split()) == THREE_MYSTERY
         assert analyze(path)["mystery"]["determined"]
         assert len(checked) == 5 and table.no_sideways_scroll()
+        assert max(taps["ask one"]) <= 5 and max(taps["ask all"]) <= 12, taps
         if os.environ.get("SLEUTH_SCREENSHOTS") == "1":
             SHOTS.mkdir(parents=True, exist_ok=True)
             # the alert at the top of the phone's screen, the sheet below it
@@ -355,6 +363,106 @@ def test_a_whole_mystery_hand_game_by_taps(browser, tmp_path):
             desk = Table(browser, server.url, THREE, viewport=DESKTOP)
             desk.page.screenshot(path=str(SHOTS / "serve-desktop.png"))
     report("Mystery Hand, 3 players, from sleuth new", taps, seconds)
+
+
+def test_an_ask_of_one_with_several_cards_shown_takes_five_taps(browser, tmp_path):
+    """When Ana is asked, her answer is filled in from her hand as soon as the range is
+    tapped (whom, the range, Log); when Ana asks and is shown three cards: whom, the range,
+    how many, the set of cards (one tap: the sets of three Ben may hold), Log."""
+    path = header_only(tmp_path, "mystery-hand", THREE, "--dealer", "Cleo")
+    path.write_text(path.read_text() + "\n".join(THREE_GAME[:40]) + "\n")
+    with Server(path) as server:
+        table = Table(browser, server.url, THREE)
+        for line, most in ((THREE_GAME[40], 3), (THREE_GAME[41], 5)):
+            n = table.enter(line)
+            assert table.log()[0].startswith("logged line"), line
+            print(f"\n{line!r}: {n + 1} taps, Log included")
+            assert n + 1 <= most, (line, n + 1)
+        assert statements(path) == THREE_GAME[:42]
+
+
+def test_a_new_game_from_the_page_writes_what_sleuth_new_writes(browser, tmp_path):
+    """Serving a file that does not exist yet: the page is the New game form; a refused
+    header writes nothing and says why; the header written is byte for byte `sleuth new`'s,
+    and the page becomes the game's (a statement logged by taps)."""
+    path = tmp_path / "fresh.txt"
+    with Server(path) as server:
+        page = browser.new_context(viewport=PHONE).new_page()
+        page.set_default_timeout(300_000)
+        page.goto(server.url)
+        form = page.get_by_role("main", name="New game")
+        form.get_by_role("combobox", name="Game").select_option("mystery-hand")
+        form.get_by_role("textbox", name="Players").fill("Ana Ben Cleo")
+        form.get_by_role("textbox", name="Me").fill("Zed")
+        form.get_by_role("button", name="Start the game").click()
+        alert = page.get_by_role("alert")
+        assert "Zed" in alert.inner_text() and "nothing was written" in alert.inner_text()
+        assert not path.exists()
+        assert form.get_by_role("textbox", name="Players").input_value() == "Ana Ben Cleo"
+        form.get_by_role("textbox", name="Me").fill("ana")        # any case, as --me
+        form.get_by_role("textbox", name="Dealer").fill("Cleo")
+        form.get_by_role("textbox", name="Variant").fill("no-exact-request")
+        form.get_by_role("button", name="Start the game").click()
+        page.get_by_role("textbox", name="Statement").wait_for()
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+        same = tmp_path / "same.txt"
+        sleuth("new", "mystery-hand", str(same), "--players", "Ana Ben Cleo", "--me", "ana",
+               "--dealer", "Cleo", "--variant", "no-exact-request")
+        assert path.read_bytes() == same.read_bytes()
+        page.close()
+        table = Table(browser, server.url, THREE)
+        table.enter(THREE_GAME[0])
+        assert table.log()[0].startswith("logged line")
+        assert statements(path) == THREE_GAME[:1]
+    # a second form over a record that has a game is refused, the file untouched
+    with Server(path) as server:
+        before = path.read_bytes()
+        req = urllib.request.Request(server.url + "new", data=b"token=x&game=clue&players=A+B+C",
+                                     headers={"Content-Type": "application/x-www-form-urlencoded"})
+        with pytest.raises(urllib.error.HTTPError) as e:
+            urllib.request.urlopen(req, timeout=30)
+        assert e.value.code in (403, 409)
+        assert path.read_bytes() == before
+
+
+CLUE = ROOT / "samples" / "clue" / "three-players.txt"
+
+
+def percent_cell(p: float) -> str:
+    x = 100 * p
+    return "<1%" if x < 1 else ">99%" if x > 99 else f"{x:.0f}%"
+
+
+def test_the_clue_grid_is_sleuth_analyze_json(browser, tmp_path):
+    """Clue's notebook on the phone: a table named Sheet, one row per card and one column
+    per player and the case file; every cell's accessible name says what `sleuth analyze
+    --json` says of that card there ("Knife: Ben", "Knife: 40% case file", "Knife: not
+    Cleo"), and no sideways scrolling at 360 px."""
+    path = copy_of(tmp_path, CLUE)
+    want = analyze(path)["cards"]
+    places = {"case file": "envelope", "face up": "faceup"}
+    with Server(path) as server:
+        table = Table(browser, server.url, ["Ana", "Ben", "Cleo"])
+        from tests.serve_harness import sheet_names
+
+        names = sheet_names(table.page)
+        assert table.no_sideways_scroll()
+    cards = {c for c, d in want.items() if isinstance(d, dict)}
+    assert len(names) == len(cards) * 4            # Ana Ben Cleo FILE
+    seen = set()
+    for name in names:
+        card, said = name.split(": ", 1)
+        m = re.fullmatch(r"(not )?(<1%|>99%|\d+%)? ?(.+)", said)
+        neg, pc, where = m.group(1), m.group(2), places.get(m.group(3), m.group(3))
+        p = want[card].get(where, 0.0)
+        if neg:
+            assert p == 0, name
+        elif pc:
+            assert pc == percent_cell(p) and 0 < p < 1, (name, p)
+        else:
+            assert p >= 1 - 1e-9, (name, p)
+        seen.add((card, where))
+    assert {c for c, _ in seen} == cards
 
 
 def test_a_literature_game_with_unseen_lines_by_taps(browser, tmp_path):

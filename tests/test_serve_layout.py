@@ -56,7 +56,6 @@ def test_on_a_phone_the_sheet_is_in_sight_above_the_entry_panel(served):
         b = box(page.get_by_role("button", name=name, exact=True))
         assert b["height"] >= 44 and b["width"] >= 44, (name, b)
         assert b["y"] >= pane["y"] - 1, (name, b, pane)
-    assert box(first)["height"] >= 40
 
     # one tap folds the panel to its bar, and the sheet gets the screen; one more unfolds it
     toggle = page.get_by_role("button", name="Entry", exact=True)
@@ -68,9 +67,51 @@ def test_on_a_phone_the_sheet_is_in_sight_above_the_entry_panel(served):
     folded = box(panel)
     assert folded["height"] < 100 and folded["y"] > pane["y"], (folded, pane)
     assert page.get_by_role("status").is_visible()
+    # folded, the sheet's cells are a finger's size
+    cell = sheet.get_by_role("button", name="AS: ", exact=False).first
+    assert box(cell)["height"] >= 44 and box(cell)["width"] >= 44
     toggle.click()
     assert toggle.get_attribute("aria-expanded") == "true"
     assert statement.is_visible()
+
+
+def rows_in_sight(page) -> int:
+    """How many of the sheet's 13 rank rows are wholly on screen above the entry panel."""
+    pane = box(page.get_by_role("region", name="Entry", exact=True))
+    rows = page.get_by_role("table", name="Sheet", exact=True).locator("tbody tr")
+    n = 0
+    for i in range(rows.count()):
+        b = box(rows.nth(i))
+        n += b["y"] >= 0 and b["y"] + b["height"] <= pane["y"] + 1
+    return n
+
+
+def test_the_whole_sheet_stays_in_sight_while_a_statement_is_entered(served):
+    """At 360 x 640 with the entry panel open, all 13 rows of the grid are on screen at every
+    step of an ask (whom, range, answer) and of an ask of all (its count rows), with no
+    sideways scrolling; the panel's choices scroll inside it."""
+    browser, url = served
+    page = open_page(browser, url, PHONE)
+    entry = page.get_by_role("group", name="Tap entry", exact=True)
+    seen = [rows_in_sight(page)]
+    entry.get_by_role("group", name="Asks whom").get_by_role("button", name="Ana", exact=True).click()
+    seen.append(rows_in_sight(page))
+    entry.get_by_role("button", name="4H-7H", exact=True).click()
+    seen.append(rows_in_sight(page))
+    assert page.get_by_role("group", name="Answer: how many shown").is_visible()
+    page.get_by_role("textbox", name="Statement").fill("")
+    entry.get_by_role("group", name="Asks whom").get_by_role("button", name="all", exact=True).click()
+    entry.get_by_role("button", name="4H-7H", exact=True).click()
+    assert page.get_by_role("group", name="Ben", exact=True).is_visible()
+    seen.append(rows_in_sight(page))
+    print(f"\nrows of the sheet in sight at 360 x 640, panel open, per step: {seen}")
+    assert seen == [13] * len(seen), seen
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    # the controls of the panel are still a finger's size
+    for b in page.get_by_role("region", name="Entry", exact=True).get_by_role("button").all():
+        if b.is_visible():
+            bb = box(b)
+            assert bb["height"] >= 44 and bb["width"] >= 44, (b.inner_text(), bb)
 
 
 def test_the_last_line_scrolls_clear_of_the_panel(served):

@@ -317,9 +317,60 @@ class Engine:
         return out
 
 
+def no_game_yet(path: str) -> bool:
+    """Whether ``path`` holds no record yet: absent, or nothing but blanks (the page then
+    offers the New game form)."""
+    try:
+        return not os.path.exists(path) or not read_text(path).strip()
+    except SleuthError:
+        return False        # unreadable: the engine says why
+
+
+def game_choices() -> list[dict]:
+    """The games for the New game form: name, title, header keys and variant options."""
+    from solver.games import game_names, get_game
+
+    out = []
+    for name in game_names():
+        g = get_game(name)
+        options = []
+        for o in g.option_specs():
+            vals = [] if set(o.values) <= {False, True} else [str(v) for v in o.values
+                                                             if v is not None]
+            options.append({"name": o.name, "values": vals, "help": o.help})
+        out.append({"name": name, "title": g.title or name, "header_keys": list(g.header_keys),
+                    "options": options})
+    return out
+
+
+def start_game(path: str, form: dict) -> None:
+    """The New game form's fields written as the record's header, by the same function as
+    ``sleuth new`` (:func:`solver.records.start_record`); only over an absent or blank file.
+    Raises the engine's errors (a bad name, option or player count: nothing written)."""
+    from solver.errors import NotationError
+    from solver.records import start_record
+
+    extras = []
+    for kv in (form.get("extra") or "").splitlines():
+        if not kv.strip():
+            continue
+        if "=" not in kv:
+            raise NotationError("expected KEY=VALUE", text=kv)
+        k, v = kv.split("=", 1)
+        extras.append((k.strip(), v.strip()))
+    variant = [o.strip() for o in (form.get("variant") or "").split(",") if o.strip()]
+    start_record(path, (form.get("game") or "").strip(), form.get("players") or "",
+                 me=(form.get("me") or "").strip() or None, variant=variant,
+                 dealer=(form.get("dealer") or "").strip() or None, extra=extras,
+                 over_blank=True)
+
+
 def create_app(path: str, view: Any = Session._ME, *, token: str, token_required: bool,
-               loopback: bool = True, timeout: float = DEFAULT_TIMEOUT):
-    """The Starlette app over the record ``path`` (see the module doc)."""
+               loopback: bool = True, timeout: float = DEFAULT_TIMEOUT,
+               as_name: str | None = None):
+    """The Starlette app over the record ``path`` (see the module doc).  Over a path with
+    no record yet (:func:`no_game_yet`) the page is the New game form (``POST /new``) until
+    a header is written; ``as_name`` (``--as``) is then resolved against it."""
     from starlette.applications import Starlette
     from starlette.concurrency import run_in_threadpool
     from starlette.requests import Request
@@ -329,8 +380,32 @@ def create_app(path: str, view: Any = Session._ME, *, token: str, token_required
 
     from web.review import environment
 
-    engine = Engine(path, view, timeout)
     env = environment()
+    made = threading.Lock()
+
+    def current() -> Engine | None:
+        """The engine over the record; ``None`` while there is none (the New game form)."""
+        engine = getattr(app.state, "engine", None)
+        if engine is not None or no_game_yet(path):
+            return engine
+        with made:
+            if getattr(app.state, "engine", None) is None:
+                v = view
+                if as_name is not None:     # --as, given before the header was written
+                    from cli.commands import resolve_view
+                    from solver.records import read_record
+
+                    try:
+                        v = resolve_view(read_record(path), as_name)
+                    except SleuthError:
+                        v = Session._ME     # not a player of it: the record's me
+
+                app.state.engine = Engine(path, v, timeout)
+        return app.state.engine
+
+    def no_game() -> Response:
+        return PlainTextResponse("no game yet: start one with the New game form",
+                                 status_code=409)
 
     def given_token(request: Request) -> str:
         return (request.headers.get("x-sleuth-token") or request.query_params.get("token")
@@ -361,7 +436,23 @@ def create_app(path: str, view: Any = Session._ME, *, token: str, token_required
             "form-action 'self'; base-uri 'none'")
         return response
 
+    def new_form(form: dict | None = None, error: str | None = None, code: int = 200):
+        f = {k: (form or {}).get(k, "") for k in
+             ("game", "players", "me", "dealer", "variant", "extra")}
+        f["game"] = f["game"] or "mystery-hand"
+        f["me"] = f["me"] or (as_name if form is None and as_name else "")
+        body = env.get_template("new.html").render(
+            games=game_choices(), f=f, error=error, token=token, suffix=suffix(),
+            path=Path(path).name)
+        return HTMLResponse(body, status_code=code)
+
     async def page(request: Request) -> Response:
+        engine = await run_in_threadpool(current)
+        if engine is None:
+            resp = new_form()
+            if token_required:
+                resp.set_cookie("sleuth_token", token, httponly=True, samesite="strict")
+            return resp
         html = await run_in_threadpool(engine.live_html, env, None, token, True)
         body = env.get_template("page.html").render(
             live_html=html, token=token, suffix=suffix(), status=engine.last_status,
@@ -373,21 +464,36 @@ def create_app(path: str, view: Any = Session._ME, *, token: str, token_required
         return resp
 
     async def live_part(request: Request) -> Response:
+        engine = await run_in_threadpool(current)
+        if engine is None:
+            return no_game()
         whatif = request.query_params.get("whatif")
         quick = request.query_params.get("quick") == "1" and not whatif
         html = await run_in_threadpool(engine.live_html, env, whatif or None, token, quick)
         return HTMLResponse(html)
 
     async def version(request: Request) -> Response:
+        engine = await run_in_threadpool(current)
+        if engine is None:
+            return JSONResponse({"version": None})
         return JSONResponse({"version": await run_in_threadpool(engine.version)})
 
     async def partial(request: Request) -> Response:
+        engine = await run_in_threadpool(current)
+        if engine is None:
+            return no_game()
         return JSONResponse(engine.partial())
 
     async def hint(request: Request) -> Response:
+        engine = await run_in_threadpool(current)
+        if engine is None:
+            return no_game()
         return JSONResponse(await run_in_threadpool(engine.hint))
 
     async def advice(request: Request) -> Response:
+        engine = await run_in_threadpool(current)
+        if engine is None:
+            return no_game()
         return JSONResponse(await run_in_threadpool(engine.advice))
 
     async def do(request: Request) -> Response:
@@ -429,10 +535,49 @@ def create_app(path: str, view: Any = Session._ME, *, token: str, token_required
             expect, as_form = str(form.get("version") or "") or None, True
         else:
             return PlainTextResponse("expected application/json or a form", status_code=415)
+        engine = await run_in_threadpool(current)
+        if engine is None:
+            return no_game()
         result = await run_in_threadpool(engine.act, line, expect)
         if as_form:
             return RedirectResponse("/" + suffix(), status_code=303)
         return JSONResponse(result)
+
+    async def new_game(request: Request) -> Response:
+        """The New game form's POST: the header written (only where no record is yet), under
+        the record's lock as every change; the token in the form (or the header)."""
+        from urllib.parse import parse_qs
+
+        body = await request.body()
+        if len(body) > MAX_BODY:
+            return PlainTextResponse("refused: too long for a header", status_code=413)
+        ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        if ctype != "application/x-www-form-urlencoded":
+            return PlainTextResponse("expected a form", status_code=415)
+        try:
+            pairs = parse_qs(body.decode("utf-8"), keep_blank_values=True)
+        except UnicodeDecodeError:
+            return PlainTextResponse("expected UTF-8 form fields", status_code=400)
+        form = {k: v[0] for k, v in pairs.items()}
+        given = form.get("token") or request.headers.get("x-sleuth-token") or ""
+        if not same(given, token):
+            return PlainTextResponse("refused: a change carries the page's token",
+                                     status_code=403)
+
+        def create() -> tuple[str, int] | None:
+            with made:
+                if not no_game_yet(path):
+                    return ("refused: the record has a game already (reload the page)", 409)
+                try:
+                    start_game(path, form)
+                except SleuthError as e:
+                    return (f"refused: {e}", 400)
+            return None
+
+        refused = await run_in_threadpool(create)
+        if refused is not None:
+            return new_form(form, *refused)
+        return RedirectResponse("/" + suffix(), status_code=303)
 
     async def asset(request: Request) -> Response:
         name = request.path_params["name"]
@@ -443,7 +588,9 @@ def create_app(path: str, view: Any = Session._ME, *, token: str, token_required
         return Response((STATIC / name).read_bytes(), media_type=ASSETS[name], headers=headers)
 
     async def manifest(request: Request) -> Response:
-        t = engine.session.game.title or engine.session.record.game
+        engine = await run_in_threadpool(current)
+        t = "new game" if engine is None else (engine.session.game.title
+                                                or engine.session.record.game)
         data = {"name": f"cardsleuth: {t}", "short_name": "sleuth",
                 "start_url": "/" + suffix(), "scope": "/", "display": "standalone",
                 "background_color": "#ffffff", "theme_color": "#1d4e89",
@@ -457,10 +604,12 @@ def create_app(path: str, view: Any = Session._ME, *, token: str, token_required
     routes = [Route("/", page), Route("/live", live_part), Route("/version", version),
               Route("/advice", advice), Route("/hint", hint),
               Route("/partial", partial), Route("/do", do, methods=["POST"]),
+              Route("/new", new_game, methods=["POST"]),
               Route("/static/{name}", asset), Route("/manifest.webmanifest", manifest)]
     from starlette.middleware import Middleware
     from starlette.middleware.base import BaseHTTPMiddleware
 
     app = Starlette(routes=routes, middleware=[Middleware(BaseHTTPMiddleware, dispatch=guard)])
-    app.state.engine = engine
+    app.state.engine = None
+    current()
     return app

@@ -25,6 +25,19 @@ def percent_cell(p: float) -> str:
     return "<1%" if x < 1 else ">99%" if x > 99 else f"{x:.0f}%"
 
 
+def chance_cell(card: str, p: float, place: str) -> tuple[str, str, str]:
+    """A sheet cell where the card is not certain: its text, accessible name and kind, the
+    chance that ``card`` is in ``place``.
+
+    >>> chance_cell("9S", 0.12, "mystery"), chance_cell("AD", 0.0, "mystery")
+    (('12%', '9S: 12% mystery', 'chance'), ('·', 'AD: not mystery', 'no'))
+    """
+    if p <= 0:
+        return "·", f"{card}: not {place}", "no"
+    text = percent_cell(p)
+    return text, f"{card}: {text} {place}", "chance"
+
+
 def place_name(loc: str, target: str = "mystery") -> str:
     """A location as a person reads it: a player's name, ``mystery``, ``face up``...
 
@@ -67,15 +80,57 @@ def mystery_sheet(a, view: str | None) -> dict:
                 label = f"{name}: {place_name(where, a.target)}"
                 kind = "mine" if where == view else "myst" if where == a.target else "known"
             else:
-                p = a.cards[name].get(a.target, 0.0)
-                if p <= 0:
-                    text, label, kind = "·", f"{name}: not mystery", "no"
-                else:
-                    text = percent_cell(p)
-                    label, kind = f"{name}: {text} mystery", "chance"
+                text, label, kind = chance_cell(name, a.cards[name].get(a.target, 0.0),
+                                                "mystery")
             cells.append({"card": name, "text": text, "label": label, "kind": kind})
         rows.append({"rank": RANKS[r - 1], "cells": cells})
     return {"kind": "grid", "heads": [SUIT_HEAD[s] for s in SUITS], "rows": rows}
+
+
+def clue_sheet(a, view: str | None) -> dict:
+    """Clue's notebook (CL-2): one row per card (suspects, weapons, rooms), one column per
+    player, the case file and the face-up cards, as the terminal's (``cli/clue.py``): X
+    where the card certainly is, · where it cannot be, else the chance it is there; every
+    cell with its accessible name ("Knife: Ben", "Knife: 40% case file", "Knife: not Cleo")."""
+    from cli.clue import ENVELOPE, FACEUP, _head
+
+    locs = [l for l in a.locations if l not in (ENVELOPE, FACEUP)] + [ENVELOPE] + \
+        [l for l in a.locations if l == FACEUP]
+    said = {l: "case file" if l == ENVELOPE else place_name(l) for l in locs}
+    rows = []
+    for title, group in zip(("Suspects", "Weapons", "Rooms"), a.deck.groups):
+        for i, card in enumerate(group):
+            where = a.certain(card)
+            cells = []
+            for l in locs:
+                p = (1.0 if l == where else 0.0) if where is not None else \
+                    a.cards[card].get(l, 0.0)
+                if p >= 1.0:
+                    text, label = "X", f"{card}: {said[l]}"
+                    kind = "mine" if l == view else "myst" if l == ENVELOPE else "known"
+                else:
+                    text, label, kind = chance_cell(card, p, said[l])
+                cells.append({"card": card, "text": text, "label": label, "kind": kind})
+            rows.append({"rank": card, "group": title if i == 0 else None, "cells": cells})
+    return {"kind": "grid", "game": "clue", "heads": [_head(l) for l in locs], "rows": rows,
+            "legend": "X = certainly there, · = cannot be there, else the chance it is "
+                      "there; FILE = the case file" + ("; up = face up"
+                                                       if FACEUP in locs else "")}
+
+
+def clue_extras(a) -> dict:
+    """The possible case files, the verdict and what is an estimate (Clue)."""
+    c = a.envelope
+    count = f"{c.count:,}" if c.count is not None else f"at most {c.upper:,} (not counted)"
+    precision = ("Probabilities: exact (uniformly random case file and deal, truthful "
+                 "players)." if a.exact else
+                 f"Probabilities: estimates (95% half-width {a.error:.3f}); certainties "
+                 "are exact.")
+    top = [{"cards": " ".join(cards), "p": f"{p:.3g}" if 0 < p < 0.99 else
+            ("1" if p >= 1 else "0")} for cards, p in (c.top or [])]
+    return {"candidates": count, "certain_in": " ".join(c.certain), "top": top,
+            "verdict": a.verdict, "precision": precision, "estimate": not a.exact,
+            "candidates_title": "Possible case files", "top_title": "case file"}
 
 
 def mystery_extras(a) -> dict:
@@ -332,6 +387,9 @@ def live(session, whatif: str | None = None, quick: bool = False,
         if rec.game == "mystery-hand":
             out["sheet"] = mystery_sheet(analysis, view)
             out["extras"] = mystery_extras(analysis)
+        elif rec.game == "clue":
+            out["sheet"] = clue_sheet(analysis, view)
+            out["extras"] = clue_extras(analysis)
         elif rec.game == "literature":
             out["sheet"] = literature_sheet(analysis, view)
             out["extras"] = literature_extras(analysis)

@@ -75,7 +75,7 @@ def quiet_on_exit(server) -> None:
 
 
 def serve(path: str, view: Any, host: str, port: int, out=None,
-          timeout: float | None = None) -> int:
+          timeout: float | None = None, as_name: str | None = None) -> int:
     """Serve ``path`` until interrupted; the exit code (0 after Ctrl-C).  Raises the
     engine's errors (a record that cannot be read) before anything is bound."""
     import uvicorn
@@ -88,7 +88,8 @@ def serve(path: str, view: Any, host: str, port: int, out=None,
     from solver.model.budget import DEFAULT_TIMEOUT
 
     app = create_app(path, view, token=token, token_required=not loopback,
-                     loopback=loopback, timeout=DEFAULT_TIMEOUT if timeout is None else timeout)
+                     loopback=loopback, timeout=DEFAULT_TIMEOUT if timeout is None else timeout,
+                     as_name=as_name)
     try:
         sock = bind(host, port)
     except OSError as e:
@@ -119,7 +120,8 @@ def serve(path: str, view: Any, host: str, port: int, out=None,
     except KeyboardInterrupt:
         pass
     finally:
-        app.state.engine.stop()
+        if app.state.engine is not None:    # none: still at the New game form
+            app.state.engine.stop()
         sock.close()
     print("stopped", file=out, flush=True)
     return 0

@@ -26,7 +26,10 @@
   function openEntry(open) {
     entry.classList.toggle("collapsed", !open);
     toggle.setAttribute("aria-expanded", open ? "true" : "false");
+    // the sheet is compact while the panel is open (app.css: all 13 rows above it)
+    document.documentElement.classList.toggle("entry-open", open);
   }
+  openEntry(true);
   toggle.hidden = false;
   toggle.addEventListener("click", () => openEntry(toggle.getAttribute("aria-expanded") !== "true"));
   // the page's bottom padding is the panel's height, so the last line can scroll above it
@@ -282,9 +285,11 @@
     h.className = "group-title";
     h.setAttribute("aria-hidden", "true");
     h.textContent = title;
-    g.append(h);
+    const chips = document.createElement("div");       // the choices, beside the title
+    chips.className = "chips";
+    g.append(h, chips);
     choicesEl.append(g);
-    return g;
+    return chips;
   }
 
   function spec(keyword) {
@@ -347,7 +352,7 @@
     return text;
   }
 
-  function put(text) { setBox(autofill(text)); }
+  function put(text) { setBox(autofill(text)); entry.scrollTop = 0; }   // the next step's choices from the top
 
   function renderChoices() {
     choicesEl.replaceChildren();
@@ -370,6 +375,10 @@
 
   function firstChoices() {
     const implied = E.turn;
+    // the player on turn's choices first (the most common entry), then another actor;
+    // first of all who may take an extra turn, when someone may
+    const extra = (E.may_act || []).some((n) => n !== implied);
+    if (implied && !pickActor && !extra) verbChoices(null, implied);
     if (pickActor || !implied) {
       const who = group("Who acts");
       for (const n of E.names) who.append(button(n, () => { pickActor = false; put(n); }));
@@ -379,7 +388,11 @@
       const me = document.createElement("span");
       me.className = "actor";
       me.textContent = implied + " (on turn)";
-      who.append(me, button("Someone else acts", () => { pickActor = true; renderChoices(); }));
+      who.append(me);
+      // who may take an extra turn now (MH-12): one tap, not "Someone else acts" and a name
+      for (const n of E.may_act || []) if (n !== implied) who.append(button(n, () => put(n)));
+      who.append(button("Someone else acts", () => { pickActor = true; renderChoices(); }));
+      if (extra) verbChoices(null, implied);
     }
     const lead = E.lead;
     if (lead.length) {
@@ -390,7 +403,6 @@
         g.append(button(k, () => put(direct ? k + ":" : k)));
       }
     }
-    if (implied && !pickActor) verbChoices(null, implied);
   }
 
   function verbChoices(p, actor) {
@@ -436,8 +448,10 @@
       if (verb === "asks" && n === 1 && E.asks && E.asks.cards && E.asks.cards[p.actor]) {
         words = E.asks.cards[p.actor].concat(slot.includes("?") ? ["?"] : []);
       }
-      choiceList(title, words,
-        (w) => put(p.head + " " + w), slot.includes(RANGES) ? "ranges" : slot.includes(CARDS) ? "cards" : "");
+      choiceList(title, words, (w) => {
+        const own = ownAnswer(p, verb, n === slots.length - 1 ? w : null);
+        put(own === null ? p.head + " " + w : compose(p, p.head + " " + w, own));
+      }, slot.includes(RANGES) ? "ranges" : slot.includes(CARDS) ? "cards" : "");
       return;
     }
     if (p.answer === null && verb === "announces") {        // more cards, or the answer
@@ -457,7 +471,9 @@
       // one row per suit (and the rank sets), so that the grid reads as a deck
       const rows = new Map();
       for (const w of words) {
-        const key = /\*$/.test(w) ? "*" : w === "?" ? "?" : w.replace(/^.*?([SHDC])$/, "$1").slice(-1);
+        // a playing card's suit; named cards (Clue's) in one row
+        const key = /\*$/.test(w) ? "*" : w === "?" ? "?"
+          : /^(10|[2-9AJQK])[SHDC]$|^[2-9AJQK1][0-9]?[SHDC]-/.test(w) ? w.slice(-1) : "";
         if (!rows.has(key)) rows.set(key, []);
         rows.get(key).push(w);
       }
@@ -490,14 +506,34 @@
     if (E.game === "mystery-hand" && verb === "asks") {
       const g = group("Answer: how many shown");
       for (const c of ["0", "1", "2", "3", "4", "?"]) {
-        g.append(button(c, () => put(compose(p, p.head, c)), ans === c));
+        g.append(button(c, () => {
+          // shown to the asker: a count that only one set of cards can make is that set
+          const sets = p.actor === E.view && range && /^[1-4]$/.test(c)
+            ? combos(mayHold(target, E.range_cards[range]), Number(c)) : [];
+          put(compose(p, p.head, sets.length === 1 ? sets[0].join(" ") : c));
+        }, ans === c));
       }
       if (range && E.view && (p.actor === E.view || target === E.view)) {
         const shown = ans.split(/\s+/).filter((w) => E.cards.includes(w));
-        choiceList("Cards shown", E.range_cards[range], (w) => {
+        const order = E.range_cards[range];
+        choiceList("Cards shown", order, (w) => {
           const now = shown.includes(w) ? shown.filter((x) => x !== w) : shown.concat([w]);
+          now.sort((a, b) => order.indexOf(a) - order.indexOf(b));
           put(compose(p, p.head, now.length ? now.join(" ") : "0"));
         }, "cards", shown);
+        // a count of two or more shown to the asker: the sets of that many cards it may
+        // hold, one tap each (a whole answer in one tap: an ask of one in at most 5 taps)
+        const k = /^[2-4]$/.test(ans) ? Number(ans) : shown.length >= 2 ? shown.length : 0;
+        if (p.actor === E.view && k) {
+          const sets = combos(mayHold(target, order), k);
+          if (sets.length) {
+            const sg = group("Which " + k + " shown", "cards");
+            for (const c of sets) {
+              const text = c.join(" ");
+              sg.append(button(text, () => put(compose(p, p.head, text)), ans === text));
+            }
+          }
+        }
       }
       return;
     }
@@ -526,6 +562,36 @@
     const words = expand(answers, null);
     const g = group("Answer");
     for (const w of words) g.append(button(w, () => put(compose(p, p.head, w)), ans === w));
+  }
+
+  // The view's own answer to an ask of it: the cards of the range it holds (its hand is
+  // known), filled in as soon as the range is tapped; null where it does not apply.
+  function ownAnswer(p, verb, range) {
+    const target = p.rest[0];
+    if (E.game !== "mystery-hand" || verb !== "asks" || !range || !E.view
+        || target !== E.view || !E.range_cards[range]) return null;
+    const mine = (E.held || {})[E.view] || [];
+    if (!mine.length) return null;              // the hand is not written yet
+    const shown = E.range_cards[range].filter((c) => mine.includes(c));
+    return shown.length ? shown.join(" ") : "0";
+  }
+
+  // The cards of ``cards`` that ``who`` may hold: none another place certainly has.
+  function mayHold(who, cards) {
+    const elsewhere = new Set();
+    for (const [place, held] of Object.entries(E.held || {})) {
+      if (place !== who) for (const c of held) elsewhere.add(c);
+    }
+    return cards.filter((c) => !elsewhere.has(c));
+  }
+
+  function combos(items, k) {
+    if (k === 0) return [[]];
+    const out = [];
+    items.forEach((x, i) => {
+      for (const rest of combos(items.slice(i + 1), k - 1)) out.push([x].concat(rest));
+    });
+    return out;
   }
 
   function parseCounts(ans) {
