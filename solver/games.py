@@ -459,6 +459,13 @@ class Game(ABC):
         """What ``view`` knows after ``record`` (raises the game's errors)."""
         raise NotImplementedError
 
+    def certainties(self, record: "Record", view: str | None) -> Knowledge:
+        """The first answer of an analysis (:mod:`solver.staged`): ``certain`` and ``safe``
+        of :class:`Knowledge`, complete, and quick.  By default the whole of
+        :meth:`knowledge` (a game whose analysis is quick); a game whose figures can take
+        long gives its backbone alone (``uncertainty`` ``None``)."""
+        return self.knowledge(record, view)
+
     def views(self, record: "Record") -> list[str | None]:
         """Every view the record supports (players; the public view is added by replay)."""
         return [record.header.me] if record.header.me else []

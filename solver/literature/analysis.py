@@ -91,15 +91,7 @@ def analyze(record, view, *, max_states=MAX_STATES, time_budget=TIME_BUDGET,
 
         # the certainties first (the history model keeps its backbone: no extra work), so
         # that an analysis over its time still says them (solver.model.budget.TimeUp)
-        from solver.model.budget import TimeUp
-
-        try:
-            establish_places(vm, backbone(vm))
-        except TimeUp as e:         # the cards settled before the time ran out
-            if getattr(e, "partial_backbone", None) is not None:
-                e.established.update(places_of(vm, e.partial_backbone), certainties="some")
-            raise
-
+        settled_backbone(vm)
         mix = figures(record, view, vm, max_states, time_budget)
         if mix:
             return analyze_model(vm, mix.probs, len(record.statements), max_states,
@@ -117,6 +109,22 @@ def places_of(vm: ViewModel, bb) -> dict:
     places = {repr(card): [sorted({vm.fixed[k]} if k in vm.fixed else bb.possible[k])
                            for k in ks] for card, ks in t.card_keys.items()}
     return {"game": "literature", "view": vm.view, "places": places}
+
+
+def settled_backbone(vm: ViewModel):
+    """:func:`backbone` of ``vm``, its certainties noted with the analysis's deadline
+    (:func:`establish_places`); when the time runs out first, the cards settled by then
+    are noted before :class:`~solver.model.budget.TimeUp` goes on."""
+    from solver.model.budget import TimeUp
+
+    try:
+        bb = backbone(vm)
+    except TimeUp as e:
+        if getattr(e, "partial_backbone", None) is not None:
+            e.established.update(places_of(vm, e.partial_backbone), certainties="some")
+        raise
+    establish_places(vm, bb)
+    return bb
 
 
 def establish_places(vm: ViewModel, bb) -> None:

@@ -218,32 +218,25 @@ class LiteratureGame(Game):
     def view_supported(self, record, player) -> bool:
         return player == record.header.me or player in self._held(record)
 
-    def knowledge(self, record, view, budget: Budget = Budget()) -> Knowledge:
+    def certainties(self, record, view) -> Knowledge:
+        """The backbone alone (no count): :meth:`knowledge` without its ``uncertainty``."""
+        return self.knowledge(record, view, count=False)
+
+    def knowledge(self, record, view, budget: Budget = Budget(),
+                  count: bool = True) -> Knowledge:
+        """``count=False``: the certainties and safe claims only (``uncertainty`` None)."""
         from solver.literature import inference
+        from solver.literature.analysis import settled_backbone
         from solver.literature.engine import Play
-        from solver.model.counting import OverBudget, count_deals
 
         play = Play.of(record)
         t = play.table
         vm = inference.build(record, view, play)
-        bb = inference.backbone(vm)
+        bb = settled_backbone(vm)
         if not bb.consistent:
             raise vm.inconsistent()
         poss = {k: ({vm.fixed[k]} if k in vm.fixed else set(bb.possible[k])) for k in t.keys}
-        unc, exact = None, False
-        kw = {k: v for k, v in budget.kwargs().items() if k in ("max_states", "time_budget")}
-        try:
-            if vm.history:      # exact only for unheard answers (course by course)
-                from solver.literature.courses import exact_courses
-
-                branches = exact_courses(record, view, answers_only=True, **kw)
-                if branches:
-                    unc, exact = log10(sum(pr.total for _, pr in branches)), True
-            else:
-                cnt = count_deals(vm.model, support=bb.possible, **budget.kwargs())
-                unc, exact = log10(cnt.total), cnt.exact
-        except OverBudget:
-            pass
+        unc, exact = self._uncertainty(record, view, vm, bb, budget) if count else (None, False)
         certain: dict[str, str] = {}
         for card, ks in t.card_keys.items():
             if all(len(poss[k]) == 1 for k in ks):
@@ -269,6 +262,27 @@ class LiteratureGame(Game):
         summary = {"halves": halves, "safe_claims": sorted(safe), "turn": play.turn,
                    "score": play.score_by_team()}
         return Knowledge(certain, unc, exact, summary, safe=safe)
+
+    @staticmethod
+    def _uncertainty(record, view, vm, bb, budget: Budget) -> tuple[float | None, bool]:
+        """log10 of the number of deals (or of courses) and whether it is exact; ``None``
+        past the counting budget."""
+        from solver.model.counting import OverBudget, count_deals
+
+        kw = {k: v for k, v in budget.kwargs().items() if k in ("max_states", "time_budget")}
+        try:
+            if vm.history:      # exact only for unheard answers (course by course)
+                from solver.literature.courses import exact_courses
+
+                branches = exact_courses(record, view, answers_only=True, **kw)
+                if branches:
+                    return log10(sum(pr.total for _, pr in branches)), True
+            else:
+                cnt = count_deals(vm.model, support=bb.possible, **budget.kwargs())
+                return log10(cnt.total), cnt.exact
+        except OverBudget:
+            pass
+        return None, False
 
     def findings(self, record, view, steps, specs):
         label = view if view is not None else "public"

@@ -623,8 +623,18 @@ class HistoryModel:
                 possible[k].add(p)
                 unseen.discard((k, p))
 
+        def partial() -> Backbone:
+            # out of time: a card none of whose places is still undecided is settled (its
+            # possible places are exact); the others may be anywhere not yet ruled out
+            return Backbone(True, {k: possible[k] | {p for (c, p) in unseen if c == k}
+                                   for k in self.cards})
+
         first = self._solver(60.0)
-        st = first.Solve(m)
+        try:
+            st = first.Solve(m)
+        except TimeUp as e:         # what the model's own facts settle
+            e.partial_backbone = partial()
+            raise
         if st in (cp_model.INFEASIBLE, cp_model.MODEL_INVALID):
             self._bb = Backbone(False, {k: set() for k in self.cards})
             return self._bb
@@ -673,11 +683,7 @@ class HistoryModel:
                         raise BudgetError("CP-SAT could not finish the certainties in time")
                     take(one)
         except TimeUp as e:
-            # out of time: a card none of whose places is still undecided is settled (its
-            # possible places are exact); the others may be anywhere not yet ruled out
-            e.partial_backbone = Backbone(True, {k: possible[k] | {p for (c, p) in unseen
-                                                                  if c == k}
-                                                 for k in self.cards})
+            e.partial_backbone = partial()
             raise
         self._bb = Backbone(True, possible)
         return self._bb

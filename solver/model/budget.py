@@ -95,6 +95,8 @@ class Deadline:
         #: the CP-SAT solvers searching under this deadline now (:func:`cp_solver`), which
         #: :meth:`cancel` stops: a search does not look at the clock between its own limits
         self.solvers: set = set()
+        #: the deadlines of parts of this analysis (:class:`part`): cancelled with it
+        self.parts: list = []
         self.lock = threading.Lock()
         self.restart()
         self.at -= already
@@ -124,6 +126,9 @@ class Deadline:
             self.cancelled = True
             self.at = float("-inf")
             running = list(self.solvers)
+            parts = list(self.parts)
+        for p in parts:
+            p.cancel()
         for s in running:
             s.stop_search()
         if running:
@@ -183,6 +188,33 @@ class within:
 
     def __exit__(self, *exc) -> None:
         _LOCAL.deadline = self.prev
+
+
+class part(within):
+    """A part of the running analysis with a shorter time of its own (the certainties
+    before the figures, :mod:`solver.staged`): it ends after ``seconds`` or at the
+    enclosing deadline, whichever comes first, and a cancel of the enclosing deadline
+    cancels it.  Without an enclosing deadline, simply :class:`within` ``seconds``."""
+
+    def __init__(self, seconds: float):
+        outer = current()
+        left = seconds if outer is None else min(seconds, max(outer.remaining(), 0.0))
+        super().__init__(left)
+        self.outer = outer
+        d = self.deadline
+        if outer is not None and d is not None:
+            with outer.lock:
+                outer.parts.append(d)
+                gone = outer.cancelled
+            if gone:
+                d.cancel()
+
+    def __exit__(self, *exc) -> None:
+        super().__exit__(*exc)
+        if self.outer is not None:
+            with self.outer.lock:
+                if self.deadline in self.outer.parts:
+                    self.outer.parts.remove(self.deadline)
 
 
 def check(what: str = "the analysis") -> None:

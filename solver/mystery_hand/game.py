@@ -223,6 +223,21 @@ class MysteryHandGame(Game):
         safe = {"announce": summary["answer"]} if c.determined else {}
         return Knowledge(certain, unc, exact, summary, bound=c.count is None, safe=safe)
 
+    def certainties(self, record, view) -> Knowledge:
+        """The backbone alone (no count): the cards certainly placed, and the announcement
+        once the four cards of the mystery hand are all certain (MH-19)."""
+        from solver.cards import Card
+        from solver.mystery_hand.inference import build, target_of
+        from solver.staged import model_certain
+
+        vm = build(record, view)
+        certain = model_certain(vm, skip=("Jk",))
+        target = target_of(view, record.header, vm.opts)
+        inside = sorted((Card.parse(c) for c, l in certain.items() if l == target))
+        ans = [repr(c) for c in inside] if len(inside) == 4 else None
+        return Knowledge(certain, None, False, {"target": target, "answer": ans},
+                         safe={"announce": ans} if ans else {})
+
     def findings(self, record, view, steps, specs):
         from solver.mystery_hand.events import Announce
 

@@ -1,0 +1,123 @@
+"""The staged analysis (solver.staged): the certainties first, then the figures, for every
+registered game; what stage 1 shows is always certain, and complete when it says so."""
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from solver.games import Capability, games, get_game
+from solver.model.budget import Cancelled, TimeUp, within
+from solver.staged import Certainties, analyze_staged, certainties
+
+
+def record_of(game, seed: int = 3):
+    n = sorted(game.player_counts)[len(game.player_counts) // 2]
+    if game.lossy:
+        rec = game.simulate(n, (), seed, miss=0.2)
+    else:
+        rec = game.simulate(n, (), seed)
+    return rec.prefix(max(1, len(rec.statements) // 2))
+
+
+def analysed_certain(game, record, view) -> dict[str, str]:
+    return dict(game.knowledge(record, view).certain)
+
+
+@pytest.mark.parametrize("name", [g.name for g in games(Capability.ANALYZE)])
+def test_stage_one_is_the_analysis_certainties(name):
+    """Given its time, stage 1 has exactly the certainties of the whole analysis."""
+    game = get_game(name)
+    rec = record_of(game)
+    for view in dict.fromkeys([rec.header.me, None]):
+        c = certainties(game, rec, view, seconds=60)
+        assert isinstance(c, Certainties) and c.complete
+        assert dict(c.certain) == analysed_certain(game, rec, view), (name, view)
+        assert c.notes == tuple(game.table_notes(rec, view, None))
+
+
+@pytest.mark.parametrize("name", ["mystery-hand", "literature"])
+def test_stage_one_cut_short_says_only_what_is_certain(name):
+    """Out of its own time, stage 1 still says only certainties, and says it is partial."""
+    game = get_game(name)
+    rec = record_of(game, seed=5)
+    view = rec.header.me
+    full = analysed_certain(game, rec, view)
+    c = certainties(game, rec, view, seconds=0)
+    assert not c.complete
+    for card, where in c.certain:
+        assert full[card] == where
+
+
+def test_the_mystery_hands_announcement_is_a_certainty():
+    """Once the four cards of the mystery hand are certain, stage 1 says the announcement
+    is safe, as the analysis's verdict does."""
+    game = get_game("mystery-hand")
+    rec = game.simulate(4, (), 2)
+    view = rec.header.me
+    for n in range(len(rec.statements), 0, -1):
+        k = game.knowledge(rec.prefix(n), view)
+        if "announce" in k.safe:
+            c = certainties(game, rec.prefix(n), view, seconds=60)
+            assert dict(c.safe) == {"announce": " ".join(k.safe["announce"])}
+            assert any(a.startswith("Safe now: announce") for a in c.alerts)
+            break
+    else:
+        pytest.skip("the simulated game never determined the mystery hand")
+    first = next(i for i in range(1, len(rec.statements) + 1)
+                 if "announce" in game.knowledge(rec.prefix(i), view).safe)
+    assert not certainties(game, rec.prefix(first - 1), view, seconds=60).safe
+
+
+def test_staged_gives_the_certainties_then_the_analysis():
+    game = get_game("mystery-hand")
+    rec = record_of(game)
+    stages = list(analyze_staged(game, rec, rec.header.me))
+    assert isinstance(stages[0], Certainties)
+    a = stages[1]
+    assert a.to_json()["game"] == "mystery-hand"
+    for card, where in stages[0].certain:
+        assert a.certain(card) == where
+
+
+def test_a_cancel_of_the_analysis_is_not_taken_for_the_stages_own_time():
+    """A cancelled analysis stops stage 1 with Cancelled (never a partial answer)."""
+    game = get_game("literature")
+    rec = record_of(game, seed=5)
+    with within(60) as d:
+        assert d is not None
+        d.cancel()
+        with pytest.raises(Cancelled):
+            certainties(game, rec, rec.header.me, seconds=60)
+
+
+def test_a_cancel_from_another_thread_stops_stage_one():
+    """A lossy 8-player Literature record whose backbone takes seconds (CP-SAT over the
+    unseen courses): a cancel stops it with Cancelled, long before it would end."""
+    game = get_game("literature")
+    rec = game.simulate(8, (), 1, miss=0.2)
+    rec = rec.prefix(80)
+    out: dict = {}
+    started = threading.Event()
+
+    def run():
+        with within(120) as d:
+            out["d"] = d
+            started.set()
+            t0 = time.monotonic()
+            try:
+                out["c"] = certainties(game, rec, rec.header.me, seconds=100)
+            except TimeUp as e:
+                out["e"] = e
+            out["seconds"] = time.monotonic() - t0
+
+    t = threading.Thread(target=run)
+    t.start()
+    assert started.wait(10)
+    time.sleep(0.3)
+    out["d"].cancel()
+    t.join(60)
+    assert not t.is_alive()
+    assert isinstance(out.get("e"), Cancelled), out.get("c")
+    assert out["seconds"] < 5.0                 # a sanity bound, not a measurement
