@@ -66,11 +66,11 @@ def enumerate_deals(model, limit: int) -> np.ndarray | None:
     """Every consistent deal of ``model`` as rows of location indices, or ``None`` when
     there are more than ``limit`` (a plain backtracking search over the cards left
     uncertain by the counting module's sound propagation)."""
-    from solver.model.counting import _Infeasible, _propagate
+    from solver.model.counting import Infeasible, propagate
 
     try:
-        allowed, cons, cap, _ = _propagate(model)
-    except _Infeasible:
+        allowed, cons, cap, _ = propagate(model)
+    except Infeasible:
         return np.zeros((0, len(model.cards)), dtype=np.int16)
     n = len(model.cards)
     base = np.full(n, -1, dtype=np.int16)
@@ -155,16 +155,16 @@ def enumerate_deals(model, limit: int) -> np.ndarray | None:
 
 def _dp(model, max_states: int):
     """The counting programme of ``model`` (float tables) and what sampling needs."""
-    from solver.model.counting import _DP, _LAST_DP, _Infeasible, _Plan, _fingerprint, _simplify
+    from solver.model.counting import Infeasible, Plan, Programme, last_programme, simplify
 
-    kept = _LAST_DP.get(_fingerprint(model))    # the analysis just counted this model
+    kept = last_programme(model)    # the analysis just counted this model
     if kept is not None and kept[2].peak <= max_states and kept[2].total:
         return kept
     try:
-        prob = _simplify(model)
-        plan = _Plan(prob)
-        dp = _DP(plan, False, max_states, None, residues=False)
-    except _Infeasible:
+        prob = simplify(model)
+        plan = Plan(prob)
+        dp = Programme(plan, False, max_states, None, residues=False)
+    except Infeasible:
         raise NoDeal("the model has no consistent deal") from None
     if dp.total == 0:
         raise NoDeal("the model has no consistent deal")
@@ -172,11 +172,11 @@ def _dp(model, max_states: int):
 
 
 def _draw(prob, plan, dp, n: int, seed: int) -> np.ndarray:
-    from solver.model.counting import _deals_from_counts, _rngs
+    from solver.model.counting import deals_from_counts, rngs
 
-    gen, pyr = _rngs(seed)
+    gen, pyr = rngs(seed)
     K = dp.sample_counts(n, gen, pyr)
-    return np.asarray(_deals_from_counts(prob, plan, K, gen), dtype=np.int16)
+    return np.asarray(deals_from_counts(prob, plan, K, gen), dtype=np.int16)
 
 
 def sample_array(model, n: int, seed: int, max_states: int = 400_000) -> np.ndarray:
@@ -192,21 +192,21 @@ def sample_relaxed(model, n: int, seed: int, max_states: int = 100_000,
     deals of a relaxed model (the relaxations of :func:`solver.model.counting.estimate`)
     kept only when they meet every dropped statement and relaxed size (rejection keeps
     them exactly uniform).  Fewer rows come back when ``max_draws`` runs out."""
-    from solver.model.counting import (OverBudget, _Infeasible, _deals_from_counts,
-                                       _programme, _relaxations, _rngs, _simplify,
-                                       accepted_mask)
+    from solver.model.counting import (Infeasible, OverBudget, accepted_mask,
+                                       deals_from_counts, programme, relaxations, rngs,
+                                       simplify)
 
-    gen, pyr = _rngs(seed)
+    gen, pyr = rngs(seed)
     try:
-        prob0 = _simplify(model)
-    except _Infeasible:
+        prob0 = simplify(model)
+    except Infeasible:
         raise NoDeal("the model has no consistent deal") from None
     found = None
-    for dropped, relaxed, prob, plan_args in _relaxations(model, prob0):
+    for dropped, relaxed, prob, plan_args in relaxations(model, prob0):
         try:
-            plan, dp = _programme(prob, plan_args,
-                                  dict(exact=False, max_states=max_states, residues=False))
-        except (_Infeasible, OverBudget):
+            plan, dp = programme(prob, plan_args,
+                                 dict(exact=False, max_states=max_states, residues=False))
+        except (Infeasible, OverBudget):
             continue
         if dp.total:
             found = dropped, relaxed, prob, plan, dp
@@ -223,7 +223,7 @@ def sample_relaxed(model, n: int, seed: int, max_states: int = 100_000,
     kept, drawn, batch = [], 0, max(256, 2 * n)
     while sum(len(k) for k in kept) < n and drawn < max_draws:
         K = dp.sample_counts(batch, gen, pyr)
-        deals = _deals_from_counts(prob, plan, K, gen)
+        deals = deals_from_counts(prob, plan, K, gen)
         ok = accepted_mask(deals, sizes, checks)
         kept.append(deals[ok])
         drawn += batch

@@ -206,13 +206,13 @@ def _uncounted_state(tmp_path, monkeypatch):
     """An 8-player state whose card probabilities are exact but whose candidate hands
     cannot be counted: the first player after 22 statements of the benchmark's second
     game, under session 15's budget for the tagged programme of the candidate sets, and
-    with the count's own programme (solver.model.possible_sets) made to give up (every
+    with the count's own programme (counting.possible_sets) made to give up (every
     player's view of the benchmarks is counted by either)."""
-    from solver.model import possible_sets
+    from solver.model import counting
     from solver.mystery_hand import analysis
 
     monkeypatch.setattr(analysis, "SETS_STRETCH", (4.0, 40.0))
-    monkeypatch.setattr(possible_sets, "possible_sets", lambda *a, **k: None)
+    monkeypatch.setattr(counting, "possible_sets", lambda *a, **k: None)
     from solver.mystery_hand.inference import as_written_by
     from solver.mystery_hand.simulate import simulate
     from solver.records import write_record

@@ -6,6 +6,7 @@ and zeros/ones must be exact (decided by the support, never by rounding).
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 from collections import Counter
@@ -20,10 +21,16 @@ from solver.model import CardLocationModel
 from solver.model.counting import (Counting, OverBudget, all_in_chances, clamp_to_support,
                                    count_deals, estimate, exact_count, location_sets,
                                    sample_deals)
+from solver.model.counting import tuning
 from solver.model.witness import find_deal, satisfies
 
 # ----------------------------------------------------------------------------------------
 # brute force
+
+
+def tune(monkeypatch, **changes) -> None:
+    """The counting tuning with ``changes`` for the rest of the test."""
+    monkeypatch.setattr(tuning, "CURRENT", dataclasses.replace(tuning.CURRENT, **changes))
 
 
 def all_deals(n: int, sizes: list[int]) -> np.ndarray:
@@ -379,11 +386,39 @@ def test_mystery_hand_sets_sum_to_one_when_few():
             sum(p for s, p in top if c in s), abs=1e-12)
 
 
-def _tagged_programme(m, loc, collapse):
-    from solver.model.counting import _DP, _location_problem, _Plan
+def test_the_tuning_reaches_the_programmes(monkeypatch):
+    """The switches of ``Tuning`` are the ones the programmes run with: without the
+    compiled kernel no call reaches it, the keys are bit fields unless told otherwise,
+    transitions are kept up to ``keep_transitions``; the figures are the same."""
+    class Unusable:             # the compiled kernel, made to fail on any use
+        def __getattr__(self, name):
+            raise AssertionError(f"the kernel's {name} was called")
 
-    prob, _, tags = _location_problem(m, m.loc_index(loc))
-    return _DP(_Plan(prob, tags), False, residues=False, collapse=collapse)
+    from solver.model.counting import Plan, Programme, simplify
+
+    m = build_model(4, 10, 4, 5)
+    want = exact_count(m)
+    monkeypatch.setattr(tuning, "KERNEL", Unusable())
+    with tuning.tuned(use_kernel=False):
+        assert exact_count(m).marginals == want.marginals
+    with pytest.raises(AssertionError, match="kernel's"):
+        exact_count(m)
+    monkeypatch.setattr(tuning, "KERNEL", None)
+    assert Plan(simplify(m)).pow2
+    with tuning.tuned(bit_fields=False, keep_transitions=0):
+        plan = Plan(simplify(m))
+        dp = Programme(plan, False)
+        assert not plan.pow2 and not dp._trans
+        assert_marginals(m, exact_count(m), want.marginals)
+    assert Programme(Plan(simplify(m)), False)._trans
+
+
+def _tagged_programme(m, loc, collapse):
+    from solver.model.counting import Plan, Programme
+    from solver.model.counting.problem import location_problem
+
+    prob, _, tags = location_problem(m, m.loc_index(loc))
+    return Programme(Plan(prob, tags), False, residues=False, collapse=collapse)
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3, 5])
@@ -397,7 +432,6 @@ def test_a_full_location_forgets_its_tags(seed, way, monkeypatch):
     as the programme that keeps the tags to the end, on Mystery Hand views, compiled and
     in numpy, with mixed-radix keys and with transitions expanded again instead of kept;
     and it does merge states."""
-    from solver.model import counting
 
     m, where = mystery_hand_model(seed)
     for i, c in enumerate(m.cards):     # a mid-game view: a third of the deck seen
@@ -406,13 +440,13 @@ def test_a_full_location_forgets_its_tags(seed, way, monkeypatch):
     if way == "one card known":         # three cards to find
         m.place(next(c for c in m.cards if where[c] == "mystery"), "mystery")
     early = way != "when full only"
-    monkeypatch.setattr(counting, "COLLAPSE_EARLY", early)
+    tune(monkeypatch, collapse_early=early)
     if way == "numpy":
-        monkeypatch.setattr(counting, "KERNEL", None)
+        tune(monkeypatch, use_kernel=False)
     elif way == "mixed radix":
-        monkeypatch.setattr(counting._Plan, "_fits", lambda self, pow2: not pow2)
+        tune(monkeypatch, bit_fields=False)
     elif way == "expanded again":
-        monkeypatch.setattr(counting, "KEEP_TRANSITIONS", 0)
+        tune(monkeypatch, keep_transitions=0)
     merged, plain = (_tagged_programme(m, "mystery", c) for c in (True, False))
     assert merged.entries and sum(map(len, merged.keys)) < sum(map(len, plain.keys))
     # the forward values before the end are dropped as the programme goes (the entries
@@ -431,7 +465,7 @@ def test_a_full_location_forgets_its_tags(seed, way, monkeypatch):
     assert any(e[4].any() for e in merged.entries) == early
     assert merged.plan.pow2 == (way != "mixed radix")
     got = location_sets(m, "mystery", top=20)
-    monkeypatch.setattr(counting, "COLLAPSE", False)
+    tune(monkeypatch, collapse=False)
     want = location_sets(m, "mystery", top=20)
     assert got[0] == want[0] > 20
     assert [s for s, _ in got[1]] == [s for s, _ in want[1]]
@@ -596,12 +630,12 @@ def test_clamp_to_support_after_the_fact():
     assert clamp_to_support(exact, support) is exact
 
 
-# ----- the Markov chain fallback (solver.model.mcmc) ---------------------------------------
+# ----- the Markov chain fallback (solver.model.counting.mcmc) ---------------------------------------
 def test_chain_marginals_agree_with_brute_force():
     """The chain's marginals are within its stated error of the exact ones (brute force) on
     small random models: every pair within twice the error, 95 % within it; impossible
     pairs are never visited and certain ones are exactly 1."""
-    from solver.model.mcmc import chain_marginals
+    from solver.model.counting.mcmc import chain_marginals
 
     checked = within = 0
     for seed in range(12):
@@ -631,11 +665,11 @@ def test_chain_marginals_agree_with_brute_force():
 def test_estimate_falls_back_to_the_chain_when_no_draw_is_accepted(monkeypatch):
     """When rejection keeps no draw, the estimate comes from the chain (not 'error 1.0'),
     and it is deterministic."""
-    import solver.model.counting as counting
+    from solver.model.counting import estimates
 
     m = estimate_model()
     _, marg = brute(m)
-    monkeypatch.setattr(counting, "accepted_mask",
+    monkeypatch.setattr(estimates, "accepted_mask",
                         lambda deals, sizes, checks: np.zeros(len(deals), dtype=bool))
     r = estimate(m, time_budget=0.0, min_samples=1000, max_samples=1000, rng=3)
     assert r.method == "mcmc" and 0 < r.error < 0.2
@@ -708,15 +742,15 @@ def test_all_in_chances_over_budget_is_none():
 def merged_models(count: int = 40):
     """Random models whose counting programme merges columns (kept only when it does),
     with 3 to 5 locations."""
-    from solver.model.counting import _Infeasible, _Plan, _simplify
+    from solver.model.counting import Infeasible, Plan, simplify
 
     out = []
     for seed in range(2000):
         nl = 3 + seed % 3
         m = build_model(seed, {3: 9, 4: 9, 5: 8}[nl] + seed % 3, nl, seed % 9)
         try:
-            plan = _Plan(_simplify(m))
-        except _Infeasible:
+            plan = Plan(simplify(m))
+        except Infeasible:
             continue
         if plan.merges:
             out.append((m, plan))
@@ -732,7 +766,7 @@ def test_merged_columns_are_exercised():
     """The models below do merge columns, some more than once (a merged column merged
     again), some whose cells are in the same statements (a statement over both columns
     then sums the merged cells), and the programme with merges is smaller than without."""
-    from solver.model.counting import _DP, _Plan
+    from solver.model.counting import Programme, Plan
 
     assert len(MERGED) == 40
     assert sum(len(p.merges) >= 2 for _, p in MERGED) >= 10
@@ -740,9 +774,9 @@ def test_merged_columns_are_exercised():
                for _, p in MERGED) >= 10
     smaller = 0
     for m, plan in MERGED:
-        plain = _Plan(plan.prob, merge=False)
+        plain = Plan(plan.prob, merge=False)
         assert not plain.merges
-        smaller += _DP(plan, False).work < _DP(plain, False).work
+        smaller += Programme(plan, False).work < Programme(plain, False).work
     assert smaller >= 20
 
 
@@ -797,9 +831,9 @@ def test_merged_columns_sets_and_all_in_chances_equal_brute_force(i):
     exact_count(m)
     for counted in (True, False):
         if not counted:
-            from solver.model import counting
+            from solver.model.counting.cache import forget_last
 
-            counting._LAST_DP.clear()
+            forget_last()
         got = all_in_chances(m, events)
         for (cards, where), p in zip(events, got):
             ok = np.ones(len(D), dtype=bool)
@@ -812,36 +846,36 @@ def test_merged_columns_sets_and_all_in_chances_equal_brute_force(i):
 def test_groups_keep_locations_apart():
     """Locations of different groups (a model's teams) are never merged, so the chance
     that cards lie within a group comes from the count's own tables."""
-    from solver.model.counting import _Plan, _simplify
+    from solver.model.counting import Plan, simplify
 
     m, plan = MERGED[0]
     merged = {frozenset(plan.cols[v]) for v in plan.parents}
     m.groups = {l: i % 2 for i, l in enumerate(m.locations)}
-    plan2 = _Plan(_simplify(m))
+    plan2 = Plan(simplify(m))
     for v in plan2.parents:
         assert len({m.groups[m.locations[li]] for li in plan2.cols[v]}) == 1
     assert merged != {frozenset(plan2.cols[v]) for v in plan2.parents}
 
 
 # ----------------------------------------------------------------------------------------
-# dead states dropped on the way (_Plan.suffix_table, _Plan.alive_spec)
+# dead states dropped on the way (Plan.suffix_table, Plan.alive_spec)
 
 
 @pytest.fixture
 def prune_always(monkeypatch):
     """Check every step's states, however few (the analyses only check big steps)."""
-    from solver.model import counting
+    from solver.model.counting.cache import forget_last
 
-    monkeypatch.setattr(counting, "PRUNE_STATES", 0)
-    counting._LAST_DP.clear()
-    yield counting
-    counting._LAST_DP.clear()
+    tune(monkeypatch, prune_states=0)
+    forget_last()
+    yield
+    forget_last()
 
 
-def pruned_models(counting, count: int = 24):
+def pruned_models(count: int = 24):
     """Random models on which each kind of check drops states (half by the backward
     table alone, half by the space checks alone), with 3 to 5 locations."""
-    from solver.model.counting import _DP, _Infeasible, _Plan, _simplify
+    from solver.model.counting import Programme, Infeasible, Plan, simplify
 
     out = {"suffix": [], "space": []}
     for seed in range(3000):
@@ -851,13 +885,13 @@ def pruned_models(counting, count: int = 24):
             if len(out[kind]) >= count // 2:
                 continue
             try:
-                plan = _Plan(_simplify(m))
+                plan = Plan(simplify(m))
                 if kind == "suffix":
                     plan.alive_spec = lambda b: None
                 else:
                     plan.suffix_table = lambda b, states=0: None
-                dp = _DP(plan, False)
-            except _Infeasible:
+                dp = Programme(plan, False)
+            except Infeasible:
                 continue
             if dp.pruned:
                 out[kind].append(m)
@@ -868,18 +902,15 @@ def pruned_models(counting, count: int = 24):
 
 def test_pruning_is_exercised(prune_always):
     """Both kinds of check drop states on some models, and never change a count."""
-    from solver.model.counting import _DP, _Plan, _simplify
+    from solver.model.counting import Programme, Plan, simplify
 
-    models = pruned_models(prune_always)
+    models = pruned_models()
     assert len(models) == 24
     for m in models:
-        plan = _Plan(_simplify(m))
-        dp = _DP(plan, True)
-        prune_always.PRUNE = False
-        try:
-            plain = _DP(_Plan(_simplify(m)), True)
-        finally:
-            prune_always.PRUNE = True
+        plan = Plan(simplify(m))
+        dp = Programme(plan, True)
+        with tuning.tuned(prune=False):
+            plain = Programme(Plan(simplify(m)), True)
         assert dp.total == plain.total and dp.work < plain.work
 
 
@@ -888,7 +919,7 @@ def test_pruned_programmes_equal_brute_force(prune_always):
     and all-in chances with the checks on every step, against brute force."""
     from solver.model.counting import sample_deal_rows
 
-    for m in pruned_models(prune_always)[::2]:
+    for m in pruned_models()[::2]:
         total, marg = brute(m)
         D = consistent_deals(m)
         for ints in (False, True):
@@ -932,18 +963,18 @@ def _keyed_model(classes: int) -> CardLocationModel:
 
 @pytest.mark.parametrize("classes, layout", [(10, "bits"), (22, "mixed"), (30, None)])
 def test_the_key_layout_is_the_one_the_steps_can_pack(classes, layout, monkeypatch):
-    """``_Plan._fits`` says, for bit fields and for the mixed radix, exactly whether
+    """``Plan._fits`` says, for bit fields and for the mixed radix, exactly whether
     ``_steps`` packs every step's key below 2^62; the plan takes bit fields where they fit,
     else the mixed radix, else raises ``OverBudget`` (3 bits a class sum as bit fields,
     2.3 in mixed radix: 10 classes fit both ways, 22 only in mixed radix, 30 in neither)."""
-    from solver.model.counting import _Plan, _simplify
+    from solver.model.counting import Plan, simplify
 
-    prob = _simplify(_keyed_model(classes))
+    prob = simplify(_keyed_model(classes))
     order = sorted(prob.cells, key=lambda c: (c[1], c[0]))
     with monkeypatch.context() as mp:       # the plan without its steps
-        mp.setattr(_Plan, "_fits", lambda self, pow2: True)
-        mp.setattr(_Plan, "_steps", lambda self, *a: None)
-        bare = _Plan(prob, order=order)
+        mp.setattr(Plan, "_fits", lambda self, pow2: True)
+        mp.setattr(Plan, "_steps", lambda self, *a: None)
+        bare = Plan(prob, order=order)
     for pow2 in (True, False):
         try:
             bare._steps(bare._future_bounds(), bare._dims_of, pow2)
@@ -954,9 +985,9 @@ def test_the_key_layout_is_the_one_the_steps_can_pack(classes, layout, monkeypat
                                                                     and not pow2))
     if layout is None:
         with pytest.raises(OverBudget):
-            _Plan(prob, order=order)
+            Plan(prob, order=order)
     else:
-        assert _Plan(prob, order=order).pow2 == (layout == "bits")
+        assert Plan(prob, order=order).pow2 == (layout == "bits")
 
 
 def _components(prob):
@@ -979,9 +1010,9 @@ def test_components_are_placed_together(model):
     import solver.model.counting as C
 
     try:
-        prob = C._simplify(model)
-        plan = C._Plan(prob, merge=False)
-    except C._Infeasible:
+        prob = C.simplify(model)
+        plan = C.Plan(prob, merge=False)
+    except C.Infeasible:
         return
     comp = _components(prob)
     in_users = {r for cells, _, _ in prob.users for r, _ in cells}
@@ -997,12 +1028,8 @@ def test_components_are_placed_together(model):
             seen.append(k)
             last = k
     a = exact_count(model)
-    old = C.COMPONENT_ORDER
-    C.COMPONENT_ORDER = False
-    try:
+    with tuning.tuned(component_order=False):
         b = exact_count(model)
-    finally:
-        C.COMPONENT_ORDER = old
     assert a.total == b.total
     for c in model.cards:
         x, y = a.marginals.get(c, {}), b.marginals.get(c, {})
@@ -1029,17 +1056,16 @@ def test_cheap_public_state_gives_its_candidates_the_larger_budget():
     count sums about 208 000 states over its steps, the candidates' tagged programme 1.85
     million, over the plain budget of location_sets (SETS_WORK x TAGGED_STATES) but within
     SETS_CHEAP_WORK, which a plain count that cheap is given."""
-    import solver.model.counting as C
     from benchmarks.common import eight_player_games
     from solver.mystery_hand.inference import build
 
     written = dict(eight_player_games(2, 60, 0))[1]
     m = build(written["public"][1].prefix(32), None).model
     c = exact_count(m, exact_total=False)
-    assert 0 < c.work <= C.SETS_CHEAP_BASE
+    assert 0 < c.work <= tuning.DEFAULT.sets_cheap_base
     assert location_sets(m, "mystery", max_states=400_000) is None
     assert location_sets(m, "mystery", max_states=400_000,
-                         base_work=10 * C.SETS_CHEAP_BASE) is None
+                         base_work=10 * tuning.DEFAULT.sets_cheap_base) is None
     n, top = location_sets(m, "mystery", max_states=400_000, base_work=c.work)
     assert n == 58637 and len(top) == 10
 
@@ -1047,12 +1073,11 @@ def test_cheap_public_state_gives_its_candidates_the_larger_budget():
 def test_sets_not_tried_where_the_plain_count_alone_is_over_their_budget():
     """A plain count summing more states than the tagged programme may is not followed
     by the tagged programme (it sums more than the plain one): no sets, at once."""
-    import solver.model.counting as C
 
     m = CardLocationModel(["a", "b", "c", "d"], {"M": 2, "P": 2})
     m.add(["a", "b"], ["M"], 1, 1)
     assert location_sets(m, "M")[0] == 4
-    big = C.SETS_WORK * C.TAGGED_STATES + 1
+    big = tuning.DEFAULT.sets_work * tuning.DEFAULT.tagged_states + 1
     assert location_sets(m, "M", base_work=big, base_states=big) is None
     assert location_sets(m, "M", base_work=big - 1, base_states=big)[0] == 4
 
@@ -1062,7 +1087,6 @@ def test_sets_tried_where_some_class_cannot_lie_in_the_location():
     corpus after 60 statements: the plain count sums 1.76 million states over its steps,
     over the tagged programme's budget, but some classes cannot lie in the mystery hand,
     and the tagged order, which places those first, sums 426 000: the sets are counted."""
-    import solver.model.counting as C
     from benchmarks.run import GAMES
     from solver.mystery_hand.inference import build
 
@@ -1071,7 +1095,8 @@ def test_sets_tried_where_some_class_cannot_lie_in_the_location():
     [public] = [w for label, _, w in game.views(rec) if label == "public"]
     m = build(public.prefix(60), None).model
     c = exact_count(m, exact_total=False)
-    assert c.work > C.SETS_WORK * C.TAGGED_STATES      # over the tagged budget (1 million)
+    # over the tagged budget (1 million)
+    assert c.work > tuning.DEFAULT.sets_work * tuning.DEFAULT.tagged_states
     n, top = location_sets(m, "mystery", max_states=400_000, base_work=c.work,
                            base_states=c.raw_states)
     assert n > 0 and top
@@ -1090,13 +1115,13 @@ def _order_measure(order, groups, sizes, per_card):
 
 
 def test_component_order_is_the_cheapest_permutation():
-    """``_Plan._component_order`` finds the order of least measure (sum over the steps of
+    """``Plan._component_order`` finds the order of least measure (sum over the steps of
     exp(log ranges of open statements + COMPONENT_CARDS per card placed)): every
     permutation of a small component's classes, measured the same way, costs at least
     as much."""
     import itertools
 
-    import solver.model.counting as C
+    from solver.model.counting import Plan
 
     rng = random.Random(5)
     for _ in range(20):
@@ -1114,19 +1139,19 @@ def test_component_order_is_the_cheapest_permutation():
         groups = [({x for x in range(n) if i in users[x]}, logr[i]) for i in range(6)]
 
         def measure(order):
-            return _order_measure(order, groups, sizes, C.COMPONENT_CARDS)
+            return _order_measure(order, groups, sizes, tuning.DEFAULT.component_cards)
 
-        got = C._Plan._component_order(P(), list(range(n)), users, logr)
+        got = Plan._component_order(P(), list(range(n)), users, logr)
         assert sorted(got) == list(range(n))
         best = min(measure(p) for p in itertools.permutations(range(n)))
         assert measure(got) == pytest.approx(best, rel=1e-12)
 
 
 def test_beam_order_is_exact_when_the_beam_holds_every_subset():
-    """``_beam_order`` keeps each set of classes placed with its cheapest order: with a
+    """``beam_order`` keeps each set of classes placed with its cheapest order: with a
     beam as wide as the most subsets of one size it is the exact search, so its order
-    costs what ``_cheapest_order``'s does (and both are permutations)."""
-    import solver.model.counting as C
+    costs what ``cheapest_order``'s does (and both are permutations)."""
+    from solver.model.counting.plan import beam_order, cheapest_order
 
     rng = random.Random(11)
     for _ in range(30):
@@ -1140,9 +1165,9 @@ def test_beam_order_is_exact_when_the_beam_holds_every_subset():
         def measure(order):
             return _order_measure(order, groups, cards, 0.1)
 
-        exact = C._cheapest_order(spans, cards, 0.1)
-        beam = C._beam_order(spans, cards, 0.1, math.comb(n, n // 2))
+        exact = cheapest_order(spans, cards, 0.1)
+        beam = beam_order(spans, cards, 0.1, math.comb(n, n // 2))
         assert sorted(beam) == list(range(n)) and sorted(exact) == list(range(n))
         assert measure(beam) == pytest.approx(measure(exact), rel=1e-12)
-        narrow = C._beam_order(spans, cards, 0.1, 1)        # a greedy walk: never cheaper
+        narrow = beam_order(spans, cards, 0.1, 1)        # a greedy walk: never cheaper
         assert measure(narrow) >= measure(exact) * (1 - 1e-12)

@@ -13,8 +13,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from solver.model import counting
-from solver.model.counting import _DP, _Plan, _simplify, exact_count
-from tests.test_counting import models, mystery_hand_model
+from solver.model.counting import Plan, Programme, exact_count, simplify
+from tests.test_counting import models, mystery_hand_model, tune
 
 
 def _has_compiler() -> bool:
@@ -33,7 +33,7 @@ needs_kernel = pytest.mark.skipif(counting.KERNEL is None, reason="kernel not bu
 
 
 def _programme(model, pow2: bool):
-    plan = _Plan(_simplify(model))
+    plan = Plan(simplify(model))
     if plan.pow2 != pow2:
         if not pow2:
             plan._steps(plan._future_bounds(), plan._dims_of, False)
@@ -44,15 +44,15 @@ def _programme(model, pow2: bool):
 
 def _both(model, pow2, monkeypatch):
     plan = _programme(model, pow2)
-    got = _DP(plan, False, residues=False)
-    monkeypatch.setattr(counting, "KERNEL", None)
+    got = Programme(plan, False, residues=False)
+    tune(monkeypatch, use_kernel=False)
     plan2 = _programme(model, pow2)
-    want = _DP(plan2, False, residues=False)
+    want = Programme(plan2, False, residues=False)
     monkeypatch.undo()
     return got, want
 
 
-def _same_programme(got: _DP, want: _DP):
+def _same_programme(got: Programme, want: Programme):
     assert len(got.keys) == len(want.keys)
     for t, (a, b) in enumerate(zip(got.keys, want.keys)):
         assert np.array_equal(a, b), f"states after step {t}"
@@ -68,25 +68,25 @@ def _same_programme(got: _DP, want: _DP):
     assert got.delta_fwd == want.delta_fwd
 
 
-def _same_draws(dp: _DP, monkeypatch, n: int = 500):
-    """The kernel's draws (``_DP._sample_floats``) are numpy's, draw for draw, with the
+def _same_draws(dp: Programme, monkeypatch, n: int = 500):
+    """The kernel's draws (``Programme._sample_floats``) are numpy's, draw for draw, with the
     same random numbers."""
     got = dp.sample_counts(n, np.random.default_rng(11), None)
     with monkeypatch.context() as mp:
-        mp.setattr(counting, "KERNEL", None)
+        tune(mp, use_kernel=False)
         want = dp.sample_counts(n, np.random.default_rng(11), None)
     assert np.array_equal(got, want)
     # and the deals made of them: a merged column's split (split_merged) as numpy's
     prob, plan = dp.plan.prob, dp.plan
-    deals = counting._deals_from_counts(prob, plan, got, np.random.default_rng(12))
+    deals = counting.deals_from_counts(prob, plan, got, np.random.default_rng(12))
     with monkeypatch.context() as mp:
-        mp.setattr(counting, "KERNEL", None)
-        deals_np = counting._deals_from_counts(prob, plan, got, np.random.default_rng(12))
+        tune(mp, use_kernel=False)
+        deals_np = counting.deals_from_counts(prob, plan, got, np.random.default_rng(12))
     assert np.array_equal(deals, deals_np)
     return bool(plan.merges)
 
 
-def _same_expansions(dp: _DP, monkeypatch):
+def _same_expansions(dp: Programme, monkeypatch):
     """Every step's transitions from the stored states, and which states the dead-state
     check keeps (the programmes here are below PRUNE_STATES: the check is run on each
     step's states directly): the kernel's and numpy's."""
@@ -95,7 +95,7 @@ def _same_expansions(dp: _DP, monkeypatch):
         a = dp._expand(t, dp.keys[t])
         alive = dp._alive(t + 1, a[2])
         with monkeypatch.context() as mp:
-            mp.setattr(counting, "KERNEL", None)
+            tune(mp, use_kernel=False)
             b = dp._expand(t, dp.keys[t])
             alive_np = dp._alive(t + 1, b[2])
         for x, y, what in zip(a, b, ("source", "k", "next state", "binomial")):
@@ -115,7 +115,7 @@ def _same_expansions(dp: _DP, monkeypatch):
 def test_the_kernel_gives_the_numpy_programme(model, pow2, monkeypatch):
     try:
         got, want = _both(model, pow2, monkeypatch)
-    except counting._Infeasible:
+    except counting.Infeasible:
         return
     _same_programme(got, want)
     _same_expansions(got, monkeypatch)
@@ -135,7 +135,7 @@ def test_the_kernel_on_mystery_hand_views(seed, pow2, monkeypatch):
     assert _same_expansions(got, monkeypatch) > 0, "no dead state found to compare"
     assert _same_draws(got, monkeypatch, 4000), "no merged column to split"
     a = exact_count(model)
-    monkeypatch.setattr(counting, "KERNEL", None)
+    tune(monkeypatch, use_kernel=False)
     b = exact_count(model)
     assert a.total == b.total
     for card, locs in b.marginals.items():
@@ -149,7 +149,7 @@ def test_the_kernel_on_mystery_hand_views(seed, pow2, monkeypatch):
 @pytest.mark.parametrize("pow2", [True, False])
 def test_the_kernel_names_the_last_card_as_numpy_does(seed, pow2, monkeypatch):
     """The backward pass of a programme whose full location forgets its tags one card
-    short (``_DP.composition_counts``): the kernel's ``backward_step`` and
+    short (``Programme.composition_counts``): the kernel's ``backward_step`` and
     ``last_card_step`` over the kept transitions give the numpy code's compositions and
     counts to the last bit (the same products, added in the same order)."""
     from tests.test_counting import _tagged_programme
@@ -158,12 +158,12 @@ def test_the_kernel_names_the_last_card_as_numpy_does(seed, pow2, monkeypatch):
     for i, c in enumerate(m.cards):     # a mid-game view: a third of the deck seen
         if where[c] != "mystery" and i % 3 == 0:
             m.place(c, where[c])
-    monkeypatch.setattr(_Plan, "_fits", lambda self, fits: fits == pow2)
+    tune(monkeypatch, bit_fields=pow2)
     dp = _tagged_programme(m, "mystery", True)
     assert dp.plan.pow2 == pow2 and dp._trans, "no transitions kept"
     assert any(e[4].any() for e in dp.entries), "no state cut one card short"
     counts, packed, _ = dp.composition_counts()
-    monkeypatch.setattr(counting, "KERNEL", None)
+    tune(monkeypatch, use_kernel=False)
     counts_np, packed_np, _ = dp.composition_counts()
     assert np.array_equal(packed, packed_np)
     assert np.array_equal(counts, counts_np)

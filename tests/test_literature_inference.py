@@ -263,8 +263,8 @@ def test_a_players_view_stretches_its_count_and_its_team_chances_stay_exact():
     from solver.literature.engine import cut_points
     from solver.literature.inference import probabilities, team_probabilities
     from solver.literature.simulate import simulate
-    from solver.model import counting
     from solver.model.counting import exact_count
+    from solver.model.counting.cache import forget_last
 
     rec = simulate(6, ("jokers",), 1)
     rec = rec.prefix(cut_points(rec)[1:][18])
@@ -287,7 +287,7 @@ def test_a_players_view_stretches_its_count_and_its_team_chances_stay_exact():
     assert exact and err == 0.0 and set(got) == set(ref)
     for key, p in got.items():
         assert p == ref[key] if ref[key] in (0.0, 1.0) else abs(p - ref[key]) < 1e-12
-    counting._LAST_DP.clear()
+    forget_last()
     got, exact, err = team_probabilities(vm, probs, max_states=small // 20)
     assert not exact and 0 < err < 0.1 and set(got) == set(ref)
     for key, p in got.items():

@@ -1,4 +1,4 @@
-"""solver.model.possible_sets: the possible sets of a location, by bitsets over the plain
+"""solver.model.counting.possible: the possible sets of a location, by bitsets over the plain
 programme, and their probabilities, one float per bit: against brute force, against the
 tagged programme (location_sets) on Mystery Hand views, compiled and in numpy."""
 import pytest
@@ -6,10 +6,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solver.model import counting
-from solver.model.counting import exact_count, location_sets
-from solver.model.possible_sets import (possible_compositions, possible_set_count,
-                                         possible_sets)
-from tests.test_counting import brute_sets, models, mystery_hand_model
+from solver.model.counting import (exact_count, location_sets, possible_compositions,
+                                   possible_set_count, possible_sets)
+from tests.test_counting import brute_sets, models, mystery_hand_model, tune
 
 WAYS = ["compiled", "numpy", "expanded again", "mixed radix"]
 
@@ -20,13 +19,13 @@ def way(request, monkeypatch):
     again instead of kept, and mixed-radix keys."""
     w = request.param
     if w == "numpy":
-        monkeypatch.setattr(counting, "KERNEL", None)
+        tune(monkeypatch, use_kernel=False)
     elif w == "compiled" and counting.KERNEL is None:
         pytest.skip("no compiled kernel")
     elif w == "expanded again":
-        monkeypatch.setattr(counting, "KEEP_TRANSITIONS", 0)
+        tune(monkeypatch, keep_transitions=0)
     elif w == "mixed radix":
-        monkeypatch.setattr(counting._Plan, "_fits", lambda self, pow2: not pow2)
+        tune(monkeypatch, bit_fields=False)
     return w
 
 
@@ -68,9 +67,8 @@ def test_the_sets_probabilities_are_brute_force(model, which):
     order of the sorted reprs)."""
     loc = model.locations[which % len(model.locations)]
     want = brute_sets(model, loc)
-    for kernel in {counting.KERNEL, None}:
-        with pytest.MonkeyPatch.context() as mp:
-            mp.setattr(counting, "KERNEL", kernel)
+    for compiled in {counting.KERNEL is not None, False}:
+        with counting.tuned(use_kernel=compiled):
             got = possible_sets(model, loc, top=6)
         if not want[0]:
             assert got == (0, [])
@@ -99,13 +97,11 @@ def test_mystery_hand_views_agree_with_the_sets_programme(seed, known, way):
 
 
 def test_over_budget_and_degenerate_locations(monkeypatch):
-    from solver.model import possible_sets as module
-
     m, where = mystery_hand_model(3)
     assert possible_set_count(m, "mystery", max_states=10) is None
     assert possible_sets(m, "mystery", max_states=10) is None
     with monkeypatch.context() as mp:       # too many partial compositions for the bits
-        mp.setattr(module, "MAX_PARTS", 10)
+        tune(mp, max_parts=10)
         assert possible_set_count(m, "mystery") is None
         assert possible_sets(m, "mystery") is None
     hand = [c for c in m.cards if where[c] == "mystery"]

@@ -11,6 +11,7 @@ from solver.model import CardLocationModel
 from solver.model.budget import Budget
 from solver.model.reuse import Memo, current, reusing
 from solver.records import read_record
+from tests.test_counting import tune
 
 
 def _model():
@@ -47,7 +48,7 @@ def test_a_programme_over_its_budget_is_remembered_under_its_settings(monkeypatc
                 counting.exact_count(m, max_states=2)
         assert r.memo.hits == 1 and len(r.memo.over) == 1
         # another setting of the module is another programme: built again
-        monkeypatch.setattr(counting, "PRUNE_STATES", 1)
+        tune(monkeypatch, prune_states=1)
         with pytest.raises(counting.OverBudget):
             counting.exact_count(m, max_states=2)
         assert r.memo.hits == 1 and len(r.memo.over) == 2

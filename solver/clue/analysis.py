@@ -6,7 +6,7 @@ when the class DP of :mod:`solver.model.counting` fits its budget (every state o
 players measured by ``benchmarks/clue.py``); otherwise they are estimates (``exact``
 false, ``error`` = 95 % half-width) and the certainties come from CP-SAT, so an estimate
 never contradicts one.  The case files are counted over the count's own programme
-(:func:`solver.model.possible_sets.possible_sets`, the envelope's column kept apart).
+(:func:`solver.model.counting.possible_sets`, the envelope's column kept apart).
 
 >>> from solver.records import parse_record
 >>> from solver.clue import EXAMPLE
@@ -164,7 +164,7 @@ def _case_files(vm: ViewModel, possible, max_states: int, deals=None) -> CaseFil
     upper = len(maybe[0]) * len(maybe[1]) * len(maybe[2])
     res = None
     if max_states:
-        from solver.model.possible_sets import possible_sets
+        from solver.model.counting import possible_sets
 
         res = possible_sets(vm.model, ENVELOPE, top=10, max_states=max_states, stretch=STRETCH)
     if res is None:

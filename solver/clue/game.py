@@ -26,7 +26,7 @@ class ClueGame(Game):
     header_keys = ("suspects", "weapons", "rooms")
     opening = "(the deal)"
     lossy = True
-    solver_modules = ("solver.model.counting", "solver.model.possible_sets",
+    solver_modules = ("solver.model.counting",
                       "solver.clue.analysis", "solver.clue.advise")
     demo = "four-players-ana.txt"
     demo_card = "Plum"

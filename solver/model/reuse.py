@@ -4,10 +4,10 @@ A replay or a play session analyses records that differ by one statement, and a 
 the counting problem already implies (after simplification) leaves it as it was: 9 to 27
 of the 80 steps of the benchmark's 8-player replays.  Within a :class:`reusing` block the
 counting module builds a programme once for equal problems
-(:func:`solver.model.counting._programme`) and answers :func:`location_sets
+(:func:`solver.model.counting.programme`) and answers :func:`location_sets
 <solver.model.counting.location_sets>` once for equal questions.  The figures are the same
 as without it: only programmes without a clock are kept, each under everything it depends
-on (the problem, the plan's and the programme's arguments, the module's settings).
+on (the problem, the plan's and the programme's arguments, the counting tuning).
 
 >>> with reusing() as outer:
 ...     with reusing() as inner:
@@ -22,7 +22,7 @@ import threading
 
 #: programmes a block keeps (each can hold hundreds of megabytes): the last one is what a
 #: step whose problem is the previous one's needs (the count, or the estimate's programme;
-#: the count's own tables are also kept by counting._LAST_DP, usually the same object)
+#: the count's own tables are also kept by counting.last_programme, usually the same object)
 PROGRAMMES = 1
 #: keys of programmes over their budget, and candidate-set answers, a block keeps
 KEYS = 512

@@ -27,11 +27,11 @@ from collections import defaultdict
 from typing import Hashable
 
 
-class _Infeasible(Exception):
+class Infeasible(Exception):
     """The model has no consistent deal (found while simplifying)."""
 
 
-def _propagate(model, drop=frozenset()):
+def propagate(model, drop=frozenset()):
     """Sound simplification.  Returns (allowed per card, remaining constraints as
     [dict card -> set(locs), lo, hi], capacities, used constraint ids)."""
     n, L = len(model.cards), len(model.locations)
@@ -43,7 +43,7 @@ def _propagate(model, drop=frozenset()):
             continue
         used.append(j)
         if con.lo > con.hi:
-            raise _Infeasible
+            raise Infeasible
         d: dict[int, set[int]] = defaultdict(set)
         for ci, li in con.terms:
             d[ci].add(li)
@@ -67,7 +67,7 @@ def _propagate(model, drop=frozenset()):
                     d[ci] = ls
             k = len(d)
             if hi < 0 or lo > k or lo > hi:
-                raise _Infeasible
+                raise Infeasible
             if lo <= 0 and hi >= k:
                 changed = changed or False
                 continue                       # says nothing more
@@ -90,7 +90,7 @@ def _propagate(model, drop=frozenset()):
         for ci in range(n):
             a = allowed[ci]
             if not a:
-                raise _Infeasible
+                raise Infeasible
             if len(a) == 1:
                 cap[next(iter(a))] -= 1
             else:
@@ -98,7 +98,7 @@ def _propagate(model, drop=frozenset()):
                     cand[li].append(ci)
         for li in range(L):
             if cap[li] < 0 or len(cand[li]) < cap[li]:
-                raise _Infeasible
+                raise Infeasible
             if cand[li] and cap[li] == 0:
                 for ci in cand[li]:
                     allowed[ci].discard(li)
@@ -154,8 +154,8 @@ def find_deal(model, *, tries: int = 4, steps: int = 3000, seed: int = 0
     propagation alone proves there is none; ``None`` when the search gave up (undecided).
     Deterministic for a given ``seed``."""
     try:
-        allowed, cons, cap, _ = _propagate(model)
-    except _Infeasible:
+        allowed, cons, cap, _ = propagate(model)
+    except Infeasible:
         return False
     rng = random.Random(seed)
     free = [ci for ci, a in enumerate(allowed) if len(a) > 1]

@@ -270,7 +270,7 @@ def suggest(record, view: str | None, *, top: int | None = None,
             actions.append(a)
     # announce (MH-18..20): the most likely hand
     from solver.model.counting import location_sets
-    from solver.model.possible_sets import possible_sets
+    from solver.model.counting import possible_sets
 
     # (over the plain programme with the target apart first, as the analysis does)
     ls = possible_sets(vm.model, target, top=1, max_states=budget.max_states or 400_000)

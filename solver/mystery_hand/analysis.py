@@ -24,13 +24,13 @@ MAX_STATES = 400_000
 #: of the benchmark's target and corpus (docs/benchmarks.md)
 STRETCH = (4.0, 30.0)
 #: the same for the tagged programme of the candidate sets (factors of each one's budget,
-#: at most TAGGED_STATES): the second attempt, after solver.model.possible_sets over the
+#: at most Tuning.tagged_states): the second attempt, after counting.possible_sets over the
 #: count's own programme.  Large, so that a player's candidates are exact on the
 #: benchmark's states; the price is where nothing fits (the public view of hard 8-player
 #: states): such a programme gives up after seconds and up to about 1 GB
 SETS_STRETCH = (30.0, 400.0)
 #: the public view's count, with the mystery hand's column kept apart (its programme also
-#: gives the candidates, solver.model.possible_sets): a small stretch, because attempts
+#: gives the candidates, counting.possible_sets): a small stretch, because attempts
 #: that fail cost as much as the states they reach.  An analysis without candidates (the
 #: exposure's), or under facts the programme does not see (the count is then conditioned
 #: by rejection: an estimate anyway), keeps the plain budget
@@ -195,7 +195,7 @@ def analyze_model(vm: ViewModel, record, *, max_states: int = MAX_STATES,
         # own tables afterwards (kept: counting.sample_deal_rows)
         # a player's own view: the exact attempt may stretch (see STRETCH)
         # with candidates, the target's column is kept apart in the count, whose
-        # programme then also gives the candidates (solver.model.possible_sets); the
+        # programme then also gives the candidates (counting.possible_sets); the
         # public view stretches too (PUBLIC_STRETCH)
         # (not under facts the programme does not see: that count is conditioned by
         # rejection, an estimate whatever its budget)
@@ -270,11 +270,11 @@ def _candidates(vm: ViewModel, loc: str, possible, max_states: int, seed: int = 
     certain = tuple(sorted(Card.parse(n) for n, ls in possible.items()
                            if ls == {loc} and n != "Jk"))
     from solver.model.counting import location_sets
-    from solver.model.possible_sets import possible_sets
+    from solver.model.counting import possible_sets
 
     # (max_states 0: the deals could not even be counted, so the sets cannot be either)
     # first over the count's own programme when it kept the column apart (one float per
-    # partial composition: solver.model.possible_sets), then the tagged programme
+    # partial composition: counting.possible_sets), then the tagged programme
     res = None
     if max_states:
         res = possible_sets(vm.model, loc, top=10, max_states=max_states,

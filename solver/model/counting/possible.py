@@ -2,7 +2,7 @@
 plain counting programme (``docs/counting.md``, "The possible sets and their
 probabilities over the plain programme").
 
-:func:`solver.model.counting.location_sets` counts every *composition* of the location
+:func:`~solver.model.counting.location_sets` counts every *composition* of the location
 (how many cards of each class of interchangeable cards lie there) with a tagged
 programme whose states pair a state of the plain count with a partial composition; in
 the public view of a hard 8-player game that is ten times the plain count's work or more.
@@ -50,24 +50,28 @@ import math
 
 import numpy as np
 
-from . import counting as C
-from . import reuse
+from solver.model import reuse
+from solver.model.witness import Infeasible
+
+from . import tuning
+from .arithmetic import UNIT
+from .cache import last_programme, problem_key, programme
+from .problem import OverBudget, apart_problem
+from .programme import run_starts, stretched
+from .sets import sets_of
+from .tuning import settings
 
 #: a state can be completed (the top bit of the backward words)
 DONE = np.uint64(1 << 63)
 #: bits of a class's position in a packed composition (and the most classes: one word's
 #: bits besides DONE)
 DIGIT = 6
-#: the most partial compositions (bits) the forward pass carries: a location of at most
-#: four free places from a 52-card deck needs at most 1 + 52 + 1378; a bigger question
-#: (more free places) is left to the caller's estimate
-MAX_PARTS = 1 << 14
 
 
 def _kernel():
     """The compiled kernel when it has this module's loops (a kernel built before them
     does not: then numpy, with the same results)."""
-    k = C.KERNEL
+    k = tuning.kernel()
     return k if k is not None and hasattr(k, "join_short") else None
 
 
@@ -89,7 +93,7 @@ def _or_rows(src, dst, inp, out):
         return
     order = np.argsort(dst, kind="stable")
     s = dst[order]
-    starts = np.flatnonzero(C._run_starts(s))
+    starts = np.flatnonzero(run_starts(s))
     out[s[starts], :inp.shape[1]] |= np.bitwise_or.reduceat(inp[src[order]], starts, axis=0)
 
 
@@ -224,12 +228,12 @@ def _join_short(src, dst, weight, inp, istart, ival, qw, qstart, qval, table, ac
 def possible_compositions(model, loc: str, *, max_states: int = 200_000,
                           stretch: tuple[float, float] | None = None):
     """``(classes, compositions)``: the classes of interchangeable cards that can lie in
-    ``loc`` (card indices, as :func:`solver.model.counting.interchangeable` gives them)
+    ``loc`` (card indices, as :func:`~solver.model.counting.interchangeable` gives them)
     and every possible composition of ``loc``'s free space, as a sorted tuple of class
     indices (a class as often as it has cards there); ``None`` when the plain programme
     is over its budget (``max_states``, ``stretch`` as in
-    :func:`solver.model.counting.exact_count`) or the question too big for its bits (more
-    than 63 classes, or more than :data:`MAX_PARTS` partial compositions).  No
+    :func:`~solver.model.counting.exact_count`) or the question too big for its bits (more
+    than 63 classes, or more than ``Tuning.max_parts`` partial compositions).  No
     composition when the model is inconsistent.
 
     >>> from solver.model import CardLocationModel
@@ -254,15 +258,15 @@ def _possible_codes(model, loc: str, max_states: int, stretch, counts: bool = Fa
     its rows of the classes: ``(classes, R, codes, counts, rounding, prob, rows)``."""
     li = model.loc_index(loc)
     try:
-        prob, col, plan_args = C.apart_problem(model, li)
-    except C._Infeasible:
+        prob, col, plan_args = apart_problem(model, li)
+    except Infeasible:
         return _answer([], 0, np.zeros(0, dtype=np.int64), counts, None, None)
     # the same answer as a recent analysis' (solver.model.reuse): the same problem and
     # question (the answer is in the problem's terms: classes of card indices)
     memo = reuse.current()
     if memo is not None:
-        key = ("possible sets", C._problem_key(prob), col, max_states, stretch, counts,
-               C._settings())
+        key = ("possible sets", problem_key(prob), col, max_states, stretch, counts,
+               settings())
         if key in memo.results:
             memo.hits += 1
             return memo.results[key]
@@ -275,19 +279,18 @@ def _possible_codes(model, loc: str, max_states: int, stretch, counts: bool = Fa
 def _codes_of(model, prob, col, plan_args, max_states, stretch, counts):
     """:func:`_possible_codes` for the problem ``prob`` with ``col`` apart."""
     try:
-        kept = C._LAST_DP.get(C._fingerprint(model))
-        if (kept is not None and C._problem_key(kept[0]) == C._problem_key(prob)
+        kept = last_programme(model)
+        if (kept is not None and problem_key(kept[0]) == problem_key(prob)
                 and kept[1].col_labels == plan_args["col_labels"] and not kept[2].exact):
             # the count just made kept the column apart (exact_count's ``apart``)
             _, plan, dp = kept
         else:
-            plan, dp = C._programme(prob, plan_args,
-                                    dict(exact=False, max_states=max_states,
-                                         residues=False,
-                                         stretch=C.stretched(max_states, stretch)))
-    except C._Infeasible:
+            plan, dp = programme(prob, plan_args,
+                                 dict(exact=False, max_states=max_states, residues=False,
+                                      stretch=stretched(max_states, stretch)))
+    except Infeasible:
         return _answer([], 0, np.zeros(0, dtype=np.int64), counts, None, None)
-    except C.OverBudget:
+    except OverBudget:
         return None
     T = len(plan.order)
     at = {t: c[0] for t, c in enumerate(plan.order) if c[0] >= 0 and c[1] == col}
@@ -300,7 +303,7 @@ def _codes_of(model, prob, col, plan_args, max_states, stretch, counts):
         return _answer(classes, 0, np.zeros(1, dtype=np.int64), counts, prob, rows,
                        np.ones(1))
     K = len(at)
-    if K > 63 or (R >= 2 and math.comb(K + R - 2, R - 2) > MAX_PARTS):
+    if K > 63 or (R >= 2 and math.comb(K + R - 2, R - 2) > tuning.CURRENT.max_parts):
         return None         # (a Mystery Hand model: at most 52 classes, R at most 4)
     pos = {t: i for i, t in enumerate(sorted(at))}         # step -> class position
     his = {pos[t]: min(prob.cells[(r, col)][1], len(prob.rows[r])) for t, r in at.items()}
@@ -390,7 +393,7 @@ def _codes_of(model, prob, col, plan_args, max_states, stretch, counts):
     # the forward and backward values are sums of some of the plain passes' terms (their
     # bound, the marginals'), each composition's count a sum of at most njoin products
     return _answer(classes, R, codes, True, prob, rows, acc,
-                   dp.rounding + (njoin + 2 * T + 8) * C.UNIT * 1.01)
+                   dp.rounding + (njoin + 2 * T + 8) * UNIT * 1.01)
 
 
 def _answer(classes, R, codes, counts, prob, rows, acc=None, rounding=0.0):
@@ -582,7 +585,7 @@ def possible_set_count(model, loc: str, *, max_states: int = 200_000,
 def possible_sets(model, loc: str, top: int = 10, *, max_states: int = 200_000,
                   stretch: tuple[float, float] | None = None
                   ) -> tuple[int, list[tuple[frozenset, float]]] | None:
-    """:func:`solver.model.counting.location_sets`' answer by the same passes with one
+    """:func:`~solver.model.counting.location_sets`' answer by the same passes with one
     float per set bit: ``(number of possible sets, the top most likely with their
     probabilities)``, ties broken by the sorted card reprs; ``(0, [])`` when the model is
     inconsistent; ``None`` over the budget (see :func:`possible_compositions`).
@@ -602,5 +605,5 @@ def possible_sets(model, loc: str, top: int = 10, *, max_states: int = 200_000,
         return 0, []
     dig = _digits(codes, R)
     vals = [(dig == p).sum(axis=1) for p in range(len(rows))]
-    return C._sets_of(model, prob, model.loc_index(loc), counts, vals, rows,
-                      4 * rounding, top)
+    return sets_of(model, prob, model.loc_index(loc), counts, vals, rows,
+                   4 * rounding, top)

@@ -1,6 +1,6 @@
 """Marginals by a Markov chain over consistent deals, when rejection sampling finds none.
 
-The estimate of :func:`solver.model.counting.estimate` draws exactly uniform deals of a
+The estimate of :func:`~solver.model.counting.estimate` draws exactly uniform deals of a
 relaxed model and keeps those meeting the dropped statements.  On the hardest states (an
 eight-player public view late in a game) not one draw in hundreds of thousands is kept, and
 the estimate had nothing to say (``error`` 1.0).  This module answers those states instead:
@@ -48,7 +48,7 @@ def chain_marginals(model, start: dict[Hashable, str], *, steps: int = STEPS, se
     """Marginals P(card at place) of a uniform consistent deal, estimated by the chain
     above from the consistent deal ``start`` (a :class:`~solver.model.counting.Counting`).
     ``support``: the exact possible places (cards with one are not moved)."""
-    from solver.model.counting import Counting
+    from .problem import Counting
 
     cards, locs = list(model.cards), list(model.locations)
     ci_of = {c: i for i, c in enumerate(cards)}
