@@ -138,7 +138,8 @@ def test_replay_agrees_with_knowledge(name):
 
 
 GENERIC = ["solver/replay.py", "solver/session.py", "solver/records/__init__.py",
-           "cli/main.py", "cli/commands.py", "cli/session.py", "cli/replay.py"]
+           "solver/advice.py", "solver/didyoumean.py",
+           "cli/main.py", "cli/commands.py", "cli/session.py", "cli/replay.py", "cli/advise.py"]
 
 
 @pytest.mark.parametrize("path", GENERIC)
@@ -159,3 +160,23 @@ def test_generic_modules_name_no_game(path):
     assert not found, f"{path} names games: {sorted(set(found))}"
     assert not re.search(r"type\([^)]*\)\.__name__", text), "test kinds by type or flag"
     assert "hasattr(" not in text
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_location_words_are_refused_as_player_names_of_their_game_only(name):
+    """Each game's own location words (``Game.location_words``) are reserved in its records,
+    in any case; another game's are names like any other there."""
+    from solver.records import VIEW_WORDS, reserved_names
+
+    game = get_game(name)
+    n = game.player_counts[0] if game.player_counts else 4
+    others = [f"P{i}" for i in range(2, n + 1)]
+    for word in game.location_words:
+        with pytest.raises(SleuthError, match="cannot be a player's name"):
+            parse_record(f"game: {name}\nplayers: {word.upper()} {' '.join(others)}\n")
+    assert reserved_names(name) == VIEW_WORDS | set(game.location_words)
+    foreign = sorted(reserved_names() - reserved_names(name))
+    if foreign:       # a word only another game reserves passes the name check here
+        from solver.records import check_player_name
+
+        assert check_player_name(foreign[0].title(), game=name) == foreign[0].title()

@@ -354,7 +354,7 @@ def test_the_advice_table_aligns_wide_names():
                             leak_bits=0.1)
             for a in ("李小龍 asks all 5*", "Jose\u0301 asks Zoë 4H-7H", "Ana asks Ben 9*")]
     adv = SimpleNamespace(actions=acts, view="李小龍", on_turn=True, exact=True, method="",
-                          samples=10, notes=[])
+                          samples=10, notes=[], game="mystery-hand")
     text = render_advice(adv).splitlines()
     rows = [r for r in text if "score" in r] + [r for r in text if re.match(r"^\s+\d+  \S", r)]
     assert len(rows) == 4, text

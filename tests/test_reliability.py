@@ -23,8 +23,8 @@ from cli.main import cli, handle_errors, walk_commands
 from solver.errors import (BudgetError, FileError, InconsistentError, NotationError, RuleError,
                            SleuthError)
 from solver.games import get_game
-from solver.records import (MAX_LINE_CHARS, MAX_RECORD_BYTES, RESERVED_NAMES, atomic_write,
-                            clean_temporaries, parse_record, read_record)
+from solver.records import (MAX_LINE_CHARS, MAX_RECORD_BYTES, atomic_write, clean_temporaries,
+                            parse_record, read_record, reserved_names)
 from solver.session import Session, checked_append
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -388,7 +388,7 @@ def test_play_on_a_header_only_record_refuses_header_lines(fresh):
     assert fresh.read_bytes() == before
 
 
-@pytest.mark.parametrize("name", sorted(RESERVED_NAMES) + ["Public", "NOBODY"])
+@pytest.mark.parametrize("name", sorted(reserved_names("mystery-hand")) + ["Public", "NOBODY"])
 def test_reserved_player_names_are_refused(tmp_path, name):
     path = tmp_path / "g.txt"
     r = run("new", "mystery-hand", path, "--players", f"Ana {name} Cleo")

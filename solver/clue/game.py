@@ -9,8 +9,8 @@
 """
 from __future__ import annotations
 
-from solver.games import (CARDS, NAMES, Capability, Finding, Game, Keywords, Knowledge, Note,
-                          Vocabulary, log10)
+from solver.games import (CARDS, NAMES, AdviceField, AdvisorOption, Capability, Finding, Game,
+                          Keywords, Knowledge, Note, Vocabulary, log10)
 from solver.model.budget import Budget
 
 
@@ -24,6 +24,11 @@ class ClueGame(Game):
                               Capability.SIMULATE, Capability.REPLAY, Capability.ADVISE})
     player_counts = (3, 4, 5, 6)
     header_keys = ("suspects", "weapons", "rooms")
+    location_words = ("envelope", "faceup", "face-up")
+    advice_fields = (AdviceField("p_right"), AdviceField("safe"))
+    advisor_options = (AdvisorOption("room", "ROOM", "only the suggestions in this room, the "
+                                     "one the player stands in", rule="CL-5",
+                                     example="Library"),)
     opening = "(the deal)"
     lossy = True
     solver_modules = ("solver.model.counting",
@@ -51,12 +56,8 @@ class ClueGame(Game):
         return ClueOptions.of(header)
 
     def check_header(self, header) -> None:
-        from solver.clue.options import ENVELOPE, FACEUP, check_deck_header
-        from solver.errors import NotationError
+        from solver.clue.options import check_deck_header
 
-        for p in header.players:
-            if p.lower() in (ENVELOPE, FACEUP):
-                raise NotationError("a player may not be called as a location", text=p)
         check_deck_header(header, self.options(header))
 
     def parse_event(self, text, header):
@@ -94,10 +95,15 @@ class ClueGame(Game):
 
         return simulate(players, options, seed, events, miss=miss)
 
-    def suggest(self, record, view, *, top=None, budget: Budget = Budget()):
+    def suggest(self, record, view, *, top=None, budget: Budget = Budget(), options=None):
         from solver.clue.advise import suggest
 
-        return suggest(record, view, top=top, budget=budget)
+        return suggest(record, view, top=top, budget=budget, **(options or {}))
+
+    def advisor_choices(self, record, name):
+        from solver.clue.options import deck_of
+
+        return deck_of(record.header).rooms if name == "room" else ()
 
     def review(self, record, view):
         from solver.clue.advise import review

@@ -102,7 +102,7 @@ def roster_of(header) -> Roster:
                             + (", A5" if n == 3 else "") + ")", rule="MY-3",
                             text=" ".join(given))
         for name in given:
-            check_player_name(name)
+            check_player_name(name, game=header.game)
         if len({name_key(g) for g in given}) != len(given):
             raise NotationError("a psychic is named twice", text=" ".join(given))
         for name, owner in zip(given, owners):

@@ -32,11 +32,23 @@ CORE_HEADER_KEYS = ("game", "variant", "players", "dealer", "me")
 NAME = r"(?:[\w\-]|[^\x00-\x7f\s])+"
 _HEADER_RE = re.compile(r"^([A-Za-z][A-Za-z0-9_\-]*)\s*:\s*(.*)$")
 
-#: words that name a location or a view in the JSON or in ``--as`` (record-format.md):
-#: a player may not be called so (compared without case), or that player's view and
-#: cards could not be told apart from them
-RESERVED_NAMES = frozenset({"public", "mystery", "faceup", "face-up", "out", "stock",
-                            "discards", "table", "nobody", "all"})
+#: words of every game's JSON and ``--as`` (record-format.md): the spectator's view, the
+#: answer of nobody, a question to all.  With a game's own location words
+#: (:attr:`solver.games.Game.location_words`) a player may not be called so (compared
+#: without case), or that player's view and cards could not be told apart from them
+VIEW_WORDS = frozenset({"public", "nobody", "all"})
+
+
+def reserved_names(game: str | None = None) -> frozenset[str]:
+    """The words no player of ``game`` (a registered name) may be called: :data:`VIEW_WORDS`
+    and the game's location words; without a game, those of every registered game.
+
+    >>> from solver.games import games
+    >>> all(reserved_names(g.name) == VIEW_WORDS | set(g.location_words) for g in games())
+    True
+    """
+    names = [game] if game is not None else list(REGISTRY)
+    return VIEW_WORDS.union(*(get_game(n).location_words for n in names))
 
 #: limits on input (docs/reliability.md): a record is a card game, not a data set; larger
 #: input is refused at once instead of being parsed for minutes
@@ -156,10 +168,10 @@ def _name_char(ch: str, first: bool) -> bool:
     return ch.isalpha() or (not first and unicodedata.category(ch).startswith("M"))
 
 
-def check_player_name(name: str, text: str | None = None) -> str:
-    """``name`` if it can be a player's name: one word of letters of any script, digits
-    0-9, ``_`` and ``-``, not a reserved location or view word (:data:`RESERVED_NAMES`, in
-    any case).
+def check_player_name(name: str, text: str | None = None, game: str | None = None) -> str:
+    """``name`` if it can be a player's name in ``game`` (any game when ``None``): one word
+    of letters of any script, digits 0-9, ``_`` and ``-``, not a reserved location or view
+    word (:func:`reserved_names`, in any case).
 
     >>> check_player_name("Ana"), check_player_name("Bjørn"), check_player_name("张三")
     ('Ana', 'Bjørn', '张三')
@@ -167,18 +179,19 @@ def check_player_name(name: str, text: str | None = None) -> str:
     Traceback (most recent call last):
     ...
     solver.errors.NotationError: a player name is one word of letters (of any script), digits 0-9, '_' or '-': 'Ana٣'
-    >>> check_player_name("Public")
+    >>> check_player_name("Public")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    solver.errors.NotationError: 'Public' cannot be a player's name: the JSON and --as use it for a location or view (reserved: all, discards, face-up, faceup, mystery, nobody, out, public, stock, table): 'Public'
+    solver.errors.NotationError: 'Public' cannot be a player's name: the JSON and --as use it for a location or view (reserved: all, ...): 'Public'
     """
     if not name or not all(_name_char(ch, i == 0) for i, ch in enumerate(name)):
         raise NotationError("a player name is one word of letters (of any script), digits 0-9, "
                             "'_' or '-'", text=text or name)
-    if name_key(name) in RESERVED_NAMES:
+    reserved = reserved_names(game)
+    if name_key(name) in reserved:
         raise NotationError(f"'{name}' cannot be a player's name: the JSON and --as use it "
                             "for a location or view (reserved: "
-                            + ", ".join(sorted(RESERVED_NAMES)) + ")", text=text or name)
+                            + ", ".join(sorted(reserved)) + ")", text=text or name)
     return name
 
 
@@ -288,7 +301,7 @@ def parse_header(pairs: list[tuple[int, str, str, str]], path: str | None) -> He
     players = tuple(pval.split())
     for p in players:
         try:
-            check_player_name(p)
+            check_player_name(p, game=gname)
         except SleuthError as e:
             raise _locate(e, path, pl, praw) from None
     shapes = [unicodedata.normalize("NFC", p) for p in players]   # José typed two ways
