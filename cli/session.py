@@ -358,24 +358,32 @@ class Screen:
     then the prompt on the last row.  A message too long for the rows the sheet leaves is
     cut, and ``history`` shows it whole.  ``whatif``, ``why``, ``sheet``, ``suggest``,
     ``help`` and ``history`` show a page of their own; an empty line brings the sheet
-    back.  ``sheet=False`` (``--no-sheet``): the notes without the sheet."""
+    back.  ``sheet=False`` (``--no-sheet``): the notes without the sheet.
 
-    def __init__(self, session: Session, colour: bool, sheet: bool, stream=None):
+    :meth:`lines` is what stands above the prompt; the board is the prompt's own message
+    (so the completion menu can open over the sheet), a page is printed before it.
+    ``size``: columns and rows, else those of the terminal."""
+
+    def __init__(self, session: Session, colour: bool, sheet: bool,
+                 size: tuple[int, int] | None = None):
         self.session = session
         self.colour = colour
         self.sheet = sheet
-        self.stream = stream or sys.stdout
+        self.fixed_size = size
         self.said: list[str] = []           # every line typed and every message, in order
         self.hint = ""                      # the advisor's hint after the last change
         self.message = ""                   # the message on the board
+        self.paged: str | None = None       # the page shown, else None: the board
         self._drawn: tuple = ()             # the record and size the cached sheet is for
         self._sheet_lines: list[str] = []
 
     def size(self) -> tuple[int, int]:
         """Columns and rows (every line ends with a newline, so one as wide as the terminal
         adds no empty line)."""
+        if self.fixed_size is not None:
+            return self.fixed_size
         try:
-            size = os.get_terminal_size(self.stream.fileno())
+            size = os.get_terminal_size(sys.stdout.fileno())
             return max(20, size.columns), max(8, size.lines)
         except (AttributeError, ValueError, OSError):
             return 80, 24
@@ -418,38 +426,44 @@ class Screen:
         return self._sheet_lines
 
     def board(self, message: str) -> None:
-        """Draw the message at the top and the sheet at the bottom, the prompt below."""
+        """The board next: the message at the top, the sheet at the bottom."""
         if message:
             self.said += message.split("\n")
         self.message = message
-        self.back()
+        self.paged = None
 
     def back(self) -> None:
-        """Draw the board again with the last message (after a page)."""
-        message = self.message
+        """The board again, with its last message (after a page)."""
+        self.paged = None
+
+    def page(self, text: str, said: bool = True) -> None:
+        """A page on request next: its text, then how to bring the sheet back; a page
+        taller than the screen scrolls (the terminal keeps its top).  ``said``: kept for
+        ``history``."""
+        if text and said:
+            self.said += text.split("\n")
+        self.paged = text
+
+    def lines(self) -> list[str]:
+        """The rows above the prompt: the page, or the board filling the screen."""
         cols, rows = self.size()
+        if self.paged is not None:           # padded: the prompt stays on the last row
+            page = (fit_width(self.paged, cols).split("\n") if self.paged else []) + [
+                "(Enter: back to the sheet)"]
+            return page + [""] * (rows - 1 - len(page))
         sheet = self.sheet_lines(cols, rows)
         free = rows - 1 - len(sheet)            # the last row is the prompt's
         if free < 2:                            # a tiny terminal: the sheet's end stays
             sheet = sheet[len(sheet) - (rows - 3):] if rows > 3 else []
             free = rows - 1 - len(sheet)
-        lines = fit_width(message, cols).split("\n") if message else []
+        lines = fit_width(self.message, cols).split("\n") if self.message else []
         room = free - 1 if sheet else free      # a blank row between message and sheet
-        if len(lines) > room:
-            cut = len(lines) - room + 1
-            lines = lines[:room - 1] + [MORE.format(n=cut, s="" if cut == 1 else "s")]
-        self._draw(lines + [""] * (free - len(lines)) + sheet)
-
-    def page(self, text: str, said: bool = True) -> None:
-        """A page on request: its text, then how to bring the sheet back; a page taller
-        than the screen scrolls (the terminal keeps its top).  ``said``: kept for
-        ``history``."""
-        if text and said:
-            self.said += text.split("\n")
-        cols, rows = self.size()
-        lines = (fit_width(text, cols).split("\n") if text else []) + [
-            "(Enter: back to the sheet)"]
-        self._draw(lines + [""] * max(0, rows - 1 - len(lines)))
+        if len(lines) > room:                   # its middle goes: the start says what
+            cut = len(lines) - room + 1         # was refused, the end the fix
+            head = max(1, (room - 1) // 2)
+            lines = (lines[:head] + [MORE.format(n=cut, s="" if cut == 1 else "s")]
+                     + lines[head + cut:])
+        return lines + [""] * (free - len(lines)) + sheet
 
     def history(self, rest: str) -> None:
         """``history [N]``: the last N lines said (default: a screenful)."""
@@ -476,17 +490,34 @@ class Screen:
         a, b = HISTORY_HELP
         return "\n".join(lines[:at] + [f"  {a.ljust(w)}  {b}"] + lines[at:])
 
-    def _draw(self, lines: list[str]) -> None:
-        self.stream.write(CLEAR + colourize("\n".join(lines), self.colour) + "\n")
-        self.stream.flush()
+    def prompt(self, stream=None):
+        """Clear the screen for the next prompt; its message: the board (a callable, so a
+        resized terminal gets a board of its size), or after a page printed here only the
+        prompt."""
+        from prompt_toolkit.formatted_text import ANSI
+
+        stream = stream or sys.stdout
+        stream.write(CLEAR)
+        if self.paged is not None:
+            stream.write(colourize("\n".join(self.lines()), self.colour) + "\n")
+            stream.flush()
+            return PROMPT
+        stream.flush()
+        return lambda: ANSI(colourize("\n".join(self.lines()), self.colour) + "\n" + PROMPT)
 
 
 # ----- input --------------------------------------------------------------------------------
-def _interactive_lines(session: Session, colour: bool):
-    """Lines from a prompt_toolkit prompt with completion; ends on Ctrl-D."""
+#: the prompt of ``play`` on a terminal
+PROMPT = "sleuth> "
+
+
+def _interactive_lines(session: Session, colour: bool, screen: Screen | None = None):
+    """Lines from a prompt_toolkit prompt with completion; ends on Ctrl-D.  With a
+    ``screen``, each prompt redraws it."""
     from prompt_toolkit import PromptSession
     from prompt_toolkit.completion import Completer, Completion
     from prompt_toolkit.history import InMemoryHistory
+    from prompt_toolkit.key_binding import KeyBindings
 
     class SessionCompleter(Completer):
         def get_completions(self, document, complete_event):
@@ -495,14 +526,27 @@ def _interactive_lines(session: Session, colour: bool):
             for w in session.complete(before):
                 yield Completion(w, start_position=-len(word))
 
+    keys = KeyBindings()
+
+    @keys.add("tab")
+    def _(event):
+        """Tab takes the first word offered (the next one when pressed again), whether or
+        not the menu opened while typing: one key completes, however fast it is typed."""
+        b = event.current_buffer
+        if b.complete_state:
+            b.complete_next()
+        else:
+            b.start_completion(select_first=True)
+
     # no rows kept free below the prompt for the completion menu (prompt_toolkit keeps 8
     # by default): on an 80x24 terminal they would push the sheet off the screen, and the
     # menu opens above the prompt when there is no room below
     ps = PromptSession(history=InMemoryHistory(), completer=SessionCompleter(),
-                       complete_while_typing=True, reserve_space_for_menu=0)
+                       complete_while_typing=True, reserve_space_for_menu=0,
+                       key_bindings=keys)
     while True:
         try:
-            yield ps.prompt("sleuth> ")
+            yield ps.prompt(screen.prompt() if screen is not None else PROMPT)
         except KeyboardInterrupt:      # Ctrl-C: drop the line being typed
             continue
         except EOFError:               # Ctrl-D
@@ -537,6 +581,8 @@ def _on_screen(screen: Screen, lines, keys: str, hint: bool) -> None:
                 text = render_outcome(o, session, None, keys)
                 cols, rows = screen.size()
                 screen.sheet_lines(cols, rows)     # the analysis, before the screen clears
+        # the record's name as typed on the command line: its whole path is noise here
+        text = text.replace(f"{session.path}:", f"{os.path.basename(session.path)}:")
         if o.kind == "empty":
             screen.back()
         elif o.kind in PAGES:
@@ -655,7 +701,7 @@ def play(record, as_, as_json, no_sheet, compact=None, hint=None):
     # what accepts a refusal's one correction (Session.correction): on a terminal also an
     # empty line; piped, empty lines are skipped, so that a blank line in a script logs nothing
     keys = "Enter or y" if interactive else "y"
-    lines = _interactive_lines(session, colour) if interactive else _piped_lines()
+    lines = _interactive_lines(session, colour, screen) if interactive else _piped_lines()
     if screen is not None:
         _on_screen(screen, lines, keys, hint is not False)
     else:

@@ -167,3 +167,94 @@ def test_literature_keeps_the_sheet_on_one_screen(tmp_path, terminal):
     assert any(r.startswith("  history [N]") for r in rows)
     rows = t.type("", top_says("saved line 8: "), "the sheet back")
     assert any("You can claim 2H-7H safely" in r for r in rows)
+
+
+# ----- characters typed per statement: the shortest input with Tab, typed in tmux ----------
+def shortest_keys(record_text: str, statement: str) -> list[str]:
+    """The shortest keys for ``statement`` with the completion of ``play`` (Tab takes the
+    first word offered): word by word, the shortest prefix whose first completion is the
+    word, then Tab, where that is shorter than the word.  ``"\\t"`` is a Tab."""
+    import re
+
+    from solver.records import parse_record
+    from solver.session import complete, vocabulary
+
+    v = vocabulary(parse_record(record_text))
+    keys: list[str] = []
+    typed = ""
+    for m in re.finditer(r"[^\s,;:]+|[\s,;:]+", statement):
+        word = m.group(0)
+        at = None
+        if word.strip(" ,;:"):
+            at = next((i for i in range(len(word) - 1)
+                       if complete(v, typed + word[:i])[:1] == [word]), None)
+        if at is not None:
+            keys += [word[:at], "\t"] if at else ["\t"]
+        else:
+            keys.append(word)
+        typed += word
+    return keys
+
+
+def typed_count(keys: list[str]) -> int:
+    """Characters typed: a Tab is one, Enter at the end one more."""
+    return sum(1 if k == "\t" else len(k) for k in keys) + 1
+
+
+MH5 = MH + "Ana holds: AS 2S 9H JD QC 4D 8S 3H 5C\nfaceup: 3C 7D 9S\n"
+MH8 = ("game: mystery-hand\nplayers: Ana Ben Cleo Dev Eli Fay Gus Hal\ndealer: Hal\nme: Ana\n"
+       "Ana holds: AS 2S 9H JD QC 4D\nAna asks Ben 4H-7H: 4H 6H\n")
+LIT_ANA = LIT + "Ana holds: 2H 3H 4H 6H 7H 9S JC QD\n"
+#: (record, statement, the same typed in the longer form it replaces, or None); the counts
+#: are docs/session.md's table "Characters typed per statement"
+TYPING = [
+    (MH5, "Ana asks Ben 4H-7H: 4H 6H", None),
+    (MH5 + "Ana asks Ben 4H-7H: 4H 6H\n", "Ben requests KS: nobody", None),
+    (MH8, "Ben asks all 6*: 0 1 0 1 0 0 1",
+     "Ben asks all 6*: Ana 0, Cleo 1, Dev 0, Eli 1, Fay 0, Gus 0, Hal 1"),
+    (LIT_ANA, "Ana asks Ben 10S: no", None),
+    (LIT_ANA + "Ana asks Ben 10S: no\nBen asks Cleo 9D: no\nCleo asks Ben 3H: no\n"
+     "Ben asks Ana QC: no\n", "Ana claims 2H-7H: Ana 2H 3H 4H 6H 7H, Cleo 5H", None),
+]
+
+
+@pytest.mark.parametrize("record_text, statement, longer", TYPING,
+                         ids=["mh-ask-one", "mh-request", "mh-8-ask-all", "lit-ask",
+                              "lit-claim"])
+def test_the_shortest_input_with_tab_logs_the_statement(tmp_path, terminal, record_text,
+                                                        statement, longer):
+    rec = tmp_path / "g.txt"
+    rec.write_text(record_text, encoding="utf-8")
+    n = len(record_text.splitlines()) + 1
+    keys = shortest_keys(record_text, statement)
+    assert typed_count(keys) < len(statement) + 1
+    if longer is not None:
+        assert typed_count(keys) < typed_count(shortest_keys(record_text, longer))
+    t = terminal(rec)
+    t.wait(top_says("g.txt: "), "the first screen")
+    at = 0
+    for k in keys:                  # each key once the one before has been taken
+        if k == "\t":               # Tab: the rest of the word
+            t._tmux("send-keys", "Tab")
+            while at < len(statement) and statement[at] not in " ,;:":
+                at += 1
+        else:
+            t._tmux("send-keys", "-l", k)
+            at += len(k)
+        t.wait(lambda r, s=statement[:at]: r[-1] == f"sleuth> {s}".rstrip(),
+               f"{statement[:at]!r} typed")
+    rows = t.type("", top_says(f"saved line {n}: "), "the statement saved")
+    assert rows[0] == f"saved line {n}: {statement}"
+
+
+def test_a_did_you_mean_is_taken_with_one_key(tmp_path, terminal):
+    rec = tmp_path / "g.txt"
+    rec.write_text(MH5, encoding="utf-8")
+    t = terminal(rec)
+    t.wait(top_says("g.txt: "), "the first screen")
+    rows = t.type("Ana aks Ben 4H-7H: 4H 6H", top_says("refused: g.txt:7:1: "),
+                  "the refusal")
+    # the message is cut in its middle: the correction at its end is on the screen
+    assert "did you mean: Ana asks Ben 4H-7H: 4H 6H" in " ".join(rows)
+    rows = t.type("", top_says("saved line 7: "), "the correction saved")
+    assert rows[0] == "saved line 7: Ana asks Ben 4H-7H: 4H 6H"
