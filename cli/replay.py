@@ -16,7 +16,7 @@ from cli.output import check_output, force_option, write_output, wrote
 from solver.errors import NotationError
 from solver.games import PUBLIC, Capability, get_game
 from solver.records import read_record
-from solver.replay import Replay, ViewReplay, replay, replay_views
+from solver.replay import Finding, Replay, ViewReplay, replay, replay_views
 
 STATEMENT_WIDTH = 44
 PLOT_INSTALL = "pip install -e '.[plot]'"
@@ -114,6 +114,18 @@ def render_replay(r: Replay, primary: str) -> str:
 
 
 # ----- the plot -----------------------------------------------------------------------------
+def first_sure(vr: ViewReplay) -> Finding | None:
+    """The view's first moment that holds from its own step on (``since`` is its step: it
+    could announce, a claim became safe, a card became certain): the plot's star."""
+    return next((f for f in vr.findings if f.ok and f.since == f.step), None)
+
+
+def checked(r: Replay) -> list[Finding]:
+    """The commitments checked from the mover's own view (``ok`` said: sure or not): a
+    line each on the plot; those whose view is not in the record are not drawn."""
+    return [f for f in r.checks if f.ok is not None]
+
+
 def plot_replay(r: Replay, path: str) -> None:
     """Uncertainty against statements, one line per view, on one chart (PNG), written
     atomically (:func:`cli.output.write_output`)."""
@@ -131,13 +143,12 @@ def plot_replay(r: Replay, path: str) -> None:
         ys = [s.uncertainty if s.uncertainty is not None else math.nan for s in vr.steps]
         style = "--" if label == PUBLIC else "-"
         ax.plot(xs, ys, style, marker=".", markersize=3, linewidth=1.4, label=label)
-        det = next((f for f in vr.findings if f.kind in ("determined",)), None)
+        det = first_sure(vr)
         if det is not None and det.step < len(ys):
             ax.plot([det.step], [ys[det.step]], "*", markersize=12, color="black")
-    for f in r.checks:
-        if f.kind in ("announce", "claim"):
-            ax.axvline(f.step, color="red" if f.ok is False else "grey", linestyle=":",
-                       linewidth=1)
+    for f in checked(r):
+        ax.axvline(f.step, color="red" if f.ok is False else "grey", linestyle=":",
+                   linewidth=1)
     from matplotlib.ticker import MaxNLocator
 
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))      # steps are whole

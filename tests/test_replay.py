@@ -120,6 +120,25 @@ def test_complete_record_every_view_and_the_truth():
             assert st.event.right
 
 
+def test_plot_marks_come_from_what_a_finding_says_not_its_name():
+    """The plot's star is the view's first moment that holds from its own step (Mystery
+    Hand's 'determined', Literature's first safe claim); its lines are the commitments
+    checked, never the unchecked ones (cli.replay: no game's kinds named there)."""
+    from cli.replay import checked, first_sure
+
+    rec = get_game("mystery-hand").simulate(3, [], 4, None)
+    r = replay(rec, replay_views(rec))
+    for vr in r.views.values():
+        det = [f for f in vr.findings if f.kind == "determined"]
+        assert first_sure(vr) == (det[0] if det else None)
+    assert checked(r) == [f for f in r.checks if f.kind == "announce"] and checked(r)
+    lit = replay(read_record(str(SAMPLES / "literature" / "six-players-full-game.txt")))
+    assert first_sure(lit.views["Ana"]).kind == "safe-claim"
+    assert checked(lit) == [f for f in lit.checks if f.kind == "claim"]
+    blind = replay(read_record(str(SAMPLES / "mystery-hand" / "two-player-blind.txt")))
+    assert all(f.kind != "unchecked" for f in checked(blind))
+
+
 def test_announcement_of_a_player_without_their_view_is_not_judged():
     rec = read_record(str(SAMPLES / "mystery-hand" / "two-player-blind.txt"))
     r = replay(rec)
