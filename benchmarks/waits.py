@@ -8,7 +8,7 @@ first games long enough are kept) and written to files that both builds read:
   and 8-player Literature records cut to ``--statements`` (100) statements.  Each is run
   end to end as a user runs it (a new process: ``sleuth review``, ``sleuth replay`` from
   the recorder's view and ``sleuth replay --as public``), timed by wall clock and CPU
-  (the process and its workers), its peak memory the largest sum of the resident sets of
+  (the process and its workers, sampled from /proc), its peak memory the largest sum of the resident sets of
   the process and its workers (sampled every 20 ms from /proc), beside the largest single
   process's (``ru_maxrss``).  Target: at most 10 s and 400 MB.
 * **suggest** (target 4): the recorder's turns (the prefixes before each of its
@@ -40,12 +40,12 @@ for _v in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 
 import argparse
 import json
-import resource
 import subprocess
 import sys
 import tempfile
 import threading
 import time
+from typing import Any
 
 from benchmarks.common import fmt_ratio, fmt_s, load, machine, median, p95, print_machine
 from benchmarks.versus import ROOT, runner, worktree
@@ -67,14 +67,14 @@ def _mover(st) -> str | None:
     return getattr(ev, "asker", None) or getattr(ev, "player", None)
 
 
-def whole_games(count: int, statements: int, seed0: int) -> list[tuple[str, int, object]]:
+def whole_games(count: int, statements: int, seed0: int) -> list[tuple[str, int, Any]]:
     """(label, seed, record) of the whole games: ``count`` 8-player Mystery Hand complete
     records of 80-110 statements and ``count`` 8-player Literature records cut to
     ``statements``."""
     from solver.literature.simulate import simulate as lit
     from solver.mystery_hand.simulate import simulate as mh
 
-    out: list[tuple[str, int, object]] = []
+    out: list[tuple[str, int, Any]] = []
     seed = seed0
     while sum(g == "MH 8p" for g, _, _ in out) < count and seed < seed0 + 200:
         rec = mh(8, [], seed)
@@ -91,7 +91,7 @@ def whole_games(count: int, statements: int, seed0: int) -> list[tuple[str, int,
 
 
 def lossy_games(game: str, players: int, count: int, miss: float, seed0: int,
-                most_missed: int = 20) -> list[tuple[int, object]]:
+                most_missed: int = 20) -> list[tuple[int, Any]]:
     """(seed, record) of ``count`` lossy records, each cut before its ``most_missed + 1``-th
     ``?`` line (the issue's "up to 20 ``?`` lines")."""
     if game == "literature":
@@ -124,11 +124,11 @@ def turn_states(rec, states: int) -> list[int]:
 # running a command: wall, CPU, peak memory of the process tree
 
 
-def _tree_rss(root: int) -> tuple[int, int]:
-    """(sum, largest) resident set in bytes of ``root`` and its descendants."""
+def _tree(root: int) -> dict[int, tuple[int, float]]:
+    """pid -> (resident bytes, CPU seconds so far) of ``root`` and its descendants."""
     parent: dict[int, int] = {}
-    rss: dict[int, int] = {}
-    page = os.sysconf("SC_PAGE_SIZE")
+    seen: dict[int, tuple[int, float]] = {}
+    page, tick = os.sysconf("SC_PAGE_SIZE"), os.sysconf("SC_CLK_TCK")
     for name in os.listdir("/proc"):
         if not name.isdigit():
             continue
@@ -141,7 +141,7 @@ def _tree_rss(root: int) -> tuple[int, int]:
             continue
         fields = stat[stat.rfind(")") + 2:].split()
         parent[int(name)] = int(fields[1])
-        rss[int(name)] = res
+        seen[int(name)] = (res, (int(fields[11]) + int(fields[12])) / tick)
     tree, todo = {root}, [root]
     while todo:
         p = todo.pop()
@@ -149,24 +149,28 @@ def _tree_rss(root: int) -> tuple[int, int]:
             if pp == p and c not in tree:
                 tree.add(c)
                 todo.append(c)
-    sizes = [rss.get(p, 0) for p in tree]
-    return sum(sizes), max(sizes, default=0)
+    return {p: seen[p] for p in tree if p in seen}
 
 
 def run_command(cmd: list[str], env: dict, cwd: str, timeout: float) -> dict:
-    """Run ``cmd``: its exit status, wall and CPU seconds (with its workers), peak memory
-    (MB) of the process tree (sum) and of its largest process."""
-    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    """Run ``cmd``: its exit status, wall seconds, CPU seconds of the process and its
+    workers (their own times, sampled with the memory: a worker that is never waited for
+    is missing from ``RUSAGE_CHILDREN``), peak memory (MB) of the process tree (sum) and of
+    its largest process."""
     t0 = time.perf_counter()
     p = subprocess.Popen(cmd, env=env, cwd=cwd, stdout=subprocess.DEVNULL,
                          stderr=subprocess.PIPE, text=True)
     peak = [0, 0]
+    cpu: dict[int, float] = {}
     done = threading.Event()
 
     def sample():
         while not done.is_set():
-            total, single = _tree_rss(p.pid)
-            peak[0], peak[1] = max(peak[0], total), max(peak[1], single)
+            tree = _tree(p.pid)
+            sizes = [r for r, _ in tree.values()]
+            peak[0], peak[1] = max(peak[0], sum(sizes)), max([peak[1]] + sizes)
+            for pid, (_, c) in tree.items():
+                cpu[pid] = max(cpu.get(pid, 0.0), c)
             done.wait(0.02)
 
     th = threading.Thread(target=sample, daemon=True)
@@ -178,10 +182,7 @@ def run_command(cmd: list[str], env: dict, cwd: str, timeout: float) -> dict:
         _, err = p.communicate()
     done.set()
     th.join()
-    wall = time.perf_counter() - t0
-    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return {"rc": p.returncode, "wall": wall,
-            "cpu": r1.ru_utime + r1.ru_stime - r0.ru_utime - r0.ru_stime,
+    return {"rc": p.returncode, "wall": time.perf_counter() - t0, "cpu": sum(cpu.values()),
             "peak_mb": peak[0] / 2 ** 20, "single_mb": peak[1] / 2 ** 20,
             "error": (err or "").strip()[-300:] if p.returncode else ""}
 
@@ -254,7 +255,7 @@ def measure_whole(args, roots: dict, tmp: str, log) -> list[dict]:
         path = write(tmp, f"whole-{lab.replace(' ', '')}-{seed}", rec)
         for what, extra in (("review", ["review", path]), ("replay", ["replay", path]),
                             ("replay --as public", ["replay", path, "--as", "public"])):
-            row = {"record": f"{lab} seed {seed}", "statements": len(rec.statements),
+            row: dict[str, Any] = {"record": f"{lab} seed {seed}", "statements": len(rec.statements),
                    "command": what, "path": path}
             for side in (("base", "now") if k % 2 == 0 else ("now", "base")):
                 cmd, env = runner(roots[side])

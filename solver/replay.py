@@ -160,7 +160,7 @@ def replay_views(record) -> list[str | None]:
     """Every view the record supports (the game's :meth:`~solver.games.Game.views`), then
     the public view (``None``) unless the game's views already cover it."""
     game = _replayable(record)
-    out = [v for v in game.views(record) if v is not None]
+    out: list[str | None] = [v for v in game.views(record) if v is not None]
     if game.public_view or not out:
         out.append(None)
     seen: list[str | None] = []
