@@ -10,6 +10,7 @@ from cli.bounds import timeout_option, unchecked, unfinished
 from cli.main import (SAMPLES, FilePath, as_option, cli, complete_card, conflict_text,
                       demo_record, emit_json, handle_errors, renderer, with_examples)
 from cli.output import check_output, force_option, write_output, wrote
+from cli.progress import working
 from solver.errors import InconsistentError, NotationError
 from solver.games import PUBLIC, Capability, game_names, get_game
 from solver.records import name_in, read_record, start_record, write_record
@@ -96,26 +97,27 @@ def analyze(record, as_, as_json, exposure=None):
     # so), and not waited for more than a fifth longer than the analysis takes
     over = exposure is None and advised and any(
         (n.key or "").startswith("over:") for n in game.table_notes(rec, view, None))
-    if exposure or (exposure is None and advised and not as_json and not over):
-        # the second analysis runs beside the first (2 cores: the slower of the two, not
-        # their sum); on the sheet's default a failing one never costs the analysis
-        from solver.parallel import beside
+    with working(f"analysing {record}", as_json):     # a line on stderr after 1 s
+        if exposure or (exposure is None and advised and not as_json and not over):
+            # the second analysis runs beside the first (2 cores: the slower of the two, not
+            # their sum); on the sheet's default a failing one never costs the analysis
+            from solver.parallel import beside
 
-        def renderers():        # the sheet's printers load while the exposure runs on
-            renderer(rec.game)
-            importlib.import_module("cli.advise")       # render_exposure
+            def renderers():        # the sheet's printers load while the exposure runs on
+                renderer(rec.game)
+                importlib.import_module("cli.advise")       # render_exposure
 
-        result, exp, failed = beside(lambda: game.analyze(rec, view),
-                                     lambda: game.exposure(rec, view),
-                                     preload=game.solver_modules,
-                                     meanwhile=None if as_json else renderers,
-                                     patience=None if exposure else EXPOSURE_PATIENCE)
-        if failed is not None:
-            if exposure:
-                raise failed
-            exp = {"not_computed": str(failed)}
-    else:
-        result = game.analyze(rec, view)
+            result, exp, failed = beside(lambda: game.analyze(rec, view),
+                                         lambda: game.exposure(rec, view),
+                                         preload=game.solver_modules,
+                                         meanwhile=None if as_json else renderers,
+                                         patience=None if exposure else EXPOSURE_PATIENCE)
+            if failed is not None:
+                if exposure:
+                    raise failed
+                exp = {"not_computed": str(failed)}
+        else:
+            result = game.analyze(rec, view)
     if as_json:
         out = result.to_json()
         if exp is not None:
@@ -193,20 +195,23 @@ def log(record, statement, force, replace):
     from solver.session import log_statement, replace_statement   # (not for analyze)
 
     if replace is not None:
-        rec, old = replace_statement(record, replace, " ".join(statement), force=force)
+        with working(f"checking {record}"):
+            rec, old = replace_statement(record, replace, " ".join(statement), force=force)
         click.echo(f"replaced line {replace}: {old}\n      with: "
                    + next(st.text for st in rec.statements if st.line == replace))
         if force:
             forced_warning(rec)
         return
-    done = log_statement(record, " ".join(statement), force=force)
+    with working(f"checking {record}"):
+        done = log_statement(record, " ".join(statement), force=force)
     rec = done.record
     if done.held is not None:
         why = ("contradicts the record" if isinstance(done.error, InconsistentError)
                else "breaks a rule")
         click.echo(f"held line {done.line}: {done.held}\n  not in the record yet: as stated "
-                   f"it {why} ({done.error}); log its 'shown' line next and the two are "
-                   "checked together (the held line stays a comment otherwise)")
+                   f"it {why} ({done.error}); {done.advice or 'the line resolving it comes next'}"
+                   ": log it and the two are checked together (the held line stays a comment "
+                   "otherwise)")
         return
     last = rec.statements[-1]
     if done.joined is not None:
@@ -264,7 +269,8 @@ def why(record, card, as_):
     """
     rec = read_record(record)
     game = capable(rec, Capability.EXPLAIN, "card explanations")
-    exp = game.explain(rec, resolve_view(rec, as_), card)
+    with working(f"explaining {card}"):
+        exp = game.explain(rec, resolve_view(rec, as_), card)
     click.echo(render_explanation(exp))
 
 
