@@ -18,7 +18,8 @@ Baselines on the same states in the same run:
     its marginals are compared with ours when it does.
 
 Prints Markdown: latency per state (median, p95, max), the share of exact states, and the
-speed ratios.
+speed ratios; ``--record`` keeps them in ``benchmarks/results/clue.json`` (``--record DIR``:
+in DIR) for ``python -m benchmarks.run --report`` (docs/benchmarks.md).
 """
 from __future__ import annotations
 
@@ -76,7 +77,17 @@ def main(argv=None) -> None:
                     help="states given to the enumeration baseline: half target states, "
                     "half the slowest for us")
     ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--record", nargs="?", const="", metavar="DIR",
+                    help="keep the printed figures in DIR/clue.json (default "
+                    "benchmarks/results/) for the report")
     args = ap.parse_args(argv)
+    t_start = time.perf_counter()
+    printed: list[str] = []         # everything printed, for --record
+
+    def out(line: str = "", end: str = "\n") -> None:
+        print(line, end=end)
+        printed.append(line + end)
+
     if args.quick:
         args.records, args.stride, args.enum_states = 2, 20, 2
     from benchmarks.baselines import enumerate_deals, max_error
@@ -97,14 +108,14 @@ def main(argv=None) -> None:
                          files=a.envelope.count, rec=rec, a=a))
     target = [r for r in rows if r["k"] == args.upto]
     info = machine()
-    print("## Clue (issue 47): full analysis of 6-player states\n")
-    print_machine(info)
-    print(f"- states: {args.records} simulated 6-player standard games without accusations, "
+    out("## Clue (issue 47): full analysis of 6-player states\n")
+    print_machine(info, out)
+    out(f"- states: {args.records} simulated 6-player standard games without accusations, "
           f"after every {args.stride}th statement up to {args.upto} suggestions, from Ana's "
           "view and the public view\n")
-    print("| states | views | exact | median | p95 | max | notebook baseline median | "
+    out("| states | views | exact | median | p95 | max | notebook baseline median | "
           "p95 | ratio of medians |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    out("|---|---|---|---|---|---|---|---|---|")
     for name, sel in ((f"{args.upto} suggestions (target)", target), ("every prefix", rows)):
         for vname, vs in (("Ana", [r for r in sel if r["view"] == "Ana"]),
                           ("public", [r for r in sel if r["view"] is None]),
@@ -112,16 +123,16 @@ def main(argv=None) -> None:
             ours = [r["ours"] for r in vs]
             nb = [r["notebook"] for r in vs]
             ex = sum(r["exact"] for r in vs)
-            print(f"| {name} | {vname} | {ex}/{len(vs)} | {fmt_s(median(ours))} | "
+            out(f"| {name} | {vname} | {ex}/{len(vs)} | {fmt_s(median(ours))} | "
                   f"{fmt_s(p95(ours))} | {fmt_s(max(ours))} | {fmt_s(median(nb))} | "
                   f"{fmt_s(p95(nb))} | {median(nb) / median(ours):.1f}x |")
-    print()
+    out()
     for name, sel in ((f"{args.upto} suggestions (target)", target), ("every prefix", rows)):
         cpu = [r["cpu"] for r in sel]
-        print(f"- our CPU time, {name}: median {fmt_s(median(cpu))}, p95 {fmt_s(p95(cpu))}, "
+        out(f"- our CPU time, {name}: median {fmt_s(median(cpu))}, p95 {fmt_s(p95(cpu))}, "
               f"max {fmt_s(max(cpu))} (wall clock above: the machine is shared)")
-    print()
-    print(f"Case files on the target states: median {median([r['files'] for r in target])}, "
+    out()
+    out(f"Case files on the target states: median {median([r['files'] for r in target])}, "
           f"from {min(r['files'] for r in target)} to {max(r['files'] for r in target)}; "
           "the notebook baseline's count equals ours on every state (checked).\n")
     # (b) enumeration, on the target states (the last of each view) first
@@ -137,17 +148,35 @@ def main(argv=None) -> None:
             err = max_error(e.marginals, cards, vm.model.cards, vm.model.locations)
         done.append((r, e, err))
     fin = [d for d in done if d[1].finished]
-    print(f"CP-SAT enumeration of the deals ({args.enum_limit:g} s each): finished on "
+    out(f"CP-SAT enumeration of the deals ({args.enum_limit:g} s each): finished on "
           f"{len(fin)} of {len(done)} states", end="")
     if fin:
-        print(f"; where it finished, median {fmt_s(median([d[1].seconds for d in fin]))} "
+        out(f"; where it finished, median {fmt_s(median([d[1].seconds for d in fin]))} "
               f"({median([d[1].seconds / d[0]['ours'] for d in fin]):.2g}x ours), largest "
               f"difference from our marginals {max(d[2] for d in fin):.1e}", end="")
     unf = [d for d in done if not d[1].finished]
     if unf:
-        print(f"; unfinished ones had found {min(d[1].count for d in unf):,} to "
+        out(f"; unfinished ones had found {min(d[1].count for d in unf):,} to "
               f"{max(d[1].count for d in unf):,} deals when stopped", end="")
-    print(".")
+    out(".")
+    if args.record is not None:
+        record(printed, info, time.perf_counter() - t_start, args.record)
+
+
+def record(printed: list[str], info: dict, seconds: float, folder: str = "") -> None:
+    """Keep a run's printed figures in ``clue.json`` for the report (benchmarks/report.py)."""
+    import json
+    from datetime import datetime, timezone
+    from pathlib import Path
+
+    from benchmarks import report
+
+    where = Path(folder) if folder else report.RESULTS
+    where.mkdir(parents=True, exist_ok=True)
+    data = {"date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+            "commit": info["commit"], "machine": info, "seconds": seconds,
+            "markdown": "".join(printed).rstrip("\n").split("\n")}
+    (where / "clue.json").write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -29,7 +29,9 @@ python -m benchmarks.replay              # sleuth replay against analyze of the 
 python -m benchmarks.twenty_two          # Twenty-Two big tables: every decision state of two 8-player games
 python -m benchmarks.interleaved         # this checkout against an older commit, state by state
 python -m benchmarks.startup --cold      # --help, --version, completion, log against `import click, tabulate`
-python -m benchmarks.calibration         # 500 games, about 5 minutes"""
+python -m benchmarks.calibration         # 500 games, about 5 minutes
+python -m benchmarks.clue --record       # Clue (issue 47): 6-player states against the CP-SAT notebook; records results/clue.json
+python -m benchmarks.clue_advisor        # Clue: the advisor's simulated win rates (docs/advisor.md)"""
 
 
 def _cell(text: str) -> str:
@@ -66,6 +68,17 @@ def waits_section(results: Path = RESULTS) -> list[str]:
     return out + [""] + markdown(data)
 
 
+def clue_section(results: Path = RESULTS) -> list[str]:
+    """Clue's figures (issue 47) from the latest ``python -m benchmarks.clue --record``."""
+    data = _recorded(results / "clue.json")
+    if data is None:
+        return ["## Clue (issue 47)", "", "No run is recorded in `benchmarks/results/clue.json` "
+                "yet: `python -m benchmarks.clue --record` records one.", ""]
+    head, *rest = data["markdown"]
+    return [head, "", f"Recorded {data['date']} at commit `{data['commit']}` "
+            f"({data['seconds'] / 60:.1f} min).", *rest, ""]
+
+
 def render(results: Path = RESULTS) -> str:
     """The Markdown of docs/benchmarks.md."""
     targets, run = load(results)
@@ -82,7 +95,7 @@ def render(results: Path = RESULTS) -> str:
     for t in targets["targets"]:
         out.append(f"| {_cell(t['target'])} | {_cell(t['measured'])} | **{_cell(t['verdict'])}** "
                    f"| `{_cell(t['command'])}` | `{t['commit']}`, {t['date']} |")
-    out += [""] + waits_section(results)
+    out += [""] + waits_section(results) + clue_section(results)
     out += ["## The latest recorded `python -m benchmarks.run`", ""]
     if run is None:
         out.append("No run is recorded in `benchmarks/results/run.json` yet: a full "
