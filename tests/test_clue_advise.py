@@ -58,8 +58,8 @@ def test_information_equals_an_independent_count():
     assert any(a.info_bits > 0 for a in adv.actions)
 
 
-def test_a_determined_case_file_is_accused_first():
-    rec = parse_record("""game: clue
+#: two case files left for Ana: Maid Rope Attic and Maid Rope Hall
+TWO_FILES = """game: clue
 players: Ana Ben Cleo
 suspects: Butler Maid
 weapons: Poison Rope Axe
@@ -69,7 +69,11 @@ Ana holds: Butler Cellar
 Ana suggests Maid Poison Attic: Ben passes, Cleo shows Poison
 Ana suggests Maid Rope Garden: Ben shows Garden
 Ana suggests Maid Axe Hall: Ben shows Axe
-""")
+"""
+
+
+def test_a_determined_case_file_is_accused_first():
+    rec = parse_record(TWO_FILES)
     adv = suggest(rec, "Ana")
     acc = next(a for a in adv.actions if a.kind == "accuse")     # two case files left
     assert acc.score < 100 and adv.best.kind == "suggest" and adv.best.info_bits > 0
@@ -95,3 +99,40 @@ Ana accuses Maid Rope Garden: wrong
     assert [t.line for t in rv.turns] == [8, 9]
     assert rv.turns[1].mistakes and "not determined" in rv.turns[1].mistakes[0]
     assert not rv.turns[0].mistakes
+
+
+def test_a_guess_ranks_after_every_suggestion_unless_likely_right():
+    """A wrong accusation puts the player out (CL-9): a guess less likely right than
+    GUESS_AT comes after every suggestion, a likelier one before them, a determined case
+    file first."""
+    from solver.clue.advise import GUESS_AT, accusation_score
+
+    assert accusation_score(0.99, True) == 100.0
+    assert accusation_score(GUESS_AT, False) > 10 > 0 > accusation_score(GUESS_AT - 1e-9, False)
+    rec = parse_record(TWO_FILES)
+    adv = suggest(rec, "Ana")
+    acc = adv.actions[-1]
+    assert acc.kind == "accuse" and 0.5 <= acc.more["p_right"] < GUESS_AT
+    assert all(a.score > acc.score for a in adv.actions[:-1])
+
+
+def test_on_samples_the_information_is_about_the_named_cards():
+    """Early in a 6-player game the posterior is sampled: a suggestion's information is
+    measured on which of its three cards are in the case file, so it never exceeds the
+    entropy of those three memberships (the whole case file, with about as many values
+    as samples, would make it about the answer's entropy instead)."""
+    full = parse_record(write_record(simulate(6, [], 11, events=2, accusations=False)))
+    adv = suggest(full, "Ana")
+    assert not adv.exact and adv.method == "sampled"
+    from solver.clue.analysis import analyze
+
+    cards = analyze(full, "Ana").cards
+
+    def h(p):
+        return 0.0 if p in (0.0, 1.0) else -p * math.log2(p) - (1 - p) * math.log2(1 - p)
+
+    sugg = [a for a in adv.actions if a.kind == "suggest"]
+    assert len(sugg) == 6 * 6 * 9 and max(a.info_bits for a in sugg) > 0.3
+    for a in sugg:
+        bound = sum(h(cards[c].get("envelope", 0.0)) for c in a.action.split()[2:])
+        assert a.info_bits <= bound + 0.15, (a.action, a.info_bits, bound)

@@ -11,9 +11,12 @@ and the figures are estimates.
 
 * suggestion: ``score = info_bits - 0.5 x leak_bits``; ``info_bits`` = I(case file; the
   answer the view would see: who shows and the card), ``leak_bits`` = I(case file; who
-  shows), what every other player learns;
-* accusation (the most likely case file): ``100`` when it is determined (``safe``), else
-  ``100 x (2 p_right - 1)``: a wrong accusation puts the player out (CL-9).
+  shows), what every other player learns; on samples both are measured on the part of the
+  case file the suggestion names (which of its three cards are in it), a lower bound with
+  a small sampling bias (the whole case file's would be about the answer's entropy);
+* accusation (the most likely case file): ``100`` when it is determined (``safe``); a
+  guess ``100 x (2 p_right - 1)`` when ``p_right >= GUESS_AT``, else ``-100 x (1 -
+  p_right)`` (after every suggestion): a wrong accusation puts the player out (CL-9).
 """
 from __future__ import annotations
 
@@ -28,6 +31,9 @@ from solver.errors import NotationError
 from solver.model.budget import Budget
 
 LEAK_WEIGHT = 0.5
+#: the chance of being right from which a guess beats suggesting once more (measured by
+#: benchmarks/clue_advisor.py: docs/advisor.md, "Clue")
+GUESS_AT = 0.75
 #: posterior samples when the deals are too many to enumerate
 SAMPLES = 600
 #: the review's samples per turn
@@ -42,8 +48,22 @@ def _weighted_info(x: np.ndarray, y: np.ndarray, w: np.ndarray) -> float:
     return max(entropy(x, w) + entropy(y, w) - entropy(x * ky + y, w), 0.0)
 
 
+def accusation_score(p_right: float, determined: bool) -> float:
+    """``100`` when the case file is determined; a guess ``100 x (2 p - 1)`` only from
+    ``p >= GUESS_AT`` (then above every suggestion), else ``-100 x (1 - p)``, below them:
+    a wrong accusation loses outright (CL-9), while a suggestion now mostly settles the
+    case file by the player's next turn."""
+    if determined:
+        return 100.0
+    if p_right >= GUESS_AT:
+        return 100.0 * (2 * p_right - 1)
+    return -100.0 * (1 - p_right)
+
+
 def suggest(record, view: str | None, *, top: int | None = None,
-            budget: Budget = Budget(), seed: int | None = None):
+            budget: Budget = Budget(), seed: int | None = None, room: str | None = None):
+    """The advice (see the module doc); ``room``: only the suggestions naming that room, the
+    one the player stands in (CL-5; the advisor option ``--room``)."""
     from solver.advice import ActionAdvice, Advice, posterior
     from solver.clue.analysis import analyze_model
     from solver.clue.engine import can_turn, run
@@ -64,6 +84,13 @@ def suggest(record, view: str | None, *, top: int | None = None,
     n = len(deals)
     env = m.loc_index(ENVELOPE)
     deck = vm.deck
+    rooms = deck.groups[2]
+    if room is not None:
+        room = deck.card(room)
+        if room not in rooms:
+            raise NotationError(f"--room names a room ({' '.join(rooms)})", text=room,
+                                rule="CL-5")
+        rooms = (room,)
     # the case file of each deal, as one code
     code = np.zeros(n, dtype=np.int64)
     for group in deck.groups:
@@ -72,13 +99,18 @@ def suggest(record, view: str | None, *, top: int | None = None,
         code = code * len(group) + which
     order = seating_after(view, record.header.players)
     seat_li = [m.loc_index(p) for p in order]
-    rng = np.random.default_rng(0)
     acts = []
     if not n:                   # pragma: no cover - analyze_model raised already
         raise NotationError("no deal fits the record", text=view)
     exact = post.exact and vm.opts.refute == "first"
-    for triple in itertools.product(*deck.groups):
+    for ti, triple in enumerate(itertools.product(*deck.groups)):
+        if triple[2] not in rooms:
+            continue
         cols = deals[:, [m.card_index(c) for c in triple]]            # (n, 3) locations
+        # on samples, the case file as far as the three named can show it (which of them
+        # are in it): the whole case file has about as many values as there are samples,
+        # so its plug-in information would be the answer's entropy, not what it tells
+        target = code if post.exact else (cols == env) @ np.array([4, 2, 1])
         if vm.opts.refute == "first":
             who = np.full(n, len(order), dtype=np.int64)              # nobody
             for k in range(len(order) - 1, -1, -1):
@@ -88,17 +120,17 @@ def suggest(record, view: str | None, *, top: int | None = None,
             li = np.array(seat_li + [-1])[who]
             held = (cols == li[:, None]) & some[:, None]
             reps = np.maximum(held.sum(axis=1), 1)
-            row = np.repeat(np.arange(n), reps)
-            # each deal's possible shown cards, one row each (none: one row, card 3)
-            card = np.concatenate([np.flatnonzero(h) if h.any() else np.array([3])
-                                   for h in held]) if n else np.zeros(0, np.int64)
+            # each deal's possible shown cards, one row each (none: one row, card 3), in
+            # deal order
+            row, card = np.nonzero(np.concatenate([held, ~some[:, None]], axis=1))
             w = 1.0 / reps[row]
             seen = who[row] * 4 + card
-            info = _weighted_info(code[row], seen, w)
-            leak = _weighted_info(code[row], who[row], w)
+            info = _weighted_info(target[row], seen, w)
+            leak = _weighted_info(target[row], who[row], w)
             answers = {p: float((who == k).mean()) for k, p in enumerate(order)}
             answers["nobody"] = float((who == len(order)).mean())
-        else:
+        else:       # each suggestion its own draws: the same figures with --room or without
+            rng = np.random.default_rng((0, ti))
             seen = np.zeros(n, dtype=np.int64)
             public = np.zeros(n, dtype=np.int64)
             for k, l in enumerate(seat_li):
@@ -108,8 +140,8 @@ def suggest(record, view: str | None, *, top: int | None = None,
                 seen = seen * 4 + pick
                 public = public * 2 + any_h
             w = np.ones(n)
-            info = _weighted_info(code, seen, w)
-            leak = _weighted_info(code, public, w)
+            info = _weighted_info(target, seen, w)
+            leak = _weighted_info(target, public, w)
             answers = {"nobody": float((public == 0).mean())}
         acts.append(ActionAdvice(f"{view} suggests {' '.join(triple)}",
                                  info - LEAK_WEIGHT * leak, info,
@@ -118,7 +150,7 @@ def suggest(record, view: str | None, *, top: int | None = None,
     c = a.envelope
     if c.top:
         best, p = c.top[0]
-        score = 100.0 if c.determined else 100.0 * (2 * p - 1)
+        score = accusation_score(p, c.determined)
         acts.append(ActionAdvice(f"{view} accuses {' '.join(best)}", score, 0.0,
                                  {"right": p, "wrong": 1 - p}, 0.0, a.exact, kind="accuse",
                                  more={"p_right": p, "safe": c.determined}))
@@ -127,6 +159,8 @@ def suggest(record, view: str | None, *, top: int | None = None,
                              "verdict": a.verdict})
     if not exact:
         adv.notes.append("figures from sampled deals (estimates)")
+    if room is not None:
+        adv.notes.append(f"suggestions in the {room} only, the room {view} is in (CL-5)")
     adv.sort()
     if top is not None:
         adv.actions = adv.actions[:top]
