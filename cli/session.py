@@ -95,25 +95,36 @@ def render_compact(analysis, game: str) -> str | None:
 SPARE_ROWS = 7
 
 
-def sheet_text(session: Session, compact: bool = False, rows: int | None = None) -> str:
+def sheet_text(session: Session, compact: bool = False, rows: int | None = None, *,
+               sheet: bool = True, every_note: bool = False) -> str:
     """The analysis of the session's record (or why there is none), then the table notes
     (whose turn, what is missing, an alert the first time it holds).
 
     ``compact``: the game's short sheet (:func:`render_compact`) where it has one, unless
-    the terminal has ``rows`` enough for the whole analysis with the notes."""
+    the terminal has ``rows`` enough for the whole analysis with the notes.  ``sheet``:
+    false for the notes alone; ``every_note``: every note that holds now, an alert as long
+    as it holds (a :class:`Screen` shows them all each time)."""
     analysis = None
+    text = ""
     try:
         analysis = session.analyze()
-        text = render_analysis(analysis, session.record.game)
-        if compact and (rows is None or text.count("\n") + 1 + SPARE_ROWS > rows):
-            text = render_compact(analysis, session.record.game) or text
+        if sheet:
+            text = render_analysis(analysis, session.record.game)
+            if compact and (rows is None or text.count("\n") + 1 + SPARE_ROWS > rows):
+                text = render_compact(analysis, session.record.game) or text
     except InconsistentError as e:
         return (f"inconsistent: {e}\n(the record has a contradiction: 'edit N' the wrong "
                 "line, or 'undo' if it is the last)")
     except SleuthError as e:
-        text = f"no analysis: {e}"
-    notes = session.table_notes(analysis)
-    return "\n".join([text, *(note_text(n) for n in notes)]) if notes else text
+        text = f"no analysis: {e}" if sheet else ""
+    if every_note:
+        try:
+            notes = session.game.table_notes(session.record, session.view, analysis)
+        except SleuthError:
+            notes = []
+    else:
+        notes = session.table_notes(analysis)
+    return "\n".join([t for t in [text, *(note_text(n) for n in notes)] if t])
 
 
 #: the mark of a note worth highlighting (an alert); coloured on a terminal
@@ -399,28 +410,10 @@ class Screen:
         key = (self.session.text, self.session.view, cols, rows, self.hint)
         if key == self._drawn:
             return self._sheet_lines
-        s = self.session
-        text, analysis, consistent = "", None, True
-        try:
-            analysis = s.analyze()
-            if self.sheet:
-                text = render_analysis(analysis, s.record.game)
-                if text.count("\n") + 1 + SPARE_ROWS > rows:
-                    text = render_compact(analysis, s.record.game) or text
-        except InconsistentError as e:
-            consistent = False
-            text = (f"inconsistent: {e}\n(the record has a contradiction: 'edit N' the wrong "
-                    "line, or 'undo' if it is the last)")
-        except SleuthError as e:
-            text = f"no analysis: {e}" if self.sheet else ""
-        if consistent:
-            try:
-                notes = s.game.table_notes(s.record, s.view, analysis)
-            except SleuthError:
-                notes = []
-            text = "\n".join([t for t in [text, *(note_text(n) for n in notes)] if t])
+        text = sheet_text(self.session, compact=True, rows=rows, sheet=self.sheet,
+                          every_note=True)
         if self.hint:
-            text += "\n" + self.hint
+            text = f"{text}\n{self.hint}" if text else self.hint
         self._drawn = key
         self._sheet_lines = fit_width(text, cols).split("\n") if text else []
         return self._sheet_lines
