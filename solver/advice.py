@@ -458,20 +458,33 @@ def _review_part(args):
     from solver.games import get_game
     from solver.model.budget import TimeUp, restart
 
+    from solver.model.reuse import Memo, current, reusing
+
     game_name, record, view, budget, suggest, indices, turns = args
     game = get_game(game_name)
+    memo = None
+    if current() is None:       # a worker process: its pieces go on with one memo
+        key = (game_name, view, record.statements)
+        if _PART_MEMO.get("key") != key:
+            _PART_MEMO.update(key=key, memo=Memo())
+        memo = _PART_MEMO["memo"]
     out = []
-    for i in indices:
-        restart()               # each prefix is its own analysis: a fresh time budget
-        rec = replace(record, statements=tuple(record.statements[:i]))
-        try:
-            k = game.knowledge(rec, view, budget)
-        except TimeUp as e:     # said, not taken for an unknown step
-            raise TimeUp(e.seconds, f"step {i} of the review: {e.what}") from None
-        except SleuthError:
-            k = None
-        out.append((i, k, suggest(rec) if i in turns else None))
+    with reusing(memo):         # consecutive prefixes: an unchanged problem is not recounted
+        for i in indices:
+            restart()               # each prefix is its own analysis: a fresh time budget
+            rec = replace(record, statements=tuple(record.statements[:i]))
+            try:
+                k = game.knowledge(rec, view, budget)
+            except TimeUp as e:     # said, not taken for an unknown step
+                raise TimeUp(e.seconds, f"step {i} of the review: {e.what}") from None
+            except SleuthError:
+                k = None
+            out.append((i, k, suggest(rec) if i in turns else None))
     return out
+
+
+#: in a worker process of a review: the record it reviews and the memo of its pieces
+_PART_MEMO: dict = {}
 
 
 def said(value) -> str:
@@ -524,10 +537,12 @@ def review_turns(game, record, view, turns, suggest, taken_text, mistakes_of,
     jobs = jobs if jobs is not None else (os.cpu_count() or 1)
     jobs = min(jobs, n) if n >= PARALLEL_REVIEW else 1
     report = REVIEW_PROGRESS
-    # with a progress report, finer pieces (one prefix at a time in this process, four
-    # pieces a worker): each reported as it ends
-    pieces = (min(n, jobs * 4) if jobs > 1 else n) if report else jobs
-    parts = [list(range(j, n, pieces)) for j in range(pieces)]
+    # pieces of consecutive prefixes (solver.model.reuse: a prefix whose counting problem is
+    # the previous one's is not counted again), four a worker, each to the next worker free
+    # (the hard middle game is shared out); with a progress report in this process, one
+    # prefix a piece, each reported as it ends
+    pieces = min(n, jobs * 4) if jobs > 1 else (n if report else 1)
+    parts = [list(range(j * n // pieces, (j + 1) * n // pieces)) for j in range(pieces)]
     args = [(game.name, record, view, budget, suggest, ix, turn_set) for ix in parts]
     done = []
     if jobs > 1:
@@ -539,10 +554,13 @@ def review_turns(game, record, view, turns, suggest, taken_text, mistakes_of,
                 if report:
                     report(len(done), n)
     else:
-        for a in args:
-            done += _review_part(a)
-            if report:
-                report(len(done), n)
+        from solver.model.reuse import reusing
+
+        with reusing():         # one memo for the whole review, freed with it
+            for a in args:
+                done += _review_part(a)
+                if report:
+                    report(len(done), n)
     know = {i: k for i, k, _ in done}
     advice = {i: a for i, _, a in done if a is not None}
     curve: list[tuple[int, float | None]] = []
