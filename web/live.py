@@ -279,31 +279,23 @@ def literature_asks(record, view: str | None, held: dict[str, list[str]]) -> dic
     engine's state: an opponent with cards; a card of an open half-suit.  For the view,
     whose hand is known, only the half-suits it holds a card of and, unless the variant
     lets one ask for one's own card (``own-card-ask=bluff``), the cards it does not hold."""
-    from solver.literature.engine import Play
+    from solver.literature.engine import can_ask_for, can_ask_whom, run
 
     try:
-        play = Play.of(record)
+        state = run(record)
     except SleuthError:
         return {}
-    t = play.table
-    open_halves = [play.half(h) for h in play.open_halves()]
-    whom = {a: [b for b in t.players if t.opponents(a, b) and play.count.get(b) != 0]
-            for a in t.players}
+    t = state.table
+    whom = {a: [b for b in t.players if can_ask_whom(state, a, b)] for a in t.players}
     cards: dict[str, list[str]] = {}
     for a in t.players:
-        mine = set(held[a]) if a == view and a in held else None     # None: not known yet
+        # the view's cards when known: LIT-6(c), (d) with them
+        hand = [t.card(n) for n in held[a]] if a == view and a in held else None
         out: list[str] = []
-        for h in open_halves:
-            names = [repr(c) for c in h.cards]
-            if mine is not None and not mine & set(names):
-                continue
-            for n in names:
-                if n in out:
-                    continue
-                if mine is not None and n in mine and t.options.own_card_ask != "bluff" \
-                        and n != "Jk":
-                    continue
-                out.append(n)
+        for h in t.halves:
+            for c in h.cards:
+                if repr(c) not in out and can_ask_for(state, a, c, hand):
+                    out.append(repr(c))
         cards[a] = out
     return {"whom": whom, "cards": cards}
 

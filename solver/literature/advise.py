@@ -112,7 +112,7 @@ def _history_posterior(vm, seed: int) -> Posterior:
 
 def suggest(record, view, *, top=None, budget: Budget = Budget(), seed=None,
             with_leak: bool = True) -> Advice:
-    from solver.literature.engine import Play
+    from solver.literature.engine import Play, can_ask_for, can_ask_whom
     from solver.literature.events import Claim
 
     h = record.header
@@ -140,21 +140,19 @@ def suggest(record, view, *, top=None, budget: Budget = Budget(), seed=None,
         _, HP = _holders(vp, pub, players)
     # the view's own hand: keys it certainly holds now
     mine = {k for k in keys if n and (H[:, kpos[k]] == me).all()}
-    opps = [b for b in players if t.opponents(view, b) and play.count[b] > 0]
+    # the questions the engine allows the view with the cards it certainly holds (LIT-6)
+    state = play.state()
+    opps = [b for b in players if can_ask_whom(state, view, b)]
     open_halves = play.open_halves()
-    bluff = t.options.own_card_ask == "bluff"
+    hand = [t.key_card[k] for k in mine]
     questions = []
     if play.count[view] > 0:
         for hn in open_halves:
             hk = play.keys_of_half(hn)
-            if not any(k in mine for k in hk):        # LIT-6(c)
-                continue
             for c in sorted(set(play.half(hn).cards)):
-                ck = list(t.card_keys[c])
-                if all(k in mine for k in ck) and not bluff:   # LIT-6(d)
-                    continue
-                for b in opps:                       # LIT-6(a)(b)
-                    questions.append((b, c, hn, ck, hk))
+                if can_ask_for(state, view, c, hand):
+                    questions.extend((b, c, hn, list(t.card_keys[c]), hk) for b in opps)
+    bluff = t.options.own_card_ask == "bluff"   # the others then learn nothing of LIT-6(d)
     yes_cols = {}
     for b, c, hn, ck, hk in questions:
         bi = players.index(b)

@@ -9,6 +9,14 @@ cards that have not moved yet (O2, O3, O5): a card that has not moved is in its 
 hand exactly when it was dealt there.  Public contradictions (a card handed over by someone
 known not to hold it, an illegal question) raise :class:`~solver.errors.RuleError`.
 
+The engine contract (docs/architecture.md): :class:`State` is the frozen public position
+(:meth:`Play.state`), ``run(record, upto)`` the state after the first ``upto`` statements,
+and ``verify_<action>``/``can_<action>`` say whether an action is legal now, for the
+actions ``turn`` (the player may ask now), ``ask_whom`` (LIT-6(a), (b)), ``ask_for``
+(LIT-6(c), (d)), ``ask`` (all of them) and ``surrender`` (V11); :class:`Play` checks each
+question with them.  :class:`Play` is also what the inference reads: the facts, moves and
+claim results of the record.
+
 >>> from solver.records import parse_record
 >>> rec = parse_record('''game: literature
 ... players: Ana Ben Cleo Dev Eli Fay
@@ -21,6 +29,9 @@ known not to hold it, an illegal question) raise :class:`~solver.errors.RuleErro
 ('Ana', 'Ben', 9, 7)
 >>> [f.note for f in p.facts][:4]
 ['Ana holds a card of 9C-AC', 'Ana does not hold 9C', 'Ben does not hold 9C', 'Ben holds a card of 2H-7H']
+>>> st, c5h = run(rec), p.table.card("5H")
+>>> st == p.state(), can_ask(st, "Ana", "Ben", c5h), can_ask(st, "Ana", "Cleo", c5h)
+(True, True, False)
 """
 from __future__ import annotations
 
@@ -29,6 +40,7 @@ from dataclasses import dataclass
 
 from solver.cards import format_cards
 from solver.errors import RuleError
+from solver.legality import can
 from solver.literature.events import (Ask, Challenge, Claim, HandCount, Holds,
                                       PassClaim, PassTurn, Shown, TurnIs, UnheardAnswer,
                                       UnheardCard, UnseenAsk)
@@ -88,6 +100,165 @@ class ClaimResult:
         if self.penalty:
             s += f", team {table.team_name(self.claimant)} loses {self.penalty}"
         return s + f" [{self.rule}]"
+
+
+@dataclass(frozen=True)
+class State:
+    """The public position: whose turn (``turn_known``: whether the record determines it),
+    each hand's size (``vague``: the range where unseen moves leave it open; ``counts`` then
+    holds one possible value), where each moved card is (``places``: key -> holder or
+    ``out``), the open half-suits, the score, the end game (LIT-15), a challenge and a
+    forced claimant (V14), the end (LIT-17)."""
+
+    table: Table
+    turn: str | None
+    turn_known: bool
+    counts: tuple[tuple[str, int], ...]
+    vague: tuple[tuple[str, tuple[int, int]], ...]
+    places: tuple[tuple[str, str], ...]
+    open: tuple[str, ...]
+    score: tuple[int, int]
+    end_game: bool
+    over: bool
+    challenge: tuple[str, str, str] | None
+    forced_member: str | None
+
+    def count(self, p: str) -> int:
+        return dict(self.counts)[p]
+
+    def known(self, p: str) -> int | None:
+        """``p``'s card count when the record determines it (O1), else ``None``."""
+        return None if p in dict(self.vague) else self.count(p)
+
+    def may_have_cards(self, p: str) -> bool:
+        return p in dict(self.vague) or self.count(p) > 0
+
+    def known_at(self, keys, player: str) -> list[str]:
+        places = dict(self.places)
+        return [k for k in keys if places.get(k) == player]
+
+    def expected(self) -> str:
+        """Who must act next, in words (for turn-order errors)."""
+        if self.over:
+            return "the game is over (LIT-17)"
+        if self.challenge:
+            return f"{self.challenge[1]} must answer the challenge on {self.challenge[2]}"
+        if self.forced_member:
+            return f"{self.forced_member} must claim a forced half-suit or pass (V14)"
+        if self.turn is None:
+            return "nobody is on turn"
+        if not self.turn_known:
+            return "the turn is not known after an unseen event"
+        if self.known(self.turn) == 0:
+            return f"{self.turn} is on turn with no cards and must pass the turn (LIT-14)"
+        return f"it is {self.turn}'s turn"
+
+
+def run(record, upto: int | None = None) -> State:
+    """The state after the record's first ``upto`` statements (all by default), each checked
+    against the rules, the questions also against the hands the record shows: raise
+    :class:`RuleError` with the line of the first that breaks one."""
+    play = Play.of(record, upto)
+    _check_shown_hands(play, record)
+    return play.state()
+
+
+# ----- the actions: verify_<action> raises the rule broken, can_<action> says whether not ----
+
+def verify_turn(state: State, asker: str) -> None:
+    """``asker`` may ask a question now (LIT-5, LIT-7, LIT-8, LIT-14, LIT-15, V14)."""
+    if state.over:
+        raise RuleError("the game is over", rule="LIT-17")
+    if state.challenge:
+        raise RuleError(f"{state.challenge[1]} must first claim the challenged half-suit "
+                        f"{state.challenge[2]}", rule="V14")
+    if state.end_game:
+        raise RuleError("one team has no cards: questions stop and the other team claims "
+                        "the rest", rule="LIT-15")
+    if state.forced_member:
+        raise RuleError(state.expected(), rule="V14")
+    if state.turn_known and asker != state.turn:
+        fix = ""
+        if state.turn is not None and state.known(state.turn) != 0:  # usually a missed turn
+            fix = (f"; if a turn was missed, log it as '{state.turn}: ?' (then the "
+                   f"turn is open: 'turn: {asker}' resyncs)")
+        raise RuleError(f"{asker} is not on turn: {state.expected()}{fix}", rule=TURN_RULES)
+    if state.known(asker) == 0:
+        raise RuleError(f"{asker} has no cards and must pass the turn to a teammate",
+                        rule="LIT-14")
+
+
+def verify_ask_whom(state: State, asker: str, target: str | None = None) -> None:
+    """LIT-6(a), (b): the one asked is an opponent who has cards (``target`` ``None``: some
+    opponent may have cards)."""
+    t = state.table
+    if target is not None:
+        if not t.opponents(asker, target):
+            raise RuleError(f"{target} is not an opponent of {asker}", rule="LIT-6(a)")
+        if state.known(target) == 0:
+            raise RuleError(f"{target} has no cards and cannot be asked",
+                            rule="LIT-6(b), LIT-14")
+    elif not any(t.opponents(asker, q) and state.may_have_cards(q) for q in t.players):
+        raise RuleError(f"no opponent of {asker} has cards to be asked", rule="LIT-6(b), LIT-15")
+
+
+def verify_ask_for(state: State, asker: str, card, hand=None) -> None:
+    """LIT-6(c), (d): ``card`` (a :class:`~solver.cards.Card`) is of a half-suit still in
+    play, the asker holds a card of it and does not hold every copy of ``card`` (unless
+    ``own-card-ask=bluff``), as far as the record shows the asker's cards, or ``hand`` (the
+    asker's cards, a multiset) says."""
+    t = state.table
+    h = t.half_of.get(card)
+    if h is None:
+        raise RuleError(f"{card!r} is not in this game's deck", rule="LIT-2")
+    if h.name not in state.open:
+        raise RuleError(f"{h.name} is already resolved: nobody holds its cards", rule="LIT-6(c)")
+    copies = t.card_keys[card]
+    if hand is not None:
+        _verify_hand(t, asker, card, hand)
+    if t.options.own_card_ask != "bluff" and len(state.known_at(copies, asker)) >= len(copies):
+        raise RuleError(f"{asker} holds {card!r} (moved to {asker} before)", rule="LIT-6(d)")
+
+
+def _verify_hand(t: Table, asker: str, card, hand) -> None:
+    """LIT-6(c), (d) against the asker's cards (a multiset)."""
+    held = Counter(hand)
+    h = t.half_of[card]
+    if not any(held[c] > 0 for c in set(h.cards)):
+        raise RuleError(f"{asker} holds no card of {h.name}", rule="LIT-6(c)")
+    if t.options.own_card_ask != "bluff" and held[card] >= len(t.card_keys[card]):
+        raise RuleError(f"{asker} holds {card!r}", rule="LIT-6(d)"
+                        if t.options.own_card_ask == "forbidden"
+                        else "LIT-6(d), V11: write the answer 'surrendered'")
+
+
+def verify_ask(state: State, asker: str, target: str, card, hand=None) -> None:
+    """A question with a yes or no answer (LIT-5..LIT-8, LIT-14, LIT-15, V14)."""
+    verify_turn(state, asker)
+    verify_ask_whom(state, asker, target)
+    verify_ask_for(state, asker, card, hand)
+
+
+def verify_surrender(state: State, asker: str, target: str, card, hand=None) -> None:
+    """V11 (``own-card-ask=surrender``): a question for a card the asker holds, which it
+    then hands to the one asked."""
+    verify_turn(state, asker)
+    verify_ask_whom(state, asker, target)
+    t = state.table
+    if t.options.own_card_ask != "surrender":
+        raise RuleError("a card is surrendered only with own-card-ask=surrender", rule="V11")
+    h = t.half_of.get(card)
+    if h is None or h.name not in state.open:
+        raise RuleError(f"{card!r} is not of a half-suit in play", rule="LIT-6(c)")
+    if hand is not None and Counter(hand)[card] < 1:
+        raise RuleError(f"{asker} does not hold {card!r} and cannot surrender it", rule="V11")
+
+
+can_turn = can(verify_turn)
+can_ask_whom = can(verify_ask_whom)
+can_ask_for = can(verify_ask_for)
+can_ask = can(verify_ask)
+can_surrender = can(verify_surrender)
 
 
 class Play:
@@ -150,6 +321,22 @@ class Play:
             except RuleError as e:
                 raise e.located(line=s.line) if e.line is None else e
         return self
+
+    def state(self) -> State:
+        """The public position now, frozen."""
+        return State(self.table, self.turn, self.turn_known, tuple(self.count.items()),
+                     tuple(self.vague.items()),
+                     tuple((k, v) for k, v in self.loc.items() if v is not None),
+                     tuple(self.open_halves()), (self.score[0], self.score[1]),
+                     self.end_game, self.over, self.challenge,
+                     self.forced_member() if self.forced else None)
+
+    def _verify(self, verify, *args) -> None:
+        """A verify_<action> on the state now; its error is this statement's."""
+        try:
+            verify(self.state(), *args)
+        except RuleError as e:
+            raise self._err(e.message, e.rule or "") from None
 
     # ----- queries ---------------------------------------------------------------------------
     def half(self, name: str):
@@ -318,15 +505,12 @@ class Play:
 
     def _ask(self, ev: Ask):
         t, a, b, c = self.table, ev.asker, ev.target, ev.card
-        if self.end_game:
-            raise self._err("one team has no cards: questions stop and the other team claims "
-                            "the rest", "LIT-15")
-        if self.forced:
-            raise self._err(self.expected(), "V14")
         self._asker_checks(a, b)
+        if ev.answer == "surrendered":
+            self._verify(verify_surrender, a, b, c)
+        else:
+            self._verify(verify_ask_for, a, c)
         h = t.half_of[c]
-        if self.status[h.name][0] != "open":
-            raise self._err(f"{h.name} is already resolved: nobody holds its cards", "LIT-6(c)")
         hk = self.keys_of_half(h.name)
         ck = t.card_keys[c]
         self.asks.append((self.line, ev))
@@ -354,10 +538,8 @@ class Play:
             self.last_asker[b] = a
             self.turn = b
             return
-        if t.options.own_card_ask != "bluff":
+        if t.options.own_card_ask != "bluff":     # the rest of LIT-6(d): a fact on the deal
             at = self.known_at(ck, a)
-            if len(at) >= len(ck):
-                raise self._err(f"{a} holds {c!r} ({self.where(at[0])})", "LIT-6(d)")
             self._fact(self.unmoved(ck), a, 0, len(ck) - 1 - len(at), "LIT-6(d)",
                        f"{a} does not hold {c!r}" if len(ck) == 1
                        else f"{a} does not hold every {c!r}", ask_line=self.line)
@@ -384,31 +566,10 @@ class Play:
             self.turn = b
 
     def _asker_checks(self, a: str, b: str | None):
-        """LIT-5..LIT-8 turn order, LIT-6(a), (b), LIT-14, where the record determines them;
-        the asker is then on turn."""
-        t = self.table
-        if self.end_game:
-            raise self._err("one team has no cards: questions stop and the other team claims "
-                            "the rest", "LIT-15")
-        if self.forced:
-            raise self._err(self.expected(), "V14")
-        if self.turn_known and a != self.turn:
-            fix = ""
-            if not self.over and not self.challenge and self.turn is not None \
-                    and self.known(self.turn) != 0:     # the usual cause: a missed turn
-                fix = (f"; if a turn was missed, log it as '{self.turn}: ?' (then the "
-                       f"turn is open: 'turn: {a}' resyncs)")
-            raise self._err(f"{a} is not on turn: {self.expected()}{fix}", TURN_RULES)
-        if self.known(a) == 0:
-            raise self._err(f"{a} has no cards and must pass the turn to a teammate", "LIT-14")
-        if b is not None:
-            if not t.opponents(a, b):
-                raise self._err(f"{b} is not an opponent of {a}", "LIT-6(a)")
-            if self.known(b) == 0:
-                raise self._err(f"{b} has no cards and cannot be asked", "LIT-6(b), LIT-14")
-        elif not any(t.opponents(a, q) and (q in self.vague or self.count[q] > 0)
-                     for q in t.players):
-            raise self._err(f"no opponent of {a} has cards to be asked", "LIT-6(b), LIT-15")
+        """LIT-5..LIT-8 turn order, LIT-6(a), (b), LIT-14, LIT-15 (:func:`verify_turn`,
+        :func:`verify_ask_whom`); the asker is then on turn."""
+        self._verify(verify_turn, a)
+        self._verify(verify_ask_whom, a, b)
         self.turn, self.turn_known = a, True
 
     def _unknown(self, keys):
@@ -770,16 +931,13 @@ def cut_points(record) -> list[int]:
                     and isinstance(st[n - 1].event, Claim))]
 
 
-def validate(record) -> Play:
-    """Replay the record, enforcing turn order, LIT-6(a-d), LIT-14, LIT-15 and claim form.
-
-    LIT-6(c) and (d) need the asker's hand: they are checked here whenever the record lists
-    that hand (a ``holds`` line, at any time); otherwise they become constraints on the deal
-    (see :mod:`solver.literature.inference`), and a breach shows as an inconsistency.
-    """
-    play = Play.of(record)
+def _check_shown_hands(play: Play, record) -> None:
+    """LIT-6(c) and (d) need the asker's hand: they are checked here whenever the record
+    lists that hand (a ``holds`` line, at any time); otherwise they become constraints on
+    the deal (see :mod:`solver.literature.inference`), and a breach shows as an
+    inconsistency."""
     if not play.holds:
-        return play
+        return
     # after an unseen move the hands are no longer determined: the model checks the rest
     cut = play.first_unseen if play.first_unseen is not None else float("inf")
     t = play.table
@@ -818,18 +976,13 @@ def validate(record) -> Play:
         if a not in hands:
             continue
         hand = hands[a]
-        half = t.half_of[ask.card]
         text = by_line[line].text
-        if ask.answer != "surrendered" and not any(hand[c] > 0 for c in set(half.cards)):
-            raise RuleError(f"{a} holds no card of {half.name} (hand shown by the record)",
-                            text=text, rule="LIT-6(c)", line=line)
-        copies = len(t.card_keys[ask.card])
-        if ask.answer != "surrendered" and t.options.own_card_ask != "bluff" \
-                and hand[ask.card] >= copies:
-            raise RuleError(f"{a} holds {ask.card!r} (hand shown by the record)", text=text,
-                            rule="LIT-6(d)" if t.options.own_card_ask == "forbidden"
-                            else "LIT-6(d), V11: write the answer 'surrendered'", line=line)
+        if ask.answer != "surrendered":
+            try:
+                _verify_hand(t, a, ask.card, hand)
+            except RuleError as e:
+                raise RuleError(f"{e.message} (hand shown by the record)", text=text,
+                                rule=e.rule, line=line) from None
         if ask.answer == "surrendered" and hand[ask.card] < 1:
             raise RuleError(f"{a} does not hold {ask.card!r} and cannot surrender it", text=text,
                             rule="V11", line=line)
-    return play

@@ -81,9 +81,9 @@ class LiteratureGame(Game):
         return parse_event(text, self.table(header))
 
     def validate(self, record) -> None:
-        from solver.literature.engine import validate
+        from solver.literature.engine import run
 
-        validate(record)
+        run(record)
 
     # ----- capabilities --------------------------------------------------------------------
     def analyze(self, record, view=None, *, budget: Budget = Budget()):

@@ -11,7 +11,7 @@ opponent may hold.  The end game (LIT-15), empty hands (LIT-14) and the variants
 >>> rec = simulate(6, seed=3)
 >>> rec.statements[0].text.startswith("Ana holds: "), len(rec.header.players)
 (True, 6)
->>> from solver.literature.engine import Play
+>>> from solver.literature.engine import Play, can_ask_for, can_ask_whom
 >>> Play.of(rec).over
 True
 """
@@ -24,7 +24,7 @@ from solver.errors import RuleError
 from solver.literature.events import (Ask, Challenge, Claim, HandCount, Holds, PassClaim,
                                       PassTurn, Shown, TurnIs, UnheardAnswer, UnheardCard,
                                       UnseenAsk)
-from solver.literature.engine import Play
+from solver.literature.engine import Play, can_ask_for, can_ask_whom
 from solver.literature.options import LiteratureOptions
 from solver.literature.table import Table
 from solver.records import Header, Record, Statement
@@ -210,21 +210,18 @@ class Simulator:
         return None
 
     def legal_asks(self, a):
+        """The questions ``a`` may ask (LIT-6), the engine's legality with ``a``'s true hand."""
         t, play = self.t, self.play
-        opps = [b for b in t.players if t.opponents(a, b) and play.count[b] > 0]
+        state = play.state()
+        opps = [b for b in t.players if can_ask_whom(state, a, b)]
         out = []
         if not opps:
             return out
+        hand = [t.key_card[k] for k in self.hand(a)]
         for h in play.open_halves():
-            hk = play.keys_of_half(h)
-            if not any(self.cur[k] == a for k in hk):
-                continue
             for c in sorted(set(play.half(h).cards)):
-                mine = self.holds_card(a, c)
-                if mine >= len(t.card_keys[c]) and self.opts.own_card_ask != "bluff":
-                    continue
-                for b in opps:
-                    out.append((b, c))
+                if can_ask_for(state, a, c, hand):
+                    out.extend((b, c) for b in opps)
         return out
 
     def turn(self):
