@@ -86,17 +86,22 @@ def _said(detail: Any) -> str:
     return str(detail)
 
 
-def certain_of(places: dict[str, list]) -> dict[str, str]:
+def certain_of(places: dict[str, list], joined: bool = True) -> dict[str, str]:
     """The certain cards of ``places`` (card -> the possible places of each copy, as
-    ``TimeUp.established["places"]`` keeps them): card -> its place(s).
+    ``TimeUp.established["places"]`` keeps them): card -> its place(s).  ``joined``:
+    copies certainly in different places are certain too (their places joined by ``", "``);
+    else only copies all in one place are.
 
-    >>> certain_of({"2S": [["Ana"]], "Jk": [["Ben"], ["out"]], "3S": [["Ana", "Ben"]]})
-    {'2S': 'Ana', 'Jk': 'Ben, out'}
+    >>> p = {"2S": [["Ana"]], "Jk": [["Ben"], ["out"]], "3S": [["Ana", "Ben"]]}
+    >>> certain_of(p), certain_of(p, joined=False)
+    ({'2S': 'Ana', 'Jk': 'Ben, out'}, {'2S': 'Ana'})
     """
     out = {}
     for name, copies in places.items():
         if copies and all(len(c) == 1 for c in copies):
-            out[name] = ", ".join(sorted(next(iter(c)) for c in copies))
+            where = sorted({next(iter(c)) for c in copies})
+            if joined or len(where) == 1:
+                out[name] = ", ".join(where)
     return out
 
 
@@ -119,7 +124,8 @@ def certainties(game: "Game", record, view: str | None,
         except TimeUp as e:
             if outer is not None and (outer.cancelled or outer.expired()):
                 raise               # the whole analysis's time, or a cancel: not this stage's
-            certain = certain_of(dict(e.established.get("places") or {}))
+            got = e.established
+            certain = certain_of(dict(got.get("places") or {}), got.get("joined", True))
             complete = False
     try:
         notes = tuple(game.table_notes(record, view, None))
@@ -139,18 +145,25 @@ def analyze_staged(game: "Game", record, view: str | None, *, budget: Budget = B
 
 
 # ----- the certainties of a card-location model, cheapest first ---------------------------
-def model_certain(vm, skip: tuple[str, ...] = ()) -> dict[str, str]:
+#: deals looked for without a solver before CP-SAT's backbone (each one's pairs are
+#: possible, so CP-SAT has fewer to find): at most this many, and no more once
+#: :data:`STALE` in a row showed no new pair
+WITNESSES = 24
+STALE = 4
+
+
+def model_certain(vm, skip: tuple[str, ...] = (), joined: bool = True) -> dict[str, str]:
     """The certainties of a game's view model ``vm`` (a
     :class:`~solver.model.view.ModelView`: its ``model``, a
     :class:`~solver.model.CardLocationModel`), cheapest first: propagation (sound: a card
     left one place is certain; noted with the deadline at once,
-    :func:`~solver.model.budget.establish`), then a deal found without a solver (its pairs
-    are possible), then CP-SAT's backbone told those pairs.  Card names (copies together,
-    ``model.name``) -> place; the names in ``skip`` are left out.  Raises
-    ``vm.inconsistent()`` when no deal fits, and ``TimeUp`` (with what propagation
-    settled) when the time runs out."""
-    from solver.model.budget import establish
-    from solver.model.witness import Infeasible, propagate
+    :func:`~solver.model.budget.establish`), then deals found without a solver (their
+    pairs are possible; :data:`WITNESSES`), then CP-SAT's backbone told those pairs.  Card
+    names (copies together, ``model.name``; ``joined`` as :func:`certain_of`) -> place;
+    the names in ``skip`` are left out.  Raises ``vm.inconsistent()`` when no deal fits,
+    and ``TimeUp`` (with what propagation settled) when the time runs out."""
+    from solver.model.budget import check, establish
+    from solver.model.witness import Infeasible, find_deal, propagate
 
     m = vm.model
     try:
@@ -159,19 +172,33 @@ def model_certain(vm, skip: tuple[str, ...] = ()) -> dict[str, str]:
         raise vm.inconsistent() from None
     places: dict[Hashable, set[str]] = {c: {m.locations[li] for li in allowed[i]}
                                         for i, c in enumerate(m.cards)}
-    establish(places=_by_name(m, places))
+    establish(places=_by_name(m, places), joined=joined)
     deal = m.witness()
     if deal is False:
         raise vm.inconsistent()
-    if isinstance(deal, dict) and all(len(ls) == 1 for ls in places.values()):
-        bb_possible = places            # propagation placed every card: nothing is open
+    known: dict[Hashable, set[str]] = {c: set() for c in m.cards}
+    stale, seed = 0, 1
+    while isinstance(deal, dict) and stale < STALE and seed <= WITNESSES:
+        new = [(c, loc) for c, loc in deal.items() if loc not in known[c]]
+        for c, loc in new:
+            known[c].add(loc)
+        stale = 0 if new else stale + 1
+        if known == places:
+            break               # every place propagation left open is possible: all settled
+        check("the certainties")
+        deal = find_deal(m, seed=seed)
+        if isinstance(deal, dict) and not m.accepts(deal):
+            deal = None
+        seed += 1
+    if known == places:
+        possible = places
     else:
-        known = {c: {loc} for c, loc in deal.items()} if isinstance(deal, dict) else None
-        bb = m.backbone(known=known)
+        bb = m.backbone(known={c: ls for c, ls in known.items() if ls} or None)
         if not bb.consistent:
             raise vm.inconsistent()
-        bb_possible = bb.possible
-    return {n: w for n, w in certain_of(_by_name(m, bb_possible)).items() if n not in skip}
+        possible = bb.possible
+    return {n: w for n, w in certain_of(_by_name(m, possible), joined).items()
+            if n not in skip}
 
 
 def _by_name(m, places: dict[Hashable, set[str]]) -> dict[str, list[list[str]]]:

@@ -115,13 +115,16 @@ def settled_backbone(vm: ViewModel):
     """:func:`backbone` of ``vm``, its certainties noted with the analysis's deadline
     (:func:`establish_places`); when the time runs out first, the cards settled by then
     are noted before :class:`~solver.model.budget.TimeUp` goes on."""
+    from solver.model import Backbone
     from solver.model.budget import TimeUp
 
     try:
         bb = backbone(vm)
     except TimeUp as e:
-        if getattr(e, "partial_backbone", None) is not None:
-            e.established.update(places_of(vm, e.partial_backbone), certainties="some")
+        # stopped before its search began: the cards whose last move was seen are settled
+        bb = getattr(e, "partial_backbone", None) or \
+            Backbone(True, {k: set(vm.model.locations) for k in vm.model.cards})
+        e.established.update(places_of(vm, bb), certainties="some")
         raise
     establish_places(vm, bb)
     return bb

@@ -254,9 +254,12 @@ class _Build:
 
     # ----- the statements --------------------------------------------------------------------
     def run(self, record, view):
+        from solver.model.budget import check
+
         st = record.statements
         skip = set()
         for s in st:
+            check("the model of the unseen events")     # a long record takes a while
             if s.line in skip:
                 continue
             ev, line = s.event, s.line

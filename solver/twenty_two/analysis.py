@@ -573,6 +573,24 @@ def _wilson(p: float, n: int) -> float:
     return float(wilson_halfwidth(float(p), n))
 
 
+def certain_now(record, view: str | None) -> dict[str, str]:
+    """Where each card certainly is in the current hand (card name -> place): the
+    backbone alone, no count and no chances (:func:`solver.staged.model_certain`); every
+    card in the pack before the first deal.  The earlier hands are checked as
+    :func:`analyze` checks them."""
+    from solver.staged import model_certain
+
+    eng = replay(record)
+    if not eng.deals:
+        visible_players(record, view, False)
+        return {name: STOCK for name in eng.deck}
+    vms = _models(record, view, eng)
+    for vm in vms[:-1]:
+        if not vm.model.is_consistent():
+            raise vm.inconsistent()
+    return model_certain(vms[-1], joined=False)
+
+
 def explain(record, view: str | None, card_text: str):
     """Why each certainty about one card holds in the current hand (``sleuth why``)."""
     card = Card.parse(card_text)

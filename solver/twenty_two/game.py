@@ -139,6 +139,15 @@ class TwentyTwoGame(Game):
                    "totals": {p: s["total"] for p, s in a.scores.items()}}
         return Knowledge(certain, ent, a.exact, summary)
 
+    def certainties(self, record, view) -> Knowledge:
+        """The backbone of the current hand alone (no count, no chances)."""
+        from solver.twenty_two import analysis
+        from solver.twenty_two.events import Deal
+
+        if not any(isinstance(s.event, Deal) for s in record.statements):
+            view = None            # nothing dealt yet: every view is the public one
+        return Knowledge(analysis.certain_now(record, view), None, False)
+
     def table_notes(self, record, view, analysis=None):
         """The setup the rules call for that is missing: the deal (TT-4, TT-5, TT-6) and the
         recorder's own hand of the current deal (none once the game is over, TT-17)."""
