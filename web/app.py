@@ -33,7 +33,9 @@ event loop: ``/version`` answers while an analysis runs.  Changes and analyses u
 sessions (a change never waits for an analysis); the analyses run within the program's
 time budget (:func:`solver.model.budget.within`; deadlines and counting memos are each
 thread's own), and a change that saves a new version cancels the analysis of the old one
-(:meth:`~solver.model.budget.Deadline.cancel`): it stops at its next check.
+(:meth:`~solver.model.budget.Deadline.cancel`): it stops at its next check, a CP-SAT search
+at once.  The answers come in order of cost (:mod:`solver.staged`): the quick live part
+carries stage 1 (the certainties and alerts, within about 0.3 s), the full one the figures.
 """
 from __future__ import annotations
 
@@ -98,6 +100,12 @@ class Engine:
         self.whatifs: dict[tuple[str, str], Outcome] = {}
         #: the version being analysed and its deadline (what it has established so far)
         self.running: tuple[str, Any] | None = None
+        #: stage 1 of the analysis (web.live.first_stage) by version, the one being
+        #: computed and its deadline, and the lock that makes one device's wait for it
+        #: another's answer
+        self.firsts: dict[str, Any] = {}
+        self.first_running: tuple[str, Any] | None = None
+        self.first_lock = threading.Lock()
         self.hints: dict[str, str | None] = {}
         self.hint_lock = threading.Lock()
         self.hint_job: HintJob | None = None
@@ -127,9 +135,10 @@ class Engine:
             o = s.handle(line, expect=expect if change else None)   # refused if stale
             d = outcome(o, s)
             d["version"] = text_version(s.text)
-            running = self.running
-            if running is not None and running[1] is not None and running[0] != d["version"]:
-                running[1].cancel()     # the analysis of an older version: stop it now
+            for running in (self.running, self.first_running):
+                if running is not None and running[1] is not None and \
+                        running[0] != d["version"]:
+                    running[1].cancel()     # the analysis of an older version: stop it now
             if d["kind"] != "why":
                 self.last_status = d["status"]
             return d
@@ -169,7 +178,8 @@ class Engine:
                     data["error"], data["version"] = snap, key[0] or data["version"]
                     return env.get_template("live.html").render(
                         d=data, entry_json=embed_json(entry_data(self.writer, {})), token=token)
-            data = live(snap, whatif, quick=True)
+            data = live(snap, whatif, quick=True,
+                        first=None if whatif else self.first_stage(snap, key[0]))
             return env.get_template("live.html").render(
                 d=data, entry_json=embed_json(entry_data(snap, {})), token=token)
         with self.read_lock:
@@ -196,19 +206,48 @@ class Engine:
                     self.live_cache[key] = html
             return html
 
+    def first_stage(self, snap: Any, version: str) -> Any:
+        """Stage 1 of the analysis of ``version`` (:func:`web.live.first_stage`), computed
+        once per version within the time budget; a change saving a newer version cancels
+        it (``None`` then)."""
+        from web.live import first_stage
+
+        with self.first_lock:
+            if version in self.firsts:
+                return self.firsts[version]
+            with within(self.timeout) as deadline:
+                self.first_running = (version, deadline)
+                try:
+                    got = first_stage(snap)
+                finally:
+                    self.first_running = None
+            if got is not None:
+                if len(self.firsts) > 8:
+                    self.firsts.clear()
+                self.firsts[version] = got
+            return got
+
     def partial(self) -> dict:
         """What the analysis running now has established so far (the certainties, where
         the game notes them on the way: Literature's after its backbone), for the page to
         show before the sheet: ``{"version": ..., "certain": "2S: Eli; ..." or None}``."""
-        from web.live import established
+        from web.live import certain_line, established
 
         running = self.running
         if running is None or running[1] is None:
             return {"version": None, "certain": None}
         version, deadline = running
         got = dict(deadline.established)
-        return {"version": version,
-                "certain": established(SimpleNamespace(established=got))}
+        certain = established(SimpleNamespace(established=got))
+        first = self.firsts.get(version)
+        if first is not None and not isinstance(first, str):
+            # stage 1 of this version (web.live.first_stage); cut short, what the analysis
+            # has settled since when it says more
+            if first.complete or not certain:
+                certain = certain_line(first.certain)
+            return {"version": version, "certain": certain, "stage": "certainties",
+                    "complete": first.complete, "alerts": first.alerts}
+        return {"version": version, "certain": certain}
 
     def snapshot(self) -> Any:
         """The record file as it is now, read apart from the sessions, with what the quick

@@ -317,13 +317,49 @@ def entry_data(session, held: dict[str, list[str]] | None = None) -> dict[str, A
             if rec.game == "literature" else {}}
 
 
+def first_stage(session, record=None) -> Any:
+    """Stage 1 of the analysis of ``record`` (default: the session's) from the session's
+    view (:func:`solver.staged.certainties`: the certainties and the alerts that need no
+    figures): a :class:`~solver.staged.Certainties`, the error's sentence when the record
+    is inconsistent or cannot be analysed, or ``None`` when the game has no analysis or
+    the analysis was cancelled (a newer version).  Run it within a deadline
+    (:func:`solver.model.budget.within`): stage 1 takes a part of it."""
+    from solver.games import Capability
+    from solver.model.budget import TimeUp
+    from solver.staged import certainties
+
+    if Capability.ANALYZE not in session.game.capabilities:
+        return None
+    rec = record if record is not None else session.record
+    try:
+        return certainties(session.game, rec, session.view)
+    except TimeUp:
+        return None
+    except InconsistentError as e:
+        from cli.main import conflict_text
+
+        return "inconsistent: " + conflict_text(e).replace("\n", " ") + \
+            " ('Undo' removes the last statement.)"
+    except SleuthError as e:
+        return f"no analysis: {e}"
+
+
+def certain_line(certain) -> str | None:
+    """Certain cards as one line ("2S: Ana; 9H: mystery"), ``None`` if none."""
+    parts = [f"{card}: {place_name(where)}" for card, where in sorted(dict(certain).items())]
+    return "; ".join(parts) if parts else None
+
+
 def live(session, whatif: str | None = None, quick: bool = False,
-         known=None) -> dict[str, Any]:
+         known=None, first=None) -> dict[str, Any]:
     """Everything the live part of the page shows for the session's record now (or, with
     ``whatif``, for the record with that statement added, not saved).  ``quick``: what needs
     no analysis (the turn, the lines, the notes), marked ``pending``.  The advisor's hint
     is not here: it comes apart (``GET /hint``), as it can take long.  ``known``: the
-    outcome of ``whatif`` when already computed."""
+    outcome of ``whatif`` when already computed.  ``first``: with ``quick``, stage 1 of
+    the analysis (:func:`first_stage`), shown while the figures are worked on: its
+    certainties (``certain``, ``certain_so_far``), alerts and notes; ``stage`` says which
+    answer this is (``"none"``, ``"certainties"``, ``"figures"``)."""
     from solver.games import Capability
 
     from solver.records import text_version
@@ -335,6 +371,7 @@ def live(session, whatif: str | None = None, quick: bool = False,
         "title": game.title or rec.game, "game": rec.game, "view": view or "public",
         "version": text_version(session.text), "whatif": None, "whatif_error": None,
         "pending": quick, "held": {}, "certain_so_far": None,
+        "stage": "none", "certain": {}, "certain_complete": None,
         "alerts": [], "notes": [], "hint": None, "sheet": None, "text_sheet": None,
         "extras": {"verdict": None, "precision": None, "estimate": False}, "error": None, "turn": None, "lines": [],
         "has_advice": Capability.ADVISE in game.capabilities and view is not None,
@@ -357,9 +394,18 @@ def live(session, whatif: str | None = None, quick: bool = False,
             out["new_certain"] = ", ".join(f"{c}: {l}" for c, l in sorted(o.new_certain.items()))
     analysis = None
     if quick:
-        notes = _notes(game, target, view, None)
-        out["alerts"] += [n.text for n in notes if n.strong]
-        out["notes"] += [n.text for n in notes if not n.strong]
+        if isinstance(first, str):          # stage 1 found the record inconsistent
+            out["error"], out["pending"] = first, False
+        if first is not None and not isinstance(first, str):
+            out["stage"], out["certain"] = "certainties", dict(first.certain)
+            out["certain_complete"] = first.complete
+            out["certain_so_far"] = certain_line(first.certain)
+            out["alerts"] += first.alerts
+            out["notes"] += [n.text for n in first.notes if not n.strong]
+        else:
+            notes = _notes(game, target, view, None)
+            out["alerts"] += [n.text for n in notes if n.strong]
+            out["notes"] += [n.text for n in notes if not n.strong]
         return out
     try:
         analysis = session.analyze(target)
@@ -371,6 +417,8 @@ def live(session, whatif: str | None = None, quick: bool = False,
     except SleuthError as e:
         out["error"] = f"no analysis: {e}"
         out["certain_so_far"] = established(e)
+    if analysis is not None:
+        out["stage"] = "figures"
     if analysis is not None and whatif is None:
         for card, places in getattr(analysis, "possible", {}).items():
             if len(places) == 1:
@@ -398,16 +446,13 @@ def live(session, whatif: str | None = None, quick: bool = False,
 def established(e: Any) -> str | None:
     """What an analysis had established (``TimeUp.established``, or a running deadline's):
     the cards whose place was certain, as one line; ``None`` if nothing."""
+    from solver.staged import certain_of
+
     got = getattr(e, "established", None) or {}
     places = got.get("places")
     if not places:
         return None
-    certain = []
-    for name, copies in sorted(places.items()):
-        for locs in copies:
-            if len(locs) == 1:
-                certain.append(f"{name}: {place_name(next(iter(locs)))}")
-    return "; ".join(certain) if certain else None
+    return certain_line(certain_of(places, got.get("joined", True)))
 
 
 def _notes(game, record, view, analysis) -> list:
