@@ -24,6 +24,7 @@ python -m benchmarks.run --quick         # smoke run, 1-2 minutes (records nothi
 python -m benchmarks.run --json out.json # also keep every measured state
 python -m benchmarks.run --report        # this page, from benchmarks/results/ (measures nothing)
 python -m benchmarks.waits --profile     # issue 45 (whole games, suggest, Literature with gaps) side by side with 5a59b0d; records results/waits.json
+python -m benchmarks.staged              # issue 45: stage 1 (the certainties) per game, 3-8 players, both views, up to 20 '?' lines
 python -m benchmarks.versus              # sleuth analyze side by side against commit 525edbf
 python -m benchmarks.replay              # sleuth replay against analyze of the hardest prefix
 python -m benchmarks.twenty_two          # Twenty-Two big tables: every decision state of two 8-player games
