@@ -7,7 +7,7 @@ import pytest
 from solver.errors import NotationError, RuleError
 from solver.games import get_game
 from solver.hand import GAME, HandOptions, round_scores
-from solver.hand.analysis import multiplier
+from solver.hand.engine import multiplier
 from solver.hand.events import parse_event
 from solver.records import Header, parse_record, read_record, write_record
 

@@ -1,5 +1,5 @@
-"""Round scoring (HR-37..HR-40, HR-42, HR-59) and the whole-game scoresheet (HR-5, HR-36,
-HR-41..HR-45, A7, A15).
+"""The whole-game scoresheet (HR-5, HR-36, HR-41..HR-45, A7, A15), on the round scores of
+the engine (:func:`solver.hand.engine.round_scores`, HR-37..HR-40, HR-42, HR-59).
 
 What ``analyze`` returns for a scoresheet record (one statement per deal, see
 :mod:`solver.hand.events`): every deal's scores, running totals, standings and who deals
@@ -14,8 +14,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from solver.errors import NotationError, RuleError
-from solver.hand.events import BONUS_NAMES, Penalty, RoundEvent, UnscoredEvent
+from solver.errors import RuleError
+from solver.hand.engine import check_bonuses, first_dealer, round_scores, team_pairs, to_right
+from solver.hand.events import Penalty, RoundEvent, UnscoredEvent
 from solver.hand.options import HandOptions
 from solver.hand.regime import check_copies, make_regime, natural_value, penalty
 
@@ -23,111 +24,6 @@ ROUNDS = 7  # HR-41 (the default of variant rounds)
 WORDS = {4: "four", 6: "six"}
 MAX_CARDS_MELDED_PLAYER = 11  # 15 after a draw - 3 melded (HR-11) - 1 discard (HR-30)
 MAX_POINTS = 2 * 15 + 9 * 11  # two wilds and nine aces (HR-38)
-
-
-# ------------------------------------------------------------------------------ scores
-
-def multiplier(bonuses) -> int:
-    """HR-59: discard factor (wild-discard 2, two-wilds 4) x colour 2 / suit 4.
-
-    >>> multiplier(()), multiplier(("colour", "wild-discard")), multiplier(("two-wilds", "suit"))
-    (1, 4, 16)
-    """
-    m = 1
-    for b in bonuses:
-        m *= {"wild-discard": 2, "two-wilds": 4, "colour": 2, "suit": 4}[b]
-    return m
-
-
-@dataclass(frozen=True)
-class RoundScore:
-    """Individual scores of a round (the winner's partner 0, A7) and the multiplier."""
-
-    scores: dict
-    multiplier: int
-
-
-def check_bonuses(kind: str, bonuses, options: HandOptions, text: str = "") -> None:
-    """Bonuses need a Full Hand and their options (HR-59), at most one of each pair."""
-    if not bonuses:
-        return
-    quoted = text or " ".join(bonuses)
-    if kind != "full-hand":
-        raise RuleError("Egyptian bonuses apply to a Full Hand only", text=quoted,
-                        rule="HR-59")
-    for b in bonuses:
-        if not getattr(options, BONUS_NAMES[b]):
-            raise RuleError(f"the bonus {b} is not in this game's variant (bonus-{b})",
-                            text=quoted, rule="HR-59")
-    if "wild-discard" in bonuses and "two-wilds" in bonuses:
-        raise RuleError("wild-discard and two-wilds are two discard factors; take one",
-                        text=quoted, rule="HR-59")
-    if "colour" in bonuses and "suit" in bonuses:
-        raise RuleError("the suit bonus replaces the colour bonus", text=quoted, rule="HR-59")
-
-
-def round_scores(winner: str, kind: str, bonuses, penalties: dict, options: HandOptions,
-                 partner: str | None = None) -> RoundScore:
-    """Individual scores: ``penalties`` maps each opponent to their card points (``None``:
-    no meld).  Partial (HR-37): winner -30, opponents 100 flat or their points (HR-38).
-    Full Hand (HR-40, HR-59): winner -60M, opponents 200M flat or 2M x points.  In a team
-    game (HR-42) the partner scores 0; a team's round score is the sum of its players'.
-
-    >>> round_scores("Ana", "partial", (), {"Ben": 7, "Cleo": None}, HandOptions()).scores
-    {'Ana': -30, 'Ben': 7, 'Cleo': 100}
-    >>> round_scores("Ana", "full-hand", ("two-wilds", "suit"), {"Ben": 10, "Cleo": None},
-    ...              HandOptions(bonus_two_wilds=True, bonus_suit=True)).scores
-    {'Ana': -960, 'Ben': 320, 'Cleo': 3200}
-    """
-    check_bonuses(kind, tuple(bonuses), options)
-    m = multiplier(bonuses)
-    full = kind == "full-hand"
-    scores = {} if kind == "stock" else {winner: -60 * m if full else -30}
-    if partner is not None:
-        scores[partner] = 0
-    for p, pts in penalties.items():
-        if pts is None:
-            scores[p] = 200 * m if full else 100
-        else:
-            scores[p] = 2 * m * pts if full else pts
-    return RoundScore(scores, m)
-
-
-# ------------------------------------------------------------------------------ the sheet
-
-def team_pairs(header, options: HandOptions) -> list[tuple[str, str]] | None:
-    """The partnerships (HR-1, HR-42): ``teams: Ana Cleo / Ben Dev`` or the ``teams`` option
-    (partners sit opposite: 1st + 3rd, 2nd + 4th player)."""
-    spec = header.get("teams")
-    players = header.players
-    if spec is None and not options.teams:
-        return None
-    if len(players) != 4:
-        raise RuleError(f"team play is for 4 players in two partnerships, not {len(players)}",
-                        text=" ".join(players), rule="HR-1")
-    opposite = [(players[0], players[2]), (players[1], players[3])]
-    if spec is None:
-        return opposite
-    sides = [tuple(s.split()) for s in spec.split("/")]
-    if len(sides) != 2 or any(len(s) != 2 for s in sides) or \
-            sorted(p for s in sides for p in s) != sorted(players):
-        raise NotationError("expected 'teams: <two players> / <the other two>'", text=spec)
-    for s in sides:
-        if s not in opposite and s[::-1] not in opposite:
-            raise RuleError("partners sit opposite each other (1st with 3rd, 2nd with 4th "
-                            "in the players: line)", text=spec, rule="HR-1")
-    return [tuple(s) for s in sides]
-
-
-def first_dealer(header) -> str:
-    """The ``dealer:`` header, else the player whose right-hand neighbour (the first to act,
-    HR-6, HR-27) is the first listed: the second listed (``players:`` is clockwise)."""
-    return header.dealer or header.players[1 % len(header.players)]
-
-
-def to_right(players, p: str, k: int = 1) -> str:
-    """The player ``k`` seats to the right of ``p`` (counter-clockwise, HR-4)."""
-    return players[(players.index(p) - k) % len(players)]
 
 
 @dataclass

@@ -21,6 +21,18 @@ a complete record and the recorder's own view of it (:func:`view_record`).
 (8, True, 60, ['6C 7C 8C', 'KS KH KD'])
 >>> s.current, s.pile
 ('Ana', [8S, 3H, 9H])
+
+The engine contract (docs/architecture.md): :class:`State` is the frozen public position of
+a round (:meth:`RoundState.state`; :class:`RoundState` is the working state :func:`play`
+builds, which the inference reads), ``run(record, upto)`` the state after the first
+``upto`` statements of a round record, and ``verify_<action>``/``can_<action>`` for the
+actions ``turn`` (the player acts now, HR-4), ``draw`` (from the stock), ``take`` (the top
+discard) and ``play`` (a meld, lay-off, swap or discard, after the draw).  A scoresheet
+record (one statement per deal) is checked by :func:`solver.hand.analysis.score_sheet`.
+
+>>> st = run(rec)
+>>> st.current, can_draw(st, "Ana"), can_play(st, "Ana"), can_draw(st, "Ben")
+('Ana', True, False, False)
 """
 from __future__ import annotations
 
@@ -28,9 +40,10 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 
 from solver.cards import JOKER, SUITS, Card
-from solver.errors import RuleError, SleuthError
-from solver.hand.events import (Call, Discard, Draw, Holds, Indicator, LayOff, Melds,
-                                RoundEvent, Swap, Take, UnscoredEvent)
+from solver.errors import NotationError, RuleError, SleuthError
+from solver.legality import can
+from solver.hand.events import (BONUS_NAMES, Call, Discard, Draw, Holds, Indicator, LayOff,
+                                Melds, RoundEvent, Swap, Take, UnscoredEvent)
 from solver.hand.melds import analyse_meld, layout_cards
 from solver.hand.options import HandOptions
 from solver.hand.regime import Regime, make_regime, penalty
@@ -148,6 +161,10 @@ class RoundState:
     def started(self) -> bool:
         return self.current is not None
 
+    def state(self) -> "State":
+        """The public position now, frozen."""
+        return _state(self)
+
     def needed(self) -> int:
         n = self.options.initial_min
         if self.options.initial_must_exceed and self.last_initial is not None:
@@ -178,13 +195,116 @@ class RoundState:
         return " | ".join(out) or None
 
 
+# ----- the round's scores (HR-37..HR-40, HR-42, HR-59), partnerships and seats ---------
+
+def multiplier(bonuses) -> int:
+    """HR-59: discard factor (wild-discard 2, two-wilds 4) x colour 2 / suit 4.
+
+    >>> multiplier(()), multiplier(("colour", "wild-discard")), multiplier(("two-wilds", "suit"))
+    (1, 4, 16)
+    """
+    m = 1
+    for b in bonuses:
+        m *= {"wild-discard": 2, "two-wilds": 4, "colour": 2, "suit": 4}[b]
+    return m
+
+
+@dataclass(frozen=True)
+class RoundScore:
+    """Individual scores of a round (the winner's partner 0, A7) and the multiplier."""
+
+    scores: dict
+    multiplier: int
+
+
+def check_bonuses(kind: str, bonuses, options: HandOptions, text: str = "") -> None:
+    """Bonuses need a Full Hand and their options (HR-59), at most one of each pair."""
+    if not bonuses:
+        return
+    quoted = text or " ".join(bonuses)
+    if kind != "full-hand":
+        raise RuleError("Egyptian bonuses apply to a Full Hand only", text=quoted,
+                        rule="HR-59")
+    for b in bonuses:
+        if not getattr(options, BONUS_NAMES[b]):
+            raise RuleError(f"the bonus {b} is not in this game's variant (bonus-{b})",
+                            text=quoted, rule="HR-59")
+    if "wild-discard" in bonuses and "two-wilds" in bonuses:
+        raise RuleError("wild-discard and two-wilds are two discard factors; take one",
+                        text=quoted, rule="HR-59")
+    if "colour" in bonuses and "suit" in bonuses:
+        raise RuleError("the suit bonus replaces the colour bonus", text=quoted, rule="HR-59")
+
+
+def round_scores(winner: str, kind: str, bonuses, penalties: dict, options: HandOptions,
+                 partner: str | None = None) -> RoundScore:
+    """Individual scores: ``penalties`` maps each opponent to their card points (``None``:
+    no meld).  Partial (HR-37): winner -30, opponents 100 flat or their points (HR-38).
+    Full Hand (HR-40, HR-59): winner -60M, opponents 200M flat or 2M x points.  In a team
+    game (HR-42) the partner scores 0; a team's round score is the sum of its players'.
+
+    >>> round_scores("Ana", "partial", (), {"Ben": 7, "Cleo": None}, HandOptions()).scores
+    {'Ana': -30, 'Ben': 7, 'Cleo': 100}
+    >>> round_scores("Ana", "full-hand", ("two-wilds", "suit"), {"Ben": 10, "Cleo": None},
+    ...              HandOptions(bonus_two_wilds=True, bonus_suit=True)).scores
+    {'Ana': -960, 'Ben': 320, 'Cleo': 3200}
+    """
+    check_bonuses(kind, tuple(bonuses), options)
+    m = multiplier(bonuses)
+    full = kind == "full-hand"
+    scores = {} if kind == "stock" else {winner: -60 * m if full else -30}
+    if partner is not None:
+        scores[partner] = 0
+    for p, pts in penalties.items():
+        if pts is None:
+            scores[p] = 200 * m if full else 100
+        else:
+            scores[p] = 2 * m * pts if full else pts
+    return RoundScore(scores, m)
+
+
+# ------------------------------------------------------------------------------ the sheet
+
+def team_pairs(header, options: HandOptions) -> list[tuple[str, str]] | None:
+    """The partnerships (HR-1, HR-42): ``teams: Ana Cleo / Ben Dev`` or the ``teams`` option
+    (partners sit opposite: 1st + 3rd, 2nd + 4th player)."""
+    spec = header.get("teams")
+    players = header.players
+    if spec is None and not options.teams:
+        return None
+    if len(players) != 4:
+        raise RuleError(f"team play is for 4 players in two partnerships, not {len(players)}",
+                        text=" ".join(players), rule="HR-1")
+    opposite = [(players[0], players[2]), (players[1], players[3])]
+    if spec is None:
+        return opposite
+    sides = [tuple(s.split()) for s in spec.split("/")]
+    if len(sides) != 2 or any(len(s) != 2 for s in sides) or \
+            sorted(p for s in sides for p in s) != sorted(players):
+        raise NotationError("expected 'teams: <two players> / <the other two>'", text=spec)
+    for s in sides:
+        if s not in opposite and s[::-1] not in opposite:
+            raise RuleError("partners sit opposite each other (1st with 3rd, 2nd with 4th "
+                            "in the players: line)", text=spec, rule="HR-1")
+    return [tuple(s) for s in sides]
+
+
+def first_dealer(header) -> str:
+    """The ``dealer:`` header, else the player whose right-hand neighbour (the first to act,
+    HR-6, HR-27) is the first listed: the second listed (``players:`` is clockwise)."""
+    return header.dealer or header.players[1 % len(header.players)]
+
+
+def to_right(players, p: str, k: int = 1) -> str:
+    """The player ``k`` seats to the right of ``p`` (counter-clockwise, HR-4)."""
+    return players[(players.index(p) - k) % len(players)]
+
+
 def _fail(msg: str, rule: str, text: str = "") -> RuleError:
     return RuleError(msg, text=text, rule=rule)
 
 
 def start(header, options: HandOptions | None = None) -> RoundState:
-    from solver.hand.analysis import first_dealer
-
     options = options or HandOptions.of(header)
     order = tuple(header.players)
     dealer = first_dealer(header)
@@ -282,6 +402,103 @@ def _taken_wild_meld(cards: list[Card], declared: dict, card: Card, s: RoundStat
                 + f"; {' '.join(map(repr, cards))} does not read so", rule, text)
 
 
+@dataclass(frozen=True)
+class State:
+    """The round's public position: who acts next (the starter before the first turn) and
+    whether they have drawn (``first_turn``: the starter's first, which has no draw), each
+    hand's size, who has made the initial meld, the stock, the discard pile, the indicator
+    (``wilds``: turned, or none needed), how the round ended and whether it was scored."""
+
+    order: tuple[str, ...]
+    dealer: str
+    starter: str
+    current: str
+    drew: bool
+    first_turn: bool
+    counts: tuple[tuple[str, int], ...]
+    opened: tuple[str, ...]
+    stock: int
+    pile: tuple[Card, ...]
+    indicator: Card | None
+    wilds: bool
+    reshuffle: bool
+    over: str | None
+    winner: str | None
+    scored: bool
+
+
+def _state(s: RoundState) -> State:
+    current = s.current if s.started else s.starter
+    return State(s.order, s.dealer, s.starter, current,
+                 s.turn.drew if s.turn is not None else True,
+                 current == s.starter and s.players[current].turns == 0,
+                 tuple((p, s.players[p].count) for p in s.order),
+                 tuple(p for p in s.order if s.players[p].opened), s.stock, tuple(s.pile),
+                 s.indicator, s.regime is not None, s.options.stock_end == "reshuffle",
+                 s.over, s.winner, s.scored)
+
+
+# ----- the actions: verify_<action> raises the rule broken, can_<action> says whether not ----
+
+def _verify_going(state: State) -> None:
+    """The round is being played: the wilds are known (HR-7) and it has not ended (HR-34)."""
+    if state.scored:
+        raise RuleError("the round record ended with its scoring statement", rule="HR-34")
+    if not state.wilds:
+        raise RuleError("turn the indicator first ('indicator 7C'): it decides the wilds",
+                        rule="HR-7")
+    if state.over is not None:
+        raise RuleError("the round is over" + (f": {state.winner} went out" if state.winner
+                                                else " (the stock ran out)")
+                        + "; only its 'round N: ...' statement may follow", rule="HR-34")
+
+
+def verify_turn(state: State, player: str) -> None:
+    """``player`` acts now: play passes to the right (HR-4)."""
+    _verify_going(state)
+    if player != state.current:
+        raise RuleError(f"it is {state.current}'s turn, not {player}'s (play passes to the "
+                        "right)", rule="HR-4")
+
+
+def _verify_no_draw_yet(state: State) -> None:
+    if state.drew:
+        raise RuleError("one draw per turn, before melding" if not state.first_turn
+                        else "the starter's first turn has no draw (HR-27)", rule="HR-28")
+
+
+def verify_draw(state: State, player: str) -> None:
+    """A draw from the stock (HR-28; HR-57: an empty stock, unless the pile is reshuffled)."""
+    verify_turn(state, player)
+    _verify_no_draw_yet(state)
+    if state.stock == 0 and not (state.reshuffle and len(state.pile) > 1):
+        raise RuleError("the stock is empty", rule="HR-57")
+
+
+def verify_take(state: State, player: str, card: Card) -> None:
+    """Taking the top discard (HR-28)."""
+    verify_turn(state, player)
+    _verify_no_draw_yet(state)
+    top = state.pile[-1] if state.pile else None
+    if top != card:
+        raise RuleError(f"only the top discard may be taken: {top!r}" if top is not None
+                        else "the discard pile is empty", rule="HR-28")
+
+
+def verify_play(state: State, player: str) -> None:
+    """A meld, lay-off, swap or discard: after the turn's draw (HR-28)."""
+    verify_turn(state, player)
+    if not state.drew:
+        raise RuleError(f"{player} draws first: from the stock or the top discard",
+                        rule="HR-28")
+
+
+can_turn = can(verify_turn)
+can_draw = can(verify_draw)
+can_take = can(verify_take)
+can_play = can(verify_play)
+
+
 def apply(s: RoundState, ev, text: str = "") -> None:
     """Apply one statement to the round (raises :class:`RuleError` naming the rule)."""
     o = s.options
@@ -312,13 +529,18 @@ def apply(s: RoundState, ev, text: str = "") -> None:
     if isinstance(ev, (RoundEvent, UnscoredEvent)):
         _end(s, ev, text)
         return
-    if s.regime is None:
-        raise _fail("turn the indicator first ('indicator 7C'): it decides the wilds",
-                    "HR-7", text)
-    if s.over is not None:
-        raise _fail("the round is over" + (f": {s.winner} went out" if s.winner else
-                                            " (the stock ran out)")
-                    + "; only its 'round N: ...' statement may follow", "HR-34", text)
+    st = _state(s)
+    try:
+        if isinstance(ev, Call):
+            _verify_going(st)
+        elif isinstance(ev, Draw):
+            verify_draw(st, ev.player)
+        elif isinstance(ev, Take):
+            verify_take(st, ev.player, ev.card)
+        else:
+            verify_play(st, ev.player)
+    except RuleError as e:
+        raise _fail(e.message, e.rule or "", text) from None
     if not s.started:
         s.current = s.starter
         s.turn = Turn(s.starter, drew=True)   # the starter does not draw (HR-27, A3)
@@ -328,15 +550,8 @@ def apply(s: RoundState, ev, text: str = "") -> None:
     who = ev.player
     if s.call_open is not None and who != s.call_open:
         _missed_call(s)
-    if who != s.current:
-        raise _fail(f"it is {s.current}'s turn, not {who}'s (play passes to the right)",
-                    "HR-4", text)
     p, t = s.players[who], s.turn
     if isinstance(ev, (Draw, Take)):
-        if t.drew:
-            raise _fail("one draw per turn, before melding" if s.current != s.starter
-                        or p.turns else "the starter's first turn has no draw (HR-27)",
-                        "HR-28", text)
         if isinstance(ev, Draw):
             if s.stock == 0 and o.stock_end == "reshuffle" and len(s.pile) > 1:
                 back = s.pile[:-1]                      # HR-57: a new stock
@@ -344,8 +559,6 @@ def apply(s: RoundState, ev, text: str = "") -> None:
                     s.seen[c] -= 1
                 s.stock += len(back)
                 s.pile, s.pile_from = s.pile[-1:], s.pile_from[-1:]
-            if s.stock == 0:
-                raise _fail("the stock is empty", "HR-57", text)
             s.stock -= 1
             s.last_draw_emptied = s.stock == 0
             if ev.card is not None:
@@ -354,19 +567,12 @@ def apply(s: RoundState, ev, text: str = "") -> None:
             else:
                 p.unknown += 1
         else:
-            if s.top() != ev.card:
-                raise _fail(f"only the top discard may be taken: {s.top()!r}"
-                            if s.top() is not None else "the discard pile is empty",
-                            "HR-28", text)
             s.pile.pop()
             t.taken_from = s.pile_from.pop()
             p.known[ev.card] += 1
             t.taken = ev.card
         t.drew = True
         return
-    if not t.drew:
-        raise _fail(f"{who} draws first: from the stock or the top discard", "HR-28",
-                    text)
     if isinstance(ev, Melds):
         _melds(s, p, t, ev, text)
     elif isinstance(ev, LayOff):
@@ -594,8 +800,6 @@ def _missed_call(s):
 
 
 def _end(s, ev, text):
-    from solver.hand.analysis import team_pairs
-
     if isinstance(ev, UnscoredEvent):
         if ev.cause == "redeal":
             if s.discards_made:
@@ -692,6 +896,12 @@ def play(record, upto: int | None = None) -> RoundState:
                 e.text = st.text
             raise e.located(path=record.path, line=st.line) from None
     return s
+
+
+def run(record, upto: int | None = None) -> State:
+    """The state after the first ``upto`` statements (all by default) of a round record,
+    each checked against the rules (:func:`play`)."""
+    return _state(play(record, upto))
 
 
 def view_record(record, view: str | None):

@@ -61,7 +61,7 @@ class HandGame(Game):
         return HandOptions.of(header)
 
     def check_header(self, header) -> None:
-        from solver.hand.analysis import team_pairs
+        from solver.hand.engine import team_pairs
 
         options = self.options(header)
         n = len(header.players)
@@ -77,10 +77,10 @@ class HandGame(Game):
         return parse_event(text, header)
 
     def validate(self, record) -> None:
-        from solver.hand.engine import is_round_record, play
+        from solver.hand.engine import is_round_record, run
 
         if is_round_record(record):
-            play(record)            # a round, turn by turn (HR-27..HR-36)
+            run(record)             # a round, turn by turn (HR-27..HR-36)
         else:
             from solver.hand.analysis import score_sheet
 

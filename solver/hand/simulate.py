@@ -256,7 +256,7 @@ def _swap(s, p, hand, regime, options, say) -> None:
 
 
 def _score(s, held) -> RoundEvent:
-    from solver.hand.analysis import team_pairs
+    from solver.hand.engine import team_pairs
     from solver.records import Header
 
     teams = team_pairs(Header("hand", s.order, tuple(s.options.names())), s.options)
