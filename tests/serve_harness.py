@@ -164,3 +164,15 @@ def player_view(text: str, me: str) -> str:
             line = f"{m.group(1)} asks {m.group(2)} {m.group(3)}: {shown}"
         out.append(line)
     return "\n".join(out) + "\n"
+
+
+def rows_in_sight(page) -> int:
+    """How many rows of the sheet's body (Mystery Hand: its 13 ranks) are wholly on screen
+    above the entry panel (its bounding boxes)."""
+    pane = page.get_by_role("region", name="Entry", exact=True).bounding_box()
+    rows = page.get_by_role("table", name="Sheet", exact=True).locator("tbody tr")
+    n = 0
+    for i in range(rows.count()):
+        b = rows.nth(i).bounding_box()
+        n += b is not None and b["y"] >= 0 and b["y"] + b["height"] <= pane["y"] + 1
+    return n

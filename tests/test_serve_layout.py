@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.serve_harness import DESKTOP, PHONE, ROOT, Server, chromium
+from tests.serve_harness import DESKTOP, PHONE, ROOT, Server, chromium, rows_in_sight
 
 SAMPLE = ROOT / "samples" / "mystery-hand" / "five-players-ana.txt"
 
@@ -73,17 +73,6 @@ def test_on_a_phone_the_sheet_is_in_sight_above_the_entry_panel(served):
     toggle.click()
     assert toggle.get_attribute("aria-expanded") == "true"
     assert statement.is_visible()
-
-
-def rows_in_sight(page) -> int:
-    """How many of the sheet's 13 rank rows are wholly on screen above the entry panel."""
-    pane = box(page.get_by_role("region", name="Entry", exact=True))
-    rows = page.get_by_role("table", name="Sheet", exact=True).locator("tbody tr")
-    n = 0
-    for i in range(rows.count()):
-        b = box(rows.nth(i))
-        n += b["y"] >= 0 and b["y"] + b["height"] <= pane["y"] + 1
-    return n
 
 
 def test_the_whole_sheet_stays_in_sight_while_a_statement_is_entered(served):

@@ -365,6 +365,17 @@ def no_game_yet(path: str) -> bool:
         return False        # unreadable: the engine says why
 
 
+def example(session) -> str:
+    """A statement of the record's game for the Statement box's placeholder: its first
+    example of a player's action other than ``holds`` (the most common entry)."""
+    from solver.session import vocabulary
+
+    examples = session.game.examples or ("",)
+    verbs = set(vocabulary(session.record).verbs) - {"holds"}
+    return next((e for e in examples if len(e.split()) > 2 and e.split()[1] in verbs),
+                examples[0])
+
+
 def game_choices() -> list[dict]:
     """The games for the New game form: name, title, header keys and variant options."""
     from solver.games import game_names, get_game
@@ -495,6 +506,7 @@ def create_app(path: str, view: Any = Session._ME, *, token: str, token_required
         html = await run_in_threadpool(engine.live_html, env, None, token, True)
         body = env.get_template("page.html").render(
             live_html=html, token=token, suffix=suffix(), status=engine.last_status,
+            example=example(engine.session),
             title=engine.session.game.title or engine.session.record.game,
             path=Path(path).name)
         resp = HTMLResponse(body)

@@ -300,6 +300,19 @@ def literature_asks(record, view: str | None, held: dict[str, list[str]]) -> dic
     return {"whom": whom, "cards": cards}
 
 
+def card_groups(record) -> list[list[str]]:
+    """Clue's cards by kind (suspects, weapons, rooms: the header's own lists where it
+    has them), for the tap entry of a suggestion; none for the other games."""
+    if record.game != "clue":
+        return []
+    from solver.clue.options import deck_of
+
+    try:
+        return [list(g) for g in deck_of(record.header).groups]
+    except SleuthError:
+        return []
+
+
 def entry_data(session, held: dict[str, list[str]] | None = None) -> dict[str, Any]:
     """What the page's tap entry offers: the vocabulary of the record (names, keywords,
     cards, ranges, and what follows each keyword), who is on turn, each range's cards, and
@@ -313,6 +326,7 @@ def entry_data(session, held: dict[str, list[str]] | None = None) -> dict[str, A
             "cards": list(v.cards), "ranges": list(v.ranges),
             "follows": [[k, [list(s) for s in slots], list(ans)] for k, slots, ans in v.follows],
             "turn": turn, "may_act": may, "range_cards": range_cards(rec, v.ranges),
+            "groups": card_groups(rec),
             "asks": literature_asks(rec, session.view, held or {})
             if rec.game == "literature" else {}}
 

@@ -361,12 +361,51 @@
     if (!p.words.length) { firstChoices(); return; }
     if (p.actor && !p.verb) { verbChoices(p, p.actor); return; }
     if (p.head.endsWith(":") || (p.actor && p.verb === ":")) return;
+    if (E.game === "clue" && p.verb === "suggests" && E.groups.length === 3) {
+      clueSuggestion(p);
+      return;
+    }
     const s = spec(p.verb || "");
     if (!s) {
       if (p.words.length === 1 && p.words[0].endsWith(":")) return;   // "Ben: ?"
       return;
     }
     slotChoices(p, s);
+  }
+
+  // Clue: a suggestion (CL-5, CL-6): a suspect, a weapon, a room, then who shows (the
+  // players between pass, in seat order from the suggester's left) or nobody, then the
+  // card shown where the view saw it (its own: filled in when only one of the three is).
+  const KINDS = ["Suspect", "Weapon", "Room"];
+  function clueSuggestion(p) {
+    const n = p.rest.length;
+    if (p.answer === null && n < 3) {
+      choiceList(KINDS[n], E.groups[n], (w) => put(p.head + " " + w), "");
+      return;
+    }
+    if (n !== 3) return;
+    const ans = p.answer || "";
+    const i = E.names.indexOf(p.actor);
+    const order = E.names.slice(i + 1).concat(E.names.slice(0, i));
+    const m = ans.match(/(\S+) shows(?: (\S+))?\s*$/);
+    const shower = m ? m[1] : null;
+    const g = group("Who shows");
+    for (const who of order) {
+      g.append(button(who, () => {
+        const passes = order.slice(0, order.indexOf(who)).map((x) => x + " passes, ").join("");
+        const mine = who === E.view
+          ? p.rest.filter((c) => ((E.held || {})[E.view] || []).includes(c)) : [];
+        put(compose(p, p.head, passes + who + " shows" + (mine.length === 1 ? " " + mine[0] : "")));
+      }, who === shower));
+    }
+    for (const w of ["nobody", "?"]) g.append(button(w, () => put(compose(p, p.head, w)), ans === w));
+    if (shower && E.view && (p.actor === E.view || shower === E.view)) {
+      const cards = shower === E.view
+        ? p.rest.filter((c) => ((E.held || {})[E.view] || []).includes(c)) : p.rest;
+      choiceList("Card shown", cards, (w) => {
+        put(compose(p, p.head, ans.replace(/ shows(?: \S+)?\s*$/, " shows " + w)));
+      }, "", m && m[2] ? [m[2]] : []);
+    }
   }
 
   // With an empty box the actor is the player on turn; "Someone else acts" offers the
@@ -406,6 +445,10 @@
   }
 
   function verbChoices(p, actor) {
+    if (E.game === "clue" && E.groups.length === 3) {      // a suggestion: its suspect first
+      choiceList("Suggests: " + KINDS[0].toLowerCase(), E.groups[0],
+        (w) => put(actor + " suggests " + w), "");
+    }
     const asks = spec("asks");
     const base = p ? "" : "";
     if (asks) {
