@@ -9,6 +9,22 @@ the end of the game (TT-16, TT-17, A1..A3, A9).  Illegal statements raise
 
 The engine also keeps, per deal, a :class:`DealLog` of what happened in order; the inference
 (:mod:`solver.twenty_two.inference`) reads it for any view.
+
+The engine contract (docs/architecture.md): :class:`State` is the frozen public position
+(:meth:`Engine.state`; :class:`Engine` is the working state :func:`replay` builds, which
+the inference reads), ``run(record, upto)`` the state after the first ``upto`` statements,
+and ``verify_<action>``/``can_<action>`` for the actions ``deal`` (TT-4, TT-13, TT-15),
+``exchange`` (TT-8), ``lead`` (TT-9, TT-10, TT-12) and ``follow`` (TT-10); the cards a
+lead or a follow may be are :mod:`solver.twenty_two.ranking`'s.
+
+>>> from solver.records import parse_record
+>>> rec = parse_record('''game: twenty-two
+... players: Ana Ben Cleo
+... Ana deals 7
+... ''')
+>>> st = run(rec)
+>>> st.turn, st.may_act, can_exchange(st, "Ben"), can_follow(st, "Ben"), can_deal(st, "Ben")
+('exchange', ('Ben', 'Cleo', 'Ana'), True, False, False)
 """
 from __future__ import annotations
 
@@ -17,6 +33,7 @@ from dataclasses import dataclass, field
 
 from solver.cards import Card, format_cards, standard_deck
 from solver.errors import InconsistentError, RuleError
+from solver.legality import at_statement, can
 from solver.twenty_two.events import Deal, Draw, Exchange, Holds, Showdown, Trick
 from solver.twenty_two.options import TwentyTwoOptions, check_players
 from solver.twenty_two.ranking import (follow_problem, lead_problem, beats_or_ties, show_rank,
@@ -76,6 +93,112 @@ def _err(msg: str, st, rule: str) -> RuleError:
     return RuleError(msg, text=st.text, rule=rule, line=st.line)
 
 
+@dataclass(frozen=True)
+class State:
+    """The public position: what comes next (``turn``: draw, deal, exchange, lead, follow,
+    showdown or over) and who may do it, the dealers allowed and a draw due, the hand being
+    played (who was dealt cards, their size, the stock, who has exchanged, the leader, the
+    open trick), who is out, the totals and the winners."""
+
+    players: tuple[str, ...]
+    turn: str
+    may_act: tuple[str, ...]
+    phase: str
+    deals: int
+    dealers: tuple[str, ...]
+    draw_pool: tuple[str, ...] | None
+    first_dealers: tuple[str, ...] | None
+    receivers: tuple[str, ...]
+    hand_size: int
+    stock: int
+    exch_pos: int
+    exchanged: frozenset[str]
+    leader: str | None
+    trick: tuple[tuple[str, tuple[Card, ...]], ...]
+    played: bool
+    follower: str | None
+    eliminated: tuple[str, ...]
+    totals: tuple[tuple[str, int], ...]
+    over: bool
+    winners: tuple[str, ...]
+
+
+# ----- the actions: verify_<action> raises the rule broken, can_<action> says whether not ----
+
+def verify_deal(state: State, dealer: str) -> None:
+    """``dealer`` deals now: after the showdown (TT-13), the first dealer (TT-4) or the
+    loser of the last hand (TT-15), once any tie is drawn off (TT-14)."""
+    if state.phase != "predeal":
+        raise RuleError("a new deal before the showdown of this hand", rule="TT-13")
+    if state.draw_pool is not None:
+        raise RuleError("the tied players must draw again: " + " ".join(state.draw_pool),
+                        rule="TT-15" if state.deals else "TT-4")
+    if dealer not in state.dealers:
+        why = ("the loser of the last hand deals (TT-15)" if state.deals else
+               "the first dealer is " + " ".join(state.first_dealers or ()) + " (TT-4)")
+        raise RuleError(why + ": " + " or ".join(state.dealers),
+                        rule="TT-15" if state.deals else "TT-4")
+
+
+def _verify_in_hand(state: State, player: str | None = None) -> None:
+    """A hand is being played (and ``player`` was dealt cards in it)."""
+    if state.phase == "predeal" or not state.receivers:
+        raise RuleError("no hand is being played: a deal ('P deals') comes first", rule="TT-5")
+    if player is not None and player not in state.receivers:
+        raise RuleError(f"{player} has no cards in this hand",
+                        rule="TT-16" if player in state.eliminated else "TT-5")
+
+
+def verify_exchange(state: State, player: str) -> None:
+    """``player`` exchanges now: before the first lead, once, in turn from the dealer's
+    left (TT-8)."""
+    _verify_in_hand(state, player)
+    if state.phase != "exchange":
+        raise RuleError("the exchange is over once the first trick is led", rule="TT-8")
+    if player in state.exchanged:
+        raise RuleError(f"{player} has already had their chance to exchange", rule="TT-8")
+    if state.receivers.index(player) < state.exch_pos:
+        raise RuleError("exchanges go in turn from the dealer's left: "
+                        + " ".join(state.receivers), rule="TT-8")
+
+
+def _verify_playing(state: State) -> None:
+    if state.phase not in ("exchange", "play"):
+        raise RuleError("the hand is over", rule="TT-13")
+    if state.hand_size <= 1:
+        raise RuleError("each player holds 1 card: the showdown comes now", rule="TT-13")
+
+
+def verify_lead(state: State, player: str) -> None:
+    """``player`` leads now: the dealer's left first (TT-9), then the last trick's winner
+    (TT-12), once the open trick is finished (TT-10)."""
+    _verify_in_hand(state, player)
+    _verify_playing(state)
+    if state.trick:
+        raise RuleError(f"the trick led by {state.trick[0][0]} is not finished: "
+                        f"{state.follower} plays next", rule="TT-10")
+    if player != state.leader:
+        raise RuleError(f"{state.leader} leads" + (
+            " (the dealer's left)" if not state.played else
+            " (the winner of the last trick, TT-12)"), rule="TT-9")
+
+
+def verify_follow(state: State, player: str) -> None:
+    """``player`` plays to the open trick now: clockwise (TT-10)."""
+    _verify_in_hand(state, player)
+    _verify_playing(state)
+    if not state.trick:
+        raise RuleError(f"no trick is being played: {state.leader} leads next", rule="TT-9")
+    if player != state.follower:
+        raise RuleError(f"{state.follower} plays next (clockwise)", rule="TT-10")
+
+
+can_deal = can(verify_deal)
+can_exchange = can(verify_exchange)
+can_lead = can(verify_lead)
+can_follow = can(verify_follow)
+
+
 class Engine:
     """Replays statements; ``apply(statement)`` raises on an illegal one."""
 
@@ -117,6 +240,26 @@ class Engine:
         self.hand_line: dict[str, int] = {}
         self.known_discards: Counter = Counter()
         self.public: Counter = Counter()         # scoring-out + played + revealed, this deal
+
+    def state(self) -> State:
+        """The public position now, frozen."""
+        turn = self.turn()
+        d = self.deal
+        return State(self.players, turn.kind, tuple(turn.players), self.phase, len(self.deals),
+                     tuple(self.allowed_dealers()), self.draw_pool, self.dealer_candidates,
+                     d.receivers if d is not None else (), self.hand_size, self.stock,
+                     self.exch_pos, frozenset(self.exchanged), self.leader,
+                     tuple(self.trick), bool(d is not None and d.plays),
+                     self._next_follower() if self.trick else None,
+                     tuple(self.eliminated), tuple(self.totals().items()), self.over,
+                     self.winners)
+
+    def _verify(self, verify, st, *args) -> None:
+        """A verify_<action> on the state now; its error is statement ``st``'s."""
+        try:
+            verify(self.state(), *args)
+        except RuleError as e:
+            raise at_statement(e, st) from None
 
     @property
     def active(self) -> list[str]:
@@ -278,16 +421,6 @@ class Engine:
                        for q in cand]
         return list(dict.fromkeys(allowed))
 
-    def _dealer_ok(self, p: str) -> tuple[bool, str]:
-        if self.draw_pool is not None:
-            return False, "the tied players must draw again: " + " ".join(self.draw_pool)
-        allowed = self.allowed_dealers()
-        if p in allowed:
-            return True, ""
-        why = ("the loser of the last hand deals (TT-15)" if self.deals else
-               "the first dealer is " + " ".join(self.dealer_candidates or ()) + " (TT-4)")
-        return False, why + ": " + " or ".join(allowed)
-
     def deal_plan(self, dealer: str) -> tuple[list[str], int, int]:
         """(players dealt cards from the dealer's left, cards each, pack size): TT-5..TT-7,
         TT-16 (eliminated players get no cards, A1)."""
@@ -302,11 +435,7 @@ class Engine:
         return order, per, pack
 
     def _deal(self, ev: Deal, st):
-        if self.phase != "predeal":
-            raise _err("a new deal before the showdown of this hand", st, "TT-13")
-        ok, why = self._dealer_ok(ev.dealer)
-        if not ok:
-            raise _err(why, st, "TT-15" if self.deals else "TT-4")
+        self._verify(verify_deal, st, ev.dealer)
         order, per, pack = self.deal_plan(ev.dealer)
         n = len(order)
         if per < 1:
@@ -340,13 +469,10 @@ class Engine:
             self.full[p] = False
 
     def _need_deal(self, st):
-        if self.deal is None or self.phase == "predeal":
-            raise _err("no hand is being played: a deal ('P deals') comes first", st, "TT-5")
+        self._verify(_verify_in_hand, st)
 
     def _receiver(self, p: str, st):
-        if p not in self.deal.receivers:
-            raise _err(f"{p} has no cards in this hand", st,
-                       "TT-16" if p in self.eliminated else "TT-5")
+        self._verify(_verify_in_hand, st, p)
 
     def _holds(self, ev: Holds, st):
         self._need_deal(st)
@@ -372,18 +498,10 @@ class Engine:
         self.deal.events.append(("holds", p, tuple(ev.cards), st.line))
 
     def _exchange(self, ev: Exchange, st):
-        self._need_deal(st)
-        self._receiver(ev.player, st)
+        self._verify(verify_exchange, st, ev.player)
         p = ev.player
         d = self.deal
-        if self.phase != "exchange":
-            raise _err("the exchange is over once the first trick is led", st, "TT-8")
         i = d.receivers.index(p)
-        if p in self.exchanged:
-            raise _err(f"{p} has already had their chance to exchange", st, "TT-8")
-        if i < self.exch_pos:
-            raise _err("exchanges go in turn from the dealer's left: "
-                       + " ".join(d.receivers), st, "TT-8")
         if ev.count > self.hand_size:
             raise _err(f"{p} holds only {self.hand_size} cards", st, "TT-8")
         if ev.count > self.stock:
@@ -417,30 +535,13 @@ class Engine:
 
     def _trick(self, ev: Trick, st):
         self._need_deal(st)
-        d = self.deal
         if self.phase == "exchange":
             self.phase = "play"
         if self.phase != "play":
             raise _err("the hand is over", st, "TT-13")
         for k, (p, cards) in enumerate(ev.plays):
             is_lead = ev.lead and k == 0
-            if self.hand_size <= 1:
-                raise _err("each player holds 1 card: the showdown comes now", st, "TT-13")
-            if is_lead:
-                if self.trick:
-                    raise _err(f"the trick led by {self.trick[0][0]} is not finished: "
-                               f"{self._next_follower()} plays next", st, "TT-10")
-                if p != self.leader:
-                    raise _err(f"{self.leader} leads" + (
-                        " (the dealer's left)" if not d.plays else
-                        " (the winner of the last trick, TT-12)"), st, "TT-9")
-            else:
-                if not self.trick:
-                    raise _err(f"no trick is being played: {self.leader} leads next", st,
-                               "TT-9")
-                nxt = self._next_follower()
-                if p != nxt:
-                    raise _err(f"{nxt} plays next (clockwise)", st, "TT-10")
+            self._verify(verify_lead if is_lead else verify_follow, st, p)
             self._play(p, tuple(cards), is_lead, st)
 
     def _play(self, p: str, cards: tuple[Card, ...], is_lead: bool, st):
@@ -558,5 +659,7 @@ def replay(record, upto: int | None = None) -> Engine:
     return eng
 
 
-def validate(record) -> None:
-    replay(record)
+def run(record, upto: int | None = None) -> State:
+    """The state after the record's first ``upto`` statements (all by default), each checked
+    against the rules: raise :class:`RuleError` with the line of the first that breaks one."""
+    return replay(record, upto).state()

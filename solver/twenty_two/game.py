@@ -58,7 +58,7 @@ class TwentyTwoGame(Game):
         from solver.twenty_two import engine
 
         try:
-            engine.validate(record)
+            engine.run(record)
         except SleuthError as e:
             raise e.located(path=record.path) from None
 
@@ -89,10 +89,10 @@ class TwentyTwoGame(Game):
         given): the holdings, the known discards, the cards out, the rest in the stock."""
         from collections import Counter
 
-        from solver.twenty_two.engine import replay as run
+        from solver.twenty_two.engine import replay
         from solver.twenty_two.inference import DISCARDS, OUT, STOCK, is_complete
 
-        eng = run(record)
+        eng = replay(record)
         if not is_complete(eng):
             return None
         d = eng.deal
@@ -110,10 +110,10 @@ class TwentyTwoGame(Game):
     # ----- replay and session ------------------------------------------------------------
     def views(self, record):
         from solver.twenty_two.inference import is_complete
-        from solver.twenty_two.engine import replay as run
+        from solver.twenty_two.engine import replay
 
         h = record.header
-        if is_complete(run(record)):
+        if is_complete(replay(record)):
             return list(h.players)
         return [h.me] if h.me else []
 
