@@ -268,7 +268,7 @@ class CardLocationModel:
         (at least one); when none exists, every unseen pair is impossible.  ``known`` may
         give pairs already known to be possible (e.g. from exact counting).
         """
-        _, x0, _ = self._build(False)
+        base, x0, _ = self._build(False)   # built once; each step searches a copy of it
         unseen = set(x0)
         if known:
             for c, locs in known.items():
@@ -283,9 +283,9 @@ class CardLocationModel:
         while True:
             if not unseen and not first:
                 break
-            mm, x, _ = self._build(False)
+            mm, x = base.clone(), x0       # a copy keeps the variables' indices
             if unseen:
-                cover = [x[p] for p in unseen]
+                cover = [mm.get_bool_var_from_proto_index(x[p].Index()) for p in unseen]
                 mm.Add(sum(cover) >= 1)
                 mm.Maximize(sum(cover))
             st = solver.Solve(mm)
