@@ -36,8 +36,6 @@ import numpy as np
 
 #: posteriors with at most this many consistent deals are enumerated (exact figures)
 ENUMERATE_LIMIT = 5_000
-#: the enumeration gives up (samples instead) after this many search nodes
-ENUMERATE_NODES = 300_000
 #: otherwise this many exact uniform samples
 SAMPLES = 600
 from solver.model.stats import Z95  # noqa: E402  (the 95 % normal quantile)
@@ -64,93 +62,11 @@ class Posterior:
 
 def enumerate_deals(model, limit: int) -> np.ndarray | None:
     """Every consistent deal of ``model`` as rows of location indices, or ``None`` when
-    there are more than ``limit`` (a plain backtracking search over the cards left
-    uncertain by the counting module's sound propagation)."""
-    from solver.model.counting import Infeasible, propagate
+    there are more than ``limit`` (listed off the counting programme:
+    :func:`solver.model.counting.all_deals`)."""
+    from solver.model.counting import all_deals
 
-    try:
-        allowed, cons, cap, _ = propagate(model)
-    except Infeasible:
-        return np.zeros((0, len(model.cards)), dtype=np.int16)
-    n = len(model.cards)
-    base = np.full(n, -1, dtype=np.int16)
-    free = []
-    for ci, a in enumerate(allowed):
-        if len(a) == 1:
-            base[ci] = next(iter(a))
-        else:
-            free.append(ci)
-    # constraints on free cards: for each card, list of (constraint index, its locations)
-    cons = [(d, lo, hi) for d, lo, hi in cons]
-    of_card: dict[int, list[tuple[int, set]]] = {ci: [] for ci in free}
-    for j, (d, lo, hi) in enumerate(cons):
-        for ci, ls in d.items():
-            if ci in of_card:
-                of_card[ci].append((j, ls))
-    cnt = [0] * len(cons)
-    rest = [len(d) for d, _, _ in cons]          # free cards of the constraint not yet placed
-    capl = list(cap)
-    left_for = [0] * len(capl)                   # unplaced cards that may go to each location
-    for ci in free:
-        for li in allowed[ci]:
-            left_for[li] += 1
-    opts = [sorted(allowed[ci]) for ci in free]
-    out: list[np.ndarray] = []
-    cur = base.copy()
-
-    nodes = [0]
-
-    def rec(i: int) -> bool:
-        nodes[0] += 1
-        if nodes[0] > ENUMERATE_NODES:
-            return False
-        if i == len(free):
-            out.append(cur.copy())
-            return len(out) <= limit
-        ci = free[i]
-        for li2 in opts[i]:
-            left_for[li2] -= 1
-        ok_any = True
-        for li in opts[i]:
-            if capl[li] <= 0:
-                continue
-            capl[li] -= 1
-            good = all(capl[l] <= left_for[l] for l in opts[i])
-            touched = []
-            if good:
-                for j, ls in of_card[ci]:
-                    hit = li in ls
-                    cnt[j] += hit
-                    rest[j] -= 1
-                    touched.append((j, hit))
-                    d, lo, hi = cons[j]
-                    if cnt[j] > hi or cnt[j] + rest[j] < lo:
-                        good = False
-                if good:
-                    cur[ci] = li
-                    ok_any = rec(i + 1)
-                for j, hit in touched:
-                    cnt[j] -= hit
-                    rest[j] += 1
-            capl[li] += 1
-            if not ok_any:
-                break
-        for li2 in opts[i]:
-            left_for[li2] += 1
-        return ok_any
-
-    import sys
-    old = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(old, 4 * n + 100))
-    try:
-        finished = rec(0)
-    finally:
-        sys.setrecursionlimit(old)
-    if not finished:
-        return None
-    if not out:
-        return np.zeros((0, n), dtype=np.int16)
-    return np.array(out, dtype=np.int16)
+    return all_deals(model, limit)
 
 
 def _dp(model, max_states: int):
@@ -253,9 +169,10 @@ def posterior(model, *, enumerate_limit: int = ENUMERATE_LIMIT, samples: int = S
                               "states; raise the budget (--max-states)") from None
     total = float(dp.total)
     if total <= enumerate_limit * (1 + 1e-9):
-        deals = enumerate_deals(model, enumerate_limit)
-        if deals is not None:
-            return Posterior(model, deals, True, len(deals))
+        from solver.model.counting import every_deal
+
+        deals = every_deal(prob, plan, dp)
+        return Posterior(model, deals, True, len(deals))
     return Posterior(model, _draw(prob, plan, dp, samples, seed), False, total)
 
 

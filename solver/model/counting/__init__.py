@@ -25,7 +25,7 @@ The modules, each with one job:
   cell counts), over :mod:`.arithmetic` (binomials, residues);
 * :mod:`.cache`: programmes kept between calls (the last count's, a reuse block's);
 * :mod:`.exact`: exact counts and marginals, all-in chances;
-* :mod:`.sampling`: exactly uniform deals;
+* :mod:`.sampling`: exactly uniform deals, and every deal where they are few;
 * :mod:`.estimates`: the fallback estimates (relaxed rejection, :mod:`.mcmc`);
 * :mod:`.sets` and :mod:`.possible`: the candidate sets of one location;
 * :mod:`.tuning`: every budget and switch, one frozen :class:`Tuning`.
@@ -55,7 +55,8 @@ from .plan import Plan
 from .possible import possible_compositions, possible_set_count, possible_sets
 from .problem import Counting, OverBudget, simplify
 from .programme import Programme, stretched
-from .sampling import deals_from_counts, rngs, sample_deal_rows, sample_deals
+from .sampling import (all_deals, deals_from_counts, every_deal, rngs, sample_deal_rows,
+                       sample_deals)
 from .sets import interchangeable, location_sets, smallest_sets
 from .tuning import DEFAULT, KERNEL, Tuning, tuned
 
@@ -63,8 +64,8 @@ __all__ = [
     # counts, estimates and their result
     "Counting", "OverBudget", "count_deals", "exact_count", "deterministic_count", "estimate",
     "clamp_to_support", "stretched", "all_in_chances",
-    # uniform deals
-    "sample_deals", "sample_deal_rows",
+    # uniform deals, and every deal where they are few
+    "sample_deals", "sample_deal_rows", "all_deals", "every_deal",
     # candidate sets of one location
     "location_sets", "possible_sets", "possible_compositions", "possible_set_count",
     "interchangeable", "smallest_sets",

@@ -1,7 +1,10 @@
 """Exactly uniform consistent deals: cell counts drawn from a programme's tables, spread
-over the cards of each class, the parts of merged columns and the locations of a lump."""
+over the cards of each class, the parts of merged columns and the locations of a lump;
+and every consistent deal, where they are few, walked off the same tables."""
 from __future__ import annotations
 
+import functools
+import itertools
 import random
 import time
 from collections import defaultdict
@@ -162,3 +165,164 @@ def sample_deal_rows(model, n: int, rng, *, max_states: int = 200_000,
     K = dp.sample_counts(n, gen, pyr)
     return deals_from_counts(prob, plan, K, gen,
                              at=None if at is None else model.loc_index(at))
+
+
+def every_deal(prob: Problem, plan: Plan, dp: Programme) -> np.ndarray:
+    """Every consistent deal counted by ``dp`` (a programme of ``plan`` over ``prob``),
+    once each, as rows of location indices (int16, ``model.cards`` order).  Its tables
+    give the tables of counts (a path through states that reach the end, each count a
+    transition); each table stands for every way to give each class's cards to its
+    cells, to split the cards of a merged column over its two parts (as many to each as
+    it had space left at the merge) and a lump's cards over its locations: the choices
+    :func:`deals_from_counts` draws one of.  The work is about the deals listed."""
+    dp.backward()
+    T = len(plan.order)
+    K = np.zeros((1, T), dtype=np.int64)       # the tables of counts, one per path
+    cur = np.zeros(1, dtype=np.int64)           # each path's state
+    for t in range(T):
+        src, k, idx, _ = dp._transitions(t)
+        live = dp.bwd[t + 1][idx] > 0
+        src, k, idx = src[live], k[live], idx[live]
+        order = np.argsort(src, kind="stable")
+        src, k, idx = src[order], k[order], idx[order]
+        off = np.searchsorted(src, np.arange(len(dp.keys[t]) + 1))
+        n_out = off[cur + 1] - off[cur]
+        path = np.repeat(np.arange(len(cur)), n_out)
+        first = np.repeat(np.cumsum(n_out) - n_out, n_out)
+        j = np.repeat(off[cur], n_out) + np.arange(len(path)) - first
+        K = K[path]
+        K[:, t] = k[j]
+        cur = idx[j]
+    steps_of: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    for t, (r, c) in enumerate(plan.order):
+        if r >= 0:
+            steps_of[r].append((c, t))
+    deals = np.full((len(K), prob.n_cards), -1, dtype=np.int32)
+    for ci, li in prob.fixed.items():
+        deals[:, ci] = li
+    path = np.arange(len(K))                    # each deal's table of counts
+    # each class's cards over its columns, column c marked as COL + c, the deals of the
+    # tables that give the class the same counts at once
+    for r, cards in enumerate(prob.rows):
+        cols, steps = zip(*sorted(steps_of[r]))
+        deals, path = _by_group(deals, path, K[path][:, list(steps)], lambda d, key: _spread(
+            d, np.broadcast_to(np.asarray(cards), (len(d), len(cards))),
+            tuple((COL + c, k) for c, k in zip(cols, key) if k)))
+    # a merged column's cards over its parts, latest merge first, as many to the first as
+    # it had space left at the merge
+    fill: dict[int, np.ndarray] = defaultdict(lambda: np.zeros(len(K), dtype=np.int64))
+    left = {}
+    for t, (r, c) in enumerate(plan.order):
+        if r >= 0:
+            fill[c] = fill[c] + K[:, t]
+        else:
+            a, b, v = plan.merges[t]
+            left[t] = plan.col_cap[a] - fill[a]
+            fill[v] = fill[a] + fill[b]
+    for t in sorted(plan.merges, reverse=True):
+        a, b, v = plan.merges[t]
+        marked = (deals == COL + v).sum(axis=1)
+        deals, path = _by_group(deals, path, np.stack([left[t][path], marked], axis=1),
+                                lambda d, key: _spread_marked(
+                                    d, COL + v, ((COL + a, key[0]), (COL + b, None))))
+    # then each column's cards over its locations (a lump's in every way)
+    for c, locs in enumerate(prob.cols):
+        parts = tuple((li, prob.loc_cap[li]) for li in locs[:-1]) + ((locs[-1], None),)
+        marked = (deals == COL + c).sum(axis=1)
+        deals, path = _by_group(deals, path, marked[:, None],
+                                lambda d, key: _spread_marked(d, COL + c, parts))
+    return deals.astype(np.int16)
+
+
+def _by_group(deals: np.ndarray, path: np.ndarray, keys: np.ndarray, spread):
+    """``spread(deals, key)`` of the deals of each distinct row of ``keys`` (one row per
+    deal), with each new deal's table of counts."""
+    if not len(deals):
+        return deals, path
+    uniq, inv = np.unique(keys, axis=0, return_inverse=True)
+    inv = inv.ravel()
+    out, paths = [], []
+    for g, key in enumerate(uniq.tolist()):
+        sel = np.flatnonzero(inv == g)
+        d = spread(deals[sel], key)
+        out.append(d)
+        paths.append(np.repeat(path[sel], len(d) // len(sel)))
+    return np.concatenate(out), np.concatenate(paths)
+
+
+#: a card given to column c is marked COL + c until its location is known
+COL = 10_000
+
+
+@functools.lru_cache(maxsize=256)
+def _arrangements(parts: tuple[tuple[int, int], ...]) -> np.ndarray:
+    """Every sequence of the labels of ``parts`` ((label, how many), summing to m) as
+    rows of an array (ways, m): every way to give m places to the parts."""
+    if not parts:
+        return np.zeros((1, 0), dtype=np.int32)
+    (label, k), rest = parts[0], parts[1:]
+    m = k + sum(x for _, x in rest)
+    tails = _arrangements(rest)
+    rows = []
+    for chosen in itertools.combinations(range(m), k):
+        others = [i for i in range(m) if i not in chosen]
+        block = np.empty((len(tails), m), dtype=np.int32)
+        block[:, list(chosen)] = label
+        block[:, others] = tails
+        rows.append(block)
+    return np.concatenate(rows)
+
+
+def _spread(deals: np.ndarray, where: np.ndarray, parts) -> np.ndarray:
+    """Each deal once for every way to give its cards ``where`` (a row of card indices per
+    deal) to the ``parts``."""
+    ways = _arrangements(tuple(parts))
+    if len(ways) == 1:
+        out = deals.copy()
+        out[np.arange(len(out))[:, None], where] = ways[0]
+        return out
+    out = np.repeat(deals, len(ways), axis=0)
+    out[np.arange(len(out))[:, None], np.repeat(where, len(ways), axis=0)] = np.tile(
+        ways, (len(deals), 1))
+    return out
+
+
+def _spread_marked(deals: np.ndarray, mark: int, parts) -> np.ndarray:
+    """:func:`_spread` of the cards marked ``mark`` (as many in every deal) over ``parts``
+    (the last one's count ``None``: the rest)."""
+    rows, cols = np.nonzero(deals == mark)
+    if not len(rows):
+        return deals
+    where = cols.reshape(len(deals), -1)
+    m = where.shape[1]
+    last = m - sum(k for _, k in parts[:-1])
+    return _spread(deals, where, tuple(parts[:-1]) + ((parts[-1][0], last),))
+
+
+def all_deals(model, limit: int, *, max_states: int = 400_000) -> np.ndarray | None:
+    """Every consistent deal of ``model`` as rows of location indices (int16,
+    ``model.cards`` and ``model.locations`` order), or ``None`` when there are more than
+    ``limit``; from the count's own programme (:func:`every_deal`).  Raises
+    :class:`OverBudget` when the programme does not fit ``max_states``.
+
+    >>> from solver.model import CardLocationModel
+    >>> m = CardLocationModel(["a", "b", "c"], {"P": 1, "Q": 2})
+    >>> m.add(["a", "b"], ["P"], 0, 0)
+    >>> all_deals(m, 10).tolist(), all_deals(CardLocationModel(list("abcd"), {"P": 2, "Q": 2}), 5)
+    ([[1, 1, 0]], None)
+    """
+    kept = last_programme(model)
+    try:
+        if kept is not None:
+            prob, plan, dp = kept
+        else:
+            prob = simplify(model)
+            plan = Plan(prob)
+            dp = Programme(plan, False, max_states, None, residues=False)
+    except Infeasible:
+        return np.zeros((0, len(model.cards)), dtype=np.int16)
+    if dp.total > limit:
+        return None
+    if dp.total == 0:
+        return np.zeros((0, len(model.cards)), dtype=np.int16)
+    return every_deal(prob, plan, dp)
