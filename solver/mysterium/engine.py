@@ -5,12 +5,19 @@
 :class:`Play` holding the state: clock, stages, sleeves, clairvoyancy, visions, crows,
 epilogue.  The observations about the secret cards are collected as :class:`Fact` objects for
 the deduction (:mod:`solver.mysterium.inference`).
+
+The engine contract (docs/architecture.md): :class:`State` is the frozen public position
+(:meth:`Play.state`), ``run(record, upto)`` the state after the first ``upto`` statements,
+and ``verify_<action>``/``can_<action>`` for the actions of an hour: ``visions`` (MY-8,
+MY-13), ``crow`` (MY-6, MY-9), ``guess`` (MY-10, MY-12, MY-13) and ``clairvoyance``
+(MY-11, MY-14, A4), with which :class:`Play` checks those statements.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 from solver.errors import RuleError
+from solver.legality import can
 from solver.mysterium.epilogue import Count, count_votes
 from solver.mysterium.events import (Clairvoyance, Crow, Culprit, Group, Guess, Hour, Reveal,
                                      Secret, TableCards, Verdict, Visions, Vote, card_name)
@@ -41,6 +48,152 @@ class TokenVote:
     agree: bool
     line: int
     scored: bool | None = None
+
+
+@dataclass(frozen=True)
+class State:
+    """The public position: the phase and hour, each psychic's stage, who received visions
+    and who guessed this hour, whether guessing has begun (the timer), the ghost's hand, the
+    cards on the table and those found (kind, card, psychic, hour), the crows and
+    clairvoyancy tokens left, the votes of this hour, the outcome."""
+
+    roster: Roster
+    phase: str
+    hour: int
+    stages: tuple[tuple[str, int], ...]
+    given: frozenset[str]
+    guessed: tuple[tuple[str, int], ...]      # psychic, line of the guess this hour
+    active: frozenset[str]
+    revealed: frozenset[str]
+    timer: bool
+    ghost_hand: int
+    table: tuple[tuple[str, tuple[int, ...]], ...]
+    found: tuple[tuple[str, int, str, int], ...]
+    crows_left: int
+    tokens_left: tuple[tuple[str, int], ...]
+    votes_now: tuple[tuple[str, str], ...]
+    outcome: str | None
+    outcome_rule: str
+
+    def stage(self, p: str) -> int:
+        return dict(self.stages)[p]
+
+
+# ----- the actions: verify_<action> raises the rule broken, can_<action> says whether not ----
+
+def _verify_not_over(state: State) -> None:
+    if state.phase == "over":
+        raise RuleError(f"the game is over ({state.outcome}); nothing follows",
+                        rule=state.outcome_rule)
+
+
+def _verify_hour_on(state: State) -> None:
+    """An hour of phase 1 is being played (MY-7, MY-13)."""
+    _verify_not_over(state)
+    if state.phase == "setup":
+        raise RuleError("the clock starts at hour 1: write 'hour 1' first", rule="MY-7")
+    if state.phase == "epilogue":
+        raise RuleError("every psychic has finished phase 1: no more visions, guesses or "
+                        "clairvoyancy tokens", rule="MY-13")
+
+
+def verify_visions(state: State, psychic: str, count: int) -> None:
+    """The ghost gives ``psychic`` ``count`` visions: once an hour, before the guesses
+    (MY-8, MY-10, MY-13)."""
+    _verify_hour_on(state)
+    if state.stage(psychic) >= 3:
+        raise RuleError(f"{psychic} has finished phase 1 and gets no more visions", rule="MY-13")
+    if psychic in state.given:
+        raise RuleError(f"{psychic} already received visions this hour (the ghost token is "
+                        "against the screen)", rule="MY-8")
+    if state.timer:
+        raise RuleError("visions come before the guesses of the hour", rule="MY-10")
+    if not 1 <= count <= state.ghost_hand:
+        raise RuleError(f"the ghost gives one or more cards from a hand of {state.ghost_hand}",
+                        rule="MY-8")
+
+
+def verify_crow(state: State, count: int | None = None) -> None:
+    """A crow discards ``count`` cards of the ghost's hand (``None``: all of it): during the
+    vision step, within the crows of the difficulty (MY-6, MY-9, A2, A9)."""
+    o = state.roster.options
+    if state.phase == "epilogue":
+        if not o.epilogue_crows:
+            raise RuleError("no crows in the epilogue (default; option epilogue-crows=yes)",
+                            rule="A9")
+    else:
+        _verify_hour_on(state)
+        if state.timer:
+            raise RuleError("a crow is used during the vision step, before the guesses",
+                            rule="MY-9")
+    n = state.ghost_hand if count is None else count
+    if o.crow_discard == "whole-hand" and n != state.ghost_hand:
+        raise RuleError(f"a crow discards the whole hand ({state.ghost_hand} cards) under "
+                        "crow-discard=whole-hand", rule="MY-9")
+    if not 1 <= n <= state.ghost_hand:
+        raise RuleError(f"a crow discards 1 to {state.ghost_hand} cards from the ghost's hand",
+                        rule="MY-9")
+    s = state.roster.setup
+    if state.crows_left <= 0:
+        if s.crows_total is not None:
+            raise RuleError(f"all {s.crows_total} crows of {s.difficulty} are spent", rule="MY-6")
+        raise RuleError("on easy the crow is used once per hour"
+                        + (" per psychic (easy-crows=per-psychic)"
+                           if o.easy_crows == "per-psychic" else ""), rule="MY-6, A2")
+
+
+def verify_guess(state: State, psychic: str, kind: str, card: int) -> None:
+    """``psychic`` guesses ``card`` of ``kind``: once an hour, a card of their stage still
+    on the table (MY-10, MY-12, MY-13)."""
+    _verify_hour_on(state)
+    stage = state.stage(psychic)
+    if stage >= 3:
+        raise RuleError(f"{psychic} has finished phase 1", rule="MY-13")
+    if psychic in dict(state.guessed):
+        raise RuleError(f"exactly one guess per psychic per hour: {psychic} guessed on line "
+                        f"{dict(state.guessed)[psychic]}", rule="MY-10")
+    if kind != KINDS[stage]:
+        raise RuleError(f"{psychic} is looking for their {KINDS[stage]}: the guess is on a card "
+                        "of the current stage", rule="MY-10")
+    if card not in dict(state.table).get(kind, ()):
+        raise RuleError(f"{card_name(kind, card)} is not on the table", rule="MY-10")
+    # MY-10: several psychics may choose the same card in one hour; it leaves the table only
+    # when revealed (MY-12), so only a card found in an earlier hour is gone.
+    for k, c, owner, hour in state.found:
+        if k == kind and c == card and hour < state.hour:
+            raise RuleError(f"{card_name(kind, card)} left the table into {owner}'s sleeve "
+                            f"in hour {hour}", rule="MY-12")
+
+
+def verify_clairvoyance(state: State, voter: str, target: str) -> None:
+    """``voter`` places a clairvoyancy token on ``target``'s guess (MY-11, MY-14, A4)."""
+    _verify_hour_on(state)
+    r = state.roster
+    if not r.clairvoyance:
+        raise RuleError(f"no clairvoyancy tokens with {r.setup.players} players", rule="MY-11")
+    if voter == target:
+        raise RuleError("a clairvoyancy token is never placed beside your own intuition token",
+                        rule="A4")
+    if target not in state.active:
+        raise RuleError(f"{target} has finished phase 1: there is no intuition token to vote "
+                        "on", rule="MY-11")
+    if target in state.revealed:
+        raise RuleError(f"{target}'s guess was already revealed: tokens are placed before the "
+                        "timer runs out", rule="MY-11")
+    if r.options.clairvoyance_limit == "per-psychic" and (voter, target) in state.votes_now:
+        raise RuleError(f"at most one token per other psychic per hour: {voter} already voted "
+                        f"on {target}", rule="A4")
+    if dict(state.tokens_left)[voter] <= 0:
+        after = state.hour >= (4 if r.options.token_refresh == "start-of-hour-4" else 5)
+        raise RuleError(f"{voter} has no clairvoyancy token left "
+                        + ("for the rest of the game" if after else "until the hour-4 refresh"),
+                        rule="MY-14")
+
+
+can_visions = can(verify_visions)
+can_crow = can(verify_crow)
+can_guess = can(verify_guess)
+can_clairvoyance = can(verify_clairvoyance)
 
 
 @dataclass
@@ -93,6 +246,25 @@ class Play:
             self.score[p] = 0
             self.bonus[p] = 0
             self.tokens_used[p] = 0
+
+    def state(self) -> State:
+        """The public position now, frozen."""
+        found = tuple((k, c, p, self.found_hour[(p, k)]) for p, cards in self.sleeve.items()
+                      for k, c in cards.items())
+        return State(self.roster, self.phase, self.hour, tuple(self.stage.items()),
+                     frozenset(self.given), tuple(self.guessed.items()), frozenset(self.active),
+                     frozenset(self.revealed), self.timer, self.ghost_hand,
+                     tuple(self.table.items()), found, self.crows_left() or 0,
+                     tuple((p, self.tokens_left(p)) for p in self.roster.psychics),
+                     tuple((tv.voter, tv.target) for tv in self.token_votes
+                           if tv.hour == self.hour), self.outcome, self.outcome_rule)
+
+    def _verify(self, verify, st, *args) -> None:
+        """A verify_<action> on the state now; its error is statement ``st``'s."""
+        try:
+            verify(self.state(), *args)
+        except RuleError as e:
+            raise RuleError(e.message, rule=e.rule, text=st.text, line=st.line) from None
 
     # ----- queries ----------------------------------------------------------------------
     def stage_kind(self, p: str) -> str | None:
@@ -177,8 +349,7 @@ class Play:
 
         if isinstance(ev, Secret):
             return self._secret(ev, st, err)
-        if self.phase == "over":
-            raise err(f"the game is over ({self.outcome}); nothing follows", self.outcome_rule)
+        self._verify(_verify_not_over, st)
         if isinstance(ev, TableCards):
             return self._table(ev, st, err)
         if isinstance(ev, Hour):
@@ -190,15 +361,8 @@ class Play:
             return {Group: self._group, Vote: self._vote, Verdict: self._verdict,
                     Culprit: self._culprit}[type(ev)](ev, st, err)
         if isinstance(ev, Crow) and self.phase == "epilogue":
-            if not self.roster.options.epilogue_crows:
-                raise err("no crows in the epilogue (default; option epilogue-crows=yes)",
-                          "A9")
             return self._crow(ev, st, err)
-        if self.phase == "setup":
-            raise err("the clock starts at hour 1: write 'hour 1' first", "MY-7")
-        if self.phase == "epilogue":
-            raise err("every psychic has finished phase 1: no more visions, guesses or "
-                      "clairvoyancy tokens", "MY-13")
+        self._verify(_verify_hour_on, st)
         if isinstance(ev, Visions):
             return self._visions(ev, st, err)
         if isinstance(ev, Crow):
@@ -285,16 +449,7 @@ class Play:
 
     def _visions(self, ev: Visions, st, err) -> None:
         p = ev.psychic
-        if self.stage[p] >= 3:
-            raise err(f"{p} has finished phase 1 and gets no more visions", "MY-13")
-        if p in self.given:
-            raise err(f"{p} already received visions this hour (the ghost token is against "
-                      "the screen)", "MY-8")
-        if self.timer:
-            raise err("visions come before the guesses of the hour", "MY-10")
-        if not 1 <= ev.count <= self.ghost_hand:
-            raise err(f"the ghost gives one or more cards from a hand of {self.ghost_hand}",
-                      "MY-8")
+        self._verify(verify_visions, st, p, ev.count)
         self.given[p] = ev.count
         self.visions_logged += 1
         self.ghost_hand -= ev.count
@@ -302,23 +457,8 @@ class Play:
         self._draw(ev.count)
 
     def _crow(self, ev: Crow, st, err) -> None:
-        if self.phase == "investigation" and self.timer:
-            raise err("a crow is used during the vision step, before the guesses", "MY-9")
+        self._verify(verify_crow, st, ev.count)
         n = self.ghost_hand if ev.count is None else ev.count
-        if self.roster.options.crow_discard == "whole-hand" and n != self.ghost_hand:
-            raise err(f"a crow discards the whole hand ({self.ghost_hand} cards) under "
-                      "crow-discard=whole-hand", "MY-9")
-        if not 1 <= n <= self.ghost_hand:
-            raise err(f"a crow discards 1 to {self.ghost_hand} cards from the ghost's hand",
-                      "MY-9")
-        s = self.roster.setup
-        if s.crows_total is not None and self.crows_used >= s.crows_total:
-            raise err(f"all {s.crows_total} crows of {s.difficulty} are spent", "MY-6")
-        if s.crows_total is None and self.crows_hour >= self.crow_limit_hour():
-            raise err("on easy the crow is used once per hour"
-                      + (" per psychic (easy-crows=per-psychic)"
-                         if self.roster.options.easy_crows == "per-psychic" else ""),
-                      "MY-6, A2")
         self.crows_used += 1
         self.crows_hour += 1
         self.ghost_hand -= n
@@ -327,23 +467,7 @@ class Play:
 
     def _guess(self, ev: Guess, st, err) -> None:
         p = ev.psychic
-        if self.stage[p] >= 3:
-            raise err(f"{p} has finished phase 1", "MY-13")
-        if p in self.guessed:
-            raise err(f"exactly one guess per psychic per hour: {p} guessed on line "
-                      f"{self.guessed[p]}", "MY-10")
-        kind = self.stage_kind(p)
-        if ev.kind != kind:
-            raise err(f"{p} is looking for their {kind}: the guess is on a card of the current "
-                      "stage", "MY-10")
-        if ev.card not in self.table.get(kind, ()):
-            raise err(f"{card_name(kind, ev.card)} is not on the table", "MY-10")
-        owner = self.in_sleeves(kind).get(ev.card)
-        # MY-10: several psychics may choose the same card in one hour; it leaves the table
-        # only when revealed (MY-12), so only a card found in an earlier hour is gone.
-        if owner is not None and self.found_hour[(owner, kind)] < self.hour:
-            raise err(f"{card_name(kind, ev.card)} left the table into {owner}'s sleeve "
-                      f"in hour {self.found_hour[(owner, kind)]}", "MY-12")
+        self._verify(verify_guess, st, p, ev.kind, ev.card)
         self.timer = True
         self.guessed[p] = st.line
         if ev.right is None:
@@ -352,29 +476,8 @@ class Play:
             self._resolve(ev, ev.right, st.line)
 
     def _clairvoyance(self, ev: Clairvoyance, st, err) -> None:
-        r = self.roster
         v, t = ev.voter, ev.target
-        if not r.clairvoyance:
-            raise err(f"no clairvoyancy tokens with {r.setup.players} players", "MY-11")
-        if v == t:
-            raise err("a clairvoyancy token is never placed beside your own intuition token",
-                      "A4")
-        if t not in self.active:
-            raise err(f"{t} has finished phase 1: there is no intuition token to vote on",
-                      "MY-11")
-        if t in self.revealed:
-            raise err(f"{t}'s guess was already revealed: tokens are placed before the timer "
-                      "runs out", "MY-11")
-        if r.options.clairvoyance_limit == "per-psychic" and any(
-                tv.hour == self.hour and tv.voter == v and tv.target == t
-                for tv in self.token_votes):
-            raise err(f"at most one token per other psychic per hour: {v} already voted on "
-                      f"{t}", "A4")
-        if self.tokens_left(v) <= 0:
-            after = self.hour >= (4 if r.options.token_refresh == "start-of-hour-4" else 5)
-            raise err(f"{v} has no clairvoyancy token left "
-                      + ("for the rest of the game" if after else "until the hour-4 refresh"),
-                      "MY-14")
+        self._verify(verify_clairvoyance, st, v, t)
         self.timer = True
         self.tokens_used[v] += 1
         self.token_votes.append(TokenVote(self.hour, v, t, ev.agree, st.line))
@@ -498,9 +601,16 @@ class Play:
         self.outcome_rule = "MY-22"
 
 
-def replay(record, roster: Roster | None = None) -> Play:
-    """Replay every statement of ``record`` under the rules."""
+def replay(record, roster: Roster | None = None, upto: int | None = None) -> Play:
+    """Replay the statements of ``record`` (all, or the first ``upto``) under the rules: the
+    :class:`Play` the inference reads."""
     play = Play(roster or roster_of(record.header))
-    for st in record.statements:
+    for st in record.statements if upto is None else record.statements[:upto]:
         play.apply(st)
     return play
+
+
+def run(record, upto: int | None = None) -> State:
+    """The state after the record's first ``upto`` statements (all by default), each checked
+    against the rules: raise :class:`RuleError` with the line of the first that breaks one."""
+    return replay(record, upto=upto).state()

@@ -67,9 +67,9 @@ class MysteriumGame(Game):
         return parse_event(text, header)
 
     def validate(self, record) -> None:
-        from solver.mysterium.engine import replay
+        from solver.mysterium.engine import run
 
-        replay(record)
+        run(record)
 
     def analyze(self, record, view=None, *, budget: Budget = Budget()):
         from solver.mysterium.analysis import analyze

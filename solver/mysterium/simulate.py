@@ -17,7 +17,7 @@ from solver.errors import SleuthError
 from solver.mysterium.events import (Clairvoyance, Crow, Culprit, Group, Guess, Hour, Reveal,
                                      Secret, TableCards, Verdict, Visions, Vote)
 from solver.mysterium.options import CARDS_PER_KIND_IN_BOX, KINDS, LAST_HOUR, MysteriumOptions
-from solver.mysterium.engine import Play
+from solver.mysterium.engine import Play, can_crow
 from solver.mysterium.roster import roster_of
 from solver.records import Header, Record, Statement, parse_record, write_record
 
@@ -75,7 +75,7 @@ def _play(rng: random.Random, roster, play: Play, emit) -> None:
     for hour in range(1, LAST_HOUR + 1):
         emit(Hour(hour))
         active = [p for p in psychics if play.stage[p] < 3]
-        if rng.random() < 0.25 and (play.crows_left() or 0) > 0:
+        if rng.random() < 0.25 and can_crow(play.state()):
             n = None if roster.options.crow_discard == "whole-hand" else rng.randint(1, 7)
             emit(Crow(n))
         for p in active:
