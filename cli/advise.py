@@ -17,6 +17,18 @@ def _pct(p) -> str:
     return "-" if p is None else f"{100 * p:.1f}%"
 
 
+def _figure(key: str, v) -> str:
+    """A game's own figure of an action as text: a ``p_`` chance in per cent, another
+    number to 3 places, a table as ``key value`` pairs (chances in per cent)."""
+    if v is None:
+        return "-"
+    if isinstance(v, float):
+        return _pct(v) if key.startswith("p_") else f"{v:.3f}"
+    if isinstance(v, dict):
+        return ", ".join(f"{k} {_pct(x) if isinstance(x, float) else x}" for k, x in v.items())
+    return str(v)
+
+
 #: the JSON keys the notes of an Advice may name, as the text table heads them
 TEXT_NAMES = (("info_bits and leak_bits", "info and leak"), ("info_bits", "info"),
               ("leak_bits", "leak"),
@@ -55,8 +67,12 @@ def render_advice(adv, top: int | None = None) -> str:
         return "\n".join(lines)
     from wcwidth import wcswidth    # columns on screen: 李 takes two, a combining mark none
 
-    extra_col = any(a.more.get("p_extra_turn") is not None for a in acts)
-    figures = 7 + 2 + 6 + 2 + 6 + (8 if extra_col else 0)
+    from solver.games import get_game
+
+    fields = get_game(adv.game).advice_fields        # the game's own figures
+    cols = [f for f in fields if f.column and any(a.more.get(f.key) is not None for a in acts)]
+    below = [f.key for f in fields if not f.column]
+    figures = 7 + 2 + 6 + 2 + 6 + 8 * len(cols)
     room = WIDTH - 2 - 3 - 2 - 2 - figures       # what the action column may take
     w = min(max([max(wcswidth(a.action), 0) for a in acts] + [6]), room)
 
@@ -68,11 +84,10 @@ def render_advice(adv, top: int | None = None) -> str:
                              subsequent_indent=" " * 9, break_on_hyphens=False)
 
     lines.append(f"  {'#':>3}  {'action':<{w}}  {'score':>7}  {'info':>6}  {'leak':>6}"
-                 + (f"  {'extra':>6}" if extra_col else ""))
+                 + "".join(f"  {f.column:>6}" for f in cols))
     for i, a in enumerate(acts, 1):
-        extra = a.more.get("p_extra_turn")
         row = (f"{a.score:7.3f}  {a.info_bits:6.3f}  {a.leak_bits:6.3f}"
-               + (f"  {_pct(extra) if extra is not None else '-':>6}" if extra_col else ""))
+               + "".join(f"  {_figure(f.key, a.more.get(f.key)):>6}" for f in cols))
         if wcswidth(a.action) > w:          # a long action on its own line, then its row
             lines.append(f"  {i:>3}  {a.action}")
             lines.append(f"  {'':>3}  {pad('')}  {row}")
@@ -81,19 +96,43 @@ def render_advice(adv, top: int | None = None) -> str:
         answers = "; ".join(f"{k} {_pct(v)}" for k, v in list(a.p_answers.items())[:3])
         if answers:
             lines += wrapped("most likely answers", answers)
-        for key in ("p_right", "wrong_costs", "p_team", "outcomes", "safe", "p_yes",
-                    "expected_cards", "tells"):
-            if key in a.more and a.more[key] not in (None, "", {}):
-                v = a.more[key]
-                if isinstance(v, float):
-                    v = _pct(v) if key.startswith("p_") else f"{v:.3f}"
-                elif isinstance(v, dict):
-                    v = ", ".join(f"{k} {_pct(x) if isinstance(x, float) else x}"
-                                  for k, x in v.items())
-                lines += wrapped(key, str(v))
+        for key in below:
+            if a.more.get(key) not in (None, "", {}):
+                lines += wrapped(key, _figure(key, a.more[key]))
     if top is not None and len(adv.actions) > top:
         lines.append(f"  ... {len(adv.actions) - top} more (--top)")
     return "\n".join(lines)
+
+
+#: the prefix of the parameters that carry the games' advisor options (``--room`` ->
+#: ``advisor_room``), apart from the command's own
+ADVISOR_PARAM = "advisor_"
+
+
+def advisor_options(fn):
+    """Add one option to ``sleuth suggest`` per advisor option a registered game declares
+    (:attr:`solver.games.Game.advisor_options`; one option of a name several games declare,
+    its help naming each), and an example of each to the help (the game's demo record, the
+    option's ``example``).  Built when the command's module loads, never at start-up."""
+    from solver.games import Capability, games
+
+    by_name: dict[str, list] = {}
+    for g in games():
+        if Capability.ADVISE in g.capabilities:
+            for o in g.advisor_options:
+                by_name.setdefault(o.name, []).append((g, o))
+    examples = []
+    for name, declared in reversed(by_name.items()):
+        helps = "; ".join(f"{g.title}: {o.help}" + (f" ({o.rule})" if o.rule else "")
+                          for g, o in declared) + "."
+        g, o = declared[0]
+        fn = click.option(f"--{name}", ADVISOR_PARAM + name.replace("-", "_"),
+                          metavar=o.metavar, type=o.value_type, help=helps)(fn)
+        if o.example and g.demo:
+            examples.insert(0, f"      sleuth suggest samples/{g.name}/{g.demo} --{name} "
+                            f"{o.example}")
+    fn.__doc__ = fn.__doc__.rstrip() + "".join(f"\n{e}" for e in examples) + "\n"
+    return fn
 
 
 @cli.command()
@@ -104,19 +143,27 @@ def render_advice(adv, top: int | None = None) -> str:
 @click.option("--json", "as_json", is_flag=True, help="Machine output (docs/advisor.md).")
 @handle_errors(json_flag="as_json")
 @with_examples
+@advisor_options
 @timeout_option
-def suggest(record, as_, top, samples, as_json):
+def suggest(record, as_, top, samples, as_json, **advisor):
     """Every legal action of a player now, ranked, with the figures behind it.
+
+    A game's advisor may take options of its own (below: the game named in the help);
+    another game's advisor refuses them.
 
     \b
     Examples:
       sleuth suggest {demo} --top 5
       sleuth suggest {demo} --json
     """
+    from solver.games import advisor_values
+
     rec = read_record(record)
     game = capable(rec, Capability.ADVISE, "advisor")
     view = resolve_view(rec, as_)
-    adv = game.suggest(rec, view, budget=Budget(samples=samples))
+    given = {k[len(ADVISOR_PARAM):].replace("_", "-"): v for k, v in advisor.items()}
+    options = advisor_values(game, rec, given)
+    adv = game.suggest(rec, view, budget=Budget(samples=samples), options=options)
     if as_json:
         out = adv.to_json(top)
         emit_json({"view": out.pop("view"), "on_turn": out.pop("on_turn"),
@@ -139,8 +186,9 @@ def render_exposure(exp: dict) -> str:
     if not exp.get("exact") and exp.get("error"):
         lines.append(f"  each chance within ±{exp['error']:.2g} (95 %)")
     lines.append(item("certain: ", exp["certain"] or ["nothing"], " "))
-    for key, what in (("expected_per_suit", "suit"), ("expected_per_half_suit", "half-suit")):
-        if exp.get(key):
+    for key in exp:             # the game's groups of cards: expected_per_<group>
+        if key.startswith("expected_per_") and exp[key]:
+            what = key[len("expected_per_"):].replace("_", "-")
             lines.append(item(f"expected cards per {what}: ",
                               [f"{s} {v:.2f}" for s, v in exp[key].items()]))
     likely = [(c, p) for c, p in exp["cards"].items() if p < 1.0][:8]
@@ -170,7 +218,7 @@ def render_review(rv) -> str:
                       f"(line {rv.first_safe.get('line')}): "
                       f"{said(rv.first_safe.get('what'))}", 0)
     else:
-        lines.append("never safe to announce or claim")
+        lines.append("never a safe moment: nothing to commit to was ever certain")
     lines += wrap("score: the advisor's ranking (higher is better; within "
                   f"{NEAR_ABS:g} or {NEAR_REL:.0%} of the best counts as the best); bits: "
                   "information, 1 bit = a fair yes-or-no answer", 0)
