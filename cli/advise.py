@@ -163,7 +163,10 @@ def suggest(record, as_, top, samples, as_json, **advisor):
     view = resolve_view(rec, as_)
     given = {k[len(ADVISOR_PARAM):].replace("_", "-"): v for k, v in advisor.items()}
     options = advisor_values(game, rec, given)
-    adv = game.suggest(rec, view, budget=Budget(samples=samples), options=options)
+    from cli.progress import working
+
+    with working(f"ranking {view}'s actions", as_json):     # a line on stderr after 1 s
+        adv = game.suggest(rec, view, budget=Budget(samples=samples), options=options)
     if as_json:
         out = adv.to_json(top)
         emit_json({"view": out.pop("view"), "on_turn": out.pop("on_turn"),

@@ -574,7 +574,7 @@ def _on_screen(screen: Screen, lines, keys: str, hint: bool) -> None:
                 text = render_outcome(o, session, None, keys)
                 cols, rows = screen.size()
                 screen.sheet_lines(cols, rows)     # the analysis, before the screen clears
-        # the record's name as typed on the command line: its whole path is noise here
+        # the record by its file name: its whole path is noise on the screen
         text = text.replace(f"{session.path}:", f"{os.path.basename(session.path)}:")
         if o.kind == "empty":
             screen.back()

@@ -55,7 +55,7 @@ def test_one_shot_commands_write_no_progress_to_a_pipe(tmp_path):
     p.write_text("game: mystery-hand\nplayers: Ana Ben Cleo Dev Eli\ndealer: Eli\nme: Ana\n"
                  "Ana holds: AS 2S 9H JD QC 4D 8S 3H 5C\n", encoding="utf-8")
     for args in (["analyze", str(p)], ["analyze", str(p), "--json"], ["why", str(p), "AS"],
-                 ["log", str(p), "faceup: 3C 7D 9S"]):
+                 ["log", str(p), "faceup: 3C 7D 9S"], ["suggest", str(p), "--top", "2"]):
         r = CliRunner().invoke(cli, args)
         assert r.exit_code == 0, r.output
         assert r.stderr == "", (args, r.stderr)
