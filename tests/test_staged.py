@@ -121,3 +121,15 @@ def test_a_cancel_from_another_thread_stops_stage_one():
     assert not t.is_alive()
     assert isinstance(out.get("e"), Cancelled), out.get("c")
     assert out["seconds"] < 5.0                 # a sanity bound, not a measurement
+
+
+def test_the_benchmark_reports_each_game(capsys):
+    """benchmarks/staged.py runs and reports a row per game asked for, with its verdict."""
+    from benchmarks import staged
+
+    staged.main(["--seeds", "1", "--cuts", "1", "--only", "hand", "mysterium"])
+    out = capsys.readouterr().out
+    rows = [ln for ln in out.splitlines() if ln.startswith("| hand") or
+            ln.startswith("| mysterium")]
+    assert len(rows) == 2
+    assert all(r.rstrip(" |").endswith("met") or "missed by" in r for r in rows)
