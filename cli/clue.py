@@ -9,12 +9,6 @@ from tabulate import tabulate
 ENVELOPE, FACEUP = "envelope", "faceup"
 
 
-def _cell(p: float) -> str:
-    """A chance on the sheet: whole percents, never 0% or 100% when it is neither."""
-    x = 100 * p
-    return "<1%" if x < 1 else ">99%" if x > 99 else f"{x:.0f}%"
-
-
 def _head(loc: str) -> str:
     return "FILE" if loc == ENVELOPE else "up" if loc == FACEUP else loc
 
@@ -29,6 +23,8 @@ def sheet(a, fmt: str = "simple") -> str:
     """The notebook: one row per card (suspects, weapons, rooms), one column per player,
     the case file (FILE) and the face-up cards: ``X`` where the card certainly is, ``·``
     where it cannot be, else the chance it is there."""
+    from cli.main import percent_cell
+
     locs = [l for l in a.locations if l not in (ENVELOPE, FACEUP)] + [ENVELOPE] + \
         [l for l in a.locations if l == FACEUP]
     rows = []
@@ -43,7 +39,7 @@ def sheet(a, fmt: str = "simple") -> str:
                     row.append("X" if l == where else "·")
                 else:
                     p = a.cards[c].get(l, 0.0)
-                    row.append("·" if p <= 0 else _cell(p))
+                    row.append("·" if p <= 0 else percent_cell(p))
             rows.append(row)
     return tabulate(rows, headers=[""] + [_head(l) for l in locs], tablefmt=fmt,
                     stralign="right")

@@ -291,6 +291,17 @@ def percent(p: float) -> str:
     return f"{x:.{d}f}%"
 
 
+def percent_cell(p: float) -> str:
+    """A chance in a sheet's cell (the terminal's and the web page's): whole percents, never
+    0% or 100% when it is neither.
+
+    >>> [percent_cell(x) for x in (0.004, 0.12, 0.996)]
+    ['<1%', '12%', '>99%']
+    """
+    x = 100 * p
+    return "<1%" if x < 1 else ">99%" if x > 99 else f"{x:.0f}%"
+
+
 def probability(p: float) -> str:
     """A probability as a number that never misleads (``0``/``1`` only when so).
 

@@ -10,7 +10,9 @@ from solver.cards import RANKS, SUITS, Card
 SUIT_HEAD = {"S": "♠ S", "H": "♥ H", "D": "♦ D", "C": "♣ C"}
 
 
-def _loc_short(loc: str, target: str) -> str:
+def short_place(loc: str, target: str) -> str:
+    """A card's place in a sheet cell (the terminal's and the web page's): ``MYST`` for the
+    target mystery hand, ``m:Ana`` for another's, ``up`` for face up, else the holder."""
     if loc == target:
         return "MYST"
     if loc.startswith("mystery:"):
@@ -18,12 +20,6 @@ def _loc_short(loc: str, target: str) -> str:
     if loc == "faceup":
         return "up"
     return loc
-
-
-def _cell(p: float) -> str:
-    """A chance on the sheet: whole percents, never 0% or 100% when it is neither."""
-    x = 100 * p
-    return "<1%" if x < 1 else ">99%" if x > 99 else f"{x:.0f}%"
 
 
 def plural(n: int, word: str) -> str:
@@ -34,6 +30,7 @@ def _grid(a) -> tuple[list[list[str]], list[str]]:
     """The rows and suit headers of the 13 x 4 grid: the holder where certain, else
     P(card in the target mystery hand); the suit letters alone where the terminal cannot
     show the symbols."""
+    from cli.main import percent_cell
     from cli.streams import symbols_ok
 
     rows = []
@@ -43,10 +40,10 @@ def _grid(a) -> tuple[list[list[str]], list[str]]:
             name = repr(Card(r, s))
             where = a.certain(name)
             if where is not None:
-                row.append(_loc_short(where, a.target))
+                row.append(short_place(where, a.target))
             else:
                 p = a.cards[name].get(a.target, 0.0)
-                row.append("·" if p <= 0 else _cell(p))
+                row.append("·" if p <= 0 else percent_cell(p))
         rows.append(row)
     return rows, [""] + [SUIT_HEAD[s] if symbols_ok() else s for s in SUITS]
 

@@ -9,20 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from cli.main import percent_cell
+from cli.mystery_hand import SUIT_HEAD, short_place
 from solver.errors import InconsistentError, SleuthError
-
-SUIT_HEAD = {"S": "♠ S", "H": "♥ H", "D": "♦ D", "C": "♣ C"}
-
-
-def percent_cell(p: float) -> str:
-    """A chance on a sheet cell, as the terminal's sheet writes it: whole percents, never
-    0% or 100% when it is neither.
-
-    >>> [percent_cell(x) for x in (0.004, 0.12, 0.996)]
-    ['<1%', '12%', '>99%']
-    """
-    x = 100 * p
-    return "<1%" if x < 1 else ">99%" if x > 99 else f"{x:.0f}%"
 
 
 def chance_cell(card: str, p: float, place: str) -> tuple[str, str, str]:
@@ -53,17 +42,6 @@ def place_name(loc: str, target: str = "mystery") -> str:
     return loc
 
 
-def _short(loc: str, target: str) -> str:
-    """A location in a sheet cell (the terminal's abbreviations)."""
-    if loc == target:
-        return "MYST"
-    if loc.startswith("mystery:"):
-        return "m:" + loc[8:]
-    if loc == "faceup":
-        return "up"
-    return loc
-
-
 def mystery_sheet(a, view: str | None) -> dict:
     """Mystery Hand's 13 x 4 memory sheet (MH-6): the holder where certain, else the chance
     the card is in the target mystery hand; every cell with its accessible name."""
@@ -76,7 +54,7 @@ def mystery_sheet(a, view: str | None) -> dict:
             name = repr(Card(r, s))
             where = a.certain(name)
             if where is not None:
-                text = _short(where, a.target)
+                text = short_place(where, a.target)
                 label = f"{name}: {place_name(where, a.target)}"
                 kind = "mine" if where == view else "myst" if where == a.target else "known"
             else:
