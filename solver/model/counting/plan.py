@@ -707,10 +707,8 @@ class Plan:
         states summed over the steps, the location fills growing with the cards.  An
         exact search: a shortest path over the subsets of the classes placed,
         vectorised by subset size; over ``Tuning.component_search`` classes (up to
-        ``Tuning.component_beam_classes``), a beam search for it (:func:`beam_order`).
-        Measured on the 8-player public target states still over the budget with the
-        greedy order inside the components: 4.0 million states at the peak -> 217 000,
-        3.9 million -> 430 000, 1.27 million and 472 000 -> under 300 000."""
+        ``Tuning.component_beam_classes``), a beam search for it (:func:`beam_order`);
+        its effect on the peaks is in ``docs/counting.md``."""
         rows = self.prob.rows
         masks: dict[int, int] = defaultdict(int)
         for j, r in enumerate(members):

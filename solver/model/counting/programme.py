@@ -25,8 +25,8 @@ def _keep_freed_memory() -> bool:
     """Ask glibc to keep freed blocks of up to 32 MiB for reuse instead of handing them
     back to the system: a programme's steps allocate and free arrays of the same sizes
     over and over, and memory fresh from the system costs a page fault per page (in a
-    virtual machine as much as filling it 2-9 times).  Measured on the hardest Mystery
-    Hand states: 15-25 % faster (docs/counting.md).  A no-op without glibc."""
+    virtual machine as much as filling it 2-9 times; its effect: docs/counting.md).  A
+    no-op without glibc."""
     import ctypes
     try:
         libc = ctypes.CDLL(None)
