@@ -76,7 +76,12 @@ class State:
     outcome_rule: str
 
     def stage(self, p: str) -> int:
-        return dict(self.stages)[p]
+        """``p``'s stage (0 character .. 3 done); a RuleError for one who is no psychic."""
+        stages = dict(self.stages)
+        if p not in stages:
+            raise RuleError(f"{p} is not a psychic: the ghost neither receives visions nor "
+                            "guesses", rule="MY-1")
+        return stages[p]
 
 
 # ----- the actions: verify_<action> raises the rule broken, can_<action> says whether not ----
@@ -183,6 +188,7 @@ def verify_clairvoyance(state: State, voter: str, target: str) -> None:
     if r.options.clairvoyance_limit == "per-psychic" and (voter, target) in state.votes_now:
         raise RuleError(f"at most one token per other psychic per hour: {voter} already voted "
                         f"on {target}", rule="A4")
+    state.stage(voter)          # a psychic
     if dict(state.tokens_left)[voter] <= 0:
         after = state.hour >= (4 if r.options.token_refresh == "start-of-hour-4" else 5)
         raise RuleError(f"{voter} has no clairvoyancy token left "
