@@ -116,8 +116,10 @@ def label(job: dict) -> str:
     return f"Lit {job['players']}p{v}, {job['view']}"
 
 
-def start(root: str):
-    return subprocess.Popen([sys.executable, "-c", WORKER, root], stdin=subprocess.PIPE,
+def start(root: str, worker: str = WORKER):
+    """A worker process running ``worker`` (its code) with the code at ``root``: one JSON
+    job a line in, one JSON answer a line out (:func:`ask`)."""
+    return subprocess.Popen([sys.executable, "-c", worker, root], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, text=True, cwd=root,
                             env=dict(os.environ, PYTHONPATH=root))
 

@@ -47,6 +47,7 @@ import threading
 import time
 from typing import Any
 
+from benchmarks.interleaved import ask, start
 from benchmarks.common import fmt_ratio, fmt_s, load, machine, median, p95, print_machine
 from benchmarks.versus import ROOT, runner, worktree
 
@@ -221,18 +222,7 @@ for line in sys.stdin:
 
 
 def start_worker(root: str):
-    return subprocess.Popen([sys.executable, "-c", WORKER, root], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, text=True, cwd=root,
-                            env=dict(os.environ, PYTHONPATH=root))
-
-
-def ask(proc, job: dict) -> dict:
-    proc.stdin.write(json.dumps(job) + "\n")
-    proc.stdin.flush()
-    line = proc.stdout.readline()
-    if not line:
-        raise RuntimeError(f"a worker stopped on {job}")
-    return json.loads(line)
+    return start(root, WORKER)
 
 
 # ----------------------------------------------------------------------------------------
