@@ -312,10 +312,10 @@ def entry_data(session, held: dict[str, list[str]] | None = None) -> dict[str, A
 def first_stage(session, record=None) -> Any:
     """Stage 1 of the analysis of ``record`` (default: the session's) from the session's
     view (:func:`solver.staged.certainties`: the certainties and the alerts that need no
-    figures): a :class:`~solver.staged.Certainties`, the error's sentence when the record
-    is inconsistent or cannot be analysed, or ``None`` when the game has no analysis or
-    the analysis was cancelled (a newer version).  Run it within a deadline
-    (:func:`solver.model.budget.within`): stage 1 takes a part of it."""
+    figures): a :class:`~solver.staged.Certainties`, the conflict's sentence when no deal
+    fits the record, or ``None`` when the game has no analysis, the analysis was cancelled
+    (a newer version) or failed otherwise (the full analysis then says why).  Run it
+    within a deadline (:func:`solver.model.budget.within`): stage 1 takes a part of it."""
     from solver.games import Capability
     from solver.model.budget import TimeUp
     from solver.staged import certainties
@@ -328,12 +328,17 @@ def first_stage(session, record=None) -> Any:
     except TimeUp:
         return None
     except InconsistentError as e:
-        from cli.main import conflict_text
+        return inconsistent_text(e)
+    except SleuthError:
+        return None
 
-        return "inconsistent: " + conflict_text(e).replace("\n", " ") + \
-            " ('Undo' removes the last statement.)"
-    except SleuthError as e:
-        return f"no analysis: {e}"
+
+def inconsistent_text(e: InconsistentError) -> str:
+    """The page's sentence for a record no deal fits: the conflict, and the way out."""
+    from cli.main import conflict_text
+
+    return "inconsistent: " + conflict_text(e).replace("\n", " ") + \
+        " ('Undo' removes the last statement.)"
 
 
 def certain_line(certain) -> str | None:
@@ -402,10 +407,7 @@ def live(session, whatif: str | None = None, quick: bool = False,
     try:
         analysis = session.analyze(target)
     except InconsistentError as e:
-        from cli.main import conflict_text
-
-        out["error"] = "inconsistent: " + conflict_text(e).replace("\n", " ") + \
-            " ('Undo' removes the last statement.)"
+        out["error"] = inconsistent_text(e)
     except SleuthError as e:
         out["error"] = f"no analysis: {e}"
         out["certain_so_far"] = established(e)
