@@ -75,6 +75,9 @@ def test_staged_gives_the_certainties_then_the_analysis():
     rec = record_of(game)
     stages = list(analyze_staged(game, rec, rec.header.me))
     assert isinstance(stages[0], Certainties)
+    j = stages[0].to_json()
+    assert j["stage"] == "certainties" and j["certain"] == dict(stages[0].certain)
+    assert j["complete"] is stages[0].complete and hash(stages[0]) == hash(stages[0])
     a = stages[1]
     assert a.to_json()["game"] == "mystery-hand"
     for card, where in stages[0].certain:
