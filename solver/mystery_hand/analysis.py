@@ -12,7 +12,7 @@ from itertools import combinations
 
 from solver.cards import Card, standard_deck
 from solver.errors import NotationError
-from solver.mystery_hand.inference import FACEUP, ViewModel, build, mystery_locations, target_of
+from solver.mystery_hand.inference import ViewModel, build, mystery_locations, target_of
 from solver.mystery_hand.options import MysteryHandOptions
 
 #: default budget for live play
@@ -169,23 +169,24 @@ def _clamp(marg: dict[str, float], possible: set[str], copies: int) -> dict[str,
 
 def analyze(record, view: str | None, *, max_states: int = MAX_STATES,
             time_budget: float | None = TIME_BUDGET,
-            candidates: bool = True) -> MysteryHandAnalysis:
+            candidates: bool = True, top: bool = True) -> MysteryHandAnalysis:
     """Analyse ``record`` from ``view`` (a player, or ``None`` for the public view);
     ``candidates=False``: the cards only (``mysteries`` empty: what the table knows about a
-    hand needs no candidate list).
+    hand needs no candidate list); ``top=False``: the number of candidates without the
+    most likely ones (their ``top`` empty unless one is left: a replay's or review's step).
 
     Raises :class:`~solver.errors.InconsistentError` naming a minimal set of conflicting
     lines when no deal fits the record.
     """
     vm = build(record, view)
     return analyze_model(vm, record, max_states=max_states, time_budget=time_budget,
-                         candidates=candidates)
+                         candidates=candidates, top=top)
 
 
 
 def analyze_model(vm: ViewModel, record, *, max_states: int = MAX_STATES,
                   time_budget: float | None = TIME_BUDGET,
-                  candidates: bool = True) -> MysteryHandAnalysis:
+                  candidates: bool = True, top: bool = True) -> MysteryHandAnalysis:
     from solver.model.counting import (clamp_to_support, count_deals, deterministic_count,
                                        stretched)
 
@@ -255,7 +256,8 @@ def analyze_model(vm: ViewModel, record, *, max_states: int = MAX_STATES,
         mysteries[loc] = _candidates(vm, loc, possible, max_states if counting.exact else 0,
                                      seed=len(record.statements),
                                      base_states=counting.raw_states or counting.states or None,
-                                     base_work=counting.work or None, deals=counting.deals)
+                                     base_work=counting.work or None, deals=counting.deals,
+                                     ranked=top)
     return MysteryHandAnalysis(
         view=vm.view, players=record.header.players, options=vm.opts,
         locations=list(m.locations), exact=counting.exact,
@@ -266,19 +268,25 @@ def analyze_model(vm: ViewModel, record, *, max_states: int = MAX_STATES,
 
 def _candidates(vm: ViewModel, loc: str, possible, max_states: int, seed: int = 0,
                 base_states: int | None = None, base_work: int | None = None,
-                deals=None) -> Candidates:
+                deals=None, ranked: bool = True) -> Candidates:
     certain = tuple(sorted(Card.parse(n) for n, ls in possible.items()
                            if ls == {loc} and n != "Jk"))
     from solver.model.counting import location_sets
-    from solver.model.counting import possible_sets
+    from solver.model.counting import possible_set_count, possible_sets
 
     # (max_states 0: the deals could not even be counted, so the sets cannot be either)
     # first over the count's own programme when it kept the column apart (one float per
     # partial composition: counting.possible_sets), then the tagged programme
     res = None
-    if max_states:
-        res = possible_sets(vm.model, loc, top=10, max_states=max_states,
-                            stretch=STRETCH if vm.view is not None else PUBLIC_STRETCH)
+    stretch = STRETCH if vm.view is not None else PUBLIC_STRETCH
+    if max_states and not ranked:
+        # the number only: one bit per partial composition, no chances (a pass three times
+        # shorter); one candidate left is named by the ranked pass below
+        n = possible_set_count(vm.model, loc, max_states=max_states, stretch=stretch)
+        if n is not None and n != 1:
+            res = (n, [])
+    if max_states and res is None:
+        res = possible_sets(vm.model, loc, top=10, max_states=max_states, stretch=stretch)
         if res is None:
             res = location_sets(vm.model, loc, top=10, max_states=max_states,
                                 base_states=base_states,
@@ -457,14 +465,6 @@ def explain(record, view: str | None, card_text: str):
     bb = vm.model.backbone()
     if not bb.consistent:
         raise vm.inconsistent()
-    return vm.explain_keys(vm.keys[name], bb, _label)
+    return vm.explain_keys(vm.keys[name], bb, vm.loc_label)
 
 
-def _label(loc: str) -> str:
-    if loc == "mystery":
-        return "the mystery hand"
-    if loc.startswith("mystery:"):
-        return f"{loc[8:]}'s mystery hand"
-    if loc == FACEUP:
-        return "the face-up cards"
-    return f"{loc}'s hand"

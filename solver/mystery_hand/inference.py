@@ -222,9 +222,14 @@ class ViewModel(ModelView):
     active: list[str] = field(default_factory=list)
 
     def loc_label(self, loc: str) -> str:
-        from solver.mystery_hand.analysis import _label
-
-        return _label(loc)
+        """A location in words."""
+        if loc == "mystery":
+            return "the mystery hand"
+        if loc.startswith("mystery:"):
+            return f"{loc[8:]}'s mystery hand"
+        if loc == FACEUP:
+            return "the face-up cards"
+        return f"{loc}'s hand"
 
 
 def card_keys(opts: MysteryHandOptions) -> tuple[list, dict]:

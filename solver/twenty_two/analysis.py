@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from solver.cards import Card
 from solver.errors import NotationError
-from solver.twenty_two.inference import (DISCARDS, OUT, STOCK, ViewModel, build, is_complete,
+from solver.twenty_two.inference import (DISCARDS, STOCK, ViewModel, build, is_complete,
                                          strongest, visible_players)
 from solver.twenty_two.options import TwentyTwoOptions
 from solver.twenty_two.ranking import (beats_or_ties, hr, legal_follows, legal_leads, rank_label,
@@ -604,9 +604,6 @@ def explain(record, view: str | None, card_text: str):
     bb = vm.model.backbone()
     if not bb.consistent:
         raise vm.inconsistent()
-    return vm.explain_keys(vm.keys[name], bb, _label)
+    return vm.explain_keys(vm.keys[name], bb, vm.loc_label)
 
 
-def _label(loc: str) -> str:
-    return {STOCK: "the stock", DISCARDS: "the discards",
-            OUT: "out (played, revealed or scoring)"}.get(loc, f"{loc}'s hand")

@@ -83,9 +83,9 @@ class ViewModel(ModelView):
     discarded: dict[str, Counter] = field(default_factory=dict)  # discards the view saw
 
     def loc_label(self, loc: str) -> str:
-        from solver.twenty_two.analysis import _label
-
-        return _label(loc)
+        """A location in words."""
+        return {STOCK: "the stock", DISCARDS: "the discards",
+                OUT: "out (played, revealed or scoring)"}.get(loc, f"{loc}'s hand")
 
 
 def is_complete(eng: Engine) -> bool:
