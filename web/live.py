@@ -218,10 +218,10 @@ def current_player(record) -> tuple[str | None, list[str]]:
             st = run(record)
             return (None if st.over else st.current), list(st.may_act())
         if record.game == "literature":
-            from solver.literature.engine import Play
+            from solver.literature.engine import run as run_literature
 
-            play = Play.of(record)
-            return (None if play.over else play.turn), []
+            lit = run_literature(record)
+            return (None if lit.over else lit.turn), []
     except SleuthError:
         pass
     return None, []
