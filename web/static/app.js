@@ -152,7 +152,10 @@
       const r = await get("/partial");
       const d = await r.json();
       const p = document.querySelector("#live p.pending");
-      if (p && d.certain && d.version === version) {
+      const shown = document.querySelector("#live p.certain-so-far");   // stage 1's line
+      if (shown && d.certain && d.version === version) {
+        shown.textContent = "Certain so far: " + d.certain;
+      } else if (p && d.certain && d.version === version) {
         p.textContent = "Working... (the probabilities). Certain so far: " + d.certain;
       }
     } catch (e) { /* the sheet follows anyway */ }
