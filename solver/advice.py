@@ -391,7 +391,7 @@ def _review_part(args):
             restart()               # each prefix is its own analysis: a fresh time budget
             rec = replace(record, statements=tuple(record.statements[:i]))
             try:
-                k = game.knowledge(rec, view, budget)
+                k = game.step_knowledge(rec, view, budget)   # no headline figures needed
             except TimeUp as e:     # said, not taken for an unknown step
                 raise TimeUp(e.seconds, f"step {i} of the review: {e.what}") from None
             except SleuthError:
@@ -440,7 +440,7 @@ def review_turns(game, record, view, turns, suggest, taken_text, mistakes_of,
     picklable callable: a module function or a ``functools.partial`` of one);
     ``taken_text(statement)`` -> the action as the advisor writes it; ``mistakes_of(taken
     action or None, advice, statement)`` -> list of mistakes.  The sheet after each turn and
-    the uncertainty curve come from ``game.knowledge`` (the replay's figures).  ``jobs``
+    the uncertainty curve come from ``game.step_knowledge`` (the replay's figures).  ``jobs``
     processes share the prefixes (default: the cores, from :data:`PARALLEL_REVIEW`
     statements on); every prefix is its own analysis, so the review is the same."""
     import os

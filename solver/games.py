@@ -466,6 +466,14 @@ class Game(ABC):
         long gives its backbone alone (``uncertainty`` ``None``)."""
         return self.knowledge(record, view)
 
+    def step_knowledge(self, record: "Record", view: str | None,
+                       budget: Budget = Budget()) -> Knowledge:
+        """REPLAY: :meth:`knowledge` as one prefix of a review needs it: ``certain``,
+        ``uncertainty``, ``exact``, ``bound`` and ``safe`` the same; the ``summary`` may
+        leave out figures that cost more than the rest (the most likely hidden hand).  By
+        default the whole of :meth:`knowledge`."""
+        return self.knowledge(record, view, budget)
+
     def views(self, record: "Record") -> list[str | None]:
         """Every view the record supports (players; the public view is added by replay)."""
         return [record.header.me] if record.header.me else []

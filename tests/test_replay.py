@@ -139,6 +139,24 @@ def test_plot_marks_come_from_what_a_finding_says_not_its_name():
     assert all(f.kind != "unchecked" for f in checked(blind))
 
 
+@pytest.mark.parametrize("name", ["five-players-ana.txt", "four-players-sneak.txt",
+                                  "lossy-five-players.txt"])
+def test_step_knowledge_is_knowledge_without_the_headline(name):
+    """A review's step (Game.step_knowledge): what the view is sure of, the uncertainty and
+    what is safe exactly as the replay's knowledge; Mystery Hand's summary only leaves out
+    the best guess (its chance costs a pass three times the count's)."""
+    game = get_game("mystery-hand")
+    rec = read_record(str(SAMPLES / "mystery-hand" / name))
+    for n in range(1, len(rec.statements) + 1, 3):
+        for view in (rec.header.me, None):
+            k, s = game.knowledge(rec.prefix(n), view), game.step_knowledge(rec.prefix(n), view)
+            assert (s.certain, s.uncertainty, s.exact, s.bound, s.safe) == \
+                (k.certain, k.uncertainty, k.exact, k.bound, k.safe), (n, view)
+            assert "best" not in s.summary
+            assert {x: v for x, v in s.summary.items() if x != "verdict"} == \
+                {x: v for x, v in k.summary.items() if x not in ("best", "verdict")}
+
+
 def test_announcement_of_a_player_without_their_view_is_not_judged():
     rec = read_record(str(SAMPLES / "mystery-hand" / "two-player-blind.txt"))
     r = replay(rec)

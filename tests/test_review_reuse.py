@@ -19,13 +19,13 @@ SAMPLE = "samples/mystery-hand/five-players-ana.txt"
 def _watch(monkeypatch, game):
     """Every (prefix length, memo in force) of the review's analyses."""
     seen: list[tuple[int, object]] = []
-    knowledge = type(game).knowledge
+    knowledge = type(game).step_knowledge
 
     def spy(self, record, view, budget):
         seen.append((len(record.statements), reuse.current()))
         return knowledge(self, record, view, budget)
 
-    monkeypatch.setattr(type(game), "knowledge", spy)
+    monkeypatch.setattr(type(game), "step_knowledge", spy)
     return seen
 
 

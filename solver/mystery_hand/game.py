@@ -197,13 +197,21 @@ class MysteryHandGame(Game):
         return player == record.header.me or self.hoists_setup(record)
 
     def knowledge(self, record, view, budget: Budget = Budget()) -> Knowledge:
+        return self._knowledge(record, view, budget, top=True)
+
+    def step_knowledge(self, record, view, budget: Budget = Budget()) -> Knowledge:
+        # the number of candidates without the most likely ones (no "best"): their
+        # chances take a pass over the counting programme three times as long as the count
+        return self._knowledge(record, view, budget, top=False)
+
+    def _knowledge(self, record, view, budget: Budget, top: bool) -> Knowledge:
         from solver.model.counting import OverBudget
         from solver.mystery_hand import analysis
 
         try:
-            a = analysis.analyze(record, view, **budget.kwargs())
+            a = analysis.analyze(record, view, top=top, **budget.kwargs())
         except OverBudget:          # the estimate itself ran out of time: the full budget
-            a = analysis.analyze(record, view)
+            a = analysis.analyze(record, view, top=top)
         certain = {c: next(iter(ls)) for c, ls in a.possible.items()
                    if c != "Jk" and len(ls) == 1}
         c = a.mystery
@@ -214,10 +222,10 @@ class MysteryHandGame(Game):
             need = 4 - len(c.certain)
             unc, exact = log10(math.comb(maybe - len(c.certain), need)), False
         ans = c.answer()
-        summary = {"candidates": c.count, "determined": c.determined,
-                   "answer": [repr(x) for x in ans] if ans else None,
-                   "in_mystery": [repr(x) for x in c.certain], "target": a.target,
-                   "verdict": a.verdict}
+        summary: dict = {"candidates": c.count, "determined": c.determined,
+                         "answer": [repr(x) for x in ans] if ans else None,
+                         "in_mystery": [repr(x) for x in c.certain], "target": a.target,
+                         "verdict": a.verdict}
         if c.top and not c.determined:
             summary["best"] = {"cards": [repr(x) for x in c.top[0][0]], "p": c.top[0][1]}
         safe = {"announce": summary["answer"]} if c.determined else {}
