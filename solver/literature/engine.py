@@ -396,19 +396,7 @@ class Play:
 
     def expected(self) -> str:
         """Who must act next, in words (for turn-order errors)."""
-        if self.over:
-            return "the game is over (LIT-17)"
-        if self.challenge:
-            return f"{self.challenge[1]} must answer the challenge on {self.challenge[2]}"
-        if self.forced:
-            return f"{self.forced_member()} must claim a forced half-suit or pass (V14)"
-        if self.turn is None:
-            return "nobody is on turn"
-        if not self.turn_known:
-            return "the turn is not known after an unseen event"
-        if self.known(self.turn) == 0:
-            return f"{self.turn} is on turn with no cards and must pass the turn (LIT-14)"
-        return f"it is {self.turn}'s turn"
+        return self.state().expected()
 
     def forced_member(self) -> str:
         f = self.forced
