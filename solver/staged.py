@@ -46,7 +46,7 @@ class Certainties:
     can make now without risk (an announcement, a safe claim); ``notes``: the game's notes
     on the table that need no figures (whose turn, what is missing, the result);
     ``complete``: every certainty is here (else only those settled within the stage's
-    time, and ``safe`` may miss some)."""
+    time, and no ``safe``: the game's own stage did not finish)."""
 
     game: str
     view: str | None
@@ -54,10 +54,6 @@ class Certainties:
     safe: tuple[tuple[str, str], ...] = ()
     notes: tuple["Note", ...] = ()
     complete: bool = True
-
-    def where(self, card: str) -> str | None:
-        """Where ``card`` certainly is, or ``None``."""
-        return dict(self.certain).get(card)
 
     @property
     def alerts(self) -> list[str]:
