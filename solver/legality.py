@@ -12,6 +12,7 @@ turns it into the error of the record's statement, its column on that token.
 >>> can_even = can(verify_even)
 >>> can_even(None, 2), can_even(None, 3), can_even.__name__
 (True, False, 'can_even')
+>>> from solver.records import Statement
 >>> st = Statement(4, "play 3", None)
 >>> try:
 ...     verify_even(None, 3)
@@ -26,7 +27,6 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from solver.errors import RuleError
-from solver.records import Statement  # noqa: F401  (the doctest's)
 
 
 def can(verify: Callable[..., None]) -> Callable[..., bool]:

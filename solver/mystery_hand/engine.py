@@ -8,8 +8,9 @@ The contract every game's engine keeps (docs/architecture.md): a frozen :class:`
 ...)`` raising the rule it breaks and ``can_<action>(state, ...)``, true exactly when
 ``verify_<action>`` does not raise.  Actions: ``turn`` (the player may take the next turn),
 ``query`` (the asker may ask about the set, MH-11), ``exact`` (may request the card,
-MH-15), ``ask_one``, ``ask_all``, ``request``,
-``announce`` and ``resync`` (``turn: P``).
+MH-15), ``ask_one``, ``ask_all``, ``request``, ``announce`` and ``resync`` (``turn: P``).
+:func:`start`, :func:`step` and :func:`with_hand` give the states a simulator or an
+inference walks through without the record's checks.
 
 Seating (record-format.md): ``players:`` is clockwise from anyone; with ``dealer:`` the
 player on the dealer's left acts first (MH-7), else the first listed.  After something the
@@ -20,6 +21,7 @@ have been earned: the next actor is accepted when the rules allow them to be on 
 >>> st = start(("Ana", "Ben", "Cleo", "Dev"), MysteryHandOptions(), dealer="Ben")
 >>> st.may_act()
 ['Cleo']
+>>> from solver.cards import parse_query_set
 >>> can_ask_one(st, "Cleo", "Cleo", parse_query_set("5*"))
 False
 """
@@ -27,7 +29,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from solver.cards import JOKER, Card, parse_query_set  # noqa: F401  (the doctest's)
+from solver.cards import JOKER, Card
 from solver.errors import RuleError
 from solver.legality import at_statement, can
 from solver.mystery_hand.events import (TURN_EVENTS, AskAll, AskOne, Announce, FaceUp, Holds,
