@@ -109,33 +109,52 @@ def render_advice(adv, top: int | None = None) -> str:
 ADVISOR_PARAM = "advisor_"
 
 
-def advisor_options(fn):
-    """Add one option to ``sleuth suggest`` per advisor option a registered game declares
+class AdvisorCommand(click.Command):
+    """``sleuth suggest``: one option per advisor option a registered game declares
     (:attr:`solver.games.Game.advisor_options`; one option of a name several games declare,
-    its help naming each), and an example of each to the help (the game's demo record, the
-    option's ``example``).  Built when the command's module loads, never at start-up."""
-    from solver.games import Capability, games
+    its help naming each), and an example of each in the help (the game's demo record, the
+    option's ``example``).  Built the first time the command's parameters are read (to
+    parse, show help or complete), so that loading ``cli.advise`` (``review``, ``play``,
+    ``serve``) imports no game."""
 
-    by_name: dict[str, list] = {}
-    for g in games():
-        if Capability.ADVISE in g.capabilities:
-            for o in g.advisor_options:
-                by_name.setdefault(o.name, []).append((g, o))
-    examples = []
-    for name, declared in reversed(by_name.items()):
-        helps = "; ".join(f"{g.title}: {o.help}" + (f" ({o.rule})" if o.rule else "")
-                          for g, o in declared) + "."
-        g, o = declared[0]
-        fn = click.option(f"--{name}", ADVISOR_PARAM + name.replace("-", "_"),
-                          metavar=o.metavar, type=o.value_type, help=helps)(fn)
-        if o.example and g.demo:
-            examples.insert(0, f"      sleuth suggest samples/{g.name}/{g.demo} --{name} "
-                            f"{o.example}")
-    fn.__doc__ = fn.__doc__.rstrip() + "".join(f"\n{e}" for e in examples) + "\n"
-    return fn
+    _built = False
+
+    @property
+    def params(self) -> list[click.Parameter]:
+        if not self._built:
+            self._built = True
+            self._add_advisor_options()
+        return self._params
+
+    @params.setter
+    def params(self, value: list[click.Parameter]) -> None:
+        self._params = value
+
+    def _add_advisor_options(self) -> None:
+        from solver.games import Capability, games
+
+        by_name: dict[str, list] = {}
+        for g in games():
+            if Capability.ADVISE in g.capabilities:
+                for o in g.advisor_options:
+                    by_name.setdefault(o.name, []).append((g, o))
+        at = next(i for i, p in enumerate(self._params) if p.name == "timeout")
+        examples = []
+        for name, declared in by_name.items():
+            helps = "; ".join(f"{g.title}: {o.help}" + (f" ({o.rule})" if o.rule else "")
+                              for g, o in declared) + "."
+            g, o = declared[0]
+            self._params.insert(at, click.Option(
+                [f"--{name}", ADVISOR_PARAM + name.replace("-", "_")], metavar=o.metavar,
+                type=o.value_type, help=helps))
+            at += 1
+            if o.example and g.demo:
+                examples.append(f"      sleuth suggest samples/{g.name}/{g.demo} --{name} "
+                                f"{o.example}")     # indented as the docstring's
+        self.help = (self.help or "").rstrip() + "".join(f"\n{e}" for e in examples)
 
 
-@cli.command()
+@cli.command(cls=AdvisorCommand)
 @click.argument("record", type=FilePath())
 @as_option("Advise this player", public=False)
 @click.option("--top", type=click.IntRange(min=1), help="Show only the N best actions.")
@@ -143,7 +162,6 @@ def advisor_options(fn):
 @click.option("--json", "as_json", is_flag=True, help="Machine output (docs/advisor.md).")
 @handle_errors(json_flag="as_json")
 @with_examples
-@advisor_options
 @timeout_option
 def suggest(record, as_, top, samples, as_json, **advisor):
     """Every legal action of a player now, ranked, with the figures behind it.

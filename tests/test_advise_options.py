@@ -100,3 +100,20 @@ def test_declared_figures_are_figures_the_advisor_returns(name):
     for f in game.advice_fields:
         if f.column:
             assert table.split()[-1] == f.column or f" {f.column}" in table
+
+
+def test_the_options_are_built_when_the_command_is_used_not_when_its_module_loads():
+    """``review``, ``play`` and ``serve`` load ``cli.advise``: no game's class is imported
+    for the options of ``suggest`` until its parameters are read."""
+    import subprocess
+    import sys
+
+    probe = ("import sys, cli.main, cli.advise\n"
+             "games = lambda: {m for m in sys.modules if m.endswith('.game')}\n"
+             "before = games()\n"
+             "names = [p.name for p in cli.advise.suggest.params]\n"
+             "print(len(before), len(games()), 'advisor_room' in names)")
+    out = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True,
+                         text=True, check=True).stdout.split()
+    # before: at most the games looked at for the help's demo record
+    assert int(out[0]) < int(out[1]) == len(list(games())) and out[2] == "True", out
