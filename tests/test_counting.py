@@ -408,9 +408,9 @@ def test_the_tuning_reaches_the_programmes(monkeypatch):
     with tuning.tuned(bit_fields=False, keep_transitions=0):
         plan = Plan(simplify(m))
         dp = Programme(plan, False)
-        assert not plan.pow2 and not dp._trans
+        assert not plan.pow2 and not dp.kept_transitions
         assert_marginals(m, exact_count(m), want.marginals)
-    assert Programme(Plan(simplify(m)), False)._trans
+    assert Programme(Plan(simplify(m)), False).kept_transitions
 
 
 def _tagged_programme(m, loc, collapse):
@@ -456,11 +456,11 @@ def test_a_full_location_forgets_its_tags(seed, way, monkeypatch):
         merged.backward()
     # only the merged states' transitions are kept (the composition counts walk no other)
     if way != "expanded again":
-        assert merged._trans
-        for t, (src, *_rest) in merged._trans.items():
+        assert merged.kept_transitions
+        for t, (src, *_rest) in merged.kept_transitions.items():
             assert merged._merged(t)[src].all()
-        assert sum(len(x[0]) for x in merged._trans.values()) < sum(
-            len(x[0]) for x in plain._trans.values())
+        assert sum(len(x[0]) for x in merged.kept_transitions.values()) < sum(
+            len(x[0]) for x in plain.kept_transitions.values())
     # the entries one card short, whose last card the backward pass names
     assert any(e[4].any() for e in merged.entries) == early
     assert merged.plan.pow2 == (way != "mixed radix")
@@ -977,7 +977,7 @@ def test_the_key_layout_is_the_one_the_steps_can_pack(classes, layout, monkeypat
         bare = Plan(prob, order=order)
     for pow2 in (True, False):
         try:
-            bare._steps(bare._future_bounds(), bare._dims_of, pow2)
+            bare._steps(bare._future_bounds(), bare.dims_of, pow2)
             packed = True
         except OverBudget:
             packed = False

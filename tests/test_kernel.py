@@ -36,7 +36,7 @@ def _programme(model, pow2: bool):
     plan = Plan(simplify(model))
     if plan.pow2 != pow2:
         if not pow2:
-            plan._steps(plan._future_bounds(), plan._dims_of, False)
+            plan._steps(plan._future_bounds(), plan.dims_of, False)
         else:
             pytest.skip("the keys need the mixed radix")
     return plan
@@ -160,7 +160,7 @@ def test_the_kernel_names_the_last_card_as_numpy_does(seed, pow2, monkeypatch):
             m.place(c, where[c])
     tune(monkeypatch, bit_fields=pow2)
     dp = _tagged_programme(m, "mystery", True)
-    assert dp.plan.pow2 == pow2 and dp._trans, "no transitions kept"
+    assert dp.plan.pow2 == pow2 and dp.kept_transitions, "no transitions kept"
     assert any(e[4].any() for e in dp.entries), "no state cut one card short"
     counts, packed, _ = dp.composition_counts()
     tune(monkeypatch, use_kernel=False)

@@ -191,7 +191,7 @@ def all_in_chances(model, events, *, max_states: int = 200_000,
                     vecs[e] = dp.fwd[t]
             if not vecs:
                 continue
-            src, k, idx, w = dp._transitions(t)
+            src, k, idx, w = dp.transitions(t)
             n_next = len(dp.fwd[t + 1])
             for e in list(vecs):
                 contrib = vecs[e][src] * w

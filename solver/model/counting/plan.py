@@ -100,13 +100,13 @@ class Plan:
         self.col_labels = (dict(col_labels) if col_labels is not None else
                            {c: g for c, g in enumerate(prob.col_group) if g is not None})
         dims, dims_of = self._dims()
-        self.dims, self._dims_of = dims, dims_of
+        self.dims, self.dims_of = dims, dims_of
         order = list(order) if order is not None else self._order(dims_of)
         if tuning.CURRENT.merge_columns if merge is None else merge:
             order = self._merge_columns(order, dims, dims_of)
             if self.merges:
                 dims, dims_of = self._dims()
-                self.dims, self._dims_of = dims, dims_of
+                self.dims, self.dims_of = dims, dims_of
         self.order = order
         T = len(self.order)
         for t, c in enumerate(self.order):
@@ -556,7 +556,7 @@ class Plan:
         cols_of: dict[int, set] = defaultdict(set)
         for c in self.order[b:]:
             if c[0] >= 0:
-                for i in self._dims_of[c]:
+                for i in self.dims_of[c]:
                     cols_of[i].add(c[1])
         base: dict[int, frozenset] = {}
 
@@ -724,7 +724,7 @@ class Plan:
                                                tun.component_beam)]
 
     def _dims_of_cell(self, c):
-        return self._dims_of[c]
+        return self.dims_of[c]
 
     def _future_bounds(self):
         """For every step that ends a class and every sum it touched: (min, max) of what

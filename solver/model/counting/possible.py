@@ -314,18 +314,18 @@ def _codes_of(model, prob, col, plan_args, max_states, stretch, counts):
 
     def degree(b: int, keys: np.ndarray) -> np.ndarray:
         if md in plan.strides[b]:
-            return dp._digit(keys, b, md)
+            return dp.digit(keys, b, md)
         return np.full(len(keys), 0 if b <= first else R, dtype=np.int64)
 
     again: dict[int, tuple] = {}        # transitions not kept, expanded for both passes
 
     def transitions(t):
-        kept = dp._trans.get(t)
+        kept = dp.kept_transitions.get(t)
         if kept is not None:
             return kept[:3] + ((dp.bin[kept[3]],) if counts else (None,))
         if t in again:
             return again.pop(t)
-        src, k, idx, w = dp._transitions(t)
+        src, k, idx, w = dp.transitions(t)
         out = src.astype(np.int32), k, idx.astype(np.int32), w if counts else None
         if R >= 2 and t <= max(at):     # the forward pass reads it again
             again[t] = out

@@ -115,7 +115,7 @@ class Programme:
             tagcells = set(plan.tag_cells)
             if cd is not None and all(c in tagcells for c in plan.dims[cd].cells):
                 full = plan.dims[cd].lo
-                tag_at = {t: next(i for i in plan._dims_of[c] if plan.dims[i].kind == "tag")
+                tag_at = {t: next(i for i in plan.dims_of[c] if plan.dims[i].kind == "tag")
                           for t, c in enumerate(plan.order) if c in tagcells}
                 # from three cards on, a state forgets its tags one card before the
                 # column is full, and the backward pass tells the last card's class
@@ -320,7 +320,7 @@ class Programme:
         self.keys = [np.zeros(1, dtype=np.int64)]
         res = np.ones((self.nprimes, 1), dtype=np.int64)
         merged = 0          # for the rounding bound: sum over steps of the largest merge
-        self._trans: dict[int, tuple] = {}
+        self.kept_transitions: dict[int, tuple] = {}
         kept = 0
         checked = 0             # states after the last check for dead ones
         # the compiled step (float programme without residues): expansion and terms in
@@ -380,9 +380,9 @@ class Programme:
                     if sel is not None:
                         ts, tk, inv, tw = ts[sel], tk[sel], inv[sel], tw[sel]
                     kept += len(inv)
-                    self._trans[t] = (ts.astype(np.int32, copy=False),
-                                      tk.astype(np.int8, copy=False), inv,
-                                      tw.astype(np.int32, copy=False))
+                    self.kept_transitions[t] = (ts.astype(np.int32, copy=False),
+                                                tk.astype(np.int8, copy=False), inv,
+                                                tw.astype(np.int32, copy=False))
                 if self.collapse is not None and t in self.collapse.tag_at:
                     keys, vals, runs = self._collapse_step(t, keys, vals)
                     merged += runs
@@ -447,7 +447,7 @@ class Programme:
         assert self.collapse is not None
         return self.collapse
 
-    def _digit(self, keys: np.ndarray, b: int, i: int) -> np.ndarray:
+    def digit(self, keys: np.ndarray, b: int, i: int) -> np.ndarray:
         s, rad = self.plan.strides[b][i], self.plan.radix[i]
         if self.plan.pow2:
             return (keys >> (s.bit_length() - 1)) & (rad - 1)
@@ -465,7 +465,7 @@ class Programme:
             return keys & mask
         part = np.zeros(len(keys), dtype=np.int64)
         for i in tags:
-            part += self._digit(keys, b, i) * self.plan.strides[b][i]
+            part += self.digit(keys, b, i) * self.plan.strides[b][i]
         return part
 
     def _merged(self, b: int) -> np.ndarray:
@@ -481,7 +481,7 @@ class Programme:
             return np.zeros(len(keys), dtype=bool)
         merged = self._tag_part(keys, b) == 0
         if co.col in self.plan.strides[b]:
-            merged &= self._digit(keys, b, co.col) > 0
+            merged &= self.digit(keys, b, co.col) > 0
         return merged
 
     def _collapsed(self, t: int, keys: np.ndarray):
@@ -496,7 +496,7 @@ class Programme:
         strides = self.plan.strides[b]
         if not len(keys) or not any(i in co.tags for i in self.plan.layouts[b]):
             return None
-        fill = (self._digit(keys, b, co.col) if co.col in strides
+        fill = (self.digit(keys, b, co.col) if co.col in strides
                 else np.full(len(keys), co.full))
         tagged = self._tag_part(keys, b)
         done = (tagged != 0) & (fill >= co.least)
@@ -529,7 +529,7 @@ class Programme:
             comp: Any = 0
             for i in self.plan.layouts[t + 1]:
                 if i in self._co.tags:
-                    comp = comp + (self._digit(keys[fresh], t + 1, i)
+                    comp = comp + (self.digit(keys[fresh], t + 1, i)
                                    * self.plan.strides[T][i])
             self.entries.append((t + 1, idx[fresh], vals[fresh],
                                  np.asarray(comp, dtype=np.int64),
@@ -537,10 +537,10 @@ class Programme:
         runs = int(np.diff(np.append(starts, len(cut))).max(initial=1)) + 1
         vals = np.add.reduceat(vals[order], starts)
         keys = cut[order][starts]
-        kept = self._trans.get(t)
+        kept = self.kept_transitions.get(t)
         if kept is not None:
             ts, tk, inv, tw = kept
-            self._trans[t] = (ts, tk, idx[inv].astype(np.int32), tw)
+            self.kept_transitions[t] = (ts, tk, idx[inv].astype(np.int32), tw)
         return keys, vals, runs
 
     def composition_counts(self):
@@ -578,8 +578,8 @@ class Programme:
         for b in range(T, b0 - 1, -1):
             if b < T:
                 nxt = bwd
-                kept = self._trans.get(b) if kern is not None else None
-                trans = kept if kept is not None else self._transitions(b)
+                kept = self.kept_transitions.get(b) if kern is not None else None
+                trans = kept if kept is not None else self.transitions(b)
                 if kept is not None:
                     bwd = kern.backward_step(*kept, self.bin, nxt, nofwd,
                                              len(self.keys[b]))[0]
@@ -622,13 +622,13 @@ class Programme:
         such state among them or -1, one row for each of them with a column for each tag
         whose cell comes at step t or later)``; ``nxt``: every state's completions after
         step ``t``; ``trans``: step t's transitions, kept (``compiled``: for the kernel's
-        ``last_card_step``) or as :meth:`_transitions` gives them."""
+        ``last_card_step``) or as :meth:`transitions` gives them."""
         kern = kernel()
         co = self._co
         keys = self.keys[t]
         n = len(keys)
         if co.col in self.plan.strides[t]:
-            short = (self._digit(keys, t, co.col) == co.full - 1) & (self._tag_part(keys, t) == 0)
+            short = (self.digit(keys, t, co.col) == co.full - 1) & (self._tag_part(keys, t) == 0)
         else:
             short = np.zeros(n, dtype=bool)
         rows = np.flatnonzero(short)
@@ -660,11 +660,11 @@ class Programme:
                                     minlength=len(rows))
         return pos, out
 
-    def _transitions(self, t: int):
+    def transitions(self, t: int):
         """Transitions of step t that reach a stored state at t + 1 (with collapse: those of
         the merged states, the only ones :meth:`composition_counts` walks):
         (src, k, index of the next state, weight)."""
-        kept = self._trans.get(t)
+        kept = self.kept_transitions.get(t)
         if kept is not None:
             src, k, idx, widx = kept
             return src, k.astype(np.int64), idx, self.bin[widx]
@@ -718,14 +718,14 @@ class Programme:
             if deadline is not None and time.perf_counter() > deadline:
                 raise OverBudget("out of time")
             _deadline("the probabilities")
-            kept = self._trans.get(t) if kern is not None and not self.exact else None
+            kept = self.kept_transitions.get(t) if kern is not None and not self.exact else None
             if kept is not None:        # compiled: one pass, the same sums
                 src = kept[0]
                 bwd[t], terms = kern.backward_step(*kept, self.bin, bwd[t + 1],
                                                    self.fwd[t], len(self.fwd[t]))
                 m = terms.sum()
             else:
-                src, k, idx, w = self._transitions(t)
+                src, k, idx, w = self.transitions(t)
                 contrib = w * bwd[t + 1][idx]
                 bwd[t] = self._segment_sum(src, contrib, len(self.fwd[t]))
                 m = (self.fwd[t][src] * contrib * k).sum() if len(src) else 0
@@ -776,7 +776,7 @@ class Programme:
             g: Any = None
             cur = a
             for t in range(min(sides), T):
-                src, k, idx, w = self._transitions(t)
+                src, k, idx, w = self.transitions(t)
                 if t in sides:
                     w = self._share_weights(t, src, sides[t])
                     cur = plan.merges[t][2]
@@ -814,7 +814,7 @@ class Programme:
     def final_digits(self, i: int) -> np.ndarray:
         """Values of the i-th sum of the final layout (the tags) for every final state."""
         T = len(self.plan.order)
-        return self._digit(self.keys[T], T, self.plan.layouts[T][i])
+        return self.digit(self.keys[T], T, self.plan.layouts[T][i])
 
     # ----- uniform samples -------------------------------------------------------------
     def _sampling_table(self, t: int):
@@ -823,7 +823,7 @@ class Programme:
         cache = self.__dict__.setdefault("_cache", {})
         if t in cache:
             return cache[t]
-        src, k, idx, w = self._transitions(t)
+        src, k, idx, w = self.transitions(t)
         contrib = w * self.bwd[t + 1][idx]
         pos = contrib > 0
         src, k, idx, contrib = src[pos], k[pos], idx[pos], contrib[pos]

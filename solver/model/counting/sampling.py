@@ -180,7 +180,7 @@ def every_deal(prob: Problem, plan: Plan, dp: Programme) -> np.ndarray:
     K = np.zeros((1, T), dtype=np.int64)       # the tables of counts, one per path
     cur = np.zeros(1, dtype=np.int64)           # each path's state
     for t in range(T):
-        src, k, idx, _ = dp._transitions(t)
+        src, k, idx, _ = dp.transitions(t)
         live = dp.bwd[t + 1][idx] > 0
         src, k, idx = src[live], k[live], idx[live]
         order = np.argsort(src, kind="stable")

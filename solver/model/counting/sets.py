@@ -110,7 +110,7 @@ def _tagged_sets(model, prob: Problem, li: int, tags, tries, top: int, deadline,
             rounding = dp.delta_fwd
         else:
             counts, packed, rounding = merged
-            vals = [dp._digit(packed, T, d) for d in layout]
+            vals = [dp.digit(packed, T, d) for d in layout]
         return sets_of(model, prob, li, counts, vals, trows, 4 * rounding, top)
     return None
 
