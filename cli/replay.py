@@ -235,7 +235,9 @@ def replay_cmd(record, as_, all_views, as_json, plot, force, upto, jobs):
     if not as_json and sys.stderr.isatty():
         def progress(v, i, n):
             click.echo(f"\rreplaying {v or PUBLIC}: step {i}/{n}   ", err=True, nl=False)
-    r = replay(rec, views, jobs=jobs or os.cpu_count() or 1, upto=upto, progress=progress)
+    # the table, the plot and the findings need no step's headline figures; the JSON has them
+    r = replay(rec, views, jobs=jobs or os.cpu_count() or 1, upto=upto, progress=progress,
+               detail=as_json)
     if progress:
         click.echo("\r" + " " * 40 + "\r", err=True, nl=False)
     if plot:

@@ -87,10 +87,14 @@ def steps(record) -> list[StepSpec]:
     return out
 
 
-def probe(record, view, budget: Budget = STEP_BUDGET) -> Knowledge:
+def probe(record, view, budget: Budget = STEP_BUDGET, detail: bool = True) -> Knowledge:
     """What ``view`` knows after ``record`` (raises the game's errors, e.g.
-    :class:`~solver.errors.InconsistentError`)."""
-    return _replayable(record).knowledge(record, view, budget)
+    :class:`~solver.errors.InconsistentError`); ``detail=False``: without the summary's
+    costly headline figures (:meth:`~solver.games.Game.step_knowledge`)."""
+    game = _replayable(record)
+    if detail:
+        return game.knowledge(record, view, budget)
+    return game.step_knowledge(record, view, budget)
 
 
 # ----- the replay --------------------------------------------------------------------------
@@ -180,10 +184,10 @@ def view_supported(record, player: str) -> bool:
 PARALLEL_STEPS = 12
 
 
-def _probe_one(spec, view, budget):
+def _probe_one(spec, view, budget, detail):
     restart()                   # each step is its own analysis: a fresh time budget
     try:
-        return probe(spec.record, view, budget), None
+        return probe(spec.record, view, budget, detail), None
     except InconsistentError as e:      # a contradiction saved with 'force'
         return None, str(e)
     except TimeUp as e:                 # which step ran out of time
@@ -197,7 +201,8 @@ def _probe_one(spec, view, budget):
 STEP_BLOCK = 8
 
 
-def _probe_steps(specs, indices, view, budget, progress=None, memo=None) -> list[tuple]:
+def _probe_steps(specs, indices, view, budget, detail, progress=None,
+                 memo=None) -> list[tuple]:
     """``(index, knowledge or None, error or None)`` of the steps ``indices``, in order,
     within one :class:`~solver.model.reuse.reusing` block (going on with ``memo``): a
     statement that leaves the counting problem as it was costs no second count (the same
@@ -207,7 +212,7 @@ def _probe_steps(specs, indices, view, budget, progress=None, memo=None) -> list
         for i in indices:
             if progress:
                 progress(view, specs[i].index, len(specs))
-            out.append((i, *_probe_one(specs[i], view, budget)))
+            out.append((i, *_probe_one(specs[i], view, budget, detail)))
     return out
 
 
@@ -216,30 +221,32 @@ _WORKER: dict = {}
 
 
 def _probe_job(args):
-    text, path, view, budget, n, indices = args
+    text, path, view, budget, detail, n, indices = args
     if _WORKER.get("key") != (text, path, view, n):
         from solver.model.reuse import Memo
         from solver.records import parse_record
 
         _WORKER.update(key=(text, path, view, n), memo=Memo(),
                        specs=steps(parse_record(text, path))[:n])
-    return _probe_steps(_WORKER["specs"], indices, view, budget, memo=_WORKER["memo"])
+    return _probe_steps(_WORKER["specs"], indices, view, budget, detail,
+                        memo=_WORKER["memo"])
 
 
-def _probes(record, view, budget, specs, jobs: int, progress) -> list[tuple]:
+def _probes(record, view, budget, detail, specs, jobs: int, progress) -> list[tuple]:
     """(knowledge or None, error or None) of every step: in ``jobs`` processes when there
     are enough steps and the record's file is what was parsed (blocks of
     :data:`STEP_BLOCK` consecutive steps, each to the next process free: the hard steps
     of the middle game are shared out), else one by one."""
     text = _text_of(record) if jobs > 1 and len(specs) >= PARALLEL_STEPS else None
     if text is None:
-        return [r[1:] for r in _probe_steps(specs, range(len(specs)), view, budget, progress)]
+        return [r[1:] for r in _probe_steps(specs, range(len(specs)), view, budget, detail,
+                                            progress)]
     from solver.parallel import pool     # workers that a Ctrl-C stops at once
 
     res: dict[int, tuple] = {}
     blocks = [list(range(i, min(i + STEP_BLOCK, len(specs))))
               for i in range(0, len(specs), STEP_BLOCK)]
-    args = [(text, record.path, view, budget, len(specs), b) for b in blocks]
+    args = [(text, record.path, view, budget, detail, len(specs), b) for b in blocks]
     with pool(jobs) as ex:
         for part in ex.map(_probe_job, args):
             for i, k, err in part:
@@ -251,15 +258,16 @@ def _probes(record, view, budget, specs, jobs: int, progress) -> list[tuple]:
 
 def replay_view(record, view, budget: Budget = STEP_BUDGET, specs: list[StepSpec] | None = None,
                 progress: Callable[[Any, int, int], None] | None = None,
-                jobs: int = 1) -> ViewReplay:
+                jobs: int = 1, detail: bool = True) -> ViewReplay:
     """The steps of one view (an analysis error at a step is kept in ``Step.error``: a record
     saved with a contradiction still replays up to it).  ``jobs`` > 1 probes the steps in
-    that many processes (the same figures: each step is its own analysis)."""
+    that many processes (the same figures: each step is its own analysis); ``detail=False``:
+    the steps' knowledge without the summary's costly headline figures (:func:`probe`)."""
     game = _replayable(record)
     specs = specs if specs is not None else steps(record)
     out: list[Step] = []
     prev: dict[str, str] = {}
-    probes = _probes(record, view, budget, specs, jobs, progress)
+    probes = _probes(record, view, budget, detail, specs, jobs, progress)
     for spec, (k, err) in zip(specs, probes):
         new = {}
         if k is not None:
@@ -281,21 +289,24 @@ def replay_view(record, view, budget: Budget = STEP_BUDGET, specs: list[StepSpec
 
 
 def _view_job(args):
-    text, path, view, budget, n = args
+    text, path, view, budget, n, detail = args
     from solver.records import parse_record
 
     rec = parse_record(text, path)
-    return replay_view(rec, view, budget, steps(rec)[:n])
+    return replay_view(rec, view, budget, steps(rec)[:n], detail=detail)
 
 
 def replay(record, views: list[str | None] | None = None, *, budget: Budget = STEP_BUDGET,
            jobs: int = 1, upto: int | None = None,
-           progress: Callable[[Any, int, int], None] | None = None) -> Replay:
+           progress: Callable[[Any, int, int], None] | None = None,
+           detail: bool = True) -> Replay:
     """Replay ``record`` from each of ``views`` (default: the recorder's view, or the public
     view when the record has no ``me:``), for its first ``upto`` steps after the deal (all
     by default).  ``jobs`` > 1 replays views in parallel processes.  Moves that needed
     certainty (announcements, claims) are checked from the mover's view whenever the record
-    supports it (:meth:`~solver.games.Game.checks`)."""
+    supports it (:meth:`~solver.games.Game.checks`).  ``detail=False``: the steps without
+    the summary's costly headline figures (a replay shown as a table needs none of them);
+    the steps the checks judge are then analysed in full."""
     if views is None:
         views = [record.header.me]
     specs = steps(record)
@@ -307,16 +318,16 @@ def replay(record, views: list[str | None] | None = None, *, budget: Budget = ST
         from solver.parallel import pool     # workers that a Ctrl-C stops at once
 
         with pool(min(jobs, len(views))) as ex:
-            jobs_args = [(text, record.path, v, budget, len(specs)) for v in views]
+            jobs_args = [(text, record.path, v, budget, len(specs), detail) for v in views]
             for vr in ex.map(_view_job, jobs_args):
                 result[vr.label] = vr
                 if progress:
                     progress(vr.view, len(specs), len(specs))
     else:                     # one view (or no file to share): its steps in parallel
         for v in views:
-            vr = replay_view(record, v, budget, specs, progress, jobs=jobs)
+            vr = replay_view(record, v, budget, specs, progress, jobs=jobs, detail=detail)
             result[vr.label] = vr
-    checks = _checks(record, specs, result, budget)
+    checks = _checks(record, specs, result, budget, detail)
     return Replay(record.game, record.path, get_game(record.game).measure, result, checks,
                   len(record.statements))
 
@@ -342,12 +353,12 @@ def _text_of(record) -> str | None:
 
 
 # ----- findings ----------------------------------------------------------------------------
-def _checks(record, specs, result, budget) -> list[Finding]:
+def _checks(record, specs, result, budget, detail=True) -> list[Finding]:
     game = get_game(record.game)
 
     def knowledge_of(player, index):
         vr = result.get(player)
-        if vr is not None:
+        if vr is not None and (detail or vr.steps[index].knowledge is None):
             return vr.steps[index].knowledge
         restart()
         try:

@@ -157,6 +157,25 @@ def test_step_knowledge_is_knowledge_without_the_headline(name):
                 {x: v for x, v in k.summary.items() if x not in ("best", "verdict")}
 
 
+@pytest.mark.parametrize("name", ["three-players-keep-em-guessing.txt",
+                                  "two-player-seen.txt", "five-players-ana.txt"])
+def test_a_replay_without_detail_tells_the_same_story(name):
+    """``sleuth replay`` as a table analyses its steps without the headline figures
+    (detail=False) and yet prints what the full replay prints: the steps, every view's
+    findings, and the checks, whose 'best guess right with p = ...' comes from the full
+    analysis of the step they judge."""
+    from cli.replay import render_replay
+
+    rec = read_record(str(SAMPLES / "mystery-hand" / name))
+    views = replay_views(rec)
+    full, lean = replay(rec, views), replay(rec, views, detail=False)
+    primary = rec.header.me or PUBLIC
+    assert render_replay(lean, primary) == render_replay(full, primary)
+    assert [f.to_json() for f in lean.checks] == [f.to_json() for f in full.checks]
+    assert any("best" in s.summary for v in full.views.values() for s in v.steps)
+    assert not any("best" in s.summary for v in lean.views.values() for s in v.steps)
+
+
 def test_announcement_of_a_player_without_their_view_is_not_judged():
     rec = read_record(str(SAMPLES / "mystery-hand" / "two-player-blind.txt"))
     r = replay(rec)
