@@ -146,6 +146,11 @@ def analyze_staged(game: "Game", record, view: str | None, *, budget: Budget = B
 #: :data:`STALE` in a row showed no new pair
 WITNESSES = 24
 STALE = 4
+#: the exact count tried first where it sees every fact of the model (its support is then
+#: the backbone): at most this many states and about this many seconds for its forward
+#: pass, else the deals and CP-SAT
+COUNT_STATES = 100_000
+COUNT_SECONDS = 0.04
 
 
 def model_certain(vm, skip: tuple[str, ...] = (), joined: bool = True) -> dict[str, str]:
@@ -157,7 +162,11 @@ def model_certain(vm, skip: tuple[str, ...] = (), joined: bool = True) -> dict[s
     pairs are possible; :data:`WITNESSES`), then CP-SAT's backbone told those pairs.  Card
     names (copies together, ``model.name``; ``joined`` as :func:`certain_of`) -> place;
     the names in ``skip`` are left out.  Raises ``vm.inconsistent()`` when no deal fits,
-    and ``TimeUp`` (with what propagation settled) when the time runs out."""
+    and ``TimeUp`` (with what propagation settled) when the time runs out.  Where the
+    exact count sees every fact of the model (no facts beyond its constraints, or
+    Mystery Hand's ``choices`` empty) a small count comes first: the places of its deals
+    are the backbone (:data:`COUNT_STATES`)."""
+    from solver.model import CardLocationModel
     from solver.model.budget import check, establish
     from solver.model.witness import Infeasible, find_deal, propagate
 
@@ -169,6 +178,13 @@ def model_certain(vm, skip: tuple[str, ...] = (), joined: bool = True) -> dict[s
     places: dict[Hashable, set[str]] = {c: {m.locations[li] for li in allowed[i]}
                                         for i, c in enumerate(m.cards)}
     establish(places=_by_name(m, places), joined=joined)
+    if type(m)._build is CardLocationModel._build or not getattr(m, "choices", True):
+        counted = _counted(m)
+        if counted is not None:
+            if not any(counted.values()):
+                raise vm.inconsistent()
+            return {n: w for n, w in certain_of(_by_name(m, counted), joined).items()
+                    if n not in skip}
     deal = m.witness()
     if deal is False:
         raise vm.inconsistent()
@@ -195,6 +211,20 @@ def model_certain(vm, skip: tuple[str, ...] = (), joined: bool = True) -> dict[s
         possible = bb.possible
     return {n: w for n, w in certain_of(_by_name(m, possible), joined).items()
             if n not in skip}
+
+
+def _counted(m) -> dict[Hashable, set[str]] | None:
+    """Each card's places in some deal, by a small exact count (``None``: too large)."""
+    from solver.model.counting import OverBudget, exact_count
+
+    try:
+        c = exact_count(m, max_states=COUNT_STATES, time_budget=COUNT_SECONDS,
+                        exact_total=False)
+    except OverBudget:
+        return None
+    if not c.total:
+        return {k: set() for k in m.cards}
+    return {k: {loc for loc, p in c.marginals.get(k, {}).items() if p > 0} for k in m.cards}
 
 
 def _by_name(m, places: dict[Hashable, set[str]]) -> dict[str, list[list[str]]]:
