@@ -417,10 +417,10 @@
 
   function firstChoices() {
     const implied = E.turn;
-    // the player on turn's choices first (the most common entry), then another actor;
-    // first of all who may take an extra turn, when someone may
-    const extra = (E.may_act || []).some((n) => n !== implied);
-    if (implied && !pickActor && !extra) verbChoices(null, implied);
+    // the player on turn's choices first (the most common entry), and whom a player who
+    // may take an extra turn now (MH-12) asks, one tap for both; then another actor
+    const extras = (E.may_act || []).filter((n) => n !== implied);
+    if (implied && !pickActor) verbChoices(null, implied, extras);
     if (pickActor || !implied) {
       const who = group("Who acts");
       for (const n of E.names) who.append(button(n, () => { pickActor = false; put(n); }));
@@ -431,10 +431,8 @@
       me.className = "actor";
       me.textContent = implied + " (on turn)";
       who.append(me);
-      // who may take an extra turn now (MH-12): one tap, not "Someone else acts" and a name
-      for (const n of E.may_act || []) if (n !== implied) who.append(button(n, () => put(n)));
+      for (const n of extras) who.append(button(n, () => put(n)));   // an extra turn's other verbs
       who.append(button("Someone else acts", () => { pickActor = true; renderChoices(); }));
-      if (extra) verbChoices(null, implied);
     }
     const lead = E.lead;
     if (lead.length) {
@@ -447,7 +445,7 @@
     }
   }
 
-  function verbChoices(p, actor) {
+  function verbChoices(p, actor, extras) {
     if (E.game === "clue" && E.groups.length === 3) {      // a suggestion: its suspect first
       choiceList("Suggests: " + KINDS[0].toLowerCase(), E.groups[0],
         (w) => put(actor + " suggests " + w), "");
@@ -460,6 +458,11 @@
       if (asks[1][0].includes(NAMES) || asks[1][0].includes("all")) {
         const g = group("Asks whom");
         for (const t of targets) g.append(button(t, () => put(base + actor + " asks " + t)));
+        for (const n of extras || []) {
+          const xg = group(n + " (extra turn) asks whom");
+          const whom = expand(asks[1][0], n).filter((w) => !E.cards.includes(w) && !E.ranges.includes(w));
+          for (const t of whom) xg.append(button(t, () => put(n + " asks " + t)));
+        }
       }
     }
     const g = group("Or");
