@@ -508,6 +508,22 @@ def test_clue_suggestions_by_taps(browser, tmp_path):
     report("Clue, 3 players (samples/clue/three-players.txt, its last 10)", taps, seconds)
 
 
+def test_clue_accusations_and_nobody_by_taps(browser, tmp_path):
+    """A four-player Clue record from its first statement: suggestions shown to Ana, by Ana
+    (her card filled in), answered by nobody, and a wrong accusation, all by taps."""
+    src = ROOT / "samples" / "clue" / "four-players-ana.txt"
+    body = statements(src)[:8]
+    path = tmp_path / "clue4.txt"
+    path.write_text(before_statement(src.read_text(), 1))
+    taps: dict[str, list[int]] = {}
+    with Server(path) as server:
+        table = Table(browser, server.url, ["Ana", "Ben", "Cleo", "Dev"])
+        play_by_taps(table, body[1:], taps, [])
+    assert statements(path) == body
+    assert taps["accuses"] == [7], taps     # Dev, accuses, the three, wrong, Log
+    print(f"\nClue, 4 players: taps {taps}")
+
+
 def test_a_literature_game_with_unseen_lines_by_taps(browser, tmp_path):
     path = header_only(tmp_path, "literature", SIX)
     taps: dict[str, list[int]] = {}

@@ -364,7 +364,8 @@
     if (!p.words.length) { firstChoices(); return; }
     if (p.actor && !p.verb) { verbChoices(p, p.actor); return; }
     if (p.head.endsWith(":") || (p.actor && p.verb === ":")) return;
-    if (E.game === "clue" && p.verb === "suggests" && E.groups.length === 3) {
+    if (E.game === "clue" && (p.verb === "suggests" || p.verb === "accuses")
+        && E.groups.length === 3) {
       clueSuggestion(p);
       return;
     }
@@ -378,7 +379,8 @@
 
   // Clue: a suggestion (CL-5, CL-6): a suspect, a weapon, a room, then who shows (the
   // players between pass, in seat order from the suggester's left) or nobody, then the
-  // card shown where the view saw it (its own: filled in when only one of the three is).
+  // card shown where the view saw it (its own: filled in when only one of the three is);
+  // an accusation (CL-8): the three, then right or wrong.
   const KINDS = ["Suspect", "Weapon", "Room"];
   function clueSuggestion(p) {
     const n = p.rest.length;
@@ -388,6 +390,13 @@
     }
     if (n !== 3) return;
     const ans = p.answer || "";
+    if (p.verb === "accuses") {
+      const g = group("Answer");
+      for (const w of (spec("accuses") || [null, null, []])[2]) {
+        g.append(button(w, () => put(compose(p, p.head, w)), ans === w));
+      }
+      return;
+    }
     const i = E.names.indexOf(p.actor);
     const order = E.names.slice(i + 1).concat(E.names.slice(0, i));
     const m = ans.match(/(\S+) shows(?: (\S+))?\s*$/);
