@@ -332,9 +332,12 @@ class Play:
                      self.forced_member() if self.forced else None)
 
     def _verify(self, verify, *args) -> None:
-        """A verify_<action> on the state now; its error is this statement's."""
+        """A verify_<action> on the state before this statement; its error is the
+        statement's."""
+        if self._before is None:
+            self._before = self.state()
         try:
-            verify(self.state(), *args)
+            verify(self._before, *args)
         except RuleError as e:
             raise self._err(e.message, e.rule or "") from None
 
@@ -420,6 +423,7 @@ class Play:
     def apply(self, ev, line: int, text: str, nxt=None):
         self.line = line
         self.text = text
+        self._before: State | None = None     # made once, when a verify_<action> needs it
         before = (self.turn_known, self.turn)
         if self.over and not isinstance(ev, Holds):
             raise RuleError("the game is over: every half-suit is resolved" if

@@ -266,9 +266,12 @@ class Play:
                            if tv.hour == self.hour), self.outcome, self.outcome_rule)
 
     def _verify(self, verify, st, *args) -> None:
-        """A verify_<action> on the state now; its error is statement ``st``'s."""
+        """A verify_<action> on the state before statement ``st``; its error is the
+        statement's."""
+        if self._before is None:
+            self._before = self.state()
         try:
-            verify(self.state(), *args)
+            verify(self._before, *args)
         except RuleError as e:
             raise RuleError(e.message, rule=e.rule, text=st.text, line=st.line) from None
 
@@ -349,6 +352,7 @@ class Play:
     # ----- applying statements ------------------------------------------------------------
     def apply(self, st) -> None:
         ev = st.event
+        self._before: State | None = None     # made once, when a verify_<action> needs it
 
         def err(msg: str, rule: str) -> RuleError:
             return RuleError(msg, rule=rule, text=st.text, line=st.line)
