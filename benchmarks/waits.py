@@ -361,9 +361,12 @@ def summary(whole: list[dict], states: list[dict], base: str) -> dict:
         targets.append({
             "key": "whole-game", "target": f"review and replay of a whole 8-player game, any "
             f"view: <= {WHOLE_SECONDS:g} s and {WHOLE_MB:g} MB",
-            "measured": f"slowest {fmt_s(worst['wall'])} (median {fmt_s(median(x['wall'] for x in now))}"
-                        f" over {len(now)} commands; {base}: slowest "
-                        f"{fmt_s(max(r['base']['wall'] for r in whole))}), peak "
+            "measured": f"slowest {fmt_s(worst['wall'])} wall, "
+                        f"{fmt_s(max(x['cpu'] for x in now))} CPU (median wall "
+                        f"{fmt_s(median(x['wall'] for x in now))} over {len(now)} commands; "
+                        f"{base}: slowest "
+                        f"{fmt_s(max(r['base']['wall'] for r in whole))} wall, "
+                        f"{fmt_s(max(r['base']['cpu'] for r in whole))} CPU), peak "
                         f"{heavy['peak_mb']:.0f} MB ({base}: "
                         f"{max(r['base']['peak_mb'] for r in whole):.0f} MB)",
             "verdict": "met" if met else "missed: " + ", ".join(miss)})
@@ -422,6 +425,10 @@ def markdown(data: dict) -> list[str]:
                        f"{n['peak_mb']:.0f} MB ({n['single_mb']:.0f}) |")
         out.append("")
     if data["states"]:
+        if data.get("states_from"):
+            out += [f"The states below were measured by an earlier run of this benchmark at "
+                    f"commit `{data['states_from']['commit']}` (load "
+                    f"{data['states_from']['load']}).", ""]
         out += ["| states | n | base median | base p95 | now median | now p95 | ratio of "
                 "medians | now CPU p95 | now slowest |", "|---|---|---|---|---|---|---|---|---|"]
         labels = dict.fromkeys((r["kind"], r["config"]) for r in data["states"])
@@ -468,6 +475,9 @@ def main(argv=None):
     ap.add_argument("--timeout", type=float, default=600.0,
                     help="seconds before a whole-game command is stopped")
     ap.add_argument("--skip", nargs="*", default=[], choices=["whole", "states"])
+    ap.add_argument("--states-from", metavar="JSON",
+                    help="take the in-process states from an earlier run's --json (same base) "
+                         "instead of measuring them again; the report says so")
     ap.add_argument("--profile", action="store_true",
                     help="profile this checkout's slowest whole-game command")
     ap.add_argument("--quick", action="store_true", help="a few states only (a smoke run)")
@@ -489,12 +499,22 @@ def main(argv=None):
     with tempfile.TemporaryDirectory() as tmp:
         whole = [] if "whole" in args.skip or args.quick else measure_whole(args, roots, tmp,
                                                                                log)
-        states = [] if "states" in args.skip else measure_states(args, roots, tmp, log)
+        earlier = None
+        if args.states_from:
+            with open(args.states_from, encoding="utf-8") as f:
+                earlier = json.load(f)
+            if earlier["base"] != args.base:
+                sys.exit(f"--states-from: measured against {earlier['base']}, not {args.base}")
+            states = earlier["states"]
+        else:
+            states = [] if "states" in args.skip else measure_states(args, roots, tmp, log)
         prof = profile_slowest(whole) if args.profile else None
     data = {"base": args.base, "commit": info["commit"], "machine": info,
             "load": f"{info['load']} at the start, {load()} at the end",
             "seconds": time.perf_counter() - t0,
-            "args": vars(args), "whole": whole, "states": states, "profile": prof}
+            "args": vars(args), "whole": whole, "states": states, "profile": prof,
+            "states_from": None if earlier is None else
+            {"commit": earlier["commit"], "load": earlier["load"]}}
     data.update(summary(whole, states, args.base))
     for row in whole + states:         # the temporary files are gone
         row.pop("path", None)
