@@ -6,6 +6,7 @@ import json
 import os
 import re
 import sys
+import threading
 
 import click
 
@@ -387,6 +388,14 @@ class Screen:
         self.paged: str | None = None       # the page shown, else None: the board
         self._drawn: tuple = ()             # the record and size the cached sheet is for
         self._sheet_lines: list[str] = []
+        #: stage 1 of the record's analysis (solver.staged: the certainties, alerts and
+        #: notes) shown while the worker works out the sheet; the worker thread, its
+        #: deadline, and what redraws the prompt when it is done (prompt_toolkit's app)
+        self.first = None
+        self.hinting = False                # the advisor's hint after each change
+        self.worker: threading.Thread | None = None
+        self.deadline = None
+        self.app = None
 
     def size(self) -> tuple[int, int]:
         """Columns and rows (every line ends with a newline, so one as wide as the terminal
@@ -403,20 +412,97 @@ class Screen:
         if line.strip():
             self.said.append(f"sleuth> {printable(line)}")
 
+    def _key(self, cols: int, rows: int) -> tuple:
+        return (self.session.text, self.session.view, cols, rows)
+
+    def ready(self) -> bool:
+        """Whether the sheet of the record as it is has been worked out (at some size)."""
+        return self._drawn[:2] == (self.session.text, self.session.view)
+
     def sheet_lines(self, cols: int, rows: int) -> list[str]:
         """The sheet and the notes that hold now (each alert while it holds, not only the
         first time), fitted to ``cols``; the short sheet unless the whole one fits with
-        room left for a message."""
-        key = (self.session.text, self.session.view, cols, rows, self.hint)
+        room left for a message.  While the worker works it out: stage 1."""
+        key = self._key(cols, rows)
         if key == self._drawn:
             return self._sheet_lines
+        if self.worker is not None and self.worker.is_alive() \
+                and threading.current_thread() is not self.worker:
+            return self.first_lines(cols)
         text = sheet_text(self.session, compact=True, rows=rows, sheet=self.sheet,
                           every_note=True)
-        if self.hint:
-            text = f"{text}\n{self.hint}" if text else self.hint
-        self._drawn = key
         self._sheet_lines = fit_width(text, cols).split("\n") if text else []
+        self._drawn = key                   # after the lines: another thread reads them
         return self._sheet_lines
+
+    def first_lines(self, cols: int) -> list[str]:
+        """Stage 1 in the sheet's place: the cards certainly placed, by place, the alerts
+        and notes, and that the figures follow."""
+        c = self.first
+        out = []
+        if c is not None:
+            by_place: dict[str, list[str]] = {}
+            for card, where in c.certain:
+                by_place.setdefault(where, []).append(card)
+            out.append("certain now" + ("" if c.complete else " (so far)") + ":"
+                       + ("" if by_place else " no card"))
+            out += [f"  {where}: {' '.join(cards)}" for where, cards in by_place.items()]
+            out += [f"{STRONG} {a}" for a in c.alerts]
+            out += [n.text for n in c.notes if not n.strong]
+        out.append("(working out the figures...)")
+        return fit_width("\n".join(out), cols).split("\n")
+
+    def stage(self, timeout: float | None) -> None:
+        """After a change: stage 1 now (:func:`solver.staged.certainties`, about 0.3 s),
+        the sheet and the hint in a worker thread, within ``timeout`` of its own (the
+        prompt is redrawn when they are done, so the next line can be typed meanwhile)."""
+        from solver.model.budget import TimeUp, within
+        from solver.staged import certainties
+
+        self.settle(cancel=True)
+        try:
+            self.first = certainties(self.session.game, self.session.record,
+                                     self.session.view)
+        except (TimeUp, SleuthError):
+            self.first = None
+            return              # an inconsistent record, no analysis: said at once
+        size = self.size()
+
+        def work():
+            from solver.model.budget import Cancelled
+
+            # a deadline even without a time limit: settle() may have to cancel it
+            with within(timeout if timeout is not None else float("inf")) as deadline:
+                self.deadline = deadline
+                try:
+                    self.sheet_lines(*size)
+                    if deadline.cancelled:      # its 'no analysis: stopped' is no sheet
+                        self._drawn = ()
+                        return
+                    self._redraw()
+                    if self.hinting and not self.hint:
+                        self.hint = self.session.hint() or ""
+                except Cancelled:
+                    return
+        self.worker = threading.Thread(target=work, name="sheet", daemon=True)
+        # the lines are computed by the worker alone: sheet_lines shows stage 1 meanwhile
+        self._drawn = ()
+        self.worker.start()
+
+    def settle(self, cancel: bool) -> None:
+        """Before the next line: the worker stopped (``cancel``: its figures are for a
+        record about to change) or waited for, so that one thread uses the session."""
+        w = self.worker
+        if w is not None and w.is_alive():
+            if cancel and self.deadline is not None:
+                self.deadline.cancel()
+            w.join()
+        self.worker = None
+        self._redraw()
+
+    def _redraw(self) -> None:
+        if self.app is not None:
+            self.app.invalidate()
 
     def board(self, message: str) -> None:
         """The board next: the message at the top, the sheet at the bottom."""
@@ -445,6 +531,8 @@ class Screen:
                 "(Enter: back to the sheet)"]
             return page + [""] * (rows - 1 - len(page))
         sheet = self.sheet_lines(cols, rows)
+        if self.hint:
+            sheet = sheet + fit_width(self.hint, cols).split("\n")
         free = rows - 1 - len(sheet)            # the last row is the prompt's
         if free < 2:                            # a tiny terminal: the sheet's end stays
             sheet = sheet[len(sheet) - (rows - 3):] if rows > 3 else []
@@ -537,6 +625,8 @@ def _interactive_lines(session: Session, colour: bool, screen: Screen | None = N
     ps = PromptSession(history=InMemoryHistory(), completer=SessionCompleter(),
                        complete_while_typing=True, reserve_space_for_menu=0,
                        key_bindings=keys)
+    if screen is not None:
+        screen.app = ps.app             # the worker redraws the prompt when the sheet is in
     while True:
         try:
             yield ps.prompt(screen.prompt() if screen is not None else PROMPT)
@@ -546,21 +636,41 @@ def _interactive_lines(session: Session, colour: bool, screen: Screen | None = N
             return
 
 
+#: the first words of the lines that read the record without changing it (the sheet being
+#: worked out is waited for, not stopped)
+READING = ("why", "whatif", "sheet", "suggest", "help", "quit", "exit")
+
+
+def current_seconds() -> float | None:
+    """The seconds of the running command's deadline (``--timeout``), for a worker."""
+    from solver.model.budget import current
+
+    d = current()
+    return d.seconds if d is not None else None
+
+
 def _on_screen(screen: Screen, lines, keys: str, hint: bool) -> None:
     """``play`` on a terminal: each line typed redraws :class:`Screen`."""
     from solver.model.budget import restart
 
     session = screen.session
+    screen.hinting = hint
+    if screen.worker is None:           # the first board needs no stage (an inconsistent
+        screen.sheet_lines(*screen.size())     # record): its sheet before the prompt
     for line in lines:
         screen.typed(line)
         word, _, rest = line.strip().partition(" ")
         if word.lower() == "history" and word not in session.record.header.players:
             screen.history(rest)
             continue
-        # the line is checked and analysed on the row below the prompt (the spinner from
-        # the first moment: the screen is redrawn when it is done)
+        # the sheet being worked out for the record as it is: waited for by a line that
+        # reads it, stopped by one that may change it
+        screen.settle(cancel=word.lower() not in READING
+                      and (word or session.correction is not None))
+        # the line is checked (and stage 1 found) on the row below the prompt, the spinner
+        # from the first moment; the sheet follows in the worker
         text = ""
-        with working("checking and analysing", after=0):
+        with working("checking", after=0):
             restart()                   # each line is its own analysis: a fresh --timeout
             o = session.handle(line)
             if o.kind == "quit":
@@ -569,11 +679,11 @@ def _on_screen(screen: Screen, lines, keys: str, hint: bool) -> None:
                 text = render_outcome(o, session, "compact" if screen.sheet else False, keys)
             elif o.kind != "empty":
                 if o.saved:
+                    screen.hint = ""
+                if o.saved or not screen.ready():
                     restart()
-                    screen.hint = (session.hint() or "") if hint else ""
+                    screen.stage(current_seconds())
                 text = render_outcome(o, session, None, keys)
-                cols, rows = screen.size()
-                screen.sheet_lines(cols, rows)     # the analysis, before the screen clears
         # the record by its file name: its whole path is noise on the screen
         text = text.replace(f"{session.path}:", f"{os.path.basename(session.path)}:")
         if o.kind == "empty":
@@ -683,6 +793,8 @@ def play(record, as_, as_json, no_sheet, compact=None, hint=None):
             screen.board(f"{os.path.basename(record)}: {rec.game}, {n} statement"
                          f"{'' if n == 1 else 's'}, view: {session.view or 'public'}; 'help' "
                          "for commands" + start.partition("Type 'help' for commands.")[2])
+            screen.hinting = bool((interactive if hint is None else hint) and rec.statements)
+            screen.stage(current_seconds())
         else:
             say(start)
             if bad is None and show_sheet and rec.statements:

@@ -48,3 +48,61 @@ def test_a_short_message_keeps_the_prompt_on_the_last_row(tmp_path):
     # without the sheet (--no-sheet): the notes at the bottom, blank rows between
     assert len(rows) == 23 and rows[0] == "saved line 6: faceup: 3C 7D 9S"
     assert rows[-1] == "Next: Ana's turn (yours)." and rows[1:-1] == [""] * 21
+
+
+def test_the_certainties_first_then_the_sheet(tmp_path, monkeypatch):
+    """After a change the board shows stage 1 (solver.staged: the certain cards by place,
+    the notes) at once, while a worker works out the sheet; then the sheet."""
+    import threading
+
+    p = tmp_path / "g.txt"
+    p.write_text(MH, encoding="utf-8")
+    session = Session(str(p))
+    go = threading.Event()
+    analyze = session.analyze
+
+    def slow(*args, **kwargs):          # the figures wait until the test lets them go
+        go.wait(60)
+        return analyze(*args, **kwargs)
+
+    monkeypatch.setattr(session, "analyze", slow)
+    screen = Screen(session, colour=False, sheet=True, size=(80, 24))
+    session.handle("Ana asks Ben 4H-7H: 4H 6H")
+    screen.board("saved line 7: Ana asks Ben 4H-7H: 4H 6H")
+    screen.stage(None)
+    rows = screen.lines()
+    assert rows[0] == "saved line 7: Ana asks Ben 4H-7H: 4H 6H"
+    # stage 1 may be cut short by its own 0.2 s ("so far"): what it gives is certain
+    assert any(r.startswith("certain now") for r in rows)
+    assert "  Ana: AS 2S 8S 3H 9H 4D JD 5C QC" in rows and "  Ben: 4H 6H" in rows
+    assert "(working out the figures...)" in rows
+    assert "Next: Ben's turn." in rows and not any(r.startswith("Verdict") for r in rows)
+    go.set()
+    screen.settle(cancel=False)
+    rows = screen.lines()
+    assert rows[-2].startswith("Verdict: ") and rows[-1] == "Next: Ben's turn."
+    assert "(working out the figures...)" not in rows
+
+
+def test_a_change_stops_the_sheet_being_worked_out(tmp_path, monkeypatch):
+    import threading
+
+    from solver.model.budget import check
+
+    p = tmp_path / "g.txt"
+    p.write_text(MH, encoding="utf-8")
+    session = Session(str(p))
+    started = threading.Event()
+
+    def endless(*args, **kwargs):       # an analysis that only a cancel stops
+        started.set()
+        while True:
+            check()
+            threading.Event().wait(0.01)
+
+    monkeypatch.setattr(session, "analyze", endless)
+    screen = Screen(session, colour=False, sheet=True, size=(80, 24))
+    screen.stage(None)
+    assert started.wait(60)
+    screen.settle(cancel=True)          # returns: the worker was stopped
+    assert screen.worker is None and not screen.ready()

@@ -82,7 +82,9 @@ def prompt_ready(rows: list[str]) -> bool:
 
 
 def top_says(text: str):
-    return lambda rows: prompt_ready(rows) and rows[0].startswith(text)
+    """The screen's top row starts with ``text``, the sheet worked out (not stage 1)."""
+    return lambda rows: prompt_ready(rows) and rows[0].startswith(text) and not any(
+        "(working out the figures...)" in r for r in rows)
 
 
 def assert_board(rows: list[str], turn: str) -> None:
