@@ -121,7 +121,9 @@ def run(record, upto: int | None = None) -> State:
     state = State(h.players)
     placed: dict[str, str] = {}
     given: set[str] = set()
-    statements = record.statements if upto is None else record.statements[:upto]
+    if upto is not None:        # the state of the first statements is theirs alone
+        record = replace(record, statements=record.statements[:upto])
+    statements = record.statements
     for st in statements:
         ev = st.event
         if isinstance(ev, (Holds, FaceUp)):
