@@ -383,11 +383,17 @@ def summary(whole: list[dict], states: list[dict], base: str) -> dict:
         w = [x["wall"] for x in now]
         worst_cfg = max({r["config"] for r in sel}, key=lambda c: p95(
             [r["now"]["wall"] for r in sel if r["config"] == c] or [0.0]))
-        measured = (f"p95 {fmt_s(p95(w))} over {len(now)} states (median {fmt_s(median(w))}; "
-                    f"{base}: p95 {fmt_s(p95(x['wall'] for x in _ok(sel, 'base')))}); worst "
+        measured = (f"p95 {fmt_s(p95(w))} wall, {fmt_s(p95(x['cpu'] for x in now))} CPU over "
+                    f"{len(now)} states (median {fmt_s(median(w))} wall; {base}: p95 "
+                    f"{fmt_s(p95(x['wall'] for x in _ok(sel, 'base')))} wall, "
+                    f"{fmt_s(p95(x['cpu'] for x in _ok(sel, 'base')))} CPU); worst "
                     f"configuration {worst_cfg}")
+        cpu = p95(x["cpu"] for x in now)
         verdict = "met" if p95(w) <= limit and not failed else "missed: " + ", ".join(
-            ([f"p95 {fmt_ratio(p95(w) / limit)} the target"] if p95(w) > limit else [])
+            ([f"p95 {fmt_ratio(p95(w) / limit)} the target"
+              + (" (by the wall clock of a loaded machine: CPU p95 within it)"
+                 if cpu <= limit else f" (CPU p95 {fmt_ratio(cpu / limit)} the target)")]
+             if p95(w) > limit else [])
             + ([f"{failed} state(s) failed"] if failed else []))
         if kind == "analyze":
             errs = [x["error"] for x in now]

@@ -70,7 +70,7 @@ def test_verdicts_say_by_how_much_a_target_is_missed(tmp_path):
     data = waits.summary(whole, states, "5a59b0d")
     by = {t["key"]: t for t in data["targets"]}
     assert by["whole-game"]["verdict"] == "missed: time 1.2x the target"
-    assert by["suggest"]["verdict"] == "missed: p95 3.0x the target"
+    assert by["suggest"]["verdict"] == "missed: p95 3.0x the target (CPU p95 3.0x the target)"
     assert "worst configuration Lit 8p lossy" in by["suggest"]["measured"]
     met = waits.summary([dict(whole[0], now=dict(whole[0]["now"], wall=4.0))],
                         [_row(0.5, 0)], "5a59b0d")
