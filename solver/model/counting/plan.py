@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 import math
 from collections import defaultdict
+from typing import Any
 
 import numpy as np
 
@@ -186,8 +187,8 @@ class Plan:
             dims.append(_Dim(cs, lo, hi, "user"))
         tagset = set(self.tags)
         self.tag_cells = [c for c in sorted(cells) if c in tagset]
-        for c in self.tag_cells:
-            dims.append(_Dim([c], 0, cells[c][1], "tag"))
+        for tc in self.tag_cells:
+            dims.append(_Dim([tc], 0, cells[tc][1], "tag"))
         merged = {self.col_dim[v] for v in self.parents}
         for i, d in enumerate(dims):
             reach = _reach(d.cells, rows, cells)
@@ -244,7 +245,7 @@ class Plan:
 
         # per position: for each (original) column, its cells still to come as (class,
         # statements), or None when one of them cannot be merged
-        fut: list[dict[int, frozenset | None]] = [None] * (T + 1)
+        fut: list[dict[int, frozenset | None]] = [{} for _ in range(T + 1)]
         acc: dict[int, set] = defaultdict(set)
         bad: set[int] = set(self.relaxed_cols)
         fut[T] = {}
@@ -277,7 +278,8 @@ class Plan:
             if not sigs or None in sigs:
                 return None
             done = done_of[cur]
-            left = frozenset(x for x in frozenset().union(*sigs) if x[0] not in done)
+            left = frozenset(x for sig in sigs if sig is not None for x in sig
+                             if x[0] not in done)
             return (left, self.col_labels.get(cur)) if left else None
 
         dirty = set(members)
@@ -599,7 +601,7 @@ class Plan:
         rows = prob.rows
         nrows = len(rows)
         row_cells = [sorted(c for c in prob.cells if c[0] == r) for r in range(nrows)]
-        users = [set() for _ in range(nrows)]
+        users: list[set[int]] = [set() for _ in range(nrows)]
         tagged = [False] * nrows
         for r in range(nrows):
             for c in row_cells[r]:
@@ -619,7 +621,7 @@ class Plan:
         u_now = 0.0
         todo = set(range(nrows))
         order = []
-        col_left = defaultdict(int)
+        col_left: dict[int, int] = defaultdict(int)
         for c in prob.cells:
             col_left[c[1]] += 1
         # components: once one is started it is finished before another starts, so
@@ -736,9 +738,9 @@ class Plan:
         prob, dims, order = self.prob, self.dims, self.order
         cells = self.cells
         nrows = len(prob.rows)
-        first = [None] * nrows
-        last = [None] * nrows
-        steps_of = [[] for _ in range(nrows)]
+        first: list[Any] = [None] * nrows      # each class's first and last step
+        last: list[Any] = [None] * nrows
+        steps_of: list[list[tuple[int, tuple[int, int]]]] = [[] for _ in range(nrows)]
         for t, c in enumerate(order):
             r = c[0]
             if r < 0:           # a merge step

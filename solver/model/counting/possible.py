@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from typing import Any
 
 import numpy as np
 
@@ -373,7 +374,8 @@ def _codes_of(model, prob, col, plan_args, max_states, stretch, counts):
             qcur, qoff, qval = qout, ooff, oval
         cur = out
     found: list[np.ndarray] = []
-    acc, njoin = None, 0
+    acc: Any = None
+    njoin = 0
     if R == 1:                          # the first state's word (cur is at 0)
         v = int(cur[0]) & ~int(DONE)
         found.append(np.array([i for i in range(K) if v >> i & 1], dtype=np.int64))
@@ -435,7 +437,7 @@ def _forward(dp, T, at, pos, his, R, K, back, backq, transitions, degree):
     index; else ``None``) and the number of additions made to those counts."""
     # the partial compositions of degree at most R - 2 over the classes in order, one bit
     # each, packed as the final ones are (positions in DIGIT bits, in increasing order)
-    parts = [()]
+    parts: list[tuple[int, ...]] = [()]
     for d in range(1, R - 1):
         for combo in itertools.combinations_with_replacement(range(K), d):
             if all(combo.count(i) <= his[i] for i in set(combo)):

@@ -414,6 +414,7 @@ class Programme:
             (merged + nfinal + (T if self.big_binomials else 0)) * UNIT * 1.01)
         self.final_exact = None
         raw = self.fwd[T].sum() if nfinal else 0
+        self.raw_total: int | float
         if self.exact:
             self.raw_total = int(raw)
         else:
@@ -607,11 +608,11 @@ class Programme:
                     pre = max(pre, int(np.diff(np.append(starts, len(cs))).max()))
                     comps.append((cs[o][starts][:, None] + add[None, :]).ravel())
                     terms.append(np.add.reduceat(v[o], starts, axis=0).ravel())
-        comps = np.concatenate(comps)
-        terms = np.concatenate(terms)
-        live = terms > 0
-        packed, inv = np.unique(comps[live], return_inverse=True)
-        counts = np.bincount(inv, weights=terms[live], minlength=len(packed))
+        comp_all = np.concatenate(comps)
+        term_all = np.concatenate(terms)
+        live = term_all > 0
+        packed, inv = np.unique(comp_all[live], return_inverse=True)
+        counts = np.bincount(inv, weights=term_all[live], minlength=len(packed))
         longest = int(np.bincount(inv).max(initial=1))
         rounding = self.delta_fwd + (8 * T + longest + pre + 2) * UNIT * 1.01
         return counts, packed, rounding
