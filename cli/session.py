@@ -444,9 +444,10 @@ class Screen:
             by_place: dict[str, list[str]] = {}
             for card, where in c.certain:
                 by_place.setdefault(where, []).append(card)
-            out.append("certain now" + ("" if c.complete else " (so far)") + ":"
-                       + ("" if by_place else " no card"))
-            out += [f"  {where}: {' '.join(cards)}" for where, cards in by_place.items()]
+            if self.sheet:                  # --no-sheet: the alerts and notes alone
+                out.append("certain now" + ("" if c.complete else " (so far)") + ":"
+                           + ("" if by_place else " no card"))
+                out += [f"  {where}: {' '.join(cards)}" for where, cards in by_place.items()]
             out += [f"{STRONG} {a}" for a in c.alerts]
             out += [n.text for n in c.notes if not n.strong]
         out.append("(working out the figures...)")
