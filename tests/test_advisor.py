@@ -88,7 +88,7 @@ def kl_cond(xs, mask) -> float:
 
 # ----- a tiny Mystery Hand state ---------------------------------------------------------------
 def tiny_mystery_hand(seed: int = 3) -> str:
-    """Three players; Cleo announced wrongly (her hand is public, MH-20); Ana and Ben then
+    """Three players, Cleo first (MH-7); Cleo announced wrongly (her hand is public, MH-20); Ana and Ben then
     requested most of each other's cards (E4, public): a spectator is left with 8 cards in
     three places, Ana with 6."""
     rng = random.Random(seed)
@@ -96,13 +96,13 @@ def tiny_mystery_hand(seed: int = 3) -> str:
     rng.shuffle(deck)
     m, ana, ben, cleo = deck[:4], deck[4:20], deck[20:36], deck[36:52]
     guess = sorted(m[:3] + [ana[0]])
-    lines = ["game: mystery-hand", "players: Ana Ben Cleo", "dealer: Cleo", "me: Ana",
+    lines = ["game: mystery-hand", "players: Ana Ben Cleo", "dealer: Ben", "me: Ana",
              "Ana holds: " + " ".join(map(repr, sorted(ana))),
              "Cleo announces " + " ".join(map(repr, guess)) + ": wrong",
              "Cleo holds: " + " ".join(map(repr, sorted(cleo)))]
     for i in range(14):
-        lines.append(f"Ben requests {ana[i + 2]!r}: Ana")
         lines.append(f"Ana requests {ben[i]!r}: Ben")
+        lines.append(f"Ben requests {ana[i + 2]!r}: Ana")
     return "\n".join(lines) + "\n"
 
 
