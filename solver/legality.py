@@ -1,4 +1,4 @@
-"""The shared piece of the engine contract (docs/architecture.md, "The engine contract"):
+"""The shared pieces of the engine contract (docs/architecture.md, "The engine contract"):
 every game's ``engine.py`` states each rule an action must keep once, in
 ``verify_<action>(state, ...)`` (raising :class:`RuleError` naming the rule), and derives
 ``can_<action>`` from it with :func:`can`, so that the two never disagree.
@@ -41,6 +41,19 @@ def can(verify: Callable[..., None]) -> Callable[..., bool]:
     can_.__name__ = can_.__qualname__ = verify.__name__.replace("verify_", "can_", 1)
     can_.__doc__ = f"Whether ``{verify.__name__}`` accepts the action (it does not raise)."
     return can_
+
+
+def check_before(holder: Any, verify: Callable[..., None], args: tuple, text: str,
+                  line: int) -> None:
+    """``verify`` on the state before the statement a game's working state (``holder``: a
+    ``Play``...) is applying: ``holder.state()``, made once a statement (``holder._before``,
+    which its ``apply`` resets to ``None``); its error becomes the statement's."""
+    if holder._before is None:
+        holder._before = holder.state()
+    try:
+        verify(holder._before, *args)
+    except RuleError as e:
+        raise RuleError(e.message, rule=e.rule, text=text, line=line) from None
 
 
 def at_statement(err: RuleError, st, *, first: bool = False) -> RuleError:

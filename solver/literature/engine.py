@@ -40,7 +40,7 @@ from dataclasses import dataclass
 
 from solver.cards import format_cards
 from solver.errors import RuleError
-from solver.legality import can
+from solver.legality import can, check_before
 from solver.literature.events import (Ask, Challenge, Claim, HandCount, Holds,
                                       PassClaim, PassTurn, Shown, TurnIs, UnheardAnswer,
                                       UnheardCard, UnseenAsk)
@@ -334,12 +334,7 @@ class Play:
     def _verify(self, verify, *args) -> None:
         """A verify_<action> on the state before this statement; its error is the
         statement's."""
-        if self._before is None:
-            self._before = self.state()
-        try:
-            verify(self._before, *args)
-        except RuleError as e:
-            raise self._err(e.message, e.rule or "") from None
+        check_before(self, verify, args, self.text, self.line)
 
     # ----- queries ---------------------------------------------------------------------------
     def half(self, name: str):

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from solver.errors import RuleError
-from solver.legality import can
+from solver.legality import can, check_before
 from solver.mysterium.epilogue import Count, count_votes
 from solver.mysterium.events import (Clairvoyance, Crow, Culprit, Group, Guess, Hour, Reveal,
                                      Secret, TableCards, Verdict, Visions, Vote, card_name)
@@ -268,12 +268,7 @@ class Play:
     def _verify(self, verify, st, *args) -> None:
         """A verify_<action> on the state before statement ``st``; its error is the
         statement's."""
-        if self._before is None:
-            self._before = self.state()
-        try:
-            verify(self._before, *args)
-        except RuleError as e:
-            raise RuleError(e.message, rule=e.rule, text=st.text, line=st.line) from None
+        check_before(self, verify, args, st.text, st.line)
 
     # ----- queries ----------------------------------------------------------------------
     def stage_kind(self, p: str) -> str | None:
