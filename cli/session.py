@@ -373,7 +373,9 @@ class Screen:
     back.  ``sheet=False`` (``--no-sheet``): the notes without the sheet.
 
     :meth:`lines` is what stands above the prompt; the board is the prompt's own message
-    (so the completion menu can open over the sheet), a page is printed before it.
+    (so the completion menu can open over the sheet), a page is printed before it.  After a
+    change the board shows stage 1 (:meth:`stage`: the certainties) until a worker thread
+    has the sheet.
     ``size``: columns and rows, else those of the terminal."""
 
     def __init__(self, session: Session, colour: bool, sheet: bool,
