@@ -307,10 +307,11 @@ def profile_slowest(whole: list[dict], top: int = 12) -> dict | None:
     argv = words[:1] + [worst["path"]] + words[1:] + (["--jobs", "1"] if words[0] == "replay"
                                                        else [])
     out = os.path.join(os.path.dirname(worst["path"]), "profile.pstats")
-    code = ("import sys, cProfile; sys.argv = ['sleuth'] + sys.argv[1:]\n"
+    # main(argv) raises SystemExit at the end (main() would end the process at once)
+    code = ("import sys, cProfile\n"
             "from cli.main import main\n"
             "pr = cProfile.Profile(); pr.enable()\n"
-            "try:\n    main()\nexcept SystemExit:\n    pass\n"
+            "try:\n    main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
             f"pr.disable(); pr.dump_stats({out!r})\n")
     _, env = runner(ROOT)
     subprocess.run([sys.executable, "-c", code] + argv, env=env, cwd=ROOT,

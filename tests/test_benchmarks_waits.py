@@ -94,3 +94,19 @@ def test_report_shows_the_recorded_waits_run(tmp_path):
     assert "missed: time 1.2x the target, memory 1.2x the target" in text
     assert "| `f.py:1(g)` | 5.0 s | 8.0 s |" in text
     assert "`replay --as public`" in text
+
+
+def test_profile_of_the_slowest_command_names_the_counting(tmp_path):
+    """--profile: this checkout's slowest command (by CPU) profiled in one process, its
+    functions with the most time of their own (a file of the counting package among them)."""
+    import shutil
+
+    path = tmp_path / "seen.txt"
+    shutil.copy(waits.ROOT + "/samples/mystery-hand/two-player-seen.txt", path)
+    rows = [{"record": "seen", "command": "replay --as public", "path": str(path),
+             "now": {"cpu": 2.0}},
+            {"record": "other", "command": "review", "path": "missing", "now": {"cpu": 1.0}}]
+    prof = waits.profile_slowest(rows, top=40)
+    assert prof is not None and prof["command"].startswith("sleuth replay --as public (seen")
+    assert prof["seconds"] > 0 and len(prof["top"]) == 40
+    assert any("solver/model/counting/" in t["function"] for t in prof["top"])
