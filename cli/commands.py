@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import os
 
 import click
 
@@ -61,6 +62,16 @@ def split_variants(values) -> list[str]:
 EXPOSURE_PATIENCE = 0.2
 
 
+def core_free() -> bool:
+    """Whether a core is idle for the default exposure's second analysis (the last
+    minute's load average at least half a core under the number of cores): on a busy
+    machine that analysis would only take time from the first."""
+    try:
+        return os.getloadavg()[0] <= (os.cpu_count() or 1) - 0.5
+    except OSError:             # no load average on this system: assume a core is free
+        return True
+
+
 @cli.command()
 @click.argument("record", type=FilePath())
 @as_option("Analyse from this player's view; another player's needs a complete record")
@@ -68,7 +79,8 @@ EXPOSURE_PATIENCE = 0.2
 @click.option("--exposure/--no-exposure", default=None,
               help="What a spectator (so every opponent) can infer about the view's hand "
               "(games with an advisor). Shown on the sheet by default for a player's view "
-              "while the game is on, when it takes at most a fifth longer than the analysis; "
+              "while the game is on, when a core is free for it and it takes at most a fifth "
+              "longer than the analysis; "
               "in --json (key 'exposure') when asked for, as it costs a second analysis (run "
               "beside the first on a second core).")
 @handle_errors(json_flag="as_json")
@@ -97,8 +109,12 @@ def analyze(record, as_, as_json, exposure=None):
     # so), and not waited for more than a fifth longer than the analysis takes
     over = exposure is None and advised and any(
         (n.key or "").startswith("over:") for n in game.table_notes(rec, view, None))
+    busy = exposure is None and advised and not as_json and not over and not core_free()
+    if busy:
+        exp = {"not_computed": "no core is free for it"}
     with working(f"analysing {record}", as_json):     # a line on stderr after 1 s
-        if exposure or (exposure is None and advised and not as_json and not over):
+        if exposure or (exposure is None and advised and not as_json and not over
+                        and not busy):
             # the second analysis runs beside the first (2 cores: the slower of the two, not
             # their sum); on the sheet's default a failing one never costs the analysis
             from solver.parallel import beside

@@ -580,6 +580,7 @@ def test_analyze_shows_the_exposure_on_the_sheet_by_default(monkeypatch):
     from cli import commands
 
     monkeypatch.setattr(commands, "EXPOSURE_PATIENCE", 1e6)
+    monkeypatch.setattr(commands, "core_free", lambda: True)
     s = "samples/mystery-hand/five-players-ana.txt"
     run = lambda *a: CliRunner().invoke(cli, ["analyze", s, *a])   # noqa: E731
     shown, hidden, as_json = run(), run("--no-exposure"), run("--json")
@@ -602,8 +603,10 @@ def test_the_sheet_says_how_far_an_estimated_exposure_can_be_off():
 
 
 def test_an_exposure_that_fails_leaves_the_analysis_and_says_so(monkeypatch):
+    from cli import commands
     from solver.errors import BudgetError
 
+    monkeypatch.setattr(commands, "core_free", lambda: True)
     game = get_game("mystery-hand")
 
     def broken(*a, **k):
@@ -614,3 +617,20 @@ def test_an_exposure_that_fails_leaves_the_analysis_and_says_so(monkeypatch):
     assert r.exit_code == 0, r.output
     assert "what the table knows about your hand: not computed" in r.output
     assert "Memory sheet" in r.output
+
+
+def test_the_default_exposure_waits_for_a_free_core(monkeypatch):
+    """On a busy machine the sheet's exposure is not started (its second analysis would
+    take time from the first): the sheet says so and the analysis runs alone."""
+    from cli import commands
+    import solver.parallel
+
+    def beside(*a, **k):
+        raise AssertionError("the exposure was started on a busy machine")
+
+    monkeypatch.setattr(commands, "core_free", lambda: False)
+    monkeypatch.setattr(solver.parallel, "beside", beside)
+    r = CliRunner().invoke(cli, ["analyze", "samples/mystery-hand/five-players-ana.txt"])
+    assert r.exit_code == 0, r.output
+    assert "what the table knows about your hand: not computed" in r.output
+    assert "no core is free" in r.output and "Memory sheet" in r.output
