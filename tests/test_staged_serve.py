@@ -32,9 +32,9 @@ def test_the_quick_part_carries_the_certainties(tmp_path):
     first = engine.firsts[version]
     assert first.certain        # (complete or cut short: the first one pays the imports)
     assert 'data-pending="yes"' in html                 # the figures follow
-    assert "Certain so far:" in html
+    assert 'aria-label="Sheet (provisional)"' in html   # stage 1 drawn in the grid
     card, where = first.certain[0]
-    assert f"{card}: " in html
+    assert f'aria-label="{card}: ' in html
     data = live(engine.session, quick=True, first=first)
     assert data["stage"] == "certainties" and data["certain"] == dict(first.certain)
     assert data["certain_complete"] is first.complete and data["pending"]
@@ -43,6 +43,45 @@ def test_the_quick_part_carries_the_certainties(tmp_path):
     a = engine.session.analyze()
     for c, w in first.certain:                          # stage 1 never says more
         assert a.certain(c) == w
+
+
+def cells_by_card(sheet: dict) -> dict[str, list[dict]]:
+    rows = sheet["rows"] if sheet["kind"] == "grid" else sheet["halves"]
+    out: dict[str, list[dict]] = {}
+    for row in rows:
+        for c in row["cells"]:
+            out.setdefault(c["card"], []).append(c)
+    return out
+
+
+@pytest.mark.parametrize("sample", [MH, ROOT / "samples" / "clue" / "four-players-ana.txt",
+                                    ROOT / "samples" / "literature" / "ex-a-six-players.txt"])
+def test_stage_one_draws_the_games_sheet_with_working_cells(tmp_path, sample):
+    """The quick part's sheet is the game's own sheet: a card certain in stage 1 has the
+    cells of the full sheet (the same wording: "4H: Ben"), every other card "working"."""
+    from solver.session import Session
+    from solver.staged import Certainties
+
+    path = tmp_path / sample.name
+    shutil.copy(sample, path)
+    session = Session(str(path))
+    first = first_stage(session)
+    assert first.certain
+    kept = Certainties(first.game, first.view, first.certain[::2], complete=False)
+    quick = live(session, quick=True, first=kept)
+    assert quick["sheet"]["provisional"] and quick["stage"] == "certainties"
+    full = live(session)
+    assert full["stage"] == "figures" and not full["sheet"].get("provisional")
+    got, want = cells_by_card(quick["sheet"]), cells_by_card(full["sheet"])
+    assert got.keys() == want.keys()
+    certain = dict(kept.certain)
+    for card, cells in got.items():
+        if card in certain:
+            assert cells == want[card], card
+        else:
+            assert {(c["text"], c["label"], c["kind"]) for c in cells} == {
+                ("working", f"{card}: working", "working")}, card
+    assert len(certain) < len(got)
 
 
 def test_stage_one_of_an_inconsistent_record_says_why(tmp_path, monkeypatch):

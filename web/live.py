@@ -27,6 +27,16 @@ def chance_cell(card: str, p: float, place: str) -> tuple[str, str, str]:
     return text, f"{card}: {text} {place}", "chance"
 
 
+def working_cell(card: str) -> tuple[str, str, str]:
+    """A sheet cell of a card not certain yet while the figures are worked on (the sheet
+    of stage 1, :func:`stage_sheet`): its text, accessible name and kind.
+
+    >>> working_cell("9S")
+    ('working', '9S: working', 'working')
+    """
+    return "working", f"{card}: working", "working"
+
+
 def place_name(loc: str, target: str = "mystery") -> str:
     """A location as a person reads it: a player's name, ``mystery``, ``face up``...
 
@@ -57,6 +67,8 @@ def mystery_sheet(a, view: str | None) -> dict:
                 text = short_place(where, a.target)
                 label = f"{name}: {place_name(where, a.target)}"
                 kind = "mine" if where == view else "myst" if where == a.target else "known"
+            elif a.cards is None:           # stage 1: the figures follow
+                text, label, kind = working_cell(name)
             else:
                 text, label, kind = chance_cell(name, a.cards[name].get(a.target, 0.0),
                                                 "mystery")
@@ -82,8 +94,10 @@ def clue_sheet(a, view: str | None) -> dict:
             cells = []
             for l in locs:
                 p = (1.0 if l == where else 0.0) if where is not None else \
-                    a.cards[card].get(l, 0.0)
-                if p >= 1.0:
+                    None if a.cards is None else a.cards[card].get(l, 0.0)
+                if p is None:               # stage 1: the figures follow
+                    text, label, kind = working_cell(card)
+                elif p >= 1.0:
                     text, label = "X", f"{card}: {said[l]}"
                     kind = "mine" if l == view else "myst" if l == ENVELOPE else "known"
                 else:
@@ -94,6 +108,74 @@ def clue_sheet(a, view: str | None) -> dict:
             "legend": "X = certainly there, · = cannot be there, else the chance it is "
                       "there; FILE = the case file" + ("; up = face up"
                                                        if FACEUP in locs else "")}
+
+
+class StageOne:
+    """Stage 1 of the analysis (:class:`solver.staged.Certainties`) standing in for the
+    analysis in the sheet functions (:func:`stage_sheet`): where each certain card is;
+    no figures (``cards`` is ``None``: those cells say "working"); the rest (``target``,
+    ``locations``, ``table``...) is the record's structure, which needs no analysis."""
+
+    cards = None
+
+    def __init__(self, first, **structure: Any):
+        self.places = dict(first.certain)
+        self.__dict__.update(structure)
+
+    def certain(self, card: str) -> str | None:
+        return self.places.get(card)
+
+    def certain_dist(self, card: str) -> dict[str, float] | None:
+        """A certain card's places as the analysis gives them (Literature: copies' places
+        joined by ", "; out of play: none); ``None`` when not certain yet."""
+        where = self.places.get(card)
+        if where is None:
+            return None
+        return {} if where == "out" else {w: 1.0 for w in where.split(", ")}
+
+
+def stage_sheet(session, record, first) -> dict | None:
+    """The sheet of stage 1 (``first``, a :class:`~solver.staged.Certainties`): the game's
+    own sheet (:func:`mystery_sheet`, :func:`clue_sheet`, :func:`literature_sheet`) with
+    the certain cards as the full sheet words them and every other cell "working",
+    marked ``provisional``; ``None`` for a game without a grid."""
+    view, h = session.view, record.header
+    try:
+        if record.game == "mystery-hand":
+            from solver.mystery_hand.inference import target_of
+
+            a = StageOne(first, target=target_of(view, h, session.game.options(h)))
+            sheet = mystery_sheet(a, view)
+        elif record.game == "clue":
+            from solver.clue.inference import locations
+            from solver.clue.options import deck_of
+
+            a = StageOne(first, locations=list(locations(record)), deck=deck_of(h))
+            sheet = clue_sheet(a, view)
+        elif record.game == "literature":
+            from types import SimpleNamespace
+
+            from solver.literature.analysis import _status
+            from solver.literature.engine import Play
+
+            play = Play.of(record)
+            t = play.table
+            held: dict[str, list[str]] = {}
+            for card, where in first.certain:
+                held.setdefault(where, []).append(card)
+            a = StageOne(first, table=t, turn=play.turn if play.turn_known else None,
+                         halves={x.name: SimpleNamespace(status=_status(play, x.name),
+                                                         p_team=None) for x in t.halves},
+                         hands={p: {"known": held.get(p, [])} for p in t.players},
+                         counts={p: None if p in play.vague else play.count[p]
+                                 for p in t.players})
+            sheet = literature_sheet(a, view)
+        else:
+            return None
+    except SleuthError:
+        return None
+    sheet["provisional"] = True
+    return sheet
 
 
 def clue_extras(a) -> dict:
@@ -136,6 +218,23 @@ def mystery_extras(a) -> dict:
             "verdict": a.verdict, "precision": precision, "estimate": not a.exact}
 
 
+def literature_cell(cn: str, dist: dict[str, float], view: str | None) -> tuple[str, str, str]:
+    """A Literature card's cell from where it may be (``{place: chance}``): its holder, out
+    of play, or who may hold it with the chances.
+
+    >>> literature_cell("9S", {"Ben": 1.0}, "Ana"), literature_cell("2H", {}, "Ana")
+    (('Ben', '9S: Ben', 'known'), ('out', '2H: out of play', 'no'))
+    """
+    places = sorted(((l, p) for l, p in dist.items() if p > 0), key=lambda lp: -lp[1])
+    if not places:
+        return "out", f"{cn}: out of play", "no"
+    if len(places) == 1 and places[0][1] >= 1.0 - 1e-12:
+        who = places[0][0]
+        return who, f"{cn}: {who}", "mine" if who == view else "known"
+    parts = [f"{l} {percent_cell(min(p, 1.0))}" for l, p in places]
+    return parts[0], f"{cn}: " + ", ".join(parts), "chance"
+
+
 def literature_sheet(a, view: str | None) -> dict:
     """Literature's half-suits (LIT-2), each card with who holds it or who may, and the
     hands: counts and the cards known in each."""
@@ -150,17 +249,11 @@ def literature_sheet(a, view: str | None) -> dict:
             if cn in seen:
                 continue
             seen.append(cn)
-            dist = a.cards.get(cn, {})
-            places = sorted(((l, p) for l, p in dist.items() if p > 0), key=lambda lp: -lp[1])
-            if not places:
-                text, label, kind = "out", f"{cn}: out of play", "no"
-            elif len(places) == 1 and places[0][1] >= 1.0 - 1e-12:
-                who = places[0][0]
-                text, label = who, f"{cn}: {who}"
-                kind = "mine" if who == view else "known"
+            dist = a.cards.get(cn, {}) if a.cards is not None else a.certain_dist(cn)
+            if dist is None:                # stage 1: the figures follow
+                text, label, kind = working_cell(cn)
             else:
-                parts = [f"{l} {percent_cell(min(p, 1.0))}" for l, p in places]
-                text, label, kind = parts[0], f"{cn}: " + ", ".join(parts), "chance"
+                text, label, kind = literature_cell(cn, dist, view)
             cells.append({"card": cn, "text": text, "label": label, "kind": kind})
         status = h.status
         if status.startswith("won:"):
@@ -397,6 +490,8 @@ def live(session, whatif: str | None = None, quick: bool = False,
             out["stage"], out["certain"] = "certainties", dict(first.certain)
             out["certain_complete"] = first.complete
             out["certain_so_far"] = certain_line(first.certain)
+            if whatif is None:
+                out["sheet"] = stage_sheet(session, rec, first)
             out["alerts"] += first.alerts
             out["notes"] += [n.text for n in first.notes if not n.strong]
         else:

@@ -153,7 +153,9 @@
       const d = await r.json();
       const p = document.querySelector("#live p.pending");
       const shown = document.querySelector("#live p.certain-so-far");   // stage 1's line
-      if (shown && d.certain && d.version === version) {
+      if (document.querySelector("#live table.provisional")) {
+        /* stage 1's sheet already shows the certain cards in place */
+      } else if (shown && d.certain && d.version === version) {
         shown.textContent = "Certain so far: " + d.certain;
       } else if (p && d.certain && d.version === version) {
         p.textContent = "Working... (the probabilities). Certain so far: " + d.certain;
