@@ -34,6 +34,7 @@ Probabilities are labelled estimates (see docs/literature.md).
 """
 from __future__ import annotations
 
+import functools
 import random
 from collections import Counter
 
@@ -45,7 +46,7 @@ from solver.literature.events import (Ask, Claim, HandCount, Holds, PassTurn, Tu
                                       UnheardAnswer, UnheardCard, UnseenAsk)
 
 ALL = "*"
-#: seconds per covering step of the backbone (the best deal found by then is used)
+#: seconds per covering step of the backbone (every better deal found by then is used)
 BACKBONE_STEP = 1.0
 #: seconds for proving every remaining pair impossible at once (else card by card)
 GROUP_STEP = 2.0
@@ -499,6 +500,23 @@ class _Copy:
     cons = _Build.cons
 
 
+@functools.cache
+def _each_solution_class():
+    """A CP-SAT solution callback calling ``found(self)`` on each history CP-SAT finds (with
+    an objective: each better one); ``self.Value`` reads it as a solver's would.  Made on
+    first use: ortools is imported only when a model is solved."""
+
+    class EachSolution(cp_model.CpSolverSolutionCallback):
+        def __init__(self, found):
+            super().__init__()
+            self.found = found
+
+        def on_solution_callback(self):
+            self.found(self)
+
+    return EachSolution
+
+
 class HistoryModel:
     """The model of a record with unseen events, seen by ``view`` (duck-types the parts of
     :class:`~solver.model.CardLocationModel` that ``why`` and the analysis use)."""
@@ -601,8 +619,9 @@ class HistoryModel:
 
     def backbone(self) -> Backbone:
         """Every (card, player) pair some consistent history ends with.  First deals that
-        cover as many unseen pairs as CP-SAT finds in :data:`BACKBONE_STEP` seconds; then each
-        pair still unseen on its own (possible, or proven impossible)."""
+        cover as many unseen pairs as CP-SAT finds in :data:`BACKBONE_STEP` seconds (each
+        better deal on the way a witness too); then each pair still unseen on its own
+        (possible, or proven impossible)."""
         if self._bb is not None:
             return self._bb
         b, final = self.build(False)
@@ -632,10 +651,20 @@ class HistoryModel:
             return Backbone(True, {k: possible[k] | {p for (c, p) in unseen if c == k}
                                    for k in self.cards})
 
-        first = self._solver(60.0)
+        # every improving history of a covering step is a witness too (not only its last):
+        # each covers pairs, so fewer steps (each a whole presolve and search) are needed
+        each = _each_solution_class()(take)
         try:
-            st = first.Solve(m)
-        except TimeUp as e:         # what the model's own facts settle
+            # the first history comes from the first covering step (one search less); only
+            # when that step finds none, a search for any history, as long as it takes
+            st = cp_model.UNKNOWN
+            if unseen:
+                m.Maximize(sum(final[x] for x in unseen))
+                st = solver.Solve(m, each)
+            if st == cp_model.UNKNOWN:
+                m.ClearObjective()
+                st = self._solver(60.0).Solve(m, each)
+        except TimeUp as e:         # what the model's own facts settle (and the histories found)
             e.partial_backbone = partial()
             raise
         if st in (cp_model.INFEASIBLE, cp_model.MODEL_INVALID):
@@ -643,16 +672,12 @@ class HistoryModel:
             return self._bb
         if st == cp_model.UNKNOWN:
             raise BudgetError("CP-SAT could not find a history in time")
-        take(first)
         try:
             while unseen:
                 before = len(unseen)
                 m.Maximize(sum(final[x] for x in unseen))
-                st = solver.Solve(m)
-                if st not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-                    break
-                take(solver)
-                if len(unseen) == before:
+                st = solver.Solve(m, each)
+                if st not in (cp_model.OPTIMAL, cp_model.FEASIBLE) or len(unseen) == before:
                     break
             m.ClearObjective()
             # each card's remaining places at once, in a copy of the model with the constraint
