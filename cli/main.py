@@ -16,28 +16,6 @@ from __future__ import annotations
 
 import signal as _signal
 
-
-def _interrupted_at_start(signum, frame):   # pragma: no cover - timing
-    """Ctrl-C while the program is still loading (before :func:`main` runs): the same one
-    line and exit code as later (docs/reliability.md), not an import's traceback."""
-    import os as _os
-
-    _os.write(2, b"sleuth: interrupted\n")
-    _os._exit(130)
-
-
-def _as_program() -> bool:
-    """Whether this process is the ``sleuth`` program (its script, or ``python -m
-    cli.main``), not a program importing the CLI (the tests)."""
-    import os as _os
-    import sys as _sys
-
-    return _os.path.basename(_sys.argv[0] if _sys.argv else "") in ("sleuth", "main.py")
-
-
-if _as_program() and _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler:
-    _signal.signal(_signal.SIGINT, _interrupted_at_start)
-
 if __name__ == "__main__":  # pragma: no cover
     # ``python -m cli.main``: run the one real module ``cli.main`` (executing this file as
     # ``__main__`` as well would load the commands twice, through a circular import)
@@ -571,7 +549,7 @@ def main(argv=None, *, end_process: bool | None = None):
     if end_process is None:
         end_process = argv is None
     if getattr(_signal.getsignal(_signal.SIGINT), "__name__", "") == "_interrupted_at_start":
-        # loaded: Ctrl-C raises (the handler may be ``__main__``'s, under ``python -m``)
+        # loaded: Ctrl-C raises (the start-up handler is the cli package's)
         _signal.signal(_signal.SIGINT, _signal.default_int_handler)
     try:
         if end_process:
