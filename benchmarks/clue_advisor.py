@@ -9,8 +9,8 @@ board is not modelled (any room may be named).  Policies:
 * ``advisor``: the advisor's best action (``solver.clue.advise.suggest`` from the player's
   own view: its best suggestion, or its accusation when that ranks first), with
   ``--samples`` exact uniform deals when the posterior is too large to enumerate;
-* ``advisor-half``: the same suggestions, accusing as the advisor first did: a guess as
-  soon as ``100 x (2 p_right - 1)`` beats the best suggestion's score (about p > 1/2);
+* ``advisor-cautious``: the same suggestions, but a guess only when it is right with
+  ``p_right >= 0.75`` (the advisor guesses once it is more likely right than wrong);
 * ``greedy`` (one step, competent): complete inference from its own view (the project's
   analysis), accusing the moment the case file is determined; otherwise, in each kind,
   the card that may still be in the case file and is most likely not (the card most likely
@@ -43,7 +43,9 @@ import time
 from benchmarks.advisor import paired_diff, wilson
 
 SEAT = "Ana"
-POLICIES = ("advisor", "advisor-half", "greedy", "random")
+POLICIES = ("advisor", "advisor-cautious", "greedy", "random")
+#: advisor-cautious: the chance of being right from which it accuses on a guess
+CAUTIOUS = 0.75
 TABLES = ("greedy", "random")
 #: a game still going after this many turns counts as nobody's win
 MAX_TURNS = 400
@@ -186,8 +188,9 @@ class GreedyPlayer:
 class AdvisorPlayer:
     """The advisor's best action from the player's own view."""
 
-    def __init__(self, table: Table, p: str, samples: int, seed: int, half: bool = False):
-        self.t, self.p, self.samples, self.seed, self.half = table, p, samples, seed, half
+    def __init__(self, table: Table, p: str, samples: int, seed: int, cautious: bool = False):
+        self.t, self.p, self.samples, self.seed = table, p, samples, seed
+        self.cautious = cautious
         self.turn = 0
 
     def act(self, rng: random.Random):
@@ -198,12 +201,9 @@ class AdvisorPlayer:
         adv = suggest(self.t.record(), self.p, budget=Budget(samples=self.samples),
                       seed=self.seed * 1000 + self.turn)
         best = adv.actions[0]
-        if self.half:
+        if (self.cautious and best.kind == "accuse" and not best.more["safe"]
+                and best.more["p_right"] < CAUTIOUS):
             best = next(a for a in adv.actions if a.kind == "suggest")
-            acc = next((a for a in adv.actions if a.kind == "accuse"), None)
-            if acc is not None and (acc.more["safe"] or
-                                    100 * (2 * acc.more["p_right"] - 1) > best.score):
-                best = acc
         triple = best.action.split()[2:5]
         if best.kind == "accuse":
             return self.t.accuse(self.p, triple)
@@ -215,7 +215,7 @@ class AdvisorPlayer:
 
 def _player(policy: str, table: Table, p: str, samples: int, seed: int):
     if policy.startswith("advisor"):
-        return AdvisorPlayer(table, p, samples, seed, half=policy == "advisor-half")
+        return AdvisorPlayer(table, p, samples, seed, cautious=policy == "advisor-cautious")
     if policy == "greedy":
         return GreedyPlayer(table, p)
     return RandomPlayer(table, p)
@@ -260,45 +260,52 @@ def play(n_players: int, seed: int, seat_policy: str, table_policy: str,
 
 
 def summarise(rows: list[dict]) -> str:
+    """One table per table policy: a row per player count, over the seeds every seat
+    policy finished (paired), each policy's win rate with its 95 % Wilson interval, the
+    paired differences from the advisor with their 95 % normal intervals, and how often
+    each policy put itself out with a wrong accusation."""
     out = []
     rows = [r for r in rows if r.get("game") == "clue"]
     for table in TABLES:
-        for n in sorted({r["players"] for r in rows if r["table"] == table}):
+        ns = sorted({r["players"] for r in rows if r["table"] == table})
+        present = [p for p in POLICIES if any(r["table"] == table and r["policy"] == p
+                                              for r in rows)]
+        if not ns or not present:
+            continue
+        others = [p for p in present if p != "advisor"]
+        out.append(f"\n### Clue, a table of `{table}` players (Ana suggests first)\n")
+        out.append("| players | paired games (seeds) | " +
+                   " | ".join(f"{p} wins (95 % CI)" for p in present) + " | " +
+                   " | ".join(f"advisor - {p} (95 % CI)" for p in others
+                              if "advisor" in present) +
+                   " | out on a wrong accusation (" + " / ".join(present) + ") | median "
+                   "turns of Ana's wins (" + " / ".join(present) + ") |")
+        out.append("|---|---|" + "---|" * len(present) +
+                   "---|" * (len(others) if "advisor" in present else 0) + "---|---|")
+        for n in ns:
             by = {p: {r["seed"]: r for r in rows
                       if r["players"] == n and r["table"] == table and r["policy"] == p}
-                  for p in POLICIES}
-            present = [p for p in POLICIES if by[p]]
-            if not present:
-                continue
+                  for p in present}
             common = sorted(set.intersection(*[set(by[p]) for p in present]))
-            seeds = f"seeds {common[0]}-{common[-1]}" if common else "no seeds"
-            out.append(f"\n### Clue, {n} players, a table of `{table}` players "
-                       f"({len(common)} paired games, {seeds}; Ana suggests first)\n")
-            out.append("| Ana's policy | games | wins | win rate (95 % CI) | Ana out on a "
-                       "wrong accusation | median Ana's turns | median statements | "
-                       "Ana's CPU s/game |")
-            out.append("|---|---|---|---|---|---|---|---|")
+            if not common:
+                continue
+            won = {p: [int(by[p][s]["won"]) for s in common] for p in present}
+            cells = []
             for p in present:
-                rs = [by[p][s] for s in common]
-                if not rs:
-                    continue
-                k = sum(r["won"] for r in rs)
-                lo, hi = wilson(k, len(rs))
-                wrong = sum(r["seat_accused_wrong"] > 0 for r in rs)
-                out.append(f"| {p} | {len(rs)} | {k} | {k / len(rs):.3f} ({lo:.3f}-{hi:.3f})"
-                           f" | {wrong} | {statistics.median(r['seat_turns'] for r in rs)} | "
-                           f"{statistics.median(r['statements'] for r in rs)} | "
-                           f"{statistics.fmean(r['seat_cpu'] for r in rs):.2f} |")
-            if common and "advisor" in present:
-                adv = [int(by["advisor"][s]["won"]) for s in common]
-                out.append("")
-                for p in present:
-                    if p == "advisor":
-                        continue
-                    other = [int(by[p][s]["won"]) for s in common]
-                    m, lo, hi = paired_diff(adv, other)
-                    out.append(f"- advisor minus {p}: {m:+.3f} win rate (95 % CI {lo:+.3f} "
-                               f"to {hi:+.3f})")
+                k = sum(won[p])
+                lo, hi = wilson(k, len(common))
+                cells.append(f"{k} = {k / len(common):.2f} ({lo:.2f}-{hi:.2f})")
+            if "advisor" in present:
+                for p in others:
+                    m, lo, hi = paired_diff(won["advisor"], won[p])
+                    cells.append(f"{m:+.2f} ({lo:+.2f} to {hi:+.2f})")
+            wrong = " / ".join(str(sum(by[p][s]["seat_accused_wrong"] > 0 for s in common))
+                               for p in present)
+            turns = " / ".join(
+                f"{statistics.median(by[p][s]['seat_turns'] for s in common if by[p][s]['won']):g}"
+                if any(won[p]) else "-" for p in present)
+            out.append(f"| {n} | {len(common)} ({common[0]}-{common[-1]}) | "
+                       + " | ".join(cells) + f" | {wrong} | {turns} |")
     return "\n".join(out)
 
 

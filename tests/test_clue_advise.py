@@ -101,19 +101,17 @@ Ana accuses Maid Rope Garden: wrong
     assert not rv.turns[0].mistakes
 
 
-def test_a_guess_ranks_after_every_suggestion_unless_likely_right():
-    """A wrong accusation puts the player out (CL-9): a guess less likely right than
-    GUESS_AT comes after every suggestion, a likelier one before them, a determined case
-    file first."""
-    from solver.clue.advise import GUESS_AT, accusation_score
+def test_a_guess_ranks_above_the_suggestions_only_when_more_likely_right_than_wrong():
+    """A wrong accusation puts the player out (CL-9): at p = 1/2 the guess scores 0, below
+    a suggestion that tells something; a determined case file scores 100."""
+    from solver.clue.advise import accusation_score
 
-    assert accusation_score(0.99, True) == 100.0
-    assert accusation_score(GUESS_AT, False) > 10 > 0 > accusation_score(GUESS_AT - 1e-9, False)
-    rec = parse_record(TWO_FILES)
-    adv = suggest(rec, "Ana")
-    acc = adv.actions[-1]
-    assert acc.kind == "accuse" and 0.5 <= acc.more["p_right"] < GUESS_AT
-    assert all(a.score > acc.score for a in adv.actions[:-1])
+    assert accusation_score(0.4, True) == 100.0
+    assert accusation_score(0.5, False) == 0.0 < accusation_score(0.75, False) == 50.0
+    adv = suggest(parse_record(TWO_FILES), "Ana")
+    acc = next(a for a in adv.actions if a.kind == "accuse")
+    assert acc.more["p_right"] == 0.5 and acc.score == 0.0
+    assert adv.best.kind == "suggest" and adv.best.score > 0
 
 
 def test_on_samples_the_information_is_about_the_named_cards():

@@ -14,9 +14,8 @@ and the figures are estimates.
   shows), what every other player learns; on samples both are measured on the part of the
   case file the suggestion names (which of its three cards are in it), a lower bound with
   a small sampling bias (the whole case file's would be about the answer's entropy);
-* accusation (the most likely case file): ``100`` when it is determined (``safe``); a
-  guess ``100 x (2 p_right - 1)`` when ``p_right >= GUESS_AT``, else ``-100 x (1 -
-  p_right)`` (after every suggestion): a wrong accusation puts the player out (CL-9).
+* accusation (the most likely case file): ``100`` when it is determined (``safe``), else
+  ``100 x (2 p_right - 1)``: a wrong accusation puts the player out (CL-9).
 """
 from __future__ import annotations
 
@@ -31,9 +30,6 @@ from solver.errors import NotationError
 from solver.model.budget import Budget
 
 LEAK_WEIGHT = 0.5
-#: the chance of being right from which a guess beats suggesting once more (measured by
-#: benchmarks/clue_advisor.py: docs/advisor.md, "Clue")
-GUESS_AT = 0.75
 #: posterior samples when the deals are too many to enumerate
 SAMPLES = 600
 #: the review's samples per turn
@@ -49,15 +45,11 @@ def _weighted_info(x: np.ndarray, y: np.ndarray, w: np.ndarray) -> float:
 
 
 def accusation_score(p_right: float, determined: bool) -> float:
-    """``100`` when the case file is determined; a guess ``100 x (2 p - 1)`` only from
-    ``p >= GUESS_AT`` (then above every suggestion), else ``-100 x (1 - p)``, below them:
-    a wrong accusation loses outright (CL-9), while a suggestion now mostly settles the
-    case file by the player's next turn."""
-    if determined:
-        return 100.0
-    if p_right >= GUESS_AT:
-        return 100.0 * (2 * p_right - 1)
-    return -100.0 * (1 - p_right)
+    """``100`` when the case file is determined, else ``100 x (2 p - 1)``: a wrong
+    accusation puts the player out (CL-9), so a guess ranks above the suggestions only
+    when it is more likely right than wrong.  Waiting for certainty (a guess only from
+    p >= 0.75) lost more races against competent players (docs/advisor.md, "Clue")."""
+    return 100.0 if determined else 100.0 * (2 * p_right - 1)
 
 
 def suggest(record, view: str | None, *, top: int | None = None,
