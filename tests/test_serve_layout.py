@@ -139,3 +139,49 @@ def test_the_page_shell_opens_offline_from_the_service_worker(served):
     assert log["height"] >= 44                          # the style came from the cache too
     assert page.evaluate("document.querySelector('script[src^=\"/static/app.js\"]') !== null")
     page.context.set_offline(False)
+
+
+# every control a finger can reach: buttons, links, fields, summaries, anything focusable
+INTERACTIVE = ("button, a[href], input:not([type=hidden]), select, textarea, summary, "
+               "[role=button], [tabindex]:not([tabindex='-1'])")
+UNDERSIZED = """sel => [...document.querySelectorAll(sel)].filter(e => {
+  const r = e.getBoundingClientRect();
+  return r.width > 0 && r.height > 0 && getComputedStyle(e).visibility !== 'hidden'
+    && (r.width < 43.5 || r.height < 43.5);
+}).map(e => { const r = e.getBoundingClientRect();
+  return `${e.tagName} ${e.getAttribute('aria-label') || e.textContent.trim().slice(0, 30)}`
+    + ` ${Math.round(r.width)}x${Math.round(r.height)}`; })"""
+
+
+@pytest.mark.parametrize("sample", [SAMPLE, ROOT / "samples" / "clue" / "six-players-refute-all.txt",
+                                    ROOT / "samples" / "literature" / "ex-a-six-players.txt"])
+def test_every_control_is_a_fingers_size_with_the_panel_open_and_folded(served, tmp_path,
+                                                                        sample):
+    """At 360 x 640 every visible interactive control is at least 44 x 44 px, with the entry
+    panel open (the compact grid's cells are then text, not buttons, and a hint says how to
+    ask why) and folded (the cells wide enough are buttons that explain their card)."""
+    path = tmp_path / sample.name
+    shutil.copyfile(sample, path)
+    browser = served[0]
+    with Server(path) as server:
+        page = open_page(browser, server.url, PHONE)
+        toggle = page.get_by_role("button", name="Entry", exact=True)
+        assert toggle.get_attribute("aria-expanded") == "true"
+        assert page.evaluate(UNDERSIZED, INTERACTIVE) == []
+        # a first tap of the entry: the next step's choices too
+        entry = page.get_by_role("group", name="Tap entry", exact=True)
+        entry.get_by_role("button").first.click()
+        assert page.evaluate(UNDERSIZED, INTERACTIVE) == []
+        grid = page.locator("#live table.sheet.grid")
+        if grid.count():
+            assert grid.locator("button.cell").count() == 0     # compact: no buttons
+            assert page.locator("#live .cell-hint").is_visible()
+        toggle.click()
+        assert toggle.get_attribute("aria-expanded") == "false"
+        assert page.evaluate(UNDERSIZED, INTERACTIVE) == []
+        cells = page.get_by_role("table", name="Sheet", exact=True).get_by_role("button")
+        if sample == SAMPLE:                    # folded, the grid's cells explain their card
+            assert cells.count() == 52
+            cells.first.click()
+            page.wait_for_function("() => /^why /.test("
+                                   "document.getElementById('status').textContent)")

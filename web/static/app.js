@@ -28,7 +28,39 @@
     toggle.setAttribute("aria-expanded", open ? "true" : "false");
     // the sheet is compact while the panel is open (app.css: all 13 rows above it)
     document.documentElement.classList.toggle("entry-open", open);
+    fitCells();
   }
+  // A sheet cell is a button that explains its card ("why") only where it is a finger's
+  // size: not while the panel is open on a phone (the grid is compact then: 24 px rows),
+  // nor in columns under 44 px (Clue with many players on a phone). Elsewhere the cell is
+  // plain text, neither a button nor focusable, and the page's hint says how to ask why.
+  // The cell's name stays on its table cell ("4H: Ben").
+  const phone = window.matchMedia("(max-width:899px)");
+  function fitCells() {
+    const compact = phone.matches && document.documentElement.classList.contains("entry-open");
+    const cells = [...document.querySelectorAll("#live table.sheet.grid .cell")];
+    const wide = cells.map((c) => c.parentElement.getBoundingClientRect().width >= 44);
+    cells.forEach((c, i) => {
+      const text = compact || !wide[i];
+      if (text === (c.tagName !== "BUTTON")) return;
+      const n = document.createElement(text ? "span" : "button");
+      n.className = "cell";
+      n.dataset.card = c.dataset.card;
+      if (!text) {
+        n.type = "button";
+        n.setAttribute("aria-label", c.parentElement.getAttribute("aria-label"));
+      }
+      n.append(...c.childNodes);
+      c.replaceWith(n);
+    });
+    const hint = document.querySelector("#live .cell-hint");
+    if (hint) hint.hidden = !document.querySelector("#live table.sheet.grid span.cell");
+  }
+  phone.addEventListener("change", fitCells);
+  document.addEventListener("click", (ev) => {
+    const b = ev.target.closest && ev.target.closest("#live button.cell");
+    if (b) act("why " + b.dataset.card);
+  });
   openEntry(true);
   toggle.hidden = false;
   toggle.addEventListener("click", () => openEntry(toggle.getAttribute("aria-expanded") !== "true"));
@@ -182,9 +214,7 @@
     live.setAttribute("aria-busy", busy > 0 ? "true" : "false");
     const data = live.querySelector("script.entry-data");
     E = data ? JSON.parse(data.textContent) : null;
-    for (const b of live.querySelectorAll("button.cell")) {
-      b.addEventListener("click", () => act("why " + b.dataset.card));
-    }
+    fitCells();
     for (const b of live.querySelectorAll("button.edit")) {
       b.addEventListener("click", () => {
         setBox("edit " + b.dataset.line + " " + b.dataset.text);
