@@ -569,6 +569,56 @@ def test_clue_accusations_and_nobody_by_taps(browser, tmp_path):
     print(f"\nClue, 4 players: taps {taps}")
 
 
+def test_clue_refute_all_answers_and_the_case_file_seen_by_taps(browser, tmp_path):
+    """Clue under ``variant: refute=all`` (CL-13): every other player's answer by taps, one
+    group per player (``passes`` / ``shows``, and the card where Ana saw it; the players
+    not tapped pass), then Ana's wrong accusation and what she saw in the case file
+    (``Ana sees case: s w r``, docs/clue.md) by taps."""
+    src = ROOT / "samples" / "clue" / "six-players-refute-all.txt"
+    path = tmp_path / src.name
+    shutil.copyfile(src, path)
+    before = statements(path)
+    players = ["Ana", "Ben", "Cleo", "Dev", "Eli", "Fay"]
+    first = ("Ana suggests Plum Knife Study: Ben passes, Cleo shows Knife, Dev passes, "
+             "Eli passes, Fay shows Study")
+    second = ("Ben suggests Plum Pipe Lounge: Cleo passes, Dev passes, Eli passes, "
+              "Fay shows, Ana shows Lounge")
+    accuse = "Ana accuses Plum Knife Study: wrong"
+    with Server(path) as server:
+        table = Table(browser, server.url, players)
+        taps = []
+        for line, steps in (
+                (first, [("Ana", "Who acts"), ("Plum", "Suggests: suspect"), ("Knife", None),
+                         ("Study", None), ("shows", "Cleo"), ("Knife", "Cleo"),
+                         ("shows", "Fay"), ("Study", "Fay")]),
+                # Ana's own card among the three is filled in with her "shows"
+                (second, [("Ben", "Who acts"), ("Plum", "Suggests: suspect"), ("Pipe", None),
+                          ("Lounge", None), ("shows", "Fay"), ("shows", "Ana")]),
+                (accuse, [("Ana", "Who acts"), ("accuses", "Or"), ("Plum", None),
+                          ("Knife", None), ("Study", None), ("wrong", None)])):
+            start = table.taps
+            for name, group in steps:
+                table.tap(name, group)
+            assert words(table.box.input_value()) == words(line), table.box.input_value()
+            status, _ = table.log()
+            assert status.startswith("logged line"), (line, status)
+            taps.append(table.taps - start)
+        # the case file Ana saw: one the record allows
+        case = analyze(path)["envelope"]["top"][0]["cards"]
+        seen = "Ana sees case: " + " ".join(case)
+        start = table.taps
+        for name, group in [("Ana", "Who acts"), ("sees", "Or"),
+                            (case[0], "Case file: suspect"), (case[1], "Case file: weapon"),
+                            (case[2], "Case file: room")]:
+            table.tap(name, group)
+        assert words(table.box.input_value()) == words(seen), table.box.input_value()
+        status, _ = table.log()
+        assert status.startswith("logged line"), (seen, status)
+        taps.append(table.taps - start)
+    assert statements(path) == before + [first, second, accuse, seen]
+    print(f"\nClue refute=all, 6 players: taps per statement (Log included) {taps}")
+
+
 def test_a_literature_game_with_unseen_lines_by_taps(browser, tmp_path):
     path = header_only(tmp_path, "literature", SIX)
     taps: dict[str, list[int]] = {}

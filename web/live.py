@@ -384,6 +384,19 @@ def card_groups(record) -> list[list[str]]:
         return []
 
 
+def refutes_all(record) -> bool:
+    """Whether every other player answers a suggestion (Clue's ``variant: refute=all``,
+    CL-13)."""
+    if record.game != "clue":
+        return False
+    from solver.clue.options import ClueOptions
+
+    try:
+        return ClueOptions.of(record.header).refute == "all"
+    except SleuthError:
+        return False
+
+
 def entry_data(session, held: dict[str, list[str]] | None = None) -> dict[str, Any]:
     """What the page's tap entry offers: the vocabulary of the record (names, keywords,
     cards, ranges, and what follows each keyword), who is on turn, each range's cards, and
@@ -397,7 +410,7 @@ def entry_data(session, held: dict[str, list[str]] | None = None) -> dict[str, A
             "cards": list(v.cards), "ranges": list(v.ranges),
             "follows": [[k, [list(s) for s in slots], list(ans)] for k, slots, ans in v.follows],
             "turn": turn, "may_act": may, "range_cards": range_cards(rec, v.ranges),
-            "groups": card_groups(rec),
+            "groups": card_groups(rec), "refute_all": refutes_all(rec),
             "asks": literature_asks(rec, session.view, held or {})
             if rec.game == "literature" else {}}
 

@@ -396,6 +396,10 @@
     if (!p.words.length) { firstChoices(); return; }
     if (p.actor && !p.verb) { verbChoices(p, p.actor); return; }
     if (p.head.endsWith(":") || (p.actor && p.verb === ":")) return;
+    if (E.game === "clue" && p.verb === "sees" && E.groups.length === 3) {
+      clueSees(p);
+      return;
+    }
     if (E.game === "clue" && (p.verb === "suggests" || p.verb === "accuses")
         && E.groups.length === 3) {
       clueSuggestion(p);
@@ -431,6 +435,7 @@
     }
     const i = E.names.indexOf(p.actor);
     const order = E.names.slice(i + 1).concat(E.names.slice(0, i));
+    if (E.refute_all) { clueRefuteAll(p, order); return; }
     const m = ans.match(/(\S+) shows(?: (\S+))?\s*$/);
     const shower = m ? m[1] : null;
     const g = group("Who shows");
@@ -450,6 +455,52 @@
         put(compose(p, p.head, ans.replace(/ shows(?: \S+)?\s*$/, " shows " + w)));
       }, "", m && m[2] ? [m[2]] : []);
     }
+  }
+
+  // Clue under refute=all (CL-13): every other player answers, in seat order from the
+  // suggester's left, each "passes" or "shows" (one group of buttons per player; the first
+  // tap writes the whole answer, the players not tapped yet passing), and the card shown
+  // where the view saw it (shown to the view, or the view's own: filled in when only one
+  // of the three is). "?" when the answers were not seen.
+  function clueRefuteAll(p, order) {
+    const ans = p.answer || "";
+    const said = new Map();
+    for (const part of ans.split(",")) {
+      const m = part.trim().match(/^(\S+) (passes|shows)(?: (\S+))?$/);
+      if (m) said.set(m[1], { verb: m[2], card: m[3] || null });
+    }
+    const mine = p.rest.filter((c) => ((E.held || {})[E.view] || []).includes(c));
+    const write = (who, verb, card) => {
+      const parts = order.map((x) => {
+        const a = x === who ? { verb, card } : said.get(x) || { verb: "passes", card: null };
+        return x + " " + a.verb + (a.verb === "shows" && a.card ? " " + a.card : "");
+      });
+      put(compose(p, p.head, parts.join(", ")));
+    };
+    for (const who of order) {
+      const now = said.get(who);
+      const g = group(who, "counts");
+      g.append(button("passes", () => write(who, "passes", null), !!now && now.verb === "passes"));
+      g.append(button("shows", () => write(who, "shows", who === E.view && mine.length === 1
+        ? mine[0] : null), !!now && now.verb === "shows"));
+      if (now && now.verb === "shows" && E.view && (p.actor === E.view || who === E.view)) {
+        for (const c of who === E.view ? mine : p.rest) {
+          g.append(button(c, () => write(who, "shows", c), now.card === c));
+        }
+      }
+    }
+    const g = group("Or");
+    g.append(button("?", () => put(compose(p, p.head, "?")), ans === "?"));
+  }
+
+  // Clue: what a player saw in the case file after a wrong accusation (CL-8, docs/clue.md):
+  // "A sees case: s w r", the three by kind.
+  function clueSees(p) {
+    const head = p.rest.length ? p.head : p.head + " case";
+    const got = (p.answer || "").split(/\s+/).filter(Boolean);
+    if (got.length >= 3) return;
+    choiceList("Case file: " + KINDS[got.length].toLowerCase(), E.groups[got.length],
+      (w) => put(compose(p, head, got.concat([w]).join(" "))), "");
   }
 
   // With an empty box the actor is the player on turn; "Someone else acts" offers the
