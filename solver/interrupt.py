@@ -36,8 +36,12 @@ _pipe: tuple[int, int] | None = None
 #: watcher reads is passed on to it
 _forward = -1
 #: how long the watcher goes on stopping the searches after a SIGINT (a search that had
-#: not started when the signal came is stopped as soon as it starts)
+#: not started when the signal came is stopped as soon as it starts), unless the
+#: KeyboardInterrupt is raised sooner (:data:`_delivered`)
 STOP_FOR = 2.0
+#: set once the KeyboardInterrupt of the last SIGINT left a search: the searches after it
+#: are not that interrupt's (a program that catches it, such as a test, goes on)
+_delivered = threading.Event()
 
 
 def _in_main_thread() -> bool:
@@ -74,8 +78,9 @@ def _watch(r: int) -> None:
                 pass
         if signal.SIGINT not in data:
             continue
+        _delivered.clear()
         until = time.monotonic() + STOP_FOR
-        while time.monotonic() < until:
+        while time.monotonic() < until and not _delivered.is_set():
             with _lock:
                 solvers = list(_searching)
             for s in solvers:
@@ -126,6 +131,9 @@ def _stoppable(solver):
         _searching.add(solver)
     try:
         yield
+    except KeyboardInterrupt:
+        _delivered.set()
+        raise
     finally:
         with _lock:
             _searching.discard(solver)

@@ -205,3 +205,22 @@ def test_a_sigint_stops_a_cp_sat_search_with_keyboard_interrupt():
         timer.cancel()
         signal.signal(signal.SIGINT, old)
     assert time.monotonic() - t0 < BOUND, "the search was not stopped"
+    # the interrupt, caught here, is over: a search after it is not stopped (the watcher's
+    # window, interrupt.STOP_FOR, had stopped the next test's searches in this process)
+    from solver import interrupt
+
+    stopped = []
+
+    class Search:
+        def stop_search(self):
+            stopped.append(self)
+
+    later = Search()
+    with interrupt._lock:
+        interrupt._searching.add(later)
+    try:
+        time.sleep(0.2)
+    finally:
+        with interrupt._lock:
+            interrupt._searching.discard(later)
+    assert not stopped, "a search after the interrupt was stopped"

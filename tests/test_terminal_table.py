@@ -227,6 +227,7 @@ def test_analyze_says_why_an_exposure_was_not_waited_for(monkeypatch):
     from cli import commands
 
     monkeypatch.setattr(commands, "EXPOSURE_PATIENCE", 0.0)
+    monkeypatch.setattr(commands, "core_free", lambda: True)     # not the machine's load
     game = __import__("solver.games", fromlist=["get_game"]).get_game("mystery-hand")
     monkeypatch.setattr(type(game), "exposure",
                         lambda self, rec, view, budget=None: __import__("time").sleep(60))
