@@ -79,8 +79,9 @@ def core_free() -> bool:
 @click.option("--exposure/--no-exposure", default=None,
               help="What a spectator (so every opponent) can infer about the view's hand "
               "(games with an advisor). Shown on the sheet by default for a player's view "
-              "while the game is on, when a core is free for it and it takes at most a fifth "
-              "longer than the analysis; "
+              "while the game is on (in Literature not after an unseen statement: it costs "
+              "several analyses then), when a core is free for it and it takes at most a fifth longer "
+              "than the analysis; "
               "in --json (key 'exposure') when asked for, as it costs a second analysis (run "
               "beside the first on a second core).")
 @handle_errors(json_flag="as_json")
@@ -105,10 +106,11 @@ def analyze(record, as_, as_json, exposure=None):
     if exposure and not advised:
         raise NotationError("--exposure needs a player's view in a game with an advisor",
                             text=rec.game if view else "public")
-    # by default only where cheap: not once the game is over (a note keyed 'over:' says
-    # so), and not waited for more than a fifth longer than the analysis takes
-    over = exposure is None and advised and any(
-        (n.key or "").startswith("over:") for n in game.table_notes(rec, view, None))
+    # by default only where cheap: not where the game says it costs several analyses,
+    # not once the game is over (a note keyed 'over:' says so), not without a free core,
+    # and not waited for more than a fifth longer than the analysis takes
+    over = exposure is None and advised and (not game.exposure_on_sheet(rec) or any(
+        (n.key or "").startswith("over:") for n in game.table_notes(rec, view, None)))
     busy = exposure is None and advised and not as_json and not over and not core_free()
     if busy:
         exp = {"not_computed": "no core is free for it"}

@@ -440,6 +440,12 @@ class Game(ABC):
         ``None``."""
         return None
 
+    def exposure_on_sheet(self, record: "Record") -> bool:
+        """ADVISE: whether ``analyze`` works out the exposure of ``record`` for the sheet
+        unasked (beside the analysis, where it is cheap); ``False`` where it costs several
+        analyses (then only ``--exposure``)."""
+        return True
+
     def on_turn(self, record: "Record", view: str | None) -> bool:
         """ADVISE: whether it is ``view``'s turn after ``record`` (the live hint)."""
         return False

@@ -634,3 +634,27 @@ def test_the_default_exposure_waits_for_a_free_core(monkeypatch):
     assert r.exit_code == 0, r.output
     assert "what the table knows about your hand: not computed" in r.output
     assert "no core is free" in r.output and "Memory sheet" in r.output
+
+
+def test_no_exposure_unasked_after_an_unseen_literature_statement(monkeypatch):
+    """Literature's exposure after a '?' line costs several analyses: the sheet leaves it
+    out unless asked (Game.exposure_on_sheet); without '?' lines it is on the sheet."""
+    from cli import commands
+    import solver.parallel
+
+    started = []
+    real = solver.parallel.beside
+
+    def beside(*a, **k):
+        started.append(1)
+        return real(*a, **k)
+
+    monkeypatch.setattr(commands, "core_free", lambda: True)
+    monkeypatch.setattr(commands, "EXPOSURE_PATIENCE", 1e6)
+    monkeypatch.setattr(solver.parallel, "beside", beside)
+    lossy = CliRunner().invoke(cli, ["analyze", "samples/literature/lossy-six-players.txt"])
+    assert lossy.exit_code == 0, lossy.output
+    assert not started and "what the table knows" not in lossy.output
+    clean = CliRunner().invoke(cli, ["analyze", "samples/literature/ex-a-six-players.txt"])
+    assert clean.exit_code == 0, clean.output
+    assert started and "what the table knows" in clean.output

@@ -129,6 +129,13 @@ class LiteratureGame(Game):
         play = Play.of(record)
         return not play.over and play.turn == view
 
+    def exposure_on_sheet(self, record) -> bool:
+        """Not with unseen statements: the exposure's public analysis of the histories takes
+        3-4 times the view's own (docs/session.md)."""
+        from solver.literature.events import UNSEEN
+
+        return not any(isinstance(s.event, UNSEEN) for s in record.statements)
+
     def exposure(self, record, view, *, budget: Budget = Budget()):
         from solver.literature.advise import exposure
 
