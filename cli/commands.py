@@ -79,8 +79,8 @@ def core_free() -> bool:
 @click.option("--exposure/--no-exposure", default=None,
               help="What a spectator (so every opponent) can infer about the view's hand "
               "(games with an advisor). Shown on the sheet by default for a player's view "
-              "while the game is on (in Literature not after an unseen statement: it costs "
-              "several analyses then), when a core is free for it and it takes at most a fifth longer "
+              "while the game is on and the game finds it cheap (not where it costs several "
+              "analyses, as after an unseen statement), when a core is free for it and it takes at most a fifth longer "
               "than the analysis; "
               "in --json (key 'exposure') when asked for, as it costs a second analysis (run "
               "beside the first on a second core).")
