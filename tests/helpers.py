@@ -37,3 +37,16 @@ def record(game: str, body: str = "", **fields) -> Record:
 def lines(head: str, *statements: str) -> Record:
     """The record of a header text and statements given one per argument."""
     return parse_record(head + "".join(f"{s}\n" for s in statements))
+
+
+#: a small Clue table (2 suspects, 3 weapons, 4 rooms) as Ana sees it after her first
+#: suggestion; the Clue tests add their own lines
+SMALL_CLUE = """game: clue
+players: Ana Ben Cleo
+suspects: Butler Maid
+weapons: Poison Rope Axe
+rooms: Cellar Attic Garden Hall
+me: Ana
+Ana holds: Butler Cellar
+Ana suggests Maid Poison Attic: Ben passes, Cleo shows Poison
+"""

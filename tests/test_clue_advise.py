@@ -12,6 +12,7 @@ from solver.clue.events import seating_after
 from solver.clue.inference import true_deal
 from solver.clue.simulate import simulate
 from solver.records import parse_record, write_record
+from tests.helpers import SMALL_CLUE
 
 sys.path.insert(0, str(Path(__file__).parent))
 from test_clue_crosscheck import MEDIUM, all_deals, fits  # noqa: E402
@@ -59,15 +60,7 @@ def test_information_equals_an_independent_count():
 
 
 #: two case files left for Ana: Maid Rope Attic and Maid Rope Hall
-TWO_FILES = """game: clue
-players: Ana Ben Cleo
-suspects: Butler Maid
-weapons: Poison Rope Axe
-rooms: Cellar Attic Garden Hall
-me: Ana
-Ana holds: Butler Cellar
-Ana suggests Maid Poison Attic: Ben passes, Cleo shows Poison
-Ana suggests Maid Rope Garden: Ben shows Garden
+TWO_FILES = SMALL_CLUE + """Ana suggests Maid Rope Garden: Ben shows Garden
 Ana suggests Maid Axe Hall: Ben shows Axe
 """
 
@@ -85,16 +78,7 @@ def test_a_determined_case_file_is_accused_first():
 
 
 def test_review_flags_an_accusation_on_a_guess():
-    rec = parse_record("""game: clue
-players: Ana Ben Cleo
-suspects: Butler Maid
-weapons: Poison Rope Axe
-rooms: Cellar Attic Garden Hall
-me: Ana
-Ana holds: Butler Cellar
-Ana suggests Maid Poison Attic: Ben passes, Cleo shows Poison
-Ana accuses Maid Rope Garden: wrong
-""")
+    rec = parse_record(SMALL_CLUE + "Ana accuses Maid Rope Garden: wrong\n")
     rv = review(rec, "Ana")
     assert [t.line for t in rv.turns] == [8, 9]
     assert rv.turns[1].mistakes and "not determined" in rv.turns[1].mistakes[0]

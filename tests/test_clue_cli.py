@@ -7,6 +7,7 @@ import json
 from click.testing import CliRunner
 
 from cli.main import cli
+from tests.helpers import SMALL_CLUE
 
 
 def run(*args, input=None):
@@ -53,17 +54,8 @@ def test_a_game_from_new_to_accuse(tmp_path):
 
 def test_accuse_the_moment_it_is_determined(tmp_path):
     rec = tmp_path / "g.txt"
-    rec.write_text("""game: clue
-players: Ana Ben Cleo
-suspects: Butler Maid
-weapons: Poison Rope Axe
-rooms: Cellar Attic Garden Hall
-me: Ana
-Ana holds: Butler Cellar
-Ana suggests Maid Poison Attic: Ben passes, Cleo shows Poison
-Ana suggests Maid Rope Garden: Ben shows Garden
-Ana suggests Maid Axe Hall: Ben shows Axe
-""")
+    rec.write_text(SMALL_CLUE + "Ana suggests Maid Rope Garden: Ben shows Garden\n"
+                   "Ana suggests Maid Axe Hall: Ben shows Axe\n")
     r = run("analyze", str(rec))
     assert "Verdict: not determined: 2 possible case files" in r.output
     assert "accuse" not in r.output
