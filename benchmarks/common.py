@@ -61,6 +61,22 @@ def load() -> str:
         return "?"
 
 
+def proc_stats() -> dict[int, list[str]]:
+    """pid -> the fields of ``/proc/PID/stat`` after the command name (state first, then
+    ppid, pgrp, ...), for every process that can be read now (Linux only)."""
+    out: dict[int, list[str]] = {}
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        out[int(name)] = stat[stat.rfind(")") + 2:].split()
+    return out
+
+
 def p95(xs) -> float:
     """Nearest-rank 95th percentile."""
     xs = sorted(xs)

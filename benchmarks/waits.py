@@ -48,7 +48,8 @@ import time
 from typing import Any
 
 from benchmarks.interleaved import ask, start
-from benchmarks.common import fmt_ratio, fmt_s, load, machine, median, p95, print_machine
+from benchmarks.common import (fmt_ratio, fmt_s, load, machine, median, p95, print_machine,
+                               proc_stats)
 from benchmarks.versus import ROOT, runner, worktree
 
 BASE = "5a59b0d"
@@ -130,19 +131,14 @@ def _tree(root: int) -> dict[int, tuple[int, float]]:
     parent: dict[int, int] = {}
     seen: dict[int, tuple[int, float]] = {}
     page, tick = os.sysconf("SC_PAGE_SIZE"), os.sysconf("SC_CLK_TCK")
-    for name in os.listdir("/proc"):
-        if not name.isdigit():
-            continue
+    for pid, fields in proc_stats().items():
         try:
-            with open(f"/proc/{name}/stat") as f:
-                stat = f.read()
-            with open(f"/proc/{name}/statm") as f:
+            with open(f"/proc/{pid}/statm") as f:
                 res = int(f.read().split()[1]) * page
         except (OSError, IndexError, ValueError):
             continue
-        fields = stat[stat.rfind(")") + 2:].split()
-        parent[int(name)] = int(fields[1])
-        seen[int(name)] = (res, (int(fields[11]) + int(fields[12])) / tick)
+        parent[pid] = int(fields[1])
+        seen[pid] = (res, (int(fields[11]) + int(fields[12])) / tick)
     tree, todo = {root}, [root]
     while todo:
         p = todo.pop()

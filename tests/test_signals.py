@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks.common import proc_stats
+
 ROOT = Path(__file__).resolve().parent.parent
 EIGHT = ROOT / "samples" / "mystery-hand" / "eight-players-no-exact-request.txt"
 #: seconds a command may take to end after the SIGINT before the test fails
@@ -31,19 +33,8 @@ pytestmark = pytest.mark.skipif(not hasattr(os, "killpg") or not os.path.isdir("
 
 def group(pgid: int) -> list[int]:
     """The running (not zombie) processes of process group ``pgid``."""
-    out = []
-    for name in os.listdir("/proc"):
-        if not name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{name}/stat") as f:
-                stat = f.read()
-        except OSError:
-            continue
-        fields = stat[stat.rindex(")") + 2:].split()
-        if int(fields[2]) == pgid and fields[0] != "Z":
-            out.append(int(name))
-    return out
+    return [pid for pid, fields in proc_stats().items()
+            if int(fields[2]) == pgid and fields[0] != "Z"]
 
 
 def sleuth(*args, stdin=subprocess.DEVNULL) -> subprocess.Popen:
