@@ -50,6 +50,7 @@ def test_room_says_so_in_the_text_and_takes_the_rooms_of_a_custom_deck():
     rooms = get_game("clue").advisor_choices(rec, "room")
     some = actions(CLUE / "large-edition-custom-cards.txt", "--room", rooms[-1], "--top", "5")
     assert all(a["action"].endswith(f" {rooms[-1]}") for a in some if a["kind"] == "suggest")
+    assert any(a["kind"] == "suggest" for a in some)     # not checked on an empty list
 
 
 def test_a_value_not_among_the_choices_is_refused_naming_the_option():

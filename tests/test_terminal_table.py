@@ -371,6 +371,7 @@ def test_suggest_0_is_refused_and_one_statement_is_singular(tmp_path):
     r = play(rec, ["suggest 0", "suggest x"], "--no-sheet")
     assert "1 statement;" in r.output.splitlines()[0]
     said = [b for _, b in blocks(r.output)]
+    assert len(said) == 2, r.output                # one refusal per command
     assert all(b[0].startswith("refused: ") and "N a number of actions from 1" in b[0]
                for b in said)
 
