@@ -60,15 +60,6 @@ class Posterior:
         return len(self.deals)
 
 
-def enumerate_deals(model, limit: int) -> np.ndarray | None:
-    """Every consistent deal of ``model`` as rows of location indices, or ``None`` when
-    there are more than ``limit`` (listed off the counting programme:
-    :func:`solver.model.counting.all_deals`)."""
-    from solver.model.counting import all_deals
-
-    return all_deals(model, limit)
-
-
 def _dp(model, max_states: int):
     """The counting programme of ``model`` (float tables) and what sampling needs."""
     from solver.model.counting import Infeasible, Plan, Programme, last_programme, simplify

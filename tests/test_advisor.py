@@ -16,9 +16,9 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import cli
-from solver.advice import enumerate_deals, posterior
+from solver.advice import posterior
 from solver.errors import SleuthError
-from solver.model.counting import OverBudget
+from solver.model.counting import OverBudget, all_deals
 from solver.cards import standard_deck
 from solver.games import Capability, games, get_game
 from solver.model import CardLocationModel
@@ -317,7 +317,7 @@ def test_enumeration_matches_brute_force_on_small_models():
             k = rng.randint(0, len(cs))
             m.add(cs, [loc], k, k)
         brute = brute_deals(m)
-        got = enumerate_deals(m, 10_000)
+        got = all_deals(m, 10_000)
         assert got is not None
         assert {tuple(m.locations[li] for li in r) for r in got.tolist()} == \
             {tuple(d[c] for c in cards) for d in brute}

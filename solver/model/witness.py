@@ -69,7 +69,6 @@ def propagate(model, drop=frozenset()):
             if hi < 0 or lo > k or lo > hi:
                 raise Infeasible
             if lo <= 0 and hi >= k:
-                changed = changed or False
                 continue                       # says nothing more
             if hi == 0:
                 for ci, ls in d.items():
