@@ -255,9 +255,7 @@ def _err(msg: str, st, rule: str, at: str | None = None, last: bool = False) -> 
     """The rule error of statement ``st`` found by :func:`run` (what was dealt or shown);
     ``at``: the token at fault (its first occurrence, or its last with ``last``: a shown
     card comes after the query), where the column will point."""
-    i = -1 if at is None else (st.text.rfind(at) if last else st.text.find(at))
-    return RuleError(msg, text=st.text, rule=rule, line=st.line,
-                     offset=i if i > 0 else None)
+    return at_statement(RuleError(msg, rule=rule, text=at), st, first=not last)
 
 
 def _verify_event(state: State, ev) -> None:

@@ -299,14 +299,6 @@ def _conflict(msg: str, lines: list[int]):
     raise InconsistentError(msg, conflict=lines)
 
 
-def true_hands(record) -> dict[str, Counter]:
-    """The hands now (name counts) of a complete record (for tests and the simulator)."""
-    from solver.twenty_two.engine import replay
-
-    eng = replay(record)
-    return {p: Counter(eng.known[p]) for p in eng.deal.receivers} if eng.deal else {}
-
-
 def as_written_by(record, player: str | None):
     """The record ``player`` would have written at the table from a complete record: their own
     ``holds:`` lines and exchanges with cards, every other exchange as its count, everything
