@@ -154,6 +154,21 @@ def analyze(record, as_, as_json, exposure=None):
             click.echo(render_exposure(exp))
 
 
+
+def key_values(lines) -> list[tuple[str, str]]:
+    """``KEY=VALUE`` lines (a header's extra fields) as stripped pairs; blank lines are
+    skipped, a line without ``=`` is a NotationError quoting it."""
+    pairs = []
+    for kv in lines:
+        if not kv.strip():
+            continue
+        if "=" not in kv:
+            raise NotationError("expected KEY=VALUE", text=kv)
+        k, v = kv.split("=", 1)
+        pairs.append((k.strip(), v.strip()))
+    return pairs
+
+
 @cli.command()
 @click.argument("game", type=GameChoice())
 @click.argument("record", type=FilePath())
@@ -173,12 +188,7 @@ def new(game, record, players, me, variant, dealer, extra, force):
     Example:
       sleuth new {game} game.txt --players "Ana Ben Cleo Dev" --me Ana --dealer Dev
     """
-    extras = []
-    for kv in extra:
-        if "=" not in kv:
-            raise NotationError("expected KEY=VALUE", text=kv)
-        k, v = kv.split("=", 1)
-        extras.append((k.strip(), v.strip()))
+    extras = key_values(extra)
     header = start_record(record, game, players, me=me, variant=split_variants(variant),
                           dealer=dealer, extra=extras, force=force)
     click.echo(f"started {record}: {game} with {' '.join(header.players)}")

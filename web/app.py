@@ -397,17 +397,10 @@ def start_game(path: str, form: dict) -> None:
     """The New game form's fields written as the record's header, by the same function as
     ``sleuth new`` (:func:`solver.records.start_record`); only over an absent or blank file.
     Raises the engine's errors (a bad name, option or player count: nothing written)."""
-    from solver.errors import NotationError
+    from cli.commands import key_values
     from solver.records import start_record
 
-    extras = []
-    for kv in (form.get("extra") or "").splitlines():
-        if not kv.strip():
-            continue
-        if "=" not in kv:
-            raise NotationError("expected KEY=VALUE", text=kv)
-        k, v = kv.split("=", 1)
-        extras.append((k.strip(), v.strip()))
+    extras = key_values((form.get("extra") or "").splitlines())
     variant = [o.strip() for o in (form.get("variant") or "").split(",") if o.strip()]
     start_record(path, (form.get("game") or "").strip(), form.get("players") or "",
                  me=(form.get("me") or "").strip() or None, variant=variant,
