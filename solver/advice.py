@@ -127,7 +127,8 @@ def sample_relaxed(model, n: int, seed: int, max_states: int = 100_000,
         checks.append((np.array([p[0] for p in con.terms], dtype=np.intp),
                        np.array([p[1] for p in con.terms], dtype=np.int32), con.lo, con.hi))
     sizes = [(li, model.sizes[model.locations[li]]) for li in relaxed]
-    kept, drawn, batch = [], 0, max(256, 2 * n)
+    kept: list[np.ndarray] = []
+    drawn, batch = 0, max(256, 2 * n)
     while sum(len(k) for k in kept) < n and drawn < max_draws:
         K = dp.sample_counts(batch, gen, pyr)
         deals = deals_from_counts(prob, plan, K, gen)
