@@ -1,10 +1,11 @@
 """The ``sleuth`` command-line application (Click).  Formatting only: all logic is in
 :mod:`solver`."""
 
-# Installed here, the first of the program's own code that runs (``python -m cli.main``
-# and the ``sleuth`` script both import this package before ``cli.main``): a Ctrl-C from
-# then on ends with one line, never an import's traceback.
-import signal as _signal
+# The first statements of the program's own code (``python -m cli.main`` and the ``sleuth``
+# script both import this package before ``cli.main``): from here on a Ctrl-C ends with one
+# line, never an import's traceback.  ``_signal`` is the interpreter's built-in module, so
+# nothing is read from disk before the handler is in place; ``signal.py`` would be.
+import _signal
 
 
 def _interrupted_at_start(signum, frame):   # pragma: no cover - timing
@@ -18,7 +19,8 @@ def _interrupted_at_start(signum, frame):   # pragma: no cover - timing
 
 def _as_program() -> bool:
     """Whether this process is the ``sleuth`` program (its script, or ``python -m
-    cli.main``), not a program importing the CLI (the tests)."""
+    cli.main``), not a program importing the CLI (the tests).  ``os`` and ``sys`` are
+    already loaded by the interpreter's start-up: importing them reads nothing."""
     import os as _os
     import sys as _sys
 
@@ -30,4 +32,4 @@ def _as_program() -> bool:
 
 
 if _as_program() and _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler:
-    _signal.signal(_signal.SIGINT, _interrupted_at_start)
+    _signal.signal(_signal.SIGINT, _interrupted_at_start)    # INSTALLED: the handler is in place

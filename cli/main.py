@@ -418,6 +418,12 @@ class SleuthGroup(click.Group):
             sys.exit(EXIT_USAGE)
         return super().main(args, *rest, **kwargs)
 
+    def make_context(self, info_name, args, parent=None, **extra):
+        try:                        # parsing the command line, printing --help
+            return super().make_context(info_name, args, parent=parent, **extra)
+        except KeyboardInterrupt:   # Click would say "Aborted!" and exit 1
+            interrupted(None)
+
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)

@@ -168,6 +168,27 @@ def test_the_interrupt_line_says_whether_the_record_was_saved(monkeypatch, capsy
         signal.signal(signal.SIGINT, old)
 
 
+def test_a_ctrl_c_while_the_command_line_is_read_is_ours_not_clicks(monkeypatch, capsys):
+    """A Ctrl-C while Click parses the arguments or prints ``--help`` (before any command
+    runs) ends as every other: one line and exit 130, not Click's "Aborted!" and exit 1."""
+    import click
+
+    from cli.main import main
+
+    def interrupt(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(click.Group, "make_context", interrupt)
+    old = signal.getsignal(signal.SIGINT)
+    try:
+        with pytest.raises(SystemExit) as e:
+            main(["--help"], end_process=False)
+    finally:
+        signal.signal(signal.SIGINT, old)
+    assert e.value.code == 130
+    assert capsys.readouterr().err.splitlines() == ["sleuth: interrupted"]
+
+
 def test_a_sigint_stops_a_cp_sat_search_with_keyboard_interrupt():
     """In-process: a search the program's solver runs is stopped by SIGINT, which then is a
     KeyboardInterrupt (CP-SAT's own handler returned a status, as if out of time)."""
