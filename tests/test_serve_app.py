@@ -504,24 +504,36 @@ def test_literature_asks_offer_what_the_engine_allows():
     assert "9C" in literature_asks(rec, "Ana", {})["cards"]["Ana"]   # her hand not known yet
 
 
-def test_a_slow_analysis_says_its_certainties_on_the_way(tmp_path):
+def test_a_slow_analysis_says_its_certainties_on_the_way(tmp_path, monkeypatch):
     """While Literature's probabilities are counted, its certainties (the backbone's, noted
-    with the deadline) are readable: the page shows them before the sheet."""
+    with the deadline) are readable: the page shows them before the sheet.  The analysis is
+    held at its end, still running, until the test has read what it established."""
     import threading
 
+    import web.live
     from web.app import Engine
     from web.review import environment
 
+    read, counted = threading.Event(), threading.Event()
+    analysis = web.live.live
+
+    def held(*args, **kwargs):
+        data = analysis(*args, **kwargs)
+        counted.set()
+        assert read.wait(60)
+        return data
+
+    monkeypatch.setattr(web.live, "live", held)
     rec = copy(tmp_path, LIT)
     engine = Engine(str(rec))
     assert engine.partial() == {"version": None, "certain": None}
     t = threading.Thread(target=engine.live_html, args=(environment(), None, TOKEN))
     t.start()
-    seen = None
-    while t.is_alive() and seen is None:
+    try:
+        assert counted.wait(120)
         seen = engine.partial()["certain"]
-        time.sleep(0.01)
-    t.join()
+    finally:
+        read.set()
+        t.join()
     assert engine.partial() == {"version": None, "certain": None}
-    if seen is not None:            # (an analysis quicker than the polling sees nothing)
-        assert "KS: Ana" in seen and "6S: Eli" in seen
+    assert seen is not None and "KS: Ana" in seen and "6S: Eli" in seen
