@@ -56,6 +56,11 @@ def check_before(holder: Any, verify: Callable[..., None], args: tuple, text: st
         raise RuleError(e.message, rule=e.rule, text=text, line=line) from None
 
 
+def statement_error(msg: str, st, rule: str) -> RuleError:
+    """The rule error of statement ``st`` as a whole (its text and line, no column)."""
+    return at_statement(RuleError(msg, rule=rule), st)
+
+
 def at_statement(err: RuleError, st, *, first: bool = False) -> RuleError:
     """``err`` (from a ``verify_<action>``) as the error of statement ``st``: its text and
     line, the column on the token ``err`` quoted (its last occurrence: the actor comes first

@@ -24,6 +24,7 @@ from solver.clue.events import Accuse, FaceUp, Holds, SeesCase, Suggest, Unseen
 from solver.clue.options import ClueOptions, deck_of, hand_sizes
 from solver.errors import RuleError
 from solver.legality import at_statement, can
+from solver.legality import statement_error as _err
 
 
 @dataclass(frozen=True)
@@ -106,9 +107,6 @@ can_suggest = can(verify_suggest)
 can_accuse = can(verify_accuse)
 can_sees_case = can(verify_sees_case)
 
-
-def _err(msg: str, st, rule: str) -> RuleError:
-    return RuleError(msg, text=st.text, rule=rule, line=st.line)
 
 
 def run(record, upto: int | None = None) -> State:

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from solver.cards import Card, format_cards, standard_deck
 from solver.errors import InconsistentError, RuleError
 from solver.legality import at_statement, can
+from solver.legality import statement_error as _err
 from solver.twenty_two.events import Deal, Draw, Exchange, Holds, Showdown, Trick
 from solver.twenty_two.options import TwentyTwoOptions, check_players
 from solver.twenty_two.ranking import (follow_problem, lead_problem, beats_or_ties, show_rank,
@@ -88,9 +89,6 @@ def full_deck(n_players: int, opts: TwentyTwoOptions) -> Counter:
         c["Jk"] = opts.jokers(n_players)
     return c
 
-
-def _err(msg: str, st, rule: str) -> RuleError:
-    return RuleError(msg, text=st.text, rule=rule, line=st.line)
 
 
 @dataclass(frozen=True)
