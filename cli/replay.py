@@ -231,15 +231,20 @@ def replay_cmd(record, as_, all_views, as_json, plot, force, upto, jobs):
         if view in views:
             views.remove(view)
         views.insert(0, view)
+    from cli.progress import Line, on_terminal
+
+    line = Line() if on_terminal(as_json) else None
     progress = None
-    if not as_json and sys.stderr.isatty():
+    if line is not None:
         def progress(v, i, n):
-            click.echo(f"\rreplaying {v or PUBLIC}: step {i}/{n}   ", err=True, nl=False)
+            line.show(f"replaying {v or PUBLIC}: step {i}/{n}")
     # the table, the plot and the findings need no step's headline figures; the JSON has them
-    r = replay(rec, views, jobs=jobs or os.cpu_count() or 1, upto=upto, progress=progress,
-               detail=as_json)
-    if progress:
-        click.echo("\r" + " " * 40 + "\r", err=True, nl=False)
+    try:
+        r = replay(rec, views, jobs=jobs or os.cpu_count() or 1, upto=upto, progress=progress,
+                   detail=as_json)
+    finally:
+        if line is not None:
+            line.clear()
     if plot:
         plot_replay(r, plot)
     primary = r.views[view if view is not None else PUBLIC]
