@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import functools
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -71,43 +72,93 @@ def _holders(vm, post, players):
     return keys, out
 
 
-def _posterior_of(record, view, play, budget: Budget, seed: int):
-    from solver.literature import inference
-
-    vm = inference.build(record, view, play)
-    if vm.history:
-        return vm, _history_posterior(vm, seed)
+def _posterior_of(vm, budget: Budget, seed: int) -> Posterior:
+    """The posterior of a view model without unseen events (:func:`solver.advice.posterior`)."""
     kw = {"seed": seed}
     if budget.samples:
         kw["samples"] = budget.samples
     if budget.max_states:
         kw["max_states"] = budget.max_states
     try:
-        post = posterior(vm.model, **kw)
+        return posterior(vm.model, **kw)
     except NoDeal:
         raise vm.inconsistent() from None
-    return vm, post
 
 
-#: further witness histories the advisor draws on a record with unseen events ('?')
+#: further witness histories the advisor draws on a record with unseen events ('?'), as far
+#: as its work allows
 HISTORY_DEALS = 24
+#: a record with unseen events: the CP-SAT work (deterministic seconds, history.Work) of the
+#: view's histories and certainties, and of the spectator's histories (leak_bits) ...
+VIEW_WORK = 0.3
+PUBLIC_WORK = 0.08
+#: ... and the wall-clock seconds both may take together, whatever the machine's load
+HISTORY_SECONDS = 0.8
 
 
-def _history_posterior(vm, seed: int) -> Posterior:
-    """The advisor's deals for a record with unseen events: the witness histories' final
-    places (those covering every possible (card, player) pair, found for the certainties,
-    and :data:`HISTORY_DEALS` more from seeded random objectives). Every one is a consistent
-    history, so an impossible event gets 0 and a certain one 1; the rest are estimates
-    without an error bar (not a uniform sample): ``exact`` is false."""
-    m = vm.model
-    if not m.backbone().consistent:
-        raise vm.inconsistent()
-    m.more_samples(HISTORY_DEALS, seed=seed)
+@dataclass(frozen=True)
+class _Histories:
+    """The advisor's deals of a record with unseen events (:func:`_histories`)."""
+
+    post: Posterior
+    pub: Posterior | None       # the spectator's histories; None: none found in time
+    support: dict               # key -> the players who may hold it now (a superset ...)
+    proved: str                 # ... exact when "all" (HistoryModel.settle)
+    stopped: bool               # the clock stopped the search
+
+
+def _rows(m) -> Posterior:
+    """The final places of the histories ``m`` found, as a (not uniform) posterior."""
     li = {l: i for i, l in enumerate(m.locations)}
     rows = [[li[d[k]] for k in m.cards] for d in m.samples if all(k in d for k in m.cards)]
-    if not rows:
+    return Posterior(m, np.array(rows, dtype=np.int16).reshape(len(rows), len(m.cards)),
+                     False, None)
+
+
+def _histories(vm, vp, seed: int) -> _Histories:
+    """The deals of a record with unseen events: the final places of consistent histories,
+    within :data:`VIEW_WORK` and :data:`HISTORY_SECONDS`.  The view's: those found for its
+    certainties (:meth:`~solver.literature.history.HistoryModel.settle`: histories covering
+    as many (card, player) pairs as a short search finds, then one proof of every place they
+    all agree on), and :data:`HISTORY_DEALS` more from seeded random objectives with the
+    work left.  The spectator's (``vp``, for ``leak_bits``): a covering search within
+    :data:`PUBLIC_WORK`.  Every deal is a whole rule-following history, so a chance is 0 or
+    1 only where ``support`` (what was proved) says so; the rest are estimates without an
+    error bar (not a uniform sample).  Work, not the clock, bounds the search (the same
+    record gives the same advice on any machine); the clock only stops it on a machine too
+    loaded to finish in time (``stopped``)."""
+    from solver.literature.history import Work
+    from solver.model import Backbone
+    from solver.model.budget import TimeUp, current, part
+
+    m = vm.model
+    outer = current()
+    bb, proved, stopped = None, "some", False
+    with part(HISTORY_SECONDS):
+        try:
+            work = Work(VIEW_WORK)
+            bb, proved = m.settle(work, complete=False)     # the certainties first
+            if bb.consistent:
+                if vp is not None:
+                    vp.model.more_samples(HISTORY_DEALS, seed=seed + 1, work=Work(PUBLIC_WORK),
+                                          every=True)
+                if proved != "all" and work.left > 0:   # then the places ruled out
+                    bb, proved = m.settle(work)
+                m.more_samples(HISTORY_DEALS, seed=seed, work=work)
+        except TimeUp as e:
+            if outer is not None and (outer.cancelled or outer.expired()):
+                raise
+            stopped = True
+            if bb is None:
+                proved = "some"
+                bb = getattr(e, "partial_backbone", None) or \
+                    Backbone(True, {k: set(m.locations) for k in m.cards})
+    if not bb.consistent or (not m.samples and not m.one_history()):
         raise vm.inconsistent()
-    return Posterior(m, np.array(rows, dtype=np.int16), False, None)
+    support = {k: {p} for k, p in vm.fixed.items()}
+    support.update({k: set(bb.possible[k]) for k in m.cards})
+    pub = _rows(vp.model) if vp is not None and vp.model.samples else None
+    return _Histories(_rows(m), pub, support, proved, stopped)
 
 
 def suggest(record, view, *, top=None, budget: Budget = Budget(), seed=None,
@@ -126,7 +177,16 @@ def suggest(record, view, *, top=None, budget: Budget = Budget(), seed=None,
     if play.over:
         return Advice("literature", view, False, [], True, "none", 0,
                       notes=["the game is over (LIT-17): no action to suggest"])
-    vm, post = _posterior_of(record, view, play, budget, seed)
+    from solver.literature import inference
+
+    vm = inference.build(record, view, play)
+    vp = inference.build(record, None, play) if with_leak else None
+    hist = _histories(vm, vp, seed) if vm.history else None
+    if hist is not None:
+        post, pub = hist.post, hist.pub
+    else:
+        post = _posterior_of(vm, budget, seed)
+        pub = _posterior_of(vp, budget, seed + 1) if vp is not None else None
     keys, H = _holders(vm, post, players)
     n = post.n
     kpos = {k: j for j, k in enumerate(keys)}
@@ -135,11 +195,14 @@ def suggest(record, view, *, top=None, budget: Budget = Budget(), seed=None,
     est = not post.exact
     on_turn = (not play.over) and play.turn == view
     actions: list[ActionAdvice] = []
-    if with_leak:
-        vp, pub = _posterior_of(record, None, play, budget, seed + 1)
+    if pub is not None:                 # leak_bits computed (the spectator's deals found)
         _, HP = _holders(vp, pub, players)
-    # the view's own hand: keys it certainly holds now
-    mine = {k for k in keys if n and (H[:, kpos[k]] == me).all()}
+    # the view's own hand: keys it certainly holds now (unseen events: as far as proved)
+    support = hist.support if hist is not None else _support(vm) if est else None
+    if hist is not None:
+        mine = {k for k in keys if support[k] == {view}}
+    else:
+        mine = {k for k in keys if n and (H[:, kpos[k]] == me).all()}
     # the questions the engine allows the view with the cards it certainly holds (LIT-6)
     state = play.state()
     opps = [b for b in players if can_ask_whom(state, view, b)]
@@ -157,7 +220,6 @@ def suggest(record, view, *, top=None, budget: Budget = Budget(), seed=None,
     for b, c, hn, ck, hk in questions:
         bi = players.index(b)
         yes_cols[b, c] = (H[:, [kpos[k] for k in ck]] == bi).any(axis=1)
-    support = _support(vm) if est else None
     for b, c, hn, ck, hk in questions:
         yes = yes_cols[b, c]
         p = float(yes.mean()) if n else 0.0
@@ -174,7 +236,7 @@ def suggest(record, view, *, top=None, budget: Budget = Budget(), seed=None,
                 nxt = max(nxt, float(y2[yes].mean()))
         exp_cards = p * (1 + nxt)
         leak = 0.0
-        if with_leak and pub.n:
+        if pub is not None and pub.n:
             other = [k for k in hk if k not in ck]
             fact = (HP[:, [kpos[k] for k in other]] == me).any(axis=1) if other else \
                 np.zeros(pub.n, dtype=bool)
@@ -191,10 +253,11 @@ def suggest(record, view, *, top=None, budget: Budget = Budget(), seed=None,
             more["error"] = {"p": wilson(p, n)}
         actions.append(ActionAdvice(f"{view} asks {b} {c!r}", score, info,
                                     {"yes": p, "no": 1 - p}, leak,
-                                    post.exact and (not with_leak or pub.exact), "question",
+                                    post.exact and (pub is None or pub.exact), "question",
                                     more))
     # claims (LIT-10, LIT-11): any open half-suit
-    safe = _safe_claims(record, view, budget)
+    safe = _safe_of(t, play, team, support) if hist is not None else \
+        _safe_claims(record, view, budget)
     tix = [players.index(q) for q in sorted(team, key=players.index)]
     for hn in open_halves:
         hk = play.keys_of_half(hn)
@@ -237,12 +300,12 @@ def suggest(record, view, *, top=None, budget: Budget = Budget(), seed=None,
         actions.append(ActionAdvice(str(ev), score, 0.0,
                                     {"won": pw, "cancelled": pc, "lost": pl}, 0.0,
                                     is_safe or post.exact, "claim", more))
-    adv = Advice("literature", view, on_turn, actions, post.exact and
-                 (not with_leak or pub.exact), "enumerated" if post.exact else "sampled", n,
+    adv = Advice("literature", view, on_turn, actions, post.exact and (pub is None or pub.exact),
+                 "enumerated" if post.exact else "sampled", n,
                  summary={"safe_claims": sorted(safe), "turn": play.turn})
-    if est and vm.history:
-        adv.notes.append(f"estimates from {n} consistent histories of {view}'s record with "
-                         "unseen events (not a uniform sample; no error bar)")
+    if hist is not None:
+        adv.summary["proved"] = hist.proved
+        adv.notes += _history_notes(hist, view, with_leak)
     elif est:
         adv.notes.append(f"estimates from {n} exact uniform deals of {view}'s posterior")
     adv.sort()
@@ -250,6 +313,47 @@ def suggest(record, view, *, top=None, budget: Budget = Budget(), seed=None,
     if top is not None:
         adv.actions = adv.actions[:top]
     return adv
+
+
+def _history_notes(hist: _Histories, view: str, with_leak: bool) -> list[str]:
+    """What the advice on a record with unseen events rests on (docs/advisor.md)."""
+    n = hist.post.n
+    out = [f"estimates from {n} consistent histories of {view}'s record with unseen events "
+           "(not a uniform sample; no error bar)"]
+    within = "within the advisor's budget" + (" (stopped by the clock)" if hist.stopped else "")
+    if hist.proved == "certain":
+        out.append("every certainty is proved (safe claims and chances of 1 complete); not "
+                   f"every impossible place was ruled out {within}: a chance is 0 only where "
+                   "proved (sleuth analyze proves them all)")
+    elif hist.proved == "own-and-claims":
+        out.append(f"{view}'s own cards and the safe claims are proved, not every other "
+                   f"certainty {within}: a chance is 0 or 1 only where proved (sleuth analyze "
+                   "proves them all)")
+    elif hist.proved == "some":
+        out.append(f"the certainties were not all proved {within}: a chance is 0 or 1 only "
+                   f"where proved, a safe claim or a question {view} may ask can be missing "
+                   "(sleuth analyze proves them all)")
+    if with_leak:
+        out.append(f"leak_bits from {hist.pub.n} histories of the spectator's record"
+                   if hist.pub is not None else
+                   "leak_bits not computed: no history of the spectator's record was found "
+                   "in time (shown as 0)")
+    return out
+
+
+def _safe_of(t, play, team, support) -> dict:
+    """half-suit -> {player: [cards]} for the safe claims (LIT-11(a)) that ``support``
+    (key -> the places it may be) proves: every card of an open half-suit certainly held
+    in ``team``."""
+    out: dict = {}
+    for hn in play.open_halves():
+        hk = play.keys_of_half(hn)
+        if all(len(support[k]) == 1 and next(iter(support[k])) in team for k in hk):
+            alloc: dict = {}
+            for k in hk:
+                alloc.setdefault(next(iter(support[k])), []).append(t.key_card[k])
+            out[hn] = alloc
+    return out
 
 
 def _support(vm) -> dict:

@@ -50,6 +50,52 @@ ALL = "*"
 BACKBONE_STEP = 1.0
 #: seconds for proving every remaining pair impossible at once (else card by card)
 GROUP_STEP = 2.0
+#: seconds of each further history from a random objective (:meth:`HistoryModel.more_samples`)
+SAMPLE_STEP = 0.05
+#: ... and of each search that keeps every better history it finds
+EVERY_STEP = 0.1
+#: of :meth:`HistoryModel.settle`'s work, at most this for its first search ...
+SETTLE_COVER = 0.05
+#: ... and this for each search of its proof of the certainties
+PROOF_STEP = 0.1
+#: what :class:`Work` charges each CP-SAT search besides its deterministic time, per variable
+#: of the model: its set-up and presolve, which that time leaves out (about 0.03 s for the
+#: 2 000 variables of an 8-player record of 60 statements, 0.006 s for a 4-player one)
+SOLVE_WORK = 1.5e-5
+
+
+class Work:
+    """A budget of CP-SAT work, in its deterministic seconds (not the clock's: the same
+    record gives the same histories on any machine and under any load).  Each search may
+    take what is left and is charged its deterministic time plus :data:`SOLVE_WORK` per
+    variable of its model.
+
+    >>> w = Work(0.5); w.left
+    0.5
+    """
+
+    def __init__(self, units: float):
+        self.left = float(units)
+
+    def spend(self, solver, variables: int) -> None:
+        """Charge the search ``solver`` just made in a model of ``variables`` variables."""
+        self.left -= solver.deterministic_time + SOLVE_WORK * variables
+
+
+def _solve(solver, model, callback=None):
+    """``solver.Solve`` (a :func:`~solver.model.budget.cp_solver`), where an UNKNOWN that
+    its deterministic limit caused stays UNKNOWN: under a deadline nearer than its own
+    limit, the capped solver takes every UNKNOWN for the deadline's doing (TimeUp)."""
+    from solver.model.budget import current
+
+    try:
+        return solver.Solve(model, callback) if callback is not None else solver.Solve(model)
+    except TimeUp:
+        d = current()
+        if d is None or d.cancelled or d.expired() or \
+                solver.wall_time >= 0.9 * solver.parameters.max_time_in_seconds:
+            raise
+        return cp_model.UNKNOWN
 
 
 def _const(term) -> bool:
@@ -537,6 +583,8 @@ class HistoryModel:
         #: the unseen parts of each history the backbone found (:meth:`course`)
         self.courses: list[dict[int, Ask]] = []
         self._bb: Backbone | None = None
+        #: what :meth:`settle` proved certain (card -> place) and the ranks it finished
+        self._certain: tuple[dict, int] | None = None
         self._base = None
 
     def name(self, key) -> str:
@@ -549,6 +597,12 @@ class HistoryModel:
         if extra is not None:
             extra(b, final)
         return b, final
+
+    def _built(self):
+        """The whole model, built once (:meth:`build`; the searches add to copies of it)."""
+        if self._base is None:
+            self._base = self.build(False)
+        return self._base
 
     @staticmethod
     def _solver(seconds, deterministic: float | None = None):
@@ -622,10 +676,26 @@ class HistoryModel:
         cover as many unseen pairs as CP-SAT finds in :data:`BACKBONE_STEP` seconds (each
         better deal on the way a witness too); then each pair still unseen on its own
         (possible, or proven impossible)."""
+        if self._bb is None:
+            self._cover(None)
+        assert self._bb is not None
+        return self._bb
+
+    def bounded_backbone(self, work: "Work") -> tuple[Backbone, bool]:
+        """:meth:`backbone` within ``work`` (CP-SAT's deterministic time, :class:`Work`):
+        (the backbone, True) when it finished, else (what it settled, False): each card's
+        places found in a history plus those not yet ruled out -- a superset of the true
+        places, so a card left one place is certain and a place left out is impossible.
+        The histories found either way are in :attr:`samples`; none when the work ran out
+        before the first (see :meth:`one_history`)."""
         if self._bb is not None:
-            return self._bb
-        b, final = self.build(False)
-        m = b.m
+            return self._bb, True
+        return self._cover(work)
+
+    def _cover(self, work: "Work | None") -> tuple[Backbone, bool]:
+        b, final = self._built()
+        m = b.m.clone()             # the objectives go on a copy (the same variables)
+        size = len(m.Proto().variables)
         possible = {k: set() for k in self.cards}
         unseen = set()
         for (k, p), v in final.items():
@@ -633,6 +703,12 @@ class HistoryModel:
                 possible[k].add(p)
             elif not _const(v):
                 unseen.add((k, p))
+        # the histories already found (an earlier, bounded search) are witnesses too
+        known = bool(self.samples)
+        for deal in self.samples:
+            for k, p in deal.items():
+                possible[k].add(p)
+                unseen.discard((k, p))
         solver = self._solver(60.0, BACKBONE_STEP)
 
         def take(used):
@@ -651,6 +727,17 @@ class HistoryModel:
             return Backbone(True, {k: possible[k] | {p for (c, p) in unseen if c == k}
                                    for k in self.cards})
 
+        def solve(s, model, step, callback=None):
+            """``s.Solve`` within the work left (``None``: out of work, not solved)."""
+            if work is not None:
+                if work.left <= 0:
+                    return None
+                s.parameters.max_deterministic_time = min(step, work.left)
+            st = _solve(s, model, callback)
+            if work is not None:
+                work.spend(s, size)
+            return st
+
         # every improving history of a covering step is a witness too (not only its last):
         # each covers pairs, so fewer steps (each a whole presolve and search) are needed
         each = _each_solution_class()(take)
@@ -660,23 +747,25 @@ class HistoryModel:
             st = cp_model.UNKNOWN
             if unseen:
                 m.Maximize(sum(final[x] for x in unseen))
-                st = solver.Solve(m, each)
-            if st == cp_model.UNKNOWN:
+                st = solve(solver, m, BACKBONE_STEP, each)
+            if st in (cp_model.UNKNOWN, None) and not known:
                 m.ClearObjective()
-                st = self._solver(60.0).Solve(m, each)
+                st = solve(self._solver(60.0), m, 60.0, each)
         except TimeUp as e:         # what the model's own facts settle (and the histories found)
             e.partial_backbone = partial()
             raise
-        if st in (cp_model.INFEASIBLE, cp_model.MODEL_INVALID):
+        if st in (cp_model.INFEASIBLE, cp_model.MODEL_INVALID) and not known:
             self._bb = Backbone(False, {k: set() for k in self.cards})
-            return self._bb
-        if st == cp_model.UNKNOWN:
+            return self._bb, True
+        if st in (cp_model.UNKNOWN, None) and not known:
+            if work is not None:
+                return partial(), False
             raise BudgetError("CP-SAT could not find a history in time")
         try:
             while unseen:
                 before = len(unseen)
                 m.Maximize(sum(final[x] for x in unseen))
-                st = solver.Solve(m, each)
+                st = solve(solver, m, BACKBONE_STEP, each)
                 if st not in (cp_model.OPTIMAL, cp_model.FEASIBLE) or len(unseen) == before:
                     break
             m.ClearObjective()
@@ -687,7 +776,7 @@ class HistoryModel:
             while unseen:      # all remaining pairs at once: one proof settles them all
                 m2 = m.clone()
                 m2.AddBoolOr([m2.get_bool_var_from_proto_index(final[x].Index()) for x in unseen])
-                st = quick.Solve(m2)
+                st = solve(quick, m2, GROUP_STEP)
                 if st == cp_model.INFEASIBLE:
                     unseen.clear()
                 elif st in (cp_model.OPTIMAL, cp_model.FEASIBLE):
@@ -702,36 +791,163 @@ class HistoryModel:
                     m2 = m.clone()
                     lits = [m2.get_bool_var_from_proto_index(final[k, p].Index()) for p in rest]
                     m2.AddBoolOr(lits)
-                    st = one.Solve(m2)
+                    st = solve(one, m2, 30.0)
                     if st == cp_model.INFEASIBLE:
                         for p in rest:
                             unseen.discard((k, p))
                         break
-                    if st == cp_model.UNKNOWN:
+                    if st in (cp_model.UNKNOWN, None):
+                        if work is not None and work.left <= 0:
+                            return partial(), False
                         raise BudgetError("CP-SAT could not finish the certainties in time")
                     take(one)
         except TimeUp as e:
             e.partial_backbone = partial()
             raise
         self._bb = Backbone(True, possible)
-        return self._bb
+        return self._bb, True
 
-    def more_samples(self, n: int, seed: int = 0):
+    def settle(self, work: Work, complete: bool = True) -> tuple[Backbone, str]:
+        """The backbone within ``work``, the certainties first (the advisor's budget): a
+        search from a random objective of at most :data:`SETTLE_COVER` finds histories
+        (every better one on its way, :meth:`more_samples`); the places they all agree on
+        are proved certain, a rank at a time (:meth:`_prove_agreed`, once); with
+        ``complete``, the work left goes on with :meth:`bounded_backbone` (a later call goes
+        on from there).  Returns (backbone, what is proved): ``"all"`` (the backbone; an
+        inconsistent one when there is no history); else every card proved certain has its
+        one place and the others the places found or not yet ruled out, and what is proved
+        is ``"certain"`` (every certain card), ``"own-and-claims"`` (those of the view's
+        own hand and of the half-suits its team may claim, :meth:`_rank`) or ``"some"``.
+        The histories found are in :attr:`samples`."""
+        if self._bb is not None:
+            return self._bb, "all"
+        if self._certain is None:
+            first = Work(min(SETTLE_COVER, work.left))
+            before = first.left
+            self.more_samples(1, seed=len(self.record.statements), work=first, every=True)
+            work.left -= before - first.left
+            if not self.samples and not self.one_history():
+                self._bb = Backbone(False, {k: set() for k in self.cards})
+                return self._bb, "all"
+            self._certain = self._prove_agreed(work)
+        bb, done = self._cover(work if complete else Work(0.0))
+        if done:
+            return bb, "all"
+        known, ranks = self._certain
+        return Backbone(True, {k: {known[k]} if k in known else bb.possible[k]
+                               for k in self.cards}), \
+            "certain" if ranks == 3 else "own-and-claims" if ranks == 2 else "some"
+
+    def _agreed(self) -> dict:
+        """card -> place of the cards every history found (:attr:`samples`) leaves at one
+        place."""
+        out = {}
+        for k in self.cards:
+            places = {d.get(k) for d in self.samples}
+            if len(places) == 1:
+                out[k] = next(iter(places))
+        return out
+
+    def _rank(self, agreed: dict) -> dict:
+        """The order in which :meth:`_prove_agreed` proves the agreed places: 0 the view's own
+        cards (what it may ask, LIT-6), 1 those of an open half-suit whose every card is
+        agreed (or known) within the view's team (a safe claim, LIT-11), 2 the rest."""
+        t = self.table
+        team = set(t.team_of(self.view)) if self.view in t.players else set()
+        where = {**self.fixed, **agreed}
+        out = {k: 2 for k in agreed}
+        for h in self.play.open_halves() if team else ():
+            hk = self.play.keys_of_half(h)
+            if all(where.get(k) in team for k in hk):
+                out.update({k: 1 for k in hk if k in agreed})
+        out.update({k: 0 for k, p in agreed.items() if p == self.view})
+        return out
+
+    def _prove_agreed(self, work: Work) -> tuple[dict, int]:
+        """(card -> place, the ranks finished: 3 is every certain card): the places the histories
+        found (:attr:`samples`, at least one) all agree on, proved in the order of
+        :meth:`_rank`, each rank by one search proving no history leaves any of its cards
+        elsewhere; as far as ``work`` goes.  The search maximises the agreements a history
+        breaks: each better history it finds is a witness, its cards drop out of the agreed
+        ones and the proof is tried again."""
+        proved: dict = {}
+        if not self.samples:
+            return proved, 0
+        b0, final = self._built()
+        size = len(b0.m.Proto().variables)
+        solver = self._solver(30.0, PROOF_STEP)
+
+        def take(used):
+            self.samples.append(self._read(used, final))
+
+        each = _each_solution_class()(take)
+        for rank in (0, 1, 2):
+            while True:
+                agreed = self._agreed()
+                ranks = self._rank(agreed)
+                todo = {k: p for k, p in agreed.items() if ranks[k] == rank and k not in proved}
+                lits = [final[k, p] for k, p in todo.items() if not _const(final[k, p])]
+                if not lits:            # the model's own facts fix every one of them
+                    proved.update(todo)
+                    break
+                if work.left <= 0:
+                    return proved, rank
+                m2 = b0.m.clone()
+                broken = [m2.get_bool_var_from_proto_index(v.Index()).Not() for v in lits]
+                m2.AddBoolOr(broken)
+                m2.Maximize(sum(broken))
+                solver.parameters.max_deterministic_time = min(PROOF_STEP, work.left)
+                st = _solve(solver, m2, each)
+                work.spend(solver, size)
+                if st == cp_model.INFEASIBLE:
+                    proved.update(todo)
+                    break
+                if st not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+                    return proved, rank
+        return proved, 3
+
+    def one_history(self) -> bool:
+        """Find one consistent history (its final places added to :attr:`samples`), as long
+        as the analysis's deadline allows; ``False`` when there is none."""
+        b, final = self._built()
+        solver = self._solver(60.0)
+        st = solver.Solve(b.m)
+        if st in (cp_model.INFEASIBLE, cp_model.MODEL_INVALID):
+            return False
+        if st == cp_model.UNKNOWN:
+            raise BudgetError("CP-SAT could not find a history in time")
+        self.samples.append(self._read(solver, final))
+        return True
+
+    def more_samples(self, n: int, seed: int = 0, work: "Work | None" = None,
+                     every: bool = False):
         """``n`` further consistent histories' final places, from random objectives (witnesses,
-        not a uniform sample)."""
-        b, final = self.build(False)
+        not a uniform sample); fewer when ``work`` (:class:`Work`) runs out.  ``every``: each
+        search (with presolve, :data:`EVERY_STEP`) keeps every better history it finds on
+        the way, not only its last: several histories a search."""
+        b, final = self._built()
+        m = b.m.clone()
         rng = random.Random(seed)
-        solver = self._solver(30.0, 0.05)
-        solver.parameters.cp_model_presolve = False
+        solver = self._solver(30.0, EVERY_STEP if every else SAMPLE_STEP)
+        solver.parameters.cp_model_presolve = every
+        each = _each_solution_class()(lambda used: self.samples.append(self._read(used, final)))
         terms = [(v, rng.randint(-3, 3)) for v in final.values() if not _const(v)]
         for _ in range(n):
+            if work is not None and work.left <= 0:
+                break
             if terms:
-                b.m.Maximize(sum(w * v for v, w in terms))
+                m.Maximize(sum(w * v for v, w in terms))
                 terms = [(v, rng.randint(-3, 3)) for v, _ in terms]
-            st = solver.Solve(b.m)
+            if work is not None:
+                solver.parameters.max_deterministic_time = min(
+                    EVERY_STEP if every else SAMPLE_STEP, work.left)
+            st = _solve(solver, m, each if every else None)
+            if work is not None:
+                work.spend(solver, len(m.Proto().variables))
             if st not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
                 break
-            self.samples.append(self._read(solver, final))
+            if not every:
+                self.samples.append(self._read(solver, final))
 
     def counts(self) -> dict[str, int | None]:
         """Each player's card count now, where every consistent history agrees (else
@@ -760,9 +976,7 @@ class HistoryModel:
     def possible_with(self, require) -> bool:
         """Whether some consistent history ends with ``require(b, final)`` (adds constraints;
         on a copy of the model built once)."""
-        if self._base is None:
-            self._base = self.build(False)
-        b0, final0 = self._base
+        b0, final0 = self._built()
         b = _Copy(b0.m.clone())
         final = {x: (v if _const(v) else b.m.get_bool_var_from_proto_index(v.Index()))
                  for x, v in final0.items()}
