@@ -7,7 +7,7 @@ from solver.model import reuse
 
 from .plan import Plan
 from .problem import OverBudget, Problem
-from .programme import Programme
+from .programme import Programme, give_back_memory, table_bytes
 from .tuning import settings
 
 
@@ -15,10 +15,35 @@ from .tuning import settings
 _LAST: dict[tuple, tuple[Problem, Plan, Programme]] = {}
 
 
+#: a dropped programme of at least this many bytes of tables has its memory handed back
+#: to the system (programme.give_back_memory)
+GIVE_BACK = 32 << 20
+
+
 def keep_last(model, prob: Problem, plan: Plan, dp: Programme) -> None:
     """Keep ``model``'s float programme for the draws and chances asked next."""
     _LAST.clear()
     _LAST[fingerprint(model)] = (prob, plan, dp)
+
+
+def _drop(dps) -> None:
+    """The programmes ``dps`` were just dropped: hand their memory back to the system
+    when it was large (the next step of a replay may need far less)."""
+    if sum(table_bytes(dp) for dp in dps) >= GIVE_BACK:
+        give_back_memory()
+
+
+def forget_other(model) -> None:
+    """Drop the kept programme unless it is ``model``'s: a new count is about to be made,
+    and the one kept for another model would otherwise stay in memory beside it while it
+    is built (only a count of that model reads it)."""
+    key = fingerprint(model)
+    if _LAST and key not in _LAST:
+        dropped = [v[2] for v in _LAST.values()]
+        _LAST.clear()
+        memo = reuse.current()
+        if memo is None or not any(d is dp for d in dropped for _, dp in memo.built.values()):
+            _drop(dropped)
 
 
 def last_programme(model) -> tuple[Problem, Plan, Programme] | None:
@@ -76,6 +101,15 @@ def programme(prob: Problem, plan_args: dict, dp_args: dict,
             memo.hits += 1
             memo.keep(memo.built, key, memo.built[key], reuse.PROGRAMMES)
             return memo.built[key]
+    if memo is not None and memo.built:
+        # the new programme replaces the block's oldest: dropped now rather than once the
+        # new one is built (the two at once were a replay's peak of memory)
+        old = []
+        while len(memo.built) >= reuse.PROGRAMMES:
+            old.append(memo.built.pop(next(iter(memo.built)))[1])
+        if not any(v[2] is d for d in old for v in _LAST.values()):
+            _drop(old)
+        del old
     try:
         plan = Plan(prob, **plan_args)
         dp = Programme(plan, deadline=deadline, **dp_args)

@@ -9,7 +9,7 @@ import numpy as np
 
 from solver.model.witness import Infeasible
 
-from .cache import keep_last, last_programme, programme
+from .cache import forget_other, keep_last, last_programme, programme
 from .plan import Plan
 from .problem import Counting, OverBudget, Problem, apart_problem, simplify
 from .programme import Programme
@@ -92,6 +92,7 @@ def exact_count(model, *, exact_ints: bool = False, max_states: int | None = Non
     """
     deadline = None if time_budget is None else time.perf_counter() + time_budget
     try:
+        forget_other(model)     # (its memory free before this count's is taken)
         if apart is None:
             prob, plan_args = simplify(model), {}
         else:
@@ -102,7 +103,7 @@ def exact_count(model, *, exact_ints: bool = False, max_states: int | None = Non
                              deadline)
         if dp.total == 0:
             return inconsistent(model)
-        dp.backward()
+        dp.backward(full=False)     # (the marginals' tables alone: see Programme.backward)
     except Infeasible:
         return inconsistent(model)
     if not exact_ints:      # kept for sample_deals on the same model (the analyses draw next)
@@ -151,6 +152,7 @@ def all_in_chances(model, events, *, max_states: int = 200_000,
     kept = last_programme(model)
     if kept is not None and _splits(kept[0], kept[1], split, loc_split):
         prob, plan, dp = kept           # the count just made already keeps them apart
+        dp.backward()                   # (its backward values, when the count dropped them)
     else:
         try:
             prob = simplify(model, split=split, loc_split=loc_split)
@@ -188,11 +190,11 @@ def all_in_chances(model, events, *, max_states: int = 200_000,
                        max(b for _, b, _ in spans.values())):
             for e, (a, _, _) in spans.items():
                 if a == t:
-                    vecs[e] = dp.fwd[t]
+                    vecs[e] = dp.fwd[t]   # (counted again when dropped)
             if not vecs:
                 continue
             src, k, idx, w = dp.transitions(t)
-            n_next = len(dp.fwd[t + 1])
+            n_next = dp.sizes[t + 1]
             for e in list(vecs):
                 contrib = vecs[e][src] * w
                 if t in spans[e][2]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 import random
 import time
+import weakref
 from collections import defaultdict
 from typing import Any, NamedTuple
 
@@ -37,6 +38,25 @@ def _keep_freed_memory() -> bool:
 
 
 KEPT_FREED_MEMORY = _keep_freed_memory()
+
+
+def give_back_memory() -> None:
+    """Hand the freed memory glibc keeps (see :func:`_keep_freed_memory`) back to the
+    system: called once a large programme is dropped, so that a process that goes on with
+    small ones does not keep the large one's resident size.  A no-op without glibc."""
+    import ctypes
+    try:
+        ctypes.CDLL(None).malloc_trim(0)
+    except (OSError, AttributeError):   # pragma: no cover - not glibc
+        pass
+
+
+def table_bytes(dp: "Programme") -> int:
+    """The bytes of a programme's tables (keys, forward and backward values, kept
+    transitions)."""
+    n = sum(a.nbytes for a in _held(dp.keys)) + sum(a.nbytes for a in _held(dp.fwd))
+    n += sum(a.nbytes for a in _held(getattr(dp, "bwd", [])))
+    return n + dp.kept_transitions.nbytes()
 
 
 def run_starts(a: np.ndarray) -> np.ndarray:
@@ -84,6 +104,128 @@ class _Collapse(NamedTuple):
     least: int                  # the fill from which a state is cut: full, or full - 1
 
 
+class _Kept(dict):
+    """The transitions a programme keeps, by step: ``(source state (int32), k (int8),
+    index of the next state (int32), index of the binomial (int32))``.  A step may be
+    kept as the next-state index of every transition its expansion gives (-1 where the
+    next state is dead) alone: :meth:`get` expands it again (the same transitions in the
+    same order, so the same sums), 4 bytes a transition instead of 13."""
+
+    def __init__(self, dp: "Programme"):
+        super().__init__()
+        self.dp = weakref.proxy(dp)     # (no cycle: a dropped programme is freed at once)
+
+    def get(self, t, default=None):
+        v = dict.get(self, t)
+        if v is None:
+            return default
+        if isinstance(v, tuple):
+            return v
+        src, k, _, widx = self.dp._expand(t, self.dp.keys[t])
+        src = src.astype(np.int32, copy=False)
+        k = k.astype(np.int8, copy=False)
+        widx = widx.astype(np.int32, copy=False)
+        if len(v) and v.min() >= 0:     # no transition to a dead state
+            return src, k, v, widx
+        ok = v >= 0
+        return src[ok], k[ok], v[ok], widx[ok]
+
+    def __getitem__(self, t):
+        v = self.get(t)
+        if v is None:
+            raise KeyError(t)
+        return v
+
+    def values(self):  # type: ignore[override]
+        return [self[t] for t in self]
+
+    def items(self):  # type: ignore[override]
+        return [(t, self[t]) for t in self]
+
+    def nbytes(self) -> int:
+        """The bytes kept."""
+        return sum(sum(x.nbytes for x in v) if isinstance(v, tuple) else v.nbytes
+                   for v in dict.values(self))
+
+
+class _Forward(list):
+    """The forward values of a compiled float programme, by boundary.  An entry may be
+    dropped (``None``): reading it counts it again, and every entry before it back to
+    the last one kept, from the steps' transitions -- each state's terms added in the
+    order of its transitions, as the forward pass's ``reduce_sorted`` added them (the same
+    values).  The entries counted again are kept until dropped again (the backward pass
+    reads a segment from its end down)."""
+
+    def __init__(self, dp: "Programme", first: np.ndarray):
+        super().__init__([first])
+        self.dp = weakref.proxy(dp)
+
+    def __getitem__(self, t):
+        v = list.__getitem__(self, t)
+        if v is not None or isinstance(t, slice):
+            return v
+        t = t if t >= 0 else len(self) + t
+        b = max(i for i in range(t) if list.__getitem__(self, i) is not None)
+        vals = list.__getitem__(self, b)
+        for i in range(b, t):
+            src, _, idx, w = self.dp.transitions(i)
+            vals = np.bincount(idx, weights=vals[src] * w, minlength=self.dp.sizes[i + 1])
+            self[i + 1] = vals
+        return vals
+
+
+class _Keys(list):
+    """The states (sorted keys) of a compiled float programme, by boundary.  An entry may
+    be held packed (:meth:`pack`: the first key and the gaps between consecutive keys in
+    32 bits, half the bytes); reading it unpacks it (the same keys), the last few
+    unpacked being kept at hand."""
+
+    #: the entries kept unpacked at hand (a pass reads a boundary and its neighbour)
+    HELD = 3
+
+    def __init__(self, first: np.ndarray):
+        super().__init__([first])
+        self.held: dict[int, np.ndarray] = {}
+
+    def __iter__(self):
+        return (self[i] for i in range(len(self)))
+
+    def pack(self, t: int) -> None:
+        """Hold entry ``t`` packed, when its gaps fit in 32 bits."""
+        keys = list.__getitem__(self, t)
+        if len(keys) < 2:
+            return
+        gaps = np.diff(keys)
+        if gaps.max() < 1 << 32:
+            list.__setitem__(self, t, (int(keys[0]), gaps.astype(np.uint32)))
+
+    def __getitem__(self, t):
+        v = list.__getitem__(self, t)
+        if not isinstance(v, tuple):
+            return v
+        t = t if t >= 0 else len(self) + t
+        keys = self.held.get(t)
+        if keys is None:
+            first, gaps = v
+            keys = np.empty(len(gaps) + 1, dtype=np.int64)
+            keys[0] = first
+            np.cumsum(gaps, dtype=np.int64, out=keys[1:])
+            keys[1:] += first
+            if len(self.held) >= self.HELD:
+                self.held.pop(next(iter(self.held)))
+            self.held[t] = keys
+        return keys
+
+
+def _held(tables) -> list:
+    """The arrays a list of tables holds now (none counted again, the packed ones as
+    packed)."""
+    out: list[np.ndarray] = []
+    for a in list.__iter__(tables):
+        out += a[1:] if isinstance(a, tuple) else [] if a is None else [a]
+    return out
+
+
 class Programme:
     """Forward tables (sorted state keys and counts per boundary), backward tables,
     expected count per cell, uniform samples.
@@ -93,6 +235,7 @@ class Programme:
     positive, so the relative error stays below ~(steps + 2) * 2**-53)."""
 
     _colmass: dict[tuple[int, int], float | int]    # column_mass, once computed
+    bwd_full: bool          # every backward table held (backward(full=False) drops some)
 
     def __init__(self, plan: Plan, exact: bool, max_states: int | None = None,
                  deadline: float | None = None, residues: bool = True,
@@ -316,16 +459,27 @@ class Programme:
         plan = self.plan
         T = len(plan.order)
         one = np.ones(1, dtype=self.dtype)
-        self.fwd: list[Any] = [one]     # an entry is None where a collapse dropped it
-        self.keys = [np.zeros(1, dtype=np.int64)]
+        # an entry is None where a collapse dropped it, or (_Forward) where it can be
+        # counted again when read
+        lean = kern is not None and not self.exact and not self.nprimes \
+            and self.collapse is None
+        self.fwd: list[Any] = _Forward(self, one) if lean else [one]
+        every = tun.forward_checkpoint
+        first = np.zeros(1, dtype=np.int64)
+        self.keys: list[Any] = _Keys(first) if lean else [first]
+        self.sizes = [1]        # the number of states at each boundary
         res = np.ones((self.nprimes, 1), dtype=np.int64)
         merged = 0          # for the rounding bound: sum over steps of the largest merge
-        self.kept_transitions: dict[int, tuple] = {}
+        self.kept_transitions = _Kept(self)
         kept = 0
+        held = 0            # about the bytes of the tables so far (see Tuning.full_tables)
         checked = 0             # states after the last check for dead ones
         # the compiled step (float programme without residues): expansion and terms in
         # one pass, the sorted transitions summed in another (see _kernel)
         fused = kern is not None and not self.exact and not self.nprimes
+        #: a compiled float programme: its forward values can be dropped and counted again
+        #: (_Forward), its states packed (_Keys)
+        self.lean = lean
         for t in range(T):
             st = plan.steps[t]
             if fused and st.merge is None:
@@ -380,9 +534,20 @@ class Programme:
                     if sel is not None:
                         ts, tk, inv, tw = ts[sel], tk[sel], inv[sel], tw[sel]
                     kept += len(inv)
-                    self.kept_transitions[t] = (ts.astype(np.int32, copy=False),
-                                                tk.astype(np.int8, copy=False), inv,
-                                                tw.astype(np.int32, copy=False))
+                    if self.collapse is None and held > tun.full_tables:
+                        # only the next state of every transition (-1: a dead one): the
+                        # rest is expanded again when read (_Kept), a third of the bytes
+                        if alive is not None:
+                            full = np.full(len(new), -1, dtype=np.int32)
+                            full[live] = inv
+                            inv = full
+                        self.kept_transitions[t] = inv
+                        held += inv.nbytes
+                    else:
+                        self.kept_transitions[t] = (ts.astype(np.int32, copy=False),
+                                                    tk.astype(np.int8, copy=False), inv,
+                                                    tw.astype(np.int32, copy=False))
+                        held += 13 * len(inv)
                 if self.collapse is not None and t in self.collapse.tag_at:
                     keys, vals, runs = self._collapse_step(t, keys, vals)
                     merged += runs
@@ -403,9 +568,18 @@ class Programme:
             self._check_budget(len(keys))
             self.fwd.append(vals)
             self.keys.append(keys)
+            self.sizes.append(len(keys))
+            held += 16 * len(keys)          # (its keys and forward values)
+            big = lean and held > tun.full_tables
+            if big and isinstance(self.keys, _Keys):
+                self.keys.pack(t)   # (unpacked when read: _Keys)
             if self.collapse is not None:
                 # the composition counts need no forward value before the last boundary
                 # (each entry keeps its own): half the memory of the programme
+                self.fwd[t] = None
+            elif big and t % every and t not in plan.merges:
+                # read again only by the backward pass (or column_mass, at the merges):
+                # counted again then from the last one kept (_Forward), a segment at a time
                 self.fwd[t] = None
         nfinal = len(self.fwd[T])
         # relative error bound of the float forward values (all terms positive): each
@@ -699,19 +873,35 @@ class Programme:
             out[s[starts]] = np.add.reduceat(vals[order], starts)
         return out
 
-    def backward(self, deadline: float | None = None):
+    def backward(self, deadline: float | None = None, full: bool = True):
         """Backward tables and the expected count of every cell (in units of deals).
         Costs about as much as the forward pass (whose transitions it reuses); ``deadline``
-        (perf_counter time) aborts it with :class:`OverBudget`."""
+        (perf_counter time) aborts it with :class:`OverBudget`.
+
+        ``full=False`` (the marginals alone: :meth:`column_mass`): a programme whose
+        forward values can be counted again exactly (:class:`_Forward`) drops, as the
+        pass goes, the backward values no marginal reads and the forward values before the
+        end (but at the merges): the peak is then about the forward pass's instead of a
+        third more.  A full call afterwards counts the backward values again (the same
+        values, the same sums)."""
         kern = kernel()
         if self.collapse is not None:
             raise RuntimeError("a programme whose tags collapse keeps no forward values "
                                "before its end: only composition_counts reads it")
         if hasattr(self, "bwd"):
+            if full and not self.bwd_full:
+                self.bwd = self._backward_values()
+                self.bwd_full = True
             return
         T = len(self.plan.order)
         bwd: list[Any] = [None] * (T + 1)
         bwd[T] = np.ones(len(self.fwd[T]), dtype=self.dtype)
+        lean = not full and self.lean
+        if lean:
+            merged = {v for _, _, v in self.plan.merges.values()}
+            keep_b = {t + 1 for t, c in enumerate(self.plan.order) if c[1] in merged}
+            every = tuning.CURRENT.forward_checkpoint
+            keep_f = {0, T} | set(self.plan.merges) | set(range(0, T, every))
         self.cell_mass = {}
         span = 0
         nterms = 0
@@ -734,7 +924,14 @@ class Programme:
             st = self.plan.steps[t]
             span += st.hi - st.lo + 3
             nterms = max(nterms, len(src))
+            if lean:
+                kept = src = None       # (this step's transitions freed before the next's)
+                if t + 1 not in keep_b:
+                    bwd[t + 1] = None
+                if t not in keep_f:
+                    self.fwd[t] = None
         self.bwd = bwd
+        self.bwd_full = not lean
         # relative error bound of every float marginal: forward and backward factors,
         # the (pairwise) sum over the transitions of a cell and the final division (and
         # with merged columns, the share passes: another forward factor and the sum of
@@ -742,6 +939,25 @@ class Programme:
         self.rounding = 0.0 if self.exact else (
             (4 if self.plan.merges else 2) * self.delta_fwd + span * UNIT * 1.01
             + (math.log2(nterms + 1) + 16 + 2 * len(self.plan.merges)) * UNIT)
+
+    def _backward_values(self) -> list:
+        """Every backward table, counted as :meth:`backward` counts them (the same
+        transitions in the same order: the same values)."""
+        kern = kernel()
+        T = len(self.plan.order)
+        bwd: list[Any] = [None] * (T + 1)
+        bwd[T] = np.ones(self.sizes[T], dtype=self.dtype)
+        nofwd = np.zeros(max(self.sizes))
+        for t in range(T - 1, -1, -1):
+            _deadline("the probabilities")
+            kept = self.kept_transitions.get(t) if kern is not None and not self.exact else None
+            if kept is not None:
+                bwd[t] = kern.backward_step(*kept, self.bin, bwd[t + 1], nofwd,
+                                            self.sizes[t])[0]
+            else:
+                src, k, idx, w = self.transitions(t)
+                bwd[t] = self._segment_sum(src, w * bwd[t + 1][idx], self.sizes[t])
+        return bwd
 
     def column_mass(self) -> dict[tuple[int, int], float | int]:
         """Expected count (in deals) of every class in every column of the problem.
@@ -754,7 +970,7 @@ class Programme:
         exact) instead of ``C(ra + rb, ra)``, and at each later merge of its column the
         same for that column's side; its mass in a cell of the merged column is that
         pass's forward values times the weights, the backward values and ``k``."""
-        self.backward()
+        self.backward(full=False)
         if hasattr(self, "_colmass"):
             return self._colmass
         plan = self.plan
@@ -788,7 +1004,7 @@ class Programme:
                     if c == cur and len(src):
                         m = (vals * self.bwd[t + 1][idx] * k).sum()
                         mass[r, a] += int(m) if self.exact else float(m)
-                g = self._segment_sum(idx, vals, len(self.fwd[t + 1]))
+                g = self._segment_sum(idx, vals, self.sizes[t + 1])
         self._colmass = dict(mass)
         return self._colmass
 
@@ -830,7 +1046,7 @@ class Programme:
         src, k, idx, contrib = src[pos], k[pos], idx[pos], contrib[pos]
         order = np.argsort(src, kind="stable")
         tab = (np.cumsum(contrib[order]), k[order].astype(np.int8), idx[order],
-               np.searchsorted(src[order], np.arange(len(self.fwd[t]) + 1)))
+               np.searchsorted(src[order], np.arange(self.sizes[t] + 1)))
         size = self.__dict__.get("_cache_size", 0) + len(src)
         if size <= tuning.CURRENT.sampling_cache:
             self._cache_size = size

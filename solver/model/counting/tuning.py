@@ -97,6 +97,13 @@ class Tuning:
     max_parts: int = 1 << 14
     #: the most transitions a programme's sampling tables keep between draws
     sampling_cache: int = 4_000_000
+    #: a programme whose tables pass this many bytes keeps the transitions of its next
+    #: steps as next-state indices alone (expanded again when read), and a compiled float
+    #: one its next states packed and the forward values of every ``forward_checkpoint``
+    #: boundaries alone (and of its merges), counting the others again when read (the
+    #: same values: docs/counting.md, "Limits")
+    full_tables: int = 16 << 20
+    forward_checkpoint: int = 8
 
 
 #: the tuning the analyses run with
