@@ -211,9 +211,10 @@ class _Keys(list):
             keys[0] = first
             np.cumsum(gaps, dtype=np.int64, out=keys[1:])
             keys[1:] += first
-            if len(self.held) >= self.HELD:
-                self.held.pop(next(iter(self.held)))
-            self.held[t] = keys
+            # a new dict, never one changed in place (another thread may be reading it)
+            held = dict(list(self.held.items())[1 - self.HELD:])
+            held[t] = keys
+            self.held = held
         return keys
 
 
