@@ -128,12 +128,13 @@ def _histories(vm, vp, seed: int) -> _Histories:
     record gives the same advice on any machine); the clock only stops it on a machine too
     loaded to finish in time (``stopped``)."""
     from solver.literature.history import Work
-    from solver.model import Backbone
+    from solver.model import Backbone, cp_model
     from solver.model.budget import TimeUp, current, part
 
     m = vm.model
     outer = current()
     bb, proved, stopped = None, "some", False
+    cp_model.CpModel        # OR-Tools loaded before the clock starts (once a process)
     with part(HISTORY_SECONDS):
         try:
             work = Work(VIEW_WORK)
