@@ -522,7 +522,9 @@ def test_literature_advice_on_a_record_with_unseen_events():
         p = a.p_answers["yes"]
         certain = any(sup[k] == {b} for k in keys)
         possible = any(b in sup[k] for k in keys)
-        assert (p == 1.0) == certain and (p == 0.0) == (not possible), a.action
+        assert (p < 1.0 or certain) and (p > 0.0 or not possible), a.action
+        if adv.summary["proved"] == "all":      # every 0 and 1 once the backbone is whole
+            assert (p == 1.0) == certain and (p == 0.0) == (not possible), a.action
 
 
 def test_review_works_on_every_advised_sample(tmp_path):
