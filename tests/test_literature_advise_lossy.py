@@ -143,10 +143,11 @@ def test_the_clock_cuts_the_search_short_and_says_so(monkeypatch):
             suggest(rec, view)
 
 
-def test_the_samples_lossy_record_is_advised_from_its_whole_backbone():
+def test_the_samples_lossy_record_is_advised_from_its_whole_backbone(monkeypatch):
     """The 6-player lossy sample is small enough for the whole backbone within the
     advisor's work: every 0 and 1 is the analysis's, and the note says where the leak comes
     from."""
+    monkeypatch.setattr(advise, "HISTORY_SECONDS", 600.0)      # work, not the clock
     rec = read_record("samples/literature/lossy-six-players.txt")
     adv = suggest(rec, rec.header.me)
     assert adv.summary["proved"] == "all"
