@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import functools
 import math
+import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -92,7 +93,8 @@ HISTORY_DEALS = 24
 #: view's histories and certainties, and of the spectator's histories (leak_bits) ...
 VIEW_WORK = 0.3
 PUBLIC_WORK = 0.08
-#: ... and the wall-clock seconds both may take together, whatever the machine's load
+#: ... and the wall-clock seconds the advice may take until both are done, whatever the
+#: machine's load
 HISTORY_SECONDS = 0.8
 
 
@@ -115,7 +117,7 @@ def _rows(m) -> Posterior:
                      False, None)
 
 
-def _histories(vm, vp, seed: int) -> _Histories:
+def _histories(vm, vp, seed: int, spent: float = 0.0) -> _Histories:
     """The deals of a record with unseen events: the final places of consistent histories,
     within :data:`VIEW_WORK` and :data:`HISTORY_SECONDS`.  The view's: those found for its
     certainties (:meth:`~solver.literature.history.HistoryModel.settle`: histories covering
@@ -126,7 +128,8 @@ def _histories(vm, vp, seed: int) -> _Histories:
     1 only where ``support`` (what was proved) says so; the rest are estimates without an
     error bar (not a uniform sample).  Work, not the clock, bounds the search (the same
     record gives the same advice on any machine); the clock only stops it on a machine too
-    loaded to finish in time (``stopped``)."""
+    loaded to finish in time (``stopped``): :data:`HISTORY_SECONDS` less the ``spent``
+    seconds of the advice before."""
     from solver.literature.history import Work
     from solver.model import Backbone, cp_model
     from solver.model.budget import TimeUp, current, part
@@ -135,7 +138,7 @@ def _histories(vm, vp, seed: int) -> _Histories:
     outer = current()
     bb, proved, stopped = None, "some", False
     cp_model.CpModel        # OR-Tools loaded before the clock starts (once a process)
-    with part(HISTORY_SECONDS):
+    with part(max(HISTORY_SECONDS - spent, 0.0)):
         try:
             work = Work(VIEW_WORK)
             bb, proved = m.settle(work, complete=False)     # the certainties first
@@ -171,6 +174,7 @@ def suggest(record, view, *, top=None, budget: Budget = Budget(), seed=None,
     if view is None or view not in h.players:
         raise NotationError("the advisor needs a player's view (--as P, or 'me:' in the "
                             "record)", text=str(view))
+    started = time.monotonic()
     seed = len(record.statements) if seed is None else seed
     play = Play.of(record)
     t = play.table
@@ -182,7 +186,7 @@ def suggest(record, view, *, top=None, budget: Budget = Budget(), seed=None,
 
     vm = inference.build(record, view, play)
     vp = inference.build(record, None, play) if with_leak else None
-    hist = _histories(vm, vp, seed) if vm.history else None
+    hist = _histories(vm, vp, seed, time.monotonic() - started) if vm.history else None
     if hist is not None:
         post, pub = hist.post, hist.pub
     else:
