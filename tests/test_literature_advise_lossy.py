@@ -176,3 +176,39 @@ def test_a_replays_claim_checks_get_a_fresh_time_budget(monkeypatch):
     with within(30.0):
         r = rp.replay(rec, [None], detail=False)
     assert r.checks and all(f.kind in ("claim", "unchecked") for f in r.checks)
+
+
+@pytest.mark.slow
+def test_a_clock_stop_after_the_proof_keeps_what_it_proved(monkeypatch):
+    """Stopped by the clock once the certainties are proved (before the spectator's
+    histories and the rest of the backbone): the advice stands on what was proved -- the
+    analysis's safe claims and questions, every 1 certain -- and says it was stopped."""
+    from solver.literature import history
+    from solver.model.budget import TimeUp
+
+    proof = history.HistoryModel._prove_agreed
+
+    def then_stop(self, work):
+        proof(self, work)
+        raise TimeUp(advise.HISTORY_SECONDS, "the advisor's histories")
+
+    monkeypatch.setattr(history.HistoryModel, "_prove_agreed", then_stop)
+    monkeypatch.setattr(advise, "HISTORY_SECONDS", 600.0)
+    rec = STATES[1][0]                  # 4 players, a safe claim
+    view = rec.header.me
+    adv = suggest(rec, view)
+    assert adv.summary["proved"] == "certain"
+    assert any("stopped by the clock" in n for n in adv.notes)
+    assert any("leak_bits not computed" in n for n in adv.notes)
+    full = analyze(rec, view)
+    assert adv.summary["safe_claims"] == sorted(h for h, hi in full.halves.items()
+                                                if hi.safe_claim) != []
+    vm = build(rec, view, Play.of(rec))
+    bb = backbone(vm)
+    t = vm.table
+    for a in adv.actions:
+        if a.kind == "question":
+            _, _, b, card = a.action.split()
+            certain = any((bb.possible.get(k) or {vm.fixed.get(k)}) == {b}
+                          for k in _card_keys(t, card))
+            assert (a.p_answers["yes"] == 1.0) == certain, a.action

@@ -120,11 +120,11 @@ def _rows(m) -> Posterior:
 def _histories(vm, vp, seed: int, spent: float = 0.0) -> _Histories:
     """The deals of a record with unseen events: the final places of consistent histories,
     within :data:`VIEW_WORK` and :data:`HISTORY_SECONDS`.  The view's: those found for its
-    certainties (:meth:`~solver.literature.history.HistoryModel.settle`: histories covering
-    as many (card, player) pairs as a short search finds, then one proof of every place they
-    all agree on), and :data:`HISTORY_DEALS` more from seeded random objectives with the
-    work left.  The spectator's (``vp``, for ``leak_bits``): a covering search within
-    :data:`PUBLIC_WORK`.  Every deal is a whole rule-following history, so a chance is 0 or
+    certainties (:meth:`~solver.literature.history.HistoryModel.settle`: a search from a
+    random objective, then the proof of the places its histories all agree on, the view's
+    own cards first), then with the work left the rest of the backbone and
+    :data:`HISTORY_DEALS` more from random objectives.  The spectator's (``vp``, for
+    ``leak_bits``): searches from random objectives within :data:`PUBLIC_WORK`.  Every deal is a whole rule-following history, so a chance is 0 or
     1 only where ``support`` (what was proved) says so; the rest are estimates without an
     error bar (not a uniform sample).  Work, not the clock, bounds the search (the same
     record gives the same advice on any machine); the clock only stops it on a machine too
@@ -153,10 +153,10 @@ def _histories(vm, vp, seed: int, spent: float = 0.0) -> _Histories:
             if outer is not None and (outer.cancelled or outer.expired()):
                 raise
             stopped = True
-            if bb is None:
-                proved = "some"
-                bb = getattr(e, "partial_backbone", None) or \
-                    Backbone(True, {k: set(m.locations) for k in m.cards})
+            if bb is None:          # the proof so far (the first search found a history)
+                bb, proved = m.settled() if m.samples else \
+                    (getattr(e, "partial_backbone", None) or
+                     Backbone(True, {k: set(m.locations) for k in m.cards}), "some")
     if not bb.consistent or (not m.samples and not m.one_history()):
         raise vm.inconsistent()
     support = {k: {p} for k, p in vm.fixed.items()}

@@ -64,6 +64,10 @@ PROOF_STEP = 0.1
 SOLVE_WORK = 1.5e-5
 
 
+#: what :meth:`HistoryModel.settle` proved, by the ranks of its proof it finished
+_PROVED = {0: "some", 1: "some", 2: "own-and-claims", 3: "certain"}
+
+
 class Work:
     """A budget of CP-SAT work, in its deterministic seconds (not the clock's: the same
     record gives the same histories on any machine and under any load).  Each search may
@@ -583,8 +587,10 @@ class HistoryModel:
         #: the unseen parts of each history the backbone found (:meth:`course`)
         self.courses: list[dict[int, Ask]] = []
         self._bb: Backbone | None = None
-        #: what :meth:`settle` proved certain (card -> place) and the ranks it finished
+        #: what :meth:`settle` proved certain (card -> place) and the ranks it finished; and
+        #: how far its proof had got (the same, while it runs: :meth:`settled`)
         self._certain: tuple[dict, int] | None = None
+        self._progress: tuple[dict, int] = ({}, 0)
         self._base = None
 
     def name(self, key) -> str:
@@ -835,8 +841,17 @@ class HistoryModel:
             return bb, "all"
         known, ranks = self._certain
         return Backbone(True, {k: {known[k]} if k in known else bb.possible[k]
-                               for k in self.cards}), \
-            "certain" if ranks == 3 else "own-and-claims" if ranks == 2 else "some"
+                               for k in self.cards}), _PROVED[ranks]
+
+    def settled(self) -> tuple[Backbone, str]:
+        """What :meth:`settle` had proved when the clock stopped it (``TimeUp``), as it
+        returns it: each card proved certain at its one place, every other one anywhere
+        the model's own facts allow."""
+        known, ranks = self._progress
+        b, final = self._built()
+        return Backbone(True, {k: {known[k]} if k in known else
+                               {p for p in self.locations if not _is(final[k, p], 0)}
+                               for k in self.cards}), _PROVED[ranks]
 
     def _agreed(self) -> dict:
         """card -> place of the cards every history found (:attr:`samples`) leaves at one
@@ -904,6 +919,7 @@ class HistoryModel:
                     break
                 if st not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
                     return proved, rank
+            self._progress = (dict(proved), rank + 1)
         return proved, 3
 
     def one_history(self) -> bool:
