@@ -109,6 +109,7 @@ def exact_count(model, *, exact_ints: bool = False, max_states: int | None = Non
     if not exact_ints:      # kept for sample_deals on the same model (the analyses draw next)
         keep_last(model, prob, plan, dp)
     marg = exact_marginals(model, prob, dp)
+    dp.drop_values()            # (what is asked next mostly walks the transitions alone)
     return Counting(True, dp.total, order_marginals(model, marg), 0.0, "dp", dp.peak,
                     rounding=dp.rounding, total_exact=dp.total_exact,
                     raw_states=dp.raw_peak, work=dp.work)

@@ -941,6 +941,19 @@ class Programme:
             (4 if self.plan.merges else 2) * self.delta_fwd + span * UNIT * 1.01
             + (math.log2(nterms + 1) + 16 + 2 * len(self.plan.merges)) * UNIT)
 
+    def drop_values(self) -> None:
+        """Once the marginals are made (:meth:`column_mass`, kept): a lean programme
+        drops its forward values but the first and the last, and its backward values;
+        both are counted again when read (the same values), and the candidate sets'
+        passes read neither."""
+        if not self.lean or not hasattr(self, "_colmass"):
+            return
+        T = len(self.plan.order)
+        for t in range(1, T):
+            self.fwd[t] = None
+        self.bwd = [None] * (T + 1)
+        self.bwd_full = False
+
     def _backward_values(self) -> list:
         """Every backward table, counted as :meth:`backward` counts them (the same
         transitions in the same order: the same values)."""
