@@ -129,3 +129,17 @@ def test_forget_other_keeps_the_same_models_programme():
     other = CardLocationModel(list("abcdef"), {"P": 3, "Q": 3})
     cache.forget_other(other)
     assert cache.last_programme(m) is None
+
+
+@pytest.mark.parametrize("args", [dict(exact_ints=True), dict(exact_total=True)])
+def test_transitions_kept_as_indices_in_exact_and_residue_counts(args):
+    """Python integers and residues (no forward values dropped there): the transitions
+    kept as next-state indices give the same exact totals and marginals."""
+    m, _ = mystery_hand_model(1)
+    got = []
+    for size in (1 << 60, 0):
+        with tuning.tuned(full_tables=size, prune_states=0):    # (dead states dropped)
+            c = exact_count(m, **args)
+        got.append((c.total, c.marginals, c.rounding))
+    cache.forget_last()
+    assert got[0] == got[1]
