@@ -510,7 +510,7 @@ def test_literature_advice_on_a_record_with_unseen_events():
     view = rec.header.me
     adv = suggest(rec, view, with_leak=False)
     assert adv.actions and not adv.exact
-    assert any("consistent histories" in n for n in adv.notes)
+    assert any("consistent histor" in n for n in adv.notes)
     vm = inference.build(rec, view, Play.of(rec))
     sup = _support(vm)
     t = vm.table

@@ -323,7 +323,8 @@ def suggest(record, view, *, top=None, budget: Budget = Budget(), seed=None,
 def _history_notes(hist: _Histories, view: str, with_leak: bool) -> list[str]:
     """What the advice on a record with unseen events rests on (docs/advisor.md)."""
     n = hist.post.n
-    out = [f"estimates from {n} consistent histories of {view}'s record with unseen events "
+    histories = "history" if n == 1 else "histories"
+    out = [f"estimates from {n} consistent {histories} of {view}'s record with unseen events "
            "(not a uniform sample; no error bar)"]
     within = "within the advisor's budget" + (" (stopped by the clock)" if hist.stopped else "")
     if hist.proved == "certain":
