@@ -37,6 +37,27 @@ def test_stage_one_is_the_analysis_certainties(name):
         assert c.notes == tuple(game.table_notes(rec, view, None))
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("players,seed", [(4, 1), (6, 2), (8, 3)])
+def test_literatures_stage_one_with_unseen_events_is_complete(players, seed):
+    """With '?' lines Literature's stage 1 proves only the places every history agrees on
+    (HistoryModel.settle, no place ruled out): given its time, exactly the certainties of
+    the whole analysis (its complete backbone), from the recorder's view and the public."""
+    from solver.literature.engine import cut_points
+
+    game = get_game("literature")
+    rec = game.simulate(players, (), seed, miss=0.2)
+    cuts = [c for c in cut_points(rec)[1:] if any("?" in st.text
+                                                   for st in rec.prefix(c).statements)]
+    assert cuts
+    for cut in cuts[::max(1, len(cuts) // 3)]:
+        p = rec.prefix(cut)
+        for view in (p.header.me, None):
+            c = certainties(game, p, view, seconds=600)
+            assert c.complete
+            assert dict(c.certain) == analysed_certain(game, p, view), (cut, view)
+
+
 @pytest.mark.parametrize("name", ["mystery-hand", "literature"])
 def test_stage_one_cut_short_says_only_what_is_certain(name):
     """Out of its own time, stage 1 still says only certainties, and says it is partial."""

@@ -130,6 +130,34 @@ def settled_backbone(vm: ViewModel):
     return bb
 
 
+def certain_backbone(vm: ViewModel):
+    """The certainties of ``vm`` (stage 1 of the analysis, :mod:`solver.staged`), as a
+    backbone: every certain card at its one place, the others at a superset of their
+    places.  Without unseen events it is :func:`settled_backbone`.  With them, the places
+    every consistent history agrees on are proved
+    (:meth:`~solver.literature.history.HistoryModel.settle` without the places ruled out,
+    the rest of the backbone: cheaper, and all a certainty needs); when the time runs out
+    first, the cards proved by then are noted (with what the model's own facts settle)
+    before :class:`~solver.model.budget.TimeUp` goes on."""
+    import math
+
+    from solver.literature.history import Work
+    from solver.model.budget import TimeUp
+
+    if not vm.history:
+        return settled_backbone(vm)
+    m = vm.model
+    try:
+        bb, proved = m.settle(Work(math.inf), complete=False)
+    except TimeUp as e:
+        e.established.update(places_of(vm, m.settled()[0]), certainties="some")
+        raise
+    # every certain card proved (a search that ran out of work is not possible here: its
+    # work is unbounded, only the clock stops it, above)
+    assert proved in ("all", "certain"), proved
+    return bb
+
+
 def establish_places(vm: ViewModel, bb) -> None:
     """Note the certainties of ``bb`` with the analysis's deadline: what ``analyze`` still
     says when the probabilities do not finish in time."""

@@ -226,20 +226,22 @@ class LiteratureGame(Game):
         return player == record.header.me or player in self._held(record)
 
     def certainties(self, record, view) -> Knowledge:
-        """The backbone alone (no count): :meth:`knowledge` without its ``uncertainty``."""
+        """The certainties and safe claims alone (no count): :meth:`knowledge` without its
+        ``uncertainty``, from :func:`~solver.literature.analysis.certain_backbone`."""
         return self.knowledge(record, view, count=False)
 
     def knowledge(self, record, view, budget: Budget = Budget(),
                   count: bool = True) -> Knowledge:
         """``count=False``: the certainties and safe claims only (``uncertainty`` None)."""
         from solver.literature import inference
-        from solver.literature.analysis import settled_backbone
+        from solver.literature.analysis import certain_backbone, settled_backbone
         from solver.literature.engine import Play
 
         play = Play.of(record)
         t = play.table
         vm = inference.build(record, view, play)
-        bb = settled_backbone(vm)
+        # the certainties alone need no place ruled out (with unseen events, far cheaper)
+        bb = settled_backbone(vm) if count else certain_backbone(vm)
         if not bb.consistent:
             raise vm.inconsistent()
         poss = {k: ({vm.fixed[k]} if k in vm.fixed else set(bb.possible[k])) for k in t.keys}

@@ -35,6 +35,7 @@ Probabilities are labelled estimates (see docs/literature.md).
 from __future__ import annotations
 
 import functools
+import math
 import random
 from collections import Counter
 
@@ -882,9 +883,11 @@ class HistoryModel:
         """(card -> place, the ranks finished: 3 is every certain card): the places the histories
         found (:attr:`samples`, at least one) all agree on, proved in the order of
         :meth:`_rank`, each rank by one search proving no history leaves any of its cards
-        elsewhere; as far as ``work`` goes.  The search maximises the agreements a history
-        breaks: each better history it finds is a witness, its cards drop out of the agreed
-        ones and the proof is tried again."""
+        elsewhere; as far as ``work`` goes (an unbounded ``Work(math.inf)``: to the end,
+        each search given twice the time after one that found nothing in its own; only
+        the clock stops it).  The search maximises the agreements a history breaks: each
+        better history it finds is a witness, its cards drop out of the agreed ones and
+        the proof is tried again."""
         proved: dict = {}
         if not self.samples:
             return proved, 0
@@ -896,6 +899,7 @@ class HistoryModel:
             self.samples.append(self._read(used, final))
 
         each = _each_solution_class()(take)
+        step = PROOF_STEP
         for rank in (0, 1, 2):
             while True:
                 agreed = self._agreed()
@@ -911,13 +915,16 @@ class HistoryModel:
                 broken = [m2.get_bool_var_from_proto_index(v.Index()).Not() for v in lits]
                 m2.AddBoolOr(broken)
                 m2.Maximize(sum(broken))
-                solver.parameters.max_deterministic_time = min(PROOF_STEP, work.left)
+                solver.parameters.max_deterministic_time = min(step, work.left)
                 st = _solve(solver, m2, each)
                 work.spend(solver, size)
                 if st == cp_model.INFEASIBLE:
                     proved.update(todo)
                     break
                 if st not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+                    if math.isinf(work.left):   # unbounded work (stage 1): only the clock
+                        step *= 2               # stops the proof; a longer search again
+                        continue
                     return proved, rank
             self._progress = (dict(proved), rank + 1)
         return proved, 3
