@@ -3,8 +3,12 @@
 One seat (``Ana``, at the dealer's left, so she suggests first, CL-3) is played by a
 policy; every other seat by the table's policy.  The same seed gives the same case file,
 deal and random streams of the other seats under every seat policy, so the comparisons are
-paired.  Standard deck, ``refute=first``, the refuter's card chosen at random (A4); the
-board is not modelled (any room may be named).  Policies:
+paired.  Standard deck, the refuter's card chosen at random (A4); the board is not
+modelled (any room may be named).  The rules are the standard ones (``refute=first``, hands
+dealt as CL-2) or, with ``--variant``, those of the record header's ``variant:`` names
+(``solver.clue.options``): ``refute=all`` (CL-13: every player who holds a named card
+shows one, in seat order) and ``leftovers=face-up`` (CL-11: equal hands, the rest face up
+and known to everyone).  Policies:
 
 * ``advisor``: the advisor's best action (``solver.clue.advise.suggest`` from the player's
   own view: its best suggestion, or its accusation when that ranks first), with
@@ -24,6 +28,8 @@ A game ends with a right accusation or when one player is left in (CL-8, CL-9); 
 policy wins when Ana makes the right accusation (or is the last one left).
 
     python -m benchmarks.clue_advisor --games 100 --players 3 4 5 6 --out /tmp/clue.jsonl
+    python -m benchmarks.clue_advisor --games 50 --players 4 --variant refute=all \
+        --policies advisor greedy --out /tmp/clue.jsonl
     python -m benchmarks.clue_advisor --summary /tmp/clue.jsonl
 """
 from __future__ import annotations
@@ -54,8 +60,9 @@ MAX_TURNS = 400
 class Table:
     """The true deal and the complete record so far."""
 
-    def __init__(self, n_players: int, seed: int):
-        from solver.clue.events import Holds
+    def __init__(self, n_players: int, seed: int, variant: tuple[str, ...] = ()):
+        from solver.clue.engine import State
+        from solver.clue.events import FaceUp, Holds
         from solver.clue.options import STANDARD, ClueOptions, hand_sizes, seating_from
         from solver.clue.simulate import NAMES
         from solver.records import Header
@@ -63,13 +70,17 @@ class Table:
         rng = random.Random(seed)
         self.deck = STANDARD
         self.players = NAMES[:n_players]
+        self.opts = ClueOptions.from_names(variant)      # a NotationError names a bad one
         dealer = self.players[-1]
-        self.header = Header(game="clue", players=self.players, variant=(), dealer=dealer,
-                             me=SEAT)
-        sizes, _ = hand_sizes(self.players, dealer, ClueOptions(), self.deck)
+        self.header = Header(game="clue", players=self.players,
+                             variant=tuple(self.opts.names()), dealer=dealer, me=SEAT)
+        sizes, nface = hand_sizes(self.players, dealer, self.opts, self.deck)
         self.case = tuple(rng.choice(g) for g in self.deck.groups)
         rest = [c for c in self.deck.cards if c not in self.case]
         rng.shuffle(rest)
+        # CL-11 as the simulator deals: the first of the shuffled rest face up (none under
+        # the standard rules, so their deals are those of the same seed before variants)
+        self.faceup, rest = rest[:nface], rest[nface:]
         self.hands: dict[str, list[str]] = {}
         i = 0
         for p in seating_from(self.players, dealer):
@@ -78,8 +89,10 @@ class Table:
         order = {c: k for k, c in enumerate(self.deck.cards)}
         self.events: list = [Holds(p, tuple(sorted(self.hands[p], key=order.__getitem__)))
                              for p in self.players]
+        if self.faceup:
+            self.events.append(FaceUp(tuple(sorted(self.faceup, key=order.__getitem__))))
         self.order = seating_from(self.players, dealer)     # Ana first
-        self.out: list[str] = []
+        self.state = State(tuple(self.players))             # the engine's: who is out, the end
 
     def record(self):
         from solver.records import Record, Statement
@@ -88,28 +101,38 @@ class Table:
         return Record(header=self.header, statements=tuple(
             Statement(base + 1 + k, str(ev), ev) for k, ev in enumerate(self.events)))
 
+    @property
+    def out(self) -> tuple[str, ...]:
+        return self.state.out
+
     def suggest(self, p: str, triple, rng: random.Random):
-        """The refutation from the true deal (CL-6), the refuter's card at random (A4)."""
+        """The refutation from the true deal (CL-6, or CL-13 under ``refute=all``: every
+        player who can shows), each refuter's card at random (A4)."""
+        from solver.clue.engine import verify_suggest
         from solver.clue.events import Answer, Suggest, seating_after
 
+        verify_suggest(self.state, p)
         answers = []
         for q in seating_after(p, self.players):
             can = [c for c in triple if c in self.hands[q]]
             if can:
                 answers.append(Answer(q, True, rng.choice(can)))
-                break
-            answers.append(Answer(q, False))
+                if self.opts.refute == "first":
+                    break
+            else:
+                answers.append(Answer(q, False))
         ev = Suggest(p, tuple(triple), tuple(answers))
         self.events.append(ev)
         return ev
 
     def accuse(self, p: str, triple):
+        from solver.clue.engine import step, verify_accuse
         from solver.clue.events import Accuse
 
+        verify_accuse(self.state, p)
         ev = Accuse(p, tuple(triple), tuple(triple) == self.case)
         self.events.append(ev)
-        if not ev.right:
-            self.out.append(p)
+        self.state = step(self.state, ev)
         return ev
 
 
@@ -118,7 +141,7 @@ class RandomPlayer:
 
     def __init__(self, table: Table, p: str):
         self.t, self.p = table, p
-        self.cleared = set(table.hands[p])
+        self.cleared = set(table.hands[p]) | set(table.faceup)     # CL-11: face up is public
 
     def act(self, rng: random.Random):
         from solver.clue.simulate import GUESS
@@ -146,7 +169,7 @@ class RandomPlayer:
         if not ev.showers:                  # E2: each of the three is its own or in S
             for g in t.deck.groups:
                 c = next(c for c in ev.cards if c in g)
-                if c not in t.hands[self.p]:
+                if c not in t.hands[self.p] and c not in t.faceup:
                     self.cleared |= set(g) - {c}
 
 
@@ -222,11 +245,12 @@ def _player(policy: str, table: Table, p: str, samples: int, seed: int):
 
 
 def play(n_players: int, seed: int, seat_policy: str, table_policy: str,
-         samples: int = 200) -> dict:
+         samples: int = 200, variant: tuple[str, ...] = ()) -> dict:
     """One game; the other seats' random streams do not depend on the seat's policy."""
+    from solver.clue.engine import can_turn
     from solver.clue.events import Accuse
 
-    t = Table(n_players, seed)
+    t = Table(n_players, seed, variant)
     players = {p: _player(seat_policy if p == SEAT else table_policy, t, p, samples, seed)
                for p in t.players}
     rngs = {p: random.Random(f"{seed}-{p}") for p in t.players}
@@ -237,7 +261,7 @@ def play(n_players: int, seed: int, seat_policy: str, table_policy: str,
     while winner is None and turns < MAX_TURNS:
         p = t.order[turns % len(t.order)]
         turns += 1
-        if p in t.out:
+        if not can_turn(t.state, p):        # out after a wrong accusation (CL-9)
             continue
         c0 = time.process_time()
         ev = players[p].act(rngs[p])
@@ -246,14 +270,11 @@ def play(n_players: int, seed: int, seat_policy: str, table_policy: str,
             seat_cpu += time.process_time() - c0
         for q in players.values():
             q.learn(ev)
-        if isinstance(ev, Accuse):
-            if ev.right:
-                winner = p
-            elif len(t.out) == len(t.players) - 1:        # CL-9: the last one in wins
-                winner = next(q for q in t.players if q not in t.out)
+        if t.state.over:                # a right accusation, or the last one in (CL-9)
+            winner = t.state.winner
     accusations = [ev for ev in t.events if isinstance(ev, Accuse) and ev.player == SEAT]
     return {"game": "clue", "players": n_players, "seed": seed, "policy": seat_policy,
-            "table": table_policy, "winner": winner, "won": winner == SEAT,
+            "table": table_policy, "variant": " ".join(t.header.variant), "winner": winner, "won": winner == SEAT,
             "seat_out": SEAT in t.out, "seat_accused_wrong": sum(not a.right for a in accusations),
             "statements": len(t.events) - n_players, "seat_turns": seat_turns,
             "seat_cpu": seat_cpu, "cpu": time.process_time() - t0}
@@ -263,9 +284,17 @@ def summarise(rows: list[dict]) -> str:
     """One table per table policy: a row per player count, over the seeds every seat
     policy finished (paired), each policy's win rate with its 95 % Wilson interval, the
     paired differences from the advisor with their 95 % normal intervals, and how often
-    each policy put itself out with a wrong accusation."""
-    out = []
+    each policy put itself out with a wrong accusation; the standard rules' tables first,
+    then each variant's."""
     rows = [r for r in rows if r.get("game") == "clue"]
+    variants = sorted({r.get("variant", "") for r in rows})
+    return "\n".join(_summarise_variant([r for r in rows if r.get("variant", "") == v], v)
+                     for v in variants)
+
+
+def _summarise_variant(rows: list[dict], variant: str) -> str:
+    out = []
+    rules = f", `variant: {variant}`" if variant else ""
     for table in TABLES:
         ns = sorted({r["players"] for r in rows if r["table"] == table})
         present = [p for p in POLICIES if any(r["table"] == table and r["policy"] == p
@@ -273,7 +302,7 @@ def summarise(rows: list[dict]) -> str:
         if not ns or not present:
             continue
         others = [p for p in present if p != "advisor"]
-        out.append(f"\n### Clue, a table of `{table}` players (Ana suggests first)\n")
+        out.append(f"\n### Clue, a table of `{table}` players (Ana suggests first{rules})\n")
         out.append("| players | paired games (seeds) | " +
                    " | ".join(f"{p} wins (95 % CI)" for p in present) + " | " +
                    " | ".join(f"advisor - {p} (95 % CI)" for p in others
@@ -317,6 +346,9 @@ def main(argv=None) -> int:
     ap.add_argument("--tables", nargs="*", default=list(TABLES), choices=TABLES)
     ap.add_argument("--samples", type=int, default=200)
     ap.add_argument("--first-seed", type=int, default=1)
+    ap.add_argument("--variant", nargs="*", default=[],
+                    help="the rules' variant names as a record header's 'variant:' line "
+                         "takes them, e.g. refute=all, leftovers=face-up (default: standard)")
     ap.add_argument("--out", default="/tmp/clue_advisor.jsonl")
     ap.add_argument("--summary", help="Summarise a results file and exit.")
     a = ap.parse_args(argv)
@@ -326,7 +358,8 @@ def main(argv=None) -> int:
                 for n in a.players:
                     for table in a.tables:
                         for p in a.policies:
-                            r = play(n, seed, p, table, samples=a.samples)
+                            r = play(n, seed, p, table, samples=a.samples,
+                                     variant=tuple(a.variant))
                             f.write(json.dumps(r) + "\n")
                             f.flush()
     with open(a.summary or a.out) as f:
