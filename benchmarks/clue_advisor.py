@@ -247,6 +247,12 @@ def _player(policy: str, table: Table, p: str, samples: int, seed: int):
 def play(n_players: int, seed: int, seat_policy: str, table_policy: str,
          samples: int = 200, variant: tuple[str, ...] = ()) -> dict:
     """One game; the other seats' random streams do not depend on the seat's policy."""
+    return game(n_players, seed, seat_policy, table_policy, samples, variant)[1]
+
+
+def game(n_players: int, seed: int, seat_policy: str, table_policy: str,
+         samples: int = 200, variant: tuple[str, ...] = ()) -> tuple[Table, dict]:
+    """One game: the table at its end (its record) and the result row."""
     from solver.clue.engine import can_turn
     from solver.clue.events import Accuse
 
@@ -273,11 +279,13 @@ def play(n_players: int, seed: int, seat_policy: str, table_policy: str,
         if t.state.over:                # a right accusation, or the last one in (CL-9)
             winner = t.state.winner
     accusations = [ev for ev in t.events if isinstance(ev, Accuse) and ev.player == SEAT]
-    return {"game": "clue", "players": n_players, "seed": seed, "policy": seat_policy,
-            "table": table_policy, "variant": " ".join(t.header.variant), "winner": winner, "won": winner == SEAT,
-            "seat_out": SEAT in t.out, "seat_accused_wrong": sum(not a.right for a in accusations),
-            "statements": len(t.events) - n_players, "seat_turns": seat_turns,
-            "seat_cpu": seat_cpu, "cpu": time.process_time() - t0}
+    deal = n_players + bool(t.faceup)       # the holds: lines and the faceup: line
+    return t, {"game": "clue", "players": n_players, "seed": seed, "policy": seat_policy,
+               "table": table_policy, "variant": " ".join(t.header.variant),
+               "winner": winner, "won": winner == SEAT, "seat_out": SEAT in t.out,
+               "seat_accused_wrong": sum(not a.right for a in accusations),
+               "statements": len(t.events) - deal, "seat_turns": seat_turns,
+               "seat_cpu": seat_cpu, "cpu": time.process_time() - t0}
 
 
 def summarise(rows: list[dict]) -> str:
