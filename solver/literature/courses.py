@@ -140,7 +140,10 @@ def _count(record, view, max_states, time_budget):
         vb = build(record, view)
         if vb.history:          # pragma: no cover - a course has no unseen part
             raise _NotExact
-        pr = probabilities(vb, max_states, time_budget)
+        bb = backbone(vb)
+        if not bb.consistent:   # no deal: no need of the minimal conflict that says why
+            return None
+        pr = probabilities(vb, max_states, time_budget, bb=bb)
     except (RuleError, NotationError, InconsistentError):
         return None
     if not pr.exact:

@@ -264,10 +264,11 @@ def backbone(vm: ViewModel):
 
 
 def probabilities(vm: ViewModel, max_states=MAX_STATES, time_budget=TIME_BUDGET,
-                  seed: int = 0) -> Probabilities:
+                  seed: int = 0, bb=None) -> Probabilities:
+    """The figures of ``vm``; ``bb``: its :func:`backbone`, when the caller has it."""
     m = vm.model
     t0 = time.perf_counter()
-    bb = backbone(vm)
+    bb = backbone(vm) if bb is None else bb
     if not bb.consistent:
         raise vm.inconsistent()
     if vm.history:
