@@ -59,7 +59,8 @@ def before_ours(stderr: str) -> bool:
             return int(m.group(2)) <= INSTALL_LINE
         return ROOT not in path.parents
 
-    return "KeyboardInterrupt" in stderr and bool(frames) and all(map(early, frames))
+    # (no frame at all: the interpreter's own fatal start-up error, e.g. "init_sys_streams")
+    return "KeyboardInterrupt" in stderr and all(map(early, frames))
 
 
 def test_before_ours_tells_the_interpreters_start_up_from_the_programs():
@@ -70,6 +71,8 @@ def test_before_ours_tells_the_interpreters_start_up_from_the_programs():
     assert not before_ours("sleuth: interrupted\n")
     site = frozen.replace("<frozen runpy>", "/usr/lib/python3.11/site-packages/x.py")
     assert before_ours(site)
+    assert before_ours("Fatal Python error: init_sys_streams: can't initialize sys standard "
+                       "streams\nPython runtime state: core initialized\nKeyboardInterrupt\n")
     first = frozen.replace('  File "<frozen runpy>", line 189',
                            f'  File "{ROOT}/cli/__init__.py", line {INSTALL_LINE}')
     later = first.replace(f"line {INSTALL_LINE}", f"line {INSTALL_LINE + 1}")
