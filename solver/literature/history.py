@@ -688,18 +688,12 @@ class HistoryModel:
         assert self._bb is not None
         return self._bb
 
-    def bounded_backbone(self, work: "Work") -> tuple[Backbone, bool]:
-        """:meth:`backbone` within ``work`` (CP-SAT's deterministic time, :class:`Work`):
-        (the backbone, True) when it finished, else (what it settled, False): each card's
-        places found in a history plus those not yet ruled out -- a superset of the true
-        places, so a card left one place is certain and a place left out is impossible.
-        The histories found either way are in :attr:`samples`; none when the work ran out
-        before the first (see :meth:`one_history`)."""
-        if self._bb is not None:
-            return self._bb, True
-        return self._cover(work)
-
     def _cover(self, work: "Work | None") -> tuple[Backbone, bool]:
+        """:meth:`backbone` within ``work`` (``None``: no bound): (the backbone, True) when
+        it finished, else (what it settled, False): each card's places found in a history
+        plus those not yet ruled out -- a superset of the true places, so a card left one
+        place is certain and a place left out is impossible.  The histories found either
+        way are in :attr:`samples`."""
         b, final = self._built()
         m = b.m.clone()             # the objectives go on a copy (the same variables)
         size = len(m.Proto().variables)
@@ -819,8 +813,8 @@ class HistoryModel:
         search from a random objective of at most :data:`SETTLE_COVER` finds histories
         (every better one on its way, :meth:`more_samples`); the places they all agree on
         are proved certain, a rank at a time (:meth:`_prove_agreed`, once); with
-        ``complete``, the work left goes on with :meth:`bounded_backbone` (a later call goes
-        on from there).  Returns (backbone, what is proved): ``"all"`` (the backbone; an
+        ``complete``, the work left goes on with the rest of the backbone (:meth:`_cover`;
+        a later call goes on from there).  Returns (backbone, what is proved): ``"all"`` (the backbone; an
         inconsistent one when there is no history); else every card proved certain has its
         one place and the others the places found or not yet ruled out, and what is proved
         is ``"certain"`` (every certain card), ``"own-and-claims"`` (those of the view's
