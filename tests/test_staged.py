@@ -116,14 +116,27 @@ def test_a_cancel_of_the_analysis_is_not_taken_for_the_stages_own_time():
             certainties(game, rec, rec.header.me, seconds=60)
 
 
-def test_a_cancel_from_another_thread_stops_stage_one():
-    """A lossy 8-player Literature record whose backbone takes seconds (CP-SAT over the
-    unseen courses): a cancel stops it with Cancelled, long before it would end."""
+def test_a_cancel_from_another_thread_stops_stage_one(monkeypatch):
+    """A lossy 8-player Literature record (stage 1: CP-SAT over the unseen courses): a
+    cancel from another thread, made while stage 1 is at its first search, stops it with
+    Cancelled, long before it would end.  (The search is held until the cancel is made, so
+    a quick machine cannot finish first; that a cancel stops a search already running in
+    CP-SAT is tests/test_staged_cancel.py's.)"""
+    from solver.literature import history
+
     game = get_game("literature")
     rec = game.simulate(8, (), 1, miss=0.2)
     rec = rec.prefix(80)
     out: dict = {}
-    started = threading.Event()
+    started, searching, cancelled = threading.Event(), threading.Event(), threading.Event()
+    real = history._solve
+
+    def held(*args, **kwargs):
+        searching.set()
+        assert cancelled.wait(30)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(history, "_solve", held)
 
     def run():
         with within(120) as d:
@@ -139,8 +152,9 @@ def test_a_cancel_from_another_thread_stops_stage_one():
     t = threading.Thread(target=run)
     t.start()
     assert started.wait(10)
-    time.sleep(0.3)
+    assert searching.wait(60)
     out["d"].cancel()
+    cancelled.set()
     t.join(60)
     assert not t.is_alive()
     assert isinstance(out.get("e"), Cancelled), out.get("c")
