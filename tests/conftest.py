@@ -32,3 +32,14 @@ def process_pools(monkeypatch):
 
     monkeypatch.setattr(cf, "ProcessPoolExecutor", Pool)
     return made
+
+
+@pytest.fixture(autouse=True)
+def _no_carried_certainties():
+    """Each test starts with no certainties kept from another test's records
+    (:func:`solver.literature.history.remember`): a test of stage 1 proves them itself."""
+    from solver.literature import history
+
+    history._SETTLED.clear()
+    yield
+    history._SETTLED.clear()

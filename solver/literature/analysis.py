@@ -127,7 +127,20 @@ def settled_backbone(vm: ViewModel):
         e.established.update(places_of(vm, bb), certainties="some")
         raise
     establish_places(vm, bb)
+    _remember(vm, bb)
     return bb
+
+
+def _remember(vm: ViewModel, bb) -> None:
+    """Keep the certainties of the complete backbone ``bb`` for the next statement's
+    stage 1 (:func:`solver.literature.history.carried`)."""
+    from solver.literature.history import remember
+
+    if bb.consistent and vm.source is not None:
+        # current places: a card's last public move, else its one place in the backbone
+        # (of the deal model: where it was dealt, and it never moved since)
+        remember(*vm.source, {**{k: next(iter(ps)) for k, ps in bb.possible.items()
+                                 if len(ps) == 1 and k not in vm.fixed}, **vm.fixed})
 
 
 def certain_backbone(vm: ViewModel):
@@ -141,12 +154,15 @@ def certain_backbone(vm: ViewModel):
     before :class:`~solver.model.budget.TimeUp` goes on."""
     import math
 
-    from solver.literature.history import Work
+    from solver.literature.history import Work, carried
     from solver.model.budget import TimeUp
 
     if not vm.history:
         return settled_backbone(vm)
     m = vm.model
+    # what an earlier record this one extends settled (play and serve: the statement
+    # before) needs no proof again
+    m.known = carried(*vm.source, vm.table) if vm.source is not None else {}
     try:
         bb, proved = m.settle(Work(math.inf), complete=False)
     except TimeUp as e:
@@ -155,6 +171,7 @@ def certain_backbone(vm: ViewModel):
     # every certain card proved (a search that ran out of work is not possible here: its
     # work is unbounded, only the clock stops it, above)
     assert proved in ("all", "certain"), proved
+    _remember(vm, bb)
     return bb
 
 

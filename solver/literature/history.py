@@ -37,14 +37,14 @@ from __future__ import annotations
 import functools
 import math
 import random
-from collections import Counter
+from collections import Counter, OrderedDict
 
 from solver.errors import BudgetError
 from solver.model import Backbone, cp_model
 from solver.model.budget import TimeUp, cp_solver
 from solver.literature.engine import OUT, Play
-from solver.literature.events import (Ask, Claim, HandCount, Holds, PassTurn, TurnIs,
-                                      UnheardAnswer, UnheardCard, UnseenAsk)
+from solver.literature.events import (Ask, Challenge, Claim, HandCount, Holds, PassClaim,
+                                      PassTurn, TurnIs, UnheardAnswer, UnheardCard, UnseenAsk)
 
 ALL = "*"
 #: seconds per covering step of the backbone (every better deal found by then is used)
@@ -67,6 +67,77 @@ SOLVE_WORK = 1.5e-5
 
 #: what :meth:`HistoryModel.settle` proved, by the ranks of its proof it finished
 _PROVED = {0: "some", 1: "some", 2: "own-and-claims", 3: "certain"}
+
+
+#: the records whose certainties :func:`remember` keeps (the most recent first out)
+CARRY_RECORDS = 8
+_SETTLED: "OrderedDict[tuple, dict]" = OrderedDict()
+
+
+def _events(record) -> tuple:
+    return tuple(st.event for st in record.statements)
+
+
+def remember(record, view, certain: dict) -> None:
+    """Keep ``certain`` (card key -> place: every certainty of ``record`` seen by ``view``,
+    as :meth:`HistoryModel.settle` proved them) for :func:`carried`."""
+    key = (record.header, view, _events(record))
+    _SETTLED[key] = dict(certain)
+    _SETTLED.move_to_end(key)
+    while len(_SETTLED) > CARRY_RECORDS:
+        _SETTLED.popitem(last=False)
+
+
+def carried(record, view, table) -> dict:
+    """The certainties of ``record`` seen by ``view`` that follow from those kept
+    (:func:`remember`) of a record it extends (the longest one): card key -> place.
+
+    Every history of the longer record is a history of the shorter one followed by the
+    statements added, so a card that none of them can move is where it certainly was:
+
+    * a seen question moves only the card it names (its copies: a joker);
+    * ``Ben asks Cleo ?: yes`` moves a card from Cleo; ``Ben asks Cleo 5H: ?`` at most 5H;
+      ``Ben: ?`` a card between Ben and an opponent (V11: either way), so only the places
+      of Ben's teammates and ``out`` stay certain;
+    * a claim's cards leave play (fixed, not carried); hands, counts, turns, passes and
+      challenges move nothing.
+
+    A ``shown`` line is not a restriction (the record before it took the claim as shown
+    as claimed), nor is anything else: then nothing is carried.
+
+    >>> from solver.records import parse_record
+    >>> head = "game: literature\\nplayers: Ana Ben Cleo Dev\\nme: Ana\\n"
+    >>> r1 = parse_record(head + "Ana asks Ben 9S: no\\n")
+    >>> remember(r1, "Ana", {"2H": "Ana", "3H": "Dev", "4H": "Cleo", "9S": "Cleo"})
+    >>> r2 = parse_record(head + "Ana asks Ben 9S: no\\nBen asks Ana 9S: yes\\nBen: ?\\n")
+    >>> from solver.literature.engine import Play
+    >>> sorted(carried(r2, "Ana", Play.of(r2).table).items())
+    [('3H', 'Dev')]
+    """
+    head, now = (record.header, view), _events(record)
+    best: tuple | None = None
+    for (h, v, evs), certain in _SETTLED.items():
+        if (h, v) == head and len(evs) <= len(now) and now[:len(evs)] == evs and \
+                (best is None or len(evs) > len(best[0])):
+            best = (evs, certain)
+    if best is None:
+        return {}
+    evs, certain = best
+    out = dict(certain)
+    for ev in now[len(evs):]:
+        if isinstance(ev, (Ask, UnheardAnswer)):
+            for k in table.card_keys[ev.card]:
+                out.pop(k, None)
+        elif isinstance(ev, UnheardCard):
+            if ev.answer == "yes":
+                out = {k: p for k, p in out.items() if p != ev.target}
+        elif isinstance(ev, UnseenAsk):
+            stay = set(table.team_of(ev.player)) - {ev.player}
+            out = {k: p for k, p in out.items() if p in stay or p == OUT}
+        elif not isinstance(ev, (Holds, HandCount, TurnIs, PassTurn, PassClaim, Challenge,
+                                 Claim)):
+            return {}
+    return out
 
 
 class Work:
@@ -593,6 +664,13 @@ class HistoryModel:
         self._certain: tuple[dict, int] | None = None
         self._progress: tuple[dict, int] = ({}, 0)
         self._base = None
+        #: certainties already known (card -> place: :func:`carried`, from an earlier
+        #: record this one extends): :meth:`settle` takes them as proved, and its
+        #: searches are given them as facts (implied, so no history is lost)
+        self.known: dict = {}
+        #: the searches of the certainties' proof use a light presolve (stage 1:
+        #: :meth:`settle` with unbounded work, where only the clock counts)
+        self.quick = False
 
     def name(self, key) -> str:
         return self.names[key]
@@ -611,15 +689,34 @@ class HistoryModel:
             self._base = self.build(False)
         return self._base
 
+    def _searched(self):
+        """A copy of the whole model to search in (same variables), with the places of
+        :attr:`known` stated: implied by the record, so every history is still there, and
+        CP-SAT's presolve starts from them."""
+        b, final = self._built()
+        m = b.m.clone()
+        for k, p in self.known.items():
+            v = final.get((k, p))
+            if v is not None and not _const(v):
+                m.Add(m.get_bool_var_from_proto_index(v.Index()) == 1)
+        return m
+
     @staticmethod
-    def _solver(seconds, deterministic: float | None = None):
+    def _solver(seconds, deterministic: float | None = None, quick: bool = False):
         """One-thread CP-SAT.  ``deterministic``: a limit in CP-SAT's deterministic time, so
         that the deals found (and the estimates made from them) never depend on the
-        machine's speed; ``seconds`` is then only a safety net."""
+        machine's speed; ``seconds`` is then only a safety net.  ``quick``: a light
+        presolve (one pass, no probing, no symmetries): most of a search over these models
+        is its presolve, and the certainties' proofs take about two thirds of the time
+        with it (docs/literature.md)."""
         s = cp_solver(cp_model, seconds)    # cut to the analysis's deadline (budget.py)
         s.parameters.num_workers = 1
         if deterministic is not None:
             s.parameters.max_deterministic_time = deterministic
+        if quick:
+            s.parameters.max_presolve_iterations = 1
+            s.parameters.cp_model_probing_level = 0
+            s.parameters.symmetry_level = 0
         return s
 
     def course(self, solver, b) -> dict[int, Ask]:
@@ -823,10 +920,16 @@ class HistoryModel:
         if self._bb is not None:
             return self._bb, "all"
         if self._certain is None:
-            first = Work(min(SETTLE_COVER, work.left))
-            before = first.left
-            self.more_samples(1, seed=len(self.record.statements), work=first, every=True)
-            work.left -= before - first.left
+            if math.isinf(work.left):
+                # unbounded (stage 1: only the clock stops it): one history, the quickest
+                # search; the proof's first search goes as far from it as it can
+                self.quick = True
+            else:
+                first = Work(min(SETTLE_COVER, work.left))
+                before = first.left
+                self.more_samples(1, seed=len(self.record.statements), work=first,
+                                  every=True)
+                work.left -= before - first.left
             if not self.samples and not self.one_history():
                 self._bb = Backbone(False, {k: set() for k in self.cards})
                 return self._bb, "all"
@@ -882,12 +985,14 @@ class HistoryModel:
         the clock stops it).  The search maximises the agreements a history breaks: each
         better history it finds is a witness, its cards drop out of the agreed ones and
         the proof is tried again."""
-        proved: dict = {}
+        proved: dict = {k: p for k, p in self.known.items() if k in self.cards}
         if not self.samples:
             return proved, 0
         b0, final = self._built()
         size = len(b0.m.Proto().variables)
-        solver = self._solver(30.0, PROOF_STEP)
+        base = self._searched() if self.known else b0.m
+        self._progress = (dict(proved), 0)
+        solver = self._solver(30.0, PROOF_STEP, quick=self.quick)
 
         def take(used):
             self.samples.append(self._read(used, final))
@@ -905,7 +1010,7 @@ class HistoryModel:
                     break
                 if work.left <= 0:
                     return proved, rank
-                m2 = b0.m.clone()
+                m2 = base.clone()
                 broken = [m2.get_bool_var_from_proto_index(v.Index()).Not() for v in lits]
                 m2.AddBoolOr(broken)
                 m2.Maximize(sum(broken))
@@ -926,14 +1031,16 @@ class HistoryModel:
     def one_history(self) -> bool:
         """Find one consistent history (its final places added to :attr:`samples`), as long
         as the analysis's deadline allows; ``False`` when there is none."""
-        b, final = self._built()
-        solver = self._solver(60.0)
-        st = solver.Solve(b.m)
+        solver = self._solver(60.0, quick=self.quick)
+        st = solver.Solve(self._searched())
         if st in (cp_model.INFEASIBLE, cp_model.MODEL_INVALID):
+            if self.known:          # never a conflict of what was carried: without it
+                self.known = {}
+                return self.one_history()
             return False
         if st == cp_model.UNKNOWN:
             raise BudgetError("CP-SAT could not find a history in time")
-        self.samples.append(self._read(solver, final))
+        self.samples.append(self._read(solver, self._built()[1]))
         return True
 
     def more_samples(self, n: int, seed: int = 0, work: "Work | None" = None,
@@ -943,7 +1050,7 @@ class HistoryModel:
         search (with presolve, :data:`EVERY_STEP`) keeps every better history it finds on
         the way, not only its last: several histories a search."""
         b, final = self._built()
-        m = b.m.clone()
+        m = self._searched()
         rng = random.Random(seed)
         solver = self._solver(30.0, EVERY_STEP if every else SAMPLE_STEP)
         solver.parameters.cp_model_presolve = every

@@ -51,6 +51,10 @@ class ViewModel(ModelView):
     fixed: dict[str, str]
     statements: dict[int, str]
     deal: bool = True
+    #: (record, view as asked: a player, None or ALL) of a model whose certainties only
+    #: grow as statements are added (the whole memory): the key under which they are kept
+    #: for the next statement (:func:`solver.literature.history.carried`); else None
+    source: tuple | None = None
 
     @property
     def history(self) -> bool:
@@ -100,7 +104,7 @@ def build(record, view, play: Play | None = None) -> ViewModel:
 
         hm = HistoryModel(record, view, play)
         return ViewModel(play, t, view if view != ALL else None, hm, dict(hm.fixed), statements,
-                         True)
+                         True, (record, view))
     if t.options.memory != "full" and view != ALL:
         return _build_current(play, view, statements)
     names = {k: repr(c) for k, c in t.key_card.items()}
@@ -109,7 +113,8 @@ def build(record, view, play: Play | None = None) -> ViewModel:
     for f in view_facts(play, view):
         m.add(f.keys, [f.player], f.lo, f.hi, source=f.line, note=f.note)
     fixed = {k: l for k, l in play.loc.items() if l is not None}
-    return ViewModel(play, t, view if view != ALL else None, m, fixed, statements, True)
+    return ViewModel(play, t, view if view != ALL else None, m, fixed, statements, True,
+                     (record, view))
 
 
 def _team_groups(t, m) -> dict:

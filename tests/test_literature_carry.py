@@ -1,0 +1,97 @@
+"""Certainties carried from one statement to the next (``solver.literature.history.carried``):
+stage 1 of a Literature record with unseen events that extends a record already settled
+(``play`` and ``serve``: the statement before) takes the certainties no added statement can
+have changed as proved, and proves only the rest."""
+from __future__ import annotations
+
+import pytest
+
+from solver.games import get_game
+from solver.literature import history
+from solver.literature.engine import Play
+from solver.literature.history import carried, remember
+from solver.records import parse_record
+from solver.staged import certainties
+
+HEAD = "game: literature\nplayers: Ana Ben Cleo Dev Eli Fay\nme: Ana\n"
+BASE = "Ana asks Ben 9S: no\n"
+#: what the base record is taken to have settled: one card at each place
+SETTLED = {"2H": "Ana", "3H": "Ben", "4H": "Cleo", "5H": "Dev", "6H": "Eli", "7H": "Fay",
+           "9S": "Cleo"}
+
+
+@pytest.mark.parametrize("added,kept", [
+    # seen questions move only the card they name
+    ("Ben asks Cleo 9S: yes", {"2H", "3H", "4H", "5H", "6H", "7H"}),
+    ("Ben asks Cleo 4H: no", {"2H", "3H", "5H", "6H", "7H", "9S"}),
+    # an unheard card moved from Cleo: Cleo's places are open again
+    ("Ben asks Cleo ?: yes", {"2H", "3H", "5H", "6H", "7H"}),
+    # an unheard card Cleo did not have: nothing moved
+    ("Ben asks Cleo ?: no", set(SETTLED)),
+    # an unheard answer: at most its card moved
+    ("Ben asks Cleo 9S: ?", {"2H", "3H", "4H", "5H", "6H", "7H"}),
+    # Ben's unseen question: a card between Ben and an opponent; his teammates keep theirs
+    ("Ben: ?", {"5H", "7H"}),
+    # nothing moves
+    ("Ben has 8 cards", set(SETTLED)),
+    ("turn: Ben", set(SETTLED)),
+])
+def test_carried_keeps_what_no_added_statement_can_move(added, kept):
+    base = parse_record(HEAD + BASE)
+    remember(base, "Ana", SETTLED)
+    rec = parse_record(HEAD + BASE + added + "\n")
+    table = Play.of(rec).table
+    assert carried(rec, "Ana", table) == {k: SETTLED[k] for k in kept}
+
+
+def test_only_a_record_extended_from_the_same_header_and_view_carries():
+    base = parse_record(HEAD + BASE)
+    remember(base, "Ana", SETTLED)
+    rec = parse_record(HEAD + BASE + "Ben asks Cleo ?: no\n")
+    table = Play.of(rec).table
+    assert carried(rec, None, table) == {}                       # another view
+    other = parse_record(HEAD.replace("me: Ana", "variant: claims-any-time\nme: Ana")
+                         + BASE + "Ben asks Cleo ?: no\n")
+    assert carried(other, "Ana", table) == {}                    # other options
+    assert carried(parse_record(HEAD + "Ana asks Ben 10S: no\n"), "Ana", table) == {}
+
+
+def test_a_shown_line_carries_nothing():
+    """A record that ends with a claim took its cards as shown as claimed; the ``shown``
+    line after it may say otherwise: not a restriction, so nothing is carried over it."""
+    text = HEAD + ("Ana holds: 2H 3H 4H 6H 7H 9S JC QD\n"
+                   "Ana claims 2H-7H: Ana 2H 3H 4H 6H 7H, Cleo 5H\n")
+    rec = parse_record(text)
+    remember(rec, "Ana", {"JC": "Ana"})
+    longer = parse_record(text + "shown 2H-7H: Ana 2H 3H 4H 6H 7H, Eli 5H\n")
+    assert carried(longer, "Ana", Play.of(longer).table) == {}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players,seed,public", [(4, 0, False), (6, 0, True)])
+def test_stage_one_statement_by_statement_is_stage_one_afresh(players, seed, public):
+    """Statement by statement (as ``play`` and ``serve`` run it), stage 1 with what it
+    carries from the statement before gives exactly the certainties of stage 1 run on each
+    record alone (the recorder's view, or the public one)."""
+    from solver.literature.engine import cut_points
+
+    game = get_game("literature")
+    rec = game.simulate(players, (), seed, miss=0.2)
+    gaps = [i for i, st in enumerate(rec.statements) if "?" in st.text]
+    upto = gaps[4] + 8
+    carried_some = 0
+    for view in [None if public else rec.header.me]:
+        history._SETTLED.clear()
+        # every record a player could have (not one that cuts a claim from its shown line)
+        for k in [c for c in cut_points(rec) if 0 < c <= upto]:
+            p = rec.prefix(k)
+            before = carried(p, view, Play.of(p).table)
+            carried_some += bool(before)
+            step = certainties(game, p, view, seconds=600)
+            kept = dict(history._SETTLED)
+            history._SETTLED.clear()
+            alone = certainties(game, p, view, seconds=600)
+            history._SETTLED.update(kept)
+            assert step.complete and alone.complete
+            assert step.certain == alone.certain, (k, view)
+    assert carried_some
