@@ -32,7 +32,7 @@ import argparse
 import itertools
 import time
 
-from benchmarks.common import fmt_s, machine, median, p95, print_machine
+from benchmarks.common import fmt_s, machine, median, p95, print_machine, record
 
 
 def states(records: int, upto: int, stride: int, seed0: int = 100):
@@ -160,23 +160,7 @@ def main(argv=None) -> None:
               f"{max(d[1].count for d in unf):,} deals when stopped", end="")
     out(".")
     if args.record is not None:
-        record(printed, info, time.perf_counter() - t_start, args.record)
-
-
-def record(printed: list[str], info: dict, seconds: float, folder: str = "") -> None:
-    """Keep a run's printed figures in ``clue.json`` for the report (benchmarks/report.py)."""
-    import json
-    from datetime import datetime, timezone
-    from pathlib import Path
-
-    from benchmarks import report
-
-    where = Path(folder) if folder else report.RESULTS
-    where.mkdir(parents=True, exist_ok=True)
-    data = {"date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-            "commit": info["commit"], "machine": info, "seconds": seconds,
-            "markdown": "".join(printed).rstrip("\n").split("\n")}
-    (where / "clue.json").write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+        record("clue", printed, info, time.perf_counter() - t_start, args.record)
 
 
 if __name__ == "__main__":

@@ -135,3 +135,20 @@ def eight_player_games(count: int, min_statements: int, seed0: int = 0, views=("
             out.append((seed, written))
         seed += 1
     return out
+
+
+def record(name: str, printed: list[str], info: dict, seconds: float, folder: str = "") -> None:
+    """Keep a run's printed figures (Markdown) in ``<name>.json`` for the report
+    (benchmarks/report.py), in ``folder`` (default benchmarks/results/)."""
+    import json
+    from datetime import datetime, timezone
+    from pathlib import Path
+
+    from benchmarks import report
+
+    where = Path(folder) if folder else report.RESULTS
+    where.mkdir(parents=True, exist_ok=True)
+    data = {"date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+            "commit": info["commit"], "machine": info, "seconds": seconds,
+            "markdown": "".join(printed).rstrip("\n").split("\n")}
+    (where / f"{name}.json").write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")

@@ -38,8 +38,8 @@ def process_pools(monkeypatch):
 def _no_carried_certainties():
     """Each test starts with no certainties kept from another test's records
     (:func:`solver.literature.history.remember`): a test of stage 1 proves them itself."""
-    from solver.literature import history
+    from solver.literature.history import forget
 
-    history._SETTLED.clear()
+    forget()
     yield
-    history._SETTLED.clear()
+    forget()

@@ -81,7 +81,7 @@ def test_stage_one_statement_by_statement_is_stage_one_afresh(players, seed, pub
     upto = gaps[4] + 8
     carried_some = 0
     for view in [None if public else rec.header.me]:
-        history._SETTLED.clear()
+        history.forget()
         # every record a player could have (not one that cuts a claim from its shown line)
         for k in [c for c in cut_points(rec) if 0 < c <= upto]:
             p = rec.prefix(k)
@@ -89,7 +89,7 @@ def test_stage_one_statement_by_statement_is_stage_one_afresh(players, seed, pub
             carried_some += bool(before)
             step = certainties(game, p, view, seconds=600)
             kept = dict(history._SETTLED)
-            history._SETTLED.clear()
+            history.forget()
             alone = certainties(game, p, view, seconds=600)
             history._SETTLED.update(kept)
             assert step.complete and alone.complete

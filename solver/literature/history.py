@@ -88,6 +88,11 @@ def remember(record, view, certain: dict) -> None:
         _SETTLED.popitem(last=False)
 
 
+def forget() -> None:
+    """Drop every certainty :func:`remember` kept."""
+    _SETTLED.clear()
+
+
 def carried(record, view, table) -> dict:
     """The certainties of ``record`` seen by ``view`` that follow from those kept
     (:func:`remember`) of a record it extends (the longest one): card key -> place.
