@@ -24,7 +24,8 @@ python -m benchmarks.run --quick         # smoke run, 1-2 minutes (records nothi
 python -m benchmarks.run --json out.json # also keep every measured state
 python -m benchmarks.run --report        # this page, from benchmarks/results/ (measures nothing)
 python -m benchmarks.waits --profile     # issue 45 (whole games, suggest, Literature with gaps) side by side with 5a59b0d; records results/waits.json
-python -m benchmarks.staged              # issue 45: stage 1 (the certainties) per game, 3-8 players, both views, up to 20 '?' lines
+python -m benchmarks.staged --record     # issue 45: stage 1 (the certainties) per game, 3-8 players, both views, up to 20 '?' lines; records results/staged.json
+python -m benchmarks.staged --sequence   # ... statement by statement, as play and serve run it (--record: results/staged-sequence.json)
 python -m benchmarks.versus              # sleuth analyze side by side against commit 525edbf
 python -m benchmarks.replay              # sleuth replay against analyze of the hardest prefix
 python -m benchmarks.twenty_two          # Twenty-Two big tables: every decision state of two 8-player games
@@ -81,6 +82,25 @@ def clue_section(results: Path = RESULTS) -> list[str]:
             f"({data['seconds'] / 60:.1f} min).", *rest, ""]
 
 
+def staged_section(results: Path = RESULTS) -> list[str]:
+    """Issue 45's first target, the certainties first: the latest ``python -m
+    benchmarks.staged --record`` (states on their own) and ``--sequence --record``
+    (statement by statement, as play and serve run it)."""
+    out = ["## The certainties first (issue 45, target 1)", ""]
+    for name, command in (("staged", "python -m benchmarks.staged --record"),
+                          ("staged-sequence", "python -m benchmarks.staged --only literature "
+                           "--sequence --seeds 1 --record")):
+        data = _recorded(results / f"{name}.json")
+        if data is None:
+            out += [f"No run is recorded in `benchmarks/results/{name}.json` yet: "
+                    f"`{command}` records one.", ""]
+            continue
+        head, *rest = data["markdown"]
+        out += [head, "", f"Recorded {data['date']} at commit `{data['commit']}` "
+                f"({data['seconds'] / 60:.1f} min) by `{command}`.", *rest, ""]
+    return out
+
+
 def render(results: Path = RESULTS) -> str:
     """The Markdown of docs/benchmarks.md."""
     targets, run = load(results)
@@ -97,7 +117,7 @@ def render(results: Path = RESULTS) -> str:
     for t in targets["targets"]:
         out.append(f"| {_cell(t['target'])} | {_cell(t['measured'])} | **{_cell(t['verdict'])}** "
                    f"| `{_cell(t['command'])}` | `{t['commit']}`, {t['date']} |")
-    out += [""] + waits_section(results) + clue_section(results)
+    out += [""] + waits_section(results) + staged_section(results) + clue_section(results)
     out += ["## The latest recorded `python -m benchmarks.run`", ""]
     if run is None:
         out.append("No run is recorded in `benchmarks/results/run.json` yet: a full "

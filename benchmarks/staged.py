@@ -132,6 +132,7 @@ def measure(game, rec, view, figures: bool) -> dict:
 
 def main(argv=None) -> None:
     from solver.games import Capability, games
+    from solver.literature.history import forget
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seeds", type=int, default=2, help="games per player count (default 2)")
@@ -175,12 +176,12 @@ def main(argv=None) -> None:
         if args.only and game.name not in args.only:
             continue
         if args.sequence:
-            from solver.literature.history import forget
             forget()                    # nothing kept from another game's records
             todo = sequences(game, args.seeds, args.miss)
         else:
             todo = ((*x, True) for x in states(game, args.seeds, args.cuts, args.miss))
-        got = []
+        got: list = []
+        fresh: list = []
         warm = True
         for n, seed, label, view, rec, counted in todo:
             if warm:                    # the imports, once (as in a long-running serve)
@@ -192,34 +193,45 @@ def main(argv=None) -> None:
             row.update(game=game.name, players=n, seed=seed, view=label,
                        statements=len(rec.statements), unseen=unseen_lines(rec))
             got.append(row)
-        rows += got
-        if not got:
-            continue
-        w = [r["stage1"] for r in got]
-        cpu = [r["stage1_cpu"] for r in got]
-        done = [r for r in got if r.get("complete") is not None]
-        share = sum(1 for r in done if r["complete"]) / len(done) if done else 0.0
-        # the certainties in time: stage 1 complete (a stage cut short at its own time
-        # answers in time but not with every certainty) on COMPLETE of the states, p95
-        if p95(w) > TARGET:
-            verdict = f"missed by {fmt_s(p95(w) - TARGET)}"
-        elif share < COMPLETE:
-            verdict = f"missed: complete on {share:.0%}"
-        else:
-            verdict = "met"
-        line = (f"| {game.name} | {len(got)} | {fmt_s(median(w))} | {fmt_s(p95(w))} | "
-                f"{fmt_s(max(w))} | {fmt_s(median(cpu))} | {fmt_s(p95(cpu))} | {share:.0%} | "
-                f"{verdict} |")
-        if args.figures:
-            w2 = [r["stage2"] for r in got]
-            line += f" {fmt_s(median(w2))} | {fmt_s(p95(w2))} |"
-        out(line)
+            if args.sequence:           # the baseline: the same state with nothing kept
+                forget()
+                alone = measure(game, rec, view, False)
+                alone.update(row, stage1=alone["stage1"], stage1_cpu=alone["stage1_cpu"],
+                             complete=alone.get("complete"), afresh=True)
+                fresh.append(alone)
+        rows += got + fresh
+        for label, some in ((game.name, got), (f"{game.name}, each state afresh", fresh)):
+            if some:
+                out(_line(label, some, args.figures))
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump(rows, f, indent=1)
     if args.record is not None:
         record("staged-sequence" if args.sequence else "staged", printed, info,
                time.perf_counter() - started, args.record)
+
+
+def _line(name: str, got: list[dict], figures: bool) -> str:
+    """The table's row of a game's states: times, completeness, the verdict."""
+    w = [r["stage1"] for r in got]
+    cpu = [r["stage1_cpu"] for r in got]
+    done = [r for r in got if r.get("complete") is not None]
+    share = sum(1 for r in done if r["complete"]) / len(done) if done else 0.0
+    # the certainties in time: stage 1 complete (a stage cut short at its own time
+    # answers in time but not with every certainty) on COMPLETE of the states, p95
+    if p95(w) > TARGET:
+        verdict = f"missed by {fmt_s(p95(w) - TARGET)}"
+    elif share < COMPLETE:
+        verdict = f"missed: complete on {share:.0%}"
+    else:
+        verdict = "met"
+    line = (f"| {name} | {len(got)} | {fmt_s(median(w))} | {fmt_s(p95(w))} | "
+            f"{fmt_s(max(w))} | {fmt_s(median(cpu))} | {fmt_s(p95(cpu))} | {share:.0%} | "
+            f"{verdict} |")
+    if figures:
+        w2 = [r["stage2"] for r in got]
+        line += f" {fmt_s(median(w2))} | {fmt_s(p95(w2))} |"
+    return line
 
 
 if __name__ == "__main__":
