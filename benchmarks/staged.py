@@ -132,7 +132,7 @@ def measure(game, rec, view, figures: bool) -> dict:
 
 def main(argv=None) -> None:
     from solver.games import Capability, games
-    from solver.literature.history import forget
+    from solver.literature.history import forget, restore
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seeds", type=int, default=2, help="games per player count (default 2)")
@@ -194,8 +194,9 @@ def main(argv=None) -> None:
                        statements=len(rec.statements), unseen=unseen_lines(rec))
             got.append(row)
             if args.sequence:           # the baseline: the same state with nothing kept
-                forget()
+                kept = forget()
                 alone = measure(game, rec, view, False)
+                restore(kept)           # the sequence goes on as it would have
                 alone.update(row, stage1=alone["stage1"], stage1_cpu=alone["stage1_cpu"],
                              complete=alone.get("complete"), afresh=True)
                 fresh.append(alone)

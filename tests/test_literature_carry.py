@@ -56,6 +56,23 @@ def test_only_a_record_extended_from_the_same_header_and_view_carries():
     assert carried(parse_record(HEAD + "Ana asks Ben 10S: no\n"), "Ana", table) == {}
 
 
+def test_the_same_record_again_needs_no_search(monkeypatch):
+    """Every certainty of a record already settled is known (play's undo, the same version
+    analysed again): stage 1 gives them without building the model."""
+    game = get_game("literature")
+    rec = game.simulate(6, (), 0, miss=0.2)
+    gaps = [i for i, st in enumerate(rec.statements) if "?" in st.text]
+    p = rec.prefix(gaps[1] + 1)
+    first = certainties(game, p, "Ana", seconds=600)
+
+    def refuse(self):
+        raise AssertionError("the model was built again")
+
+    monkeypatch.setattr(history.HistoryModel, "_built", refuse)
+    again = certainties(game, p, "Ana", seconds=600)
+    assert again == first and again.complete
+
+
 def test_a_shown_line_carries_nothing():
     """A record that ends with a claim took its cards as shown as claimed; the ``shown``
     line after it may say otherwise: not a restriction, so nothing is carried over it."""
@@ -88,10 +105,9 @@ def test_stage_one_statement_by_statement_is_stage_one_afresh(players, seed, pub
             before = carried(p, view, Play.of(p).table)
             carried_some += bool(before)
             step = certainties(game, p, view, seconds=600)
-            kept = dict(history._SETTLED)
-            history.forget()
+            kept = history.forget()
             alone = certainties(game, p, view, seconds=600)
-            history._SETTLED.update(kept)
+            history.restore(kept)
             assert step.complete and alone.complete
             assert step.certain == alone.certain, (k, view)
     assert carried_some

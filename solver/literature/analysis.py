@@ -154,12 +154,17 @@ def certain_backbone(vm: ViewModel):
     before :class:`~solver.model.budget.TimeUp` goes on."""
     import math
 
-    from solver.literature.history import Work, carried
+    from solver.literature.history import Work, carried, settled_before
+    from solver.model import Backbone
     from solver.model.budget import TimeUp
 
     if not vm.history:
         return settled_backbone(vm)
     m = vm.model
+    again = settled_before(*vm.source) if vm.source is not None else None
+    if again is not None:       # every certainty of this record is known: no search at all
+        return Backbone(True, {k: {again[k]} if k in again else set(m.locations)
+                               for k in m.cards})
     # what an earlier record this one extends settled (play and serve: the statement
     # before) needs no proof again
     m.known = carried(*vm.source, vm.table) if vm.source is not None else {}

@@ -88,9 +88,24 @@ def remember(record, view, certain: dict) -> None:
         _SETTLED.popitem(last=False)
 
 
-def forget() -> None:
-    """Drop every certainty :func:`remember` kept."""
+def settled_before(record, view) -> dict | None:
+    """Every certainty of this very record seen by ``view`` when :func:`remember` kept them
+    (card key -> place; what it keeps is always complete), else ``None``: ``play``'s undo,
+    the same version analysed again."""
+    return _SETTLED.get((record.header, view, _events(record)))
+
+
+def forget() -> dict:
+    """Drop every certainty :func:`remember` kept; returns them (for :func:`restore`)."""
+    kept = dict(_SETTLED)
     _SETTLED.clear()
+    return kept
+
+
+def restore(kept: dict) -> None:
+    """Keep again what :func:`forget` returned (and nothing else)."""
+    _SETTLED.clear()
+    _SETTLED.update(kept)
 
 
 def carried(record, view, table) -> dict:
