@@ -111,3 +111,32 @@ def test_stage_one_statement_by_statement_is_stage_one_afresh(players, seed, pub
             assert step.complete and alone.complete
             assert step.certain == alone.certain, (k, view)
     assert carried_some
+
+
+@pytest.mark.parametrize("players,seed", [(4, 0), (8, 1)])
+def test_a_model_continued_is_the_model_built_afresh(players, seed, monkeypatch):
+    """Statement by statement, the whole history model of each record continues the kept
+    model of the record before (HistoryModel._built, _Build.continued): the same
+    variables and constraints, in the same order, as the model built afresh."""
+    from solver.literature.engine import cut_points
+    from solver.literature.inference import build
+
+    continued = []
+    real = history._Build.continued
+
+    def spy(self, hm):
+        continued.append(len(hm.record.statements))
+        return real(self, hm)
+
+    monkeypatch.setattr(history._Build, "continued", spy)
+    rec = get_game("literature").simulate(players, (), seed, miss=0.2)
+    for k in [c for c in cut_points(rec) if c][:60]:
+        p = rec.prefix(k)
+        vm = build(p, p.header.me)
+        if not vm.history:
+            continue
+        (b, final), (b2, final2) = vm.model._built(), vm.model.build(False)
+        assert str(b.m.Proto()) == str(b2.m.Proto()), k
+        assert {x: getattr(v, "Index", lambda v=v: v)() for x, v in final.items()} == \
+            {x: getattr(v, "Index", lambda v=v: v)() for x, v in final2.items()}, k
+    assert len(continued) > 20

@@ -88,6 +88,29 @@ def remember(record, view, certain: dict) -> None:
         _SETTLED.popitem(last=False)
 
 
+#: the whole models kept for the next statement (:meth:`HistoryModel._built`)
+BUILT_RECORDS = 2
+_BUILT: "OrderedDict[tuple, _Build]" = OrderedDict()
+
+
+def _extends(key: tuple, table) -> "_Build | None":
+    """The kept model (:data:`_BUILT`) of the longest record that ``key``'s record extends
+    by lines other than ``shown`` (a claim before its shown line was taken as claimed),
+    where every card has one copy; else None."""
+    from solver.literature.events import Shown
+
+    if any(len(ks) > 1 for ks in table.card_keys.values()):
+        return None
+    head, now = key[:2], key[2]
+    best = None
+    for (h, v, evs), b in _BUILT.items():
+        if (h, v) == head and len(evs) <= len(now) and now[:len(evs)] == evs and \
+                not any(isinstance(e, Shown) for e in now[len(evs):]) and \
+                (best is None or len(evs) > best.upto):
+            best = b
+    return best
+
+
 def settled_before(record, view) -> dict | None:
     """Every certainty of this very record seen by ``view`` when :func:`remember` kept them
     (card key -> place; what it keeps is always complete), else ``None``: ``play``'s undo,
@@ -99,6 +122,7 @@ def forget() -> dict:
     """Drop every certainty :func:`remember` kept; returns them (for :func:`restore`)."""
     kept = dict(_SETTLED)
     _SETTLED.clear()
+    _BUILT.clear()
     return kept
 
 
@@ -217,6 +241,8 @@ class _Build:
         self.lits: dict[int, object] = {}
         self.locs = list(t.players) + [OUT]
         self.n = 0
+        #: the statements in the model (:meth:`continued` adds the rest of a longer record)
+        self.upto = 0
         self.pos: dict[str, dict[str, object]] = {}
         for k in t.keys:
             row = {p: m.NewBoolVar(f"d{k}_{p}") for p in t.players}
@@ -396,10 +422,12 @@ class _Build:
         return [c for c, ks in self.t.card_keys.items() if any(self.live(k) for k in ks)]
 
     # ----- the statements --------------------------------------------------------------------
-    def run(self, record, view):
+    def run(self, record, view, start: int = 0):
+        """Add the statements of ``record`` from the ``start``-th on (those before it are
+        in the model already: :meth:`continued`)."""
         from solver.model.budget import check
 
-        st = record.statements
+        st = record.statements[start:]
         skip = set()
         for s in st:
             check("the model of the unseen events")     # a long record takes a while
@@ -626,6 +654,30 @@ class _Build:
             self.turn[q] = u
 
 
+    def continued(self, hm: "HistoryModel") -> "_Build":
+        """A copy of this whole model (built with every line in force) for ``hm``, whose
+        record extends this one's, with the lines added (the model is cloned: this one is
+        left as it is, for any other model that extends it).  The model is the one
+        :meth:`HistoryModel.build` makes afresh: the same variables and constraints in the
+        same order (``tests/test_literature_carry.py``).  Only where every card has one
+        copy (the keys of a half-suit never change) and no ``shown`` line was added
+        (:func:`_extends`)."""
+        b = object.__new__(_Build)
+        b.__dict__.update(self.__dict__)
+        b.m = self.m.clone()
+        b.pos, b.turn, b.choices = dict(self.pos), dict(self.turn), dict(self.choices)
+        b.lits, b.used, b.count_at = dict(self.lits), set(self.used), dict(self.count_at)
+        b.hm, b.play, b.t = hm, hm.play, hm.table
+        b.results = {r.line: r for r in hm.play.results}
+        b.out_at = {}
+        for mv in hm.play.moves:
+            if mv.dst == OUT:
+                b.out_at.setdefault(mv.line, []).append(mv.key)
+        b.run(hm.record, hm.view, start=self.upto)
+        b.upto = len(hm.record.statements)
+        return b
+
+
 class _Copy:
     """A copy of a built model, with the part of :class:`_Build` that extra constraints use."""
 
@@ -704,9 +756,23 @@ class HistoryModel:
         return b, final
 
     def _built(self):
-        """The whole model, built once (:meth:`build`; the searches add to copies of it)."""
+        """The whole model, built once (:meth:`build`; the searches add to copies of it);
+        where the record extends one whose model was kept (:data:`_BUILT`: the statement
+        before, in play and serve), that model with the lines added."""
         if self._base is None:
-            self._base = self.build(False)
+            key = (self.record.header, self.view, _events(self.record))
+            got = _extends(key, self.table)
+            if got is not None:
+                b = got.continued(self)
+                self._base = b, {(k, p): b.pos[k][p] for k in self.cards
+                                 for p in self.locations}
+            else:
+                self._base = self.build(False)
+                self._base[0].upto = len(self.record.statements)
+            _BUILT[key] = self._base[0]
+            _BUILT.move_to_end(key)
+            while len(_BUILT) > BUILT_RECORDS:
+                _BUILT.popitem(last=False)
         return self._base
 
     def _searched(self):
