@@ -187,6 +187,8 @@ def main(argv=None) -> None:
             if warm:                    # the imports, once (as in a long-running serve)
                 measure(game, rec, view, False)
                 warm = False
+            if not args.sequence:
+                forget()                # each state on its own: nothing kept from another
             row = measure(game, rec, view, args.figures)
             if not counted:
                 continue

@@ -37,6 +37,7 @@ from __future__ import annotations
 import functools
 import math
 import random
+import threading
 from collections import Counter, OrderedDict
 
 from solver.errors import BudgetError
@@ -72,6 +73,9 @@ _PROVED = {0: "some", 1: "some", 2: "own-and-claims", 3: "certain"}
 #: the records whose certainties :func:`remember` keeps (the most recent first out)
 CARRY_RECORDS = 8
 _SETTLED: "OrderedDict[tuple, dict]" = OrderedDict()
+#: what is kept between statements is shared by the threads of a process (serve's
+#: requests): one at a time reads or changes it
+_KEPT = threading.Lock()
 
 
 def _events(record) -> tuple:
@@ -82,10 +86,11 @@ def remember(record, view, certain: dict) -> None:
     """Keep ``certain`` (card key -> place: every certainty of ``record`` seen by ``view``,
     as :meth:`HistoryModel.settle` proved them) for :func:`carried`."""
     key = (record.header, view, _events(record))
-    _SETTLED[key] = dict(certain)
-    _SETTLED.move_to_end(key)
-    while len(_SETTLED) > CARRY_RECORDS:
-        _SETTLED.popitem(last=False)
+    with _KEPT:
+        _SETTLED[key] = dict(certain)
+        _SETTLED.move_to_end(key)
+        while len(_SETTLED) > CARRY_RECORDS:
+            _SETTLED.popitem(last=False)
 
 
 #: the whole models kept for the next statement (:meth:`HistoryModel._built`)
@@ -103,7 +108,9 @@ def _extends(key: tuple, table) -> "_Build | None":
         return None
     head, now = key[:2], key[2]
     best = None
-    for (h, v, evs), b in _BUILT.items():
+    with _KEPT:
+        kept = list(_BUILT.items())
+    for (h, v, evs), b in kept:
         if (h, v) == head and len(evs) <= len(now) and now[:len(evs)] == evs and \
                 not any(isinstance(e, Shown) for e in now[len(evs):]) and \
                 (best is None or len(evs) > best.upto):
@@ -115,21 +122,24 @@ def settled_before(record, view) -> dict | None:
     """Every certainty of this very record seen by ``view`` when :func:`remember` kept them
     (card key -> place; what it keeps is always complete), else ``None``: ``play``'s undo,
     the same version analysed again."""
-    return _SETTLED.get((record.header, view, _events(record)))
+    with _KEPT:
+        return _SETTLED.get((record.header, view, _events(record)))
 
 
 def forget() -> dict:
     """Drop every certainty :func:`remember` kept; returns them (for :func:`restore`)."""
-    kept = dict(_SETTLED)
-    _SETTLED.clear()
-    _BUILT.clear()
+    with _KEPT:
+        kept = dict(_SETTLED)
+        _SETTLED.clear()
+        _BUILT.clear()
     return kept
 
 
 def restore(kept: dict) -> None:
     """Keep again what :func:`forget` returned (and nothing else)."""
-    _SETTLED.clear()
-    _SETTLED.update(kept)
+    with _KEPT:
+        _SETTLED.clear()
+        _SETTLED.update(kept)
 
 
 def carried(record, view, table) -> dict:
@@ -160,7 +170,9 @@ def carried(record, view, table) -> dict:
     """
     head, now = (record.header, view), _events(record)
     best: tuple | None = None
-    for (h, v, evs), certain in _SETTLED.items():
+    with _KEPT:
+        kept = list(_SETTLED.items())
+    for (h, v, evs), certain in kept:
         if (h, v) == head and len(evs) <= len(now) and now[:len(evs)] == evs and \
                 (best is None or len(evs) > len(best[0])):
             best = (evs, certain)
@@ -769,10 +781,11 @@ class HistoryModel:
             else:
                 self._base = self.build(False)
                 self._base[0].upto = len(self.record.statements)
-            _BUILT[key] = self._base[0]
-            _BUILT.move_to_end(key)
-            while len(_BUILT) > BUILT_RECORDS:
-                _BUILT.popitem(last=False)
+            with _KEPT:
+                _BUILT[key] = self._base[0]
+                _BUILT.move_to_end(key)
+                while len(_BUILT) > BUILT_RECORDS:
+                    _BUILT.popitem(last=False)
         return self._base
 
     def _searched(self):
