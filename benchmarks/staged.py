@@ -225,7 +225,7 @@ def _line(name: str, got: list[dict], figures: bool) -> str:
     if p95(w) > TARGET:
         verdict = f"missed by {fmt_s(p95(w) - TARGET)}"
     elif share < COMPLETE:
-        verdict = f"missed: complete on {share:.0%}"
+        verdict = f"missed: complete on {share:.1%}"
     else:
         verdict = "met"
     line = (f"| {name} | {len(got)} | {fmt_s(median(w))} | {fmt_s(p95(w))} | "
