@@ -73,6 +73,14 @@ def test_the_same_record_again_needs_no_search(monkeypatch):
     assert again == first and again.complete
 
 
+def test_nothing_is_carried_with_the_jokers_copies():
+    head = HEAD.replace("me: Ana", "variant: deck=54-jokers\nme: Ana")
+    base = parse_record(head + BASE)
+    remember(base, "Ana", SETTLED)
+    rec = parse_record(head + BASE + "Ben has 9 cards\n")
+    assert carried(rec, "Ana", Play.of(rec).table) == {}
+
+
 def test_a_shown_line_carries_nothing():
     """A record that ends with a claim took its cards as shown as claimed; the ``shown``
     line after it may say otherwise: not a restriction, so nothing is carried over it."""

@@ -156,6 +156,8 @@ def carried(record, view, table) -> dict:
     * a claim's cards leave play (fixed, not carried); hands, counts, turns, passes and
       challenges move nothing.
 
+    Nothing is carried with the jokers' two copies (``deck=54-jokers``).
+
     A ``shown`` line is not a restriction (the record before it took the claim as shown
     as claimed), nor is anything else: then nothing is carried.
 
@@ -168,6 +170,8 @@ def carried(record, view, table) -> dict:
     >>> sorted(carried(r2, "Ana", Play.of(r2).table).items())
     [('3H', 'Dev')]
     """
+    if any(len(ks) > 1 for ks in table.card_keys.values()):
+        return {}       # the jokers' two copies: which key is which is not kept apart here
     head, now = (record.header, view), _events(record)
     best: tuple | None = None
     with _KEPT:
