@@ -41,7 +41,7 @@ import threading
 from collections import Counter, OrderedDict
 
 from solver.errors import BudgetError
-from solver.model import Backbone, cp_model
+from solver.model import Backbone, cp_model, light_presolve
 from solver.model.budget import TimeUp, cp_solver
 from solver.literature.engine import OUT, Play
 from solver.literature.events import (Ask, Challenge, Claim, HandCount, Holds, PassClaim,
@@ -808,19 +808,14 @@ class HistoryModel:
     def _solver(seconds, deterministic: float | None = None, quick: bool = False):
         """One-thread CP-SAT.  ``deterministic``: a limit in CP-SAT's deterministic time, so
         that the deals found (and the estimates made from them) never depend on the
-        machine's speed; ``seconds`` is then only a safety net.  ``quick``: a light
-        presolve (one pass, no probing, no symmetries): most of a search over these models
-        is its presolve, and the certainties' proofs take about two thirds of the time
-        with it (docs/literature.md)."""
+        machine's speed; ``seconds`` is then only a safety net.  ``quick``:
+        :func:`~solver.model.light_presolve` (the certainties' proofs take about two thirds
+        of the time with it)."""
         s = cp_solver(cp_model, seconds)    # cut to the analysis's deadline (budget.py)
         s.parameters.num_workers = 1
         if deterministic is not None:
             s.parameters.max_deterministic_time = deterministic
-        if quick:
-            s.parameters.max_presolve_iterations = 1
-            s.parameters.cp_model_probing_level = 0
-            s.parameters.symmetry_level = 0
-        return s
+        return light_presolve(s) if quick else s
 
     def course(self, solver, b) -> dict[int, Ask]:
         """The unseen parts of the history ``solver`` found in the model ``b``: for each

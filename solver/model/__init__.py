@@ -40,6 +40,19 @@ from solver.lazy import CP_MODEL, LazyModule
 
 cp_model = LazyModule(CP_MODEL)
 
+
+def light_presolve(solver: Any) -> Any:
+    """``solver`` (a CpSolver) with a light presolve: one pass, no probing, no symmetries.
+    For the searches whose answer does not depend on which solution is found (a backbone,
+    a proof of the certainties), where most of a search over these models is its presolve:
+    the backbones of 96 Mystery Hand and 48 Literature lossy states come out the same, the
+    slow ones sooner (docs/benchmarks.md, issue 45's first target)."""
+    p = solver.parameters
+    p.max_presolve_iterations = 1
+    p.cp_model_probing_level = 0
+    p.symmetry_level = 0
+    return solver
+
 Pair = tuple[int, int]
 
 
@@ -274,7 +287,7 @@ class CardLocationModel:
             for c, locs in known.items():
                 for l in locs:
                     unseen.discard((self._ci[c], self._li[l]))
-        solver = self._solver(seconds=0.5)
+        solver = light_presolve(self._solver(seconds=0.5))
         possible: dict[Hashable, set[str]] = {c: set() for c in self.cards}
         if known:
             for c, locs in known.items():
@@ -291,7 +304,7 @@ class CardLocationModel:
             st = solver.Solve(mm)
             if st == cp_model.UNKNOWN:  # no deal found quickly: plain feasibility, longer
                 mm.ClearObjective()
-                slow = self._solver(seconds=60.0)
+                slow = light_presolve(self._solver(seconds=60.0))
                 st = slow.Solve(mm)
                 solver_used = slow
             else:
