@@ -809,8 +809,7 @@ class HistoryModel:
         """One-thread CP-SAT.  ``deterministic``: a limit in CP-SAT's deterministic time, so
         that the deals found (and the estimates made from them) never depend on the
         machine's speed; ``seconds`` is then only a safety net.  ``quick``:
-        :func:`~solver.model.light_presolve` (the certainties' proofs take about two thirds
-        of the time with it)."""
+        :func:`~solver.model.light_presolve`, for the certainties' proofs."""
         s = cp_solver(cp_model, seconds)    # cut to the analysis's deadline (budget.py)
         s.parameters.num_workers = 1
         if deterministic is not None:

@@ -44,9 +44,8 @@ cp_model = LazyModule(CP_MODEL)
 def light_presolve(solver: Any) -> Any:
     """``solver`` (a CpSolver) with a light presolve: one pass, no probing, no symmetries.
     For the searches whose answer does not depend on which solution is found (a backbone,
-    a proof of the certainties), where most of a search over these models is its presolve:
-    the backbones of 96 Mystery Hand and 48 Literature lossy states come out the same, the
-    slow ones sooner (docs/benchmarks.md, issue 45's first target)."""
+    a proof of the certainties), where most of a search over these models is its presolve
+    (the figures: docs/benchmarks.md, issue 45's first target)."""
     p = solver.parameters
     p.max_presolve_iterations = 1
     p.cp_model_probing_level = 0
