@@ -82,9 +82,9 @@ def states(game, seeds: int, cuts: int, miss: float):
 
 
 def sequences(game, seeds: int, miss: float):
-    """(players, seed, view label, view, prefix) of every state of :func:`states`'s records,
-    statement by statement: each record from its first statement to its last, both views;
-    only the states with a ``?`` line when the record has any."""
+    """(players, seed, view label, view, prefix, counted) of every state of
+    :func:`states`'s records, statement by statement: each record from its first statement
+    to its last, both views; ``counted``: the state has a ``?`` line, or the record none."""
     from solver.literature.engine import cut_points
 
     for n in (p for p in game.player_counts if 3 <= p <= 8):
@@ -199,9 +199,7 @@ def main(argv=None) -> None:
                 kept = forget()
                 alone = measure(game, rec, view, False)
                 restore(kept)           # the sequence goes on as it would have
-                alone.update(row, stage1=alone["stage1"], stage1_cpu=alone["stage1_cpu"],
-                             complete=alone.get("complete"), afresh=True)
-                fresh.append(alone)
+                fresh.append({**row, **alone, "afresh": True})
         rows += got + fresh
         for label, some in ((game.name, got), (f"{game.name}, each state afresh", fresh)):
             if some:

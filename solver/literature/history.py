@@ -127,7 +127,8 @@ def settled_before(record, view) -> dict | None:
 
 
 def forget() -> dict:
-    """Drop every certainty :func:`remember` kept; returns them (for :func:`restore`)."""
+    """Drop every certainty :func:`remember` kept, and the models kept
+    (:meth:`HistoryModel._built`); returns the certainties (for :func:`restore`)."""
     with _KEPT:
         kept = dict(_SETTLED)
         _SETTLED.clear()
@@ -136,7 +137,7 @@ def forget() -> dict:
 
 
 def restore(kept: dict) -> None:
-    """Keep again what :func:`forget` returned (and nothing else)."""
+    """Keep again the certainties :func:`forget` returned, and no others."""
     with _KEPT:
         _SETTLED.clear()
         _SETTLED.update(kept)
@@ -149,10 +150,11 @@ def carried(record, view, table) -> dict:
     Every history of the longer record is a history of the shorter one followed by the
     statements added, so a card that none of them can move is where it certainly was:
 
-    * a seen question moves only the card it names (its copies: a joker);
-    * ``Ben asks Cleo ?: yes`` moves a card from Cleo; ``Ben asks Cleo 5H: ?`` at most 5H;
-      ``Ben: ?`` a card between Ben and an opponent (V11: either way), so only the places
-      of Ben's teammates and ``out`` stay certain;
+    * a seen question moves only the card it names (LIT-7; V11 a surrender the other way);
+    * ``Ben asks Cleo ?: yes`` moves a card from Cleo (LIT-7; a ``no`` moves nothing,
+      LIT-8); ``Ben asks Cleo 5H: ?`` at most 5H; ``Ben: ?`` a card between Ben and an
+      opponent (LIT-6(a), either way under V11), so only the places of Ben's teammates
+      and ``out`` stay certain;
     * a claim's cards leave play (fixed, not carried); hands, counts, turns, passes and
       challenges move nothing.
 
@@ -273,12 +275,17 @@ class _Build:
         #: 'P has N cards' line -> (P, N, the terms of P's count then): for conflict sentences
         self.count_at: dict[int, tuple] = {}
         self.turn = {p: int(p == t.first) for p in t.players}
+        self._of_play(hm)
+        self.halves_keys = {h.name: hm.play.keys_of_half(h.name) for h in t.halves}
+
+    def _of_play(self, hm: "HistoryModel") -> None:
+        """What the model reads of the record's play: each claim's result, the cards
+        each line puts out of play."""
         self.results = {r.line: r for r in hm.play.results}
         self.out_at: dict[int, list[str]] = {}
         for mv in hm.play.moves:
             if mv.dst == OUT:
                 self.out_at.setdefault(mv.line, []).append(mv.key)
-        self.halves_keys = {h.name: hm.play.keys_of_half(h.name) for h in t.halves}
 
     # ----- helpers ---------------------------------------------------------------------------
     def var(self, name="v"):
@@ -444,6 +451,7 @@ class _Build:
         from solver.model.budget import check
 
         st = record.statements[start:]
+        self.upto = len(record.statements)
         skip = set()
         for s in st:
             check("the model of the unseen events")     # a long record takes a while
@@ -684,13 +692,8 @@ class _Build:
         b.pos, b.turn, b.choices = dict(self.pos), dict(self.turn), dict(self.choices)
         b.lits, b.used, b.count_at = dict(self.lits), set(self.used), dict(self.count_at)
         b.hm, b.play, b.t = hm, hm.play, hm.table
-        b.results = {r.line: r for r in hm.play.results}
-        b.out_at = {}
-        for mv in hm.play.moves:
-            if mv.dst == OUT:
-                b.out_at.setdefault(mv.line, []).append(mv.key)
+        b._of_play(hm)
         b.run(hm.record, hm.view, start=self.upto)
-        b.upto = len(hm.record.statements)
         return b
 
 
@@ -784,7 +787,6 @@ class HistoryModel:
                                  for p in self.locations}
             else:
                 self._base = self.build(False)
-                self._base[0].upto = len(self.record.statements)
             with _KEPT:
                 _BUILT[key] = self._base[0]
                 _BUILT.move_to_end(key)
