@@ -148,3 +148,38 @@ def test_a_model_continued_is_the_model_built_afresh(players, seed, monkeypatch)
         assert {x: getattr(v, "Index", lambda v=v: v)() for x, v in final.items()} == \
             {x: getattr(v, "Index", lambda v=v: v)() for x, v in final2.items()}, k
     assert len(continued) > 20
+
+
+def test_stage_one_searches_from_the_history_before_and_the_figures_never_do(monkeypatch):
+    """Stage 1 of a record that extends the one before starts its search for a history from
+    that record's history (HistoryModel.one_history, _Build.hint); the analysis's figures,
+    which the histories found feed, never search from a hint (the same record gives the
+    same figures whatever was analysed before)."""
+    game = get_game("literature")
+    rec = game.simulate(6, (), 0, miss=0.2)
+    gaps = [i for i, st in enumerate(rec.statements) if "?" in st.text]
+    searches: list[tuple[int, bool]] = []
+    real = history._solve
+
+    def spy(solver, model, callback=None):
+        searches.append((len(model.Proto().solution_hint.vars),
+                         solver.parameters.cp_model_presolve))
+        return real(solver, model, callback)
+
+    monkeypatch.setattr(history, "_solve", spy)
+    history.forget()
+    first = rec.prefix(gaps[1] + 1)
+    certainties(game, first, "Ana", seconds=600)
+    assert not any(n for n, _ in searches)          # nothing before it: no hint
+    searches.clear()
+    then = rec.prefix(gaps[1] + 2)
+    step = certainties(game, then, "Ana", seconds=600)
+    hinted = [n for n, presolve in searches if n and not presolve]
+    assert hinted and hinted[0] == len(history.HistoryModel(
+        first, "Ana", Play.of(first))._built()[0].m.Proto().variables)
+    searches.clear()
+    figures = history.HistoryModel(then, "Ana", Play.of(then))     # not stage 1
+    assert figures._built()[0].hint and figures.one_history()
+    assert searches and not any(n for n, _ in searches)
+    history.forget()
+    assert certainties(game, then, "Ana", seconds=600).certain == step.certain
