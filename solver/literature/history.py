@@ -45,7 +45,8 @@ from solver.model import Backbone, cp_model, light_presolve
 from solver.model.budget import TimeUp, cp_solver
 from solver.literature.engine import OUT, Play
 from solver.literature.events import (Ask, Challenge, Claim, HandCount, Holds, PassClaim,
-                                      PassTurn, TurnIs, UnheardAnswer, UnheardCard, UnseenAsk)
+                                      PassTurn, Shown, TurnIs, UnheardAnswer, UnheardCard,
+                                      UnseenAsk)
 
 ALL = "*"
 #: seconds per covering step of the backbone (every better deal found by then is used)
@@ -102,24 +103,35 @@ BUILT_RECORDS = 2
 _BUILT: "OrderedDict[tuple, _Build]" = OrderedDict()
 
 
+def _one_copy(table) -> bool:
+    """Every card has one copy: nothing is kept between statements with the jokers' two
+    copies (``deck=54-jokers``), whose keys are not kept apart."""
+    return all(len(ks) == 1 for ks in table.card_keys.values())
+
+
+def _longest(kept: dict, key: tuple, added_ok=lambda added: True):
+    """(the events, the value) of the entry of ``kept`` whose record ``key``'s record
+    extends (the same header and view, its events a prefix of these), the longest one
+    whose added events ``added_ok`` accepts; else None."""
+    head, now = key[:2], key[2]
+    with _KEPT:
+        items = list(kept.items())
+    best = None
+    for (h, v, evs), value in items:
+        if (h, v) == head and len(evs) <= len(now) and now[:len(evs)] == evs and \
+                added_ok(now[len(evs):]) and (best is None or len(evs) > len(best[0])):
+            best = (evs, value)
+    return best
+
+
 def _extends(key: tuple, table) -> "_Build | None":
     """The kept model (:data:`_BUILT`) of the longest record that ``key``'s record extends
     by lines other than ``shown`` (a claim before its shown line was taken as claimed),
     where every card has one copy; else None."""
-    from solver.literature.events import Shown
-
-    if any(len(ks) > 1 for ks in table.card_keys.values()):
+    if not _one_copy(table):
         return None
-    head, now = key[:2], key[2]
-    best = None
-    with _KEPT:
-        kept = list(_BUILT.items())
-    for (h, v, evs), b in kept:
-        if (h, v) == head and len(evs) <= len(now) and now[:len(evs)] == evs and \
-                not any(isinstance(e, Shown) for e in now[len(evs):]) and \
-                (best is None or len(evs) > best.upto):
-            best = b
-    return best
+    got = _longest(_BUILT, key, lambda added: not any(isinstance(e, Shown) for e in added))
+    return got[1] if got else None
 
 
 def settled_before(record, view) -> dict | None:
@@ -176,16 +188,8 @@ def carried(record, view, table) -> dict:
     >>> sorted(carried(r2, "Ana", Play.of(r2).table).items())
     [('3H', 'Dev')]
     """
-    if any(len(ks) > 1 for ks in table.card_keys.values()):
-        return {}       # the jokers' two copies: which key is which is not kept apart here
-    head, now = (record.header, view), _events(record)
-    best: tuple | None = None
-    with _KEPT:
-        kept = list(_SETTLED.items())
-    for (h, v, evs), certain in kept:
-        if (h, v) == head and len(evs) <= len(now) and now[:len(evs)] == evs and \
-                (best is None or len(evs) > len(best[0])):
-            best = (evs, certain)
+    now = _events(record)
+    best = _longest(_SETTLED, (record.header, view, now)) if _one_copy(table) else None
     if best is None:
         return {}
     evs, certain = best
@@ -684,7 +688,6 @@ class _Build:
             m.AddImplication(u, tq)
             m.AddBoolOr([z, tq.Not(), u])
             self.turn[q] = u
-
 
     def continued(self, hm: "HistoryModel") -> "_Build":
         """A copy of this whole model (built with every line in force) for ``hm``, whose
