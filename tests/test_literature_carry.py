@@ -150,11 +150,44 @@ def test_a_model_continued_is_the_model_built_afresh(players, seed, monkeypatch)
     assert len(continued) > 20
 
 
+def test_stage_one_follows_the_histories_before_with_the_lines_added():
+    """Statement by statement, stage 1 follows each history the statement before found with
+    the line added (HistoryModel.extended, _Build.extension): each one it keeps is a history
+    of the longer record (the whole model allows its final places), and a history the line
+    added does not fit is dropped."""
+    from ortools.sat.python import cp_model
+
+    from solver.literature.engine import cut_points
+
+    game = get_game("literature")
+    rec = game.simulate(4, (), 0, miss=0.2)
+    gaps = [i for i, st in enumerate(rec.statements) if "?" in st.text]
+    history.forget()
+    followed = dropped = 0
+    for k in [c for c in cut_points(rec) if gaps[0] < c <= gaps[3] + 4]:
+        p = rec.prefix(k)
+        hm = history.HistoryModel(p, "Ana", Play.of(p))
+        hm.quick = True
+        b, final = hm._built()
+        n = hm.extended()
+        followed += n
+        dropped += len(b.before) - n
+        for places in hm.samples:
+            m = b.m.clone()
+            for card, place in places.items():
+                v = final[card, place]
+                if not isinstance(v, int):
+                    m.Add(m.get_bool_var_from_proto_index(v.Index()) == 1)
+            assert cp_model.CpSolver().Solve(m) in (cp_model.OPTIMAL, cp_model.FEASIBLE), k
+        certainties(game, p, "Ana", seconds=600)       # its histories, for the next one
+    assert followed > 20 and dropped
+
+
 def test_stage_one_searches_from_the_history_before_and_the_figures_never_do(monkeypatch):
-    """Stage 1 of a record that extends the one before starts its search for a history from
-    that record's history (HistoryModel.one_history, _Build.hint); the analysis's figures,
-    which the histories found feed, never search from a hint (the same record gives the
-    same figures whatever was analysed before)."""
+    """Where no history of the statement before fits the line added, stage 1's search for a
+    history starts from that record's history (HistoryModel.one_history, _Build.hint); the
+    analysis's figures, which the histories found feed, never search from a hint (the same
+    record gives the same figures whatever was analysed before)."""
     game = get_game("literature")
     rec = game.simulate(6, (), 0, miss=0.2)
     gaps = [i for i, st in enumerate(rec.statements) if "?" in st.text]
@@ -167,6 +200,7 @@ def test_stage_one_searches_from_the_history_before_and_the_figures_never_do(mon
         return real(solver, model, callback)
 
     monkeypatch.setattr(history, "_solve", spy)
+    monkeypatch.setattr(history.HistoryModel, "extended", lambda self: 0)
     history.forget()
     first = rec.prefix(gaps[1] + 1)
     certainties(game, first, "Ana", seconds=600)

@@ -65,6 +65,9 @@ PROOF_STEP = 0.1
 #: (:meth:`HistoryModel.one_history`), before a search without it: a safety net (one
 #: that needs more would not be quicker from scratch)
 HINTED_STEP = 0.5
+#: the histories of a statement whose ends the next statement's stage 1 follows
+#: (:meth:`_Build.extension`): the latest found
+KEPT_ENDS = 12
 #: what :class:`Work` charges each CP-SAT search besides its deterministic time, per variable
 #: of the model: its set-up and presolve, which that time leaves out (about 0.03 s for the
 #: 2 000 variables of an 8-player record of 60 statements, 0.006 s for a 4-player one)
@@ -287,6 +290,13 @@ class _Build:
         #: variable's value, by index): the next statement's model starts its search from
         #: it (:meth:`continued` keeps the variables of this one, in the same order)
         self.hint: list[int] | None = None
+        #: where each history stage 1 found in this model ends (:meth:`end`), and where
+        #: those of the model this one continues end, with that model's statements
+        #: (:meth:`continued`): the next statement's stage 1 follows them with the lines
+        #: added (:meth:`extension`)
+        self.ends: list[tuple[dict, dict]] = []
+        self.before: list[tuple[dict, dict]] = []
+        self.since = 0
         self._of_play(hm)
         self.halves_keys = {h.name: hm.play.keys_of_half(h.name) for h in t.halves}
 
@@ -703,9 +713,36 @@ class _Build:
         b.pos, b.turn, b.choices = dict(self.pos), dict(self.turn), dict(self.choices)
         b.lits, b.used, b.count_at = dict(self.lits), set(self.used), dict(self.count_at)
         b.hm, b.play, b.t = hm, hm.play, hm.table
+        if self.ends:
+            b.before, b.since = self.ends[-KEPT_ENDS:], self.upto
+        b.ends = []
         b._of_play(hm)
         b.run(hm.record, hm.view, start=self.upto)
         return b
+
+    def end(self, value) -> tuple[dict, dict]:
+        """Where a history of this model leaves every card and whose turn it then is,
+        ``value`` reading its literals: (key -> place -> 0 or 1, player -> 0 or 1)."""
+        def v(x):
+            return x if _const(x) else int(value(x))
+        return ({k: {p: v(x) for p, x in row.items()} for k, row in self.pos.items()},
+                {p: v(x) for p, x in self.turn.items()})
+
+    def extension(self, end: tuple[dict, dict]) -> "_Build":
+        """A model of this model's statements after :attr:`since` alone, from ``end``: the
+        end of a history of the record of those before (:attr:`before`).  Its only
+        variables are those statements' unseen parts; each of its solutions, after that
+        history, is a history of this record (a statement's rules read only where the
+        cards are and whose turn it is)."""
+        x = object.__new__(_Build)
+        x.__dict__.update(self.__dict__)
+        x.m = cp_model.CpModel()
+        x.pos = {k: dict(row) for k, row in end[0].items()}
+        x.turn = dict(end[1])
+        x.choices, x.lits, x.used, x.count_at = {}, {}, set(), {}
+        x.ends, x.before, x.n = [], [], 0
+        x.run(self.hm.record, self.hm.view, start=self.since)
+        return x
 
 
 class _Copy:
@@ -1040,6 +1077,7 @@ class HistoryModel:
                 self.more_samples(1, seed=len(self.record.statements), work=first,
                                   every=True)
                 work.left -= before - first.left
+            self.extended()
             if not self.samples and not self.one_history():
                 self._bb = Backbone(False, {k: set() for k in self.cards})
                 return self._bb, "all"
@@ -1104,10 +1142,7 @@ class HistoryModel:
         self._progress = (dict(proved), 0)
         solver = self._solver(30.0, PROOF_STEP, quick=self.quick)
 
-        def take(used):
-            self.samples.append(self._read(used, final))
-
-        each = _each_solution_class()(take)
+        each = _each_solution_class()(lambda used: self._take(used, final))
         step = PROOF_STEP
         for rank in (0, 1, 2):
             while True:
@@ -1173,10 +1208,41 @@ class HistoryModel:
             return False
         if st == cp_model.UNKNOWN:
             raise BudgetError("CP-SAT could not find a history in time")
-        self.samples.append(self._read(solver, final))
+        self._take(solver, final)
         if self.quick:
             b.hint = list(solver.response_proto.solution)
         return True
+
+    def _take(self, used, final) -> None:
+        """Add the history ``used`` (a solver or a solution callback) found: its final places
+        to :attr:`samples`, and in stage 1 (:attr:`quick`) where it ends to the model's
+        :attr:`_Build.ends`, for the next statement."""
+        self.samples.append(self._read(used, final))
+        if self.quick:
+            b = self._built()[0]
+            b.ends.append(b.end(used.Value))
+
+    def extended(self) -> int:
+        """Stage 1 (:attr:`quick`) in a model continued from the statement before: each
+        history that statement's stage 1 found (:attr:`_Build.before`) followed by the
+        lines added, where some course of their unseen parts fits it (a small model of
+        those lines alone, :meth:`_Build.extension`), added to :attr:`samples`: witnesses,
+        so that the proof searches only for what they leave agreed.  Returns how many."""
+        b, final = self._built()
+        if not self.quick:
+            return 0
+        n = 0
+        for end in b.before:
+            x = b.extension(end)
+            solver = self._solver(60.0)
+            if _solve(solver, x.m) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+                continue
+            self.samples.append({k: p for k in self.cards for p in self.locations
+                                 if _is(x.pos[k][p], 1) or
+                                 (not _const(x.pos[k][p]) and solver.Value(x.pos[k][p]))})
+            b.ends.append(x.end(solver.Value))
+            n += 1
+        return n
 
     def more_samples(self, n: int, seed: int = 0, work: "Work | None" = None,
                      every: bool = False):
