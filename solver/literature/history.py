@@ -66,8 +66,8 @@ PROOF_STEP = 0.1
 #: that needs more would not be quicker from scratch)
 HINTED_STEP = 0.5
 #: the histories of a statement whose ends the next statement's stage 1 follows
-#: (:meth:`_Build.extension`): the latest found
-KEPT_ENDS = 12
+#: (:meth:`_Build.extension`; :func:`_covering` chooses them)
+KEPT_ENDS = 24
 #: what :class:`Work` charges each CP-SAT search besides its deterministic time, per variable
 #: of the model: its set-up and presolve, which that time leaves out (about 0.03 s for the
 #: 2 000 variables of an 8-player record of 60 statements, 0.006 s for a 4-player one)
@@ -714,7 +714,7 @@ class _Build:
         b.lits, b.used, b.count_at = dict(self.lits), set(self.used), dict(self.count_at)
         b.hm, b.play, b.t = hm, hm.play, hm.table
         if self.ends:
-            b.before, b.since = self.ends[-KEPT_ENDS:], self.upto
+            b.before, b.since = _covering(self.ends), self.upto
         b.ends = []
         b._of_play(hm)
         b.run(hm.record, hm.view, start=self.upto)
@@ -743,6 +743,24 @@ class _Build:
         x.ends, x.before, x.n = [], [], 0
         x.run(self.hm.record, self.hm.view, start=self.since)
         return x
+
+
+def _covering(ends: list, most: int = KEPT_ENDS) -> list:
+    """At most ``most`` of the histories' ``ends`` (:meth:`_Build.end`), in their order:
+    first, one at a time, the one that leaves the most cards at places (and the turn with
+    a player) that none chosen does, while one does; then the latest of the others."""
+    def marks(end):
+        return {(k, p) for k, row in end[0].items() for p, v in row.items() if v} | \
+            {("turn", p) for p, v in end[1].items() if v}
+    got = [marks(e) for e in ends]
+    left = set().union(*got)
+    chosen: list[int] = []
+    while left and len(chosen) < most:
+        i = max(range(len(ends)), key=lambda i: len(got[i] & left))
+        chosen.append(i)
+        left -= got[i]
+    chosen += [i for i in reversed(range(len(ends))) if i not in chosen][:most - len(chosen)]
+    return [ends[i] for i in sorted(chosen)]
 
 
 class _Copy:
@@ -1227,22 +1245,43 @@ class HistoryModel:
         history that statement's stage 1 found (:attr:`_Build.before`) followed by the
         lines added, where some course of their unseen parts fits it (a small model of
         those lines alone, :meth:`_Build.extension`), added to :attr:`samples`: witnesses,
-        so that the proof searches only for what they leave agreed.  Returns how many."""
+        so that the proof searches only for what they leave agreed; with more courses
+        where the lines added have unseen parts, while one breaks an agreement.  Returns
+        how many histories it added."""
         b, final = self._built()
         if not self.quick:
             return 0
-        n = 0
-        for end in b.before:
-            x = b.extension(end)
-            solver = self._solver(60.0)
-            if _solve(solver, x.m) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-                continue
+        before = len(self.samples)
+        solver = self._solver(60.0)
+        ok = (cp_model.OPTIMAL, cp_model.FEASIBLE)
+
+        def take(x):
             self.samples.append({k: p for k in self.cards for p in self.locations
                                  if _is(x.pos[k][p], 1) or
                                  (not _const(x.pos[k][p]) and solver.Value(x.pos[k][p]))})
             b.ends.append(x.end(solver.Value))
-            n += 1
-        return n
+
+        fit = []
+        for end in b.before:
+            x = b.extension(end)
+            if _solve(solver, x.m) in ok:
+                take(x)
+                fit.append(x)
+        # where the added lines have unseen parts: in each history they fit, the courses
+        # that break the most of what the witnesses still agree on, while one breaks some
+        for x in fit:
+            while True:
+                lits = [x.pos[k][p] for k, p in self._agreed().items()
+                        if k not in self.known and not _const(x.pos[k][p])]
+                if not lits:
+                    break
+                broken = [v.Not() for v in lits]
+                x.m.AddBoolOr(broken)       # implied by those before: the agreed only shrink
+                x.m.Maximize(sum(broken))
+                if _solve(solver, x.m) not in ok:
+                    break
+                take(x)
+        return len(self.samples) - before
 
     def more_samples(self, n: int, seed: int = 0, work: "Work | None" = None,
                      every: bool = False):
