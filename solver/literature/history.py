@@ -169,7 +169,8 @@ def carried(record, view, table) -> dict:
     Every history of the longer record is a history of the shorter one followed by the
     statements added, so a card that none of them can move is where it certainly was:
 
-    * a seen question moves only the card it names (LIT-7; V11 a surrender the other way);
+    * a seen question moves only the card it names (LIT-7; V11 a surrender the other way),
+      and a ``no`` nothing (LIT-8);
     * ``Ben asks Cleo ?: yes`` moves a card from Cleo (LIT-7; a ``no`` moves nothing,
       LIT-8); ``Ben asks Cleo 5H: ?`` at most 5H; ``Ben: ?`` a card between Ben and an
       opponent (LIT-6(a), either way under V11), so only the places of Ben's teammates
@@ -198,6 +199,8 @@ def carried(record, view, table) -> dict:
     evs, certain = best
     out = dict(certain)
     for ev in now[len(evs):]:
+        if isinstance(ev, Ask) and ev.answer == "no":
+            continue
         if isinstance(ev, (Ask, UnheardAnswer)):
             for k in table.card_keys[ev.card]:
                 out.pop(k, None)
