@@ -145,21 +145,24 @@ def settled_before(record, view) -> dict | None:
         return _SETTLED.get((record.header, view, _events(record)))
 
 
-def forget() -> dict:
+def forget() -> tuple[dict, dict]:
     """Drop every certainty :func:`remember` kept, and the models kept
-    (:meth:`HistoryModel._built`); returns the certainties (for :func:`restore`)."""
+    (:meth:`HistoryModel._built`); returns both (for :func:`restore`)."""
     with _KEPT:
-        kept = dict(_SETTLED)
+        kept = dict(_SETTLED), dict(_BUILT)
         _SETTLED.clear()
         _BUILT.clear()
     return kept
 
 
-def restore(kept: dict) -> None:
-    """Keep again the certainties :func:`forget` returned, and no others."""
+def restore(kept: tuple[dict, dict]) -> None:
+    """Keep again what :func:`forget` returned, and nothing else: the next statement goes
+    on as if nothing had been analysed in between."""
     with _KEPT:
         _SETTLED.clear()
-        _SETTLED.update(kept)
+        _SETTLED.update(kept[0])
+        _BUILT.clear()
+        _BUILT.update(kept[1])
 
 
 def carried(record, view, table) -> dict:
