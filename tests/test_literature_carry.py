@@ -94,15 +94,16 @@ def test_a_shown_line_carries_nothing():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("players,seed,public", [(4, 0, False), (6, 0, True)])
-def test_stage_one_statement_by_statement_is_stage_one_afresh(players, seed, public):
+@pytest.mark.parametrize("players,seed,public,options", [
+    (4, 0, False, ()), (6, 0, True, ()), (4, 1, True, ("own-card-ask=surrender",))])
+def test_stage_one_statement_by_statement_is_stage_one_afresh(players, seed, public, options):
     """Statement by statement (as ``play`` and ``serve`` run it), stage 1 with what it
     carries from the statement before gives exactly the certainties of stage 1 run on each
     record alone (the recorder's view, or the public one)."""
     from solver.literature.engine import cut_points
 
     game = get_game("literature")
-    rec = game.simulate(players, (), seed, miss=0.2)
+    rec = game.simulate(players, options, seed, miss=0.2)
     gaps = [i for i, st in enumerate(rec.statements) if "?" in st.text]
     upto = gaps[4] + 8
     carried_some = 0
@@ -151,17 +152,19 @@ def test_a_model_continued_is_the_model_built_afresh(players, seed, monkeypatch)
     assert len(continued) > 20
 
 
-def test_stage_one_follows_the_histories_before_with_the_lines_added():
+@pytest.mark.parametrize("options", [(), ("own-card-ask=surrender",)])
+def test_stage_one_follows_the_histories_before_with_the_lines_added(options):
     """Statement by statement, stage 1 follows each history the statement before found with
     the line added (HistoryModel.extended, _Build.extension): each one it keeps is a history
     of the longer record (the whole model allows its final places), and a history the line
-    added does not fit is dropped."""
+    added does not fit is dropped (also under V11, where an unseen question may have been
+    a surrender)."""
     from ortools.sat.python import cp_model
 
     from solver.literature.engine import cut_points
 
     game = get_game("literature")
-    rec = game.simulate(4, (), 0, miss=0.2)
+    rec = game.simulate(4, options, 0, miss=0.2)
     gaps = [i for i, st in enumerate(rec.statements) if "?" in st.text]
     history.forget()
     followed = dropped = 0
