@@ -719,8 +719,11 @@ class _Build:
         b.pos, b.turn, b.choices = dict(self.pos), dict(self.turn), dict(self.choices)
         b.lits, b.used, b.count_at = dict(self.lits), set(self.used), dict(self.count_at)
         b.hm, b.play, b.t = hm, hm.play, hm.table
-        if self.ends:
-            b.before, b.since = _covering(self.ends), self.upto
+        # the histories found for this record: by this model's searches, and by those of
+        # the model of the same record it continues (stage 1 before the figures)
+        ends = self.ends + (self.before if self.since == self.upto else [])
+        if ends:
+            b.before, b.since = _covering(ends), self.upto
         b.ends = []
         b._of_play(hm)
         b.run(hm.record, hm.view, start=self.upto)
@@ -983,6 +986,8 @@ class HistoryModel:
         def take(used):
             deal = self._read(used, final)
             self.samples.append(deal)
+            # a witness of every possible place: the most the next statement can follow
+            b.ends.append(b.end(used.Value))
             self.courses.append(self.course(used, b))
             if self.keep_witnesses:
                 self.witnesses.append((deal, self.witness(used, b)))
