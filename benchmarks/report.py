@@ -26,6 +26,7 @@ python -m benchmarks.run --report        # this page, from benchmarks/results/ (
 python -m benchmarks.waits --profile     # issue 45 (whole games, suggest, Literature with gaps) side by side with 5a59b0d; records results/waits.json
 python -m benchmarks.staged --record     # issue 45: stage 1 (the certainties) per game, 3-8 players, both views, up to 20 '?' lines; records results/staged.json
 python -m benchmarks.staged --sequence   # ... statement by statement, as play and serve run it (--record: results/staged-sequence.json)
+python -m benchmarks.staged --sequence --figures --players 8   # ... with the figures (stage 2) between statements (--record: results/staged-sequence-figures.json)
 python -m benchmarks.versus              # sleuth analyze side by side against commit 525edbf
 python -m benchmarks.replay              # sleuth replay against analyze of the hardest prefix
 python -m benchmarks.twenty_two          # Twenty-Two big tables: every decision state of two 8-player games
@@ -89,7 +90,9 @@ def staged_section(results: Path = RESULTS) -> list[str]:
     out = ["## The certainties first (issue 45, target 1)", ""]
     for name, command in (("staged", "python -m benchmarks.staged --record"),
                           ("staged-sequence", "python -m benchmarks.staged --only literature "
-                           "--sequence --seeds 1 --record")):
+                           "--sequence --seeds 1 --record"),
+                          ("staged-sequence-figures", "python -m benchmarks.staged --only "
+                           "literature --sequence --figures --players 8 --seeds 1 --record")):
         data = _recorded(results / f"{name}.json")
         if data is None:
             out += [f"No run is recorded in `benchmarks/results/{name}.json` yet: "

@@ -17,7 +17,8 @@ also counts the waits for a core), the share of states where it was complete (el
 own time, :data:`solver.staged.STAGE_SECONDS`), and the verdict against the target (p95 at
 most 0.3 s, and complete on at least 95 % of the states: a stage cut short answers in time
 without every certainty).  ``--figures`` also times stage 2 (the game's whole ``analyze``) on the same
-states, for the ratio.  ``--json FILE`` keeps every state.
+states, for the ratio.  ``--players N ...``: only those player counts.  ``--json FILE``
+keeps every state.
 
 ``--sequence``: each record statement by statement instead, as ``play`` and ``serve`` run
 it (every record a player can have: Literature's cut points, never a claim without its
@@ -25,7 +26,9 @@ it (every record a player can have: Literature's cut points, never a claim witho
 (:func:`solver.literature.history.carried`); the states counted are those with a ``?``
 line (for the games without unseen events: every state).  ``--record [DIR]`` keeps the
 printed tables for docs/benchmarks.md (``benchmarks/results/staged.json``, or
-``staged-sequence.json`` with ``--sequence``).
+``staged-sequence.json`` with ``--sequence``, ``staged-sequence-figures.json`` with
+``--sequence --figures``: the figures between statements, as play and serve compute them
+while a player types, whose histories the next statement's stage 1 follows).
 """
 from __future__ import annotations
 
@@ -62,9 +65,14 @@ def capped(rec, most: int = MAX_UNSEEN):
     return rec
 
 
-def states(game, seeds: int, cuts: int, miss: float):
+def _counts(game, players) -> list[int]:
+    """The player counts measured: ``players`` (None: every count of 3-8 the game has)."""
+    return [p for p in game.player_counts if 3 <= p <= 8 and (not players or p in players)]
+
+
+def states(game, seeds: int, cuts: int, miss: float, players=None):
     """(players, seed, view label, view, prefix) of every state measured for ``game``."""
-    for n in (p for p in game.player_counts if 3 <= p <= 8):
+    for n in _counts(game, players):
         for seed in range(seeds):
             if game.lossy:
                 rec = capped(game.simulate(n, (), seed, miss=miss))
@@ -81,13 +89,13 @@ def states(game, seeds: int, cuts: int, miss: float):
                     yield n, seed, label, view, rec.prefix(k)
 
 
-def sequences(game, seeds: int, miss: float):
+def sequences(game, seeds: int, miss: float, players=None):
     """(players, seed, view label, view, prefix, counted) of every state of
     :func:`states`'s records, statement by statement: each record from its first statement
     to its last, both views; ``counted``: the state has a ``?`` line, or the record none."""
     from solver.literature.engine import cut_points
 
-    for n in (p for p in game.player_counts if 3 <= p <= 8):
+    for n in _counts(game, players):
         for seed in range(seeds):
             rec = capped(game.simulate(n, (), seed, miss=miss) if game.lossy
                          else game.simulate(n, (), seed))
@@ -139,7 +147,11 @@ def main(argv=None) -> None:
     ap.add_argument("--cuts", type=int, default=4, help="prefixes per record (default 4)")
     ap.add_argument("--miss", type=float, default=0.2,
                     help="each observation unseen with this chance, lossy games (default 0.2)")
-    ap.add_argument("--figures", action="store_true", help="also time stage 2 (analyze)")
+    ap.add_argument("--figures", action="store_true",
+                    help="also time stage 2 (analyze); with --sequence it runs after each "
+                    "statement's stage 1, as play and serve run it")
+    ap.add_argument("--players", type=int, nargs="*",
+                    help="only these player counts (default every count of 3-8)")
     ap.add_argument("--only", nargs="*", help="games by name")
     ap.add_argument("--json", help="keep every measured state in this file")
     ap.add_argument("--sequence", action="store_true",
@@ -157,12 +169,17 @@ def main(argv=None) -> None:
         printed.append(line + "\n")
 
     print_machine(info)
-    how = ("each record statement by statement in one process (as play and serve run it), "
-           "the states with a '?' line counted" if args.sequence else
+    how = ("each record statement by statement in one process (as play and serve run it"
+           + (", the figures (stage 2) after each statement's stage 1" if args.figures else "")
+           + "), the states with a '?' line counted" if args.sequence else
            f"{args.cuts} prefixes each, each analysed on its own")
-    out(f"### Stage 1 (the certainties): {'statement by statement' if args.sequence else 'states on their own'}")
+    title = ("statement by statement" + (", with the figures between statements"
+                                         if args.figures else "")
+             if args.sequence else "states on their own")
+    out(f"### Stage 1 (the certainties): {title}")
     out()
-    out(f"Target p95 <= {TARGET} s; records: seeds 0-{args.seeds - 1}, 3-8 players, lossy "
+    counts = " ".join(map(str, args.players)) if args.players else "3-8"
+    out(f"Target p95 <= {TARGET} s; records: seeds 0-{args.seeds - 1}, {counts} players, lossy "
         f"games with --miss {args.miss} and at most {MAX_UNSEEN} '?' lines, {how}, both "
         f"views; commit `{info['commit']}`, load {info.get('load', '?')}.")
     out()
@@ -177,9 +194,10 @@ def main(argv=None) -> None:
             continue
         if args.sequence:
             forget()                    # nothing kept from another game's records
-            todo = sequences(game, args.seeds, args.miss)
+            todo = sequences(game, args.seeds, args.miss, args.players)
         else:
-            todo = ((*x, True) for x in states(game, args.seeds, args.cuts, args.miss))
+            todo = ((*x, True) for x in states(game, args.seeds, args.cuts, args.miss,
+                                               args.players))
         got: list = []
         fresh: list = []
         warm = True
@@ -208,8 +226,9 @@ def main(argv=None) -> None:
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump(rows, f, indent=1)
     if args.record is not None:
-        record("staged-sequence" if args.sequence else "staged", printed, info,
-               time.perf_counter() - started, args.record)
+        name = ("staged-sequence" + ("-figures" if args.figures else "")) if args.sequence \
+            else "staged"
+        record(name, printed, info, time.perf_counter() - started, args.record)
 
 
 def _line(name: str, got: list[dict], figures: bool) -> str:
