@@ -296,10 +296,10 @@ class _Build:
         #: variable's value, by index): the next statement's model starts its search from
         #: it (:meth:`continued` keeps the variables of this one, in the same order)
         self.hint: list[int] | None = None
-        #: where each history stage 1 found in this model ends (:meth:`end`), and where
-        #: those of the model this one continues end, with that model's statements
-        #: (:meth:`continued`): the next statement's stage 1 follows them with the lines
-        #: added (:meth:`extension`)
+        #: where each history found in this model ends (:meth:`end`: stage 1's witnesses,
+        #: the backbone's), and where those of the model this one continues end, with
+        #: that model's statements (:meth:`continued`): the next statement's stage 1
+        #: follows them with the lines added (:meth:`extension`)
         self.ends: list[tuple[dict, dict]] = []
         self.before: list[tuple[dict, dict]] = []
         self.since = 0
@@ -1253,7 +1253,7 @@ class HistoryModel:
 
     def extended(self) -> int:
         """Stage 1 (:attr:`quick`) in a model continued from the statement before: each
-        history that statement's stage 1 found (:attr:`_Build.before`) followed by the
+        history found for that statement (:attr:`_Build.before`) followed by the
         lines added, where some course of their unseen parts fits it (a small model of
         those lines alone, :meth:`_Build.extension`), added to :attr:`samples`: witnesses,
         so that the proof searches only for what they leave agreed; with more courses
