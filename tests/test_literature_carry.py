@@ -187,6 +187,25 @@ def test_stage_one_follows_the_histories_before_with_the_lines_added(options):
     assert followed > 20 and dropped
 
 
+def test_stage_one_follows_the_histories_the_figures_found():
+    """The figures of a record (stage 2, computed between statements in play and serve)
+    find a history for every place a card may be at (the backbone); the next statement's
+    stage 1 follows them (HistoryModel.extended), even where no stage 1 ran before."""
+    game = get_game("literature")
+    rec = game.simulate(4, (), 0, miss=0.2)
+    gaps = [i for i, st in enumerate(rec.statements) if "?" in st.text]
+    history.forget()
+    first = rec.prefix(gaps[1] + 1)
+    game.analyze(first, "Ana")
+    then = rec.prefix(gaps[1] + 2)
+    hm = history.HistoryModel(then, "Ana", Play.of(then))
+    hm.quick = True
+    b, _ = hm._built()
+    assert b.since == len(first.statements) and len(b.before) > 1
+    assert hm.extended() > 1
+    history.forget()
+
+
 def test_stage_one_searches_from_the_history_before_and_the_figures_never_do(monkeypatch):
     """Where no history of the statement before fits the line added, stage 1's search for a
     history starts from that record's history (HistoryModel.one_history, _Build.hint); the
