@@ -185,3 +185,26 @@ def test_every_control_is_a_fingers_size_with_the_panel_open_and_folded(served, 
             cells.first.click()
             page.wait_for_function("() => /^why /.test("
                                    "document.getElementById('status').textContent)")
+
+
+def test_the_hands_column_heads_are_whole_words_on_a_phone(served, tmp_path):
+    """At 360 x 640 each column head of Literature's Hands table ("team", "player",
+    "cards", "known to hold") stays whole: none is broken into letters on two lines,
+    and the page does not scroll sideways."""
+    sample = ROOT / "samples" / "literature" / "ex-a-six-players.txt"
+    path = tmp_path / sample.name
+    shutil.copyfile(sample, path)
+    with Server(path) as server:
+        page = open_page(served[0], server.url, PHONE)
+        heads = page.get_by_role("table", name="Hands", exact=True).get_by_role("columnheader")
+        assert heads.count() == 4
+        for i in range(4):
+            head = heads.nth(i)
+            words = head.inner_text().split()
+            # a head of n words fills at most n lines: no word is split over two
+            lines = head.evaluate("e => { const r = document.createRange();"
+                                  " r.selectNodeContents(e);"
+                                  " return new Set([...r.getClientRects()]"
+                                  ".map(x => Math.round(x.top))).size; }")
+            assert lines <= len(words), (words, lines)
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
