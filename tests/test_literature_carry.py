@@ -190,7 +190,8 @@ def test_stage_one_follows_the_histories_before_with_the_lines_added(options):
 def test_stage_one_follows_the_histories_the_figures_found():
     """The figures of a record (stage 2, computed between statements in play and serve)
     find a history for every place a card may be at (the backbone); the next statement's
-    stage 1 follows them (HistoryModel.extended), even where no stage 1 ran before."""
+    stage 1 follows them (HistoryModel.extended), even where no stage 1 ran before; the
+    figures of the next statement do not."""
     game = get_game("literature")
     rec = game.simulate(4, (), 0, miss=0.2)
     gaps = [i for i, st in enumerate(rec.statements) if "?" in st.text]
@@ -203,6 +204,10 @@ def test_stage_one_follows_the_histories_the_figures_found():
     b, _ = hm._built()
     assert b.since == len(first.statements) and len(b.before) > 1
     assert hm.extended() > 1
+    # the figures never follow them: the same record gives the same figures whatever
+    # the process analysed before
+    figures = history.HistoryModel(then, "Ana", Play.of(then))
+    assert figures._built()[0].before and figures.extended() == 0 and not figures.samples
     history.forget()
 
 

@@ -1267,9 +1267,8 @@ class HistoryModel:
         ok = (cp_model.OPTIMAL, cp_model.FEASIBLE)
 
         def take(x):
-            self.samples.append({k: p for k in self.cards for p in self.locations
-                                 if _is(x.pos[k][p], 1) or
-                                 (not _const(x.pos[k][p]) and solver.Value(x.pos[k][p]))})
+            self.samples.append(self._read(solver, {(k, p): x.pos[k][p] for k in self.cards
+                                                    for p in self.locations}))
             b.ends.append(x.end(solver.Value))
 
         fit = []
