@@ -279,10 +279,12 @@ def parse_event(text: str, header, out=()):
         if re.fullmatch(r"\d+|none", ans, re.I):
             return AskOne(asker, target, q, None, _count(ans))
         try:
-            shown = _cards(ans, "the cards shown, a count, or 'none'")
+            if not parse_cards(ans):    # nothing, or a lone comma
+                raise NotationError("no answer", text=ans)
         except NotationError as e:    # say every form the answer may take (issue 14)
             raise NotationError("expected the answer: a count 0-4, 'none', '?' (not seen) or "
                                 "the cards shown", text=e.text) from None
+        shown = _cards(ans, "the cards shown")      # (a card shown twice is said so)
         return AskOne(asker, target, q, shown, len(shown))
     m = _RE_REQ.match(t)
     if m:

@@ -268,12 +268,33 @@ class Record:
         return replace(self, statements=self.statements[:n])
 
 
+#: what separates the words of a statement (a quoted token is looked for between these)
+_WORD_EDGE = r"\s,:;|"
+
+
+def find_quoted(raw: str, text: str) -> int:
+    """Where ``text`` (an error's quote) stands in the line ``raw``: its first occurrence as
+    a whole word, not inside a longer one (the ``7`` of ``Ana asks Ben 4H-7H: 4H 7`` is the
+    last word, not the one of the range), else its first occurrence; as typed, else in
+    another case; -1 when absent.
+
+    >>> find_quoted("Ana asks Ben 4H-7H: 4H 7", "7"), find_quoted("Ana holds: knif", "Knif")
+    (23, 11)
+    """
+    for hay, needle in ((raw, text), (raw.lower(), text.lower())):
+        m = re.search(rf"(?<![^{_WORD_EDGE}]){re.escape(needle)}(?![^{_WORD_EDGE}])", hay)
+        if m:
+            return m.start()
+    idx = raw.find(text)
+    return idx if idx >= 0 else raw.lower().find(text.lower())
+
+
 def _locate(err: SleuthError, path: str | None, lineno: int, raw: str) -> SleuthError:
     col = None
-    if err.column is None and err.text:
-        idx = raw.find(err.text)
-        if idx < 0:
-            idx = raw.lower().find(err.text.lower())
+    if err.column is None and err.text == "":       # something missing: where it was due
+        col = len(raw.split("#", 1)[0].rstrip()) + 1
+    elif err.column is None and err.text:
+        idx = find_quoted(raw, err.text)
         col = idx + 1 if idx >= 0 else 1
         if idx >= 0 and err.offset is not None and 0 <= err.offset < len(err.text):
             col += err.offset          # the faulty token, not the statement's start
