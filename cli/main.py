@@ -139,12 +139,16 @@ def failed_stream(e: OSError) -> str | None:
 
 
 def rule_hint(e: SleuthError) -> str:
-    """``' (see: sleuth rules MH-7)'`` for an error that names a rule, else ``''``."""
+    """``' (see: sleuth rules MH-7)'`` for an error that names a rule, else ``''``; a
+    lettered part quoted, ``(see: sleuth rules 'LIT-6(d)')``."""
     if not e.rule:
         return ""
-    from solver.rulebook import hint
+    import shlex
 
-    h = hint(e.rule)
+    from solver.rulebook import ID, hint
+
+    # as it is typed in a shell, which takes '(' for its own: sleuth rules 'LIT-6(d)'
+    h = re.sub(rf"(?<=sleuth rules )({ID})", lambda m: shlex.quote(m.group(1)), hint(e.rule))
     return f" {h}" if h else ""
 
 

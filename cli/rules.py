@@ -2,6 +2,8 @@
 that ship with the program (:mod:`solver.rulebook`)."""
 from __future__ import annotations
 
+import re
+
 import click
 
 from cli.main import cli, handle_errors
@@ -39,6 +41,13 @@ def wrap(text: str, indent: str, width: int = 79) -> list[str]:
     return out
 
 
+def _with_parentheses(rule_id: str) -> str:
+    """``LIT-6d`` -> ``LIT-6(d)``: a rule's lettered part typed without the parentheses
+    that a shell wants quoted; any other text as it is."""
+    m = re.fullmatch(r"\s*([A-Za-z]{1,3}-?[Vv]?\d+)([A-Za-z])\s*", rule_id)
+    return f"{m.group(1)}({m.group(2).lower()})" if m else rule_id
+
+
 def _game_of(word: str):
     from solver.games import REGISTRY, get_game
 
@@ -59,9 +68,10 @@ def rules(what):
       sleuth rules
       sleuth rules mystery-hand
       sleuth rules MH-7
-      sleuth rules LIT-6(d)
+      sleuth rules 'LIT-6(d)'
       sleuth rules literature A3
-    'sleuth rules A3' shows A3 of every game that has one. The files are docs/rules/*.md.
+    'sleuth rules A3' shows A3 of every game that has one; LIT-6d is LIT-6(d). The files
+    are docs/rules/*.md.
     """
     from solver.games import games
     from solver.rulebook import game_rules, lookup, normalize
@@ -92,7 +102,7 @@ def rules(what):
         return
     if game is None and len(what) == 2:
         raise NotationError("expected 'sleuth rules GAME RULE'", text=what[0])
-    rule_id = what[-1]
+    rule_id = _with_parentheses(what[-1])
     found = lookup(rule_id, game.name if game else None)
     _key, sub = normalize(rule_id)
     if len(found) > 1:

@@ -4,8 +4,13 @@ it; the help's examples run as shown).
 """
 from __future__ import annotations
 
-import pytest
+import re
+import shlex
 
+import pytest
+from click.testing import CliRunner
+
+from cli.main import cli
 from solver.errors import SleuthError
 from solver.records import parse_record
 
@@ -58,3 +63,44 @@ def test_a_missing_answer_is_refused_where_it_was_due(line, column, quoted):
         parse_record(MH + line + "\n", "g.txt")
     assert str(e.value).startswith(f"g.txt:5:{column}: expected ")
     assert str(e.value).endswith(f": {quoted}")
+
+
+# ----- what the help and the messages tell a user to type is valid shell --------------------
+def _shell_operators(command: str) -> list[str]:
+    """The shell operators (``(``, ``)``, ``;``, ``|``, ``&``, ``<``, ``>``) outside quotes
+    in ``command``: a command typed as shown would be a syntax error or something else."""
+    lex = shlex.shlex(command, posix=True, punctuation_chars=True)
+    lex.whitespace_split = True
+    lex.commenters = "#"
+    return [t for t in lex if t and set(t) <= set("();|&<>")]
+
+
+def test_the_help_examples_are_typed_as_shown():
+    from tests.test_help import COMMANDS, help_text
+
+    for path, _ in COMMANDS:
+        for line in help_text(path).splitlines():
+            line = line.strip().removeprefix("$ ")
+            if line.startswith("sleuth "):
+                assert not _shell_operators(line.rstrip("\\")), (path, line)
+
+
+@pytest.mark.parametrize("rule, typed", [
+    ("LIT-6(d)", "'LIT-6(d)'"), ("LIT-13(b), O1", "'LIT-13(b)'"), ("MH-7", "MH-7")])
+def test_the_rule_a_message_cites_can_be_read_as_the_message_says(rule, typed):
+    from cli.main import rule_hint
+    from solver.errors import RuleError
+
+    hint = rule_hint(RuleError("a bad question", rule=rule, text="x"))
+    assert f"sleuth rules {typed}" in hint
+    for command in re.findall(r"sleuth rules [^;)]+(?:\)')?", hint):
+        assert not _shell_operators(command), command
+        r = CliRunner().invoke(cli, shlex.split(command)[1:])
+        assert r.exit_code == 0 and rule.split("(")[0] in r.output, r.output
+
+
+@pytest.mark.parametrize("typed", ["LIT-6d", "lit-6D", "LIT-6(d)", "lit6d"])
+def test_a_lettered_part_may_be_typed_without_parentheses(typed):
+    r = CliRunner().invoke(cli, ["rules", typed])
+    assert r.exit_code == 0, r.output
+    assert "LIT-6(d): (d) you do not hold c." in r.output
