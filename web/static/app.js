@@ -103,10 +103,12 @@
     }
   }
 
-  function say(text) { statusEl.textContent = text; }
+  function say(text) { statusEl.textContent = text; statusEl.classList.remove("refusal"); }
 
   function show(d) {
     say(d.status);
+    // a refusal is read whole (what was refused, the rule): not cut to the status' two lines
+    statusEl.classList.toggle("refusal", d.kind === "refused");
     fixesEl.replaceChildren();
     staleEl.replaceChildren();
     for (const f of d.fixes || []) {
@@ -342,11 +344,28 @@
     return out;
   }
 
-  // The statement in the box, read as: [prefix] actor verb slots... [: answer]
+  // A word as the vocabulary spells it: a name in any case where only one player's name
+  // is that word without case (record-format.md), a card, range or keyword in any case;
+  // else the word as written. Keys compare as solver.records.name_key does (caseless, NFD).
+  const fold = (w) => w.normalize("NFD").toUpperCase().toLowerCase().normalize("NFD");
+  function canon(w) {
+    if (E.names.includes(w)) return w;
+    const k = fold(w);
+    const names = E.names.filter((n) => fold(n) === k);
+    if (names.length) return names.length === 1 ? names[0] : w;   // two: written exactly
+    for (const pool of [E.cards, E.ranges, E.verbs, E.words, E.lead]) {
+      const hit = pool.find((x) => fold(x) === k);
+      if (hit !== undefined) return hit;
+    }
+    return w;
+  }
+
+  // The statement in the box, read as: [prefix] actor verb slots... [: answer], its words
+  // as the vocabulary spells them (so that a tap rewrites what was typed, never drops it)
   function parse(text) {
     const m = text.match(/^\s*((?:edit\s+\d+|whatif|force)\s+)?(.*)$/is);
     const prefix = m[1] || "";
-    const body = m[2];
+    const body = m[2].replace(/[^\s,:]+/g, canon);
     const colon = body.indexOf(":");
     const head = colon >= 0 ? body.slice(0, colon) : body;
     const answer = colon >= 0 ? body.slice(colon + 1).trim() : null;
@@ -389,7 +408,22 @@
 
   function put(text) { setBox(autofill(text)); entry.scrollTop = 0; }   // the next step's choices from the top
 
+  // The choices are drawn anew at every step. A keyboard's focus on the choice just
+  // taken would fall to the page's start with it: it goes to the same choice drawn again
+  // (same group, same name), else the next step's first choice, else Log.
   function renderChoices() {
+    const was = choicesEl.contains(document.activeElement) ? document.activeElement : null;
+    const where = (b) => [b.closest("[role=group]").getAttribute("aria-label"), b.textContent];
+    const key = was ? where(was).join("\n") : null;
+    drawChoices();
+    if (!was || choicesEl.contains(document.activeElement)) return;
+    const all = [...choicesEl.querySelectorAll("button")];
+    const next = all.find((b) => where(b).join("\n") === key) || all[0]
+      || document.getElementById("log");
+    next.focus({ preventScroll: true });
+  }
+
+  function drawChoices() {
     choicesEl.replaceChildren();
     if (!E) return;
     const p = parse(box.value);
@@ -735,18 +769,26 @@
     return out;
   }
 
-  function parseCounts(ans) {
+  // An ask of all's counts by player: "Ben 1, Cleo 0", or the counts alone in seating
+  // order, the asker and the players out skipped ("1 0": record-format.md); none = 0.
+  function parseCounts(ans, asked) {
     const m = new Map();
+    const count = (c) => (/^none$/i.test(c) ? "0" : c);
+    const bare = (ans || "").split(/[\s,]+/).filter(Boolean);
+    if (bare.length && bare.every((c) => /^(\d+|none|\?)$/i.test(c))) {
+      bare.slice(0, asked.length).forEach((c, i) => m.set(asked[i], count(c)));
+      return m;
+    }
     for (const part of (ans || "").split(",")) {
       const w = part.trim().split(/\s+/);
-      if (w.length === 2) m.set(w[0], w[1]);
+      if (w.length === 2) m.set(w[0], count(w[1]));
     }
     return m;
   }
 
   function askAllRows(p, range) {
     const asked = (E.active || E.names).filter((n) => n !== p.actor);   // not who is out
-    let counts = parseCounts(p.answer);
+    let counts = parseCounts(p.answer, asked);
     if (p.answer === null) {
       // the likely default: the cards of the range each player is known to hold (else 0)
       const inRange = (n) => ((E.held || {})[n] || []).filter((c) => (E.range_cards[range] || []).includes(c)).length;
@@ -766,7 +808,7 @@
       row.append(label);
       for (const c of ["0", "1", "2", "3", "4", "?"]) {
         row.append(button(c, () => {
-          counts = parseCounts(parse(box.value).answer);
+          counts = parseCounts(parse(box.value).answer, asked);
           counts.set(n, c);
           put(compose(p, p.head, asked.map((x) => x + " " + (counts.get(x) || "0")).join(", ")));
         }, counts.get(n) === c));

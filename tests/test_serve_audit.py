@@ -1,0 +1,141 @@
+"""``sleuth serve`` as a new user meets it on a phone (Debian's Chromium under Playwright, 360 x
+640 with touch), driven by role and accessible name: names in another script and typed in
+any case, an ask of all's counts typed without names, a refusal read whole, and the tap entry
+used from the keyboard alone."""
+from __future__ import annotations
+
+import pytest
+
+from tests.serve_harness import PHONE, Server, chromium, sleuth
+
+PLAYERS = ["Ána", "Βήτα", "Ζωή", "Dev"]
+IDLE = ("() => { const l = document.getElementById('live');"
+        " return l && l.getAttribute('aria-busy') === 'false' && l.dataset.pending !== 'yes'"
+        " && document.getElementById('working').hidden; }")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with chromium() as b:
+        yield b
+
+
+@pytest.fixture
+def served(tmp_path):
+    """A new Mystery Hand record of players written in three scripts, served."""
+    path = tmp_path / "game.txt"
+    sleuth("new", "mystery-hand", str(path), "--players", " ".join(PLAYERS), "--me", "Ána")
+    with Server(path) as server:
+        yield path, server.url
+
+
+def phone(browser, url):
+    page = browser.new_context(viewport=PHONE, has_touch=True).new_page()
+    page.set_default_timeout(300_000)
+    page.goto(url)
+    page.wait_for_function(IDLE, polling="raf")
+    return page
+
+
+def log(page) -> str:
+    """Tap Log and wait for the server's answer in the status region."""
+    page.evaluate("() => { document.getElementById('status').textContent = ''; }")
+    page.get_by_role("button", name="Log", exact=True).click()
+    page.wait_for_function("() => document.getElementById('status').textContent !== ''")
+    page.wait_for_function(IDLE, polling="raf")
+    return page.get_by_role("status").inner_text()
+
+
+def pressed(group) -> list[str]:
+    """The names of the buttons of ``group`` that are pressed."""
+    buttons = group.get_by_role("button", pressed=True)
+    return [buttons.nth(i).inner_text().strip().lstrip("\u2713 ") for i in range(buttons.count())]
+
+
+def test_names_in_any_case_and_counts_without_names_are_read_by_the_taps(browser, served):
+    """A statement typed with the names in another case (record-format.md: any case when
+    unambiguous) and an ask of all's counts without names (in seating order, the asker
+    skipped) are read by the tap entry as written: each count row has the typed count
+    pressed, and a tap on one row changes that count only, keeping the others typed."""
+    path, url = served
+    page = phone(browser, url)
+    box = page.get_by_role("textbox", name="Statement")
+    entry = page.get_by_role("group", name="Tap entry", exact=True)
+    box.fill("ána asks all 2H-5H: 0 1 0")
+    assert pressed(entry.get_by_role("group", name="Βήτα", exact=True)) == ["0"]
+    assert pressed(entry.get_by_role("group", name="Ζωή", exact=True)) == ["1"]
+    assert pressed(entry.get_by_role("group", name="Dev", exact=True)) == ["0"]
+    entry.get_by_role("group", name="Dev", exact=True).get_by_role(
+        "button", name="2", exact=True).click()
+    assert box.input_value() == "Ána asks all 2H-5H: Βήτα 0, Ζωή 1, Dev 2"
+    assert log(page).startswith("logged line")
+    assert path.read_text().splitlines()[-1] == "Ána asks all 2H-5H: Βήτα 0, Ζωή 1, Dev 2"
+    # names and cards in other cases: the cards typed are the ones pressed, a tap adds one
+    box.fill("ΒΉΤΑ asks ζωή 2s-5s")
+    answer = entry.get_by_role("group", name="Answer: how many shown", exact=True)
+    assert answer.get_by_role("button", name="1", exact=True).count() == 1
+    box.fill("ΒΉΤΑ asks ζωή 2s-5s: 1")
+    assert pressed(answer) == ["1"]
+    box.fill("ána asks ζωή 2h-5h: 2h")
+    shown = entry.get_by_role("group", name="Cards shown", exact=True)
+    assert pressed(shown) == ["2H"]
+    shown.get_by_role("button", name="4H", exact=True).click()
+    assert box.input_value() == "Ána asks Ζωή 2H-5H: 2H 4H"
+
+
+def test_a_refusal_is_read_whole_on_a_phone(browser, served):
+    """A malformed statement is refused with the input quoted and the rule named, in full
+    on a 360 px screen (not cut to the status' two lines), and the box keeps what was
+    typed."""
+    path, url = served
+    before = path.read_bytes()
+    page = phone(browser, url)
+    box = page.get_by_role("textbox", name="Statement")
+    box.fill("Ána asks Βήτα 2S-6S: 2S")
+    said = log(page)
+    assert said.startswith("refused") and "'2S-6S'" in said and "MH-9" in said, said
+    status = page.get_by_role("status")
+    assert status.evaluate("e => e.scrollHeight <= e.clientHeight + 1"), said
+    assert box.input_value() == "Ána asks Βήτα 2S-6S: 2S"
+    assert path.read_bytes() == before
+
+
+def test_the_tap_entry_from_the_keyboard_alone(browser, served):
+    """From the keyboard alone: Tab to a choice, Enter takes it, and the focus goes on to
+    the next step's choices (never back to the page's start); the statement is built and
+    logged without a tap."""
+    path, url = served
+    page = phone(browser, url)
+    target = page.get_by_role("group", name="Asks whom", exact=True).get_by_role(
+        "button", name="Βήτα", exact=True)
+    for _ in range(40):
+        page.keyboard.press("Tab")
+        if target.evaluate("e => e === document.activeElement"):
+            break
+    else:
+        raise AssertionError("Tab never reached the choice Βήτα")
+    page.keyboard.press("Enter")
+    box = page.get_by_role("textbox", name="Statement")
+    assert box.input_value() == "Ána asks Βήτα"
+    ranges = page.get_by_role("group", name="Which range", exact=True)
+    assert ranges.get_by_role("button").first.evaluate("e => e === document.activeElement")
+    page.keyboard.press("Enter")                        # the first range
+    assert box.input_value() == "Ána asks Βήτα AS-4S"
+    answer = page.get_by_role("group", name="Answer: how many shown", exact=True)
+    first = answer.get_by_role("button", name="0", exact=True)
+    assert first.evaluate("e => e === document.activeElement")
+    page.keyboard.press("Tab")
+    page.keyboard.press("Enter")                        # a count of one
+    assert box.input_value() == "Ána asks Βήτα AS-4S: 1"
+    one = answer.get_by_role("button", name="1", exact=True)
+    assert one.get_attribute("aria-pressed") == "true"
+    assert one.evaluate("e => e === document.activeElement")      # the same choice, drawn anew
+    for _ in range(40):
+        page.keyboard.press("Shift+Tab")
+        if box.evaluate("e => e === document.activeElement"):
+            break
+    page.evaluate("() => { document.getElementById('status').textContent = ''; }")
+    page.keyboard.press("Enter")                        # Enter in the box logs
+    page.wait_for_function("() => document.getElementById('status').textContent !== ''")
+    assert page.get_by_role("status").inner_text().startswith("logged line")
+    assert path.read_text().splitlines()[-1] == "Ána asks Βήτα AS-4S: 1"
