@@ -116,7 +116,7 @@ def test_literature_page_has_half_suits_and_hands(tmp_path):
 def test_other_games_show_their_own_text_sheet(tmp_path):
     rec = copy(tmp_path, ROOT / "samples" / "twenty-two" / "standard-ana-midhand.txt")
     html = client(rec).get("/live").text
-    assert '<pre class="text-sheet" aria-label="Sheet">' in html
+    assert '<pre class="text-sheet" role="region" tabindex="0" aria-label="Sheet">' in html
 
 
 # ----- changes ----------------------------------------------------------------------------

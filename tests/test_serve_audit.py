@@ -1,12 +1,14 @@
 """``sleuth serve`` as a new user meets it on a phone (Debian's Chromium under Playwright, 360 x
 640 with touch), driven by role and accessible name: names in another script and typed in
-any case, an ask of all's counts typed without names, a refusal read whole, and the tap entry
-used from the keyboard alone."""
+any case, an ask of all's counts typed without names, a refusal read whole, the tap entry
+used from the keyboard alone, and the text sheets of the games without a grid."""
 from __future__ import annotations
+
+import shutil
 
 import pytest
 
-from tests.serve_harness import PHONE, Server, chromium, sleuth
+from tests.serve_harness import PHONE, ROOT, Server, chromium, sleuth
 
 PLAYERS = ["Ána", "Βήτα", "Ζωή", "Dev"]
 IDLE = ("() => { const l = document.getElementById('live');"
@@ -139,3 +141,28 @@ def test_the_tap_entry_from_the_keyboard_alone(browser, served):
     page.wait_for_function("() => document.getElementById('status').textContent !== ''")
     assert page.get_by_role("status").inner_text().startswith("logged line")
     assert path.read_text().splitlines()[-1] == "Ána asks Βήτα AS-4S: 1"
+
+
+@pytest.mark.parametrize("sample", ["twenty-two/standard-ana-midhand.txt",
+                                    "hand/round-midway-ana.txt",
+                                    "mysterium/five-players-won.txt"])
+def test_a_text_sheet_is_a_named_region_the_keyboard_scrolls(browser, tmp_path, sample):
+    """Hand, Twenty-Two and Mysterium show the game's text sheet (the terminal's columns): a
+    region named "Sheet" that scrolls sideways inside itself at 360 px while the page does
+    not, and that the keyboard reaches (Tab) and scrolls (arrow keys)."""
+    path = tmp_path / "game.txt"
+    shutil.copyfile(ROOT / "samples" / sample, path)
+    with Server(path) as server:
+        page = phone(browser, server.url)
+        sheet = page.get_by_role("region", name="Sheet", exact=True)
+        assert sheet.count() == 1
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+        assert sheet.evaluate("e => e.scrollWidth > e.clientWidth")    # 79 columns
+        for _ in range(60):
+            page.keyboard.press("Tab")
+            if sheet.evaluate("e => e === document.activeElement"):
+                break
+        else:
+            raise AssertionError("Tab never reached the sheet")
+        page.keyboard.press("ArrowRight")
+        page.wait_for_function("e => e.scrollLeft > 0", arg=sheet.element_handle())
