@@ -4,6 +4,7 @@ it; the help's examples run as shown).
 """
 from __future__ import annotations
 
+import json
 import re
 import shlex
 
@@ -104,3 +105,55 @@ def test_a_lettered_part_may_be_typed_without_parentheses(typed):
     r = CliRunner().invoke(cli, ["rules", typed])
     assert r.exit_code == 0, r.output
     assert "LIT-6(d): (d) you do not hold c." in r.output
+
+
+# ----- Clue: the number of players, card lists of any script --------------------------------
+SMALL = "suspects: S1 S2 S3\nweapons: W1 W2\nrooms: R1 R2\n"        # 4 cards are dealt
+
+
+@pytest.mark.parametrize("extra, n, refused", [
+    ("", 2, "Clue is played by 3 to 6 players, not 2 (CL-1)"),
+    ("", 3, None), ("", 6, None),
+    ("", 7, "Clue is played by 3 to 6 players, not 7 (CL-1)"),
+    (SMALL, 2, "3 to 4 players with these 4 cards outside the case file, not 2"),
+    (SMALL, 4, None),
+    (SMALL, 5, "3 to 4 players with these 4 cards outside the case file, not 5"),
+])
+def test_clue_is_played_by_three_to_six_or_as_many_as_the_cards_allow(extra, n, refused):
+    players = " ".join(["Ana", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus"][:n])
+    text = f"game: clue\nplayers: {players}\n{extra}"
+    if refused is None:
+        assert parse_record(text).header.players == tuple(players.split())
+        return
+    with pytest.raises(SleuthError) as e:
+        parse_record(text, "g.txt")
+    assert refused in str(e.value) and e.value.rule.startswith("CL-1")
+    assert str(e.value).startswith("g.txt:2:10: ") and str(e.value).endswith(f"'{players}'")
+
+
+DECK = "suspects: Señora Müller Øst 王\nweapons: Messer Seil\nrooms: Küche Salón Halle\n"
+
+
+def test_clue_card_lists_of_any_script_are_read_in_any_case_and_written_as_listed(tmp_path):
+    path = tmp_path / "g.txt"
+    path.write_text("game: clue\nplayers: Ána Ben Cleo\nme: ána\n" + DECK
+                    + "ÁNA holds: señora SEIL\n"
+                    + "ána suggests MÜLLER messer Salo\u0301n: ben shows\n"  # decomposed ó
+                    + "Ben suggests 王 Messer KÜCHE: nobody\n", encoding="utf-8")
+    rec = parse_record(path.read_text(encoding="utf-8"))
+    assert [str(s.event) for s in rec.statements] == [
+        "Ána holds: Señora Seil", "Ána suggests Müller Messer Salón: Ben shows",
+        "Ben suggests 王 Messer Küche: nobody"]
+    r = CliRunner().invoke(cli, ["analyze", str(path), "--json"])
+    assert r.exit_code == 0, r.output
+    got = json.loads(r.stdout)
+    assert list(got["cards"]) == "Señora Müller Øst 王 Messer Seil Küche Salón Halle".split()
+    assert got["cards"]["Messer"] == {"envelope": 1.0} and got["view"] == "Ána"
+    assert "王" in r.stdout                        # written as it is, not escaped
+
+
+@pytest.mark.parametrize("word", ["Señ.ora", "2Küche", "Kü:che", "Kü!che", "\u0301Salon"])
+def test_other_card_words_are_refused(word):
+    with pytest.raises(SleuthError, match="a card is one word of letters") as e:
+        parse_record(f"game: clue\nplayers: Ana Ben Cleo\nrooms: Hall {word}\n", "g.txt")
+    assert e.value.rule == "CL-12"

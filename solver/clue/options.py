@@ -18,12 +18,13 @@ ClueOptions(refute='all', leftovers='face-up')
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
 from solver.errors import NotationError, RuleError
 from solver.options import Option, Options
-from solver.records import Header
+from solver.records import Header, name_key
 
 #: CL-1: the standard card lists, in the rules' order
 SUSPECTS = ("Scarlet", "Mustard", "White", "Green", "Peacock", "Plum")
@@ -50,7 +51,9 @@ FACEUP = "faceup"
 
 
 def _fold(word: str) -> str:
-    return re.sub(r"[\s_\-.']", "", word).lower()
+    """``word`` as cards are compared: without case, Unicode form, spaces, ``_``, ``-``,
+    ``.`` or ``'`` (``KÜCHE`` and a decomposed ``Küche`` are ``Küche``)."""
+    return name_key(re.sub(r"[\s_\-.']", "", word))
 
 
 @dataclass(frozen=True)
@@ -122,14 +125,22 @@ def deck_of(header) -> Deck:
     return deck
 
 
+def _card_word(word: str) -> bool:
+    """A letter of any script, then letters, digits 0-9, ``_``, ``-`` and (after a letter)
+    combining marks: ``Küche``, ``Señora``, ``Col_Mustard``, ``厨房``."""
+    return word[:1].isalpha() and all(
+        ch.isalpha() or ch in "_-" or (ch.isascii() and ch.isdigit())
+        or unicodedata.category(ch).startswith("M") for ch in word[1:])
+
+
 def _custom(key: str, raw: str) -> tuple[str, ...]:
     words = tuple(w for w in re.split(r"[\s,]+", raw) if w)
     if not words:
         raise NotationError(f"'{key}:' lists no card", text=raw, rule="CL-12")
     for w in words:
-        if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_\-]*", w):
-            raise NotationError("a card is one word of letters, digits, '_' or '-'", text=w,
-                                rule="CL-12")
+        if not _card_word(w):
+            raise NotationError("a card is one word of letters (of any script), digits 0-9, "
+                                "'_' or '-', starting with a letter", text=w, rule="CL-12")
         if w.lower() in ("nobody", "passes", "shows", "right", "wrong", "envelope", "faceup"):
             raise NotationError("a card may not be called as a keyword", text=w, rule="CL-12")
     return words
@@ -181,5 +192,13 @@ def hand_sizes(players, dealer, opts: ClueOptions, deck: Deck) -> tuple[dict[str
 
 def check_deck_header(header: Header, opts: ClueOptions) -> Deck:
     deck = deck_of(header)
+    n, rest = len(header.players), len(deck.cards) - 3
+    most = 6 if deck == STANDARD else rest
+    if not 3 <= n <= most:      # CL-1; CL-12: as many as get a card (large edition: 10)
+        raise RuleError(f"Clue is played by 3 to {most} players"
+                        + ("" if deck == STANDARD else
+                           f" with these {rest} cards outside the case file")
+                        + f", not {n}", text=" ".join(header.players),
+                        rule="CL-1" if deck == STANDARD else "CL-1, CL-12")
     hand_sizes(header.players, header.dealer, opts, deck)
     return deck
