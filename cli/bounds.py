@@ -5,6 +5,7 @@ what happens at the deadline is docs/reliability.md's "Time and memory".
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 
 import click
@@ -69,6 +70,20 @@ def samples_option(help_text: str):
     :data:`~solver.model.budget.MAX_SAMPLES` (memory grows with them)."""
     return click.option("--samples", type=Bounded(int, 50, MAX_SAMPLES), metavar="N",
                         help=f"{help_text} (50 to {MAX_SAMPLES}).")
+
+
+@contextlib.contextmanager
+def analysing(game: str, view: str | None):
+    """A time-out inside says which game and view it was analysing (its JSON's ``game`` and
+    ``view``), also when it came before the analysis had established anything."""
+    from solver.model.budget import TimeUp
+
+    try:
+        yield
+    except TimeUp as e:
+        e.established.setdefault("game", game)
+        e.established.setdefault("view", view)
+        raise
 
 
 def unfinished(e, kwargs: dict) -> None:

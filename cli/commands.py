@@ -7,7 +7,7 @@ import os
 
 import click
 
-from cli.bounds import timeout_option, unchecked, unfinished
+from cli.bounds import analysing, timeout_option, unchecked, unfinished
 from cli.main import (SAMPLES, FilePath, as_option, cli, complete_card, conflict_text,
                       demo_record, emit_json, handle_errors, renderer, with_examples)
 from cli.output import check_output, force_option, write_output, wrote
@@ -114,7 +114,8 @@ def analyze(record, as_, as_json, exposure=None):
     busy = exposure is None and advised and not as_json and not over and not core_free()
     if busy:
         exp = {"not_computed": "no core is free for it"}
-    with working(f"analysing {record}", as_json):     # a line on stderr after 1 s
+    with working(f"analysing {record}", as_json), analysing(rec.game, view):
+        # (a line on stderr after 1 s)
         if exposure or (exposure is None and advised and not as_json and not over
                         and not busy):
             # the second analysis runs beside the first (2 cores: the slower of the two, not

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 import shlex
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -15,6 +16,7 @@ from cli.main import cli
 from solver.errors import SleuthError
 from solver.records import parse_record
 
+ROOT = Path(__file__).resolve().parent.parent
 MH = "game: mystery-hand\nvariant: sneak\nplayers: Ana Ben Cleo Dev\ndealer: Dev\n"
 LIT = ("game: literature\nplayers: Ana Ben Cleo Dev Eli Fay\ndealer: Ana\nme: Ana\n"
        "Ana holds: 2H 3H 4H 6H 7H 9S JC QD\n")
@@ -157,3 +159,23 @@ def test_other_card_words_are_refused(word):
     with pytest.raises(SleuthError, match="a card is one word of letters") as e:
         parse_record(f"game: clue\nplayers: Ana Ben Cleo\nrooms: Hall {word}\n", "g.txt")
     assert e.value.rule == "CL-12"
+
+
+# ----- a time-out still names its game and view ----------------------------------------------
+@pytest.mark.parametrize("view, name", [((), "Ana"), (("--as", "public"), None)])
+def test_an_analysis_out_of_time_says_which_game_and_view(monkeypatch, view, name):
+    """Before the analysis has established anything, exit 4's JSON names the record's game
+    and the view (it said "game": null)."""
+    from solver.games import get_game
+    from solver.model.budget import TimeUp
+
+    def out_of_time(record, view, **kw):
+        raise TimeUp(0.5, "the probabilities")
+
+    monkeypatch.setattr(get_game("mystery-hand"), "analyze", out_of_time)
+    r = CliRunner().invoke(cli, ["analyze", str(ROOT / "samples/mystery-hand/five-players-ana.txt"),
+                                 "--json", *view])
+    assert r.exit_code == 4, r.output
+    got = json.loads(r.stdout)
+    assert (got["game"], got["view"]) == ("mystery-hand", name)
+    assert got["unfinished"]["certainties"] == "none"
