@@ -166,3 +166,33 @@ def test_a_text_sheet_is_a_named_region_the_keyboard_scrolls(browser, tmp_path, 
             raise AssertionError("Tab never reached the sheet")
         page.keyboard.press("ArrowRight")
         page.wait_for_function("e => e.scrollLeft > 0", arg=sheet.element_handle())
+
+
+def test_the_taps_never_build_what_the_grammar_refuses(browser, tmp_path):
+    """Hand's call takes "one card", "two cards" (HR-33): after the number the word is filled
+    in, never "one cards"; a player never passes the turn to themselves (Literature's
+    "passes turn to" offers the others only)."""
+    for sample, actor, taps, want in (
+            ("hand/round-midway-ana.txt", "Cleo", ["calls", "one"], "Cleo calls one card"),
+            ("hand/round-midway-ana.txt", "Cleo", ["calls", "two"], "Cleo calls two cards"),
+            ("literature/ex-a-six-players.txt", None, ["passes"], None)):
+        path = tmp_path / "game.txt"
+        shutil.copyfile(ROOT / "samples" / sample, path)
+        with Server(path) as server:
+            page = phone(browser, server.url)
+            entry = page.get_by_role("group", name="Tap entry", exact=True)
+            box = page.get_by_role("textbox", name="Statement")
+            if actor:
+                entry.get_by_role("group", name="Who acts", exact=True).get_by_role(
+                    "button", name=actor, exact=True).click()
+            for name in taps:
+                entry.get_by_role("button", name=name, exact=True).first.click()
+            if want:
+                assert box.input_value() == want
+                assert entry.get_by_role("button", name="cards", exact=True).count() == 0
+                continue
+            on_turn = box.input_value().split()[0]
+            assert box.input_value() == f"{on_turn} passes turn to"
+            whom = entry.get_by_role("button")
+            names = [whom.nth(i).inner_text().strip() for i in range(whom.count())]
+            assert names and on_turn not in names, names

@@ -387,7 +387,8 @@
     return p.prefix + head + (answer === null ? "" : ": " + answer);
   }
 
-  // Fill the slots that allow one literal word only ("passes turn to", "has N cards").
+  // Fill the slots that allow one literal word only ("passes turn to", "has N cards"), and
+  // a word or its plural by the number before it (Hand's "calls one card", "two cards").
   function autofill(text) {
     for (let i = 0; i < 4; i++) {
       const p = parse(text);
@@ -397,8 +398,12 @@
       const n = p.rest.length;
       if (n >= slots.length) return text;
       const slot = slots[n];
+      const plural = slot.length === 2 && slot[1] === slot[0] + "s" && n > 0;
       if (slot.length === 1 && !slot[0].startsWith("<") && (n > 0 || slots.length > 1)) {
         text = compose(p, p.head + " " + slot[0], null);
+      } else if (plural) {
+        const one = /^(one|1)$/i.test(p.rest[n - 1]);
+        text = compose(p, p.head + " " + slot[one ? 0 : 1], null);
       } else {
         return text;
       }
@@ -619,7 +624,7 @@
         return;
       }
       const title = slot.includes(RANGES) ? "Which range" : slot.includes(CARDS) ? "Which card" : slot.includes(NAMES) ? "Whom" : "Next";
-      let words = expand(slot, verb === "asks" || verb === "challenges" ? p.actor : null);
+      let words = expand(slot, p.actor);         // nobody asks or passes to themselves
       if (verb === "asks" && n === 1 && E.asks && E.asks.cards && E.asks.cards[p.actor]) {
         words = E.asks.cards[p.actor].concat(slot.includes("?") ? ["?"] : []);
       }
