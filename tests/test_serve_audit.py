@@ -196,3 +196,27 @@ def test_the_taps_never_build_what_the_grammar_refuses(browser, tmp_path):
             whom = entry.get_by_role("button")
             names = [whom.nth(i).inner_text().strip() for i in range(whom.count())]
             assert names and on_turn not in names, names
+
+
+def test_the_placeholder_example_names_the_records_players(tmp_path):
+    """The Statement box's example is written with the record's players (the player on
+    turn asking the next), not the examples' Ana and Ben, which a new user would type and
+    see refused; a record of Ana and Ben keeps the example as it is."""
+    pytest.importorskip("starlette")
+    import html
+    import re
+
+    from starlette.testclient import TestClient
+
+    from web.app import create_app
+
+    path = tmp_path / "game.txt"
+    path.write_text("game: mystery-hand\nplayers: Ána Βήτα Ζωή Dev\ndealer: Βήτα\nme: Ána\n",
+                    encoding="utf-8")
+    for players, want in ((path, "Ζωή asks Dev 4H-7H: 4H 6H"),
+                          (ROOT / "samples" / "mystery-hand" / "five-players-ana.txt",
+                           "Ana asks Ben 4H-7H: 4H 6H")):
+        app = create_app(str(players), token="t", token_required=False)
+        page = TestClient(app, base_url="http://127.0.0.1:8765").get("/").text
+        shown = html.unescape(re.search(r'placeholder="([^"]*)"', page).group(1))
+        assert shown == f"tap below, or type: {want}", shown

@@ -365,15 +365,35 @@ def no_game_yet(path: str) -> bool:
         return False        # unreadable: the engine says why
 
 
+#: the names the games' examples are written with (``Game.examples``)
+EXAMPLE_NAMES = ("Ana", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hal")
+
+
 def example(session) -> str:
     """A statement of the record's game for the Statement box's placeholder: its first
-    example of a player's action other than ``holds`` (the most common entry)."""
-    from solver.session import vocabulary
+    example of a player's action other than ``holds`` (the most common entry), written
+    with the record's players where the example's names are not all theirs: the player on
+    turn first, then the others in seating order (Mysterium's ghost never acts)."""
+    import re
 
+    from solver.session import vocabulary
+    from web.live import current_player
+
+    rec = session.record
     examples = session.game.examples or ("",)
-    verbs = set(vocabulary(session.record).verbs) - {"holds"}
-    return next((e for e in examples if len(e.split()) > 2 and e.split()[1] in verbs),
-                examples[0])
+    verbs = set(vocabulary(rec).verbs) - {"holds"}
+    chosen = next((e for e in examples if len(e.split()) > 2 and e.split()[1] in verbs),
+                  examples[0])
+    words = re.findall(r"[^\s,:]+", chosen)
+    used = list(dict.fromkeys(w for w in words if w in EXAMPLE_NAMES))
+    players = [p for p in rec.header.players if p != dict(rec.header.extra).get("ghost")]
+    if not players or all(w in rec.header.players for w in used):
+        return chosen
+    turn = current_player(rec)[0]
+    if turn in players:
+        players = players[players.index(turn):] + players[:players.index(turn)]
+    names = {w: players[i % len(players)] for i, w in enumerate(used)}
+    return re.sub(r"[^\s,:]+", lambda m: names.get(m.group(0), m.group(0)), chosen)
 
 
 def game_choices() -> list[dict]:
