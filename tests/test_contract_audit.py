@@ -179,3 +179,29 @@ def test_an_analysis_out_of_time_says_which_game_and_view(monkeypatch, view, nam
     got = json.loads(r.stdout)
     assert (got["game"], got["view"]) == ("mystery-hand", name)
     assert got["unfinished"]["certainties"] == "none"
+
+
+# ----- a header line after the first statement -----------------------------------------------
+@pytest.mark.parametrize("head, late", [
+    (CLUE, "variant: refute=all"), (CLUE, "ME: Ana"), (CLUE, "rooms: Hall Study Attic"),
+    (MH, "dealer: Ana"),
+    (LIT, "teams: Ana Cleo Eli / Ben Dev Fay"),
+])
+def test_a_late_header_line_is_said_to_be_one(head, late):
+    """Not 'not a Clue statement; expected one of ...': the header comes first."""
+    first = head.count("\n") + 1
+    text = head + "Ana: ?\n" + late + "\n"
+    with pytest.raises(SleuthError) as e:
+        parse_record(text, "g.txt")
+    key = late.split(":")[0].lower()
+    first_statement = next(i for i, ln in enumerate(text.splitlines(), 1)
+                           if not ln.startswith(("game:", "players:", "dealer:", "me:",
+                                                 "variant:")))
+    assert str(e.value) == (f"g.txt:{first + 1}:1: '{key}:' is a header line, and the header "
+                            f"comes before the first statement (line {first_statement}): "
+                            f"{late!r}")
+
+
+def test_a_player_called_like_a_header_key_still_takes_turns():
+    rec = parse_record("game: mystery-hand\nplayers: Ana Ben Me\nAna: ?\nBen: ?\nme: ?\n")
+    assert [str(s.event) for s in rec.statements] == ["Ana: ?", "Ben: ?", "Me: ?"]

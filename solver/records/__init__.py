@@ -406,6 +406,13 @@ def parse_record(text: str, path: str | None = None, *, validate: bool = True) -
     for lineno, stmt, comment, raw in body:
         try:
             ev = game.parse_statement(stmt, header, statements)
+        except NotationError as e:
+            m = _HEADER_RE.match(stmt)
+            late = m is not None and m.group(1).lower() in header_keys
+            err = NotationError(f"'{m.group(1).lower()}:' is a header line, and the header "
+                                f"comes before the first statement (line {body[0][0]})",
+                                text=stmt) if m and late else e   # not a statement
+            raise _locate(err, path, lineno, raw) from None
         except SleuthError as e:
             raise _locate(e, path, lineno, raw) from None
         statements.append(Statement(lineno, stmt, ev, comment))
