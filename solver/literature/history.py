@@ -49,9 +49,10 @@ from solver.literature.events import (Ask, Challenge, Claim, HandCount, Holds, P
                                       UnseenAsk)
 
 ALL = "*"
-#: seconds per covering step of the backbone (every better deal found by then is used)
-BACKBONE_STEP = 1.0
-#: seconds for proving every remaining pair impossible at once (else card by card)
+#: deterministic seconds of a covering step of the backbone (every better history found
+#: by then is used), doubled after a step that found none ...
+COVER_STEP = 0.1
+#: ... up to this; then the pairs left are proved card by card
 GROUP_STEP = 2.0
 #: seconds of each further history from a random objective (:meth:`HistoryModel.more_samples`)
 SAMPLE_STEP = 0.05
@@ -950,10 +951,11 @@ class HistoryModel:
         return out
 
     def backbone(self) -> Backbone:
-        """Every (card, player) pair some consistent history ends with.  First deals that
-        cover as many unseen pairs as CP-SAT finds in :data:`BACKBONE_STEP` seconds (each
-        better deal on the way a witness too); then each pair still unseen on its own
-        (possible, or proven impossible)."""
+        """Every (card, player) pair some consistent history ends with: covering steps, each
+        a search for a history with at least one pair not yet seen, as many of them as it
+        finds in :data:`COVER_STEP` (each better history on the way a witness too), until
+        one proves that no history has any of the pairs left; pairs a step of
+        :data:`GROUP_STEP` leaves undecided are settled card by card."""
         if self._bb is None:
             self._cover(None)
         assert self._bb is not None
@@ -981,7 +983,10 @@ class HistoryModel:
             for k, p in deal.items():
                 possible[k].add(p)
                 unseen.discard((k, p))
-        solver = self._solver(60.0, BACKBONE_STEP)
+        # covering steps search with the light presolve: their answer (a history with a new
+        # pair, or the proof that none has one) does not depend on which history is found,
+        # and most of a longer step would go to proving its history the best
+        cover = self._solver(60.0, COVER_STEP, quick=True)
 
         def take(used):
             deal = self._read(used, final)
@@ -1007,6 +1012,8 @@ class HistoryModel:
                 if work.left <= 0:
                     return None
                 s.parameters.max_deterministic_time = min(step, work.left)
+            elif s is cover:
+                s.parameters.max_deterministic_time = step
             st = _solve(s, model, callback)
             if work is not None:
                 work.spend(s, size)
@@ -1015,15 +1022,24 @@ class HistoryModel:
         # every improving history of a covering step is a witness too (not only its last):
         # each covers pairs, so fewer steps (each a whole presolve and search) are needed
         each = _each_solution_class()(take)
+
+        def cover_step(step):
+            """A history with at least one of the pairs not yet seen (INFEASIBLE: none has
+            any), the most of them it finds within ``step``."""
+            m2 = m.clone()
+            lits = [m2.get_bool_var_from_proto_index(final[x].Index()) for x in unseen]
+            m2.AddBoolOr(lits)
+            m2.Maximize(sum(lits))
+            return solve(cover, m2, step, each)
+
         try:
-            # the first history comes from the first covering step (one search less); only
-            # when that step finds none, a search for any history, as long as it takes
+            # the first history comes from the first covering step (one search less): while
+            # none is known, every pair not fixed is unseen, so INFEASIBLE there means no
+            # history at all; only when that step finds none, a search for any history
             st = cp_model.UNKNOWN
             if unseen:
-                m.Maximize(sum(final[x] for x in unseen))
-                st = solve(solver, m, BACKBONE_STEP, each)
+                st = cover_step(COVER_STEP)
             if st in (cp_model.UNKNOWN, None) and not known:
-                m.ClearObjective()
                 st = solve(self._solver(60.0), m, 60.0, each)
         except TimeUp as e:         # what the model's own facts settle (and the histories found)
             e.partial_backbone = partial()
@@ -1035,28 +1051,23 @@ class HistoryModel:
             if work is not None:
                 return partial(), False
             raise BudgetError("CP-SAT could not find a history in time")
+        if st == cp_model.INFEASIBLE:
+            unseen.clear()
         try:
+            step = COVER_STEP
             while unseen:
                 before = len(unseen)
-                m.Maximize(sum(final[x] for x in unseen))
-                st = solve(solver, m, BACKBONE_STEP, each)
-                if st not in (cp_model.OPTIMAL, cp_model.FEASIBLE) or len(unseen) == before:
-                    break
-            m.ClearObjective()
-            # each card's remaining places at once, in a copy of the model with the constraint
-            # stated (assumptions would turn CP-SAT's presolve off: far slower proofs)
-            one = self._solver(30.0)
-            quick = self._solver(60.0, GROUP_STEP)
-            while unseen:      # all remaining pairs at once: one proof settles them all
-                m2 = m.clone()
-                m2.AddBoolOr([m2.get_bool_var_from_proto_index(final[x].Index()) for x in unseen])
-                st = solve(quick, m2, GROUP_STEP)
+                st = cover_step(step)
                 if st == cp_model.INFEASIBLE:
                     unseen.clear()
-                elif st in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-                    take(quick)
-                    continue
-                break
+                elif st is None or (len(unseen) == before and step >= GROUP_STEP):
+                    break
+                elif len(unseen) == before:
+                    step = min(2 * step, GROUP_STEP)
+            # what no step decided: each card's remaining places at once, in a copy of the
+            # model with the constraint stated (assumptions would turn CP-SAT's presolve
+            # off: far slower proofs)
+            one = self._solver(30.0)
             for k in self.cards:
                 while True:
                     rest = [p for p in self.locations if (k, p) in unseen]
@@ -1355,7 +1366,7 @@ class HistoryModel:
         final = {x: (v if _const(v) else b.m.get_bool_var_from_proto_index(v.Index()))
                  for x, v in final0.items()}
         require(b, final)
-        st = self._solver(30.0).Solve(b.m)
+        st = self._solver(30.0, quick=True).Solve(b.m)   # a yes or no: light presolve
         if st == cp_model.UNKNOWN:
             raise BudgetError("CP-SAT could not decide in time")
         return st in (cp_model.OPTIMAL, cp_model.FEASIBLE)
