@@ -205,3 +205,19 @@ def test_a_late_header_line_is_said_to_be_one(head, late):
 def test_a_player_called_like_a_header_key_still_takes_turns():
     rec = parse_record("game: mystery-hand\nplayers: Ana Ben Me\nAna: ?\nBen: ?\nme: ?\n")
     assert [str(s.event) for s in rec.statements] == ["Ana: ?", "Ben: ?", "Me: ?"]
+
+
+# ----- Clue: 'turn: P', every game's resynchronisation ----------------------------------------
+def test_clue_accepts_turn_but_not_for_a_player_who_is_out(tmp_path):
+    path = tmp_path / "g.txt"
+    path.write_text(CLUE + "Ana holds: Scarlet Rope Kitchen Hall Study\nturn: ben\n"
+                    "Ben suggests Plum Knife Library: nobody\n"
+                    "Dev accuses Green Wrench Study: wrong\n", encoding="utf-8")
+    assert str(parse_record(path.read_text()).statements[1].event) == "turn: Ben"
+    r = CliRunner().invoke(cli, ["analyze", str(path), "--json"])
+    assert r.exit_code == 0, r.output
+    assert set(json.loads(r.stdout)["cards"]["Plum"]) == {"Ben", "envelope"}   # E2
+    with pytest.raises(SleuthError) as e:
+        parse_record(path.read_text() + "turn: Dev\n", "g.txt")
+    assert str(e.value).startswith("g.txt:9:7: Dev is out after a wrong accusation")
+    assert e.value.rule == "CL-9"

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from solver.clue.events import Accuse, FaceUp, Holds, SeesCase, Suggest, Unseen
+from solver.clue.events import Accuse, FaceUp, Holds, SeesCase, Suggest, Turn, Unseen
 from solver.clue.options import ClueOptions, deck_of, hand_sizes
 from solver.errors import RuleError
 from solver.legality import at_statement, can
@@ -77,8 +77,8 @@ def verify_turn(state: State, player: str) -> None:
     if state.over:
         raise RuleError(f"the game is over ({state.winner} won)", rule="CL-8")
     if player in state.out:
-        raise RuleError(f"{player} is out after a wrong accusation: no more suggestions or "
-                        "accusations (CL-9)", rule="CL-9", text=player)
+        raise RuleError(f"{player} is out after a wrong accusation: no more turns, "
+                        "suggestions or accusations (CL-9)", rule="CL-9", text=player)
 
 
 def verify_suggest(state: State, player: str) -> None:
@@ -153,6 +153,8 @@ def run(record, upto: int | None = None) -> State:
                 verify_accuse(state, ev.player)
             elif isinstance(ev, (Suggest, Unseen)):
                 verify_suggest(state, ev.player)
+            elif isinstance(ev, Turn):
+                verify_turn(state, ev.player)
         except RuleError as e:
             raise at_statement(e, st, first=True) from None
         if isinstance(ev, SeesCase) and not is_complete(record) and ev.player != h.me:

@@ -11,6 +11,8 @@ Cleo suggests Mustard Pipe Ballroom: nobody
 Cleo suggests Mustard Pipe Ballroom: Dev shows
 >>> print(parse_event("Ben suggests Green Candlestick Lounge: ?", h), parse_event("Cleo: ?", h), sep=" / ")
 Ben suggests Green Candlestick Lounge: ? / Cleo: ?
+>>> print(parse_event("TURN: cleo", h))
+turn: Cleo
 >>> print(parse_event("Dev accuses Green Wrench Study: wrong", h))
 Dev accuses Green Wrench Study: wrong
 >>> print(parse_event("dev sees case: mustard rope hall", h))
@@ -134,6 +136,18 @@ class Unseen(Event):
         return f"{self.player}: {UNSEEN}"
 
 
+@dataclass(frozen=True)
+class Turn(Event):
+    """``turn: P`` -- it is P's turn now (record-format.md, "What the recorder did not see":
+    every game's resynchronisation).  Clue does not check the turn order (the board is not
+    modelled), so it says only that P is still in (CL-9)."""
+
+    player: str
+
+    def __str__(self):
+        return f"turn: {self.player}"
+
+
 TURN_EVENTS = (Suggest, Accuse, Unseen)
 
 _RE_HOLDS = re.compile(rf"^({NAME})\s+holds\s*:\s*(.*)$", re.I)
@@ -142,12 +156,13 @@ _RE_SUGGEST = re.compile(rf"^({NAME})\s+suggests\s+(.*?)\s*:\s*(.*)$", re.I)
 _RE_ACCUSE = re.compile(rf"^({NAME})\s+accuses\s+(.*?)\s*:\s*(\S+)\s*$", re.I)
 _RE_SEES = re.compile(rf"^({NAME})\s+sees\s+case\s*:\s*(.*)$", re.I)
 _RE_UNSEEN = re.compile(rf"^({NAME})\s*:\s*\?$")
+_RE_TURN = re.compile(rf"^turn\s*:\s*({NAME})$", re.I)
 _RE_ANSWER = re.compile(rf"^({NAME})\s+(passes|pass|shows|show)(?:\s+(\S+))?$", re.I)
 
 STATEMENT_FORMS = ("'P holds: cards', 'faceup: cards', 'A suggests Suspect Weapon Room: "
                    "[P passes, ...] Q shows [Card]|nobody|?', "
                    "'A accuses Suspect Weapon Room: right|wrong', 'A sees case: Suspect Weapon Room' "
-                   "(after A's wrong accusation), 'P: ?' (a suggestion not seen)")
+                   "(after A's wrong accusation), 'P: ?' (a suggestion not seen), 'turn: P'")
 
 
 def _card_list(text: str, deck, what: str) -> tuple[str, ...]:
@@ -189,6 +204,9 @@ def parse_event(text: str, header):
     m = _RE_UNSEEN.match(t)
     if m:
         return Unseen(player_of(m.group(1), header.players))
+    m = _RE_TURN.match(t)
+    if m:
+        return Turn(player_of(m.group(1), header.players))
     m = _RE_HOLDS.match(t)
     if m:
         return Holds(player_of(m.group(1), header.players),

@@ -41,16 +41,17 @@ class ClueGame(Game):
                 "Ben suggests Plum Rope Lounge: Cleo shows",
                 "Cleo suggests Mustard Pipe Ballroom: nobody",
                 "Dev accuses Green Wrench Study: wrong", "Dev accuses Green Wrench Study: right",
-                "Ben suggests Green Candlestick Lounge: ?", "Cleo: ?",
+                "Ben suggests Green Candlestick Lounge: ?", "Cleo: ?", "turn: Ben",
                 "Dev sees case: Mustard Rope Hall")
-    keywords = Keywords(("faceup",), ("suggests", "accuses", "holds", "passes", "shows",
+    keywords = Keywords(("faceup", "turn"), ("suggests", "accuses", "holds", "passes", "shows",
                                       "sees"),
                         ("nobody", "right", "wrong", "?", "case"),
                         (("suggests", ((CARDS,),), (NAMES, "passes", "shows", "nobody", "?")),
                          ("accuses", ((CARDS,),), ("right", "wrong")),
                          ("sees", (("case",),), (CARDS,)),
                          ("holds", ((),), (CARDS,)),
-                         ("faceup", ((),), (CARDS,))))
+                         ("faceup", ((),), (CARDS,)),
+                         ("turn", ((),), (NAMES,))))
 
     # ----- records -------------------------------------------------------------------------
     def options(self, header):
