@@ -17,7 +17,8 @@ first games long enough are kept) and written to files that both builds read:
   observation missed with that chance), timed in a worker process (the advisor alone: no
   start-up).  Target: p95 at most 1 s.
 * **Literature with gaps** (target 2): every ``--stride``-th cut point of 8-player lossy
-  Literature records with at most 20 ``?`` lines, the recorder's view, the analysis
+  Literature records with at most 20 ``?`` lines, the recorder's view and the public view
+  (about twice the work: no hand is known), the analysis
   (``solver.literature.analysis.analyze``) timed in the worker with its stated error.
   Target: p95 at most 2 s, the 95 % error at most 0.02.
 
@@ -261,7 +262,7 @@ def measure_states(args, roots: dict, tmp: str, log) -> list[dict]:
     from solver.mystery_hand.simulate import simulate as mh
 
     jobs = []
-    for players in args.players:
+    for players in ([] if "suggest" in args.skip else args.players):
         for game, make in (("MH", lambda p, s: mh(p, [], s)),
                            ("Lit", lambda p, s: lit(p, (), s))):
             rec = make(players, args.seed)
@@ -272,13 +273,15 @@ def measure_states(args, roots: dict, tmp: str, log) -> list[dict]:
     for game, name in (("mystery-hand", "MH"), ("literature", "Lit")):
         for seed, rec in lossy_games(game, 8, args.lossy, args.miss, args.seed):
             path = write(tmp, f"lossy-{name}-{seed}", rec)
-            for n in turn_states(rec, args.states):
-                jobs.append({"kind": "suggest", "config": f"{name} 8p lossy", "path": path,
-                             "view": "me", "n": n})
-            if game == "literature":
-                for n in cut_points(rec)[1:][::args.stride]:
-                    jobs.append({"kind": "analyze", "config": "Lit 8p gaps", "path": path,
-                                 "view": "me", "n": n})
+            if "suggest" not in args.skip:
+                for n in turn_states(rec, args.states):
+                    jobs.append({"kind": "suggest", "config": f"{name} 8p lossy",
+                                 "path": path, "view": "me", "n": n})
+            if game == "literature" and "gaps" not in args.skip:
+                for view, label in (("me", ""), ("public", ", public")):
+                    for n in cut_points(rec)[1:][::args.stride]:
+                        jobs.append({"kind": "analyze", "config": f"Lit 8p gaps{label}",
+                                     "path": path, "view": view, "n": n})
     workers = {side: start_worker(root) for side, root in roots.items()}
     rows = []
     try:
@@ -370,8 +373,8 @@ def summary(whole: list[dict], states: list[dict], base: str) -> dict:
     for kind, key, limit, what in (
             ("suggest", "suggest", SUGGEST_P95, "`suggest` p95 on 4-8 player Mystery Hand and "
              "Literature states, lossy included"),
-            ("analyze", "gaps", GAPS_P95, "Literature 8 players with up to 20 `?` lines: "
-             "analysis p95")):
+            ("analyze", "gaps", GAPS_P95, "Literature 8 players with up to 20 `?` lines, both "
+             "views: analysis p95")):
         sel = [r for r in states if r["kind"] == kind]
         if not sel:
             continue
@@ -477,7 +480,10 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--timeout", type=float, default=600.0,
                     help="seconds before a whole-game command is stopped")
-    ap.add_argument("--skip", nargs="*", default=[], choices=["whole", "states"])
+    ap.add_argument("--skip", nargs="*", default=[],
+                    choices=["whole", "states", "suggest", "gaps"],
+                    help="leave out the whole games, all in-process states, or the suggest "
+                         "or the gaps states among them")
     ap.add_argument("--states-from", metavar="JSON",
                     help="take the in-process states from an earlier run's --json (same base) "
                          "instead of measuring them again; the report says so")
