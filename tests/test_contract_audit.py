@@ -221,3 +221,18 @@ def test_clue_accepts_turn_but_not_for_a_player_who_is_out(tmp_path):
         parse_record(path.read_text() + "turn: Dev\n", "g.txt")
     assert str(e.value).startswith("g.txt:9:7: Dev is out after a wrong accusation")
     assert e.value.rule == "CL-9"
+
+
+@pytest.mark.parametrize("game, players, line", [
+    ("hand", "Ana Ben Cleo", "turn: Ben"), ("hand", "Ana Ben Cleo", "Ben: ?"),
+    ("hand", "Ana Ben Cleo", "hello world"),
+    ("twenty-two", "Ana Ben Cleo", "turn: Ben"), ("mysterium", "Gus Ana Ben", "Ben: ?"),
+])
+def test_a_line_of_no_statement_is_said_to_be_none(game, players, line):
+    """Not 'not a player of this record: 'turn:''."""
+    from solver.games import get_game
+
+    with pytest.raises(SleuthError) as e:
+        parse_record(f"game: {game}\nplayers: {players}\n{line}\n", "g.txt")
+    assert str(e.value).startswith(f"g.txt:3:1: expected a {get_game(game).title} statement")
+    assert str(e.value).endswith(repr(line))

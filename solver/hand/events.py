@@ -374,6 +374,10 @@ TURN_FORMS = ("indicator <card>", "<player> holds: <cards>", "<player> draws [<c
               "<player> calls one card|two cards|three cards")
 
 
+#: the words after the player's name in a turn statement
+TURN_VERBS = ("draws", "takes", "melds", "lays", "swaps", "discards", "calls")
+
+
 def _expected(text: str) -> NotationError:
     return NotationError("expected a Hand statement: " + "; ".join(TURN_FORMS)
                          + "; or 'round N: ...'", text=text)
@@ -406,8 +410,10 @@ def parse_turn(text: str, header) -> Event:
         return Holds(who, tuple(Card.parse(t) for t in split_tokens(rest)))
     if len(words) < 2:
         raise _expected(text)
-    who = player_of(words[0], header.players)
     verb = words[1].lower()
+    if verb not in TURN_VERBS and name_in(words[0], header.players) is None:
+        raise _expected(text)     # neither a player nor a verb ('turn: Ben', 'Ben: ?')
+    who = player_of(words[0], header.players)
     args = words[2:]
     body = s.split(None, 2)[2] if len(words) > 2 else ""
     if verb == "draws":
