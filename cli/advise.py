@@ -8,9 +8,20 @@ from cli.bounds import samples_option, timeout_option
 from cli.commands import capable, resolve_view
 from cli.main import FilePath, as_option, cli, emit_json, handle_errors, with_examples
 from cli.output import check_output, force_option, write_output, wrote
+from solver.errors import NotationError
 from solver.games import Capability
 from solver.model.budget import Budget
 from solver.records import read_record
+
+
+def player_view(rec, as_, what: str) -> str:
+    """The view of ``--as`` (or the record's ``me:``), which must be a player's: the public
+    view has no turns to rank or review."""
+    view = resolve_view(rec, as_)
+    if view is None:
+        raise NotationError(f"{what} needs a player's view (--as P, or 'me:' in the record)",
+                            text=as_ or "public")
+    return view
 
 
 def _pct(p) -> str:
@@ -178,7 +189,7 @@ def suggest(record, as_, top, samples, as_json, **advisor):
 
     rec = read_record(record)
     game = capable(rec, Capability.ADVISE, "advisor")
-    view = resolve_view(rec, as_)
+    view = player_view(rec, as_, "the advisor")
     given = {k[len(ADVISOR_PARAM):].replace("_", "-"): v for k, v in advisor.items()}
     options = advisor_values(game, rec, given)
     from cli.progress import working
@@ -286,7 +297,7 @@ def review(record, as_, html_file, force, as_json):
         check_output(html_file, force=force, reading=(record,), what="the page")
     rec = read_record(record)
     game = capable(rec, Capability.ADVISE, "advisor")
-    view = resolve_view(rec, as_)
+    view = player_view(rec, as_, "the review")
     from cli.progress import Line, on_terminal
     from solver.advice import reporting
 

@@ -236,3 +236,16 @@ def test_a_line_of_no_statement_is_said_to_be_none(game, players, line):
         parse_record(f"game: {game}\nplayers: {players}\n{line}\n", "g.txt")
     assert str(e.value).startswith(f"g.txt:3:1: expected a {get_game(game).title} statement")
     assert str(e.value).endswith(repr(line))
+
+
+@pytest.mark.parametrize("command", ["suggest", "review"])
+@pytest.mark.parametrize("sample, view", [
+    ("mystery-hand/five-players-ana.txt", ("--as", "public")),
+    ("clue/four-players-ana.txt", ("--as", "PUBLIC")),
+])
+def test_the_advisor_on_the_public_view_quotes_the_view(command, sample, view):
+    """It quoted 'None'."""
+    r = CliRunner().invoke(cli, [command, str(ROOT / "samples" / sample), *view])
+    assert r.exit_code == 2
+    assert r.stderr.strip().endswith(f"needs a player's view (--as P, or 'me:' in the "
+                                     f"record): '{view[1]}'"), r.stderr
