@@ -249,3 +249,15 @@ def test_the_advisor_on_the_public_view_quotes_the_view(command, sample, view):
     assert r.exit_code == 2
     assert r.stderr.strip().endswith(f"needs a player's view (--as P, or 'me:' in the "
                                      f"record): '{view[1]}'"), r.stderr
+
+
+def test_a_suit_typed_on_an_emoji_keyboard_is_the_suit():
+    """A phone's emoji keyboard types a heart as U+2665 U+FE0F (♥️)."""
+    vs = "\ufe0f"
+    rec = parse_record(MH + f"Ana asks Ben 4♥{vs}-7♥{vs}: 4♥{vs}, 6\u2665\ufe0e\n"
+                       f"Ben requests Q♠{vs}: nobody\n")
+    assert [str(s.event) for s in rec.statements] == ["Ana asks Ben 4H-7H: 4H 6H",
+                                                      "Ben requests QS: nobody"]
+    with pytest.raises(SleuthError) as e:
+        parse_record(MH + f"Ana asks Ben 4♥{vs}-8♥{vs}: 1\n", "g.txt")
+    assert str(e.value).startswith("g.txt:5:14: a suit range is four consecutive ranks")

@@ -59,6 +59,9 @@ MAX_LINE_CHARS = 10_000
 STDIN_LABEL = "<stdin>"
 
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
+#: a suit symbol with a variation selector, as a phone's emoji keyboard types it (``♥️``,
+#: U+2665 U+FE0F): the suit itself
+_SUIT_VARIANT = re.compile("([\u2660\u2663\u2665\u2666])[\ufe0e\ufe0f]")
 
 
 def strip_comment(line: str) -> tuple[str, str]:
@@ -381,6 +384,8 @@ def parse_record(text: str, path: str | None = None, *, validate: bool = True) -
     lines = split_lines(text)
     for lineno, raw in enumerate(lines, 1):
         check_line(raw, path, lineno)
+        if not raw.isascii():
+            raw = _SUIT_VARIANT.sub(r"\1", raw)
         stmt, comment = strip_comment(raw)
         if not stmt:
             continue
