@@ -220,3 +220,28 @@ def test_the_placeholder_example_names_the_records_players(tmp_path):
         page = TestClient(app, base_url="http://127.0.0.1:8765").get("/").text
         shown = html.unescape(re.search(r'placeholder="([^"]*)"', page).group(1))
         assert shown == f"tap below, or type: {want}", shown
+
+
+def test_an_ask_of_alls_rows_show_long_names_whole(browser, tmp_path):
+    """The count rows of an ask of all name their player in full at 360 px (a long name in a
+    smaller font, wrapped whole: never "An..." beside "Ana"), the rows' buttons stay in one
+    column, and the page does not scroll sideways."""
+    players = ["Ana", "Anastasiya", "Βαρθολομαίος", "Dev"]
+    path = tmp_path / "game.txt"
+    sleuth("new", "mystery-hand", str(path), "--players", " ".join(players), "--me", "Ana")
+    with Server(path) as server:
+        page = phone(browser, server.url)
+        entry = page.get_by_role("group", name="Tap entry", exact=True)
+        entry.get_by_role("group", name="Asks whom", exact=True).get_by_role(
+            "button", name="all", exact=True).click()
+        entry.get_by_role("button", name="2H-5H", exact=True).click()
+        lefts = set()
+        for name in players[1:]:
+            row = entry.get_by_role("group", name=name, exact=True)
+            label = row.locator(".count-name")
+            assert label.inner_text() == name
+            assert label.evaluate("e => e.scrollWidth <= e.clientWidth"
+                                  " && e.scrollHeight <= e.clientHeight + 1"), name
+            lefts.add(round(row.get_by_role("button", name="0", exact=True).bounding_box()["x"]))
+        assert len(lefts) == 1, lefts
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")

@@ -820,6 +820,12 @@
       }
       g.append(row);
     }
+    // a name too long for its place: the names' column takes the room left, in a smaller
+    // font, and a name wraps whole (app.css) rather than ending in "..." beside "Ana"
+    const labels = [...g.querySelectorAll(".count-name")];
+    if (labels.some((l) => l.scrollWidth > l.clientWidth)) {
+      for (const l of labels) l.classList.add("long");
+    }
   }
 
   // ----- start ------------------------------------------------------------------------
