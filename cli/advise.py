@@ -8,7 +8,7 @@ from cli.bounds import samples_option, timeout_option
 from cli.commands import capable, resolve_view
 from cli.main import FilePath, as_option, cli, emit_json, handle_errors, with_examples
 from cli.output import check_output, force_option, write_output, wrote
-from solver.errors import NotationError
+from solver.errors import InconsistentError, NotationError
 from solver.games import Capability
 from solver.model.budget import Budget
 from solver.records import read_record
@@ -292,6 +292,8 @@ def review(record, as_, html_file, force, as_json):
     \b
     Examples:
       sleuth review {demo}
+    Exit status 3 when the record has a contradiction (with its lines; the text reviews the
+    turns before it, --json prints the contract's {{"consistent": false, ...}}).
     """
     if html_file:   # a folder, the record itself, a file without --force: before the review
         check_output(html_file, force=force, reading=(record,), what="the page")
@@ -309,6 +311,14 @@ def review(record, as_, html_file, force, as_json):
         finally:
             if line:
                 line.clear()
+    broken = None       # a step that could not be analysed: a contradiction, if check says so
+    if any(u is None for _, u in rv.curve) and Capability.CHECK in game.capabilities:
+        try:
+            game.check(rec)
+        except InconsistentError as e:
+            broken = e
+    if broken is not None and as_json:
+        raise broken            # the contract's {"consistent": false, "conflict": [...]}
     if html_file:
         from web.review import review_html   # Jinja2 only for the page
 
@@ -319,3 +329,5 @@ def review(record, as_, html_file, force, as_json):
         click.echo(render_review(rv))
         if html_file:
             click.echo(wrote(html_file))
+    if broken is not None:
+        raise broken            # the turns before it reviewed, then its lines and status 3

@@ -261,3 +261,29 @@ def test_a_suit_typed_on_an_emoji_keyboard_is_the_suit():
     with pytest.raises(SleuthError) as e:
         parse_record(MH + f"Ana asks Ben 4♥{vs}-8♥{vs}: 1\n", "g.txt")
     assert str(e.value).startswith("g.txt:5:14: a suit range is four consecutive ranks")
+
+
+# ----- review of an inconsistent record -------------------------------------------------------
+INCONSISTENT = {
+    "mystery-hand": ("game: mystery-hand\nplayers: Ana Ben Cleo Dev\ndealer: Dev\nme: Ana\n"
+                     "Ana holds: AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS\n"
+                     "Ana asks Ben 4H-7H: 4H\nBen asks Cleo 4H-7H: 4\n", [6, 7]),
+    "clue": (CLUE + "Ana holds: Scarlet Rope Kitchen Hall Study\n"
+             "Ana suggests Plum Knife Library: Ben passes, Cleo shows Knife\n"
+             "Ben suggests White Knife Lounge: nobody\n", [6, 7]),
+}
+
+
+@pytest.mark.parametrize("game", sorted(INCONSISTENT))
+def test_review_of_an_inconsistent_record_exits_3_with_its_lines(game, tmp_path):
+    """It reviewed the turns before the contradiction and exited 0."""
+    text, lines = INCONSISTENT[game]
+    path = tmp_path / "g.txt"
+    path.write_text(text, encoding="utf-8")
+    r = CliRunner().invoke(cli, ["review", str(path)])
+    assert r.exit_code == 3, r.output
+    assert "sleuth: inconsistent:" in r.stderr
+    assert all(f"line {n}: " in r.stderr for n in lines)
+    r = CliRunner().invoke(cli, ["review", str(path), "--json"])
+    assert r.exit_code == 3
+    assert json.loads(r.stdout) == {"consistent": False, "conflict": lines}
