@@ -56,7 +56,7 @@ def pressed(group) -> list[str]:
 
 def test_names_in_any_case_and_counts_without_names_are_read_by_the_taps(browser, served):
     """A statement typed with the names in another case (record-format.md: any case when
-    unambiguous) and an ask of all's counts without names (in seating order, the asker
+    unambiguous), cards in any of their forms, and an ask of all's counts without names (in seating order, the asker
     skipped) are read by the tap entry as written: each count row has the typed count
     pressed, and a tap on one row changes that count only, keeping the others typed."""
     path, url = served
@@ -83,6 +83,11 @@ def test_names_in_any_case_and_counts_without_names_are_read_by_the_taps(browser
     assert pressed(shown) == ["2H"]
     shown.get_by_role("button", name="4H", exact=True).click()
     assert box.input_value() == "Ána asks Ζωή 2H-5H: 2H 4H"
+    # the other card forms the record accepts: T for 10, a suit's symbol
+    box.fill("ána asks ζωή th-k\u2665: t\u2665")
+    assert pressed(shown) == ["10H"]
+    shown.get_by_role("button", name="QH", exact=True).click()
+    assert box.input_value() == "Ána asks Ζωή 10H-KH: 10H QH"
 
 
 def test_a_refusal_is_read_whole_on_a_phone(browser, served):

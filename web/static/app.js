@@ -348,12 +348,23 @@
   // is that word without case (record-format.md), a card, range or keyword in any case;
   // else the word as written. Keys compare as solver.records.name_key does (caseless, NFD).
   const fold = (w) => w.normalize("NFD").toUpperCase().toLowerCase().normalize("NFD");
+  // the card forms the record accepts besides the canonical one: T for 10, the suits'
+  // symbols, 5x for 5*, joker for Jk (record-format.md, lexical rules)
+  const SUITS = { "\u2660": "S", "\u2665": "H", "\u2666": "D", "\u2663": "C" };
+  const cardForm = (w) => w.replace(/\uFE0F/g, "").replace(/[\u2660\u2665\u2666\u2663]/g, (c) => SUITS[c])
+    .replace(/(^|-)t(?=[shdc](-|$))/gi, "$110").replace(/^(10|[2-9ajqk])x$/i, "$1*")
+    .replace(/^joker$/i, "Jk");
   function canon(w) {
     if (E.names.includes(w)) return w;
     const k = fold(w);
     const names = E.names.filter((n) => fold(n) === k);
     if (names.length) return names.length === 1 ? names[0] : w;   // two: written exactly
-    for (const pool of [E.cards, E.ranges, E.verbs, E.words, E.lead]) {
+    const c = fold(cardForm(w));
+    for (const pool of [E.cards, E.ranges]) {
+      const hit = pool.find((x) => fold(x) === c);
+      if (hit !== undefined) return hit;
+    }
+    for (const pool of [E.verbs, E.words, E.lead]) {
       const hit = pool.find((x) => fold(x) === k);
       if (hit !== undefined) return hit;
     }
