@@ -287,3 +287,15 @@ def test_review_of_an_inconsistent_record_exits_3_with_its_lines(game, tmp_path)
     r = CliRunner().invoke(cli, ["review", str(path), "--json"])
     assert r.exit_code == 3
     assert json.loads(r.stdout) == {"consistent": False, "conflict": lines}
+
+
+def test_clue_names_its_cards_without_quotes_in_why_and_in_contradictions(tmp_path):
+    """They read 'Knife': certainly at Cleo's hand, and line 4 puts 'Rope' in Ana's hand."""
+    r = CliRunner().invoke(cli, ["why", str(ROOT / "samples/clue/four-players-ana.txt"),
+                                 "dagger"])
+    assert r.exit_code == 0 and r.output.startswith("Knife: certainly at Cleo's hand"), r.output
+    assert "'Knife'" not in r.output
+    path = tmp_path / "g.txt"
+    path.write_text(INCONSISTENT["clue"][0], encoding="utf-8")
+    r = CliRunner().invoke(cli, ["analyze", str(path)])
+    assert r.exit_code == 3 and "line 6 puts Knife in Cleo's hand" in r.stderr, r.stderr

@@ -88,7 +88,8 @@ def build(record, view: str | None, *, omniscient: bool = False) -> ViewModel:
     else:
         view, recorder = resolve_view(record, view)
     sizes = locations(record)
-    m = CardLocationModel(list(deck.cards), sizes)
+    # (a card's printed name is the card itself: Knife, not 'Knife')
+    m = CardLocationModel(list(deck.cards), sizes, names={c: c for c in deck.cards})
     for kind, group in zip(("suspect", "weapon", "room"), deck.groups):   # CL-2
         m.add(group, [ENVELOPE], 1, 1, None, f"the case file holds one {kind} (CL-2)")
     complete = is_complete(record)
