@@ -54,6 +54,16 @@ def pressed(group) -> list[str]:
     return [buttons.nth(i).inner_text().strip().lstrip("\u2713 ") for i in range(buttons.count())]
 
 
+def tab_to(page, target, key: str = "Tab") -> None:
+    """Press ``key`` (Tab, Shift+Tab) until ``target`` has the focus, as a keyboard user
+    moves through the page."""
+    for _ in range(60):
+        page.keyboard.press(key)
+        if target.evaluate("e => e === document.activeElement"):
+            return
+    raise AssertionError(f"{key} never reached {target}")
+
+
 def test_names_in_any_case_and_counts_without_names_are_read_by_the_taps(browser, served):
     """A statement typed with the names in another case (record-format.md: any case when
     unambiguous), cards in any of their forms, and an ask of all's counts without names (in seating order, the asker
@@ -115,12 +125,7 @@ def test_the_tap_entry_from_the_keyboard_alone(browser, served):
     page = phone(browser, url)
     target = page.get_by_role("group", name="Asks whom", exact=True).get_by_role(
         "button", name="Βήτα", exact=True)
-    for _ in range(40):
-        page.keyboard.press("Tab")
-        if target.evaluate("e => e === document.activeElement"):
-            break
-    else:
-        raise AssertionError("Tab never reached the choice Βήτα")
+    tab_to(page, target)
     page.keyboard.press("Enter")
     box = page.get_by_role("textbox", name="Statement")
     assert box.input_value() == "Ána asks Βήτα"
@@ -137,10 +142,7 @@ def test_the_tap_entry_from_the_keyboard_alone(browser, served):
     one = answer.get_by_role("button", name="1", exact=True)
     assert one.get_attribute("aria-pressed") == "true"
     assert one.evaluate("e => e === document.activeElement")      # the same choice, drawn anew
-    for _ in range(40):
-        page.keyboard.press("Shift+Tab")
-        if box.evaluate("e => e === document.activeElement"):
-            break
+    tab_to(page, box, "Shift+Tab")
     page.evaluate("() => { document.getElementById('status').textContent = ''; }")
     page.keyboard.press("Enter")                        # Enter in the box logs
     page.wait_for_function("() => document.getElementById('status').textContent !== ''")
@@ -163,12 +165,7 @@ def test_a_text_sheet_is_a_named_region_the_keyboard_scrolls(browser, tmp_path, 
         assert sheet.count() == 1
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
         assert sheet.evaluate("e => e.scrollWidth > e.clientWidth")    # 79 columns
-        for _ in range(60):
-            page.keyboard.press("Tab")
-            if sheet.evaluate("e => e === document.activeElement"):
-                break
-        else:
-            raise AssertionError("Tab never reached the sheet")
+        tab_to(page, sheet)
         page.keyboard.press("ArrowRight")
         page.wait_for_function("e => e.scrollLeft > 0", arg=sheet.element_handle())
 
