@@ -169,10 +169,11 @@ def test_an_analysis_out_of_time_says_which_game_and_view(monkeypatch, view, nam
     from solver.games import get_game
     from solver.model.budget import TimeUp
 
-    def out_of_time(record, view, **kw):
+    def out_of_time(self, record, view, **kw):
         raise TimeUp(0.5, "the probabilities")
 
-    monkeypatch.setattr(get_game("mystery-hand"), "analyze", out_of_time)
+    # (on the class: patching the registry's instance would leave a bound method behind)
+    monkeypatch.setattr(type(get_game("mystery-hand")), "analyze", out_of_time)
     r = CliRunner().invoke(cli, ["analyze", str(ROOT / "samples/mystery-hand/five-players-ana.txt"),
                                  "--json", *view])
     assert r.exit_code == 4, r.output
@@ -299,3 +300,26 @@ def test_clue_names_its_cards_without_quotes_in_why_and_in_contradictions(tmp_pa
     path.write_text(INCONSISTENT["clue"][0], encoding="utf-8")
     r = CliRunner().invoke(cli, ["analyze", str(path)])
     assert r.exit_code == 3 and "line 6 puts Knife in Cleo's hand" in r.stderr, r.stderr
+
+
+# ----- sleuth new ----------------------------------------------------------------------------
+@pytest.mark.parametrize("force", [(), ("--force",)])
+def test_new_on_a_folder_says_it_is_a_folder(tmp_path, force):
+    """Not 'the file exists already (use --force to overwrite)', which --force did not cure."""
+    r = CliRunner().invoke(cli, ["new", "mystery-hand", str(tmp_path), "--players",
+                                 "Ana Ben Cleo", *force])
+    assert r.exit_code == 2
+    assert "that is a folder, not a file" in r.stderr and "--force" not in r.stderr
+
+
+def test_the_docs_commands_name_options_that_exist():
+    """docs/clue.md showed 'sleuth new clue ... --extra', an option 'new' does not have."""
+    import click
+
+    new = cli.commands["new"]
+    options = {o for p in new.params if isinstance(p, click.Option) for o in p.opts}
+    text = " ".join((ROOT / "docs" / name).read_text(encoding="utf-8").replace("\n", " ")
+                    for name in ("clue.md", "record-format.md", "session.md"))
+    for command in re.findall(r"sleuth new [^`]*", text):
+        used = set(re.findall(r"(?<!\S)--[a-z-]+", command))
+        assert used <= options, (command, used - options)

@@ -935,6 +935,9 @@ def start_record(path: str, game: str, players, *, me: str | None = None,
                 return True
         return True
 
+    if os.path.isdir(path):         # not 'exists already': --force would not help
+        raise FileError("cannot start the record there (that is a folder, not a file: give "
+                        "the path of a new record file)", text=path)
     if taken():
         raise NotationError("the file exists already (use --force to overwrite)", text=path)
     seats = tuple(players.replace(",", " ").split()) if isinstance(players, str) \
