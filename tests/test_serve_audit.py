@@ -247,3 +247,23 @@ def test_an_ask_of_alls_rows_show_long_names_whole(browser, tmp_path):
             lefts.add(round(row.get_by_role("button", name="0", exact=True).bounding_box()["x"]))
         assert len(lefts) == 1, lefts
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def test_a_double_tap_on_log_or_undo_is_one_change(browser, served):
+    """Log (or Undo) tapped twice in a row, the second tap before the server has answered
+    the first: one change is made and the page says so, not that the record "changed
+    elsewhere" (which would invite logging the statement again)."""
+    path, url = served
+    page = phone(browser, url)
+    page.get_by_role("textbox", name="Statement").fill("Ána: ?")
+    lines = len(path.read_text().splitlines())
+    for name, said, added in (("Log", "logged line", 1), ("Undo", "undo: removed line", 0)):
+        page.evaluate("() => { document.getElementById('status').textContent = ''; }")
+        page.get_by_role("button", name=name, exact=True).evaluate(
+            "b => { b.click(); b.click(); }")
+        page.wait_for_function("() => document.getElementById('status').textContent !== ''")
+        page.wait_for_function(IDLE, polling="raf")
+        page.wait_for_timeout(500)          # a second answer, if one was sent, has come
+        assert page.get_by_role("status").inner_text().startswith(said)
+        assert page.get_by_role("alert").count() == 0
+        assert len(path.read_text().splitlines()) == lines + added

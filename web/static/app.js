@@ -83,7 +83,16 @@
     return fetch(url, { headers: { "X-Sleuth-Token": token }, cache: "no-store" });
   }
 
+  // One change at a time: a second tap (Log tapped twice, Undo twice) while a change is on
+  // its way is dropped, not sent on the same version to be refused as stale when the first
+  // is saved ("changed elsewhere", inviting the statement to be logged twice).
+  const READING = ["why", "whatif", "sheet", "suggest", "help"];
+  let changing = false;
+
   async function act(line) {
+    const change = !READING.includes(line.trim().split(/\s+/)[0].toLowerCase());
+    if (change && changing) return null;
+    if (change) changing = true;
     setBusy(1);
     try {
       const r = await fetch("/do", {
@@ -99,6 +108,7 @@
       say("no answer from the server (is 'sleuth serve' still running?)");
       return null;
     } finally {
+      if (change) changing = false;
       setBusy(-1);
     }
   }
