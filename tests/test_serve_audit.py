@@ -267,3 +267,15 @@ def test_a_double_tap_on_log_or_undo_is_one_change(browser, served):
         assert page.get_by_role("status").inner_text().startswith(said)
         assert page.get_by_role("alert").count() == 0
         assert len(path.read_text().splitlines()) == lines + added
+
+
+def test_a_page_opened_says_nothing_of_another_phones_refusal(browser, served):
+    """A statement refused on one phone is said there; a second phone opening the page then
+    does not show that refusal as if it were its own (its status is its own actions')."""
+    path, url = served
+    first = phone(browser, url)
+    first.get_by_role("textbox", name="Statement").fill("Ána asks Βήτα 2S-6S: 2S")
+    assert log(first).startswith("refused")
+    second = phone(browser, url)
+    assert second.get_by_role("status").inner_text().strip() == ""
+    assert first.get_by_role("status").inner_text().startswith("refused")

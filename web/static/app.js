@@ -850,6 +850,9 @@
   }
 
   // ----- start ------------------------------------------------------------------------
+  // The status the server wrote into the page is the last action's of any device, for a
+  // page without this script (its forms reload the page); here each page says its own.
+  say("");
   try {
     const kept = localStorage.getItem(storeKey);
     if (kept && !box.value) box.value = kept;
