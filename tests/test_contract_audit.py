@@ -323,3 +323,40 @@ def test_the_docs_commands_name_options_that_exist():
     for command in re.findall(r"sleuth new [^`]*", text):
         used = set(re.findall(r"(?<!\S)--[a-z-]+", command))
         assert used <= options, (command, used - options)
+
+
+# ----- the docs' command blocks run as shown --------------------------------------------------
+def _doc_blocks(path: Path) -> list[list[str]]:
+    """The ``sleuth`` commands of each fenced block of ``path`` (not 'serve' or 'play',
+    which wait for their user, nor a synopsis with RECORD), as argument lists."""
+    blocks, cur = [], None
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith("```"):
+            if cur:
+                blocks.append(cur)
+            cur = [] if cur is None else None
+            continue
+        words = line.strip().removeprefix("$ ")
+        if cur is not None and words.startswith("sleuth ") and "RECORD" not in words:
+            args = shlex.split(words, comments=True)[1:]
+            if args[0] not in ("serve", "play"):
+                cur.append(args)
+    return blocks
+
+
+DOCS = sorted(p for p in (ROOT / "docs").glob("*.md") if _doc_blocks(p))
+
+
+@pytest.mark.parametrize("doc", DOCS, ids=lambda p: p.name)
+def test_every_command_block_of_the_docs_runs_in_order(doc, tmp_path, monkeypatch):
+    """docs/mysterium.md logged a guess before the table and the hour, unquoted."""
+    import shutil
+
+    shutil.copytree(ROOT / "samples", tmp_path / "samples")
+    monkeypatch.chdir(tmp_path)
+    for i, block in enumerate(_doc_blocks(doc)):
+        for f in ("game.txt", "g.txt"):
+            (tmp_path / f).unlink(missing_ok=True)       # each block starts afresh
+        for args in block:
+            r = CliRunner().invoke(cli, args, input="")
+            assert r.exit_code == 0, f"{doc.name} block {i}: sleuth {shlex.join(args)}\n{r.output}"
