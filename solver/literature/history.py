@@ -50,9 +50,10 @@ from solver.literature.events import (Ask, Challenge, Claim, HandCount, Holds, P
 
 ALL = "*"
 #: deterministic seconds of a covering step of the backbone (every better history found
-#: by then is used), doubled after a step that found none ...
+#: by then is used) ...
 COVER_STEP = 0.1
-#: ... up to this; then the pairs left are proved card by card
+#: ... and of one with the whole presolve after a step that found none; after one of these
+#: that found none, the pairs left are proved card by card
 GROUP_STEP = 2.0
 #: seconds of each further history from a random objective (:meth:`HistoryModel.more_samples`)
 SAMPLE_STEP = 0.05
@@ -955,7 +956,8 @@ class HistoryModel:
         a search for a history with at least one pair not yet seen, as many of them as it
         finds in :data:`COVER_STEP` (each better history on the way a witness too), until
         one proves that no history has any of the pairs left; pairs a step of
-        :data:`GROUP_STEP` leaves undecided are settled card by card."""
+        :data:`GROUP_STEP` with the whole presolve leaves undecided are settled card by
+        card."""
         if self._bb is None:
             self._cover(None)
         assert self._bb is not None
@@ -985,8 +987,11 @@ class HistoryModel:
                 unseen.discard((k, p))
         # covering steps search with the light presolve: their answer (a history with a new
         # pair, or the proof that none has one) does not depend on which history is found,
-        # and most of a longer step would go to proving its history the best
+        # and most of a longer step would go to proving its history the best; a step that
+        # finds nothing is tried again with the whole presolve, which some proofs need
+        # (without it, tails of seconds)
         cover = self._solver(60.0, COVER_STEP, quick=True)
+        group = self._solver(60.0, GROUP_STEP)
 
         def take(used):
             deal = self._read(used, final)
@@ -1012,7 +1017,7 @@ class HistoryModel:
                 if work.left <= 0:
                     return None
                 s.parameters.max_deterministic_time = min(step, work.left)
-            elif s is cover:
+            elif s is cover or s is group:
                 s.parameters.max_deterministic_time = step
             st = _solve(s, model, callback)
             if work is not None:
@@ -1023,14 +1028,14 @@ class HistoryModel:
         # each covers pairs, so fewer steps (each a whole presolve and search) are needed
         each = _each_solution_class()(take)
 
-        def cover_step(step):
+        def cover_step(s, step):
             """A history with at least one of the pairs not yet seen (INFEASIBLE: none has
-            any), the most of them it finds within ``step``."""
+            any), the most of them ``s`` finds within ``step``."""
             m2 = m.clone()
             lits = [m2.get_bool_var_from_proto_index(final[x].Index()) for x in unseen]
             m2.AddBoolOr(lits)
             m2.Maximize(sum(lits))
-            return solve(cover, m2, step, each)
+            return solve(s, m2, step, each)
 
         try:
             # the first history comes from the first covering step (one search less): while
@@ -1038,7 +1043,7 @@ class HistoryModel:
             # history at all; only when that step finds none, a search for any history
             st = cp_model.UNKNOWN
             if unseen:
-                st = cover_step(COVER_STEP)
+                st = cover_step(cover, COVER_STEP)
             if st in (cp_model.UNKNOWN, None) and not known:
                 st = solve(self._solver(60.0), m, 60.0, each)
         except TimeUp as e:         # what the model's own facts settle (and the histories found)
@@ -1054,16 +1059,15 @@ class HistoryModel:
         if st == cp_model.INFEASIBLE:
             unseen.clear()
         try:
-            step = COVER_STEP
             while unseen:
                 before = len(unseen)
-                st = cover_step(step)
+                st = cover_step(cover, COVER_STEP)
+                if st is not None and st != cp_model.INFEASIBLE and len(unseen) == before:
+                    st = cover_step(group, GROUP_STEP)
                 if st == cp_model.INFEASIBLE:
                     unseen.clear()
-                elif st is None or (len(unseen) == before and step >= GROUP_STEP):
+                elif st is None or len(unseen) == before:
                     break
-                elif len(unseen) == before:
-                    step = min(2 * step, GROUP_STEP)
             # what no step decided: each card's remaining places at once, in a copy of the
             # model with the constraint stated (assumptions would turn CP-SAT's presolve
             # off: far slower proofs)
@@ -1366,7 +1370,7 @@ class HistoryModel:
         final = {x: (v if _const(v) else b.m.get_bool_var_from_proto_index(v.Index()))
                  for x, v in final0.items()}
         require(b, final)
-        st = self._solver(30.0, quick=True).Solve(b.m)   # a yes or no: light presolve
+        st = self._solver(30.0).Solve(b.m)
         if st == cp_model.UNKNOWN:
             raise BudgetError("CP-SAT could not decide in time")
         return st in (cp_model.OPTIMAL, cp_model.FEASIBLE)
