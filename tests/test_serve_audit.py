@@ -279,3 +279,25 @@ def test_a_page_opened_says_nothing_of_another_phones_refusal(browser, served):
     second = phone(browser, url)
     assert second.get_by_role("status").inner_text().strip() == ""
     assert first.get_by_role("status").inner_text().startswith("refused")
+
+
+def test_a_literature_claim_offers_the_claimants_team_and_the_open_half_suits(browser,
+                                                                              tmp_path):
+    """A claim by taps (LIT-10, LIT-11) offers the half-suits still open and, for whom holds
+    each card, the claimant's team only: the taps build no claim the rules refuse for
+    naming an opponent or a half-suit already out of play."""
+    path = tmp_path / "game.txt"
+    shutil.copyfile(ROOT / "samples" / "literature" / "lossy-six-players.txt", path)
+    with Server(path) as server:
+        page = phone(browser, server.url)
+        entry = page.get_by_role("group", name="Tap entry", exact=True)
+        box = page.get_by_role("textbox", name="Statement")
+        box.fill("Ben claims")
+        ranges = entry.get_by_role("group", name="Which range", exact=True)
+        offered = [ranges.get_by_role("button").nth(i).inner_text()
+                   for i in range(ranges.get_by_role("button").count())]
+        assert "2H-7H" not in offered and "9S-AS" in offered, offered  # 2H-7H: claimed
+        ranges.get_by_role("button", name="9S-AS", exact=True).click()
+        who = entry.get_by_role("group", name="Who", exact=True).get_by_role("button")
+        names = {who.nth(i).inner_text().strip().lstrip("\u2713 ") for i in range(who.count())}
+        assert names == {"Ben", "Dev", "Fay"}, names                   # Ben's team

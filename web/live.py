@@ -349,7 +349,9 @@ def literature_asks(record, view: str | None, held: dict[str, list[str]]) -> dic
     """Whom each player may ask and for which cards now (Literature, LIT-6), from the
     engine's state: an opponent with cards; a card of an open half-suit.  For the view,
     whose hand is known, only the half-suits it holds a card of and, unless the variant
-    lets one ask for one's own card (``own-card-ask=bluff``), the cards it does not hold."""
+    lets one ask for one's own card (``own-card-ask=bluff``), the cards it does not hold.
+    For a claim (LIT-10, LIT-11): each player's team (a claim names only its members) and
+    the half-suits still open."""
     from solver.literature.engine import can_ask_for, can_ask_whom, run
 
     try:
@@ -368,7 +370,8 @@ def literature_asks(record, view: str | None, held: dict[str, list[str]]) -> dic
                 if repr(c) not in out and can_ask_for(state, a, c, hand):
                     out.append(repr(c))
         cards[a] = out
-    return {"whom": whom, "cards": cards}
+    return {"whom": whom, "cards": cards, "open": list(state.open),
+            "team": {a: list(t.team_of(a)) for a in t.players}}
 
 
 def card_groups(record) -> list[list[str]]:

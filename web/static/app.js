@@ -649,6 +649,9 @@
       if (verb === "asks" && n === 1 && E.asks && E.asks.cards && E.asks.cards[p.actor]) {
         words = E.asks.cards[p.actor].concat(slot.includes("?") ? ["?"] : []);
       }
+      if (verb === "claims" && slot.includes(RANGES) && E.asks && E.asks.open) {
+        words = E.asks.open;                        // a half-suit still open (LIT-11)
+      }
       choiceList(title, words, (w) => {
         const own = ownAnswer(p, verb, n === slots.length - 1 ? w : null);
         put(own === null ? p.head + " " + w : compose(p, p.head + " " + w, own));
@@ -742,8 +745,10 @@
     if (hasCards) {
       const cards = (range && E.range_cards[range] && (verb === "claims" || verb === "shown")) ? E.range_cards[range] : E.cards;
       const parts = ans.split(/[\s,]+/).filter(Boolean);
+      // a claim names only the claimant's team (LIT-11); a shown line, anybody
+      const team = verb === "claims" && E.asks && E.asks.team && E.asks.team[p.actor];
       if (hasNames) {
-        choiceList("Who", E.names, (w) => put(compose(p, p.head, ans ? ans.replace(/,\s*$/, "") + ", " + w : w)), "", parts);
+        choiceList("Who", team || E.names, (w) => put(compose(p, p.head, ans ? ans.replace(/,\s*$/, "") + ", " + w : w)), "", parts);
       }
       const others = answers.filter((a) => !a.startsWith("<"));
       if (others.length) {
