@@ -278,7 +278,7 @@ def render_review(rv) -> str:
 @cli.command()
 @click.argument("record", type=FilePath())
 @as_option("Review this player's turns", public=False)
-@click.option("--html", "html_file", type=FilePath(),
+@click.option("--html", "html_file", type=FilePath(writes=True),
               help="Also write one self-contained HTML page to FILE (an existing FILE only "
                    "with --force).")
 @force_option

@@ -172,7 +172,7 @@ def key_values(lines) -> list[tuple[str, str]]:
 
 @cli.command()
 @click.argument("game", type=GameChoice())
-@click.argument("record", type=FilePath())
+@click.argument("record", type=FilePath(writes=True))
 @click.option("--players", required=True, help='Seating order, first to act first: "Ana Ben Cleo".')
 @click.option("--me", help="Whose view the record is written from (omit for a spectator).")
 @click.option("--variant", multiple=True, help="Variant options, comma-separated or repeated.")
@@ -196,7 +196,7 @@ def new(game, record, players, me, variant, dealer, extra, force):
 
 
 @cli.command()
-@click.argument("record", type=FilePath())
+@click.argument("record", type=FilePath(writes=True))
 @click.argument("statement", nargs=-1, required=True)
 @click.option("--force", is_flag=True,
               help="Save even if it contradicts the record (it must still parse and be legal).")
@@ -321,7 +321,7 @@ def render_explanation(exp) -> str:
 @click.option("--variant", multiple=True, help="Variant options, comma-separated or repeated.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Random seed (deterministic).")
 @click.option("--events", type=int, default=None, help="Stop after this many events.")
-@click.option("-o", "--output", type=FilePath(),
+@click.option("-o", "--output", type=FilePath(writes=True),
               help="Write here (default: stdout); an existing file only with --force.")
 @force_option
 @click.option("--miss", type=float, default=0.0, show_default=True,

@@ -186,11 +186,18 @@ class FilePath(click.Path):
     and exit 2 (``sleuth: error: cannot read the record ...``) like every other bad
     input, not Click's usage error."""
 
-    def __init__(self):
+    def __init__(self, writes: bool = False):
         super().__init__(dir_okay=False)
+        #: the command writes this file: ``-`` (standard input, for a record read) would
+        #: be written as a file called '-' in the current folder, so it is refused
+        self.writes = writes
 
     def convert(self, value, param, ctx):
-        return os.fsdecode(value) if isinstance(value, bytes) else value
+        value = os.fsdecode(value) if isinstance(value, bytes) else value
+        if self.writes and value == "-":
+            self.fail("'-' is standard input or output, not a file this command can write: "
+                      "name a file ('./-' for one called '-')", param, ctx)
+        return value
 
 
 def complete_player(ctx, param, incomplete):

@@ -179,7 +179,7 @@ def plot_replay(r: Replay, path: str) -> None:
 @click.option("--all-views", is_flag=True,
               help="Replay every view the record supports (all players of a complete record).")
 @click.option("--json", "as_json", is_flag=True, help="Machine output: every step of every view.")
-@click.option("--plot", type=FilePath(), metavar="FILE.png",
+@click.option("--plot", type=FilePath(writes=True), metavar="FILE.png",
               help="Draw the uncertainty of every view against the statements (needs "
                    "matplotlib: " + PLOT_INSTALL + "); an existing FILE only with --force.")
 @force_option

@@ -12,7 +12,7 @@ from solver.model.budget import DEFAULT_TIMEOUT, MAX_TIMEOUT
 
 
 @cli.command()
-@click.argument("record", type=FilePath())
+@click.argument("record", type=FilePath(writes=True))
 @as_option("Whose sheet the page shows")
 @click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
               help="The port to listen on (0: any free port; the printed URL has it).")

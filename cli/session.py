@@ -709,7 +709,7 @@ def _piped_lines():
 
 
 @cli.command()
-@click.argument("record", type=FilePath())
+@click.argument("record", type=FilePath(writes=True))
 @as_option("Whose sheet to show")
 @click.option("--json", "as_json", is_flag=True,
               help="One JSON object a line for every input line (for programs).")

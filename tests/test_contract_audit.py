@@ -360,3 +360,38 @@ def test_every_command_block_of_the_docs_runs_in_order(doc, tmp_path, monkeypatc
         for args in block:
             r = CliRunner().invoke(cli, args, input="")
             assert r.exit_code == 0, f"{doc.name} block {i}: sleuth {shlex.join(args)}\n{r.output}"
+
+
+# ----- '-' where a file is written --------------------------------------------------------------
+@pytest.mark.parametrize("args", [
+    ["log", "-", "Ben: ?"], ["new", "clue", "-", "--players", "Ana Ben Cleo"],
+    ["play", "-", "--no-sheet"],       # (serve's RECORD is the same type; it would wait)
+    ["simulate", "mystery-hand", "--players", "4", "-o", "-"],
+    ["review", "{sample}", "--html", "-"], ["replay", "{sample}", "--plot", "-"],
+], ids=lambda a: " ".join(a[:1] + [x for x in a if x.startswith("-") and x != "-"]))
+def test_a_file_that_is_written_is_not_standard_input(args, tmp_path, monkeypatch):
+    """'sleuth log - ...' read the record from standard input and wrote it, with the new
+    line, to a file called '-' in the current folder (so did -o -, --html -, --plot -)."""
+    monkeypatch.chdir(tmp_path)
+    sample = str(ROOT / "samples/mystery-hand/five-players-ana.txt")
+    r = CliRunner().invoke(cli, [a.replace("{sample}", sample) for a in args],
+                           input=(ROOT / "samples/mystery-hand/five-players-ana.txt")
+                           .read_text(encoding="utf-8"))
+    assert r.exit_code == 2, r.output
+    assert "'-' is standard input or output, not a file this command can write" in r.output
+    assert not (tmp_path / "-").exists()
+
+
+def test_a_file_called_dash_is_named_dot_slash_dash(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    r = CliRunner().invoke(cli, ["new", "mystery-hand", "./-", "--players", "Ana Ben Cleo"])
+    assert r.exit_code == 0 and (tmp_path / "-").read_text().startswith("game: mystery-hand")
+    r = CliRunner().invoke(cli, ["log", "./-", "Ana: ?"])
+    assert r.exit_code == 0 and (tmp_path / "-").read_text().endswith("Ana: ?\n")
+
+
+def test_serve_writes_its_record_too():
+    from cli.main import FilePath
+
+    record = next(p for p in cli.commands["serve"].params if p.name == "record")
+    assert isinstance(record.type, FilePath) and record.type.writes
