@@ -1,6 +1,9 @@
-"""What a new user of the record format and of ``sleuth`` meets first (record-format.md,
-"Lexical rules": an error names the file, line and column of the offending text and quotes
-it; the help's examples run as shown).
+"""What a new user of the record format and of ``sleuth`` meets first, and what an
+acceptance check of the contract (record-format.md) would try: an error names the file, line
+and column of the offending text and quotes it; a statement of the contract is accepted in
+every game it names (Clue's ``turn:``), card lists and names of any script; the commands the
+help, the messages and the docs show run as shown; exit statuses as documented (3 for a
+contradiction in ``review`` too); nothing is written to a file called ``-``.
 """
 from __future__ import annotations
 
