@@ -398,3 +398,14 @@ def test_serve_writes_its_record_too():
 
     record = next(p for p in cli.commands["serve"].params if p.name == "record")
     assert isinstance(record.type, FilePath) and record.type.writes
+
+
+@pytest.mark.parametrize("line, column", [
+    ("round 1: Cleo out full-hand; Ana 30, no-meld", 30),   # quoted 'Ana 30 no-meld'
+    ("Ana melds JH QH KH  7D 8D 9D", 11),                    # quoted 'JH QH KH 7D 8D 9D'
+])
+def test_a_quote_of_several_words_is_found_where_the_line_spaces_them_otherwise(line, column):
+    head = "game: hand\nplayers: Ana Ben Cleo\n" + ("indicator 4H\n" if "melds" in line else "")
+    with pytest.raises(SleuthError) as e:
+        parse_record(head + line + "\n", "g.txt")
+    assert (e.value.line, e.value.column) == (head.count("\n") + 1, column), str(e.value)

@@ -279,13 +279,19 @@ def find_quoted(raw: str, text: str) -> int:
     """Where ``text`` (an error's quote) stands in the line ``raw``: its first occurrence as
     a whole word, not inside a longer one (the ``7`` of ``Ana asks Ben 4H-7H: 4H 7`` is the
     last word, not the one of the range), else its first occurrence; as typed, else in
-    another case; -1 when absent.
+    another case; a quote of several words also where the line separates them otherwise
+    (``Ana 30 no-meld`` in ``Ana 30, no-meld``); -1 when absent.
 
     >>> find_quoted("Ana asks Ben 4H-7H: 4H 7", "7"), find_quoted("Ana holds: knif", "Knif")
     (23, 11)
+    >>> find_quoted("round 7: Cleo out; Ana 30,  no-meld", "Ana 30 no-meld")
+    19
     """
-    for hay, needle in ((raw, text), (raw.lower(), text.lower())):
-        m = re.search(rf"(?<![^{_WORD_EDGE}]){re.escape(needle)}(?![^{_WORD_EDGE}])", hay)
+    words = [re.escape(w) for w in text.split()]
+    for needle, flags in ((re.escape(text), 0), (re.escape(text), re.I),
+                          (rf"[{_WORD_EDGE}]+".join(words), re.I)):
+        m = re.search(rf"(?<![^{_WORD_EDGE}]){needle}(?![^{_WORD_EDGE}])", raw, flags) \
+            if needle else None
         if m:
             return m.start()
     idx = raw.find(text)
