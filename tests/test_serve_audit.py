@@ -301,3 +301,22 @@ def test_a_literature_claim_offers_the_claimants_team_and_the_open_half_suits(br
         who = entry.get_by_role("group", name="Who", exact=True).get_by_role("button")
         names = {who.nth(i).inner_text().strip().lstrip("\u2713 ") for i in range(who.count())}
         assert names == {"Ben", "Dev", "Fay"}, names                   # Ben's team
+
+
+def test_each_lines_edit_and_delete_say_which_line(browser, served):
+    """The Lines list's buttons are named Edit and Delete (docs/serve.md); a screen reader
+    moving from button to button also hears which line each acts on (their description:
+    the line's number and text)."""
+    from playwright.sync_api import expect
+
+    path, url = served
+    page = phone(browser, url)
+    for statement in ("Ána: ?", "Βήτα: ?"):
+        page.get_by_role("textbox", name="Statement").fill(statement)
+        assert log(page).startswith("logged line")
+    lines = page.get_by_role("region", name="Lines", exact=True)
+    for n, statement in ((5, "Βήτα: ?"), (4, "Ána: ?")):
+        for name in ("Edit", "Delete"):
+            button = lines.get_by_role("listitem").filter(has_text=statement).get_by_role(
+                "button", name=name, exact=True)
+            expect(button).to_have_accessible_description(f"{n} {statement}")
