@@ -409,3 +409,13 @@ def test_a_quote_of_several_words_is_found_where_the_line_spaces_them_otherwise(
     with pytest.raises(SleuthError) as e:
         parse_record(head + line + "\n", "g.txt")
     assert (e.value.line, e.value.column) == (head.count("\n") + 1, column), str(e.value)
+
+
+@pytest.mark.parametrize("penalty, quoted", [("Ana Jk", "Ana Jk"), ("Ana 1", "Ana 1")])
+def test_a_hand_penalty_is_quoted_as_written(penalty, quoted):
+    """It quoted the program's own value: "Penalty(player='Ana', points=1, ...)"."""
+    line = f"round 1: Ben out partial; {penalty}, Cleo 5"
+    with pytest.raises(SleuthError) as e:
+        parse_record(f"game: hand\nplayers: Ana Ben Cleo\n{line}\n", "g.txt")
+    assert str(e.value).startswith(f"g.txt:3:{line.index(penalty) + 1}: ")
+    assert str(e.value).endswith(f": {quoted!r}") and e.value.rule == "HR-38"

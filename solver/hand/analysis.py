@@ -112,18 +112,18 @@ def _penalty_points(ev: RoundEvent, pen: Penalty, options: HandOptions) -> int |
         if not 2 <= pen.points <= MAX_POINTS:
             raise RuleError(f"{pen.player}'s card points must lie between 2 and {MAX_POINTS}: a "
                             "player who has melded holds 1 to 11 cards, a wild 15, an ace 11",
-                            text=repr(pen), rule="HR-38")
+                            text=str(pen), rule="HR-38")
         return pen.points
     cards = list(pen.cards or ())
     if not 1 <= len(cards) <= MAX_CARDS_MELDED_PLAYER:
         raise RuleError(f"a player who has melded holds 1 to {MAX_CARDS_MELDED_PLAYER} cards "
-                        f"({len(cards)} given; no-meld is the flat penalty)", text=repr(pen),
+                        f"({len(cards)} given; no-meld is the flat penalty)", text=str(pen),
                         rule="HR-38")
     needs_regime = any(c.is_joker or c.rank == 1 for c in cards)
     if ev.indicator is None and options.wild_mode != "jokers-only":
         if needs_regime:
             raise RuleError("aces and jokers count by the round's wilds: write 'round "
-                            f"{ev.number} indicator <card>: ...'", text=repr(pen),
+                            f"{ev.number} indicator <card>: ...'", text=str(pen),
                             rule="HR-38")
         return sum(natural_value(c.rank) for c in cards)
     regime = make_regime(ev.indicator, options)
