@@ -131,10 +131,12 @@ class Outcome:
 
 
 def appended(text: str, statement: str) -> str:
-    """``text`` with one more line."""
+    """``text`` with one more line, ended as the record's lines are (``\r\n`` in a record
+    written so, not a mix of both)."""
+    end = "\r\n" if "\r\n" in text else "\n"
     if text and not text.endswith("\n"):
-        text += "\n"
-    return text + statement.strip() + "\n"
+        text += end
+    return text + statement.strip() + end
 
 
 _SURROGATE = re.compile(r"[\ud800-\udfff]")

@@ -419,3 +419,20 @@ def test_a_hand_penalty_is_quoted_as_written(penalty, quoted):
         parse_record(f"game: hand\nplayers: Ana Ben Cleo\n{line}\n", "g.txt")
     assert str(e.value).startswith(f"g.txt:3:{line.index(penalty) + 1}: ")
     assert str(e.value).endswith(f": {quoted!r}") and e.value.rule == "HR-38"
+
+
+# ----- a record written with CRLF line ends keeps them ----------------------------------------
+@pytest.mark.parametrize("how", ["log", "play"])
+def test_a_crlf_record_stays_crlf(how, tmp_path):
+    """log and play ended the new line with a bare LF: a file of two kinds of line ends."""
+    path = tmp_path / "g.txt"
+    path.write_bytes(b"game: mystery-hand\r\nplayers: Ana Ben Cleo Dev\r\ndealer: Dev\r\n"
+                     b"Ana asks Ben 4H-7H: 2\r\n")
+    if how == "log":
+        r = CliRunner().invoke(cli, ["log", str(path), "Ben asks Cleo 5*: 1"])
+    else:
+        r = CliRunner().invoke(cli, ["play", str(path), "--no-sheet"],
+                               input="Ben asks Cleo 5*: 1\n")
+    assert r.exit_code == 0, r.output
+    data = path.read_bytes()
+    assert data.endswith(b"Ben asks Cleo 5*: 1\r\n") and data.count(b"\n") == data.count(b"\r\n")
