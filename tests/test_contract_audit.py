@@ -436,3 +436,66 @@ def test_a_crlf_record_stays_crlf(how, tmp_path):
     assert r.exit_code == 0, r.output
     data = path.read_bytes()
     assert data.endswith(b"Ben asks Cleo 5*: 1\r\n") and data.count(b"\n") == data.count(b"\r\n")
+
+
+# ----- a certain count is exactly whole, no figure leaves its range ----------------------------
+SNEAK_ANA = (MH + "me: Ana\nAna holds: AS 2S 9H JD QC 4D 8S 3H 5C 6D 7C Jk\nfaceup: 3C 7D\n"
+             "Ana asks Ben 4H-7H: 4H Jk\nBen asks Cleo 5*: 1\n"
+             "Cleo asks all 10D-KD: Ana 1, Ben 1, Dev 0\n")
+
+
+def test_a_certain_joker_count_is_exactly_one(tmp_path):
+    """Ana holds one joker and saw Ben's: each holds exactly one; the two copies' shares
+    summed gave 1.0000000000000002."""
+    path = tmp_path / "g.txt"
+    path.write_text(SNEAK_ANA, encoding="utf-8")
+    r = CliRunner().invoke(cli, ["analyze", str(path), "--json"])
+    assert r.exit_code == 0, r.output
+    cards = json.loads(r.output)["cards"]
+    assert cards["Jk"] == {"Ana": 1.0, "Ben": 1.0}
+    for name, row in cards.items():
+        top = 2 if name == "Jk" else 1
+        assert all(0 < p <= top for p in row.values()), (name, row)
+        assert all(p < 1 for p in row.values()) or len(row) == 1 or name == "Jk", (name, row)
+
+
+def _copies_model(one_at_p: bool):
+    """Two copies J of a card and x, y, over P and Q (2 places each); with ``one_at_p``
+    x is at P and y at Q: exactly one J at P, stated nowhere."""
+    from solver.model import CardLocationModel
+    from solver.model.copies import copy_keys
+
+    keys = copy_keys({"J": 2, "x": 1, "y": 1})
+    names = {k: c for c, ks in keys.items() for k in ks}
+    m = CardLocationModel([k for ks in keys.values() for k in ks],
+                          {"P": 2, "Q": 2}, names)
+    if one_at_p:
+        m.place(keys["x"][0], "P")
+        m.place(keys["y"][0], "Q")
+    return m, keys
+
+
+@pytest.mark.parametrize("one_at_p", [True, False])
+def test_a_count_rounded_near_whole_is_whole_only_when_certain(one_at_p):
+    from solver.model.copies import settle_copies
+    from solver.model.counting import Counting
+
+    m, keys = _copies_model(one_at_p)
+    both = {"P", "Q"}
+    possible_k = {k: both for k in keys["J"]}
+    possible_k |= {keys["x"][0]: {"P"} if one_at_p else both,
+                   keys["y"][0]: {"Q"} if one_at_p else both}
+    over = 1.0000000000000002          # two shares of 0.5000000000000001 summed
+    cards = {"J": {"P": over, "Q": over}}
+    if not one_at_p:
+        cards |= {"x": {"P": over, "Q": 1e-300}, "y": {"P": 0.0, "Q": 1.0}}
+    out = settle_copies(m, keys, cards, possible_k, Counting(True, 1, {}, rounding=1e-14))
+    if one_at_p:            # proved by CP-SAT: no deal puts 0 or 2 of J at P
+        assert out["J"] == {"P": 1.0, "Q": 1.0}
+        return
+    # J at P may be 0, 1 or 2: the figure stays what was counted, inside (0, 2)
+    assert out["J"] == {"P": over, "Q": over}
+    # a single card's share is a probability: below 1 where it may be elsewhere, and a
+    # zero figure of a possible place is not written as certain absence
+    assert 0 < out["x"]["P"] < 1 and out["x"]["Q"] > 0
+    assert out["y"]["P"] > 0 and out["y"]["Q"] < 1

@@ -15,7 +15,8 @@ every game (Mystery Hand's and Literature's jokers, every card of Twenty-Two's p
 """
 from __future__ import annotations
 
-from typing import Hashable, Iterable, Mapping, NamedTuple
+import math
+from typing import Hashable, Iterable, Mapping, NamedTuple, Sequence
 
 
 class Copy(NamedTuple):
@@ -46,3 +47,90 @@ def copy_keys(counts: Mapping[Hashable, int] | Iterable[tuple[Hashable, int]], *
         else:
             out[card] = tuple(Copy(card, i) for i in range(n))
     return out
+
+
+def settle_copies(model, keys: Mapping[str, Sequence], cards: Mapping[str, dict[str, float]],
+                  possible_k: Mapping, counting) -> dict[str, dict[str, float]]:
+    """``cards`` (card name -> location -> expected copies, summed over the copies' figures
+    in ``counting``, a :class:`~solver.model.counting.Counting`) with each value inside what
+    is logically possible, ``keys`` the copies of each name and ``possible_k`` each copy's
+    possible locations.
+
+    A location a name may have several of holds between ``lo`` (its copies certainly there)
+    and ``hi`` (its copies possibly there) copies.  A count that is the same in every
+    consistent deal is written as that whole number, exactly: when ``lo == hi``, or when a
+    figure lies within the count's float rounding (an estimate: within its error) of a
+    whole number that no consistent deal departs from.  That is proved by a statement
+    fixing the count, by the counts of every other place the card can be, or else by
+    CP-SAT, asked for deals breaking as many of these claims as it can until none breaks
+    any.  Any other figure lies strictly between ``lo`` and ``hi``, so that neither
+    rounding nor summing makes it look certain or leave the range.
+    """
+    tol = 8 * max(counting.rounding, 1e-15) if counting.exact else counting.error
+    out: dict[str, dict[str, float]] = {}
+    certain: dict[tuple[str, str], int] = {}
+    claims: dict[tuple[str, str], int] = {}
+    for name, agg in cards.items():
+        ks = keys[name]
+        row = {}
+        for loc, p in agg.items():
+            lo = sum(1 for k in ks if possible_k[k] == {loc})
+            hi = sum(1 for k in ks if loc in possible_k[k])
+            c = round(p)
+            if lo == hi:
+                certain[name, loc] = lo
+            elif lo < c < hi and abs(p - c) <= tol * len(ks):
+                claims[name, loc] = c
+            row[loc] = min(max(p, math.nextafter(lo, hi)), math.nextafter(hi, lo))
+        out[name] = row
+    fixed = {con.terms: con.lo for con in model.constraints if con.lo == con.hi}
+    for (name, loc), c in list(claims.items()):
+        if fixed.get(model.pairs(keys[name], [loc])) == c:
+            certain[name, loc] = claims.pop((name, loc))
+    for (name, loc), c in list(claims.items()):
+        others = set().union(*(possible_k[k] for k in keys[name])) - {loc}
+        if all((name, l) in certain for l in others) and \
+                len(keys[name]) - sum(certain[name, l] for l in others) == c:
+            certain[name, loc] = claims.pop((name, loc))
+    if claims:
+        certain.update(_unbroken(model, keys, claims))
+    for (name, loc), c in certain.items():
+        out[name][loc] = float(c)
+    return {name: {l: p for l, p in row.items() if p > 0} for name, row in out.items()}
+
+
+def _unbroken(model, keys, claims: dict[tuple[str, str], int]) -> dict[tuple[str, str], int]:
+    """The claims ``(name, loc) -> count`` that every consistent deal of ``model`` keeps."""
+    open_ = dict(claims)
+    while open_:
+        now = list(open_)
+
+        def breaking(cp, x, now=now, most=True):
+            flags = []
+            for name, loc in now:
+                b = cp.NewBoolVar("")
+                li = model.loc_index(loc)
+                cp.Add(sum(x[model.card_index(k), li] for k in keys[name])
+                       != open_[name, loc]).OnlyEnforceIf(b)
+                flags.append(b)
+            cp.Add(sum(flags) >= 1)
+            if most:
+                cp.Maximize(sum(flags))
+
+        deal = model.solution(breaking)
+        if deal is None:        # none, or none found in time: a plain search decides
+            deal = model.solution(lambda cp, x: breaking(cp, x, most=False))
+        if deal is None:
+            if model.is_consistent(breaking):   # pragma: no cover - found, not in time
+                return {}       # (undecided: no claim is made certain)
+            break               # no consistent deal breaks any: each is certain
+        held: dict[tuple[str, str], int] = {}
+        for k, loc in deal.items():
+            n = model.name(k)
+            held[n, loc] = held.get((n, loc), 0) + 1
+        broken = [c for c in now if held.get(c, 0) != open_[c]]
+        if not broken:          # pragma: no cover - the solver's deal keeps every claim
+            break
+        for c in broken:
+            del open_[c]
+    return open_

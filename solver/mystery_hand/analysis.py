@@ -12,6 +12,7 @@ from itertools import combinations
 
 from solver.cards import Card, standard_deck
 from solver.errors import NotationError
+from solver.model.copies import settle_copies
 from solver.mystery_hand.inference import ViewModel, build, mystery_locations, target_of
 from solver.mystery_hand.options import MysteryHandOptions
 
@@ -251,6 +252,9 @@ def analyze_model(vm: ViewModel, record, *, max_states: int = MAX_STATES,
             agg = _clamp(agg, poss, len(keys))
         cards[name] = agg
         possible[name] = poss
+    # a count certain in every deal exactly whole, any other strictly inside its range (the
+    # copies' shares summed, or an estimate, could otherwise round onto or past a bound)
+    cards = settle_copies(m, vm.keys, cards, possible_k, counting)
     mysteries = {}
     for loc in mystery_locations(record.header, vm.opts) if candidates else ():
         mysteries[loc] = _candidates(vm, loc, possible, max_states if counting.exact else 0,

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 from solver.cards import Card
 from solver.errors import NotationError
+from solver.model.copies import settle_copies
 from solver.twenty_two.inference import (DISCARDS, STOCK, ViewModel, build, is_complete,
                                          strongest, visible_players)
 from solver.twenty_two.options import TwentyTwoOptions
@@ -354,7 +355,8 @@ def _aggregate(vm: ViewModel, counting, possible_k):
                    {l: len(keys) / len(poss) for l in poss})
         cards[name] = agg
         possible[name] = poss
-    return cards, possible
+    # a count certain in every deal exactly whole, any other strictly inside its range
+    return settle_copies(vm.model, vm.keys, cards, possible_k, counting), possible
 
 
 def certain_copies(vm: ViewModel, possible_k, counting, view) -> dict[str, dict[str, int]]:
