@@ -499,3 +499,19 @@ def test_a_count_rounded_near_whole_is_whole_only_when_certain(one_at_p):
     # zero figure of a possible place is not written as certain absence
     assert 0 < out["x"]["P"] < 1 and out["x"]["Q"] > 0
     assert out["y"]["P"] > 0 and out["y"]["Q"] < 1
+
+
+# ----- Hand's analyze --json carries the contract's fixed keys ---------------------------------
+@pytest.mark.parametrize("sample", sorted((ROOT / "samples" / "hand").glob("*.txt")),
+                         ids=lambda p: p.stem)
+def test_hand_json_has_the_fixed_keys_and_an_estimate_its_error(sample):
+    """A scoresheet had neither "exact" nor "cards"; a round whose take chances are
+    estimated said "exact": false without the "error" the contract then requires."""
+    r = CliRunner().invoke(cli, ["analyze", str(sample), "--json"])
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.output)
+    assert {"game", "view", "consistent", "exact", "cards"} <= set(out)
+    assert out["exact"] or 0 < out["error"] < 1
+    for chance in out.get("take_chance", {}).values():
+        assert chance["exact"] or 0 < chance["error"] < 1
+        assert chance["exact"] or out["error"] >= chance["error"]

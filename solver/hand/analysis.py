@@ -86,6 +86,11 @@ class Scoresheet:
             "game": "hand",
             "view": self.view,
             "consistent": True,
+            # record-format.md's fixed keys: the scores are exact, and a scoresheet places
+            # no card (no deal is recorded card by card)
+            "exact": True,
+            "cards": {},
+            "record": "scoresheet",
             "players": list(self.players),
             "teams": [list(t) for t in self.teams] if self.teams else None,
             "variant": self.options.names(),
@@ -306,9 +311,9 @@ class RoundAnalysis:
 
     def to_json(self) -> dict:
         s = self.state
-        return {
-            "game": "hand", "view": self.view, "consistent": True, "exact": all(
-                t.exact for t in self.chances.values()),
+        estimates = [t.error for t in self.chances.values() if not t.exact]
+        out = {
+            "game": "hand", "view": self.view, "consistent": True, "exact": not estimates,
             "record": "round",
             "cards": self.cards,
             "hands": self.hands(),
@@ -326,6 +331,9 @@ class RoundAnalysis:
             "take_chance": {k: t.to_json() for k, t in self.chances.items()},
             "next_player": s.next_player(self.view) if self.view in s.players else None,
         }
+        if estimates:   # record-format.md: with "exact" false, the estimates' 95 % half-width
+            out["error"] = max(estimates)
+        return out
 
 
 def analyse_round(record, view: str | None, *, chances: bool = True,

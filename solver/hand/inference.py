@@ -33,6 +33,7 @@ from solver.cards import JOKER, Card, standard_deck
 from solver.errors import SleuthError
 from solver.hand.best import WILD, taken_candidates, taken_identities
 from solver.hand.engine import RoundState, play
+from solver.model.stats import wilson_halfwidth
 
 SAMPLES = 24  # sampled hands per card for a player without an initial meld (the estimate)
 
@@ -195,11 +196,12 @@ class TakeChance:
     upper: float | None = None
     samples: int | None = None
     note: str = ""
+    error: float = 0.0      # an estimate's 95 % half-width (0 when exact)
 
     def to_json(self) -> dict:
         out = {"player": self.player, "p": self.p, "exact": self.exact}
         if not self.exact:
-            out.update({"upper": self.upper, "samples": self.samples})
+            out.update({"upper": self.upper, "samples": self.samples, "error": self.error})
         if self.note:
             out["note"] = self.note
         return out
@@ -268,11 +270,14 @@ def _sampled(card, s, q, unseen, pats, upper, samples, seed, view) -> TakeChance
         r = take(hand, card, s.indicator, s.options, opened=False, table=table,
                  discarder_melded=melded, to_beat=s.last_initial, first_turn=q.turns == 0)
         yes += r.may_take
-    p = yes / samples
+    share = yes / samples
     # an estimate: 0 and 1 stay logical (0 only when impossible, 1 only when certain)
-    p = min(max(p, 1 / (2 * samples)), upper) if upper < 1.0 else max(p, 1 / (2 * samples))
+    p = min(max(share, 1 / (2 * samples)), upper) if upper < 1.0 else \
+        max(share, 1 / (2 * samples))
     if p >= 1.0:
         p = 1 - 1 / (2 * samples)
+    # the Wilson half-width of the share drawn, widened by the move off 0 or 1 above
+    error = wilson_halfwidth(share, samples) + abs(p - share)
     return TakeChance(repr(card), q.name, p, False, upper, samples,
                       f"estimate over {samples} sampled hands: without an initial meld "
-                      f"{q.name} must open ({s.needed()}) or go out with it (HR-29)")
+                      f"{q.name} must open ({s.needed()}) or go out with it (HR-29)", error)
