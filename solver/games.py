@@ -129,7 +129,9 @@ class StepSpec:
 
     @property
     def text(self) -> str:
-        return " / ".join(s.text for s in self.statements)
+        """The statements as the program writes them (record-format.md: names as
+        ``players:`` writes them, cards in their canonical form), not as typed."""
+        return " / ".join(str(s.event) for s in self.statements)
 
 
 @dataclass

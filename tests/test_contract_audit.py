@@ -515,3 +515,28 @@ def test_hand_json_has_the_fixed_keys_and_an_estimate_its_error(sample):
     for chance in out.get("take_chance", {}).values():
         assert chance["exact"] or 0 < chance["error"] < 1
         assert chance["exact"] or out["error"] >= chance["error"]
+
+
+# ----- statements the program writes name players as 'players:' does ---------------------------
+def test_replay_json_writes_each_statement_with_the_headers_names(tmp_path):
+    """replay --json printed 'ána asks βήτα 4H-7H: 4h', as typed."""
+    path = tmp_path / "g.txt"
+    path.write_text("game: mystery-hand\nplayers: Ána Βήτα Cleo Dev\ndealer: Dev\nme: Ána\n"
+                    "Ána holds: AS 2S 9H JD QC 4D 8S 3H 5C 6D 7C 9C\n"
+                    "ána asks βήτα 4H-7H: 4h\nβήτα asks cleo 5x: 1\n", encoding="utf-8")
+    r = CliRunner().invoke(cli, ["replay", str(path), "--json"])
+    assert r.exit_code == 0, r.output
+    steps = json.loads(r.output)["views"]["Ána"]["steps"]
+    assert [s["statement"] for s in steps[1:]] == [
+        "Ána asks Βήτα 4H-7H: 4H", "Βήτα asks Cleo 5*: 1"]
+
+
+def test_a_scoresheet_writes_each_statement_with_the_headers_names(tmp_path):
+    path = tmp_path / "g.txt"
+    path.write_text("game: hand\nplayers: Ána Ben Cleo Dev\ndealer: Dev\n"
+                    "round 1: ben out partial; ána 34, CLEO no-meld, dev 20\n",
+                    encoding="utf-8")
+    r = CliRunner().invoke(cli, ["analyze", str(path), "--json"])
+    assert r.exit_code == 0, r.output
+    text = json.loads(r.output)["rounds"][0]["statement"]
+    assert "Ben out" in text and "Ána 34" in text and "Cleo no-meld" in text, text

@@ -208,7 +208,7 @@ def score_sheet(record) -> Scoresheet:
                 line_note = "turn cap reached (stock-end=reshuffle, A15)"
             else:
                 line_note = "redeal (HR-10)" if ev.cause == "redeal" else "stock ran out (HR-35)"
-            line = DealLine(st.line, ev.number, deal_in_round, dealer, False, st.text,
+            line = DealLine(st.line, ev.number, deal_in_round, dealer, False, str(ev),
                             totals=dict(totals), note=line_note + "; same dealer (HR-5)")
             deals.append(line)
             if phase == "regular" and ev.number == rounds:
@@ -263,7 +263,7 @@ def score_sheet(record) -> Scoresheet:
         for s in sides:
             totals[s] += side_scores[s]
         scored += 1
-        deals.append(DealLine(st.line, ev.number, deal_in_round, dealer, True, st.text,
+        deals.append(DealLine(st.line, ev.number, deal_in_round, dealer, True, str(ev),
                               ev.winner, ev.kind, ev.bonuses, rs.multiplier, rs.scores,
                               side_scores, dict(totals)))
         deal_in_round = 0
