@@ -540,3 +540,38 @@ def test_a_scoresheet_writes_each_statement_with_the_headers_names(tmp_path):
     assert r.exit_code == 0, r.output
     text = json.loads(r.output)["rounds"][0]["statement"]
     assert "Ben out" in text and "Ána 34" in text and "Cleo no-meld" in text, text
+
+
+# ----- a record saved with a UTF-8 byte-order mark keeps it --------------------------------------
+@pytest.mark.parametrize("how", ["log", "play", "session-log", "session-edit"])
+def test_a_record_with_a_bom_keeps_it(how, tmp_path):
+    """Writing a record back (log, play, serve's appends and edits) dropped the mark."""
+    from solver.session import log_statement, replace_statement
+
+    path = tmp_path / "g.txt"
+    path.write_bytes(b"\xef\xbb\xbfgame: mystery-hand\nplayers: Ana Ben Cleo Dev\ndealer: Dev\n"
+                     b"Ana asks Ben 4H-7H: 2\n")
+    if how == "log":
+        r = CliRunner().invoke(cli, ["log", str(path), "Ben asks Cleo 5*: 1"])
+        assert r.exit_code == 0, r.output
+    elif how == "play":
+        r = CliRunner().invoke(cli, ["play", str(path), "--no-sheet"],
+                               input="Ben asks Cleo 5*: 1\n")
+        assert r.exit_code == 0, r.output
+    elif how == "session-log":
+        log_statement(str(path), "Ben asks Cleo 5*: 1")
+    else:
+        replace_statement(str(path), 4, "Ana asks Ben 4H-7H: 1")
+    data = path.read_bytes()
+    assert data.startswith(b"\xef\xbb\xbfgame: mystery-hand\n")
+    assert data.count(b"\xef\xbb\xbf") == 1
+    assert data.endswith(b"Ben asks Cleo 5*: 1\n" if how != "session-edit"
+                         else b"Ana asks Ben 4H-7H: 1\n")
+
+
+def test_a_record_without_a_bom_gets_none(tmp_path):
+    path = tmp_path / "g.txt"
+    path.write_bytes(b"game: mystery-hand\nplayers: Ana Ben Cleo Dev\ndealer: Dev\n")
+    r = CliRunner().invoke(cli, ["log", str(path), "Ana asks Dev 5*: 1"])
+    assert r.exit_code == 0, r.output
+    assert path.read_bytes().startswith(b"game: mystery-hand\n")

@@ -564,6 +564,10 @@ def printable(text: str) -> str:
                    else f"\\u{ord(c):04x}" if 0xD800 <= ord(c) <= 0xDFFF else c for c in text)
 
 
+#: the UTF-8 byte-order mark some editors put at the start of a text file
+BOM = b"\xef\xbb\xbf"
+
+
 def decode(data: bytes, path: str | None = None) -> str:
     """The text of a record file's bytes: UTF-8 (a leading byte-order mark is dropped), at
     most :data:`MAX_RECORD_BYTES`; else :class:`~solver.errors.NotationError` with the line
@@ -573,7 +577,7 @@ def decode(data: bytes, path: str | None = None) -> str:
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
-        start = e.start + (3 if data.startswith(b"\xef\xbb\xbf") else 0)
+        start = e.start + (len(BOM) if data.startswith(BOM) else 0)
         line = data.count(b"\n", 0, start) + 1
         begin = data.rfind(b"\n", 0, start) + 1
         col = len(data[begin:start].decode("utf-8-sig" if begin == 0 else "utf-8",
@@ -729,13 +733,30 @@ def atomic_write(path: str, text: str) -> None:
     * A file the user cannot write (mode 444, or no permission) is refused with a
       :class:`~solver.errors.FileError`, and so is any ``OSError`` (full disk, read-only
       file system, missing folder): the old file is then untouched.
+    * A file that starts with a UTF-8 byte-order mark keeps it (:func:`decode` drops it
+      from the text read, so the text written back has none).
     """
     try:
         data = text.encode("utf-8")
     except UnicodeEncodeError as e:
         raise NotationError("the text is not UTF-8 (an invalid byte)",
                             text=printable(text[max(0, e.start - 20):e.end + 20])) from None
+    if not data.startswith(BOM) and _starts_with_bom(path):
+        data = BOM + data
     atomic_write_bytes(path, data)
+
+
+def _starts_with_bom(path: str) -> bool:
+    """Whether the regular file at ``path`` (through a link) starts with :data:`BOM`;
+    anything else (no file, a FIFO, unreadable) is no."""
+    try:
+        target = os.path.realpath(path)
+        if not stat.S_ISREG(os.stat(target).st_mode):
+            return False
+        with open(target, "rb") as f:
+            return f.read(len(BOM)) == BOM
+    except (OSError, ValueError):
+        return False
 
 
 #: the files :func:`atomic_write_bytes` has replaced in this process (so that an
