@@ -422,18 +422,22 @@ def test_a_hand_penalty_is_quoted_as_written(penalty, quoted):
 
 
 # ----- a record written with CRLF line ends keeps them ----------------------------------------
+def _write_back(how: str, path: Path, statement: str) -> None:
+    """``statement`` added to the record at ``path`` by ``sleuth log`` or ``sleuth play``."""
+    if how == "log":
+        r = CliRunner().invoke(cli, ["log", str(path), statement])
+    else:
+        r = CliRunner().invoke(cli, ["play", str(path), "--no-sheet"], input=statement + "\n")
+    assert r.exit_code == 0, r.output
+
+
 @pytest.mark.parametrize("how", ["log", "play"])
 def test_a_crlf_record_stays_crlf(how, tmp_path):
     """log and play ended the new line with a bare LF: a file of two kinds of line ends."""
     path = tmp_path / "g.txt"
     path.write_bytes(b"game: mystery-hand\r\nplayers: Ana Ben Cleo Dev\r\ndealer: Dev\r\n"
                      b"Ana asks Ben 4H-7H: 2\r\n")
-    if how == "log":
-        r = CliRunner().invoke(cli, ["log", str(path), "Ben asks Cleo 5*: 1"])
-    else:
-        r = CliRunner().invoke(cli, ["play", str(path), "--no-sheet"],
-                               input="Ben asks Cleo 5*: 1\n")
-    assert r.exit_code == 0, r.output
+    _write_back(how, path, "Ben asks Cleo 5*: 1")
     data = path.read_bytes()
     assert data.endswith(b"Ben asks Cleo 5*: 1\r\n") and data.count(b"\n") == data.count(b"\r\n")
 
@@ -551,13 +555,8 @@ def test_a_record_with_a_bom_keeps_it(how, tmp_path):
     path = tmp_path / "g.txt"
     path.write_bytes(b"\xef\xbb\xbfgame: mystery-hand\nplayers: Ana Ben Cleo Dev\ndealer: Dev\n"
                      b"Ana asks Ben 4H-7H: 2\n")
-    if how == "log":
-        r = CliRunner().invoke(cli, ["log", str(path), "Ben asks Cleo 5*: 1"])
-        assert r.exit_code == 0, r.output
-    elif how == "play":
-        r = CliRunner().invoke(cli, ["play", str(path), "--no-sheet"],
-                               input="Ben asks Cleo 5*: 1\n")
-        assert r.exit_code == 0, r.output
+    if how in ("log", "play"):
+        _write_back(how, path, "Ben asks Cleo 5*: 1")
     elif how == "session-log":
         log_statement(str(path), "Ben asks Cleo 5*: 1")
     else:
