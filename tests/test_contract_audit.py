@@ -463,6 +463,19 @@ def test_a_certain_joker_count_is_exactly_one(tmp_path):
         assert all(p < 1 for p in row.values()) or len(row) == 1 or name == "Jk", (name, row)
 
 
+def test_a_certain_joker_count_is_exactly_one_in_literature(tmp_path):
+    """Ana holds one of the two jokers (deck=54-jokers): 1.0000000000000002 before."""
+    path = tmp_path / "g.txt"
+    path.write_text("game: literature\nvariant: deck=54-jokers\n"
+                    "players: Ana Ben Cleo Dev Eli Fay Gus Hal\nme: Ana\n"
+                    "Ana holds: 3S 4S 8H 9H AD Jk\nAna asks Ben 8S: no\n"
+                    "Ben asks Cleo 8C: no\nCleo asks Dev 3H: no\n", encoding="utf-8")
+    r = CliRunner().invoke(cli, ["analyze", str(path), "--json"])
+    assert r.exit_code == 0, r.output
+    jokers = json.loads(r.output)["cards"]["Jk"]
+    assert jokers["Ana"] == 1.0 and all(0 < p < 1 for l, p in jokers.items() if l != "Ana")
+
+
 def _copies_model(one_at_p: bool):
     """Two copies J of a card and x, y, over P and Q (2 places each); with ``one_at_p``
     x is at P and y at Q: exactly one J at P, stated nowhere."""

@@ -11,6 +11,8 @@ from solver.literature.inference import (MAX_STATES, TIME_BUDGET, Probabilities,
                                          backbone, build, current,
                                          probabilities, team_probabilities)
 from solver.literature.table import Table
+from solver.model import CardLocationModel
+from solver.model.copies import settle_copies
 
 
 @dataclass
@@ -214,6 +216,10 @@ def analyze_model(vm: ViewModel, probs: Probabilities, n_statements: int,
     loc_p, poss = current(vm, probs)
     exact = probs.exact
     cards, possible = by_card(t, loc_p, poss)
+    # the jokers' count in a hand certain in every deal exactly whole (their two copies'
+    # shares summed could round past it); a history model has no CP-SAT claims to ask
+    cards = settle_copies(vm.model if isinstance(vm.model, CardLocationModel) else None,
+                          {repr(c): ks for c, ks in t.card_keys.items()}, cards, poss, probs)
     counts = vm.model.counts() if vm.history else dict(play.count)
     hands = {}
     for p in t.players:

@@ -54,7 +54,8 @@ def settle_copies(model, keys: Mapping[str, Sequence], cards: Mapping[str, dict[
     """``cards`` (card name -> location -> expected copies, summed over the copies' figures
     in ``counting``, a :class:`~solver.model.counting.Counting`) with each value inside what
     is logically possible, ``keys`` the copies of each name and ``possible_k`` each copy's
-    possible locations.
+    possible locations; ``model`` the card-location model counted (``None``: a model
+    without CP-SAT's searches, whose claims stay unproved).
 
     A location a name may have several of holds between ``lo`` (its copies certainly there)
     and ``hi`` (its copies possibly there) copies.  A count that is the same in every
@@ -66,7 +67,8 @@ def settle_copies(model, keys: Mapping[str, Sequence], cards: Mapping[str, dict[
     any.  Any other figure lies strictly between ``lo`` and ``hi``, so that neither
     rounding nor summing makes it look certain or leave the range.
     """
-    tol = 8 * max(counting.rounding, 1e-15) if counting.exact else counting.error
+    tol = 8 * max(getattr(counting, "rounding", 0.0), 1e-15) if counting.exact \
+        else counting.error
     out: dict[str, dict[str, float]] = {}
     certain: dict[tuple[str, str], int] = {}
     claims: dict[tuple[str, str], int] = {}
@@ -83,35 +85,45 @@ def settle_copies(model, keys: Mapping[str, Sequence], cards: Mapping[str, dict[
                 claims[name, loc] = c
             row[loc] = min(max(p, math.nextafter(lo, hi)), math.nextafter(hi, lo))
         out[name] = row
-    fixed = {con.terms: con.lo for con in model.constraints if con.lo == con.hi}
-    for (name, loc), c in list(claims.items()):
-        if fixed.get(model.pairs(keys[name], [loc])) == c:
-            certain[name, loc] = claims.pop((name, loc))
     for (name, loc), c in list(claims.items()):
         others = set().union(*(possible_k[k] for k in keys[name])) - {loc}
         if all((name, l) in certain for l in others) and \
                 len(keys[name]) - sum(certain[name, l] for l in others) == c:
             certain[name, loc] = claims.pop((name, loc))
-    if claims:
-        certain.update(_unbroken(model, keys, claims))
+    if claims and model is not None:
+        # in the model's terms: its copies (a copy placed outright may be left out of it)
+        # and the count less the copies placed there outright
+        inside = set(model.cards)
+        asked = {}
+        for (name, loc), c in claims.items():
+            ks = [k for k in keys[name] if k in inside]
+            asked[name, loc] = (ks, c - sum(1 for k in keys[name] if k not in inside
+                                            and possible_k[k] == {loc}))
+        fixed = {con.terms: con.lo for con in model.constraints if con.lo == con.hi}
+        for claim, (ks, c) in list(asked.items()):
+            if fixed.get(model.pairs(ks, [claim[1]])) == c:
+                certain[claim] = claims[claim]
+                del asked[claim]
+        certain.update({claim: claims[claim] for claim in _unbroken(model, asked)})
     for (name, loc), c in certain.items():
         out[name][loc] = float(c)
     return {name: {l: p for l, p in row.items() if p > 0} for name, row in out.items()}
 
 
-def _unbroken(model, keys, claims: dict[tuple[str, str], int]) -> dict[tuple[str, str], int]:
-    """The claims ``(name, loc) -> count`` that every consistent deal of ``model`` keeps."""
+def _unbroken(model, claims: dict[tuple[str, str], tuple[list, int]]) -> set[tuple[str, str]]:
+    """The claims ``(name, loc) -> (copies, count)`` (``count`` of the ``copies`` at ``loc``)
+    that every consistent deal of ``model`` keeps."""
     open_ = dict(claims)
     while open_:
         now = list(open_)
 
         def breaking(cp, x, now=now, most=True):
             flags = []
-            for name, loc in now:
+            for claim in now:
+                ks, c = open_[claim]
                 b = cp.NewBoolVar("")
-                li = model.loc_index(loc)
-                cp.Add(sum(x[model.card_index(k), li] for k in keys[name])
-                       != open_[name, loc]).OnlyEnforceIf(b)
+                li = model.loc_index(claim[1])
+                cp.Add(sum(x[model.card_index(k), li] for k in ks) != c).OnlyEnforceIf(b)
                 flags.append(b)
             cp.Add(sum(flags) >= 1)
             if most:
@@ -122,15 +134,12 @@ def _unbroken(model, keys, claims: dict[tuple[str, str], int]) -> dict[tuple[str
             deal = model.solution(lambda cp, x: breaking(cp, x, most=False))
         if deal is None:
             if model.is_consistent(breaking):   # pragma: no cover - found, not in time
-                return {}       # (undecided: no claim is made certain)
+                return set()    # (undecided: no claim is made certain)
             break               # no consistent deal breaks any: each is certain
-        held: dict[tuple[str, str], int] = {}
-        for k, loc in deal.items():
-            n = model.name(k)
-            held[n, loc] = held.get((n, loc), 0) + 1
-        broken = [c for c in now if held.get(c, 0) != open_[c]]
+        broken = [claim for claim in now
+                  if sum(1 for k in open_[claim][0] if deal[k] == claim[1]) != open_[claim][1]]
         if not broken:          # pragma: no cover - the solver's deal keeps every claim
             break
-        for c in broken:
-            del open_[c]
-    return open_
+        for claim in broken:
+            del open_[claim]
+    return set(open_)
