@@ -320,3 +320,25 @@ def test_each_lines_edit_and_delete_say_which_line(browser, served):
             button = lines.get_by_role("listitem").filter(has_text=statement).get_by_role(
                 "button", name=name, exact=True)
             expect(button).to_have_accessible_description(f"{n} {statement}")
+
+
+def test_a_two_player_mystery_hand_is_tapped_with_whose_it_is(browser, tmp_path):
+    """With two players a mystery hand is a player's own ("mystery Ana: ...", MH-28): the
+    Table's "mystery" is followed by whose it is, then the cards, never "mystery:" alone
+    (refused there); with more players "mystery:" takes the cards at once."""
+    for sample, want in (("two-player-seen.txt", "mystery Ben: 2S"),
+                         ("five-players-ana.txt", "mystery: 2S")):
+        path = tmp_path / sample
+        shutil.copyfile(ROOT / "samples" / "mystery-hand" / sample, path)
+        with Server(path) as server:
+            page = phone(browser, server.url)
+            entry = page.get_by_role("group", name="Tap entry", exact=True)
+            entry.get_by_role("group", name="Table", exact=True).get_by_role(
+                "button", name="mystery", exact=True).click()
+            whose = entry.get_by_role("group", name="Whose", exact=True)
+            assert whose.count() == ("Ben" in want)
+            if "Ben" in want:
+                whose.get_by_role("button", name="Ben", exact=True).click()
+            entry.get_by_role("group", name="Cards", exact=True).get_by_role(
+                "button", name="2S", exact=True).click()
+            assert page.get_by_role("textbox", name="Statement").input_value() == want

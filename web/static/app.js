@@ -456,6 +456,10 @@
     if (!p.words.length) { firstChoices(); return; }
     if (p.actor && !p.verb) { verbChoices(p, p.actor); return; }
     if (p.head.endsWith(":") || (p.actor && p.verb === ":")) return;
+    if (whose(p.verb || "") && !p.rest.length && p.answer === null) {
+      choiceList("Whose", E.names, (w) => put(p.head + " " + w + ":"), "");
+      return;
+    }
     if (E.game === "clue" && p.verb === "sees" && E.groups.length === 3) {
       clueSees(p);
       return;
@@ -591,10 +595,16 @@
       const g = group("Table");
       for (const k of lead) {
         const s = spec(k);
-        const direct = s && s[1].length === 1 && s[1][0].length === 0;
+        const direct = s && s[1].length === 1 && s[1][0].length === 0 && !whose(k);
         g.append(button(k, () => put(direct ? k + ":" : k)));
       }
     }
+  }
+
+  // Mystery Hand with two players: a mystery hand is a player's own ("mystery Ana: ...",
+  // MH-28), so "mystery" is followed by whose before the cards.
+  function whose(keyword) {
+    return E.game === "mystery-hand" && E.names.length === 2 && keyword.toLowerCase() === "mystery";
   }
 
   function verbChoices(p, actor, extras) {
