@@ -342,3 +342,29 @@ def test_a_two_player_mystery_hand_is_tapped_with_whose_it_is(browser, tmp_path)
             entry.get_by_role("group", name="Cards", exact=True).get_by_role(
                 "button", name="2S", exact=True).click()
             assert page.get_by_role("textbox", name="Statement").input_value() == want
+
+
+def test_a_twenty_two_deal_and_exchange_take_their_number_before_any_colon(browser, tmp_path):
+    """Twenty-Two's "Ben deals 7" and "Cleo exchanges 1" (TT-5, TT-8) by taps: the verb is
+    followed by its number, not by a colon (which the grammar refuses); "holds" still
+    takes the colon at once."""
+    path = tmp_path / "game.txt"
+    shutil.copyfile(ROOT / "samples" / "twenty-two" / "standard-ana-midhand.txt", path)
+    with Server(path) as server:
+        page = phone(browser, server.url)
+        entry = page.get_by_role("group", name="Tap entry", exact=True)
+        box = page.get_by_role("textbox", name="Statement")
+        for verb, number, want in (("deals", "7", "Ben deals 7"),
+                                   ("exchanges", "1", "Ben exchanges 1"),
+                                   ("holds", None, "Ben holds:")):
+            box.fill("")
+            entry.get_by_role("group", name="Who acts", exact=True).get_by_role(
+                "button", name="Ben", exact=True).click()
+            entry.get_by_role("group", name="Or", exact=True).get_by_role(
+                "button", name=verb, exact=True).click()
+            if number:
+                assert box.input_value() == f"Ben {verb}"
+                many = entry.get_by_role("group", name="How many", exact=True)
+                assert many.count() == 1
+                many.get_by_role("button", name=number, exact=True).click()
+            assert box.input_value() == want

@@ -414,8 +414,22 @@ def entry_data(session, held: dict[str, list[str]] | None = None) -> dict[str, A
             "follows": [[k, [list(s) for s in slots], list(ans)] for k, slots, ans in v.follows],
             "turn": turn, "may_act": may, "range_cards": range_cards(rec, v.ranges),
             "groups": card_groups(rec), "refute_all": refutes_all(rec),
+            "worded": worded(session.game, v.follows),
             "asks": literature_asks(rec, session.view, held or {})
             if rec.game == "literature" else {}}
+
+
+def worded(game, follows) -> list[str]:
+    """The keywords of one free slot that a word follows before any colon, by the game's
+    own examples (Twenty-Two's "Ben deals 7", "Cleo exchanges 1: ..."): the tap entry
+    offers that word first.  The other keywords of one free slot take the colon at once
+    ("Ana holds: ...", "faceup: ...")."""
+    def word_after(k: str, example: str) -> bool:       # k as a lead word or a verb
+        w = [x.lower() for x in example.split()]
+        return any(i < len(w) - 1 and w[i] == k for i in (0, 1))
+
+    return [k for k, slots, _ in follows if len(slots) == 1 and not slots[0]
+            and any(word_after(k, e) for e in game.examples)]
 
 
 def first_stage(session, record=None) -> Any:

@@ -595,10 +595,16 @@
       const g = group("Table");
       for (const k of lead) {
         const s = spec(k);
-        const direct = s && s[1].length === 1 && s[1][0].length === 0 && !whose(k);
+        const direct = colonNext(s) && !whose(k);
         g.append(button(k, () => put(direct ? k + ":" : k)));
       }
     }
+  }
+
+  // Whether the colon comes right after the keyword ("Ana holds:", "faceup:"), not a word
+  // first (Twenty-Two's "Ben deals 7": web/live.py worded).
+  function colonNext(s) {
+    return !!s && s[1].length === 1 && s[1][0].length === 0 && !(E.worded || []).includes(s[0]);
   }
 
   // Mystery Hand with two players: a mystery hand is a player's own ("mystery Ana: ...",
@@ -631,8 +637,7 @@
     for (const v of E.verbs) {
       if (v === "asks" && asks && (asks[1][0].includes(NAMES))) continue;
       g.append(button(v, () => {
-        const s = spec(v);
-        const direct = s && s[1].length === 1 && s[1][0].length === 0;
+        const direct = colonNext(spec(v));
         put(actor + " " + v + (direct ? ":" : ""));
       }));
     }
@@ -645,8 +650,7 @@
     const slots = s[1], answers = s[2];
     const n = p.rest.length;
     const verb = (p.verb || "").toLowerCase().replace(/:$/, "");
-    const answering = p.answer !== null || n >= slots.length ||
-      (slots.length === 1 && slots[0].length === 0);
+    const answering = p.answer !== null || n >= slots.length || colonNext(s);
     if (!answering) {
       const slot = slots[n];
       if (slot.length === 0) {              // a free word: a number (Literature's "has N cards")
