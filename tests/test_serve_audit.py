@@ -5,6 +5,8 @@ used from the keyboard alone, and the text sheets of the games without a grid.""
 from __future__ import annotations
 
 import shutil
+from contextlib import contextmanager
+from pathlib import Path
 
 import pytest
 
@@ -37,6 +39,15 @@ def phone(browser, url):
     page.goto(url)
     page.wait_for_function(IDLE, polling="raf")
     return page
+
+
+@contextmanager
+def sample_page(browser, tmp_path, sample: str):
+    """A copy of ``samples/<sample>`` served, and a phone's page of it."""
+    path = tmp_path / Path(sample).name
+    shutil.copyfile(ROOT / "samples" / sample, path)
+    with Server(path) as server:
+        yield phone(browser, server.url)
 
 
 def log(page) -> str:
@@ -157,10 +168,7 @@ def test_a_text_sheet_is_a_named_region_the_keyboard_scrolls(browser, tmp_path, 
     """Hand, Twenty-Two and Mysterium show the game's text sheet (the terminal's columns): a
     region named "Sheet" that scrolls sideways inside itself at 360 px while the page does
     not, and that the keyboard reaches (Tab) and scrolls (arrow keys)."""
-    path = tmp_path / "game.txt"
-    shutil.copyfile(ROOT / "samples" / sample, path)
-    with Server(path) as server:
-        page = phone(browser, server.url)
+    with sample_page(browser, tmp_path, sample) as page:
         sheet = page.get_by_role("region", name="Sheet", exact=True)
         assert sheet.count() == 1
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
@@ -178,10 +186,7 @@ def test_the_taps_never_build_what_the_grammar_refuses(browser, tmp_path):
             ("hand/round-midway-ana.txt", "Cleo", ["calls", "one"], "Cleo calls one card"),
             ("hand/round-midway-ana.txt", "Cleo", ["calls", "two"], "Cleo calls two cards"),
             ("literature/ex-a-six-players.txt", None, ["passes"], None)):
-        path = tmp_path / "game.txt"
-        shutil.copyfile(ROOT / "samples" / sample, path)
-        with Server(path) as server:
-            page = phone(browser, server.url)
+        with sample_page(browser, tmp_path, sample) as page:
             entry = page.get_by_role("group", name="Tap entry", exact=True)
             box = page.get_by_role("textbox", name="Statement")
             if actor:
@@ -286,10 +291,7 @@ def test_a_literature_claim_offers_the_claimants_team_and_the_open_half_suits(br
     """A claim by taps (LIT-10, LIT-11) offers the half-suits still open and, for whom holds
     each card, the claimant's team only: the taps build no claim the rules refuse for
     naming an opponent or a half-suit already out of play."""
-    path = tmp_path / "game.txt"
-    shutil.copyfile(ROOT / "samples" / "literature" / "lossy-six-players.txt", path)
-    with Server(path) as server:
-        page = phone(browser, server.url)
+    with sample_page(browser, tmp_path, "literature/lossy-six-players.txt") as page:
         entry = page.get_by_role("group", name="Tap entry", exact=True)
         box = page.get_by_role("textbox", name="Statement")
         box.fill("Ben claims")
@@ -328,10 +330,7 @@ def test_a_two_player_mystery_hand_is_tapped_with_whose_it_is(browser, tmp_path)
     (refused there); with more players "mystery:" takes the cards at once."""
     for sample, want in (("two-player-seen.txt", "mystery Ben: 2S"),
                          ("five-players-ana.txt", "mystery: 2S")):
-        path = tmp_path / sample
-        shutil.copyfile(ROOT / "samples" / "mystery-hand" / sample, path)
-        with Server(path) as server:
-            page = phone(browser, server.url)
+        with sample_page(browser, tmp_path, f"mystery-hand/{sample}") as page:
             entry = page.get_by_role("group", name="Tap entry", exact=True)
             entry.get_by_role("group", name="Table", exact=True).get_by_role(
                 "button", name="mystery", exact=True).click()
@@ -348,10 +347,7 @@ def test_a_twenty_two_deal_and_exchange_take_their_number_before_any_colon(brows
     """Twenty-Two's "Ben deals 7" and "Cleo exchanges 1" (TT-5, TT-8) by taps: the verb is
     followed by its number, not by a colon (which the grammar refuses); "holds" still
     takes the colon at once."""
-    path = tmp_path / "game.txt"
-    shutil.copyfile(ROOT / "samples" / "twenty-two" / "standard-ana-midhand.txt", path)
-    with Server(path) as server:
-        page = phone(browser, server.url)
+    with sample_page(browser, tmp_path, "twenty-two/standard-ana-midhand.txt") as page:
         entry = page.get_by_role("group", name="Tap entry", exact=True)
         box = page.get_by_role("textbox", name="Statement")
         for verb, number, want in (("deals", "7", "Ben deals 7"),
