@@ -1038,11 +1038,11 @@ class HistoryModel:
             return solve(s, m2, step, each)
 
         try:
-            # the first history comes from the first covering step (one search less): while
-            # none is known, every pair not fixed is unseen, so INFEASIBLE there means no
+            # with no history known, the first comes from the first covering step (one
+            # search less): every pair not fixed is unseen, so INFEASIBLE there means no
             # history at all; only when that step finds none, a search for any history
             st = cp_model.UNKNOWN
-            if unseen:
+            if unseen and not known:
                 st = cover_step(cover, COVER_STEP)
             if st in (cp_model.UNKNOWN, None) and not known:
                 st = solve(self._solver(60.0), m, 60.0, each)
@@ -1056,8 +1056,6 @@ class HistoryModel:
             if work is not None:
                 return partial(), False
             raise BudgetError("CP-SAT could not find a history in time")
-        if st == cp_model.INFEASIBLE:
-            unseen.clear()
         try:
             while unseen:
                 before = len(unseen)
