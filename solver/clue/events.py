@@ -38,7 +38,8 @@ UNSEEN = "?"
 
 @dataclass(frozen=True)
 class Holds(Event):
-    """``P holds: cards`` -- a whole hand known to the recorder (its own)."""
+    """``P holds: cards`` -- a whole hand known to the recorder (its own; every hand in a
+    complete record; in a spectator's record, a hand it saw)."""
     setup = True
 
     player: str

@@ -3,15 +3,17 @@
 Locations: the players (hand sizes of CL-2 or CL-11), ``envelope`` (the case file S: one
 card of each kind) and ``faceup`` (CL-11).  The view decides what each statement tells:
 
-* the *recorder* of a partial record (``me:``) knows everything written in it, with what
-  it saw in the case file after its own wrong accusation (``A sees case: s w r``, the
-  record format's extension);
+* the *recorder* of a partial record knows everything written in it (a ``holds:`` line is
+  "a hand known to the recorder", record-format.md), with what it saw in the case file
+  after its own wrong accusation (``A sees case: s w r``, the record format's extension);
+  the recorder is ``me:``, or a spectator when the record has no ``me:`` (its view is then
+  the public one: ``--as public`` or no ``--as``);
 * a view of a *complete* record (every hand listed) knows only what that player saw: its
   own hand, the card shown to it (E1b, as the suggester) or by it (E1c, as the refuter),
   who showed otherwise (E1a), every pass (E1a, E2, E5), every accusation (E3, E4), and the
   case file itself once it accused wrongly (E3: it looked at S; ``sees case`` lines are
   that player's alone);
-* the public view (``None``) knows only what everybody saw.
+* the public view (``None``) of a record by a player knows only what everybody saw.
 
 What the recorder did not see (``?``) is any choice the rules allow: ``P: ?`` and a
 refutation ``?`` constrain nothing (whatever the deal, some refutation followed); ``Q
@@ -55,15 +57,18 @@ def label(loc: str) -> str:
 
 def resolve_view(record, view):
     """(view, recorder?) after checking that the record supports that view."""
+    me = record.header.me
     if is_complete(record):
         return view, False
-    if view is not None and view == record.header.me:
+    if view == me:              # a player's, or a spectator's record (no 'me:') seen as public
         return view, True
     if view is None:
         return None, False
-    raise NotationError("only the record's own view ('me: " + str(record.header.me) + "') or "
-                        "the public view can be analysed: other players' views need a "
-                        "complete record (every hand given with 'holds:')", text=view)
+    own = (f"only the record's own view ('me: {me}') or the public view can be analysed"
+           if me is not None else "a spectator's record (no 'me:') is analysed from the "
+           "public view only")
+    raise NotationError(f"{own}: other players' views need a complete record (every hand "
+                        "given with 'holds:')", text=view)
 
 
 def locations(record) -> dict[str, int]:
