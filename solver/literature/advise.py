@@ -497,7 +497,7 @@ def exposure(record, view, *, budget: Budget = Budget()) -> dict:
     """What a spectator -- and so every opponent at least -- can infer about ``view``'s
     hand from the public moves (O1-O6): certain cards, expected cards per half-suit,
     each card's chance."""
-    from solver.literature.analysis import analyze, by_card
+    from solver.literature.analysis import analyze, settled_by_card
     from solver.literature.inference import build, current, probabilities
 
     kw = {"max_states": budget.max_states} if budget.max_states else {}
@@ -511,7 +511,7 @@ def exposure(record, view, *, budget: Budget = Budget()) -> dict:
         loc_p, poss = current(vm, probs)
         table, exact = vm.table, probs.exact
         error = 0.0 if exact else probs.error
-        places, possible = by_card(table, loc_p, poss)
+        places, possible = settled_by_card(vm, probs, loc_p, poss)   # as analyze reports
     cards = {c: d.get(view, 0.0) for c, d in places.items() if d.get(view, 0.0) > 0}
     certain = sorted(c for c, p in cards.items() if possible.get(c) == {view})
     per_half = {}

@@ -208,6 +208,18 @@ def by_card(table: Table, loc_p, poss) -> tuple[dict, dict]:
     return cards, possible
 
 
+def settled_by_card(vm: ViewModel, probs: Probabilities, loc_p, poss) -> tuple[dict, dict]:
+    """:func:`by_card` with the jokers' count in a hand certain in every deal exactly whole
+    (their two copies' shares summed could round past it) and every other figure strictly
+    inside its copies' range (:func:`~solver.model.copies.settle_copies`); the analysis and
+    the exposure both report these.  A history model has no CP-SAT claims to ask."""
+    cards, possible = by_card(vm.table, loc_p, poss)
+    cards = settle_copies(vm.model if isinstance(vm.model, CardLocationModel) else None,
+                          {repr(c): ks for c, ks in vm.table.card_keys.items()}, cards, poss,
+                          probs)
+    return cards, possible
+
+
 def analyze_model(vm: ViewModel, probs: Probabilities, n_statements: int,
                   max_states=MAX_STATES, time_budget=TIME_BUDGET,
                   teams=None) -> LiteratureAnalysis:
@@ -215,11 +227,7 @@ def analyze_model(vm: ViewModel, probs: Probabilities, n_statements: int,
     t, play = vm.table, vm.play
     loc_p, poss = current(vm, probs)
     exact = probs.exact
-    cards, possible = by_card(t, loc_p, poss)
-    # the jokers' count in a hand certain in every deal exactly whole (their two copies'
-    # shares summed could round past it); a history model has no CP-SAT claims to ask
-    cards = settle_copies(vm.model if isinstance(vm.model, CardLocationModel) else None,
-                          {repr(c): ks for c, ks in t.card_keys.items()}, cards, poss, probs)
+    cards, possible = settled_by_card(vm, probs, loc_p, poss)
     counts = vm.model.counts() if vm.history else dict(play.count)
     hands = {}
     for p in t.players:
