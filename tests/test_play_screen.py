@@ -72,7 +72,7 @@ def test_the_certainties_first_then_the_sheet(tmp_path, monkeypatch):
     screen.stage(None)
     rows = screen.lines()
     assert rows[0] == "saved line 7: Ana asks Ben 4H-7H: 4H 6H"
-    # stage 1 may be cut short by its own 0.2 s ("so far"): what it gives is certain
+    # stage 1 may be cut short by its own time ("so far"): what it gives is certain
     assert any(r.startswith("certain now") for r in rows)
     assert "  Ana: AS 2S 8S 3H 9H 4D JD 5C QC" in rows and "  Ben: 4H 6H" in rows
     assert "(working out the figures...)" in rows
