@@ -221,17 +221,39 @@ def current_text(path: str, expect: str | None = None, statement: str = "") -> s
     return text
 
 
+#: how many times a change is checked against the record an editor saved while it was
+#: being checked, before it is refused (:func:`saving`)
+RECHECKS = 3
+
+
+def saving(path: str, expect: str | None, statement: str, change):
+    """``change(text)`` on the record's text now, under its lock; ``change`` saves with
+    ``atomic_write(..., base=text)``.  An editor takes no lock: if it saved the record
+    while the change was checked, nothing is written over its lines; the change is checked
+    again against the record as it is now (up to :data:`RECHECKS` times, then
+    :class:`~solver.errors.StaleError`), or, with ``expect``, refused as stale."""
+    with record_lock(path):
+        for _ in range(RECHECKS - 1):
+            text = current_text(path, expect, statement)
+            try:
+                return change(text)
+            except StaleError:      # saved by an editor meanwhile: check it again
+                continue
+        return change(current_text(path, expect, statement))
+
+
 def append_statement(path: str, statement: str, *, force: bool = False,
                      expect: str | None = None) -> Record:
     """Check ``statement`` against the whole record file and append it (atomically), all
     under the record's lock (:func:`~solver.records.record_lock`): another writer's line
-    saved meanwhile is checked with it, never written over.  On any refusal the file is
-    left byte for byte as it was."""
-    with record_lock(path):
-        text = current_text(path, expect, statement)
+    saved meanwhile is checked with it, never written over (:func:`saving`).  On any
+    refusal the file is left byte for byte as it was."""
+    def change(text: str) -> Record:
         new_text, rec = checked_append(text, statement, path, force=force)
-        atomic_write(path, new_text)
-    return rec
+        atomic_write(path, new_text, base=text)
+        return rec
+
+    return saving(path, expect, statement, change)
 
 
 #: a statement refused as written whose class waits for another (its event class's
@@ -294,35 +316,39 @@ def log_statement(path: str, statement: str, *, force: bool = False,
     :data:`HELD_MARK` comment, as ``play`` holds it; the next ``log`` of the resolving
     class checks the two together and writes them as statements in place of the comment.
     Anything else leaves the held comment where it is (nothing typed is lost)."""
-    with record_lock(path):
-        text = current_text(path, expect, statement)
-        base = parse_record(text, path, validate=False)
-        held = held_statement(text)
-        if held is not None:
-            held_line, held_stmt = held
-            kind = _event_class(held_stmt, base)
-            if kind is not None and kind.held_for is not None \
-                    and _event_class(statement, base) is kind.held_for:
-                lines = split_lines_keepends(text)
-                without = "".join(lines[: held_line - 1] + lines[held_line:])
-                new_text, rec = checked_append(appended(without, held_stmt), statement, path,
-                                               force=force)
-                atomic_write(path, new_text)
-                return Logged(rec, joined=held_stmt, line=rec.statements[-1].line)
-        try:
-            new_text, rec = checked_append(text, statement, path, force=force)
-        except (InconsistentError, RuleError) as e:
-            kind = _event_class(statement, base)
-            if kind is None or kind.held_for is None:
-                raise
-            new_text = appended(text, HELD_MARK + statement.strip())
-            rec = parse_record(new_text, path)
-            atomic_write(path, new_text)
-            return Logged(rec, held=statement.strip(), error=e, advice=kind.held_advice,
-                          line=len(split_lines(new_text)))
-        atomic_write(path, new_text)
-        return Logged(rec, dropped=held[1] if held is not None else None,
-                      line=rec.statements[-1].line)
+    return saving(path, expect, statement,
+                  lambda text: _log_over(path, text, statement, force))
+
+
+def _log_over(path: str, text: str, statement: str, force: bool) -> Logged:
+    """:func:`log_statement` on the record's ``text`` (read under its lock)."""
+    base = parse_record(text, path, validate=False)
+    held = held_statement(text)
+    if held is not None:
+        held_line, held_stmt = held
+        kind = _event_class(held_stmt, base)
+        if kind is not None and kind.held_for is not None \
+                and _event_class(statement, base) is kind.held_for:
+            lines = split_lines_keepends(text)
+            without = "".join(lines[: held_line - 1] + lines[held_line:])
+            new_text, rec = checked_append(appended(without, held_stmt), statement, path,
+                                           force=force)
+            atomic_write(path, new_text, base=text)
+            return Logged(rec, joined=held_stmt, line=rec.statements[-1].line)
+    try:
+        new_text, rec = checked_append(text, statement, path, force=force)
+    except (InconsistentError, RuleError) as e:
+        kind = _event_class(statement, base)
+        if kind is None or kind.held_for is None:
+            raise
+        new_text = appended(text, HELD_MARK + statement.strip())
+        rec = parse_record(new_text, path)
+        atomic_write(path, new_text, base=text)
+        return Logged(rec, held=statement.strip(), error=e, advice=kind.held_advice,
+                      line=len(split_lines(new_text)))
+    atomic_write(path, new_text, base=text)
+    return Logged(rec, dropped=held[1] if held is not None else None,
+                  line=rec.statements[-1].line)
 
 
 def statement_line(text: str, line, path: str | None = None) -> int:
@@ -415,11 +441,12 @@ def replace_statement(path: str, line, statement: str | None, *,
     checking the whole record (atomically; on any refusal the file is left as it was).
     Used by ``sleuth log --replace N``; under the record's lock, like every save.  Returns
     the new record and the statement that was there."""
-    with record_lock(path):
-        text = current_text(path, expect, statement or f"delete {line}")
+    def change(text: str) -> tuple[Record, str]:
         new_text, rec, old = edited(text, line, statement, path, force=force)
-        atomic_write(path, new_text)
-    return rec, old
+        atomic_write(path, new_text, base=text)
+        return rec, old
+
+    return saving(path, expect, statement or f"delete {line}", change)
 
 
 def _reusing(method):
@@ -491,9 +518,11 @@ class Session:
         return True
 
     def _save(self, text: str, rec: Record, *, keep_redo: bool = False) -> None:
+        """Save ``text`` over the record the session holds (:attr:`text`, read under the
+        lock); a file an editor saved meanwhile is not written over (``StaleError``)."""
+        atomic_write(self.path, text, base=self.text)
         if not keep_redo:
             self.redo_stack.clear()
-        atomic_write(self.path, text)
         self.text, self.record = text, rec
 
     # ----- one line ------------------------------------------------------------------------
@@ -518,6 +547,8 @@ class Session:
             check_one_line(raw, what="a line")
         except NotationError as e:
             return Outcome("refused", statement=printable(raw), error=e)
+        # what the line may use up, kept for a save that fails (a held claim, a correction)
+        pending, correction = self.pending, self.correction
         try:
             if not self._writes(raw):
                 return self._handle(line)
@@ -529,7 +560,11 @@ class Session:
                         reloaded = self._sync_quietly()
                         return Outcome("refused", statement=raw, error=e, reloaded=reloaded)
                 return self._handle(line)
+        except StaleError as e:         # an editor saved the file while the line was checked
+            self.pending, self.correction = pending, correction
+            return Outcome("refused", statement=raw, error=e, reloaded=self._sync_quietly())
         except FileError as e:
+            self.pending, self.correction = pending, correction
             return Outcome("refused", "not saved: the file could not be written",
                            statement=raw, error=e)
 

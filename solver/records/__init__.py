@@ -722,10 +722,15 @@ def writable(path: str, st: os.stat_result | None = None) -> bool:
     return os.access(path, os.W_OK) and bool(stat.S_IMODE(st.st_mode) & 0o222)
 
 
-def atomic_write(path: str, text: str) -> None:
+def atomic_write(path: str, text: str, *, base: str | None = None) -> None:
     """Write ``text`` (UTF-8) to ``path`` atomically: a temporary file in the same folder,
     flushed and synced, then renamed over the target.  A crash leaves either the old or the
     new file, and at most a temporary that the next save removes (:func:`clean_temporaries`).
+
+    * ``base``: the text the change was made from.  If the file holds anything else just
+      before the rename (an editor, which takes no lock, saved it while the change was
+      checked), nothing is written and :class:`~solver.errors.StaleError` says so: the
+      editor's lines are never written over.
 
     * A symbolic link is written through: its target is replaced, the link stays a link.
     * An existing file keeps its mode (and, for root, its owner); a new file gets
@@ -743,7 +748,22 @@ def atomic_write(path: str, text: str) -> None:
                             text=printable(text[max(0, e.start - 20):e.end + 20])) from None
     if not data.startswith(BOM) and _starts_with_bom(path):
         data = BOM + data
-    atomic_write_bytes(path, data)
+    atomic_write_bytes(path, data, check=None if base is None else lambda: _unchanged(path, base))
+
+
+def _unchanged(path: str, base: str) -> None:
+    """Raise :class:`~solver.errors.StaleError` unless the record at ``path`` still holds
+    ``base`` (one that can no longer be read has changed too)."""
+    from solver.errors import StaleError
+
+    try:
+        same = read_text(path) == base
+    except SleuthError:
+        same = False
+    if not same:
+        raise StaleError("not saved: the record changed on disk while this change was being "
+                         "checked (an editor saved it?); nothing was written: look at the "
+                         "record again and retry", text=path)
 
 
 def _starts_with_bom(path: str) -> bool:
@@ -764,10 +784,12 @@ def _starts_with_bom(path: str) -> bool:
 saved_in_this_process: set[str] = set()
 
 
-def atomic_write_bytes(path: str, data: bytes, action: str = "save the file") -> None:
+def atomic_write_bytes(path: str, data: bytes, action: str = "save the file", *,
+                       check=None) -> None:
     """Write ``data`` to ``path`` atomically, as :func:`atomic_write` writes text (an
     output file such as a plot is bytes).  ``action``: what a failure says could not be
-    done (``cannot write the plot (the disk is full...)``)."""
+    done (``cannot write the plot (the disk is full...)``).  ``check``: called just before
+    the rename; what it raises leaves the file as it was (and no temporary)."""
     check_path(path)
     target = os.path.realpath(path)
     folder = os.path.dirname(target)
@@ -804,6 +826,8 @@ def atomic_write_bytes(path: str, data: bytes, action: str = "save the file") ->
         os.fsync(fd)
         os.close(fd)
         fd = -1
+        if check is not None:
+            check()
         os.replace(tmp, target)
         saved_in_this_process.add(path)         # (an interrupt's message says so)
     except BaseException as e:

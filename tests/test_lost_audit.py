@@ -1,0 +1,127 @@
+"""Ways a statement could still be lost or a record corrupted (docs/reliability.md, "Nothing
+lost"), each found by trying it as a user would, each test failing without its fix:
+
+* an editor takes no lock: its save while ``log``, ``log --replace``, ``play`` or
+  ``serve`` checked a change was written over (``atomic_write(..., base=...)``);
+* a held claim (``Session.pending``) was dropped when the save of its resolving line
+  failed (a full disk, an editor's save meanwhile);
+* a header value given to ``sleuth new`` or serve's New game form could carry a line break
+  and smuggle an unchecked statement or header line into the new record.
+"""
+from __future__ import annotations
+
+import errno
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import solver.session as session_mod
+from solver.errors import FileError, StaleError
+from solver.records import atomic_write, split_lines, start_record
+from solver.session import Session, append_statement, log_statement, replace_statement
+
+ROOT = Path(__file__).resolve().parent.parent
+HEADER = "game: mystery-hand\nplayers: Ana Ben Cleo Dev\ndealer: Dev\nme: Ana\n"
+EDITED = "turn: Cleo   # saved in an editor"
+LIT = ROOT / "samples" / "literature" / "eight-players-jokers.txt"
+
+
+def sleuth(*args, timeout=120):
+    return subprocess.run([sys.executable, "-m", "cli.main", *map(str, args)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=timeout)
+
+
+@pytest.fixture
+def record(tmp_path):
+    path = tmp_path / "game.txt"
+    path.write_text(HEADER)
+    return path
+
+
+def turn_lines(path) -> list[str]:
+    return [ln for ln in split_lines(path.read_text()) if ln.startswith("turn:")]
+
+
+@pytest.fixture
+def editor_saves_during_the_check(record, monkeypatch):
+    """The first consistency check of a change is slow enough for an editor to save the
+    record meanwhile: here the editor's save happens inside it."""
+    real = session_mod.check_record
+    calls = []
+
+    def check(rec):
+        if not calls:
+            with open(record, "a", encoding="utf-8") as f:
+                f.write(EDITED + "\n")
+        calls.append(rec)
+        return real(rec)
+
+    monkeypatch.setattr(session_mod, "check_record", check)
+    return calls
+
+
+def test_log_does_not_write_over_an_editors_save_made_during_its_check(
+        record, editor_saves_during_the_check):
+    """It is checked again against the record as the editor left it, and both lines stay."""
+    log_statement(str(record), "turn: Ben")
+    assert turn_lines(record) == [EDITED, "turn: Ben"]
+    append_statement(str(record), "turn: Dev")
+    assert len(editor_saves_during_the_check) == 3          # checked twice, then once
+
+
+def test_replace_does_not_write_over_an_editors_save_made_during_its_check(
+        record, editor_saves_during_the_check, monkeypatch):
+    record.write_text(HEADER + "turn: Ben\n")
+    replace_statement(str(record), 5, "turn: Dev")
+    assert turn_lines(record) == ["turn: Dev", EDITED]
+
+
+def test_play_and_serve_refuse_a_line_whose_check_an_editor_saved_over(
+        record, editor_saves_during_the_check):
+    """The session's line is refused as stale (the editor's lines kept), it reloads, and the
+    same line typed again is saved after them."""
+    s = Session(str(record))
+    out = s.handle("turn: Ben")
+    assert out.kind == "refused" and isinstance(out.error, StaleError), out
+    assert "changed on disk" in str(out.error) and str(record) in str(out.error)
+    assert turn_lines(record) == [EDITED]
+    assert s.text == record.read_text()
+    assert s.handle("turn: Ben", expect=s.version).kind == "accepted"
+    assert turn_lines(record) == [EDITED, "turn: Ben"]
+
+
+def test_atomic_write_with_a_base_refuses_a_file_that_moved_on(record):
+    with pytest.raises(StaleError):
+        atomic_write(str(record), HEADER + "turn: Ben\n", base=HEADER + "turn: Dev\n")
+    assert record.read_text() == HEADER
+    assert [p.name for p in record.parent.iterdir()] == ["game.txt"]     # no temporary
+    atomic_write(str(record), HEADER + "turn: Ben\n", base=HEADER)
+    assert turn_lines(record) == ["turn: Ben"]
+
+
+def test_a_held_claim_survives_a_failed_save_of_its_shown_line(tmp_path, monkeypatch):
+    """``play`` holds a wrong Literature claim until its ``shown`` line; a save of the two
+    that fails (a full disk) kept neither: the claim typed earlier was dropped."""
+    lines = LIT.read_text().splitlines(keepends=True)
+    claim = lines[41].split("#")[0].strip()
+    shown = lines[42].split("#")[0].strip()
+    path = tmp_path / "lit.txt"
+    path.write_text("".join(lines[:41]))
+    s = Session(str(path))
+    assert s.handle(claim).kind == "pending"
+    real = session_mod.atomic_write
+
+    def full(p, text, **kw):
+        raise FileError.from_os(OSError(errno.ENOSPC, "No space left on device"), p,
+                                "save the file")
+
+    monkeypatch.setattr(session_mod, "atomic_write", full)
+    out = s.handle(shown)
+    assert out.kind == "refused" and "disk is full" in str(out.error)
+    assert s.pending == claim                   # still held
+    monkeypatch.setattr(session_mod, "atomic_write", real)
+    out = s.handle(shown)
+    assert out.kind == "accepted", out
+    assert path.read_text() == "".join(lines[:41]) + f"{claim}\n{shown}\n"
