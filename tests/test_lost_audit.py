@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 import solver.session as session_mod
-from solver.errors import FileError, StaleError
+from solver.errors import FileError, SleuthError, StaleError
 from solver.records import atomic_write, split_lines, start_record
 from solver.session import Session, append_statement, log_statement, replace_statement
 
@@ -125,3 +125,37 @@ def test_a_held_claim_survives_a_failed_save_of_its_shown_line(tmp_path, monkeyp
     out = s.handle(shown)
     assert out.kind == "accepted", out
     assert path.read_text() == "".join(lines[:41]) + f"{claim}\n{shown}\n"
+
+
+# ----- a new record's header carries no smuggled line --------------------------------------
+
+@pytest.mark.parametrize("option", [
+    ("--me", "Ana\nturn: Ben"),
+    ("--dealer", "Cleo\rturn: Ana"),
+    ("--variant", "sneak\nturn: Ben"),
+    ("--header", "x=1\u2028turn: Ben"),
+    ("--header", "turn=Ben"),                   # a statement's first word as a header key
+    ("--header", "Ana asks Ben 5*=1"),
+])
+def test_new_refuses_a_header_value_that_would_add_a_line(tmp_path, option):
+    path = tmp_path / "game.txt"
+    r = sleuth("new", "mystery-hand", path, "--players", "Ana Ben Cleo", *option)
+    assert r.returncode == 2, r.stdout
+    assert r.stderr.startswith("sleuth: error: ") and "nothing was written" in r.stderr
+    assert len(r.stderr.splitlines()) == 1 and "Traceback" not in r.stderr
+    assert not path.exists()
+
+
+def test_the_new_game_form_refuses_a_field_that_would_add_a_line(tmp_path):
+    """serve's New game form writes the header with the same function as ``sleuth new``."""
+    from web.app import start_game
+
+    path = tmp_path / "game.txt"
+    for form in ({"game": "mystery-hand", "players": "Ana Ben Cleo", "me": "Ana\nturn: Ben"},
+                 {"game": "mystery-hand", "players": "Ana Ben Cleo", "extra": "turn=Ben"}):
+        with pytest.raises(SleuthError) as got:
+            start_game(str(path), form)
+        assert "nothing was written" in str(got.value)
+        assert not path.exists()
+    start_record(str(path), "mystery-hand", "Ana Ben Cleo", me="Ana")
+    assert path.read_text() == "game: mystery-hand\nplayers: Ana Ben Cleo\nme: Ana\n"

@@ -991,6 +991,17 @@ def start_record(path: str, game: str, players, *, me: str | None = None,
                         "the path of a new record file)", text=path)
     if taken():
         raise NotationError("the file exists already (use --force to overwrite)", text=path)
+    # each value becomes (part of) one header line: a line break inside one would add an
+    # unchecked line to the record (a statement, another header line)
+    for value in (" ".join(players) if not isinstance(players, str) else players, me, dealer,
+                  *variant, *(f"{k}={v}" for k, v in extra)):
+        if value:
+            try:
+                check_one_line(str(value), what="a header value")
+            except SleuthError as e:
+                e.message += "; nothing was written"
+                e.args = (e._render(),)
+                raise
     seats = tuple(players.replace(",", " ").split()) if isinstance(players, str) \
         else tuple(players)
     me, dealer = ((name_in(n, seats) or n) if n else n for n in (me, dealer))
@@ -998,7 +1009,11 @@ def start_record(path: str, game: str, players, *, me: str | None = None,
                     me=me, extra=tuple(extra))
     text = "\n".join(header.lines()) + "\n"
     try:
-        parse_record(text, path)    # validates names, options and player counts
+        rec = parse_record(text, path)  # validates names, options and player counts
+        if rec.statements:          # a KEY=VALUE the game has no header key for
+            keys = sorted(set(CORE_HEADER_KEYS) | set(get_game(rec.game).header_keys))
+            raise NotationError(f"not a header key of {rec.game} (its header keys: "
+                                f"{', '.join(keys)})", text=rec.statements[0].text)
     except SleuthError as e:
         # about an option given, not a line of the file (which is not written)
         e.path = e.line = e.column = None
