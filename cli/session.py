@@ -98,6 +98,13 @@ SPARE_ROWS = 7
 
 def sheet_text(session: Session, compact: bool = False, rows: int | None = None, *,
                sheet: bool = True, every_note: bool = False) -> str:
+    """The sheet and its notes as one text (see :func:`sheet_parts`)."""
+    text, notes = sheet_parts(session, compact, rows, sheet=sheet, every_note=every_note)
+    return "\n".join([t for t in [text, *notes] if t])
+
+
+def sheet_parts(session: Session, compact: bool = False, rows: int | None = None, *,
+                sheet: bool = True, every_note: bool = False) -> tuple[str, list[str]]:
     """The analysis of the session's record (or why there is none), then the table notes
     (whose turn, what is missing, an alert the first time it holds).
 
@@ -114,8 +121,8 @@ def sheet_text(session: Session, compact: bool = False, rows: int | None = None,
             if compact and (rows is None or text.count("\n") + 1 + SPARE_ROWS > rows):
                 text = render_compact(analysis, session.record.game) or text
     except InconsistentError as e:
-        return (f"inconsistent: {e}\n(the record has a contradiction: 'edit N' the wrong "
-                "line, or 'undo' if it is the last)")
+        return "", [f"inconsistent: {e}", "(the record has a contradiction: 'edit N' the "
+                    "wrong line, or 'undo' if it is the last)"]
     except SleuthError as e:
         text = f"no analysis: {e}" if sheet else ""
     if every_note:
@@ -125,7 +132,7 @@ def sheet_text(session: Session, compact: bool = False, rows: int | None = None,
             notes = []
     else:
         notes = session.table_notes(analysis)
-    return "\n".join([t for t in [text, *(note_text(n) for n in notes)] if t])
+    return text, [note_text(n) for n in notes]
 
 
 #: the mark of a note worth highlighting (an alert); coloured on a terminal
@@ -160,20 +167,66 @@ def fit_width(text: str, width: int) -> str:
     r"""``text`` with every line longer than ``width`` wrapped at spaces, its continuation
     indented two more than the line (a terminal would break it mid-word).
 
+    Widths are columns on the screen: a CJK name (``李``) takes two, a combining mark none.
+
     >>> fit_width("refused: it is Cleo's turn, not Ben's", 20)
     "refused: it is\n  Cleo's turn, not\n  Ben's"
+    >>> fit_width("李李 李李李", 8)
+    '李李\n  李李李'
     """
-    import textwrap
-
     out = []
     for ln in text.split("\n"):
-        if len(ln) <= width:
+        if columns(ln) <= width:
             out.append(ln)
             continue
         lead = " " * (len(ln) - len(ln.lstrip(" ")))
-        out += textwrap.wrap(ln, width, subsequent_indent=lead + "  ",
-                             break_on_hyphens=False) or [ln]
+        out += _wrapped(ln, width, lead + "  ")
     return "\n".join(out)
+
+
+def columns(text: str) -> int:
+    """The columns ``text`` takes on a terminal (a character it cannot print counts one)."""
+    from wcwidth import wcwidth
+
+    return sum(max(wcwidth(ch), 0) if ch >= " " else 1 for ch in text)
+
+
+def _wrapped(line: str, width: int, indent: str) -> list[str]:
+    """``line`` broken at spaces into lines of at most ``width`` columns, each after the
+    first starting with ``indent`` (at most half a line); a word wider than a line is
+    broken where it must."""
+    import re
+
+    indent = indent[:width // 2]
+    out: list[str] = []
+    cur, used = "", 0
+    for chunk in re.findall(r"\s+|\S+", line):
+        w = columns(chunk)
+        if chunk.isspace():
+            if cur.strip():             # spaces inside a line; none at a line's start
+                cur, used = cur + chunk, used + w
+            elif not out:               # the line's own indentation
+                cur = chunk[:width // 2]
+                used = len(cur)
+            continue
+        if used + w > width and cur.strip():
+            out.append(cur.rstrip())
+            cur, used = indent, columns(indent)
+        while used + w > width and w > 1:       # wider than any line: cut it
+            room = width - used
+            part, pw = "", 0
+            for ch in chunk:
+                cw = columns(ch)
+                if pw + cw > room and part:
+                    break
+                part, pw = part + ch, pw + cw
+            out.append(cur + part)
+            chunk, w = chunk[len(part):], w - pw
+            cur, used = indent, columns(indent)
+        cur, used = cur + chunk, used + w
+    if cur.strip():
+        out.append(cur.rstrip())
+    return out or [line]
 
 
 def _terminal_columns() -> int | None:
@@ -362,13 +415,45 @@ def screen_wanted(interactive: bool, show_sheet: bool | str) -> bool:
     return interactive and show_sheet is not True and term not in ("", "dumb")
 
 
+#: what stands in the sheet's place for the rows cut from its middle
+CUT = "... {n} more line{s} of the sheet ('sheet' shows them all)"
+
+
+def cut_sheet(lines: list[str], notes: int, room: int, cols: int) -> list[str]:
+    """``lines`` (a sheet, its last ``notes`` lines the notes: whose turn, the verdict,
+    alerts) in at most ``room`` rows: its blank rows go first, then rows from the middle
+    of the sheet, whose start (what it is, its column headings) and end stay; the notes
+    stay whole.  In fewer rows than the notes the notes' end.
+
+    >>> cut_sheet(["head", "", "a", "b", "c", "d", "end", "Next: Ben"], 1, 5, 80)
+    ['head', 'a', "... 3 more lines of the sheet ('sheet' shows them all)", 'end', 'Next: Ben']
+    """
+    if len(lines) <= room:
+        return lines
+    if room <= 0:
+        return []
+    tail = lines[len(lines) - notes:] if notes else []
+    body = [ln for ln in lines[:len(lines) - notes] if ln.strip()]
+    left = room - len(tail)
+    if len(body) <= left:
+        return body + tail
+    if left < 2:                        # no room for any of the sheet: the notes' end
+        return tail[len(tail) - room:]
+    shown = left - 1                    # one row says what was cut
+    head = (shown + 1) // 2
+    cut = len(body) - shown
+    more = CUT.format(n=cut, s="" if cut == 1 else "s")[:cols]
+    return body[:head] + [more] + body[len(body) - (shown - head):] + tail
+
+
 class Screen:
     """``play``'s one screen on a terminal, redrawn in place after every line: the last
     message at the top (what was saved or refused, and the fix), the sheet at the bottom
     (the short one, or the whole analysis when the terminal is tall enough) with every
     table note that holds now (whose turn, the verdict, alerts) and the advisor's hint,
     then the prompt on the last row.  A message too long for the rows the sheet leaves is
-    cut, and ``history`` shows it whole.  ``whatif``, ``why``, ``sheet``, ``suggest``,
+    cut, and ``history`` shows it whole; a sheet too tall for the screen loses the hint and
+    then rows from its middle (:func:`cut_sheet`), and ``sheet`` shows it whole.  ``whatif``, ``why``, ``sheet``, ``suggest``,
     ``help`` and ``history`` show a page of their own; an empty line brings the sheet
     back.  ``sheet=False`` (``--no-sheet``): the notes without the sheet.
 
@@ -389,7 +474,7 @@ class Screen:
         self.message = ""                   # the message on the board
         self.paged: str | None = None       # the page shown, else None: the board
         self._drawn: tuple = ()             # the record and size the cached sheet is for
-        self._sheet_lines: list[str] = []
+        self._sheet_lines: tuple[list[str], int] = ([], 0)     # its lines, notes at the end
         #: stage 1 of the record's analysis (solver.staged: the certainties, alerts and
         #: notes) shown while the worker works out the sheet; the worker thread, its
         #: deadline, and what redraws the prompt when it is done (prompt_toolkit's app)
@@ -425,35 +510,48 @@ class Screen:
         """The sheet and the notes that hold now (each alert while it holds, not only the
         first time), fitted to ``cols``; the short sheet unless the whole one fits with
         room left for a message.  While the worker works it out: stage 1."""
+        return self._sheet(cols, rows)[0]
+
+    def _sheet(self, cols: int, rows: int) -> tuple[list[str], int]:
+        """:meth:`sheet_lines`, and how many of them at the end are the notes (whose turn,
+        the verdict, alerts: kept whole when the sheet is cut to fit)."""
         key = self._key(cols, rows)
         if key == self._drawn:
             return self._sheet_lines
         if self.worker is not None and self.worker.is_alive() \
                 and threading.current_thread() is not self.worker:
-            return self.first_lines(cols)
-        text = sheet_text(self.session, compact=True, rows=rows, sheet=self.sheet,
-                          every_note=True)
-        self._sheet_lines = fit_width(text, cols).split("\n") if text else []
+            return self._first(cols)
+        text, notes = sheet_parts(self.session, compact=True, rows=rows, sheet=self.sheet,
+                                  every_note=True)
+        body = fit_width(text, cols).split("\n") if text else []
+        tail = fit_width("\n".join(notes), cols).split("\n") if notes else []
+        self._sheet_lines = (body + tail, len(tail))
         self._drawn = key                   # after the lines: another thread reads them
         return self._sheet_lines
 
     def first_lines(self, cols: int) -> list[str]:
         """Stage 1 in the sheet's place: the cards certainly placed, by place, the alerts
         and notes, and that the figures follow."""
+        return self._first(cols)[0]
+
+    def _first(self, cols: int) -> tuple[list[str], int]:
+        """:meth:`first_lines` and how many of them at the end are the notes."""
         c = self.first
-        out = []
+        body, notes = [], []
         if c is not None:
             by_place: dict[str, list[str]] = {}
             for card, where in c.certain:
                 by_place.setdefault(where, []).append(card)
             if self.sheet:                  # --no-sheet: the alerts and notes alone
-                out.append("certain now" + ("" if c.complete else " (so far)") + ":"
-                           + ("" if by_place else " no card"))
-                out += [f"  {where}: {' '.join(cards)}" for where, cards in by_place.items()]
-            out += [f"{STRONG} {a}" for a in c.alerts]
-            out += [n.text for n in c.notes if not n.strong]
-        out.append("(working out the figures...)")
-        return fit_width("\n".join(out), cols).split("\n")
+                body.append("certain now" + ("" if c.complete else " (so far)") + ":"
+                            + ("" if by_place else " no card"))
+                body += [f"  {where}: {' '.join(cards)}" for where, cards in by_place.items()]
+            notes += [f"{STRONG} {a}" for a in c.alerts]
+            notes += [n.text for n in c.notes if not n.strong]
+        notes.append("(working out the figures...)")
+        body = fit_width("\n".join(body), cols).split("\n") if body else []
+        tail = fit_width("\n".join(notes), cols).split("\n")
+        return body + tail, len(tail)
 
     def stage(self, timeout: float | None) -> None:
         """After a change: stage 1 now (:func:`solver.staged.certainties`, about 0.3 s),
@@ -533,19 +631,23 @@ class Screen:
             page = (fit_width(self.paged, cols).split("\n") if self.paged else []) + [
                 "(Enter: back to the sheet)"]
             return page + [""] * (rows - 1 - len(page))
-        sheet = self.sheet_lines(cols, rows)
-        if self.hint:
-            sheet = sheet + fit_width(self.hint, cols).split("\n")
-        free = rows - 1 - len(sheet)            # the last row is the prompt's
-        if free < 2:                            # a tiny terminal: the sheet's end stays
-            sheet = sheet[len(sheet) - (rows - 3):] if rows > 3 else []
-            free = rows - 1 - len(sheet)
+        sheet, notes = self._sheet(cols, rows)
+        hint = fit_width(self.hint, cols).split("\n") if self.hint else []
         lines = fit_width(self.message, cols).split("\n") if self.message else []
+        # the message keeps its first line, and its last (the fix) with the cut between,
+        # and a blank row; where the sheet needs more rows than the rest, the advisor's
+        # hint (advice is on request: 'suggest') and then the sheet's middle give way
+        keep = min(len(lines), 3)
+        room = rows - 1 - (keep + 1 if keep else 0)     # the last row is the prompt's
+        if len(sheet) + len(hint) > room:
+            sheet, hint = cut_sheet(sheet, notes, room, cols), []
+        sheet = sheet + hint
+        free = rows - 1 - len(sheet)
         room = free - 1 if sheet else free      # a blank row between message and sheet
         if len(lines) > room:                   # its middle goes: the start says what
             cut = len(lines) - room + 1         # was refused, the end the fix
             head = max(1, (room - 1) // 2)
-            lines = (lines[:head] + [MORE.format(n=cut, s="" if cut == 1 else "s")]
+            lines = (lines[:head] + [MORE.format(n=cut, s="" if cut == 1 else "s")[:cols]]
                      + lines[head + cut:])
         return lines + [""] * (free - len(lines)) + sheet
 

@@ -1,0 +1,170 @@
+"""``sleuth play`` on a terminal as a new user meets it: every game's sheet at 80x24 and at a
+narrow 40x20, names in other scripts.  The screen (cli.session.Screen) is checked row by row,
+and in a real terminal (tmux, as tests/test_play_tmux.py does)."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from wcwidth import wcswidth
+
+from cli.session import Screen, fit_width
+from solver.session import Session
+from tests.test_play_tmux import Terminal, prompt_ready
+
+SAMPLES = Path(__file__).resolve().parent.parent / "samples"
+
+
+def board(path, size: tuple[int, int], message: str = "") -> list[str]:
+    """The rows above the prompt of ``play``'s screen on ``path`` at ``size``."""
+    screen = Screen(Session(str(path)), colour=False, sheet=True, size=size)
+    screen.board(message)
+    return screen.lines()
+
+
+def sample(tmp_path, name: str) -> Path:
+    src = next(SAMPLES.glob(f"*/{name}"))
+    dst = tmp_path / name
+    shutil.copyfile(src, dst)
+    return dst
+
+
+# ----- names in other scripts: a CJK character takes two columns ----------------------------
+LIT_CJK = "game: literature\nplayers: Аня Ben Χλόη dev 李 Zoë\nme: Аня\n"
+
+
+def test_wide_characters_are_wrapped_by_the_columns_they_take():
+    text = "refused: " + "李" * 30 + " 'Zoë asks 李 5S: no'"
+    for width in (20, 40, 80):
+        rows = fit_width(text, width).split("\n")
+        assert all(wcswidth(r) <= width for r in rows), (width, rows)
+        assert "".join(rows).replace(" ", "") == text.replace(" ", "")
+
+
+def test_a_message_with_a_cjk_name_fits_the_screen(tmp_path):
+    p = tmp_path / "g.txt"
+    p.write_text(LIT_CJK, encoding="utf-8")
+    # the quoted line: 52 characters, 102 columns
+    message = ("refused: g.txt:5:12: expected a card such as 10H, QS or Jk (suit S H D C): "
+               "'" + "李" * 50 + "'\n  not saved")
+    for cols, rows in ((80, 24), (40, 20)):
+        shown = board(p, (cols, rows), message)
+        assert len(shown) == rows - 1
+        assert all(wcswidth(r) <= cols for r in shown), shown
+        assert shown[0].startswith("refused: ")
+        if cols == 80:                  # room for the message whole: the quote is there
+            said = shown[:shown.index("")]
+            assert "".join(said).replace(" ", "").count("李") == 50 and said[-1] == "  not saved"
+
+
+# ----- a sheet taller than the screen keeps its start and its notes --------------------------
+def test_clue_at_80x24_keeps_the_notebooks_heading_and_verdict(tmp_path):
+    rows = board(sample(tmp_path, "four-players-ana.txt"), (80, 24), "saved line 13: ...")
+    assert len(rows) == 23 and all(len(r) <= 80 for r in rows)
+    assert rows[0] == "saved line 13: ..."
+    # whose column is whose: the heading row of the notebook, then its first rows
+    assert rows[2].split() == ["Ana", "Ben", "Cleo", "Dev", "FILE"], rows
+    assert rows[3].split()[0] == "Scarlet"
+    assert any(r.startswith("... ") and "'sheet' shows them all" in r for r in rows)
+    assert any("Verdict: not determined" in r for r in rows)
+    assert rows[-1] == "Out (still refuting, CL-9): Dev."
+
+
+def test_twenty_two_at_80x24_keeps_whose_turn_and_the_trick(tmp_path):
+    rows = board(sample(tmp_path, "standard-ana-midhand.txt"), (80, 24), "saved line 27: ...")
+    assert len(rows) == 23 and all(len(r) <= 80 for r in rows)
+    assert "Now: Ana to play" in rows
+    assert any(r.startswith("Trick so far: Cleo 4S 4H 4D") for r in rows)
+    assert any(r.startswith("Your hand: ") for r in rows)
+    assert rows[-1].startswith("Closest to elimination: ")
+
+
+def test_mystery_hand_at_40x20_keeps_the_suits_row(tmp_path):
+    rows = board(sample(tmp_path, "five-players-ana.txt"), (40, 20),
+                 "refused: it is Eli's turn, not Ben's\n  if a turn was missed, log it\n"
+                 "  as 'Eli: ?' or resync with 'turn: Ben'\n  not saved")
+    assert len(rows) == 19 and all(len(r) <= 40 for r in rows)
+    assert rows[0].startswith("refused: ") and "  not saved" in rows
+    suits = next(i for i, r in enumerate(rows) if r.split() == ["♠", "S", "♥", "H", "♦", "D",
+                                                                "♣", "C"])
+    assert rows[suits + 1].split()[0] == "A"
+    assert rows[-1] == "Next: Eli's turn."
+    assert any(r.startswith("Verdict: ") for r in rows)
+
+
+def test_a_refusal_keeps_its_start_and_fix_beside_a_tall_sheet(tmp_path):
+    message = "\n".join(["refused: the first line"] + [f"  line {i}" for i in range(8)]
+                        + ["  the fix"])
+    rows = board(sample(tmp_path, "four-players-ana.txt"), (80, 24), message)
+    assert rows[0] == "refused: the first line" and rows[2] == "  the fix"
+    assert rows[1].startswith("... 8 more lines ('history'")
+    assert rows[3] == "" and rows[4].split()[0] == "Ana"
+
+
+# ----- in a real terminal ----------------------------------------------------------------------
+tmux = pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")
+
+
+class Sized(Terminal):
+    """:class:`Terminal` at a size of its own."""
+
+    def __init__(self, record, cols: int, rows: int, *args: str):
+        import tests.test_play_tmux as base
+
+        saved = base.COLS, base.ROWS
+        base.COLS, base.ROWS = cols, rows
+        try:
+            super().__init__(record, *args)
+        finally:
+            base.COLS, base.ROWS = saved
+        self.rows = rows
+
+    def screen(self) -> list[str]:
+        return [r.rstrip() for r in self._tmux("capture-pane", "-p").split("\n")][:self.rows]
+
+
+@pytest.fixture
+def sized():
+    opened: list[Sized] = []
+
+    def open_(record, cols, rows, *args):
+        t = Sized(record, cols, rows, *args)
+        opened.append(t)
+        return t
+
+    yield open_
+    for t in opened:
+        t.close()
+
+
+def settled(first: str):
+    return lambda rows: prompt_ready(rows) and rows[0].startswith(first) and not any(
+        "(working out the figures...)" in r for r in rows)
+
+
+@tmux
+def test_twenty_two_in_tmux_at_80x24(tmp_path, sized):
+    t = sized(sample(tmp_path, "standard-ana-midhand.txt"), 80, 24, "--no-hint")
+    rows = t.wait(settled("standard-ana-midhand.txt: twenty-two"), "the first screen")
+    assert len(rows) == 24 and rows[-1] == "sleuth>"
+    assert "Now: Ana to play" in rows
+    assert rows[-2].startswith("Closest to elimination: ")
+
+
+@tmux
+def test_a_cjk_refusal_in_tmux_keeps_the_screen(tmp_path, sized):
+    p = tmp_path / "g.txt"
+    p.write_text(LIT_CJK + "Аня holds: 5S 7S KS 5H JH KD 2C 7C\n", encoding="utf-8")
+    t = sized(p, 80, 24, "--no-hint")
+    t.wait(settled("g.txt: literature"), "the first screen")
+    typed = "Аня asks 李 " + "李" * 50 + ": no"      # a quoted card of 102 columns
+    t._tmux("send-keys", "-l", typed)
+    t._tmux("send-keys", "Enter")
+    rows = t.wait(settled("refused: "), "the refusal")
+    assert len(rows) == 24 and rows[-1] == "sleuth>"
+    assert any(r.startswith("Literature, as seen by Аня") for r in rows)
+    assert rows[-2].startswith("Next: Аня's turn")
+    # the quoted card whole (a row wider than the terminal lost its end)
+    said = "".join(rows[:rows.index("")]).replace(" ", "")
+    assert "'" + "李" * 50 + "'" in said and said.endswith("notsaved")
