@@ -976,7 +976,7 @@ def own_examples(record) -> list[str]:
     mapping = dict(zip(names, players))
     out = []
     for e in game.examples:
-        for candidate in (e, _NAME.sub(lambda m: mapping.get(m.group(0), m.group(0)), e)):
+        for candidate in (_NAME.sub(lambda m: mapping.get(m.group(0), m.group(0)), e), e):
             try:
                 game.parse_event(candidate, record.header)
             except SleuthError:
