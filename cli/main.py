@@ -44,6 +44,32 @@ EXIT_OK, EXIT_USAGE, EXIT_INCONSISTENT, EXIT_BUDGET = 0, 2, 3, 4
 EXIT_INTERNAL = 70
 #: stopped by Ctrl-C (SIGINT): 128 + 2, as a shell reports a command the signal ended
 EXIT_INTERRUPTED = 130
+#: stopped by SIGTERM (``kill``, ``timeout``, a service manager): 128 + 15
+EXIT_TERMINATED = 143
+
+
+class Terminated(BaseException):
+    """A SIGTERM, raised in the main thread (:func:`on_sigterm`): the command unwinds as on
+    Ctrl-C -- worker processes killed and reaped, a save's temporary removed -- and ends
+    with one line and :data:`EXIT_TERMINATED`.  Not a ``KeyboardInterrupt``: ``play``
+    takes that for "drop the line being typed" and would go on."""
+
+
+#: the process that installed :func:`on_sigterm` (a worker forked from it inherits it)
+_sigterm_owner = -1
+
+
+def on_sigterm(signum, frame):
+    """SIGTERM in the program: :class:`Terminated`; in a worker process forked from it, the
+    default action (it ends at once; the program reaps it)."""
+    if os.getpid() != _sigterm_owner:
+        _signal.signal(signum, _signal.SIG_DFL)
+        os.kill(os.getpid(), signum)
+        return
+    _signal.signal(signum, _signal.SIG_IGN)     # once: the clean-up is not cut short
+    raise Terminated()
+
+
 #: the commands that write a record: their interrupt says it is unchanged (a save is one
 #: atomic rename, so an interrupted command either saved or did not touch the file)
 WRITES_RECORD = frozenset({"new", "log", "play", "serve"})
@@ -434,12 +460,16 @@ class SleuthGroup(click.Group):
             return super().make_context(info_name, args, parent=parent, **extra)
         except KeyboardInterrupt:   # Click would say "Aborted!" and exit 1
             interrupted(None)
+        except Terminated:
+            interrupted(None, terminated=True)
 
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
         except KeyboardInterrupt:   # Click would say "Aborted!" and exit 1
             interrupted(ctx.invoked_subcommand)
+        except Terminated:
+            interrupted(ctx.invoked_subcommand, terminated=True)
 
     def add_command(self, cmd, name=None):
         name = name or cmd.name
@@ -548,7 +578,8 @@ def _main_help() -> str:
     Games: {", ".join(REGISTRY)}.
 
     Exit codes: 0 ok, 2 usage or parse error, 3 inconsistent record, 4 over the
-    time or work budget, 70 an internal error (a bug in sleuth), 130 interrupted.
+    time or work budget, 70 an internal error (a bug in sleuth), 130 interrupted
+    (Ctrl-C), 143 terminated (SIGTERM).
     Shell completion: eval "$(_SLEUTH_COMPLETE=bash_source sleuth)" (zsh_source, fish_source).
     """
 
@@ -565,9 +596,13 @@ def main(argv=None, *, end_process: bool | None = None):
     :class:`SystemExit` as Click does, unless ``end_process`` says otherwise."""
     if end_process is None:
         end_process = argv is None
+    global _sigterm_owner
     if getattr(_signal.getsignal(_signal.SIGINT), "__name__", "") == "_interrupted_at_start":
         # loaded: Ctrl-C raises (the start-up handler is the cli package's)
         _signal.signal(_signal.SIGINT, _signal.default_int_handler)
+    if end_process and _signal.getsignal(_signal.SIGTERM) is _signal.SIG_DFL:
+        _sigterm_owner = os.getpid()
+        _signal.signal(_signal.SIGTERM, on_sigterm)
     try:
         if end_process:
             from cli.streams import StdoutClosed, fit_streams
@@ -579,9 +614,9 @@ def main(argv=None, *, end_process: bool | None = None):
                            "answer); nothing was done", err=True)
                 end(EXIT_USAGE)
         cli.main(args=argv, prog_name="sleuth")     # (standalone: always SystemExit)
-    except KeyboardInterrupt:       # before or after a command (its own: SleuthGroup.invoke)
-        try:
-            interrupted(None)
+    except (KeyboardInterrupt, Terminated) as e:    # before or after a command (its own:
+        try:                                        # SleuthGroup.invoke)
+            interrupted(None, terminated=isinstance(e, Terminated))
         except SystemExit as e:
             if not end_process:
                 raise
@@ -601,13 +636,16 @@ def main(argv=None, *, end_process: bool | None = None):
         end(EXIT_INTERNAL)
 
 
-def interrupted(command: str | None):
+def interrupted(command: str | None, terminated: bool = False):
     """A Ctrl-C: one line, exit 130 (``; the record is unchanged`` for a command that
     writes the record and had not saved it; ``; the record is as last saved`` once it had,
     as ``play`` after a line).  A further Ctrl-C is ignored from here on, so that the line
-    is written whole and the clean-up under way (workers killed) finishes."""
+    is written whole and the clean-up under way (workers killed) finishes.  ``terminated``:
+    a SIGTERM instead (``sleuth: terminated``, exit 143)."""
     try:
         _signal.signal(_signal.SIGINT, _signal.SIG_IGN)
+        if _signal.getsignal(_signal.SIGTERM) is on_sigterm:
+            _signal.signal(_signal.SIGTERM, _signal.SIG_IGN)
     except ValueError:              # not the main thread
         pass
     tail = ""
@@ -615,8 +653,9 @@ def interrupted(command: str | None):
         saved = sys.modules.get("solver.records")
         saved = saved is not None and saved.saved_in_this_process
         tail = "; the record is as last saved" if saved else "; the record is unchanged"
-    click.echo("sleuth: interrupted" + tail, err=True)
-    sys.exit(EXIT_INTERRUPTED)
+    click.echo(("sleuth: terminated" if terminated else "sleuth: interrupted") + tail,
+               err=True)
+    sys.exit(EXIT_TERMINATED if terminated else EXIT_INTERRUPTED)
 
 
 def end(code) -> None:

@@ -39,8 +39,6 @@ def serve(record, as_, port, host, timeout=DEFAULT_TIMEOUT):
       $ sleuth serve game.txt --port 0 --as Ben
     The page's controls and what the token protects: docs/serve.md.
     """
-    import sys
-
     from cli.commands import resolve_view
     from solver.records import read_record
     from solver.session import Session
@@ -48,6 +46,9 @@ def serve(record, as_, port, host, timeout=DEFAULT_TIMEOUT):
     from web.server import serve as run
 
     if no_game_yet(record):     # the page starts with the New game form
-        sys.exit(run(record, Session._ME, host, port, timeout=timeout, as_name=as_))
-    view = resolve_view(read_record(record), as_)
-    sys.exit(run(record, view, host, port, timeout=timeout))
+        run(record, Session._ME, host, port, timeout=timeout, as_name=as_)
+    else:
+        run(record, resolve_view(read_record(record), as_), host, port, timeout=timeout)
+    # the server ends only on Ctrl-C (its own handler took it): ended as every command is,
+    # with exit 130 and the one line saying whether the record was saved
+    raise KeyboardInterrupt

@@ -76,8 +76,8 @@ def _watch(r: int) -> None:
                 os.write(fwd, data)
             except OSError:
                 pass
-        if signal.SIGINT not in data:
-            continue
+        if signal.SIGINT not in data and signal.SIGTERM not in data:    # (SIGTERM: when
+            continue                    # the program raises on it, cli.main.on_sigterm)
         _delivered.clear()
         until = time.monotonic() + STOP_FOR
         while time.monotonic() < until and not _delivered.is_set():

@@ -6,13 +6,22 @@ lost"), each found by trying it as a user would, each test failing without its f
 * a held claim (``Session.pending``) was dropped when the save of its resolving line
   failed (a full disk, an editor's save meanwhile);
 * a header value given to ``sleuth new`` or serve's New game form could carry a line break
-  and smuggle an unchecked statement or header line into the new record.
+  and smuggle an unchecked statement or header line into the new record;
+* SIGTERM (``kill``, ``timeout``) ended the program at once, leaving the worker processes of
+  ``replay`` and ``review`` running for minutes (holding its output open), and waited for a
+  CP-SAT search to end; ``serve`` ended by Ctrl-C with exit 0 and no line.
 """
 from __future__ import annotations
 
 import errno
+import json
+import os
+import re
+import signal
 import subprocess
 import sys
+import time
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -159,3 +168,144 @@ def test_the_new_game_form_refuses_a_field_that_would_add_a_line(tmp_path):
         assert not path.exists()
     start_record(str(path), "mystery-hand", "Ana Ben Cleo", me="Ana")
     assert path.read_text() == "game: mystery-hand\nplayers: Ana Ben Cleo\nme: Ana\n"
+
+
+# ----- SIGTERM stops as Ctrl-C does; serve's Ctrl-C too ----------------------------------
+
+EIGHT = ROOT / "samples" / "mystery-hand" / "eight-players-no-exact-request.txt"
+#: seconds a command may take to end after the signal (it takes a fraction of one)
+BOUND = 10.0
+
+
+def started(*args, **kwargs) -> subprocess.Popen:
+    """``python -m cli.main ARGS`` (the program itself) in a process group of its own."""
+    kwargs.setdefault("stdin", subprocess.DEVNULL)
+    return subprocess.Popen([sys.executable, "-m", "cli.main", *map(str, args)], cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            start_new_session=True, **kwargs)
+
+
+def group(pgid: int) -> list[int]:
+    from benchmarks.common import proc_stats
+
+    return [pid for pid, f in proc_stats().items() if int(f[2]) == pgid and f[0] != "Z"]
+
+
+def ended(p: subprocess.Popen, sig: int) -> tuple[int, str]:
+    """Send ``sig`` to ``p`` alone (as ``kill`` does); its exit status and standard error,
+    failing if it (or a process it left holding its output) runs on for :data:`BOUND` s."""
+    os.kill(p.pid, sig)
+    try:
+        _, err = p.communicate(timeout=BOUND)
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        p.communicate()
+        pytest.fail(f"still running (or its workers) {BOUND} s after the signal")
+    left = group(p.pid)
+    deadline = time.monotonic() + 1.0
+    while left and time.monotonic() < deadline:
+        time.sleep(0.05)
+        left = group(p.pid)
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
+    assert left == [], f"processes left running: {left}"
+    err = err.decode() if isinstance(err, bytes) else err
+    assert "Traceback" not in err
+    return p.returncode, err
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="/proc")
+def test_sigterm_stops_replay_and_its_workers():
+    p = started("replay", EIGHT, "--jobs", "2")
+    t0 = time.monotonic()
+    while len(group(p.pid)) < 3:
+        assert p.poll() is None and time.monotonic() - t0 < 60, "no workers started"
+        time.sleep(0.05)
+    time.sleep(0.5)
+    code, err = ended(p, signal.SIGTERM)
+    assert code == 143 and err.splitlines() == ["sleuth: terminated"], (code, err)
+
+
+def test_sigterm_ends_play_and_says_the_record_is_as_last_saved(record):
+    p = started("play", record, "--no-sheet", stdin=subprocess.PIPE)
+    p.stdin.write(b"turn: Ben\n")
+    p.stdin.flush()
+    t0 = time.monotonic()
+    while "turn: Ben" not in record.read_text():
+        assert p.poll() is None and time.monotonic() - t0 < 60, "the line was not saved"
+        time.sleep(0.05)
+    code, err = ended(p, signal.SIGTERM)
+    assert code == 143 and err.splitlines() == ["sleuth: terminated; the record is as last "
+                                                "saved"], (code, err)
+    assert turn_lines(record) == ["turn: Ben"]
+
+
+def test_sigterm_stops_a_cp_sat_search_at_once(tmp_path):
+    """The program's CP-SAT solver is stopped by a SIGTERM as by a Ctrl-C (it searched on
+    to its time limit, a minute here, before the program could end)."""
+    script = tmp_path / "search.py"
+    script.write_text(
+        "import os, signal, sys, time\n"
+        "import cli.main as m\n"
+        "m._sigterm_owner = os.getpid()\n"
+        "signal.signal(signal.SIGTERM, m.on_sigterm)\n"
+        "from solver.model import cp_model\n"
+        "model = cp_model.CpModel()\n"
+        "xs = [model.NewIntVar(0, 100, f'x{i}') for i in range(60)]\n"
+        "for a, b in zip(xs, xs[1:]):\n"
+        "    model.Add(a != b)\n"
+        "model.AddAllDifferent(xs[:50])\n"
+        "model.Maximize(sum((i % 7) * x for i, x in enumerate(xs)))\n"
+        "s = cp_model.CpSolver()\n"
+        "s.parameters.max_time_in_seconds = 60.0\n"
+        "s.parameters.num_workers = 1\n"
+        "print('searching', flush=True)\n"
+        "try:\n"
+        "    s.Solve(model)\n"
+        "except m.Terminated:\n"
+        "    print('terminated', flush=True)\n")
+    p = subprocess.Popen([sys.executable, str(script)], cwd=ROOT, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, start_new_session=True,
+                         env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    assert p.stdout.readline().strip() == "searching"
+    time.sleep(0.5)
+    t0 = time.monotonic()
+    os.kill(p.pid, signal.SIGTERM)
+    try:
+        out, err = p.communicate(timeout=BOUND)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.communicate()
+        pytest.fail("the search went on after the SIGTERM")
+    assert out.strip() == "terminated", err
+    assert time.monotonic() - t0 < BOUND
+
+
+def serve_and_log(record) -> subprocess.Popen:
+    """``sleuth serve`` on ``record`` with one line logged through its page's request."""
+    p = started("serve", record, "--port", "0")
+    url = p.stdout.readline().decode().strip()
+    with urllib.request.urlopen(url, timeout=60) as r:
+        tok = re.search(r'name="sleuth-token" content="([^"]*)"', r.read().decode()).group(1)
+    with urllib.request.urlopen(url + "version", timeout=60) as r:
+        version = json.loads(r.read())["version"]
+    req = urllib.request.Request(url + "do", method="POST",
+                                 data=json.dumps({"line": "turn: Ben",
+                                                  "version": version}).encode(),
+                                 headers={"Content-Type": "application/json",
+                                          "X-Sleuth-Token": tok})
+    with urllib.request.urlopen(req, timeout=120) as r:
+        assert json.loads(r.read())["saved"] is True
+    return p
+
+
+@pytest.mark.parametrize("sig, code, line", [
+    (signal.SIGINT, 130, "sleuth: interrupted; the record is as last saved"),
+    (signal.SIGTERM, 143, "sleuth: terminated; the record is as last saved")])
+def test_serve_stops_as_every_command_does(record, sig, code, line):
+    """docs/reliability.md, "Ctrl-C means stop": exit 130 and the one line, also for serve
+    (it ended with exit 0; on SIGTERM it was killed by the signal, its hint process left)."""
+    p = serve_and_log(record)
+    got, err = ended(p, sig)
+    assert got == code and err.splitlines() == [line], (got, err)
+    assert turn_lines(record) == ["turn: Ben"]
