@@ -677,15 +677,16 @@ class Screen:
         return "\n".join(lines[:at] + [f"  {a.ljust(w)}  {b}"] + lines[at:])
 
     def prompt(self, stream=None):
-        """Clear the screen for the next prompt; its message: the board (a callable, so a
-        resized terminal gets a board of its size), or after a page printed here only the
-        prompt."""
+        """Clear the screen for the next prompt; its message: the board or a page that fits
+        the screen (a callable, so a resized terminal gets them at its size), or after a
+        taller page printed here (the terminal keeps what scrolls off) only the prompt."""
         from prompt_toolkit.formatted_text import ANSI
 
         stream = stream or sys.stdout
         stream.write(CLEAR)
-        if self.paged is not None:
-            stream.write(colourize("\n".join(self.lines()), self.colour) + "\n")
+        lines = self.lines()
+        if self.paged is not None and len(lines) > self.size()[1] - 1:
+            stream.write(colourize("\n".join(lines), self.colour) + "\n")
             stream.flush()
             return PROMPT
         stream.flush()

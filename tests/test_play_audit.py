@@ -187,3 +187,20 @@ def test_help_writes_the_examples_with_the_players_as_the_record_spells_them(tmp
     assert "  dev requests KS: Ben" in examples and "  ELI requests 2C: nobody" in examples
     words = {w.strip(",:") for e in examples for w in e.split()}
     assert not words & {"Ana", "Cleo", "Dev", "Eli"}, examples
+
+
+@tmux
+def test_a_page_is_redrawn_at_the_new_size_when_the_terminal_is_resized(tmp_path, sized):
+    """A page (here 'why') was printed once above the prompt: narrowing the terminal
+    rewrapped its rows mid-word and pushed its start off the screen."""
+    t = sized(sample(tmp_path, "four-players-ana.txt"), 80, 24, "--no-hint")
+    t.wait(settled("four-players-ana.txt: clue"), "the first screen")
+    t._tmux("send-keys", "-l", "why Pipe")
+    t._tmux("send-keys", "Enter")
+    t.wait(lambda r: prompt_ready(r) and r[0].startswith("Pipe: "), "the why page")
+    t._tmux("resize-window", "-x", "40", "-y", "20")
+    t.rows = 20
+    rows = t.wait(lambda r: prompt_ready(r) and r[0] == "Pipe: could be at Cleo's hand, the case"
+                  and r[1] == "  file", "the page at 40x20", timeout=30)
+    assert "(Enter: back to the sheet)" in rows and all(len(r) <= 40 for r in rows)
+    assert "      11: Cleo suggests Mustard Pipe" in rows
