@@ -396,6 +396,20 @@ def example(session) -> str:
     return re.sub(r"[^\s,:]+", lambda m: names.get(m.group(0), m.group(0)), chosen)
 
 
+def record_key(path: str) -> str:
+    """What the page keys its kept half-typed statement by (the browser's local storage):
+    the record's real path, hashed (two records with the same file name keep a draft each;
+    the page does not show where the file lives).
+
+    >>> record_key("/a/game.txt") != record_key("/b/game.txt"), len(record_key("g.txt"))
+    (True, 16)
+    """
+    import hashlib
+
+    return hashlib.sha256(os.path.realpath(path).encode("utf-8", "surrogateescape")
+                          ).hexdigest()[:16]
+
+
 def game_choices() -> list[dict]:
     """The games for the New game form: name, title, header keys and variant options."""
     from solver.games import game_names, get_game
@@ -506,7 +520,7 @@ def create_app(path: str, view: Any = Session._ME, *, token: str, token_required
         f["me"] = f["me"] or (as_name if form is None and as_name else "")
         body = env.get_template("new.html").render(
             games=game_choices(), f=f, error=error, token=token, suffix=suffix(),
-            path=Path(path).name)
+            path=Path(path).name, started=code == 409)
         return HTMLResponse(body, status_code=code)
 
     async def page(request: Request) -> Response:
@@ -519,7 +533,7 @@ def create_app(path: str, view: Any = Session._ME, *, token: str, token_required
         html = await run_in_threadpool(engine.live_html, env, None, token, True)
         body = env.get_template("page.html").render(
             live_html=html, token=token, suffix=suffix(), status=engine.last_status,
-            example=example(engine.session),
+            example=example(engine.session), record=record_key(path),
             title=engine.session.game.title or engine.session.record.game,
             path=Path(path).name)
         resp = HTMLResponse(body)
@@ -631,7 +645,9 @@ def create_app(path: str, view: Any = Session._ME, *, token: str, token_required
         def create() -> tuple[str, int] | None:
             with made:
                 if not no_game_yet(path):
-                    return ("refused: the record has a game already (reload the page)", 409)
+                    return ("not started: a game was started on this record meanwhile "
+                            "(another device or 'sleuth new'), so nothing was written; your "
+                            "fields are kept below", 409)
                 try:
                     start_game(path, form)
                 except SleuthError as e:

@@ -595,6 +595,29 @@ def _error_text(o) -> str:
     return str(e) + rule_hint(e)
 
 
+def stale_text(line: str) -> str:
+    """The page's sentence for a change refused because the record moved on since the page
+    showed it (:class:`~solver.errors.StaleError`): what happened, and what the page does
+    (it shows the record as it is now; a statement stays in the box: nothing is lost).
+
+    >>> print(stale_text("undo"))
+    refused: not saved: the record changed since this page showed it (another device, \
+'sleuth log' or an editor saved it); the page now shows it as it is: Undo was not done, \
+tap it again if the last line is still the one to take back
+    """
+    word = line.split(" ", 1)[0].lower()
+    if word in ("undo", "redo"):
+        then = f"{word.capitalize()} was not done, tap it again if the last line is still " \
+            f"the one to {'take back' if word == 'undo' else 'put back'}"
+    elif word == "delete":
+        then = f"line {line[7:].strip()} was not deleted, check the Lines and delete again"
+    else:
+        then = f"'{line}' is still in the Statement box, check it and log it again"
+    return ("refused: not saved: the record changed since this page showed it (another "
+            "device, 'sleuth log' or an editor saved it); the page now shows it as it is: "
+            + then)
+
+
 def outcome(o, session) -> dict[str, Any]:
     """One action's result for the page: its kind, the sentence for the status region,
     the corrections to offer (did-you-mean), the conflicting lines, a why's text."""
@@ -613,6 +636,8 @@ def outcome(o, session) -> dict[str, Any]:
         from solver.errors import StaleError
 
         d["stale"] = isinstance(o.error, StaleError)
+        if d["stale"]:
+            status = stale_text(o.statement or "")
     elif k == "pending":
         status = f"held: {o.error}. {o.message}"
     elif k == "undone":
@@ -646,7 +671,7 @@ def outcome(o, session) -> dict[str, Any]:
         status = "nothing to log: the Statement box is empty"
     else:
         status = k
-    if o.reloaded:
-        status += " (the record had changed on disk: read again first)"
+    if o.reloaded and not d.get("stale"):
+        status += " (the record had changed on disk: the page read it again first)"
     d["status"] = status
     return d

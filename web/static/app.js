@@ -13,7 +13,11 @@
   const choicesEl = document.getElementById("choices");
   const working = document.getElementById("working");
   const form = document.getElementById("entry-form");
-  const storeKey = "sleuth-statement:" + document.title;
+  // the half-typed statement is kept by record (web/app.py record_key: its path, hashed);
+  // the page's title was the key before, shared by records of the same file name
+  const record = document.querySelector('meta[name="sleuth-record"]');
+  const titleKey = "sleuth-statement:" + document.title;
+  const storeKey = record && record.content ? "sleuth-statement:" + record.content : titleKey;
   let E = null;              // the tap entry's data (web/live.py entry_data)
   let version = null;        // the record version the page shows
   let whatif = null;         // the statement of the hypothetical sheet shown, if any
@@ -102,7 +106,7 @@
       });
       if (!r.ok) { say("refused by the server: " + r.status + " " + (await r.text())); return null; }
       const d = await r.json();
-      show(d);
+      show(d, line);
       return d;
     } catch (e) {
       say("no answer from the server (is 'sleuth serve' still running?)");
@@ -113,10 +117,27 @@
     }
   }
 
-  function say(text) { statusEl.textContent = text; statusEl.classList.remove("refusal"); }
+  // the status of this page's last change saved, while the status still shows it
+  let confirmed = null;
+  function say(text) {
+    statusEl.textContent = text;
+    statusEl.classList.remove("refusal");
+    confirmed = null;
+  }
 
-  function show(d) {
+  const EMPTY_NOTE = " (the box is empty now: nothing more to log)";
+  // Log with an empty box: nothing is sent. A confirmation still shown stays (a late second
+  // tap on Log must not hide what the first one logged), with a note.
+  function nothingToLog() {
+    if (confirmed === null) { say("nothing to log: the Statement box is empty"); return; }
+    const kept = confirmed;
+    if (!statusEl.textContent.endsWith(EMPTY_NOTE)) statusEl.textContent = kept + EMPTY_NOTE;
+    confirmed = kept;
+  }
+
+  function show(d, line) {
     say(d.status);
+    if (d.saved) confirmed = d.status;
     // a refusal is read whole (what was refused, the rule): not cut to the status' two lines
     statusEl.classList.toggle("refusal", d.kind === "refused");
     fixesEl.replaceChildren();
@@ -137,21 +158,33 @@
       fixesEl.append(ul);
     }
     if (d.stale) {
-      const p = document.createElement("p");
-      p.setAttribute("role", "alert");
-      p.textContent = "The record changed elsewhere: the page now shows it. Check the statement and log it again.";
-      staleEl.append(p);
+      // the record moved on under the page: it shows the record as it is now, then says so
+      // (a statement stays in the box: logLine)
+      whatif = null;
+      const kept = !/^(undo|redo|delete)\b/i.test((line || "").trim());
+      loadLive().then(() => {
+        const p = document.createElement("p");
+        p.setAttribute("role", "alert");
+        p.textContent = "Not saved: the record changed on another device (or in an editor)."
+          + " The page has refreshed to show it as it is now"
+          + (kept ? "; your statement is still in the box: check it and log it again." : ".");
+        staleEl.replaceChildren(p);
+      });
     }
     if (d.why) { whyEl.textContent = d.why; whyEl.hidden = false; openEntry(true); }
     else if (d.kind !== "refused") { whyEl.hidden = true; }
     if (d.saved && d.version) { version = d.version; }     // our own change: the base now
     if (d.kind === "whatif") { whatif = d.whatif; loadLive(); }
-    else if (d.saved || d.stale || (d.version && d.version !== version)) { whatif = null; loadLive(); }
+    else if (d.stale) { /* loaded above */ }
+    else if (d.saved || (d.version && d.version !== version)) { whatif = null; loadLive(); }
   }
 
   async function logLine(line) {
+    if (!line.trim()) { nothingToLog(); return; }
     const d = await act(line);
     if (d && d.saved) { setBox(""); }
+    // a statement not saved stays in the box (a fix tapped: the fix, as the status says)
+    else if (d && d.stale && box.value.trim() !== line.trim()) { setBox(line); }
   }
 
   // The live part: first what needs no analysis (the lines, the turn: at once), then the
@@ -873,7 +906,11 @@
   // page without this script (its forms reload the page); here each page says its own.
   say("");
   try {
-    const kept = localStorage.getItem(storeKey);
+    let kept = localStorage.getItem(storeKey);
+    if (kept === null && storeKey !== titleKey) {     // a draft kept under the title: moved once
+      kept = localStorage.getItem(titleKey);
+      if (kept !== null) { localStorage.setItem(storeKey, kept); localStorage.removeItem(titleKey); }
+    }
     if (kept && !box.value) box.value = kept;
   } catch (e) { /* private mode */ }
   bindLive();

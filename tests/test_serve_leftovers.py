@@ -1,0 +1,156 @@
+"""``sleuth serve`` on a phone (Debian's Chromium under Playwright, touch), driven by role and
+accessible name: a half-typed statement kept per record, a late second tap on Log, a change
+refused because the record moved on, long names in the sheet's cells, and the tap entry of
+the statements that had none (Mysterium's hour, crow and groups, Hand's round)."""
+from __future__ import annotations
+
+import socket
+
+import pytest
+
+from tests.serve_harness import PHONE, Server, chromium, sleuth
+from tests.test_serve_audit import IDLE, log, phone
+
+PLAYERS = ["Ána", "Βήτα", "Ζωή", "Dev"]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with chromium() as b:
+        yield b
+
+
+def new_record(path, players=PLAYERS, game="mystery-hand"):
+    sleuth("new", game, str(path), "--players", " ".join(players), "--me", players[0])
+    return path
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def statement_box(page):
+    return page.get_by_role("textbox", name="Statement")
+
+
+def test_two_records_of_one_file_name_keep_a_draft_each(browser, tmp_path):
+    """The half-typed statement is kept per record, not per page title: two records named
+    game.txt (two folders, served in turn on one address, so one browser storage) keep
+    their own drafts; a draft kept under the title before is read once, then kept under
+    the record's own key."""
+    one = new_record((tmp_path / "one").mkdir() or tmp_path / "one" / "game.txt")
+    two = new_record((tmp_path / "two").mkdir() or tmp_path / "two" / "game.txt")
+    port = str(free_port())
+    context = browser.new_context(viewport=PHONE, has_touch=True)
+
+    def open_page(path):
+        server = Server(path, "--port", port)
+        page = context.new_page()
+        page.set_default_timeout(300_000)
+        page.goto(server.url)
+        page.wait_for_function(IDLE, polling="raf")
+        return server, page
+
+    server, page = open_page(one)
+    title = page.title()
+    statement_box(page).fill("Ána asks Βήτα 2S-5S")
+    page.close()
+    server.stop()
+    server, page = open_page(two)
+    assert page.title() == title                        # the same title: the old key
+    assert statement_box(page).input_value() == ""      # not the other record's draft
+    statement_box(page).fill("Βήτα asks all 6*")
+    page.close()
+    server.stop()
+    server, page = open_page(one)
+    assert statement_box(page).input_value() == "Ána asks Βήτα 2S-5S"
+    # a draft kept under the title (as before records had a key of their own): read once
+    page.evaluate("t => { localStorage.clear();"
+                  " localStorage.setItem('sleuth-statement:' + t, 'Ána: ?'); }", title)
+    page.reload()
+    page.wait_for_function(IDLE, polling="raf")
+    assert statement_box(page).input_value() == "Ána: ?"
+    kept = page.evaluate("() => Object.entries(localStorage)")
+    assert kept == [[kept[0][0], "Ána: ?"]] and title not in kept[0][0], kept
+    page.close()
+    server.stop()
+    server, page = open_page(two)
+    assert statement_box(page).input_value() == ""      # moved to one record, not both
+    server.stop()
+    context.close()
+
+
+def test_a_late_second_tap_on_log_keeps_the_confirmation(browser, tmp_path):
+    """Log tapped again after the first tap was answered (the box is empty then): the
+    status still says what was logged (with a note that nothing more was), not "nothing to
+    log" in its place; nothing more is written."""
+    path = new_record(tmp_path / "game.txt")
+    with Server(path) as server:
+        page = phone(browser, server.url)
+        statement_box(page).fill("Ána: ?")
+        said = log(page)
+        assert said.startswith("logged line") and said.endswith("Ána: ?"), said
+        lines = path.read_text(encoding="utf-8")
+        for _ in range(2):
+            page.get_by_role("button", name="Log", exact=True).click()
+            page.wait_for_timeout(500)          # an answer, had the tap been sent, has come
+            page.wait_for_function(IDLE, polling="raf")
+            now = page.get_by_role("status").inner_text()
+            assert now.startswith(said) and "nothing more to log" in now, now
+            assert now.count("nothing more") == 1, now
+        assert path.read_text(encoding="utf-8") == lines
+        # with nothing logged from this page, an empty box is said plainly
+        page.reload()
+        page.wait_for_function(IDLE, polling="raf")
+        page.get_by_role("button", name="Log", exact=True).click()
+        page.wait_for_function("() => document.getElementById('status').textContent !== ''")
+        assert page.get_by_role("status").inner_text().startswith("nothing to log")
+
+
+@pytest.mark.parametrize("action", ["statement", "fix", "undo"])
+def test_a_change_on_a_record_changed_elsewhere_is_explained_and_kept(browser, tmp_path,
+                                                                     action):
+    """A change sent on a version the record has moved on from (another writer saved
+    meanwhile, before the page's poll saw it): the page says what happened and what it did
+    (it shows the record as it is now; the statement is still in the box), never "reload
+    and try again"; it has refreshed (the other writer's line is listed), and the statement
+    kept is logged with one more tap."""
+    path = new_record(tmp_path / "game.txt")
+    with Server(path) as server:
+        page = phone(browser, server.url)
+        page.route("**/version*", lambda route: route.abort())     # the poll sees nothing
+        # the other writer logs Ána's turn; the page's statement is Βήτα's, next
+        typed = {"statement": "Βήτα: ?", "fix": "Βήτα asks Ζωή 2S-5S 1", "undo": "Ána: ?"}
+        want = "Βήτα asks Ζωή 2S-5S: 1" if action == "fix" else typed[action]
+        other = "Βήτα: ?" if action == "undo" else "Ána: ?"
+        box = statement_box(page)
+        box.fill(typed[action])
+        if action == "undo":
+            assert log(page).startswith("logged")
+        if action == "fix":
+            assert log(page).startswith("refused")
+        sleuth("log", str(path), other)                     # another writer
+        page.evaluate("() => { document.getElementById('status').textContent = ''; }")
+        button = {"statement": "Log", "undo": "Undo", "fix": f"Use: {want}"}[action]
+        page.get_by_role("button", name=button, exact=True).click()
+        page.wait_for_function("() => document.getElementById('status').textContent !== ''")
+        page.get_by_role("alert").filter(has_text="refreshed").wait_for()
+        page.wait_for_function(IDLE, polling="raf")
+        said = page.get_by_role("status").inner_text()
+        alert = page.get_by_role("alert").filter(has_text="refreshed").inner_text()
+        for text in (said, alert):
+            assert "reload" not in text.lower() and "try again" not in text.lower(), text
+            assert "changed" in text and "now" in text, text
+        lines = page.get_by_role("region", name="Lines", exact=True)
+        assert lines.get_by_text(other, exact=True).count() == 1          # refreshed
+        if action == "undo":
+            assert "Undo was not done" in said, said
+            assert path.read_text(encoding="utf-8").splitlines()[-1] == other
+            return
+        assert f"'{want}' is still in the Statement box" in said, said
+        assert "still in the box" in alert, alert
+        assert box.input_value() == want                    # nothing typed is lost
+        assert log(page).startswith("logged")
+        assert path.read_text(encoding="utf-8").splitlines()[-2:] == [other, want]
