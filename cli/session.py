@@ -283,6 +283,19 @@ def render_knowledge_change(before, after, game: str) -> list[str]:
     return out
 
 
+def read_as(session: Session, line: int | None, typed: str | None) -> list[str]:
+    """How the statement saved on ``line`` was read, as the program writes it (names as
+    'players:' spells them, cards canonical, an ask of all's counts with their players),
+    when that is not what was typed; else nothing."""
+    from solver.records import strip_comment
+
+    st = next((st for st in session.record.statements if st.line == line), None)
+    if st is None or not typed or " / " in typed:       # a held statement with its pair
+        return []
+    said = str(st.event)
+    return [] if said == strip_comment(typed)[0].strip() else [f"  read as: {said}"]
+
+
 def render_outcome(o: Outcome, session: Session, show_sheet: bool | str | None,
                    keys: str = "y") -> str:
     """What ``play`` says after one line; ``keys``: what accepts a refusal's one
@@ -297,6 +310,7 @@ def render_outcome(o: Outcome, session: Session, show_sheet: bool | str | None,
         out.append(o.message)
     if k == "accepted":
         out.append(f"saved line {o.line}: {o.statement}" + ("  (forced)" if o.forced else ""))
+        out += read_as(session, o.line, o.statement)
         if o.forced and o.conflict:
             out.append("  the record is now inconsistent ('undo' removes it):")
             out += render_conflict(o.conflict, o.line)[1:]
@@ -340,6 +354,8 @@ def render_outcome(o: Outcome, session: Session, show_sheet: bool | str | None,
             out.append(f"line {ln} was: {text}")
         out.append(f"line {o.line} is now: {o.statement}" if k == "edited"
                    else f"deleted line {o.line} (the lines after it move up one)")
+        if k == "edited":
+            out += read_as(session, o.line, o.statement)
         out += after_change(session, show_sheet)
     elif k == "whatif":
         out.append(f"what if: {o.statement}   (not saved)")

@@ -204,3 +204,29 @@ def test_a_page_is_redrawn_at_the_new_size_when_the_terminal_is_resized(tmp_path
                   and r[1] == "  file", "the page at 40x20", timeout=30)
     assert "(Enter: back to the sheet)" in rows and all(len(r) <= 40 for r in rows)
     assert "      11: Cleo suggests Mustard Pipe" in rows
+
+
+# ----- what was saved, as the program reads it ---------------------------------------------
+def test_a_statement_typed_otherwise_says_how_it_was_read(tmp_path):
+    """Names in another case, cards in lower case and an ask of all's bare counts were
+    echoed as typed ('saved line 9: ΧΛΌΗ asks all 6*: 0 1 0 0'), never saying who the
+    counts went to; 'log' says it as the program writes it."""
+    from click.testing import CliRunner
+
+    from cli.main import cli
+
+    p = tmp_path / "g.txt"
+    p.write_text("game: mystery-hand\nplayers: Аня Ben Χλόη dev 李\ndealer: 李\nme: Аня\n"
+                 "Аня holds: AS 2S 9H JD QC 4D 8S 3H 5C\nfaceup: 3C 7D 9S\n", encoding="utf-8")
+    typed = ["аня asks BEN 4h-7h: 4h 6h", "Ben asks Χλόη 5*: 2   # as typed",
+             "ΧΛΌΗ asks all 6*: 0 1 0 0", "edit 7 Аня asks Ben 4H-7H: 4h 6h"]
+    out = CliRunner().invoke(cli, ["play", str(p), "--no-sheet"],
+                             input="\n".join(typed) + "\n").output.split("\n")
+    at = out.index("saved line 7: аня asks BEN 4h-7h: 4h 6h")
+    assert out[at + 1] == "  read as: Аня asks Ben 4H-7H: 4H 6H"
+    at = out.index("saved line 8: Ben asks Χλόη 5*: 2   # as typed")
+    assert not out[at + 1].startswith("  read as")         # typed as it is written
+    at = out.index("saved line 9: ΧΛΌΗ asks all 6*: 0 1 0 0")
+    assert out[at + 1] == "  read as: Χλόη asks all 6*: Аня 0, Ben 1, dev 0, 李 0"
+    at = out.index("line 7 is now: Аня asks Ben 4H-7H: 4h 6h")
+    assert out[at + 1] == "  read as: Аня asks Ben 4H-7H: 4H 6H"
