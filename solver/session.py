@@ -551,7 +551,7 @@ class Session:
         pending, correction = self.pending, self.correction
         try:
             if not self._writes(raw):
-                return self._handle(line)
+                return self._handle(line, versioned=expect is not None)
             with record_lock(self.path):
                 if expect is not None:
                     try:
@@ -559,7 +559,7 @@ class Session:
                     except StaleError as e:
                         reloaded = self._sync_quietly()
                         return Outcome("refused", statement=raw, error=e, reloaded=reloaded)
-                return self._handle(line)
+                return self._handle(line, versioned=expect is not None)
         except StaleError as e:         # an editor saved the file while the line was checked
             self.pending, self.correction = pending, correction
             return Outcome("refused", statement=raw, error=e, reloaded=self._sync_quietly())
@@ -592,7 +592,9 @@ class Session:
         except SleuthError:
             return False
 
-    def _handle(self, line: str) -> Outcome:
+    def _handle(self, line: str, versioned: bool = False) -> Outcome:
+        """:meth:`handle` under the lock; ``versioned``: the line came with the version it
+        was decided on (checked already)."""
         raw = line.strip()
         fix, self.correction = self.correction, None
         if fix is not None and raw.lower() in ACCEPT:
@@ -614,11 +616,19 @@ class Session:
                 return Outcome("quit")
             if cmd == "help":
                 return Outcome("help", message=self.help_text())
+            shown = self.record
             try:
                 reloaded = self._sync()
             except SleuthError as e:
                 return Outcome("refused", "the file on disk no longer parses; fix it or "
                                "undo there first", error=e)
+            if reloaded and not versioned and self._moved(cmd, rest, shown):
+                # decided on the record as it was shown: another writer's lines have moved
+                # the last statement and the line numbers; never act on the wrong one
+                return Outcome("refused", statement=raw, reloaded=True, error=StaleError(
+                    f"not done: the record changed on disk before this '{cmd}' (another "
+                    "writer or an editor saved it; reloaded): look at it again, then type "
+                    "it again", text=raw, path=self.path))
             if cmd == "sheet":
                 out = Outcome("sheet")
             elif cmd == "undo":
@@ -661,6 +671,24 @@ class Session:
         out = self._submit_noting(raw)
         out.reloaded = reloaded
         return out
+
+    def _moved(self, cmd: str, rest: str, shown: Record) -> bool:
+        """Whether what ``cmd`` acts on differs between the record ``shown`` and the one
+        reloaded: the last statement (``undo``), line N or a line above it (``edit N``,
+        ``delete N``)."""
+        if cmd == "undo":
+            def last(rec: Record):
+                return (rec.statements[-1].line, rec.statements[-1].text) \
+                    if rec.statements else None
+            return last(shown) != last(self.record)
+        if cmd in ("edit", "delete"):
+            num = rest.partition(" ")[0]
+            if num.isascii() and num.isdigit():
+                n = int(num)
+                old = [(s.line, s.text) for s in shown.statements if s.line <= n]
+                new = [(s.line, s.text) for s in self.record.statements if s.line <= n]
+                return old != new
+        return False
 
     def _submit_noting(self, statement: str) -> Outcome:
         """:meth:`submit`, keeping the correction of a refusal that has exactly one."""

@@ -309,3 +309,38 @@ def test_serve_stops_as_every_command_does(record, sig, code, line):
     got, err = ended(p, sig)
     assert got == code and err.splitlines() == [line], (got, err)
     assert turn_lines(record) == ["turn: Ben"]
+
+
+# ----- undo, edit and delete typed against a record another writer has changed ------------
+
+@pytest.mark.parametrize("line", ["undo", "delete 6", "edit 6 turn: Cleo"])
+def test_play_does_not_undo_or_edit_another_writers_line(record, line):
+    """``play``'s ``undo`` removed the last statement on disk, which another writer had
+    just saved; ``edit N``/``delete N`` acted on line N after an editor had inserted a line
+    above it.  The session reloads and refuses; typed again (now against what it shows) it
+    is done."""
+    s = Session(str(record))
+    assert s.handle("turn: Ben").kind == "accepted"              # line 5
+    assert s.handle("turn: Dev").kind == "accepted"              # line 6
+    if line == "undo":
+        log_statement(str(record), "turn: Ana   # another terminal")
+    else:                                                         # above line 6
+        record.write_text(HEADER + "turn: Cleo   # an editor\nturn: Ben\nturn: Dev\n")
+    before = record.read_bytes()
+    out = s.handle(line)
+    assert out.kind == "refused" and isinstance(out.error, StaleError), out
+    assert out.reloaded and "changed on disk" in str(out.error)
+    assert record.read_bytes() == before
+    assert s.handle(line).kind in ("undone", "deleted", "edited")
+
+
+def test_play_undoes_and_edits_as_before_when_only_lines_below_moved(record):
+    s = Session(str(record))
+    for stmt in ("turn: Ben", "turn: Dev"):
+        assert s.handle(stmt).kind == "accepted"
+    log_statement(str(record), "turn: Ana   # another terminal")
+    out = s.handle("edit 6 turn: Cleo")                 # line 6 is what the session showed
+    assert out.kind == "edited" and out.reloaded
+    assert turn_lines(record) == ["turn: Ben", "turn: Cleo", "turn: Ana   # another terminal"]
+    assert s.handle("undo").kind == "undone"            # (nothing moved since)
+    assert turn_lines(record) == ["turn: Ben", "turn: Cleo"]
