@@ -154,3 +154,78 @@ def test_a_change_on_a_record_changed_elsewhere_is_explained_and_kept(browser, t
         assert box.input_value() == want                    # nothing typed is lost
         assert log(page).startswith("logged")
         assert path.read_text(encoding="utf-8").splitlines()[-2:] == [other, want]
+
+
+def renamed(tmp_path, sample: str, names: dict[str, str]):
+    """A copy of ``samples/<sample>`` with its players renamed (``names``: old -> new)."""
+    import re
+
+    from tests.serve_harness import ROOT
+
+    text = (ROOT / "samples" / sample).read_text(encoding="utf-8")
+    for old, new in names.items():
+        text = re.sub(rf"\b{old}\b", new, text)
+    path = tmp_path / "game.txt"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def shortened(page) -> dict[str, str]:
+    """The key under the grid: each shortened name and the name in full."""
+    key = page.locator("#live .name-key")
+    if not key.count():
+        return {}
+    text = key.inner_text().removeprefix("Names shortened: ")
+    return dict(part.split(" = ") for part in text.split("; "))
+
+
+# the text a head shows on screen (not its part for screen readers only, moved off screen)
+SEEN = ("e => [...e.childNodes].filter((n) => n.nodeType === 3"
+        " || getComputedStyle(n).position !== 'absolute').map((n) => n.textContent).join('')")
+LONG = {"Ben": "Bartholomew", "Cleo": "Cleopatra", "Eli": "Elisabetta"}
+
+
+def test_long_names_in_a_grids_cells_are_read_whole_or_through_the_key(browser, tmp_path):
+    """At 360 px, with the entry panel open (the compact grid) and folded: a cell holding a
+    long name (Mystery Hand's holder) shows it whole, not cut ("Bartholo..."): in full,
+    else shortened with the key under the grid giving the full name; the cell's
+    accessible name stays whole; the page does not scroll sideways."""
+    from tests.serve_harness import sheet_names
+
+    path = renamed(tmp_path, "mystery-hand/five-players-ana.txt", LONG)
+    with Server(path) as server:
+        page = phone(browser, server.url)
+        for folded in (False, True):
+            if folded:
+                page.get_by_role("button", name="Entry", exact=True).click()
+                page.wait_for_function(IDLE, polling="raf")
+            key = shortened(page)
+            held = [n for n in sheet_names(page) if n.split(": ")[1] in LONG.values()]
+            assert any(n.endswith("Bartholomew") for n in held), held
+            sheet = page.get_by_role("table", name="Sheet", exact=True)
+            for name in held:
+                cell = sheet.get_by_role("cell", name=name, exact=True)
+                whole = name.split(": ")[1]
+                shown = cell.inner_text().strip()
+                assert shown == whole or key.get(shown) == whole, (name, shown, key)
+                assert cell.locator(".cell").evaluate(
+                    "e => e.scrollWidth <= e.clientWidth"), (name, shown, folded)
+            assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def test_long_names_in_a_grids_column_heads_are_read_whole_or_through_the_key(browser,
+                                                                               tmp_path):
+    """Clue's notebook at 360 px: a column head of a long player's name is named in full
+    (a screen reader hears "Bartholomew") and shows it whole or shortened with the key,
+    never cut."""
+    path = renamed(tmp_path, "clue/three-players.txt", LONG)
+    with Server(path) as server:
+        page = phone(browser, server.url)
+        key = shortened(page)
+        sheet = page.get_by_role("table", name="Sheet", exact=True)
+        for whole in ("Bartholomew", "Cleopatra"):
+            head = sheet.get_by_role("columnheader", name=whole, exact=True)
+            assert head.count() == 1, whole
+            shown = head.evaluate(SEEN).strip()
+            assert shown == whole or key.get(shown) == whole, (whole, shown, key)
+            assert head.evaluate("e => e.scrollWidth <= e.clientWidth"), (whole, shown)

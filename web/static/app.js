@@ -50,6 +50,7 @@
       const n = document.createElement(text ? "span" : "button");
       n.className = "cell";
       n.dataset.card = c.dataset.card;
+      if (c.dataset.full !== undefined) n.dataset.full = c.dataset.full;
       if (!text) {
         n.type = "button";
         n.setAttribute("aria-label", c.parentElement.getAttribute("aria-label"));
@@ -59,8 +60,75 @@
     });
     const hint = document.querySelector("#live .cell-hint");
     if (hint) hint.hidden = !document.querySelector("#live table.sheet.grid span.cell");
+    fitNames();
   }
   phone.addEventListener("change", fitCells);
+  window.addEventListener("resize", fitNames);
+
+  // A player's name too long for its place in the grid (Mystery Hand's holder in a cell,
+  // Clue's column head) is shown in a smaller font and, if it still does not fit, as the
+  // longest prefix that fits and no other player's name starts with ("Barthol."), the key
+  // under the grid giving it in full. The accessible names stay whole (a cell's is on it,
+  // a column head keeps the name for screen readers beside the shortened one).
+  function fitNames() {
+    const old = document.querySelector("#live .name-key");
+    if (old) old.remove();
+    const grid = document.querySelector("#live table.sheet.grid");
+    if (!grid || !E) return;
+    const groups = new Map();               // the same text is as wide in every cell
+    for (const el of grid.querySelectorAll(".cell, thead th")) {
+      if (el.dataset.full === undefined) el.dataset.full = el.textContent;
+      const full = el.dataset.full;
+      if (!E.names.includes(full.replace(/^m:/, ""))) continue;     // "m:Ana": Ana's mystery
+      if (!groups.has(full)) groups.set(full, []);
+      groups.get(full).push(el);
+    }
+    const key = [];
+    for (const [full, els] of groups) {
+      const el = els[0];
+      let shown = full;
+      nameIn(el, full, full, false);
+      if (!fits(el)) {
+        nameIn(el, full, full, true);
+        if (!fits(el)) {
+          const lead = full.startsWith("m:") ? "m:" : "";
+          const name = full.slice(lead.length);
+          const chars = Array.from(name);
+          const others = E.names.filter((n) => n !== name).map(fold);
+          for (let k = chars.length - 1; k >= 1; k--) {
+            const start = chars.slice(0, k).join("");
+            if (others.some((o) => o.startsWith(fold(start)))) break;   // not one player's
+            shown = lead + start + ".";
+            nameIn(el, full, shown, true);
+            if (fits(el)) break;
+          }
+          if (shown !== full) key.push(shown.slice(lead.length) + " = " + name);
+        }
+      }
+      for (const other of els) nameIn(other, full, shown, shown !== full || el.classList.contains("tight"));
+    }
+    if (key.length) {
+      const p = document.createElement("p");
+      p.className = "name-key";
+      p.textContent = "Names shortened: " + [...new Set(key)].join("; ");
+      grid.after(p);
+    }
+  }
+
+  function fits(el) { return el.scrollWidth <= el.clientWidth; }
+
+  // ``shown`` in place of the name ``full``; a column head keeps ``full`` for screen readers
+  function nameIn(el, full, shown, tight) {
+    el.classList.toggle("tight", tight);
+    if (shown === full || el.tagName !== "TH") { el.textContent = shown; return; }
+    const seen = document.createElement("span");
+    seen.setAttribute("aria-hidden", "true");
+    seen.textContent = shown;
+    const heard = document.createElement("span");
+    heard.className = "sr";
+    heard.textContent = full;
+    el.replaceChildren(seen, heard);
+  }
   document.addEventListener("click", (ev) => {
     const b = ev.target.closest && ev.target.closest("#live button.cell");
     if (b) act("why " + b.dataset.card);
