@@ -239,7 +239,18 @@ def saving(path: str, expect: str | None, statement: str, change):
                 return change(text)
             except StaleError:      # saved by an editor meanwhile: check it again
                 continue
-        return change(current_text(path, expect, statement))
+        try:
+            return change(current_text(path, expect, statement))
+        except StaleError as e:
+            raise quoting(e, statement) from None
+
+
+def quoting(e: SleuthError, text: str) -> SleuthError:
+    """``e`` quoting ``text`` (what was typed), unless it quotes something already."""
+    if e.text is None and text:
+        e.text = printable(text)
+        e.args = (e._render(),)
+    return e
 
 
 def append_statement(path: str, statement: str, *, force: bool = False,
@@ -562,7 +573,8 @@ class Session:
                 return self._handle(line, versioned=expect is not None)
         except StaleError as e:         # an editor saved the file while the line was checked
             self.pending, self.correction = pending, correction
-            return Outcome("refused", statement=raw, error=e, reloaded=self._sync_quietly())
+            return Outcome("refused", statement=raw, error=quoting(e, raw),
+                           reloaded=self._sync_quietly())
         except FileError as e:
             self.pending, self.correction = pending, correction
             return Outcome("refused", "not saved: the file could not be written",

@@ -80,6 +80,24 @@ def test_log_does_not_write_over_an_editors_save_made_during_its_check(
     assert len(editor_saves_during_the_check) == 3          # checked twice, then once
 
 
+def test_log_refuses_when_an_editor_saves_during_every_check(record, monkeypatch):
+    """Checked again up to three times, then refused with a message quoting the statement;
+    every line the editor saved is kept."""
+    real = session_mod.check_record
+
+    def check(rec):
+        with open(record, "a", encoding="utf-8") as f:
+            f.write(EDITED + "\n")
+        return real(rec)
+
+    monkeypatch.setattr(session_mod, "check_record", check)
+    with pytest.raises(StaleError) as got:
+        log_statement(str(record), "turn: Ben")
+    assert str(got.value).startswith(f"{record}: not saved: the record changed on disk")
+    assert str(got.value).endswith(": 'turn: Ben'")
+    assert turn_lines(record) == [EDITED] * 3
+
+
 def test_replace_does_not_write_over_an_editors_save_made_during_its_check(
         record, editor_saves_during_the_check, monkeypatch):
     record.write_text(HEADER + "turn: Ben\n")
@@ -95,6 +113,7 @@ def test_play_and_serve_refuse_a_line_whose_check_an_editor_saved_over(
     out = s.handle("turn: Ben")
     assert out.kind == "refused" and isinstance(out.error, StaleError), out
     assert "changed on disk" in str(out.error) and str(record) in str(out.error)
+    assert str(out.error).endswith(": 'turn: Ben'")
     assert turn_lines(record) == [EDITED]
     assert s.text == record.read_text()
     assert s.handle("turn: Ben", expect=s.version).kind == "accepted"

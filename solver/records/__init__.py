@@ -763,7 +763,7 @@ def _unchanged(path: str, base: str) -> None:
     if not same:
         raise StaleError("not saved: the record changed on disk while this change was being "
                          "checked (an editor saved it?); nothing was written: look at the "
-                         "record again and retry", text=path)
+                         "record again and retry", path=path)
 
 
 def _starts_with_bom(path: str) -> bool:
