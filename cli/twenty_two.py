@@ -45,7 +45,8 @@ def _risk(r) -> str:
 def _header(a) -> list[str]:
     who = a.view if a.view else "public (spectator)"
     variant = ", ".join(a.options.names()) or "standard"
-    lines = [f"Twenty-Two ({variant}) — view: {who}; {a.statements} statements"]
+    lines = [f"Twenty-Two ({variant}) — view: {who}; {a.statements} statement"
+             + ("" if a.statements == 1 else "s")]
     if a.deal_number:
         lines.append(f"Hand {a.deal_number}: dealt by {a.dealer}, "
                      f"{', '.join(f'{p} {a.sizes.get(p, 0)}' for p in a.receivers)} card(s); "

@@ -230,3 +230,10 @@ def test_a_statement_typed_otherwise_says_how_it_was_read(tmp_path):
     assert out[at + 1] == "  read as: Χλόη asks all 6*: Аня 0, Ben 1, dev 0, 李 0"
     at = out.index("line 7 is now: Аня asks Ben 4H-7H: 4h 6h")
     assert out[at + 1] == "  read as: Аня asks Ben 4H-7H: 4H 6H"
+
+
+def test_twenty_two_says_1_statement(tmp_path):
+    p = tmp_path / "g.txt"
+    p.write_text("game: twenty-two\nplayers: Аня Ben 李\nme: Аня\n李 deals 7\n", encoding="utf-8")
+    rows = board(p, (80, 24))
+    assert "Twenty-Two (standard) — view: Аня; 1 statement" in rows
