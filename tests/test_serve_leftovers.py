@@ -229,3 +229,100 @@ def test_long_names_in_a_grids_column_heads_are_read_whole_or_through_the_key(br
             shown = head.evaluate(SEEN).strip()
             assert shown == whole or key.get(shown) == whole, (whole, shown, key)
             assert head.evaluate("e => e.scrollWidth <= e.clientWidth"), (whole, shown)
+
+
+def cut(tmp_path, sample: str, lines: int):
+    """The first ``lines`` lines of ``samples/<sample>``: a record stopped mid-game."""
+    from tests.serve_harness import ROOT
+
+    text = (ROOT / "samples" / sample).read_text(encoding="utf-8").splitlines()[:lines]
+    path = tmp_path / "game.txt"
+    path.write_text("\n".join(text) + "\n", encoding="utf-8")
+    return path
+
+
+def tap(entry, group: str, name: str) -> None:
+    entry.get_by_role("group", name=group, exact=True).get_by_role(
+        "button", name=name, exact=True).click()
+
+
+def offered(entry, group: str) -> list[str]:
+    buttons = entry.get_by_role("group", name=group, exact=True).get_by_role("button")
+    return [buttons.nth(i).inner_text().strip().lstrip("\u2713 ")
+            for i in range(buttons.count())]
+
+
+def test_mysteriums_hour_crow_and_groups_by_taps(browser, tmp_path):
+    """Mysterium's "hour 3" (the next hour only, MY-15), "crow: 2" (or "crow", the whole
+    hand, MY-9) and "group 1: Ana" (the groups and psychics not numbered yet, MY-16) are
+    built by taps from the Table's keywords, and logged as built."""
+    path = cut(tmp_path, "mysterium/five-players-won.txt", 49)       # hour 2 is over
+    with Server(path) as server:
+        page = phone(browser, server.url)
+        entry = page.get_by_role("group", name="Tap entry", exact=True)
+        box = statement_box(page)
+        tap(entry, "Table", "hour")
+        assert offered(entry, "Which hour") == ["3"]
+        tap(entry, "Which hour", "3")
+        assert box.input_value() == "hour 3"
+        assert log(page).startswith("logged")
+        tap(entry, "Table", "crow")
+        assert box.input_value() == "crow"                              # the whole hand
+        assert offered(entry, "Crow: cards discarded")[:3] == ["whole hand", "1", "2"]
+        tap(entry, "Crow: cards discarded", "2")
+        assert box.input_value() == "crow: 2"
+        assert log(page).startswith("logged")
+        assert path.read_text(encoding="utf-8").splitlines()[-2:] == ["hour 3", "crow: 2"]
+    path = cut(tmp_path, "mysterium/five-players-won.txt", 80)       # the epilogue begins
+    with Server(path) as server:
+        page = phone(browser, server.url)
+        entry = page.get_by_role("group", name="Tap entry", exact=True)
+        box = statement_box(page)
+        tap(entry, "Table", "group")
+        assert offered(entry, "Which group") == ["1", "2", "3", "4"]
+        tap(entry, "Which group", "1")
+        assert box.input_value() == "group 1:"
+        assert offered(entry, "Whose group") == ["Ana", "Ben", "Cleo", "Dev"]
+        tap(entry, "Whose group", "Ana")
+        assert box.input_value() == "group 1: Ana"
+        assert log(page).startswith("logged")
+        tap(entry, "Table", "group")
+        assert offered(entry, "Which group") == ["2", "3", "4"]
+        tap(entry, "Which group", "2")
+        assert offered(entry, "Whose group") == ["Ben", "Cleo", "Dev"]
+
+
+def test_hands_round_by_taps(browser, tmp_path):
+    """Hand's scoring statement (HR-37, HR-38) by taps: the round, who went out and how,
+    then each opponent's penalty (no-meld, or points digit by digit); "unscored stock"
+    (HR-35) in two taps. Each is logged as built."""
+    path = tmp_path / "game.txt"
+    sleuth("new", "hand", str(path), "--players", "Ana Ben Cleo", "--me", "Ana")
+    with Server(path) as server:
+        page = phone(browser, server.url)
+        entry = page.get_by_role("group", name="Tap entry", exact=True)
+        box = statement_box(page)
+        tap(entry, "Table", "round")
+        assert offered(entry, "Which round") == ["1"]
+        tap(entry, "Which round", "1")
+        assert box.input_value() == "round 1:"
+        tap(entry, "Who went out", "Ana")
+        tap(entry, "How", "partial")
+        assert box.input_value().rstrip() == "round 1: Ana out partial;"
+        for digit in ("4", "6"):
+            tap(entry, "Penalty: Ben", digit)
+        entry.get_by_role("group", name="Penalty: Ben", exact=True).get_by_role(
+            "button", name="Take back a digit", exact=True).click()
+        tap(entry, "Penalty: Ben", "5")
+        tap(entry, "Penalty: Cleo", "no-meld")
+        assert box.input_value() == "round 1: Ana out partial; Ben 45, Cleo no-meld"
+        assert entry.get_by_role("group", name="Penalty: Ana", exact=True).count() == 0
+        assert log(page).startswith("logged")
+        tap(entry, "Table", "round")
+        assert offered(entry, "Which round") == ["2"]
+        tap(entry, "Which round", "2")
+        tap(entry, "Or", "unscored stock")
+        assert box.input_value() == "round 2: unscored stock"
+        assert log(page).startswith("logged")
+        assert path.read_text(encoding="utf-8").splitlines()[-2:] == [
+            "round 1: Ana out partial; Ben 45, Cleo no-meld", "round 2: unscored stock"]

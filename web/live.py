@@ -414,9 +414,53 @@ def entry_data(session, held: dict[str, list[str]] | None = None) -> dict[str, A
             "follows": [[k, [list(s) for s in slots], list(ans)] for k, slots, ans in v.follows],
             "turn": turn, "may_act": may, "range_cards": range_cards(rec, v.ranges),
             "groups": card_groups(rec), "refute_all": refutes_all(rec),
-            "worded": worded(session.game, v.follows),
+            "worded": worded(session.game, v.follows), "leads": lead_data(rec),
             "asks": literature_asks(rec, session.view, held or {})
             if rec.game == "literature" else {}}
+
+
+def lead_data(record) -> dict[str, Any]:
+    """What the tap entry offers after a lead keyword that the vocabulary gives no slots
+    (its numbers and names come from the game's state): Mysterium's ``hour N`` (the next
+    hour, MY-15), ``crow`` or ``crow: N`` (1 to the ghost's hand, MY-9), ``group N: P``
+    (the groups not numbered yet and the psychics whose group is not, MY-16),
+    ``verdict: N`` and ``culprit: N`` (MY-21, MY-22); Hand's ``round N: ...`` (the next
+    round, the partners left out of the penalties, the Full Hand bonuses and
+    ``stock`` the variant allows: HR-37..HR-42, HR-57, HR-59).  Empty where the record
+    cannot be replayed (the taps then offer what the grammar allows)."""
+    try:
+        if record.game == "mysterium":
+            from solver.mysterium.engine import replay
+            from solver.mysterium.options import LAST_HOUR
+
+            play = replay(record)
+            r = play.roster
+            named = {g.psychic for g in play.groups.values() if g.psychic}
+            whole = r.options.crow_discard == "whole-hand"
+            on = play.phase in ("setup", "investigation") and play.hour < LAST_HOUR
+            return {"hour": [play.hour + 1] if on else [],
+                    "crow": [] if whole else list(range(1, play.ghost_hand + 1)),
+                    "groups": [n for n in range(1, r.n_groups + 1) if n not in play.groups],
+                    "all_groups": list(range(1, r.n_groups + 1)),
+                    "psychics": [p for p in r.psychics if p not in named]}
+        if record.game == "hand":
+            from solver.hand.analysis import score_sheet
+            from solver.hand.engine import team_pairs
+            from solver.hand.options import HandOptions
+
+            o = HandOptions.of(record.header)
+            partner = {}
+            for a, b in team_pairs(record.header, o) or ():
+                partner[a], partner[b] = b, a
+            bonuses = [name for name, on in (("wild-discard", o.bonus_wild_discard),
+                                             ("two-wilds", o.bonus_two_wilds),
+                                             ("colour", o.bonus_colour),
+                                             ("suit", o.bonus_suit)) if on]
+            return {"round": score_sheet(record).next_round, "partner": partner,
+                    "bonuses": bonuses, "stock": o.stock_end == "penalties"}
+    except SleuthError:
+        pass
+    return {}
 
 
 def worded(game, follows) -> list[str]:

@@ -570,6 +570,7 @@
       clueSuggestion(p);
       return;
     }
+    if (!p.actor && leadChoices(p)) return;
     const s = spec(p.verb || "");
     if (!s) {
       if (p.words.length === 1 && p.words[0].endsWith(":")) return;   // "Ben: ?"
@@ -699,6 +700,116 @@
         const direct = colonNext(s) && !whose(k);
         g.append(button(k, () => put(direct ? k + ":" : k)));
       }
+    }
+  }
+
+  // Lead keywords whose numbers and names come from the game's state (web/live.py
+  // lead_data; without it what the grammar allows): Mysterium's "hour 3", "crow" (the whole
+  // hand) or "crow: 2", "group 1: Ana", "verdict: 2", "culprit: 2"; Hand's round. True
+  // where the keyword is one of them (its choices drawn).
+  function leadChoices(p) {
+    const k = (p.verb || "").toLowerCase();
+    const L = E.leads || {};
+    const upto = (n) => Array.from({ length: n }, (_, i) => String(i + 1));
+    const ans = p.answer === null ? null : p.answer.trim();
+    const numbers = (title, ns, make, on) => {
+      const g = group(title);
+      for (const n of ns.map(String)) g.append(button(n, () => put(make(n)), on === n));
+    };
+    if (E.game === "hand" && k === "round") { roundChoices(p, L, upto); return true; }
+    if (E.game !== "mysterium" || !["hour", "crow", "group", "verdict", "culprit"].includes(k)) return false;
+    if (k === "hour") {
+      if (!p.rest.length && ans === null) numbers("Which hour", L.hour || upto(7), (n) => "hour " + n);
+    } else if (k === "crow") {
+      if (p.rest.length) return true;
+      const g = group("Crow: cards discarded");
+      g.append(button("whole hand", () => put("crow"), ans === null));
+      for (const n of (L.crow || upto(7)).map(String)) {
+        g.append(button(n, () => put("crow: " + n), ans === n));
+      }
+    } else if (k === "group") {
+      if (!p.rest.length && ans === null) {
+        numbers("Which group", L.groups || upto(E.names.length), (n) => "group " + n + ":");
+      } else if (p.rest.length === 1) {
+        choiceList("Whose group", L.psychics || E.names,
+          (w) => put(compose(p, p.head, w)), "", ans ? [ans] : []);
+      }
+    } else if (!p.rest.length) {                       // verdict, culprit
+      numbers("Which group", L.all_groups || upto(E.names.length), (n) => k + ": " + n, ans);
+    }
+    return true;
+  }
+
+  // Hand's scoring statement (HR-37..HR-42, docs/hand.md): "round 2: Ana out partial; Ben
+  // 45, Cleo no-meld", "round 2: unscored stock", "round 2: unscored redeal Ana". The
+  // round, who went out and how (the Full Hand's bonuses the variant allows), then each
+  // opponent's penalty (the winner's partner has none): no-meld, or its points digit by
+  // digit (cards left are typed).
+  function roundChoices(p, L, upto) {
+    if (!p.rest.length && p.answer === null) {
+      const rounds = "round" in L ? (L.round ? [L.round] : []) : upto(7);
+      const g = group("Which round");
+      for (const n of rounds.map(String)) g.append(button(n, () => put("round " + n + ":")));
+      return;
+    }
+    if (p.rest.length !== 1) return;                // "round 2 dealer Ben ...": typed
+    const ans = (p.answer || "").trim();
+    const [outPart, ...more] = ans.split(";");
+    const out = outPart.trim().split(/\s+/).filter(Boolean);
+    const write = (text) => put(compose(p, p.head, text));
+    if (!out.length) {
+      choiceList("Who went out", E.names, (w) => write(w + " out"), "");
+      const g = group("Or");
+      for (const w of ["unscored stock", "unscored redeal"].concat(L.stock ? ["stock"] : [])) {
+        g.append(button(w, () => write(w === "stock" ? "stock; " : w)));
+      }
+      return;
+    }
+    if (out[0] === "unscored") {
+      if (out[1] === "redeal" && out.length === 2) {
+        choiceList("Who asked for it (or none)", E.names, (w) => write("unscored redeal " + w), "");
+      }
+      return;
+    }
+    const stock = out.length === 1 && out[0] === "stock";
+    const winner = stock ? null : out[0];
+    if (!stock && (out[1] !== "out" || !E.names.includes(winner))) return;   // typed
+    if (!stock && out.length === 2) {
+      const g = group("How");
+      for (const w of ["partial", "full-hand"]) g.append(button(w, () => write(winner + " out " + w + "; ")));
+      return;
+    }
+    if (!stock && out[2] === "full-hand" && (L.bonuses || []).length) {
+      const have = out.slice(3);
+      choiceList("Bonuses", L.bonuses, (w) => {
+        const now = have.includes(w) ? have.filter((x) => x !== w) : have.concat([w]);
+        write([winner, "out", "full-hand"].concat(now).join(" ") + "; " + more.join(";").trim());
+      }, "", have);
+    }
+    const partner = (L.partner || {})[winner];
+    const opponents = E.names.filter((n) => n !== winner && n !== partner);
+    const pens = new Map();
+    for (const part of more.join(";").split(",")) {
+      const w = part.trim().split(/\s+/).filter(Boolean);
+      if (w.length >= 2 && E.names.includes(w[0])) pens.set(w[0], w.slice(1).join(" "));
+    }
+    const setPen = (who, value) => {
+      if (value) pens.set(who, value); else pens.delete(who);
+      const order = opponents.concat([...pens.keys()].filter((n) => !opponents.includes(n)));
+      const listed = order.filter((n) => pens.has(n)).map((n) => n + " " + pens.get(n));
+      write(outPart.trim() + "; " + listed.join(", "));
+    };
+    for (const who of opponents) {
+      const now = pens.get(who) || "";
+      const points = /^\d+$/.test(now) ? now : "";
+      const g = group("Penalty: " + who, "penalty");
+      g.append(button("no-meld", () => setPen(who, "no-meld"), now === "no-meld"));
+      for (const d of ["1", "2", "3", "4", "5", "6", "7", "8", "9", "0"]) {
+        g.append(button(d, () => setPen(who, points + d)));
+      }
+      const back = button("\u232B", () => setPen(who, points.slice(0, -1)));
+      back.setAttribute("aria-label", "Take back a digit");
+      g.append(back);
     }
   }
 
