@@ -365,11 +365,10 @@ def _log_over(path: str, text: str, statement: str, force: bool) -> Logged:
 def statement_line(text: str, line, path: str | None = None) -> int:
     """``line`` (an int or its text) as the record line of a statement of ``text`` --
     else a ``NotationError`` that says which lines hold statements."""
-    try:
-        n = int(str(line).strip())
-    except ValueError:
-        raise NotationError("expected a line number (the 'line N' of the messages)",
-                            text=str(line), path=path) from None
+    if not re.fullmatch(r"-?[0-9]+", str(line).strip()):   # (int() takes '５', '1_0', '+5')
+        raise NotationError("expected a line number written 0-9 (the 'line N' of the "
+                            "messages)", text=str(line), path=path)
+    n = int(str(line).strip())
     rec = parse_record(text, path, validate=False)
     lines = [st.line for st in rec.statements]
     if n not in lines:

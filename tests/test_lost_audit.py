@@ -363,3 +363,18 @@ def test_play_undoes_and_edits_as_before_when_only_lines_below_moved(record):
     assert turn_lines(record) == ["turn: Ben", "turn: Cleo", "turn: Ana   # another terminal"]
     assert s.handle("undo").kind == "undone"            # (nothing moved since)
     assert turn_lines(record) == ["turn: Ben", "turn: Cleo"]
+
+
+@pytest.mark.parametrize("number", ["５", "1_0", "+5", "٥"])
+def test_a_line_number_is_written_0_9(record, number):
+    """``int()`` read ``edit ５ ...`` as line 5 and ``edit 1_0`` as line 10: a line number,
+    as every number of a record, is written with the digits 0-9."""
+    record.write_text(HEADER + "".join(f"turn: {p}\n" for p in ("Ben", "Cleo") * 3))
+    before = record.read_bytes()
+    s = Session(str(record))
+    for line in (f"edit {number} turn: Dev", f"delete {number}"):
+        out = s.handle(line)
+        assert out.kind == "refused" and "0-9" in str(out.error), (line, out)
+    with pytest.raises(SleuthError):
+        replace_statement(str(record), number, "turn: Dev")
+    assert record.read_bytes() == before
