@@ -255,7 +255,8 @@ def offered(entry, group: str) -> list[str]:
 def test_mysteriums_hour_crow_and_groups_by_taps(browser, tmp_path):
     """Mysterium's "hour 3" (the next hour only, MY-15), "crow: 2" (or "crow", the whole
     hand, MY-9) and "group 1: Ana" (the groups and psychics not numbered yet, MY-16) are
-    built by taps from the Table's keywords, and logged as built."""
+    built by taps from the Table's keywords, a vote "Ana votes 3" (MY-20) from the
+    player's verbs, and logged as built."""
     path = cut(tmp_path, "mysterium/five-players-won.txt", 49)       # hour 2 is over
     with Server(path) as server:
         page = phone(browser, server.url)
@@ -290,6 +291,16 @@ def test_mysteriums_hour_crow_and_groups_by_taps(browser, tmp_path):
         assert offered(entry, "Which group") == ["2", "3", "4"]
         tap(entry, "Which group", "2")
         assert offered(entry, "Whose group") == ["Ben", "Cleo", "Dev"]
+    path = cut(tmp_path, "mysterium/five-players-won.txt", 86)       # the groups numbered
+    with Server(path) as server:
+        page = phone(browser, server.url)
+        entry = page.get_by_role("group", name="Tap entry", exact=True)
+        tap(entry, "Who acts", "Ana")
+        tap(entry, "Or", "votes")
+        assert offered(entry, "Votes for group") == ["1", "2", "3", "4"]
+        tap(entry, "Votes for group", "3")
+        assert statement_box(page).input_value() == "Ana votes 3"
+        assert log(page).startswith("logged")
 
 
 def test_hands_round_by_taps(browser, tmp_path):

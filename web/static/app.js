@@ -570,7 +570,7 @@
       clueSuggestion(p);
       return;
     }
-    if (!p.actor && leadChoices(p)) return;
+    if (leadChoices(p)) return;
     const s = spec(p.verb || "");
     if (!s) {
       if (p.words.length === 1 && p.words[0].endsWith(":")) return;   // "Ben: ?"
@@ -705,17 +705,26 @@
 
   // Lead keywords whose numbers and names come from the game's state (web/live.py
   // lead_data; without it what the grammar allows): Mysterium's "hour 3", "crow" (the whole
-  // hand) or "crow: 2", "group 1: Ana", "verdict: 2", "culprit: 2"; Hand's round. True
-  // where the keyword is one of them (its choices drawn).
+  // hand) or "crow: 2", "group 1: Ana", "verdict: 2", "culprit: 2", and a psychic's vote
+  // "Ana votes 2" (MY-20); Hand's round. True where the keyword is one of them (its
+  // choices drawn).
   function leadChoices(p) {
     const k = (p.verb || "").toLowerCase();
     const L = E.leads || {};
     const upto = (n) => Array.from({ length: n }, (_, i) => String(i + 1));
     const ans = p.answer === null ? null : p.answer.trim();
     const numbers = (title, ns, make, on) => {
+      if (!ns.length) return;                         // none left (the clock has stopped)
       const g = group(title);
       for (const n of ns.map(String)) g.append(button(n, () => put(make(n)), on === n));
     };
+    if (E.game === "mysterium" && p.actor && k === "votes") {
+      if (!p.rest.length) {
+        numbers("Votes for group", L.all_groups || upto(E.names.length), (n) => p.actor + " votes " + n);
+      }
+      return true;
+    }
+    if (p.actor) return false;
     if (E.game === "hand" && k === "round") { roundChoices(p, L, upto); return true; }
     if (E.game !== "mysterium" || !["hour", "crow", "group", "verdict", "culprit"].includes(k)) return false;
     if (k === "hour") {
@@ -748,6 +757,7 @@
   function roundChoices(p, L, upto) {
     if (!p.rest.length && p.answer === null) {
       const rounds = "round" in L ? (L.round ? [L.round] : []) : upto(7);
+      if (!rounds.length) return;                     // the game is over
       const g = group("Which round");
       for (const n of rounds.map(String)) g.append(button(n, () => put("round " + n + ":")));
       return;
