@@ -200,7 +200,7 @@ def new(game, record, players, me, variant, dealer, extra, force):
 @click.argument("statement", nargs=-1, required=True)
 @click.option("--force", is_flag=True,
               help="Save even if it contradicts the record (it must still parse and be legal).")
-@click.option("--replace", type=int, metavar="N",
+@click.option("--replace", metavar="N",
               help="Replace the statement on line N instead of appending (the whole record "
               "is re-checked).")
 @handle_errors()
@@ -224,8 +224,9 @@ def log(record, statement, force, replace):
     from solver.session import log_statement, replace_statement   # (not for analyze)
 
     if replace is not None:
-        with working(f"checking {record}"):
+        with working(f"checking {record}"):      # (the line number checked there: 0-9)
             rec, old = replace_statement(record, replace, " ".join(statement), force=force)
+        replace = int(replace)
         click.echo(f"replaced line {replace}: {old}\n      with: "
                    + next(st.text for st in rec.statements if st.line == replace))
         if force:

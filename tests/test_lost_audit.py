@@ -377,4 +377,6 @@ def test_a_line_number_is_written_0_9(record, number):
         assert out.kind == "refused" and "0-9" in str(out.error), (line, out)
     with pytest.raises(SleuthError):
         replace_statement(str(record), number, "turn: Dev")
+    r = sleuth("log", record, "--replace", number, "turn: Dev")
+    assert r.returncode == 2 and "0-9" in r.stderr and f"'{number}'" in r.stderr, r.stderr
     assert record.read_bytes() == before
