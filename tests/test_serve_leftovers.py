@@ -5,6 +5,7 @@ the statements that had none (Mysterium's hour, crow and groups, Hand's round)."
 from __future__ import annotations
 
 import socket
+from contextlib import contextmanager
 
 import pytest
 
@@ -241,6 +242,14 @@ def cut(tmp_path, sample: str, lines: int):
     return path
 
 
+@contextmanager
+def tap_page(browser, path):
+    """``path`` served, and a phone's page of it: the page, its tap entry and its box."""
+    with Server(path) as server:
+        page = phone(browser, server.url)
+        yield page, page.get_by_role("group", name="Tap entry", exact=True), statement_box(page)
+
+
 def tap(entry, group: str, name: str) -> None:
     entry.get_by_role("group", name=group, exact=True).get_by_role(
         "button", name=name, exact=True).click()
@@ -258,10 +267,7 @@ def test_mysteriums_hour_crow_and_groups_by_taps(browser, tmp_path):
     built by taps from the Table's keywords, a vote "Ana votes 3" (MY-20) from the
     player's verbs, and logged as built."""
     path = cut(tmp_path, "mysterium/five-players-won.txt", 49)       # hour 2 is over
-    with Server(path) as server:
-        page = phone(browser, server.url)
-        entry = page.get_by_role("group", name="Tap entry", exact=True)
-        box = statement_box(page)
+    with tap_page(browser, path) as (page, entry, box):
         tap(entry, "Table", "hour")
         assert offered(entry, "Which hour") == ["3"]
         tap(entry, "Which hour", "3")
@@ -275,10 +281,7 @@ def test_mysteriums_hour_crow_and_groups_by_taps(browser, tmp_path):
         assert log(page).startswith("logged")
         assert path.read_text(encoding="utf-8").splitlines()[-2:] == ["hour 3", "crow: 2"]
     path = cut(tmp_path, "mysterium/five-players-won.txt", 80)       # the epilogue begins
-    with Server(path) as server:
-        page = phone(browser, server.url)
-        entry = page.get_by_role("group", name="Tap entry", exact=True)
-        box = statement_box(page)
+    with tap_page(browser, path) as (page, entry, box):
         tap(entry, "Table", "group")
         assert offered(entry, "Which group") == ["1", "2", "3", "4"]
         tap(entry, "Which group", "1")
@@ -292,14 +295,12 @@ def test_mysteriums_hour_crow_and_groups_by_taps(browser, tmp_path):
         tap(entry, "Which group", "2")
         assert offered(entry, "Whose group") == ["Ben", "Cleo", "Dev"]
     path = cut(tmp_path, "mysterium/five-players-won.txt", 86)       # the groups numbered
-    with Server(path) as server:
-        page = phone(browser, server.url)
-        entry = page.get_by_role("group", name="Tap entry", exact=True)
+    with tap_page(browser, path) as (page, entry, box):
         tap(entry, "Who acts", "Ana")
         tap(entry, "Or", "votes")
         assert offered(entry, "Votes for group") == ["1", "2", "3", "4"]
         tap(entry, "Votes for group", "3")
-        assert statement_box(page).input_value() == "Ana votes 3"
+        assert box.input_value() == "Ana votes 3"
         assert log(page).startswith("logged")
 
 
@@ -309,10 +310,7 @@ def test_hands_round_by_taps(browser, tmp_path):
     (HR-35) in two taps. Each is logged as built."""
     path = tmp_path / "game.txt"
     sleuth("new", "hand", str(path), "--players", "Ana Ben Cleo", "--me", "Ana")
-    with Server(path) as server:
-        page = phone(browser, server.url)
-        entry = page.get_by_role("group", name="Tap entry", exact=True)
-        box = statement_box(page)
+    with tap_page(browser, path) as (page, entry, box):
         tap(entry, "Table", "round")
         assert offered(entry, "Which round") == ["1"]
         tap(entry, "Which round", "1")
