@@ -82,12 +82,14 @@ def render_analysis(analysis, game: str) -> str:
 
 
 def render_compact(analysis, game: str) -> str | None:
-    """The game's short sheet for a live table (``render_compact`` of its CLI module), or
-    ``None`` when the game has none."""
+    """The game's short sheet for a live table (``render_compact`` of its CLI module, else
+    :mod:`cli.play_sheets`'), or ``None`` when the game has none."""
     from cli.main import renderer
+    from cli.play_sheets import COMPACT
 
     mod = renderer(game)
     fn = getattr(mod, "render_compact", None) if mod is not None else None
+    fn = fn or COMPACT.get(game)
     return fn(analysis) if fn is not None else None
 
 

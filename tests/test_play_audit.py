@@ -78,6 +78,20 @@ def test_twenty_two_at_80x24_keeps_whose_turn_and_the_trick(tmp_path):
     assert any(r.startswith("Trick so far: Cleo 4S 4H 4D") for r in rows)
     assert any(r.startswith("Your hand: ") for r in rows)
     assert rows[-1].startswith("Closest to elimination: ")
+    # the short sheet: the safest legal plays with their chances, nothing cut
+    at = next(i for i, r in enumerate(rows) if r.startswith("Your legal plays, safest first"))
+    plays = [r.split("  ")[0] for r in rows[at + 3:at + 8]]
+    assert plays[0] == "QD KC AS" and len(set(plays)) == 5, rows
+    assert rows[at + 8] == "  ... 13 more plays ('sheet' lists them all)"
+    assert "Scores (out at 22): Ana 0, Ben 9, Cleo 9" in rows
+    assert not any("more lines of the sheet" in r for r in rows)
+
+
+def test_a_finished_twenty_two_game_shows_the_result_and_the_scores(tmp_path):
+    rows = board(sample(tmp_path, "rasmussen.txt"), (80, 24))
+    at = next(i for i, r in enumerate(rows) if r.startswith("Twenty-Two (rasmussen)"))
+    assert rows[at + 2:] == ["Game over: Cleo wins (TT-17)",
+                             "Scores (out at 22): Ana 23 out, Ben 22 out, Cleo 5"]
 
 
 def test_mystery_hand_at_40x20_keeps_the_suits_row(tmp_path):

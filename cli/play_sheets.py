@@ -1,0 +1,51 @@
+"""Short sheets for ``play``'s one screen (cli.session.Screen) of the games whose CLI module
+has none: what a player needs at the table within an 80x24 terminal, the rest on request
+(``sheet`` shows the whole analysis)."""
+from __future__ import annotations
+
+from tabulate import tabulate
+
+#: the legal plays a short Twenty-Two sheet lists, safest first
+PLAYS_SHOWN = 5
+
+
+def twenty_two(a) -> str:
+    """Twenty-Two: the table now (whose turn, the trick), your hand, your safest legal
+    plays with the chance of ending with the highest last card (TT-13/TT-14), the notes,
+    and the scores on one line."""
+    from cli.twenty_two import _cards, _header, _risk
+
+    lines = _header(a)
+    if a.deal_number and not a.over:
+        if a.hand is not None:
+            lines.append(f"Your hand: {_cards(a.hand)}")
+        lines.append(f"Unseen cards (I1): {sum(a.unseen.values())}")
+        if a.plays:
+            ranked = sorted(a.plays, key=lambda o: (o.risk is None,
+                                                    o.risk.p if o.risk is not None else 0))
+            lines.append("Your legal plays, safest first (P: your last card is the "
+                         "highest, TT-13):")
+            rows = [[_cards(o.cards), o.kind, _risk(o.risk)] for o in ranked[:PLAYS_SHOWN]]
+            lines.append(tabulate(rows, headers=["play", "kind", "P(highest last)"],
+                                  tablefmt="simple", disable_numparse=True))
+            if len(ranked) > PLAYS_SHOWN:
+                more = len(ranked) - PLAYS_SHOWN
+                lines.append(f"  ... {more} more play{'' if more == 1 else 's'} "
+                             "('sheet' lists them all)")
+        elif a.risk_now is not None:
+            lines.append("Chance your last card ends up the highest (TT-13/TT-14): "
+                         + _risk(a.risk_now))
+    lines += [f"Note: {n}" for n in a.notes]
+    scores = ", ".join(
+        f"{p} {a.scores[p]['total']}" + (" out" if a.scores[p]["eliminated"] else "")
+        for p in a.players)
+    lines.append(f"Scores (out at {a.limit}): {scores}")
+    if a.closest:
+        top = a.scores[a.closest[0]]
+        lines.append("Closest to elimination: " + ", ".join(a.closest)
+                     + f" ({top['total']}, {top['to_go']} to go)")
+    return "\n".join(lines)
+
+
+#: game name -> its short sheet
+COMPACT = {"twenty-two": twenty_two}
