@@ -214,6 +214,36 @@ def test_long_names_in_a_grids_cells_are_read_whole_or_through_the_key(browser, 
             assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
 
 
+# whether the first ``n`` characters of an element's text stand on one line, within it
+ONE_LINE = ("(e, n) => { const r = document.createRange(); r.setStart(e.firstChild, 0);"
+            " r.setEnd(e.firstChild, n);"
+            " return r.getClientRects().length === 1 && e.scrollWidth <= e.clientWidth; }")
+
+
+def test_long_names_on_literatures_sheet_are_read_whole_or_through_the_key(browser,
+                                                                         tmp_path):
+    """Literature's half-suits at 360 px (six cards a row): a holder's long name, alone or
+    beside its chance ("Bartholomew 33%"), is shown whole or shortened with the key, never
+    cut or broken inside the word; the cell's accessible name stays whole."""
+    from tests.serve_harness import sheet_names
+
+    names = {"Cleo": "Konstantinopolis", "Ben": "Bartholomew"}
+    path = renamed(tmp_path, "literature/ex-a-six-players.txt", names)
+    with Server(path) as server:
+        page = phone(browser, server.url)
+        page.get_by_role("button", name="Entry", exact=True).click()
+        key = shortened(page)
+        sheet = page.get_by_role("table", name="Sheet", exact=True)
+        held = [n for n in sheet_names(page) if n.split(": ")[1].split()[0] in names.values()]
+        assert any(n.endswith(": Konstantinopolis") for n in held), held
+        for name in held:
+            who = sheet.get_by_role("cell", name=name, exact=True).locator(".who")
+            whole = name.split(": ")[1].split()[0]
+            shown = who.inner_text().split()[0]
+            assert shown == whole or key.get(shown) == whole, (name, shown, key)
+            assert who.evaluate(ONE_LINE, len(shown)), (name, shown)
+
+
 def test_long_names_in_a_grids_column_heads_are_read_whole_or_through_the_key(browser,
                                                                                tmp_path):
     """Clue's notebook at 360 px: a column head of a long player's name is named in full

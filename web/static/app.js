@@ -65,53 +65,59 @@
   phone.addEventListener("change", fitCells);
   window.addEventListener("resize", fitNames);
 
-  // A player's name too long for its place in the grid (Mystery Hand's holder in a cell,
-  // Clue's column head) is shown in a smaller font and, if it still does not fit, as the
-  // longest prefix that fits and no other player's name starts with ("Barthol."), the key
-  // under the grid giving it in full. The accessible names stay whole (a cell's is on it,
-  // a column head keeps the name for screen readers beside the shortened one).
+  // A player's name too long for its place on the sheet (Mystery Hand's holder in a cell,
+  // Clue's column head, Literature's holder or likeliest holder "Ben 40%") is shown in a
+  // smaller font and, if it still does not fit, as the longest prefix that fits and no
+  // other player's name starts with ("Barthol."), the key under the sheet giving it in
+  // full. The accessible names stay whole (a cell's is on it, a column head keeps the name
+  // for screen readers beside the shortened one).
   function fitNames() {
     const old = document.querySelector("#live .name-key");
     if (old) old.remove();
-    const grid = document.querySelector("#live table.sheet.grid");
-    if (!grid || !E) return;
-    const groups = new Map();               // the same text is as wide in every cell
-    for (const el of grid.querySelectorAll(".cell, thead th")) {
+    const sheet = document.querySelector("#live table.sheet");
+    if (!sheet || !E) return;
+    const groups = new Map();               // the same text in places of the same width
+    for (const el of sheet.querySelectorAll(".grid .cell, .grid thead th, .halves .who")) {
       if (el.dataset.full === undefined) el.dataset.full = el.textContent;
       const full = el.dataset.full;
-      if (!E.names.includes(full.replace(/^m:/, ""))) continue;     // "m:Ana": Ana's mystery
-      if (!groups.has(full)) groups.set(full, []);
-      groups.get(full).push(el);
+      // "Ana", "m:Ana" (Ana's mystery hand), "Ana 40%": the name and what stands beside it
+      const m = full.match(/^(m:)?(\S+)(\s.*)?$/);
+      if (!m || !E.names.includes(m[2])) continue;
+      const at = full + "\n" + el.clientWidth;
+      if (!groups.has(at)) groups.set(at, { parts: m, els: [] });
+      groups.get(at).els.push(el);
     }
     const key = [];
-    for (const [full, els] of groups) {
+    for (const { parts, els } of groups.values()) {
+      const [full, lead = "", name, tail = ""] = parts;
       const el = els[0];
       let shown = full;
       nameIn(el, full, full, false);
       if (!fits(el)) {
         nameIn(el, full, full, true);
         if (!fits(el)) {
-          const lead = full.startsWith("m:") ? "m:" : "";
-          const name = full.slice(lead.length);
           const chars = Array.from(name);
           const others = E.names.filter((n) => n !== name).map(fold);
+          let short = null;
           for (let k = chars.length - 1; k >= 1; k--) {
             const start = chars.slice(0, k).join("");
             if (others.some((o) => o.startsWith(fold(start)))) break;   // not one player's
-            shown = lead + start + ".";
+            short = start + ".";
+            shown = lead + short + tail;
             nameIn(el, full, shown, true);
             if (fits(el)) break;
           }
-          if (shown !== full) key.push(shown.slice(lead.length) + " = " + name);
+          if (short) key.push(short + " = " + name);
         }
       }
-      for (const other of els) nameIn(other, full, shown, shown !== full || el.classList.contains("tight"));
+      const tight = el.classList.contains("tight");
+      for (const other of els) nameIn(other, full, shown, tight);
     }
     if (key.length) {
       const p = document.createElement("p");
       p.className = "name-key";
       p.textContent = "Names shortened: " + [...new Set(key)].join("; ");
-      grid.after(p);
+      sheet.after(p);
     }
   }
 
