@@ -47,5 +47,42 @@ def twenty_two(a) -> str:
     return "\n".join(lines)
 
 
+def mysterium(a) -> str:
+    """Mysterium: the table now (the hour, whether the psychics can still win), each
+    psychic's current stage with its candidates and the clock (guesses needed against
+    guesses left, D3), the guesses waiting for the revelation, the visions; from the
+    epilogue on, the epilogue and the verdict as the whole sheet says them."""
+    from cli.mysterium import _candidates, _notes, render_analysis
+
+    full = render_analysis(a)
+    head, _, rest = full.partition("\n\n")
+    lines = [head]
+    if a.count is not None:             # the epilogue: the groups, votes and verdict
+        at = full.find("\nEpilogue (D6")
+        return "\n".join(lines + ([full[at + 1:]] if at >= 0 else []))
+    rows = []
+    for p in a.psychics:
+        st = p.stages.get(p.stage)
+        if p.needed == 0 or st is None:
+            cands, outlook = "-", (f"done hour {p.finished_hour}"
+                                   if p.finished_hour else "")
+        else:
+            notes = _notes(st)
+            cands = _candidates(st) + (f"; {notes}" if notes else "")
+            outlook = "cannot finish" if p.hopeless else "at risk" if p.at_risk else ""
+        rows.append([p.name, p.stage, cands, f"{p.needed}/{p.guesses_left}", outlook])
+    if a.deduction.kinds:
+        lines.append(tabulate(rows, headers=["psychic", "stage", "candidates now",
+                                             "need/left", "outlook"],
+                              tablefmt="simple", maxcolwidths=[12, None, 28, None, 13]))
+        lines.append("need/left: the guesses the stage needs / the guesses left (D3)")
+    for p in a.psychics:
+        if p.pending:
+            lines.append(f"{p.name}'s guess {p.pending['card']} waits for the revelation")
+    visions = rest[rest.find("Visions (D4)"):].split("\n")     # the line and its wrap
+    lines += visions[:1] + [ln for ln in visions[1:2] if ln.startswith("    ")]
+    return "\n".join(lines)
+
+
 #: game name -> its short sheet
-COMPACT = {"twenty-two": twenty_two}
+COMPACT = {"twenty-two": twenty_two, "mysterium": mysterium}

@@ -251,3 +251,33 @@ def test_twenty_two_says_1_statement(tmp_path):
     p.write_text("game: twenty-two\nplayers: Аня Ben 李\nme: Аня\n李 deals 7\n", encoding="utf-8")
     rows = board(p, (80, 24))
     assert "Twenty-Two (standard) — view: Аня; 1 statement" in rows
+
+
+MYSTERIUM = ("game: mysterium\nplayers: Аня Ben Χλόη 李\ndealer: 李\nme: Аня\n"
+             "table character: 2 5 7 11 13 16\ntable location: 1 2 3 4 5 6\n"
+             "table object: 1 2 3 4 5 6\nhour 1\nАня receives 2 visions\n"
+             "Аня guesses character 5: right\nBen guesses character 2: wrong\n")
+
+
+def test_mysterium_at_80x24_shows_each_psychics_stage_and_clock(tmp_path):
+    """The whole analysis (35 rows) was cut in its middle: the clock, who is at risk, went."""
+    p = tmp_path / "g.txt"
+    p.write_text(MYSTERIUM, encoding="utf-8")
+    rows = board(p, (80, 24), "saved line 11: Ben guesses character 2: wrong")
+    assert len(rows) == 23 and all(wcswidth(r) <= 80 for r in rows)
+    assert not any("more lines of the sheet" in r for r in rows)
+    assert "hour 1 of 7; the psychics can still win" in rows
+    at = next(i for i, r in enumerate(rows) if r.startswith("psychic "))
+    assert rows[at].split() == ["psychic", "stage", "candidates", "now", "need/left",
+                                "outlook"]
+    assert rows[at + 2].split() == ["Аня", "location", "1", "2", "3", "4", "5", "6",
+                                    "(16.7%", "each)", "2/6", "at", "risk"]
+    assert rows[at + 3].split()[:3] == ["Ben", "character", "7"]
+    assert rows[-2].startswith("Visions (D4): deck 75") and rows[-1] == "    left 3"
+
+
+def test_a_finished_mysterium_game_shows_the_epilogue_and_the_verdict(tmp_path):
+    rows = board(sample(tmp_path, "six-players-tie-break.txt"), (80, 24))
+    assert "game over: WON (MY-22)" in rows and "Epilogue (D6, MY-21)" in rows
+    assert rows[-1] == "culprit: group 2: the psychics WIN (MY-22)"
+    assert not any("more lines of the sheet" in r for r in rows)
