@@ -734,23 +734,36 @@ class Session:
         """Check ``statement`` against the whole record and save it (see the module doc)."""
         pending, self.pending = self.pending, None
         note = ""
+        base, kept = self.text, pending
+        held = held_statement(self.text) if pending is None else None
+        if held is not None and self._resolves(held[1], statement):
+            # held by 'sleuth log' (a '# held:' comment line): resolved here as there
+            lines = split_lines_keepends(self.text)
+            base, pending = "".join(lines[: held[0] - 1] + lines[held[0]:]), held[1]
         if pending is not None:
-            held = self._kind_of(pending)
-            if held is not None and held.held_for is not None \
-                    and self._kind_of(statement) is held.held_for:
-                both = appended(self.text, pending)
+            if self._resolves(pending, statement):
+                both = appended(base, pending)
                 try:
                     both, rec = self._try(statement, force, both)
-                except InconsistentError as e:
-                    self.last_refused = None
+                except InconsistentError as e:  # still held: its line may be typed again
+                    self.last_refused, self.pending = None, kept
                     return Outcome("refused", statement=statement, error=e,
                                    conflict=self._conflict_lines(e, both))
                 except SleuthError as e:
+                    self.pending = kept
                     return Outcome("refused", statement=statement, error=e)
                 self._save(both, rec)
                 return Outcome("accepted", statement=f"{pending} / {statement}",
                                line=rec.statements[-1].line, forced=force)
             note = f"dropped the held {self.held_name(pending)}: {pending}"
+        out = self._alone(statement, force, note)
+        if out.kind == "refused" and note and self._kind_of(statement) is None:
+            self.pending, out.message = pending, ""     # no statement (a typo): still held
+        return out
+
+    def _alone(self, statement: str, force: bool, note: str) -> Outcome:
+        """:meth:`submit` of a statement that resolves no held one (``note``: the held one
+        it drops, said with the outcome)."""
         new_text = appended(self.text, statement)
         try:
             new_text, rec = self._try(statement, force)
@@ -783,6 +796,12 @@ class Session:
         return Outcome("accepted", note, statement=statement,
                        line=rec.statements[-1].line if rec.statements else None, forced=force,
                        conflict=conflict)
+
+    def _resolves(self, held: str, statement: str) -> bool:
+        """Whether ``statement`` is of the class the held statement waits for."""
+        kind = self._kind_of(held)
+        return kind is not None and kind.held_for is not None \
+            and self._kind_of(statement) is kind.held_for
 
     def held_name(self, statement: str | None = None) -> str:
         """What the messages call a held statement (the game's word: its event class's

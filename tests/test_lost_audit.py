@@ -380,3 +380,40 @@ def test_a_line_number_is_written_0_9(record, number):
     r = sleuth("log", record, "--replace", number, "turn: Dev")
     assert r.returncode == 2 and "0-9" in r.stderr and f"'{number}'" in r.stderr, r.stderr
     assert record.read_bytes() == before
+
+
+# ----- a held claim is never dropped by a line that saved nothing; log's is play's --------
+
+def literature_before_the_wrong_claim(tmp_path) -> tuple[Path, str, str, str]:
+    lines = LIT.read_text().splitlines(keepends=True)
+    claim = lines[41].split("#")[0].strip()
+    shown = lines[42].split("#")[0].strip()
+    path = tmp_path / "lit.txt"
+    path.write_text("".join(lines[:41]))
+    return path, "".join(lines[:41]), claim, shown
+
+
+def test_a_claim_held_by_log_is_resolved_in_play_and_serve(tmp_path):
+    """``log`` keeps a wrong claim as a ``# held:`` line; its ``shown`` line typed in
+    ``play`` or on a page of ``serve`` was refused ("a 'shown' line follows the claim it
+    resolves"), so the game's true lines could not be entered there."""
+    path, before, claim, shown = literature_before_the_wrong_claim(tmp_path)
+    assert log_statement(str(path), claim).held == claim
+    s = Session(str(path))
+    out = s.handle(shown, expect=s.version)
+    assert out.kind == "accepted", out.error
+    assert path.read_text() == before + f"{claim}\n{shown}\n"
+
+
+@pytest.mark.parametrize("typed", ["shown 9C-AC Ben QC", "shwn 9C-AC: Ben QC"])
+def test_a_held_claim_stays_held_when_its_shown_line_is_refused(tmp_path, typed):
+    """A mistyped ``shown`` line (or one that is no statement at all) dropped the held
+    claim: typing the line right then was refused, the claim typed earlier lost."""
+    path, before, claim, shown = literature_before_the_wrong_claim(tmp_path)
+    s = Session(str(path))
+    assert s.handle(claim).kind == "pending"
+    out = s.handle(typed)
+    assert out.kind == "refused" and "dropped" not in out.message, out
+    assert s.pending == claim and path.read_text() == before
+    assert s.handle(shown).kind == "accepted"
+    assert path.read_text() == before + f"{claim}\n{shown}\n"
