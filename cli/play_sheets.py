@@ -1,12 +1,14 @@
 """Short sheets for ``play``'s one screen (cli.session.Screen) of the games whose CLI module
-has none: what a player needs at the table within an 80x24 terminal, the rest on request
-(``sheet`` shows the whole analysis)."""
+has none (Twenty-Two, Mysterium, Hand): what a player needs at the table within an 80x24
+terminal, the rest on request (``sheet`` shows the whole analysis)."""
 from __future__ import annotations
 
 from tabulate import tabulate
 
 #: the legal plays a short Twenty-Two sheet lists, safest first
 PLAYS_SHOWN = 5
+#: the discards a short Hand sheet lists, the least likely to be taken first
+DISCARDS_SHOWN = 5
 
 
 def twenty_two(a) -> str:
@@ -84,5 +86,44 @@ def mysterium(a) -> str:
     return "\n".join(lines)
 
 
+def hand(a) -> str:
+    """Hand: the whole sheet but for the list of unseen cards, said as how many and where
+    they can be (a round's unseen cards take five rows of an 80x24 screen), and the rules
+    under the tables' headings."""
+    import re
+
+    from cli.hand import render_analysis
+
+    out: list[str] = []
+    listing = False
+    discards = None                     # the discards' rows shown, while in their table
+    at = 0                              # where their table's rows start
+    for ln in render_analysis(a).split("\n"):
+        if re.fullmatch(r" *-+( +-+)*", ln):
+            continue
+        if discards is not None and (ln.startswith("why") or not ln.strip()):
+            discards = None
+        if ln.startswith("unseen (") and "): " in ln:
+            where = ", ".join(f"{k} {n}" for k, n in a.slots.items() if n)
+            out.append(f"unseen: {sum(a.unseen.values())} cards, in {where} "
+                       "('sheet' lists them)")
+            listing = True
+        elif discards is not None:      # the safest discards first: the first few
+            discards += 1
+            if discards <= DISCARDS_SHOWN:
+                out.append(ln)
+        elif not (listing and ln.startswith("  ")):   # the list's wrapped rows
+            out.append(ln)
+            listing = False
+            if ln.startswith("discard ") and "may take it" in ln:
+                discards = 0
+                at = len(out)
+    more = len(a.chances) - DISCARDS_SHOWN if getattr(a, "chances", None) else 0
+    if more > 0:
+        out.insert(at + DISCARDS_SHOWN, f"  ... {more} more discard{'' if more == 1 else 's'}"
+                   " ('sheet' lists them all)")
+    return "\n".join(out)
+
+
 #: game name -> its short sheet
-COMPACT = {"twenty-two": twenty_two, "mysterium": mysterium}
+COMPACT = {"twenty-two": twenty_two, "mysterium": mysterium, "hand": hand}

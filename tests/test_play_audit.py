@@ -281,3 +281,20 @@ def test_a_finished_mysterium_game_shows_the_epilogue_and_the_verdict(tmp_path):
     assert "game over: WON (MY-22)" in rows and "Epilogue (D6, MY-21)" in rows
     assert rows[-1] == "culprit: group 2: the psychics WIN (MY-22)"
     assert not any("more lines of the sheet" in r for r in rows)
+
+
+def test_a_hand_round_at_80x24_shows_every_players_row(tmp_path):
+    """The unseen cards' five rows pushed the sheet past 80x24; its middle cut took the
+    players' rows (who holds what)."""
+    rows = board(sample(tmp_path, "round-midway-ana.txt"), (80, 24), "saved line 29: ...")
+    assert len(rows) == 23 and not any("more lines of the sheet" in r for r in rows)
+    assert "Ana to play; stock 51; discard pile top: 10S" in rows
+    at = rows.index(next(r for r in rows if r.startswith("player ")))
+    assert [r.split()[0] for r in rows[at + 1:at + 4]] == ["Ana", "Ben", "Cleo"]
+    assert rows[at + 4] == "unseen: 73 cards, in Ben 14, Cleo 8, stock 51 ('sheet' lists them)"
+    assert rows[-1] == "Next: Ana's turn (yours)."
+    rows = board(sample(tmp_path, "round-unopened-next.txt"), (80, 24), "saved line 9: ...")
+    at = rows.index(next(r for r in rows if r.startswith("discard ")))
+    assert [r.split()[0] for r in rows[at + 1:at + 6]] == ["2S", "4D", "3S", "6H", "7D"]
+    assert rows[at + 6] == "  ... 3 more discards ('sheet' lists them all)"
+    assert not any("more lines of the sheet" in r for r in rows)
