@@ -161,7 +161,7 @@ def checked_append(text: str, statement: str, path: str | None = None, *,
     if _SURROGATE.search(statement):
         raise NotationError("the statement is not UTF-8 text (an invalid byte)",
                             text=printable(statement), path=path)
-    _one_line(statement, path)
+    _one_line(statement, path, len(split_lines(text)) + 1)
     if not strip_comment(statement)[0]:
         raise NotationError("expected a game statement" + (
             ", not only a comment" if statement.strip() else ""), text=statement, path=path)
@@ -176,13 +176,14 @@ def checked_append(text: str, statement: str, path: str | None = None, *,
     return new_text, rec
 
 
-def _one_line(statement: str, path: str | None) -> None:
+def _one_line(statement: str, path: str | None, line: int | None = None) -> None:
     """Refuse a statement that is more than one line or holds a control character (a
     line break that an editor or ``str.splitlines`` would honour could smuggle a second
     statement or a header line in): ``NotationError`` with the column."""
     if re.search(r"[\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]", statement):
-        check_one_line(statement, path, what="one statement at a time: a statement")
-    check_one_line(statement, path)
+        check_one_line(statement, path, line=line,
+                       what="one statement at a time: a statement")
+    check_one_line(statement, path, line=line)
 
 
 def _parse_correcting(new_text: str, path: str | None, statement: str, old_text: str,
@@ -393,7 +394,7 @@ def edited(text: str, line, statement: str | None, path: str | None = None, *,
     if statement is None:
         new_lines = lines[: n - 1] + lines[n:]
     else:
-        _one_line(statement, path)
+        _one_line(statement, path, n)
         stmt, comment = strip_comment(statement.strip())
         if not stmt:
             raise NotationError("expected a game statement", text=statement, path=path)
@@ -554,7 +555,7 @@ class Session:
             return Outcome("refused", statement=shown, error=NotationError(
                 "the line is not UTF-8 text (an invalid byte)", text=shown, path=self.path))
         try:
-            check_one_line(raw, what="a line")
+            check_one_line(raw, self.path, what="a line")
         except NotationError as e:
             return Outcome("refused", statement=printable(raw), error=e)
         # what the line may use up, kept for a save that fails (a held claim, a correction)

@@ -417,3 +417,15 @@ def test_a_held_claim_stays_held_when_its_shown_line_is_refused(tmp_path, typed)
     assert s.pending == claim and path.read_text() == before
     assert s.handle(shown).kind == "accepted"
     assert path.read_text() == before + f"{claim}\n{shown}\n"
+
+
+# ----- a smuggled line is refused with its file, line and column -----------------------------
+
+@pytest.mark.parametrize("char", ["\n", "\r", "\x0b", "\u2028"])
+def test_a_statement_holding_a_line_break_names_file_line_and_column(record, char):
+    r = sleuth("log", record, f"turn: Ben{char}me: Ben")
+    assert r.returncode == 2 and f"{record}:5:10: " in r.stderr, r.stderr
+    assert r.stderr.count("\n") == 1 and record.read_text() == HEADER
+    out = Session(str(record)).handle(f"turn: Ben # a{char}me: Ben")
+    assert out.kind == "refused" and str(out.error).startswith(f"{record}: "), out.error
+    assert "column 14" in str(out.error)
