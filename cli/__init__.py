@@ -17,6 +17,15 @@ def _interrupted_at_start(signum, frame):   # pragma: no cover - timing
     _os._exit(130)
 
 
+def _terminated_at_start(signum, frame):   # pragma: no cover - timing
+    """SIGTERM while the program is still loading: as :func:`_interrupted_at_start`, with
+    the line and code of a SIGTERM (``cli.main.on_sigterm`` takes over once loaded)."""
+    import os as _os
+
+    _os.write(2, b"sleuth: terminated\n")
+    _os._exit(143)
+
+
 def _as_program() -> bool:
     """Whether this process is the ``sleuth`` program (its script, or ``python -m
     cli.main``), not a program importing the CLI (the tests).  ``os`` and ``sys`` are
@@ -33,3 +42,5 @@ def _as_program() -> bool:
 
 if _as_program() and _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler:
     _signal.signal(_signal.SIGINT, _interrupted_at_start)    # INSTALLED: the handler is in place
+if _as_program() and _signal.getsignal(_signal.SIGTERM) == _signal.SIG_DFL:
+    _signal.signal(_signal.SIGTERM, _terminated_at_start)

@@ -600,7 +600,8 @@ def main(argv=None, *, end_process: bool | None = None):
     if getattr(_signal.getsignal(_signal.SIGINT), "__name__", "") == "_interrupted_at_start":
         # loaded: Ctrl-C raises (the start-up handler is the cli package's)
         _signal.signal(_signal.SIGINT, _signal.default_int_handler)
-    if end_process and _signal.getsignal(_signal.SIGTERM) is _signal.SIG_DFL:
+    if end_process and (_signal.getsignal(_signal.SIGTERM) == _signal.SIG_DFL or getattr(
+            _signal.getsignal(_signal.SIGTERM), "__name__", "") == "_terminated_at_start"):
         _sigterm_owner = os.getpid()
         _signal.signal(_signal.SIGTERM, on_sigterm)
     try:

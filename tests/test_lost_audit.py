@@ -429,3 +429,16 @@ def test_a_statement_holding_a_line_break_names_file_line_and_column(record, cha
     out = Session(str(record)).handle(f"turn: Ben # a{char}me: Ben")
     assert out.kind == "refused" and str(out.error).startswith(f"{record}: "), out.error
     assert "column 14" in str(out.error)
+
+
+def test_sigterm_while_the_program_loads_is_one_line():
+    """From the first statement of the cli package on (as for Ctrl-C), not a silent death
+    by the signal; the handler of the loaded program takes over in ``main``."""
+    code = ("import os, signal, sys, time\n"
+            "sys.argv = ['sleuth']\n"
+            "import cli\n"
+            "os.kill(os.getpid(), signal.SIGTERM)\n"
+            "time.sleep(10)\n")
+    r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                       timeout=60)
+    assert r.returncode == 143 and r.stderr == "sleuth: terminated\n", (r.returncode, r.stderr)
