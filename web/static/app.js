@@ -83,36 +83,46 @@
       // "Ana", "m:Ana" (Ana's mystery hand), "Ana 40%": the name and what stands beside it
       const m = full.match(/^(m:)?(\S+)(\s.*)?$/);
       if (!m || !E.names.includes(m[2])) continue;
-      const at = full + "\n" + el.clientWidth;
-      if (!groups.has(at)) groups.set(at, { parts: m, els: [] });
+      const room = roomOf(el);
+      const at = full + "\n" + room;
+      if (!groups.has(at)) groups.set(at, { parts: m, room: room, els: [] });
       groups.get(at).els.push(el);
     }
+    if (!groups.size) return;
+    // the widths are measured on a probe out of the sheet (no layout of the table per try)
+    const probe = document.createElement("span");
+    probe.setAttribute("aria-hidden", "true");
+    probe.style.cssText = "position:absolute;left:-9999px;top:0;visibility:hidden;white-space:pre";
+    document.body.append(probe);
     const key = [];
-    for (const { parts, els } of groups.values()) {
+    for (const { parts, room, els } of groups.values()) {
       const [full, lead = "", name, tail = ""] = parts;
       const el = els[0];
-      let shown = full;
-      nameIn(el, full, full, false);
-      if (!fits(el)) {
-        nameIn(el, full, full, true);
-        if (!fits(el)) {
-          const chars = Array.from(name);
-          const others = E.names.filter((n) => n !== name).map(fold);
-          let short = null;
-          for (let k = chars.length - 1; k >= 1; k--) {
-            const start = chars.slice(0, k).join("");
-            if (others.some((o) => o.startsWith(fold(start)))) break;   // not one player's
-            short = start + ".";
-            shown = lead + short + tail;
-            nameIn(el, full, shown, true);
-            if (fits(el)) break;
-          }
-          if (short) key.push(short + " = " + name);
+      // what must stand on one line: the whole text in the grid; Literature's name alone
+      // (its chance may wrap under it)
+      const line = (nm) => lead + nm + (el.classList.contains("who") ? "" : tail);
+      const fonts = [false, true].map((tight) => { el.classList.toggle("tight", tight); return fontOf(el); });
+      const fits = (text, font) => {
+        probe.style.font = font;
+        probe.textContent = text;
+        return probe.getBoundingClientRect().width <= room - 1;
+      };
+      let shown = full, tight = !fits(line(name), fonts[0]);
+      if (tight && !fits(line(name), fonts[1])) {
+        const chars = Array.from(name);
+        const others = E.names.filter((n) => n !== name).map(fold);
+        let short = null;
+        for (let k = chars.length - 1; k >= 1; k--) {
+          const start = chars.slice(0, k).join("");
+          if (others.some((o) => o.startsWith(fold(start)))) break;   // not one player's
+          short = start + ".";
+          if (fits(line(short), fonts[1])) break;
         }
+        if (short) { shown = lead + short + tail; key.push(short + " = " + name); }
       }
-      const tight = el.classList.contains("tight");
       for (const other of els) nameIn(other, full, shown, tight);
     }
+    probe.remove();
     if (key.length) {
       const p = document.createElement("p");
       p.className = "name-key";
@@ -121,7 +131,17 @@
     }
   }
 
-  function fits(el) { return el.scrollWidth <= el.clientWidth; }
+  // The width a name has in ``el``: its content box (Literature's holder: its cell's).
+  function roomOf(el) {
+    const box = el.classList.contains("who") ? el.parentElement : el;
+    const st = getComputedStyle(box);
+    return box.clientWidth - parseFloat(st.paddingLeft) - parseFloat(st.paddingRight);
+  }
+
+  function fontOf(el) {
+    const st = getComputedStyle(el);
+    return [st.fontStyle, st.fontWeight, st.fontSize, st.fontFamily].join(" ");
+  }
 
   // ``shown`` in place of the name ``full``; a column head keeps ``full`` for screen readers
   function nameIn(el, full, shown, tight) {
