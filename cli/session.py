@@ -16,7 +16,7 @@ from cli.main import (FilePath, as_option, cli, conflict_text, did_you_mean, han
 from cli.progress import working
 from solver.errors import InconsistentError, SleuthError
 from solver.records import printable, split_lines
-from solver.session import Outcome, Session
+from solver.session import Outcome, Session, held_statement
 
 # ----- colour -----------------------------------------------------------------------------
 _CARD = re.compile(r"(?<![\w*])(10|[2-9AJQKT])([SHDC])(?![\w])")
@@ -818,6 +818,22 @@ def _on_screen(screen: Screen, lines, keys: str, hint: bool) -> None:
             screen.board(text)
 
 
+def keep_held(session: Session) -> str:
+    """At the end of ``play``: the held statement (a claim waiting for its shown line) is
+    written as a ``# held:`` comment line, as ``sleuth log`` holds one, so that nothing
+    typed is lost; the shown line logged next, here or with ``log``, saves the two.  What
+    to say about it."""
+    from solver.session import HELD_MARK
+
+    held, name = session.pending, session.held_name()
+    session.pending = None
+    o = session.handle(HELD_MARK + held)
+    if o.kind != "noted":
+        return f"dropped the held {name} (never saved: {o.error}): {held}"
+    return (f"kept the held {name} as a comment line, not yet a statement: {HELD_MARK}{held}"
+            f"\n  its resolving line, logged next (here or with 'sleuth log'), saves both")
+
+
 def _piped_lines():
     """Lines of piped standard input, decoded as UTF-8; bytes that are not UTF-8 stay as
     surrogate escapes, for the session to refuse with a message (never a traceback)."""
@@ -913,6 +929,10 @@ def play(record, as_, as_json, no_sheet, compact=None, hint=None):
         if bad is not None:
             start += (f"\nwarning: the record is inconsistent ({bad}); 'edit N' the wrong "
                       "line, or 'undo' if it is the last")
+        held = held_statement(session.text)
+        if held is not None:
+            start += (f"\nheld on line {held[0]} (a comment until resolved): {held[1]}; the "
+                      "line that resolves it comes next")
         if screen is not None:           # the same, short enough for the screen's top
             screen.board(f"{os.path.basename(record)}: {rec.game}, {n} statement"
                          f"{'' if n == 1 else 's'}, view: {session.view or 'public'}; 'help' "
@@ -956,7 +976,10 @@ def play(record, as_, as_json, no_sheet, compact=None, hint=None):
                 break
     if session.pending:
         worst = max(worst, 2)
-        if not as_json:
-            say(f"dropped the held {session.held_name()} (never saved): {session.pending}")
+        kept = keep_held(session)
+        if as_json:
+            click.echo(json.dumps({"result": "held", "message": kept}, ensure_ascii=False))
+        else:
+            say(kept)
     if not interactive and worst:
         sys.exit(worst)

@@ -298,3 +298,47 @@ def test_a_hand_round_at_80x24_shows_every_players_row(tmp_path):
     assert [r.split()[0] for r in rows[at + 1:at + 6]] == ["2S", "4D", "3S", "6H", "7D"]
     assert rows[at + 6] == "  ... 3 more discards ('sheet' lists them all)"
     assert not any("more lines of the sheet" in r for r in rows)
+
+
+# ----- the end of a session loses nothing typed ----------------------------------------------
+LIT_HELD = ("game: literature\nplayers: Ana Ben Cleo Dev Eli Fay\nme: Ana\n"
+            "Ana holds: 2H 3H 4H 6H 7H 9S JC QD\n")
+WRONG_CLAIM = "Ana claims 2H-7H: Ana 2H 3H 4H 5H 6H 7H"
+
+
+def test_a_held_claim_is_kept_when_the_session_ends(tmp_path):
+    """A claim held for its shown line was dropped when the input ended (Ctrl-D): the
+    claim typed was lost, where 'sleuth log' keeps it as a '# held:' comment line."""
+    from click.testing import CliRunner
+
+    from cli.main import cli
+
+    p = tmp_path / "g.txt"
+    p.write_text(LIT_HELD, encoding="utf-8")
+    r = CliRunner().invoke(cli, ["play", str(p), "--no-sheet"], input=WRONG_CLAIM + "\n")
+    assert r.exit_code == 2
+    assert f"kept the held claim as a comment line, not yet a statement: # held: " \
+        f"{WRONG_CLAIM}" in r.output
+    assert p.read_text(encoding="utf-8") == LIT_HELD + f"# held: {WRONG_CLAIM}\n"
+    # the next session says so, and the shown line saves both
+    r = CliRunner().invoke(cli, ["play", str(p), "--no-sheet"],
+                           input="shown 2H-7H: Ana 2H 3H 4H 6H 7H, Cleo 5H\n")
+    assert r.exit_code == 0, r.output
+    assert f"held on line 5 (a comment until resolved): {WRONG_CLAIM}" in r.output
+    assert p.read_text(encoding="utf-8") == LIT_HELD + f"{WRONG_CLAIM}\n" \
+        "shown 2H-7H: Ana 2H 3H 4H 6H 7H, Cleo 5H\n"
+
+
+@tmux
+def test_ctrl_d_keeps_a_held_claim(tmp_path, sized):
+    p = tmp_path / "g.txt"
+    p.write_text(LIT_HELD, encoding="utf-8")
+    t = sized(p, 80, 24, "--no-hint")
+    t.wait(settled("g.txt: literature"), "the first screen")
+    t._tmux("send-keys", "-l", WRONG_CLAIM)
+    t._tmux("send-keys", "Enter")
+    t.wait(lambda r: prompt_ready(r) and r[0].startswith("held: "), "the held claim")
+    t._tmux("send-keys", "C-d")
+    rows = t.wait(lambda r: any(x.startswith("kept the held claim") for x in r), "the end")
+    assert not any("Traceback" in x for x in rows)
+    assert p.read_text(encoding="utf-8") == LIT_HELD + f"# held: {WRONG_CLAIM}\n"
