@@ -451,8 +451,17 @@ def replace_statement(path: str, line, statement: str | None, *,
     """Replace (``None``: delete) the statement on record line ``line`` of the file, after
     checking the whole record (atomically; on any refusal the file is left as it was).
     Used by ``sleuth log --replace N``; under the record's lock, like every save.  Returns
-    the new record and the statement that was there."""
+    the new record and the statement that was there.  Checked again after an editor's
+    save only while lines 1 to N are as they were: line N is never re-aimed."""
+    first: list[list[str]] = []
+
     def change(text: str) -> tuple[Record, str]:
+        n = statement_line(text, line, path)
+        if first and split_lines(text)[:n] != first[0][:n]:
+            raise StaleError(f"not saved: line {n} or a line above it changed on disk while "
+                             "this change was being checked (an editor saved it?); nothing "
+                             "was written: look at the record again and retry", path=path)
+        first.append(split_lines(text))
         new_text, rec, old = edited(text, line, statement, path, force=force)
         atomic_write(path, new_text, base=text)
         return rec, old

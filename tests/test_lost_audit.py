@@ -442,3 +442,24 @@ def test_sigterm_while_the_program_loads_is_one_line():
     r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
                        timeout=60)
     assert r.returncode == 143 and r.stderr == "sleuth: terminated\n", (r.returncode, r.stderr)
+
+
+def test_replace_is_not_re_aimed_when_an_editor_moves_its_line(record, monkeypatch):
+    """``log --replace N`` decided on line N as it was: an editor inserting a line above it
+    during the check made the retry replace another statement."""
+    record.write_text(HEADER + "turn: Ben\nturn: Dev\n")
+    real = session_mod.check_record
+    calls = []
+
+    def check(rec):
+        if not calls:
+            record.write_text(HEADER + EDITED + "\nturn: Ben\nturn: Dev\n")
+        calls.append(rec)
+        return real(rec)
+
+    monkeypatch.setattr(session_mod, "check_record", check)
+    with pytest.raises(StaleError) as got:
+        replace_statement(str(record), 6, "turn: Ana")
+    assert "line 6 or a line above it changed" in str(got.value)
+    assert str(got.value).endswith(": 'turn: Ana'")
+    assert turn_lines(record) == [EDITED, "turn: Ben", "turn: Dev"]
