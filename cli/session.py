@@ -896,7 +896,6 @@ def play(record, as_, as_json, no_sheet, compact=None, hint=None):
     status is 3 if a contradiction was refused, else 2 if any line was refused, else 0.
     """
     from cli.commands import resolve_view
-    from solver.model.budget import restart
 
     session = Session(record)
     if as_ is not None:
@@ -946,11 +945,34 @@ def play(record, as_, as_json, no_sheet, compact=None, hint=None):
                                rows=_terminal_rows()))
             elif bad is None and not show_sheet:
                 say("\n".join(notes_text(session)))
-    worst = 0
     # what accepts a refusal's one correction (Session.correction): on a terminal also an
     # empty line; piped, empty lines are skipped, so that a blank line in a script logs nothing
     keys = "Enter or y" if interactive else "y"
     lines = _interactive_lines(session, colour, screen) if interactive else _piped_lines()
+    try:
+        worst = _lines(session, screen, lines, keys, show_sheet, interactive, as_json, hint,
+                       say)
+    except KeyboardInterrupt:           # Ctrl-C while a line is worked on: the program ends
+        if session.pending:             # (cli.main), the held claim kept first
+            say(keep_held(session))
+        raise
+    if session.pending:
+        worst = max(worst, 2)
+        kept = keep_held(session)
+        if as_json:
+            click.echo(json.dumps({"result": "held", "message": kept}, ensure_ascii=False))
+        else:
+            say(kept)
+    if not interactive and worst:
+        sys.exit(worst)
+
+
+def _lines(session: Session, screen: Screen | None, lines, keys: str, show_sheet,
+           interactive: bool, as_json: bool, hint: bool | None, say) -> int:
+    """``play``'s lines, each handled and answered; the exit status they call for."""
+    from solver.model.budget import restart
+
+    worst = 0
     if screen is not None:
         _on_screen(screen, lines, keys, hint is not False)
     else:
@@ -974,12 +996,4 @@ def play(record, as_, as_json, no_sheet, compact=None, hint=None):
                     say(session.hint() or "")   # the advisor's one-line hint on the view's turn
             if o.kind == "quit":
                 break
-    if session.pending:
-        worst = max(worst, 2)
-        kept = keep_held(session)
-        if as_json:
-            click.echo(json.dumps({"result": "held", "message": kept}, ensure_ascii=False))
-        else:
-            say(kept)
-    if not interactive and worst:
-        sys.exit(worst)
+    return worst

@@ -342,3 +342,26 @@ def test_ctrl_d_keeps_a_held_claim(tmp_path, sized):
     rows = t.wait(lambda r: any(x.startswith("kept the held claim") for x in r), "the end")
     assert not any("Traceback" in x for x in rows)
     assert p.read_text(encoding="utf-8") == LIT_HELD + f"# held: {WRONG_CLAIM}\n"
+
+
+def test_ctrl_c_while_a_line_is_checked_keeps_a_held_claim(tmp_path, monkeypatch):
+    """Ctrl-C while the line after a held claim was checked ended the program (as it
+    should) and dropped the claim."""
+    from click.testing import CliRunner
+
+    from cli.main import cli
+
+    p = tmp_path / "g.txt"
+    p.write_text(LIT_HELD, encoding="utf-8")
+    handle = Session.handle
+
+    def interrupted(self, line, *args, **kwargs):
+        if line.startswith("shown"):            # the key comes while this line is checked
+            raise KeyboardInterrupt
+        return handle(self, line, *args, **kwargs)
+
+    monkeypatch.setattr(Session, "handle", interrupted)
+    r = CliRunner().invoke(cli, ["play", str(p), "--no-sheet"],
+                           input=WRONG_CLAIM + "\nshown 2H-7H: Ana 2H\n")
+    assert "kept the held claim as a comment line" in r.output
+    assert p.read_text(encoding="utf-8") == LIT_HELD + f"# held: {WRONG_CLAIM}\n"
