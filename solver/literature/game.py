@@ -88,9 +88,10 @@ class LiteratureGame(Game):
     # ----- capabilities --------------------------------------------------------------------
     def analyze(self, record, view=None, *, budget: Budget = Budget()):
         from solver.literature.analysis import analyze
+        from solver.literature.inference import seen_by
 
         kw = {k: v for k, v in budget.kwargs().items() if k in ("max_states", "time_budget")}
-        return analyze(record, view, **kw)
+        return analyze(record, seen_by(record, view), **kw)
 
     def check(self, record) -> None:
         from solver.literature.inference import check
@@ -98,15 +99,15 @@ class LiteratureGame(Game):
         check(record)
 
     def explain(self, record, view, card):
-        from solver.literature.inference import explain
+        from solver.literature.inference import explain, seen_by
 
-        return explain(record, view, card)
+        return explain(record, seen_by(record, view), card)
 
     def check_claim(self, record, view, claim_text: str, **kw):
         """``sleuth literature claim``: the outcome of a claim from ``view``."""
-        from solver.literature.inference import check_claim
+        from solver.literature.inference import check_claim, seen_by
 
-        return check_claim(record, view, claim_text, **kw)
+        return check_claim(record, seen_by(record, view), claim_text, **kw)
 
     def simulate(self, players, options=(), seed=0, events=None, miss=0.0):
         from solver.literature.simulate import simulate
@@ -239,13 +240,14 @@ class LiteratureGame(Game):
 
         play = Play.of(record)
         t = play.table
-        vm = inference.build(record, view, play)
+        seen = inference.seen_by(record, view)
+        vm = inference.build(record, seen, play)
         # the certainties alone need no place ruled out (with unseen events, far cheaper)
         bb = settled_backbone(vm) if count else certain_backbone(vm)
         if not bb.consistent:
             raise vm.inconsistent()
         poss = {k: ({vm.fixed[k]} if k in vm.fixed else set(bb.possible[k])) for k in t.keys}
-        unc, exact = self._uncertainty(record, view, vm, bb, budget) if count else (None, False)
+        unc, exact = self._uncertainty(record, seen, vm, bb, budget) if count else (None, False)
         certain: dict[str, str] = {}
         for card, ks in t.card_keys.items():
             if all(len(poss[k]) == 1 for k in ks):

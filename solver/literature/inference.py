@@ -7,10 +7,14 @@ not moved by then (:class:`solver.literature.engine.Fact`).  A card's *current* 
 last public move's receiver, or, if it never moved, the player it was dealt to; so the
 model's marginals for unmoved cards are current probabilities.
 
-Views: a player sees the public moves and their own ``holds`` lines; the public view sees
-only the moves; :data:`ALL` (for ``check``) uses every line of the record.  Under
-``memory=last-question`` (A9) the model is of the *current* hands instead, knowing only the
-viewer's hand, the card counts, the resolved half-suits and the last question.
+Views: a player sees the public moves and their own ``holds`` lines; the public view of a
+record by a player (``me:``), or of a complete one (every hand listed), sees only the moves;
+the public view of a spectator's record (no ``me:``, not complete) is the spectator's own
+(:data:`RECORDER`, resolved by :func:`seen_by`): it wrote every ``holds`` line ("a hand known
+to the recorder", record-format.md), so it uses them all; :data:`ALL` (for ``check``) uses
+every line of the record.  Under ``memory=last-question`` (A9) the model is of the
+*current* hands instead, knowing only the hands the view sees, the card counts, the
+resolved half-suits and the last question.
 
 Probabilities assume a uniformly random deal and truthful, rule-following players.  They
 are exact when the exact count of :mod:`solver.model.counting` fits its state budget, otherwise
@@ -34,6 +38,8 @@ from solver.literature.engine import OUT, Play
 from solver.literature.table import Table
 
 ALL = "*"           # the view that uses every line of the record (consistency checks)
+#: the public view of a spectator's record: every ``holds`` line, as the spectator wrote them
+RECORDER = "+"
 MAX_STATES = 200_000
 TIME_BUDGET = 1.0
 SAMPLES = 2000
@@ -70,12 +76,29 @@ class ViewModel(ModelView):
         return _label(loc)
 
 
+def is_complete(record) -> bool:
+    """A complete record lists every player's hand with ``holds:`` (record-format.md)."""
+    from solver.literature.events import Holds
+
+    held = {st.event.player for st in record.statements if isinstance(st.event, Holds)}
+    return all(p in held for p in record.header.players)
+
+
+def seen_by(record, view):
+    """The view a model of ``record`` is built for: the public view (``None``) of a
+    spectator's record (no ``me:``, not complete) is :data:`RECORDER`, the spectator who
+    wrote its ``holds`` lines; any other view is itself."""
+    if view is None and record.header.me is None and not is_complete(record):
+        return RECORDER
+    return view
+
+
 def view_facts(play: Play, view):
     """The facts the view knows, without those implied by a later one: "at least lo of
     K at A" is implied by "at least lo' >= lo of K' at A" when K' is a subset of K (the
     LIT-6(c) facts of repeated questions in one half-suit shrink like that, O3)."""
     facts = [f for f in play.facts
-             if f.private is None or view == ALL or f.private == view]
+             if f.private is None or view in (ALL, RECORDER) or f.private == view]
     atleast: dict[str, list] = {}
     for i, f in enumerate(facts):
         if f.lo >= 1 and f.hi >= len(f.keys) and len(f.keys) > 1:
@@ -93,18 +116,20 @@ def view_facts(play: Play, view):
 
 
 def build(record, view, play: Play | None = None) -> ViewModel:
-    """The model of ``record`` seen by ``view`` (a player, ``None`` = public, :data:`ALL`)."""
+    """The model of ``record`` seen by ``view`` (a player, ``None`` = public, :data:`ALL`,
+    :data:`RECORDER`: see :func:`seen_by`)."""
     play = play or Play.of(record)
     t = play.table
     statements = {s.line: s.text for s in record.statements}
+    shown = view if view not in (ALL, RECORDER) else None   # the view the analysis names
     if play.unseen and t.options.memory != "full" and view != ALL:
         return _build_current(play, view, statements, _unseen_events(record))
     if play.unseen:
         from solver.literature.history import HistoryModel
 
-        hm = HistoryModel(record, view, play)
-        return ViewModel(play, t, view if view != ALL else None, hm, dict(hm.fixed), statements,
-                         True, (record, view))
+        # the history model uses every holds line for ALL (the recorder's are all of them)
+        hm = HistoryModel(record, ALL if view == RECORDER else view, play)
+        return ViewModel(play, t, shown, hm, dict(hm.fixed), statements, True, (record, view))
     if t.options.memory != "full" and view != ALL:
         return _build_current(play, view, statements)
     names = {k: repr(c) for k, c in t.key_card.items()}
@@ -113,8 +138,7 @@ def build(record, view, play: Play | None = None) -> ViewModel:
     for f in view_facts(play, view):
         m.add(f.keys, [f.player], f.lo, f.hi, source=f.line, note=f.note)
     fixed = {k: l for k, l in play.loc.items() if l is not None}
-    return ViewModel(play, t, view if view != ALL else None, m, fixed, statements, True,
-                     (record, view))
+    return ViewModel(play, t, shown, m, fixed, statements, True, (record, view))
 
 
 def _team_groups(t, m) -> dict:
@@ -177,34 +201,35 @@ def _build_current(play: Play, view, statements, unseen=()) -> ViewModel:
                         text=f"memory={t.options.memory}", rule="A9")
     count = {p: play.vague[p][0] if p in play.vague else play.count[p] for p in t.players}
     fixed = {k: OUT for k, l in play.loc.items() if l == OUT}
-    own_line = None
-    if view is not None:
-        last = [(ln, h) for ln, h in play.holds if h.player == view]
-        if last and any(ln > last[-1][0] and _touches(t, ev, view) for ln, ev in unseen):
-            last = []           # an unseen question may have changed the viewer's hand
+    known: dict[str, int] = {}      # player -> the holds line its hand now comes from
+    for p in (t.players if view == RECORDER else [view] if view in t.players else []):
+        last = [(ln, h) for ln, h in play.holds if h.player == p]
+        if last and any(ln > last[-1][0] and _touches(t, ev, p) for ln, ev in unseen):
+            last = []           # an unseen question may have changed that hand
         if last:
-            own_line, h = last[-1]
+            known[p], h = last[-1]
             hand = Counter(h.cards)
             for mv in play.moves:
-                if mv.line <= own_line:
+                if mv.line <= known[p]:
                     continue
                 card = t.key_card[mv.key]
-                if mv.dst == view:
+                if mv.dst == p:
                     hand[card] += 1
-                if mv.src == view:
+                if mv.src == p:
                     hand[card] -= 1
             for card, n in hand.items():
                 ks = [k for k in t.card_keys[card] if k not in fixed]
                 for k in ks[:n]:
-                    fixed[k] = view
+                    fixed[k] = p
     keys = [k for k in t.keys if k not in fixed]
     sizes = {p: count[p] - sum(1 for l in fixed.values() if l == p) for p in t.players}
     names = {k: repr(t.key_card[k]) for k in keys}
     m = CardLocationModel(keys, sizes, names)
     m.groups = _team_groups(t, m)
-    if own_line is not None and view in sizes:
-        # the viewer's own hand is all fixed: no other card is there
-        m.add(keys, [view], 0, 0, source=own_line, note=f"{view} sees their own hand")
+    for p, line in known.items():
+        # a hand the view sees is all fixed: no other card is there
+        m.add(keys, [p], 0, 0, source=line,
+              note=f"{p} sees their own hand" if p == view else f"{p}'s hand is known")
     for line, ask in _remembered(play):
         if any(ln > line for ln, _ in unseen):
             continue            # forgotten: an unseen question came after it
@@ -228,7 +253,7 @@ def _build_current(play: Play, view, statements, unseen=()) -> ViewModel:
                 if t.options.own_card_ask != "bluff":
                     m.add([k for k in ck if k in keys], [a], 0, len(ck) - 1, line,
                           f"{a} does not hold {ask.card!r}")
-    return ViewModel(play, t, view, m, fixed, statements, False)
+    return ViewModel(play, t, view if view != RECORDER else None, m, fixed, statements, False)
 
 
 # ----- counting ------------------------------------------------------------------------------

@@ -39,7 +39,8 @@ QuerySet = SuitRange | RankSet
 
 @dataclass(frozen=True)
 class Holds(Event):
-    """``P holds: cards`` -- a hand known to the recorder (own hand, or a revealed one)."""
+    """``P holds: cards`` -- a hand known to the recorder (own hand, or a revealed one; in a
+    spectator's record, one it saw)."""
     setup = True
 
     player: str

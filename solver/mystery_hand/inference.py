@@ -2,13 +2,16 @@
 
 The view decides what each statement tells:
 
-* the *recorder* of a partial record (``me:``) knows everything written in it;
+* the *recorder* of a partial record knows everything written in it (a ``holds:`` line is
+  "a hand known to the recorder", record-format.md): the recorder is ``me:``, or a
+  spectator when the record has no ``me:`` (its view is then the public one);
 * a view of a *complete* record (every hand listed) knows only what that player saw: its own
   hand, the cards shown to it or by it (E1a/b), counts otherwise (E1c), everything public
   (ask-all counts, exact requests, announcements, the hands of players who are out), its own
   mystery hand under ``two-player=seen|chosen``, and the mystery hand once it announced
   wrongly (E6);
-* the public view (``None``) knows only what everybody saw.
+* the public view (``None``) of a record by a player knows only what everybody saw (and
+  the hand of a player out after a wrong announcement, MH-20).
 
 What the recorder did not see (``?``, record-format.md) is a free choice among everything
 the rules allow: an answer ``?`` constrains nothing but the asker's legality (MH-11,
@@ -243,16 +246,18 @@ def card_keys(opts: MysteryHandOptions) -> tuple[list, dict]:
 
 def _resolve_view(record, view):
     """(view, recorder?) after checking that the record supports that view."""
-    complete = is_complete(record)
-    if complete:
+    me = record.header.me
+    if is_complete(record):
         return view, False
-    if view is not None and view == record.header.me:
+    if view == me:              # a player's, or a spectator's record (no 'me:') seen as public
         return view, True
     if view is None:
         return None, False
-    raise NotationError("only the record's own view ('me: " + str(record.header.me) + "') or "
-                        "the public view can be analysed: other players' views need a complete "
-                        "record (every hand given with 'holds:')", text=view)
+    own = (f"only the record's own view ('me: {me}') or the public view can be analysed"
+           if me is not None else "a spectator's record (no 'me:') is analysed from the "
+           "public view only")
+    raise NotationError(f"{own}: other players' views need a complete record (every hand "
+                        "given with 'holds:')", text=view)
 
 
 def build(record, view: str | None, *, omniscient: bool = False) -> ViewModel:

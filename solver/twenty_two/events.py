@@ -52,7 +52,8 @@ class Deal(Event):
 @dataclass(frozen=True)
 class Holds(Event):
     """``Ana holds: 2S 5H ...`` -- a player's whole hand at this point of the deal (the
-    recorder's own; every hand in a complete record)."""
+    recorder's own; every hand in a complete record; in a spectator's record, one it
+    saw)."""
     joins = (Deal,)
 
     player: str

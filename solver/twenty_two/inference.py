@@ -22,10 +22,12 @@ A bound on an earlier hand is turned into one on the hand now plus the cards the
 played since, which are public; when those already break it, the record is inconsistent and
 the conflicting lines are named.
 
-Which statements a view may use: the public view (``None``) only public ones; a view of a
-*complete* record (every hand given with ``holds:`` and every exchange with its cards) only
-its own hand and exchanges besides; the recorder of a partial record (``me:``) everything
-written.
+Which statements a view may use: the public view (``None``) of a record by a player only
+public ones; a view of a *complete* record (every hand given with ``holds:`` and every
+exchange with its cards) only its own hand and exchanges besides (the public view: none);
+the recorder of a partial record everything written -- ``me:``, or a spectator when the
+record has no ``me:`` (its view is then the public one: a ``holds:`` line is "a hand known
+to the recorder", record-format.md).
 """
 from __future__ import annotations
 
@@ -105,18 +107,20 @@ def is_complete(eng: Engine) -> bool:
 def visible_players(record, view: str | None, complete: bool, omniscient: bool = False):
     """The players whose ``holds:``/exchange cards this view may use."""
     players = set(record.header.players)
+    me = record.header.me
     if omniscient:
+        return players
+    if complete:
+        return {view} if view is not None else set()
+    if view == me:   # the recorder wrote it: they know it (a spectator's: the public view)
         return players
     if view is None:
         return set()
-    if complete:
-        return {view}
-    if view == record.header.me:
-        return players  # the recorder wrote it: they know it
-    raise NotationError("only the record's own view ('me: " + str(record.header.me) + "') or "
-                        "the public view can be analysed: other players' views need a complete "
-                        "record (every hand given with 'holds:', every exchange with its cards)",
-                        text=view)
+    own = (f"only the record's own view ('me: {me}') or the public view can be analysed"
+           if me is not None else "a spectator's record (no 'me:') is analysed from the "
+           "public view only")
+    raise NotationError(f"{own}: other players' views need a complete record (every hand "
+                        "given with 'holds:', every exchange with its cards)", text=view)
 
 
 def card_keys(deck: Counter) -> tuple[list, dict, dict[str, list]]:
