@@ -28,18 +28,12 @@ import pytest
 
 import solver.session as session_mod
 from solver.errors import FileError, SleuthError, StaleError
-from solver.records import atomic_write, split_lines, start_record
+from solver.records import atomic_write, start_record
 from solver.session import Session, append_statement, log_statement, replace_statement
+from tests.test_signals import BOUND, group
+from tests.test_writers import HEADER, LIT, ROOT, sleuth, turn_lines
 
-ROOT = Path(__file__).resolve().parent.parent
-HEADER = "game: mystery-hand\nplayers: Ana Ben Cleo Dev\ndealer: Dev\nme: Ana\n"
 EDITED = "turn: Cleo   # saved in an editor"
-LIT = ROOT / "samples" / "literature" / "eight-players-jokers.txt"
-
-
-def sleuth(*args, timeout=120):
-    return subprocess.run([sys.executable, "-m", "cli.main", *map(str, args)], cwd=ROOT,
-                          capture_output=True, text=True, timeout=timeout)
 
 
 @pytest.fixture
@@ -47,10 +41,6 @@ def record(tmp_path):
     path = tmp_path / "game.txt"
     path.write_text(HEADER)
     return path
-
-
-def turn_lines(path) -> list[str]:
-    return [ln for ln in split_lines(path.read_text()) if ln.startswith("turn:")]
 
 
 @pytest.fixture
@@ -192,8 +182,6 @@ def test_the_new_game_form_refuses_a_field_that_would_add_a_line(tmp_path):
 # ----- SIGTERM stops as Ctrl-C does; serve's Ctrl-C too ----------------------------------
 
 EIGHT = ROOT / "samples" / "mystery-hand" / "eight-players-no-exact-request.txt"
-#: seconds a command may take to end after the signal (it takes a fraction of one)
-BOUND = 10.0
 
 
 def started(*args, **kwargs) -> subprocess.Popen:
@@ -204,22 +192,17 @@ def started(*args, **kwargs) -> subprocess.Popen:
                             start_new_session=True, **kwargs)
 
 
-def group(pgid: int) -> list[int]:
-    from benchmarks.common import proc_stats
-
-    return [pid for pid, f in proc_stats().items() if int(f[2]) == pgid and f[0] != "Z"]
-
-
 def ended(p: subprocess.Popen, sig: int) -> tuple[int, str]:
     """Send ``sig`` to ``p`` alone (as ``kill`` does); its exit status and standard error,
     failing if it (or a process it left holding its output) runs on for :data:`BOUND` s."""
     os.kill(p.pid, sig)
     try:
-        _, err = p.communicate(timeout=BOUND)
-    except subprocess.TimeoutExpired:
+        err = p.communicate(timeout=BOUND)[1]
+    except subprocess.TimeoutExpired:       # (the group's workers hold its output open)
         os.killpg(p.pid, signal.SIGKILL)
         p.communicate()
-        pytest.fail(f"still running (or its workers) {BOUND} s after the signal")
+        err = None
+    assert err is not None, f"still running (or its workers) {BOUND} s after the signal"
     left = group(p.pid)
     deadline = time.monotonic() + 1.0
     while left and time.monotonic() < deadline:
