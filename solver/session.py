@@ -1090,7 +1090,7 @@ def complete(v: Vocabulary, before_cursor: str) -> list[str]:
         pool: list[str] = list(v.cards)
     elif not words:
         pool = list(v.commands) + list(v.names) + list(v.lead)
-    elif len(words) == 1 and words[0] in v.names:
+    elif len(words) == 1 and _is_name(v, words[0]):
         pool = list(v.verbs)
     elif _follows(v, words, head) is not None:
         pool = _follows(v, words, head)
@@ -1104,6 +1104,11 @@ def complete(v: Vocabulary, before_cursor: str) -> list[str]:
         if w.lower().startswith(low) and w not in out:
             out.append(w)
     return out
+
+
+def _is_name(v: Vocabulary, word: str) -> bool:
+    """Whether ``word`` is a player's name, in any case (as a statement may write it)."""
+    return word.casefold() in {n.casefold() for n in v.names}
 
 
 def _follows(v: Vocabulary, words: list[str], head: str) -> list[str] | None:
@@ -1124,7 +1129,7 @@ def _follows(v: Vocabulary, words: list[str], head: str) -> list[str] | None:
 
     if not v.follows or not words:
         return None
-    at = 1 if words[0] in v.names and len(words) > 1 else 0
+    at = 1 if _is_name(v, words[0]) and len(words) > 1 else 0
     key = words[at].rstrip(":").lower()
     spec = next((f for f in v.follows if f[0].lower() == key), None)
     if spec is None:

@@ -32,6 +32,8 @@ def sample(tmp_path, name: str) -> Path:
 
 # ----- names in other scripts: a CJK character takes two columns ----------------------------
 LIT_CJK = "game: literature\nplayers: Аня Ben Χλόη dev 李 Zoë\nme: Аня\n"
+MH_CJK = ("game: mystery-hand\nplayers: Аня Ben Χλόη dev 李\ndealer: 李\nme: Аня\n"
+          "Аня holds: AS 2S 9H JD QC 4D 8S 3H 5C\nfaceup: 3C 7D 9S\n")
 
 
 def test_wide_characters_are_wrapped_by_the_columns_they_take():
@@ -365,3 +367,18 @@ def test_ctrl_c_while_a_line_is_checked_keeps_a_held_claim(tmp_path, monkeypatch
                            input=WRONG_CLAIM + "\nshown 2H-7H: Ana 2H\n")
     assert "kept the held claim as a comment line" in r.output
     assert p.read_text(encoding="utf-8") == LIT_HELD + f"# held: {WRONG_CLAIM}\n"
+
+
+# ----- completion of a name typed in another case -------------------------------------------
+def test_completion_reads_a_name_typed_in_another_case(tmp_path):
+    """'ben requests ' offered the names and the 124 ranges (the name was not known as
+    one, so the keyword's 'what follows' was not used); 'Ben requests ' offers the cards."""
+    p = tmp_path / "g.txt"
+    p.write_text(MH_CJK, encoding="utf-8")
+    s = Session(str(p))
+    for typed in ("Ben", "ben", "BEN"):
+        assert s.complete(f"{typed} requests ") == s.complete("Ben requests ")
+        assert s.complete(f"{typed} requests ")[:3] == ["AS", "2S", "3S"]
+        assert s.complete(f"{typed} asks ") == ["Аня", "Ben", "Χλόη", "dev", "李", "all"]
+        assert s.complete(f"{typed} a") == s.complete("Ben a")
+    assert s.complete("χλόη asks ") == ["Аня", "Ben", "Χλόη", "dev", "李", "all"]
