@@ -363,13 +363,25 @@ def _log_over(path: str, text: str, statement: str, force: bool) -> Logged:
                   line=rec.statements[-1].line)
 
 
+def line_number(text) -> int | None:
+    """``text`` (an int or a string) as a line number, if it is written with at most 12 of
+    the digits 0-9 (``int()`` also takes ``'５'``, ``'1_0'``, ``'+5'``, and raises on
+    thousands of digits); else ``None``.
+
+    >>> line_number(" 12"), line_number("５"), line_number("9" * 5000), line_number(-1)
+    (12, None, None, -1)
+    """
+    t = str(text).strip()
+    return int(t) if re.fullmatch(r"-?[0-9]{1,12}", t) else None
+
+
 def statement_line(text: str, line, path: str | None = None) -> int:
     """``line`` (an int or its text) as the record line of a statement of ``text`` --
     else a ``NotationError`` that says which lines hold statements."""
-    if not re.fullmatch(r"-?[0-9]+", str(line).strip()):   # (int() takes '５', '1_0', '+5')
+    n = line_number(line)
+    if n is None:
         raise NotationError("expected a line number written 0-9 (the 'line N' of the "
-                            "messages)", text=str(line), path=path)
-    n = int(str(line).strip())
+                            "messages)", text=printable(str(line))[:40], path=path)
     rec = parse_record(text, path, validate=False)
     lines = [st.line for st in rec.statements]
     if n not in lines:
@@ -703,9 +715,8 @@ class Session:
                     if rec.statements else None
             return last(shown) != last(self.record)
         if cmd in ("edit", "delete"):
-            num = rest.partition(" ")[0]
-            if num.isascii() and num.isdigit():
-                n = int(num)
+            n = line_number(rest.partition(" ")[0])
+            if n is not None:
                 old = [(s.line, s.text) for s in shown.statements if s.line <= n]
                 new = [(s.line, s.text) for s in self.record.statements if s.line <= n]
                 return old != new
@@ -873,7 +884,6 @@ class Session:
         if statement is not None and not statement.strip():
             return Outcome("refused", error=NotationError(
                 "edit to what? 'edit N <statement>'", text=f"edit {line}"))
-        self.pending = None
         try:
             new_text, rec, old = edited(self.text, line, statement, self.path)
         except InconsistentError as e:
@@ -883,11 +893,12 @@ class Session:
                            statement=statement or "", error=e,
                            conflict=self._conflict_lines(e, text), line=int(line))
         except SleuthError as e:
-            n = int(line) if str(line).strip().isascii() and str(line).strip().isdigit() else None
+            n = line_number(line)
             return Outcome("refused", statement=statement or "", error=e.located(path=self.path),
                            line=n)
         n = int(str(line).strip())
         self._save(new_text, rec)
+        self.pending = None             # (a held statement waits for the next line only)
         kind = "deleted" if statement is None else "edited"
         return Outcome(kind, statement=statement or "", line=n, removed=[(n, old)])
 
