@@ -348,7 +348,8 @@ def test_play_undoes_and_edits_as_before_when_only_lines_below_moved(record):
     assert turn_lines(record) == ["turn: Ben", "turn: Cleo"]
 
 
-@pytest.mark.parametrize("number", ["５", "1_0", "+5", "٥", pytest.param("9" * 5000, id="5000-digits")])
+@pytest.mark.parametrize("number", ["５", "1_0", "+5", "٥",
+                                    pytest.param("9" * 5000, id="5000-digits")])
 def test_a_line_number_is_written_0_9(record, number):
     """``int()`` read ``edit ５ ...`` as line 5 and ``edit 1_0`` as line 10: a line number,
     as every number of a record, is written with the digits 0-9."""
