@@ -365,3 +365,17 @@ def test_hands_round_by_taps(browser, tmp_path):
         assert log(page).startswith("logged")
         assert path.read_text(encoding="utf-8").splitlines()[-2:] == [
             "round 1: Ana out partial; Ben 45, Cleo no-meld", "round 2: unscored stock"]
+
+
+def test_a_literature_safe_claim_is_one_alert_in_words(browser, tmp_path):
+    """A safe claim (LIT-11(a)) is said once, as the terminal says it ("You can claim 2H-7H
+    safely ...: Ana 2H 3H 4H 6H 7H, Cleo 5H."), not a second time as the analysis' data
+    ("{'Ana': ['2H', ...]}")."""
+    from tests.test_serve_audit import sample_page
+
+    with sample_page(browser, tmp_path, "literature/ex-a-six-players.txt") as page:
+        alerts = [t.strip() for t in page.get_by_role("alert").all_inner_texts()]
+        claims = [a for a in alerts if "2H-7H" in a]
+        assert len(claims) == 1, alerts
+        assert "Ana 2H 3H 4H 6H 7H, Cleo 5H" in claims[0], claims
+        assert not any(c in a for a in alerts for c in "{}[]'"), alerts

@@ -274,11 +274,15 @@ def literature_sheet(a, view: str | None) -> dict:
     return {"kind": "halves", "halves": halves, "hands": hands}
 
 
-def literature_extras(a) -> dict:
+def literature_extras(a, view: str | None = None) -> dict:
+    """The score, the verdict and what is an estimate (Literature); a safe claim as an alert
+    where the game's notes do not say it already (they do for a player's view:
+    ``Game.table_notes``, "You can claim 2H-7H safely ...")."""
     alerts = []
     for name, h in a.halves.items():
-        if h.safe_claim:
-            alerts.append(f"Safe claim now: {name}: {h.safe_claim}")
+        if h.safe_claim and view is None:
+            cards = ", ".join(f"{p} {' '.join(cs)}" for p, cs in h.safe_claim.items())
+            alerts.append(f"Safe claim now: {name}: {cards}")
     score = ", ".join(f"team {k} {v}" for k, v in a.score.items())
     verdict = (f"Game over: {a.winner or 'a tie'} wins; score {score}." if a.over
                else f"Score: {score}.")
@@ -595,7 +599,7 @@ def live(session, whatif: str | None = None, quick: bool = False,
             out["extras"] = clue_extras(analysis)
         elif rec.game == "literature":
             out["sheet"] = literature_sheet(analysis, view)
-            out["extras"] = literature_extras(analysis)
+            out["extras"] = literature_extras(analysis, view)
             out["alerts"] += out["extras"]["alerts"]
         else:
             from cli.session import render_analysis
