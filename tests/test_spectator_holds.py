@@ -2,7 +2,7 @@
 view: its ``holds:`` lines are hands known to the recorder (record-format.md), so they are
 placed, and a later statement contradicting one is a conflict (exit 3).  The public view of a
 player's record and of a complete record still knows only what everybody saw.  Mystery Hand,
-Twenty-Two and Literature (Clue: tests/test_solver_leftovers.py)."""
+Twenty-Two, Literature and Hand (Clue: tests/test_solver_leftovers.py)."""
 from __future__ import annotations
 
 import json
@@ -91,7 +91,8 @@ def test_twenty_two_spectator_knows_the_hand_it_saw(tmp_path):
                                        ("mystery-hand", "lossy-five-players.txt"),
                                        ("twenty-two", "standard-ana-midhand.txt"),
                                        ("literature", "ex-a-six-players.txt"),
-                                       ("literature", "lossy-six-players.txt")])
+                                       ("literature", "lossy-six-players.txt"),
+                                       ("hand", "round-midway-ana.txt")])
 def test_a_spectator_who_saw_one_hand_knows_what_that_player_knows(tmp_path, game, name):
     """Ana's record with its 'me:' line removed: the spectator saw what Ana saw (her hand,
     the cards shown to her), so its public view is Ana's view of her own record."""
@@ -190,7 +191,8 @@ def test_mystery_hand_revealed_hands_stay_public(tmp_path):
 @pytest.mark.parametrize("game,name,lines", [
     ("mystery-hand", "six-players-sneak-complete.txt", None),
     ("twenty-two", "standard.txt", 19),
-    ("literature", "six-players-full-game.txt", 30)])
+    ("literature", "six-players-full-game.txt", 30),
+    ("hand", "round-complete.txt", 20)])
 def test_the_public_view_of_a_complete_record_is_unchanged(tmp_path, game, name, lines):
     """Every hand listed: the public view knows only what everybody saw, with or without
     'me:' (the record is a full history, not a spectator's)."""

@@ -906,9 +906,13 @@ def run(record, upto: int | None = None) -> State:
 
 def view_record(record, view: str | None):
     """The record as ``view`` saw it: other players' dealt hands dropped and their stock
-    draws unnamed (``None``: a spectator's view)."""
+    draws unnamed (``None``: a spectator's view; of a spectator's record -- no ``me:``, not
+    every hand stated -- everything written, as the spectator who wrote it saw it)."""
     from solver.records import Record, Statement
 
+    held = {st.event.player for st in record.statements if isinstance(st.event, Holds)}
+    if view is None and record.header.me is None and not set(record.header.players) <= held:
+        return record
     out = []
     for st in record.statements:
         ev = st.event
