@@ -299,9 +299,10 @@ def read_as(session: Session, line: int | None, typed: str | None) -> list[str]:
 
 
 def render_outcome(o: Outcome, session: Session, show_sheet: bool | str | None,
-                   keys: str = "y") -> str:
+                   keys: str = "y", fit: tuple[int, int] | None = None) -> str:
     """What ``play`` says after one line; ``keys``: what accepts a refusal's one
-    correction."""
+    correction; ``fit``: the columns and rows of the screen a ``whatif`` page must fit
+    (its hypothetical sheet cut as :func:`cut_sheet` cuts one)."""
     from cli.commands import render_explanation
 
     k = o.kind
@@ -370,10 +371,16 @@ def render_outcome(o: Outcome, session: Session, show_sheet: bool | str | None,
         if show_sheet:
             try:
                 a = session.analyze(o.record)
-                out += ["", "--- what if (hypothetical: not saved) ---",
-                        (show_sheet == "compact" and render_compact(a, session.record.game))
-                        or render_analysis(a, session.record.game),
-                        "--- end of what if ---"]
+                sheet = ((show_sheet == "compact" and render_compact(a, session.record.game))
+                         or render_analysis(a, session.record.game))
+                head, end = ["", "--- what if (hypothetical: not saved) ---"], \
+                    "--- end of what if ---"
+                if fit is not None:     # on the screen: the page within its rows, its top
+                    cols, rows = fit    # (what the statement would change) in sight, with
+                    said = fit_width("\n".join([*out, *head, end]), cols)   # the footer
+                    sheet = "\n".join(cut_sheet(fit_width(sheet, cols).split("\n"), 0,
+                                                rows - 2 - len(said.split("\n")), cols))
+                out += [*head, sheet, end]
             except SleuthError as e:
                 out.append(f"  no analysis: {e}")
     elif k == "why":
@@ -800,7 +807,8 @@ def _on_screen(screen: Screen, lines, keys: str, hint: bool) -> None:
             if o.kind == "quit":
                 return
             if o.kind in PAGES:
-                text = render_outcome(o, session, "compact" if screen.sheet else False, keys)
+                text = render_outcome(o, session, "compact" if screen.sheet else False, keys,
+                                      fit=screen.size())
             elif o.kind != "empty":
                 if o.saved:
                     screen.hint = ""

@@ -4,6 +4,7 @@ and in a real terminal (tmux, as tests/test_play_tmux.py does)."""
 from __future__ import annotations
 
 import shutil
+import signal
 from pathlib import Path
 
 import pytest
@@ -363,8 +364,13 @@ def test_ctrl_c_while_a_line_is_checked_keeps_a_held_claim(tmp_path, monkeypatch
         return handle(self, line, *args, **kwargs)
 
     monkeypatch.setattr(Session, "handle", interrupted)
-    r = CliRunner().invoke(cli, ["play", str(p), "--no-sheet"],
-                           input=WRONG_CLAIM + "\nshown 2H-7H: Ana 2H\n")
+    old = signal.getsignal(signal.SIGINT)
+    try:
+        r = CliRunner().invoke(cli, ["play", str(p), "--no-sheet"],
+                               input=WRONG_CLAIM + "\nshown 2H-7H: Ana 2H\n")
+    finally:        # the interrupt's end ignores a second Ctrl-C: not in this process
+        signal.signal(signal.SIGINT, old)
+    assert r.exit_code == 130
     assert "kept the held claim as a comment line" in r.output
     assert p.read_text(encoding="utf-8") == LIT_HELD + f"# held: {WRONG_CLAIM}\n"
 
@@ -382,3 +388,22 @@ def test_completion_reads_a_name_typed_in_another_case(tmp_path):
         assert s.complete(f"{typed} asks ") == ["Аня", "Ben", "Χλόη", "dev", "李", "all"]
         assert s.complete(f"{typed} a") == s.complete("Ben a")
     assert s.complete("χλόη asks ") == ["Аня", "Ben", "Χλόη", "dev", "李", "all"]
+
+
+@tmux
+def test_a_whatif_page_keeps_what_it_is_about_in_sight(tmp_path, sized):
+    """The whatif page (what would change, then the hypothetical sheet) was taller than
+    80x24 and printed: its first lines, the statement and what it would change, scrolled
+    off the screen."""
+    t = sized(sample(tmp_path, "five-players-ana.txt"), 80, 24, "--no-hint")
+    t.wait(settled("five-players-ana.txt: mystery-hand"), "the first screen")
+    t._tmux("send-keys", "-l", "whatif Eli asks Ana 5*: 1")
+    t._tmux("send-keys", "Enter")
+    rows = t.wait(lambda r: prompt_ready(r) and "(Enter: back to the sheet)" in r,
+                  "the whatif page")
+    assert rows[0] == "what if: Eli asks Ana 5*: 1   (not saved)", rows
+    assert "  no card would become certain" in rows
+    assert "--- what if (hypothetical: not saved) ---" in rows
+    assert rows[-3] == "--- end of what if ---" and rows[-2] == "(Enter: back to the sheet)"
+    assert any(r.startswith("Verdict: not determined: 2,205 candidates") for r in rows)
+    assert all(len(r) <= 80 for r in rows)
