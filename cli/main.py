@@ -70,6 +70,33 @@ def on_sigterm(signum, frame):
     raise Terminated()
 
 
+def unraisable(hook_args) -> None:
+    """``sys.unraisablehook`` of the program: a Ctrl-C or SIGTERM whose exception was raised
+    where Python can only print and drop it (a weakref callback of the import machinery,
+    a ``__del__``) is sent again, to be raised where the command can stop on it (a moment
+    later, from a thread: sent now, it would be raised inside this hook and dropped again;
+    a command that ends first ends as interrupted, :func:`end`); anything else is printed
+    as Python does."""
+    import threading
+
+    if issubclass(hook_args.exc_type, KeyboardInterrupt):
+        signum = _signal.SIGINT
+    elif issubclass(hook_args.exc_type, Terminated):
+        signum = _signal.SIGTERM
+        _signal.signal(signum, on_sigterm)
+    else:
+        sys.__unraisablehook__(hook_args)
+        return
+    _dropped.append(signum)
+    again = threading.Timer(0.001, os.kill, (os.getpid(), signum))
+    again.daemon = True
+    again.start()
+
+
+#: the signals :func:`unraisable` sends again (until one is handled)
+_dropped: list[int] = []
+
+
 #: the commands that write a record: their interrupt says it is unchanged (a save is one
 #: atomic rename, so an interrupted command either saved or did not touch the file)
 WRITES_RECORD = frozenset({"new", "log", "play", "serve"})
@@ -604,6 +631,8 @@ def main(argv=None, *, end_process: bool | None = None):
             _signal.getsignal(_signal.SIGTERM), "__name__", "") == "_terminated_at_start"):
         _sigterm_owner = os.getpid()
         _signal.signal(_signal.SIGTERM, on_sigterm)
+    if end_process:
+        sys.unraisablehook = unraisable
     try:
         if end_process:
             from cli.streams import StdoutClosed, fit_streams
@@ -643,6 +672,7 @@ def interrupted(command: str | None, terminated: bool = False):
     as ``play`` after a line).  A further Ctrl-C is ignored from here on, so that the line
     is written whole and the clean-up under way (workers killed) finishes.  ``terminated``:
     a SIGTERM instead (``sleuth: terminated``, exit 143)."""
+    _dropped.clear()
     try:
         _signal.signal(_signal.SIGINT, _signal.SIG_IGN)
         if _signal.getsignal(_signal.SIGTERM) is on_sigterm:
@@ -665,6 +695,10 @@ def end(code) -> None:
     as everywhere else (docs/reliability.md)."""
     import os
 
+    if _dropped:            # a Ctrl-C Python dropped, not raised again before the end
+        terminated = _dropped[-1] == _signal.SIGTERM
+        print("sleuth: terminated" if terminated else "sleuth: interrupted", file=sys.stderr)
+        code = EXIT_TERMINATED if terminated else EXIT_INTERRUPTED
     if code is None:
         code = EXIT_OK
     elif not isinstance(code, int):
