@@ -697,7 +697,9 @@ def end(code) -> None:
 
     if _dropped:            # a Ctrl-C Python dropped, not raised again before the end
         terminated = _dropped[-1] == _signal.SIGTERM
-        print("sleuth: terminated" if terminated else "sleuth: interrupted", file=sys.stderr)
+        saved = getattr(sys.modules.get("solver.records"), "saved_in_this_process", None)
+        print(("sleuth: terminated" if terminated else "sleuth: interrupted")
+              + ("; the record is as last saved" if saved else ""), file=sys.stderr)
         code = EXIT_TERMINATED if terminated else EXIT_INTERRUPTED
     if code is None:
         code = EXIT_OK
