@@ -579,6 +579,10 @@ class Session:
             check_one_line(raw, self.path, what="a line")
         except NotationError as e:
             return Outcome("refused", statement=printable(raw), error=e)
+        if expect is not None:
+            # a page sends the correction it offered itself; 'y' or an empty line from one
+            # device must not log the correction of another device's refusal
+            self.correction = None
         # what the line may use up, kept for a save that fails (a held claim, a correction)
         pending, correction = self.pending, self.correction
         try:

@@ -492,3 +492,16 @@ def test_a_ctrl_c_python_drops_still_stops_the_command(tmp_path, after):
     assert r.returncode == 130 and r.stderr == "sleuth: interrupted\n", (r.returncode, r.stderr)
     assert r.stdout in (("", "went on\n") if after == "pass" else ("",))   # (raised again
     # at once, or the command had ended first)
+
+
+def test_one_devices_yes_does_not_log_anothers_correction(record):
+    """serve's pages share one session: device A's typo left its one correction there, and
+    device B's 'y' (or an empty line) logged it, a statement A had not confirmed."""
+    s = Session(str(record))
+    assert s.handle("turn: Bne", expect=s.version).kind == "refused"     # device A
+    for line in ("y", ""):                                                # device B
+        assert s.handle(line, expect=s.version).kind in ("refused", "empty")
+    assert record.read_text() == HEADER
+    assert s.handle("turn: Bne").kind == "refused"          # play: 'y' takes its correction
+    assert s.handle("y").kind == "accepted"
+    assert turn_lines(record) == ["turn: Ben"]
