@@ -701,6 +701,7 @@
 
   function firstChoices() {
     const implied = E.turn;
+    if (E.game === "twenty-two" && !pickActor) trickChoices(null);   // the next play's cards first
     // the player on turn's choices first (the most common entry), and whom a player who
     // may take an extra turn now (MH-12) asks, one tap for both; then another actor
     const extras = (E.may_act || []).filter((n) => n !== implied);
@@ -750,6 +751,7 @@
       }
       return true;
     }
+    if (E.game === "twenty-two" && p.actor && (k === "leads" || k === "plays")) return trickChoices(p);
     if (p.actor) return false;
     if (E.game === "hand" && k === "round") { roundChoices(p, L, upto); return true; }
     if (E.game !== "mysterium" || !["hour", "crow", "group", "verdict", "culprit"].includes(k)) return false;
@@ -772,6 +774,39 @@
     } else if (!p.rest.length) {                       // verdict, culprit
       numbers("Which group", L.all_groups || upto(E.names.length), (n) => k + ": " + n, ans);
     }
+    return true;
+  }
+
+  // Twenty-Two's play to a trick (TT-9, TT-10): "Ana leads 5H 5S", "Ben plays 9C", one
+  // play a statement, by the player the engine says plays next (web/live.py
+  // twenty_two_play). Its cards one tap each, a second tap taking one back; only the cards
+  // that keep the play within one the rules allow are offered: a known hand's legal plays,
+  // another player's lead of one rank or any follow of as many cards as were led, from the
+  // cards they may hold. A statement of another player, or typed beyond the taps (a whole
+  // trick "Ana leads 7H; Ben 9C"), is left as typed. True where drawn.
+  function trickChoices(p) {
+    const T = (E.leads || {}).next;
+    if (!T || (p && p.actor !== T.player)) return false;
+    const chosen = p ? p.rest.slice() : [];
+    if (chosen.some((c) => !T.cards.includes(c))) return true;       // typed: left alone
+    const rank = (c) => (c === "Jk" ? "Jk" : c.slice(0, -1));
+    const count = (xs) => xs.reduce((m, x) => m.set(x, (m.get(x) || 0) + 1), new Map());
+    const within = (xs, play) => {                 // the ranks xs are a part of play's
+      const have = count(play);
+      for (const [r, k] of count(xs)) if ((have.get(r) || 0) < k) return false;
+      return true;
+    };
+    const fits = (cards) => (T.plays === null ? cards.length <= T.n
+      : T.plays.some((play) => within(cards.map(rank), play)));
+    const copies = count(T.cards), taken = count(chosen);
+    const offer = [...copies.keys()].filter((c) => taken.has(c)
+      || fits(chosen.concat([c])));
+    const write = (cards) => put(T.player + " " + T.verb + (cards.length ? " " + cards.join(" ") : ""));
+    choiceList(T.player + " " + T.verb, offer, (c) => {
+      const more = chosen.concat([c]);
+      if ((taken.get(c) || 0) < copies.get(c) && fits(more)) write(more);
+      else write(chosen.filter((x) => x !== c));        // tapped again: taken back
+    }, "cards", chosen);
     return true;
   }
 
