@@ -580,9 +580,10 @@ class Session:
         except NotationError as e:
             return Outcome("refused", statement=printable(raw), error=e)
         if expect is not None:
-            # a page sends the correction it offered itself; 'y' or an empty line from one
-            # device must not log the correction of another device's refusal
-            self.correction = None
+            # a page sends the correction it offered, or 'force <statement>', itself: 'y',
+            # an empty line or 'force' alone from one device must not log the correction
+            # or the refused statement of another device
+            self.correction = self.last_refused = None
         # what the line may use up, kept for a save that fails (a held claim, a correction)
         pending, correction = self.pending, self.correction
         try:
@@ -1139,6 +1140,8 @@ def _follows(v: Vocabulary, words: list[str], head: str) -> list[str] | None:
     (['AS', 'AH'], ['Ana', 'Ben', 'nobody'], ['Ana', 'Ben', 'all'])
     >>> complete(v, "Ana asks all "), complete(v, "Ana asks Ben A*: A")
     (['A*'], ['AS', 'AH'])
+
+    A keyword of two words (``asks all``) is preferred to its first word alone.
     """
     from solver.games import CARDS, NAMES, RANGES, WORDS
 
@@ -1146,14 +1149,16 @@ def _follows(v: Vocabulary, words: list[str], head: str) -> list[str] | None:
         return None
     at = 1 if _is_name(v, words[0]) and len(words) > 1 else 0
     key = words[at].rstrip(":").lower()
-    spec = next((f for f in v.follows if f[0].lower() == key), None)
+    two = " ".join(w.rstrip(":").lower() for w in words[at:at + 2])     # 'asks all'
+    spec = (next((f for f in v.follows if f[0].lower() == two), None) if len(words) > at + 1
+            else None) or next((f for f in v.follows if f[0].lower() == key), None)
     if spec is None:
         return None
-    _, slots, answer = spec
+    keyword, slots, answer = spec
     if ":" in head:
         choices = answer
     else:
-        n = len(words) - at - 1
+        n = len(words) - at - len(keyword.split())
         choices = slots[min(n, len(slots) - 1)] if slots else ()
     classes = {NAMES: v.names, CARDS: v.cards, RANGES: v.ranges, WORDS: v.words}
     out: list[str] = []

@@ -502,6 +502,14 @@ def test_one_devices_yes_does_not_log_anothers_correction(record):
     for line in ("y", ""):                                                # device B
         assert s.handle(line, expect=s.version).kind in ("refused", "empty")
     assert record.read_text() == HEADER
+    for line in ("turn: Ben", "Ben asks Cleo 5*: 0", "turn: Ben"):
+        assert s.handle(line, expect=s.version).kind == "accepted"
+    out = s.handle("Ben asks Cleo 5*: 2", expect=s.version)             # A: a contradiction
+    assert out.kind == "refused" and out.error.exit_code == 3
+    before = record.read_bytes()
+    assert s.handle("force", expect=s.version).kind == "refused"        # B
+    assert record.read_bytes() == before
+    record.write_text(HEADER)
     assert s.handle("turn: Bne").kind == "refused"          # play: 'y' takes its correction
     assert s.handle("y").kind == "accepted"
     assert turn_lines(record) == ["turn: Ben"]
