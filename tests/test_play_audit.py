@@ -407,3 +407,17 @@ def test_a_whatif_page_keeps_what_it_is_about_in_sight(tmp_path, sized):
     assert rows[-3] == "--- end of what if ---" and rows[-2] == "(Enter: back to the sheet)"
     assert any(r.startswith("Verdict: not determined: 2,205 candidates") for r in rows)
     assert all(len(r) <= 80 for r in rows)
+
+
+def test_completion_after_an_ask_of_all_offers_the_names(tmp_path):
+    """After 'Ben asks all 8S-JS: ' the answer is the counts, 'Аня 0, Χλόη 1, ...': Tab
+    offered the 52 cards (the answer of an ask of one) before the names."""
+    p = tmp_path / "g.txt"
+    p.write_text(MH_CJK, encoding="utf-8")
+    s = Session(str(p))
+    names = ["Аня", "Ben", "Χλόη", "dev", "李"]
+    assert s.complete("Ben asks all 8S-JS: ") == names + ["?"]
+    assert s.complete("ben asks all 8S-JS: Аня 0, ") == names + ["?"]
+    assert s.complete("Ben asks all 8S-JS: Аня 0, Χ") == ["Χλόη"]
+    assert s.complete("Ben asks all ")[:2] == ["AS-4S", "2S-5S"]
+    assert s.complete("Ben asks Χλόη 8S-JS: ")[:2] == ["AS", "2S"]    # an ask of one: cards

@@ -56,7 +56,9 @@ class MysteryHandGame(Game):
     keywords = Keywords(("faceup", "mystery", "turn"), ("asks", "requests", "announces", "holds"),
                         ("all", "nobody", "none", "right", "wrong", "?"),
                         # MH-9: a query set is a range or a rank; MH-15: a request names one card
-                        (("asks", ((NAMES, "all"), (RANGES,)), (CARDS, NAMES, "none", "?")),
+                        # MH-13: an ask of all is answered by counts, or by name and count
+                        (("asks all", ((RANGES,),), (NAMES, "?")),
+                         ("asks", ((NAMES, "all"), (RANGES,)), (CARDS, NAMES, "none", "?")),
                          ("requests", ((CARDS,),), (NAMES, "nobody", "?")),
                          ("announces", ((CARDS,),), ("right", "wrong")),
                          ("holds", ((),), (CARDS,)),
