@@ -142,3 +142,53 @@ def test_twenty_two_taps_leave_out_what_the_player_cannot_hold(tmp_path):
     for card in low:
         with pytest.raises(ValueError):
             checked_append(text, f"Cleo plays {card}")
+
+
+LONG = {"Cleo": "Konstantinopolis", "Ben": "Bartholomew"}
+# the text a table's cell shows (its part for screen readers only, moved off screen, left
+# out), whether it stands on one line, and whether it stays within the cell
+SHOWN = ("e => { const seen = e.querySelector('[aria-hidden=true]') || e;"
+         " const r = document.createRange(); r.selectNodeContents(seen);"
+         " const tops = new Set([...r.getClientRects()].map((x) => Math.round(x.top)));"
+         " return [seen.textContent, tops.size === 1, e.scrollWidth <= e.clientWidth]; }")
+
+
+@pytest.mark.parametrize("size", PHONES, ids=lambda s: f"{s['width']}x{s['height']}")
+def test_long_names_in_literatures_hands_table_are_whole_or_keyed(browser, tmp_path, size):
+    """Literature's Hands table on a phone, the entry panel open and folded: a long team or
+    player name ("Bartholomew", "Konstantinopolis") stands on one line, whole (in a smaller
+    font) or shortened to a prefix the key under the sheet gives in full, never broken
+    inside the word ("Bartholo / mew"); its cell's accessible name stays whole; the page
+    does not scroll sideways."""
+    import re
+
+    text = (ROOT / "samples" / "literature" / "ex-a-six-players.txt").read_text(
+        encoding="utf-8")
+    for old, new in LONG.items():
+        text = re.sub(rf"\b{old}\b", new, text)
+    path = tmp_path / "game.txt"
+    path.write_text(text, encoding="utf-8")
+    with served(browser, path, size) as (page, entry, box):
+        for folded in (False, True):
+            if folded:
+                page.get_by_role("button", name="Entry", exact=True).click()
+                page.wait_for_function(IDLE, polling="raf")
+            hands = page.get_by_role("table", name="Hands", exact=True)
+            hands.scroll_into_view_if_needed()
+            shot(page, f"lit-hands-{int(folded)}")
+            key = page.locator("#live .name-key")
+            keyed = dict(part.split(" = ") for part in key.inner_text().removeprefix(
+                "Names shortened: ").split("; ")) if key.count() else {}
+            places = [(role, whole) for whole in LONG.values()
+                      for role in ("cell", "rowheader")]
+            found = 0
+            for role, whole in places:
+                cells = hands.get_by_role(role, name=whole, exact=True)
+                found += cells.count()
+                for i in range(cells.count()):
+                    shown, one_line, within = cells.nth(i).evaluate(SHOWN)
+                    shown = shown.strip()
+                    assert shown == whole or keyed.get(shown) == whole, (role, whole, shown)
+                    assert one_line and within, (role, whole, shown, size, folded)
+            assert found == 5, found          # Bartholomew's team of three, the two players
+            assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")

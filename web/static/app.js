@@ -66,18 +66,20 @@
   window.addEventListener("resize", fitNames);
 
   // A player's name too long for its place on the sheet (Mystery Hand's holder in a cell,
-  // Clue's column head, Literature's holder or likeliest holder "Ben 40%") is shown in a
-  // smaller font and, if it still does not fit, as the longest prefix that fits and no
-  // other player's name starts with ("Barthol."), the key under the sheet giving it in
-  // full. The accessible names stay whole (a cell's is on it, a column head keeps the name
-  // for screen readers beside the shortened one).
+  // Clue's column head, Literature's holder or likeliest holder "Ben 40%", and a team or
+  // player in Literature's Hands table) is shown in a smaller font and, if it still does
+  // not fit, as the longest prefix that fits and no other player's name starts with
+  // ("Barthol."), the key under the sheet giving it in full. The accessible names stay
+  // whole (a cell's is on it, a table's head or cell keeps the name for screen readers
+  // beside the shortened one).
   function fitNames() {
     const old = document.querySelector("#live .name-key");
     if (old) old.remove();
     const sheet = document.querySelector("#live table.sheet");
     if (!sheet || !E) return;
     const groups = new Map();               // the same text in places of the same width
-    for (const el of sheet.querySelectorAll(".grid .cell, .grid thead th, .halves .who")) {
+    for (const el of document.querySelectorAll("#live table.sheet.grid .cell,"
+        + " #live table.sheet.grid thead th, #live table.sheet.halves .who, #live table.hands .name")) {
       if (el.dataset.full === undefined) el.dataset.full = el.textContent;
       const full = el.dataset.full;
       // "Ana", "m:Ana" (Ana's mystery hand), "Ana 40%": the name and what stands beside it
@@ -120,7 +122,9 @@
         }
         if (short) { shown = lead + short + tail; key.push(short + " = " + name); }
       }
-      for (const other of els) nameIn(other, full, shown, tight);
+      // no prefix of one player's fits (a Hands table's name): it wraps, not spills over
+      const spill = shown === full && tight && !fits(line(name), fonts[1]);
+      for (const other of els) { nameIn(other, full, shown, tight); other.classList.toggle("spill", spill); }
     }
     probe.remove();
     if (key.length) {
@@ -143,10 +147,11 @@
     return [st.fontStyle, st.fontWeight, st.fontSize, st.fontFamily].join(" ");
   }
 
-  // ``shown`` in place of the name ``full``; a column head keeps ``full`` for screen readers
+  // ``shown`` in place of the name ``full``; a table's head or cell (a column head, a Hands
+  // table's team or player) keeps ``full`` for screen readers
   function nameIn(el, full, shown, tight) {
     el.classList.toggle("tight", tight);
-    if (shown === full || el.tagName !== "TH") { el.textContent = shown; return; }
+    if (shown === full || (el.tagName !== "TH" && el.tagName !== "TD")) { el.textContent = shown; return; }
     const seen = document.createElement("span");
     seen.setAttribute("aria-hidden", "true");
     seen.textContent = shown;
