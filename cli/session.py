@@ -83,7 +83,7 @@ def render_analysis(analysis, game: str) -> str:
 
 def render_compact(analysis, game: str) -> str | None:
     """The game's short sheet for a live table (``render_compact`` of its CLI module, else
-    :mod:`cli.play_sheets`'), or ``None`` when the game has none."""
+    :mod:`cli.play_sheets`), or ``None`` when the game has none."""
     from cli.main import renderer
     from cli.play_sheets import COMPACT
 
@@ -478,9 +478,10 @@ class Screen:
     table note that holds now (whose turn, the verdict, alerts) and the advisor's hint,
     then the prompt on the last row.  A message too long for the rows the sheet leaves is
     cut, and ``history`` shows it whole; a sheet too tall for the screen loses the hint and
-    then rows from its middle (:func:`cut_sheet`), and ``sheet`` shows it whole.  ``whatif``, ``why``, ``sheet``, ``suggest``,
-    ``help`` and ``history`` show a page of their own; an empty line brings the sheet
-    back.  ``sheet=False`` (``--no-sheet``): the notes without the sheet.
+    then rows from its middle (:func:`cut_sheet`), and ``sheet`` shows it whole.
+    ``whatif``, ``why``, ``sheet``, ``suggest``, ``help`` and ``history`` show a page of
+    their own; an empty line brings the sheet back.  ``sheet=False`` (``--no-sheet``): the
+    notes without the sheet.
 
     :meth:`lines` is what stands above the prompt; the board is the prompt's own message
     (so the completion menu can open over the sheet), a page is printed before it.  After a
