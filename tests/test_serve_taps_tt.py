@@ -10,6 +10,7 @@ import pytest
 
 from tests.serve_harness import PHONE, ROOT, Server, chromium
 from tests.test_serve_audit import IDLE, log
+from tests.test_serve_leftovers import offered, renamed, tap
 
 PHONES = [{"width": 390, "height": 844}, PHONE]
 SHOTS = ROOT / "build" / "screenshots"
@@ -43,17 +44,6 @@ def record(tmp_path, sample: str, lines: int | None = None, more: tuple[str, ...
     path = tmp_path / "game.txt"
     path.write_text("\n".join(text[:lines] + list(more)) + "\n", encoding="utf-8")
     return path
-
-
-def offered(entry, group: str) -> list[str]:
-    buttons = entry.get_by_role("group", name=group, exact=True).get_by_role("button")
-    return [buttons.nth(i).inner_text().strip().lstrip("\u2713 ")
-            for i in range(buttons.count())]
-
-
-def tap(entry, group: str, name: str) -> None:
-    entry.get_by_role("group", name=group, exact=True).get_by_role(
-        "button", name=name, exact=True).click()
 
 
 def shot(page, name: str) -> None:
@@ -160,14 +150,7 @@ def test_long_names_in_literatures_hands_table_are_whole_or_keyed(browser, tmp_p
     font) or shortened to a prefix the key under the sheet gives in full, never broken
     inside the word ("Bartholo / mew"); its cell's accessible name stays whole; the page
     does not scroll sideways."""
-    import re
-
-    text = (ROOT / "samples" / "literature" / "ex-a-six-players.txt").read_text(
-        encoding="utf-8")
-    for old, new in LONG.items():
-        text = re.sub(rf"\b{old}\b", new, text)
-    path = tmp_path / "game.txt"
-    path.write_text(text, encoding="utf-8")
+    path = renamed(tmp_path, "literature/ex-a-six-players.txt", LONG)
     with served(browser, path, size) as (page, entry, box):
         for folded in (False, True):
             if folded:

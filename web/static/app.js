@@ -806,6 +806,7 @@
     const copies = count(T.cards), taken = count(chosen);
     const offer = [...copies.keys()].filter((c) => taken.has(c)
       || fits(chosen.concat([c])));
+    if (!offer.length) return true;                   // no empty group
     const write = (cards) => put(T.player + " " + T.verb + (cards.length ? " " + cards.join(" ") : ""));
     choiceList(T.player + " " + T.verb, offer, (c) => {
       const more = chosen.concat([c]);
