@@ -509,6 +509,9 @@ class Screen:
         self.worker: threading.Thread | None = None
         self.deadline = None
         self.app = None
+        #: the lines of a paste still to be entered (:func:`_interactive_lines`); dropped,
+        #: and said, when one of them is refused
+        self.pasted: list[str] = []
 
     def size(self) -> tuple[int, int]:
         """Columns and rows (every line ends with a newline, so one as wide as the terminal
@@ -731,6 +734,7 @@ def _interactive_lines(session: Session, colour: bool, screen: Screen | None = N
     from prompt_toolkit.completion import Completer, Completion
     from prompt_toolkit.history import InMemoryHistory
     from prompt_toolkit.key_binding import KeyBindings
+    from prompt_toolkit.keys import Keys
 
     class SessionCompleter(Completer):
         def get_completions(self, document, complete_event):
@@ -751,6 +755,30 @@ def _interactive_lines(session: Session, colour: bool, screen: Screen | None = N
         else:
             b.start_completion(select_first=True)
 
+    pasted: list[str] = screen.pasted if screen is not None else []
+    rest = [""]                         # a paste's last line, not ended: the next input
+
+    @keys.add(Keys.BracketedPaste)
+    def _(event):
+        """A paste of several lines: each entered as if typed and ended with Enter (the
+        first now, the others next, blank ones skipped: an empty line would take a
+        correction); its last line, not ended, stays to be edited."""
+        b = event.current_buffer
+        data = event.data.replace("\r\n", "\n").replace("\r", "\n")
+        if "\n" not in data:
+            b.insert_text(data)
+            return
+        *ended, last = (b.text + data).split("\n")
+        ended = [ln for ln in ended if ln.strip()]
+        if not ended:                   # blank lines, then the last: nothing to enter
+            b.text = last
+            b.cursor_position = len(last)
+            return
+        b.text = ended[0]
+        pasted.extend(ended[1:])
+        rest[0] = last
+        b.validate_and_handle()
+
     # no rows kept free below the prompt for the completion menu (prompt_toolkit keeps 8
     # by default): on an 80x24 terminal they would push the sheet off the screen, and the
     # menu opens above the prompt when there is no room below
@@ -760,8 +788,13 @@ def _interactive_lines(session: Session, colour: bool, screen: Screen | None = N
     if screen is not None:
         screen.app = ps.app             # the worker redraws the prompt when the sheet is in
     while True:
+        if pasted:                      # the lines of a paste, one by one
+            yield pasted.pop(0)
+            continue
+        default, rest[0] = rest[0], ""
         try:
-            yield ps.prompt(screen.prompt() if screen is not None else PROMPT)
+            yield ps.prompt(screen.prompt() if screen is not None else PROMPT,
+                            default=default)
         except KeyboardInterrupt:      # Ctrl-C: drop the line being typed
             continue
         except EOFError:               # Ctrl-D
@@ -819,6 +852,11 @@ def _on_screen(screen: Screen, lines, keys: str, hint: bool) -> None:
                 text = render_outcome(o, session, None, keys)
         # the record by its file name: its whole path is noise on the screen
         text = text.replace(f"{session.path}:", f"{os.path.basename(session.path)}:")
+        if o.kind == "refused" and screen.pasted:   # the rest of a paste may hang on it
+            n = len(screen.pasted)
+            text += (f"\n  {n} more pasted line{'' if n == 1 else 's'} not entered:"
+                     + "".join(f"\n    {printable(ln)}" for ln in screen.pasted))
+            screen.pasted.clear()
         if o.kind == "empty":
             screen.back()
         elif o.kind in PAGES:

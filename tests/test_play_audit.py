@@ -421,3 +421,43 @@ def test_completion_after_an_ask_of_all_offers_the_names(tmp_path):
     assert s.complete("Ben asks all 8S-JS: Аня 0, Χ") == ["Χλόη"]
     assert s.complete("Ben asks all ")[:2] == ["AS-4S", "2S-5S"]
     assert s.complete("Ben asks Χλόη 8S-JS: ")[:2] == ["AS", "2S"]    # an ask of one: cards
+
+
+# ----- a paste of several lines ---------------------------------------------------------------
+MH5 = ("game: mystery-hand\nplayers: Ana Ben Cleo Dev Eli\ndealer: Eli\nme: Ana\n"
+       "Ana holds: AS 2S 9H JD QC 4D 8S 3H 5C\nfaceup: 3C 7D 9S\n")
+
+
+def paste(t: Sized, text: str) -> None:
+    """``text`` pasted into the terminal as a terminal pastes (bracketed)."""
+    import subprocess
+
+    subprocess.run(["tmux", "-L", t.socket, "load-buffer", "-"], input=text, text=True,
+                   check=True)
+    t._tmux("paste-buffer", "-p")
+
+
+@tmux
+def test_a_paste_of_several_lines_enters_each(tmp_path, sized):
+    """A paste of two statements went into the one-line input whole: the completion menu
+    and the second line were drawn over the sheet, and Enter sent both as one line."""
+    p = tmp_path / "g.txt"
+    p.write_text(MH5, encoding="utf-8")
+    t = sized(p, 80, 24, "--no-hint")
+    t.wait(settled("g.txt: mystery-hand"), "the first screen")
+    paste(t, "Ana asks Ben 4H-7H: 4H 6H\n\nBen asks Cleo 5*: 2\nCleo asks")
+    rows = t.wait(lambda r: r[-1] == "sleuth> Cleo asks" and r[0].startswith("saved line 8")
+                  and not any("(working out" in x for x in r), "the paste entered")
+    assert rows[0] == "saved line 8: Ben asks Cleo 5*: 2" and rows[-2] == "Next: Cleo's turn."
+    assert p.read_text(encoding="utf-8") == MH5 + "Ana asks Ben 4H-7H: 4H 6H\n" \
+        "Ben asks Cleo 5*: 2\n"
+    # a refused line stops the paste: the lines after it are said, not entered
+    t._tmux("send-keys", "C-u")
+    paste(t, "Ben asks Dev 5*: 2\nCleo asks Dev 6*: 1\n")
+    rows = t.wait(lambda r: prompt_ready(r) and r[0].startswith("refused: "), "the refusal")
+    assert "    Cleo asks Dev 6*: 1" in rows
+    assert p.read_text(encoding="utf-8").count("\n") == MH5.count("\n") + 2
+    t._tmux("send-keys", "-l", "history")
+    t._tmux("send-keys", "Enter")
+    rows = t.wait(lambda r: prompt_ready(r) and "(Enter: back to the sheet)" in r, "history")
+    assert "1 more pasted line not entered:" in " ".join(rows)
