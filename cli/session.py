@@ -795,7 +795,10 @@ def _interactive_lines(session: Session, colour: bool, screen: Screen | None = N
         try:
             yield ps.prompt(screen.prompt() if screen is not None else PROMPT,
                             default=default)
-        except KeyboardInterrupt:      # Ctrl-C: drop the line being typed
+        except KeyboardInterrupt:      # Ctrl-C: drop the line being typed, kept in the
+            dropped = ps.default_buffer.text    # history (Up brings it back)
+            if dropped.strip():
+                ps.history.append_string(dropped)
             continue
         except EOFError:               # Ctrl-D
             return
@@ -883,12 +886,31 @@ def keep_held(session: Session) -> str:
 
 def _piped_lines():
     """Lines of piped standard input, decoded as UTF-8; bytes that are not UTF-8 stay as
-    surrogate escapes, for the session to refuse with a message (never a traceback)."""
+    surrogate escapes, for the session to refuse with a message (never a traceback).  A
+    line longer than a statement can be (``MAX_LINE_CHARS`` characters of up to 4 bytes,
+    and its end) is never held whole: it comes as a refused :class:`Outcome` quoting its
+    start, the rest of it skipped, so that memory stays bounded (docs/reliability.md 5a)."""
+    from solver.errors import NotationError
+    from solver.records import MAX_LINE_CHARS
+
     stream = click.get_binary_stream("stdin")
+    bound = 4 * MAX_LINE_CHARS + 2
+    number = 0
     while True:
-        line = stream.readline()
+        line = stream.readline(bound)
         if not line:
             return
+        number += 1
+        if len(line) == bound and not line.endswith(b"\n"):
+            size, rest = len(line), line
+            while rest and not rest.endswith(b"\n"):
+                rest = stream.readline(1 << 20)
+                size += len(rest)
+            start = printable(line[:160].decode("utf-8", "surrogateescape")[:40]) + "..."
+            yield Outcome("refused", statement=start, error=NotationError(
+                f"the line is too long ({size:,} bytes; a line is at most {MAX_LINE_CHARS:,} "
+                "characters), so it was not read", text=start, path="<stdin>", line=number))
+            continue
         yield line.decode("utf-8", "surrogateescape").rstrip("\n")
 
 
@@ -1024,12 +1046,15 @@ def _lines(session: Session, screen: Screen | None, lines, keys: str, show_sheet
         _on_screen(screen, lines, keys, hint is not False)
     else:
         for line in lines:
+            read = line if isinstance(line, Outcome) else None  # refused as read (too long)
+            if read is not None:
+                line = read.statement
             if not interactive and not line.strip():
                 continue                # only a key at a terminal accepts a correction
             if not interactive and not as_json:
                 say(f"> {printable(line)}")
             restart()                   # each line is its own analysis: a fresh --timeout
-            o = session.handle(line)
+            o = read or session.handle(line)
             if o.kind == "empty":
                 continue
             if o.kind == "refused" and o.error is not None:
