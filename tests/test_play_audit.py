@@ -461,3 +461,23 @@ def test_a_paste_of_several_lines_enters_each(tmp_path, sized):
     t._tmux("send-keys", "Enter")
     rows = t.wait(lambda r: prompt_ready(r) and "(Enter: back to the sheet)" in r, "history")
     assert "1 more pasted line not entered:" in " ".join(rows)
+
+
+@tmux
+def test_ctrl_c_drops_the_line_typed_but_up_brings_it_back(tmp_path, sized):
+    """Ctrl-C at the prompt drops the line being typed (as a shell does); it was lost, not
+    kept in the prompt's history."""
+    p = tmp_path / "g.txt"
+    p.write_text(MH5, encoding="utf-8")
+    t = sized(p, 80, 24, "--no-hint")
+    t.wait(settled("g.txt: mystery-hand"), "the first screen")
+    t._tmux("send-keys", "-l", "Ana asks Ben 4H-7H: 4H")
+    t.wait(lambda r: r[-1] == "sleuth> Ana asks Ben 4H-7H: 4H", "the line typed")
+    t._tmux("send-keys", "C-c")
+    t.wait(prompt_ready, "the line dropped")
+    t._tmux("send-keys", "Up")
+    t.wait(lambda r: r[-1] == "sleuth> Ana asks Ben 4H-7H: 4H", "the line back", timeout=20)
+    t._tmux("send-keys", "-l", " 6H")
+    rows = t.type("", settled("saved line 7: "), "the line saved")
+    assert rows[0] == "saved line 7: Ana asks Ben 4H-7H: 4H 6H"
+    assert p.read_text(encoding="utf-8") == MH5 + "Ana asks Ben 4H-7H: 4H 6H\n"
