@@ -2,17 +2,32 @@
 failing without its fix:
 
 * piped ``play`` read a line of any length whole: a 200 MB line took 1.2 GB and seconds,
-  and was refused as "the record is too long", quoting nothing of it.
+  and was refused as "the record is too long", quoting nothing of it;
+* ``serve`` kept a held claim (a Literature claim waiting for its ``shown`` line) only in
+  its shared session: no other device saw it, and stopping the server lost it;
+* the page's entry form, posted without JavaScript, sent no version: a post made on a page
+  showing an old record was acted on without the stale check.
 """
 from __future__ import annotations
 
+import html
 import io
+import json
+import re
+import signal
+import urllib.request
 
 import pytest
 from click.testing import CliRunner
 
 from cli.main import cli
 from solver.records import MAX_LINE_CHARS
+from solver.session import HELD_MARK
+from tests.test_lost_audit import ended, started
+from tests.test_play_audit import LIT_HELD, WRONG_CLAIM
+from tests.serve_harness import Server, chromium
+from tests.test_serve_app import TOKEN, client, do, version_of
+from tests.test_serve_audit import log, phone
 from tests.test_writers import HEADER, turn_lines
 
 
@@ -90,3 +105,183 @@ def test_a_long_piped_line_is_refused_by_its_line_of_the_input(tmp_path):
         f"is at most {MAX_LINE_CHARS:,} characters), so it was not read: " \
         f"'{long[:40]}...'" in r.output
     assert turn_lines(path) == ["turn: Ben", "turn: Cleo"]
+
+
+# ----- serve: a held claim is every device's, and kept when the server stops -----------------
+
+SHOWN = "shown 2H-7H: Ana 2H 3H 4H 6H 7H, Cleo 5H"
+
+
+def held_note(page: str) -> str | None:
+    """The page's sentence about a held statement, its tags stripped."""
+    m = re.search(r'<p class="held-claim">(.*?)</p>', page, re.S)
+    return html.unescape(re.sub(r"<[^>]+>", "", m.group(1))) if m else None
+
+
+def test_every_device_sees_a_claim_held_on_another(tmp_path):
+    """The claim typed on device A is held in the shared session; device B's page showed
+    nothing of it (B could not know that the shown line comes next, nor enter it)."""
+    path = tmp_path / "lit.txt"
+    path.write_text(LIT_HELD)
+    c = client(path)
+    v = version_of(path)
+    assert do(c, WRONG_CLAIM, v).json()["kind"] == "pending"            # device A
+    assert path.read_text() == LIT_HELD
+    # device B: its poll sees a held statement its page does not show, and the page shows it
+    assert c.get("/version").json() == {"version": v, "held": WRONG_CLAIM}
+    for url in ("/live?quick=1", "/live", "/"):
+        page = c.get(url).text
+        assert held_note(page) == (f"Held claim, not in the record yet: {WRONG_CLAIM}. Log the "
+                                   "line that resolves it next (on any device): the two are "
+                                   "checked and saved together."), url
+        assert f'data-held="{WRONG_CLAIM}"' in page
+    # device B logs the shown line: both saved, nothing held any more
+    assert do(c, SHOWN, v).json()["kind"] == "accepted"
+    assert path.read_text() == LIT_HELD + f"{WRONG_CLAIM}\n{SHOWN}\n"
+    assert c.get("/version").json()["held"] == ""
+    page = c.get("/live").text
+    assert held_note(page) is None and 'data-held=""' in page
+
+
+def test_an_open_page_shows_a_claim_held_on_another_device(tmp_path):
+    """In Chromium: device B's open page shows the claim A typed (its poll saw only the
+    version, which a held claim leaves as it is), B logs the shown line, and A's page
+    then shows the claim saved and nothing held."""
+    path = tmp_path / "lit.txt"
+    path.write_text(LIT_HELD)
+    with chromium() as browser, Server(path) as server:
+        a, b = phone(browser, server.url), phone(browser, server.url)
+        a.get_by_role("textbox", name="Statement").fill(WRONG_CLAIM)
+        assert log(a).startswith("held: ")
+        note = b.locator("#live p.held-claim")
+        note.wait_for(timeout=30_000)
+        assert WRONG_CLAIM in note.inner_text()
+        b.get_by_role("textbox", name="Statement").fill(SHOWN)
+        assert log(b).startswith("logged line 6: ")
+        a.wait_for_function("() => document.querySelectorAll('#live .lines-list li').length"
+                            " === 3 && !document.querySelector('#live p.held-claim')",
+                            timeout=30_000)                 # holds, the claim, its shown
+    assert path.read_text() == LIT_HELD + f"{WRONG_CLAIM}\n{SHOWN}\n"
+
+
+def test_a_held_comment_line_shows_on_the_page(tmp_path):
+    """A claim kept as a ``# held:`` line (by ``log``, or by serve or play when they stopped)
+    is shown with its line; the poll's ``held`` is only the session's (the line is in the
+    version already)."""
+    path = tmp_path / "lit.txt"
+    path.write_text(LIT_HELD + HELD_MARK + WRONG_CLAIM + "\n")
+    c = client(path)
+    assert held_note(c.get("/").text).startswith(
+        f"Held claim, a comment on line 5 until resolved: {WRONG_CLAIM}. ")
+    assert c.get("/version").json()["held"] == ""
+    assert do(c, SHOWN, version_of(path)).json()["kind"] == "accepted"
+    assert path.read_text() == LIT_HELD + f"{WRONG_CLAIM}\n{SHOWN}\n"
+
+
+def post(url: str, token: str, line: str, version: str) -> dict:
+    req = urllib.request.Request(url + "do", method="POST",
+                                 data=json.dumps({"line": line, "version": version}).encode(),
+                                 headers={"Content-Type": "application/json",
+                                          "X-Sleuth-Token": token})
+    with urllib.request.urlopen(req, timeout=120) as r:
+        return json.loads(r.read())
+
+
+@pytest.mark.parametrize("sig, code, line", [
+    (signal.SIGINT, 130, "sleuth: interrupted; the record is as last saved"),
+    (signal.SIGTERM, 143, "sleuth: terminated; the record is as last saved")])
+def test_serve_keeps_a_held_claim_when_it_stops(tmp_path, sig, code, line):
+    """As ``play`` does at its end: the claim becomes a ``# held:`` comment line, which
+    its shown line, logged next (on a page or with ``log``), resolves."""
+    path = tmp_path / "lit.txt"
+    path.write_text(LIT_HELD)
+    p = started("serve", path, "--port", "0")
+    url = p.stdout.readline().decode().strip()
+    with urllib.request.urlopen(url, timeout=120) as r:
+        tok = re.search(r'name="sleuth-token" content="([^"]*)"', r.read().decode()).group(1)
+    assert post(url, tok, WRONG_CLAIM, version_of(path))["kind"] == "pending"
+    got, err = ended(p, sig)
+    assert got == code and err.splitlines() == [line], (got, err)
+    assert path.read_text() == LIT_HELD + HELD_MARK + WRONG_CLAIM + "\n"
+    r = CliRunner().invoke(cli, ["log", str(path), SHOWN])
+    assert r.exit_code == 0, r.output
+    assert path.read_text() == LIT_HELD + f"{WRONG_CLAIM}\n{SHOWN}\n"
+
+
+def test_the_end_of_serve_says_the_held_claim_is_kept(tmp_path):
+    from web.app import Engine
+    from web.server import keep_held
+
+    path = tmp_path / "lit.txt"
+    path.write_text(LIT_HELD)
+    engine = Engine(str(path))
+    assert engine.act(WRONG_CLAIM, version_of(path))["kind"] == "pending"
+    out = io.StringIO()
+    keep_held(engine, out)
+    assert out.getvalue().startswith("kept the held claim as a comment line, not yet a "
+                                     f"statement: {HELD_MARK}{WRONG_CLAIM}\n")
+    assert path.read_text() == LIT_HELD + HELD_MARK + WRONG_CLAIM + "\n"
+    keep_held(engine, out)                      # nothing held any more: nothing more said
+    assert path.read_text() == LIT_HELD + HELD_MARK + WRONG_CLAIM + "\n"
+
+
+# ----- the entry form without JavaScript: a stale post is refused, the text kept -------------
+
+def form_version(page: str) -> str:
+    return re.search(r'id="form-version" value="([^"]*)"', page).group(1)
+
+
+def test_a_stale_form_post_is_refused_and_keeps_the_typed_text(tmp_path):
+    """The page rendered the form's version empty, so a post without the script (which
+    fills it in) was acted on whatever the record had become since the page showed it."""
+    path = tmp_path / "game.txt"
+    path.write_text(HEADER)
+    c = client(path)
+    page = c.get("/").text
+    shown = form_version(page)
+    assert shown == version_of(path)
+    assert do(c, "turn: Ben", version_of(path)).json()["saved"]          # another device
+    typed = "turn: Cleo"
+    r = c.post("/do", data={"token": TOKEN, "version": shown, "line": typed, "cmd": "log"},
+               follow_redirects=False)
+    assert r.status_code == 409
+    assert turn_lines(path) == ["turn: Ben"]
+    assert "refused: not saved: the record changed since this page showed it" in \
+        html.unescape(r.text)
+    assert re.search(r'<textarea id="statement"[^>]*>turn: Cleo</textarea>', r.text)
+    # the page now shows the record as it is: posted again from it, the line is saved
+    assert form_version(r.text) == version_of(path)
+    r = c.post("/do", data={"token": TOKEN, "version": form_version(r.text), "line": typed,
+                            "cmd": "log"}, follow_redirects=False)
+    assert r.status_code == 303 and turn_lines(path) == ["turn: Ben", "turn: Cleo"]
+
+
+def test_a_refused_form_post_keeps_the_typed_text(tmp_path):
+    path = tmp_path / "game.txt"
+    path.write_text(HEADER)
+    c = client(path)
+    r = c.post("/do", data={"token": TOKEN, "version": form_version(c.get("/").text),
+                            "line": "turn: Bne", "cmd": "log"}, follow_redirects=False)
+    assert r.status_code == 200 and path.read_text() == HEADER
+    assert re.search(r'<div id="status" role="status" class="status refusal">refused: ', r.text)
+    assert re.search(r'<textarea id="statement"[^>]*>turn: Bne</textarea>', r.text)
+
+
+def test_a_held_claim_is_said_when_a_change_being_checked_keeps_the_session(
+        tmp_path, monkeypatch):
+    """The session is busy with another device's change past the wait: the claim cannot be
+    written, so it is printed (on the terminal that stops the server), never silently lost."""
+    import web.server
+    from web.app import Engine
+
+    path = tmp_path / "lit.txt"
+    path.write_text(LIT_HELD)
+    engine = Engine(str(path))
+    assert engine.act(WRONG_CLAIM, version_of(path))["kind"] == "pending"
+    monkeypatch.setattr(web.server, "HELD_WAIT", 0.05)
+    out = io.StringIO()
+    with engine.write_lock:
+        web.server.keep_held(engine, out)
+    assert out.getvalue() == ("not kept (a change was still being checked): the held claim: "
+                              f"{WRONG_CLAIM}\n")
+    assert path.read_text() == LIT_HELD

@@ -8,8 +8,10 @@ Routes (all GETs read, only ``POST /do`` changes the record):
   alerts, lines), for the page to swap in after a change; with ``whatif`` the sheet of the
   record with ``S`` added, marked hypothetical (nothing saved); ``quick``: at once, without
   the analysis unless it is done already (marked ``data-pending``: the page asks again);
-* ``GET /version``: ``{"version": ...}``, the :func:`~solver.records.text_version` of the
-  file now -- cheap, polled by the page to show changes made elsewhere;
+* ``GET /version``: ``{"version": ..., "held": ...}``, the
+  :func:`~solver.records.text_version` of the file now and the statement held in the
+  shared session (``""`` if none) -- cheap, polled by the page to show changes made
+  elsewhere;
 * ``GET /partial``: ``{"version": ..., "certain": ...}``, what the analysis running now has
   established so far (Literature's certainties, before its probabilities);
 * ``GET /hint``: ``{"version": ..., "hint": ...}``, the advisor's one line on the view's turn
@@ -18,7 +20,8 @@ Routes (all GETs read, only ``POST /do`` changes the record):
 * ``POST /do``: one line for :meth:`Session.handle` (a statement, ``undo``, ``redo``,
   ``edit N ...``, ``delete N``, ``why CARD``, ``whatif ...``), as JSON
   (``{"line": ..., "version": ...}``, ``Content-Type: application/json``, the token in the
-  ``X-Sleuth-Token`` header) or as a form (fields ``line``, ``version``, ``token``);
+  ``X-Sleuth-Token`` header) or as a form (fields ``line``, ``version``, ``token``: a
+  refused one gets the page back with the refusal and the text typed, 409 if stale);
 * ``GET /static/...``, ``GET /manifest.webmanifest``: the page's own assets.
 
 Security (docs/serve.md, "What the token protects"): with ``token_required`` every request
@@ -42,6 +45,7 @@ from __future__ import annotations
 import hmac
 import json
 import os
+import re
 import sys
 import threading
 from pathlib import Path
@@ -51,7 +55,7 @@ from typing import Any
 from solver.errors import SleuthError
 from solver.model.budget import DEFAULT_TIMEOUT, within
 from solver.records import read_text, text_version
-from solver.session import Outcome, Session
+from solver.session import Outcome, Session, held_statement
 
 HERE = Path(__file__).resolve().parent
 STATIC = HERE / "static"
@@ -84,9 +88,10 @@ class Engine:
 
     ``writer`` takes the changes (``POST /do``) under ``write_lock``: a change never waits
     for an analysis.  ``reader`` computes what the page shows under ``read_lock``;
-    ``live_cache`` keeps the last rendered live parts by (version, whatif), so that several
-    devices polling the same version cost one analysis.  The advisor's hint runs in a
-    process of its own (:mod:`web.hint`), stopped when the record moves on."""
+    ``live_cache`` keeps what the last live parts show by (version, whatif), so that several
+    devices polling the same version cost one analysis (each is rendered with the statement
+    held now: :meth:`held`).  The advisor's hint runs in a process of its own
+    (:mod:`web.hint`), stopped when the record moves on."""
 
     def __init__(self, path: str, view: Any = Session._ME, timeout: float = DEFAULT_TIMEOUT):
         self.timeout = timeout
@@ -95,7 +100,7 @@ class Engine:
         self.path = path
         self.write_lock = threading.Lock()
         self.read_lock = threading.Lock()
-        self.live_cache: dict[tuple[str, str | None], str] = {}
+        self.live_cache: dict[tuple[str, str | None], tuple[dict, dict, str]] = {}
         self.last_status = ""
         self.whatifs: dict[tuple[str, str], Outcome] = {}
         #: the version being analysed and its deadline (what it has established so far)
@@ -159,35 +164,49 @@ class Engine:
             d["version"] = s.version
         return d
 
+    def held(self, text: str) -> dict[str, Any] | None:
+        """The statement held for its resolving line, for every device's page: one held
+        in the shared session (typed on a page, not saved yet: ``line`` None), else a
+        ``# held:`` comment line ending ``text`` (kept by ``log``, or by ``serve`` or
+        ``play`` when they stopped)."""
+        pending = self.writer.pending
+        line, statement = (None, pending) if pending else held_statement(text) or (0, "")
+        if not statement:
+            return None
+        return {"statement": statement, "line": line,
+                "name": self.writer.held_name(statement)}
+
     def live_html(self, env, whatif: str | None, token: str, quick: bool = False) -> str:
-        """The live part of the page for the record now (rendered once per version).
-        ``quick``: without the analysis unless it is already done (the page's first
-        answer; the script then asks for the whole)."""
+        """The live part of the page for the record now (worked out once per version,
+        rendered with the statement held now).  ``quick``: without the analysis unless it
+        is already done (the page's first answer; the script then asks for the whole)."""
         from web.live import entry_data, live
         from web.review import embed_json
 
+        def render(data: dict, entry: dict, text: str) -> str:
+            return env.get_template("live.html").render(
+                d=data, entry_json=embed_json(entry), token=token, held=self.held(text))
+
         if quick:
             key = (self.version() or "", whatif)
-            html = self.live_cache.get(key)
-            if html is not None:
-                return html
+            known = self.live_cache.get(key)
+            if known is not None:
+                return render(*known)
             snap = self.snapshot()          # no lock: a change being checked never delays it
             if isinstance(snap, str):       # the file no longer parses: say so on the last one
                 with self.write_lock:
                     data = live(self.writer, whatif, quick=True)
                     data["error"], data["version"] = snap, key[0] or data["version"]
-                    return env.get_template("live.html").render(
-                        d=data, entry_json=embed_json(entry_data(self.writer, {})), token=token)
+                    return render(data, entry_data(self.writer, {}), self.writer.text)
             data = live(snap, whatif, quick=True,
                         first=None if whatif else self.first_stage(snap, key[0]))
-            return env.get_template("live.html").render(
-                d=data, entry_json=embed_json(entry_data(snap, {})), token=token)
+            return render(data, entry_data(snap, {}), snap.text)
         with self.read_lock:
             s = self.reader
             broken = self._reload(s)
             key = (text_version(s.text), whatif)
-            html = None if broken else self.live_cache.get(key)
-            if html is None:
+            known = None if broken else self.live_cache.get(key)
+            if known is None:
                 # within the program's time budget (docs/reliability.md); what the analysis
                 # establishes on the way (certainties) is readable meanwhile (:meth:`partial`)
                 with within(self.timeout) as deadline:
@@ -198,13 +217,12 @@ class Engine:
                         self.running = None
                 if broken:                  # shown over what the record was before the edit
                     data["error"], data["version"] = broken, self.version() or data["version"]
-                html = env.get_template("live.html").render(
-                    d=data, entry_json=embed_json(entry_data(s, data["held"])), token=token)
+                known = (data, entry_data(s, data["held"]), s.text)
                 if len(self.live_cache) > 8:
                     self.live_cache.clear()
                 if not broken:
-                    self.live_cache[key] = html
-            return html
+                    self.live_cache[key] = known
+            return render(*known)
 
     def first_stage(self, snap: Any, version: str) -> Any:
         """Stage 1 of the analysis of ``version`` (:func:`web.live.first_stage`), computed
@@ -374,8 +392,6 @@ def example(session) -> str:
     example of a player's action other than ``holds`` (the most common entry), written
     with the record's players where the example's names are not all theirs: the player on
     turn first, then the others in seating order (Mysterium's ghost never acts)."""
-    import re
-
     from solver.session import vocabulary
     from web.live import current_player
 
@@ -530,13 +546,23 @@ def create_app(path: str, view: Any = Session._ME, *, token: str, token_required
             if token_required:
                 resp.set_cookie("sleuth_token", token, httponly=True, samesite="strict")
             return resp
+        return await whole_page(engine, engine.last_status)
+
+    async def whole_page(engine: Engine, status: str, line: str = "", code: int = 200,
+                         refused: bool = False) -> Response:
+        """The page for the record now; ``line``: the Statement box's text (a refused form
+        post keeps what was typed).  The entry form carries the version its live part
+        shows (its ``data-version``, which the script reads too): posted without the
+        script, a change decided on it is refused once the record has moved on."""
         html = await run_in_threadpool(engine.live_html, env, None, token, True)
+        shown = re.search(r'data-version="([^"]*)"', html)
         body = env.get_template("page.html").render(
-            live_html=html, token=token, suffix=suffix(), status=engine.last_status,
+            live_html=html, token=token, suffix=suffix(), status=status, line=line,
+            refused=refused, version=shown.group(1) if shown else "",
             example=example(engine.session), record=record_key(path),
             title=engine.session.game.title or engine.session.record.game,
             path=Path(path).name)
-        resp = HTMLResponse(body)
+        resp = HTMLResponse(body, status_code=code)
         if token_required:
             resp.set_cookie("sleuth_token", token, httponly=True, samesite="strict")
         return resp
@@ -554,7 +580,9 @@ def create_app(path: str, view: Any = Session._ME, *, token: str, token_required
         engine = await run_in_threadpool(current)
         if engine is None:
             return JSONResponse({"version": None})
-        return JSONResponse({"version": await run_in_threadpool(engine.version)})
+        # the statement held in the shared session: a page showing another reloads
+        return JSONResponse({"version": await run_in_threadpool(engine.version),
+                             "held": engine.writer.pending or ""})
 
     async def partial(request: Request) -> Response:
         engine = await run_in_threadpool(current)
@@ -592,6 +620,7 @@ def create_app(path: str, view: Any = Session._ME, *, token: str, token_required
                 return JSONResponse({"error": "expected {\"line\": ..., \"version\": ...}"},
                                     status_code=400)
             line, expect, as_form = data.get("line", ""), data.get("version"), False
+            cmd = typed = ""
         elif ctype == "application/x-www-form-urlencoded":
             from urllib.parse import parse_qs
 
@@ -605,7 +634,7 @@ def create_app(path: str, view: Any = Session._ME, *, token: str, token_required
                 return PlainTextResponse("refused: a change carries the page's token",
                                          status_code=403)
             cmd = str(form.get("cmd") or "")
-            line = str(form.get("line") or "")
+            line = typed = str(form.get("line") or "")
             if cmd in ("undo", "redo"):
                 line = cmd
             elif cmd in ("why", "whatif"):
@@ -617,6 +646,11 @@ def create_app(path: str, view: Any = Session._ME, *, token: str, token_required
         if engine is None:
             return no_game()
         result = await run_in_threadpool(engine.act, line, expect)
+        if as_form and result["kind"] == "refused" and cmd in ("log", "why", "whatif"):
+            # the page again, the record as it is now, the refusal said and the text typed
+            # in the box (a stale post: 409, nothing done)
+            return await whole_page(engine, result["status"], typed, refused=True,
+                                    code=409 if result.get("stale") else 200)
         if as_form:
             return RedirectResponse("/" + suffix(), status_code=303)
         return JSONResponse(result)

@@ -344,7 +344,9 @@
       const r = await get("/version");
       if (r.ok) {
         const d = await r.json();
-        if (d.version && d.version !== version && !loading) loadLive();
+        const live = document.getElementById("live");   // a statement held on another device
+        const held = live ? live.dataset.held || "" : "";
+        if (d.version && (d.version !== version || (d.held || "") !== held) && !loading) loadLive();
       }
     } catch (e) { /* server gone: keep polling */ }
     setTimeout(poll, 700);
