@@ -285,3 +285,23 @@ def test_a_held_claim_is_said_when_a_change_being_checked_keeps_the_session(
     assert out.getvalue() == ("not kept (a change was still being checked): the held claim: "
                               f"{WRONG_CLAIM}\n")
     assert path.read_text() == LIT_HELD
+
+
+def test_a_stale_post_of_the_page_without_javascript(tmp_path):
+    """The same in Chromium with JavaScript off: the form as a browser posts it."""
+    path = tmp_path / "game.txt"
+    path.write_text(HEADER)
+    with chromium() as browser, Server(path) as server:
+        page = browser.new_context(java_script_enabled=False).new_page()
+        page.goto(server.url)
+        tok = page.locator('meta[name="sleuth-token"]').get_attribute("content")
+        assert post(server.url, tok, "turn: Ben", version_of(path))["saved"]   # elsewhere
+        page.get_by_role("textbox", name="Statement").fill("turn: Cleo")
+        page.get_by_role("button", name="Log", exact=True).click()
+        assert page.get_by_role("status").inner_text().startswith(
+            "refused: not saved: the record changed since this page showed it")
+        assert page.get_by_role("textbox", name="Statement").input_value() == "turn: Cleo"
+        assert turn_lines(path) == ["turn: Ben"]
+        page.get_by_role("button", name="Log", exact=True).click()     # checked: log again
+        page.locator(".lines-list li").nth(1).wait_for()
+        assert turn_lines(path) == ["turn: Ben", "turn: Cleo"]
