@@ -7,6 +7,8 @@ import textwrap
 from tabulate import tabulate
 
 ENVELOPE, FACEUP = "envelope", "faceup"
+#: the columns below which ``play``'s short sheet takes its narrow layout
+NARROW = 60
 
 
 def _head(loc: str) -> str:
@@ -87,12 +89,73 @@ def render_analysis(a) -> str:
     return _wrap(lines)
 
 
-def render_compact(a) -> str:
-    """The notebook for a live table (``play`` on a terminal): the grid and the verdict."""
-    lines = [sheet(a, "plain")]
-    lines += textwrap.wrap("X = there, · = not, % = chance; FILE = the case file. Verdict: "
-                           + a.verdict, 79, subsequent_indent="  ")
+def render_compact(a, width: int = 79) -> str:
+    """The short sheet for a live table (``play``'s one screen, 80x24 with the prompt): the
+    cards placed for certain by place, the notebook of the others (two blocks side by side
+    where ``width`` columns allow, else one, else a line per card), the case files counted
+    with the most likely, and the verdict; ``sheet`` shows :func:`render_analysis`."""
+    from cli.main import percent_cell
+    from cli.session import columns
+
+    locs = [l for l in a.locations if l not in (ENVELOPE, FACEUP)] + [ENVELOPE] + \
+        [l for l in a.locations if l == FACEUP]
+    who = a.view if a.view else "public"
+    lines = [f"Clue — view: {who}; {a.statements} statement{'s' if a.statements != 1 else ''}"
+             f"; still in: {' '.join(a.active)}"]
+    placed: dict[str, list[str]] = {}
+    open_cards = []
+    for c in (c for group in a.deck.groups for c in group):
+        where = a.certain(c)
+        if where is None:
+            open_cards.append(c)
+        else:
+            placed.setdefault(where, []).append(c)
+    if placed:
+        lines.append("Placed: " + "; ".join(f"{_head(l)} {' '.join(placed[l])}"
+                                            for l in locs if l in placed))
+    if open_cards:
+        lines.append("The open cards: % = the chance it is there, · = cannot be; FILE = the "
+                     "case file" if width >= NARROW else "% = chance, · = not; FILE = case file")
+        lines += _open_grid(a, open_cards, locs, width, percent_cell, columns)
+    c = a.envelope
+    if a.verdict.startswith("accuse"):
+        lines.append("Verdict: " + a.verdict)
+    else:                               # the verdict's count and best guess, with the next two
+        cnt = f"{c.count:,}" if c.count is not None else f"at most {c.upper:,}"
+        top = ", ".join(f"{' '.join(cs)} {_p(p)}" for cs, p in c.top[:3 if width >= NARROW else 1])
+        lines.append(f"Verdict: not determined: {cnt} possible case files of "
+                     f"{a.deck.triples:,}" + (f"; the most likely {top}" if top else "")
+                     + (f" (estimates +-{c.error:.2g})" if c.error else ""))
     return "\n".join(lines)
+
+
+def _open_grid(a, cards: list[str], locs: list[str], width: int, cell, columns) -> list[str]:
+    """The notebook's rows of ``cards`` in ``width`` columns: two blocks side by side, else
+    one, else (too narrow for a grid) a line per card naming where it may be."""
+    heads = [_head(l) for l in locs]
+    name = max(columns(c) for c in cards)
+    wide = [max(columns(h), 4) for h in heads]
+
+    def grid(part: list[str]) -> list[str]:
+        def row(first: str, cells: list[str]) -> str:
+            return " " * (name - columns(first)) + first + "".join(
+                " " * (w + 1 - columns(x)) + x for x, w in zip(cells, wide))
+        return [row("", heads)] + [row(c, ["·" if a.cards[c].get(l, 0.0) <= 0
+                                           else cell(a.cards[c][l]) for l in locs])
+                                   for c in part]
+
+    half = (len(cards) + 1) // 2
+    left, right = grid(cards[:half]), grid(cards[half:]) if len(cards) > 1 else []
+    span = max(columns(r) for r in left)
+    if right and span + 3 + max(columns(r) for r in right) <= width:
+        right += [""] * (len(left) - len(right))
+        return [(l + " " * (span - columns(l)) + " | " + r).rstrip()
+                for l, r in zip(left, right)]
+    whole = grid(cards)
+    if max(columns(r) for r in whole) <= width:
+        return whole
+    return [f"{c}: " + ", ".join(f"{_head(l)} {cell(p)}" for l, p in a.cards[c].items()
+                                 if p > 0) for c in cards]
 
 
 def replay_columns(s) -> tuple[list[str], list]:

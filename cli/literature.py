@@ -93,11 +93,14 @@ def render_analysis(a) -> str:
     return "\n".join(out)
 
 
-def render_compact(a) -> str:
+def render_compact(a, width: int = 79) -> str:
     """The sheet for a live table (``play`` on a terminal): the players with their card
     counts and known cards, then the half-suits two to a line (cards placed for certain,
     the team likeliest to hold all six, ``*`` a safe claim), the score; ``sheet`` shows
-    :func:`render_analysis`, the holders of every card."""
+    :func:`render_analysis`, the holders of every card.  Narrower than the table or two
+    half-suits (``width`` columns): a line per player and one half-suit a line."""
+    from cli.session import columns
+
     t = a.table
     score = ", ".join(f"team {k} {v}" for k, v in a.score.items())
     out = [f"Literature, as seen by {a.view or 'the public'}; score: {score}"
@@ -108,8 +111,13 @@ def render_compact(a) -> str:
             h = a.hands[p]
             rows.append([t.team_name(i), p + (" *" if p == a.turn else ""), h["count"],
                          " ".join(h["known"]) if h["known"] else "-"])
-    out.append(tabulate(rows, headers=["team", "player", "cards", "known to hold"],
-                        tablefmt="plain"))
+    table = tabulate(rows, headers=["team", "player", "cards", "known to hold"],
+                     tablefmt="plain")
+    if max(columns(ln) for ln in table.split("\n")) <= width:
+        out.append(table)
+    else:                               # a line per player: its team, count, known cards
+        out.append("player (team) cards: known to hold")
+        out += [f"{p} ({team}) {n}: {known}" for team, p, n, known in rows]
     cells = []
     for name, h in a.halves.items():
         if h.status != "open":
@@ -120,10 +128,11 @@ def render_compact(a) -> str:
         cells.append(f"{name:<6} {placed}/{len(h.holders)} placed, {team} {_pct(p)}"
                      + (" *" if h.safe_claim else ""))
     out.append("Half-suits: cards placed, the team likeliest to hold all; * = safe claim")
-    w = max(len(c) for c in cells) + 2 if cells else 0
-    for i in range(0, len(cells), 2):
-        out.append("  " + "".join(c.ljust(w) for c in cells[i:i + 2]).rstrip())
-    return "\n".join(ln[:79] for ln in "\n".join(out).split("\n"))
+    w = max(columns(c) for c in cells) + 2 if cells else 0
+    per = 2 if 2 + 2 * w - 2 <= width else 1
+    for i in range(0, len(cells), per):
+        out.append("  " + "".join(c + " " * (w - columns(c)) for c in cells[i:i + per]).rstrip())
+    return "\n".join(out)
 
 
 def render_claim(c) -> str:

@@ -81,16 +81,23 @@ def render_analysis(analysis, game: str) -> str:
     return json.dumps(analysis.to_json(), indent=1, ensure_ascii=False)
 
 
-def render_compact(analysis, game: str) -> str | None:
+def render_compact(analysis, game: str, cols: int | None = None) -> str | None:
     """The game's short sheet for a live table (``render_compact`` of its CLI module, else
-    :mod:`cli.play_sheets`), or ``None`` when the game has none."""
+    :mod:`cli.play_sheets`), or ``None`` when the game has none.  ``cols``: the screen's
+    columns, for a sheet that takes ``width`` (a narrower layout on a narrow terminal)."""
+    import inspect
+
     from cli.main import renderer
     from cli.play_sheets import COMPACT
 
     mod = renderer(game)
     fn = getattr(mod, "render_compact", None) if mod is not None else None
     fn = fn or COMPACT.get(game)
-    return fn(analysis) if fn is not None else None
+    if fn is None:
+        return None
+    if cols is not None and "width" in inspect.signature(fn).parameters:
+        return fn(analysis, width=cols)
+    return fn(analysis)
 
 
 #: the rows a compact sheet leaves free for the rest of a statement's output: the line
@@ -106,14 +113,16 @@ def sheet_text(session: Session, compact: bool = False, rows: int | None = None,
 
 
 def sheet_parts(session: Session, compact: bool = False, rows: int | None = None, *,
-                sheet: bool = True, every_note: bool = False) -> tuple[str, list[str]]:
+                sheet: bool = True, every_note: bool = False,
+                cols: int | None = None) -> tuple[str, list[str]]:
     """The analysis of the session's record (or why there is none), then the table notes
     (whose turn, what is missing, an alert the first time it holds).
 
     ``compact``: the game's short sheet (:func:`render_compact`) where it has one, unless
     the terminal has ``rows`` enough for the whole analysis with the notes.  ``sheet``:
     false for the notes alone; ``every_note``: every note that holds now, an alert as long
-    as it holds (a :class:`Screen` shows them all each time)."""
+    as it holds (a :class:`Screen` shows them all each time); ``cols``: the screen's
+    columns, for the short sheet's layout."""
     analysis = None
     text = ""
     try:
@@ -121,7 +130,7 @@ def sheet_parts(session: Session, compact: bool = False, rows: int | None = None
         if sheet:
             text = render_analysis(analysis, session.record.game)
             if compact and (rows is None or text.count("\n") + 1 + SPARE_ROWS > rows):
-                text = render_compact(analysis, session.record.game) or text
+                text = render_compact(analysis, session.record.game, cols) or text
     except InconsistentError as e:
         return "", [f"inconsistent: {e}", "(the record has a contradiction: 'edit N' the "
                     "wrong line, or 'undo' if it is the last)"]
@@ -371,7 +380,8 @@ def render_outcome(o: Outcome, session: Session, show_sheet: bool | str | None,
         if show_sheet:
             try:
                 a = session.analyze(o.record)
-                sheet = ((show_sheet == "compact" and render_compact(a, session.record.game))
+                sheet = ((show_sheet == "compact"
+                          and render_compact(a, session.record.game, fit[0] if fit else None))
                          or render_analysis(a, session.record.game))
                 head, end = ["", "--- what if (hypothetical: not saved) ---"], \
                     "--- end of what if ---"
@@ -551,7 +561,7 @@ class Screen:
                 and threading.current_thread() is not self.worker:
             return self._first(cols)
         text, notes = sheet_parts(self.session, compact=True, rows=rows, sheet=self.sheet,
-                                  every_note=True)
+                                  every_note=True, cols=cols)
         body = fit_width(text, cols).split("\n") if text else []
         tail = fit_width("\n".join(notes), cols).split("\n") if notes else []
         self._sheet_lines = (body + tail, len(tail))

@@ -1,0 +1,75 @@
+"""``sleuth play``'s screen and prompt after the audit (tests/test_play_audit.py): Clue's
+short sheet within 80x24, the sheets' narrow layouts at 40 columns, the completion of
+``edit``, the wording of help and errors."""
+from __future__ import annotations
+
+import pytest
+from wcwidth import wcswidth
+
+from tests.test_play_audit import board, sample
+
+CUT = "more lines of the sheet"
+
+
+# ----- Clue's short sheet: the whole of it on 80x24 with the prompt -------------------------
+@pytest.mark.parametrize("name", ["four-players-ana.txt", "five-players-face-up.txt",
+                                  "three-players.txt", "large-edition-custom-cards.txt",
+                                  "six-players-refute-all.txt"])
+def test_clues_short_sheet_fits_80x24(tmp_path, name):
+    rows = board(sample(tmp_path, name), (80, 24), "saved line 13: ...")
+    assert len(rows) == 23 and all(wcswidth(r) <= 80 for r in rows), rows
+    assert not any(CUT in r for r in rows), rows
+    assert any(r.startswith("Clue — view: ") for r in rows)
+    assert any(r.startswith("Verdict: ") for r in rows)
+
+
+def test_clues_short_sheet_says_the_placed_the_open_and_the_case_files(tmp_path):
+    rows = board(sample(tmp_path, "four-players-ana.txt"), (80, 24), "saved line 13: ...")
+    text = "\n".join(rows)
+    flat = " ".join(text.split())
+    assert "Placed: Ana Scarlet Rope Kitchen Hall Study; Ben White; Cleo Mustard Peacock " \
+           "Knife; FILE Plum" in flat
+    # the open cards' grid, two blocks side by side: its heading and Green's row
+    head = next(r for r in rows if r.split()[:5] == ["Ana", "Ben", "Cleo", "Dev", "FILE"])
+    assert head.count("|") == 1
+    assert rows[rows.index(head) + 1].split()[:6] == ["Green", "·", "91%", "9%", "·", "·"]
+    assert "Verdict: not determined: 9 possible case files of 324; the most likely Plum " \
+           "Pipe Ballroom 0.5" in flat
+    assert rows[-1] == "Out (still refuting, CL-9): Dev."
+
+
+# ----- narrow terminals: layouts that fit 40 columns -----------------------------------------
+def test_clues_grid_does_not_wrap_at_40_columns(tmp_path):
+    rows = board(sample(tmp_path, "four-players-ana.txt"), (40, 20), "saved line 13: ...")
+    assert all(wcswidth(r) <= 40 for r in rows)
+    # the grid's heading is one row, not wrapped onto the next
+    head = next(i for i, r in enumerate(rows) if r.split()[:1] == ["Ana"])
+    assert rows[head].split() == ["Ana", "Ben", "Cleo", "Dev", "FILE"], rows
+    assert rows[head + 1].split()[0] in ("Green", "...")
+    # a card's row is whole: its name and five cells on one row
+    assert any(r.split()[:1] == ["Lounge"] and len(r.split()) == 6 for r in rows), rows
+
+
+def test_clue_too_narrow_for_a_grid_says_a_line_per_card(tmp_path):
+    rows = board(sample(tmp_path, "five-players-face-up.txt"), (40, 20))
+    assert all(wcswidth(r) <= 40 for r in rows)
+    assert rows[rows.index("Scarlet: Ben 64%, Cleo 10%, Dev 11%, Eli") + 1] == "  5%, FILE 10%"
+    assert "Study: Ben 42%, Cleo 34%, FILE 23%" in rows
+
+
+def test_literatures_tables_at_40_columns(tmp_path):
+    rows = board(sample(tmp_path, "ex-a-six-players.txt"), (40, 32))
+    assert all(wcswidth(r) <= 40 for r in rows)
+    assert "Ana * (Ana) 8: 9S 2H 3H 4H 6H 7H QD JC" in rows
+    assert "Ben (Ben) 8: -" in rows
+    # one half-suit a row, none wrapped onto the next
+    halves = [r for r in rows if r.startswith("  ") and r[2:4] in ("2S", "9S", "2H", "9H",
+                                                                   "2D", "9D", "2C", "9C")]
+    assert len(halves) == 8 and all(r.count("placed") == 1 for r in halves), rows
+    assert "  2H-7H  6/6 placed, Ana certain *" in halves
+
+
+def test_literature_at_80_columns_keeps_two_half_suits_a_row(tmp_path):
+    rows = board(sample(tmp_path, "ex-a-six-players.txt"), (80, 24))
+    assert "  2H-7H  6/6 placed, Ana certain *  9H-AH  0/6 placed, Ben 4%" in rows
+    assert any(r.split()[:4] == ["Ana", "Ana", "*", "8"] for r in rows)
