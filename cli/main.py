@@ -136,14 +136,14 @@ def handle_errors(json_flag: str | None = None):
             except InconsistentError as e:
                 if want_json:
                     emit_json({"consistent": False, "conflict": e.conflict})
-                click.echo("sleuth: inconsistent: " + conflict_text(e) + rule_hint(e), err=True)
+                say_error("sleuth: inconsistent: " + conflict_text(e) + rule_hint(e))
                 sys.exit(e.exit_code)
             except BudgetError as e:
-                click.echo(f"sleuth: error: {e} (over the time or work budget; the record is "
-                           "fine: ask about a shorter prefix or a simpler question)", err=True)
+                say_error(f"sleuth: error: {e} (over the time or work budget; the record is "
+                          "fine: ask about a shorter prefix or a simpler question)")
                 sys.exit(e.exit_code)
             except SleuthError as e:
-                click.echo(f"sleuth: error: {e}" + rule_hint(e) + did_you_mean(e), err=True)
+                say_error(f"sleuth: error: {e}" + rule_hint(e) + did_you_mean(e))
                 sys.exit(e.exit_code)
             except BrokenPipeError:
                 quiet_stdout()          # 'sleuth analyze ... | head': the reader left
@@ -173,6 +173,21 @@ def handle_errors(json_flag: str | None = None):
         return wrapper
 
     return deco
+
+
+def say_error(text: str) -> None:
+    """``text`` on standard error; on a terminal its long lines broken at spaces to the
+    terminal's width (the terminal itself would break them mid-word)."""
+    try:
+        cols = os.get_terminal_size(sys.stderr.fileno()).columns - 1 \
+            if sys.stderr.isatty() else 0
+    except (AttributeError, ValueError, OSError):
+        cols = 0
+    if cols >= 20:
+        from cli.session import fit_width
+
+        text = fit_width(text, cols)
+    click.echo(text, err=True)
 
 
 def failed_stream(e: OSError) -> str | None:
@@ -468,6 +483,32 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
+#: stands in for a hyphen while Click wraps a usage line: it breaks lines at hyphens
+#: ("twenty-\ntwo"), and a game's or an option's name is better kept whole
+_HYPHEN = "\u2011"
+
+
+class SleuthFormatter(click.HelpFormatter):
+    """Click's help formatter, but a usage line breaks at spaces and between the choices
+    of a list (``{clue|twenty-two}``), never inside a name (``twenty-two``)."""
+
+    def write_usage(self, prog: str, args: str = "", prefix: str | None = None) -> None:
+        at = len(self.buffer)
+        super().write_usage(prog, args.replace("-", _HYPHEN).replace("|", "| "), prefix)
+        self.buffer[at:] = [t.replace(_HYPHEN, "-").replace("| ", "|")
+                            for t in self.buffer[at:]]
+
+
+class SleuthContext(click.Context):
+    formatter_class = SleuthFormatter
+
+
+class SleuthCommand(click.Command):
+    """A top-level command (``@cli.command()``): its help written by :class:`SleuthFormatter`."""
+
+    context_class = SleuthContext
+
+
 class SleuthGroup(click.Group):
     """The top-level group: its commands load on first use (:data:`COMMANDS`), its help
     is written when shown, and it refuses an argument no shell can pass (a NUL inside, from
@@ -564,6 +605,8 @@ class SleuthGroup(click.Group):
         super().format_help_text(ctx, formatter)
 
     _written = False
+    context_class = SleuthContext
+    command_class = SleuthCommand
 
 
 @click.group(cls=SleuthGroup, context_settings={"help_option_names": ["-h", "--help"]})

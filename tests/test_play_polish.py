@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from wcwidth import wcswidth
 
-from tests.test_play_audit import board, sample
+from tests.test_play_audit import Sized, board, sample, tmux
 
 CUT = "more lines of the sheet"
 
@@ -73,3 +73,34 @@ def test_literature_at_80_columns_keeps_two_half_suits_a_row(tmp_path):
     rows = board(sample(tmp_path, "ex-a-six-players.txt"), (80, 24))
     assert "  2H-7H  6/6 placed, Ana certain *  9H-AH  0/6 placed, Ben 4%" in rows
     assert any(r.split()[:4] == ["Ana", "Ana", "*", "8"] for r in rows)
+
+
+# ----- help and errors: words kept whole -----------------------------------------------------
+@pytest.mark.parametrize("width", [80, 60, 40])
+def test_new_help_keeps_the_games_names_whole(width):
+    from click.testing import CliRunner
+
+    from cli.main import cli
+    from solver.games import game_names
+
+    out = CliRunner().invoke(cli, ["new", "--help"], terminal_width=width).output
+    usage = out[:out.index("\n\n")]
+    assert all(len(r) <= width for r in usage.split("\n")), usage
+    words = usage.replace("{", " ").replace("}", " ").replace("|", " ").split()
+    assert all(g in words for g in game_names(None)), usage
+    assert "twenty-two" in usage.split("{")[1]
+
+
+@tmux
+def test_the_as_error_on_a_terminal_breaks_at_spaces(tmp_path):
+    t = Sized(sample(tmp_path, "four-players-ana.txt"), 40, 20, "--as", "Zedekiah")
+    try:
+        rows = t.wait(lambda rows: any("Zedekiah" in r for r in rows), "the error")
+    finally:
+        t.close()
+    said = [r for r in rows if r]
+    assert said[0].startswith("sleuth: error: --as must name a player")
+    assert all(len(r) <= 40 for r in said)
+    words = ("sleuth: error: --as must name a player of the record or 'public' (players: "
+             "Ana Ben Cleo Dev): 'Zedekiah'").split()
+    assert " ".join(said).split() == words, said
