@@ -33,6 +33,8 @@ def _candidates(stage) -> str:
     items = sorted(stage.probabilities.items(), key=lambda kv: (-kv[1], kv[0]))
     if not items:
         return "none"
+    if len(items) == 1:                         # the one card it can be
+        return f"{items[0][0]} (the only one left)"
     if len({p for _c, p in items}) == 1:       # all equally likely: said once
         return " ".join(str(c) for c, _p in items) + f" ({pct(items[0][1])} each)"
     return ", ".join(f"{c}: {pct(p)}" for c, p in items)

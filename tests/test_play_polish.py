@@ -104,3 +104,14 @@ def test_the_as_error_on_a_terminal_breaks_at_spaces(tmp_path):
     words = ("sleuth: error: --as must name a player of the record or 'public' (players: "
              "Ana Ben Cleo Dev): 'Zedekiah'").split()
     assert " ".join(said).split() == words, said
+
+
+# ----- Mysterium: a stage with one candidate left ----------------------------------------------
+def test_mysteriums_one_candidate_is_said_in_plain_words(tmp_path):
+    from cli.mysterium import render_analysis
+    from solver.session import Session
+
+    text = render_analysis(Session(str(sample(tmp_path, "three-players-lost.txt"))).analyze())
+    row = next(r for r in text.split("\n") if r.startswith("Ben-2      object"))
+    assert row.split("current", 1)[1].strip() == "7 (the only one left); forced 7; wrong 10"
+    assert "certain each" not in text
