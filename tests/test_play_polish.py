@@ -115,3 +115,18 @@ def test_mysteriums_one_candidate_is_said_in_plain_words(tmp_path):
     row = next(r for r in text.split("\n") if r.startswith("Ben-2      object"))
     assert row.split("current", 1)[1].strip() == "7 (the only one left); forced 7; wrong 10"
     assert "certain each" not in text
+
+
+# ----- Literature: "not a statement" names the record's own players ----------------------------
+def test_literatures_not_a_statement_example_uses_the_records_players(tmp_path):
+    from click.testing import CliRunner
+
+    from cli.main import cli
+
+    p = tmp_path / "g.txt"
+    p.write_text("game: literature\nplayers: Zoë Yuri Xena Walt\nme: Zoë\n", encoding="utf-8")
+    r = CliRunner().invoke(cli, ["log", str(p), "blah blah"])
+    assert r.exit_code == 2
+    assert "expected a statement such as 'Zoë asks Yuri 9C: no' (players: Zoë Yuri Xena " \
+           "Walt)" in r.output, r.output
+    assert "Ana" not in r.output

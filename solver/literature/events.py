@@ -332,5 +332,7 @@ def parse_event(text: str, table):
                             rule="V14")
         a, b = player_of(m.group(1), table.players), player_of(m.group(2), table.players)
         return Challenge(a, b, table.half(m.group(3)).name)
-    raise NotationError("expected a statement such as 'Ana asks Ben 9C: no' (players: "
-                        + " ".join(table.players) + ")", text=t)
+    asker = table.players[0]                    # the example asks across the table
+    other = table.teams[1 - table.team_index(asker)][0]
+    raise NotationError(f"expected a statement such as '{asker} asks {other} 9C: no' "
+                        "(players: " + " ".join(table.players) + ")", text=t)
