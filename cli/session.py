@@ -750,8 +750,9 @@ def _interactive_lines(session: Session, colour: bool, screen: Screen | None = N
         def get_completions(self, document, complete_event):
             before = document.text_before_cursor
             word = re.search(r"[^\s,;:]*$", before).group(0)
+            meta = session.completion_meta(before)      # 'edit N': the line's text
             for w in session.complete(before):
-                yield Completion(w, start_position=-len(word))
+                yield Completion(w, start_position=-len(word), display_meta=meta.get(w))
 
     keys = KeyBindings()
 

@@ -1037,8 +1037,31 @@ class Session:
         return vocabulary(self.record)
 
     def complete(self, before_cursor: str) -> list[str]:
-        """Completions of the word being typed (see :func:`complete`)."""
+        """Completions of the word being typed (see :func:`complete`); after ``edit`` or
+        ``delete`` the record's statement line numbers (:meth:`completion_meta`), the last
+        first, and after ``edit N`` a statement."""
+        words = before_cursor.split()
+        typing = not before_cursor[-1:].isspace()
+        if words and words[0].lower() in ("edit", "delete") and len(words) >= 1 + typing:
+            if len(words) == 1 + typing:        # the line number
+                typed = words[1] if typing else ""
+                return [n for n in self.completion_meta(before_cursor) if n.startswith(typed)]
+            if words[0].lower() == "delete":     # nothing follows the number
+                return []
+            from dataclasses import replace
+
+            at = before_cursor.index(words[1], before_cursor.lower().index("edit") + 4)
+            return complete(replace(self.vocabulary(), commands=()),
+                            before_cursor[at + len(words[1]):])
         return complete(self.vocabulary(), before_cursor)
+
+    def completion_meta(self, before_cursor: str) -> dict[str, str]:
+        """What the menu shows beside a completion: after ``edit`` or ``delete``, each
+        statement line's number (the last first) with its text; else nothing."""
+        words = before_cursor.split()
+        if not words or words[0].lower() not in ("edit", "delete"):
+            return {}
+        return {str(st.line): st.text for st in reversed(self.record.statements)}
 
 
 _NAME = re.compile(r"\b[A-Z][a-z]+\b")

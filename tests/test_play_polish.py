@@ -130,3 +130,38 @@ def test_literatures_not_a_statement_example_uses_the_records_players(tmp_path):
     assert "expected a statement such as 'Zoë asks Yuri 9C: no' (players: Zoë Yuri Xena " \
            "Walt)" in r.output, r.output
     assert "Ana" not in r.output
+
+
+# ----- completion: 'edit ' offers the record's line numbers ------------------------------------
+def test_edit_and_delete_complete_line_numbers(tmp_path):
+    from solver.session import Session
+
+    s = Session(str(sample(tmp_path, "four-players-ana.txt")))
+    lines = [str(st.line) for st in s.record.statements][::-1]     # the last first
+    assert s.complete("edit ") == lines and s.complete("delete ") == lines
+    assert s.complete("edit 1") == [n for n in lines if n.startswith("1")]
+    meta = s.completion_meta("edit ")
+    assert meta["16"] == "Ana suggests Peacock Pipe Billiard: Cleo shows Peacock"
+    # after the number: the new statement (no command), and nothing after 'delete N'
+    assert s.complete("edit 12 ")[:4] == ["Ana", "Ben", "Cleo", "Dev"]
+    assert "undo" not in s.complete("edit 12 ")
+    assert s.complete("edit 12 Ana s") == ["suggests", "shows", "sees"]
+    assert s.complete("delete 12 ") == []
+    assert s.completion_meta("Ana ") == {}
+
+
+@tmux
+def test_edit_tab_shows_the_lines_with_their_text(tmp_path):
+    from tests.test_play_audit import settled
+
+    t = Sized(sample(tmp_path, "four-players-ana.txt"), 80, 24, "--no-hint")
+    try:
+        t.wait(settled("four-players-ana.txt: clue"), "the first screen")
+        t._tmux("send-keys", "-l", "edit ")
+        t._tmux("send-keys", "Tab")
+        rows = t.wait(lambda rows: any("Cleo shows Peacock" in r for r in rows), "the menu")
+    finally:
+        t.close()
+    assert any(r.rstrip().startswith("sleuth> edit 16") for r in rows), rows
+    menu = next(r for r in rows if "Ana suggests Peacock Pipe Billiard" in r)
+    assert menu.split()[0] == "16"
