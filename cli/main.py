@@ -2,7 +2,8 @@
 
 Exit codes everywhere: 0 ok, 2 usage or parse error (bad notation, illegal by rule; an
 unusable standard stream), 3 inconsistent record, 4 an answer that did not fit its time or
-work budget, 70 an internal error (a bug), 130 interrupted (Ctrl-C).  Every :class:`solver.errors.SleuthError` is turned into a
+work budget, 70 an internal error (a bug), 130 interrupted (Ctrl-C), 143 terminated
+(SIGTERM).  Every :class:`solver.errors.SleuthError` is turned into a
 one-line message here, and so is a bug at the program's entry (:func:`main`); no traceback
 reaches a user unless ``SLEUTH_DEBUG`` is set.
 
