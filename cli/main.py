@@ -491,7 +491,7 @@ _HYPHEN = "\u2011"
 
 class SleuthFormatter(click.HelpFormatter):
     """Click's help formatter, but a usage line breaks at spaces and between the choices
-    of a list (``{clue|twenty-two}``), never inside a name (``twenty-two``)."""
+    of a list (``{a|b-c}``), never inside a hyphenated name (``b-c``)."""
 
     def write_usage(self, prog: str, args: str = "", prefix: str | None = None) -> None:
         at = len(self.buffer)
