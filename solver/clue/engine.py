@@ -63,8 +63,7 @@ def is_complete(record) -> bool:
     """A complete record lists every player's hand with ``holds:`` (and the face-up cards
     when there are any)."""
     h = record.header
-    held = {st.event.player for st in record.statements if isinstance(st.event, Holds)}
-    if not all(p in held for p in h.players):
+    if not record.every_hand_listed(Holds):
         return False
     _sizes, faceup = hand_sizes(h.players, h.dealer, ClueOptions.of(h), deck_of(h))
     return not faceup or any(isinstance(st.event, FaceUp) for st in record.statements)

@@ -910,8 +910,7 @@ def view_record(record, view: str | None):
     every hand stated -- everything written, as the spectator who wrote it saw it)."""
     from solver.records import Record, Statement
 
-    held = {st.event.player for st in record.statements if isinstance(st.event, Holds)}
-    if view is None and record.header.me is None and not set(record.header.players) <= held:
+    if view is None and record.header.me is None and not record.every_hand_listed(Holds):
         return record
     out = []
     for st in record.statements:

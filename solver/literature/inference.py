@@ -80,8 +80,7 @@ def is_complete(record) -> bool:
     """A complete record lists every player's hand with ``holds:`` (record-format.md)."""
     from solver.literature.events import Holds
 
-    held = {st.event.player for st in record.statements if isinstance(st.event, Holds)}
-    return all(p in held for p in record.header.players)
+    return record.every_hand_listed(Holds)
 
 
 def seen_by(record, view):

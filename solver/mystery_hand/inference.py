@@ -40,8 +40,7 @@ FACEUP = "faceup"
 
 def is_complete(record) -> bool:
     """A complete record lists every player's hand with ``holds:`` (record-format.md)."""
-    held = {st.event.player for st in record.statements if isinstance(st.event, Holds)}
-    return all(p in held for p in record.header.players)
+    return record.every_hand_listed(Holds)
 
 
 def mystery_locations(header, opts: MysteryHandOptions) -> list[str]:

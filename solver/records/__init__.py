@@ -270,6 +270,12 @@ class Record:
         """The record with only its first ``n`` statements."""
         return replace(self, statements=self.statements[:n])
 
+    def every_hand_listed(self, holds: type) -> bool:
+        """Whether every player's hand is given by a statement of the game's event class
+        ``holds`` (``P holds: ...``): the hands of a complete record (record-format.md)."""
+        held = {st.event.player for st in self.statements if isinstance(st.event, holds)}
+        return all(p in held for p in self.header.players)
+
 
 #: what separates the words of a statement (a quoted token is looked for between these)
 _WORD_EDGE = r"\s,:;|"
