@@ -270,7 +270,7 @@ class Record:
         """The record with only its first ``n`` statements."""
         return replace(self, statements=self.statements[:n])
 
-    def every_hand_listed(self, holds: type) -> bool:
+    def every_hand_listed(self, holds: type[Any]) -> bool:
         """Whether every player's hand is given by a statement of the game's event class
         ``holds`` (``P holds: ...``): the hands of a complete record (record-format.md)."""
         held = {st.event.player for st in self.statements if isinstance(st.event, holds)}
