@@ -26,7 +26,6 @@ from dataclasses import dataclass, field
 from solver.clue.engine import is_complete, run
 from solver.clue.events import Accuse, FaceUp, Holds, SeesCase, Suggest
 from solver.clue.options import (ENVELOPE, FACEUP, ClueOptions, Deck, deck_of, hand_sizes)
-from solver.errors import NotationError
 from solver.model import CardLocationModel
 from solver.model.view import ModelView
 
@@ -57,18 +56,9 @@ def label(loc: str) -> str:
 
 def resolve_view(record, view):
     """(view, recorder?) after checking that the record supports that view."""
-    me = record.header.me
-    if is_complete(record):
-        return view, False
-    if view == me:              # a player's, or a spectator's record (no 'me:') seen as public
-        return view, True
-    if view is None:
-        return None, False
-    own = (f"only the record's own view ('me: {me}') or the public view can be analysed"
-           if me is not None else "a spectator's record (no 'me:') is analysed from the "
-           "public view only")
-    raise NotationError(f"{own}: other players' views need a complete record (every hand "
-                        "given with 'holds:')", text=view)
+    from solver.records import resolve_view as resolved
+
+    return resolved(record, view, is_complete(record))
 
 
 def locations(record) -> dict[str, int]:

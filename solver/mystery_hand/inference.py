@@ -25,7 +25,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from solver.cards import Card, standard_deck
-from solver.errors import NotationError
 from solver.model import CardLocationModel
 from solver.model.copies import Copy, copy_keys
 from solver.model.view import ModelView
@@ -245,18 +244,9 @@ def card_keys(opts: MysteryHandOptions) -> tuple[list, dict]:
 
 def _resolve_view(record, view):
     """(view, recorder?) after checking that the record supports that view."""
-    me = record.header.me
-    if is_complete(record):
-        return view, False
-    if view == me:              # a player's, or a spectator's record (no 'me:') seen as public
-        return view, True
-    if view is None:
-        return None, False
-    own = (f"only the record's own view ('me: {me}') or the public view can be analysed"
-           if me is not None else "a spectator's record (no 'me:') is analysed from the "
-           "public view only")
-    raise NotationError(f"{own}: other players' views need a complete record (every hand "
-                        "given with 'holds:')", text=view)
+    from solver.records import resolve_view as resolved
+
+    return resolved(record, view, is_complete(record))
 
 
 def build(record, view: str | None, *, omniscient: bool = False) -> ViewModel:

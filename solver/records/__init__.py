@@ -277,6 +277,28 @@ class Record:
         return all(p in held for p in self.header.players)
 
 
+def resolve_view(record: Record, view: str | None, complete: bool,
+                 needs: str = "every hand given with 'holds:'") -> tuple[str | None, bool]:
+    """(view, whether it is the recorder's) of ``record`` seen by ``view`` (a player, ``None``
+    the public view), ``complete`` saying whether the record is a full history (``needs``:
+    what makes it one).  Any view may look at a complete record, none as its recorder;
+    otherwise only the record's own: ``me:``'s, or the public view of a spectator's record
+    (no ``me:``), the recorder's, which knows all it wrote; and the public view of a
+    player's record.  Another view is refused (NotationError quoting it)."""
+    me = record.header.me
+    if complete:
+        return view, False
+    if view == me:
+        return view, True
+    if view is None:
+        return None, False
+    own = (f"only the record's own view ('me: {me}') or the public view can be analysed"
+           if me is not None else "a spectator's record (no 'me:') is analysed from the "
+           "public view only")
+    raise NotationError(f"{own}: other players' views need a complete record ({needs})",
+                        text=view)
+
+
 #: what separates the words of a statement (a quoted token is looked for between these)
 _WORD_EDGE = r"\s,:;|"
 

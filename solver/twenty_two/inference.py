@@ -35,7 +35,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from solver.cards import Card
-from solver.errors import InconsistentError, NotationError
+from solver.errors import InconsistentError
 from solver.model import CardLocationModel
 from solver.model.copies import copy_keys
 from solver.model.view import ModelView
@@ -106,21 +106,16 @@ def is_complete(eng: Engine) -> bool:
 
 def visible_players(record, view: str | None, complete: bool, omniscient: bool = False):
     """The players whose ``holds:``/exchange cards this view may use."""
+    from solver.records import resolve_view
+
     players = set(record.header.players)
-    me = record.header.me
     if omniscient:
         return players
+    view, recorder = resolve_view(record, view, complete, "every hand given with 'holds:', "
+                                  "every exchange with its cards")
     if complete:
         return {view} if view is not None else set()
-    if view == me:   # the recorder wrote it: they know it (a spectator's: the public view)
-        return players
-    if view is None:
-        return set()
-    own = (f"only the record's own view ('me: {me}') or the public view can be analysed"
-           if me is not None else "a spectator's record (no 'me:') is analysed from the "
-           "public view only")
-    raise NotationError(f"{own}: other players' views need a complete record (every hand "
-                        "given with 'holds:', every exchange with its cards)", text=view)
+    return players if recorder else set()    # the recorder wrote it: they know it
 
 
 def card_keys(deck: Counter) -> tuple[list, dict, dict[str, list]]:
