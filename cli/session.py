@@ -879,22 +879,6 @@ def _on_screen(screen: Screen, lines, keys: str, hint: bool) -> None:
             screen.board(text)
 
 
-def keep_held(session: Session) -> str:
-    """At the end of ``play``: the held statement (a claim waiting for its shown line) is
-    written as a ``# held:`` comment line, as ``sleuth log`` holds one, so that nothing
-    typed is lost; the shown line logged next, here or with ``log``, saves the two.  What
-    to say about it."""
-    from solver.session import HELD_MARK
-
-    held, name = session.pending, session.held_name()
-    session.pending = None
-    o = session.handle(HELD_MARK + held)
-    if o.kind != "noted":
-        return f"dropped the held {name} (never saved: {o.error}): {held}"
-    return (f"kept the held {name} as a comment line, not yet a statement: {HELD_MARK}{held}"
-            f"\n  its resolving line, logged next (here or with 'sleuth log'), saves both")
-
-
 def _piped_lines():
     """Lines of piped standard input, decoded as UTF-8; bytes that are not UTF-8 stay as
     surrogate escapes, for the session to refuse with a message (never a traceback).  A
@@ -1034,11 +1018,11 @@ def play(record, as_, as_json, no_sheet, compact=None, hint=None):
                        say)
     except KeyboardInterrupt:           # Ctrl-C while a line is worked on: the program ends
         if session.pending:             # (cli.main), the held claim kept first
-            say(keep_held(session))
+            say(session.keep_held())
         raise
     if session.pending:
         worst = max(worst, 2)
-        kept = keep_held(session)
+        kept = session.keep_held()
         if as_json:
             click.echo(json.dumps({"result": "held", "message": kept}, ensure_ascii=False))
         else:

@@ -829,6 +829,20 @@ class Session:
         return kind is not None and kind.held_for is not None \
             and self._kind_of(statement) is kind.held_for
 
+    def keep_held(self) -> str:
+        """At the end of a session (``play``, ``serve``): the held statement (a claim waiting
+        for its shown line) is written as a ``# held:`` comment line, as ``sleuth log``
+        holds one, so that nothing typed is lost; the shown line logged next, in a session
+        or with ``log``, saves the two.  What to say about it."""
+        held, name = self.pending, self.held_name()
+        self.pending = None
+        o = self.handle(HELD_MARK + (held or ""))
+        if o.kind != "noted":
+            return f"dropped the held {name} (never saved: {o.error}): {held}"
+        return (f"kept the held {name} as a comment line, not yet a statement: {HELD_MARK}"
+                f"{held}\n  its resolving line, logged next (here or with 'sleuth log'), "
+                "saves both")
+
     def held_name(self, statement: str | None = None) -> str:
         """What the messages call a held statement (the game's word: its event class's
         ``held_name``); ``statement`` defaults to the one held now."""

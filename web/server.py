@@ -82,10 +82,8 @@ HELD_WAIT = 2.0
 def keep_held(engine, out) -> None:
     """At the end of ``serve``: a statement held in the shared session for its resolving
     line (a Literature claim waiting for its ``shown`` line) is written as a ``# held:``
-    comment line, as ``play`` keeps one at its end (:func:`cli.session.keep_held`), and
-    said; the resolving line logged next, on a page or with ``log``, saves both."""
-    from cli.session import keep_held as keep
-
+    comment line, as ``play`` keeps one at its end (:meth:`solver.session.Session.keep_held`),
+    and said; the resolving line logged next, on a page or with ``log``, saves both."""
     if not engine.writer.pending:
         return
     if not engine.write_lock.acquire(timeout=HELD_WAIT):    # a change still being checked
@@ -94,7 +92,7 @@ def keep_held(engine, out) -> None:
         return
     try:
         if engine.writer.pending:
-            print(keep(engine.writer), file=out, flush=True)
+            print(engine.writer.keep_held(), file=out, flush=True)
     finally:
         engine.write_lock.release()
 
