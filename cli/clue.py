@@ -11,7 +11,9 @@ ENVELOPE, FACEUP = "envelope", "faceup"
 NARROW = 60
 
 
-def _head(loc: str) -> str:
+def place_head(loc: str) -> str:
+    """A place's column head in the notebook (the terminal's and the web page's): ``FILE``
+    for the case file, ``up`` for the face-up cards, else the player."""
     return "FILE" if loc == ENVELOPE else "up" if loc == FACEUP else loc
 
 
@@ -43,7 +45,7 @@ def sheet(a, fmt: str = "simple") -> str:
                     p = a.cards[c].get(l, 0.0)
                     row.append("·" if p <= 0 else percent_cell(p))
             rows.append(row)
-    return tabulate(rows, headers=[""] + [_head(l) for l in locs], tablefmt=fmt,
+    return tabulate(rows, headers=[""] + [place_head(l) for l in locs], tablefmt=fmt,
                     stralign="right")
 
 
@@ -111,7 +113,7 @@ def render_compact(a, width: int = 79) -> str:
         else:
             placed.setdefault(where, []).append(c)
     if placed:
-        lines.append("Placed: " + "; ".join(f"{_head(l)} {' '.join(placed[l])}"
+        lines.append("Placed: " + "; ".join(f"{place_head(l)} {' '.join(placed[l])}"
                                             for l in locs if l in placed))
     if open_cards:
         lines.append("The open cards: % = the chance it is there, · = cannot be; FILE = the "
@@ -132,7 +134,7 @@ def render_compact(a, width: int = 79) -> str:
 def _open_grid(a, cards: list[str], locs: list[str], width: int, cell, columns) -> list[str]:
     """The notebook's rows of ``cards`` in ``width`` columns: two blocks side by side, else
     one, else (too narrow for a grid) a line per card naming where it may be."""
-    heads = [_head(l) for l in locs]
+    heads = [place_head(l) for l in locs]
     name = max(columns(c) for c in cards)
     wide = [max(columns(h), 4) for h in heads]
 
@@ -154,7 +156,7 @@ def _open_grid(a, cards: list[str], locs: list[str], width: int, cell, columns) 
     whole = grid(cards)
     if max(columns(r) for r in whole) <= width:
         return whole
-    return [f"{c}: " + ", ".join(f"{_head(l)} {cell(p)}" for l, p in a.cards[c].items()
+    return [f"{c}: " + ", ".join(f"{place_head(l)} {cell(p)}" for l, p in a.cards[c].items()
                                  if p > 0) for c in cards]
 
 

@@ -395,12 +395,14 @@ def did_you_mean(e: SleuthError) -> str:
     return f"\n  did you mean: {fixes[0]}" + (f"  (or {', '.join(alts)})" if alts else "")
 
 
-def game_cli(game):
-    """The ``cli.<package>`` module of a game (``None`` if it has none)."""
+def game_cli(game, layer: str = "cli"):
+    """The ``cli.<package>`` module of a game, or (``layer``) its module of another package
+    laid out the same way (``web.<package>``: its page pieces); ``None`` if it has none."""
+    name = f"{layer}.{game.package}"
     try:
-        return importlib.import_module(f"cli.{game.package}")
+        return importlib.import_module(name)
     except ModuleNotFoundError as e:
-        if e.name != f"cli.{game.package}":
+        if e.name != name:
             raise
         return None
 

@@ -490,7 +490,7 @@ def test_literature_asks_offer_what_the_engine_allows():
     """Whom and for which card a Literature player may ask (LIT-6), from the engine's state;
     for the view, from the hand its analysis knows."""
     from solver.records import read_record
-    from web.live import literature_asks
+    from web.literature import asks as literature_asks
 
     rec = read_record(str(LIT))
     held = {"Ana": ["5S", "7S", "KS", "JH", "KD", "7C"]}

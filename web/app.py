@@ -13,7 +13,7 @@ Routes (all GETs read, only ``POST /do`` changes the record):
   shared session (``""`` if none) -- cheap, polled by the page to show changes made
   elsewhere;
 * ``GET /partial``: ``{"version": ..., "certain": ...}``, what the analysis running now has
-  established so far (Literature's certainties, before its probabilities);
+  established so far (a slow analysis's certainties, before its probabilities);
 * ``GET /hint``: ``{"version": ..., "hint": ...}``, the advisor's one line on the view's turn
   (from a process of its own, stopped when the record moves on);
 * ``GET /advice``: the advisor's ranking and the exposure (on demand: they cost an analysis);
@@ -247,7 +247,7 @@ class Engine:
 
     def partial(self) -> dict:
         """What the analysis running now has established so far (the certainties, where
-        the game notes them on the way: Literature's after its backbone), for the page to
+        the game notes them on the way: after its backbone), for the page to
         show before the sheet: ``{"version": ..., "certain": "2S: Eli; ..." or None}``."""
         from web.live import certain_line, established
 
@@ -391,9 +391,10 @@ def example(session) -> str:
     """A statement of the record's game for the Statement box's placeholder: its first
     example of a player's action other than ``holds`` (the most common entry), written
     with the record's players where the example's names are not all theirs: the player on
-    turn first, then the others in seating order (Mysterium's ghost never acts)."""
+    turn first, then the others in seating order who make statements
+    (:func:`web.live.actors`)."""
     from solver.session import vocabulary
-    from web.live import current_player
+    from web.live import actors, current_player
 
     rec = session.record
     examples = session.game.examples or ("",)
@@ -402,7 +403,7 @@ def example(session) -> str:
                   examples[0])
     words = re.findall(r"[^\s,:]+", chosen)
     used = list(dict.fromkeys(w for w in words if w in EXAMPLE_NAMES))
-    players = [p for p in rec.header.players if p != dict(rec.header.extra).get("ghost")]
+    players = actors(rec)
     if not players or all(w in rec.header.players for w in used):
         return chosen
     turn = current_player(rec)[0]
@@ -532,10 +533,11 @@ def create_app(path: str, view: Any = Session._ME, *, token: str, token_required
     def new_form(form: dict | None = None, error: str | None = None, code: int = 200):
         f = {k: (form or {}).get(k, "") for k in
              ("game", "players", "me", "dealer", "variant", "extra")}
-        f["game"] = f["game"] or "mystery-hand"
+        games = game_choices()
+        f["game"] = f["game"] or games[0]["name"]       # the first registered game
         f["me"] = f["me"] or (as_name if form is None and as_name else "")
         body = env.get_template("new.html").render(
-            games=game_choices(), f=f, error=error, token=token, suffix=suffix(),
+            games=games, f=f, error=error, token=token, suffix=suffix(),
             path=Path(path).name, started=code == 409)
         return HTMLResponse(body, status_code=code)
 

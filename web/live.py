@@ -4,13 +4,31 @@ Nothing here decides a rule: the figures come from the game's analysis
 (``Session.analyze``), the notes and alerts from ``Game.table_notes``, the hint from
 ``Session.hint``, the choices for tap entry from the record's vocabulary
 (:func:`solver.session.vocabulary`).  This module only turns them into cells, labels and
-sentences (the same wording as the terminal's sheets, ``cli/<game>.py``)."""
+sentences (the same wording as the terminal's sheets, ``cli/<package>.py``), and names no
+game: a game's own page pieces are the functions of its module ``web/<package>.py``
+(:func:`pieces`), each named for its role (:data:`ROLES`), and only those it needs; where
+a game has none, the page does without (or shows the terminal's sheet):
+
+* ``sheet(analysis, view) -> dict``: the sheet as a grid (``kind`` ``"grid"``: ``heads``,
+  ``rows`` of cells) or as half-suits (``"halves"``), each cell with its accessible name;
+  ``extras(analysis, view) -> dict``: the verdict, the precision, the candidates (its
+  ``alerts`` join the page's); ``stage_analysis(session, record, first)``: stage 1 of the
+  analysis standing in for it in ``sheet`` (a :class:`StageOne`);
+* for the tap entry, from the game's state: ``still_in(record)`` (the players still
+  asked and answering), ``current_player(record)`` (who is on turn, and who else may
+  act), ``actors(record)`` (the players who make statements), ``range_cards(record,
+  ranges)`` (each range's cards), ``asks(record, view, held)`` (whom each player may ask
+  for which cards), ``card_groups(record)`` (the cards by kind), ``refutes_all(record)``
+  (every other player answers a suggestion), ``lead_data(record)`` (what follows a lead
+  keyword that the vocabulary gives no slots).
+
+A piece that raises a :class:`~solver.errors.SleuthError` (a record its engine cannot
+replay) gives way to the default, as a game without it."""
 from __future__ import annotations
 
 from typing import Any
 
 from cli.main import percent_cell
-from cli.mystery_hand import SUIT_HEAD, short_place
 from solver.errors import InconsistentError, SleuthError
 
 
@@ -52,64 +70,6 @@ def place_name(loc: str, target: str = "mystery") -> str:
     return loc
 
 
-def mystery_sheet(a, view: str | None) -> dict:
-    """Mystery Hand's 13 x 4 memory sheet (MH-6): the holder where certain, else the chance
-    the card is in the target mystery hand; every cell with its accessible name."""
-    from solver.cards import RANKS, SUITS, Card
-
-    rows = []
-    for r in range(1, 14):
-        cells = []
-        for s in SUITS:
-            name = repr(Card(r, s))
-            where = a.certain(name)
-            if where is not None:
-                text = short_place(where, a.target)
-                label = f"{name}: {place_name(where, a.target)}"
-                kind = "mine" if where == view else "myst" if where == a.target else "known"
-            elif a.cards is None:           # stage 1: the figures follow
-                text, label, kind = working_cell(name)
-            else:
-                text, label, kind = chance_cell(name, a.cards[name].get(a.target, 0.0),
-                                                "mystery")
-            cells.append({"card": name, "text": text, "label": label, "kind": kind})
-        rows.append({"rank": RANKS[r - 1], "cells": cells})
-    return {"kind": "grid", "heads": [SUIT_HEAD[s] for s in SUITS], "rows": rows}
-
-
-def clue_sheet(a, view: str | None) -> dict:
-    """Clue's notebook (CL-2): one row per card (suspects, weapons, rooms), one column per
-    player, the case file and the face-up cards, as the terminal's (``cli/clue.py``): X
-    where the card certainly is, · where it cannot be, else the chance it is there; every
-    cell with its accessible name ("Knife: Ben", "Knife: 40% case file", "Knife: not Cleo")."""
-    from cli.clue import ENVELOPE, FACEUP, _head
-
-    locs = [l for l in a.locations if l not in (ENVELOPE, FACEUP)] + [ENVELOPE] + \
-        [l for l in a.locations if l == FACEUP]
-    said = {l: "case file" if l == ENVELOPE else place_name(l) for l in locs}
-    rows = []
-    for title, group in zip(("Suspects", "Weapons", "Rooms"), a.deck.groups):
-        for i, card in enumerate(group):
-            where = a.certain(card)
-            cells = []
-            for l in locs:
-                p = (1.0 if l == where else 0.0) if where is not None else \
-                    None if a.cards is None else a.cards[card].get(l, 0.0)
-                if p is None:               # stage 1: the figures follow
-                    text, label, kind = working_cell(card)
-                elif p >= 1.0:
-                    text, label = "X", f"{card}: {said[l]}"
-                    kind = "mine" if l == view else "myst" if l == ENVELOPE else "known"
-                else:
-                    text, label, kind = chance_cell(card, p, said[l])
-                cells.append({"card": card, "text": text, "label": label, "kind": kind})
-            rows.append({"rank": card, "group": title if i == 0 else None, "cells": cells})
-    return {"kind": "grid", "game": "clue", "heads": [_head(l) for l in locs], "rows": rows,
-            "legend": "X = certainly there, · = cannot be there, else the chance it is "
-                      "there; FILE = the case file" + ("; up = face up"
-                                                       if FACEUP in locs else "")}
-
-
 class StageOne:
     """Stage 1 of the analysis (:class:`solver.staged.Certainties`) standing in for the
     analysis in the sheet functions (:func:`stage_sheet`): where each certain card is;
@@ -126,282 +86,109 @@ class StageOne:
         return self.places.get(card)
 
     def certain_dist(self, card: str) -> dict[str, float] | None:
-        """A certain card's places as the analysis gives them (Literature: copies' places
-        joined by ", "; out of play: none); ``None`` when not certain yet."""
+        """A certain card's places as the analysis gives them (the places of a card dealt
+        in several copies joined by ", "; out of play: none); ``None`` when not certain
+        yet."""
         where = self.places.get(card)
         if where is None:
             return None
         return {} if where == "out" else {w: 1.0 for w in where.split(", ")}
 
 
+def pieces(game: str):
+    """The page pieces of the game called ``game``: its module ``web/<package>.py``, found
+    as its terminal side ``cli/<package>.py`` is (:func:`cli.main.game_cli`); ``None`` if
+    it has none.  Each piece is a function of one role, named for it (:data:`ROLES`); a
+    game gives only those it needs."""
+    from cli.main import game_cli
+    from solver.games import get_game
+
+    return game_cli(get_game(game), "web")
+
+
+#: the roles of a game's page pieces (``web/<package>.py``): the name of each function and
+#: what it takes (the module doc says what each returns)
+ROLES: dict[str, tuple[str, ...]] = {
+    "sheet": ("analysis", "view"), "extras": ("analysis", "view"),
+    "stage_analysis": ("session", "record", "first"),
+    "still_in": ("record",), "current_player": ("record",), "actors": ("record",),
+    "range_cards": ("record", "ranges"), "asks": ("record", "view", "held"),
+    "card_groups": ("record",), "refutes_all": ("record",), "lead_data": ("record",),
+}
+
+
+def piece(game: str, role: str):
+    """The function of ``role`` (one of :data:`ROLES`) of the game called ``game``
+    (:func:`pieces`), ``None`` where the game has none."""
+    if role not in ROLES:       # a misspelt role would fall back without a word
+        raise KeyError(role)
+    mod = pieces(game)
+    return getattr(mod, role, None) if mod is not None else None
+
+
+def by_game(record, role: str, default: Any, *args: Any) -> Any:
+    """The game's piece of ``role`` on ``record`` (and ``args``), or ``default`` where the
+    game has none or the record cannot be played (a :class:`SleuthError`: the taps then
+    offer what the grammar allows)."""
+    fn = piece(record.game, role)
+    if fn is None:
+        return default
+    try:
+        return fn(record, *args)
+    except SleuthError:
+        return default
+
+
 def stage_sheet(session, record, first) -> dict | None:
     """The sheet of stage 1 (``first``, a :class:`~solver.staged.Certainties`): the game's
-    own sheet (:func:`mystery_sheet`, :func:`clue_sheet`, :func:`literature_sheet`) with
-    the certain cards as the full sheet words them and every other cell "working",
-    marked ``provisional``; ``None`` for a game without a grid."""
-    view, h = session.view, record.header
+    own sheet (its ``sheet`` piece) on its ``stage_analysis`` of ``first``, with the
+    certain cards as the full sheet words them and every other cell "working", marked
+    ``provisional``; ``None`` for a game without a grid."""
+    make, sheet = piece(record.game, "stage_analysis"), piece(record.game, "sheet")
+    if make is None or sheet is None:
+        return None
     try:
-        if record.game == "mystery-hand":
-            from solver.mystery_hand.inference import target_of
-
-            a = StageOne(first, target=target_of(view, h, session.game.options(h)))
-            sheet = mystery_sheet(a, view)
-        elif record.game == "clue":
-            from solver.clue.inference import locations
-            from solver.clue.options import deck_of
-
-            a = StageOne(first, locations=list(locations(record)), deck=deck_of(h))
-            sheet = clue_sheet(a, view)
-        elif record.game == "literature":
-            from types import SimpleNamespace
-
-            from solver.literature.analysis import _status
-            from solver.literature.engine import Play
-
-            play = Play.of(record)
-            t = play.table
-            held: dict[str, list[str]] = {}
-            for card, where in first.certain:
-                held.setdefault(where, []).append(card)
-            a = StageOne(first, table=t, turn=play.turn if play.turn_known else None,
-                         halves={x.name: SimpleNamespace(status=_status(play, x.name),
-                                                         p_team=None) for x in t.halves},
-                         hands={p: {"known": held.get(p, [])} for p in t.players},
-                         counts={p: None if p in play.vague else play.count[p]
-                                 for p in t.players})
-            sheet = literature_sheet(a, view)
-        else:
-            return None
+        out = sheet(make(session, record, first), session.view)
     except SleuthError:
         return None
-    sheet["provisional"] = True
-    return sheet
-
-
-def clue_extras(a) -> dict:
-    """The possible case files, the verdict and what is an estimate (Clue)."""
-    c = a.envelope
-    count = f"{c.count:,}" if c.count is not None else f"at most {c.upper:,} (not counted)"
-    precision = ("Probabilities: exact (uniformly random case file and deal, truthful "
-                 "players)." if a.exact else
-                 f"Probabilities: estimates (95% half-width {a.error:.3f}); certainties "
-                 "are exact.")
-    top = [{"cards": " ".join(cards), "p": f"{p:.3g}" if 0 < p < 0.99 else
-            ("1" if p >= 1 else "0")} for cards, p in (c.top or [])]
-    return {"candidates": count, "certain_in": " ".join(c.certain), "top": top,
-            "verdict": a.verdict, "precision": precision, "estimate": not a.exact,
-            "candidates_title": "Possible case files", "top_title": "case file"}
-
-
-def mystery_extras(a) -> dict:
-    """The candidates, the verdict and what is an estimate (Mystery Hand)."""
-    c = a.mystery
-    if c.count is not None:
-        count = str(c.count)
-    elif c.lower and c.upper:
-        count = f"between {c.lower} and {c.upper} (too many to count)"
-    elif c.upper:
-        count = f"at most {c.upper} (too many to count)"
-    else:
-        count = "too many to count"
-    if a.exact and not (c.error and not c.exact):
-        precision = "Probabilities: exact (uniformly random deal, truthful players)."
-    elif a.exact:
-        precision = ("Probabilities: exact on the sheet; the candidate hands' chances are "
-                     f"estimates (95% half-width {c.error:.3f}).")
-    else:
-        precision = (f"Probabilities: estimates (95% half-width {a.error:.3f}); "
-                     "certainties are exact.")
-    top = [{"cards": " ".join(map(repr, cards)), "p": f"{p:.3g}" if 0 < p < 0.99 else
-            ("1" if p >= 1 else "0")} for cards, p in (c.top or [])]
-    return {"candidates": count, "certain_in": " ".join(map(repr, c.certain)), "top": top,
-            "verdict": a.verdict, "precision": precision, "estimate": not a.exact}
-
-
-def literature_cell(cn: str, dist: dict[str, float], view: str | None) -> tuple[str, str, str]:
-    """A Literature card's cell from where it may be (``{place: chance}``): its holder, out
-    of play, or who may hold it with the chances.
-
-    >>> literature_cell("9S", {"Ben": 1.0}, "Ana"), literature_cell("2H", {}, "Ana")
-    (('Ben', '9S: Ben', 'known'), ('out', '2H: out of play', 'no'))
-    """
-    places = sorted(((l, p) for l, p in dist.items() if p > 0), key=lambda lp: -lp[1])
-    if not places:
-        return "out", f"{cn}: out of play", "no"
-    if len(places) == 1 and places[0][1] >= 1.0 - 1e-12:
-        who = places[0][0]
-        return who, f"{cn}: {who}", "mine" if who == view else "known"
-    parts = [f"{l} {percent_cell(min(p, 1.0))}" for l, p in places]
-    return parts[0], f"{cn}: " + ", ".join(parts), "chance"
-
-
-def literature_sheet(a, view: str | None) -> dict:
-    """Literature's half-suits (LIT-2), each card with who holds it or who may, and the
-    hands: counts and the cards known in each."""
-    t = a.table
-    halves = []
-    for name, h in a.halves.items():
-        cells = []
-        half = next(x for x in t.halves if x.name == name)
-        seen: list[str] = []
-        for card in half.cards:
-            cn = repr(card)
-            if cn in seen:
-                continue
-            seen.append(cn)
-            dist = a.cards.get(cn, {}) if a.cards is not None else a.certain_dist(cn)
-            if dist is None:                # stage 1: the figures follow
-                text, label, kind = working_cell(cn)
-            else:
-                text, label, kind = literature_cell(cn, dist, view)
-            cells.append({"card": cn, "text": text, "label": label, "kind": kind})
-        status = h.status
-        if status.startswith("won:"):
-            status = f"won by team {status[4:]}"
-        teams = ", ".join(f"team {k} " + (percent_cell(v) if 0 < v < 1 else f"{round(v * 100)}%")
-                          for k, v in (h.p_team or {}).items())
-        head = f"{name}: {status}" + (f"; all six with {teams}" if status == "open" and teams
-                                      else "")
-        halves.append({"name": name, "head": head, "cells": cells})
-    hands = []
-    for i in (0, 1):
-        for p in t.teams[i]:
-            info = a.hands.get(p, {})
-            n = a.counts.get(p)
-            hands.append({"team": t.team_name(i), "player": p, "turn": p == a.turn,
-                          "count": "?" if n is None else str(n),
-                          "known": " ".join(info.get("known", [])) or "-"})
-    return {"kind": "halves", "halves": halves, "hands": hands}
-
-
-def literature_extras(a, view: str | None = None) -> dict:
-    """The score, the verdict and what is an estimate (Literature); a safe claim as an alert
-    where the game's notes do not say it already (they do for a player's view:
-    ``Game.table_notes``, "You can claim 2H-7H safely ...")."""
-    alerts = []
-    for name, h in a.halves.items():
-        if h.safe_claim and view is None:
-            cards = ", ".join(f"{p} {' '.join(cs)}" for p, cs in h.safe_claim.items())
-            alerts.append(f"Safe claim now: {name}: {cards}")
-    score = ", ".join(f"team {k} {v}" for k, v in a.score.items())
-    verdict = (f"Game over: {a.winner or 'a tie'} wins; score {score}." if a.over
-               else f"Score: {score}.")
-    precision = ("Probabilities: exact." if a.exact else
-                 f"Probabilities: estimates (95% within ±{a.error:.3f}); certainties are exact.")
-    return {"alerts": alerts, "verdict": verdict, "precision": precision,
-            "estimate": not a.exact}
+    out["provisional"] = True
+    return out
 
 
 def still_in(record) -> list[str]:
-    """The players still asked and answering (Mystery Hand: not out after a wrong
-    announcement, MH-20); every player where the game does not say."""
-    if record.game == "mystery-hand":
-        try:
-            from solver.mystery_hand.engine import run
-
-            return list(run(record).active)
-        except SleuthError:
-            pass
-    return list(record.header.players)
+    """The players still asked and answering (a game's ``still_in``: those not out of
+    the game); every player where the game does not say."""
+    got = by_game(record, "still_in", None)
+    return list(record.header.players) if got is None else got
 
 
 def current_player(record) -> tuple[str | None, list[str]]:
     """Who is on turn after ``record`` (the game's own turn order) and who else may act now
     (an extra turn); ``(None, [])`` where the game does not say."""
-    try:
-        if record.game == "mystery-hand":
-            from solver.mystery_hand.engine import run
+    return by_game(record, "current_player", (None, []))
 
-            st = run(record)
-            return (None if st.over else st.current), list(st.may_act())
-        if record.game == "literature":
-            from solver.literature.engine import run as run_literature
 
-            lit = run_literature(record)
-            return (None if lit.over else lit.turn), []
-    except SleuthError:
-        pass
-    return None, []
+def actors(record) -> list[str]:
+    """The players who make statements (every player where the game does not say)."""
+    got = by_game(record, "actors", None)
+    return list(record.header.players) if got is None else got
 
 
 def range_cards(record, ranges) -> dict[str, list[str]]:
     """The cards of every range, rank set or half-suit of the vocabulary (for the answer
     choices: the cards shown from that range)."""
-    out: dict[str, list[str]] = {}
-    try:
-        if record.game == "mystery-hand":
-            from solver.cards import parse_query_set
-
-            for r in ranges:
-                out[r] = [repr(c) for c in parse_query_set(r).cards()]
-        elif record.game == "literature":
-            from solver.games import get_game
-
-            table = get_game("literature").table(record.header)     # type: ignore[attr-defined]
-            for h in table.halves:
-                names: list[str] = []
-                for c in h.cards:
-                    if repr(c) not in names:
-                        names.append(repr(c))
-                out[h.name] = names
-    except SleuthError:
-        pass
-    return out
-
-
-def literature_asks(record, view: str | None, held: dict[str, list[str]]) -> dict[str, Any]:
-    """Whom each player may ask and for which cards now (Literature, LIT-6), from the
-    engine's state: an opponent with cards; a card of an open half-suit.  For the view,
-    whose hand is known, only the half-suits it holds a card of and, unless the variant
-    lets one ask for one's own card (``own-card-ask=bluff``), the cards it does not hold.
-    For a claim (LIT-10, LIT-11): each player's team (a claim names only its members) and
-    the half-suits still open."""
-    from solver.literature.engine import can_ask_for, can_ask_whom, run
-
-    try:
-        state = run(record)
-    except SleuthError:
-        return {}
-    t = state.table
-    whom = {a: [b for b in t.players if can_ask_whom(state, a, b)] for a in t.players}
-    cards: dict[str, list[str]] = {}
-    for a in t.players:
-        # the view's cards when known: LIT-6(c), (d) with them
-        hand = [t.card(n) for n in held[a]] if a == view and a in held else None
-        out: list[str] = []
-        for h in t.halves:
-            for c in h.cards:
-                if repr(c) not in out and can_ask_for(state, a, c, hand):
-                    out.append(repr(c))
-        cards[a] = out
-    return {"whom": whom, "cards": cards, "open": list(state.open),
-            "team": {a: list(t.team_of(a)) for a in t.players}}
+    return by_game(record, "range_cards", {}, ranges)
 
 
 def card_groups(record) -> list[list[str]]:
-    """Clue's cards by kind (suspects, weapons, rooms: the header's own lists where it
-    has them), for the tap entry of a suggestion; none for the other games."""
-    if record.game != "clue":
-        return []
-    from solver.clue.options import deck_of
-
-    try:
-        return [list(g) for g in deck_of(record.header).groups]
-    except SleuthError:
-        return []
+    """The cards by kind (a game's suspects, weapons, rooms), for the tap entry of a
+    suggestion; none where the game has no such entry."""
+    return by_game(record, "card_groups", [])
 
 
 def refutes_all(record) -> bool:
-    """Whether every other player answers a suggestion (Clue's ``variant: refute=all``,
-    CL-13)."""
-    if record.game != "clue":
-        return False
-    from solver.clue.options import ClueOptions
-
-    try:
-        return ClueOptions.of(record.header).refute == "all"
-    except SleuthError:
-        return False
+    """Whether every other player answers a suggestion (a game's variant)."""
+    return by_game(record, "refutes_all", False)
 
 
 def entry_data(session, held: dict[str, list[str]] | None = None) -> dict[str, Any]:
@@ -419,145 +206,21 @@ def entry_data(session, held: dict[str, list[str]] | None = None) -> dict[str, A
             "turn": turn, "may_act": may, "range_cards": range_cards(rec, v.ranges),
             "groups": card_groups(rec), "refute_all": refutes_all(rec),
             "worded": worded(session.game, v.follows), "leads": lead_data(rec),
-            "asks": literature_asks(rec, session.view, held or {})
-            if rec.game == "literature" else {}}
+            "asks": by_game(rec, "asks", {}, session.view, held or {})}
 
 
 def lead_data(record) -> dict[str, Any]:
     """What the tap entry offers after a lead keyword that the vocabulary gives no slots
-    (its numbers and names come from the game's state): Mysterium's ``hour N`` (the next
-    hour, MY-15), ``crow`` or ``crow: N`` (1 to the ghost's hand, MY-9), ``group N: P``
-    (the groups not numbered yet and the psychics whose group is not, MY-16),
-    ``verdict: N`` and ``culprit: N`` (MY-21, MY-22); Hand's ``round N: ...`` (the next
-    round, the partners left out of the penalties, the Full Hand bonuses and
-    ``stock`` the variant allows: HR-37..HR-42, HR-57, HR-59).  Empty where the record
-    cannot be replayed (the taps then offer what the grammar allows)."""
-    try:
-        if record.game == "mysterium":
-            from solver.mysterium.engine import replay
-            from solver.mysterium.options import LAST_HOUR
-
-            play = replay(record)
-            r = play.roster
-            named = {g.psychic for g in play.groups.values() if g.psychic}
-            whole = r.options.crow_discard == "whole-hand"
-            on = play.phase in ("setup", "investigation") and play.hour < LAST_HOUR
-            return {"hour": [play.hour + 1] if on else [],
-                    "crow": [] if whole else list(range(1, play.ghost_hand + 1)),
-                    "groups": [n for n in range(1, r.n_groups + 1) if n not in play.groups],
-                    "all_groups": list(range(1, r.n_groups + 1)),
-                    "psychics": [p for p in r.psychics if p not in named]}
-        if record.game == "hand":
-            from solver.hand.analysis import score_sheet
-            from solver.hand.engine import team_pairs
-            from solver.hand.options import HandOptions
-
-            o = HandOptions.of(record.header)
-            partner = {}
-            for a, b in team_pairs(record.header, o) or ():
-                partner[a], partner[b] = b, a
-            bonuses = [name for name, on in (("wild-discard", o.bonus_wild_discard),
-                                             ("two-wilds", o.bonus_two_wilds),
-                                             ("colour", o.bonus_colour),
-                                             ("suit", o.bonus_suit)) if on]
-            return {"round": score_sheet(record).next_round, "partner": partner,
-                    "bonuses": bonuses, "stock": o.stock_end == "penalties"}
-        if record.game == "twenty-two":
-            return twenty_two_play(record)
-    except SleuthError:
-        pass
-    return {}
-
-
-_TT_CACHE: dict[tuple, dict[str, Any]] = {}
-
-
-def twenty_two_play(record) -> dict[str, Any]:
-    """Twenty-Two's next play to a trick, for the tap entry: who plays (the engine's
-    leader or follower, when ``can_lead``/``can_follow`` say so), the verb (``leads`` or
-    ``plays``), the cards offered and the plays allowed, each as its cards' ranks
-    (``Jk`` a joker).  A hand the record gives whole (the recorder's own) offers its cards
-    and its legal plays (:func:`solver.twenty_two.ranking.legal_leads`,
-    :func:`~solver.twenty_two.ranking.legal_follows`, the engine's rules TT-9..TT-11,
-    TT-V1, TT-V2); another player's the cards still unseen that they may hold (every
-    consistent deal of the hand, as ``log`` checks it: I1..I5), or every unseen card
-    where that cannot be decided in time; their lead of one rank (TT-9, A5), any follow of
-    as many cards as were led (TT-10: ``plays`` is ``None``).  Empty when no play is due
-    (before the deal's exchange is done, at the showdown, between hands)."""
-    key = (repr(record.header), tuple(st.text for st in record.statements))
-    if key not in _TT_CACHE:
-        if len(_TT_CACHE) >= 4:
-            _TT_CACHE.clear()
-        _TT_CACHE[key] = _twenty_two_play(record)
-    return _TT_CACHE[key]
-
-
-def _twenty_two_play(record) -> dict[str, Any]:
-    from solver.cards import Card
-    from solver.twenty_two.engine import can_follow, can_lead, replay
-    from solver.twenty_two.ranking import lead_problem, legal_follows, legal_leads
-
-    eng = replay(record)
-    st = eng.state()
-    lead = not st.trick
-    who = st.leader if lead else st.follower
-    if who is None or not (can_lead(st, who) if lead else can_follow(st, who)):
-        return {}
-
-    def rank(c: Card) -> str:
-        return "Jk" if c.is_joker else repr(c)[:-1]
-
-    def ranks(plays) -> list[list[str]]:
-        return [list(p) for p in sorted({tuple(sorted(rank(c) for c in p)) for p in plays})]
-
-    trick = [cards for _, cards in st.trick]
-    if eng.full.get(who):
-        hand = sorted(Card.parse(n) for n in eng.known[who].elements())
-        plays = legal_leads(hand, eng.opts) if lead else legal_follows(hand, trick, eng.opts)
-        return {"next": {"player": who, "verb": "leads" if lead else "plays",
-                         "cards": [repr(c) for c in hand], "plays": ranks(plays),
-                         "n": None, "known": True}}
-    may = _may_hold(record, eng, who)
-    cards = sorted(Card.parse(n) for n in may.elements())
-    out: dict[str, Any] = {"player": who, "verb": "leads" if lead else "plays",
-                           "cards": [repr(c) for c in cards], "plays": None,
-                           "n": None if lead else len(trick[0]), "known": False}
-    if lead:
-        out["plays"] = ranks(p for p in legal_leads(cards, eng.opts)
-                             if lead_problem(p, st.hand_size, None, eng.opts) is None)
-    return {"next": out}
-
-
-def _may_hold(record, eng, who: str):
-    """The cards (name -> copies) ``who``'s hidden hand may hold now: every card some
-    consistent deal of the hand puts there (the model ``log``'s check solves, with all that
-    is written), else the cards not placed by the record at all."""
-    from collections import Counter
-
-    from solver.twenty_two.inference import build, is_complete
-
-    placed = Counter(eng.public) + eng.known_discards
-    for hand in eng.known.values():
-        placed += hand
-    unseen = (Counter(eng.deal.deck) - placed) + eng.known[who]
-    try:
-        vm = build(record, record.header.me, eng.deal, eng.opts, complete=is_complete(eng),
-                   omniscient=True)
-        bb = vm.model.backbone()
-    except SleuthError:
-        return unseen
-    if not bb.consistent:
-        return unseen
-    may: Counter = Counter()
-    for k, locs in bb.possible.items():
-        if who in locs:
-            may[vm.model.name(k)] += 1
-    return may
+    (its numbers and names come from the game's state, its ``lead_data``: the next hour
+    or round, the groups not numbered yet, the next play to a trick...).  Empty where the
+    game has none or the record cannot be replayed (the taps then offer what the grammar
+    allows)."""
+    return by_game(record, "lead_data", {})
 
 
 def worded(game, follows) -> list[str]:
     """The keywords of one free slot that a word follows before any colon, by the game's
-    own examples (Twenty-Two's "Ben deals 7", "Cleo exchanges 1: ..."): the tap entry
+    own examples ("Ben deals 7", "Cleo exchanges 1: ..."): the tap entry
     offers that word first.  The other keywords of one free slot take the colon at once
     ("Ana holds: ...", "faceup: ...")."""
     def word_after(k: str, example: str) -> bool:       # k as a lead word or a verb
@@ -679,20 +342,16 @@ def live(session, whatif: str | None = None, quick: bool = False,
             if len(places) == 1:
                 out["held"].setdefault(next(iter(places)), []).append(card)
     if analysis is not None:
-        if rec.game == "mystery-hand":
-            out["sheet"] = mystery_sheet(analysis, view)
-            out["extras"] = mystery_extras(analysis)
-        elif rec.game == "clue":
-            out["sheet"] = clue_sheet(analysis, view)
-            out["extras"] = clue_extras(analysis)
-        elif rec.game == "literature":
-            out["sheet"] = literature_sheet(analysis, view)
-            out["extras"] = literature_extras(analysis, view)
-            out["alerts"] += out["extras"]["alerts"]
-        else:
+        sheet, extras = piece(rec.game, "sheet"), piece(rec.game, "extras")
+        if sheet is not None:
+            out["sheet"] = sheet(analysis, view)
+        else:                               # the terminal's sheet, as text
             from cli.session import render_analysis
 
             out["text_sheet"] = render_analysis(analysis, rec.game)
+        if extras is not None:
+            out["extras"] = extras(analysis, view)
+            out["alerts"] += out["extras"].get("alerts", [])
     for n in _notes(game, target, view, analysis):
         (out["alerts"] if n.strong else out["notes"]).append(n.text)
     return out

@@ -1,0 +1,30 @@
+"""Mysterium's pieces of the ``sleuth serve`` page (found by :func:`web.live.piece`): what
+the tap entry offers after a lead keyword, and who acts (not the ghost)."""
+from __future__ import annotations
+
+from typing import Any
+
+
+def lead_data(record) -> dict[str, Any]:
+    """``hour N`` (the next hour, MY-15), ``crow`` or ``crow: N`` (1 to the ghost's hand,
+    MY-9), ``group N: P`` (the groups not numbered yet and the psychics whose group is
+    not, MY-16), ``verdict: N`` and ``culprit: N`` (MY-21, MY-22)."""
+    from solver.mysterium.engine import replay
+    from solver.mysterium.options import LAST_HOUR
+
+    play = replay(record)
+    r = play.roster
+    named = {g.psychic for g in play.groups.values() if g.psychic}
+    whole = r.options.crow_discard == "whole-hand"
+    on = play.phase in ("setup", "investigation") and play.hour < LAST_HOUR
+    return {"hour": [play.hour + 1] if on else [],
+            "crow": [] if whole else list(range(1, play.ghost_hand + 1)),
+            "groups": [n for n in range(1, r.n_groups + 1) if n not in play.groups],
+            "all_groups": list(range(1, r.n_groups + 1)),
+            "psychics": [p for p in r.psychics if p not in named]}
+
+
+def actors(record) -> list[str]:
+    """The players who make statements: the psychics (the ghost, a player of the record,
+    never acts)."""
+    return [p for p in record.header.players if p != dict(record.header.extra).get("ghost")]

@@ -1,0 +1,94 @@
+"""Twenty-Two's pieces of the ``sleuth serve`` page (found by :func:`web.live.piece`): the
+next play to a trick, for the tap entry."""
+from __future__ import annotations
+
+from typing import Any
+
+from solver.errors import SleuthError
+
+_CACHE: dict[tuple, dict[str, Any]] = {}
+
+
+def lead_data(record) -> dict[str, Any]:
+    """The next play to a trick, for the tap entry: who plays (the engine's
+    leader or follower, when ``can_lead``/``can_follow`` say so), the verb (``leads`` or
+    ``plays``), the cards offered and the plays allowed, each as its cards' ranks
+    (``Jk`` a joker).  A hand the record gives whole (the recorder's own) offers its cards
+    and its legal plays (:func:`solver.twenty_two.ranking.legal_leads`,
+    :func:`~solver.twenty_two.ranking.legal_follows`, the engine's rules TT-9..TT-11,
+    TT-V1, TT-V2); another player's the cards still unseen that they may hold (every
+    consistent deal of the hand, as ``log`` checks it: I1..I5), or every unseen card
+    where that cannot be decided in time; their lead of one rank (TT-9, A5), any follow of
+    as many cards as were led (TT-10: ``plays`` is ``None``).  Empty when no play is due
+    (before the deal's exchange is done, at the showdown, between hands)."""
+    key = (repr(record.header), tuple(st.text for st in record.statements))
+    if key not in _CACHE:
+        if len(_CACHE) >= 4:
+            _CACHE.clear()
+        _CACHE[key] = _next_play(record)
+    return _CACHE[key]
+
+
+def _next_play(record) -> dict[str, Any]:
+    from solver.cards import Card
+    from solver.twenty_two.engine import can_follow, can_lead, replay
+    from solver.twenty_two.ranking import lead_problem, legal_follows, legal_leads
+
+    eng = replay(record)
+    st = eng.state()
+    lead = not st.trick
+    who = st.leader if lead else st.follower
+    if who is None or not (can_lead(st, who) if lead else can_follow(st, who)):
+        return {}
+
+    def rank(c: Card) -> str:
+        return "Jk" if c.is_joker else repr(c)[:-1]
+
+    def ranks(plays) -> list[list[str]]:
+        return [list(p) for p in sorted({tuple(sorted(rank(c) for c in p)) for p in plays})]
+
+    trick = [cards for _, cards in st.trick]
+    if eng.full.get(who):
+        hand = sorted(Card.parse(n) for n in eng.known[who].elements())
+        plays = legal_leads(hand, eng.opts) if lead else legal_follows(hand, trick, eng.opts)
+        return {"next": {"player": who, "verb": "leads" if lead else "plays",
+                         "cards": [repr(c) for c in hand], "plays": ranks(plays),
+                         "n": None, "known": True}}
+    may = _may_hold(record, eng, who)
+    cards = sorted(Card.parse(n) for n in may.elements())
+    out: dict[str, Any] = {"player": who, "verb": "leads" if lead else "plays",
+                           "cards": [repr(c) for c in cards], "plays": None,
+                           "n": None if lead else len(trick[0]), "known": False}
+    if lead:
+        out["plays"] = ranks(p for p in legal_leads(cards, eng.opts)
+                             if lead_problem(p, st.hand_size, None, eng.opts) is None)
+    return {"next": out}
+
+
+def _may_hold(record, eng, who: str):
+    """The cards (name -> copies) ``who``'s hidden hand may hold now: every card some
+    consistent deal of the hand puts there (the model ``log``'s check solves, with all that
+    is written), else the cards not placed by the record at all."""
+    from collections import Counter
+
+    from solver.twenty_two.inference import build, is_complete
+
+    placed = Counter(eng.public) + eng.known_discards
+    for hand in eng.known.values():
+        placed += hand
+    unseen = (Counter(eng.deal.deck) - placed) + eng.known[who]
+    try:
+        vm = build(record, record.header.me, eng.deal, eng.opts, complete=is_complete(eng),
+                   omniscient=True)
+        bb = vm.model.backbone()
+    except SleuthError:
+        return unseen
+    if not bb.consistent:
+        return unseen
+    may: Counter = Counter()
+    for k, locs in bb.possible.items():
+        if who in locs:
+            may[vm.model.name(k)] += 1
+    return may
+
+
