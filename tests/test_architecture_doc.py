@@ -1,7 +1,7 @@
 """docs/architecture.md says what the code is: its module tables name every module of
-``solver/`` and ``cli/`` and nothing that does not exist, its table of engines says which
-define ``validate``, and every registered game has the places the doc's "How to add a game"
-lists."""
+``solver/``, ``cli/`` and ``web/``, and nothing that does not exist; its table of engines
+says which define ``validate``, and every registered game has the places the doc's "How to
+add a game" lists (and the optional page pieces)."""
 from __future__ import annotations
 
 import ast
@@ -54,7 +54,8 @@ def test_every_module_named_in_the_tables_exists():
 
 
 def _modules() -> list[str]:
-    """Every module of solver/ outside the game packages, of solver/model/ and of cli/."""
+    """Every module of solver/ outside the game packages, of solver/model/, of cli/ and of
+    web/."""
     out = []
     for p in sorted((ROOT / "solver").iterdir()):
         if p.suffix == ".py" and p.name != "__init__.py":
@@ -65,12 +66,13 @@ def _modules() -> list[str]:
     model = ROOT / "solver" / "model"
     out += [f"solver/model/{p.name}" for p in sorted(model.iterdir())
             if p.suffix in (".py", ".pyx")]
-    out += [f"cli/{p.name}" for p in sorted((ROOT / "cli").iterdir())
-            if p.suffix == ".py" and p.name != "__init__.py"]
+    for layer in ("cli", "web"):
+        out += [f"{layer}/{p.name}" for p in sorted((ROOT / layer).iterdir())
+                if p.suffix == ".py" and p.name != "__init__.py"]
     return out
 
 
-def test_every_solver_and_cli_module_is_in_the_tables():
+def test_every_solver_cli_and_web_module_is_in_the_tables():
     names = documented()
     missing = [m for m in _modules() if m not in names]
     assert not missing, f"add these modules to docs/architecture.md's tables: {missing}"
@@ -105,6 +107,15 @@ def test_the_steps_name_these_places():
             .replace("{name}", "<name>").replace("/game.py", "/")
         assert generic in steps, f"'How to add a game' does not name {generic}"
     assert "REGISTRY" in steps and "docs/record-format.md" in steps and "README.md" in steps
+
+
+def test_the_steps_say_where_the_optional_page_pieces_go():
+    """A game's pieces of the ``sleuth serve`` page are optional (not every game has them,
+    so they are not among the places every game must have), and they go in their own
+    module: the steps say so, and never send a newcomer to the generic modules."""
+    steps = section("How to add a game")
+    assert re.search(r"[Oo]ptional(ly)?[^.]*`web/<package>\.py`", steps), steps
+    assert "web/live.py` and `web/app.py` are never edited" in steps
 
 
 @pytest.mark.parametrize("name", [

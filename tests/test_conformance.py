@@ -139,7 +139,8 @@ def test_replay_agrees_with_knowledge(name):
 
 GENERIC = ["solver/replay.py", "solver/session.py", "solver/records/__init__.py",
            "solver/advice.py", "solver/didyoumean.py",
-           "cli/main.py", "cli/commands.py", "cli/session.py", "cli/replay.py", "cli/advise.py"]
+           "cli/main.py", "cli/commands.py", "cli/session.py", "cli/replay.py", "cli/advise.py",
+           "web/live.py", "web/app.py"]
 
 
 @pytest.mark.parametrize("path", GENERIC)
@@ -160,6 +161,35 @@ def test_generic_modules_name_no_game(path):
     assert not found, f"{path} names games: {sorted(set(found))}"
     assert not re.search(r"type\([^)]*\)\.__name__", text), "test kinds by type or flag"
     assert "hasattr(" not in text
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_games_page_pieces_are_named_for_their_roles(name):
+    """A game's pieces of the ``sleuth serve`` page, ``web/<package>.py`` (optional), are
+    found by the game's package and are functions of the roles ``web.live`` calls, each
+    under its role's name and taking what the role is given: one name for one role in
+    every game (a helper of its own is private)."""
+    from pathlib import Path
+
+    from web.live import ROLES, pieces
+
+    game = get_game(name)
+    path = Path(__file__).resolve().parent.parent / "web" / f"{game.package}.py"
+    mod = pieces(name)
+    assert (mod is not None) == path.exists()
+    if mod is None:
+        return
+    assert mod.__name__ == f"web.{game.package}"
+    own = {n: f for n, f in vars(mod).items() if inspect.isfunction(f)
+           and f.__module__ == mod.__name__ and not n.startswith("_")}
+    assert own, f"web/{game.package}.py gives no piece"
+    for role, fn in own.items():
+        assert role in ROLES, f"web/{game.package}.py: {role} is not a role of web.live.ROLES"
+        params = list(inspect.signature(fn).parameters)
+        assert len(params) == len(ROLES[role]), (role, params, ROLES[role])
+    assert ("sheet" in own) == ("extras" in own), "a sheet comes with its extras"
+    if "stage_analysis" in own:
+        assert "sheet" in own, "stage_analysis stands in for the analysis in sheet()"
 
 
 @pytest.mark.parametrize("name", GAMES)
