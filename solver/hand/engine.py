@@ -906,11 +906,12 @@ def run(record, upto: int | None = None) -> State:
 
 def view_record(record, view: str | None):
     """The record as ``view`` saw it: other players' dealt hands dropped and their stock
-    draws unnamed (``None``: a spectator's view; of a spectator's record -- no ``me:``, not
-    every hand stated -- everything written, as the spectator who wrote it saw it)."""
+    draws unnamed (``None``: a spectator's view).  The recorder of a partial record (not
+    every hand stated) -- ``me:``, or the spectator of a record without ``me:`` (``None``) --
+    saw everything written: a hand or draw it wrote is one it knows (record-format.md)."""
     from solver.records import Record, Statement
 
-    if view is None and record.header.me is None and not record.every_hand_listed(Holds):
+    if view == record.header.me and not record.every_hand_listed(Holds):
         return record
     out = []
     for st in record.statements:

@@ -48,7 +48,6 @@ from solver.literature.events import (Ask, Challenge, Claim, HandCount, Holds, P
                                       PassTurn, Shown, TurnIs, UnheardAnswer, UnheardCard,
                                       UnseenAsk)
 
-ALL = "*"
 #: deterministic seconds of a covering step of the backbone (every better history found
 #: by then is used) ...
 COVER_STEP = 0.1
@@ -92,10 +91,20 @@ def _events(record) -> tuple:
     return tuple(st.event for st in record.statements)
 
 
+def _key(record, view) -> tuple:
+    """What is kept for ``record`` seen by ``view`` is kept under: its header, the view
+    with the hands it knows (:func:`~solver.literature.inference.hands_seen`: the ``holds``
+    line that completes a record leaves its ``me:`` view only its own hand, so nothing the
+    partial record before it proved carries over), its events."""
+    from solver.literature.inference import hands_seen
+
+    return (record.header, (view, hands_seen(record, view)), _events(record))
+
+
 def remember(record, view, certain: dict) -> None:
     """Keep ``certain`` (card key -> place: every certainty of ``record`` seen by ``view``,
     as :meth:`HistoryModel.settle` proved them) for :func:`carried`."""
-    key = (record.header, view, _events(record))
+    key = _key(record, view)
     with _KEPT:
         _SETTLED[key] = dict(certain)
         _SETTLED.move_to_end(key)
@@ -144,7 +153,7 @@ def settled_before(record, view) -> dict | None:
     (card key -> place; what it keeps is always complete), else ``None``: ``play``'s undo,
     the same version analysed again."""
     with _KEPT:
-        return _SETTLED.get((record.header, view, _events(record)))
+        return _SETTLED.get(_key(record, view))
 
 
 def forget() -> tuple[dict, dict]:
@@ -198,7 +207,7 @@ def carried(record, view, table) -> dict:
     [('3H', 'Dev')]
     """
     now = _events(record)
-    best = _longest(_SETTLED, (record.header, view, now)) if _one_copy(table) else None
+    best = _longest(_SETTLED, _key(record, view)) if _one_copy(table) else None
     if best is None:
         return {}
     evs, certain = best
@@ -475,9 +484,10 @@ class _Build:
         return [c for c, ks in self.t.card_keys.items() if any(self.live(k) for k in ks)]
 
     # ----- the statements --------------------------------------------------------------------
-    def run(self, record, view, start: int = 0):
+    def run(self, record, hands: frozenset[str], start: int = 0):
         """Add the statements of ``record`` from the ``start``-th on (those before it are
-        in the model already: :meth:`continued`)."""
+        in the model already: :meth:`continued`); the ``holds`` lines of ``hands`` only
+        (:func:`~solver.literature.inference.hands_seen`)."""
         from solver.model.budget import check
 
         st = record.statements[start:]
@@ -490,7 +500,7 @@ class _Build:
             ev, line = s.event, s.line
             done = [line]
             if isinstance(ev, Holds):
-                if view == ALL or view == ev.player:
+                if ev.player in hands:
                     have = Counter(ev.cards)
                     for c, ks in self.t.card_keys.items():
                         self.cons(self.at(ks, ev.player), have[c], have[c], line)
@@ -728,7 +738,7 @@ class _Build:
             b.before, b.since = _covering(ends), self.upto
         b.ends = []
         b._of_play(hm)
-        b.run(hm.record, hm.view, start=self.upto)
+        b.run(hm.record, hm.hands, start=self.upto)
         return b
 
     def end(self, value) -> tuple[dict, dict]:
@@ -752,7 +762,7 @@ class _Build:
         x.turn = dict(end[1])
         x.choices, x.lits, x.used, x.count_at = {}, {}, set(), {}
         x.ends, x.before, x.n = [], [], 0
-        x.run(self.hm.record, self.hm.view, start=self.since)
+        x.run(self.hm.record, self.hm.hands, start=self.since)
         return x
 
 
@@ -812,8 +822,12 @@ class HistoryModel:
     :class:`~solver.model.CardLocationModel` that ``why`` and the analysis use)."""
 
     def __init__(self, record, view, play: Play):
+        from solver.literature.inference import hands_seen
+
         self.record = record
         self.view = view
+        #: the players whose ``holds`` lines the view uses
+        self.hands = hands_seen(record, view)
         self.play = play
         self.table = play.table
         t = self.table
@@ -845,7 +859,7 @@ class HistoryModel:
 
     def build(self, enforce: bool, extra=None, only=None):
         b = _Build(self, enforce, only)
-        b.run(self.record, self.view)
+        b.run(self.record, self.hands)
         final = {(k, p): b.pos[k][p] for k in self.cards for p in self.locations}
         if extra is not None:
             extra(b, final)
@@ -856,7 +870,7 @@ class HistoryModel:
         where the record extends one whose model was kept (:data:`_BUILT`: the statement
         before, in play and serve), that model with the lines added."""
         if self._base is None:
-            key = (self.record.header, self.view, _events(self.record))
+            key = _key(self.record, self.view)
             got = _extends(key, self.table)
             if got is not None:
                 b = got.continued(self)

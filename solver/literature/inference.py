@@ -7,14 +7,15 @@ not moved by then (:class:`solver.literature.engine.Fact`).  A card's *current* 
 last public move's receiver, or, if it never moved, the player it was dealt to; so the
 model's marginals for unmoved cards are current probabilities.
 
-Views: a player sees the public moves and their own ``holds`` lines; the public view of a
-record by a player (``me:``), or of a complete one (every hand listed), sees only the moves;
-the public view of a spectator's record (no ``me:``, not complete) is the spectator's own
-(:data:`RECORDER`, resolved by :func:`seen_by`): it wrote every ``holds`` line ("a hand known
-to the recorder", record-format.md), so it uses them all; :data:`ALL` (for ``check``) uses
-every line of the record.  Under ``memory=last-question`` (A9) the model is of the
-*current* hands instead, knowing only the hands the view sees, the card counts, the
-resolved half-suits and the last question.
+Views (:func:`hands_seen`): the recorder of a partial record (not every hand listed) wrote
+every ``holds`` line ("a hand known to the recorder": its own, a revealed one;
+record-format.md), so it uses them all: ``me:``, or, in a spectator's record (no ``me:``),
+the public view, which is the spectator's own (:data:`RECORDER`, resolved by
+:func:`seen_by`); any other player sees the public moves and their own ``holds`` lines; the
+public view of a player's record, or of a complete one, sees only the moves; :data:`ALL`
+(for ``check``) uses every line of the record.  Under ``memory=last-question`` (A9) the
+model is of the *current* hands instead, knowing only the hands the view sees, the card
+counts, the resolved half-suits and the last question.
 
 Probabilities assume a uniformly random deal and truthful, rule-following players.  They
 are exact when the exact count of :mod:`solver.model.counting` fits its state budget, otherwise
@@ -61,6 +62,9 @@ class ViewModel(ModelView):
     #: grow as statements are added (the whole memory): the key under which they are kept
     #: for the next statement (:func:`solver.literature.history.carried`); else None
     source: tuple | None = None
+    #: the line that places each key of ``fixed`` placed by a hand the view saw (the memory
+    #: modes: its ``holds`` line, or a later move into it), for ``why``
+    fixed_by: dict[str, int] = field(default_factory=dict)
 
     @property
     def history(self) -> bool:
@@ -92,12 +96,25 @@ def seen_by(record, view):
     return view
 
 
-def view_facts(play: Play, view):
-    """The facts the view knows, without those implied by a later one: "at least lo of
-    K at A" is implied by "at least lo' >= lo of K' at A" when K' is a subset of K (the
-    LIT-6(c) facts of repeated questions in one half-suit shrink like that, O3)."""
-    facts = [f for f in play.facts
-             if f.private is None or view in (ALL, RECORDER) or f.private == view]
+def hands_seen(record, view) -> frozenset[str]:
+    """The players whose ``holds`` lines ``view`` uses: all of them for :data:`ALL` and for
+    the recorder of a partial record (not every hand listed), who wrote them -- ``me:``, or
+    :data:`RECORDER` in a spectator's record; a player's own otherwise (in a complete record
+    each view knows only its own hand); none for the public view of a player's record or of
+    a complete one."""
+    players = record.header.players
+    if view in (ALL, RECORDER) or (view is not None and view == record.header.me
+                                   and not is_complete(record)):
+        return frozenset(players)
+    return frozenset([view]) if view in players else frozenset()
+
+
+def view_facts(play: Play, hands: frozenset[str]):
+    """The facts a view knows (the public ones, and the ``holds`` lines of ``hands``:
+    :func:`hands_seen`), without those implied by a later one: "at least lo of K at A" is
+    implied by "at least lo' >= lo of K' at A" when K' is a subset of K (the LIT-6(c)
+    facts of repeated questions in one half-suit shrink like that, O3)."""
+    facts = [f for f in play.facts if f.private is None or f.private in hands]
     atleast: dict[str, list] = {}
     for i, f in enumerate(facts):
         if f.lo >= 1 and f.hi >= len(f.keys) and len(f.keys) > 1:
@@ -121,8 +138,9 @@ def build(record, view, play: Play | None = None) -> ViewModel:
     t = play.table
     statements = {s.line: s.text for s in record.statements}
     shown = view if view not in (ALL, RECORDER) else None   # the view the analysis names
+    hands = hands_seen(record, view)
     if play.unseen and t.options.memory != "full" and view != ALL:
-        return _build_current(play, view, statements, _unseen_events(record))
+        return _build_current(play, view, hands, statements, _unseen_events(record))
     if play.unseen:
         from solver.literature.history import HistoryModel
 
@@ -130,11 +148,11 @@ def build(record, view, play: Play | None = None) -> ViewModel:
         hm = HistoryModel(record, ALL if view == RECORDER else view, play)
         return ViewModel(play, t, shown, hm, dict(hm.fixed), statements, True, (record, view))
     if t.options.memory != "full" and view != ALL:
-        return _build_current(play, view, statements)
+        return _build_current(play, view, hands, statements)
     names = {k: repr(c) for k, c in t.key_card.items()}
     m = CardLocationModel(list(t.keys), dict(t.sizes), names)
     m.groups = _team_groups(t, m)
-    for f in view_facts(play, view):
+    for f in view_facts(play, hands):
         m.add(f.keys, [f.player], f.lo, f.hi, source=f.line, note=f.note)
     fixed = {k: l for k, l in play.loc.items() if l is not None}
     return ViewModel(play, t, shown, m, fixed, statements, True, (record, view))
@@ -180,15 +198,17 @@ def _touches(t, ev, p) -> bool:
     return p in (ev.asker, ev.target)
 
 
-def _build_current(play: Play, view, statements, unseen=()) -> ViewModel:
+def _build_current(play: Play, view, hands: frozenset[str], statements,
+                   unseen=()) -> ViewModel:
     """A9 ``memory=last-question`` (and the house rule ``last-two``): the current hands,
-    knowing only the viewer's own hand, the counts (O1), the resolved half-suits and the
-    remembered questions with their answers (:func:`_remembered`).
+    knowing only the hands the view sees (``hands``: :func:`hands_seen`), the counts (O1),
+    the resolved half-suits and the remembered questions with their answers
+    (:func:`_remembered`).
 
     With unseen events (``?``) the same memory, kept sound: the counts must be known again
     (``P has N cards``, LIT-13: the mode is built on them); a question followed by an unseen
-    one is forgotten (a card of its half-suit may have moved since); the viewer's own hand
-    is used only when no unseen question may have moved one of its cards."""
+    one is forgotten (a card of its half-suit may have moved since); a hand the view saw is
+    used only when no unseen question may have moved one of its cards."""
     t = play.table
     vague = [p for p in t.players if p in play.vague and play.vague[p][0] != play.vague[p][1]]
     if vague:
@@ -201,25 +221,29 @@ def _build_current(play: Play, view, statements, unseen=()) -> ViewModel:
     count = {p: play.vague[p][0] if p in play.vague else play.count[p] for p in t.players}
     fixed = {k: OUT for k, l in play.loc.items() if l == OUT}
     known: dict[str, int] = {}      # player -> the holds line its hand now comes from
-    for p in (t.players if view == RECORDER else [view] if view in t.players else []):
+    fixed_by: dict[str, int] = {}
+    for p in [q for q in t.players if q in hands]:
         last = [(ln, h) for ln, h in play.holds if h.player == p]
         if last and any(ln > last[-1][0] and _touches(t, ev, p) for ln, ev in unseen):
             last = []           # an unseen question may have changed that hand
         if last:
             known[p], h = last[-1]
             hand = Counter(h.cards)
+            since = dict.fromkeys(hand, known[p])     # card -> the line that put it there
             for mv in play.moves:
                 if mv.line <= known[p]:
                     continue
                 card = t.key_card[mv.key]
                 if mv.dst == p:
                     hand[card] += 1
+                    since[card] = mv.line
                 if mv.src == p:
                     hand[card] -= 1
             for card, n in hand.items():
                 ks = [k for k in t.card_keys[card] if k not in fixed]
                 for k in ks[:n]:
                     fixed[k] = p
+                    fixed_by[k] = since[card]
     keys = [k for k in t.keys if k not in fixed]
     sizes = {p: count[p] - sum(1 for l in fixed.values() if l == p) for p in t.players}
     names = {k: repr(t.key_card[k]) for k in keys}
@@ -252,7 +276,8 @@ def _build_current(play: Play, view, statements, unseen=()) -> ViewModel:
                 if t.options.own_card_ask != "bluff":
                     m.add([k for k in ck if k in keys], [a], 0, len(ck) - 1, line,
                           f"{a} does not hold {ask.card!r}")
-    return ViewModel(play, t, view if view != RECORDER else None, m, fixed, statements, False)
+    return ViewModel(play, t, view if view != RECORDER else None, m, fixed, statements, False,
+                     fixed_by=fixed_by)
 
 
 # ----- counting ------------------------------------------------------------------------------
@@ -763,7 +788,7 @@ def explain(record, view, card_text: str) -> Explanation:
     free = [k for k in keys if k not in vm.fixed]
     for k in moved:
         loc = vm.fixed[k]
-        line = play.moved_at.get(k)
+        line = vm.fixed_by.get(k, play.moved_at.get(k))
         if line is not None:
             reasons.append(Reason(f"{card!r} is {'out of play' if loc == OUT else 'with ' + loc}"
                                   f" (seen at line {line})", (line,)))
