@@ -251,3 +251,32 @@ def test_hand_simulated_rounds_with_a_revealed_hand_never_rule_out_the_truth(n, 
         ana = analyse_round(prefix, "Ana", chances=False).state.players["Ben"]
         pub = analyse_round(prefix, None, chances=False).state.players["Ben"]
         assert ana.unknown < pub.unknown or pub.unknown == 0
+
+
+@pytest.mark.parametrize("seed", [1, 4])
+def test_literature_the_holds_line_completing_a_record_carries_nothing_over(seed):
+    """Statement by statement (stage 1 carries the certainties of the record before): the
+    last hand logged makes Ana's partial record complete, and from then on her view knows
+    only her own hand, so what the partial record proved with the others' hands is not
+    carried over."""
+    from solver.literature.history import forget
+
+    full, truths = simulate_lossy(4, (), seed, events=16, miss=0.4)
+    last = next(s for s in reversed(full.statements)
+                if isinstance(s.event, Holds) and s.event.player != "Ana")
+    t = Play.of(full).table
+    hand = [t.key_card[k] for k in t.keys if truths[-1][k] == last.event.player]
+    body = [s.text for s in full.statements if s is not last]
+    head = _header_text(full.header)
+    partial = parse_record(head + "\n".join(body) + "\n")
+    complete = parse_record(head + "\n".join(body + [f"{last.event.player} holds: "
+                                                     + " ".join(map(repr, hand))]) + "\n")
+    assert Play.of(partial).unseen
+    known = LITERATURE.certainties(partial, "Ana").certain
+    # the partial record's hands tell Ana more than her own hand does (her view of the
+    # simulator's complete record)
+    own = LITERATURE.certainties(full, "Ana").certain
+    assert own.items() < known.items()
+    carried = LITERATURE.certainties(complete, "Ana").certain
+    forget()
+    assert carried == LITERATURE.certainties(complete, "Ana").certain
