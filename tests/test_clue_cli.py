@@ -109,7 +109,7 @@ def test_serve_shows_the_notebook_through_the_generic_page(tmp_path):
     c = TestClient(app, base_url="http://127.0.0.1:8765")
     html = c.get("/live").text
     assert "Possible case files" in html and 'class="verdict"' in html
-    assert 'aria-label="Knife: ' in html            # the notebook as a grid (web/live.py)
+    assert 'aria-label="Knife: ' in html            # the notebook as a grid (web/clue.py)
     r = c.post("/do", json={"line": "Ben suggests Green Rope Hall: Cleo shows",
                             "version": None}, headers={"X-Sleuth-Token": "t"})
     assert r.status_code == 200 and r.json()["saved"]

@@ -22,8 +22,9 @@ a game has none, the page does without (or shows the terminal's sheet):
   (every other player answers a suggestion), ``lead_data(record)`` (what follows a lead
   keyword that the vocabulary gives no slots).
 
-A piece that raises a :class:`~solver.errors.SleuthError` (a record its engine cannot
-replay) gives way to the default, as a game without it."""
+A piece of the tap entry or of the sheet of stage 1 that raises a
+:class:`~solver.errors.SleuthError` (a record its engine cannot replay) gives way to the
+default, as for a game without it."""
 from __future__ import annotations
 
 from typing import Any

@@ -785,8 +785,8 @@
   }
 
   // Twenty-Two's play to a trick (TT-9, TT-10): "Ana leads 5H 5S", "Ben plays 9C", one
-  // play a statement, by the player the engine says plays next (web/live.py
-  // twenty_two_play). Its cards one tap each, a second tap taking one back; only the cards
+  // play a statement, by the player the engine says plays next (web/twenty_two.py
+  // lead_data). Its cards one tap each, a second tap taking one back; only the cards
   // that keep the play within one the rules allow are offered: a known hand's legal plays,
   // another player's lead of one rank or any follow of as many cards as were led, from the
   // cards they may hold. A statement of another player, or typed beyond the taps (a whole
