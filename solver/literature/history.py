@@ -44,6 +44,7 @@ from solver.errors import BudgetError
 from solver.model import Backbone, cp_model, light_presolve
 from solver.model.budget import TimeUp, cp_solver
 from solver.literature.engine import OUT, Play
+from solver.literature.views import hands_seen
 from solver.literature.events import (Ask, Challenge, Claim, HandCount, Holds, PassClaim,
                                       PassTurn, Shown, TurnIs, UnheardAnswer, UnheardCard,
                                       UnseenAsk)
@@ -93,11 +94,9 @@ def _events(record) -> tuple:
 
 def _key(record, view) -> tuple:
     """What is kept for ``record`` seen by ``view`` is kept under: its header, the view
-    with the hands it knows (:func:`~solver.literature.inference.hands_seen`: the ``holds``
+    with the hands it knows (:func:`~solver.literature.views.hands_seen`: the ``holds``
     line that completes a record leaves its ``me:`` view only its own hand, so nothing the
     partial record before it proved carries over), its events."""
-    from solver.literature.inference import hands_seen
-
     return (record.header, (view, hands_seen(record, view)), _events(record))
 
 
@@ -487,7 +486,7 @@ class _Build:
     def run(self, record, hands: frozenset[str], start: int = 0):
         """Add the statements of ``record`` from the ``start``-th on (those before it are
         in the model already: :meth:`continued`); the ``holds`` lines of ``hands`` only
-        (:func:`~solver.literature.inference.hands_seen`)."""
+        (:func:`~solver.literature.views.hands_seen`)."""
         from solver.model.budget import check
 
         st = record.statements[start:]
@@ -822,8 +821,6 @@ class HistoryModel:
     :class:`~solver.model.CardLocationModel` that ``why`` and the analysis use)."""
 
     def __init__(self, record, view, play: Play):
-        from solver.literature.inference import hands_seen
-
         self.record = record
         self.view = view
         #: the players whose ``holds`` lines the view uses
