@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.serve_harness import ROOT
+from tests.serve_harness import ROOT, sleuth
 from tests.test_serve_audit import log
 from tests.test_serve_leftovers import offered, tap
 from tests.test_serve_taps_tt import served
@@ -90,3 +90,54 @@ def test_mysteriums_random_group_by_taps(browser, tmp_path):
         assert offered(entry, "Which group") == ["1", "3", "4"]
         tap(entry, "Which group", "3")
         assert "4" not in offered(entry, "Random group: character")   # in group 2 (MY-2)
+
+
+def test_hands_penalty_in_cards_by_taps(browser, tmp_path):
+    """A penalty given as the cards left (HR-38) by taps: "cards" under the player's
+    penalty, then one tap a copy (two packs: a third tap on a card takes its copies back);
+    an ace among them asks for the round's indicator, which rewrites the round's head
+    ("round 1 indicator 7C: ..."); logged as built."""
+    path = tmp_path / "game.txt"
+    sleuth("new", "hand", str(path), "--players", "Ana Ben Cleo", "--me", "Ana")
+    with served(browser, path, PHONE) as (page, entry, box):
+        tap(entry, "Table", "round")
+        tap(entry, "Which round", "1")
+        tap(entry, "Who went out", "Ana")
+        tap(entry, "How", "partial")
+        assert entry.get_by_role("group", name="Cards left: Ben").count() == 0
+        tap(entry, "Penalty: Ben", "cards")
+        for card in ("5H", "5H", "KS"):
+            tap(entry, "Cards left: Ben", card)
+        assert box.input_value() == "round 1: Ana out partial; Ben 5H 5H KS"
+        tap(entry, "Cards left: Ben", "5H")                       # no third 5H: taken back
+        assert box.input_value() == "round 1: Ana out partial; Ben KS"
+        assert entry.get_by_role("group", name="Round's indicator").count() == 0
+        tap(entry, "Cards left: Ben", "5H")
+        tap(entry, "Cards left: Ben", "AC")
+        shot(page, "hand-penalty-cards")
+        thumb_sized(page)
+        tap(entry, "Round's indicator", "7C")
+        tap(entry, "Penalty: Cleo", "no-meld")
+        assert box.input_value() == "round 1 indicator 7C: Ana out partial; Ben KS 5H AC, Cleo no-meld"
+        assert log(page).startswith("logged"), page.get_by_role("status").inner_text()
+        assert path.read_text(encoding="utf-8").splitlines()[-1] == \
+            "round 1 indicator 7C: Ana out partial; Ben KS 5H AC, Cleo no-meld"
+
+
+def test_hands_penalty_from_a_round_records_hands(browser, tmp_path):
+    """In a round record the cards left in a hand the record gives whole are one tap."""
+    text = (ROOT / "samples/hand/round-complete.txt").read_text(encoding="utf-8")
+    lines = text.splitlines()
+    path = write(tmp_path, "\n".join(lines[:-1]) + "\n")
+    with served(browser, path, PHONE) as (page, entry, box):
+        tap(entry, "Table", "round")
+        tap(entry, "Which round", "1")
+        tap(entry, "Who went out", "Cleo")
+        tap(entry, "How", "partial")
+        tap(entry, "Penalty: Ana", "2D 2S")
+        tap(entry, "Penalty: Ben", "2C 2D 4S")
+        shot(page, "hand-penalty-left")
+        thumb_sized(page)
+        assert box.input_value() == "round 1: Cleo out partial; Ana 2D 2S, Ben 2C 2D 4S"
+        assert log(page).startswith("logged"), page.get_by_role("status").inner_text()
+        assert path.read_text(encoding="utf-8").splitlines()[-1] == lines[-1]

@@ -7,10 +7,16 @@ from typing import Any
 
 def lead_data(record) -> dict[str, Any]:
     """``round N: ...``: the next round, the partners left out of the penalties, the Full
-    Hand bonuses and ``stock`` the variant allows (HR-37..HR-42, HR-57, HR-59)."""
+    Hand bonuses and ``stock`` the variant allows (HR-37..HR-42, HR-57, HR-59); for a
+    penalty given as the cards left (HR-38): the cards in play and their copies (two
+    packs, HR-2; no jokers under ``wild-mode=no-jokers``, HR-46), the cards that count by
+    the round's wilds (aces and jokers: then ``round N indicator C:``, unless
+    ``wild-mode=jokers-only``), and in a round record the indicator turned up and the
+    hands the record gives whole at its end (``left``)."""
     from solver.hand.analysis import score_sheet
-    from solver.hand.engine import team_pairs
+    from solver.hand.engine import is_round_record, play, team_pairs
     from solver.hand.options import HandOptions
+    from solver.session import vocabulary
 
     o = HandOptions.of(record.header)
     partner = {}
@@ -20,5 +26,17 @@ def lead_data(record) -> dict[str, Any]:
                                      ("two-wilds", o.bonus_two_wilds),
                                      ("colour", o.bonus_colour),
                                      ("suit", o.bonus_suit)) if on]
+    cards = [c for c in vocabulary(record).cards
+             if c != "Jk" or o.wild_mode != "no-jokers"]
+    indicator, left = None, {}
+    if is_round_record(record):
+        s = play(record)
+        indicator = repr(s.indicator) if s.indicator is not None else None
+        left = {p: [repr(c) for c in st.hand()] for p, st in s.players.items()
+                if not st.unknown and st.known}
     return {"round": score_sheet(record).next_round, "partner": partner,
-            "bonuses": bonuses, "stock": o.stock_end == "penalties"}
+            "bonuses": bonuses, "stock": o.stock_end == "penalties",
+            "copies": {c: 2 for c in cards},
+            "by_wilds": [] if o.wild_mode == "jokers-only" else
+            [c for c in cards if c == "Jk" or c.startswith("A")],
+            "indicator": indicator, "left": left}

@@ -852,15 +852,20 @@
   // round, who went out and how (the Full Hand's bonuses the variant allows), then each
   // opponent's penalty (the winner's partner has none): no-meld, or its points digit by
   // digit (cards left are typed).
+  let penCards = null;       // the player whose penalty is being given as cards (none yet)
   function roundChoices(p, L, upto) {
     if (!p.rest.length && p.answer === null) {
+      penCards = null;
       const rounds = "round" in L ? (L.round ? [L.round] : []) : upto(7);
       if (!rounds.length) return;                     // the game is over
       const g = group("Which round");
       for (const n of rounds.map(String)) g.append(button(n, () => put("round " + n + ":")));
       return;
     }
-    if (p.rest.length !== 1) return;                // "round 2 dealer Ben ...": typed
+    // "round 2 indicator 7C: ..." (the indicator tapped for a penalty in cards, HR-38);
+    // "round 2 dealer Ben ...": typed
+    const marked = p.rest.length === 3 && p.rest[1].toLowerCase() === "indicator";
+    if (p.rest.length !== 1 && !marked) return;
     const ans = (p.answer || "").trim();
     const [outPart, ...more] = ans.split(";");
     const out = outPart.trim().split(/\s+/).filter(Boolean);
@@ -902,14 +907,25 @@
       if (w.length >= 2 && E.names.includes(w[0])) pens.set(w[0], w.slice(1).join(" "));
     }
     const setPen = (who, value) => {
+      if (!value || /^(\d+|no-meld)$/.test(value)) penCards = null;
       if (value) pens.set(who, value); else pens.delete(who);
       const order = opponents.concat([...pens.keys()].filter((n) => !opponents.includes(n)));
       const listed = order.filter((n) => pens.has(n)).map((n) => n + " " + pens.get(n));
       write(outPart.trim() + "; " + listed.join(", "));
     };
+    // a penalty in cards holding an ace or a joker counts by the round's wilds (HR-38):
+    // the indicator (the round record's own, else any card), first, as the next step
+    const inCards = [...pens.values()].flatMap((v) => v.split(/\s+/));
+    if (!marked && inCards.some((c) => (L.by_wilds || []).includes(c))) {
+      const turned = L.indicator ? [L.indicator] : Object.keys(L.copies || {}).filter((c) => c !== "Jk");
+      choiceList("Round's indicator", turned, (c) => {
+        put(compose(p, "round " + p.rest[0] + " indicator " + c, p.answer.trim()));
+      }, "cards");
+    }
     for (const who of opponents) {
       const now = pens.get(who) || "";
       const points = /^\d+$/.test(now) ? now : "";
+      const cards = now && !points && now !== "no-meld" ? now.split(/\s+/) : null;
       const g = group("Penalty: " + who, "penalty");
       g.append(button("no-meld", () => setPen(who, "no-meld"), now === "no-meld"));
       for (const d of ["1", "2", "3", "4", "5", "6", "7", "8", "9", "0"]) {
@@ -918,6 +934,23 @@
       const back = button("\u232B", () => setPen(who, points.slice(0, -1)));
       back.setAttribute("aria-label", "Take back a digit");
       g.append(back);
+      // or the cards left (HR-38): the hand the round record gives whole in one tap, else
+      // one tap a copy, a tap that can add none taking that card's copies back
+      const left = (L.left || {})[who];
+      if (left && left.length) {
+        const all = left.join(" ");
+        g.append(button(all, () => setPen(who, all), now === all));
+      }
+      const copies = L.copies || {};
+      if (!Object.keys(copies).length) continue;
+      g.append(button("cards", () => { penCards = who; renderChoices(); }, !!cards || penCards === who));
+      if (!cards && penCards !== who) continue;
+      const have = cards || [];
+      choiceList("Cards left: " + who, Object.keys(copies), (c) => {
+        const n = have.filter((x) => x === c).length;
+        penCards = who;
+        setPen(who, (n < copies[c] ? have.concat([c]) : have.filter((x) => x !== c)).join(" "));
+      }, "cards", have);
     }
   }
 
