@@ -95,9 +95,11 @@ def render_compact(a, width: int = 79) -> str:
     """The short sheet for a live table (``play``'s one screen, 80x24 with the prompt): the
     cards placed for certain by place, the notebook of the others (two blocks side by side
     where ``width`` columns allow, else one, else a line per card), the case files counted
-    with the most likely, and the verdict; ``sheet`` shows :func:`render_analysis`."""
+    with the most likely, and the verdict; ``sheet`` shows :func:`render_analysis`.  A
+    :class:`cli.session.Sheet`: a screen too short for it scrolls the grid's rows under its
+    heading, the verdict in sight."""
     from cli.main import percent_cell
-    from cli.session import columns
+    from cli.session import Sheet, columns
 
     locs = [l for l in a.locations if l not in (ENVELOPE, FACEUP)] + [ENVELOPE] + \
         [l for l in a.locations if l == FACEUP]
@@ -115,10 +117,12 @@ def render_compact(a, width: int = 79) -> str:
     if placed:
         lines.append("Placed: " + "; ".join(f"{place_head(l)} {' '.join(placed[l])}"
                                             for l in locs if l in placed))
+    heading: list[str] = []
     if open_cards:
         lines.append("The open cards: % = the chance it is there, · = cannot be; FILE = the "
                      "case file" if width >= NARROW else "% = chance, · = not; FILE = case file")
-        lines += _open_grid(a, open_cards, locs, width, percent_cell, columns)
+        grid, heading = _open_grid(a, open_cards, locs, width, percent_cell, columns)
+        lines += grid
     c = a.envelope
     if a.verdict.startswith("accuse"):
         lines.append("Verdict: " + a.verdict)
@@ -128,12 +132,14 @@ def render_compact(a, width: int = 79) -> str:
         lines.append(f"Verdict: not determined: {cnt} possible case files of "
                      f"{a.deck.triples:,}" + (f"; the most likely {top}" if top else "")
                      + (f" (estimates +-{c.error:.2g})" if c.error else ""))
-    return "\n".join(lines)
+    return Sheet("\n".join(lines), headings=heading, foot=1)
 
 
-def _open_grid(a, cards: list[str], locs: list[str], width: int, cell, columns) -> list[str]:
+def _open_grid(a, cards: list[str], locs: list[str], width: int, cell, columns
+               ) -> tuple[list[str], list[str]]:
     """The notebook's rows of ``cards`` in ``width`` columns: two blocks side by side, else
-    one, else (too narrow for a grid) a line per card naming where it may be."""
+    one, else (too narrow for a grid) a line per card naming where it may be; and the
+    grid's heading row (none for the lines)."""
     heads = [place_head(l) for l in locs]
     name = max(columns(c) for c in cards)
     wide = [max(columns(h), 4) for h in heads]
@@ -151,13 +157,14 @@ def _open_grid(a, cards: list[str], locs: list[str], width: int, cell, columns) 
     span = max(columns(r) for r in left)
     if right and span + 3 + max(columns(r) for r in right) <= width:
         right += [""] * (len(left) - len(right))
-        return [(l + " " * (span - columns(l)) + " | " + r).rstrip()
+        rows = [(l + " " * (span - columns(l)) + " | " + r).rstrip()
                 for l, r in zip(left, right)]
+        return rows, rows[:1]
     whole = grid(cards)
     if max(columns(r) for r in whole) <= width:
-        return whole
+        return whole, whole[:1]
     return [f"{c}: " + ", ".join(f"{place_head(l)} {cell(p)}" for l, p in a.cards[c].items()
-                                 if p > 0) for c in cards]
+                                 if p > 0) for c in cards], []
 
 
 def replay_columns(s) -> tuple[list[str], list]:

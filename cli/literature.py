@@ -98,8 +98,10 @@ def render_compact(a, width: int = 79) -> str:
     counts and known cards, then the half-suits two to a line (cards placed for certain,
     the team likeliest to hold all six, ``*`` a safe claim), the score; ``sheet`` shows
     :func:`render_analysis`, the holders of every card.  Narrower than the table or two
-    half-suits (``width`` columns): a line per player and one half-suit a line."""
-    from cli.session import columns
+    half-suits (``width`` columns): a line per player and one half-suit a line.  A
+    :class:`cli.session.Sheet`: a screen too short for it scrolls the players' and the
+    half-suits' rows under their headings."""
+    from cli.session import Sheet, columns
 
     t = a.table
     score = ", ".join(f"team {k} {v}" for k, v in a.score.items())
@@ -115,9 +117,10 @@ def render_compact(a, width: int = 79) -> str:
                      tablefmt="plain")
     if max(columns(ln) for ln in table.split("\n")) <= width:
         out.append(table)
+        headings = [table.split("\n")[0]]
     else:                               # a line per player: its team, count, known cards
-        out.append("player (team) cards: known to hold")
-        out += [f"{p} ({team}) {n}: {known}" for team, p, n, known in rows]
+        headings = ["player (team) cards: known to hold"]
+        out += headings + [f"{p} ({team}) {n}: {known}" for team, p, n, known in rows]
     cells = []
     for name, h in a.halves.items():
         if h.status != "open":
@@ -127,12 +130,14 @@ def render_compact(a, width: int = 79) -> str:
         team, p = max(h.p_team.items(), key=lambda kv: kv[1]) if h.p_team else ("-", 0.0)
         cells.append(f"{name:<6} {placed}/{len(h.holders)} placed, {team} {_pct(p)}"
                      + (" *" if h.safe_claim else ""))
-    out.append("Half-suits: cards placed, the team likeliest to hold all; * = safe claim")
+    headings.append("Half-suits: cards placed, the team likeliest to hold all; * = safe "
+                    "claim")
+    out.append(headings[-1])
     w = max(columns(c) for c in cells) + 2 if cells else 0
     per = 2 if 2 + 2 * w - 2 <= width else 1
     for i in range(0, len(cells), per):
         out.append("  " + "".join(c + " " * (w - columns(c)) for c in cells[i:i + per]).rstrip())
-    return "\n".join(out)
+    return Sheet("\n".join(out), headings=headings)
 
 
 def render_claim(c) -> str:

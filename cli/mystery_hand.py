@@ -121,8 +121,10 @@ def render_compact(a) -> str:
     if "Jk" in a.cards:
         lines.append("Jokers (expected copies): " + ", ".join(
             f"{l} {p:.2f}" for l, p in sorted(a.cards["Jk"].items(), key=lambda t: -t[1])))
-    lines += textwrap.wrap("Verdict: " + _short_verdict(a), 79, subsequent_indent="  ")
-    return "\n".join(lines)
+    verdict = textwrap.wrap("Verdict: " + _short_verdict(a), 79, subsequent_indent="  ")
+    from cli.session import Sheet       # a screen too short scrolls the grid, verdict kept
+
+    return Sheet("\n".join(lines + verdict), headings=grid.split("\n")[:1], foot=len(verdict))
 
 
 def _short_verdict(a) -> str:

@@ -7,6 +7,7 @@ import os
 import re
 import sys
 import threading
+from typing import NamedTuple
 
 import click
 
@@ -440,6 +441,8 @@ MORE = "... {n} more line{s} ('history' shows them)"
 #: outcomes shown as a page of their own (on request), the sheet back with an empty line
 PAGES = ("whatif", "why", "help", "sheet", "suggest")
 HISTORY_HELP = ("history [N]", "the last N lines said here (what the screen no longer shows)")
+MORE_HELP = ("more", "the sheet's next rows when it is taller than the screen (PgDn; PgUp "
+             "back)")
 
 
 def screen_wanted(interactive: bool, show_sheet: bool | str) -> bool:
@@ -481,6 +484,125 @@ def cut_sheet(lines: list[str], notes: int, room: int, cols: int) -> list[str]:
     return body[:head] + [more] + body[len(body) - (shown - head):] + tail
 
 
+class Sheet(str):
+    """A short sheet's text with what a screen too short for it needs to scroll it:
+    ``headings``, the lines that head the rows below them (column headings), shown above
+    the rows they head when the screen scrolls past them; ``foot``, how many of its last
+    lines stay in sight (the verdict) while the rows above them scroll."""
+    headings: tuple[str, ...]
+    foot: int
+
+    def __new__(cls, text: str, headings=(), foot: int = 0):
+        s = super().__new__(cls, text)
+        s.headings, s.foot = tuple(headings), foot
+        return s
+
+
+class Layout(NamedTuple):
+    """Where a sheet fitted to a screen's columns (its blank lines left out, as
+    :func:`scroll_sheet` leaves them) has what scrolling keeps together: each heading's
+    rows and each line's rows where it wraps (its first row and end), and how many of the
+    last rows are its foot (:func:`sheet_layout`)."""
+    headings: tuple[tuple[int, int], ...] = ()
+    foot: int = 0
+    wrapped: tuple[tuple[int, int], ...] = ()
+
+
+def sheet_layout(text: str, cols: int) -> Layout:
+    """The :class:`Layout` of ``text`` fitted to ``cols``: a :class:`Sheet` says its headings
+    and foot, a plain text has none."""
+    heads = set(getattr(text, "headings", ()))
+    lines = text.split("\n")
+    foot_from = len(lines) - getattr(text, "foot", 0)
+    headings, wrapped, foot, at = [], [], 0, 0
+    for i, ln in enumerate(lines):
+        n = len([w for w in fit_width(ln, cols).split("\n") if w.strip()])
+        if n and ln in heads:
+            headings.append((at, at + n))
+        if n > 1:
+            wrapped.append((at, at + n))
+        if i >= foot_from:
+            foot += n
+        at += n
+    return Layout(tuple(headings), foot, tuple(wrapped))
+
+
+def scroll_marker(first: int, last: int, total: int, cols: int) -> str:
+    """The row that says which of a scrolled sheet's rows are shown and how to see the
+    others (PgDn and PgUp, or the command 'more', which after the last rows goes back to the
+    first).
+
+    >>> scroll_marker(1, 9, 21, 40)
+    "rows 1-9 of 21 -- PgDn or 'more'"
+    >>> scroll_marker(13, 21, 21, 40)
+    "rows 13-21 of 21 -- PgUp; 'more': top"
+    """
+    keys = ("PgDn or 'more'" if first == 1 else "PgUp; 'more': top" if last == total
+            else "PgUp, PgDn or 'more'")
+    said = f"rows {first}-{last} of {total} -- {keys}"
+    if columns(said) > cols:
+        said = f"rows {first}-{last}/{total} " + ("PgDn" if first == 1 else "PgUp" if
+                                                   last == total else "PgUp PgDn")
+    return said[:cols]
+
+
+def scroll_sheet(lines: list[str], notes: int, room: int, cols: int, top: int = 0,
+                 layout: Layout = Layout()) -> tuple[list[str], tuple[int, int, int] | None]:
+    """``lines`` (a sheet, then its last ``notes`` lines the notes: whose turn, alerts) in
+    at most ``room`` rows, scrolled: its blank rows go first; then, where the rest is still
+    taller, the notes and the sheet's foot (its verdict) stay and the rows above them show
+    from row ``top`` (0 the first) under the heading of the rows shown, a line wrapped onto
+    several rows never split, with a row that says which rows are shown and how to see the
+    others (:func:`scroll_marker`).  Also the rows shown, as their first and last (from 1)
+    and how many there are, or ``None`` when nothing is cut.  In fewer rows than the
+    notes, the notes' end.
+
+    >>> scroll_sheet(["head", "", "a", "b", "c", "d", "Next: Ben"], 1, 5, 80, top=2)[0]
+    ['head', 'c', 'd', "rows 4-5 of 5 -- PgUp; 'more': top", 'Next: Ben']
+    """
+    if len(lines) <= room:
+        return lines, None
+    if room <= 0:
+        return [], None
+    tail = lines[len(lines) - notes:] if notes else []
+    body = [ln for ln in lines[:len(lines) - notes] if ln.strip()]
+    left = room - len(tail)
+    if len(body) <= left:
+        return body + tail, None
+    if left < 2:                        # no room for any of the sheet: the notes' end
+        return tail[len(tail) - room:], None
+    foot = min(layout.foot, left - 2)           # a row of the rows and the marker's
+    end = body[len(body) - foot:] if foot else []
+    body = body[:len(body) - foot]
+    shown = left - len(end) - 1                 # one row says which rows are shown
+    together = [(s, e) for s, e in (*layout.headings, *layout.wrapped) if e <= len(body)]
+
+    def window(top: int) -> tuple[int, list[str], int]:
+        """The window from row ``top`` (moved up to the start of a heading or a wrapped
+        line it would cut): its first row, the heading over it (none when it starts at
+        one, the end of the rows the one before heads), and how many rows it shows under
+        that heading (a wrapped line that would not fit whole left to the next)."""
+        top = max(0, min(top, len(body) - 1))
+        top = next((s for s, e in together if s < top < e), top)
+        over = [(s, e) for s, e in layout.headings if e <= top]
+        head = [] if not over or any(s == top for s, _ in layout.headings) else \
+            body[over[-1][0]:over[-1][1]]
+        if shown - len(head) < 1:
+            head = []
+        fit = shown - len(head)
+        cut = next((s for s, e in together if s < top + fit < e and s > top), None)
+        return top, head, fit if cut is None else cut - top
+
+    top, head, fit = window(top)
+    if top + fit >= len(body):                  # the last rows: the fullest window
+        top, head, fit = next((w for w in map(window, range(len(body)))
+                               if w[0] + w[2] >= len(body)), (top, head, fit))
+    rows = body[top:top + fit]
+    last = top + len(rows)
+    return head + rows + [scroll_marker(top + 1, last, len(body), cols)] + end + tail, \
+        (top + 1, last, len(body))
+
+
 class Screen:
     """``play``'s one screen on a terminal, redrawn in place after every line: the last
     message at the top (what was saved or refused, and the fix), the sheet at the bottom
@@ -488,7 +610,8 @@ class Screen:
     table note that holds now (whose turn, the verdict, alerts) and the advisor's hint,
     then the prompt on the last row.  A message too long for the rows the sheet leaves is
     cut, and ``history`` shows it whole; a sheet too tall for the screen loses the hint and
-    then rows from its middle (:func:`cut_sheet`), and ``sheet`` shows it whole.
+    then scrolls (:func:`scroll_sheet`): a row says which of its rows are shown, PgDn and
+    PgUp (or ``more``) show the others, its notes and verdict stay.
     ``whatif``, ``why``, ``sheet``, ``suggest``, ``help`` and ``history`` show a page of
     their own; an empty line brings the sheet back.  ``sheet=False`` (``--no-sheet``): the
     notes without the sheet.
@@ -510,7 +633,16 @@ class Screen:
         self.message = ""                   # the message on the board
         self.paged: str | None = None       # the page shown, else None: the board
         self._drawn: tuple = ()             # the record and size the cached sheet is for
-        self._sheet_lines: tuple[list[str], int] = ([], 0)     # its lines, notes at the end
+        #: its lines, how many at the end are the notes, and its layout
+        self._sheet_lines: tuple[list[str], int, Layout] = ([], 0, Layout())
+        #: the sheet scrolled (when taller than the screen): the row shown first (0 the
+        #: sheet's first), the first rows of the windows before it (PgUp), the rows shown
+        #: last drawn (first, last, how many; None when the whole sheet was), and the
+        #: record the scrolling is for (a change of it shows the sheet from its top)
+        self.top = 0
+        self.tops: list[int] = []
+        self.shown: tuple[int, int, int] | None = None
+        self._scrolled_for: tuple = ()
         #: stage 1 of the record's analysis (solver.staged: the certainties, alerts and
         #: notes) shown while the worker works out the sheet; the worker thread, its
         #: deadline, and what redraws the prompt when it is done (prompt_toolkit's app)
@@ -551,20 +683,21 @@ class Screen:
         room left for a message.  While the worker works it out: stage 1."""
         return self._sheet(cols, rows)[0]
 
-    def _sheet(self, cols: int, rows: int) -> tuple[list[str], int]:
-        """:meth:`sheet_lines`, and how many of them at the end are the notes (whose turn,
-        the verdict, alerts: kept whole when the sheet is cut to fit)."""
+    def _sheet(self, cols: int, rows: int) -> tuple[list[str], int, Layout]:
+        """:meth:`sheet_lines`, how many of them at the end are the notes (whose turn, the
+        verdict, alerts: kept whole when the sheet is scrolled to fit), and the sheet's
+        :class:`Layout`."""
         key = self._key(cols, rows)
         if key == self._drawn:
             return self._sheet_lines
         if self.worker is not None and self.worker.is_alive() \
                 and threading.current_thread() is not self.worker:
-            return self._first(cols)
+            return (*self._first(cols), Layout())
         text, notes = sheet_parts(self.session, compact=True, rows=rows, sheet=self.sheet,
                                   every_note=True, cols=cols)
         body = fit_width(text, cols).split("\n") if text else []
         tail = fit_width("\n".join(notes), cols).split("\n") if notes else []
-        self._sheet_lines = (body + tail, len(tail))
+        self._sheet_lines = (body + tail, len(tail), sheet_layout(text, cols))
         self._drawn = key                   # after the lines: another thread reads them
         return self._sheet_lines
 
@@ -670,7 +803,7 @@ class Screen:
             page = (fit_width(self.paged, cols).split("\n") if self.paged else []) + [
                 "(Enter: back to the sheet)"]
             return page + [""] * (rows - 1 - len(page))
-        sheet, notes = self._sheet(cols, rows)
+        sheet, notes, layout = self._sheet(cols, rows)
         hint = fit_width(self.hint, cols).split("\n") if self.hint else []
         lines = fit_width(self.message, cols).split("\n") if self.message else []
         # the message keeps its first line, and its last (the fix) with the cut between,
@@ -678,17 +811,48 @@ class Screen:
         # hint (advice is on request: 'suggest') and then the sheet's middle give way
         keep = min(len(lines), 3)
         room = rows - 1 - (keep + 1 if keep else 0)     # the last row is the prompt's
+        if self._scrolled_for != (self.session.text, self.session.view):
+            self.top, self.tops = 0, []         # a changed record: its sheet from the top
+            self._scrolled_for = (self.session.text, self.session.view)
+        self.shown = None
         if len(sheet) + len(hint) > room:
-            sheet, hint = cut_sheet(sheet, notes, room, cols), []
+            (sheet, self.shown), hint = scroll_sheet(sheet, notes, room, cols, self.top,
+                                                     layout), []
         sheet = sheet + hint
         free = rows - 1 - len(sheet)
         room = free - 1 if sheet else free      # a blank row between message and sheet
-        if len(lines) > room:                   # its middle goes: the start says what
+        if lines and len(lines) > room:         # its middle goes: the start says what
             cut = len(lines) - room + 1         # was refused, the end the fix
             head = max(1, (room - 1) // 2)
             lines = (lines[:head] + [MORE.format(n=cut, s="" if cut == 1 else "s")[:cols]]
                      + lines[head + cut:])
         return lines + [""] * (free - len(lines)) + sheet
+
+    def scroll(self, step: int) -> bool:
+        """PgDn (``step`` 1) or PgUp (-1): the sheet's next or previous rows, when it is
+        taller than the screen; whether that changed the screen."""
+        if self.paged is not None or self.shown is None:
+            return False
+        first, last, total = self.shown
+        if step > 0:
+            if last >= total:
+                return False
+            self.tops.append(first - 1)
+            self.top = last
+        else:
+            if first == 1:
+                return False
+            self.top = self.tops.pop() if self.tops else max(0, 2 * first - last - 2)
+        return True
+
+    def more(self) -> None:
+        """``more``: the sheet's next rows (after its last rows, its first), the board
+        back if a page is shown; said when the whole sheet is on the screen."""
+        self.paged = None
+        if self.shown is None:
+            self.board("more: the whole sheet is on the screen")
+        elif not self.scroll(1):
+            self.top, self.tops = 0, []
 
     def history(self, rest: str) -> None:
         """``history [N]``: the last N lines said (default: a screenful)."""
@@ -711,9 +875,9 @@ class Screen:
         lines = text.split("\n")
         at = next((i + 1 for i, ln in enumerate(lines) if ln.lstrip().startswith("help ")),
                   len(lines))
-        w = max(len(a) for a, _ in (*COMMAND_HELP, HISTORY_HELP))
-        a, b = HISTORY_HELP
-        return "\n".join(lines[:at] + [f"  {a.ljust(w)}  {b}"] + lines[at:])
+        w = max(len(a) for a, _ in (*COMMAND_HELP, HISTORY_HELP, MORE_HELP))
+        own = [f"  {a.ljust(w)}  {b}" for a, b in (HISTORY_HELP, MORE_HELP)]
+        return "\n".join(lines[:at] + own + lines[at:])
 
     def prompt(self, stream=None):
         """Clear the screen for the next prompt; its message: the board or a page that fits
@@ -793,6 +957,19 @@ def _interactive_lines(session: Session, colour: bool, screen: Screen | None = N
     # no rows kept free below the prompt for the completion menu (prompt_toolkit keeps 8
     # by default): on an 80x24 terminal they would push the sheet off the screen, and the
     # menu opens above the prompt when there is no room below
+    if screen is not None:
+        @keys.add("pagedown")
+        def _(event):
+            """PgDn: the sheet's next rows, when it is taller than the screen."""
+            if screen.scroll(1):
+                event.app.invalidate()
+
+        @keys.add("pageup")
+        def _(event):
+            """PgUp: the sheet's rows before."""
+            if screen.scroll(-1):
+                event.app.invalidate()
+
     ps = PromptSession(history=InMemoryHistory(), completer=SessionCompleter(),
                        complete_while_typing=True, reserve_space_for_menu=0,
                        key_bindings=keys)
@@ -841,6 +1018,10 @@ def _on_screen(screen: Screen, lines, keys: str, hint: bool) -> None:
         word, _, rest = line.strip().partition(" ")
         if word.lower() == "history" and word not in session.record.header.players:
             screen.history(rest)
+            continue
+        if word.lower() == "more" and not rest.strip() \
+                and word not in session.record.header.players:
+            screen.more()               # the sheet's next rows (PgDn's, typed)
             continue
         # the sheet being worked out for the record as it is: waited for by a line that
         # reads it, stopped by one that may change it
@@ -936,7 +1117,7 @@ def play(record, as_, as_json, no_sheet, compact=None, hint=None):
     \b
     Commands: undo | redo | edit N <statement> | delete N | whatif <statement> |
               why CARD | force [<statement>] | sheet | suggest [N] | history [N] |
-              help | quit
+              more | help | quit
     N is the line number the messages show ('saved line 7'). Tab completes names, cards,
     ranges and keywords. Ctrl-D quits. The statements of a game: sleuth format GAME.
 
@@ -944,7 +1125,8 @@ def play(record, as_, as_json, no_sheet, compact=None, hint=None):
     correction. On a terminal one screen is redrawn after each line: the last message at
     the top, the sheet that fits (80x24: the short one; 'sheet' shows the whole analysis)
     with the verdict and whose turn, the prompt at the bottom; 'history' shows what the
-    screen no longer does. --full prints the whole analysis after each statement,
+    screen no longer does. A sheet taller than the screen scrolls: a row says which of its
+    rows are shown, PgDn and PgUp (or 'more') show the others. --full prints the whole analysis after each statement,
     scrolling.
 
     \b

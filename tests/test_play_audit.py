@@ -71,7 +71,7 @@ def test_clue_at_80x16_keeps_the_notebooks_heading_and_verdict(tmp_path):
     at = next(i for i, r in enumerate(rows) if r.split()[:5] == ["Ana", "Ben", "Cleo", "Dev",
                                                                    "FILE"])
     assert rows[at + 1].split()[0] == "Green"
-    assert any(r.startswith("... ") and "'sheet' shows them all" in r for r in rows)
+    assert any(r.startswith("rows 1-") and "PgDn or 'more'" in r for r in rows)
     assert any("Verdict: not determined" in r for r in rows)
     assert rows[-1] == "Out (still refuting, CL-9): Dev."
 

@@ -47,14 +47,14 @@ def test_clues_grid_does_not_wrap_at_40_columns(tmp_path):
     assert rows[head].split() == ["Ana", "Ben", "Cleo", "Dev", "FILE"], rows
     assert rows[head + 1].split()[0] in ("Green", "...")
     # a card's row is whole: its name and five cells on one row
-    assert any(r.split()[:1] == ["Lounge"] and len(r.split()) == 6 for r in rows), rows
+    assert any(r.split()[:1] == ["Wrench"] and len(r.split()) == 6 for r in rows), rows
 
 
 def test_clue_too_narrow_for_a_grid_says_a_line_per_card(tmp_path):
     rows = board(sample(tmp_path, "five-players-face-up.txt"), (40, 20))
     assert all(wcswidth(r) <= 40 for r in rows)
     assert rows[rows.index("Scarlet: Ben 64%, Cleo 10%, Dev 11%, Eli") + 1] == "  5%, FILE 10%"
-    assert "Study: Ben 42%, Cleo 34%, FILE 23%" in rows
+    assert any(r.startswith("rows 1-") and "PgDn" in r for r in rows), rows
 
 
 def test_literatures_tables_at_40_columns(tmp_path):

@@ -1,0 +1,174 @@
+"""``sleuth play`` on a small terminal (a phone's SSH client, 40x20; and 60x24): a sheet taller
+than the screen scrolls, and every row of it -- each card's row of Clue's notebook, each
+player's and each half-suit's row of Literature's sheet -- can be brought on the screen whole
+(PgDn, PgUp, or the command 'more'), a row saying which rows are shown; the verdict and the
+notes stay in sight.  In a real terminal (tmux), as tests/test_play_audit.py does."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from wcwidth import wcswidth
+
+from cli.session import Screen, fit_width, sheet_parts
+from solver.session import Session
+from tests.test_play_audit import Sized, sample, settled, tmux
+from tests.test_play_tmux import prompt_ready
+
+MARKER = re.compile(r"rows (\d+)-(\d+) of (\d+) -- ")
+
+
+def marker(rows: list[str]) -> tuple[int, int, int] | None:
+    """The rows shown (first, last, how many) as the screen's marker row says them."""
+    m = next((m for m in map(MARKER.match, rows) if m), None)
+    return tuple(int(x) for x in m.groups()) if m else None     # type: ignore[return-value]
+
+
+def expected(path, cols: int) -> list[list[str]]:
+    """The short sheet's lines at ``cols`` columns, each as the rows it wraps onto."""
+    text, _ = sheet_parts(Session(str(path)), compact=True, cols=cols)
+    return [fit_width(ln, cols).split("\n") for ln in text.split("\n") if ln.strip()]
+
+
+def pages(t: Sized, first: str) -> list[list[str]]:
+    """The screens from the first to the one with the sheet's last rows, PgDn after PgDn."""
+    rows = t.wait(settled(first), "the first screen")
+    out = [rows]
+    while (m := marker(rows)) is not None and m[1] < m[2] and len(out) < 10:
+        t._tmux("send-keys", "NPage")
+        rows = t.wait(lambda r, m=m: prompt_ready(r) and marker(r) not in (None, m),
+                      "the next rows")
+        out.append(rows)
+    return out
+
+
+def paged(tmp_path, name: str, cols: int, height: int):
+    """The sample ``name`` played at ``cols`` x ``height``: its path, and its screens from
+    the first to the one with the sheet's last rows (:func:`pages`)."""
+    path = sample(tmp_path, name)
+    t = Sized(path, cols, height, "--no-hint")
+    try:
+        return path, pages(t, f"{name}: ")
+    finally:
+        t.close()
+
+
+def assert_every_row_reachable(shown: list[list[str]], lines: list[list[str]]) -> None:
+    """Each line of the sheet is on one of the screens, all its rows together."""
+    for rows in lines:
+        want = [r.rstrip() for r in rows]
+        assert any(page[i:i + len(want)] == want for page in shown
+                   for i in range(len(page))), (want, shown)
+
+
+def assert_screen(rows: list[str], cols: int, height: int, keep: list[str]) -> None:
+    """The screen is the terminal's size, no row wider; ``keep`` (the verdict, the notes)
+    on it; the prompt on the last row."""
+    assert len(rows) == height and all(wcswidth(r) <= cols for r in rows), rows
+    assert rows[-1] == "sleuth>"
+    for k in keep:
+        assert any(r.startswith(k) for r in rows), (k, rows)
+
+
+def clue_cards(path) -> list[str]:
+    a = Session(str(path)).analyze()
+    return [c for group in a.deck.groups for c in group]
+
+
+# ----- Clue ----------------------------------------------------------------------------------
+@tmux
+@pytest.mark.parametrize("name", ["four-players-ana.txt", "five-players-face-up.txt"])
+def test_clue_at_40x20_shows_every_cards_row(tmp_path, name):
+    path, shown = paged(tmp_path, name, 40, 20)
+    lines = expected(path, 40)
+    assert_every_row_reachable(shown, lines)
+    assert len(shown) >= 2, shown[0]            # taller than the screen: it scrolls
+    firsts = [marker(p) for p in shown]
+    assert firsts[0][0] == 1 and firsts[-1][1] == firsts[-1][2], firsts
+    for page in shown:
+        assert_screen(page, 40, 20, ["Verdict: not determined", "Out (still refuting"])
+        assert marker(page) is not None
+    # every card: placed for certain (the 'Placed:' line), else a row of its own
+    text = "\n".join(r for page in shown for r in page)
+    placed = " ".join(" ".join(rows) for rows in lines if rows[0].startswith("Placed: "))
+    for card in clue_cards(path):
+        assert re.search(rf"\b{card}\b", placed) or re.search(
+            rf"(?m)^ *{card}(:| )", text), card
+
+
+@tmux
+def test_clue_at_40x20_pgup_and_more(tmp_path):
+    path = sample(tmp_path, "four-players-ana.txt")
+    t = Sized(path, 40, 20, "--no-hint")
+    try:
+        shown = pages(t, "four-players-ana.txt: clue")
+        last = marker(shown[-1])
+        # on the later rows the grid's heading stays above them
+        head = next(r for r in shown[0] if r.split()[:5] == ["Ana", "Ben", "Cleo", "Dev",
+                                                               "FILE"])
+        body = shown[-1][shown[-1].index("") + 1:]
+        assert body[0] == head and body[1].split()[0] in clue_cards(path), shown[-1]
+        assert "PgUp" in next(r for r in body if MARKER.match(r))
+        t._tmux("send-keys", "PPage")
+        rows = t.wait(lambda r: prompt_ready(r) and marker(r) not in (None, last), "PgUp")
+        assert marker(rows) == marker(shown[-2])
+        # 'more' (for a keyboard without PgDn): the next rows, after the last the first
+        t.type("more", lambda r: prompt_ready(r) and marker(r) == last, "'more'")
+        rows = t.type("more", lambda r: prompt_ready(r) and marker(r) == marker(shown[0]),
+                      "'more' back to the first rows")
+        assert rows[0] == "four-players-ana.txt: clue, 9"     # the message stays
+    finally:
+        t.close()
+
+
+@tmux
+def test_clue_at_60x24_shows_every_cards_row(tmp_path):
+    path, shown = paged(tmp_path, "five-players-face-up.txt", 60, 24)
+    assert_every_row_reachable(shown, expected(path, 60))
+    assert len(shown) == 2, shown[0]
+    for page in shown:
+        assert_screen(page, 60, 24, ["Verdict: not determined", "Out (still refuting"])
+    head = next(r for r in shown[0] if r.split()[:7] == ["Ana", "Ben", "Cleo", "Dev", "Eli",
+                                                         "FILE", "up"])
+    assert head in shown[1]
+
+
+# ----- Literature ------------------------------------------------------------------------------
+@tmux
+@pytest.mark.parametrize("name, cols, height", [("ex-a-six-players.txt", 40, 20),
+                                                ("eight-players-jokers.txt", 40, 20),
+                                                ("house-rules-eight-players.txt", 60, 24)])
+def test_literature_on_a_small_screen_shows_every_player_and_half_suit(tmp_path, name, cols,
+                                                                       height):
+    path, shown = paged(tmp_path, name, cols, height)
+    assert_every_row_reachable(shown, expected(path, cols))
+    assert len(shown) >= 2, shown[0]
+    for page in shown:
+        assert_screen(page, cols, height, [])
+        assert marker(page) is not None
+    a = Session(str(path)).analyze()
+    text = "\n".join(r for page in shown for r in page)
+    for p in a.hands:                           # each player's row, each half-suit's
+        assert re.search(rf"(?m)^(\w+ +)?{p}\b", text), p
+    for h in a.halves:
+        assert re.search(rf"(?m)^  {re.escape(h)} ", text), h
+
+
+# ----- the screen's rows, without a terminal ---------------------------------------------------
+def test_a_wrapped_row_is_never_split_between_screens(tmp_path):
+    """A card's line wrapped onto two rows (Clue at 40 columns with five players) is shown
+    whole on one screen or the next, never its first row on one and the rest on the next."""
+    path = sample(tmp_path, "five-players-face-up.txt")
+    screen = Screen(Session(str(path)), colour=False, sheet=True, size=(40, 20))
+    screen.board("saved line 13: ...")
+    seen = [screen.lines()]
+    while screen.scroll(1):
+        seen.append(screen.lines())
+    assert len(seen) >= 2
+    for page in seen:
+        body = page[2:page.index(next(r for r in page if MARKER.match(r)))]
+        assert not body[0].startswith("  ") and body[-1].endswith("%"), page
+    assert_every_row_reachable(seen, expected(path, 40))
+    while screen.scroll(-1):
+        screen.lines()
+    assert screen.lines() == seen[0]
