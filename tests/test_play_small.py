@@ -172,3 +172,20 @@ def test_a_wrapped_row_is_never_split_between_screens(tmp_path):
     while screen.scroll(-1):
         screen.lines()
     assert screen.lines() == seen[0]
+
+
+def test_a_new_statement_shows_the_sheet_from_its_top(tmp_path):
+    """The rows scrolled to are of the sheet before the change: after a statement the sheet
+    is shown from its first rows, and 'help' names 'more'."""
+    path = sample(tmp_path, "ex-a-six-players.txt")
+    screen = Screen(Session(str(path)), colour=False, sheet=True, size=(40, 20))
+    screen.board("")
+    first = marker(screen.lines())
+    assert first is not None and first[0] == 1
+    assert screen.scroll(1) and marker(screen.lines())[0] > 1
+    assert screen.session.handle("Ana asks Ben 10S: no").kind == "accepted"
+    screen.board("saved line 14: Ana asks Ben 10S: no")
+    rows = screen.lines()
+    assert marker(rows)[0] == 1 and rows[2].startswith("Literature, as seen by Ana"), rows
+    said = screen.help(screen.session.handle("help").message)
+    assert any(r.split()[:1] == ["more"] and "PgDn" in r for r in said.split("\n")), said
