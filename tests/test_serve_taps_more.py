@@ -141,3 +141,62 @@ def test_hands_penalty_from_a_round_records_hands(browser, tmp_path):
         assert box.input_value() == "round 1: Cleo out partial; Ana 2D 2S, Ben 2C 2D 4S"
         assert log(page).startswith("logged"), page.get_by_role("status").inner_text()
         assert path.read_text(encoding="utf-8").splitlines()[-1] == lines[-1]
+
+
+MIDHAND = "twenty-two/standard-ana-midhand.txt"
+
+
+def cut(tmp_path, sample: str, lines: int):
+    text = (ROOT / "samples" / sample).read_text(encoding="utf-8").splitlines()
+    return write(tmp_path, "\n".join(text[:lines]) + "\n")
+
+
+def wait_group(entry, name: str):
+    group = entry.get_by_role("group", name=name, exact=True)
+    group.wait_for(timeout=30_000)
+    return group
+
+
+def test_twenty_two_a_whole_trick_on_one_line_by_taps(browser, tmp_path):
+    """A whole trick on one line (docs/twenty-two.md: "Cleo leads 4S 4H 4D; Ana 6D AS AH;
+    Ben ..."): once a play is whole, the next player's cards are offered (the engine's, after
+    the plays before it on the line: the recorder's legal follows to the three 4s, another
+    player's unseen cards less those played), each tap adding "; Ben 9C"; after the trick's
+    last play nothing more; logged as built, one line."""
+    path = cut(tmp_path, MIDHAND, 28)               # Cleo won the last trick: she leads
+    with served(browser, path, PHONE) as (page, entry, box):
+        tap(entry, "Cleo leads", "4S")
+        assert box.input_value() == "Cleo leads 4S"
+        wait_group(entry, "Ana plays")              # a lead of one card is whole already
+        tap(entry, "Cleo leads", "4H")
+        tap(entry, "Cleo leads", "4D")
+        assert box.input_value() == "Cleo leads 4S 4H 4D"
+        wait_group(entry, "Ana plays")
+        # the recorder's follows to three 4s, by the engine after this lead (TT-10, TT-11)
+        assert offered(entry, "Ana plays") == ["AS", "AH", "10H", "6D", "10D", "QD", "KC"]
+        assert entry.get_by_role("group", name="Ben plays").count() == 0
+        tap(entry, "Ana plays", "6D")
+        assert box.input_value() == "Cleo leads 4S 4H 4D; Ana 6D"
+        tap(entry, "Ana plays", "AS")
+        tap(entry, "Ana plays", "AH")
+        assert box.input_value() == "Cleo leads 4S 4H 4D; Ana 6D AS AH"
+        wait_group(entry, "Ben plays")
+        # the next player's cards first, in sight at the panel's top; then Ana's, to change
+        assert [g.get_attribute("aria-label") for g in entry.get_by_role("group").all()] \
+            == ["Ben plays", "Ana plays"]
+        shot(page, "tt-next-player")
+        thumb_sized(page)
+        ben = offered(entry, "Ben plays")
+        assert not {"4S", "4H", "4D", "6D", "AS", "AH"} & set(ben), ben     # played
+        assert len(ben) > 20, ben
+        for card in ben[:3]:
+            tap(entry, "Ben plays", card)
+        want = "Cleo leads 4S 4H 4D; Ana 6D AS AH; Ben " + " ".join(ben[:3])
+        assert box.input_value() == want
+        shot(page, "tt-whole-trick")
+        thumb_sized(page)
+        page.wait_for_timeout(300)                  # the trick is over: no next play
+        groups = entry.get_by_role("group").all()
+        assert [g.get_attribute("aria-label") for g in groups] == ["Ben plays"]
+        assert log(page).startswith("logged"), page.get_by_role("status").inner_text()
+        assert path.read_text(encoding="utf-8").splitlines()[-1] == want

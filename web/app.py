@@ -16,6 +16,9 @@ Routes (all GETs read, only ``POST /do`` changes the record):
   established so far (a slow analysis's certainties, before its probabilities);
 * ``GET /hint``: ``{"version": ..., "hint": ...}``, the advisor's one line on the view's turn
   (from a process of its own, stopped when the record moves on);
+* ``GET /leads?after=S``: ``{"leads": ..., "version": ...}``, what the tap entry offers
+  after ``S``, the first part of a statement being built (:func:`web.live.lead_data_after`:
+  the game's ``lead_data`` on the record with ``S`` added, nothing saved);
 * ``GET /advice``: the advisor's ranking and the exposure (on demand: they cost an analysis);
 * ``POST /do``: one line for :meth:`Session.handle` (a statement, ``undo``, ``redo``,
   ``edit N ...``, ``delete N``, ``why CARD``, ``whatif ...``), as JSON
@@ -592,6 +595,21 @@ def create_app(path: str, view: Any = Session._ME, *, token: str, token_required
             return no_game()
         return JSONResponse(engine.partial())
 
+    async def leads(request: Request) -> Response:
+        # what the tap entry offers after the first part of a statement being built
+        # (web.live.lead_data_after), on the record as it is now
+        from web.live import lead_data_after
+
+        engine = await run_in_threadpool(current)
+        if engine is None:
+            return no_game()
+        snap = await run_in_threadpool(engine.snapshot)
+        after = request.query_params.get("after", "")[:MAX_BODY]
+        if isinstance(snap, str) or not after.strip():
+            return JSONResponse({"leads": {}})
+        got = await run_in_threadpool(lead_data_after, snap, after)
+        return JSONResponse({"leads": got, "version": text_version(snap.text)})
+
     async def hint(request: Request) -> Response:
         engine = await run_in_threadpool(current)
         if engine is None:
@@ -719,7 +737,8 @@ def create_app(path: str, view: Any = Session._ME, *, token: str, token_required
 
     routes = [Route("/", page), Route("/live", live_part), Route("/version", version),
               Route("/advice", advice), Route("/hint", hint),
-              Route("/partial", partial), Route("/do", do, methods=["POST"]),
+              Route("/partial", partial), Route("/leads", leads),
+              Route("/do", do, methods=["POST"]),
               Route("/new", new_game, methods=["POST"]),
               Route("/static/{name}", asset), Route("/manifest.webmanifest", manifest)]
     from starlette.middleware import Middleware

@@ -219,6 +219,22 @@ def lead_data(record) -> dict[str, Any]:
     return by_game(record, "lead_data", {})
 
 
+def lead_data_after(session, statement: str) -> dict[str, Any]:
+    """:func:`lead_data` of the session's record with ``statement`` added (nothing saved):
+    what the tap entry offers next inside a statement being built, from the game's state
+    after its first part (the plays of a trick on one line, ``Ana leads 7H; Ben 9C``: who
+    plays next and the cards the rules allow).  Empty where the record with it does not
+    parse or replay: the taps then offer nothing more, and ``log`` says why."""
+    from solver.records import parse_record
+    from solver.session import appended
+
+    try:
+        rec = parse_record(appended(session.text, statement), session.record.path)
+    except SleuthError:
+        return {}
+    return lead_data(rec)
+
+
 def worded(game, follows) -> list[str]:
     """The keywords of one free slot that a word follows before any colon, by the game's
     own examples ("Ben deals 7", "Cleo exchanges 1: ..."): the tap entry

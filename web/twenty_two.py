@@ -23,7 +23,7 @@ def lead_data(record) -> dict[str, Any]:
     (before the deal's exchange is done, at the showdown, between hands)."""
     key = (repr(record.header), tuple(st.text for st in record.statements))
     if key not in _CACHE:
-        if len(_CACHE) >= 4:
+        if len(_CACHE) >= 16:     # the record and the first parts of a trick on one line
             _CACHE.clear()
         _CACHE[key] = _next_play(record)
     return _CACHE[key]

@@ -412,6 +412,7 @@
   // ----- the Statement box ------------------------------------------------------------
   function setBox(text) {
     box.value = text;
+    box.scrollTop = box.scrollHeight;      // a long statement (a trick on one line): its end in sight
     try { if (text) localStorage.setItem(storeKey, text); else localStorage.removeItem(storeKey); } catch (e) { /* private mode */ }
     renderChoices();
   }
@@ -813,38 +814,88 @@
     return ok ? parts.map((w) => w[1]) : null;
   }
 
-  // Twenty-Two's play to a trick (TT-9, TT-10): "Ana leads 5H 5S", "Ben plays 9C", one
-  // play a statement, by the player the engine says plays next (web/twenty_two.py
-  // lead_data). Its cards one tap each, a second tap taking one back; only the cards
-  // that keep the play within one the rules allow are offered: a known hand's legal plays,
-  // another player's lead of one rank or any follow of as many cards as were led, from the
-  // cards they may hold. A statement of another player, or typed beyond the taps (a whole
-  // trick "Ana leads 7H; Ben 9C"), is left as typed. True where drawn.
+  // Twenty-Two's plays to a trick (TT-9, TT-10): "Ana leads 5H 5S", "Ben plays 9C", and
+  // a whole trick or its rest on one line, "Ana leads 7H; Ben 9C; Cleo 2S" (docs/twenty-two.md),
+  // by the players the engine says play next (web/twenty_two.py lead_data: for the first
+  // play the page's, for each next one the server's after the plays before it, GET /leads).
+  // Each play's cards one tap each, a second tap taking one back; only the cards that
+  // keep the play within one the rules allow are offered: a known hand's legal plays,
+  // another player's lead of one rank or any follow of as many cards as were led, from
+  // the cards they may hold. Once a play is whole, the next player's cards are offered
+  // too (group "Ben plays"): a tap there adds "; Ben 9C". A statement of another player,
+  // or with cards beyond the taps, is left as typed. True where drawn.
   function trickChoices(p) {
-    const T = (E.leads || {}).next;
-    if (!T || (p && p.actor !== T.player)) return false;
-    const chosen = p ? p.rest.slice() : [];
+    const first = (E.leads || {}).next;
+    if (!first || (p && p.actor !== first.player)) return false;
+    const segs = p ? p.body.split(";").map((x) => x.trim().split(/\s+/).filter(Boolean).map(canon)) : [[]];
+    const plays = segs.map((w, i) => (i === 0 ? w.slice(2) : w.slice(1)));
+    const line = (upto) => segs.slice(0, upto).map((w) => w.join(" ")).join("; ");
+    const k = segs.length - 1;
+    const T = k === 0 ? first : ((leadsAfter(line(k)) || {}).next || null);
+    if (!T) return true;                                 // not known yet (asked) or none
+    if (k > 0 && (T.verb !== "plays" || (segs[k].length && segs[k][0] !== T.player))) return true;
+    const chosen = plays[k];
     if (chosen.some((c) => !T.cards.includes(c))) return true;       // typed: left alone
-    const rank = (c) => (c === "Jk" ? "Jk" : c.slice(0, -1));
-    const count = (xs) => xs.reduce((m, x) => m.set(x, (m.get(x) || 0) + 1), new Map());
-    const within = (xs, play) => {                 // the ranks xs are a part of play's
-      const have = count(play);
-      for (const [r, k] of count(xs)) if ((have.get(r) || 0) < k) return false;
-      return true;
-    };
+    const head = k === 0 ? T.player + " " + T.verb : line(k) + "; " + T.player;
+    const write = (cards) => put(head + (cards.length ? " " + cards.join(" ") : ""));
+    // the trick goes on: the next player's cards first (the next step, in sight at the
+    // panel's top), then this play's (to change it)
+    const N = isWhole(T, chosen) ? (leadsAfter(line(k + 1)) || {}).next : null;
+    if (N && N.verb === "plays") {
+      playChoices(N, [], (cards) => put(line(k + 1) + "; " + N.player + " " + cards.join(" ")));
+    }
+    playChoices(T, chosen, write);
+    return true;
+  }
+
+  const rankOf = (c) => (c === "Jk" ? "Jk" : c.slice(0, -1));
+  const tally = (xs) => xs.reduce((m, x) => m.set(x, (m.get(x) || 0) + 1), new Map());
+  function within(xs, play) {                      // the ranks xs are a part of play's
+    const have = tally(play);
+    for (const [r, k] of tally(xs)) if ((have.get(r) || 0) < k) return false;
+    return true;
+  }
+
+  // Whether "chosen" is a whole play of T (a play of lead_data): one of its plays, or as
+  // many cards as were led where any may be.
+  function isWhole(T, chosen) {
+    return chosen.length > 0 && (T.plays === null ? chosen.length === T.n
+      : T.plays.some((play) => play.length === chosen.length && within(chosen.map(rankOf), play)));
+  }
+
+  // One play's cards (T: a play of lead_data), "chosen" so far: the group "<player>
+  // <verb>" of the cards that keep it within a play the rules allow, each tap writing the
+  // cards (write).
+  function playChoices(T, chosen, write) {
     const fits = (cards) => (T.plays === null ? cards.length <= T.n
-      : T.plays.some((play) => within(cards.map(rank), play)));
-    const copies = count(T.cards), taken = count(chosen);
+      : T.plays.some((play) => within(cards.map(rankOf), play)));
+    const copies = tally(T.cards), taken = tally(chosen);
     const offer = [...copies.keys()].filter((c) => taken.has(c)
       || fits(chosen.concat([c])));
-    if (!offer.length) return true;                   // no empty group
-    const write = (cards) => put(T.player + " " + T.verb + (cards.length ? " " + cards.join(" ") : ""));
+    if (!offer.length) return;                        // no empty group
     choiceList(T.player + " " + T.verb, offer, (c) => {
       const more = chosen.concat([c]);
       if ((taken.get(c) || 0) < copies.get(c) && fits(more)) write(more);
       else write(chosen.filter((x) => x !== c));        // tapped again: taken back
     }, "cards", chosen);
-    return true;
+  }
+
+  // What the tap entry offers after "line" (GET /leads, web.live.lead_data_after), kept
+  // per version; null while asked (the choices are drawn again with the answer).
+  const after = new Map();
+  function leadsAfter(line) {
+    const key = version + "\n" + line;
+    if (after.has(key)) return after.get(key);
+    if (after.size > 32) after.clear();
+    after.set(key, null);
+    get("/leads?after=" + encodeURIComponent(line))
+      .then((r) => (r.ok ? r.json() : null))
+      .then((d) => {
+        after.set(key, d && d.version === version ? d.leads : {});
+        renderChoices();
+      })
+      .catch(() => { after.delete(key); });       // no answer: asked again next time
+    return null;
   }
 
   // Hand's scoring statement (HR-37..HR-42, docs/hand.md): "round 2: Ana out partial; Ben
