@@ -200,3 +200,22 @@ def test_twenty_two_a_whole_trick_on_one_line_by_taps(browser, tmp_path):
         assert [g.get_attribute("aria-label") for g in groups] == ["Ben plays"]
         assert log(page).startswith("logged"), page.get_by_role("status").inner_text()
         assert path.read_text(encoding="utf-8").splitlines()[-1] == want
+
+
+def test_leads_after_a_first_part_reads_only(tmp_path):
+    """GET /leads?after=S: the game's lead_data on the record with S added, nothing saved;
+    a first part the engine refuses (a play out of turn, TT-10) gives nothing; a remote
+    request without the token is refused."""
+    from tests.test_serve_app import client
+
+    path = cut(tmp_path, MIDHAND, 28)
+    before = path.read_bytes()
+    c = client(path)
+    got = c.get("/leads", params={"after": "Cleo leads 4S"}).json()["leads"]["next"]
+    assert (got["player"], got["verb"], got["known"]) == ("Ana", "plays", True)
+    assert got["cards"] == ["AS", "AH", "10H", "6D", "10D", "QD", "KC"]
+    assert c.get("/leads", params={"after": "Cleo leads 4S; Ben 9C"}).json()["leads"] == {}
+    assert c.get("/leads", params={"after": ""}).json()["leads"] == {}
+    assert path.read_bytes() == before
+    remote = client(path, remote=True)
+    assert remote.get("/leads", params={"after": "Cleo leads 4S"}).status_code == 403

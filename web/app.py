@@ -607,7 +607,11 @@ def create_app(path: str, view: Any = Session._ME, *, token: str, token_required
         after = request.query_params.get("after", "")[:MAX_BODY]
         if isinstance(snap, str) or not after.strip():
             return JSONResponse({"leads": {}})
-        got = await run_in_threadpool(lead_data_after, snap, after)
+        def compute() -> dict:
+            with within(engine.timeout):    # the program's budget (its end: nothing more)
+                return lead_data_after(snap, after)
+
+        got = await run_in_threadpool(compute)
         return JSONResponse({"leads": got, "version": text_version(snap.text)})
 
     async def hint(request: Request) -> Response:

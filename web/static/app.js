@@ -882,19 +882,19 @@
 
   // What the tap entry offers after "line" (GET /leads, web.live.lead_data_after), kept
   // per version; null while asked (the choices are drawn again with the answer).
-  const after = new Map();
+  const leadsCache = new Map();
   function leadsAfter(line) {
     const key = version + "\n" + line;
-    if (after.has(key)) return after.get(key);
-    if (after.size > 32) after.clear();
-    after.set(key, null);
+    if (leadsCache.has(key)) return leadsCache.get(key);
+    if (leadsCache.size > 32) leadsCache.clear();
+    leadsCache.set(key, null);
     get("/leads?after=" + encodeURIComponent(line))
       .then((r) => (r.ok ? r.json() : null))
       .then((d) => {
-        after.set(key, d && d.version === version ? d.leads : {});
+        leadsCache.set(key, d && d.version === version ? d.leads : {});
         renderChoices();
       })
-      .catch(() => { after.delete(key); });       // no answer: asked again next time
+      .catch(() => { leadsCache.delete(key); });       // no answer: asked again next time
     return null;
   }
 
@@ -958,7 +958,7 @@
       if (w.length >= 2 && E.names.includes(w[0])) pens.set(w[0], w.slice(1).join(" "));
     }
     const setPen = (who, value) => {
-      if (!value || /^(\d+|no-meld)$/.test(value)) penCards = null;
+      if (who === penCards && /^(\d+|no-meld)$/.test(value)) penCards = null;
       if (value) pens.set(who, value); else pens.delete(who);
       const order = opponents.concat([...pens.keys()].filter((n) => !opponents.includes(n)));
       const listed = order.filter((n) => pens.has(n)).map((n) => n + " " + pens.get(n));
