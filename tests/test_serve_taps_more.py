@@ -76,6 +76,10 @@ def test_mysteriums_random_group_by_taps(browser, tmp_path):
         tap(entry, "Random group: character", "3")
         assert box.input_value() == "group 2: character 3"
         assert entry.get_by_role("group", name="Whose group").count() == 0
+        # the kind to choose next first (at the panel's top), then the one chosen
+        assert [g.get_attribute("aria-label") for g in entry.get_by_role("group").all()] \
+            == ["Random group: location", "Random group: character"]
+        shot(page, "mysterium-random-group-next")
         tap(entry, "Random group: location", "9")
         tap(entry, "Random group: object", "17")
         shot(page, "mysterium-random-group")
@@ -106,6 +110,13 @@ def test_hands_penalty_in_cards_by_taps(browser, tmp_path):
         tap(entry, "How", "partial")
         assert entry.get_by_role("group", name="Cards left: Ben").count() == 0
         tap(entry, "Penalty: Ben", "cards")
+        shot(page, "hand-cards-step")
+        # the cards in sight under the panel's bar, not below the digits
+        bar = page.get_by_role("button", name="Undo", exact=True).bounding_box()
+        first = entry.get_by_role("group", name="Cards left: Ben").get_by_role(
+            "button").first.bounding_box()
+        assert bar["y"] + bar["height"] <= first["y"] and \
+            first["y"] + first["height"] <= PHONE["height"], (bar, first)
         for card in ("5H", "5H", "KS"):
             tap(entry, "Cards left: Ben", card)
         assert box.input_value() == "round 1: Ana out partial; Ben 5H 5H KS"

@@ -994,7 +994,14 @@
       }
       const copies = L.copies || {};
       if (!Object.keys(copies).length) continue;
-      g.append(button("cards", () => { penCards = who; renderChoices(); }, !!cards || penCards === who));
+      g.append(button("cards", () => {
+        penCards = who;
+        renderChoices();
+        // the cards below the digits: in sight under the panel's bar
+        const shown = [...choicesEl.querySelectorAll("[role=group]")]
+          .find((x) => x.getAttribute("aria-label") === "Cards left: " + who);
+        if (shown) shown.scrollIntoView({ block: "start" });
+      }, !!cards || penCards === who));
       if (!cards && penCards !== who) continue;
       const have = cards || [];
       choiceList("Cards left: " + who, Object.keys(copies), (c) => {
