@@ -179,6 +179,10 @@ def test_twenty_two_a_whole_trick_on_one_line_by_taps(browser, tmp_path):
         tap(entry, "Cleo leads", "4S")
         assert box.input_value() == "Cleo leads 4S"
         wait_group(entry, "Ana plays")              # a lead of one card is whole already
+        # the lead's own cards first (more of its rank), then the next player's
+        assert [g.get_attribute("aria-label") for g in entry.get_by_role("group").all()] \
+            == ["Cleo leads", "Ana plays"]
+        shot(page, "tt-lead-whole")
         tap(entry, "Cleo leads", "4H")
         tap(entry, "Cleo leads", "4D")
         assert box.input_value() == "Cleo leads 4S 4H 4D"

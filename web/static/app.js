@@ -838,13 +838,16 @@
     if (chosen.some((c) => !T.cards.includes(c))) return true;       // typed: left alone
     const head = k === 0 ? T.player + " " + T.verb : line(k) + "; " + T.player;
     const write = (cards) => put(head + (cards.length ? " " + cards.join(" ") : ""));
-    // the trick goes on: the next player's cards first (the next step, in sight at the
-    // panel's top), then this play's (to change it)
+    // the trick goes on: after a whole follow the next player's cards first (the next
+    // step, in sight at the panel's top), then this play's (to change it); after a lead
+    // its own first (a lead of one card may take more of its rank: a short group)
     const N = isWhole(T, chosen) ? (leadsAfter(line(k + 1)) || {}).next : null;
+    const lead = T.verb === "leads";
+    if (lead) playChoices(T, chosen, write);
     if (N && N.verb === "plays") {
       playChoices(N, [], (cards) => put(line(k + 1) + "; " + N.player + " " + cards.join(" ")));
     }
-    playChoices(T, chosen, write);
+    if (!lead) playChoices(T, chosen, write);
     return true;
   }
 
@@ -877,7 +880,7 @@
       const more = chosen.concat([c]);
       if ((taken.get(c) || 0) < copies.get(c) && fits(more)) write(more);
       else write(chosen.filter((x) => x !== c));        // tapped again: taken back
-    }, "cards", chosen);
+    }, offer.length > 10 ? "cards" : "hand", chosen);  // a few: wrapped, not a row a suit
   }
 
   // What the tap entry offers after "line" (GET /leads, web.live.lead_data_after), kept
