@@ -924,11 +924,22 @@ def _interactive_lines(session: Session, colour: bool, screen: Screen | None = N
     def _(event):
         """Tab takes the first word offered (the next one when pressed again), whether or
         not the menu opened while typing: one key completes, however fast it is typed."""
+        from prompt_toolkit.buffer import CompletionState
+        from prompt_toolkit.completion import CompleteEvent
+
         b = event.current_buffer
-        if b.complete_state:
+        if b.complete_state is not None and b.complete_state.complete_index is not None:
             b.complete_next()
-        else:
-            b.start_completion(select_first=True)
+            return
+        # the words worked out here, not by the menu's loading while typing: a Tab pressed
+        # while that is still loading was dropped (prompt_toolkit runs one at a time)
+        words = list(b.completer.get_completions(b.document,
+                                                 CompleteEvent(completion_requested=True)))
+        if words:
+            b.complete_state = CompletionState(original_document=b.document,
+                                               completions=words)
+            b.go_to_completion(0)
+            b.on_completions_changed.fire()
 
     pasted: list[str] = screen.pasted if screen is not None else []
     rest = [""]                         # a paste's last line, not ended: the next input
