@@ -557,7 +557,10 @@ def scroll_sheet(lines: list[str], notes: int, room: int, cols: int, top: int = 
     and how many there are, or ``None`` when nothing is cut.  In fewer rows than the
     notes, the notes' end.
 
-    >>> scroll_sheet(["head", "", "a", "b", "c", "d", "Next: Ben"], 1, 5, 80, top=2)[0]
+    >>> sheet, at = ["head", "", "a", "b", "c", "d", "Next: Ben"], Layout(headings=((0, 1),))
+    >>> scroll_sheet(sheet, 1, 5, 80, 0, at)
+    (['head', 'a', 'b', "rows 1-3 of 5 -- PgDn or 'more'", 'Next: Ben'], (1, 3, 5))
+    >>> scroll_sheet(sheet, 1, 5, 80, 3, at)[0]
     ['head', 'c', 'd', "rows 4-5 of 5 -- PgUp; 'more': top", 'Next: Ben']
     """
     if len(lines) <= room:
