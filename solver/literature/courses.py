@@ -13,10 +13,15 @@ deals without overlap and this is exactly the uniform deal.  An unheard card or 
 asker's choice, not the deal's: there a deal that leaves the asker more possible questions
 weighs more (each of them is one course).
 
-* At most :data:`COURSES` courses (and :data:`COURSE_WORK` DP states): each is counted,
-  and the figures are the courses' exact figures weighted by their numbers of deals: exact
+* At most :data:`COURSES` courses the rules allow (and :data:`COURSE_WORK` DP states):
+  each is counted, and the figures are the courses' exact figures weighted by their
+  numbers of deals: exact
   (the team probabilities too, unless that would cost more than :data:`TEAM_WORK`: then
   they are shares of sampled deals of each course, an estimate).
+  The courses the rules allow are found line by line (:func:`rule_courses`): each value
+  of an unseen line is followed through the engine up to the next unseen line, so a value
+  the turn order, a claim or a later ``turn:`` line refuses is dropped with every course
+  after it, within :data:`ENGINE_WORK` such steps.
 * More: a Metropolis chain over the courses, whose stationary distribution weighs each
   course by its number of deals.  A step changes one part of one unseen line (the card,
   the opponent or the answer) to another value uniformly: a symmetric proposal, accepted
@@ -54,8 +59,13 @@ from solver.literature.inference import (MAX_STATES, TIME_BUDGET, Probabilities,
 from solver.model.stats import Z95, wilson_halfwidth
 
 UNSEEN = (UnheardAnswer, UnheardCard, UnseenAsk)
-#: the most courses counted one by one (exact figures) ...
-COURSES = 64
+#: the most courses the rules allow that are counted one by one (exact figures) ...
+COURSES = 96
+#: ... found within this many engine steps (one value of one unseen line followed to the
+#: next unseen line): beyond it, or beyond COURSES, the course chain estimates
+ENGINE_WORK = 1500
+#: ... and tried only when the unseen cards' choices multiply to at most CARD_FACTOR x COURSES
+CARD_FACTOR = 2
 #: ... and the DP states they may spend (courses x the first course's states)
 COURSE_WORK = 1_000_000
 #: DP states the course chain may spend (its steps: this over one course's states) ...
@@ -156,24 +166,31 @@ def _size(ps) -> int:
 
 
 def exact_courses(record, view, max_states=MAX_STATES, time_budget=TIME_BUDGET,
-                  answers_only: bool = False):
+                  answers_only: bool = False, ps=None):
     """Every consistent course of the record, counted: ``[(view model, Probabilities)]``;
-    ``None`` when there are more than :data:`COURSES`, or more than :data:`COURSE_WORK`
+    ``None`` when the rules allow more than :data:`COURSES`, or more than :data:`COURSE_WORK`
     DP states' worth, (or, with ``answers_only``, when a card or a question is unseen), or
-    when a course cannot be counted exactly."""
+    when a course cannot be counted exactly.  ``ps``: the unseen lines' :func:`parts`, when
+    the caller has them."""
     lines = unseen_lines(record)
     if not lines:
         return None
     if answers_only and any(not isinstance(record.statements[i].event, UnheardAnswer)
                             for i in lines):
         return None
-    ps = [parts(record, i) for i in lines]
-    if math.prod(_size(p) for p in ps) > COURSES:
+    ps = ps or [parts(record, i) for i in lines]
+    # the rules seldom refuse a card asked for: lines whose card is unseen give about the
+    # product of their cards' numbers of courses, too many to follow when it is far above
+    # COURSES (two such lines while two half-suits are open: 144)
+    if math.prod(len(p[2]) for p in ps) > CARD_FACTOR * COURSES:
         return None
-    n = math.prod(_size(p) for p in ps)
+    values = rule_courses(record, lines, ps)
+    if values is None:
+        return None
+    n = len(values)
     out = []
     try:
-        for value in itertools.product(*(itertools.product(p[1], p[2], p[3]) for p in ps)):
+        for value in values:
             r = _count(course_record(record, lines, value), view, max_states, time_budget)
             if r is not None:
                 if n * max(r[1].states, 1) > COURSE_WORK:
@@ -182,6 +199,51 @@ def exact_courses(record, view, max_states=MAX_STATES, time_budget=TIME_BUDGET,
     except _NotExact:
         return None
     return out or None
+
+
+def rule_courses(record, lines, ps=None, most: int | None = None,
+                 work: int | None = None) -> list[tuple] | None:
+    """The courses of ``record``'s unseen ``lines`` that the engine accepts (the public
+    rules: the turn order, the claims, later ``turn:`` lines, ...), each a tuple of
+    (opponent, card, answer) per line; ``None`` when there are more than ``most``
+    (:data:`COURSES`) or finding them takes more than ``work`` (:data:`ENGINE_WORK`)
+    engine steps.  Line by line: each value of an unseen line is replayed, on a fork of the
+    play before it, up to the next unseen line, so a value refused there is dropped with
+    every course that would follow it (the same statements in the same order as the
+    course's whole replay: the same verdict)."""
+    most = COURSES if most is None else most
+    work = ENGINE_WORK if work is None else work
+    ps = ps or [parts(record, i) for i in lines]
+    sts = record.statements
+    out: list[tuple] = []
+    spent = 0
+
+    def follow(j: int, play: Play, prefix: tuple) -> bool:
+        nonlocal spent
+        i = lines[j]
+        upto = lines[j + 1] if j + 1 < len(lines) else len(sts)
+        asker = _asker(sts[i].event)
+        for target, card, answer in itertools.product(ps[j][1], ps[j][2], ps[j][3]):
+            spent += 1
+            if spent > work:
+                return False
+            ask = Ask(asker, target, card, answer)
+            p = play.fork()
+            try:
+                p.run([replace(sts[i], event=ask, text=str(ask)), *sts[i + 1:upto]])
+            except (RuleError, NotationError):
+                continue
+            value = prefix + ((target, card, answer),)
+            if j + 1 < len(lines):
+                if not follow(j + 1, p, value):
+                    return False
+            else:
+                out.append(value)
+                if len(out) > most:
+                    return False
+        return True
+
+    return out if follow(0, Play.of(record, upto=lines[0]), ()) else None
 
 
 def figures(record, view, vm: ViewModel, max_states=MAX_STATES, time_budget=TIME_BUDGET,
@@ -193,7 +255,8 @@ def figures(record, view, vm: ViewModel, max_states=MAX_STATES, time_budget=TIME
     lines = unseen_lines(record)
     if not lines:
         return None
-    branches = exact_courses(record, view, max_states, time_budget)
+    ps = [parts(record, i) for i in lines]
+    branches = exact_courses(record, view, max_states, time_budget, ps=ps)
     if branches:
         W = sum(pr.total for _, pr in branches)
         pairs = 2 * len(vm.play.open_halves())
@@ -212,7 +275,7 @@ def figures(record, view, vm: ViewModel, max_states=MAX_STATES, time_budget=TIME
         probs = replace(probs, exact=True, error=0.0, total=W, method="courses")
         return Mix(probs, pteam, pt_exact, pt_err, len(branches))
     try:
-        return _chain(record, view, vm, lines, max_states, time_budget, seed)
+        return _chain(record, view, vm, lines, ps, max_states, time_budget, seed)
     except _NotExact:
         return None
 
@@ -267,7 +330,7 @@ def _neighbour(ps, value, rng: random.Random):
     return tuple(out)
 
 
-def _chain(record, view, vm, lines, max_states, time_budget, seed) -> Mix | None:
+def _chain(record, view, vm, lines, ps, max_states, time_budget, seed) -> Mix | None:
     bb = backbone(vm)               # finds the witness histories the chains start from
     starts = []
     for c in vm.model.courses:
@@ -278,7 +341,6 @@ def _chain(record, view, vm, lines, max_states, time_budget, seed) -> Mix | None
     if not bb.consistent or not starts:
         return None
     starts = starts[:CHAIN_STARTS]
-    ps = [parts(record, i) for i in lines]
     cache: dict = {}
     drawn: dict = {}
     from solver.model.counting import sample_deal_rows

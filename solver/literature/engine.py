@@ -35,6 +35,7 @@ claim results of the record.
 """
 from __future__ import annotations
 
+import copy
 from collections import Counter
 from dataclasses import dataclass
 
@@ -305,6 +306,17 @@ class Play:
         st = record.statements if upto is None else record.statements[:upto]
         p.run(st)
         return p
+
+    def fork(self) -> "Play":
+        """A copy to replay other statements on, leaving this one as it is (the courses of a
+        record's unseen lines, :mod:`solver.literature.courses`).  Every container is
+        copied one level deep: what they hold (facts, moves, counts, tuples) is never
+        changed in place, only replaced; the table is shared."""
+        new = copy.copy(self)
+        for name, value in vars(self).items():
+            if isinstance(value, (dict, list, set)):
+                setattr(new, name, copy.copy(value))
+        return new
 
     def run(self, statements) -> "Play":
         from solver.model.budget import check as deadline
