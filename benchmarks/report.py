@@ -33,6 +33,7 @@ python -m benchmarks.twenty_two          # Twenty-Two big tables: every decision
 python -m benchmarks.interleaved         # this checkout against an older commit, state by state
 python -m benchmarks.startup --cold      # --help, --version, completion, log against `import click, tabulate`
 python -m benchmarks.calibration         # 500 games, about 5 minutes
+python -m benchmarks.literature_error --record   # issue 45, target 2: Literature with gaps against exact figures (4 and 6 players); records results/literature-error.json
 python -m benchmarks.clue --record       # Clue (issue 47): 6-player states against the CP-SAT notebook; records results/clue.json
 python -m benchmarks.clue_advisor        # Clue: the advisor's simulated win rates (docs/advisor.md)"""
 
@@ -70,6 +71,19 @@ def waits_section(results: Path = RESULTS) -> list[str]:
     for t in summary(data["whole"], data["states"], data["base"])["targets"]:
         out.append(f"| {_cell(t['target'])} | {_cell(t['measured'])} | **{_cell(t['verdict'])}** |")
     return out + [""] + markdown(data)
+
+
+def literature_error_section(results: Path = RESULTS) -> list[str]:
+    """Literature with gaps against exact figures (issue 45, target 2): the latest
+    ``python -m benchmarks.literature_error --record``."""
+    data = _recorded(results / "literature-error.json")
+    if data is None:
+        return ["## Literature with gaps against exact figures (issue 45, target 2)", "",
+                "No run is recorded in `benchmarks/results/literature-error.json` yet: "
+                "`python -m benchmarks.literature_error --record` records one.", ""]
+    head, *rest = data["markdown"]
+    return [head, "", f"Recorded {data['date']} at commit `{data['commit']}` "
+            f"({data['seconds'] / 60:.1f} min).", *rest, ""]
 
 
 def clue_section(results: Path = RESULTS) -> list[str]:
@@ -132,8 +146,8 @@ def render(results: Path = RESULTS) -> str:
     for t in targets["targets"]:
         out.append(f"| {_cell(t['target'])} | {_cell(t['measured'])} | **{_cell(t['verdict'])}** "
                    f"| `{_cell(t['command'])}` | `{t['commit']}`, {t['date']} |")
-    out += [""] + waits_section(results) + staged_section(results) + missed_section(results) \
-        + clue_section(results)
+    out += [""] + waits_section(results) + staged_section(results) \
+        + literature_error_section(results) + missed_section(results) + clue_section(results)
     out += ["## The latest recorded `python -m benchmarks.run`", ""]
     if run is None:
         out.append("No run is recorded in `benchmarks/results/run.json` yet: a full "

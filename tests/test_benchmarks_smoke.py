@@ -96,6 +96,24 @@ def test_tiny_benchmark_run_recorded_and_reported(capsys, tmp_path):
         assert t["target"].replace("|", "\\|") in text and t["commit"] in text
 
 
+def test_literature_error_measures_against_every_course(capsys, tmp_path):
+    """The Literature-with-gaps benchmark counts every course for its reference, and the
+    figures exact now equal it; the forced chain's error is measured against it; the
+    report renders the recorded run."""
+    import json
+
+    from benchmarks import literature_error, report
+
+    literature_error.main(["--quick", "--record", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert "| 4 | 4 |" in out and "| chain forced | 0/4 |" in out
+    assert "largest difference from the reference: 0.0e+00" in out
+    recorded = json.loads((tmp_path / "literature-error.json").read_text())
+    assert "\n".join(recorded["markdown"]).strip() == out.strip()
+    text = "\n".join(report.literature_error_section(tmp_path))
+    assert "against exact figures" in text and recorded["commit"] in text
+
+
 def test_docs_benchmarks_is_the_report_of_the_recorded_results():
     """docs/benchmarks.md is generated: ``python -m benchmarks.run --report`` after a change
     to benchmarks/results/."""
