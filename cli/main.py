@@ -79,6 +79,7 @@ def unraisable(hook_args) -> None:
     a command that ends first ends as interrupted, :func:`end`); anything else is printed
     as Python does."""
     import threading
+    import time
 
     if issubclass(hook_args.exc_type, KeyboardInterrupt):
         signum = _signal.SIGINT
@@ -89,9 +90,17 @@ def unraisable(hook_args) -> None:
         sys.__unraisablehook__(hook_args)
         return
     _dropped.append(signum)
-    again = threading.Timer(0.001, os.kill, (os.getpid(), signum))
-    again.daemon = True
-    again.start()
+    # sent only once this hook has started the thread (a signal raised while the hook still
+    # waits for the thread to start would be dropped inside the hook), and a moment later
+    started = threading.Event()
+
+    def send() -> None:
+        started.wait()
+        time.sleep(0.01)
+        os.kill(os.getpid(), signum)
+
+    threading.Thread(target=send, daemon=True).start()
+    started.set()
 
 
 #: the signals :func:`unraisable` sends again (until one is handled)
