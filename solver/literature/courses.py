@@ -112,21 +112,32 @@ def parts(record, i: int) -> tuple[str, tuple, tuple, tuple]:
     """What line ``i``'s course may fill in: (asker, opponents, cards, answers); a part the
     recorder saw has one value.  Cards are those of the half-suits open at that line (the
     engine refuses the others anyway)."""
+    return all_parts(record, [i])[0]
+
+
+def all_parts(record, lines) -> list[tuple[str, tuple, tuple, tuple]]:
+    """:func:`parts` of each of ``lines`` (in order), from one replay of the record."""
     from solver.literature.table import table_of
 
     t = table_of(record.header)
-    ev = record.statements[i].event
     answers = ("yes", "no", "surrendered") if t.options.own_card_ask == "surrender" \
         else ("yes", "no")
-    if isinstance(ev, UnheardAnswer):
-        return ev.asker, (ev.target,), (ev.card,), answers
-    play = Play.of(record, upto=i)
-    open_ = set(play.open_halves())
-    cards = tuple(c for h in t.halves if h.name in open_ for c in dict.fromkeys(h.cards))
-    if isinstance(ev, UnheardCard):
-        return ev.asker, (ev.target,), cards, (ev.answer,)
-    a = ev.player
-    return a, tuple(q for q in t.players if t.opponents(a, q)), cards, answers
+    play, done, out = Play(t), 0, []
+    for i in lines:
+        ev = record.statements[i].event
+        if isinstance(ev, UnheardAnswer):
+            out.append((ev.asker, (ev.target,), (ev.card,), answers))
+            continue
+        play.run(record.statements[done:i])       # up to the line, the line not included
+        done = i
+        open_ = set(play.open_halves())
+        cards = tuple(c for h in t.halves if h.name in open_ for c in dict.fromkeys(h.cards))
+        if isinstance(ev, UnheardCard):
+            out.append((ev.asker, (ev.target,), cards, (ev.answer,)))
+        else:
+            a = ev.player
+            out.append((a, tuple(q for q in t.players if t.opponents(a, q)), cards, answers))
+    return out
 
 
 def course_record(record, lines, value):
@@ -178,7 +189,7 @@ def exact_courses(record, view, max_states=MAX_STATES, time_budget=TIME_BUDGET,
     if answers_only and any(not isinstance(record.statements[i].event, UnheardAnswer)
                             for i in lines):
         return None
-    ps = ps or [parts(record, i) for i in lines]
+    ps = ps or all_parts(record, lines)
     # the rules seldom refuse a card asked for: lines whose card is unseen give about the
     # product of their cards' numbers of courses, too many to follow when it is far above
     # COURSES (two such lines while two half-suits are open: 144)
@@ -213,7 +224,7 @@ def rule_courses(record, lines, ps=None, most: int | None = None,
     course's whole replay: the same verdict)."""
     most = COURSES if most is None else most
     work = ENGINE_WORK if work is None else work
-    ps = ps or [parts(record, i) for i in lines]
+    ps = ps or all_parts(record, lines)
     sts = record.statements
     out: list[tuple] = []
     spent = 0
@@ -255,7 +266,7 @@ def figures(record, view, vm: ViewModel, max_states=MAX_STATES, time_budget=TIME
     lines = unseen_lines(record)
     if not lines:
         return None
-    ps = [parts(record, i) for i in lines]
+    ps = all_parts(record, lines)
     branches = exact_courses(record, view, max_states, time_budget, ps=ps)
     if branches:
         W = sum(pr.total for _, pr in branches)
