@@ -472,3 +472,28 @@ def test_unseen_questions_get_an_error_bar_and_logical_certainties():
         if len(vm.table.card_keys[vm.table.key_card[k]]) == 1:
             assert set(a.cards[card]) == poss, card
             assert (a.cards[card].get(next(iter(poss))) == 1.0) == (len(poss) == 1), card
+
+
+@pytest.mark.parametrize("players,seed,cut", [(6, 0, 60), (6, 1, 30), (8, 0, 30)])
+def test_whether_a_team_may_hold_a_half_suit_is_decided_together_as_one_by_one(
+        players, seed, cut):
+    """HistoryModel.possible_all_in (one search for a history with one of the groups not yet
+    found, one proof for the impossible ones) gives, for every open half-suit and team,
+    what possible_with gives for each alone (fails if a history found for one group were
+    taken for another, or the last proof dropped a possible one)."""
+    from solver.literature.simulate import simulate
+
+    rec = simulate(players, (), seed, miss=0.3).prefix(cut)
+    vm = build(rec, rec.header.me)
+    assert vm.history
+    groups = []
+    for h in vm.play.open_halves():
+        free = [k for k in vm.play.keys_of_half(h) if k not in vm.fixed]
+        groups += [(free, team) for team in vm.table.teams if free]
+    alone = []
+    for free, team in groups:
+        def add(b, final, free=free, team=team):
+            b.cons([final[k, p] for k in free for p in team], len(free), len(free), None)
+        alone.append(vm.model.possible_with(add))
+    assert True in alone and False in alone
+    assert vm.model.possible_all_in(groups) == alone

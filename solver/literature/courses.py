@@ -423,18 +423,25 @@ def _chain(record, view, vm, lines, ps, max_states, time_budget, seed) -> Mix | 
     err = max(err, wilson_halfwidth(0.5, moves + 1))
     # 0 and 1 only from the certainties: a team event no visited course allows is checked
     # by the history model; one that every visited course has is not thereby certain
-    from solver.literature.inference import _history_team
-
     hprobs = replace(probs, possible=bb.possible)
+    unvisited = []                  # (key, free cards, team) no visited course allows
     for (h, ti), p in list(pteam.items()):
         team = vm.table.teams[ti]
         d, free = _decided(vm, hprobs, vm.play.keys_of_half(h), team)
         if d is not None:
             pteam[h, ti] = d
         elif p <= 0.0:
-            impossible = _history_team(vm, free, team) == (0.0, True)
-            pteam[h, ti] = 0.0 if impossible else 1e-6
+            unvisited.append(((h, ti), free, team))
         else:
             pteam[h, ti] = min(max(p, 1e-6), 1 - 1e-6)
+    if unvisited:                   # a witness history has it, or CP-SAT says whether one can
+        samples = vm.model.samples
+        seen = [any(all(d.get(k) in team for k in free) for d in samples)
+                for _, free, team in unvisited]
+        ask = [u for u, s in zip(unvisited, seen) if not s]
+        possible = dict(zip([u[0] for u in ask],
+                            vm.model.possible_all_in([(free, team) for _, free, team in ask])))
+        for key, _, _ in unvisited:
+            pteam[key] = 1e-6 if possible.get(key, True) else 0.0
     probs = replace(probs, exact=False, error=err, method="course chain")
     return Mix(probs, pteam, False, max(err, pt_err), len(counts))

@@ -1384,6 +1384,44 @@ class HistoryModel:
             raise BudgetError("CP-SAT could not decide in time")
         return st in (cp_model.OPTIMAL, cp_model.FEASIBLE)
 
+    def possible_all_in(self, groups) -> list[bool]:
+        """For each ``(keys, players)`` of ``groups``, whether some consistent history ends
+        with every one of ``keys`` at one of ``players`` (a team holding a half-suit).  One
+        search for a history with at least one of those not yet found, again until none is
+        left: the impossible ones share one proof, where :meth:`possible_with` proves each."""
+        b0, final0 = self._built()
+        out = [False] * len(groups)
+        left = []
+        for e, (keys, players) in enumerate(groups):
+            terms = [final0[k, p] for k in keys for p in players]
+            if all(_const(t) for t in terms):   # decided by the record alone
+                out[e] = sum(terms) == len(keys)
+            else:
+                left.append(e)
+        while left:
+            b = _Copy(b0.m.clone())
+            final = {x: (v if _const(v) else b.m.get_bool_var_from_proto_index(v.Index()))
+                     for x, v in final0.items()}
+            terms = {e: [final[k, p] for k in groups[e][0] for p in groups[e][1]] for e in left}
+            lits = []
+            for e in left:
+                z = b.m.new_bool_var(f"all_in_{e}")
+                b.m.add(sum(terms[e]) == len(groups[e][0])).only_enforce_if(z)
+                lits.append(z)
+            b.m.add_bool_or(lits)
+            solver = self._solver(30.0)
+            st = solver.Solve(b.m)
+            if st == cp_model.UNKNOWN:
+                raise BudgetError("CP-SAT could not decide in time")
+            if st not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+                break                   # none of those left: every one impossible
+            for e in left:              # every group the history found has, not only its own
+                if sum(t if _const(t) else solver.Value(t) for t in terms[e]) \
+                        == len(groups[e][0]):
+                    out[e] = True
+            left = [e for e in left if not out[e]]
+        return out
+
     # ----- explanations ------------------------------------------------------------------------
     def _feasible(self, only, extra=None) -> bool:
         b, _ = self.build(False, extra, set(only))
