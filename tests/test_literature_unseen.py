@@ -477,7 +477,7 @@ def test_unseen_questions_get_an_error_bar_and_logical_certainties():
 @pytest.mark.parametrize("players,seed,cut", [(6, 0, 60), (6, 1, 30), (8, 0, 30)])
 def test_whether_a_team_may_hold_a_half_suit_is_decided_together_as_one_by_one(
         players, seed, cut):
-    """HistoryModel.possible_all_in (one search for a history with one of the groups not yet
+    """HistoryModel.possible_each (one search for a history with one of the groups not yet
     found, one proof for the impossible ones) gives, for every open half-suit and team,
     what possible_with gives for each alone (fails if a history found for one group were
     taken for another, or the last proof dropped a possible one)."""
@@ -496,4 +496,9 @@ def test_whether_a_team_may_hold_a_half_suit_is_decided_together_as_one_by_one(
             b.cons([final[k, p] for k in free for p in team], len(free), len(free), None)
         alone.append(vm.model.possible_with(add))
     assert True in alone and False in alone
-    assert vm.model.possible_all_in(groups) == alone
+
+    def each(free, team):
+        return lambda b, final, lit: b.cons([final[k, p] for k in free for p in team],
+                                            len(free), len(free), None, also=(lit,))
+
+    assert vm.model.possible_each([each(*g) for g in groups]) == alone

@@ -434,14 +434,11 @@ def _chain(record, view, vm, lines, ps, max_states, time_budget, seed) -> Mix | 
             unvisited.append(((h, ti), free, team))
         else:
             pteam[h, ti] = min(max(p, 1e-6), 1 - 1e-6)
-    if unvisited:                   # a witness history has it, or CP-SAT says whether one can
-        samples = vm.model.samples
-        seen = [any(all(d.get(k) in team for k in free) for d in samples)
-                for _, free, team in unvisited]
-        ask = [u for u, s in zip(unvisited, seen) if not s]
-        possible = dict(zip([u[0] for u in ask],
-                            vm.model.possible_all_in([(free, team) for _, free, team in ask])))
-        for key, _, _ in unvisited:
-            pteam[key] = 1e-6 if possible.get(key, True) else 0.0
+    from solver.literature.inference import _history_teams
+
+    # a witness history has it, or CP-SAT says whether one can (one proof for all)
+    for (key, _, _), (p, exact) in zip(unvisited, _history_teams(
+            vm, [(free, team) for _, free, team in unvisited])):
+        pteam[key] = 0.0 if (p, exact) == (0.0, True) else 1e-6
     probs = replace(probs, exact=False, error=err, method="course chain")
     return Mix(probs, pteam, False, max(err, pt_err), len(counts))

@@ -67,6 +67,10 @@ PROOF_STEP = 0.1
 #: (:meth:`HistoryModel.one_history`), before a search without it: a safety net (one
 #: that needs more would not be quicker from scratch)
 HINTED_STEP = 0.5
+#: deterministic seconds of a search of :meth:`HistoryModel.possible_each` for a history
+#: with one of several ends (the team events no course of the chain allowed): past it, each
+#: is proved alone (a disjunction of sums can be far harder to refute than each sum)
+EACH_LIMIT = 0.5
 #: the histories of a statement whose ends the next statement's stage 1 follows
 #: (:meth:`_Build.extension`; :func:`_covering` chooses them)
 KEPT_ENDS = 24
@@ -1384,41 +1388,36 @@ class HistoryModel:
             raise BudgetError("CP-SAT could not decide in time")
         return st in (cp_model.OPTIMAL, cp_model.FEASIBLE)
 
-    def possible_all_in(self, groups) -> list[bool]:
-        """For each ``(keys, players)`` of ``groups``, whether some consistent history ends
-        with every one of ``keys`` at one of ``players`` (a team holding a half-suit).  One
-        search for a history with at least one of those not yet found, again until none is
-        left: the impossible ones share one proof, where :meth:`possible_with` proves each."""
+    def possible_each(self, requires) -> list[bool]:
+        """For each of ``requires`` (``require(b, final, lit)`` adds constraints that hold
+        when ``lit`` does), whether some consistent history ends with it.  One search for a
+        history with at least one of those not yet found, again until none is left: the
+        impossible ones share one proof, where :meth:`possible_with` proves each (and does,
+        when that search is not settled within :data:`EACH_LIMIT`)."""
+        if not requires:
+            return []
         b0, final0 = self._built()
-        out = [False] * len(groups)
-        left = []
-        for e, (keys, players) in enumerate(groups):
-            terms = [final0[k, p] for k in keys for p in players]
-            if all(_const(t) for t in terms):   # decided by the record alone
-                out[e] = sum(terms) == len(keys)
-            else:
-                left.append(e)
+        out = [False] * len(requires)
+        left = list(range(len(requires)))
         while left:
             b = _Copy(b0.m.clone())
             final = {x: (v if _const(v) else b.m.get_bool_var_from_proto_index(v.Index()))
                      for x, v in final0.items()}
-            terms = {e: [final[k, p] for k in groups[e][0] for p in groups[e][1]] for e in left}
-            lits = []
+            lits = {}
             for e in left:
-                z = b.m.new_bool_var(f"all_in_{e}")
-                b.m.add(sum(terms[e]) == len(groups[e][0])).only_enforce_if(z)
-                lits.append(z)
-            b.m.add_bool_or(lits)
-            solver = self._solver(30.0)
+                lits[e] = b.m.NewBoolVar(f"each{e}")
+                requires[e](b, final, lits[e])
+            b.m.AddBoolOr(list(lits.values()))
+            solver = self._solver(30.0, deterministic=EACH_LIMIT)
             st = solver.Solve(b.m)
-            if st == cp_model.UNKNOWN:
-                raise BudgetError("CP-SAT could not decide in time")
+            if st == cp_model.UNKNOWN:  # a disjunction CP-SAT cannot settle: one by one
+                for e in left:
+                    out[e] = self.possible_with(lambda b, f, e=e: requires[e](b, f, 1))
+                break
             if st not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
                 break                   # none of those left: every one impossible
-            for e in left:              # every group the history found has, not only its own
-                if sum(t if _const(t) else solver.Value(t) for t in terms[e]) \
-                        == len(groups[e][0]):
-                    out[e] = True
+            for e in left:
+                out[e] = bool(solver.Value(lits[e]))
             left = [e for e in left if not out[e]]
         return out
 

@@ -373,16 +373,30 @@ def _history_ratio(vm: ViewModel, require: dict[str, list[tuple[list, int]]]):
 
 def _history_team(vm: ViewModel, free, team):
     """P(all of ``free`` in ``team``) for a record with unseen events (see above)."""
+    return _history_teams(vm, [(free, team)])[0]
+
+
+def _history_teams(vm: ViewModel, groups) -> list[tuple[float, bool]]:
+    """:func:`_history_team` of each ``(free, team)`` of ``groups``: the share of the witness
+    histories; 0 (exact) where none has it and CP-SAT proves no history can (one proof for
+    all of them, :meth:`~solver.literature.history.HistoryModel.possible_each`)."""
     m = vm.model
 
-    def add(b, final):
-        b.cons([final[k, p] for k in free for p in team], len(free), len(free), None)
+    def require(free, team):
+        return lambda b, final, lit: b.cons([final[k, p] for k in free for p in team],
+                                            len(free), len(free), None, also=(lit,))
 
-    hits = sum(1 for d in m.samples if all(d.get(k) in team for k in free))
-    if not hits and not m.possible_with(add):
-        return 0.0, True
-    p = hits / max(len(m.samples), 1)
-    return min(max(p, 1e-6), 1 - 1e-6), False
+    hits = [sum(1 for d in m.samples if all(d.get(k) in team for k in free))
+            for free, team in groups]
+    unseen = [g for g, h in zip(groups, hits) if not h]
+    possible = iter(m.possible_each([require(*g) for g in unseen]))
+    out = []
+    for h in hits:
+        if not h and not next(possible):
+            out.append((0.0, True))
+        else:
+            out.append((min(max(h / max(len(m.samples), 1), 1e-6), 1 - 1e-6), False))
+    return out
 
 
 def joint(vm: ViewModel, probs: Probabilities, require: dict[str, list[tuple[list, int]]],
@@ -523,8 +537,9 @@ def team_probabilities(vm: ViewModel, probs: Probabilities, max_states=MAX_STATE
     if not todo:
         return out, True, 0.0
     if vm.history:
-        for h, ti, free in todo:
-            out[h, ti] = _history_team(vm, free, t.teams[ti])[0]
+        for (h, ti, _), (p, _) in zip(todo, _history_teams(
+                vm, [(free, t.teams[ti]) for _, ti, free in todo])):
+            out[h, ti] = p
         return out, False, 0.5
     if rows is None and probs.exact:
         # every team chance at once, exactly, from one programme whose classes keep the
