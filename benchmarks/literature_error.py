@@ -2,9 +2,9 @@
 ``python -m benchmarks.literature_error [--quick] [--record [DIR]]``.
 
 The states: simulated lossy records (``simulate(players, (), seed, miss=0.2)``: one
-observation in five missed) of 4 and 6 players, seeds from ``--seed``, each cut after
-every statement whose record has unseen lines and at most ``--most`` courses that the
-public rules allow (``solver.literature.courses.rule_courses``), at most two cuts per
+observation in five missed) of 4 and 6 players, seeds from ``--seed``, each cut before
+one of its unseen lines where the unseen lines before it allow 2 to ``--most`` courses
+by the public rules (``solver.literature.courses.rule_courses``), at most two cuts per
 record, seen by the recorder.  On each state:
 
 * **now**: the figures as ``analyze`` computes them (``courses.figures``): exact from the
@@ -37,20 +37,29 @@ from benchmarks.common import fmt_s, machine, median, p95, print_machine, record
 
 
 def states(players: int, seeds, most: int, per_record: int = 2):
-    """(seed, cut, record) of the lossy states whose courses the reference can count."""
+    """(seed, cut, record) of the lossy states whose courses the reference can count: cut
+    just before each unseen line after the first (every seen statement after the unseen
+    ones before it), while the unseen cards multiply to at most ``2 * most`` (the rules
+    seldom refuse a card: past that the courses are too many), the rules allowing 2 to
+    ``most`` courses; at most ``per_record`` cuts of a record, spread over those found."""
+    import math
+
     from solver.literature import courses
     from solver.literature.simulate import simulate
 
     out = []
     for seed in seeds:
         rec = simulate(players, (), seed, miss=0.2)
+        every = courses.unseen_lines(rec)
         cuts = []
-        for k in range(len(rec.statements), 0, -1):
+        for j in range(1, len(every) + 1):
+            k = every[j] if j < len(every) else len(rec.statements)
             p = rec.prefix(k)
-            lines = courses.unseen_lines(p)
-            if not lines:
-                continue
-            found = courses.rule_courses(p, lines, None, most=most, work=20 * most)
+            lines = every[:j]
+            ps = courses.all_parts(p, lines)
+            if math.prod(len(x[2]) for x in ps) > 2 * most:
+                break
+            found = courses.rule_courses(p, lines, ps, most=most, work=20 * most)
             if found is not None and len(found) > 1:
                 cuts.append(k)
         for k in cuts[::max(1, len(cuts) // per_record)][:per_record]:
