@@ -56,7 +56,7 @@ def states(players: int, seeds, most: int, per_record: int = 2):
             k = every[j] if j < len(every) else len(rec.statements)
             p = rec.prefix(k)
             lines = every[:j]
-            ps = courses.all_parts(p, lines)
+            ps = courses.parts(p, lines)
             if math.prod(len(x[2]) for x in ps) > 2 * most:
                 break
             found = courses.rule_courses(p, lines, ps, most=most, work=20 * most)

@@ -16,7 +16,7 @@ from solver.literature.simulate import simulate
 def _brute(rec, lines):
     """Every combination of the lines' parts whose whole course record the engine accepts,
     in the same order (the product of the parts)."""
-    ps = [courses.parts(rec, i) for i in lines]
+    ps = courses.parts(rec, lines)
     out = []
     for v in itertools.product(*(itertools.product(p[1], p[2], p[3]) for p in ps)):
         try:
@@ -27,14 +27,18 @@ def _brute(rec, lines):
     return out
 
 
+def _raw(rec, lines) -> int:
+    """The combinations of the unseen lines' parts, allowed by the rules or not."""
+    return math.prod(len(p[1]) * len(p[2]) * len(p[3]) for p in courses.parts(rec, lines))
+
+
 def _states(players, seeds, most_raw):
     for seed in seeds:
         rec = simulate(players, (), seed, miss=0.3)
         for k in range(5, len(rec.statements) + 1, 4):
             p = rec.prefix(k)
             lines = courses.unseen_lines(p)
-            if lines and math.prod(courses._size(courses.parts(p, i))
-                                   for i in lines) <= most_raw:
+            if lines and _raw(p, lines) <= most_raw:
                 yield seed, k, p, lines
 
 
@@ -76,7 +80,7 @@ def test_a_record_with_many_raw_combinations_but_few_courses_is_exact():
     rec = simulate(6, (), 5, miss=0.2).prefix(18)
     me = rec.header.me
     lines = courses.unseen_lines(rec)
-    raw = math.prod(courses._size(courses.parts(rec, i)) for i in lines)
+    raw = _raw(rec, lines)
     assert raw > 64
     found = courses.rule_courses(rec, lines)
     assert found is not None and len(found) < raw
@@ -86,7 +90,7 @@ def test_a_record_with_many_raw_combinations_but_few_courses_is_exact():
     weighted = {}
     total = 0
     for v in itertools.product(*(itertools.product(p[1], p[2], p[3])
-                                 for p in (courses.parts(rec, i) for i in lines))):
+                                 for p in courses.parts(rec, lines))):
         r = courses._count(courses.course_record(rec, lines, v), me, courses.MAX_STATES,
                            courses.TIME_BUDGET)
         if r is None:

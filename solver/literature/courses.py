@@ -108,15 +108,10 @@ def unseen_lines(record) -> list[int]:
     return [i for i, s in enumerate(record.statements) if isinstance(s.event, UNSEEN)]
 
 
-def parts(record, i: int) -> tuple[str, tuple, tuple, tuple]:
-    """What line ``i``'s course may fill in: (asker, opponents, cards, answers); a part the
-    recorder saw has one value.  Cards are those of the half-suits open at that line (the
-    engine refuses the others anyway)."""
-    return all_parts(record, [i])[0]
-
-
-def all_parts(record, lines) -> list[tuple[str, tuple, tuple, tuple]]:
-    """:func:`parts` of each of ``lines`` (in order), from one replay of the record."""
+def parts(record, lines) -> list[tuple[str, tuple, tuple, tuple]]:
+    """What each of the unseen ``lines`` (in order) may fill in: (asker, opponents, cards,
+    answers); a part the recorder saw has one value.  Cards are those of the half-suits open
+    at that line (the engine refuses the others anyway).  One replay of the record."""
     from solver.literature.table import table_of
 
     t = table_of(record.header)
@@ -172,10 +167,6 @@ def _count(record, view, max_states, time_budget):
     return (vb, pr) if pr.total else None
 
 
-def _size(ps) -> int:
-    return len(ps[1]) * len(ps[2]) * len(ps[3])
-
-
 def exact_courses(record, view, max_states=MAX_STATES, time_budget=TIME_BUDGET,
                   answers_only: bool = False, ps=None):
     """Every consistent course of the record, counted: ``[(view model, Probabilities)]``;
@@ -189,10 +180,10 @@ def exact_courses(record, view, max_states=MAX_STATES, time_budget=TIME_BUDGET,
     if answers_only and any(not isinstance(record.statements[i].event, UnheardAnswer)
                             for i in lines):
         return None
-    ps = ps or all_parts(record, lines)
+    ps = ps or parts(record, lines)
     # the rules seldom refuse a card asked for: lines whose card is unseen give about the
     # product of their cards' numbers of courses, too many to follow when it is far above
-    # COURSES (two such lines while two half-suits are open: 144)
+    # COURSES (two such lines while six half-suits are open: 36 x 36)
     if math.prod(len(p[2]) for p in ps) > CARD_FACTOR * COURSES:
         return None
     values = rule_courses(record, lines, ps)
@@ -224,7 +215,7 @@ def rule_courses(record, lines, ps=None, most: int | None = None,
     course's whole replay: the same verdict)."""
     most = COURSES if most is None else most
     work = ENGINE_WORK if work is None else work
-    ps = ps or all_parts(record, lines)
+    ps = ps or parts(record, lines)
     sts = record.statements
     out: list[tuple] = []
     spent = 0
@@ -266,7 +257,7 @@ def figures(record, view, vm: ViewModel, max_states=MAX_STATES, time_budget=TIME
     lines = unseen_lines(record)
     if not lines:
         return None
-    ps = all_parts(record, lines)
+    ps = parts(record, lines)
     branches = exact_courses(record, view, max_states, time_budget, ps=ps)
     if branches:
         W = sum(pr.total for _, pr in branches)
