@@ -234,3 +234,21 @@ def test_leads_after_a_first_part_reads_only(tmp_path):
     assert path.read_bytes() == before
     remote = client(path, remote=True)
     assert remote.get("/leads", params={"after": "Cleo leads 4S"}).status_code == 403
+
+
+def test_hands_penalty_cards_offer_the_copies_the_engine_allows():
+    """The copies a penalty's cards offer are the engine's (solver.hand.regime.copies_in_play):
+    in a round record the indicator turned up is out of play (A1), so one copy of it;
+    under wild-mode=no-jokers no joker (HR-46). A second count of the deck here offered
+    two of the indicator, which the log then refused (HR-2)."""
+    from solver.records import parse_record, read_record
+    from web.hand import lead_data
+
+    rec = read_record(str(ROOT / "samples/hand/round-midway-ana.txt"))
+    got = lead_data(rec)
+    assert got["indicator"] == "4H" and got["copies"]["4H"] == 1
+    assert got["copies"]["5H"] == 2 and got["copies"]["Jk"] == 2
+    sheet = parse_record("game: hand\nplayers: Ana Ben Cleo\nvariant: wild-mode=no-jokers\n"
+                         "round 1 dealer Ben indicator 7C: Ana out partial; Ben 5H, Cleo no-meld\n")
+    got = lead_data(sheet)
+    assert "Jk" not in got["copies"] and got["copies"]["7C"] == 2

@@ -8,14 +8,16 @@ from typing import Any
 def lead_data(record) -> dict[str, Any]:
     """``round N: ...``: the next round, the partners left out of the penalties, the Full
     Hand bonuses and ``stock`` the variant allows (HR-37..HR-42, HR-57, HR-59); for a
-    penalty given as the cards left (HR-38): the cards in play and their copies (two
-    packs, HR-2; no jokers under ``wild-mode=no-jokers``, HR-46), the cards that count by
+    penalty given as the cards left (HR-38): the cards in play and their copies
+    (:func:`~solver.hand.regime.copies_in_play`: HR-2, HR-46, A1), the cards that count by
     the round's wilds (aces and jokers: then ``round N indicator C:``, unless
     ``wild-mode=jokers-only``), and in a round record the indicator turned up and the
     hands the record gives whole at its end (``left``)."""
+    from solver.cards import Card
     from solver.hand.analysis import score_sheet
     from solver.hand.engine import is_round_record, play, team_pairs
     from solver.hand.options import HandOptions
+    from solver.hand.regime import copies_in_play
     from solver.session import vocabulary
 
     o = HandOptions.of(record.header)
@@ -26,17 +28,18 @@ def lead_data(record) -> dict[str, Any]:
                                      ("two-wilds", o.bonus_two_wilds),
                                      ("colour", o.bonus_colour),
                                      ("suit", o.bonus_suit)) if on]
-    cards = [c for c in vocabulary(record).cards
-             if c != "Jk" or o.wild_mode != "no-jokers"]
     indicator, left = None, {}
     if is_round_record(record):
         s = play(record)
-        indicator = repr(s.indicator) if s.indicator is not None else None
+        indicator = s.indicator
         left = {p: [repr(c) for c in st.hand()] for p, st in s.players.items()
                 if not st.unknown and st.known}
+    copies = {c: n for c in vocabulary(record).cards
+              if (n := copies_in_play(Card.parse(c), o, indicator))}
+    cards = list(copies)
     return {"round": score_sheet(record).next_round, "partner": partner,
             "bonuses": bonuses, "stock": o.stock_end == "penalties",
-            "copies": {c: 2 for c in cards},
+            "copies": copies,
             "by_wilds": [] if o.wild_mode == "jokers-only" else
             [c for c in cards if c == "Jk" or c.startswith("A")],
-            "indicator": indicator, "left": left}
+            "indicator": repr(indicator) if indicator is not None else None, "left": left}

@@ -66,12 +66,24 @@ class Regime:
 
     def copies(self, card: Card, options: HandOptions) -> int:
         """How many copies of ``card`` can be in play (HR-2; the indicator is out, A1)."""
-        if card.is_joker:
-            return 2 if self.jokers_in_play else 0
-        n = 2
-        if self.indicator is not None and card == self.indicator and not options.indicator_in_play:
-            n -= 1
-        return n
+        return copies_in_play(card, options, self.indicator)
+
+
+def copies_in_play(card: Card, options: HandOptions, indicator: Card | None = None) -> int:
+    """How many copies of ``card`` can be in play: two packs and two jokers (HR-2), no
+    jokers under ``wild-mode=no-jokers`` (HR-46), one less of the indicator when it is
+    known and out of play (A1).
+
+    >>> copies_in_play(Card.parse("Jk"), HandOptions(wild_mode="no-jokers")), copies_in_play(
+    ...     Card.parse("7C"), HandOptions(), Card.parse("7C"))
+    (0, 1)
+    """
+    if card.is_joker:
+        return 0 if options.wild_mode == "no-jokers" else 2
+    n = 2
+    if indicator is not None and card == indicator and not options.indicator_in_play:
+        n -= 1
+    return n
 
 
 def make_regime(indicator: Card | None, options: HandOptions | None = None) -> Regime:
