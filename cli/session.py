@@ -918,8 +918,18 @@ def _interactive_lines(session: Session, colour: bool, screen: Screen | None = N
             before = document.text_before_cursor
             word = re.search(r"[^\s,;:]*$", before).group(0)
             meta = session.completion_meta(before)      # 'edit N': the line's text
-            for w in session.complete(before):
+            for w in session.complete(before) + screen_words(before):
                 yield Completion(w, start_position=-len(word), display_meta=meta.get(w))
+
+    def screen_words(before: str) -> list[str]:
+        """The screen's own commands as a first word: 'history', and 'more' while the
+        sheet is taller than the screen (after the session's: a name that starts the
+        same comes first)."""
+        if screen is None or before != before.lstrip() or " " in before:
+            return []
+        own = ["more"] if screen.shown is not None else []
+        return [w for w in (*own, "history") if w.startswith(before.lower())
+                and w not in session.complete(before)]
 
     keys = KeyBindings()
 

@@ -122,6 +122,29 @@ def test_clue_at_40x20_pgup_and_more(tmp_path):
 
 
 @tmux
+def test_tab_completes_more_while_the_sheet_scrolls(tmp_path):
+    """'more' is a word of the screen, not of the record: Tab offers it (and 'history')
+    as a first word while the sheet is taller than the screen, and Enter takes it."""
+    path = sample(tmp_path, "four-players-ana.txt")
+    t = Sized(path, 40, 20, "--no-hint")
+    try:
+        first = marker(t.wait(settled("four-players-ana.txt: clue"), "the first screen"))
+        assert first is not None and first[0] == 1
+        t._tmux("send-keys", "-l", "mo")
+        t._tmux("send-keys", "Tab")
+        t.wait(lambda r: r[-1].rstrip() == "sleuth> more", "Tab: 'more'")
+        t._tmux("send-keys", "Enter")
+        rows = t.wait(lambda r: prompt_ready(r) and marker(r) not in (None, first),
+                      "the next rows")
+        assert first[0] < marker(rows)[0] <= first[1] + 1, rows
+        t._tmux("send-keys", "-l", "hist")
+        t._tmux("send-keys", "Tab")
+        t.wait(lambda r: r[-1].rstrip() == "sleuth> history", "Tab: 'history'")
+    finally:
+        t.close()
+
+
+@tmux
 def test_clue_at_60x24_shows_every_cards_row(tmp_path):
     path, shown = paged(tmp_path, "five-players-face-up.txt", 60, 24)
     assert_every_row_reachable(shown, expected(path, 60))
