@@ -53,11 +53,17 @@ def _notes(stage) -> str:
 
 def render_analysis(a) -> str:
     """The analysis of a Mysterium record as text tables, every line within 80 columns."""
+    return wrapped(_render_analysis(a))
+
+
+def wrapped(text: str, width: int = 79) -> str:
+    """Each line of ``text`` longer than ``width`` wrapped, its rows after the first
+    indented four."""
     import textwrap
 
-    return "\n".join(w for ln in _render_analysis(a).split("\n")
-                     for w in (textwrap.wrap(ln, 79, subsequent_indent="    ")
-                               if len(ln) > 79 else [ln]))
+    return "\n".join(w for ln in text.split("\n")
+                     for w in (textwrap.wrap(ln, width, subsequent_indent="    ")
+                               if len(ln) > width else [ln]))
 
 
 def _render_analysis(a) -> str:

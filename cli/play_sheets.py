@@ -1,9 +1,15 @@
 """Short sheets for ``play``'s one screen (cli.session.Screen) of the games whose CLI module
 has none (Twenty-Two, Mysterium, Hand): what a player needs at the table within an 80x24
-terminal, the rest on request (``sheet`` shows the whole analysis)."""
+terminal, the rest on request (``sheet`` shows the whole analysis); and every short sheet's
+tables on a narrower screen (:func:`narrow_tables`)."""
 from __future__ import annotations
 
+import re
+
 from tabulate import tabulate
+
+#: tabulate's ruler under a table's heading (its "simple" layout): the columns' extents
+RULER = re.compile(r" *-+( +-+)*")
 
 #: the legal plays a short Twenty-Two sheet lists, safest first
 PLAYS_SHOWN = 5
@@ -49,19 +55,21 @@ def twenty_two(a) -> str:
     return "\n".join(lines)
 
 
-def mysterium(a) -> str:
+def mysterium(a, width: int = 79) -> str:
     """Mysterium: the table now (the hour, whether the psychics can still win), each
     psychic's current stage with its candidates and the clock (guesses needed against
     guesses left, D3), the guesses waiting for the revelation, the visions; from the
-    epilogue on, the epilogue and the verdict as the whole sheet says them."""
-    from cli.mysterium import _candidates, _notes, render_analysis
+    epilogue on, the epilogue and the verdict as the whole sheet says them.  Within
+    ``width`` columns: its tables by :func:`narrow_tables`, then its lines wrapped."""
+    from cli.mysterium import _candidates, _notes, _render_analysis, wrapped
 
-    full = render_analysis(a)
+    full = _render_analysis(a)
     head, _, rest = full.partition("\n\n")
     lines = [head]
     if a.count is not None:             # the epilogue: the groups, votes and verdict
         at = full.find("\nEpilogue (D6")
-        return "\n".join(lines + ([full[at + 1:]] if at >= 0 else []))
+        lines += [full[at + 1:]] if at >= 0 else []
+        return wrapped(narrow_tables("\n".join(lines), width), width)
     rows = []
     for p in a.psychics:
         st = p.stages.get(p.stage)
@@ -81,25 +89,23 @@ def mysterium(a) -> str:
     for p in a.psychics:
         if p.pending:
             lines.append(f"{p.name}'s guess {p.pending['card']} waits for the revelation")
-    visions = rest[rest.find("Visions (D4)"):].split("\n")     # the line and its wrap
-    lines += visions[:1] + [ln for ln in visions[1:2] if ln.startswith("    ")]
-    return "\n".join(lines)
+    lines.append(rest[rest.find("Visions (D4)"):].split("\n")[0])
+    return wrapped(narrow_tables("\n".join(lines), width), width)
 
 
-def hand(a) -> str:
+def hand(a, width: int = 79) -> str:
     """Hand: the whole sheet but for the list of unseen cards, said as how many and where
     they can be (a round's unseen cards take five rows of an 80x24 screen), and the rules
-    under the tables' headings."""
-    import re
-
+    under the tables' headings; its tables within ``width`` (:func:`narrow_tables`)."""
     from cli.hand import render_analysis
 
     out: list[str] = []
     listing = False
     discards = None                     # the discards' rows shown, while in their table
-    at = 0                              # where their table's rows start
+    at = None                           # where their table's rows start
     for ln in render_analysis(a).split("\n"):
-        if re.fullmatch(r" *-+( +-+)*", ln):
+        if RULER.fullmatch(ln):
+            out.append(ln)              # kept for narrow_tables, dropped below
             continue
         if discards is not None and (ln.startswith("why") or not ln.strip()):
             discards = None
@@ -111,18 +117,82 @@ def hand(a) -> str:
         elif discards is not None:      # the safest discards first: the first few
             discards += 1
             if discards <= DISCARDS_SHOWN:
+                at = len(out) if at is None else at
                 out.append(ln)
         elif not (listing and ln.startswith("  ")):   # the list's wrapped rows
             out.append(ln)
             listing = False
             if ln.startswith("discard ") and "may take it" in ln:
                 discards = 0
-                at = len(out)
     more = len(a.chances) - DISCARDS_SHOWN if getattr(a, "chances", None) else 0
-    if more > 0:
+    if more > 0 and at is not None:
         out.insert(at + DISCARDS_SHOWN, f"  ... {more} more discard{'' if more == 1 else 's'}"
                    " ('sheet' lists them all)")
+    text = narrow_tables("\n".join(out), width)
+    return "\n".join(ln for ln in text.split("\n") if not RULER.fullmatch(ln))
+
+
+def narrow_tables(text: str, cols: int) -> str:
+    r"""``text`` with each table (tabulate's "simple" layout: a heading, a ruler of dashes,
+    its rows) wider than ``cols`` columns laid out a row at a time, each cell after its
+    heading (a row wrapped at a column's gaps is unreadable on a phone's 40 columns).  A
+    row a cell wraps onto (its first cell empty) joins the row above; the table ends at a
+    blank line, at a line with text in a gap between the columns, or at ``  ...``.
+
+    >>> t = tabulate([["Ana", 4, "3H 5H"], ["Ben", 14, "-"]],
+    ...              headers=["player", "cards", "known to hold"])
+    >>> print(narrow_tables(t + "\nunseen: 73 cards", 20))
+    player Ana: cards 4; known to hold 3H 5H
+    player Ben: cards 14; known to hold -
+    unseen: 73 cards
+    >>> narrow_tables(t, 40) == t
+    True
+    """
+    from cli.session import columns
+
+    lines = text.split("\n")
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        ln = lines[i]
+        if not (i + 1 < len(lines) and RULER.fullmatch(lines[i + 1]) and ln.strip()):
+            out.append(ln)
+            i += 1
+            continue
+        spans = [m.span() for m in re.finditer(r"-+", lines[i + 1])]
+        j = i + 2
+        while j < len(lines) and _is_row(lines[j], spans):
+            j += 1
+        if max(columns(x) for x in lines[i:j]) <= cols:
+            out += lines[i:j]
+        else:
+            heads = _cells(ln, spans)
+            rows: list[list[str]] = []
+            for row in lines[i + 2:j]:
+                cells = _cells(row, spans)
+                if rows and not cells[0]:       # a cell wrapped onto this row
+                    rows[-1] = [f"{a} {b}".strip() for a, b in zip(rows[-1], cells)]
+                else:
+                    rows.append(cells)
+            for cells in rows:
+                said = [f"{h} {c}".strip() for h, c in zip(heads[1:], cells[1:]) if c]
+                out.append(f"{heads[0]} {cells[0]}".strip() + ": " + "; ".join(said))
+        i = j
     return "\n".join(out)
+
+
+def _is_row(line: str, spans: list[tuple[int, int]]) -> bool:
+    """Whether ``line`` is a row of the table whose columns are ``spans``."""
+    if not line.strip() or line.startswith("  ...") or RULER.fullmatch(line):
+        return False
+    gaps = [(a[1], b[0]) for a, b in zip(spans, spans[1:])]
+    return all(not line[x:y].strip() for x, y in gaps)
+
+
+def _cells(line: str, spans: list[tuple[int, int]]) -> list[str]:
+    """The cells of a table row: the text under each column (the last runs to the end)."""
+    ends = [b[0] for b in spans[1:]] + [len(line)]
+    return [line[a:e].strip() for (a, _), e in zip(spans, ends)]
 
 
 #: game name -> its short sheet

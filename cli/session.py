@@ -89,16 +89,21 @@ def render_compact(analysis, game: str, cols: int | None = None) -> str | None:
     import inspect
 
     from cli.main import renderer
-    from cli.play_sheets import COMPACT
+    from cli.play_sheets import COMPACT, narrow_tables
 
     mod = renderer(game)
     fn = getattr(mod, "render_compact", None) if mod is not None else None
     fn = fn or COMPACT.get(game)
     if fn is None:
         return None
-    if cols is not None and "width" in inspect.signature(fn).parameters:
-        return fn(analysis, width=cols)
-    return fn(analysis)
+    if cols is None:
+        return fn(analysis)
+    text = fn(analysis, width=cols) if "width" in inspect.signature(fn).parameters \
+        else fn(analysis)
+    narrow = narrow_tables(text, cols)
+    if narrow == text or not isinstance(text, Sheet):
+        return text if narrow == text else narrow
+    return Sheet(narrow, text.headings, text.foot)   # its foot (the verdict) is no table
 
 
 #: the rows a compact sheet leaves free for the rest of a statement's output: the line

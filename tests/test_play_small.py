@@ -10,7 +10,7 @@ import re
 import pytest
 from wcwidth import wcswidth
 
-from cli.session import Screen, fit_width, sheet_parts
+from cli.session import Screen, columns, fit_width, sheet_parts
 from solver.session import Session
 from tests.test_play_audit import Sized, sample, settled, tmux
 from tests.test_play_tmux import prompt_ready
@@ -212,3 +212,83 @@ def test_a_new_statement_shows_the_sheet_from_its_top(tmp_path):
     assert marker(rows)[0] == 1 and rows[2].startswith("Literature, as seen by Ana"), rows
     said = screen.help(screen.session.handle("help").message)
     assert any(r.split()[:1] == ["more"] and "PgDn" in r for r in said.split("\n")), said
+
+
+# ----- the tables of the other games' short sheets on 40 columns ----------------------------
+def test_narrow_tables_lays_out_a_wide_table_a_row_at_a_time():
+    from tabulate import tabulate
+
+    from cli.play_sheets import narrow_tables
+
+    table = tabulate([["Ana", "location", "1 3 6 8 10 13 16 (14.3% each)", "2/6"],
+                      ["Ben", "character", "9: 30.8%, 2: 23.1%", ""]],
+                     headers=["psychic", "stage", "candidates now", "need/left"],
+                     tablefmt="simple", maxcolwidths=[None, None, 16, None])
+    assert len(table.split("\n")) == 6          # Ana's and Ben's candidates wrap
+    text = "\n".join(["head", table, "  ... 2 more psychics", "need/left: the guesses"])
+    assert narrow_tables(text, 40).split("\n") == [
+        "head",
+        "psychic Ana: stage location; candidates now 1 3 6 8 10 13 16 (14.3% each); "
+        "need/left 2/6",
+        "psychic Ben: stage character; candidates now 9: 30.8%, 2: 23.1%",
+        "  ... 2 more psychics", "need/left: the guesses"]
+    assert narrow_tables(text, 80) == text       # it fits: as it was
+
+
+def short(path: str, cols: int) -> str:
+    text, _ = sheet_parts(Session(path), compact=True, cols=cols)
+    return text
+
+
+def test_twenty_two_plays_on_40_columns_one_row_each():
+    path = "samples/twenty-two/standard-ana-midhand.txt"
+    a = Session(path).analyze()
+    text = short(path, 40)
+    from cli.twenty_two import _cards
+
+    for o in sorted(a.plays, key=lambda o: o.risk.p)[:5]:
+        assert f"play {_cards(o.cards)}: kind {o.kind}; P(highest last) " in text, text
+    assert "play       kind" in short(path, 80)      # the table where it fits
+
+
+def test_hand_players_and_discards_on_40_columns_one_row_each():
+    path = "samples/hand/round-midway-ana.txt"
+    a = Session(path).analyze()
+    text = short(path, 40)
+    for p, st in a.state.players.items():
+        assert f"player {p}: cards {st.count}; known to hold " in text, text
+    assert sum(ln.startswith("discard ") for ln in text.split("\n")) == min(5, len(a.chances))
+    assert not any(set(ln.strip()) == {"-"} for ln in text.split("\n"))   # no ruler
+    wide = short(path, 80)
+    assert "player      cards  known to hold" in wide and "player Ana:" not in wide
+
+
+@pytest.mark.parametrize("cut", [30, None])
+def test_mysterium_stages_and_epilogue_on_40_columns_one_row_each(tmp_path, cut):
+    src = "samples/mysterium/five-players-won.txt"
+    path = tmp_path / "m.txt"
+    lines = open(src, encoding="utf-8").read().split("\n")
+    path.write_text("\n".join(lines[:cut]) + "\n", encoding="utf-8")
+    a = Session(str(path)).analyze()
+    text = " ".join(ln.strip() for ln in short(str(path), 40).split("\n"))
+    first = "group 1: psychic " if cut is None else "psychic "
+    names = [p.name for p in a.psychics]
+    for n in names:
+        assert (f"psychic {n}: stage " if cut else f"psychic {n}; cards ") in text, text
+    assert first in text
+    assert all(columns(ln) <= 40 for ln in short(str(path), 40).split("\n"))
+
+
+@tmux
+@pytest.mark.parametrize("name", ["standard-ana-midhand.txt", "round-midway-ana.txt",
+                                  "six-players-tie-break.txt"])
+def test_other_games_at_40x20_every_row_whole(tmp_path, name):
+    """Twenty-Two's plays, Hand's players and discards, Mysterium's epilogue: on a 40x20
+    screen each of their rows is one line of the sheet, brought on the screen whole."""
+    path, shown = paged(tmp_path, name, 40, 20)
+    lines = expected(path, 40)
+    assert_every_row_reachable(shown, lines)
+    for page in shown:
+        assert len(page) == 20 and all(wcswidth(r) <= 40 for r in page), page
+    text = "\n".join(" ".join(rows) for rows in lines)
+    assert re.search(r"(?m)^(play|player|group) \S+.*: ", text), text
