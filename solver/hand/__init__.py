@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from solver.lazy import keep_functions, lazy_exports
 
-_EXPORTS = {"GAME": None}
+_EXPORTS: dict[str, str | None] = {"GAME": None}
 _EXPORTS["BestResult"] = "solver.hand.best"
 _EXPORTS["best"] = "solver.hand.best"
 _EXPORTS["RedealResult"] = "solver.hand.redeal"

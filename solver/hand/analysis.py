@@ -15,7 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from solver.errors import RuleError
-from solver.hand.engine import check_bonuses, first_dealer, round_scores, team_pairs, to_right
+from solver.hand.engine import (RoundState, check_bonuses, first_dealer, round_scores,
+                                team_pairs, to_right)
 from solver.hand.events import Penalty, RoundEvent, UnscoredEvent
 from solver.hand.options import HandOptions
 from solver.hand.regime import check_copies, make_regime, natural_value, penalty
@@ -75,7 +76,7 @@ class Scoresheet:
     def standings(self) -> list[tuple[int, str, int]]:
         """(rank, side, total), lowest first; equal totals share a rank (HR-41, HR-42)."""
         order = sorted(self.totals.items(), key=lambda kv: (kv[1], self.sides.index(kv[0])))
-        out = []
+        out: list[tuple[int, str, int]] = []
         for i, (s, t) in enumerate(order):
             rank = out[-1][0] if out and out[-1][2] == t else i + 1
             out.append((rank, s, t))
@@ -296,7 +297,7 @@ class RoundAnalysis:
     """``sleuth analyze ROUND``: what ``view`` knows of the round."""
 
     view: str | None
-    state: object            # solver.hand.engine.RoundState
+    state: RoundState
     cards: dict
     certain: dict
     unseen: dict             # card -> copies not seen

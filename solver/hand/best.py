@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from itertools import combinations
+from typing import TYPE_CHECKING, Callable
 
 
 from solver.cards import SUITS, Card
@@ -29,7 +30,13 @@ from solver.hand.options import HandOptions
 from solver.hand.regime import (Regime, check_copies, make_regime, natural_value,
                                 run_position_value)
 
-cp_model = LazyModule(CP_MODEL)     # loaded on first use
+if TYPE_CHECKING:
+    from ortools.sat.python import cp_model
+else:
+    cp_model = LazyModule(CP_MODEL)     # loaded on first use
+
+#: what a taken discard may be in a meld of this reading, as this kind (taken_identities)
+Allowed = Callable[[Reading, Card | str], bool]
 
 WILD = "W"  # the kind of every wild card (two wilds are interchangeable)
 TAKEN = "T"  # the kind of a taken discard (it must be melded this turn, HR-29)
@@ -48,7 +55,7 @@ class Candidate:
     reading: Reading
     #: the kind (a natural card or :data:`WILD`) that the taken discard plays in this meld
     #: (HR-29: a taken discard goes into a new meld); ``None`` for melds of hand cards only
-    taken: object = None
+    taken: Card | str | None = None
 
     @property
     def size(self) -> int:
@@ -101,19 +108,19 @@ def candidates(counts: Counter, n_wild: int, options: HandOptions, longest: int 
         for p in range(1, 15):
             have[p] = counts.get(position_card(p, suit), 0) > 0
         for lo in range(1, 13):
-            missing: list[int] = []
+            holes: list[int] = []
             for hi in range(lo, min(lo + longest - 1, 14) + 1):
                 if not have[hi]:
-                    missing.append(hi)
-                if len(missing) > limit:
+                    holes.append(hi)
+                if len(holes) > limit:
                     break
                 if hi - lo < 2:
                     continue
                 # the missing positions take wilds; spare wilds may stand for held cards too
-                present = [p for p in range(lo, hi + 1) if p not in missing]
-                for extra in range(0, limit - len(missing) + 1):
+                present = [p for p in range(lo, hi + 1) if p not in holes]
+                for extra in range(0, limit - len(holes) + 1):
                     for more in combinations(present, extra):
-                        out.append(_run(suit, lo, hi, tuple(sorted(missing + list(more))), pv))
+                        out.append(_run(suit, lo, hi, tuple(sorted(holes + list(more))), pv))
     return out
 
 
@@ -254,7 +261,7 @@ def _join_runs(melds: list, readings: list, options: HandOptions) -> tuple[list,
 
 
 def _realise(cands, counts_used: list[int], pools: dict, regime: Regime,
-             options: HandOptions) -> tuple[list, list]:
+             options: HandOptions) -> tuple[list[list[Card]], list[Reading], list[Card]]:
     pools = {k: list(v) for k, v in pools.items()}
     melds, readings = [], []
     for i, k in enumerate(counts_used):
@@ -393,7 +400,7 @@ def _plans(hand: list[Card], regime: Regime, options: HandOptions, *,
 
 
 def taken_identities(card: Card, regime: Regime, options: HandOptions
-                     ) -> tuple[list[tuple[object, object]], str | None, str | None]:
+                     ) -> tuple[list[tuple[Card | str, Allowed]], str | None, str | None]:
     """What a taken discard may be in a meld (HR-29, HR-31, HR-54, A4, A10): a list of
     ``(kind, allowed(reading, kind))``, or the refusal and its rule.
 
@@ -437,8 +444,8 @@ def taken_identities(card: Card, regime: Regime, options: HandOptions
     return [(a, natural_ace) for a in aces], None, None
 
 
-def taken_candidates(card: Card, kind, allowed, hand: list[Card], regime: Regime,
-                     options: HandOptions) -> list[Candidate]:
+def taken_candidates(card: Card, kind: Card | str, allowed: Allowed, hand: list[Card],
+                     regime: Regime, options: HandOptions) -> list[Candidate]:
     """The melds the taken discard ``card`` can go into as ``kind`` with cards of ``hand``
     (a new meld of it and at least two hand cards, HR-29)."""
     counts, n_wild, _ = _kinds(hand, regime)

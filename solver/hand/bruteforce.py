@@ -45,7 +45,9 @@ def meld_masks(hand: list[Card], regime, options) -> dict[int, int]:
         if len(members) >= 3:
             rep = analyse_meld([hand[i] for i in members], regime, options)
             if rep.valid:
-                found[mask] = rep.best_value
+                value = rep.best_value
+                assert value is not None   # a valid meld has a reading
+                found[mask] = value
         for j in range(start, n):
             if wild[j]:
                 if wilds >= limit:
@@ -53,6 +55,7 @@ def meld_masks(hand: list[Card], regime, options) -> dict[int, int]:
                 grow(j + 1, mask | 1 << j, members + [j], wilds + 1, suit, rank)
                 continue
             c = nat[j]
+            assert c is not None   # j is not wild
             s = suit if suit in (None, c.suit) else False
             r = rank if rank in (None, c.rank) else False
             if s is False and r is False:

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from solver.cards import JOKER, SUITS, Card
 from solver.errors import NotationError, RuleError, SleuthError
@@ -47,6 +48,9 @@ from solver.hand.events import (BONUS_NAMES, Call, Discard, Draw, Holds, Indicat
 from solver.hand.melds import analyse_meld, layout_cards
 from solver.hand.options import HandOptions
 from solver.hand.regime import Regime, make_regime, penalty
+
+if TYPE_CHECKING:
+    from solver.hand.table import TableMeld
 
 HAND = 14  # HR-6; the starter gets one more
 DECK = 106  # HR-2
@@ -96,7 +100,7 @@ class TableEntry:
     played as a natural ace stands there as that natural, A4) and the physical cards."""
 
     owner: str
-    meld: object            # solver.hand.table.TableMeld
+    meld: TableMeld
     stand_in: tuple[Card, Card] | None = None   # (as read, physical) for a taken wild, A4
 
     @property
@@ -187,6 +191,7 @@ class RoundState:
         them: a taken wild as its natural ace, A4), a run's wild declared (HR-25, A16)."""
         out = []
         for e in self.table:
+            assert self.regime is not None   # melds on the table: the indicator is turned
             r = e.meld.reading
             stands = r.declare(e.meld.cards, self.regime) if r.kind == "run" else {}
             toks = [repr(c) + (f"={stands[i][0]!r}" if i in stands else "")
@@ -323,6 +328,7 @@ def in_play(s: RoundState, card: Card) -> int:
     (HR-2), no jokers under ``no-jokers`` (HR-46), less the indicator's copy face up beside
     the stock (A1; a round has only the two physical copies, whatever
     ``indicator-in-play`` lets a meld check accept)."""
+    assert s.regime is not None   # cards are seen once the indicator is turned (HR-7)
     return min(s.regime.copies(card, s.options), 2 - (card == s.indicator))
 
 
@@ -370,6 +376,7 @@ def _taken_wild_meld(cards: list[Card], declared: dict, card: Card, s: RoundStat
     """Judge a new meld holding a taken wild (HR-31, HR-54, A4, A10): the report and the
     cards as the rules read them (the stand-in natural ace for ``taken-wild=natural``)."""
     o, regime = s.options, s.regime
+    assert regime is not None   # a turn is played: the indicator is turned (HR-7)
     mode = o.discarded_wild
     if mode == "never":
         raise _fail("a discarded wild may not be taken (discarded-wild=never)", "HR-54", text)
@@ -429,6 +436,7 @@ class State:
 
 def _state(s: RoundState) -> State:
     current = s.current if s.started else s.starter
+    assert current is not None   # started: someone is to act
     return State(s.order, s.dealer, s.starter, current,
                  s.turn.drew if s.turn is not None else True,
                  current == s.starter and s.players[current].turns == 0,
@@ -551,6 +559,7 @@ def apply(s: RoundState, ev, text: str = "") -> None:
     if s.call_open is not None and who != s.call_open:
         _missed_call(s)
     p, t = s.players[who], s.turn
+    assert t is not None   # a turn is under way (started above)
     if isinstance(ev, (Draw, Take)):
         if isinstance(ev, Draw):
             if s.stock == 0 and o.stock_end == "reshuffle" and len(s.pile) > 1:

@@ -126,6 +126,7 @@ def truth(record) -> dict[str, str] | None:
 def _patterns(card: Card, s: RoundState) -> list[tuple]:
     """The pairs of hand kinds (natural cards or ``W``) that make a three-card meld with the
     taken ``card`` (HR-29, with HR-31/HR-54/A4/A10 for a wild)."""
+    assert s.regime is not None   # cards are held: the indicator is turned (HR-7)
     ids, why, _ = taken_identities(card, s.regime, s.options)
     full = [c for c in kinds(s.regime) for _ in range(2)]
     out = set()
@@ -149,10 +150,10 @@ def _pair_chance(patterns, known: Counter, unseen: Counter, m: int, regime) -> f
     (``W W`` under ``wilds-per-meld=2``): then two of it are needed."""
     if not patterns:
         return 0.0
-    have = Counter()
+    have: Counter[Card | str] = Counter()
     for c, n in known.items():
         have[_kind_of(c, regime)] += n
-    pool = Counter()
+    pool: Counter[Card | str] = Counter()
     for c, n in unseen.items():
         if n > 0:
             pool[_kind_of(c, regime)] += n
@@ -241,6 +242,7 @@ def _layoff_alone(card, s: RoundState, discarder: str) -> bool:
         return False
     from solver.hand.table import Situation, try_layoff
 
+    assert s.regime is not None   # melds on the table: the indicator is turned (HR-7)
     for i, e in enumerate(s.table, 1):
         try:
             try_layoff(e.meld, i, [card], {}, s.regime, s.options, Situation(True, False,

@@ -125,14 +125,17 @@ class Reading:
             return tuple(position_card(p, self.suit) for p in range(self.lo, self.hi + 1))
         return tuple(Card(self.rank, s) for s in SUITS)
 
-    def positions_of(self, cards, regime: Regime) -> list[int] | None:
+    def positions_of(self, cards, regime: Regime) -> list[int]:
         """Run positions of ``cards`` (written order) under this reading."""
-        out = []
+        out: list[int] = []
         wilds = list(self.wild_positions)   # the wilds in written order, ascending
         low_ace_free = self.lo == 1 and self.hi == 14 and 1 not in wilds   # runs=14-card
         for c in cards:
             if regime.is_wild(c):
-                out.append(wilds.pop(0) if len(wilds) > 1 else wilds[0] if wilds else None)
+                w = wilds.pop(0) if len(wilds) > 1 else wilds[0] if wilds else None
+                # a run reading of these cards has one wild position per wild they hold
+                assert w is not None
+                out.append(w)
             elif low_ace_free and regime.natural(c).rank == 1:
                 out.append(1)
                 low_ace_free = False
@@ -345,6 +348,7 @@ def _raw_readings(nats: list[Card], n_wild: int, options: HandOptions
         return readings, "", ""
     if len(ranks) != 1 and len(suits) != 1:
         reason = "neither a group (one rank, HR-13) nor a run (one suit, HR-12)"
+    assert reason is not None   # no reading: the group or the run check said why
     rule = "HR-13" if "HR-13" in reason else "HR-14" if reason.endswith(
         "(wilds-per-meld=2, HR-14)") else "HR-12"
     return [], reason, rule
@@ -516,7 +520,7 @@ def check(text: str, indicator: Card | None, options: HandOptions | None = None,
     melds = parse_melds(text)
     check_copies([c for cards, _ in melds for c in cards], regime, options)
     reports = tuple(analyse_meld(cards, regime, options, declared) for cards, declared in melds)
-    total = sum(r.value for r in reports if r.valid)
+    total = sum(r.value for r in reports if r.valid and r.value is not None)
     needed = options.initial_min
     if options.initial_must_exceed and to_beat is not None:
         needed = max(needed, to_beat + 1)  # HR-52, A13

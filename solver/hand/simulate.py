@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from typing import cast
 
-from solver.cards import JOKER, standard_deck
+from solver.cards import JOKER, Card, standard_deck
 from solver.errors import SleuthError
 from solver.hand.best import best, taken_candidates, taken_identities
 from solver.hand.engine import HAND, apply, start
@@ -35,7 +36,7 @@ MAX_TURNS = 400  # A15: reshuffle can loop forever
 def _options(options) -> HandOptions:
     if isinstance(options, HandOptions):
         return options
-    return HandOptions.from_names(list(options or ()))
+    return cast(HandOptions, HandOptions.from_names(list(options or ())))
 
 
 def deal(n: int, options: HandOptions, rng: random.Random):
@@ -72,6 +73,7 @@ def _spec(cards, regime, options) -> MeldSpec:
     """A meld as written: its layout, with the wild declared when the layout leaves it open."""
     rep = analyse_meld(list(cards), regime, options)
     if rep.valid and len(rep.readings) > 1 and not rep.declared and rep.wild is not None:
+        assert rep.chosen is not None   # a valid meld has its chosen reading
         return MeldSpec(tuple(cards),
                         tuple(sorted(rep.chosen.declare(list(cards), regime).items())))
     return MeldSpec(tuple(cards))
@@ -123,6 +125,7 @@ def simulate(players: int, options=(), seed: int = 0, events: int | None = None)
         return limit is not None and len(out) >= limit
 
     turns = 0
+    discard: Card | list[Card] | None   # a turn going out may discard both wilds (HR-59)
     while s.over is None and not full() and turns < MAX_TURNS:
         turns += 1
         p = s.current or s.starter
@@ -142,10 +145,11 @@ def simulate(players: int, options=(), seed: int = 0, events: int | None = None)
                 r = take(hand, top, indicator, opts, opened=ps.opened, table=_table_text(s),
                          to_beat=s.last_initial, first_turn=ps.turns == 0)
                 w = r.with_discard
-                if r.may_take and r.better == "discard" and w.melds and not (
+                if r.may_take and r.better == "discard" and w is not None and w.melds and not (
                         (w.goes_out or len(w.left) < 1 + keep) and keep == 2):
                     took = w
             if took is not None:
+                assert top is not None   # only the top discard is taken
                 say(Take(p, top))
                 hand.append(top)
                 plan_melds, layoffs, discard = took.melds, took.layoffs, took.discard
@@ -163,6 +167,7 @@ def simulate(players: int, options=(), seed: int = 0, events: int | None = None)
                        first_turn=ps.turns == 0)
             goes_out = False
             if res.can_go_out and not ps.failed_call and (ps.opened or ps.turns > 0):
+                assert res.go_out is not None   # it can go out: the plan is there
                 plan_melds, discard, goes_out = res.go_out.melds, res.go_out.discards, True
             elif res.best_initial is not None and (ps.opened or res.can_open) and \
                     len(res.best_initial.left) >= keep:
@@ -185,6 +190,7 @@ def simulate(players: int, options=(), seed: int = 0, events: int | None = None)
         if goes_out and isinstance(discard, list):
             cards = discard
         elif goes_out and discard is not None and len(hand) == 1:
+            assert not isinstance(discard, list)   # going out with a list: the case above
             cards = [discard]
         else:
             cards = [_worst(hand, regime, opts)]

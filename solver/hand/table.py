@@ -146,6 +146,7 @@ def parse_table(text: str, regime: Regime, options: HandOptions) -> list[TableMe
         rep = analyse_meld(cards, regime, options, declared)
         quoted = " ".join(repr(c) for c in cards)
         if not rep.valid:
+            assert rep.reason is not None   # an invalid meld says why
             raise RuleError(f"table meld {i} is not a valid meld: {_bare(rep.reason)}",
                             text=quoted, rule=rep.rule)
         if len(rep.readings) > 1 and not rep.declared:
@@ -154,6 +155,7 @@ def parse_table(text: str, regime: Regime, options: HandOptions) -> list[TableMe
             raise NotationError(f"table meld {i}: write the run in its table order or declare "
                                 f"its wild ({ends}); a wild keeps its place (HR-25, A16)",
                                 text=quoted)
+        assert rep.chosen is not None   # a valid meld has its chosen reading
         out.append(TableMeld(tuple(layout_cards(cards, rep.chosen, regime)), rep.chosen))
     return out
 
@@ -169,7 +171,9 @@ def parse_play(text: str) -> tuple[int, list[Card], dict]:
         raise NotationError("expected a play such as '1: 8C' (table meld number: hand cards)",
                             text=text)
     cards, declared = parse_meld(rest)
-    return ascii_int(num.strip()), cards, declared
+    n = ascii_int(num.strip())
+    assert n is not None   # checked above
+    return n, cards, declared
 
 
 # ------------------------------------------------------------------------------ the rules
@@ -232,8 +236,10 @@ def try_swap(meld: TableMeld, idx: int, cards: list[Card], hand: list[Card], reg
     result = kept + list(cards)
     rep = analyse_meld(result, regime, options, decl)
     if not rep.valid:  # pragma: no cover - a swap restores the naturals the wild stood for
+        assert rep.reason is not None   # an invalid meld says why
         raise RuleError(rep.reason, text=quoted, rule=rep.rule)
     reading = rep.chosen
+    assert reading is not None   # a valid meld has its chosen reading
     if meld.reading.kind == "run":
         reading = next(r for r in rep.readings
                        if (r.lo, r.hi) == (meld.reading.lo, meld.reading.hi)
@@ -280,6 +286,7 @@ def try_layoff(meld: TableMeld, idx: int, cards: list[Card], declared: dict, reg
         decl.update(meld.reading.declare(meld.cards, regime))
     rep = analyse_meld(combined, regime, options, decl)
     if not rep.valid:
+        assert rep.reason is not None   # an invalid meld says why
         free = analyse_meld(combined, regime, options,
                             {k: v for k, v in decl.items() if k >= off})
         if free.valid and old_wild is not None:
@@ -323,9 +330,9 @@ def try_layoff(meld: TableMeld, idx: int, cards: list[Card], declared: dict, reg
     new_wild_as: tuple[Card, ...] = ()
     if new_wilds:
         if reading.kind == "run":
-            old = set(meld.reading.wild_positions)
+            old_set = set(meld.reading.wild_positions)
             new_wild_as = tuple(position_card(p, reading.suit) for p in reading.wild_positions
-                                if p not in old)
+                                if p not in old_set)
         else:
             new_wild_as = reading.stand_ins()[-1]
     return Move("lay-off", idx, tuple(cards), tuple(layout_cards(combined, reading, regime)),
@@ -437,6 +444,7 @@ def _swaps(table, hand, regime, options, sit) -> tuple[list[Move], list[Blocked]
                 try:
                     legal.append(try_swap(meld, i, give, hand, regime, options, sit, table))
                 except RuleError as e:
+                    assert e.rule is not None   # try_swap names the rule of each refusal
                     blocked.append(Blocked(i, tuple(give), e.message, e.rule))
     return legal, blocked
 
@@ -474,6 +482,7 @@ def moves(table: str, hand: list[Card], indicator: Card | None,
         rest = _take(hand, cards)
         if _is_swap(cards, meld, regime):
             move = try_swap(meld, idx, cards, hand, regime, options, sit, melds)
+            assert move.take is not None   # a swap takes the wild back
             hand = rest + [move.take]
         else:
             try:

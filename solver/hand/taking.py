@@ -243,6 +243,7 @@ def take(hand: list[Card], discard: Card, indicator: Card | None,
                                   "it could go out, but no player goes out on their own "
                                   "first turn (HR-32)")
                 rule = "HR-32"
+    assert rule is not None   # every refusal above names its rule
     if rule not in why:
         why += f" ({rule})"
     return TakeResult(hand, discard, regime, opened, needed, False, why, rule, None, stock)
