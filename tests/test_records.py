@@ -44,3 +44,31 @@ def test_an_unknown_game_says_whose_variant_it_is_or_what_was_meant():
     with pytest.raises(NotationError) as e:
         get_game("chess")
     assert "did you mean" not in str(e.value) and "variant" not in str(e.value)
+
+
+# ----- a number too long for int() (Python refuses over 4 300 digits) -------------------------
+HUGE = "7" * 5000
+
+
+@pytest.mark.parametrize("text, column", [
+    ("game: hand\nplayers: Ana Ben Cleo\nround 1: Ana out partial; Ben {n}, Cleo no-meld\n", 31),
+    ("game: hand\nplayers: Ana Ben Cleo\nround {n}: Ana out partial; Ben 45, Cleo no-meld\n", 7),
+    ("game: literature\nplayers: Ana Ben Cleo Dev\nBen has {n} cards\n", 9),
+    ("game: mysterium\nplayers: Gus Ana Ben Cleo\nghost: Gus\nvariant: crows={n}\n", 16),
+])
+def test_a_number_of_thousands_of_digits_is_refused_where_it_stands(tmp_path, text, column):
+    """Not an internal error (exit 70, int()'s ValueError): a notation error (exit 2) that
+    names the line and column and quotes the number, cut short."""
+    from click.testing import CliRunner
+
+    from cli.main import cli
+
+    path = tmp_path / "g.txt"
+    path.write_text(text.format(n=HUGE), encoding="utf-8")
+    r = CliRunner().invoke(cli, ["analyze", str(path)])
+    assert r.exit_code == 2, r.output
+    line = 4 if "mysterium" in text else 3
+    assert f"g.txt:{line}:{column}: a number of 5000 digits" in r.output, r.output
+    assert "'77777777777777777777...7777'" in r.output
+    # a name may hold digits: a run inside it is part of the name
+    parse_record("game: literature\nplayers: Ana Bot1234567890 Cleo Dev\n")

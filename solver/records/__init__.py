@@ -425,6 +425,7 @@ def parse_record(text: str, path: str | None = None, *, validate: bool = True) -
             continue
         if not stmt.isascii():
             check_digits(stmt, raw, path, lineno)
+        check_number_size(stmt, raw, path, lineno)
         m = _HEADER_RE.match(stmt)
         if not body and m and m.group(1).lower() == "game":
             gname = m.group(2).strip().lower()
@@ -577,6 +578,30 @@ def check_digits(stmt: str, raw: str, path: str | None, lineno: int) -> None:
         if not ch.isascii() and ch.isnumeric() and not ch.isalpha():   # 三 of 张三 is a letter
             raise NotationError("numbers are written with the digits 0-9", text=ch, path=path,
                                 line=lineno, column=raw.find(ch) + 1)
+
+
+#: the most digits of a number in a record: no count, line, points or card number comes near
+#: a billion (and ``int`` refuses a string of over 4 300 digits)
+MAX_DIGITS = 9
+_LONG_NUMBER = re.compile(r"\b[0-9]{%d,}\b" % (MAX_DIGITS + 1))
+
+
+def check_number_size(stmt: str, raw: str, path: str | None, lineno: int) -> None:
+    """Refuse a number of more than :data:`MAX_DIGITS` digits (a digit run inside a name,
+    ``Bot1234567890``, is part of the name).
+
+    >>> check_number_size("round 12345678901: Ana out", "round 12345678901: Ana out", "g.txt", 4)
+    Traceback (most recent call last):
+    ...
+    solver.errors.NotationError: g.txt:4:7: a number of 11 digits: no number in a record is over 9 digits: '12345678901'
+    """
+    m = _LONG_NUMBER.search(stmt)
+    if m is not None:
+        n = len(m.group())
+        said = m.group() if n <= 40 else m.group()[:20] + "..." + m.group()[-4:]
+        raise NotationError(f"a number of {n} digits: no number in a record is over "
+                            f"{MAX_DIGITS} digits", text=said, path=path, line=lineno,
+                            column=raw.find(m.group()) + 1)
 
 
 def printable(text: str) -> str:
