@@ -15,6 +15,7 @@ MY-13), ``crow`` (MY-6, MY-9), ``guess`` (MY-10, MY-12, MY-13) and ``clairvoyanc
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Callable
 
 from solver.errors import RuleError
 from solver.legality import can, check_before
@@ -363,8 +364,10 @@ class Play:
             if self.phase != "epilogue":
                 raise err("the epilogue begins only when every psychic has found their "
                           "character, location and object", "MY-16")
-            return {Group: self._group, Vote: self._vote, Verdict: self._verdict,
-                    Culprit: self._culprit}[type(ev)](ev, st, err)
+            handlers: dict[type, Callable[..., None]] = {
+                Group: self._group, Vote: self._vote, Verdict: self._verdict,
+                Culprit: self._culprit}
+            return handlers[type(ev)](ev, st, err)
         if isinstance(ev, Crow) and self.phase == "epilogue":
             return self._crow(ev, st, err)
         self._verify(_verify_hour_on, st)

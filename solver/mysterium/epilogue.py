@@ -14,8 +14,18 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import TypedDict
 
 from solver.mysterium.options import MysteriumOptions
+
+
+class _CountBase(TypedDict):
+    """The fields of :class:`Count` that every outcome of :func:`count_votes` shares."""
+
+    votes: dict[str, int]
+    tally: dict[int, int]
+    complete: bool
+    revealer: str | None
 
 
 @dataclass(frozen=True)
@@ -70,7 +80,7 @@ def count_votes(votes: dict[str, int], voters: tuple[str, ...], scores: dict[str
     tally = dict(Counter(votes.values()))
     complete = all(v in votes for v in voters)
     rev = revealer(scores, eldest)
-    base = dict(votes=dict(votes), tally=tally, complete=complete, revealer=rev)
+    base = _CountBase(votes=dict(votes), tally=tally, complete=complete, revealer=rev)
     if not complete:
         missing = [v for v in voters if v not in votes]
         return Count(**base, verdict=None,
@@ -80,7 +90,7 @@ def count_votes(votes: dict[str, int], voters: tuple[str, ...], scores: dict[str
     if scores is None:  # 2 or 3 players: one (agreed) vote, MY-20
         group = next(iter(votes.values()))
         return Count(**base, verdict=group, rule="MY-20: the psychics' one agreed vote")
-    steps = []
+    steps: list[str] = []
     top = max(tally.values())
     leaders = tuple(sorted(g for g, n in tally.items() if n == top))
     if options.count == "majority":  # A10 alternative

@@ -23,6 +23,7 @@ solver.errors.NotationError: timer-s is a number of seconds, e.g. timer-s=60 (A1
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 from solver.errors import NotationError, RuleError
 from solver.options import Option, Options
@@ -204,7 +205,7 @@ class MysteriumOptions(Options):
         difficulty (MY-4)."""
         names = [f"difficulty={n.strip().lower()}" if n.strip().lower() in DIFFICULTIES else n
                  for n in names]
-        return super().from_names(names)
+        return cast("MysteriumOptions", super().from_names(names))
 
     def variant(self) -> tuple[str, ...]:
         """The non-default options as ``variant:`` entries (round-trips ``from_names``)."""

@@ -80,7 +80,7 @@ def _play(rng: random.Random, roster, play: Play, emit) -> None:
             emit(Crow(n))
         for p in active:
             emit(Visions(p, rng.randint(1, 3)))
-        votes = []
+        votes: list[tuple[str, str, bool]] = []
         if roster.clairvoyance:
             for v in psychics:
                 for t in active:
@@ -90,7 +90,9 @@ def _play(rng: random.Random, roster, play: Play, emit) -> None:
         targeted = {t for _, t, _ in votes}
         outcomes = {}
         for p in active:
-            kind = play.stage_kind(p)
+            stage_kind = play.stage_kind(p)
+            assert stage_kind is not None  # p is active: stage < 3
+            kind = stage_kind
             taken = play.in_sleeves(kind)
             choices = [c for c in play.table[kind]
                        if c not in taken and c not in play.wrong[p][kind]]
@@ -114,13 +116,13 @@ def _play(rng: random.Random, roster, play: Play, emit) -> None:
         # MY-2: one copy of each card, so the random groups (MY-16) share no card
         used = {kind: set(play.in_sleeves(kind)) for kind in KINDS}
         for n in groups[len(psychics):]:
-            cards = []
+            group_cards: list[tuple[str, int]] = []
             for kind in KINDS:
                 c = rng.choice([c for c in range(1, CARDS_PER_KIND_IN_BOX + 1)
                                 if c not in used[kind]])
                 used[kind].add(c)
-                cards.append((kind, c))
-            emit(Group(n, cards=tuple(cards)))
+                group_cards.append((kind, c))
+            emit(Group(n, cards=tuple(group_cards)))
     culprit = rng.randint(1, roster.n_groups)
     agreed = None
     for v in roster.voters:

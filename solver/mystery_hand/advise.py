@@ -159,8 +159,8 @@ def suggest(record, view: str | None, *, top: int | None = None,
         first[pair] = codes
         distinct = np.bincount(first, minlength=k)
         per_row = distinct[codes]
-        out = {"p_determined": float((per_row == 1).mean()),
-               "candidates_after": float(per_row.mean())}
+        out: dict[str, float | str] = {"p_determined": float((per_row == 1).mean()),
+                                       "candidates_after": float(per_row.mean())}
         if not me.post.exact:
             out["candidates_after_bound"] = "lower"
             out["p_determined_bound"] = "upper"

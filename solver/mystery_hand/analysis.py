@@ -77,8 +77,9 @@ class Candidates:
     def to_json(self) -> dict:
         # a count is only ever the count: when the sets could not be counted, "candidates"
         # is null and the bounds say what is known (never an upper bound as the count)
-        out = {"determined": self.determined, "candidates": self.count,
-               "top": [{"cards": [repr(c) for c in cs], "p": p} for cs, p in self.top]}
+        out: dict[str, object] = {
+            "determined": self.determined, "candidates": self.count,
+            "top": [{"cards": [repr(c) for c in cs], "p": p} for cs, p in self.top]}
         if self.count is None:
             out["candidates_exact"] = False
             out["candidates_at_least"] = self.lower
@@ -135,7 +136,7 @@ class MysteryHandAnalysis:
         return txt
 
     def to_json(self) -> dict:
-        out = {
+        out: dict[str, object] = {
             "game": "mystery-hand",
             "view": self.view,
             "consistent": True,
@@ -281,7 +282,7 @@ def _candidates(vm: ViewModel, loc: str, possible, max_states: int, seed: int = 
     # (max_states 0: the deals could not even be counted, so the sets cannot be either)
     # first over the count's own programme when it kept the column apart (one float per
     # partial composition: counting.possible_sets), then the tagged programme
-    res = None
+    res: tuple[int, list[tuple[frozenset, float]]] | None = None
     stretch = STRETCH if vm.view is not None else PUBLIC_STRETCH
     if max_states and not ranked:
         # the number only: one bit per partial composition, no chances (a pass three times
@@ -376,7 +377,7 @@ def _sampled_candidates(vm: ViewModel, loc: str, certain, bound: int, seed: int,
     order = sorted(range(len(card_of)), key=lambda i: card_of[i])
     rank = np.empty(len(order), dtype=np.int64)
     rank[order] = np.arange(len(order))
-    hands = Counter()
+    hands: Counter[tuple[Card, ...]] = Counter()
     if same_size:
         cols = rank[c_i].reshape(n, int(per[0])) if per[0] else np.zeros((n, 0), np.int64)
         cols.sort(axis=1)
@@ -440,7 +441,8 @@ def _by_class(m, loc: str, hands, card_of, n: int, bound: int, top: int = 10):
     lower = sum(c[2] for c in comps)
     comps.sort(key=lambda c: -c[0])
     base = [card_of[ci] for ci in fixed]
-    out, err, i = [], 0.0, 0
+    out: list[tuple[tuple[Card, ...], float]] = []
+    err, i = 0.0, 0
     while i < len(comps) and len(out) < top:
         j = i
         while j < len(comps) and comps[j][0] == comps[i][0]:

@@ -117,7 +117,7 @@ class AskAll(Event):
         """The number laid down in all; ``None`` when a count was not seen."""
         if any(k is None for _, k in self.counts):
             return None
-        return sum(k for _, k in self.counts)
+        return sum(k for _, k in self.counts if k is not None)  # all seen (above)
 
     @property
     def known_total(self) -> int:
@@ -254,7 +254,7 @@ def parse_event(text: str, header, out=()):
     if m:
         asker = player_of(m.group(1), header.players)
         q = parse_query_set(m.group(2))
-        counts = []
+        counts: list[tuple[str, int | None]] = []
         body = m.group(3).strip()
         if not body:
             raise NotationError("expected a count for every other active player: 'Ana 0, Ben 1', "

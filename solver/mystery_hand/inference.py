@@ -33,7 +33,7 @@ from solver.mystery_hand.events import (QUERIES, TURN_EVENTS, AskAll, AskOne, An
 from solver.mystery_hand.options import MysteryHandOptions, deal_sizes
 from solver.mystery_hand.engine import actor_of, resync, start, step
 
-JOKER_KEYS = copy_keys({"Jk": 2})["Jk"]   # the two jokers are interchangeable copies
+JOKER_KEYS = copy_keys([("Jk", 2)])["Jk"]   # the two jokers are interchangeable copies
 FACEUP = "faceup"
 
 
@@ -214,7 +214,7 @@ class MysteryHandModel(CardLocationModel):
 class ViewModel(ModelView):
     """A card-location model for one view of one record, with what is needed to report."""
 
-    model: CardLocationModel
+    model: MysteryHandModel
     opts: MysteryHandOptions
     view: str | None
     recorder: bool
@@ -339,6 +339,7 @@ def build(record, view: str | None, *, omniscient: bool = False) -> ViewModel:
                 continue
             full = ev.shown is not None and (recorder or view in (A, B))
             if full:
+                assert ev.shown is not None  # full: the cards shown were seen
                 real = [c for c in ev.shown if not c.is_joker]
                 j = len(ev.shown) - len(real)
                 for c in X:  # E1(a): H_B ∩ X = S
@@ -364,9 +365,9 @@ def build(record, view: str | None, *, omniscient: bool = False) -> ViewModel:
             A, X = ev.asker, ev.query.cards()
             if not opts.keep_em_guessing:
                 m.add(X, [A], 0, 3, L, f"{A} does not hold all of {ev.query!r} (MH-11)")
-            for p, k in ev.counts:  # E3
-                if k is not None:
-                    m.add(X, [p], k, k, L, f"#({p}, {ev.query!r}) = {k} (E3)")
+            for p, count in ev.counts:  # E3
+                if count is not None:
+                    m.add(X, [p], count, count, L, f"#({p}, {ev.query!r}) = {count} (E3)")
             if ev.total is None and L in took_extra:  # MH-14: four were laid down in all
                 r = 4 - ev.known_total
                 m.add_joint(X, list(ev.unseen), r, r, (L, took_extra[L]),

@@ -12,6 +12,7 @@ false fact), so their announcements from knowledge are always right.  Determinis
 from __future__ import annotations
 
 import random
+from typing import cast
 
 from solver.cards import JOKER, Card, standard_deck
 from solver.errors import NotationError
@@ -73,7 +74,7 @@ def simulate(n_players: int, options, seed: int, events: int | None = None,
     known and every view can be analysed."""
     if not 0.0 <= miss <= 1.0:
         raise NotationError("--miss is a probability between 0 and 1", text=str(miss))
-    opts = MysteryHandOptions.from_names(options)
+    opts = cast(MysteryHandOptions, MysteryHandOptions.from_names(options))
     if not 2 <= n_players <= 8:
         raise NotationError("Mystery Hand simulates 2 to 8 players", text=str(n_players),
                             rule="MH-1")

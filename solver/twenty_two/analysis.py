@@ -19,6 +19,7 @@ import math
 import random
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import TypedDict
 
 from solver.cards import Card
 from solver.errors import NotationError
@@ -144,7 +145,7 @@ class TwentyTwoAnalysis:
         return next(iter(locs)) if len(locs) == 1 else None
 
     def to_json(self) -> dict:
-        out = {
+        out: dict[str, object] = {
             "game": "twenty-two",
             "view": self.view,
             "consistent": True,
@@ -176,6 +177,21 @@ class TwentyTwoAnalysis:
             out["error"] = self.error
         return out
 
+
+
+class _AnalysisBase(TypedDict):
+    """The fields of :class:`TwentyTwoAnalysis` that :func:`analyze` knows before any deal."""
+
+    view: str | None
+    players: tuple[str, ...]
+    options: TwentyTwoOptions
+    scores: dict[str, dict]
+    closest: list[str]
+    over: bool
+    winners: tuple[str, ...]
+    statements: int
+    turn: str
+    to_act: tuple[str, ...]
 
 
 def _models(record, view, eng: Engine, omniscient=False) -> list[ViewModel]:
@@ -221,9 +237,10 @@ def analyze(record, view: str | None, *, max_states: int = MAX_STATES,
     opts = eng.opts
     scores, closest = _scores(eng)
     turn = eng.turn()
-    base = dict(view=view, players=eng.players, options=opts, scores=scores, closest=closest,
-                over=eng.over, winners=eng.winners, statements=len(record.statements),
-                turn=turn.kind, to_act=turn.players)
+    base = _AnalysisBase(view=view, players=eng.players, options=opts, scores=scores,
+                         closest=closest, over=eng.over, winners=eng.winners,
+                         statements=len(record.statements), turn=turn.kind,
+                         to_act=turn.players)
     if not eng.deals:
         visible_players(record, view, False)
         cards = {name: {STOCK: float(k)} for name, k in eng.deck.items()}
@@ -272,9 +289,11 @@ def analyze(record, view: str | None, *, max_states: int = MAX_STATES,
     my_turn = bool(hand) and eng.deal is d and view in turn.players and turn.kind in (
         "lead", "follow")
     if my_turn:
+        assert hand is not None  # my_turn: the view holds cards
         plays = _options(hand, trick, opts)
     n_opts = max(1, min(MAX_PLAYS, len(plays)))
-    per_playout = max(1, len(d.receivers) * max(vm.sizes.get(view, 1) - 1, 1))
+    view_size = vm.sizes.get(view, 1) if view is not None else 1
+    per_playout = max(1, len(d.receivers) * max(view_size - 1, 1))
     budget = DECISIONS // (n_opts * per_playout)
     sampler = _Sampler(vm, max(min(samples, budget), min(samples, MIN_SAMPLES)),
                        seed, max_states)
@@ -283,10 +302,12 @@ def analyze(record, view: str | None, *, max_states: int = MAX_STATES,
                           "exactly within the budget")
     with gc_paused():       # the deals and the playouts: no cycles, many containers
         if my_turn:
+            assert hand is not None and view is not None  # my_turn: the view holds cards
             for opt in plays[:MAX_PLAYS]:
                 opt.risk = _risk(vm, eng, view, trick, opt.cards, sampler, counting, hand)
             evaluated = min(len(plays), MAX_PLAYS)
         elif hand and eng.deal is d and turn.kind in ("lead", "follow", "showdown"):
+            assert view is not None  # only a player holds a hand
             risk_now = _risk(vm, eng, view, trick, None, sampler, counting, hand)
     if sampler.failed and (plays or hand):
         notes.append(sampler.failed)
@@ -515,10 +536,10 @@ def _risk(vm: ViewModel, eng: Engine, view: str, trick, play, sampler: _Sampler,
                  and vm.sizes[view] - len(play) == 1)
     all_one = play is None and not trick and all(vm.sizes[p] == 1 for p in d.receivers)
     if last_play or all_one:
-        mine = list(hand)
+        mine_left = list(hand)
         for c in play or ():
-            mine.remove(c)
-        exact = _exact_last(vm, view, mine[0], counting)
+            mine_left.remove(c)
+        exact = _exact_last(vm, view, mine_left[0], counting)
         if exact is not None:
             return exact
     deals = sampler.deals()
@@ -529,6 +550,7 @@ def _risk(vm: ViewModel, eng: Engine, view: str, trick, play, sampler: _Sampler,
     mine = ranks(hand)
     trick_r = [(p, ranks(c)) for p, c in trick]
     forced = None if play is None else (view, ranks(play))
+    assert eng.leader is not None  # a hand is being played
     for hands in deals:
         hands = dict(hands)
         hands[view] = mine

@@ -29,6 +29,7 @@ lead or a follow may be are :mod:`solver.twenty_two.ranking`'s.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from solver.cards import Card, format_cards, standard_deck
@@ -267,7 +268,7 @@ class Engine:
     def totals(self) -> dict[str, int]:
         return {p: sum(self.points[p]) for p in self.players}
 
-    def left_of(self, p: str, among: list[str] | None = None) -> str:
+    def left_of(self, p: str, among: Sequence[str] | None = None) -> str:
         """The next player clockwise after ``p`` (among ``among``)."""
         among = self.players if among is None else among
         i = self.players.index(p)
@@ -300,6 +301,7 @@ class Engine:
                 return Turn("draw", self.draw_pool)
             return Turn("deal", tuple(self.allowed_dealers()))
         d = self.deal
+        assert d is not None  # a hand is dealt once the phase is past predeal
         if self.phase == "exchange":
             rest = [p for p in d.receivers[self.exch_pos:]]
             if self.stock > 0 and rest:
@@ -307,6 +309,7 @@ class Engine:
         if self.hand_size <= 1 and not self.trick:
             return Turn("showdown", d.receivers)
         if not self.trick:
+            assert self.leader is not None  # set by every deal (TT-9) and trick (TT-12)
             return Turn("lead", (self.leader,))
         return Turn("follow", (self._next_follower(),))
 
@@ -318,6 +321,7 @@ class Engine:
         return self.hand_size - (n if any(q == p for q, _ in self.trick) else 0)
 
     def _next_follower(self) -> str:
+        assert self.deal is not None  # a trick is open
         return self.left_of(self.trick[-1][0], list(self.deal.receivers))
 
     # ----- card accounting (TT-1: a card cannot be in two places) -----------------------
@@ -474,6 +478,7 @@ class Engine:
 
     def _holds(self, ev: Holds, st):
         self._need_deal(st)
+        assert self.deal is not None  # _need_deal: a hand is being played
         self._receiver(ev.player, st)
         p = ev.player
         if self.hand_size == 0:
@@ -499,6 +504,7 @@ class Engine:
         self._verify(verify_exchange, st, ev.player)
         p = ev.player
         d = self.deal
+        assert d is not None  # verify_exchange: a hand is being played
         i = d.receivers.index(p)
         if ev.count > self.hand_size:
             raise _err(f"{p} holds only {self.hand_size} cards", st, "TT-8")
@@ -507,6 +513,7 @@ class Engine:
                        + (" (A4: none, so no exchange)" if self.stock == 0 else ""), st,
                        "TT-8")
         if ev.known and ev.count:
+            assert ev.discards is not None and ev.draws is not None  # ev.known
             disc = Counter(repr(c) for c in ev.discards)
             draw = Counter(repr(c) for c in ev.draws)
             hand = self.known[p]
@@ -544,6 +551,7 @@ class Engine:
 
     def _play(self, p: str, cards: tuple[Card, ...], is_lead: bool, st):
         d = self.deal
+        assert d is not None  # verify_lead/verify_follow: a hand is being played
         hand_cards = None
         if self.full[p]:
             hand_cards = [Card.parse(n) for n in self.known[p].elements()]
@@ -588,6 +596,7 @@ class Engine:
     def _showdown(self, ev: Showdown, st):
         self._need_deal(st)
         d = self.deal
+        assert d is not None  # _need_deal: a hand is being played
         if self.phase == "exchange":
             self.phase = "play"
         if self.trick:

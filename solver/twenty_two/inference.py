@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import cast
 
 from solver.cards import Card
 from solver.errors import InconsistentError
@@ -76,7 +77,7 @@ class ViewModel(ModelView):
     opts: TwentyTwoOptions
     view: str | None
     deal: DealLog
-    keys: dict[str, list]                       # card name -> physical copies (model keys)
+    keys: dict[str, tuple]                      # card name -> physical copies (model keys)
     statements: dict[int, str]
     hands: dict[str, Counter | None]            # hands the view knows now (name counts)
     sizes: dict[str, int]
@@ -118,8 +119,9 @@ def visible_players(record, view: str | None, complete: bool, omniscient: bool =
     return players if recorder else set()    # the recorder wrote it: they know it
 
 
-def card_keys(deck: Counter) -> tuple[list, dict, dict[str, list]]:
-    by = copy_keys([(name, deck[name]) for name in sorted(deck, key=_name_order)])
+def card_keys(deck: Counter) -> tuple[list, dict, dict[str, tuple]]:
+    by = cast("dict[str, tuple]",
+              copy_keys([(name, deck[name]) for name in sorted(deck, key=_name_order)]))
     keys = [k for ks in by.values() for k in ks]
     return keys, {k: k.card for k in keys}, by
 
@@ -131,7 +133,7 @@ def _name_order(name: str):
 
 def sizes_of(deal: DealLog) -> dict[str, int]:
     """Location sizes at the end of the deal's log (now, for the current deal)."""
-    played = Counter()
+    played: Counter[str] = Counter()
     for e in deal.events:
         if e[0] == "play":
             played[e[1].player] += len(e[1].cards)
@@ -206,6 +208,7 @@ def build(record, view: str | None, deal: DealLog, opts: TwentyTwoOptions, *,
             elif e[0] == "exchange" and e[1].player == p:
                 ex: Exchange = e[1]
                 if ex.known and ex.count:
+                    assert ex.discards is not None and ex.draws is not None  # ex.known
                     disc += [(repr(c), e[2]) for c in ex.discards]
                     if hand is not None:
                         drawn = [(repr(c), e[2]) for c in ex.draws]

@@ -139,6 +139,7 @@ def _follow_options(hand, lead, target, opts, nat) -> list[tuple[int, ...]]:
     n = len(lead)
     low = lowest_r(hand, n, nat)
     options: list[tuple[int, ...]] = []
+    cand: Sequence[int] | None
     for cand in (low, cheapest_beat_r(nat, target), best_r(hand, n, opts, nat)):
         if cand is None or len(cand) != n:
             continue
@@ -159,12 +160,12 @@ def _follow_plain(hand, nat: list[int], n: int, target, opts) -> list[tuple[int,
     ``tests/test_twenty_two_policy`` checks it against the general rules."""
     low = tuple(sorted(lowest_r(hand, n, nat)))
     out = [low]
-    cheap = cheapest_beat_r(nat, target)
+    cheap: Sequence[int] | None = cheapest_beat_r(nat, target)
     if cheap is not None:
         cheap = tuple(sorted(cheap))
         if cheap not in out:
             out.append(cheap)
-    best = best_r(hand, n, opts, nat)
+    best: Sequence[int] | None = best_r(hand, n, opts, nat)
     if best is not None:
         best = tuple(sorted(best))
         if best not in out and beats_or_ties_r(best, target):
@@ -182,7 +183,7 @@ def _follow_one(nat: list[int], t: int) -> list[tuple[int, ...]]:
     if not nat:
         return [(JK,)]
     lowest = (nat[0],)
-    out = [lowest]
+    out: list[tuple[int, ...]] = [lowest]
     tt = t or ACE
     i = bisect_left(nat, tt)
     if i < len(nat) and nat[i] != nat[0]:
@@ -217,6 +218,7 @@ def playout(hands: dict[str, list[int]], receivers: Sequence[str], leader: str,
                 break
             i = seat[leader]
         else:
+            assert i is not None  # set from the trick, or by the lead
             i = (i + 1) % n
         p = order[i]
         if forced is not None and forced[0] == p:

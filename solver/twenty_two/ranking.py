@@ -126,7 +126,7 @@ def _max_jokers(n: int, opts: TwentyTwoOptions) -> int:
 
 
 def best_r(hand: Ranks, n: int, opts: TwentyTwoOptions,
-           naturals: Sequence[int] | None = None) -> list[int] | None:
+           naturals: list[int] | None = None) -> list[int] | None:
     """The strongest n cards the hand can play by choice (any other choice is at most as high,
     position by position): the top natural, as many jokers as allowed, then the next
     naturals; a hand of jokers alone plays jokers (TT-V2(f)).  ``naturals``: the hand's

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from typing import cast
 
 from solver.cards import Card
 from solver.errors import RuleError
@@ -36,7 +37,7 @@ SPLIT = 0.2         # share of tricks written on two lines (a lead, then 'P play
 def simulate(n_players: int, options, seed: int, events_limit: int | None = None) -> Record:
     """A complete record of a random legal game (stopped after ``events_limit`` statements if
     given)."""
-    opts = TwentyTwoOptions.from_names(options)
+    opts = cast(TwentyTwoOptions, TwentyTwoOptions.from_names(options))
     if n_players > len(NAMES):
         raise RuleError(f"the simulator names at most {len(NAMES)} players", text=str(n_players),
                         rule="TT-1")

@@ -141,13 +141,14 @@ def sample_deals(model, n: int, rng, *, max_states: int = 200_000,
     return [{c: locs[li] for c, li in zip(cards, row)} for row in rows.tolist()]
 
 
-def sample_deal_rows(model, n: int, rng, *, max_states: int = 200_000,
+def sample_deal_rows(model, n: int, rng, *, max_states: int | None = 200_000,
                      time_budget: float | None = None, exact_ints: bool = True,
                      at: str | None = None) -> np.ndarray:
     """:func:`sample_deals` as an array (n, cards) of location indices (``model.cards``
     and ``model.locations`` order), without building a dict per deal.  ``at`` (a
     location): only the cards each deal puts there are placed, the others are -1 (the
-    same cell counts drawn, less work spreading them: a mystery hand's candidates)."""
+    same cell counts drawn, less work spreading them: a mystery hand's candidates).
+    ``max_states=None``: no limit on the programme's states."""
     gen, pyr = rngs(rng)
     deadline = None if time_budget is None else time.perf_counter() + time_budget
     kept = None if exact_ints else last_programme(model)
