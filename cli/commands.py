@@ -25,8 +25,10 @@ class GameChoice(click.Choice):
     def __init__(self, capability: Capability | None = None):
         self.capability, self.case_sensitive = capability, False
 
+    # mypy takes a cached_property for a read-only property; it is writable (Click's own
+    # attribute, set in Choice.__init__, which this class does not call)
     @functools.cached_property
-    def choices(self) -> tuple[str, ...]:
+    def choices(self) -> tuple[str, ...]:  # type: ignore[override]  # mypy: cached_property
         return tuple(game_names(self.capability))
 
 

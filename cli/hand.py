@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import textwrap
+from typing import cast
 
 import click
 from tabulate import tabulate
@@ -21,7 +22,7 @@ def _cards(cards) -> str:
 
 
 def _options(variant) -> HandOptions:
-    return HandOptions.from_names(split_variants(variant))
+    return cast(HandOptions, HandOptions.from_names(split_variants(variant)))
 
 
 def _indicator(text: str | None) -> Card | None:

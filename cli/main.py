@@ -20,9 +20,9 @@ import signal as _signal
 if __name__ == "__main__":  # pragma: no cover
     # ``python -m cli.main``: run the one real module ``cli.main`` (executing this file as
     # ``__main__`` as well would load the commands twice, through a circular import)
-    from cli.main import main
+    import importlib
 
-    main()
+    importlib.import_module("cli.main").main()
     raise SystemExit(0)
 
 import functools
@@ -639,7 +639,9 @@ def walk_commands(cmd: click.Command = cli, path: tuple[str, ...] = ()):
     if isinstance(cmd, click.Group):
         ctx = click.Context(cmd)
         for name in cmd.list_commands(ctx):
-            yield from walk_commands(cmd.get_command(ctx, name), path + (name,))
+            sub = cmd.get_command(ctx, name)
+            assert sub is not None      # a name the group lists
+            yield from walk_commands(sub, path + (name,))
 
 
 def _main_help() -> str:
@@ -736,8 +738,8 @@ def interrupted(command: str | None, terminated: bool = False):
         pass
     tail = ""
     if command in WRITES_RECORD:
-        saved = sys.modules.get("solver.records")
-        saved = saved is not None and saved.saved_in_this_process
+        records = sys.modules.get("solver.records")
+        saved = records is not None and records.saved_in_this_process
         tail = "; the record is as last saved" if saved else "; the record is unchanged"
     click.echo(("sleuth: terminated" if terminated else "sleuth: interrupted") + tail,
                err=True)

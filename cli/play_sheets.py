@@ -5,6 +5,7 @@ tables on a narrower screen (:func:`narrow_tables`)."""
 from __future__ import annotations
 
 import re
+from typing import Callable
 
 from tabulate import tabulate
 
@@ -195,5 +196,7 @@ def _cells(line: str, spans: list[tuple[int, int]]) -> list[str]:
     return [line[a:e].strip() for (a, _), e in zip(spans, ends)]
 
 
-#: game name -> its short sheet
-COMPACT = {"twenty-two": twenty_two, "mysterium": mysterium, "hand": hand}
+#: game name -> its short sheet (some take the screen's ``width``: cli.session's
+#: render_compact asks their signature)
+COMPACT: dict[str, Callable[..., str]] = {"twenty-two": twenty_two, "mysterium": mysterium,
+                                          "hand": hand}

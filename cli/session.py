@@ -7,7 +7,7 @@ import os
 import re
 import sys
 import threading
-from typing import NamedTuple
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple
 
 import click
 
@@ -18,6 +18,11 @@ from cli.progress import working
 from solver.errors import InconsistentError, SleuthError
 from solver.records import printable, split_lines
 from solver.session import Outcome, Session, held_statement
+
+if TYPE_CHECKING:
+    from prompt_toolkit.application import Application
+
+    from solver.staged import Certainties
 
 # ----- colour -----------------------------------------------------------------------------
 _CARD = re.compile(r"(?<![\w*])(10|[2-9AJQKT])([SHDC])(?![\w])")
@@ -92,7 +97,8 @@ def render_compact(analysis, game: str, cols: int | None = None) -> str | None:
     from cli.play_sheets import COMPACT, narrow_tables
 
     mod = renderer(game)
-    fn = getattr(mod, "render_compact", None) if mod is not None else None
+    fn: Callable[..., str] | None = getattr(mod, "render_compact", None) \
+        if mod is not None else None
     fn = fn or COMPACT.get(game)
     if fn is None:
         return None
@@ -337,6 +343,7 @@ def render_outcome(o: Outcome, session: Session, show_sheet: bool | str | None,
         said = str(o.error)
         if o.conflict and isinstance(o.error, InconsistentError):
             said = conflict_text(o.error).split("\n")[0]   # the lines follow, once
+        assert o.error is not None      # a refusal says why
         fix = did_you_mean(o.error)
         if fix and session.correction is not None:
             fix += f"  ({keys}: log it)"
@@ -654,11 +661,11 @@ class Screen:
         #: stage 1 of the record's analysis (solver.staged: the certainties, alerts and
         #: notes) shown while the worker works out the sheet; the worker thread, its
         #: deadline, and what redraws the prompt when it is done (prompt_toolkit's app)
-        self.first = None
+        self.first: Certainties | None = None
         self.hinting = False                # the advisor's hint after each change
         self.worker: threading.Thread | None = None
         self.deadline = None
-        self.app = None
+        self.app: Application[Any] | None = None
         #: the lines of a paste still to be entered (:func:`_interactive_lines`); dropped,
         #: and said, when one of them is refused
         self.pasted: list[str] = []
@@ -717,7 +724,8 @@ class Screen:
     def _first(self, cols: int) -> tuple[list[str], int]:
         """:meth:`first_lines` and how many of them at the end are the notes."""
         c = self.first
-        body, notes = [], []
+        body: list[str] = []
+        notes: list[str] = []
         if c is not None:
             by_place: dict[str, list[str]] = {}
             for card, where in c.certain:
@@ -999,9 +1007,9 @@ def _interactive_lines(session: Session, colour: bool, screen: Screen | None = N
             if screen.scroll(-1):
                 event.app.invalidate()
 
-    ps = PromptSession(history=InMemoryHistory(), completer=SessionCompleter(),
-                       complete_while_typing=True, reserve_space_for_menu=0,
-                       key_bindings=keys)
+    ps: PromptSession[str] = PromptSession(
+        history=InMemoryHistory(), completer=SessionCompleter(), complete_while_typing=True,
+        reserve_space_for_menu=0, key_bindings=keys)
     if screen is not None:
         screen.app = ps.app             # the worker redraws the prompt when the sheet is in
     while True:

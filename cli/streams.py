@@ -35,7 +35,7 @@ SYMBOLS = "♠♥♦♣"
 HANDLER = CODEC = "sleuth-ascii"
 
 
-def _replace(err: UnicodeEncodeError):
+def _replace(err: UnicodeError) -> tuple[str, int]:
     """The ``sleuth-ascii`` error handler: :data:`ASCII`'s spelling, else ``?``."""
     if not isinstance(err, UnicodeEncodeError):
         raise err

@@ -105,6 +105,7 @@ def beside(main, side, preload=(), meanwhile=None, patience: float | None = None
     # a bare fork and a pipe (not multiprocessing: its import and set-up cost 15-20 ms of
     # the command's start-up): the child writes its pickled outcome and ends at once,
     # never returning into the caller's code nor flushing the caller's buffered output
+    recv: int | None          # None once the reading end is handed to its file object
     recv, send = os.pipe()
     with sigint_blocked():      # a Ctrl-C now reaches this process once the side is known
         pid = os.fork()
@@ -115,8 +116,8 @@ def beside(main, side, preload=(), meanwhile=None, patience: float | None = None
                     os.nice(10)
                 os.close(recv)
                 data = _portable(*_side_value(side))
-                with os.fdopen(send, "wb") as out:
-                    out.write(data)
+                with os.fdopen(send, "wb") as sink:
+                    sink.write(data)
             finally:
                 os._exit(0)
     os.close(send)

@@ -40,7 +40,7 @@ from typing import Any
 
 from solver.errors import (FileError, InconsistentError, NotationError, RuleError, SleuthError,
                            StaleError)
-from solver.games import Capability, Vocabulary, get_game
+from solver.games import Capability, Event, Vocabulary, get_game
 from solver.model.budget import STEP_BUDGET
 from solver.model.reuse import Memo, reusing
 from solver.records import (Record, atomic_write, check_one_line, clean_temporaries,
@@ -311,7 +311,7 @@ def held_statement(text: str) -> tuple[int, str] | None:
     return None
 
 
-def _event_class(statement: str, record: Record) -> type | None:
+def _event_class(statement: str, record: Record) -> type[Event] | None:
     try:
         return type(get_game(record.game).parse_event(strip_comment(statement)[0],
                                                       record.header))
@@ -849,7 +849,7 @@ class Session:
         kind = self._kind_of(statement or self.pending or "")
         return getattr(kind, "held_name", "statement")
 
-    def _kind_of(self, statement: str) -> type | None:
+    def _kind_of(self, statement: str) -> type[Event] | None:
         """The event class of ``statement`` (``None`` if it does not parse)."""
         try:
             ev = self.game.parse_event(strip_comment(statement)[0], self.record.header)
@@ -1145,8 +1145,8 @@ def complete(v: Vocabulary, before_cursor: str) -> list[str]:
         pool = list(v.commands) + list(v.names) + list(v.lead)
     elif len(words) == 1 and _is_name(v, words[0]):
         pool = list(v.verbs)
-    elif _follows(v, words, head) is not None:
-        pool = _follows(v, words, head)
+    elif (follows := _follows(v, words, head)) is not None:
+        pool = follows
     elif ":" in head:     # an answer or a list: what follows a colon (no query sets)
         pool = list(v.cards) + list(v.names) + list(v.words)
     else:

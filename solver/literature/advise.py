@@ -36,12 +36,16 @@ import functools
 import math
 import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from solver.advice import NoDeal, ActionAdvice, Advice, Posterior, posterior, wilson
 from solver.errors import NotationError
 from solver.model.budget import Budget
+
+if TYPE_CHECKING:
+    from solver.cards import Card
 
 #: a safe claim outranks any question (it scores one half-suit for sure)
 SAFE_CLAIM_SCORE = 10.0
@@ -205,6 +209,7 @@ def suggest(record, view, *, top=None, budget: Budget = Budget(), seed=None,
     # the view's own hand: keys it certainly holds now (unseen events: as far as proved)
     support = hist.support if hist is not None else _support(vm) if est else None
     if hist is not None:
+        assert support is not None      # hist.support
         mine = {k for k in keys if support[k] == {view}}
     else:
         mine = {k for k in keys if n and (H[:, kpos[k]] == me).all()}
@@ -213,7 +218,7 @@ def suggest(record, view, *, top=None, budget: Budget = Budget(), seed=None,
     opps = [b for b in players if can_ask_whom(state, view, b)]
     open_halves = play.open_halves()
     hand = [t.key_card[k] for k in mine]
-    questions = []
+    questions: list[tuple[str, Card, str, list[str], list[str]]] = []
     if play.count[view] > 0:
         for hn in open_halves:
             hk = play.keys_of_half(hn)
@@ -229,6 +234,7 @@ def suggest(record, view, *, top=None, budget: Budget = Budget(), seed=None,
         yes = yes_cols[b, c]
         p = float(yes.mean()) if n else 0.0
         if est:     # an estimate is 0 or 1 only when the logic says so
+            assert support is not None      # hist.support or _support(vm) when est
             p = _logical(p, n, certain=any(support[k] == {b} for k in ck),
                          possible=any(b in support[k] for k in ck))
         info = 0.0 if p in (0.0, 1.0) else float(-(p * math.log2(p) + (1 - p) * math.log2(1 - p)))
@@ -288,6 +294,7 @@ def suggest(record, view, *, top=None, budget: Budget = Budget(), seed=None,
                 pw = float((cols == want).all(axis=1).mean())
             pt = float(in_team.mean()) if n else 0.0
             if est:
+                assert support is not None      # hist.support or _support(vm) when est
                 pt = _logical(pt, n, certain=all(support[k] <= team for k in hk),
                               possible=all(support[k] & team for k in hk))
                 pw = min(pw, pt)
@@ -393,7 +400,7 @@ def _safe_claims(record, view, budget: Budget) -> dict:
     """half-suit -> {player: [cards]} for the view's safe claims (the analysis: logical)."""
     from solver.literature.analysis import analyze
 
-    kw = {"max_states": budget.max_states} if budget.max_states else {}
+    kw: dict[str, Any] = {"max_states": budget.max_states} if budget.max_states else {}
     a = analyze(record, view, **kw)
     out = {}
     for name, hi in a.halves.items():
@@ -414,6 +421,8 @@ def play_game(seed: int, policy: str, samples: int = 150, team: int = 0) -> dict
     from solver.records import Record
 
     class AdvisedSimulator(Simulator):
+        claims: int         # the claims the advisor made (set before the game)
+
         def turn(self):
             play = self.play
             a = play.turn
@@ -500,7 +509,7 @@ def exposure(record, view, *, budget: Budget = Budget()) -> dict:
     from solver.literature.analysis import analyze, settled_by_card
     from solver.literature.inference import build, current, probabilities
 
-    kw = {"max_states": budget.max_states} if budget.max_states else {}
+    kw: dict[str, Any] = {"max_states": budget.max_states} if budget.max_states else {}
     vm = build(record, None)
     if vm.history:                      # unseen events: the whole analysis (courses)
         a = analyze(record, None, **kw)

@@ -5,6 +5,7 @@ follows record-format.md), built by :func:`analyze` from the model of a view
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, cast
 
 from solver.literature.engine import Play
 from solver.literature.inference import (MAX_STATES, TIME_BUDGET, Probabilities, ViewModel,
@@ -13,6 +14,9 @@ from solver.literature.inference import (MAX_STATES, TIME_BUDGET, Probabilities,
 from solver.literature.table import Table
 from solver.model import CardLocationModel
 from solver.model.copies import settle_copies
+
+if TYPE_CHECKING:
+    from solver.literature.history import HistoryModel
 
 
 @dataclass
@@ -51,15 +55,15 @@ class LiteratureAnalysis:
 
     def to_json(self) -> dict:
         t = self.table
-        out = {"game": "literature", "view": self.view, "consistent": True,
-               "exact": self.exact}
+        out: dict[str, Any] = {"game": "literature", "view": self.view, "consistent": True,
+                               "exact": self.exact}
         if not self.exact:
             out["error"] = self.error
         out["cards"] = {name: dict(sorted(d.items())) for name, d in self.cards.items()}
         out["half_suits"] = {}
         for name, h in self.halves.items():
-            d = {"status": h.status, "p_team": h.p_team, "safe_claim": h.safe_claim,
-                 "value": h.value}
+            d: dict[str, Any] = {"status": h.status, "p_team": h.p_team,
+                                 "safe_claim": h.safe_claim, "value": h.value}
             if h.claim:
                 d["claim"] = h.claim
             if h.risk:
@@ -162,7 +166,7 @@ def certain_backbone(vm: ViewModel):
 
     if not vm.history:
         return settled_backbone(vm)
-    m = vm.model
+    m = cast("HistoryModel", vm.model)
     again = settled_before(*vm.source) if vm.source is not None else None
     if again is not None:       # every certainty of this record is known: no search at all
         return Backbone(True, {k: {again[k]} if k in again else set(m.locations)
@@ -228,7 +232,7 @@ def analyze_model(vm: ViewModel, probs: Probabilities, n_statements: int,
     loc_p, poss = current(vm, probs)
     exact = probs.exact
     cards, possible = settled_by_card(vm, probs, loc_p, poss)
-    counts = vm.model.counts() if vm.history else dict(play.count)
+    counts = cast("HistoryModel", vm.model).counts() if vm.history else dict(play.count)
     hands = {}
     for p in t.players:
         known = sorted((t.key_card[k] for k in t.keys if poss[k] == {p}))
@@ -245,7 +249,7 @@ def analyze_model(vm: ViewModel, probs: Probabilities, n_statements: int,
         for c in sorted(set(h.cards)):
             holders[repr(c)] = {l: p for l, p in cards[repr(c)].items()}
         p_team: dict[str, float] = {}
-        safe = None
+        safe: dict[str, list[str]] | None = None
         risk: dict[str, str] = {}
         if status == "open":
             for ti in (0, 1):

@@ -49,6 +49,7 @@ import itertools
 import math
 import random
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, cast
 
 from solver.errors import InconsistentError, NotationError, RuleError
 from solver.literature.engine import Play
@@ -57,6 +58,9 @@ from solver.literature.inference import (MAX_STATES, TIME_BUDGET, Probabilities,
                                          _decided, backbone, build, current, probabilities,
                                          team_probabilities)
 from solver.model.stats import Z95, wilson_halfwidth
+
+if TYPE_CHECKING:
+    import numpy as np
 
 UNSEEN = (UnheardAnswer, UnheardCard, UnseenAsk)
 #: the most courses the rules allow that are counted one by one (exact figures) ...
@@ -117,7 +121,8 @@ def parts(record, lines) -> list[tuple[str, tuple, tuple, tuple]]:
     t = table_of(record.header)
     answers = ("yes", "no", "surrendered") if t.options.own_card_ask == "surrender" \
         else ("yes", "no")
-    play, done, out = Play(t), 0, []
+    out: list[tuple[str, tuple, tuple, tuple]] = []
+    play, done = Play(t), 0
     for i in lines:
         ev = record.statements[i].event
         if isinstance(ev, UnheardAnswer):
@@ -265,8 +270,9 @@ def figures(record, view, vm: ViewModel, max_states=MAX_STATES, time_budget=TIME
         if sum(max(pr.states, TEAM_COUNT_FLOOR) for _, pr in branches) * pairs > TEAM_WORK:
             from solver.model.counting import sample_deal_rows
 
-            rows = [sample_deal_rows(vb.model, COURSE_DEALS, i, max_states=None,
-                                     exact_ints=False) for i, (vb, _) in enumerate(branches)]
+            rows: list[np.ndarray | None] = [
+                sample_deal_rows(vb.model, COURSE_DEALS, i, max_states=None, exact_ints=False)
+                for i, (vb, _) in enumerate(branches)]
         else:
             rows = [None] * len(branches)
         figs = [_figures(vb, pr, max_states, time_budget, rows=r)
@@ -373,9 +379,9 @@ def _chain(record, view, vm, lines, ps, max_states, time_budget, seed) -> Mix | 
         visits = []
         for _ in range(per):
             j = rng.randrange(len(lines))
-            prop = list(cur)
-            prop[j] = _neighbour(ps[j], cur[j], rng)
-            prop = tuple(prop)
+            values = list(cur)
+            values[j] = _neighbour(ps[j], cur[j], rng)
+            prop = tuple(values)
             r = at(prop)
             if r is not None and rng.random() * at(cur)[1].total < r[1].total:
                 moves += prop != cur
@@ -389,7 +395,9 @@ def _chain(record, view, vm, lines, ps, max_states, time_budget, seed) -> Mix | 
     for ch in chains:
         for v in ch:
             counts[v] = counts.get(v, 0) + 1
-    figs = {v: _figures(*at(v), max_states, time_budget, rows=drawn[v]) for v in counts}
+    # a visited course counts: at(v) is its (view model, Probabilities)
+    figs = {v: _figures(*cast("tuple[ViewModel, Probabilities]", at(v)), max_states,
+                        time_budget, rows=drawn[v]) for v in counts}
     n = sum(counts.values())
     probs, pteam, pt_exact, pt_err = _mix(vm, [(figs[v], c / n) for v, c in counts.items()],
                                           max(at(v)[1].states for v in counts))

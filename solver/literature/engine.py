@@ -410,6 +410,7 @@ class Play:
 
     def forced_member(self) -> str:
         f = self.forced
+        assert f is not None    # asked only while a forced claim is due (V14)
         return f["order"][f["pos"] % len(f["order"])]
 
     # ----- the statements ------------------------------------------------------------------
@@ -481,7 +482,8 @@ class Play:
             raise self._err(f"{p} holds {self.count[p]} cards now, the line lists "
                             f"{len(ev.cards)}", "O1")
         names = Counter(ev.cards)
-        listed, unlisted = [], []
+        listed: list[str] = []
+        unlisted: list[str] = []
         for c, ks in t.card_keys.items():
             m = names.get(c, 0)
             at = self.known_at(ks, p)
@@ -657,6 +659,7 @@ class Play:
         t = self.table
         if self.over:
             raise self._err("the game is over: every half-suit is resolved", "LIT-17")
+        assert self.turn is not None    # only a finished game has nobody on turn (_after)
         if self.status[half][0] != "open":
             raise self._err(f"{half} is already resolved", "LIT-11")
         if self.challenge:
@@ -723,13 +726,13 @@ class Play:
             ck = t.card_keys[card]
             left = Counter({p: n[card] for p, n in shown_names.items() if n[card]})
             for k in ck:
-                p = self.loc[k]
-                if p is None:
+                at = self.loc[k]
+                if at is None:
                     continue
-                if left[p] <= 0:
+                if left[at] <= 0:
                     raise self._err(f"{card!r} is {self.where(k)}", "LIT-7")
-                left[p] -= 1
-                holder_of[k] = p
+                left[at] -= 1
+                holder_of[k] = at
             un = self.unmoved(ck)
             for p, m in left.items():
                 if m > 0:
@@ -790,6 +793,7 @@ class Play:
             self.challenge = None
         elif kind == "forced":
             f = self.forced
+            assert f is not None    # claim_kind says "forced" only while one is due
             f["order"] = self._team_order(ti, c)
             f["pos"] = 0
             f["passes"] = 0
@@ -873,6 +877,7 @@ class Play:
         """After V14 forfeits, the unseen cards leave play without being shown; for the
         bookkeeping of counts they are charged to a team member still holding cards."""
         f = self.forced
+        assert f is not None    # only while the V14 forced claims run out
         for p in f["order"]:
             if self.count[p] > 0:
                 return p

@@ -28,6 +28,7 @@ then uses CP-SAT), and an empty result when no deal fits.
 from __future__ import annotations
 
 from collections import deque
+from typing import Hashable
 
 from solver.model import Backbone
 
@@ -191,10 +192,11 @@ def flow_backbone(model, extra_exclude: dict | None = None) -> Backbone | None:
             byloc.setdefault(li, set()).add(ci)
         if len(byloc) != 1:
             return None   # a sum over several locations: not this shape
-        (li, cs), = byloc.items()
-        counted.setdefault(li, []).append((frozenset(cs), lo, hi))
+        (li, one), = byloc.items()
+        counted.setdefault(li, []).append((frozenset(one), lo, hi))
     # counted sets of one location must be laminar (nested or disjoint): a tree of groups
-    groups = []                        # (location, card set, lo, hi, parent group or None)
+    # (location, card set, lo, hi, parent group or None)
+    groups: list[tuple[int, frozenset[int], int, int, int | None]] = []
     inner: dict[tuple[int, int], int] = {}
     for li, items in counted.items():
         merged: dict[frozenset, list] = {}
@@ -272,7 +274,7 @@ def flow_backbone(model, extra_exclude: dict | None = None) -> Backbone | None:
         return Backbone(False, {c: set() for c in cards})
     # flow on the original edges: lo + (original residual capacity - what is left)
     m = len(net.to)
-    adj = [[] for _ in range(net.n)]
+    adj: list[list[int]] = [[] for _ in range(net.n)]
     flows = {}
     for e in range(0, m, 2):
         lo, hi = net.lo[e], net.cap[e]
@@ -286,7 +288,7 @@ def flow_backbone(model, extra_exclude: dict | None = None) -> Backbone | None:
         if f > lo:
             adj[v].append(u)
     comp = _scc(net.n, adj)
-    possible = {c: set() for c in cards}
+    possible: dict[Hashable, set[str]] = {c: set() for c in cards}
     for e, ci, li in card_edges:
         u, v = net.to[e + 1], net.to[e]
         if flows[e] > 0 or comp[u] == comp[v]:

@@ -39,6 +39,7 @@ import math
 import random
 import threading
 from collections import Counter, OrderedDict
+from typing import TYPE_CHECKING, Hashable
 
 from solver.errors import BudgetError
 from solver.model import Backbone, cp_model, light_presolve
@@ -48,6 +49,9 @@ from solver.literature.views import hands_seen
 from solver.literature.events import (Ask, Challenge, Claim, HandCount, Holds, PassClaim,
                                       PassTurn, Shown, TurnIs, UnheardAnswer, UnheardCard,
                                       UnseenAsk)
+
+if TYPE_CHECKING:
+    from ortools.sat.python.cp_model import IntVar
 
 #: deterministic seconds of a covering step of the backbone (every better history found
 #: by then is used) ...
@@ -287,12 +291,13 @@ class _Build:
         self.enforce = enforce
         self.only = only           # the lines in force (None: all)
         self.used: set[int] = set()
-        self.lits: dict[int, object] = {}
+        self.lits: dict[int, IntVar] = {}
         self.locs = list(t.players) + [OUT]
         self.n = 0
         #: the statements in the model (:meth:`continued` adds the rest of a longer record)
         self.upto = 0
-        self.pos: dict[str, dict[str, object]] = {}
+        #: key -> location -> whether the card is there: a Boolean variable or a constant
+        self.pos: dict[str, dict[str, IntVar | int]] = {}
         for k in t.keys:
             row = {p: m.NewBoolVar(f"d{k}_{p}") for p in t.players}
             m.AddExactlyOne(row.values())
@@ -421,7 +426,7 @@ class _Build:
         """Key k moves to ``dst`` exactly when ``ys[k]`` (from wherever it is)."""
         m = self.m
         for k, y in ys.items():
-            row = {}
+            row: dict[str, IntVar | int] = {}
             for l in self.locs:
                 old = self.pos[k][l]
                 if l == dst:
@@ -441,6 +446,7 @@ class _Build:
                         new = self.var("p")
                         m.Add(new + y == 1)
                     else:
+                        assert not isinstance(old, int)     # not a constant: a variable
                         new = self.var("p")
                         m.AddImplication(new, old)
                         m.AddBoolOr([new.Not(), y.Not()])
@@ -987,7 +993,7 @@ class HistoryModel:
         b, final = self._built()
         m = b.m.clone()             # the objectives go on a copy (the same variables)
         size = len(m.Proto().variables)
-        possible = {k: set() for k in self.cards}
+        possible: dict[Hashable, set[str]] = {k: set() for k in self.cards}
         unseen = set()
         for (k, p), v in final.items():
             if _is(v, 1):
@@ -1062,7 +1068,7 @@ class HistoryModel:
             if st in (cp_model.UNKNOWN, None) and not known:
                 st = solve(self._solver(60.0), m, 60.0, each)
         except TimeUp as e:         # what the model's own facts settle (and the histories found)
-            e.partial_backbone = partial()
+            setattr(e, "partial_backbone", partial())   # read back with getattr
             raise
         if st in (cp_model.INFEASIBLE, cp_model.MODEL_INVALID) and not known:
             self._bb = Backbone(False, {k: set() for k in self.cards})
@@ -1104,7 +1110,7 @@ class HistoryModel:
                         raise BudgetError("CP-SAT could not finish the certainties in time")
                     take(one)
         except TimeUp as e:
-            e.partial_backbone = partial()
+            setattr(e, "partial_backbone", partial())   # read back with getattr
             raise
         self._bb = Backbone(True, possible)
         return self._bb, True

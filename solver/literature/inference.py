@@ -28,16 +28,23 @@ import copy
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Hashable, Literal, cast, overload
 
 from solver.cards import Card
 from solver.errors import NotationError, RuleError
 from solver.model import CardLocationModel, Explanation, Reason
 from solver.model.stats import wilson_halfwidth
 from solver.model.view import ModelView
-from solver.literature.events import Claim, parse_event
+from solver.literature.events import Ask, Claim, parse_event
 from solver.literature.engine import OUT, Play
 from solver.literature.table import Table
 from solver.literature.views import ALL, RECORDER, hands_seen, is_complete, seen_by  # noqa: F401
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from solver.literature.history import HistoryModel
+    from solver.records import Record
 
 MAX_STATES = 200_000
 TIME_BUDGET = 1.0
@@ -52,14 +59,14 @@ class ViewModel(ModelView):
     play: Play
     table: Table
     view: str | None
-    model: CardLocationModel
+    model: CardLocationModel | HistoryModel
     fixed: dict[str, str]
     statements: dict[int, str]
     deal: bool = True
     #: (record, view as asked: a player, None or ALL) of a model whose certainties only
     #: grow as statements are added (the whole memory): the key under which they are kept
     #: for the next statement (:func:`solver.literature.history.carried`); else None
-    source: tuple | None = None
+    source: tuple[Record, str | None] | None = None
     #: the line that places each key of ``fixed`` placed by a hand the view saw (the memory
     #: modes: its ``holds`` line, or a later move into it), for ``why``
     fixed_by: dict[str, int] = field(default_factory=dict)
@@ -141,7 +148,7 @@ def _remembered(play: Play) -> list:
     if play.table.options.memory == "last-question":
         return play.asks[-1:]
     t = play.table
-    claims = [(r.line, None) for r in play.results]
+    claims: list[tuple[int, Ask | None]] = [(r.line, None) for r in play.results]
     actions = sorted(play.asks + claims, key=lambda x: x[0])[-2:]
     out = [(ln, a) for ln, a in actions if a is not None]
     if len(out) == 2 and out[1][1].answer in ("yes", "surrendered") and \
@@ -265,14 +272,14 @@ class Probabilities:
     exact: bool
     error: float
     total: float
-    marginals: dict[str, dict[str, float]]
-    possible: dict[str, set[str]]
+    marginals: dict[Hashable, dict[str, float]]
+    possible: dict[Hashable, set[str]]
     method: str = ""
     seconds: float = 0.0
     states: int = 0
     #: an estimate's exactly uniform accepted deals (array deals x model cards of location
     #: indices), when the estimate kept them
-    deals: object = field(default=None, repr=False, compare=False)
+    deals: np.ndarray | None = field(default=None, repr=False, compare=False)
 
 
 def backbone(vm: ViewModel):
@@ -325,7 +332,8 @@ def probabilities(vm: ViewModel, max_states=MAX_STATES, time_budget=TIME_BUDGET,
         marg[k] = {l: q / tot for l, q in row.items()}
     return Probabilities(False, counting.error, counting.total, marg, bb.possible,
                          counting.method, time.perf_counter() - t0,
-                         deals=counting.deals if counting.method == "sampled" else None)
+                         deals=cast("np.ndarray", counting.deals)   # an array when "sampled"
+                         if counting.method == "sampled" else None)
 
 
 #: further witness histories drawn for the estimates of a record with unseen events
@@ -336,7 +344,7 @@ def _history_probabilities(vm: ViewModel, bb, t0) -> Probabilities:
     """Estimates for a record with unseen events: the share of the witness histories (found
     for the certainties, and by random objectives) that end with the card at each possible
     place.  Not a uniform sample: labelled ``exact: false``; 0 and 1 stay logical."""
-    m = vm.model
+    m = cast("HistoryModel", vm.model)     # vm.history
     m.more_samples(HISTORY_SAMPLES, seed=len(vm.statements))
     marg = {}
     for k in m.cards:
@@ -355,7 +363,7 @@ def _history_probabilities(vm: ViewModel, bb, t0) -> Probabilities:
 def _history_ratio(vm: ViewModel, require: dict[str, list[tuple[list, int]]]):
     """P(for every (keys, n) in require[loc]: exactly n of keys at loc) for a record with
     unseen events: 0 when no history allows it, else the share of witnesses (estimate)."""
-    m = vm.model
+    m = cast("HistoryModel", vm.model)     # vm.history
 
     def add(b, final):
         for loc, items in require.items():
@@ -380,7 +388,7 @@ def _history_teams(vm: ViewModel, groups) -> list[tuple[float, bool]]:
     """:func:`_history_team` of each ``(free, team)`` of ``groups``: the share of the witness
     histories; 0 (exact) where none has it and CP-SAT proves no history can (one proof for
     all of them, :meth:`~solver.literature.history.HistoryModel.possible_each`)."""
-    m = vm.model
+    m = cast("HistoryModel", vm.model)     # vm.history
 
     def require(free, team):
         return lambda b, final, lit: b.cons([final[k, p] for k in free for p in team],
@@ -410,6 +418,7 @@ def joint(vm: ViewModel, probs: Probabilities, require: dict[str, list[tuple[lis
                 return 0.0, True
     if vm.history:
         return _history_ratio(vm, require)
+    assert isinstance(m, CardLocationModel)     # not vm.history
     m2 = copy.copy(m)
     m2.constraints = list(m.constraints)
     for loc, items in require.items():
@@ -460,6 +469,18 @@ def _decided(vm: ViewModel, probs: Probabilities, keys, team) -> tuple[float | N
     return None, free
 
 
+@overload
+def any_team(vm: ViewModel, probs: Probabilities, keys: list[str], team: tuple[str, ...],
+             max_states=..., time_budget=..., exact_only: Literal[False] = ...,
+             tables: bool = ...) -> tuple[float, bool]: ...
+
+
+@overload
+def any_team(vm: ViewModel, probs: Probabilities, keys: list[str], team: tuple[str, ...],
+             max_states=..., time_budget=..., exact_only: bool = ...,
+             tables: bool = ...) -> tuple[float, bool] | None: ...
+
+
 def any_team(vm: ViewModel, probs: Probabilities, keys: list[str], team: tuple[str, ...],
              max_states=MAX_STATES, time_budget=TIME_BUDGET,
              exact_only: bool = False, tables: bool = True) -> tuple[float, bool] | None:
@@ -473,6 +494,7 @@ def any_team(vm: ViewModel, probs: Probabilities, keys: list[str], team: tuple[s
     if vm.history:
         return _history_team(vm, free, team)
     m = vm.model
+    assert isinstance(m, CardLocationModel)     # not vm.history
     if probs.exact and tables:  # from the count's own tables when they keep it apart
         from solver.model.counting import all_in_chances
 
@@ -488,6 +510,7 @@ def any_team(vm: ViewModel, probs: Probabilities, keys: list[str], team: tuple[s
 def _possible_all_in(vm: ViewModel, free, team) -> bool:
     from solver.literature.flow import flow_backbone
 
+    assert isinstance(vm.model, CardLocationModel)     # not vm.history (team_probabilities)
     others = [l for l in vm.model.locations if l not in team]
     bb = flow_backbone(vm.model, {k: others for k in free})
     if bb is not None:
@@ -711,7 +734,7 @@ def check_claim(record, view, claim_text: str, *, max_states=MAX_STATES,
                 require.setdefault(p, []).append((free, need))
             exp = sum(loc_p[k].get(p, 0.0) for k in ks)
             pr = min(exp / n, 1.0) if n else 0.0
-            alts = {}
+            alts: dict[str, float] = {}
             for k in ks:
                 for l, q in loc_p[k].items():
                     if l != p:
@@ -788,8 +811,8 @@ def explain(record, view, card_text: str) -> Explanation:
         bb = backbone(vm)
         if not bb.consistent:
             raise vm.inconsistent()
-        e = vm.explain_keys(free, bb, _label)
-        reasons += e.reasons
-        summary = (summary + "; " if summary else "") + e.summary
+        ex = vm.explain_keys(free, bb, _label)
+        reasons += ex.reasons
+        summary = (summary + "; " if summary else "") + ex.summary
     stmts = {ln: vm.statements.get(ln, "") for r in reasons for ln in r.lines}
     return Explanation(repr(card), summary, reasons, stmts)

@@ -33,6 +33,7 @@ solver.errors.RuleError: deck=52-seven-card-highs keeps the 8s: it cannot be com
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 from solver.cards import rank_name, rank_value
 from solver.errors import NotationError, RuleError
@@ -149,11 +150,11 @@ class LiteratureOptions(Options):
 
     @classmethod
     def from_names(cls, names) -> "LiteratureOptions":
-        expanded = []
+        expanded: list[str] = []
         for raw in names:
             key = raw.strip().lower().replace("_", "-")
             expanded.extend(SHORTHANDS.get(key, (raw,)))
-        return super().from_names(expanded)
+        return cast(LiteratureOptions, super().from_names(expanded))
 
     def check(self) -> None:
         if self.deck == "52-seven-card-highs" and self.removed_rank != 8:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Hashable, cast
 
 from solver.cards import JOKER, SUITS, Card, rank_name
 from solver.errors import NotationError, RuleError
@@ -145,7 +146,10 @@ class Table:
         keys, key_card, card_keys, half_of = [], {}, {}, {}
         for h in halves:   # the physical cards: 'QD', the jokers Copy('Jk', 0), ...
             cards = {repr(c): c for c in h.cards}
-            for name, ks in copy_keys(Counter(map(repr, h.cards)), single="card").items():
+            counts: Counter[Hashable] = Counter(map(repr, h.cards))
+            # copy_keys keeps its keys: here the cards' names
+            keyed = cast("dict[str, tuple]", copy_keys(counts, single="card"))
+            for name, ks in keyed.items():
                 c = cards[name]
                 card_keys[c] = ks
                 half_of[c] = h
@@ -189,6 +193,8 @@ class Table:
                     return h
         if "-" in t:
             a, _, b = t.partition("-")
+            ca: Card | None
+            cb: Card | None
             try:
                 ca, cb = Card.parse(a), Card.parse(b)
             except NotationError:
