@@ -4,7 +4,8 @@
 "use strict";
 (function () {
   const NAMES = "<names>", CARDS = "<cards>", RANGES = "<ranges>", WORDS = "<words>";
-  const token = document.querySelector('meta[name="sleuth-token"]').content;
+  // the server's token for changes: a new one each time it starts (freshToken)
+  let token = document.querySelector('meta[name="sleuth-token"]').content;
   const box = document.getElementById("statement");
   const statusEl = document.getElementById("status");
   const fixesEl = document.getElementById("fixes");
@@ -18,6 +19,27 @@
   const record = document.querySelector('meta[name="sleuth-record"]');
   const titleKey = "sleuth-statement:" + document.title;
   const storeKey = record && record.content ? "sleuth-statement:" + record.content : titleKey;
+  // ... and by tab: two tabs on one record each keep their own (a reload keeps the tab's
+  // session storage); the record's key holds the last draft typed in any tab, for a tab
+  // that has none of its own (a new one)
+  let tab = null;
+  try {
+    tab = sessionStorage.getItem("sleuth-tab");
+    if (!tab) { tab = Math.random().toString(36).slice(2); sessionStorage.setItem("sleuth-tab", tab); }
+  } catch (e) { /* private mode */ }
+  const tabKey = tab ? storeKey + ":tab:" + tab : storeKey;
+  function keepDraft(text, before) {
+    try {
+      if (text) {
+        localStorage.setItem(tabKey, text);
+        localStorage.setItem(storeKey, text);
+      } else {
+        localStorage.removeItem(tabKey);
+        // the record's last draft goes only when it was this tab's (another tab's stays)
+        if (localStorage.getItem(storeKey) === before) localStorage.removeItem(storeKey);
+      }
+    } catch (e) { /* private mode */ }
+  }
   let E = null;              // the tap entry's data (web/live.py entry_data)
   let version = null;        // the record version the page shows
   let whatif = null;         // the statement of the hypothetical sheet shown, if any
@@ -120,6 +142,11 @@
           short = start + ".";
           if (fits(line(short), fonts[1])) break;
         }
+        if (!short || !fits(line(short), fonts[1])) {
+          // names alike to their last letters (Bartholomew, Bartholomeus): the longest
+          // start and end that fit and no other name has both of ("Barth.ew")
+          short = abbreviation(chars, others, (t) => fits(line(t), fonts[1])) || short;
+        }
         if (short) { shown = lead + short + tail; key.push(short + " = " + name); }
       }
       // no prefix of one player's fits (a Hands table's name): it wraps, not spills over
@@ -133,6 +160,21 @@
       p.textContent = "Names shortened: " + [...new Set(key)].join("; ");
       sheet.after(p);
     }
+  }
+
+  // ``chars`` (a name's characters) as its first letters, ".", its last ones (one to three):
+  // the longest such text that ``fits`` and is no other name's (``others``, folded), or null.
+  function abbreviation(chars, others, fits) {
+    for (let n = chars.length - 1; n >= 2; n--) {
+      for (let t = 1; t <= Math.min(3, n - 1); t++) {
+        const head = chars.slice(0, n - t).join(""), end = chars.slice(chars.length - t).join("");
+        const [h, e] = [fold(head), fold(end)];
+        if (others.some((o) => o.startsWith(h) && o.endsWith(e) && o.length >= h.length + e.length)) continue;
+        const text = head + "." + end;
+        if (fits(text)) return text;
+      }
+    }
+    return null;
   }
 
   // The width a name has in ``el``: its content box (Literature's holder: its cell's).
@@ -192,17 +234,50 @@
   const READING = ["why", "whatif", "sheet", "suggest", "help"];
   let changing = false;
 
+  // ... and the same change again within a finger's double tap (DOUBLE_TAP ms), however
+  // soon the first was answered: a server on this machine answers within 20 ms
+  const DOUBLE_TAP = 400;
+  let lastChange = { line: null, at: 0 };
+
+  function post(line) {
+    return fetch("/do", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-Sleuth-Token": token },
+      body: JSON.stringify({ line: line, version: version }),
+    });
+  }
+
+  // A server started again since the page was loaded has a new token: the page's own
+  // address gives it (the page carries it), unless the address needs the old one (a
+  // phone's: its token is in the URL), which then has to be opened anew.
+  async function freshToken() {
+    try {
+      const r = await fetch(location.pathname + location.search, { cache: "no-store" });
+      if (!r.ok) return null;
+      const doc = new DOMParser().parseFromString(await r.text(), "text/html");
+      const m = doc.querySelector('meta[name="sleuth-token"]');
+      return m && m.content && m.content !== token ? m.content : null;
+    } catch (e) { return null; }
+  }
+
   async function act(line) {
     const change = !READING.includes(line.trim().split(/\s+/)[0].toLowerCase());
     if (change && changing) return null;
-    if (change) changing = true;
+    const now = Date.now();
+    if (change && line === lastChange.line && now - lastChange.at < DOUBLE_TAP) return null;
+    if (change) { changing = true; lastChange = { line: line, at: now }; }
     setBusy(1);
     try {
-      const r = await fetch("/do", {
-        method: "POST",
-        headers: { "Content-Type": "application/json", "X-Sleuth-Token": token },
-        body: JSON.stringify({ line: line, version: version }),
-      });
+      let r = await post(line);
+      if (r.status === 403) {
+        const fresh = await freshToken();
+        if (fresh) { token = fresh; r = await post(line); }
+        if (r.status === 403) {
+          say("Not saved: the server was started again with a new address. Open the address "
+            + "'sleuth serve' printed now (or scan its QR code); your statement stays in the box.");
+          return null;
+        }
+      }
       if (!r.ok) { say("refused by the server: " + r.status + " " + (await r.text())); return null; }
       const d = await r.json();
       show(d, line);
@@ -411,14 +486,37 @@
 
   // ----- the Statement box ------------------------------------------------------------
   function setBox(text) {
+    const before = box.value;
     box.value = text;
+    fitBox();
     box.scrollTop = box.scrollHeight;      // a long statement (a trick on one line): its end in sight
-    try { if (text) localStorage.setItem(storeKey, text); else localStorage.removeItem(storeKey); } catch (e) { /* private mode */ }
+    keepDraft(text, before);
     renderChoices();
   }
 
+  // The box grows with its statement up to BOX_LINES lines (a line half scrolled out of a
+  // two-line box hid a long ask of all's start), then scrolls.
+  const BOX_LINES = 4;
+  function fitBox() {
+    box.style.height = "";
+    const st = getComputedStyle(box);
+    const line = parseFloat(st.lineHeight) || 1.25 * parseFloat(st.fontSize);
+    // border-box (app.css): the height holds the padding and the border, scrollHeight
+    // the padding
+    const border = parseFloat(st.borderTopWidth) + parseFloat(st.borderBottomWidth);
+    const most = BOX_LINES * line + parseFloat(st.paddingTop) + parseFloat(st.paddingBottom)
+      + border;
+    // an empty box keeps its height (its scrollHeight is the placeholder's)
+    if (box.value && box.scrollHeight + border > box.offsetHeight + 1) {
+      box.style.height = Math.min(box.scrollHeight + border, most) + "px";
+    }
+  }
+
+  let typed = box.value;                    // the box before the last keystroke
   box.addEventListener("input", () => {
-    try { localStorage.setItem(storeKey, box.value); } catch (e) { /* private mode */ }
+    keepDraft(box.value, typed);
+    typed = box.value;
+    fitBox();
     renderChoices();
   });
   box.addEventListener("keydown", (ev) => {      // Enter logs (the box wraps, never breaks a line)
@@ -1287,13 +1385,15 @@
   // page without this script (its forms reload the page); here each page says its own.
   say("");
   try {
-    let kept = localStorage.getItem(storeKey);
+    let kept = localStorage.getItem(tabKey);
+    if (kept === null) kept = localStorage.getItem(storeKey);
     if (kept === null && storeKey !== titleKey) {     // a draft kept under the title: moved once
       kept = localStorage.getItem(titleKey);
       if (kept !== null) { localStorage.setItem(storeKey, kept); localStorage.removeItem(titleKey); }
     }
-    if (kept && !box.value) box.value = kept;
+    if (kept && !box.value) { box.value = kept; typed = kept; }
   } catch (e) { /* private mode */ }
+  fitBox();
   bindLive();
   poll();
   // the page's shell from a cache when the server cannot be reached (web/static/sw.js);
