@@ -618,6 +618,10 @@ def scroll_sheet(lines: list[str], notes: int, room: int, cols: int, top: int = 
         (top + 1, last, len(body))
 
 
+#: how a refusal's correction starts (:func:`cli.main.did_you_mean`)
+DID_YOU_MEAN = "  did you mean: "
+
+
 class Screen:
     """``play``'s one screen on a terminal, redrawn in place after every line: the last
     message at the top (what was saved or refused, and the fix), the sheet at the bottom
@@ -825,7 +829,10 @@ class Screen:
         # the message keeps its first line, and its last (the fix) with the cut between,
         # and a blank row; where the sheet needs more rows than the rest, the advisor's
         # hint (advice is on request: 'suggest') and then the sheet's middle give way
-        keep = min(len(lines), 3)
+        # a correction that Enter logs stays whole in sight (from 'did you mean' on)
+        fix = next((i for i, ln in enumerate(lines) if ln.startswith(DID_YOU_MEAN)), None)
+        tail = len(lines) - fix if fix is not None else 1
+        keep = min(len(lines), max(3, tail + 2))
         room = rows - 1 - (keep + 1 if keep else 0)     # the last row is the prompt's
         if self._scrolled_for != (self.session.text, self.session.view):
             self.top, self.tops = 0, []         # a changed record: its sheet from the top
@@ -839,7 +846,7 @@ class Screen:
         room = free - 1 if sheet else free      # a blank row between message and sheet
         if lines and len(lines) > room:         # its middle goes: the start says what
             cut = len(lines) - room + 1         # was refused, the end the fix
-            head = max(1, (room - 1) // 2)
+            head = max(1, min((room - 1) // 2, room - 1 - tail))
             lines = (lines[:head] + [MORE.format(n=cut, s="" if cut == 1 else "s")[:cols]]
                      + lines[head + cut:])
         return lines + [""] * (free - len(lines)) + sheet
@@ -1053,6 +1060,9 @@ def _on_screen(screen: Screen, lines, keys: str, hint: bool) -> None:
     for line in lines:
         screen.typed(line)
         word, _, rest = line.strip().partition(" ")
+        if not word and screen.paged is not None:
+            screen.back()               # Enter on a page: the sheet again, as the page says
+            continue                    # (not a refusal's correction logged unseen)
         if word.lower() == "history" and word not in session.record.header.players:
             screen.history(rest)
             continue
