@@ -9,7 +9,7 @@ import click
 
 from cli.bounds import analysing, timeout_option, unchecked, unfinished
 from cli.main import (SAMPLES, FilePath, as_option, cli, complete_card, conflict_text,
-                      demo_record, emit_json, handle_errors, renderer, with_examples)
+                      demo_record, echo_sheet, emit_json, handle_errors, renderer, with_examples)
 from cli.output import check_output, force_option, write_output, wrote
 from cli.progress import working
 from solver.errors import InconsistentError, NotationError
@@ -147,7 +147,7 @@ def analyze(record, as_, as_json, exposure=None):
     else:
         click.echo(renderer(rec.game).render_analysis(result))
         for note in game.table_notes(rec, view, result):     # whose turn, the result...
-            click.echo(note.text)
+            echo_sheet(note.text)
         if exp is not None and "not_computed" in exp:
             click.echo("what the table knows about your hand: not computed\n  "
                        f"({exp['not_computed']}; --exposure waits for it)")
@@ -256,7 +256,7 @@ def log(record, statement, force, replace):
     if force:
         forced_warning(rec)
     for note in table_notes(rec):        # whose turn, a missing setup line, the result
-        click.echo(note.text)
+        echo_sheet(note.text)
 
 
 def forced_warning(rec) -> None:

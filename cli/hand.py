@@ -9,7 +9,7 @@ import click
 from tabulate import tabulate
 
 from cli.commands import split_variants
-from cli.main import FilePath, cli, emit_json, handle_errors
+from cli.main import FilePath, cli, echo_sheet, emit_json, handle_errors
 from solver.cards import Card, parse_cards
 from solver.errors import NotationError
 import solver.hand as _hand      # lazy: the meld optimiser loads OR-Tools on first use
@@ -101,7 +101,7 @@ def check_cmd(melds, indicator, variant, as_json, to_beat):
                                    "reason"]),
            f"total {res.total}; " + ("opens" if res.opens else "does not open")
            + f" (initial meld needs {res.needed}, HR-19)"]
-    click.echo("\n".join(out))
+    echo_sheet("\n".join(out))
 
 
 # ------------------------------------------------------------------------------ best
@@ -151,7 +151,7 @@ def best_cmd(cards, indicator, variant, as_json, to_beat, first_turn):
                             headers=["going out", "kind", "wild stands for"]))
     else:
         out.append(f"cannot go out: {res.go_out_reason}")
-    click.echo("\n".join(out))
+    echo_sheet("\n".join(out))
 
 
 def _wild(reading) -> str:
@@ -207,7 +207,7 @@ def take_cmd(cards, discard, indicator, variant, as_json, opened, table, discard
         out.append(_turn_text("with the discard", w, res))
     out.append(_turn_text("from the stock", res.from_stock, res))
     out.append(f"better: {'take the discard' if res.better == 'discard' else 'draw from the stock'}")
-    click.echo("\n".join(out))
+    echo_sheet("\n".join(out))
 
 
 def _turn_text(label: str, p, res) -> str:
@@ -288,7 +288,7 @@ def moves_cmd(table, hand_, indicator, variant, as_json, plays, not_melded, goin
     for b in res.blocked:
         rule = "" if b.rule in b.reason else f" ({b.rule})"
         out.append(f"refused: {_cards(b.cards)} on meld {b.meld}: {b.reason}{rule}")
-    click.echo("\n".join(out))
+    echo_sheet("\n".join(out))
 
 
 # ------------------------------------------------------------------------------ redeal
@@ -310,7 +310,7 @@ def redeal_cmd(cards, indicator, variant, as_json):
         emit_json(res.to_json())
         return
     verdict = f"redeal allowed ({res.condition})" if res.allowed else "no redeal"
-    click.echo(f"{res.regime.describe()}\n{verdict}: {res.reason}")
+    echo_sheet(f"{res.regime.describe()}\n{verdict}: {res.reason}")
 
 
 # ------------------------------------------------------------------------------ score

@@ -200,6 +200,20 @@ def say_error(text: str) -> None:
     click.echo(text, err=True)
 
 
+#: the columns a sheet and its notes fit (README: the sheets fit 80 columns)
+SHEET_COLUMNS = 79
+
+
+def echo_sheet(text: str) -> None:
+    """A command's text output (a sheet, a table note under it) within
+    :data:`SHEET_COLUMNS`: a table wider than that laid out a row at a time
+    (:func:`cli.play_sheets.narrow_tables`), long lines broken at spaces."""
+    from cli.play_sheets import narrow_tables
+    from cli.session import fit_width
+
+    click.echo(fit_width(narrow_tables(text, SHEET_COLUMNS), SHEET_COLUMNS))
+
+
 def failed_stream(e: OSError) -> str | None:
     """``'standard output'`` (or ``'standard error'``) when ``e`` was raised writing to it
     (``> /dev/full``), else ``None`` (a file's error, which names the file)."""

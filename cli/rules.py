@@ -6,7 +6,7 @@ import re
 
 import click
 
-from cli.main import cli, handle_errors
+from cli.main import cli, echo_sheet, handle_errors
 from solver.errors import NotationError
 
 
@@ -82,7 +82,7 @@ def rules(what):
         click.echo("Games (sleuth rules GAME lists a game's rules; sleuth rules MH-7 prints one):")
         for g in games():
             rs = game_rules(g.name)
-            click.echo(f"  {g.name:<13} {g.title}: {len(rs)} numbered rules "
+            click.echo(f"  {g.name:<13} {g.title}: {len(rs)} rules "
                        f"({g.rule_prefix}-1 ...), docs/rules/{g.rules}.md")
         return
     game = _game_of(what[0])
@@ -98,7 +98,7 @@ def rules(what):
         if specs:
             click.echo("Variant options ('variant: a, b=v' in the header; the default first):")
             for o in specs:
-                click.echo(f"  {o.usage()} ({o.rule}): {o.help}")
+                echo_sheet(f"  {o.usage()} ({o.rule}): {o.help}")
         return
     if game is None and len(what) == 2:
         raise NotationError("expected 'sleuth rules GAME RULE'", text=what[0])
@@ -136,8 +136,8 @@ def format_(game):
 def format_sheet(g) -> str:
     """The cheat-sheet of one game's records."""
     out = [f"{g.title} records (docs/record-format.md; rules: sleuth rules {g.name})", "",
-           "Header (before the first statement; players in seating order, 'me:' = whose "
-           "view,", "absent for a spectator; 'variant:' = comma-separated options):"]
+           "Header (before the first statement; players in seating order; 'me:' = whose",
+           "view, absent for a spectator; 'variant:' = comma-separated options):"]
     header = example_header(g)
     if header is not None:
         out += [f"  {ln}" for ln in header.lines()]
@@ -146,8 +146,8 @@ def format_sheet(g) -> str:
         out += [f"  {key}: ..." for key in g.header_keys]
     out += ["", "Statements, one a line (# starts a comment):"]
     out += [f"  {e}" for e in g.examples]
-    out += ["", "Keywords are case-insensitive; so are player names where unambiguous (the "
-            "program", "writes a name as 'players:' does)."]
+    out += ["", "Keywords are case-insensitive; so are player names where unambiguous",
+            "(the program writes a name as 'players:' does)."]
     return "\n".join(out)
 
 

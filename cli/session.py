@@ -13,7 +13,7 @@ import click
 
 from cli.bounds import timeout_option
 from cli.main import (FilePath, as_option, cli, conflict_text, did_you_mean, handle_errors,
-                      rule_hint, with_examples)
+                      SHEET_COLUMNS, rule_hint, with_examples)
 from cli.progress import working
 from solver.errors import InconsistentError, SleuthError
 from solver.records import printable, split_lines
@@ -1232,7 +1232,7 @@ def play(record, as_, as_json, no_sheet, compact=None, hint=None):
             screen.hinting = bool((interactive if hint is None else hint) and rec.statements)
             screen.stage(current_seconds())
         else:
-            say(start)
+            say(fit_width(start, SHEET_COLUMNS))
             if bad is None and show_sheet and rec.statements:
                 say(sheet_text(session, compact=show_sheet == "compact",
                                rows=_terminal_rows()))

@@ -238,3 +238,19 @@ def test_no_help_line_has_lost_its_break(path):
     text = help_text(path).split("\nOptions:")[0]
     for line in text.splitlines():
         assert not re.search(r"\S {5,}[^#\s]", line), f"{' '.join(path)}: {line.strip()!r}"
+
+
+@pytest.mark.parametrize("path", [p for p, _ in COMMANDS], ids=lambda p: " ".join(p) or "sleuth")
+def test_every_help_example_fits_80_columns(path, tmp_path, monkeypatch):
+    """What each example prints (its text, not JSON) fits 80 columns (README: the sheets
+    fit 80 columns; a wider table is laid out a row at a time, a long line broken)."""
+    from wcwidth import wcswidth
+
+    shutil.copytree(ROOT / "samples", tmp_path / "samples")
+    monkeypatch.chdir(tmp_path)
+    for args in examples(help_text(path)):
+        if "--json" in args:
+            continue
+        r = CliRunner().invoke(cli, args, input="")
+        wide = [ln for ln in r.output.splitlines() if wcswidth(ln) > 80]
+        assert not wide, f"sleuth {shlex.join(args)}: {wide}"
