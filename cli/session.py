@@ -13,7 +13,7 @@ import click
 
 from cli.bounds import timeout_option
 from cli.main import (FilePath, as_option, cli, conflict_text, did_you_mean, handle_errors,
-                      SHEET_COLUMNS, rule_hint, with_examples)
+                      rule_hint, with_examples)
 from cli.progress import working
 from solver.errors import InconsistentError, SleuthError
 from solver.records import printable, split_lines
@@ -1214,9 +1214,9 @@ def play(record, as_, as_json, no_sheet, compact=None, hint=None):
                                "statements": len(rec.statements)}))
     else:
         n = len(rec.statements)
-        start = (f"sleuth play {record}: {rec.game}, {' '.join(rec.header.players)}; "
-                 f"{n} statement{'' if n == 1 else 's'}; view: {session.view or 'public'}. "
-                 "Type 'help' for commands.")
+        start = (f"{record}: {rec.game}, {' '.join(rec.header.players)}; "
+                 f"{n} statement{'' if n == 1 else 's'}; view: {session.view or 'public'}."
+                 "\nType 'help' for commands.")
         bad = session.consistent()
         if bad is not None:
             start += (f"\nwarning: the record is inconsistent ({bad}); 'edit N' the wrong "
@@ -1232,7 +1232,7 @@ def play(record, as_, as_json, no_sheet, compact=None, hint=None):
             screen.hinting = bool((interactive if hint is None else hint) and rec.statements)
             screen.stage(current_seconds())
         else:
-            say(fit_width(start, SHEET_COLUMNS))
+            say(start)
             if bad is None and show_sheet and rec.statements:
                 say(sheet_text(session, compact=show_sheet == "compact",
                                rows=_terminal_rows()))

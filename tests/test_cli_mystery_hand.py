@@ -77,7 +77,7 @@ def test_new_log_analyze_why_roundtrip(runner, tmp_path):
     assert set(out["cards"]["6H"]) == {"P3", "P4"}
     r = run(runner, "why", str(rec), "KS")
     assert r.exit_code == 0
-    assert "certainly at the mystery hand" in r.output and "P2 requests KS: nobody" in r.output
+    assert "certainly in the mystery hand" in r.output and "P2 requests KS: nobody" in r.output
     assert "<- line 8\n" in r.output          # one line: 'line', not 'lines'
 
 

@@ -294,10 +294,10 @@ def test_review_of_an_inconsistent_record_exits_3_with_its_lines(game, tmp_path)
 
 
 def test_clue_names_its_cards_without_quotes_in_why_and_in_contradictions(tmp_path):
-    """They read 'Knife': certainly at Cleo's hand, and line 4 puts 'Rope' in Ana's hand."""
+    """They read 'Knife': certainly in Cleo's hand, and line 4 puts 'Rope' in Ana's hand."""
     r = CliRunner().invoke(cli, ["why", str(ROOT / "samples/clue/four-players-ana.txt"),
                                  "dagger"])
-    assert r.exit_code == 0 and r.output.startswith("Knife: certainly at Cleo's hand"), r.output
+    assert r.exit_code == 0 and r.output.startswith("Knife: certainly in Cleo's hand"), r.output
     assert "'Knife'" not in r.output
     path = tmp_path / "g.txt"
     path.write_text(INCONSISTENT["clue"][0], encoding="utf-8")

@@ -115,7 +115,7 @@ def test_why(tmp_path):
     p = write(tmp_path, EXA)
     r = run("why", p, "5H")
     assert r.exit_code == 0
-    assert "5H: certainly at Cleo's hand" in r.output and "Cleo asks Ben 3H: no" in r.output
+    assert "5H: certainly in Cleo's hand" in r.output and "Cleo asks Ben 3H: no" in r.output
 
 
 def test_new_and_simulate(tmp_path):

@@ -55,7 +55,7 @@ def test_ex_a_teammate_holds_5h_and_the_team_can_claim():
     assert e.value.conflict == [4, 7, 10]     # Ana's hand, Cleo's question, Ben's question
     # why: Cleo holds 5H because of Ana's hand and Cleo's question
     exp = GAME.explain(r, "Ana", "5h")
-    assert exp.summary == "certainly at Cleo's hand"
+    assert exp.summary == "certainly in Cleo's hand"
     assert exp.reasons[0].lines == (4, 7)
 
 

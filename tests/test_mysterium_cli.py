@@ -97,7 +97,7 @@ def test_bad_records_exit_two(tmp_path):
 def test_why_simulate_and_setup(tmp_path):
     r = run("why", SAMPLES / "three-players-lost.txt", "object 7", "--as", "Ana")
     assert r.exit_code == 0, r.output
-    assert "certainly at psychic Ben-2" in r.output
+    assert "certainly with psychic Ben-2" in r.output
     r = run("why", SAMPLES / "three-players-lost.txt", "C99")
     assert r.exit_code == 2
     out = tmp_path / "sim.txt"

@@ -158,7 +158,7 @@ def test_all_different_forces_a_card():
     assert_matches_brute_force(rec, "Ana")
     # the minimal reasons, from the CP-SAT card-location model
     exp = GAME.explain(rec, "Ana", "C7")
-    assert exp.summary == "certainly at psychic Cleo"
+    assert exp.summary == "certainly with psychic Cleo"
     # every wrong guess is needed: Ana and Ben exclude 2, 5 and 7 (so they hold 11 and 14),
     # and Cleo excludes 2 and 5; none of the 'hour' lines
     assert set(exp.reasons[0].lines) == {9, 10, 11, 13, 14, 15, 17, 18}

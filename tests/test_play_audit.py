@@ -219,8 +219,8 @@ def test_a_page_is_redrawn_at_the_new_size_when_the_terminal_is_resized(tmp_path
     t.wait(lambda r: prompt_ready(r) and r[0].startswith("Pipe: "), "the why page")
     t._tmux("resize-window", "-x", "40", "-y", "20")
     t.rows = 20
-    rows = t.wait(lambda r: prompt_ready(r) and r[0] == "Pipe: could be at Cleo's hand, the case"
-                  and r[1] == "  file", "the page at 40x20", timeout=30)
+    rows = t.wait(lambda r: prompt_ready(r) and r[0] == "Pipe: could be in Cleo's hand, in the"
+                  and r[1] == "  case file", "the page at 40x20", timeout=30)
     assert "(Enter: back to the sheet)" in rows and all(len(r) <= 40 for r in rows)
     assert "      11: Cleo suggests Mustard Pipe" in rows
 

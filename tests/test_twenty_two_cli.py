@@ -96,7 +96,7 @@ def test_log_accepts_refuses_and_reports_conflicts(tmp_path):
 def test_why_explains_a_certainty():
     r = run("why", MID, "4S")
     assert r.exit_code == 0, r.output
-    assert "4S: certainly at out" in r.output and "Cleo leads 4S 4H 4D" in r.output
+    assert "4S: certainly out" in r.output and "Cleo leads 4S 4H 4D" in r.output
 
 
 def test_simulate_all_variants_deterministic(tmp_path):

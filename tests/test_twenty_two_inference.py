@@ -168,7 +168,7 @@ Ana holds: 9H 10H JH QH KH AH 2C
 Ana leads 9H; Ben 2D; Cleo 5C
 """), "Ana", "3S")
     facts = {r.fact: r.lines for r in exp.reasons}
-    assert facts["3S is not at Cleo's hand"] == (7,)
+    assert facts["3S is not in Cleo's hand"] == (7,)
 
 
 def test_three_packs_leave_over_127_equal_cards_counted_right():

@@ -421,6 +421,21 @@ class Explanation:
     statements: dict[int, str]
 
 
+def place_phrase(label: str) -> str:
+    """How a sentence says a card is at the place a view names ``label``
+    (:meth:`~solver.model.view.ModelView.loc_label`).
+
+    >>> [place_phrase(x) for x in ("Ben's hand", "the case file", "psychic Cleo",
+    ...                            "out of play")]
+    ["in Ben's hand", 'in the case file', 'with psychic Cleo', 'out of play']
+    """
+    if label.startswith("out"):
+        return label
+    if label.startswith(("psychic ", "no ")):
+        return "with " + label
+    return "in " + label
+
+
 def explain_card(model: CardLocationModel, keys: Sequence[Hashable], backbone: Backbone,
                  statements: dict[int, str], loc_label=lambda l: l) -> Explanation:
     """Explain every certainty about the card(s) ``keys`` (copies of one card share a name):
@@ -430,7 +445,7 @@ def explain_card(model: CardLocationModel, keys: Sequence[Hashable], backbone: B
     >>> m.exclude("a", "P", source=2)
     >>> e = explain_card(m, ["b"], m.backbone(), {2: "a is not at P"})
     >>> e.summary, e.reasons
-    ('certainly at P', [Reason(fact="'b' is at P", lines=(2,))])
+    ('certainly in P', [Reason(fact="'b' is in P", lines=(2,))])
     """
     name = model.name(keys[0])
     reasons: list[Reason] = []
@@ -442,22 +457,25 @@ def explain_card(model: CardLocationModel, keys: Sequence[Hashable], backbone: B
         if len(poss) == 1:
             loc = next(iter(poss))
             lines = model.explain(key, loc, at=True) or []
-            reasons.append(Reason(f"{name} is at {loc_label(loc)}", tuple(lines)))
-            summary = f"certainly at {loc_label(loc)}"
+            reasons.append(Reason(f"{name} is {place_phrase(loc_label(loc))}",
+                                  tuple(lines)))
+            summary = f"certainly {place_phrase(loc_label(loc))}"
         else:
             for loc in model.locations:
                 if loc not in poss:
                     lines = model.explain(key, loc, at=False) or []
-                    reasons.append(Reason(f"{name} is not at {loc_label(loc)}", tuple(lines)))
-            summary = "could be at " + ", ".join(loc_label(l) for l in model.locations
-                                                  if l in poss)
+                    reasons.append(Reason(f"{name} is not {place_phrase(loc_label(loc))}",
+                                          tuple(lines)))
+            summary = "could be " + ", ".join(place_phrase(loc_label(l))
+                                              for l in model.locations if l in poss)
     else:
         poss = set().union(*(backbone.possible[k] for k in keys))
         for loc in model.locations:
             if loc not in poss:
                 lines = model.explain(keys[0], loc, at=False) or []
-                reasons.append(Reason(f"no {name} is at {loc_label(loc)}", tuple(lines)))
-        summary = "copies could be at " + ", ".join(loc_label(l) for l in model.locations
-                                                     if l in poss)
+                reasons.append(Reason(f"no {name} is {place_phrase(loc_label(loc))}",
+                                      tuple(lines)))
+        summary = "copies could be " + ", ".join(place_phrase(loc_label(l))
+                                                 for l in model.locations if l in poss)
     return Explanation(name, summary, reasons,
                        {ln: statements.get(ln, "") for r in reasons for ln in r.lines})
