@@ -1,8 +1,22 @@
-"""Hand's pieces of the ``sleuth serve`` page (found by :func:`web.live.piece`): what the
-tap entry offers after ``round N: ...``."""
+"""Hand's pieces of the ``sleuth serve`` page (found by :func:`web.live.piece`): whose turn
+the page's ``Turn:`` line names, and what the tap entry offers after ``round N: ...``."""
 from __future__ import annotations
 
 from typing import Any
+
+
+def turn(record) -> str | None:
+    """Who plays next in a round record, as its sheet's ``Next: Cleo's turn.`` says it (the
+    starter before the first turn, HR-6, HR-27; play passes to the right, HR-4); ``None``
+    once the round is over or in a record of scores only (no round's play)."""
+    from solver.hand.engine import is_round_record, play
+
+    if record.statements and not is_round_record(record):
+        return None
+    s = play(record)
+    if s.over:
+        return None
+    return s.current or s.starter
 
 
 def lead_data(record) -> dict[str, Any]:

@@ -14,6 +14,8 @@ a game has none, the page does without (or shows the terminal's sheet):
   ``extras(analysis, view) -> dict``: the verdict, the precision, the candidates (its
   ``alerts`` join the page's); ``stage_analysis(session, record, first)``: stage 1 of the
   analysis standing in for it in ``sheet`` (a :class:`StageOne`);
+* ``turn(record)``: whose turn the page's ``Turn:`` line names, where the game says it
+  but keeps its tap entry without an implied actor (else ``current_player``'s player);
 * for the tap entry, from the game's state: ``still_in(record)`` (the players still
   asked and answering), ``current_player(record)`` (who is on turn, and who else may
   act), ``actors(record)`` (the players who make statements), ``range_cards(record,
@@ -111,7 +113,7 @@ def pieces(game: str):
 #: what it takes (the module doc says what each returns)
 ROLES: dict[str, tuple[str, ...]] = {
     "sheet": ("analysis", "view"), "extras": ("analysis", "view"),
-    "stage_analysis": ("session", "record", "first"),
+    "stage_analysis": ("session", "record", "first"), "turn": ("record",),
     "still_in": ("record",), "current_player": ("record",), "actors": ("record",),
     "range_cards": ("record", "ranges"), "asks": ("record", "view", "held"),
     "card_groups": ("record",), "refutes_all": ("record",), "lead_data": ("record",),
@@ -167,6 +169,16 @@ def current_player(record) -> tuple[str | None, list[str]]:
     """Who is on turn after ``record`` (the game's own turn order) and who else may act now
     (an extra turn); ``(None, [])`` where the game does not say."""
     return by_game(record, "current_player", (None, []))
+
+
+def turn_of(record) -> str | None:
+    """The player the page's ``Turn:`` line names after ``record``: the game's ``turn``
+    piece where it has one (the turn its sheet gives, with no actor implied in the tap
+    entry), else who is on turn for the tap entry (:func:`current_player`); ``None`` where
+    the game does not say (nobody is on turn, the game is over)."""
+    if piece(record.game, "turn") is not None:
+        return by_game(record, "turn", None)
+    return current_player(record)[0]
 
 
 def actors(record) -> list[str]:
@@ -316,8 +328,7 @@ def live(session, whatif: str | None = None, quick: bool = False,
     out["lines"] = [{"line": st.line, "text": st.text,
                      "shown": raw[st.line - 1].strip() if st.line <= len(raw) else st.text}
                     for st in rec.statements]
-    turn, _ = current_player(rec)
-    out["turn"] = turn
+    out["turn"] = turn_of(rec)
     target = rec
     if whatif is not None:
         o = known if known is not None else session.whatif(whatif)     # known: just computed
@@ -325,7 +336,7 @@ def live(session, whatif: str | None = None, quick: bool = False,
             out["whatif_error"] = _error_text(o)
         else:
             target = o.record
-            out["turn"] = current_player(target)[0]
+            out["turn"] = turn_of(target)
             out["whatif"] = whatif
             out["new_certain"] = ", ".join(f"{c}: {l}" for c, l in sorted(o.new_certain.items()))
     analysis = None

@@ -11,7 +11,8 @@ def lead_data(record) -> dict[str, Any]:
     not, MY-16), with 2 players ``group N: character C, location L, object O`` (a random
     group of discarded cards: by kind, the cards in no sleeve and in no other random
     group, MY-2, MY-16; ``random`` empty otherwise), ``verdict: N`` and ``culprit: N``
-    (MY-21, MY-22)."""
+    (MY-21, MY-22); and for a psychic's guess ``Ana-2 guesses location 17`` (``guess``,
+    :func:`guesses`) the cards each psychic may guess now, by kind."""
     from solver.mysterium.engine import replay
     from solver.mysterium.options import CARDS_PER_KIND_IN_BOX, KINDS, LAST_HOUR
 
@@ -29,7 +30,31 @@ def lead_data(record) -> dict[str, Any]:
             "crow": [] if whole else list(range(1, play.ghost_hand + 1)),
             "groups": [n for n in range(1, r.n_groups + 1) if n not in play.groups],
             "all_groups": list(range(1, r.n_groups + 1)),
-            "psychics": [p for p in r.psychics if p not in named], "random": random}
+            "psychics": [p for p in r.psychics if p not in named], "random": random,
+            "guess": guesses(play)}
+
+
+def guesses(play) -> dict[str, dict[str, list[int]]]:
+    """What each psychic may guess now, as the engine checks a guess (MY-10, MY-12, MY-13:
+    :func:`~solver.mysterium.engine.verify_guess`): the kind of their stage and its cards
+    on the table that no psychic took into a sleeve in an earlier hour, in the table's
+    order, ``{"Ana-2": {"location": [2, 3, 11, 17]}}``; none for a psychic who cannot
+    guess (guessed this hour, done with phase 1, no hour running)."""
+    from solver.mysterium.engine import can_guess
+    from solver.mysterium.options import KINDS
+
+    st = play.state()
+    table = dict(st.table)
+    out: dict[str, dict[str, list[int]]] = {}
+    for p in play.roster.psychics:
+        stage = play.stage[p]
+        if stage >= len(KINDS):
+            continue
+        kind = KINDS[stage]
+        cards = [n for n in table.get(kind, ()) if can_guess(st, p, kind, n)]
+        if cards:
+            out[p] = {kind: cards}
+    return out
 
 
 def actors(record) -> list[str]:

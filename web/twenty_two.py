@@ -1,5 +1,5 @@
-"""Twenty-Two's pieces of the ``sleuth serve`` page (found by :func:`web.live.piece`): the
-next play to a trick, for the tap entry."""
+"""Twenty-Two's pieces of the ``sleuth serve`` page (found by :func:`web.live.piece`): whose
+turn the page's ``Turn:`` line names, and the next play to a trick, for the tap entry."""
 from __future__ import annotations
 
 from typing import Any
@@ -7,6 +7,20 @@ from typing import Any
 from solver.errors import SleuthError
 
 _CACHE: dict[tuple, dict[str, Any]] = {}
+
+
+def turn(record) -> str | None:
+    """Who acts next, as the sheet's ``Now: Ana to play`` says it (the engine's turn):
+    the leader or the player to follow (TT-9, TT-10), the next to exchange (TT-8), the
+    dealer where only one may deal (TT-4, TT-6, TT-15); ``None`` where several may (a
+    draw for the deal, its tie, anyone to deal), at the showdown (TT-13) and once the
+    game is over (TT-17)."""
+    from solver.twenty_two.engine import replay
+
+    t = replay(record).turn()
+    if t.kind in ("lead", "follow", "exchange") or (t.kind == "deal" and len(t.players) == 1):
+        return t.players[0] if t.players else None
+    return None
 
 
 def lead_data(record) -> dict[str, Any]:

@@ -120,8 +120,15 @@ class MysteriumGame(Game):
                  for kind in KINDS if kind not in laid]
         if view is not None and view == self._ghost(record) and \
                 not any(isinstance(e, Secret) for e in evs):
+            from solver.mysterium.roster import roster_of
+
+            # the example with this record's first psychic and the cards on its table
+            first = roster_of(record.header).psychics[0]
+            table = {e.kind: e.cards for e in evs if isinstance(e, TableCards) and e.cards}
+            cards = ", ".join(f"{k} {table[k][0] if k in table else n}"
+                              for k, n in zip(KINDS, (3, 7, 12)))
             notes.append(Note("Missing: the psychics' secret cards, which the ghost knows "
-                              "('secret Ben: character 3, location 7, object 12', MY-5)."))
+                              f"('secret {first}: {cards}', MY-5)."))
         return notes
 
     def _ghost(self, record):

@@ -158,8 +158,7 @@ class TwentyTwoGame(Game):
         if eng.over:            # the sheet says who won (TT-17): nothing is missing
             return []
         if not eng.deals:
-            return [Note("Missing: the deal ('Ben deals 7'; TT-4: the highest draw deals, "
-                         "TT-5: 7 cards each).")]
+            return [Note(self._deal_missing(eng))]
         deal = eng.deals[-1]
         held = {e[1] for e in deal.events if e[0] == "holds"}
         if view and view in deal.receivers and view not in held:
@@ -170,3 +169,24 @@ class TwentyTwoGame(Game):
     def vocabulary(self, record) -> Vocabulary:
         v = super().vocabulary(record)
         return Vocabulary(v.names, v.lead, v.verbs, v.words, v.cards + ("Jk",), v.ranges)
+
+    @staticmethod
+    def _deal_missing(eng) -> str:
+        """The note for a record without its first deal, its example written with the
+        record's players: the dealer the rules call for (the header's, or the highest
+        draw's, TT-4), the tied players' draw again where a draw was tied (TT-4), else
+        (anyone may deal until a draw) the game's example ``Ben deals 7`` by seat, the
+        record's second player; as many cards as the deal gives (TT-5, TT-7)."""
+        players = list(eng.players)
+        if eng.draw_pool is not None:
+            tied = list(eng.draw_pool)
+            again = ", ".join(f"{p} ..." for p in tied)
+            return (f"Missing: the deal: {' and '.join(tied)} drew the same rank and draw "
+                    f"again ('draw: {again}'; TT-4: the highest draw deals, ties draw "
+                    f"again), then the winner deals (TT-5: 7 cards each).")
+        allowed = eng.allowed_dealers()
+        dealer = allowed[0] if len(allowed) == 1 else players[1 % len(players)]
+        per = eng.deal_plan(dealer)[1]
+        size = "TT-5: 7 cards each" if per == 7 else f"TT-5, TT-7: {per} cards each"
+        return (f"Missing: the deal ('{dealer} deals {per}'; TT-4: the highest draw deals, "
+                f"{size}).")

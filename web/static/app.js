@@ -857,6 +857,16 @@
       }
       return true;
     }
+    // a psychic's guess (MY-12): the kind of its stage, then the cards of that kind it may
+    // guess (web/mysterium.py lead_data "guess": none already in a sleeve, MY-2)
+    if (E.game === "mysterium" && p.actor && k === "guesses" && p.answer === null && L.guess) {
+      const G = L.guess[p.actor] || {};
+      if (!p.rest.length) { numbers("Which kind", Object.keys(G), (w) => p.actor + " guesses " + w); return true; }
+      if (p.rest.length > 1) return false;
+      const kind = p.rest[0].toLowerCase();
+      numbers("Card: " + kind, G[kind] || [], (n) => p.actor + " guesses " + kind + " " + n);
+      return true;
+    }
     if (E.game === "twenty-two" && p.actor && (k === "leads" || k === "plays")) return trickChoices(p);
     if (p.actor) return false;
     if (E.game === "hand" && k === "round") { roundChoices(p, L, upto); return true; }
