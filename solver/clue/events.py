@@ -178,8 +178,10 @@ def _card_list(text: str, deck, what: str) -> tuple[str, ...]:
 
 
 def _triple(text: str, deck, rule: str = "CL-5") -> tuple[str, str, str]:
-    """Suspect, weapon, room in that order (record-format.md)."""
-    words = [w for w in text.split() if w]
+    """Suspect, weapon, room in that order (record-format.md), separated by spaces and/or
+    commas (record-format.md, "Lexical rules"): ``Plum Knife Library``, ``Plum, Knife,
+    Library``, ``Plum,Knife,Library``."""
+    words = [w for w in re.split(r"[\s,]+", text.strip()) if w]
     if len(words) != 3:
         raise NotationError("expected three cards: a suspect, a weapon and a room",
                             text=text, rule=rule)

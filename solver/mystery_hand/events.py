@@ -260,7 +260,7 @@ def parse_event(text: str, header, out=()):
             raise NotationError("expected a count for every other active player: 'Ana 0, Ben 1', "
                                 "or the counts in seating order: '0 1'", text=t)
         toks = [x for x in re.split(r"[\s,]+", body) if x]
-        if all(_COUNT_TOKEN.fullmatch(x) for x in toks) and not _names_player(toks[0], header):
+        if _bare_counts(asker, toks, body, header, out):
             return AskAll(asker, q, _counts_in_order(asker, toks, body, header, out))
         for p, (tok,) in named_groups(body, lambda t: player_of(t, header.players), width=1,
                                       expected="'Player count' pairs such as 'Ana 0, Ben 1'"):
@@ -321,6 +321,39 @@ def _names_player(tok: str, header) -> bool:
         return name_in(tok, header.players) is not None
     except NotationError:
         return True
+
+
+def _bare_counts(asker: str, toks: list[str], body: str, header, out) -> bool:
+    """Whether an ask-all's answer ``toks`` are counts without names (``0 1 0 2``, in
+    seating order) rather than name/count pairs (``Ana 0, Ben 1``).
+
+    Counts only can be counts without names; a name, then a count, alternating to the
+    end, can be pairs.  When both fit (players called ``1 2 3 4 5``), the number of tokens
+    tells them apart: one count for each other active player is the form without names,
+    as the contract shows it (``Cleo asks all 10D-KD: 0 1 0 2``), unless commas group the
+    tokens two by two as the pairs are written (``1 0, 2 1``); any other number is read
+    as pairs, the form that then parses whole.
+
+    >>> from solver.records import Header
+    >>> h = Header(game="mystery-hand", players=("1", "2", "3", "4", "5"))
+    >>> def bare(body, out=()):
+    ...     return _bare_counts("3", body.replace(",", " ").split(), body, h, out)
+    >>> bare("1 0 0 2"), bare("1, 0, 0, 2"), bare("1 0 2 1 4 0 5 2"), bare("1 0, 2 1")
+    (True, True, False, False)
+    >>> bare("1 0 2", ("5",)), bare("1 0 2 1", ("5",))
+    (True, False)
+    """
+    if not all(_COUNT_TOKEN.fullmatch(x) for x in toks):
+        return False
+    pairs = len(toks) % 2 == 0 and all(
+        _names_player(name, header) and _COUNT_TOKEN.fullmatch(count)
+        for name, count in zip(toks[::2], toks[1::2]))
+    if not pairs:
+        return True
+    if "," in body and all(len(g.split()) == 2 for g in body.split(",") if g.strip()):
+        return False
+    gone = set(out() if callable(out) else out)
+    return len(toks) == sum(1 for p in header.players if p != asker and p not in gone)
 
 
 def _counts_in_order(asker: str, toks: list[str], body: str, header,

@@ -75,7 +75,10 @@ class MysteryHandGame(Game):
     def check_header(self, header) -> None:
         from solver.mystery_hand.options import deal_sizes
 
-        deal_sizes(len(header.players), self.options(header))
+        opts = self.options(header)
+        # an error quotes what the record wrote: the players, or the two-player option
+        two = next((o for o in header.variant if o.split("=")[0].strip() == "two-player"), None)
+        deal_sizes(len(header.players), opts, players=" ".join(header.players), variant=two)
 
     def parse_event(self, text, header):
         from solver.mystery_hand import events

@@ -64,8 +64,11 @@ class MysteryHandOptions(Options):
         return 2 if self.sneak and not self.two_player else 0
 
 
-def deal_sizes(n: int, opts: MysteryHandOptions) -> tuple[int, int]:
-    """(cards per player, face-up leftovers) per MH-5 / MH-28.
+def deal_sizes(n: int, opts: MysteryHandOptions, *, players: str | None = None,
+               variant: str | None = None) -> tuple[int, int]:
+    """(cards per player, face-up leftovers) per MH-5 / MH-28.  An error quotes
+    ``players`` (the names as a record lists them) or ``variant`` (the option as given)
+    when known, else the number ``n``.
 
     >>> [deal_sizes(n, MysteryHandOptions()) for n in (3, 5, 7)]
     [(16, 0), (9, 3), (6, 6)]
@@ -74,11 +77,11 @@ def deal_sizes(n: int, opts: MysteryHandOptions) -> tuple[int, int]:
     """
     if opts.two_player:
         if n != 2:
-            raise RuleError(f"two-player needs exactly 2 players, not {n}", text=str(n),
-                            rule="MH-28")
+            raise RuleError(f"two-player needs exactly 2 players, not {n}",
+                            text=variant or players or str(n), rule="MH-28")
         return 22, 0
     if not 2 <= n <= 8:
         raise RuleError(f"Mystery Hand is for 3 to 8 players (2 with the standard rules), not {n}",
-                        text=str(n), rule="MH-1")
+                        text=players or str(n), rule="MH-1")
     rest = 48 + (2 if opts.sneak else 0)
     return rest // n, rest % n

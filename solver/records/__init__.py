@@ -368,10 +368,15 @@ def parse_header(pairs: list[tuple[int, str, str, str]], path: str | None) -> He
         raise NotationError("a player is listed twice", text=dup, path=path, line=pl,
                             column=praw.find(dup) + 1)
     variant: tuple[str, ...] = ()
+    as_written: dict[str, str] = {}     # an option as the header has it -> as the line wrote it
     if "variant" in values:
         vl, vval, vraw = values["variant"]
-        opts = [o.strip().lower().replace("_", "-") for o in re.split(r",", vval) if o.strip()]
-        opts = [re.sub(r"\s*=\s*", "=", o) for o in opts if o != "standard"]
+        opts: list[str] = []
+        for o in re.split(r",", vval):
+            norm = o.strip().lower().replace("_", "-")
+            if norm and norm != "standard":
+                opts.append(re.sub(r"\s*=\s*", "=", norm))
+                as_written.setdefault(opts[-1], o.strip())
         variant = tuple(opts)
     dealer = me = None
     for key in ("dealer", "me"):
@@ -399,9 +404,11 @@ def parse_header(pairs: list[tuple[int, str, str, str]], path: str | None) -> He
         game.check_header(header)
     except SleuthError as e:
         key = "variant" if "variant" in values else "players"
+        if e.text in as_written:        # quote an option as the line wrote it
+            e.text = as_written[e.text]
         if e.text:             # the header line that holds the quoted text
             key = next((k for k in ("variant", "players", *values) if k in values
-                        and e.text.lower() in values[k][2].lower()), key)
+                        and find_quoted(values[k][2], e.text) >= 0), key)
         kl, _, kraw = values[key]
         raise _locate(e, path, kl, kraw) from None
     return header
