@@ -77,7 +77,8 @@ def core_free() -> bool:
 @cli.command()
 @click.argument("record", type=FilePath())
 @as_option("Analyse from this player's view; another player's needs a complete record "
-           "(Literature and Hand: the public moves and that player's own 'holds:' lines)")
+           "(or, in a game that allows it, the public moves and that player's own 'holds:' "
+           "lines: the game's docs)")
 @click.option("--json", "as_json", is_flag=True, help="Machine output per docs/record-format.md.")
 @click.option("--exposure/--no-exposure", default=None,
               help="What a spectator (so every opponent) can infer about the view's hand "

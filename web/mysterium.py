@@ -31,10 +31,10 @@ def lead_data(record) -> dict[str, Any]:
             "groups": [n for n in range(1, r.n_groups + 1) if n not in play.groups],
             "all_groups": list(range(1, r.n_groups + 1)),
             "psychics": [p for p in r.psychics if p not in named], "random": random,
-            "guess": guesses(play)}
+            "guess": _guesses(play)}
 
 
-def guesses(play) -> dict[str, dict[str, list[int]]]:
+def _guesses(play) -> dict[str, dict[str, list[int]]]:
     """What each psychic may guess now, as the engine checks a guess (MY-10, MY-12, MY-13:
     :func:`~solver.mysterium.engine.verify_guess`): the kind of their stage and its cards
     on the table that no psychic took into a sleeve in an earlier hour, in the table's
