@@ -177,6 +177,14 @@ def test_reserved_words_are_refused_in_any_case(name):
         check_player_name(name)
 
 
+def test_mysterium_refuses_a_player_named_as_its_unused_place():
+    """'unused' is Mysterium's place of a card in no sleeve in the JSON: a player called
+    'Unused' made two keys differing only in case there."""
+    with pytest.raises(NotationError, match="cannot be a player's name"):
+        parse_record("game: mysterium\nplayers: Gus Unused Ben Cleo\nghost: Gus\n")
+    parse_record("game: hand\nplayers: Unused Ben Cleo\n")        # another game's player
+
+
 def test_keywords_stay_allowed_as_names():
     """As before: only the location and view words are reserved; a player may be called
     like a verb (the statement's shape tells them apart)."""

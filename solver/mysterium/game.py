@@ -31,6 +31,8 @@ class MysteriumGame(Game):
                               Capability.SIMULATE, Capability.REPLAY})
     player_counts = (2, 3, 4, 5, 6, 7)
     header_keys = ("ghost", "psychics", "eldest")
+    #: a card in no psychic's sleeve (the JSON's and the sheet's place for it)
+    location_words = ("unused",)
     opening = "(the deal)"
     measure = "log10 of the consistent secret assignments"
     examples = ("table character: 2 5 7 11 13 16", "hour 1", "Ana receives 2 visions",
