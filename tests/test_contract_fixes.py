@@ -155,6 +155,7 @@ HEADER_ERRORS = [
      "MH-28", "'two-player = blind'", 2, 10),
     ("game: mystery-hand\nplayers: Ana Ben Cleo Dev Eli\nvariant: sneak, Two_Player=seen\n",
      "MH-28", "'Two_Player=seen'", 3, 17),
+    ("game: twenty-two\nplayers: Ana\n", "TT-1", "'Ana'", 2, 10),
 ]
 
 

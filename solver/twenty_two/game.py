@@ -47,7 +47,7 @@ class TwentyTwoGame(Game):
     def check_header(self, header) -> None:
         from solver.twenty_two.options import check_players
 
-        check_players(len(header.players), self.options(header))
+        check_players(len(header.players), self.options(header), " ".join(header.players))
 
     def parse_event(self, text, header):
         from solver.twenty_two import events

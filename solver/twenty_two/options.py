@@ -174,12 +174,14 @@ class TwentyTwoOptions(Options):
         return value // losers if self.tie_score == "split" else value
 
 
-def check_players(n: int, opts: TwentyTwoOptions) -> None:
-    """TT-1/TT-5: at least 2 players, and 7 cards each at the first deal."""
+def check_players(n: int, opts: TwentyTwoOptions, players: str | None = None) -> None:
+    """TT-1/TT-5: at least 2 players, and 7 cards each at the first deal.  An error quotes
+    ``players`` (the names as a record lists them) when known, else the number ``n``."""
+    said = players or str(n)
     if n < 2:
-        raise RuleError(f"Twenty-Two needs at least 2 players, not {n}", text=str(n), rule="TT-1")
+        raise RuleError(f"Twenty-Two needs at least 2 players, not {n}", text=said, rule="TT-1")
     size = opts.deck_size(n)
     if 7 * n > size:
         need = math.ceil(7 * n / 52)
         raise RuleError(f"{n} players need 7 cards each from {size} cards; combine packs "
-                        f"(packs={need})", text=str(n), rule="TT-1")
+                        f"(packs={need})", text=said, rule="TT-1")
