@@ -275,6 +275,42 @@ def render_review(rv) -> str:
     return "\n".join(lines)
 
 
+def in_steps(rv, rec):
+    """The review ``rv`` of ``rec`` numbered by the replay's steps (one numbering for
+    ``review`` and ``replay``: step 0 is the deal, then one step per statement, a claim
+    and the line resolving it one step; :func:`solver.replay.step_numbers`): the first safe
+    moment and each turn at the step of its statement, the curve one point per step (the
+    figure at the step's end).  The game's review counts prefixes of statements."""
+    from dataclasses import replace
+
+    from solver.replay import step_numbers, step_of_prefix
+
+    numbers = step_numbers(rec)
+    fs = dict(rv.first_safe)
+    if fs.get("step") is not None:
+        fs["step"] = step_of_prefix(rec, fs["step"], numbers)
+    curve: dict[int, float | None] = {}
+    for i, u in rv.curve:       # in order: a step's last prefix is its end
+        curve[step_of_prefix(rec, i, numbers)] = u
+    turns = [replace(t, step=step_of_prefix(rec, t.step, numbers)) for t in rv.turns]
+    return replace(rv, first_safe=fs, turns=turns, curve=sorted(curve.items()))
+
+
+def _review_step_timeup(e, rec):
+    """A review's time-out (``step N of the review: ...``, N a prefix of statements) with
+    the replay's step number."""
+    import re
+
+    from solver.model.budget import TimeUp
+    from solver.replay import step_of_prefix
+
+    m = re.match(r"step (\d+) of the review: (.*)", e.what, re.S)
+    if m is None:
+        return e
+    n = step_of_prefix(rec, int(m.group(1)))
+    return TimeUp(e.seconds, f"step {n} of the review: {m.group(2)}", e.established)
+
+
 @cli.command()
 @click.argument("record", type=FilePath())
 @as_option("Review this player's turns", public=False)
@@ -289,6 +325,9 @@ def render_review(rv) -> str:
 def review(record, as_, html_file, force, as_json):
     """Each of a player's turns against the advisor's best, the first safe moment, mistakes.
 
+    Steps are numbered as 'sleuth replay' numbers them: step 0 is the deal, then one step
+    per statement (a claim and the line resolving it are one step).
+
     \b
     Examples:
       sleuth review {demo}
@@ -302,15 +341,19 @@ def review(record, as_, html_file, force, as_json):
     view = player_view(rec, as_, "the review")
     from cli.progress import Line, on_terminal
     from solver.advice import reporting
+    from solver.model.budget import TimeUp
 
     line = Line() if on_terminal(as_json) else None
     with reporting(line and (lambda done, n: line.show(
             f"review of {view}'s turns: {done}/{n} positions analysed"))):
         try:
             rv = game.review(rec, view)
+        except TimeUp as e:     # said with the replay's step number
+            raise _review_step_timeup(e, rec) from None
         finally:
             if line:
                 line.clear()
+    rv = in_steps(rv, rec)
     broken = None       # a step that could not be analysed: a contradiction, if check says so
     if any(u is None for _, u in rv.curve) and Capability.CHECK in game.capabilities:
         try:

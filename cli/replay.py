@@ -93,7 +93,9 @@ def render_findings(r: Replay) -> str:
         for f in vr.findings:
             out.append(f"  [{label}] {f.text}")
     for f in r.checks:
-        mark = "" if f.ok is None else (" ok" if f.ok else " NOT SURE")
+        # not ok although sure since a step (a claim out of turn, say): NOT OK
+        mark = "" if f.ok is None else (" ok" if f.ok else " NOT SURE" if f.since is None
+                                        else " NOT OK")
         out.append(f"  {f.kind}{mark}: {f.text}")
     return ("What happened:\n" + "\n".join(out)) if out else "Nothing to report."
 
@@ -104,13 +106,28 @@ def render_replay(r: Replay, primary: str) -> str:
     if others:
         measure = f" = {r.measure}" if r.measure else ""
         parts.append(f"Other views (final uncertainty{measure}): " + ", ".join(
-            f"{v.label} {v.steps[-1].uncertainty:.2f}" if v.steps[-1].uncertainty is not None
+            f"{v.label} {v.steps[-1].uncertainty:.2f}"
+            if v.steps and v.steps[-1].uncertainty is not None
             else f"{v.label} -" for v in others))
     parts.append(render_findings(r))
+    if r.unfinished is not None:
+        parts.append(render_unfinished(r))
     return "\n\n".join("\n".join(ln for line in part.split("\n") for ln in (
         textwrap.wrap(line, WIDTH, subsequent_indent=" " * (len(line) - len(line.lstrip()) + 2),
                       break_on_hyphens=False) if len(line) > WIDTH else [line]))
         for part in parts)
+
+
+def render_unfinished(r: Replay) -> str:
+    """The line after a replay cut short by its time budget (exit 4 follows)."""
+    e = r.unfinished
+    assert e is not None
+    if r.unfinished_step is None:
+        return (f"Unfinished: {e.what} did not finish within {e.seconds:g} s: the steps "
+                "above are complete, the checks of the claims and announcements are left out.")
+    return (f"Unfinished: step {r.unfinished_step} ({r.unfinished_view}) did not finish "
+            f"within {e.seconds:g} s: the steps before it are above, the ones after it were "
+            "not analysed (--timeout SECONDS allows more; --upto N stops earlier).")
 
 
 # ----- the plot -----------------------------------------------------------------------------
@@ -207,7 +224,9 @@ def replay_cmd(record, as_, all_views, as_json, plot, force, upto, jobs):
       sleuth replay {demo} --upto 8 --plot story.png
     RECORD '-' reads the record from standard input.
     Exit status 2 for a bad record or view (or --plot without matplotlib); 3 when the record
-    has a contradiction (saved with 'force'): the steps up to it are still shown.
+    has a contradiction (saved with 'force'): the steps up to it are still shown; 4 when a
+    step did not finish within --timeout: the steps before it are still shown (with --json
+    under "unfinished" the step, its view and the seconds).
     """
     from cli.commands import resolve_view
 
@@ -263,3 +282,5 @@ def replay_cmd(record, as_, all_views, as_json, plot, force, upto, jobs):
     if broken is not None:       # the story up to the contradiction, then exit status 3
         click.echo(f"sleuth: inconsistent from step {broken.index}: {broken.error}", err=True)
         sys.exit(3)
+    if r.unfinished is not None:    # the steps done, then the time-out's line and exit 4
+        raise r.unfinished

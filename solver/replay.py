@@ -17,6 +17,11 @@ A *step* is one statement, except that
 * when the game says so (:meth:`~solver.games.Game.hoists_setup`: a complete record, every
   hand known to its holder from the start), every step keeps all the setup statements.
 
+Each step is its own analysis with its own time budget; a step that runs out of it ends its
+view's replay there (``ViewReplay.unfinished``, ``Replay.unfinished``): the steps before it,
+their findings and checks are kept, so that ``sleuth replay`` shows them before it exits 4.
+``sleuth review`` numbers its steps by :func:`step_numbers` too.
+
 No game is named here: everything game-specific comes through the Game interface.
 """
 from __future__ import annotations
@@ -32,7 +37,7 @@ from solver.records import Record, Statement
 
 __all__ = ["PUBLIC", "Budget", "Finding", "Knowledge", "Replay", "Step", "StepSpec",
            "ViewReplay", "probe", "replay", "replay_view", "replay_views", "statement_groups",
-           "steps", "view_supported"]
+           "step_numbers", "step_of_prefix", "steps", "view_supported"]
 
 
 def _replayable(record) -> Game:
@@ -56,6 +61,32 @@ def statement_groups(record) -> list[list[int]]:
                 continue
         groups.append([i])
     return groups
+
+
+def step_numbers(record) -> list[int]:
+    """The step (:func:`steps`) of each of the record's statements, by index: the leading
+    deal statements are step 0, an event that joins the step before is in it.
+
+    ``[0] + step_numbers(record)[:i]`` ends with the step of the prefix of ``i``
+    statements (:func:`step_of_prefix`): the numbering ``review`` shares with ``replay``."""
+    groups = statement_groups(record)
+    sts = record.statements
+    lead = 0
+    while lead < len(groups) and all(_setup(sts[i]) for i in groups[lead]):
+        lead += 1
+    out = [0] * len(sts)
+    for n, g in enumerate(groups[lead:], 1):
+        for i in g:
+            out[i] = n
+    return out
+
+
+def step_of_prefix(record, i: int, numbers: list[int] | None = None) -> int:
+    """The step whose statements include the last of the first ``i`` statements (0 for
+    the deal and for no statement at all)."""
+    if i <= 0:
+        return 0
+    return (numbers if numbers is not None else step_numbers(record))[i - 1]
 
 
 def _setup(st: Statement) -> bool:
@@ -130,6 +161,9 @@ class ViewReplay:
     view: str | None
     steps: list[Step]
     findings: list[Finding] = field(default_factory=list)
+    #: the step that ran out of its time (``steps`` are those before it), else None
+    unfinished: TimeUp | None = None
+    unfinished_step: int | None = None
 
     @property
     def label(self) -> str:
@@ -140,8 +174,18 @@ class ViewReplay:
                     None)
 
     def to_json(self) -> dict:
-        return {"view": self.view, "steps": [s.to_json() for s in self.steps],
-                "findings": [f.to_json() for f in self.findings]}
+        out: dict[str, Any] = {"view": self.view, "steps": [s.to_json() for s in self.steps],
+                               "findings": [f.to_json() for f in self.findings]}
+        if self.unfinished is not None:
+            out["unfinished"] = _unfinished_json(self.unfinished, self.unfinished_step,
+                                                 self.label)
+        return out
+
+
+def _unfinished_json(e: TimeUp, step: int | None, label: str | None) -> dict:
+    """What ran out of time (docs/reliability.md): ``step`` and ``label`` (the view) are
+    None when it was the checks."""
+    return {"seconds": e.seconds, "what": e.what, "step": step, "view": label}
 
 
 @dataclass
@@ -152,12 +196,21 @@ class Replay:
     views: dict[str, ViewReplay]               # label (player or 'public') -> replay
     checks: list[Finding] = field(default_factory=list)   # announcements / claims checked
     statements: int = 0
+    #: what ran out of its time first (a step of a view, or the checks), else None: the
+    #: steps before it are kept, the findings and checks are of those steps
+    unfinished: TimeUp | None = None
+    unfinished_step: int | None = None
+    unfinished_view: str | None = None
 
     def to_json(self) -> dict:
-        return {"game": self.game, "record": self.path, "measure": self.measure,
-                "statements": self.statements,
-                "views": {k: v.to_json() for k, v in self.views.items()},
-                "checks": [f.to_json() for f in self.checks]}
+        out = {"game": self.game, "record": self.path, "measure": self.measure,
+               "statements": self.statements,
+               "views": {k: v.to_json() for k, v in self.views.items()},
+               "checks": [f.to_json() for f in self.checks]}
+        if self.unfinished is not None:
+            out["unfinished"] = _unfinished_json(self.unfinished, self.unfinished_step,
+                                                 self.unfinished_view)
+        return out
 
 
 def replay_views(record) -> list[str | None]:
@@ -206,14 +259,23 @@ def _probe_steps(specs, indices, view, budget, detail, progress=None,
     """``(index, knowledge or None, error or None)`` of the steps ``indices``, in order,
     within one :class:`~solver.model.reuse.reusing` block (going on with ``memo``): a
     statement that leaves the counting problem as it was costs no second count (the same
-    figures)."""
-    out = []
+    figures).  A step that runs out of its time ends the list: ``(index, None, TimeUp)``."""
+    out: list[tuple] = []
     with reusing(memo):
         for i in indices:
             if progress:
                 progress(view, specs[i].index, len(specs))
-            out.append((i, *_probe_one(specs[i], view, budget, detail)))
+            try:
+                out.append((i, *_probe_one(specs[i], view, budget, detail)))
+            except TimeUp as e:     # the steps before it stand (docs/reliability.md)
+                out.append((i, None, e))
+                break
     return out
+
+
+class _Stop(Exception):
+    """Leaves the pool once a step ran out of time (its workers killed: the steps after it
+    are not shown)."""
 
 
 #: in a worker process: the record it probes (its text, path and steps) and its memo
@@ -226,6 +288,8 @@ def _probe_job(args):
         from solver.model.reuse import Memo
         from solver.records import parse_record
 
+        restart()       # reading the record again: not on the clock of the parent's start
+
         _WORKER.update(key=(text, path, view, n), memo=Memo(),
                        specs=steps(parse_record(text, path))[:n])
     return _probe_steps(_WORKER["specs"], indices, view, budget, detail,
@@ -233,10 +297,11 @@ def _probe_job(args):
 
 
 def _probes(record, view, budget, detail, specs, jobs: int, progress) -> list[tuple]:
-    """(knowledge or None, error or None) of every step: in ``jobs`` processes when there
-    are enough steps and the record's file is what was parsed (blocks of
-    :data:`STEP_BLOCK` consecutive steps, each to the next process free: the hard steps
-    of the middle game are shared out), else one by one."""
+    """(knowledge or None, error or None) of every step up to the first that ran out of
+    its time, whose error is then the :class:`TimeUp` (the last item): in ``jobs``
+    processes when there are enough steps and the record's file is what was parsed
+    (blocks of :data:`STEP_BLOCK` consecutive steps, each to the next process free: the
+    hard steps of the middle game are shared out), else one by one."""
     text = _text_of(record) if jobs > 1 and len(specs) >= PARALLEL_STEPS else None
     if text is None:
         return [r[1:] for r in _probe_steps(specs, range(len(specs)), view, budget, detail,
@@ -247,13 +312,23 @@ def _probes(record, view, budget, detail, specs, jobs: int, progress) -> list[tu
     blocks = [list(range(i, min(i + STEP_BLOCK, len(specs))))
               for i in range(0, len(specs), STEP_BLOCK)]
     args = [(text, record.path, view, budget, detail, len(specs), b) for b in blocks]
-    with pool(jobs) as ex:
-        for part in ex.map(_probe_job, args):
-            for i, k, err in part:
-                res[i] = (k, err)
-            if progress:
-                progress(view, len(res), len(specs))
-    return [res[i] for i in range(len(specs))]
+    try:
+        with pool(jobs) as ex:
+            for part in ex.map(_probe_job, args):   # in order: the blocks before are done
+                for i, k, err in part:
+                    res[i] = (k, err)
+                if progress:
+                    progress(view, len(res), len(specs))
+                if part and isinstance(part[-1][2], TimeUp):
+                    raise _Stop
+    except _Stop:
+        pass
+    out = []
+    for i in range(len(specs)):
+        out.append(res[i])
+        if isinstance(res[i][1], TimeUp):
+            break
+    return out
 
 
 def replay_view(record, view, budget: Budget = STEP_BUDGET, specs: list[StepSpec] | None = None,
@@ -262,12 +337,17 @@ def replay_view(record, view, budget: Budget = STEP_BUDGET, specs: list[StepSpec
     """The steps of one view (an analysis error at a step is kept in ``Step.error``: a record
     saved with a contradiction still replays up to it).  ``jobs`` > 1 probes the steps in
     that many processes (the same figures: each step is its own analysis); ``detail=False``:
-    the steps' knowledge without the summary's costly headline figures (:func:`probe`)."""
+    the steps' knowledge without the summary's costly headline figures (:func:`probe`).
+    A step that runs out of its time ends the view: its steps before it, their findings,
+    and the step in ``unfinished_step`` (the :class:`TimeUp` in ``unfinished``)."""
     game = _replayable(record)
     specs = specs if specs is not None else steps(record)
     out: list[Step] = []
     prev: dict[str, str] = {}
     probes = _probes(record, view, budget, detail, specs, jobs, progress)
+    late = None
+    if probes and isinstance(probes[-1][1], TimeUp):
+        late = probes.pop()[1]
     for spec, (k, err) in zip(specs, probes):
         new = {}
         if k is not None:
@@ -284,7 +364,9 @@ def replay_view(record, view, budget: Budget = STEP_BUDGET, specs: list[StepSpec
         out.append(Step(spec.index, spec.lines, spec.text if spec.index else game.opening,
                         k, new, err))
     vr = ViewReplay(view, out)
-    vr.findings = game.findings(record, view, out, specs)
+    vr.findings = game.findings(record, view, out, specs[:len(out)])
+    if late is not None:
+        vr.unfinished, vr.unfinished_step = late, specs[len(out)].index
     return vr
 
 
@@ -292,6 +374,7 @@ def _view_job(args):
     text, path, view, budget, n, detail = args
     from solver.records import parse_record
 
+    restart()       # reading the record again: not on the clock of the parent's start
     rec = parse_record(text, path)
     return replay_view(rec, view, budget, steps(rec)[:n], detail=detail)
 
@@ -327,9 +410,21 @@ def replay(record, views: list[str | None] | None = None, *, budget: Budget = ST
         for v in views:
             vr = replay_view(record, v, budget, specs, progress, jobs=jobs, detail=detail)
             result[vr.label] = vr
-    checks = _checks(record, specs, result, budget, detail)
-    return Replay(record.game, record.path, get_game(record.game).measure, result, checks,
-                  len(record.statements))
+    late = [vr for vr in result.values() if vr.unfinished is not None]
+    first = min(late, key=lambda vr: len(vr.steps)) if late else None
+    stop: tuple[TimeUp | None, int | None, str | None] | None = \
+        (first.unfinished, first.unfinished_step, first.label) if first else None
+    try:    # the checks of the steps every view finished
+        checks = _checks(record, specs[:len(first.steps)] if first else specs, result,
+                         budget, detail)
+    except TimeUp as e:
+        checks = []
+        stop = stop or (TimeUp(e.seconds, f"the checks of the replay: {e.what}"), None, None)
+    out = Replay(record.game, record.path, get_game(record.game).measure, result, checks,
+                 len(record.statements))
+    if stop is not None:
+        out.unfinished, out.unfinished_step, out.unfinished_view = stop
+    return out
 
 
 def _text_of(record) -> str | None:

@@ -462,6 +462,60 @@ def play_game(seed: int, policy: str, samples: int = 150, team: int = 0) -> dict
             "score": sim.play.score_by_team(), "statements": len(rec.statements)}
 
 
+def review_advice(record, *, view, budget: Budget = Budget()) -> Advice:
+    """The advice a review compares a turn with (:func:`suggest`), except that when it is
+    not ``view``'s turn and a claim now would be out of turn (LIT-12: not under
+    ``claims_any_time``) the claims are scored as such -- never won: cancelled when the
+    team holds all six, else lost -- and the questions, which only the player on turn may
+    ask (LIT-6), give way to waiting for the turn (score 0).  ``suggest`` itself ranks the
+    actions as if it were the view's turn."""
+    from dataclasses import replace
+
+    from solver.errors import RuleError
+    from solver.literature.engine import Play
+
+    adv = suggest(record, view, budget=budget)
+    if adv.on_turn:
+        return adv
+    play = Play.of(record)
+    if play.over:
+        return adv
+    claims = []
+    for a in adv.actions:
+        if a.kind != "claim":
+            continue
+        half = a.action.split(":", 1)[0].split()[-1]
+        try:
+            kind = play.claim_kind(view, half)
+        except RuleError:
+            kind = None
+        claims.append((a, kind))
+    if not any(kind == "out-of-turn" for _, kind in claims):
+        return adv
+    actions = []
+    for a, kind in claims:
+        if kind != "out-of-turn":
+            actions.append(a)
+            continue
+        o = a.more.get("outcomes", {})
+        p_team = 1.0 if a.more.get("safe") else o.get("won", 0.0) + o.get("cancelled", 0.0)
+        out = {"won": 0.0, "cancelled": p_team, "lost": max(1.0 - p_team, 0.0)}
+        more = dict(a.more, safe=False, outcomes=out, out_of_turn=True,
+                    safe_on_turn=bool(a.more.get("safe")))
+        actions.append(replace(a, score=-out["lost"] - CLAIM_RISK, p_answers=dict(out),
+                               more=more))
+    actions.append(ActionAdvice(f"wait for {view}'s turn", 0.0, 0.0, {}, 0.0, True, "wait",
+                                {}))
+    adv.actions = actions
+    adv.summary["safe_claims"] = [h for h in adv.summary.get("safe_claims", [])
+                                  if not any(k == "out-of-turn" and
+                                             a.action.split(":", 1)[0].split()[-1] == h
+                                             for a, k in claims)]
+    adv.notes.append(f"it is {play.turn}'s turn: a claim by {view} now is out of turn, "
+                     "never won (LIT-12)")
+    return adv.sort()
+
+
 def review(record, view, *, samples: int | None = REVIEW_SAMPLES):
     """Each of ``view``'s questions and claims against the advisor's best: mistakes are an
     unsafe claim (LIT-11) and a question that told the table more than the answer told
@@ -484,7 +538,12 @@ def review(record, view, *, samples: int | None = REVIEW_SAMPLES):
 
     def mistakes_of(taken, adv, s):
         out = []
-        if isinstance(s.event, Claim):
+        if isinstance(s.event, Claim) and taken is not None and taken.more.get("out_of_turn"):
+            o = taken.more["outcomes"]
+            out.append(f"claimed out of turn (LIT-12): won 0, cancelled {o['cancelled']:.2f}, "
+                       f"lost {o['lost']:.2f}" + (f"; on {view}'s turn it was a safe claim"
+                                                  if taken.more.get("safe_on_turn") else ""))
+        elif isinstance(s.event, Claim):
             if s.event.half not in adv.summary.get("safe_claims", []) or \
                     (taken is not None and not taken.more.get("safe")):
                 o = taken.more.get("outcomes") if taken is not None else None
@@ -498,8 +557,8 @@ def review(record, view, *, samples: int | None = REVIEW_SAMPLES):
 
     budget = Budget(samples=samples) if samples else Budget()
     return review_turns(get_game("literature"), record, view, turns,
-                        functools.partial(suggest, view=view, budget=budget), taken_text,
-                        mistakes_of)
+                        functools.partial(review_advice, view=view, budget=budget),
+                        taken_text, mistakes_of)
 
 
 def exposure(record, view, *, budget: Budget = Budget()) -> dict:

@@ -159,12 +159,14 @@ class LiteratureGame(Game):
             play = Play.of(record)
         except SleuthError:
             play = None
+        if play is not None:        # the last statement resolved a claim out of turn
+            notes += self._out_of_turn_notes(record, play)
         if play is not None and play.over:
             w = play.winner()
             score = ", ".join(f"team {k} {v}" for k, v in play.score_by_team().items())
-            return [Note(f"The game is over: {score}; " + ("a tie (LIT-17)." if w == "tie"
-                                                           else f"team {w} wins (LIT-17)."),
-                         key=f"over:{w}", strong=True)]
+            return notes + [Note(f"The game is over: {score}; " + (
+                "a tie (LIT-17)." if w == "tie" else f"team {w} wins (LIT-17)."),
+                key=f"over:{w}", strong=True)]
         if play is not None and play.turn is not None:
             what = play.expected()
             if what == f"it is {play.turn}'s turn":
@@ -181,6 +183,36 @@ class LiteratureGame(Game):
                 notes.append(Note("\n  ".join(textwrap.wrap(text, 76)), key=f"safe:{name}",
                                   strong=True))
         return notes
+
+    @staticmethod
+    def _out_of_turn_notes(record, play) -> list:
+        """A note when the record's last statement made (or resolved) a claim out of turn:
+        what it was (LIT-12: cancelled if the claimant's team held all six, else lost) and
+        what it cost against the same claim on the claimant's turn (LIT-11)."""
+        from solver.games import Note
+        from solver.literature.engine import Play
+
+        if not record.statements or not play.results:
+            return []
+        last = record.statements[-1].line
+        res = play.results[-1]
+        if res.kind != "out-of-turn" or last not in (res.line, res.shown_line):
+            return []
+        t = play.table
+        ti = t.team_index(res.claimant)
+        at = next((i for i, st in enumerate(record.statements) if st.line == res.line), None)
+        turn = Play.of(record, at).turn if at is not None else None
+        when = f"; it was {turn}'s turn" if turn else ""
+        got = ("cancelled: neither team scores it" if res.outcome == "cancelled" else
+               f"lost: team {t.team_name(1 - ti)} scores it")
+        all_in = all(t.team_index(p) == ti for p, _ in res.shown)
+        exact = all_in and sorted((repr(x), p) for p, cs in res.claimed for x in cs) == \
+            sorted((repr(x), p) for p, cs in res.shown for x in cs)
+        cost = (f"; on {res.claimant}'s turn it would have won {res.half} for team "
+                f"{t.team_name(ti)}" if exact else "")
+        return [Note(f"Out of turn: {res.claimant}'s claim of {res.half} (line {res.line}"
+                     f"{when}) is {got} (LIT-12){cost}.", key=f"out-of-turn:{res.line}",
+                     strong=True)]
 
     def _held(self, record) -> set[str]:
         from solver.literature.events import Holds
@@ -333,7 +365,13 @@ class LiteratureGame(Game):
             if k is None:
                 continue
             since = first_safe(p, ev.half)
-            if ev.half in k.safe:
+            if res is not None and res.kind == "out-of-turn":     # LIT-12: at best cancelled
+                txt = f"{p} claimed {ev.half} at line {st.line} out of turn ({outcome}, LIT-12)"
+                if ev.half in k.safe:
+                    txt += f"; on {p}'s turn it was a safe claim"
+                out.append(Finding("claim", spec.index, st.line, p, txt, False,
+                                   since if ev.half in k.safe else None))
+            elif ev.half in k.safe:
                 txt = f"{p} claimed {ev.half} at line {st.line} ({outcome}) safely"
                 if since is not None and since < spec.index - 1:
                     txt += f"; safe since step {since}, {spec.index - 1 - since} step(s) earlier"
