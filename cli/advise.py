@@ -6,7 +6,8 @@ import click
 
 from cli.bounds import samples_option, timeout_option
 from cli.commands import capable, resolve_view
-from cli.main import FilePath, as_option, cli, emit_json, handle_errors, with_examples
+from cli.main import (FilePath, as_option, cli, echo_sheet, emit_json, handle_errors,
+                      with_examples)
 from cli.output import check_output, force_option, write_output, wrote
 from solver.errors import InconsistentError, NotationError
 from solver.games import Capability
@@ -293,6 +294,9 @@ def in_steps(rv, rec):
     for i, u in rv.curve:       # in order: a step's last prefix is its end
         curve[step_of_prefix(rec, i, numbers)] = u
     turns = [replace(t, step=step_of_prefix(rec, t.step, numbers)) for t in rv.turns]
+    if rv.unfinished is not None:
+        rv = replace(rv, unfinished=_review_step_timeup(rv.unfinished, rec),
+                     unfinished_step=step_of_prefix(rec, rv.unfinished_step, numbers))
     return replace(rv, first_safe=fs, turns=turns, curve=sorted(curve.items()))
 
 
@@ -341,7 +345,7 @@ def review(record, as_, html_file, force, as_json):
     view = player_view(rec, as_, "the review")
     from cli.progress import Line, on_terminal
     from solver.advice import reporting
-    from solver.model.budget import TimeUp
+    from solver.model.budget import TimeUp, restart
 
     line = Line() if on_terminal(as_json) else None
     with reporting(line and (lambda done, n: line.show(
@@ -349,10 +353,12 @@ def review(record, as_, html_file, force, as_json):
         try:
             rv = game.review(rec, view)
         except TimeUp as e:     # said with the replay's step number
+            restart()
             raise _review_step_timeup(e, rec) from None
         finally:
             if line:
                 line.clear()
+    restart()       # the steps' numbers and the check: the last prefix's budget may be spent
     rv = in_steps(rv, rec)
     broken = None       # a step that could not be analysed: a contradiction, if check says so
     if any(u is None for _, u in rv.curve) and Capability.CHECK in game.capabilities:
@@ -374,3 +380,9 @@ def review(record, as_, html_file, force, as_json):
             click.echo(wrote(html_file))
     if broken is not None:
         raise broken            # the turns before it reviewed, then its lines and status 3
+    if rv.unfinished is not None:   # the turns before it reviewed, then the time-out, exit 4
+        if not as_json:
+            echo_sheet(f"\nUnfinished: step {rv.unfinished_step} did not finish within "
+                       f"{rv.unfinished.seconds:.3g} s: the turns before it are above, the ones "
+                       "after it were not reviewed (--timeout SECONDS allows more).")
+        raise rv.unfinished

@@ -346,11 +346,19 @@ class Review:
     curve: list[tuple[int, float | None]]   # (step, uncertainty) after every statement
     notes: list[str] = field(default_factory=list)
     locations: list[str] = field(default_factory=list)
+    #: the time-out (a :class:`~solver.model.budget.TimeUp`) that stopped the review at the
+    #: prefix ``unfinished_step``: the turns and the curve before it are complete
+    unfinished: Any = None
+    unfinished_step: int | None = None
 
     def to_json(self) -> dict:
-        return {"game": self.game, "view": self.view, "first_safe": self.first_safe,
-                "measure": self.measure, "curve": [list(x) for x in self.curve],
-                "turns": [t.to_json() for t in self.turns], "notes": self.notes}
+        out = {"game": self.game, "view": self.view, "first_safe": self.first_safe,
+               "measure": self.measure, "curve": [list(x) for x in self.curve],
+               "turns": [t.to_json() for t in self.turns], "notes": self.notes}
+        if self.unfinished is not None:
+            out["unfinished"] = {"seconds": self.unfinished.seconds,
+                                 "what": self.unfinished.what, "step": self.unfinished_step}
+        return out
 
 
 # ----- the post-game review (shared by the games) ------------------------------------------
@@ -383,12 +391,16 @@ def _review_part(args):
             restart()               # each prefix is its own analysis: a fresh time budget
             rec = replace(record, statements=tuple(record.statements[:i]))
             try:
-                k = game.step_knowledge(rec, view, budget)   # no headline figures needed
-            except TimeUp as e:     # said, not taken for an unknown step
-                raise TimeUp(e.seconds, f"step {i} of the review: {e.what}") from None
-            except SleuthError:
-                k = None
-            out.append((i, k, suggest(rec) if i in turns else None))
+                try:
+                    k = game.step_knowledge(rec, view, budget)   # no headline figures needed
+                except SleuthError as e:
+                    if isinstance(e, TimeUp):
+                        raise
+                    k = None
+                out.append((i, k, suggest(rec) if i in turns else None))
+            except TimeUp as e:     # said, not taken for an unknown step; the prefixes
+                raise TimeUp(e.seconds, f"step {i} of the review: {e.what}",   # before it
+                             {"reviewed": out}) from None                      # kept
     return out
 
 
@@ -453,27 +465,41 @@ def review_turns(game, record, view, turns, suggest, taken_text, mistakes_of,
     pieces = min(n, jobs * 4) if jobs > 1 else (n if report else 1)
     parts = [list(range(j * n // pieces, (j + 1) * n // pieces)) for j in range(pieces)]
     args = [(game.name, record, view, budget, suggest, ix, turn_set) for ix in parts]
-    done = []
+    from solver.model.budget import TimeUp
+
+    done: list = []
+    # a prefix out of time ends the review there: the prefixes before it are reviewed
+    unfinished: TimeUp | None = None
     if jobs > 1:
         from solver.parallel import pool     # workers that a Ctrl-C stops at once
 
-        with pool(jobs) as ex:
-            for part in ex.map(_review_part, args):      # in order, each as it ends
-                done += part
-                if report:
-                    report(len(done), n)
+        try:
+            with pool(jobs) as ex:      # (a time-out leaving it stops the other workers)
+                for part in ex.map(_review_part, args):      # in order, each as it ends
+                    done += part
+                    if report:
+                        report(len(done), n)
+        except TimeUp as e:
+            done += e.established.get("reviewed", [])
+            unfinished = e
     else:
         from solver.model.reuse import reusing
 
         with reusing():         # one memo for the whole review, freed with it
             for a in args:
-                done += _review_part(a)
+                try:
+                    done += _review_part(a)
+                except TimeUp as e:
+                    done += e.established.get("reviewed", [])
+                    unfinished = e
+                    break
                 if report:
                     report(len(done), n)
     know = {i: k for i, k, _ in done}
     advice = {i: a for i, _, a in done if a is not None}
     curve: list[tuple[int, float | None]] = []
     first_safe: dict = {}
+    n = len(done)           # the prefixes reviewed: all, or those before the time-out
     for i in range(n):
         k = know[i]
         curve.append((i, None if k is None else k.uncertainty))
@@ -482,6 +508,8 @@ def review_turns(game, record, view, turns, suggest, taken_text, mistakes_of,
                           "what": "; ".join(f"{key}: {said(v)}" for key, v in k.safe.items())}
     out = []
     for i in turns:
+        if i + 1 >= n:          # its position after it not analysed: the time-out's
+            break
         s = st[i]
         adv = advice[i]
         text = taken_text(s)
@@ -496,4 +524,5 @@ def review_turns(game, record, view, turns, suggest, taken_text, mistakes_of,
             max((a.info_bits for a in adv.actions), default=0.0),
             None if taken is None else taken.leak_bits,
             mistakes_of(taken, adv, s), sheet, None if k is None else k.uncertainty))
-    return Review(game.name, view, out, first_safe, game.measure, curve)
+    return Review(game.name, view, out, first_safe, game.measure, curve,
+                  unfinished=unfinished, unfinished_step=None if unfinished is None else n)

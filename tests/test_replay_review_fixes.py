@@ -122,6 +122,44 @@ def test_review_time_out_names_the_replay_step(monkeypatch):
     r = run("review", EX_A)
     assert r.exit_code == 4
     assert "step 3 of the review: the analysis did not finish" in r.stderr
+    assert "Unfinished: step 3 did not finish" in " ".join(r.stdout.split())
+
+
+FULL = "samples/literature/six-players-full-game.txt"
+
+
+def _review_time_up_from(n_statements, monkeypatch):
+    """Every prefix of the review with at least ``n_statements`` statements runs out of time
+    (in this process and in forked workers)."""
+    from solver.literature.game import LiteratureGame
+
+    real = LiteratureGame.step_knowledge
+
+    def step_knowledge(self, record, view, budget=None):
+        if len(record.statements) >= n_statements:
+            raise TimeUp(2, "the analysis")
+        return real(self, record, view, budget) if budget is not None else \
+            real(self, record, view)
+
+    monkeypatch.setattr(LiteratureGame, "step_knowledge", step_knowledge)
+
+
+def test_review_time_out_prints_the_turns_done_then_exits_4(monkeypatch):
+    """The turns before the prefix out of time are reviewed and printed (the review printed
+    nothing but the error line), then the time-out; exit 4.  With --json: one document
+    with those turns and an 'unfinished' part."""
+    whole = json.loads(run("review", FULL, "--json").stdout)
+    _review_time_up_from(30, monkeypatch)
+    r = run("review", FULL)
+    assert r.exit_code == 4, r.output
+    said = " ".join(r.stdout.split())
+    cut = json.loads(run("review", FULL, "--json").stdout)
+    step = cut["unfinished"]["step"]
+    assert f"Unfinished: step {step} did not finish" in said
+    done = [t for t in whole["turns"] if t["step"] < step]
+    assert done and cut["turns"] == done, (step, cut["turns"])
+    assert len(cut["turns"]) < len(whole["turns"])
+    assert cut["curve"] == [c for c in whole["curve"] if c[0] < step]
 
 
 # ----- 3. a claim out of turn (LIT-12) -------------------------------------------------------
