@@ -180,9 +180,25 @@ class LiteratureGame(Game):
             if h.safe_claim:
                 cards = ", ".join(f"{p} {' '.join(cs)}" for p, cs in h.safe_claim.items())
                 text = f"You can claim {name} safely (LIT-11(a)): {cards}."
+                if not self._may_claim_now(play, view, name):
+                    text = (f"On your turn you can claim {name} safely (LIT-11(a); now it "
+                            f"would be out of turn, LIT-12): {cards}.")
                 notes.append(Note("\n  ".join(textwrap.wrap(text, 76)), key=f"safe:{name}",
                                   strong=True))
         return notes
+
+    @staticmethod
+    def _may_claim_now(play, view: str, half: str) -> bool:
+        """Whether ``view``'s claim of ``half`` now would be judged as claimed (on turn, in
+        the end game, any time under V5, ...), not as out of turn (LIT-12) or refused."""
+        from solver.errors import SleuthError
+
+        if play is None:
+            return True
+        try:
+            return play.claim_kind(view, half) not in ("out-of-turn", "empty-turn")
+        except SleuthError:
+            return False
 
     @staticmethod
     def _out_of_turn_notes(record, play) -> list:
