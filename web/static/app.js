@@ -234,8 +234,9 @@
   const READING = ["why", "whatif", "sheet", "suggest", "help"];
   let changing = false;
 
-  // ... and the same change again within a finger's double tap (DOUBLE_TAP ms), however
-  // soon the first was answered: a server on this machine answers within 20 ms
+  // ... and the same change again within a finger's double tap (DOUBLE_TAP ms) of one that
+  // was saved, however soon that was answered (a server on this machine answers within
+  // 20 ms); a change refused (stale, a rule) may be sent again at once
   const DOUBLE_TAP = 400;
   let lastChange = { line: null, at: 0 };
 
@@ -266,6 +267,7 @@
     const now = Date.now();
     if (change && line === lastChange.line && now - lastChange.at < DOUBLE_TAP) return null;
     if (change) { changing = true; lastChange = { line: line, at: now }; }
+    let saved = false;
     setBusy(1);
     try {
       let r = await post(line);
@@ -280,6 +282,7 @@
       }
       if (!r.ok) { say("refused by the server: " + r.status + " " + (await r.text())); return null; }
       const d = await r.json();
+      saved = Boolean(d.saved);
       show(d, line);
       return d;
     } catch (e) {
@@ -287,6 +290,7 @@
       return null;
     } finally {
       if (change) changing = false;
+      if (change && !saved) lastChange = { line: null, at: 0 };
       setBusy(-1);
     }
   }
