@@ -34,11 +34,24 @@ def _figure(key: str, v) -> str:
     number to 3 places, a table as ``key value`` pairs (chances in per cent)."""
     if v is None:
         return "-"
+    if isinstance(v, bool):
+        return "yes" if v else "no"
     if isinstance(v, float):
         return _pct(v) if key.startswith("p_") else f"{v:.3f}"
     if isinstance(v, dict):
         return ", ".join(f"{k} {_pct(x) if isinstance(x, float) else x}" for k, x in v.items())
     return str(v)
+
+
+def _field_label(key: str) -> str:
+    """A game's own figure's key as the text says it on its line: ``p_yes`` -> ``P(yes)``,
+    ``expected_cards`` -> ``expected cards``.
+
+    >>> _field_label("p_yes"), _field_label("expected_cards"), _field_label("safe")
+    ('P(yes)', 'expected cards', 'safe')
+    """
+    words = key.replace("_", " ")
+    return f"P({words[2:]})" if key.startswith("p_") else words
 
 
 #: the JSON keys the notes of an Advice may name, as the text table heads them
@@ -105,12 +118,13 @@ def render_advice(adv, top: int | None = None) -> str:
             lines.append(f"  {'':>3}  {pad('')}  {row}")
         else:
             lines.append(f"  {i:>3}  {pad(a.action)}  {row}")
-        answers = "; ".join(f"{k} {_pct(v)}" for k, v in list(a.p_answers.items())[:3])
+        likeliest = sorted(a.p_answers.items(), key=lambda kv: -kv[1])[:3]   # stable
+        answers = "; ".join(f"{k} {_pct(v)}" for k, v in likeliest)
         if answers:
             lines += wrapped("most likely answers", answers)
         for key in below:
             if a.more.get(key) not in (None, "", {}):
-                lines += wrapped(key, _figure(key, a.more[key]))
+                lines += wrapped(_field_label(key), _figure(key, a.more[key]))
     if top is not None and len(adv.actions) > top:
         lines.append(f"  ... {len(adv.actions) - top} more (--top)")
     return "\n".join(lines)

@@ -216,14 +216,13 @@ def test_a_claim_on_turn_is_still_safe_and_best(tmp_path):
     assert claim["ok"] is True and "safely" in claim["text"]
 
 
-def test_the_safe_claim_alert_says_when_the_claim_would_be_out_of_turn(tmp_path):
-    """The alert that the view can claim a half-suit safely says 'now' only on its turn;
-    on another's it says the claim waits for the view's turn (it would be out of turn,
-    LIT-12), where it said 'You can claim 2H-7H safely' either way."""
+def test_the_safe_claim_alert_comes_only_when_the_claim_may_be_made(tmp_path):
+    """The alert that the view can claim a half-suit safely comes on its turn; on another's
+    the claim would be out of turn (LIT-12: cancelled at best), and the alert said 'You can
+    claim 2H-7H safely' all the same.  The sheet lists the safe claim either way."""
     now = " ".join(run("analyze", _record(tmp_path, on_turn=True)).stdout.split())
     assert "You can claim 2H-7H safely (LIT-11(a)): Ana 2H 3H 4H 6H 7H, Cleo 5H." in now
     (tmp_path / "later").mkdir()
     later = " ".join(run("analyze", _record(tmp_path / "later", on_turn=False)).stdout.split())
     assert "You can claim 2H-7H" not in later
-    assert ("On your turn you can claim 2H-7H safely (LIT-11(a); now it would be out of "
-            "turn, LIT-12): Ana 2H 3H 4H 6H 7H, Cleo 5H.") in later
+    assert "Safe claims (certain, LIT-11(a)): Ana claims 2H-7H" in later

@@ -179,8 +179,10 @@ def test_literature_without_the_sheet_says_whose_turn_and_the_safe_claim_once(tm
     assert r.exit_code == 0, r.output
     head, (_, first), (_, second) = r.output.split("\n> ")[0], *blocks(r.output)
     assert "Next: Ben's turn." in head
-    assert ">> You can claim 2H-7H safely (LIT-11(a)): Ana 2H 3H 4H 6H 7H, Cleo 5H." in head
-    assert first == ["saved line 13: Ben asks Ana QC: no", "Next: Ana's turn (yours)."]
+    # on Ben's turn Ana's claim would be out of turn (LIT-12): the alert comes on hers
+    assert "You can claim" not in head
+    assert first == ["saved line 13: Ben asks Ana QC: no", "Next: Ana's turn (yours).",
+                     ">> You can claim 2H-7H safely (LIT-11(a)): Ana 2H 3H 4H 6H 7H, Cleo 5H."]
     assert second == ["saved line 14: Ana asks Ben 10S: no", "Next: Ben's turn."]
 
 

@@ -146,8 +146,9 @@ class LiteratureGame(Game):
     def table_notes(self, record, view, analysis=None):
         """Whose turn (or the result of a finished game, LIT-17), the setup the rules call
         for that is missing: the recorder's own hand as dealt (LIT-4: all the cards are
-        dealt, so a player at the table knows theirs), and the alert that the view's team
-        can claim a half-suit safely (LIT-11(a); from ``analysis``, when given)."""
+        dealt, so a player at the table knows theirs), and the alert that the view can claim
+        a half-suit safely now (LIT-11(a); from ``analysis``, when given; not while a claim
+        would be out of turn, LIT-12: the alert comes on the view's turn)."""
         import textwrap
 
         from solver.errors import SleuthError
@@ -179,10 +180,9 @@ class LiteratureGame(Game):
         for name, h in (halves or {}).items():
             if h.safe_claim:
                 cards = ", ".join(f"{p} {' '.join(cs)}" for p, cs in h.safe_claim.items())
-                text = f"You can claim {name} safely (LIT-11(a)): {cards}."
                 if not self._may_claim_now(play, view, name):
-                    text = (f"On your turn you can claim {name} safely (LIT-11(a); now it "
-                            f"would be out of turn, LIT-12): {cards}.")
+                    continue        # out of turn it would be cancelled (LIT-12): on its turn
+                text = f"You can claim {name} safely (LIT-11(a)): {cards}."
                 notes.append(Note("\n  ".join(textwrap.wrap(text, 76)), key=f"safe:{name}",
                                   strong=True))
         return notes
