@@ -1102,6 +1102,9 @@ def _on_screen(screen: Screen, lines, keys: str, hint: bool) -> None:
         if o.kind == "empty":
             screen.back()
         elif o.kind in PAGES:
+            # the line was handled: a refusal's correction shown on the board is used up,
+            # so the board comes back without that message (it stays in 'history')
+            screen.message = ""
             screen.page(screen.help(text) if o.kind == "help" else text)
         else:
             screen.board(text)
