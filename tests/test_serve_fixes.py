@@ -148,3 +148,23 @@ def test_a_long_statement_grows_the_box_to_four_lines(browser, tmp_path):
         assert most[1] and most[0] <= 4 * 1.5 * most[2] + 20, most
         box.fill("")
         assert box.evaluate("e => e.offsetHeight") == one
+
+
+def test_clue_card_names_fit_their_row_heads(browser, tmp_path):
+    """At 360 px every card's name is whole in its row head (Candlestick and Conservatory
+    were cut to 'Candles…', 'Conserv…'): a smaller font where it does not fit."""
+    import shutil
+
+    from tests.serve_harness import ROOT
+
+    path = tmp_path / "game.txt"
+    shutil.copy(ROOT / "samples" / "clue" / "large-edition-custom-cards.txt", path)
+    with Server(path) as server:
+        page = phone(browser, server.url)
+        page.get_by_role("button", name="Entry", exact=True).click()     # the sheet whole
+        page.wait_for_function(IDLE, polling="raf")
+        heads = page.evaluate("() => [...document.querySelectorAll("
+                              "'#live table.sheet.clue tbody th')].map(e => "
+                              "[e.textContent, e.scrollWidth <= e.clientWidth])")
+        assert len(heads) > 20 and "Conservatory" in [h for h, _ in heads], heads
+        assert all(fits for _, fits in heads), [h for h, fits in heads if not fits]

@@ -95,6 +95,12 @@
   // whole (a cell's is on it, a table's head or cell keeps the name for screen readers
   // beside the shortened one).
   function fitNames() {
+    // a card's name too long for its row head (Clue's "Conservatory" at 360 px) in a
+    // smaller font, as a player's name is (its accessible name is the row's, whole)
+    for (const th of document.querySelectorAll("#live table.sheet.clue tbody th")) {
+      th.classList.remove("tight");
+      if (th.scrollWidth > th.clientWidth) th.classList.add("tight");
+    }
     const old = document.querySelector("#live .name-key");
     if (old) old.remove();
     const sheet = document.querySelector("#live table.sheet");
