@@ -737,6 +737,11 @@ def main(argv=None, *, end_process: bool | None = None):
         end(EXIT_INTERNAL)
 
 
+#: the line ``play`` is checking (set while :meth:`~solver.session.Session.handle` runs on
+#: it): a Ctrl-C then names it as not saved
+CHECKING: list[str] = []
+
+
 def interrupted(command: str | None, terminated: bool = False):
     """A Ctrl-C: one line, exit 130 (``; the record is unchanged`` for a command that
     writes the record and had not saved it; ``; the record is as last saved`` once it had,
@@ -755,6 +760,8 @@ def interrupted(command: str | None, terminated: bool = False):
         records = sys.modules.get("solver.records")
         saved = records is not None and records.saved_in_this_process
         tail = "; the record is as last saved" if saved else "; the record is unchanged"
+        if CHECKING and not saved:
+            tail += f" (the line being checked was not saved: {CHECKING[0]})"
     click.echo(("sleuth: terminated" if terminated else "sleuth: interrupted") + tail,
                err=True)
     sys.exit(EXIT_TERMINATED if terminated else EXIT_INTERRUPTED)

@@ -920,6 +920,19 @@ class Screen:
 
 
 # ----- input --------------------------------------------------------------------------------
+def checked(session: Session, line: str) -> Outcome:
+    """``session.handle(line)``, the line named as not saved if a Ctrl-C ends it
+    (:data:`cli.main.CHECKING`)."""
+    from cli.main import CHECKING
+
+    word = line.strip().partition(" ")[0].lower()
+    CHECKING[:] = [] if word in READING or not line.strip() else [printable(line.strip())]
+    try:
+        return session.handle(line)
+    finally:
+        CHECKING.clear()
+
+
 #: the prompt of ``play`` on a terminal
 PROMPT = "sleuth> "
 
@@ -1079,7 +1092,7 @@ def _on_screen(screen: Screen, lines, keys: str, hint: bool) -> None:
         text = ""
         with working("checking", after=0):
             restart()                   # each line is its own analysis: a fresh --timeout
-            o = session.handle(line)
+            o = checked(session, line)
             if o.kind == "quit":
                 return
             if o.kind in PAGES:
@@ -1102,9 +1115,10 @@ def _on_screen(screen: Screen, lines, keys: str, hint: bool) -> None:
         if o.kind == "empty":
             screen.back()
         elif o.kind in PAGES:
-            # the line was handled: a refusal's correction shown on the board is used up,
-            # so the board comes back without that message (it stays in 'history')
-            screen.message = ""
+            # the line used up a refusal's correction: the board comes back with the
+            # refusal, no longer saying that Enter logs its correction
+            if session.correction is None:
+                screen.message = screen.message.replace(f"  ({keys}: log it)", "")
             screen.page(screen.help(text) if o.kind == "help" else text)
         else:
             screen.board(text)
@@ -1281,7 +1295,7 @@ def _lines(session: Session, screen: Screen | None, lines, keys: str, show_sheet
             if not interactive and not as_json:
                 say(f"> {printable(line)}")
             restart()                   # each line is its own analysis: a fresh --timeout
-            o = read or session.handle(line)
+            o = read or checked(session, line)
             if o.kind == "empty":
                 continue
             if o.kind == "refused" and o.error is not None:

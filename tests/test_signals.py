@@ -168,6 +168,38 @@ def test_the_interrupt_line_says_whether_the_record_was_saved(monkeypatch, capsy
         signal.signal(signal.SIGINT, old)
 
 
+def test_a_ctrl_c_while_play_checks_a_statement_names_it(monkeypatch, capsys, tmp_path):
+    """Ctrl-C while ``play`` checks a statement: the one line says which statement was not
+    saved (it was dropped without a word); a command ('sheet') is not named."""
+    import solver.records
+    from cli.main import CHECKING, interrupted
+    from cli.session import checked
+    from solver.session import Session
+
+    rec = tmp_path / "game.txt"
+    rec.write_text("game: mystery-hand\nplayers: Ana Ben Cleo Dev\ndealer: Dev\nme: Ana\n",
+                   encoding="utf-8")
+    session = Session(str(rec))
+    seen = []
+    monkeypatch.setattr(session, "handle", lambda line: seen.append(list(CHECKING)))
+    checked(session, "Ana: ?")
+    checked(session, "sheet")
+    assert seen == [["Ana: ?"], []] and CHECKING == []
+    monkeypatch.setattr(solver.records, "saved_in_this_process", set())
+    old = signal.getsignal(signal.SIGINT)
+    try:
+        CHECKING[:] = ["Ana: ?"]
+        with pytest.raises(SystemExit) as e:
+            interrupted("play")
+        assert e.value.code == 130
+        assert capsys.readouterr().err.splitlines() == [
+            "sleuth: interrupted; the record is unchanged (the line being checked was not "
+            "saved: Ana: ?)"]
+    finally:
+        CHECKING.clear()
+        signal.signal(signal.SIGINT, old)
+
+
 def test_a_ctrl_c_while_the_command_line_is_read_is_ours_not_clicks(monkeypatch, capsys):
     """A Ctrl-C while Click parses the arguments or prints ``--help`` (before any command
     runs) ends as every other: one line and exit 130, not Click's "Aborted!" and exit 1."""
