@@ -36,7 +36,8 @@ def capable(rec, capability: Capability, what: str):
     """The record's game, if it has ``capability`` (else a usage error)."""
     game = get_game(rec.game)
     if capability not in game.capabilities:
-        raise NotationError(f"this game has no {what}; see 'sleuth --help'", text=rec.game)
+        raise NotationError(f"this game has no {what} (the games with one: "
+                            f"{', '.join(game_names(capability))})", text=rec.game)
     return game
 
 

@@ -1058,12 +1058,23 @@ def start_record(path: str, game: str, players, *, me: str | None = None,
         if value:
             try:
                 check_one_line(str(value), what="a header value")
+                if "#" in str(value):   # the rest of the line would be a comment, unread
+                    raise NotationError("'#' starts a comment in a record, so a header "
+                                        "value cannot hold it (a player name is letters, "
+                                        "digits, '_' and '-')", text=str(value))
             except SleuthError as e:
                 e.message += "; nothing was written"
                 e.args = (e._render(),)
                 raise
     seats = tuple(players.replace(",", " ").split()) if isinstance(players, str) \
         else tuple(players)
+    variant = tuple(dict.fromkeys(str(v).strip() for v in variant))   # an option given twice
+    if game.lower() in REGISTRY:        # a key the game has no header line for, by name
+        keys = sorted(set(CORE_HEADER_KEYS) | set(get_game(game.lower()).header_keys))
+        for k, _v in extra:
+            if str(k).strip().lower() not in keys:
+                raise NotationError(f"not a header key of {game.lower()} (its header keys: "
+                                    f"{', '.join(keys)}); nothing was written", text=str(k))
     me, dealer = ((name_in(n, seats) or n) if n else n for n in (me, dealer))
     header = Header(game=game.lower(), players=seats, variant=tuple(variant), dealer=dealer,
                     me=me, extra=tuple(extra))
