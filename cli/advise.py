@@ -6,8 +6,8 @@ import click
 
 from cli.bounds import samples_option, timeout_option
 from cli.commands import capable, resolve_view
-from cli.main import (FilePath, as_option, cli, echo_sheet, emit_json, handle_errors,
-                      with_examples)
+from cli.main import (FilePath, as_option, cli, conflict_text, echo_sheet, emit_json,
+                      handle_errors, with_examples)
 from cli.output import check_output, force_option, write_output, wrote
 from solver.errors import InconsistentError, NotationError
 from solver.games import Capability
@@ -385,7 +385,8 @@ def review(record, as_, html_file, force, as_json):
     if html_file:
         from web.review import review_html   # Jinja2 only for the page
 
-        write_output(html_file, review_html(rv), "the page")
+        write_output(html_file, review_html(
+            rv, None if broken is None else conflict_text(broken)), "the page")
     if as_json:
         emit_json(rv.to_json())
     else:

@@ -66,3 +66,54 @@ def test_a_missing_browser_fails_under_ci_and_skips_elsewhere(monkeypatch):
         with pytest.raises(outcome, match="chromium"):
             with serve_harness.chromium():
                 raise AssertionError("a browser started without its executable")
+
+
+def test_review_page_names_its_sheets_and_their_rows(tmp_path):
+    """Each sheet table has a name ('Sheet after line N'), its suits are column headers
+    named in words and its ranks row headers (they were read as column headers)."""
+    out = tmp_path / "review.html"
+    sleuth("review", "samples/mystery-hand/five-players-ana.txt", "--html", str(out))
+    with chromium() as browser:
+        page, _ = _open(browser, out)
+        for d in page.locator("details").all():
+            d.evaluate("e => e.open = true")
+        tables = page.get_by_role("table", name="Sheet after line", exact=False)
+        assert tables.count() >= 1
+        first = tables.first
+        assert first.get_by_role("rowheader", name="A", exact=True).count() == 1
+        assert first.get_by_role("columnheader", name="spades").count() == 1
+
+
+def test_review_page_of_an_inconsistent_record_says_so(tmp_path):
+    """The page of a record that contradicts itself says so first, with its lines, as the
+    text (exit 3) and the JSON do; it read as an ordinary review."""
+    rec = tmp_path / "contra.txt"
+    lines = open("samples/clue/three-players.txt", encoding="utf-8").read().split("\n")[:14]
+    rec.write_text("\n".join(lines) + "\nAna suggests Peacock Rope Kitchen: Ben passes, "
+                   "Cleo shows Peacock\n", encoding="utf-8")
+    out = tmp_path / "review.html"
+    r = sleuth("review", str(rec), "--html", str(out), check=False)
+    assert r.returncode == 3, r.stderr
+    with chromium() as browser:
+        page, _ = _open(browser, out)
+        alert = page.get_by_role("alert").inner_text()
+        assert alert.startswith("Inconsistent record:") and "line 15" in alert, alert
+
+
+def test_review_page_fits_a_phone_with_long_card_names_and_readable_numbers(tmp_path):
+    """A custom card's long name wraps (the page scrolled sideways at 360 px), the chart's
+    numbers are at least 6 px high on a phone, and no two step numbers overlap."""
+    rec = tmp_path / "long.txt"
+    text = open("samples/clue/large-edition-custom-cards.txt", encoding="utf-8").read()
+    rec.write_text(text.replace("Conservatory", "Conservatory_of_the_Grand_Eastern_Wing_Annex"),
+                   encoding="utf-8")
+    out = tmp_path / "review.html"
+    sleuth("review", str(rec), "--html", str(out))
+    with chromium() as browser:
+        page, got = _open(browser, out)
+        assert not got["wide"]
+        boxes = page.evaluate("""() => [...document.querySelectorAll('#uncertainty text')]
+            .map(t => t.getBoundingClientRect()).map(r => [r.left, r.right, r.top, r.height])""")
+        assert boxes and min(h for *_, h in boxes) >= 6, boxes
+        axis = sorted(b for b in boxes if abs(b[2] - max(x[2] for x in boxes[:-1])) < 1)
+        assert all(a[1] <= b[0] for a, b in zip(axis, axis[1:])), axis

@@ -352,8 +352,8 @@ def test_review_page_sheet_grid_axes_legend_and_words():
     assert "{'" not in shown and "['" not in shown
     assert "2H-7H: Ana 2H 3H" in shown
     # the sheet: 13 rank rows of 4 suit cells, the holder where certain
-    table = shown.split('<table class="sheet">')[1].split("</table>")[0]
-    rows = _re.findall(r"<tr><th>(\w+)</th>(.*?)</tr>", table)
+    table = shown.split('<table class="sheet"')[1].split("</table>")[0]
+    rows = _re.findall(r'<tr><th scope="row">(\w+)</th>(.*?)</tr>', table)
     assert [r for r, _ in rows] == ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J",
                                     "Q", "K"]
     cells = dict((r, _re.findall(r"<td>(.*?)</td>", c)) for r, c in rows)

@@ -88,10 +88,17 @@ def ticks(top: float, n: int = 4) -> list[float]:
     return out
 
 
-def curve_chart(rv, width: int = 640, height: int = 220) -> dict[str, Any] | None:
+#: the chart's size in its own units, and its text's: drawn at a phone's 344 px the text
+#: is about 7 px high (it was 640 units wide with 10-unit text: 5 px)
+CHART_FONT = 13
+#: the fewest units between two numbers on the step axis (the last one wins)
+TICK_ROOM = 28
+
+
+def curve_chart(rv, width: int = 480, height: int = 220) -> dict[str, Any] | None:
     """The uncertainty after every statement as the chart's coordinates (None: no figure):
     the polyline, one mark per reviewed turn (red where it has a mistake), the axes with
-    their numbers."""
+    their numbers (a number on the step axis too close to the next one left out)."""
     pts = [(s, u) for s, u in rv.curve if u is not None]
     if not pts:
         return None
@@ -115,10 +122,15 @@ def curve_chart(rv, width: int = 640, height: int = 220) -> dict[str, Any] | Non
               "title": f"line {t.line}: {t.taken}"}
              for t in rv.turns if t.step in at]
     y_ticks = [{"y": f"{Y(v):.1f}", "text": f"{v:g}"} for v in ticks(y1)]
-    x_ticks = [{"x": f"{X(v):.1f}", "text": str(v)}
-               for v in sorted({x0, *[int(v) for v in ticks(x1) if x0 <= v <= x1], x1})]
+    steps = sorted({x0, *[int(v) for v in ticks(x1) if x0 <= v <= x1], x1})
+    kept = [steps[-1]]
+    for v in reversed(steps[:-1]):      # from the last: the record's end is always named
+        if X(kept[-1]) - X(v) >= TICK_ROOM:
+            kept.append(v)
+    x_ticks = [{"x": f"{X(v):.1f}", "text": str(v)} for v in reversed(kept)]
     return {"width": width, "height": height, "pad": pad, "path": path, "marks": marks,
-            "label": rv.measure or "uncertainty", "y_ticks": y_ticks, "x_ticks": x_ticks}
+            "label": rv.measure or "uncertainty", "y_ticks": y_ticks, "x_ticks": x_ticks,
+            "font": CHART_FONT}
 
 
 def sheet_grid(sheet: dict) -> tuple[list[list[str]], list[tuple[str, str]]]:
@@ -150,8 +162,9 @@ def _fig(x: float | None) -> str:
     return "-" if x is None else f"{x:.3f}"
 
 
-def review_html(rv) -> str:
-    """One self-contained page: annotations, the sheet after each turn, the chart, the data."""
+def review_html(rv, inconsistent: str | None = None) -> str:
+    """One self-contained page: annotations, the sheet after each turn, the chart, the data;
+    ``inconsistent``: what makes the record contradict itself (its lines), said first."""
     from solver.cards import SUITS
 
     turns = []
@@ -168,4 +181,8 @@ def review_html(rv) -> str:
     return environment().get_template("review.html").render(
         view=rv.view, game=rv.game, safe=safe, chart=curve_chart(rv), turns=turns,
         notes=rv.notes, suits=SUITS, near=f"{NEAR_ABS:g}", near_rel=f"{NEAR_REL:.0%}",
-        data=embed_json(rv.to_json()))
+        suit_names=SUIT_NAMES, inconsistent=inconsistent, data=embed_json(rv.to_json()))
+
+
+#: the suits as a screen reader names a column of the sheet
+SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
