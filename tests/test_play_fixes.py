@@ -4,6 +4,8 @@ beside the sheet, and Enter on a page (``history``) brings the sheet back instea
 logging a correction the page hid."""
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 import pytest
 
 from tests.test_play_audit import Sized, settled, tmux
@@ -19,9 +21,10 @@ def shown(rows: list[str]) -> str:
     return " ".join(r.strip() for r in rows)
 
 
-@tmux
-@pytest.mark.parametrize("cols, height", [(80, 24), (40, 20)])
-def test_a_cut_refusal_keeps_its_correction_whole(tmp_path, cols, height):
+@contextmanager
+def refused(tmp_path, cols: int = 80, height: int = 24):
+    """``play`` in tmux on a new Mystery Hand record, a typo refused with its correction:
+    the record's path, the terminal and the screen after the refusal."""
     path = tmp_path / "g.txt"
     path.write_text(MH, encoding="utf-8")
     t = Sized(path, cols, height, "--no-hint")
@@ -29,37 +32,43 @@ def test_a_cut_refusal_keeps_its_correction_whole(tmp_path, cols, height):
         t.wait(settled("g.txt: "), "the first screen")
         rows = t.type(TYPO, lambda r: prompt_ready(r) and any(
             x.startswith("refused: ") for x in r), "the refusal")
+        yield path, t, rows
+    finally:
+        t.close()
+
+
+def page_then_back(t, line: str) -> list[str]:
+    """``line`` (a page), then Enter: the screen back from the page."""
+    t.type(line, lambda r: prompt_ready(r) and any(
+        "(Enter: back to the sheet)" in x for x in r), line)
+    return t.type("", lambda r: prompt_ready(r) and not any(
+        "(Enter: back to the sheet)" in x for x in r), "Enter: back")
+
+
+def logged_on_enter(t, path) -> None:
+    t.type("", lambda r: prompt_ready(r) and any(x.startswith("saved line 5") for x in r),
+           "Enter: the correction logged")
+    assert path.read_text(encoding="utf-8").endswith(FIXED + "\n")
+
+
+@tmux
+@pytest.mark.parametrize("cols, height", [(80, 24), (40, 20)])
+def test_a_cut_refusal_keeps_its_correction_whole(tmp_path, cols, height):
+    with refused(tmp_path, cols, height) as (path, t, rows):
         assert any(r.startswith("... ") and "more line" in r for r in rows), rows   # cut
         assert f"did you mean: {FIXED}" in shown(rows), rows
         assert "(Enter or y: log it)" in shown(rows), rows
         assert path.read_text(encoding="utf-8") == MH
-        t.type("", lambda r: prompt_ready(r) and any(x.startswith("saved line 5") for x in r),
-               "Enter: the correction seen is logged")
-        assert path.read_text(encoding="utf-8").endswith(FIXED + "\n")
-    finally:
-        t.close()
+        logged_on_enter(t, path)
 
 
 @tmux
 def test_enter_on_the_history_page_goes_back_without_logging(tmp_path):
-    path = tmp_path / "g.txt"
-    path.write_text(MH, encoding="utf-8")
-    t = Sized(path, 80, 24, "--no-hint")
-    try:
-        t.wait(settled("g.txt: "), "the first screen")
-        t.type(TYPO, lambda r: prompt_ready(r) and any(x.startswith("refused: ") for x in r),
-               "the refusal")
-        t.type("history", lambda r: prompt_ready(r) and any(
-            "(Enter: back to the sheet)" in x for x in r), "history")
-        rows = t.type("", lambda r: prompt_ready(r) and not any(
-            "(Enter: back to the sheet)" in x for x in r), "Enter: back")
+    with refused(tmp_path) as (path, t, _):
+        rows = page_then_back(t, "history")
         assert path.read_text(encoding="utf-8") == MH, rows          # nothing logged
         assert f"did you mean: {FIXED}" in shown(rows), rows          # the board again
-        t.type("", lambda r: prompt_ready(r) and any(x.startswith("saved line 5") for x in r),
-               "Enter on the board: the correction logged")
-        assert path.read_text(encoding="utf-8").endswith(FIXED + "\n")
-    finally:
-        t.close()
+        logged_on_enter(t, path)
 
 
 @tmux
@@ -67,20 +76,9 @@ def test_after_a_page_the_board_drops_a_used_up_correction(tmp_path):
     """A refusal with a correction, then 'whatif ...' (a page; the line uses the correction
     up): Enter brings the sheet back with the refusal but without its '(Enter or y: log
     it)', which no longer holds, and another Enter logs nothing."""
-    path = tmp_path / "g.txt"
-    path.write_text(MH, encoding="utf-8")
-    t = Sized(path, 80, 24, "--no-hint")
-    try:
-        t.wait(settled("g.txt: "), "the first screen")
-        t.type(TYPO, lambda r: prompt_ready(r) and any(x.startswith("refused: ") for x in r),
-               "the refusal")
-        t.type("whatif " + FIXED, lambda r: prompt_ready(r) and any(
-            "(Enter: back to the sheet)" in x for x in r), "the what-if page")
-        rows = t.type("", lambda r: prompt_ready(r) and not any(
-            "(Enter: back to the sheet)" in x for x in r), "Enter: back")
+    with refused(tmp_path) as (path, t, _):
+        rows = page_then_back(t, "whatif " + FIXED)
         assert any(x.startswith("refused: ") for x in rows), rows
         assert "log it)" not in shown(rows), rows
         t.type("", prompt_ready, "Enter on the board")
         assert path.read_text(encoding="utf-8") == MH
-    finally:
-        t.close()
