@@ -480,20 +480,21 @@ def review_advice(record, *, view, budget: Budget = Budget()) -> Advice:
     play = Play.of(record)
     if play.over:
         return adv
-    claims = []
+    claims = []                 # (advice, its half-suit, the kind of claim it would be)
     for a in adv.actions:
         if a.kind != "claim":
             continue
-        half = a.action.split(":", 1)[0].split()[-1]
+        half = a.action.split(":", 1)[0].split()[-1]     # "Ana claims 2H-7H: ..."
         try:
             kind = play.claim_kind(view, half)
         except RuleError:
             kind = None
-        claims.append((a, kind))
-    if not any(kind == "out-of-turn" for _, kind in claims):
+        claims.append((a, half, kind))
+    late = {half for _, half, kind in claims if kind == "out-of-turn"}
+    if not late:
         return adv
     actions = []
-    for a, kind in claims:
+    for a, _half, kind in claims:
         if kind != "out-of-turn":
             actions.append(a)
             continue
@@ -508,9 +509,7 @@ def review_advice(record, *, view, budget: Budget = Budget()) -> Advice:
                                 {}))
     adv.actions = actions
     adv.summary["safe_claims"] = [h for h in adv.summary.get("safe_claims", [])
-                                  if not any(k == "out-of-turn" and
-                                             a.action.split(":", 1)[0].split()[-1] == h
-                                             for a, k in claims)]
+                                  if h not in late]
     adv.notes.append(f"it is {play.turn}'s turn: a claim by {view} now is out of turn, "
                      "never won (LIT-12)")
     return adv.sort()
