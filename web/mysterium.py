@@ -12,7 +12,7 @@ def lead_data(record) -> dict[str, Any]:
     group of discarded cards: by kind, the cards in no sleeve and in no other random
     group, MY-2, MY-16; ``random`` empty otherwise), ``verdict: N`` and ``culprit: N``
     (MY-21, MY-22); and for a psychic's guess ``Ana-2 guesses location 17`` (``guess``,
-    :func:`guesses`) the cards each psychic may guess now, by kind."""
+    :func:`_guesses`) the cards each psychic may guess now, by kind."""
     from solver.mysterium.engine import replay
     from solver.mysterium.options import CARDS_PER_KIND_IN_BOX, KINDS, LAST_HOUR
 
