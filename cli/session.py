@@ -322,8 +322,8 @@ def read_as(session: Session, line: int | None, typed: str | None) -> list[str]:
 def render_outcome(o: Outcome, session: Session, show_sheet: bool | str | None,
                    keys: str = "y", fit: tuple[int, int] | None = None) -> str:
     """What ``play`` says after one line; ``keys``: what accepts a refusal's one
-    correction; ``fit``: the columns and rows of the screen a ``whatif`` page must fit
-    (its hypothetical sheet cut as :func:`cut_sheet` cuts one)."""
+    correction; ``fit``: the columns and rows of the screen a ``whatif`` page is shown on
+    (its hypothetical sheet fitted to the columns; a taller page scrolls, :class:`Screen`)."""
     from cli.commands import render_explanation
 
     k = o.kind
@@ -398,11 +398,8 @@ def render_outcome(o: Outcome, session: Session, show_sheet: bool | str | None,
                          or render_analysis(a, session.record.game))
                 head, end = ["", "--- what if (hypothetical: not saved) ---"], \
                     "--- end of what if ---"
-                if fit is not None:     # on the screen: the page within its rows, its top
-                    cols, rows = fit    # (what the statement would change) in sight, with
-                    said = fit_width("\n".join([*out, *head, end]), cols)   # the footer
-                    sheet = "\n".join(cut_sheet(fit_width(sheet, cols).split("\n"), 0,
-                                                rows - 2 - len(said.split("\n")), cols))
+                if fit is not None:     # on the screen: its columns (the page scrolls)
+                    sheet = fit_width(sheet, fit[0])
                 out += [*head, sheet, end]
             except SleuthError as e:
                 out.append(f"  no analysis: {e}")
@@ -463,37 +460,6 @@ def screen_wanted(interactive: bool, show_sheet: bool | str) -> bool:
     analysis (``--full``), which is taller than a screen."""
     term = os.environ.get("TERM", "")
     return interactive and show_sheet is not True and term not in ("", "dumb")
-
-
-#: what stands in the sheet's place for the rows cut from its middle
-CUT = "... {n} more line{s} of the sheet ('sheet' shows them all)"
-
-
-def cut_sheet(lines: list[str], notes: int, room: int, cols: int) -> list[str]:
-    """``lines`` (a sheet, its last ``notes`` lines the notes: whose turn, the verdict,
-    alerts) in at most ``room`` rows: its blank rows go first, then rows from the middle
-    of the sheet, whose start (what it is, its column headings) and end stay; the notes
-    stay whole.  In fewer rows than the notes the notes' end.
-
-    >>> cut_sheet(["head", "", "a", "b", "c", "d", "end", "Next: Ben"], 1, 5, 80)
-    ['head', 'a', "... 3 more lines of the sheet ('sheet' shows them all)", 'end', 'Next: Ben']
-    """
-    if len(lines) <= room:
-        return lines
-    if room <= 0:
-        return []
-    tail = lines[len(lines) - notes:] if notes else []
-    body = [ln for ln in lines[:len(lines) - notes] if ln.strip()]
-    left = room - len(tail)
-    if len(body) <= left:
-        return body + tail
-    if left < 2:                        # no room for any of the sheet: the notes' end
-        return tail[len(tail) - room:]
-    shown = left - 1                    # one row says what was cut
-    head = (shown + 1) // 2
-    cut = len(body) - shown
-    more = CUT.format(n=cut, s="" if cut == 1 else "s")[:cols]
-    return body[:head] + [more] + body[len(body) - (shown - head):] + tail
 
 
 class Sheet(str):
@@ -632,7 +598,8 @@ class Screen:
     then scrolls (:func:`scroll_sheet`): a row says which of its rows are shown, PgDn and
     PgUp (or ``more``) show the others, its notes and verdict stay.
     ``whatif``, ``why``, ``sheet``, ``suggest``, ``help`` and ``history`` show a page of
-    their own; an empty line brings the sheet back.  ``sheet=False`` (``--no-sheet``): the
+    their own, which scrolls the same way when it is taller than the screen (its first rows
+    first); an empty line brings the sheet back.  ``sheet=False`` (``--no-sheet``): the
     notes without the sheet.
 
     :meth:`lines` is what stands above the prompt; the board is the prompt's own message
@@ -662,6 +629,10 @@ class Screen:
         self.tops: list[int] = []
         self.shown: tuple[int, int, int] | None = None
         self._scrolled_for: tuple = ()
+        #: the same for the page shown, when it is taller than the screen
+        self.page_top = 0
+        self.page_tops: list[int] = []
+        self.page_shown: tuple[int, int, int] | None = None
         #: stage 1 of the record's analysis (solver.staged: the certainties, alerts and
         #: notes) shown while the worker works out the sheet; the worker thread, its
         #: deadline, and what redraws the prompt when it is done (prompt_toolkit's app)
@@ -802,19 +773,20 @@ class Screen:
         if message:
             self.said += message.split("\n")
         self.message = message
-        self.paged = None
+        self.paged, self.page_shown = None, None
 
     def back(self) -> None:
         """The board again, with its last message (after a page)."""
-        self.paged = None
+        self.paged, self.page_shown = None, None
 
     def page(self, text: str, said: bool = True) -> None:
         """A page on request next: its text, then how to bring the sheet back; a page
-        taller than the screen scrolls (the terminal keeps its top).  ``said``: kept for
-        ``history``."""
+        taller than the screen shows its first rows and scrolls (PgDn, PgUp, ``more``).
+        ``said``: kept for ``history``."""
         if text and said:
             self.said += text.split("\n")
         self.paged = text
+        self.page_top, self.page_tops, self.page_shown = 0, [], None
 
     def lines(self) -> list[str]:
         """The rows above the prompt: the page, or the board filling the screen."""
@@ -822,6 +794,8 @@ class Screen:
         if self.paged is not None:           # padded: the prompt stays on the last row
             page = (fit_width(self.paged, cols).split("\n") if self.paged else []) + [
                 "(Enter: back to the sheet)"]
+            # taller than the screen: scrolled as a sheet is, the way back in sight
+            page, self.page_shown = scroll_sheet(page, 1, rows - 1, cols, self.page_top)
             return page + [""] * (rows - 1 - len(page))
         sheet, notes, layout = self._sheet(cols, rows)
         hint = fit_width(self.hint, cols).split("\n") if self.hint else []
@@ -852,26 +826,30 @@ class Screen:
         return lines + [""] * (free - len(lines)) + sheet
 
     def scroll(self, step: int) -> bool:
-        """PgDn (``step`` 1) or PgUp (-1): the sheet's next or previous rows, when it is
-        taller than the screen; whether that changed the screen."""
-        if self.paged is not None or self.shown is None:
+        """PgDn (``step`` 1) or PgUp (-1): the next or previous rows of the page shown, or
+        else of the sheet, when it is taller than the screen; whether that changed the
+        screen."""
+        if self.paged is not None:
+            moved = _scrolled(self.page_shown, self.page_top, self.page_tops, step)
+            if moved is None:
+                return False
+            self.page_top = moved
+            return True
+        moved = _scrolled(self.shown, self.top, self.tops, step)
+        if moved is None:
             return False
-        first, last, total = self.shown
-        if step > 0:
-            if last >= total:
-                return False
-            self.tops.append(first - 1)
-            self.top = last
-        else:
-            if first == 1:
-                return False
-            self.top = self.tops.pop() if self.tops else max(0, 2 * first - last - 2)
+        self.top = moved
         return True
 
     def more(self) -> None:
-        """``more``: the sheet's next rows (after its last rows, its first), the board
-        back if a page is shown; said when the whole sheet is on the screen."""
-        self.paged = None
+        """``more``: the next rows (after the last rows, the first) of a page taller than
+        the screen, or else of the sheet, the board back if a page that fits is shown; said
+        when the whole sheet is on the screen."""
+        if self.paged is not None and self.page_shown is not None:
+            if not self.scroll(1):
+                self.page_top, self.page_tops = 0, []
+            return
+        self.back()
         if self.shown is None:
             self.board("more: the whole sheet is on the screen")
         elif not self.scroll(1):
@@ -903,20 +881,32 @@ class Screen:
         return "\n".join(lines[:at] + own + lines[at:])
 
     def prompt(self, stream=None):
-        """Clear the screen for the next prompt; its message: the board or a page that fits
-        the screen (a callable, so a resized terminal gets them at its size), or after a
-        taller page printed here (the terminal keeps what scrolls off) only the prompt."""
+        """Clear the screen for the next prompt; its message: the board or the page (a
+        callable, so a resized terminal gets them at its size)."""
         from prompt_toolkit.formatted_text import ANSI
 
         stream = stream or sys.stdout
         stream.write(CLEAR)
-        lines = self.lines()
-        if self.paged is not None and len(lines) > self.size()[1] - 1:
-            stream.write(colourize("\n".join(lines), self.colour) + "\n")
-            stream.flush()
-            return PROMPT
         stream.flush()
         return lambda: ANSI(colourize("\n".join(self.lines()), self.colour) + "\n" + PROMPT)
+
+
+def _scrolled(shown: tuple[int, int, int] | None, top: int, tops: list[int],
+              step: int) -> int | None:
+    """The first row (from 0) of the window after (``step`` 1) or before (-1) the one
+    ``shown`` (its first and last rows, from 1, and how many there are; ``None``: nothing is
+    cut), ``tops`` keeping the windows passed for PgUp; ``None`` when there is none."""
+    if shown is None:
+        return None
+    first, last, total = shown
+    if step > 0:
+        if last >= total:
+            return None
+        tops.append(first - 1)
+        return last
+    if first == 1:
+        return None
+    return tops.pop() if tops else max(0, 2 * first - last - 2)
 
 
 # ----- input --------------------------------------------------------------------------------
@@ -956,11 +946,11 @@ def _interactive_lines(session: Session, colour: bool, screen: Screen | None = N
 
     def screen_words(before: str) -> list[str]:
         """The screen's own commands as a first word: 'history', and 'more' while the
-        sheet is taller than the screen (after the session's: a name that starts the
+        sheet or the page is taller than the screen (after the session's: a name that starts the
         same comes first)."""
         if screen is None or before != before.lstrip() or " " in before:
             return []
-        own = ["more"] if screen.shown is not None else []
+        own = ["more"] if screen.page_shown is not None or screen.shown is not None else []
         return [w for w in (*own, "history") if w.startswith(before.lower())
                 and w not in session.complete(before)]
 

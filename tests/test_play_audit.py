@@ -396,7 +396,7 @@ def test_completion_reads_a_name_typed_in_another_case(tmp_path):
 def test_a_whatif_page_keeps_what_it_is_about_in_sight(tmp_path, sized):
     """The whatif page (what would change, then the hypothetical sheet) was taller than
     80x24 and printed: its first lines, the statement and what it would change, scrolled
-    off the screen."""
+    off the screen.  It shows its first rows, and scrolls."""
     t = sized(sample(tmp_path, "five-players-ana.txt"), 80, 24, "--no-hint")
     t.wait(settled("five-players-ana.txt: mystery-hand"), "the first screen")
     t._tmux("send-keys", "-l", "whatif Eli asks Ana 5*: 1")
@@ -406,9 +406,22 @@ def test_a_whatif_page_keeps_what_it_is_about_in_sight(tmp_path, sized):
     assert rows[0] == "what if: Eli asks Ana 5*: 1   (not saved)", rows
     assert "  no card would become certain" in rows
     assert "--- what if (hypothetical: not saved) ---" in rows
-    assert rows[-3] == "--- end of what if ---" and rows[-2] == "(Enter: back to the sheet)"
-    assert any(r.startswith("Verdict: not determined: 2,205 candidates") for r in rows)
-    assert all(len(r) <= 80 for r in rows)
+    # taller than the screen: its first rows, then PgDn shows the rest (it was cut in the
+    # middle, with a note that 'sheet' shows the rest: the sheet of the record as it is)
+    assert rows[-3] == "rows 1-21 of 24 -- PgDn or 'more'", rows
+    assert rows[-2] == "(Enter: back to the sheet)"
+    assert not any("more lines of the sheet" in r for r in rows)
+    t._tmux("send-keys", "PgDn")
+    rest = t.wait(lambda r: prompt_ready(r) and any(x.startswith("rows 4-24 of 24") for x in r),
+                  "the whatif page's last rows")
+    assert rest[-4:-1] == ["--- end of what if ---", "rows 4-24 of 24 -- PgUp; 'more': top",
+                           "(Enter: back to the sheet)"], rest
+    assert any(r.startswith("Verdict: not determined: 2,205 candidates") for r in rows + rest)
+    assert all(len(r) <= 80 for r in rows + rest)
+    t._tmux("send-keys", "Enter")
+    back = t.wait(lambda r: prompt_ready(r) and "(Enter: back to the sheet)" not in r,
+                  "the sheet again")
+    assert not any(x.startswith("--- what if") for x in back)
 
 
 def test_completion_after_an_ask_of_all_offers_the_names(tmp_path):

@@ -292,3 +292,46 @@ def test_other_games_at_40x20_every_row_whole(tmp_path, name):
         assert len(page) == 20 and all(wcswidth(r) <= 40 for r in page), page
     text = "\n".join(" ".join(rows) for rows in lines)
     assert re.search(r"(?m)^(play|player|group) \S+.*: ", text), text
+
+
+@tmux
+def test_a_page_taller_than_the_screen_scrolls(tmp_path):
+    """The help page at 40x20 is taller than the screen: it was printed whole, its first
+    lines scrolled off (a phone's SSH client has no scrollback at hand).  It shows its
+    first rows and a row saying which; 'more' (Tab completes it) and PgUp show the others,
+    every line of the help among them, and Enter brings the sheet back."""
+    path = sample(tmp_path, "four-players-ana.txt")
+    t = Sized(path, 40, 20, "--no-hint")
+    try:
+        t.wait(settled("four-players-ana.txt: clue"), "the first screen")
+        t._tmux("send-keys", "-l", "help")
+        t._tmux("send-keys", "Enter")
+        rows = t.wait(lambda r: prompt_ready(r) and "(Enter: back to the sheet)" in r,
+                      "the help page")
+        first = marker(rows)
+        assert first is not None and first[0] == 1 and first[1] < first[2], rows
+        seen = [rows]
+        while marker(seen[-1])[1] < first[2] and len(seen) < 20:
+            t._tmux("send-keys", "-l", "mo")
+            t._tmux("send-keys", "Tab")
+            t.wait(lambda r: r[-1].rstrip() == "sleuth> more", "Tab: 'more'")
+            t._tmux("send-keys", "Enter")
+            m = marker(seen[-1])
+            seen.append(t.wait(lambda r, m=m: prompt_ready(r) and marker(r) not in (None, m),
+                               "the page's next rows"))
+        help_text = Screen(Session(str(path)), False, True).help(Session(str(path)).handle(
+            "help").message)
+        want = [r.rstrip() for r in fit_width(help_text, 40).split("\n") if r.strip()]
+        shown = {r.rstrip() for page in seen for r in page}
+        assert [r for r in want if r not in shown] == []
+        assert all(wcswidth(r) <= 40 for page in seen for r in page)
+        t._tmux("send-keys", "PPage")
+        up = t.wait(lambda r: prompt_ready(r) and marker(r) not in (None, marker(seen[-1])),
+                    "PgUp: the rows before")
+        assert marker(up)[1] < first[2]
+        t._tmux("send-keys", "Enter")
+        back = t.wait(lambda r: prompt_ready(r) and "(Enter: back to the sheet)" not in r,
+                      "the sheet again")
+        assert any("four-players-ana.txt" in r or "Ana" in r for r in back), back
+    finally:
+        t.close()
