@@ -54,6 +54,24 @@ def resolve_view(record, as_: str | None):
     return found
 
 
+def live_view(record, as_: str | None):
+    """:func:`resolve_view` for ``play`` and ``serve``, which analyse the record after every
+    statement: a player's view that the record cannot give (not ``me:``, and not made
+    possible by the record as the game allows, e.g. every hand given) is refused at the
+    start, as ``analyze`` refuses it, not after each statement."""
+    view = resolve_view(record, as_)
+    if view is None or view == record.header.me \
+            or get_game(record.game).view_supported(record, view):
+        return view
+    me = record.header.me
+    own = (f"only the record's own view ('me: {me}') or the public view can be analysed"
+           if me is not None else "a spectator's record (no 'me:') is analysed from the "
+           "public view only")
+    raise NotationError(f"{own}: other players' views need a complete record (every hand "
+                        "given with 'holds:'; the game's docs say what else it allows)",
+                        text=view)
+
+
 def split_variants(values) -> list[str]:
     out = []
     for v in values or ():
@@ -229,11 +247,14 @@ def log(record, statement, force, replace):
     from solver.session import log_statement, replace_statement   # (not for analyze)
 
     if replace is not None:
+        was = _comment_of(record, replace)
         with working(f"checking {record}"):      # (the line number checked there: 0-9)
             rec, old = replace_statement(record, replace, " ".join(statement), force=force)
         replace = int(replace)
-        click.echo(f"replaced line {replace}: {old}\n      with: "
-                   + next(st.text for st in rec.statements if st.line == replace))
+        now = next(st for st in rec.statements if st.line == replace)
+        # with their comments: a change of the comment alone is a change said
+        click.echo(f"replaced line {replace}: {old}" + (f"   # {was}" if was else "")
+                   + f"\n      with: {now.text}" + (f"   # {now.comment}" if now.comment else ""))
         if force:
             forced_warning(rec)
         return
@@ -291,22 +312,50 @@ def table_notes(rec) -> list:
 @click.argument("record", type=FilePath())
 @click.argument("card", shell_complete=complete_card)
 @as_option("The view", public=False)
-@handle_errors()
+@click.option("--json", "as_json", is_flag=True,
+              help="Machine output: the card, the summary, each reason with its lines.")
+@handle_errors(json_flag="as_json")
 @with_examples
 @timeout_option
-def why(record, card, as_):
+def why(record, card, as_, as_json):
     """Explain where CARD can be: which statements force each certainty.
 
     \b
-    Example:
+    Examples:
       sleuth why {demo} {card}
+      sleuth why {demo} {card} --json
     RECORD '-' reads the record from standard input.
     """
     rec = read_record(record)
     game = capable(rec, Capability.EXPLAIN, "card explanations")
-    with working(f"explaining {card}"):
+    with working(f"explaining {card}", as_json):
         exp = game.explain(rec, resolve_view(rec, as_), card)
-    click.echo(render_explanation(exp))
+    if as_json:
+        emit_json(explanation_json(exp))
+    else:
+        click.echo(render_explanation(exp))
+
+
+def _comment_of(path: str, line: str) -> str:
+    """The comment (without ``#``) on ``line`` of the file ``path`` as it is, "" when it has
+    none or the line is not there (:func:`solver.session.replace_statement` says why)."""
+    from solver.records import strip_comment
+
+    try:
+        with open(path, encoding="utf-8") as f:
+            lines = f.read().splitlines()
+        return strip_comment(lines[int(line) - 1].strip())[1].strip()
+    except (OSError, UnicodeError, ValueError, IndexError):
+        return ""
+
+
+def explanation_json(exp) -> dict:
+    """``why``'s machine output: the card, its summary, and each reason with the lines it
+    rests on and their statements (``play --json``'s ``why`` has the same)."""
+    return {"card": exp.card, "summary": exp.summary,
+            "reasons": [{"fact": r.fact, "lines": list(r.lines),
+                         "statements": [exp.statements.get(ln, "") for ln in r.lines]}
+                        for r in exp.reasons]}
 
 
 def render_explanation(exp) -> str:
@@ -364,7 +413,13 @@ def simulate(game, n, variant, seed, events, output, force, miss):
 @handle_errors(json_flag="as_json")
 @with_examples
 def demo(as_json):
-    """Analyse a bundled sample record ({demo})."""
+    """Analyse a bundled sample record ({demo}).
+
+    \b
+    Examples:
+      sleuth demo
+      sleuth demo --json
+    """
     DEMO = demo_record()
     if not DEMO.exists():
         raise NotationError("the bundled samples are missing (run from a source checkout)",

@@ -161,7 +161,14 @@ def render_claim(c) -> str:
 
 @cli.group("literature")
 def literature():
-    """Literature helpers (see also the generic verbs: analyze, log, why, simulate)."""
+    """Literature helpers (see also the generic verbs: analyze, log, why, simulate).
+
+    \b
+    Examples:
+      sleuth literature claim samples/literature/ex-a-six-players.txt \\
+        "Ana claims 2H-7H: Ana 2H 3H 4H 6H 7H, Cleo 5H"
+      sleuth analyze samples/literature/ex-a-six-players.txt
+    """
 
 
 @literature.command("claim")

@@ -168,7 +168,13 @@ def _render_analysis(a) -> str:
 
 @cli.group("mysterium")
 def mysterium():
-    """Mysterium helpers (the analysis is 'sleuth analyze RECORD')."""
+    """Mysterium helpers (the analysis is 'sleuth analyze RECORD').
+
+    \b
+    Examples:
+      sleuth mysterium setup --players 4
+      sleuth analyze samples/mysterium/five-players-won.txt
+    """
 
 
 @mysterium.command("setup")

@@ -49,7 +49,8 @@ def render_view(r: Replay, vr: ViewReplay) -> str:
         heads = heads or h
         line = ",".join(map(str, s.lines[:1])) if s.index else ""
         rows.append([s.index, line, _short(s.text)] + cells
-                    + [s.error and f"error: {_short(s.error, 60)}" or _certain(s.new_certain)])
+                    + [Labelled(s.error, "no analysis") if s.error
+                       else _certain(s.new_certain)])
     title = f"Replay of {r.path or 'the record'} ({r.game}), view: {vr.label}"
     if r.measure and "uncertainty" in (heads or []):      # the column that shows it
         title += f"; uncertainty = {r.measure}"
@@ -62,16 +63,31 @@ def render_view(r: Replay, vr: ViewReplay) -> str:
 WIDTH = 79
 
 
+class Labelled(str):
+    """A cell that says something other than its column's heading (a step's error in the
+    'became certain' column): :func:`fitted_table` says it whole on a line of its own,
+    under its row, after its ``label``."""
+    label: str
+
+    def __new__(cls, text: str, label: str):
+        s = super().__new__(cls, text)
+        s.label = label
+        return s
+
+
 def fitted_table(rows: list[list], headers: list[str], keep: int) -> list[str]:
     """``rows`` as a table at most :data:`WIDTH` wide: as one when it fits; else the
     columns after the first ``keep`` that are wider than a number (text such as 'became
     certain') leave the table, each said on an indented line under its row when it is not
-    empty and not what the row above said."""
+    empty and not what the row above said; so does a column with a :class:`Labelled`
+    cell, said after the cell's own label."""
+    labelled = [j for j in range(keep, len(headers)) if any(isinstance(r[j], Labelled)
+                                                             for r in rows)]
     lines = tabulate(rows, headers=headers, tablefmt="simple").split("\n")
-    if max(map(len, lines)) <= WIDTH:
+    if max(map(len, lines)) <= WIDTH and not labelled:
         return lines
     moved = [j for j in range(keep, len(headers))
-             if max((len(str(r[j])) for r in rows), default=0) > 14]
+             if j in labelled or max((len(str(r[j])) for r in rows), default=0) > 14]
     stay = [j for j in range(len(headers)) if j not in moved]
     lines = tabulate([[r[j] for j in stay] for r in rows], headers=[headers[j] for j in stay],
                      tablefmt="simple").split("\n")
@@ -82,7 +98,8 @@ def fitted_table(rows: list[list], headers: list[str], keep: int) -> list[str]:
         for j in moved:
             said, before[j] = before.get(j), str(r[j])
             if str(r[j]) and str(r[j]) != said:
-                out += textwrap.wrap(f"{headers[j]}: {r[j]}", WIDTH, initial_indent=" " * 10,
+                head = r[j].label if isinstance(r[j], Labelled) else headers[j]
+                out += textwrap.wrap(f"{head}: {r[j]}", WIDTH, initial_indent=" " * 10,
                                      subsequent_indent=" " * 12, break_on_hyphens=False)
     return out
 

@@ -39,7 +39,7 @@ def serve(record, as_, port, host, timeout=DEFAULT_TIMEOUT):
       $ sleuth serve game.txt --port 0 --as Ben
     The page's controls and what the token protects: docs/serve.md.
     """
-    from cli.commands import resolve_view
+    from cli.commands import live_view
     from solver.records import read_record
     from solver.session import Session
     from web.app import no_game_yet
@@ -48,7 +48,7 @@ def serve(record, as_, port, host, timeout=DEFAULT_TIMEOUT):
     if no_game_yet(record):     # the page starts with the New game form
         run(record, Session._ME, host, port, timeout=timeout, as_name=as_)
     else:
-        run(record, resolve_view(read_record(record), as_), host, port, timeout=timeout)
+        run(record, live_view(read_record(record), as_), host, port, timeout=timeout)
     # the server ends only on Ctrl-C (its own handler took it): ended as every command is,
     # with exit 130 and the one line saying whether the record was saved
     raise KeyboardInterrupt

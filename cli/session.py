@@ -423,9 +423,9 @@ def outcome_json(o: Outcome, session: Session) -> dict:
     if o.kind == "help":
         d["message"] = o.message
     if o.kind == "why":
-        e = o.explanation
-        d["why"] = {"card": e.card, "summary": e.summary,
-                    "reasons": [{"fact": r.fact, "lines": list(r.lines)} for r in e.reasons]}
+        from cli.commands import explanation_json
+
+        d["why"] = explanation_json(o.explanation)
     if o.kind == "suggest":
         d["advice"] = o.advice.to_json()
     if o.kind == "whatif":
@@ -1195,11 +1195,11 @@ def play(record, as_, as_json, no_sheet, compact=None, hint=None):
     When the input is not a terminal, lines are read plainly and echoed, and the exit
     status is 3 if a contradiction was refused, else 2 if any line was refused, else 0.
     """
-    from cli.commands import resolve_view
+    from cli.commands import live_view
 
     session = Session(record)
     if as_ is not None:
-        session.view = resolve_view(session.record, as_)
+        session.view = live_view(session.record, as_)
     interactive = sys.stdin.isatty() and sys.stdout.isatty() and not as_json
     colour = use_colour() and not as_json
     show_sheet: bool | str = not no_sheet

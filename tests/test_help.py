@@ -254,3 +254,12 @@ def test_every_help_example_fits_80_columns(path, tmp_path, monkeypatch):
         r = CliRunner().invoke(cli, args, input="")
         wide = [ln for ln in r.output.splitlines() if wcswidth(ln) > 80]
         assert not wide, f"sleuth {shlex.join(args)}: {wide}"
+
+
+@pytest.mark.parametrize("path", [p for p, _ in COMMANDS if p != ("serve",)],
+                         ids=lambda p: " ".join(p) or "sleuth")
+def test_every_command_has_a_worked_example(path):
+    """docs/session.md: every command's --help has a worked example (a line that runs:
+    the test above runs it).  ``serve``'s examples serve until Ctrl-C: they are shown
+    with a prompt, not run."""
+    assert examples(help_text(path)), f"sleuth {' '.join(path)} --help has no example"

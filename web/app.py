@@ -489,13 +489,13 @@ def create_app(path: str, view: Any = Session._ME, *, token: str, token_required
             if getattr(app.state, "engine", None) is None:
                 v = view
                 if as_name is not None:     # --as, given before the header was written
-                    from cli.commands import resolve_view
+                    from cli.commands import live_view
                     from solver.records import read_record
 
                     try:
-                        v = resolve_view(read_record(path), as_name)
+                        v = live_view(read_record(path), as_name)
                     except SleuthError:
-                        v = Session._ME     # not a player of it: the record's me
+                        v = Session._ME     # not a view of it: the record's me
 
                 app.state.engine = Engine(path, v, timeout)
         return app.state.engine

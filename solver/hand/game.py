@@ -30,8 +30,9 @@ class HandGame(Game):
     header_keys = ("teams",)
     location_words = ("stock", "discards", "table")
     public_view = False          # a scoresheet is public: every view is the same
+    # the scoresheet lines in order are one game under the header above (HR-5, HR-36)
     examples = ("round 1: Ana out partial; Ben 45, Cleo no-meld", "round 2: unscored stock",
-                "round 3 dealer Ben indicator 7C: Ana out full-hand colour; Ben 5H KS, Cleo 30",
+                "round 2 dealer Cleo indicator 7C: Ana out full-hand colour; Ben 5H KS, Cleo 30",
                 "indicator 7C", "Ana holds: 7D AC 9D 5S 5C 5H QC KC Jk 2H 3H 4H 8S 9S",
                 "Ana draws", "Ana draws 4C", "Ana takes 9H", "Ana melds 7D AC 9D | 5S 5C 5H",
                 "Ana lays off 8D on 1", "Ana swaps 8D on 1", "Ana discards 9C",
