@@ -24,8 +24,9 @@ weighs more (each of them is one course).
   after it, within :data:`ENGINE_WORK` such steps.
 * More: a Metropolis chain over the courses, whose stationary distribution weighs each
   course by its number of deals.  A step changes one part of one unseen line (the card,
-  the opponent or the answer) to another value uniformly: a symmetric proposal, accepted
-  with probability min(1, deals after / deals before).  Every visited course adds its
+  the opponent or the answer) to another value uniformly (a card, half the time, to
+  another of its half-suit): a symmetric proposal, accepted with probability
+  min(1, deals after / deals before).  Every visited course adds its
   exact figures (not one sampled deal), the chains start from the witness histories of the
   certainties, and the length is fixed by the work per course (no clock): the same record
   gives the same figures on any machine.  Labelled estimates (``method`` ``"course
@@ -324,15 +325,23 @@ def _mix(vm: ViewModel, weighted, states: int):
     return probs, pteam, pt_exact, pt_err
 
 
-def _neighbour(ps, value, rng: random.Random):
+def _neighbour(ps, value, rng: random.Random, half_of=None):
     """``value`` with one of its parts (opponent, card or answer) changed to another value,
-    uniformly: a symmetric proposal."""
+    uniformly: a symmetric proposal.  With ``half_of`` (card -> its half-suit), a card is
+    half the time changed to another of its half-suit (LIT-6(c) holds there whenever it
+    held: far more of those are rule-following courses), else to any other: each kernel
+    symmetric, and so their mixture."""
     free = [j for j in (1, 2, 3) if len(ps[j]) > 1]
     if not free:
         return value
     j = rng.choice(free)
     cur = value[j - 1]
-    new = rng.choice([x for x in ps[j] if x != cur])
+    pool = ps[j]
+    if j == 2 and half_of is not None and rng.random() < 0.5:
+        pool = [x for x in pool if half_of[x] == half_of[cur]]
+        if len(pool) < 2:
+            return value
+    new = rng.choice([x for x in pool if x != cur])
     out = list(value)
     out[j - 1] = new
     return tuple(out)
@@ -349,6 +358,9 @@ def _chain(record, view, vm, lines, ps, max_states, time_budget, seed) -> Mix | 
     if not bb.consistent or not starts:
         return None
     starts = starts[:CHAIN_STARTS]
+    from solver.literature.table import table_of
+
+    half_of = {c: h.name for h in table_of(record.header).halves for c in h.cards}
     cache: dict = {}
     drawn: dict = {}
     from solver.model.counting import sample_deal_rows
@@ -380,7 +392,7 @@ def _chain(record, view, vm, lines, ps, max_states, time_budget, seed) -> Mix | 
         for _ in range(per):
             j = rng.randrange(len(lines))
             values = list(cur)
-            values[j] = _neighbour(ps[j], cur[j], rng)
+            values[j] = _neighbour(ps[j], cur[j], rng, half_of)
             prop = tuple(values)
             r = at(prop)
             if r is not None and rng.random() * at(cur)[1].total < r[1].total:
