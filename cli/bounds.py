@@ -103,6 +103,11 @@ def unfinished(e, kwargs: dict) -> None:
         if places is not None:
             cards = {}
             for name, copies in sorted(places.items()):
+                # "some": a card whose search was cut short is left out (its places not
+                # ruled out are not known: shares of them would read as a card not certain
+                # that may well be)
+                if scope != "all" and any(len(locs) != 1 for locs in copies):
+                    continue
                 row: dict = {}
                 for locs in copies:     # no estimate: an equal share of each possible place
                     for loc in locs:

@@ -358,6 +358,9 @@ class Game(ABC):
     #: words that name a place of the game's cards in its JSON and ``--as`` (``mystery``,
     #: ``stock``): no player of the game may be called so (:func:`solver.records.reserved_names`)
     location_words: ClassVar[tuple[str, ...]] = ()
+    #: words that start a statement without a colon, where a player's name would stand
+    #: (Hand's ``round 3: ...``): no player of the game may be called so either
+    statement_words: ClassVar[tuple[str, ...]] = ()
     #: ADVISE: the game's own figures of an action that ``sleuth suggest`` shows, in order
     advice_fields: ClassVar[tuple[AdviceField, ...]] = ()
     #: ADVISE: the options its advisor takes (``sleuth suggest --<name>``), passed to

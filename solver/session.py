@@ -624,6 +624,11 @@ class Session:
             return word.lower() in ("undo", "redo", "edit", "delete", "force")
         return True
 
+    def reread(self) -> bool:
+        """The record read again if another writer changed the file (whether it did); an
+        unreadable file leaves the session as it was (its next change says why)."""
+        return self._sync_quietly()
+
     def _sync_quietly(self) -> bool:
         try:
             return self._sync()

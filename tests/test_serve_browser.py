@@ -708,7 +708,7 @@ def test_undo_redo_edit_and_delete(browser, tmp_path):
         before = path.read_bytes()
         table.box.fill("edit 37 Eli asks Ana JS-AS: 0")
         status, _ = table.log()
-        assert status.startswith("refused") and "KS" in status, status
+        assert status.startswith("edit 37 refused: ") and "KS" in status, status
         assert path.read_bytes() == before
         # delete it: the record is the sample again, line for line
         item = table.page.get_by_role("listitem").filter(has_text="Eli asks Ana 8H-JH: 0")

@@ -129,10 +129,13 @@ class Engine:
         except SleuthError:
             return None
 
-    def act(self, line: str, expect: str | None) -> dict:
+    def act(self, line: str, expect: str | None, typed_on: str | None = None) -> dict:
         """Run one line through the session; a change built on another version than the
-        file's is refused (:class:`~solver.errors.StaleError`)."""
-        from web.live import outcome
+        file's is refused (:class:`~solver.errors.StaleError`).  ``typed_on``: the version
+        the page showed when the statement was typed; when another writer has changed the
+        record since and one of its last lines is this same statement, it is refused as
+        stale too, saying so (two phones at one table logging one question: not twice)."""
+        from web.live import outcome, same_line, same_text
 
         word = line.strip().split(" ", 1)[0].lower()
         change = word not in READING
@@ -140,8 +143,21 @@ class Engine:
             return self.read(line)
         with self.write_lock:
             s = self.writer
+            if change and typed_on is not None and expect is not None and typed_on != expect:
+                s.reread()
+                same = same_line(s, line) if s.version == expect else None
+                if same is not None:
+                    return {"kind": "refused", "saved": False, "stale": True, "same_line": same,
+                            "status": "refused: " + same_text(same), "fixes": [],
+                            "conflict": [],
+                            "why": None, "whatif": None, "version": s.version}
             o = s.handle(line, expect=expect if change else None)   # refused if stale
             d = outcome(o, s)
+            if word in ("delete", "edit") and d["kind"] == "refused" and not d.get("stale") \
+                    and d["status"].startswith("refused: "):
+                # what was refused: the line's Delete or Edit, not a statement typed
+                n = line.strip().split(" ", 2)[1:2]
+                d["status"] = f"{word} {' '.join(n)} refused: " + d["status"][len("refused: "):]
             d["version"] = text_version(s.text)
             for running in (self.running, self.first_running):
                 if running is not None and running[1] is not None and \
@@ -640,10 +656,12 @@ def create_app(path: str, view: Any = Session._ME, *, token: str, token_required
             except (UnicodeDecodeError, ValueError):
                 return JSONResponse({"error": "expected JSON"}, status_code=400)
             if not isinstance(data, dict) or not isinstance(data.get("line", ""), str) \
-                    or not isinstance(data.get("version"), (str, type(None))):
+                    or not isinstance(data.get("version"), (str, type(None))) \
+                    or not isinstance(data.get("typed_on"), (str, type(None))):
                 return JSONResponse({"error": "expected {\"line\": ..., \"version\": ...}"},
                                     status_code=400)
             line, expect, as_form = data.get("line", ""), data.get("version"), False
+            typed_on = data.get("typed_on")
             cmd = typed = ""
         elif ctype == "application/x-www-form-urlencoded":
             from urllib.parse import parse_qs
@@ -664,12 +682,13 @@ def create_app(path: str, view: Any = Session._ME, *, token: str, token_required
             elif cmd in ("why", "whatif"):
                 line = f"{cmd} {line}"
             expect, as_form = str(form.get("version") or "") or None, True
+            typed_on = None
         else:
             return PlainTextResponse("expected application/json or a form", status_code=415)
         engine = await run_in_threadpool(current)
         if engine is None:
             return no_game()
-        result = await run_in_threadpool(engine.act, line, expect)
+        result = await run_in_threadpool(engine.act, line, expect, typed_on)
         if as_form and result["kind"] == "refused" and cmd in ("log", "why", "whatif"):
             # the page again, the record as it is now, the refusal said and the text typed
             # in the box (a stale post: 409, nothing done)

@@ -1,5 +1,6 @@
 """Hand's pieces of the ``sleuth serve`` page (found by :func:`web.live.piece`): whose turn
-the page's ``Turn:`` line names, and what the tap entry offers after ``round N: ...``."""
+the page's ``Turn:`` line names, and what the tap entry offers after ``round N: ...`` and
+after ``takes`` (the top discard)."""
 from __future__ import annotations
 
 from typing import Any
@@ -26,10 +27,13 @@ def lead_data(record) -> dict[str, Any]:
     (:func:`~solver.hand.regime.copies_in_play`: HR-2, HR-46, A1), the cards that count by
     the round's wilds (aces and jokers: then ``round N indicator C:``, unless
     ``wild-mode=jokers-only``), and in a round record the indicator turned up and the
-    hands the record gives whole at its end (``left``)."""
+    hands the record gives whole at its end (``left``); and ``takes``: the cards the
+    player on turn may take after ``takes`` (HR-28, HR-29: the top discard only, as
+    :func:`~solver.hand.engine.can_take` checks it; none where the pile is empty, the turn
+    has drawn already, the round is over or the record keeps scores only)."""
     from solver.cards import Card
     from solver.hand.analysis import score_sheet
-    from solver.hand.engine import is_round_record, play, team_pairs
+    from solver.hand.engine import can_take, is_round_record, play, team_pairs
     from solver.hand.options import HandOptions
     from solver.hand.regime import copies_in_play
     from solver.session import vocabulary
@@ -42,12 +46,15 @@ def lead_data(record) -> dict[str, Any]:
                                      ("two-wilds", o.bonus_two_wilds),
                                      ("colour", o.bonus_colour),
                                      ("suit", o.bonus_suit)) if on]
-    indicator, left = None, {}
+    indicator, left, takes = None, {}, []
     if is_round_record(record):
         s = play(record)
         indicator = s.indicator
         left = {p: [repr(c) for c in st.hand()] for p, st in s.players.items()
                 if not st.unknown and st.known}
+        now, top = s.state(), s.top()
+        if top is not None and can_take(now, now.current, top):
+            takes = [repr(top)]
     copies = {c: n for c in vocabulary(record).cards
               if (n := copies_in_play(Card.parse(c), o, indicator))}
     cards = list(copies)
@@ -56,4 +63,5 @@ def lead_data(record) -> dict[str, Any]:
             "copies": copies,
             "by_wilds": [] if o.wild_mode == "jokers-only" else
             [c for c in cards if c == "Jk" or c.startswith("A")],
-            "indicator": repr(indicator) if indicator is not None else None, "left": left}
+            "indicator": repr(indicator) if indicator is not None else None, "left": left,
+            "takes": takes}

@@ -441,6 +441,32 @@ tap it again if the last line is still the one to take back
             + then)
 
 
+def same_line(session, statement: str, last: int = 5) -> int | None:
+    """The line of one of the record's ``last`` statements that says ``statement`` (as the
+    program writes both), else ``None``: a change refused as stale because another device
+    logged the same statement first (two phones, one table) is then said to be there, not
+    left to be logged a second time."""
+    from solver.games import get_game
+    from solver.records import strip_comment
+
+    rec = session.record
+    text = strip_comment(statement.strip())[0].strip()
+    if not text or text.split(" ", 1)[0].lower() in ("undo", "redo", "delete", "edit"):
+        return None
+    try:
+        said = str(get_game(rec.game).parse_event(text, rec.header))
+    except (SleuthError, ValueError):
+        return None
+    return next((st.line for st in reversed(rec.statements[-last:])
+                 if str(st.event) == said), None)
+
+
+def same_text(line: int) -> str:
+    """The status of a statement not logged because another device logged it first."""
+    return (f"not saved: another device logged this same statement first (line {line}); "
+            "log it again only if it happened twice")
+
+
 def outcome(o, session) -> dict[str, Any]:
     """One action's result for the page: its kind, the sentence for the status region,
     the corrections to offer (did-you-mean), the conflicting lines, a why's text."""
@@ -460,7 +486,9 @@ def outcome(o, session) -> dict[str, Any]:
 
         d["stale"] = isinstance(o.error, StaleError)
         if d["stale"]:
-            status = stale_text(o.statement or "")
+            d["same_line"] = same_line(session, o.statement or "")
+            status = stale_text(o.statement or "") if d["same_line"] is None \
+                else "refused: " + same_text(d["same_line"])
     elif k == "pending":
         status = f"held: {o.error}. {o.message}"
     elif k == "undone":

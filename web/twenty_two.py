@@ -33,8 +33,9 @@ def lead_data(record) -> dict[str, Any]:
     TT-V1, TT-V2); another player's the cards still unseen that they may hold (every
     consistent deal of the hand, as ``log`` checks it: I1..I5), or every unseen card
     where that cannot be decided in time; their lead of one rank (TT-9, A5), any follow of
-    as many cards as were led (TT-10: ``plays`` is ``None``).  Empty when no play is due
-    (before the deal's exchange is done, at the showdown, between hands)."""
+    as many cards as were led (TT-10: ``plays`` is ``None``).  At the showdown (TT-13)
+    ``showdown``: each player's last card as it may be (:func:`_showdown`) instead.  Empty
+    when no play is due (before the deal's exchange is done, between hands)."""
     key = (repr(record.header), tuple(st.text for st in record.statements))
     if key not in _CACHE:
         if len(_CACHE) >= 16:     # the record and the first parts of a trick on one line
@@ -50,6 +51,8 @@ def _next_play(record) -> dict[str, Any]:
 
     eng = replay(record)
     st = eng.state()
+    if st.turn == "showdown":
+        return {"showdown": _showdown(record, eng, st.may_act)}
     lead = not st.trick
     who = st.leader if lead else st.follower
     if who is None or not (can_lead(st, who) if lead else can_follow(st, who)):
@@ -79,10 +82,29 @@ def _next_play(record) -> dict[str, Any]:
     return {"next": out}
 
 
+def _showdown(record, eng, players) -> dict[str, list[str]]:
+    """The showdown's offers (TT-13): for each player in the hand the card they may reveal,
+    their last: a hand the record gives whole (the recorder's own) its card; another
+    player's the cards they may hold (:func:`_may_hold`: never a card played already or
+    known in another hand)."""
+    from solver.cards import Card
+
+    hidden = [p for p in players if not eng.full.get(p)]
+    may = _may_hold_all(record, eng, hidden) if hidden else {}
+    return {p: [repr(c) for c in sorted(Card.parse(n) for n in
+                                        (may[p] if p in may else eng.known[p]))]
+            for p in players}
+
+
 def _may_hold(record, eng, who: str):
     """The cards (name -> copies) ``who``'s hidden hand may hold now: every card some
     consistent deal of the hand puts there (the model ``log``'s check solves, with all that
     is written), else the cards not placed by the record at all."""
+    return _may_hold_all(record, eng, [who])[who]
+
+
+def _may_hold_all(record, eng, players) -> dict:
+    """:func:`_may_hold` of each of ``players``, the model solved once for them all."""
     from collections import Counter
 
     from solver.twenty_two.inference import build, is_complete
@@ -90,7 +112,8 @@ def _may_hold(record, eng, who: str):
     placed = Counter(eng.public) + eng.known_discards
     for hand in eng.known.values():
         placed += hand
-    unseen = (Counter(eng.deal.deck) - placed) + eng.known[who]
+    free = Counter(eng.deal.deck) - placed
+    unseen = {p: free + eng.known[p] for p in players}
     try:
         vm = build(record, record.header.me, eng.deal, eng.opts, complete=is_complete(eng),
                    omniscient=True)
@@ -99,10 +122,11 @@ def _may_hold(record, eng, who: str):
         return unseen
     if not bb.consistent:
         return unseen
-    may: Counter = Counter()
+    may: dict = {p: Counter() for p in players}
     for k, locs in bb.possible.items():
-        if who in locs:
-            may[vm.model.name(k)] += 1
+        for p in players:
+            if p in locs:
+                may[p][vm.model.name(k)] += 1
     return may
 
 

@@ -28,7 +28,9 @@ class HandGame(Game):
                               Capability.SIMULATE})
     player_counts = (2, 3, 4)
     header_keys = ("teams",)
-    location_words = ("stock", "discards", "table")
+    location_words = ("stock", "discards", "table", "indicator")
+    # 'round 3: ...' and 'indicator 7C' start as a player's 'Round draws' would
+    statement_words = ("round", "indicator")
     public_view = False          # a scoresheet is public: every view is the same
     # the scoresheet lines in order are one game under the header above (HR-5, HR-36)
     examples = ("round 1: Ana out partial; Ben 45, Cleo no-meld", "round 2: unscored stock",

@@ -114,6 +114,16 @@ def roster_of(header) -> Roster:
         psychics = runners
     else:
         psychics = tuple(f"{r}-{i}" for r in runners for i in range(1, per + 1))
+        # a psychic's name is a player's too (players: Gus Ana Ana-1): a statement and a
+        # JSON key of that name would mean either; refused, as 'psychics:' settles it
+        for name, owner in zip(psychics, owners):
+            other = name_in(name, header.players)
+            if other is not None and other != owner:
+                own = ", ".join(q for q, o in zip(psychics, owners) if o == owner)
+                raise NotationError(
+                    f"the player {other} has the name of {owner}'s psychic {name} "
+                    f"({owner} runs {per}: {own}); name the psychics with 'psychics:' or "
+                    "rename the player", text=other)
     written = (header.get("eldest") or "").strip() or None
     eldest = None if written is None else name_in(written, runners)
     if written is not None and eldest is None:

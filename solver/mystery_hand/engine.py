@@ -174,10 +174,13 @@ def verify_turn(state: State, player: str) -> None:
     if player not in state.active:
         raise RuleError(f"{player} is out and takes no turns", rule="MH-20", text=player)
     if player not in state.may_act():
-        # the usual cause at a table: a turn the recorder missed
-        raise RuleError(f"it is {' or '.join(state.may_act())}'s turn, not {player}'s; if a "
-                        f"turn was missed, log it as '{state.current}: ?' or resync with "
-                        f"'turn: {player}'", rule="MH-7")
+        # the usual cause at a table: a turn the recorder missed; with two players (MH-28)
+        # also a second turn taken after cards were shown, which earns none there
+        two = bool(state.opts.two_player)
+        raise RuleError(f"it is {' or '.join(state.may_act())}'s turn, not {player}'s"
+                        + ("; there are never extra turns with two players" if two else "")
+                        + f"; if a turn was missed, log it as '{state.current}: ?' or resync "
+                        f"with 'turn: {player}'", rule="MH-28" if two else "MH-7")
 
 
 def verify_resync(state: State, player: str) -> None:

@@ -79,12 +79,17 @@ def strip_comment(line: str) -> tuple[str, str]:
 @functools.lru_cache(maxsize=4096)
 def name_key(name: str) -> str:
     """``name`` as names are compared: without case and Unicode normalisation (canonical
-    caseless matching: ``JOSÉ``, ``josé`` and a decomposed ``José`` are one key).
+    caseless matching: ``JOSÉ``, ``josé`` and a decomposed ``José`` are one key), Turkish
+    and Azeri i's included: their capital of ``ı`` is ``I`` and of ``i`` is ``İ``, so the
+    dotless and dotted i are one letter here (``IŞIK`` writes ``Işık``).
 
     >>> name_key("JOSÉ") == name_key("jose\\u0301"), name_key("Straße") == name_key("STRASSE")
     (True, True)
+    >>> name_key("IŞIK") == name_key("Işık") == name_key("işık") == name_key("İŞIK")
+    True
     """
-    return unicodedata.normalize("NFD", unicodedata.normalize("NFD", name).casefold())
+    key = unicodedata.normalize("NFD", unicodedata.normalize("NFD", name).casefold())
+    return key.replace("\u0131", "i").replace("i\u0307", "i")
 
 
 def name_in(name: str, names) -> str | None:
@@ -195,6 +200,9 @@ def check_player_name(name: str, text: str | None = None, game: str | None = Non
         raise NotationError(f"'{name}' cannot be a player's name: the JSON and --as use it "
                             "for a location or view (reserved: "
                             + ", ".join(sorted(reserved)) + ")", text=text or name)
+    if game is not None and name_key(name) in get_game(game).statement_words:
+        raise NotationError(f"'{name}' cannot be a player's name: a line starting with it "
+                            f"is a '{name_key(name)}' statement of {game}", text=text or name)
     return name
 
 

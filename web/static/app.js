@@ -221,6 +221,15 @@
   }
   if (window.ResizeObserver) new ResizeObserver(fitPadding).observe(entry);
   fitPadding();
+  // focus on the page under the fixed Entry panel (Tab to an Edit button): scrolled above
+  // it (WCAG 2.4.11), where a browser does not do so for the CSS scroll-padding
+  document.addEventListener("focusin", (ev) => {
+    const el = ev.target;
+    if (!(el instanceof Element) || entry.contains(el)) return;
+    const r = el.getBoundingClientRect();
+    const top = window.innerHeight - entry.offsetHeight;
+    if (r.bottom > top) window.scrollBy(0, r.bottom - top + 8);
+  });
 
   // ----- talking to the server -------------------------------------------------------
   function setBusy(delta) {
@@ -234,23 +243,32 @@
     return fetch(url, { headers: { "X-Sleuth-Token": token }, cache: "no-store" });
   }
 
-  // One change at a time: a second tap (Log tapped twice, Undo twice) while a change is on
-  // its way is dropped, not sent on the same version to be refused as stale when the first
-  // is saved ("changed elsewhere", inviting the statement to be logged twice).
+  // One change at a time: a change waits for the one on its way and is sent on the version
+  // that one saved (sent at once it would be refused as stale); the same change again
+  // while it is on its way (Log tapped twice) is that change, not another.
   const READING = ["why", "whatif", "sheet", "suggest", "help"];
   let changing = false;
+  let queue = Promise.resolve();
 
   // ... and the same change again within a finger's double tap (DOUBLE_TAP ms) of one that
   // was saved, however soon that was answered (a server on this machine answers within
   // 20 ms); a change refused (stale, a rule) may be sent again at once
   const DOUBLE_TAP = 400;
   let lastChange = { line: null, at: 0 };
+  let doubled = false;        // the change on its way was tapped again meanwhile
+  const DOUBLED = " (a second tap within " + DOUBLE_TAP / 1000 + " s was taken for a double "
+    + "tap and not done: tap again if it was meant)";
 
-  function post(line) {
+  // the version shown when the box's statement was typed (or tapped): the server tells a
+  // statement another device logged meanwhile from a new one (not logged twice)
+  let typedOn = null;
+
+  function post(line, fresh) {
+    const typed = fresh || line.trim() !== box.value.trim() ? version : (typedOn || version);
     return fetch("/do", {
       method: "POST",
       headers: { "Content-Type": "application/json", "X-Sleuth-Token": token },
-      body: JSON.stringify({ line: line, version: version }),
+      body: JSON.stringify({ line: line, version: version, typed_on: typed }),
     });
   }
 
@@ -267,19 +285,31 @@
     } catch (e) { return null; }
   }
 
-  async function act(line) {
+  async function act(line, fresh) {
     const change = !READING.includes(line.trim().split(/\s+/)[0].toLowerCase());
-    if (change && changing) return null;
+    if (!change) return send(line, false, fresh);
     const now = Date.now();
-    if (change && line === lastChange.line && now - lastChange.at < DOUBLE_TAP) return null;
-    if (change) { changing = true; lastChange = { line: line, at: now }; }
+    if (line === lastChange.line && (changing || now - lastChange.at < DOUBLE_TAP)) {
+      // a double tap: said (after the first's answer, if it is on its way), so that a
+      // second Undo meant as one is tapped again
+      if (changing) doubled = true; else note(DOUBLED);
+      return null;
+    }
+    lastChange = { line: line, at: now };
+    const sent = queue.then(() => send(line, true, fresh));
+    queue = sent.catch(() => null);
+    return sent;
+  }
+
+  async function send(line, change, fresh) {
+    if (change) changing = true;
     let saved = false;
     setBusy(1);
     try {
-      let r = await post(line);
+      let r = await post(line, fresh);
       if (r.status === 403) {
-        const fresh = await freshToken();
-        if (fresh) { token = fresh; r = await post(line); }
+        const renewed = await freshToken();
+        if (renewed) { token = renewed; r = await post(line, fresh); }
         if (r.status === 403) {
           say("Not saved: the server was started again with a new address. Open the address "
             + "'sleuth serve' printed now (or scan its QR code); your statement stays in the box.");
@@ -296,9 +326,15 @@
       return null;
     } finally {
       if (change) changing = false;
+      if (change && doubled) { doubled = false; if (saved) note(DOUBLED); }
       if (change && !saved) lastChange = { line: null, at: 0 };
       setBusy(-1);
     }
+  }
+
+  // a note after the status, which stays what it says
+  function note(text) {
+    if (!statusEl.textContent.endsWith(text)) statusEl.textContent += text;
   }
 
   // the status of this page's last change saved, while the status still shows it
@@ -349,6 +385,14 @@
       loadLive().then(() => {
         const p = document.createElement("p");
         p.setAttribute("role", "alert");
+        if (d.same_line) {
+          // the same statement, logged on another device first: not to be logged twice
+          p.textContent = "Not saved: another device logged this same statement first (line "
+            + d.same_line + "). The page shows the record as it is now. Log it again only "
+            + "if it happened twice.";
+          staleEl.replaceChildren(p, button("Log it again: " + line, () => logLine(line, true)));
+          return;
+        }
         p.textContent = "Not saved: the record changed on another device (or in an editor)."
           + " The page has refreshed to show it as it is now"
           + (kept ? "; your statement is still in the box: check it and log it again." : ".");
@@ -357,16 +401,24 @@
     }
     if (d.why) { whyEl.textContent = d.why; whyEl.hidden = false; openEntry(true); }
     else if (d.kind !== "refused") { whyEl.hidden = true; }
-    if (d.saved && d.version) { version = d.version; }     // our own change: the base now
+    if (d.saved && d.version) {                           // our own change: the base now
+      if (typedOn === version) typedOn = d.version;       // (not another device's)
+      version = d.version;
+    }
     if (d.kind === "whatif") { whatif = d.whatif; loadLive(); }
     else if (d.stale) { /* loaded above */ }
     else if (d.saved || (d.version && d.version !== version)) { whatif = null; loadLive(); }
   }
 
-  async function logLine(line) {
+  async function logLine(line, fresh) {
     if (!line.trim()) { nothingToLog(); return; }
-    const d = await act(line);
-    if (d && d.saved) { setBox(""); }
+    const before = box.value;               // what the box held when the line was sent
+    const d = await act(line, fresh);
+    // saved: the box is emptied, unless something else was typed or tapped into it
+    // meanwhile (the next statement, while this one was checked): that stays
+    if (d && d.saved) { if (box.value === before) setBox(""); }
+    // in the record already (another device logged it first): said, the box emptied
+    else if (d && d.stale && d.same_line) { if (box.value === before) setBox(""); }
     // a statement not saved stays in the box (a fix tapped: the fix, as the status says)
     else if (d && d.stale && box.value.trim() !== line.trim()) { setBox(line); }
   }
@@ -424,16 +476,42 @@
     } catch (e) { /* the sheet follows anyway */ }
   }
 
+  // The connection, as the poll finds it: lost, said at once and for as long as it lasts
+  // (nothing can be logged meanwhile: a statement stays in the box); back, said with what
+  // to do about a statement still in the box.  A page opened from the browser's copy (the
+  // server down at a reload) is said to be that copy.
+  const offlineEl = document.getElementById("offline");
+  let reached = false;        // the server has answered this page's poll since it loaded
+  let lost = false;
+  function connection(up) {
+    if (up && lost) {
+      lost = false;
+      offlineEl.hidden = true;
+      say("connected to the server again" + (box.value.trim()
+        ? ": the statement in the box is not saved yet; log it" : ""));
+      loadLive();
+    } else if (!up && !lost) {
+      lost = true;
+      offlineEl.textContent = "No connection to 'sleuth serve': nothing can be logged until "
+        + "it answers again (what you type stays in the box)."
+        + (reached ? "" : " This page is the browser's copy of the last one loaded: the "
+          + "record may have lines it does not show.");
+      offlineEl.hidden = false;
+    }
+    if (up) reached = true;
+  }
+
   async function poll() {
     try {
       const r = await get("/version");
+      connection(r.ok || r.status === 403);
       if (r.ok) {
         const d = await r.json();
         const live = document.getElementById("live");   // a statement held on another device
         const held = live ? live.dataset.held || "" : "";
         if (d.version && (d.version !== version || (d.held || "") !== held) && !loading) loadLive();
       }
-    } catch (e) { /* server gone: keep polling */ }
+    } catch (e) { connection(false); /* server gone: keep polling */ }
     setTimeout(poll, 700);
   }
 
@@ -461,7 +539,11 @@
       });
     }
     const leave = live.querySelector("button.leave-whatif");
-    if (leave) leave.addEventListener("click", () => { whatif = null; loadLive(); });
+    if (leave) leave.addEventListener("click", () => {
+      whatif = null;
+      say("left the what if: the sheet is the record's as it is");
+      loadLive();
+    });
     const adv = live.querySelector("details.advice");
     if (adv) {
       adv.addEventListener("toggle", async () => {
@@ -495,9 +577,20 @@
   }
 
   // ----- the Statement box ------------------------------------------------------------
+  // The box emptied (its ✕, a statement logged): a refusal's corrections and conflict go
+  // (a "Use: ..." left there would log a statement given up), and its text is cut to the
+  // status' two lines again, out of the way of the next statement's choices.
+  function dropRefusal() {
+    if (box.value.trim()) return;
+    fixesEl.replaceChildren();
+    statusEl.classList.remove("refusal");
+  }
+
   function setBox(text) {
     const before = box.value;
     box.value = text;
+    if (text !== before) typedOn = version;
+    dropRefusal();
     fitBox();
     box.scrollTop = box.scrollHeight;      // a long statement (a trick on one line): its end in sight
     keepDraft(text, before);
@@ -516,9 +609,13 @@
     const border = parseFloat(st.borderTopWidth) + parseFloat(st.borderBottomWidth);
     const most = BOX_LINES * line + parseFloat(st.paddingTop) + parseFloat(st.paddingBottom)
       + border;
-    // an empty box keeps its height (its scrollHeight is the placeholder's)
-    if (box.value && box.scrollHeight + border > box.offsetHeight + 1) {
-      box.style.height = Math.min(box.scrollHeight + border, most) + "px";
+    // an empty box's scrollHeight is its placeholder's: two lines of it in sight (its
+    // example statement wraps at 360 px, its second line was cut), not more (a long one,
+    // of long names, would push the choices down for a hint)
+    const room = box.value ? most : Math.min(most, 2 * line + parseFloat(st.paddingTop)
+      + parseFloat(st.paddingBottom) + border);
+    if (box.scrollHeight + border > box.offsetHeight + 1) {
+      box.style.height = Math.min(box.scrollHeight + border, room) + "px";
     }
   }
 
@@ -526,6 +623,8 @@
   box.addEventListener("input", () => {
     keepDraft(box.value, typed);
     typed = box.value;
+    typedOn = version;
+    dropRefusal();
     fitBox();
     renderChoices();
   });
@@ -1198,6 +1297,9 @@
       if (verb === "claims" && slot.includes(RANGES) && E.asks && E.asks.open) {
         words = E.asks.open;                        // a half-suit still open (LIT-11)
       }
+      if (E.game === "hand" && verb === "takes" && E.leads && E.leads.takes) {
+        words = E.leads.takes;                      // the top discard only (HR-28, HR-29)
+      }
       choiceList(title, words, (w) => {
         const own = ownAnswer(p, verb, n === slots.length - 1 ? w : null);
         put(own === null ? p.head + " " + w : compose(p, p.head + " " + w, own));
@@ -1289,8 +1391,13 @@
     }
     const hasCards = answers.includes(CARDS), hasNames = answers.includes(NAMES);
     if (hasCards) {
-      const cards = (range && E.range_cards[range] && (verb === "claims" || verb === "shown")) ? E.range_cards[range] : E.cards;
+      let cards = (range && E.range_cards[range] && (verb === "claims" || verb === "shown")) ? E.range_cards[range] : E.cards;
       const parts = ans.split(/[\s,]+/).filter(Boolean);
+      // Twenty-Two's showdown (TT-13): the cards the player named last may reveal
+      // (web/twenty_two.py lead_data "showdown")
+      const shows = E.game === "twenty-two" && verb === "showdown" && (E.leads || {}).showdown;
+      const named = parts.filter((w) => E.names.includes(w));
+      if (shows && named.length && shows[named[named.length - 1]]) cards = shows[named[named.length - 1]];
       // a claim names only the claimant's team (LIT-11); a shown line, anybody
       const team = verb === "claims" && E.asks && E.asks.team && E.asks.team[p.actor];
       if (hasNames) {
@@ -1317,13 +1424,16 @@
   }
 
   // The view's own answer to an ask of it: the cards of the range it holds (its hand is
-  // known), filled in as soon as the range is tapped; null where it does not apply.
+  // known), filled in as soon as the range is tapped (Literature: the card, yes or no);
+  // null where it does not apply.
   function ownAnswer(p, verb, range) {
     const target = p.rest[0];
-    if (E.game !== "mystery-hand" || verb !== "asks" || !range || !E.view
-        || target !== E.view || !E.range_cards[range]) return null;
+    if (verb !== "asks" || !range || !E.view || target !== E.view) return null;
     const mine = (E.held || {})[E.view] || [];
     if (!mine.length) return null;              // the hand is not written yet
+    if (E.game === "literature") return E.cards.includes(range)
+      ? (mine.includes(range) ? "yes" : "no") : null;
+    if (E.game !== "mystery-hand" || !E.range_cards[range]) return null;
     const shown = E.range_cards[range].filter((c) => mine.includes(c));
     return shown.length ? shown.join(" ") : "0";
   }

@@ -3,15 +3,17 @@
    first: while the server answers, everything comes from it (never a stale script); only
    GETs of the page and of /static/ are touched, the record's data never is. */
 "use strict";
-const CACHE = "sleuth-shell-v1";
+const CACHE = "sleuth-shell-v2";
 const SHELL = ["/static/app.css", "/static/app.js", "/static/icon.svg",
                "/static/icon-192.png", "/static/icon-512.png"];
 
 self.addEventListener("install", (ev) => {
   // the token (off loopback) rides on the worker's own URL, as on the page's links
   const q = self.location.search;
+  // the page too ("/"): the page that registered the worker was loaded before it, so
+  // without this a first visit's reload with the server down found nothing
   ev.waitUntil(caches.open(CACHE)
-    .then((c) => Promise.all(SHELL.map((u) => fetch(u + q).then((r) => { if (r.ok) return c.put(u, r); }))))
+    .then((c) => Promise.all(["/", ...SHELL].map((u) => fetch(u + q).then((r) => { if (r.ok) return c.put(u, r); }))))
     .catch(() => undefined)
     .then(() => self.skipWaiting()));
 });

@@ -1,0 +1,253 @@
+"""``sleuth serve`` at a real table, on a phone (360 px, Debian's Chromium under Playwright,
+the page driven by role and accessible name): a statement logged while the one before was
+still being checked was dropped and the box emptied (the line lost); the same statement logged
+on two phones was kept twice by following the page's advice; a second Undo within a double
+tap's time was dropped unsaid; a refusal's "Use: ..." stayed live after the box was cleared;
+a question asked of the view in Literature did not get its answer from the view's hand; Tab
+could put focus under the fixed Entry panel; a refused Delete did not say it was the Delete;
+leaving a what if left its status."""
+from __future__ import annotations
+
+import pytest
+
+from tests.serve_harness import ROOT, Server
+from tests.test_serve_audit import IDLE, log
+from tests.test_serve_leftovers import tap
+from tests.test_serve_taps_tt import served
+
+PHONE = {"width": 360, "height": 740}
+MH = ("game: mystery-hand\nplayers: Ana Ben Cleo Dev\ndealer: Dev\nme: Ana\n"
+      "Ana holds: 5H 6S 2C 3C 4C 5C 7C 8C 9C 10C JC QC\n")
+# the page's own fetch, the next POST /do held back ``window.__hold`` ms before it is sent:
+# a check that takes that long, as a big record's does on a phone's server
+HOLD = """
+(() => {
+  const real = window.fetch;
+  window.__hold = 0;
+  window.fetch = async (url, opts) => {
+    if (String(url).endsWith("/do") && window.__hold) {
+      const ms = window.__hold; window.__hold = 0;
+      await new Promise((r) => setTimeout(r, ms));
+    }
+    return real(url, opts);
+  };
+})();
+"""
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from tests.serve_harness import chromium
+
+    with chromium() as b:
+        yield b
+
+
+def statements(path) -> list[str]:
+    return [ln for ln in path.read_text(encoding="utf-8").splitlines()[4:] if ln.strip()]
+
+
+def test_a_statement_logged_while_the_one_before_is_checked_is_saved_after_it(browser,
+                                                                              tmp_path):
+    path = tmp_path / "game.txt"
+    path.write_text(MH, encoding="utf-8")
+    with served(browser, path, PHONE) as (page, entry, box):
+        page.evaluate(HOLD)
+        page.evaluate("() => { window.__hold = 1500; }")
+        box.fill("Ana asks Ben 4H-7H: 4H 7H")
+        page.get_by_role("button", name="Log", exact=True).click()
+        page.wait_for_timeout(300)              # the first still on its way
+        box.fill("Ben asks all 6*: Ana 1, Cleo 1, Dev 2")
+        page.get_by_role("button", name="Log", exact=True).click()
+        page.wait_for_function(
+            "() => document.getElementById('status').textContent.startsWith('logged line 7')")
+        page.wait_for_function(IDLE, polling="raf")
+        assert statements(path)[-2:] == ["Ana asks Ben 4H-7H: 4H 7H",
+                                         "Ben asks all 6*: Ana 1, Cleo 1, Dev 2"]
+        assert box.input_value() == ""
+        # typed while the first was checked, not logged: it stays in the box
+        page.evaluate("() => { window.__hold = 1500; }")
+        box.fill("Cleo requests KS: nobody")
+        page.get_by_role("button", name="Log", exact=True).click()
+        page.wait_for_timeout(300)
+        box.fill("Dev asks Ana 2C-5C: 2C 3C 4C 5C")
+        page.wait_for_function(
+            "() => document.getElementById('status').textContent.startsWith('logged line 8')")
+        page.wait_for_function(IDLE, polling="raf")
+        assert statements(path)[-1] == "Cleo requests KS: nobody"
+        assert box.input_value() == "Dev asks Ana 2C-5C: 2C 3C 4C 5C"
+
+
+def test_the_same_statement_from_two_phones_is_logged_once_and_said(browser, tmp_path):
+    """Two phones, one Clue table: both hold ``Ben suggests Plum Pipe Lounge: Cleo shows``;
+    the second Log is refused as stale and says the record has it (the line), its box
+    emptied; "Log it again" logs it a second time, for a statement that was said twice."""
+    path = tmp_path / "c.txt"
+    path.write_text("game: clue\nplayers: Ana Ben Cleo Dev\nme: Ana\n", encoding="utf-8")
+    line = "Ben suggests Plum Pipe Lounge: Cleo shows"
+    with Server(path) as server:
+        phones = [browser.new_context(viewport=PHONE, has_touch=True) for _ in range(2)]
+        try:
+            pages = []
+            for c in phones:
+                pg = c.new_page()
+                pg.set_default_timeout(120_000)
+                pg.goto(server.url)
+                pg.wait_for_function(IDLE, polling="raf")
+                pg.get_by_role("textbox", name="Statement").fill(line)
+                pages.append(pg)
+            assert log(pages[0]).startswith("logged line 4")
+            pages[1].get_by_role("button", name="Log", exact=True).click()
+            alert = pages[1].get_by_role("alert").filter(has_text="same statement")
+            alert.wait_for()
+            assert "another device logged this same statement first (line 4)" in \
+                alert.inner_text()
+            assert pages[1].get_by_role("textbox", name="Statement").input_value() == ""
+            assert path.read_text(encoding="utf-8").count(line) == 1
+            pages[1].get_by_role("button", name=f"Log it again: {line}").click()
+            pages[1].wait_for_function(
+                "() => document.getElementById('status').textContent.startsWith('logged')")
+            assert path.read_text(encoding="utf-8").count(line) == 2
+        finally:
+            for c in phones:
+                c.close()
+
+
+def test_a_second_undo_within_a_double_tap_is_said(browser, tmp_path):
+    path = tmp_path / "game.txt"
+    path.write_text(MH + "Ana asks Ben 4H-7H: 4H 7H\nBen asks all 6*: Ana 1, Cleo 1, Dev 2\n",
+                    encoding="utf-8")
+    with served(browser, path, PHONE) as (page, entry, box):
+        page.evaluate(HOLD)
+        page.evaluate("() => { window.__hold = 800; }")
+        undo = page.get_by_role("button", name="Undo", exact=True)
+        undo.click()
+        undo.click()                            # while the first is on its way
+        status = page.get_by_role("status")
+        page.wait_for_function(
+            "() => document.getElementById('status').textContent.includes('double tap')")
+        assert status.inner_text().startswith("undo: removed line 7")
+        assert "tap again if it was meant" in status.inner_text()
+        assert len(statements(path)) == 2       # one line undone, as the status says
+        page.wait_for_timeout(450)
+        undo.click()
+        page.wait_for_function(
+            "() => document.getElementById('status').textContent.includes('line 6')")
+        assert len(statements(path)) == 1
+
+
+def test_clearing_the_box_drops_a_refusals_correction(browser, tmp_path):
+    path = tmp_path / "game.txt"
+    path.write_text(MH + "Ana asks Ben 4H-7H: 4H 7H\n", encoding="utf-8")
+    with served(browser, path, PHONE) as (page, entry, box):
+        box.fill("ben askz cleo 5S-8S: 1")
+        assert log(page).startswith("refused")
+        fix = page.get_by_role("button", name="Use: Ben asks Cleo 5S-8S: 1")
+        assert fix.count() == 1
+        page.get_by_role("button", name="Clear the statement").click()
+        assert fix.count() == 0
+        assert "refusal" not in (page.locator("#status").get_attribute("class") or "")
+        tap(entry, "Asks whom", "Cleo")           # Ben's turn: his question by taps
+        assert box.input_value() == "Ben asks Cleo"
+        assert fix.count() == 0
+        assert statements(path)[-1] == "Ana asks Ben 4H-7H: 4H 7H"
+
+
+def test_a_question_asked_of_the_view_gets_its_answer_from_the_hand(browser, tmp_path):
+    """Literature: ``Dev asks Ana`` then a card: yes for a card Ana holds (3S, dealt; 5S,
+    taken from Dev), no for one she does not, as Mystery Hand fills in the cards shown."""
+    path = tmp_path / "lit.txt"
+    path.write_text("game: literature\nplayers: Ana Ben Cleo Dev Eli Fay\nme: Ana\n"
+                    "Ana holds: 3S 7S AH 10H JD 2C 5C QC\nAna asks Ben 9H: yes\n"
+                    "Ana asks Dev 5S: yes\nAna asks Dev KH: no\n", encoding="utf-8")
+    with served(browser, path, PHONE) as (page, entry, box):
+        for card, answer in (("3S", "yes"), ("5S", "yes"), ("4S", "no")):
+            page.get_by_role("button", name="Clear the statement").click()
+            tap(entry, "Asks whom", "Ana")
+            tap(entry, "Which card", card)
+            assert box.input_value() == f"Dev asks Ana {card}: {answer}"
+        assert log(page) == "logged line 8: Dev asks Ana 4S: no"
+
+
+def test_focus_is_never_under_the_entry_panel(browser, tmp_path):
+    """WCAG 2.4.11: every control Tab reaches on the page is scrolled above the fixed Entry
+    panel (the Edit and Delete buttons of the lines were under it)."""
+    import shutil
+
+    copy = tmp_path / "five.txt"
+    shutil.copyfile(ROOT / "samples" / "mystery-hand" / "five-players-ana.txt", copy)
+    with served(browser, copy, PHONE) as (page, entry, box):
+        page.locator("body").click(position={"x": 5, "y": 5})
+        hidden = []
+        for _ in range(60):
+            page.keyboard.press("Tab")
+            hidden += page.evaluate("""() => {
+              const el = document.activeElement, panel = document.getElementById('entry');
+              if (!el || el === document.body || panel.contains(el)) return [];
+              const r = el.getBoundingClientRect();
+              const top = window.innerHeight - panel.offsetHeight;
+              return r.bottom > top + 1 ? [el.textContent.trim().slice(0, 30)] : [];
+            }""")
+        assert hidden == []
+
+
+def test_a_refused_delete_says_it_was_the_delete(browser, tmp_path):
+    path = tmp_path / "game.txt"
+    path.write_text(MH + "Ana asks Ben 4H-7H: 4H 7H\nBen asks Cleo 8D-JD: 0\n",
+                    encoding="utf-8")
+    with served(browser, path, PHONE) as (page, entry, box):
+        # deleting line 6 would leave Ben's ask out of turn: the Delete is refused
+        page.evaluate("() => { document.getElementById('status').textContent = ''; }")
+        page.get_by_role("listitem").filter(has_text="Ana asks Ben 4H-7H").get_by_role(
+            "button", name="Delete").click()
+        page.wait_for_function("() => document.getElementById('status').textContent !== ''")
+        assert page.get_by_role("status").inner_text().startswith("delete 6 refused: ")
+
+
+def test_a_first_visit_opens_again_offline_and_says_it_is_a_copy(browser, tmp_path):
+    """A page opened once (no second load) whose server is then out of reach: a reload shows
+    the page from the worker's cache (it failed: the page was cached only by a later load),
+    saying that it is the browser's copy and that nothing can be logged."""
+    path = tmp_path / "game.txt"
+    path.write_text(MH + "Ana asks Ben 4H-7H: 4H 7H\n", encoding="utf-8")
+    with Server(path) as server:
+        context = browser.new_context(viewport=PHONE, has_touch=True)
+        try:
+            page = context.new_page()
+            page.set_default_timeout(120_000)
+            page.goto(server.url)
+            page.wait_for_function(IDLE, polling="raf")
+            page.wait_for_function("() => !!navigator.serviceWorker.controller", polling=100)
+            banner = page.get_by_role("alert").filter(has_text="No connection")
+            assert banner.count() == 0
+            context.set_offline(True)
+            page.reload()
+            assert page.get_by_role("textbox", name="Statement").is_visible()
+            banner.wait_for()
+            assert "the browser's copy of the last one loaded" in banner.inner_text()
+            assert "nothing can be logged" in banner.inner_text()
+        finally:
+            context.set_offline(False)
+            context.close()
+
+
+def test_a_lost_connection_is_said_and_so_is_its_return(browser, tmp_path):
+    path = tmp_path / "game.txt"
+    path.write_text(MH, encoding="utf-8")
+    with served(browser, path, PHONE) as (page, entry, box):
+        banner = page.get_by_role("alert").filter(has_text="No connection")
+        page.context.set_offline(True)
+        banner.wait_for()                       # said without waiting for a tap
+        assert "browser's copy" not in banner.inner_text()
+        box.fill("Ana asks Ben 4H-7H: 4H 7H")
+        page.get_by_role("button", name="Log", exact=True).click()
+        page.wait_for_function("() => document.getElementById('status').textContent"
+                               ".includes('no answer from the server')")
+        assert box.input_value() == "Ana asks Ben 4H-7H: 4H 7H"
+        page.context.set_offline(False)
+        page.wait_for_function("() => document.getElementById('status').textContent"
+                               ".startsWith('connected to the server again')")
+        assert page.get_by_role("status").inner_text() == (
+            "connected to the server again: the statement in the box is not saved yet; log it")
+        assert banner.count() == 0
+        assert log(page) == "logged line 6: Ana asks Ben 4H-7H: 4H 7H"
