@@ -109,7 +109,10 @@ class State:
     each hand's size (``vague``: the range where unseen moves leave it open; ``counts`` then
     holds one possible value), where each moved card is (``places``: key -> holder or
     ``out``), the open half-suits, the score, the end game (LIT-15), a challenge and a
-    forced claimant (V14), the end (LIT-17)."""
+    forced claimant (V14), the end (LIT-17).  While the turn is not known, ``turn_may`` are
+    the players one of whom has it, when the record narrows it down to them (the unseen
+    answer or question of one line decides which: ``turn_why`` says how, in words); empty
+    when anyone may have it (or the turn is known)."""
 
     table: Table
     turn: str | None
@@ -123,6 +126,8 @@ class State:
     over: bool
     challenge: tuple[str, str, str] | None
     forced_member: str | None
+    turn_may: tuple[str, ...] = ()
+    turn_why: str = ""
 
     def count(self, p: str) -> int:
         return dict(self.counts)[p]
@@ -181,12 +186,41 @@ def verify_turn(state: State, asker: str) -> None:
     if state.turn_known and asker != state.turn:
         fix = ""
         if state.turn is not None and state.known(state.turn) != 0:  # usually a missed turn
-            fix = (f"; if a turn was missed, log it as '{state.turn}: ?' (then the "
-                   f"turn is open: 'turn: {asker}' resyncs)")
+            if state.table.opponents(state.turn, asker):
+                fix = (f"; if a turn was missed, log it as '{state.turn}: ?' (then the "
+                       f"turn is open: 'turn: {asker}' resyncs)")
+            else:       # a teammate: one missed question cannot have passed the turn on
+                fix = (f"; if turns were missed, log each as 'P: ?', {state.turn}'s first "
+                       f"(a question passes the turn to an opponent only), then "
+                       f"'turn: {asker}' resyncs")
         raise RuleError(f"{asker} is not on turn: {state.expected()}{fix}", rule=TURN_RULES)
+    if not state.turn_known and state.turn_may and asker not in state.turn_may:
+        # after an unseen answer or question the turn is one of a few players: anyone else
+        # breaks the turn order whatever the recorder missed
+        raise RuleError(f"{asker} is not on turn: {state.turn_why}"
+                        f"{_missed_turn_fix(state, asker, resync=True)}", rule=TURN_RULES)
     if state.known(asker) == 0:
         raise RuleError(f"{asker} has no cards and must pass the turn to a teammate",
                         rule="LIT-14")
+
+
+def _missed_turn_fix(state: State, player: str, resync: bool) -> str:
+    """The advice for ``player`` acting while the turn is one of ``state.turn_may``: log the
+    question missed of a player who may be on turn and could have asked ``player`` (an
+    opponent), after which ``player`` may be on turn (``resync``: and ``turn: player`` says
+    so); ``''`` when none could (``player`` known to hold no card)."""
+    t = state.table
+    if state.known(player) == 0:
+        return ""
+    via = [q for q in state.turn_may if t.opponents(q, player)]
+    if not via:
+        return ""
+    logs = [f"'{q}: ?'" for q in via]
+    said = logs[0] if len(logs) == 1 else ", ".join(logs[:-1]) + " or " + logs[-1]
+    if resync:
+        return (f"; if a turn was missed, log it as {said} (then the turn is open: "
+                f"'turn: {player}' resyncs)")
+    return f"; if a turn was missed, log it first as {said}"
 
 
 def verify_ask_whom(state: State, asker: str, target: str | None = None) -> None:
@@ -294,6 +328,10 @@ class Play:
         # and how many statements left something unseen
         self.vague: dict[str, tuple[int, int]] = {}
         self.turn_known = True
+        #: while the turn is not known: the players one of whom has it and how the unseen
+        #: part decides which (State.turn_may, turn_why); () when anyone may have it
+        self.turn_may: tuple[str, ...] = ()
+        self.turn_why = ""
         self.unseen = 0
         self.first_unseen: int | None = None
         #: line -> (turn known before, turn before, known after, turn after)
@@ -341,7 +379,9 @@ class Play:
                      tuple((k, v) for k, v in self.loc.items() if v is not None),
                      tuple(self.open_halves()), (self.score[0], self.score[1]),
                      self.end_game, self.over, self.challenge,
-                     self.forced_member() if self.forced else None)
+                     self.forced_member() if self.forced else None,
+                     () if self.turn_known else self.turn_may,
+                     "" if self.turn_known else self.turn_why)
 
     def _verify(self, verify, *args) -> None:
         """A verify_<action> on the state before this statement; its error is the
@@ -471,6 +511,8 @@ class Play:
         else:  # pragma: no cover - parse_event only makes the above
             raise TypeError(ev)
         self._after()
+        if self.turn_known:
+            self.turn_may, self.turn_why = (), ""
         self.turn_log[line] = before + (self.turn_known, self.turn)
 
     def _err(self, msg: str, rule: str):
@@ -623,9 +665,14 @@ class Play:
                 self._shift(a, -1, vague=True)
             self.turn_known = False
             self.turn = a
+            self.turn_may = (a, b)      # LIT-7: a asks again after a yes; LIT-8: b after a no
+            self.turn_why = (f"it is {a}'s turn if {b} said yes on line {self.line}, "
+                             f"else {b}'s")
             return
         # Ben: ? -- any legal question to any opponent, either answer
         opps = [q for q in t.players if t.opponents(a, q)]
+        # the turn: a's after a yes, the one asked (who had cards) after a no or a surrender
+        asked = [q for q in opps if q in self.vague or self.count[q] > 0]
         v11 = t.options.own_card_ask == "surrender"     # it may have been a surrender
         self._unknown([k for k in t.keys if self.loc[k] in opps or (v11 and self.loc[k] == a)])
         self._shift(a, 1, vague=True)
@@ -636,10 +683,18 @@ class Play:
         if v11:
             self._shift(a, -1, vague=True)
         self.turn_known = False
+        self.turn_may = (a, *asked)
+        names = asked[0] if len(asked) == 1 else ", ".join(asked[:-1]) + " or " + asked[-1]
+        self.turn_why = (f"it is {a}'s turn if {a}'s unseen question on line {self.line} got "
+                         f"a yes, else the turn of the opponent asked ({names})")
 
     def _turn_is(self, ev: TurnIs):
         if self.turn_known and self.turn != ev.player and not self.over:
             raise self._err(f"the record says {self.expected()}", TURN_RULES)
+        if not self.turn_known and self.turn_may and ev.player not in self.turn_may:
+            st = self.state()
+            raise self._err(f"the record says {st.turn_why}"
+                            f"{_missed_turn_fix(st, ev.player, resync=False)}", TURN_RULES)
         self.turn, self.turn_known = ev.player, True
 
     def _hand_count(self, ev: HandCount):
@@ -813,6 +868,8 @@ class Play:
                         if q in self.vague and self.vague[q][0] == 0:
                             self.turn_known = False   # q may have no cards (unseen moves)
                         break
+                if not self.turn_known:      # as the model has it: anyone may be on turn
+                    self.turn_may, self.turn_why = (), ""
 
     def _team_order(self, ti: int, start: str) -> list[str]:
         """The team's members clockwise from ``start`` (V14 forced claims)."""
@@ -828,6 +885,8 @@ class Play:
             raise self._err(self.expected(), "V14")
         if self.turn_known and a != self.turn:
             raise self._err(f"{a} is not on turn: {self.expected()}", "LIT-14")
+        if not self.turn_known and self.turn_may and a not in self.turn_may:
+            raise self._err(f"{a} is not on turn: {self.turn_why}", "LIT-14")
         if (self.vague[a][0] if a in self.vague else self.count[a]) > 0:
             raise self._err(f"{a} has cards: only a player with none passes the turn", "LIT-14")
         if self.known(b) == 0:
