@@ -115,29 +115,13 @@ def browser():
 
 
 def served(browser, tmp_path, text: str):
-    """``text`` served, and a phone's page of it: the page, its tap entry and its box."""
-    from contextlib import contextmanager
-
-    from tests.serve_harness import Server
-    from tests.test_serve_audit import IDLE
+    """``text`` served, and a phone's page of it: the page, its tap entry and its box
+    (:func:`tests.test_serve_taps_tt.served`)."""
+    from tests.test_serve_taps_tt import served as served_path
 
     path = tmp_path / "game.txt"
     path.write_text(text, encoding="utf-8")
-
-    @contextmanager
-    def page_of():
-        with Server(path) as server:
-            context = browser.new_context(viewport=PHONE, has_touch=True)
-            page = context.new_page()
-            page.set_default_timeout(120_000)
-            page.goto(server.url)
-            page.wait_for_function(IDLE, polling="raf")
-            try:
-                yield (page, page.get_by_role("group", name="Tap entry", exact=True),
-                       page.get_by_role("textbox", name="Statement"))
-            finally:
-                context.close()
-    return page_of()
+    return served_path(browser, path, PHONE)
 
 
 def test_hands_takes_by_taps(browser, tmp_path):
