@@ -20,12 +20,16 @@ class SleuthError(ValueError):
 
     def __init__(self, message: str, *, text: str | None = None, rule: str | None = None,
                  path: str | None = None, line: int | None = None, column: int | None = None,
-                 offset: int | None = None):
+                 offset: int | None = None, within: str | None = None):
         self.message = message
         self.text = text
         #: where in ``text`` the fault is (0-based), when not at its start: the column
         #: then points at it once the line is known (records._locate)
         self.offset = offset
+        #: the part of the statement (a card list) in which ``offset`` places ``text``,
+        #: when ``text`` alone would not say which of its copies is meant (a card listed
+        #: twice: the second copy); the column then points there (records._locate)
+        self.within = within
         self.rule = rule
         self.path = path
         self.line = line

@@ -65,9 +65,11 @@ def at_statement(err: RuleError, st, *, first: bool = False) -> RuleError:
     """``err`` (from a ``verify_<action>``) as the error of statement ``st``: its text and
     line, the column on the token ``err`` quoted (its last occurrence: the actor comes first
     and is quoted with ``first``)."""
+    from solver.records import find_token
+
     token = err.text
     i = -1
-    if token:
-        i = st.text.find(token) if first else st.text.rfind(token)
+    if token:       # as typed, in any spelling (9♣ for 9C, ben for Ben)
+        i = find_token(st.text, token, last=not first)
     return RuleError(err.message, text=st.text, rule=err.rule, line=st.line,
                      offset=i if i > 0 else None)

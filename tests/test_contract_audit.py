@@ -52,10 +52,11 @@ def test_the_column_is_the_quoted_tokens_own(head, line, token, message):
 
 
 def test_a_card_shown_twice_is_said_so_at_the_card():
-    """Not 'expected the answer: a count...' pointing into the range."""
+    """Not 'expected the answer: a count...' pointing into the range; at the second copy,
+    the one that is listed twice (tests/test_error_columns_aliases.py: as typed)."""
     with pytest.raises(SleuthError) as e:
         parse_record(MH + "Ana asks Ben 4H-7H: 4H 4H\n", "g.txt")
-    assert str(e.value) == "g.txt:5:21: a card is listed twice: '4H'"
+    assert str(e.value) == "g.txt:5:24: a card is listed twice: '4H'"
 
 
 @pytest.mark.parametrize("line, column, quoted", [
@@ -319,7 +320,8 @@ def test_the_docs_commands_name_options_that_exist():
     """docs/clue.md showed 'sleuth new clue ... --extra', an option 'new' does not have."""
     import click
 
-    new = cli.commands["new"]
+    new = cli.get_command(click.Context(cli), "new")      # loaded on use
+    assert new is not None
     options = {o for p in new.params if isinstance(p, click.Option) for o in p.opts}
     text = " ".join((ROOT / "docs" / name).read_text(encoding="utf-8").replace("\n", " ")
                     for name in ("clue.md", "record-format.md", "session.md"))
@@ -396,7 +398,12 @@ def test_a_file_called_dash_is_named_dot_slash_dash(tmp_path, monkeypatch):
 def test_serve_writes_its_record_too():
     from cli.main import FilePath
 
-    record = next(p for p in cli.commands["serve"].params if p.name == "record")
+    import click
+
+    # the group loads its commands on use: 'serve' is not in cli.commands before
+    serve = cli.get_command(click.Context(cli), "serve")
+    assert serve is not None
+    record = next(p for p in serve.params if p.name == "record")
     assert isinstance(record.type, FilePath) and record.type.writes
 
 

@@ -251,3 +251,120 @@ def test_a_lost_connection_is_said_and_so_is_its_return(browser, tmp_path):
             "connected to the server again: the statement in the box is not saved yet; log it")
         assert banner.count() == 0
         assert log(page) == "logged line 6: Ana asks Ben 4H-7H: 4H 7H"
+
+
+def test_a_statement_refused_after_the_box_moved_on_is_kept(browser, tmp_path):
+    """Logged, then the next typed and logged while the first is checked: the first is
+    refused (MH-11: Ana holds all of 2C-5C). Its refusal was overwritten by the second's
+    answer and the statement was nowhere; it is kept under the box, to be put back."""
+    path = tmp_path / "game.txt"
+    path.write_text(MH, encoding="utf-8")
+    bad, good = "Ana asks Ben 2C-5C: 0", "Ana asks Ben 4H-7H: 4H 7H"
+    with served(browser, path, PHONE) as (page, entry, box):
+        page.evaluate(HOLD)
+        page.evaluate("() => { window.__hold = 1200; }")
+        box.fill(bad)
+        page.get_by_role("button", name="Log", exact=True).click()
+        page.wait_for_timeout(200)
+        box.fill(good)
+        page.get_by_role("button", name="Log", exact=True).click()
+        page.wait_for_function(
+            "() => document.getElementById('status').textContent.startsWith('logged line 6')")
+        assert statements(path)[-1] == good
+        kept = page.get_by_role("alert").filter(has_text=f"Not saved: {bad}")
+        assert kept.count() == 1 and "MH-11" in kept.inner_text()
+        assert box.input_value() == ""
+        page.get_by_role("button", name=f"Back in the box: {bad}").click()
+        assert box.input_value() == bad
+        assert kept.count() == 0
+
+
+def test_a_reload_while_a_statement_is_checked_says_whether_it_was_saved(browser, tmp_path):
+    """The statement reached the server (saved) but the page reloaded before the answer:
+    its draft came back and one more Log saved it twice. Now the page says it was logged
+    and empties the box; one that never reached the server stays in the box, said so."""
+    path = tmp_path / "game.txt"
+    path.write_text(MH, encoding="utf-8")
+    line = "Ana asks Ben 4H-7H: 4H 7H"
+    with served(browser, path, PHONE) as (page, entry, box):
+        held = []
+
+        def hold(route):
+            held.append(route.fetch())          # sent to the server; the answer held back
+        page.route("**/do", hold)
+        box.fill(line)
+        page.get_by_role("button", name="Log", exact=True).click()
+        for _ in range(50):
+            if held:
+                break
+            page.wait_for_timeout(100)
+        assert held and statements(path)[-1] == line
+        page.reload()                           # the held request goes with the page
+        page.unroute("**/do")
+        page.wait_for_function(IDLE, polling="raf")
+        page.wait_for_function(
+            "() => document.getElementById('status').textContent.startsWith('logged before')")
+        assert page.get_by_role("status").inner_text() == \
+            f"logged before the page was reloaded: line 6: {line}"
+        assert box.input_value() == ""
+        # never sent (held in the page): it stays in the box, said not saved
+        page.evaluate(HOLD)
+        page.evaluate("() => { window.__hold = 5000; }")
+        box.fill("Ben asks all 6*: Ana 1, Cleo 1, Dev 2")
+        page.get_by_role("button", name="Log", exact=True).click()
+        page.wait_for_timeout(200)
+        page.reload()
+        page.wait_for_function(IDLE, polling="raf")
+        page.wait_for_function(
+            "() => document.getElementById('status').textContent.startsWith('not saved')")
+        assert box.input_value() == "Ben asks all 6*: Ana 1, Cleo 1, Dev 2"
+        assert statements(path)[-1] == line
+
+
+def test_the_same_statement_begun_before_another_phone_logged_it(browser, tmp_path):
+    """The second phone began its statement before the first logged it, and finished it
+    after its page had shown the new line: the check compares the version the statement
+    was begun on (it took the last keystroke's, and logged it twice)."""
+    path = tmp_path / "c.txt"
+    path.write_text("game: clue\nplayers: Ana Ben Cleo Dev\nme: Ana\n", encoding="utf-8")
+    line = "Ana suggests Green Knife Lounge: Ben shows"
+    with Server(path) as server:
+        phones = [browser.new_context(viewport=PHONE, has_touch=True) for _ in range(2)]
+        try:
+            pages = []
+            for c in phones:
+                pg = c.new_page()
+                pg.set_default_timeout(120_000)
+                pg.goto(server.url)
+                pg.wait_for_function(IDLE, polling="raf")
+                pages.append(pg)
+            second = pages[1].get_by_role("textbox", name="Statement")
+            second.press_sequentially("Ana suggests Green")
+            pages[0].get_by_role("textbox", name="Statement").fill(line)
+            assert log(pages[0]).startswith("logged line 4")
+            pages[1].wait_for_function(
+                "() => [...document.querySelectorAll('#live li[data-line]')].length === 1")
+            second.press_sequentially(" Knife Lounge: Ben shows")
+            pages[1].get_by_role("button", name="Log", exact=True).click()
+            alert = pages[1].get_by_role("alert").filter(has_text="same statement")
+            alert.wait_for()
+            assert path.read_text(encoding="utf-8").count(line) == 1
+            # the alert and its button go once the box is cleared
+            second.fill("Ben suggests Plum Pipe Study")
+            pages[1].get_by_role("button", name="Clear the statement").click()
+            assert pages[1].get_by_role("button", name=f"Log it again: {line}").count() == 0
+        finally:
+            for c in phones:
+                c.close()
+
+
+def test_a_correction_goes_when_another_statement_is_typed(browser, tmp_path):
+    path = tmp_path / "game.txt"
+    path.write_text(MH + "Ana asks Ben 4H-7H: 4H 7H\n", encoding="utf-8")
+    with served(browser, path, PHONE) as (page, entry, box):
+        box.fill("ben askz cleo 5S-8S: 1")
+        assert log(page).startswith("refused")
+        fix = page.get_by_role("button", name="Use: Ben asks Cleo 5S-8S: 1")
+        assert fix.count() == 1
+        box.fill("Ben asks Dev 5S-8S: 0")
+        assert fix.count() == 0

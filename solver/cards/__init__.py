@@ -13,9 +13,10 @@ A :class:`Card` is a frozen value whose ``repr`` is its canonical notation.
 """
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Iterable, Sequence
 
 from solver.errors import NotationError
 
@@ -127,6 +128,74 @@ def split_tokens(text: str) -> list[str]:
     ['a', 'b', 'c', 'd']
     """
     return [t for t in _SPLIT.split(text.strip()) if t]
+
+
+_TOKEN = re.compile(r"[^\s,]+")
+
+
+def list_tokens(text: str) -> list[tuple[int, str]]:
+    """The tokens of a list as :func:`split_tokens` splits it, each with where it starts in
+    ``text``.
+
+    >>> list_tokens(" 4h, 4♥ 9C")
+    [(1, '4h'), (5, '4♥'), (8, '9C')]
+    """
+    return [(m.start(), m.group()) for m in _TOKEN.finditer(text)]
+
+
+def copy_at(text: str, keys: Sequence, key, copy: int = 2) -> tuple[int | None, str]:
+    """Where the ``copy``-th copy of ``key`` stands in the list ``text`` and how it is typed
+    there (``keys``: what each token of ``text``, :func:`list_tokens`, writes, e.g. its
+    card); ``(None, str(key))`` when there are fewer copies.
+
+    >>> copy_at("4h, 4♥ 9C", parse_cards("4h, 4♥ 9C"), Card.parse("4H"))
+    (4, '4♥')
+    """
+    toks = list_tokens(text)
+    if len(toks) == len(keys):
+        seen = 0
+        for (pos, tok), k in zip(toks, keys):
+            if k == key:
+                seen += 1
+                if seen == copy:
+                    return pos, tok
+    return None, str(key)
+
+
+def listed_twice(text: str, keys: Sequence, key, message: str = "a card is listed twice",
+                 rule: str | None = None) -> NotationError:
+    """The error of ``key`` written twice in the list ``text`` (``keys`` as :func:`copy_at`
+    takes them): it quotes the second copy as typed and points at it (record-format.md:
+    an error quotes the offending text), wherever the list stands in its line.
+
+    >>> e = listed_twice("4h, 4♥ 9C", parse_cards("4h, 4♥ 9C"), Card.parse("4H"))
+    >>> str(e), e.within, e.offset
+    ("a card is listed twice: '4♥'", '4h, 4♥ 9C', 4)
+    """
+    pos, tok = copy_at(text, keys, key)
+    return NotationError(message, text=tok, rule=rule, within=text if pos is not None else None,
+                         offset=pos)
+
+
+@functools.lru_cache(maxsize=4096)
+def canonical(word: str) -> str | None:
+    """The canonical notation of the card, suit range or rank set that ``word`` writes in
+    any accepted spelling (record-format.md, "Lexical rules": ``♠♥♦♣``, any case, ``T`` for
+    10, ``joker``, ``5x``), else ``None``: what an error quotes of a word it read.
+
+    >>> canonical("9♣"), canonical("th"), canonical("joker"), canonical("4♥-7♥"), canonical("5x")
+    ('9C', '10H', 'Jk', '4H-7H', '5*')
+    >>> canonical("Ana"), canonical("2"), canonical("")
+    (None, None, None)
+    """
+    try:
+        return repr(Card.parse(word))
+    except NotationError:
+        pass
+    try:
+        return repr(parse_query_set(word)) if word else None
+    except NotationError:
+        return None
 
 
 def parse_cards(text: str | Iterable[str]) -> list[Card]:

@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from solver.cards import list_tokens, listed_twice
 from solver.clue.options import ClueOptions, deck_of
 from solver.errors import NotationError
 from solver.games import Event
@@ -167,13 +168,13 @@ STATEMENT_FORMS = ("'P holds: cards', 'faceup: cards', 'A suggests Suspect Weapo
 
 
 def _card_list(text: str, deck, what: str) -> tuple[str, ...]:
-    words = [w for w in re.split(r"[\s,]+", text.strip()) if w]
+    words = [w for _, w in list_tokens(text)]
     if not words:
         raise NotationError(f"expected {what}", text=text)
     cards = tuple(deck.card(w) for w in words)
     dup = next((c for c in cards if cards.count(c) > 1), None)
-    if dup:
-        raise NotationError("a card is listed twice", text=dup)
+    if dup:     # quoted as typed (an alias, another case), at its second copy
+        raise listed_twice(text, cards, dup)
     return cards
 
 
@@ -181,15 +182,16 @@ def _triple(text: str, deck, rule: str = "CL-5") -> tuple[str, str, str]:
     """Suspect, weapon, room in that order (record-format.md), separated by spaces and/or
     commas (record-format.md, "Lexical rules"): ``Plum Knife Library``, ``Plum, Knife,
     Library``, ``Plum,Knife,Library``."""
-    words = [w for w in re.split(r"[\s,]+", text.strip()) if w]
-    if len(words) != 3:
+    toks = list_tokens(text)
+    if len(toks) != 3:
         raise NotationError("expected three cards: a suspect, a weapon and a room",
                             text=text, rule=rule)
-    cards = tuple(deck.card(w) for w in words)
-    for c, kind, group in zip(cards, ("suspect", "weapon", "room"), deck.groups):
-        if c not in group:
+    cards = tuple(deck.card(w) for _, w in toks)
+    for c, (at, word), kind, group in zip(cards, toks, ("suspect", "weapon", "room"),
+                                          deck.groups):
+        if c not in group:      # the word as typed (``Spanner``), where it stands
             raise NotationError(f"expected a {kind} here (suspect, weapon, room in that order)",
-                                text=c, rule=rule)
+                                text=word, rule=rule, within=text, offset=at)
     return cards  # type: ignore[return-value]
 
 
@@ -262,9 +264,10 @@ def _answers(who: str, cards, body: str, header) -> tuple[Answer, ...]:
             if not shows:
                 raise NotationError("a pass shows no card", text=part, rule="CL-6")
             card = deck.card(m.group(3))
-            if card not in cards:
-                raise NotationError("the card shown must be one of the three named", text=card,
-                                    rule="CL-6")
+            if card not in cards:   # the word as typed (``Spanner``), where it stands
+                raise NotationError("the card shown must be one of the three named",
+                                    text=m.group(3), rule="CL-6", within=part,
+                                    offset=m.start(3))
         if any(a.player == p for a in given):
             raise NotationError("a player answers twice", text=part, rule="CL-6")
         given.append(Answer(p, shows, card))

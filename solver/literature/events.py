@@ -29,7 +29,7 @@ import re
 from dataclasses import dataclass
 
 from solver.records import name_in, named_groups, player_of
-from solver.cards import Card, format_cards, split_tokens
+from solver.cards import Card, copy_at, format_cards, split_tokens
 from solver.errors import NotationError, RuleError
 
 Alloc = tuple[tuple[str, tuple[Card, ...]], ...]
@@ -303,9 +303,11 @@ def parse_event(text: str, table):
         for tok in split_tokens(m.group(2)):
             cards.append(table.card(tok))
         for c in set(cards):
-            if cards.count(c) > len(table.card_keys[c]):
-                raise RuleError(f"{c!r} is listed more often than the deck has it", text=repr(c),
-                                rule="LIT-1")
+            if cards.count(c) > len(table.card_keys[c]):     # the first copy too many, as typed
+                at, typed = copy_at(m.group(2), cards, c, len(table.card_keys[c]) + 1)
+                raise RuleError(f"{c!r} is listed more often than the deck has it", text=typed,
+                                rule="LIT-1", within=m.group(2) if at is not None else None,
+                                offset=at)
         return Holds(p, tuple(sorted(cards)))
     m = _CLAIM.match(t)
     if m:

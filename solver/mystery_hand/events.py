@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from solver.records import NAME, name_in, named_groups, player_of
 from solver.cards import (SUITS, Card, RankSet, SuitRange, duplicates, format_cards,
-                          parse_cards,
+                          listed_twice, parse_cards,
                           parse_query_set)
 from solver.errors import NotationError
 
@@ -212,8 +212,8 @@ def _cards(text: str, what: str) -> tuple[Card, ...]:
         raise NotationError(f"expected {what}", text=text)
     cards = parse_cards(text)
     dup = set(duplicates(cards, ignore=lambda c: c.is_joker))   # linear (issue 12)
-    if dup:
-        raise NotationError("a card is listed twice", text=repr(sorted(dup)[0]))
+    if dup:     # quoted as typed, at its second copy
+        raise listed_twice(text, cards, sorted(dup)[0])
     return tuple(cards)
 
 

@@ -21,6 +21,7 @@ import unicodedata
 from dataclasses import dataclass, replace
 from typing import Any
 
+from solver.cards import canonical
 from solver.errors import FileError, NotationError, SleuthError
 from solver.games import REGISTRY, get_game
 
@@ -248,6 +249,34 @@ class Header:
         return out
 
 
+def find_token(text: str, token: str, last: bool = False) -> int:
+    """Where ``text`` (a statement as typed) writes ``token`` as an error quotes it: a card,
+    range or player as the program writes them (``9C``, ``4H-7H``, ``Ben``), written in the
+    statement in any spelling (``9♣``, ``4h-7h``, ``ben``: record-format.md, "Lexical
+    rules"); the first (``last``: the last) whole word that writes a card, suit range or
+    rank set before any other occurrence (``4H`` inside ``4H-7H``), anything else where
+    ``str.find`` finds it, else at a whole word that writes the same name in another case;
+    -1 when it is not there (:func:`solver.legality.at_statement`).
+
+    >>> t = "Ana asks ben 4H-7H: 4♥ 9♣"
+    >>> find_token(t, "9C", True), find_token(t, "4H"), find_token(t, "Ben", True)
+    (23, 20, 9)
+    >>> find_token(t, "asks"), find_token(t, "KS")
+    (4, -1)
+    """
+    if not token:
+        return -1
+    spots = written_as(text, token)
+    if not spots:
+        i = text.rfind(token) if last else text.find(token)
+        if i >= 0:
+            return i
+        key = name_key(token)
+        spots = [(m.start(), m.group()) for m in _WORD.finditer(text)
+                 if name_key(m.group()) == key]
+    return spots[-1 if last else 0][0] if spots else -1
+
+
 @dataclass(frozen=True)
 class Statement:
     """One event line of a record: its 1-based line number, its text and the parsed event."""
@@ -309,6 +338,57 @@ def resolve_view(record: Record, view: str | None, complete: bool,
 
 #: what separates the words of a statement (a quoted token is looked for between these)
 _WORD_EDGE = r"\s,:;|"
+_WORD = re.compile(rf"[^{_WORD_EDGE}]+")
+
+
+def written_as(raw: str, quote: str) -> list[tuple[int, str]]:
+    """Where ``raw`` writes ``quote`` in any spelling: ``quote`` is a card, suit range or
+    rank set in its canonical notation (what errors quote), or several separated by
+    spaces (a meld), and these are the runs of whole words of ``raw`` that write them in
+    that order, each with where it starts and as typed; none when ``quote`` is not such
+    a notation.
+
+    >>> written_as("Ana asks Ben 4h-7h: 4♥ 9C, 4H", "4H")
+    [(20, '4♥'), (27, '4H')]
+    >>> written_as("Ana asks Ben 5x: 2", "5*"), written_as("Ana asks Ben 5x: 2", "Ben")
+    ([(13, '5x')], [])
+    >>> written_as("Ana melds jh q♥ K♥ | 2S 2d 3♣", "QH KH"), written_as("2S 2d", "2D 3C")
+    ([(13, 'q♥ K♥')], [])
+    """
+    parts = quote.split()
+    if not parts or any(canonical(p) != p for p in parts):
+        return []
+    words = list(_WORD.finditer(raw))
+    canon = [canonical(w.group()) for w in words]
+    n = len(parts)
+    return [(words[i].start(), raw[words[i].start():words[i + n - 1].end()])
+            for i in range(len(words) - n + 1)
+            if canon[i] == parts[0] and canon[i:i + n] == parts]
+
+
+def quote_in(raw: str, text: str) -> tuple[int, str]:
+    """Where the quote ``text`` of an error stands in the line ``raw``, and the quote as the
+    line writes it: ``text`` as a whole word; else, for a card, range or rank set quoted
+    in its canonical notation, the first whole word that writes it in another spelling
+    (``9♣`` for ``9C``: the column is the word's, the quote the word as typed); else
+    where :func:`find_quoted` finds it (-1 when absent).
+
+    >>> quote_in("Ana asks Ben 4H-7H: 4♥ 9♣", "9C"), quote_in("Ana holds: knif", "Knif")
+    ((23, '9♣'), (11, 'Knif'))
+    """
+    i = _whole_word(raw, re.escape(text), 0)
+    if i >= 0:
+        return i, text
+    spots = written_as(raw, text)
+    if spots:
+        return spots[0]
+    return find_quoted(raw, text), text
+
+
+def _whole_word(raw: str, needle: str, flags: int) -> int:
+    m = re.search(rf"(?<![^{_WORD_EDGE}]){needle}(?![^{_WORD_EDGE}])", raw, flags) \
+        if needle else None
+    return m.start() if m else -1
 
 
 def find_quoted(raw: str, text: str) -> int:
@@ -326,24 +406,66 @@ def find_quoted(raw: str, text: str) -> int:
     words = [re.escape(w) for w in text.split()]
     for needle, flags in ((re.escape(text), 0), (re.escape(text), re.I),
                           (rf"[{_WORD_EDGE}]+".join(words), re.I)):
-        m = re.search(rf"(?<![^{_WORD_EDGE}]){needle}(?![^{_WORD_EDGE}])", raw, flags) \
-            if needle else None
-        if m:
-            return m.start()
+        i = _whole_word(raw, needle, flags)
+        if i >= 0:
+            return i
     idx = raw.find(text)
     return idx if idx >= 0 else raw.lower().find(text.lower())
 
 
 def _locate(err: SleuthError, path: str | None, lineno: int, raw: str) -> SleuthError:
+    """``err`` placed on line ``lineno`` (``raw``, as read): its column is where its quote
+    stands (:func:`_quote_column`), or, when something is missing (an empty quote), just
+    after the statement."""
+    # a suit with a variation selector (a phone's ♥️) is read as the suit: the column is
+    # found in the line as read, then counted in the line as typed
+    line = _SUIT_VARIANT.sub(r"\1", raw) if not raw.isascii() else raw
     col = None
     if err.column is None and err.text == "":       # something missing: where it was due
-        col = len(raw.split("#", 1)[0].rstrip()) + 1
+        col = len(line.split("#", 1)[0].rstrip()) + 1
     elif err.column is None and err.text:
-        idx = find_quoted(raw, err.text)
-        col = idx + 1 if idx >= 0 else 1
-        if idx >= 0 and err.offset is not None and 0 <= err.offset < len(err.text):
-            col += err.offset          # the faulty token, not the statement's start
+        col = _quote_column(err, line)
+    if col is not None and line != raw:
+        col = _typed_column(raw, col)
     return err.located(path=path, line=lineno, column=col)
+
+
+def _quote_column(err: SleuthError, line: str) -> int:
+    """The 1-based column of ``err``'s quote in ``line``: at ``offset`` in the part of the
+    line ``within`` (a card listed twice: its second copy), else where :func:`quote_in`
+    finds it (then quoted as the line writes it: ``'9♣'``, not ``'9C'``), moved on by
+    ``offset`` into a quoted statement (the faulty token); 1 when absent."""
+    text = err.text or ""
+    if err.within and err.offset is not None:
+        at = find_quoted(line, err.within)
+        if at >= 0:
+            return at + err.offset + 1
+    idx, typed = quote_in(line, text)
+    if idx < 0:
+        return 1
+    if typed != text:
+        err.text = typed
+        return idx + 1
+    if err.offset is not None and not err.within and 0 <= err.offset < len(text):
+        return idx + 1 + err.offset     # the faulty token, not the statement's start
+    return idx + 1
+
+
+def _typed_column(raw: str, col: int) -> int:
+    """The column in ``raw`` of column ``col`` of ``raw`` read (its suits' variation
+    selectors dropped, as :func:`parse_record` reads a line).
+
+    >>> _typed_column("4\u2665\ufe0f 9\u2663\ufe0f", 5)
+    6
+    """
+    n = 0
+    for i, ch in enumerate(raw):
+        if ch in "\ufe0e\ufe0f" and i > 0 and raw[i - 1] in "\u2660\u2663\u2665\u2666":
+            continue
+        if n == col - 1:
+            return i + 1
+        n += 1
+    return len(raw) + col - n
 
 
 def parse_header(pairs: list[tuple[int, str, str, str]], path: str | None) -> Header:
@@ -431,10 +553,9 @@ def parse_record(text: str, path: str | None = None, *, validate: bool = True) -
     game = None
     check_size(text, path)
     lines = split_lines(text)
-    for lineno, raw in enumerate(lines, 1):
-        check_line(raw, path, lineno)
-        if not raw.isascii():
-            raw = _SUIT_VARIANT.sub(r"\1", raw)
+    for lineno, typed in enumerate(lines, 1):
+        check_line(typed, path, lineno)
+        raw = _SUIT_VARIANT.sub(r"\1", typed) if not typed.isascii() else typed
         stmt, comment = strip_comment(raw)
         if not stmt:
             continue
@@ -454,7 +575,7 @@ def parse_record(text: str, path: str | None = None, *, validate: bool = True) -
                                     line=lineno, column=1)
             header_pairs.append((lineno, key, m.group(2).strip(), raw))
         else:
-            body.append((lineno, stmt, comment, raw))
+            body.append((lineno, stmt, comment, typed))
     header = parse_header(header_pairs, path)
     game = get_game(header.game)
     statements: list[Statement] = []

@@ -10,6 +10,7 @@
   const statusEl = document.getElementById("status");
   const fixesEl = document.getElementById("fixes");
   const staleEl = document.getElementById("stale");
+  const keptEl = document.getElementById("kept");
   const whyEl = document.getElementById("why-text");
   const choicesEl = document.getElementById("choices");
   const working = document.getElementById("working");
@@ -86,6 +87,7 @@
   }
   phone.addEventListener("change", fitCells);
   window.addEventListener("resize", fitNames);
+  window.addEventListener("resize", () => fitBox());
 
   // A player's name too long for its place on the sheet (Mystery Hand's holder in a cell,
   // Clue's column head, Literature's holder or likeliest holder "Ben 40%", and a team or
@@ -124,7 +126,7 @@
     probe.setAttribute("aria-hidden", "true");
     probe.style.cssText = "position:absolute;left:-9999px;top:0;visibility:hidden;white-space:pre";
     document.body.append(probe);
-    const key = [];
+    const done = [];
     for (const { parts, room, els } of groups.values()) {
       const [full, lead = "", name, tail = ""] = parts;
       const el = els[0];
@@ -153,13 +155,30 @@
           // start and end that fit and no other name has both of ("Barth.ew")
           short = abbreviation(chars, others, (t) => fits(line(t), fonts[1])) || short;
         }
-        if (short) { shown = lead + short + tail; key.push(short + " = " + name); }
+        if (short) shown = lead + short + tail;
       }
       // no prefix of one player's fits (a Hands table's name): it wraps, not spills over
       const spill = shown === full && tight && !fits(line(name), fonts[1]);
-      for (const other of els) { nameIn(other, full, shown, tight); other.classList.toggle("spill", spill); }
+      done.push({ els, full, lead, tail, name, tight, spill, short: shown === full ? null : shown.slice(lead.length, shown.length - tail.length) });
     }
     probe.remove();
+    // one short form a name, wherever it is cut: the shortest any of its places needs (it
+    // fits where a longer one does), so that the key says each name once
+    const shortest = new Map();
+    for (const d of done) {
+      if (d.short && (!shortest.has(d.name) || Array.from(d.short).length < Array.from(shortest.get(d.name)).length)) {
+        shortest.set(d.name, d.short);
+      }
+    }
+    const key = [];
+    for (const d of done) {
+      const short = d.short ? shortest.get(d.name) : null;
+      if (short) key.push(short + " = " + d.name);
+      for (const other of d.els) {
+        nameIn(other, d.full, short ? d.lead + short + d.tail : d.full, d.tight);
+        other.classList.toggle("spill", d.spill);
+      }
+    }
     if (key.length) {
       const p = document.createElement("p");
       p.className = "name-key";
@@ -301,12 +320,25 @@
     return sent;
   }
 
+  // A statement on its way is marked in the tab's storage until its answer comes: a page
+  // reloaded meanwhile finds it, and tells whether the record has it (sentBefore).
+  const sentKey = tabKey + ":sent";
+  function markSent(line) {
+    try {
+      if (line === null) localStorage.removeItem(sentKey);
+      else localStorage.setItem(sentKey, JSON.stringify({ line: line, version: version }));
+    } catch (e) { /* private mode */ }
+  }
+
   async function send(line, change, fresh) {
     if (change) changing = true;
     let saved = false;
+    if (change) markSent(line);
     setBusy(1);
     try {
       let r = await post(line, fresh);
+      // answered: no longer on its way (a request cut by a reload keeps its mark)
+      if (change) markSent(null);
       if (r.status === 403) {
         const renewed = await freshToken();
         if (renewed) { token = renewed; r = await post(line, fresh); }
@@ -358,6 +390,7 @@
   function show(d, line) {
     say(d.status);
     if (d.saved) confirmed = d.status;
+    refusedLine = d.kind === "refused" ? (line || "") : null;
     // a refusal is read whole (what was refused, the rule): not cut to the status' two lines
     statusEl.classList.toggle("refusal", d.kind === "refused");
     fixesEl.replaceChildren();
@@ -414,13 +447,39 @@
     if (!line.trim()) { nothingToLog(); return; }
     const before = box.value;               // what the box held when the line was sent
     const d = await act(line, fresh);
-    // saved: the box is emptied, unless something else was typed or tapped into it
-    // meanwhile (the next statement, while this one was checked): that stays
-    if (d && d.saved) { if (box.value === before) setBox(""); }
+    // what was typed or tapped into the box meanwhile (the next statement, while this one
+    // was checked) stays there, whatever the answer
+    const moved = box.value !== before;
+    // saved: the box is emptied
+    if (d && d.saved) { if (!moved) setBox(""); }
     // in the record already (another device logged it first): said, the box emptied
-    else if (d && d.stale && d.same_line) { if (box.value === before) setBox(""); }
+    else if (d && d.stale && d.same_line) { if (!moved) setBox(""); }
+    else if (d && d.kind === "refused" && moved) {
+      // not saved, and no longer in the box: kept below it, to be put back
+      keep(line, d.status);
+    }
     // a statement not saved stays in the box (a fix tapped: the fix, as the status says)
     else if (d && d.stale && box.value.trim() !== line.trim()) { setBox(line); }
+  }
+
+  // A statement refused after the box had moved on to the next one (typed while it was
+  // checked): its refusal would be lost under the next one's answer, and the statement
+  // with it. It is kept under the box, with its refusal, until put back or dropped.
+  function keep(line, why) {
+    if (!line.trim() || /^(undo|redo|delete|edit|force)\b/i.test(line.trim())) return;
+    const p = document.createElement("p");
+    p.setAttribute("role", "alert");
+    p.textContent = "Not saved: " + line + " (" + why + ")";
+    const back = button("Back in the box: " + line, () => {
+      item.remove();
+      setBox(line);
+      box.focus();
+    });
+    const drop = button("Drop it: " + line, () => item.remove());
+    const item = document.createElement("div");
+    item.className = "kept-item";
+    item.append(p, back, drop);
+    keptEl.append(item);
   }
 
   // The live part: first what needs no analysis (the lines, the turn: at once), then the
@@ -580,16 +639,20 @@
   // The box emptied (its ✕, a statement logged): a refusal's corrections and conflict go
   // (a "Use: ..." left there would log a statement given up), and its text is cut to the
   // status' two lines again, out of the way of the next statement's choices.
+  let refusedLine = null;     // the statement the corrections shown are for
   function dropRefusal() {
-    if (box.value.trim()) return;
+    if (refusedLine !== null && box.value.trim() === refusedLine.trim()) return;
+    if (!fixesEl.childElementCount && !staleEl.childElementCount) return;
     fixesEl.replaceChildren();
+    staleEl.replaceChildren();
     statusEl.classList.remove("refusal");
+    refusedLine = null;
   }
 
   function setBox(text) {
     const before = box.value;
     box.value = text;
-    if (text !== before) typedOn = version;
+    if (!before.trim() && text.trim()) typedOn = version;   // a statement begun
     dropRefusal();
     fitBox();
     box.scrollTop = box.scrollHeight;      // a long statement (a trick on one line): its end in sight
@@ -600,7 +663,30 @@
   // The box grows with its statement up to BOX_LINES lines (a line half scrolled out of a
   // two-line box hid a long ask of all's start), then scrolls.
   const BOX_LINES = 4;
+  // The placeholder (an example statement of the record's, web/app.py example) in the two
+  // lines an empty box shows: shorter forms of it where it would wrap onto more (a long
+  // Clue suggestion, long names, a narrow phone), the example alone, then words alone.
+  const placeholders = (() => {
+    const full = box.getAttribute("placeholder") || "";
+    const ex = full.replace(/^tap below, or type: /, "");
+    return [full, ex, "tap below, or type a statement"].filter((t, i, a) => t && a.indexOf(t) === i);
+  })();
+  function fitPlaceholder() {
+    if (box.value) return;
+    const st = getComputedStyle(box);
+    const line = parseFloat(st.lineHeight) || 1.25 * parseFloat(st.fontSize);
+    const room = 2 * line + parseFloat(st.paddingTop) + parseFloat(st.paddingBottom) + 1;
+    const height = box.style.height;
+    box.style.height = "0px";                       // scrollHeight: the text's own height
+    for (const t of placeholders) {
+      box.setAttribute("placeholder", t);
+      if (box.scrollHeight <= room) break;
+    }
+    box.style.height = height;
+  }
+
   function fitBox() {
+    fitPlaceholder();
     box.style.height = "";
     const st = getComputedStyle(box);
     const line = parseFloat(st.lineHeight) || 1.25 * parseFloat(st.fontSize);
@@ -621,9 +707,9 @@
 
   let typed = box.value;                    // the box before the last keystroke
   box.addEventListener("input", () => {
+    if (!typed.trim() && box.value.trim()) typedOn = version;   // a statement begun
     keepDraft(box.value, typed);
     typed = box.value;
-    typedOn = version;
     dropRefusal();
     fitBox();
     renderChoices();
@@ -1395,9 +1481,14 @@
       const parts = ans.split(/[\s,]+/).filter(Boolean);
       // Twenty-Two's showdown (TT-13): the cards the player named last may reveal
       // (web/twenty_two.py lead_data "showdown")
+      // after a player's name, that player's (none named in the line already); else a
+      // name comes next, and no card is offered
       const shows = E.game === "twenty-two" && verb === "showdown" && (E.leads || {}).showdown;
-      const named = parts.filter((w) => E.names.includes(w));
-      if (shows && named.length && shows[named[named.length - 1]]) cards = shows[named[named.length - 1]];
+      const last = parts.length ? parts[parts.length - 1] : null;
+      if (shows) {
+        cards = last !== null && E.names.includes(last) && shows[last]
+          ? shows[last].filter((c) => !parts.includes(c)) : [];
+      }
       // a claim names only the claimant's team (LIT-11); a shown line, anybody
       const team = verb === "claims" && E.asks && E.asks.team && E.asks.team[p.actor];
       if (hasNames) {
@@ -1408,7 +1499,7 @@
         const g = group("Answer");
         for (const w of others) g.append(button(w, () => put(compose(p, p.head, w)), ans === w));
       }
-      choiceList("Cards", cards, (w) => {
+      if (cards.length) choiceList("Cards", cards, (w) => {
         if (!hasNames) {
           const now = parts.includes(w) ? parts.filter((x) => x !== w) : parts.concat([w]);
           put(compose(p, p.head, now.join(" ")));
@@ -1510,6 +1601,33 @@
     }
   }
 
+  // A statement sent before a reload whose answer never came (the page reloaded while it
+  // was checked): in the record now (one of its last lines, the record moved on since it
+  // was sent), the draft it left in the box goes and the status says where it is; else it
+  // stays in the box, said not saved.
+  function sentBefore() {
+    let sent = null;
+    try { sent = JSON.parse(localStorage.getItem(sentKey) || "null"); } catch (e) { sent = null; }
+    markSent(null);
+    if (!sent || !sent.line) return;
+    const norm = (t) => t.replace(/#.*/, "").trim().replace(/\s+/g, " ").toLowerCase();
+    const lines = [...document.querySelectorAll("#live li[data-line] button.edit")].slice(0, 5);
+    const live = document.getElementById("live");
+    const now = live ? live.dataset.version : null;
+    const hit = now && now !== sent.version
+      ? lines.find((b) => norm(b.dataset.text || "") === norm(sent.line)) : null;
+    if (hit) {
+      if (norm(box.value) === norm(sent.line)) setBox("");
+      say("logged before the page was reloaded: line " + hit.dataset.line + ": " + sent.line);
+    } else if (/^(undo|redo|delete|edit|force)\b/i.test(sent.line.trim())) {
+      say("'" + sent.line + "' was sent before the page was reloaded: check the Lines for "
+        + "whether it was done");
+    } else {
+      say("not saved before the page was reloaded (no answer came): " + sent.line
+        + (norm(box.value) === norm(sent.line) ? "; it is in the box: log it" : ""));
+    }
+  }
+
   // ----- start ------------------------------------------------------------------------
   // The status the server wrote into the page is the last action's of any device, for a
   // page without this script (its forms reload the page); here each page says its own.
@@ -1525,6 +1643,7 @@
   } catch (e) { /* private mode */ }
   fitBox();
   bindLive();
+  sentBefore();
   poll();
   // the page's shell from a cache when the server cannot be reached (web/static/sw.js);
   // browsers allow a service worker only on a secure origin (https, or this machine)
