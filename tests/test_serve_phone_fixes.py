@@ -368,3 +368,23 @@ def test_a_correction_goes_when_another_statement_is_typed(browser, tmp_path):
         assert fix.count() == 1
         box.fill("Ben asks Dev 5S-8S: 0")
         assert fix.count() == 0
+
+
+def test_each_long_name_has_one_short_form(browser, tmp_path):
+    """Places of different widths cut one name differently (Bartholomeus as Bartholo.us,
+    Bartholo.s and Bartho.s in one key): one form a name now, the shortest any place needs."""
+    path = tmp_path / "lit.txt"
+    path.write_text("game: literature\nplayers: Bartholomew Bartholomeus Christabella Dev "
+                    "Maximiliano Fay\nme: Dev\n", encoding="utf-8")
+    with served(browser, path, {"width": 320, "height": 740}) as (page, entry, box):
+        key = page.locator("#live .name-key")
+        key.wait_for()
+        pairs = [p.split(" = ") for p in key.inner_text().removeprefix(
+            "Names shortened: ").split("; ")]
+        names = [name for _, name in pairs]
+        assert len(names) == len(set(names)), pairs
+        assert "Bartholomeus" in names and "Bartholomew" in names
+        # every shortened place of a name shows its one form
+        for short, name in pairs:
+            cells = page.locator("#live table").get_by_text(short, exact=True)
+            assert cells.count() >= 1, short
