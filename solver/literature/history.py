@@ -15,6 +15,10 @@ constraints at its time, guarded by its line's literal (for minimal conflicts an
 * whose turn it is, where the record leaves it open (``turn: P``, the next actor, LIT-14);
 * ``holds``, ``has N cards`` (LIT-13(b)), claims and their shown holders (O5).
 
+A line out of force (a trial of a conflict's or an explanation's shrink) adds none of its
+constraints; one with an unseen part is then either as stated or not there at all
+(:meth:`_Build.dropped`), so a conflict is minimal by deletion.
+
 Certainties are complete: a (card, player) pair is possible exactly when CP-SAT finds a
 whole rule-following history consistent with the record that ends with the card there.
 Probabilities are labelled estimates (see docs/literature.md).
@@ -457,12 +461,18 @@ class _Build:
                     if not any(_is(v, 1) for v in row.values()) else None
             self.pos[k] = row
 
-    def choose(self, n, line, name):
-        """``n`` choice literals, at most one true, exactly one when the line holds."""
+    def choose(self, n, line, name, when=None):
+        """``n`` choice literals, at most one true, exactly one when the line holds; with
+        ``when`` (a literal, ``line`` None: :meth:`dropped`), exactly one when it holds and
+        none when it does not."""
         vs = [self.var(name) for _ in range(n)]
         if vs:
             self.m.Add(sum(vs) <= 1)
-        self.cons(vs, 1, 1, line)
+        if when is None:
+            self.cons(vs, 1, 1, line)
+        else:
+            self.cons(vs, 1, 1, None, (when,))
+            self.cons(vs, 0, 0, None, (when.Not(),))
         return vs
 
     def surrender(self, z):
@@ -475,11 +485,11 @@ class _Build:
         self.m.Add(sv + z <= 1)
         return sv, nsv
 
-    def need_turn(self, actor, line, ev_line=None):
+    def need_turn(self, actor, line, ev_line=None, also=()):
         """The actor is on turn, where the record leaves the turn open."""
         log = self.play.turn_log.get(ev_line or line)
         if log is not None and not log[0]:
-            self.cons([self.turn[actor]], 1, 1, line)
+            self.cons([self.turn[actor]], 1, 1, line, also)
 
     def asker_rules(self, a, card, line, also=()):
         """LIT-6(c) and (d) for asking ``card`` now (d dropped under V12)."""
@@ -535,6 +545,9 @@ class _Build:
             elif isinstance(ev, HandCount):
                 self.count_at[line] = (ev.player, ev.count, self.count(ev.player))
                 self.cons(self.count(ev.player), ev.count, ev.count, line)
+            elif isinstance(ev, (UnheardCard, UnheardAnswer, UnseenAsk)) and \
+                    (self.enforce or self.only is not None and line not in self.only):
+                self.dropped(ev, line)
             elif isinstance(ev, UnheardCard):
                 self.unheard_card(ev, line)
             elif isinstance(ev, UnheardAnswer):
@@ -599,79 +612,132 @@ class _Build:
             for p, n in holders.items():
                 self.cons(self.at(self.copies(c), p), n, n, fline)
 
-    def unheard_card(self, ev: UnheardCard, line):
+    def unheard_card(self, ev: UnheardCard, line, when=None):
+        """``Ben asks Cleo ?: yes`` (some card moved from Cleo to Ben) or ``: no``.  With
+        ``when`` (a literal): only where it holds, else nothing moves (:meth:`dropped`)."""
         a, b = ev.asker, ev.target
-        self.need_turn(a, line)
-        self.cons(self.count(b), 1, 10 ** 6, line)
+        g, ln = ((), line) if when is None else ((when,), None)
+        self.need_turn(a, ln, ev_line=line, also=g)
+        self.cons(self.count(b), 1, 10 ** 6, ln, g)
         if ev.answer == "yes":
             cand = [k for k in self.t.keys if self.live(k) and self.could(k, b)]
-            ys = self.choose(len(cand), line, "u")
-            self.choices[line] = ("key", dict(zip(cand, ys)))
+            ys = self.choose(len(cand), ln, "u", when)
+            if when is None:
+                self.choices[line] = ("key", dict(zip(cand, ys)))
             for k, y in zip(cand, ys):
-                self.cons([self.pos[k][b]], 1, 1, line, (y,))
-                self.asker_rules(a, self.t.key_card[k], line, (y,))
+                self.cons([self.pos[k][b]], 1, 1, ln, (y,) + g)
+                self.asker_rules(a, self.t.key_card[k], ln, (y,) + g)
             old = dict(self.pos)
             self.move(dict(zip(cand, ys)), a)
-            self.moved_counts(old, {b: ys}, a, line)
+            self.moved_counts(old, {b: ys}, a, ln)
             return
         names = self.names()
-        ws = self.choose(len(names), line, "w")
-        self.choices[line] = ("name", dict(zip(names, ws)))
+        ws = self.choose(len(names), ln, "w", when)
+        if when is None:
+            self.choices[line] = ("name", dict(zip(names, ws)))
         for c, w in zip(names, ws):
-            self.asker_rules(a, c, line, (w,))
-            self.cons(self.at(self.copies(c), b), 0, 0, line, (w,))
+            self.asker_rules(a, c, ln, (w,) + g)
+            self.cons(self.at(self.copies(c), b), 0, 0, ln, (w,) + g)
 
-    def unheard_answer(self, ev: UnheardAnswer, line):
+    def unheard_answer(self, ev: UnheardAnswer, line, when=None):
+        """``Ben asks Cleo 5H: ?``: either answer (under V11 a surrender too).  With ``when``
+        (a literal): only where it holds, else nothing moves (:meth:`dropped`)."""
         a, b, c = ev.asker, ev.target, ev.card
         ck = self.copies(c)
-        self.need_turn(a, line)
-        self.cons(self.count(b), 1, 10 ** 6, line)
+        g, ln = ((), line) if when is None else ((when,), None)
+        self.need_turn(a, ln, ev_line=line, also=g)
+        self.cons(self.count(b), 1, 10 ** 6, ln, g)
         z = self.var("z")
         sv, nsv = self.surrender(z)
-        self.asker_rules(a, c, line, (nsv,))
-        self.choices[line] = ("answer", z, sv)
+        if when is not None:        # nothing moves where the question did not happen
+            self.m.AddImplication(z, when)
+            if not _is(sv, 0):
+                self.m.AddImplication(sv, when)
+        self.asker_rules(a, c, ln, (nsv,) + g)
+        if when is None:
+            self.choices[line] = ("answer", z, sv)
         cand = [k for k in ck if self.live(k) and self.could(k, b)]
         ys = [self.var("y") for _ in cand]
         self.m.Add(sum(ys) == z) if ys else self.m.Add(z == 0)
         for k, y in zip(cand, ys):
-            self.cons([self.pos[k][b]], 1, 1, line, (y,))
-        self.cons(self.at(ck, b), 0, 0, line, (z.Not(), nsv))
+            self.cons([self.pos[k][b]], 1, 1, ln, (y,) + g)
+        self.cons(self.at(ck, b), 0, 0, ln, (z.Not(), nsv) + g)
         old = dict(self.pos)
         self.move(dict(zip(cand, ys)), a)
-        self.moved_counts(old, {b: ys}, a, line)
+        self.moved_counts(old, {b: ys}, a, ln)
         if not _is(sv, 0):            # V11: a held c and gave it to b
             own = [k for k in ck if self.live(k) and not _is(old[k][a], 0)]
             y2 = [self.var("s") for _ in own]
             self.m.Add(sum(y2) == sv) if y2 else self.m.Add(sv == 0)
             for k, y in zip(own, y2):
-                self.cons([old[k][a]], 1, 1, line, (y,))
+                self.cons([old[k][a]], 1, 1, ln, (y,) + g)
             old2 = dict(self.pos)
             self.move(dict(zip(own, y2)), b)
-            self.moved_counts(old2, {a: y2}, b, line)
+            self.moved_counts(old2, {a: y2}, b, ln)
         self.turn = {p: 0 for p in self.t.players}
         self.turn[a] = z
         nz = self.var("nz")
         self.m.Add(nz + z == 1)
         self.turn[b] = nz
 
-    def unseen_ask(self, ev: UnseenAsk, line):
+    def dropped(self, ev, line):
+        """A statement with an unseen part, where it is not in force (:attr:`only`, a trial
+        of :meth:`HistoryModel._core`): either it holds as stated or the line is not there
+        at all (no card moves, the turn stays where it was).  Every history of the whole
+        record is one of these, so lines that no history satisfies this way conflict
+        however the others are; and dropping a line leaves its deletion from the record
+        among the histories allowed.  (Its move with its constraints dropped -- a card to
+        the asker from anywhere, even from the recorder's own hand -- let lines that
+        conflict without it look consistent, and kept it in their conflict.)
+
+        With :attr:`enforce` (a literal for every line) it is in force exactly when its
+        literal holds, and dropped when it does not."""
+        self.used.add(line)
+        h = self.var("h")           # the question happened, as stated
+        before = dict(self.turn)
+        if isinstance(ev, UnheardCard):
+            self.unheard_card(ev, line, h)
+        elif isinstance(ev, UnheardAnswer):
+            self.unheard_answer(ev, line, h)
+        else:
+            self.unseen_ask(ev, line, h)
+        self.turn = {p: self._either(h, self.turn[p], before[p]) for p in self.t.players}
+        L = self.lit(line)
+        if L is not None:
+            self.m.AddImplication(L, h)
+
+    def _either(self, h, x, y):
+        """A term equal to ``x`` when the literal ``h`` holds, else to ``y``."""
+        if x is y or _const(x) and _const(y) and x == y:
+            return x
+        v = self.var("e")
+        self.m.Add(v == x).OnlyEnforceIf(h)
+        self.m.Add(v == y).OnlyEnforceIf(h.Not())
+        return v
+
+    def unseen_ask(self, ev: UnseenAsk, line, when=None):
+        """``Ben: ?``: one legal question by Ben to some opponent, for some card, with either
+        answer.  With ``when`` (a literal): only where it holds, else nothing moves and
+        nobody is on turn after it (:meth:`dropped` puts the turn back)."""
         t, m = self.t, self.m
         a = ev.player
-        self.need_turn(a, line)
+        g, ln = ((), line) if when is None else ((when,), None)
+        self.need_turn(a, ln, ev_line=line, also=g)
         opps = [q for q in t.players if t.opponents(a, q)]
-        ts = self.choose(len(opps), line, "t")
+        ts = self.choose(len(opps), ln, "t", when)
         for q, tq in zip(opps, ts):
-            self.cons(self.count(q), 1, 10 ** 6, line, (tq,))
+            self.cons(self.count(q), 1, 10 ** 6, ln, (tq,) + g)
         names = self.names()
-        ws = self.choose(len(names), line, "w")
+        ws = self.choose(len(names), ln, "w", when)
         w_of = dict(zip(names, ws))
         z = self.var("z")
         nz = self.var("nz")
         m.Add(nz + z == 1)
         sv, nsv = self.surrender(z)
         for c, w in w_of.items():
-            self.asker_rules(a, c, line, (w, nsv))
-        self.choices[line] = ("unseen", dict(zip(opps, ts)), w_of, z, sv)
+            self.asker_rules(a, c, ln, (w, nsv) + g)
+        if when is None:
+            self.choices[line] = ("unseen", dict(zip(opps, ts)), w_of, z, sv)
         ys: dict = {}
         for q, tq in zip(opps, ts):
             for k in t.keys:
@@ -681,9 +747,9 @@ class _Build:
                 ys[k, q] = y
                 m.AddImplication(y, tq)
                 m.AddImplication(y, w_of[t.key_card[k]])
-                self.cons([self.pos[k][q]], 1, 1, line, (y,))
+                self.cons([self.pos[k][q]], 1, 1, ln, (y,) + g)
             for c, w in w_of.items():
-                self.cons(self.at(self.copies(c), q), 0, 0, line, (nz, nsv, tq, w))
+                self.cons(self.at(self.copies(c), q), 0, 0, ln, (nz, nsv, tq, w) + g)
         m.Add(sum(ys.values()) == z) if ys else m.Add(z == 0)
         moved = {}
         for k in t.keys:
@@ -699,7 +765,7 @@ class _Build:
         old = dict(self.pos)
         self.move(moved, a)
         self.moved_counts(old, {q: [y for (_, qq), y in ys.items() if qq == q] for q in opps},
-                          a, line)
+                          a, ln)
         if not _is(sv, 0):            # V11: a surrendered a card of theirs to q
             own = [k for k in t.keys if self.live(k) and not _is(old[k][a], 0)
                    and t.key_card[k] in w_of]
@@ -709,14 +775,14 @@ class _Build:
                 for k, y in y2.items():
                     m.AddImplication(y, tq)
                     m.AddImplication(y, w_of[t.key_card[k]])
-                    self.cons([old[k][a]], 1, 1, line, (y,))
+                    self.cons([old[k][a]], 1, 1, ln, (y,) + g)
                 y2s.append((q, y2))
             allv = [y for _, y2 in y2s for y in y2.values()]
             m.Add(sum(allv) == sv) if allv else m.Add(sv == 0)
             for q, y2 in y2s:
                 old2 = dict(self.pos)
                 self.move(y2, q)
-                self.moved_counts(old2, {a: list(y2.values())}, q, line)
+                self.moved_counts(old2, {a: list(y2.values())}, q, ln)
         self.turn = {p: 0 for p in t.players}
         self.turn[a] = z
         for q, tq in zip(opps, ts):
@@ -807,6 +873,65 @@ class _Copy:
     var = _Build.var
     lit = _Build.lit
     cons = _Build.cons
+
+
+class _Trials:
+    """The trials of :meth:`HistoryModel._core`: which sets of lines some history satisfies.
+
+    One model of the record with a literal for each line (:meth:`HistoryModel.build` with
+    ``enforce``: a line whose literal is off is dropped, as :meth:`_Build.dropped` says);
+    each trial is a copy with every literal fixed, on for the lines in force.  A history
+    found is kept with every line it satisfies (its literals set free with all else fixed
+    at the history: one search, which the presolve settles), so that a later trial of
+    some of those lines needs no search."""
+
+    def __init__(self, hm: "HistoryModel", extra=None):
+        self.hm = hm
+        b, _ = hm.build(True, extra)
+        self.m = b.m
+        #: line -> its literal (a line without one constrains nothing)
+        self.lits: dict[int, IntVar] = dict(b.lits)
+        self._index = {v.Index() for v in self.lits.values()}
+        #: the lines each history found satisfies
+        self.found: list[set[int]] = []
+
+    def _solve(self, m):
+        solver = self.hm._solver(30.0)
+        st = solver.Solve(m)
+        if st == cp_model.UNKNOWN:
+            raise BudgetError("CP-SAT could not decide in time")
+        return solver, st in (cp_model.OPTIMAL, cp_model.FEASIBLE)
+
+    def satisfied(self, lines: set[int]) -> set[int] | None:
+        """Every line that a history satisfying ``lines`` satisfies (``lines`` and more);
+        ``None`` when no history satisfies them."""
+        lines = set(lines)
+        for got in self.found:
+            if lines <= got:
+                return got
+        m = self.m.clone()
+        for line, v in self.lits.items():
+            m.Add(m.get_bool_var_from_proto_index(v.Index()) == int(line in lines))
+        solver, ok = self._solve(m)
+        if not ok:
+            return None
+        # the lines that history satisfies: every literal free, everything else fixed
+        values = list(solver.response_proto.solution)
+        m = self.m.clone()
+        rest = [i for i in range(len(values)) if i not in self._index]
+        hint = m.Proto().solution_hint
+        hint.vars.extend(rest)
+        hint.values.extend(values[i] for i in rest)
+        free = {line: m.get_bool_var_from_proto_index(v.Index())
+                for line, v in self.lits.items()}
+        m.Maximize(sum(free.values()))
+        solver = self.hm._solver(30.0)
+        solver.parameters.fix_variables_to_their_hinted_value = True
+        got = set(lines)
+        if solver.Solve(m) in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            got |= {line for line, v in free.items() if solver.Value(v)}
+        self.found.append(got)
+        return got
 
 
 @functools.cache
@@ -1428,36 +1553,39 @@ class HistoryModel:
         return out
 
     # ----- explanations ------------------------------------------------------------------------
-    def _feasible(self, only, extra=None) -> bool:
-        b, _ = self.build(False, extra, set(only))
-        st = self._solver(30.0).Solve(b.m)
-        if st == cp_model.UNKNOWN:
-            raise BudgetError("CP-SAT could not decide in time")
-        return st in (cp_model.OPTIMAL, cp_model.FEASIBLE)
-
     def _core(self, extra=None) -> list[int] | None:
         """A minimal set of lines that (with the rules and ``extra``) no history satisfies;
-        ``None`` when the whole record is consistent.  Deletion in shrinking chunks; each
-        trial is a fresh model with only those lines (presolve proves most at once)."""
-        b, _ = self.build(False, extra)
-        core = sorted(b.used)
-        if self._feasible(core, extra):
+        ``None`` when the whole record is consistent.  Minimal: with any one of its lines
+        dropped (:meth:`_Build.dropped`), some history satisfies the others.
+
+        The trials are copies of one model with a literal for each line, the lines in
+        force fixed on and the others off (:class:`_Trials`; the presolve removes what is
+        off and proves most trials at once).  Deletion in chunks, from the last line back:
+        a chunk whose lines the others do not need goes, and the next chunk is twice as
+        long; where they do, the history found says which lines of the chunk it breaks --
+        a single one is needed (kept for good), several halve the chunk."""
+        trials = _Trials(self, extra)
+        keep = set(trials.lits)
+        if trials.satisfied(keep) is not None:
             return None
-        n = 2
-        while len(core) >= 2:
-            size = -(-len(core) // n)
-            for i in range(0, len(core), size):
-                trial = core[:i] + core[i + size:]
-                if not self._feasible(trial, extra):
-                    core, n = trial, max(n - 1, 2)
-                    break
-            else:
-                if n >= len(core):
-                    break
-                n = min(len(core), 2 * n)
-        if len(core) == 1 and not self._feasible([], extra):
-            core = []
-        return core
+        todo = sorted(keep, reverse=True)
+        size = 1
+        while todo:
+            chunk = set(todo[:size])
+            got = trials.satisfied(keep - chunk)
+            if got is None:                 # the chunk is not needed
+                keep -= chunk
+                todo = todo[size:]
+                size *= 2
+                continue
+            broken = keep - got             # lines of the chunk the history breaks
+            if len(broken) == 1:            # needed: without it, that history
+                todo.remove(broken.pop())
+            elif size > 1:
+                size //= 2
+            else:                           # pragma: no cover - none broken: ``keep``
+                todo = todo[1:]             # would have a history
+        return sorted(keep)
 
     def conflict(self) -> list[int] | None:
         return self._core()
