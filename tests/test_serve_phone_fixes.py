@@ -8,6 +8,8 @@ could put focus under the fixed Entry panel; a refused Delete did not say it was
 leaving a what if left its status."""
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 import pytest
 
 from tests.serve_harness import ROOT, Server
@@ -41,6 +43,27 @@ def browser():
 
     with chromium() as b:
         yield b
+
+
+@contextmanager
+def two_phones(browser, path):
+    """``path`` served, and two phones' pages of it (Clue's empty record: two players at one
+    table logging the same questions)."""
+    path.write_text("game: clue\nplayers: Ana Ben Cleo Dev\nme: Ana\n", encoding="utf-8")
+    with Server(path) as server:
+        phones = [browser.new_context(viewport=PHONE, has_touch=True) for _ in range(2)]
+        try:
+            pages = []
+            for c in phones:
+                pg = c.new_page()
+                pg.set_default_timeout(120_000)
+                pg.goto(server.url)
+                pg.wait_for_function(IDLE, polling="raf")
+                pages.append(pg)
+            yield pages
+        finally:
+            for c in phones:
+                c.close()
 
 
 def statements(path) -> list[str]:
@@ -83,34 +106,21 @@ def test_the_same_statement_from_two_phones_is_logged_once_and_said(browser, tmp
     the second Log is refused as stale and says the record has it (the line), its box
     emptied; "Log it again" logs it a second time, for a statement that was said twice."""
     path = tmp_path / "c.txt"
-    path.write_text("game: clue\nplayers: Ana Ben Cleo Dev\nme: Ana\n", encoding="utf-8")
     line = "Ben suggests Plum Pipe Lounge: Cleo shows"
-    with Server(path) as server:
-        phones = [browser.new_context(viewport=PHONE, has_touch=True) for _ in range(2)]
-        try:
-            pages = []
-            for c in phones:
-                pg = c.new_page()
-                pg.set_default_timeout(120_000)
-                pg.goto(server.url)
-                pg.wait_for_function(IDLE, polling="raf")
-                pg.get_by_role("textbox", name="Statement").fill(line)
-                pages.append(pg)
-            assert log(pages[0]).startswith("logged line 4")
-            pages[1].get_by_role("button", name="Log", exact=True).click()
-            alert = pages[1].get_by_role("alert").filter(has_text="same statement")
-            alert.wait_for()
-            assert "another device logged this same statement first (line 4)" in \
-                alert.inner_text()
-            assert pages[1].get_by_role("textbox", name="Statement").input_value() == ""
-            assert path.read_text(encoding="utf-8").count(line) == 1
-            pages[1].get_by_role("button", name=f"Log it again: {line}").click()
-            pages[1].wait_for_function(
-                "() => document.getElementById('status').textContent.startsWith('logged')")
-            assert path.read_text(encoding="utf-8").count(line) == 2
-        finally:
-            for c in phones:
-                c.close()
+    with two_phones(browser, path) as pages:
+        for pg in pages:
+            pg.get_by_role("textbox", name="Statement").fill(line)
+        assert log(pages[0]).startswith("logged line 4")
+        pages[1].get_by_role("button", name="Log", exact=True).click()
+        alert = pages[1].get_by_role("alert").filter(has_text="same statement")
+        alert.wait_for()
+        assert "another device logged this same statement first (line 4)" in alert.inner_text()
+        assert pages[1].get_by_role("textbox", name="Statement").input_value() == ""
+        assert path.read_text(encoding="utf-8").count(line) == 1
+        pages[1].get_by_role("button", name=f"Log it again: {line}").click()
+        pages[1].wait_for_function(
+            "() => document.getElementById('status').textContent.startsWith('logged')")
+        assert path.read_text(encoding="utf-8").count(line) == 2
 
 
 def test_a_second_undo_within_a_double_tap_is_said(browser, tmp_path):
@@ -326,36 +336,23 @@ def test_the_same_statement_begun_before_another_phone_logged_it(browser, tmp_pa
     after its page had shown the new line: the check compares the version the statement
     was begun on (it took the last keystroke's, and logged it twice)."""
     path = tmp_path / "c.txt"
-    path.write_text("game: clue\nplayers: Ana Ben Cleo Dev\nme: Ana\n", encoding="utf-8")
     line = "Ana suggests Green Knife Lounge: Ben shows"
-    with Server(path) as server:
-        phones = [browser.new_context(viewport=PHONE, has_touch=True) for _ in range(2)]
-        try:
-            pages = []
-            for c in phones:
-                pg = c.new_page()
-                pg.set_default_timeout(120_000)
-                pg.goto(server.url)
-                pg.wait_for_function(IDLE, polling="raf")
-                pages.append(pg)
-            second = pages[1].get_by_role("textbox", name="Statement")
-            second.press_sequentially("Ana suggests Green")
-            pages[0].get_by_role("textbox", name="Statement").fill(line)
-            assert log(pages[0]).startswith("logged line 4")
-            pages[1].wait_for_function(
-                "() => [...document.querySelectorAll('#live li[data-line]')].length === 1")
-            second.press_sequentially(" Knife Lounge: Ben shows")
-            pages[1].get_by_role("button", name="Log", exact=True).click()
-            alert = pages[1].get_by_role("alert").filter(has_text="same statement")
-            alert.wait_for()
-            assert path.read_text(encoding="utf-8").count(line) == 1
-            # the alert and its button go once the box is cleared
-            second.fill("Ben suggests Plum Pipe Study")
-            pages[1].get_by_role("button", name="Clear the statement").click()
-            assert pages[1].get_by_role("button", name=f"Log it again: {line}").count() == 0
-        finally:
-            for c in phones:
-                c.close()
+    with two_phones(browser, path) as pages:
+        second = pages[1].get_by_role("textbox", name="Statement")
+        second.press_sequentially("Ana suggests Green")
+        pages[0].get_by_role("textbox", name="Statement").fill(line)
+        assert log(pages[0]).startswith("logged line 4")
+        pages[1].wait_for_function(
+            "() => [...document.querySelectorAll('#live li[data-line]')].length === 1")
+        second.press_sequentially(" Knife Lounge: Ben shows")
+        pages[1].get_by_role("button", name="Log", exact=True).click()
+        alert = pages[1].get_by_role("alert").filter(has_text="same statement")
+        alert.wait_for()
+        assert path.read_text(encoding="utf-8").count(line) == 1
+        # the alert and its button go once the box is cleared
+        second.fill("Ben suggests Plum Pipe Study")
+        pages[1].get_by_role("button", name="Clear the statement").click()
+        assert pages[1].get_by_role("button", name=f"Log it again: {line}").count() == 0
 
 
 def test_a_correction_goes_when_another_statement_is_typed(browser, tmp_path):
