@@ -380,3 +380,34 @@ def test_each_long_name_has_one_short_form(browser, tmp_path):
         for short, name in pairs:
             cells = page.locator("#live table").get_by_text(short, exact=True)
             assert cells.count() >= 1, short
+
+
+def test_taps_offer_the_turn_after_a_statement_still_being_checked(browser, tmp_path):
+    """While a statement is checked (a big record's check takes seconds), an empty box's
+    taps name the player on turn after it, not before it: the next statement is begun
+    meanwhile. A statement refused gives the turn back."""
+    path = tmp_path / "game.txt"
+    path.write_text(MH, encoding="utf-8")
+    actor = "() => (document.querySelector('#choices .actor') || {}).textContent || ''"
+    with served(browser, path, PHONE) as (page, entry, box):
+        assert page.evaluate(actor) == "Ana (on turn)"
+        page.evaluate(HOLD)
+        page.evaluate("() => { window.__hold = 2500; }")
+        box.fill("Ana asks Ben 4H-7H: 4H 7H")
+        page.get_by_role("button", name="Log", exact=True).click()
+        page.get_by_role("button", name="Clear the statement").click()
+        page.wait_for_function(f"() => ({actor})() === 'Ben (on turn)'", timeout=2000)
+        assert "logged" not in page.locator("#status").text_content()   # still on its way
+        page.wait_for_function(
+            "() => document.getElementById('status').textContent.startsWith('logged line 6')")
+        page.wait_for_function(IDLE, polling="raf")
+        assert page.evaluate(actor) == "Ben (on turn)"
+        # refused (a player asks himself, MH-10): still Ben's turn, once answered
+        page.evaluate("() => { window.__hold = 2500; }")
+        box.fill("Ben asks Ben 2S-6S: none")
+        page.get_by_role("button", name="Log", exact=True).click()
+        page.wait_for_function("() => document.getElementById('status').classList"
+                               ".contains('refusal')")
+        page.get_by_role("button", name="Clear the statement").click()
+        assert page.evaluate(actor) == "Ben (on turn)"
+        assert statements(path)[-1] == "Ana asks Ben 4H-7H: 4H 7H"

@@ -16,9 +16,10 @@ Routes (all GETs read, only ``POST /do`` changes the record):
   established so far (a slow analysis's certainties, before its probabilities);
 * ``GET /hint``: ``{"version": ..., "hint": ...}``, the advisor's one line on the view's turn
   (from a process of its own, stopped when the record moves on);
-* ``GET /leads?after=S``: ``{"leads": ..., "version": ...}``, what the tap entry offers
-  after ``S``, the first part of a statement being built (:func:`web.live.lead_data_after`:
-  the game's ``lead_data`` on the record with ``S`` added, nothing saved);
+* ``GET /leads?after=S``: ``{"leads": ..., "turn": ..., "may_act": ..., "version": ...}``,
+  what the tap entry offers after ``S`` (:func:`web.live.entry_after`: the game's
+  ``lead_data`` and who is on turn on the record with ``S`` added, nothing saved): ``S`` is
+  the first part of a statement being built, or statements sent and still being checked;
 * ``GET /advice``: the advisor's ranking and the exposure (on demand: they cost an analysis);
 * ``POST /do``: one line for :meth:`Session.handle` (a statement, ``undo``, ``redo``,
   ``edit N ...``, ``delete N``, ``why CARD``, ``whatif ...``), as JSON
@@ -613,8 +614,8 @@ def create_app(path: str, view: Any = Session._ME, *, token: str, token_required
 
     async def leads(request: Request) -> Response:
         # what the tap entry offers after the first part of a statement being built
-        # (web.live.lead_data_after), on the record as it is now
-        from web.live import lead_data_after
+        # (web.live.entry_after), on the record as it is now
+        from web.live import entry_after
 
         engine = await run_in_threadpool(current)
         if engine is None:
@@ -622,13 +623,13 @@ def create_app(path: str, view: Any = Session._ME, *, token: str, token_required
         snap = await run_in_threadpool(engine.snapshot)
         after = request.query_params.get("after", "")[:MAX_BODY]
         if isinstance(snap, str) or not after.strip():
-            return JSONResponse({"leads": {}})
+            return JSONResponse({"leads": {}, "turn": None, "may_act": []})
         def compute() -> dict:
             with within(engine.timeout):    # the program's budget (its end: nothing more)
-                return lead_data_after(snap, after)
+                return entry_after(snap, after)
 
         got = await run_in_threadpool(compute)
-        return JSONResponse({"leads": got, "version": text_version(snap.text)})
+        return JSONResponse({**got, "version": text_version(snap.text)})
 
     async def hint(request: Request) -> Response:
         engine = await run_in_threadpool(current)

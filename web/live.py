@@ -231,20 +231,22 @@ def lead_data(record) -> dict[str, Any]:
     return by_game(record, "lead_data", {})
 
 
-def lead_data_after(session, statement: str) -> dict[str, Any]:
-    """:func:`lead_data` of the session's record with ``statement`` added (nothing saved):
-    what the tap entry offers next inside a statement being built, from the game's state
-    after its first part (the plays of a trick on one line, ``Ana leads 7H; Ben 9C``: who
-    plays next and the cards the rules allow).  Empty where the record with it does not
-    parse or replay: the taps then offer nothing more, and ``log`` says why."""
+def entry_after(session, statement: str) -> dict[str, Any]:
+    """What the tap entry needs after ``statement`` is added to the session's record
+    (nothing saved): ``leads`` (:func:`lead_data`), ``turn`` and ``may_act``
+    (:func:`current_player`).  The page asks for it while a statement it sent is still
+    being checked, so that its taps offer the player on turn after that statement, not
+    before it.  ``statement`` may be several lines (statements queued one after another).
+    Empty leads and no turn where the record with it does not parse or replay."""
     from solver.records import parse_record
     from solver.session import appended
 
     try:
         rec = parse_record(appended(session.text, statement), session.record.path)
     except SleuthError:
-        return {}
-    return lead_data(rec)
+        return {"leads": {}, "turn": None, "may_act": []}
+    turn, may = current_player(rec)
+    return {"leads": lead_data(rec), "turn": turn, "may_act": list(may)}
 
 
 def worded(game, follows) -> list[str]:

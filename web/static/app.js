@@ -266,6 +266,10 @@
   // that one saved (sent at once it would be refused as stale); the same change again
   // while it is on its way (Log tapped twice) is that change, not another.
   const READING = ["why", "whatif", "sheet", "suggest", "help"];
+  const NOT_STATEMENTS = ["undo", "redo", "edit", "delete"];   // changes that log no statement
+  const onItsWay = [];        // statements sent and not answered yet, in order
+  let lastAfter = null;       // the taps' state after them, when last asked (tapState)
+  let bridge = null;          // ... kept from the last one saved until the page reloads
   let changing = false;
   let queue = Promise.resolve();
 
@@ -315,8 +319,22 @@
       return null;
     }
     lastChange = { line: line, at: now };
+    // a statement on its way: the taps offer what follows it (afterData) until it is answered
+    const statement = !NOT_STATEMENTS.includes(line.trim().split(/\s+/)[0].toLowerCase());
+    if (statement) { onItsWay.push(line.trim()); renderChoices(); }
     const sent = queue.then(() => send(line, true, fresh));
     queue = sent.catch(() => null);
+    if (statement) {
+      const done = (d) => {
+        const i = onItsWay.indexOf(line.trim());
+        if (i >= 0) onItsWay.splice(i, 1);
+        // saved, the last on its way: what followed it stays until the page has the
+        // record with it (loadLive), so the old turn does not come back meanwhile
+        bridge = !onItsWay.length && d && d.saved ? lastAfter : null;
+        renderChoices();
+      };
+      sent.then(done, () => done(null));
+    }
     return sent;
   }
 
@@ -582,6 +600,7 @@
     live.setAttribute("aria-busy", busy > 0 ? "true" : "false");
     const data = live.querySelector("script.entry-data");
     E = data ? JSON.parse(data.textContent) : null;
+    bridge = null;              // the page's own state again
     fitCells();
     for (const b of live.querySelectorAll("button.edit")) {
       b.addEventListener("click", () => {
@@ -1001,11 +1020,12 @@
   let pickActor = false;
 
   function firstChoices() {
-    const implied = E.turn;
+    const N = tapState();
+    const implied = N.turn;
     if (E.game === "twenty-two" && !pickActor) trickChoices(null);   // the next play's cards first
     // the player on turn's choices first (the most common entry), and whom a player who
     // may take an extra turn now (MH-12) asks, one tap for both; then another actor
-    const extras = (E.may_act || []).filter((n) => n !== implied);
+    const extras = N.may_act.filter((n) => n !== implied);
     if (implied && !pickActor) verbChoices(null, implied, extras);
     if (pickActor || !implied) {
       const who = group("Who acts");
@@ -1038,7 +1058,7 @@
   // choices drawn).
   function leadChoices(p) {
     const k = (p.verb || "").toLowerCase();
-    const L = E.leads || {};
+    const L = tapState().leads;
     const upto = (n) => Array.from({ length: n }, (_, i) => String(i + 1));
     const ans = p.answer === null ? null : p.answer.trim();
     const numbers = (title, ns, make, on) => {
@@ -1128,7 +1148,7 @@
   // too (group "Ben plays"): a tap there adds "; Ben 9C". A statement of another player,
   // or with cards beyond the taps, is left as typed. True where drawn.
   function trickChoices(p) {
-    const first = (E.leads || {}).next;
+    const first = tapState().leads.next;
     if (!first || (p && p.actor !== first.player)) return false;
     const segs = p ? p.body.split(";").map((x) => x.trim().split(/\s+/).filter(Boolean).map(canon)) : [[]];
     const plays = segs.map((w, i) => (i === 0 ? w.slice(2) : w.slice(1)));
@@ -1186,22 +1206,41 @@
     }, offer.length > 10 ? "cards" : "hand", chosen);  // a few: wrapped, not a row a suit
   }
 
-  // What the tap entry offers after "line" (GET /leads, web.live.lead_data_after), kept
-  // per version; null while asked (the choices are drawn again with the answer).
+  // What the tap entry offers after "line" (GET /leads, web.live.entry_after: its leads,
+  // who is on turn and who else may act), after the statements still on their way too,
+  // kept per version; null while asked (the choices are drawn again with the answer).
   const leadsCache = new Map();
-  function leadsAfter(line) {
-    const key = version + "\n" + line;
+  function afterData(line) {
+    const after = onItsWay.concat(line ? [line] : []).join("\n");
+    const key = version + "\n" + after;
     if (leadsCache.has(key)) return leadsCache.get(key);
     if (leadsCache.size > 32) leadsCache.clear();
     leadsCache.set(key, null);
-    get("/leads?after=" + encodeURIComponent(line))
+    get("/leads?after=" + encodeURIComponent(after))
       .then((r) => (r.ok ? r.json() : null))
       .then((d) => {
-        leadsCache.set(key, d && d.version === version ? d.leads : {});
+        leadsCache.set(key, d && d.version === version ? d : { leads: {}, turn: null, may_act: [] });
         renderChoices();
       })
       .catch(() => { leadsCache.delete(key); });       // no answer: asked again next time
     return null;
+  }
+  function leadsAfter(line) {
+    const d = afterData(line);
+    return d && d.leads;
+  }
+
+  // The tap entry's turn, extra turns and leads now: the page's (E) with no statement on
+  // its way, else those after the statements on their way (null while asked: the choices
+  // then name nobody on turn, and are drawn again with the answer).
+  function tapState() {
+    if (!onItsWay.length) {
+      return bridge || { turn: E.turn, may_act: E.may_act || [], leads: E.leads || {} };
+    }
+    const d = afterData("");
+    if (!d) return { turn: null, may_act: [], leads: {} };
+    lastAfter = { turn: d.turn, may_act: d.may_act || [], leads: d.leads || {} };
+    return lastAfter;
   }
 
   // Hand's scoring statement (HR-37..HR-42, docs/hand.md): "round 2: Ana out partial; Ben
@@ -1383,8 +1422,8 @@
       if (verb === "claims" && slot.includes(RANGES) && E.asks && E.asks.open) {
         words = E.asks.open;                        // a half-suit still open (LIT-11)
       }
-      if (E.game === "hand" && verb === "takes" && E.leads && E.leads.takes) {
-        words = E.leads.takes;                      // the top discard only (HR-28, HR-29)
+      if (E.game === "hand" && verb === "takes" && tapState().leads.takes) {
+        words = tapState().leads.takes;                      // the top discard only (HR-28, HR-29)
       }
       choiceList(title, words, (w) => {
         const own = ownAnswer(p, verb, n === slots.length - 1 ? w : null);
@@ -1483,7 +1522,7 @@
       // (web/twenty_two.py lead_data "showdown")
       // after a player's name, that player's (none named in the line already); else a
       // name comes next, and no card is offered
-      const shows = E.game === "twenty-two" && verb === "showdown" && (E.leads || {}).showdown;
+      const shows = E.game === "twenty-two" && verb === "showdown" && tapState().leads.showdown;
       const last = parts.length ? parts[parts.length - 1] : null;
       if (shows) {
         cards = last !== null && E.names.includes(last) && shows[last]
