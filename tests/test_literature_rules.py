@@ -157,7 +157,9 @@ def test_empty_hands_and_end_game():
     e = rule_of(body + "Cleo asks Ben 9H: no\n", players=four)
     assert "LIT-5" in str(e)
     body2 = body + "Ana passes turn to Cleo\nCleo asks Ben 9H: no\nBen asks Ana 9D: no\n"
-    e = rule_of(body2, players=four)
+    e = rule_of(body2, players=four)     # the first breach is named: Cleo holds no heart
+    assert "LIT-6(c)" in str(e) and e.line == 10
+    e = rule_of(body2.replace(hands.splitlines()[2] + "\n", ""), players=four)
     assert "LIT-6(b)" in str(e)          # Ana has no cards and cannot be asked
     # the end game: Cleo claims diamonds; Ana's team is empty (LIT-15)
     body3 = (body + "Ana passes turn to Cleo\nCleo claims 2D-7D: Cleo 2D 3D 4D 5D 6D 7D\n"

@@ -165,7 +165,7 @@ def run(record, upto: int | None = None) -> State:
     against the rules, the questions also against the hands the record shows: raise
     :class:`RuleError` with the line of the first that breaks one."""
     play = Play.of(record, upto)
-    _check_shown_hands(play, record)
+    _check_shown_hands(play)
     return play.state()
 
 
@@ -313,6 +313,7 @@ class Play:
         self.results: list[ClaimResult] = []
         self.holds: list[tuple[int, Holds]] = []
         self.asks: list[tuple[int, Ask]] = []
+        self.ask_texts: dict[int, str] = {}        # line -> the question as written
         self.last_asker: dict[str, str] = {}       # V10
         self.last_turn_of_team: dict[int, str] = {table.team_index(table.first): table.first}
         self.challenge: tuple | None = None        # (challenger, target, half) V14
@@ -369,7 +370,11 @@ class Play:
             try:
                 self.apply(s.event, s.line, s.text, nxt)
             except RuleError as e:
-                raise e.located(line=s.line) if e.line is None else e
+                err = e.located(line=s.line) if e.line is None else e
+                # an earlier question may break LIT-6(c), (d) against a hand the record
+                # shows: the first statement that breaks a rule is the one named
+                _check_shown_hands(self, before=s.line)
+                raise err
         return self
 
     def state(self) -> State:
@@ -557,6 +562,7 @@ class Play:
         hk = self.keys_of_half(h.name)
         ck = t.card_keys[c]
         self.asks.append((self.line, ev))
+        self.ask_texts[self.line] = self.text
         # (c) the asker holds a card of the half-suit (O2; O3: exactly at this time)
         if ev.answer != "surrendered" and not self.known_at(hk, a):
             un = self.unmoved(hk)
@@ -994,15 +1000,18 @@ def cut_points(record) -> list[int]:
                     and isinstance(st[n - 1].event, Claim))]
 
 
-def _check_shown_hands(play: Play, record) -> None:
+def _check_shown_hands(play: Play, before: int | None = None) -> None:
     """LIT-6(c) and (d) need the asker's hand: they are checked here whenever the record
     lists that hand (a ``holds`` line, at any time); otherwise they become constraints on
     the deal (see :mod:`solver.literature.inference`), and a breach shows as an
-    inconsistency."""
+    inconsistency.  ``before``: only the questions on earlier lines (the replay stopped at
+    that line)."""
     if not play.holds:
         return
     # after an unseen move the hands are no longer determined: the model checks the rest
     cut = play.first_unseen if play.first_unseen is not None else float("inf")
+    if before is not None:
+        cut = min(cut, before - 1)
     t = play.table
     # the deal of every player whose hand the record shows: hand at t, moves undone
     deal: dict[str, Counter] = {}
@@ -1023,7 +1032,6 @@ def _check_shown_hands(play: Play, record) -> None:
     hands = {p: Counter(d) for p, d in deal.items()}
     mi = 0
     moves = play.moves
-    by_line = {s.line: s for s in record.statements}
     for line, ask in play.asks:
         if line > cut:
             break
@@ -1039,7 +1047,7 @@ def _check_shown_hands(play: Play, record) -> None:
         if a not in hands:
             continue
         hand = hands[a]
-        text = by_line[line].text
+        text = play.ask_texts[line]
         if ask.answer != "surrendered":
             try:
                 _verify_hand(t, a, ask.card, hand)
