@@ -116,6 +116,9 @@ class Engine:
         self.first_running: tuple[str, Any] | None = None
         self.first_lock = threading.Lock()
         self.hints: dict[str, str | None] = {}
+        #: how many statements each version shown to a page had (the lines another device
+        #: added since a statement was typed: web.live.same_line)
+        self.counts: dict[str, int] = {}
         self.hint_lock = threading.Lock()
         self.hint_job: HintJob | None = None
 
@@ -144,22 +147,24 @@ class Engine:
             return self.read(line)
         with self.write_lock:
             s = self.writer
+            since = self.counts.get(typed_on or expect or "")
             if change and typed_on is not None and expect is not None and typed_on != expect:
                 s.reread()
-                same = same_line(s, line) if s.version == expect else None
+                same = same_line(s, line, since) if s.version == expect else None
                 if same is not None:
                     return {"kind": "refused", "saved": False, "stale": True, "same_line": same,
                             "status": "refused: " + same_text(same), "fixes": [],
                             "conflict": [],
                             "why": None, "whatif": None, "version": s.version}
             o = s.handle(line, expect=expect if change else None)   # refused if stale
-            d = outcome(o, s)
+            d = outcome(o, s, since)
             if word in ("delete", "edit") and d["kind"] == "refused" and not d.get("stale") \
                     and d["status"].startswith("refused: "):
                 # what was refused: the line's Delete or Edit, not a statement typed
                 n = line.strip().split(" ", 2)[1:2]
                 d["status"] = f"{word} {' '.join(n)} refused: " + d["status"][len("refused: "):]
             d["version"] = text_version(s.text)
+            self.count(d["version"], len(s.record.statements))
             for running in (self.running, self.first_running):
                 if running is not None and running[1] is not None and \
                         running[0] != d["version"]:
@@ -204,6 +209,8 @@ class Engine:
         from web.review import embed_json
 
         def render(data: dict, entry: dict, text: str) -> str:
+            if not data.get("error"):
+                self.count(data["version"], len(data["lines"]))
             return env.get_template("live.html").render(
                 d=data, entry_json=embed_json(entry), token=token, held=self.held(text))
 
@@ -243,6 +250,15 @@ class Engine:
                 if not broken:
                     self.live_cache[key] = known
             return render(*known)
+
+    def count(self, version: str, statements: int) -> None:
+        """Remember that ``version`` had ``statements`` statements (the last 64 versions)."""
+        try:
+            if len(self.counts) > 64:
+                self.counts.pop(next(iter(self.counts)))
+        except (RuntimeError, KeyError, StopIteration):    # another thread trimmed it
+            pass
+        self.counts[version] = statements
 
     def first_stage(self, snap: Any, version: str) -> Any:
         """Stage 1 of the analysis of ``version`` (:func:`web.live.first_stage`), computed

@@ -443,14 +443,18 @@ tap it again if the last line is still the one to take back
             + then)
 
 
-def same_line(session, statement: str, last: int = 5) -> int | None:
-    """The line of one of the record's ``last`` statements that says ``statement`` (as the
-    program writes both), else ``None``: a change refused as stale because another device
-    logged the same statement first (two phones, one table) is then said to be there, not
-    left to be logged a second time."""
+def same_line(session, statement: str, since: int | None, last: int = 5) -> int | None:
+    """The line of one of the record's statements added since the page showed its first
+    ``since`` statements (at most the ``last`` of them) that says ``statement`` (as the
+    program writes both), else ``None`` (also when ``since`` is not known): a change refused
+    as stale because another device logged the same statement first (two phones, one
+    table) is then said to be there, not left to be logged a second time.  A line the page
+    had already shown is not another device's: the same statement again is a new one."""
     from solver.games import get_game
     from solver.records import strip_comment
 
+    if since is None:
+        return None
     rec = session.record
     text = strip_comment(statement.strip())[0].strip()
     if not text or text.split(" ", 1)[0].lower() in ("undo", "redo", "delete", "edit"):
@@ -459,8 +463,8 @@ def same_line(session, statement: str, last: int = 5) -> int | None:
         said = str(get_game(rec.game).parse_event(text, rec.header))
     except (SleuthError, ValueError):
         return None
-    return next((st.line for st in reversed(rec.statements[-last:])
-                 if str(st.event) == said), None)
+    added = rec.statements[since:][-last:]
+    return next((st.line for st in reversed(added) if str(st.event) == said), None)
 
 
 def same_text(line: int) -> str:
@@ -469,9 +473,11 @@ def same_text(line: int) -> str:
             "log it again only if it happened twice")
 
 
-def outcome(o, session) -> dict[str, Any]:
+def outcome(o, session, since: int | None = None) -> dict[str, Any]:
     """One action's result for the page: its kind, the sentence for the status region,
-    the corrections to offer (did-you-mean), the conflicting lines, a why's text."""
+    the corrections to offer (did-you-mean), the conflicting lines, a why's text.
+    ``since``: how many statements the page had when its statement was typed (a stale
+    one's :func:`same_line`)."""
     k = o.kind
     d: dict[str, Any] = {"kind": k, "saved": o.saved, "fixes": [], "conflict": [],
                          "why": None, "whatif": None}
@@ -488,7 +494,7 @@ def outcome(o, session) -> dict[str, Any]:
 
         d["stale"] = isinstance(o.error, StaleError)
         if d["stale"]:
-            d["same_line"] = same_line(session, o.statement or "")
+            d["same_line"] = same_line(session, o.statement or "", since)
             status = stale_text(o.statement or "") if d["same_line"] is None \
                 else "refused: " + same_text(d["same_line"])
     elif k == "pending":
