@@ -296,6 +296,8 @@ def run(record, upto: int | None = None) -> State:
                        f"{loc})", st, "MH-1", repr(card), last=True)
         placed.setdefault(card, (loc, st.line))
 
+    # a complete record is the full history (record-format.md): it may give every mystery hand
+    complete = record.every_hand_listed(Holds)
     statements = record.statements if upto is None else record.statements[:upto]
     for st in statements:
         ev = st.event
@@ -324,6 +326,8 @@ def run(record, upto: int | None = None) -> State:
             if ev.player is None and opts.two_player:
                 raise _err("with two-player name whose mystery hand it is: 'mystery Ana: ...'",
                            st, "MH-28")
+            if ev.player and not complete and not state.over:
+                _check_mystery_seen(ev.player, h.me, opts, st)
             for c in ev.cards:
                 place(c, f"mystery:{ev.player}" if ev.player else "mystery", st)
         else:  # a turn (or ``turn: P``): the action, then what was shown
@@ -346,6 +350,19 @@ def run(record, upto: int | None = None) -> State:
                     place(c, target, st)
         state = step(state, ev)
     return state
+
+
+def _check_mystery_seen(player: str, me: str | None, opts: MysteryHandOptions, st) -> None:
+    """MH-28: during play a player's own mystery hand is known to that player alone, under
+    ``two-player=seen|chosen``, and to nobody under ``blind``; a record that is not
+    complete states only what its recorder (``me``, ``None`` a spectator) knows."""
+    who = me or "a spectator"
+    if opts.two_player == "blind":
+        raise _err(f"under two-player=blind no one looks at their own mystery hand: a record "
+                   f"by {who} cannot say what {player}'s was", st, "MH-28", player)
+    if player != me:
+        raise _err(f"only {player} saw {player}'s mystery hand (two-player={opts.two_player}):"
+                   f" a record by {who} cannot say what it was", st, "MH-28", player)
 
 
 def _check_shown(ev: AskOne, st, opts: MysteryHandOptions, hand_size: int, place) -> None:
