@@ -788,8 +788,10 @@ class Session:
                                line=rec.statements[-1].line, forced=force)
             note = f"dropped the held {self.held_name(pending)}: {pending}"
         out = self._alone(statement, force, note)
-        if out.kind == "refused" and note and self._kind_of(statement) is None:
-            self.pending, out.message = pending, ""     # no statement (a typo): still held
+        if out.kind == "refused" and note:
+            # a line refused (a typo, a rule, a contradiction) saves nothing and drops
+            # nothing: the claim is still held, as 'sleuth log' keeps its '# held:' line
+            self.pending, out.message = pending, ""
         return out
 
     def _alone(self, statement: str, force: bool, note: str) -> Outcome:
@@ -809,7 +811,7 @@ class Session:
                                + ("contradicts the record" if isinstance(e, InconsistentError)
                                   else "breaks a rule")
                                + (f"; {kind.held_advice}" if kind.held_advice else "")
-                               + f" (anything else drops the {kind.held_name})")
+                               + f" (another statement saved drops the {kind.held_name})")
             if isinstance(e, InconsistentError):
                 self.last_refused = statement
                 return Outcome("refused", note, statement=statement, error=e,

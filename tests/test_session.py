@@ -247,6 +247,15 @@ def literature_upto(tmp_path, line: int):
     return path, [s for s in src.statements if s.line >= line]
 
 
+def on_turn(path) -> str:
+    """The player on turn after the record at ``path`` (its game's own turn order)."""
+    from web.live import current_player
+
+    who = current_player(read_record(str(path)))[0]
+    assert who is not None
+    return who
+
+
 def test_wrong_claim_is_held_until_its_shown_line(tmp_path):
     path, rest = literature_upto(tmp_path, wrong_claim_line())
     claim, shown = rest[0].text, rest[1].text
@@ -267,15 +276,29 @@ def test_wrong_claim_is_held_until_its_shown_line(tmp_path):
 def test_held_claim_is_dropped_by_another_statement(tmp_path):
     path, rest = literature_upto(tmp_path, wrong_claim_line())
     s = Session(str(path))
-    before = on_disk(path)
     assert s.handle(rest[0].text).kind == "pending"
-    o = s.handle("Ana asks Ben 9C: no")                # not a shown line
+    o = s.handle(f"turn: {on_turn(path)}")             # not a shown line, and saved
+    assert o.kind == "accepted"
     assert "dropped the held claim" in o.message
     assert s.pending is None
     assert rest[0].text not in on_disk(path)
-    assert o.kind in ("accepted", "refused")
-    if o.kind == "refused":
-        assert on_disk(path) == before
+
+
+def test_held_claim_stays_held_when_another_statement_is_refused(tmp_path):
+    """A statement refused (out of turn here, LIT-9) saves nothing and so drops nothing:
+    the claim stays held for its shown line, as ``sleuth log`` keeps its ``# held:`` line.
+    It used to be dropped, and the claim typed was lost."""
+    path, rest = literature_upto(tmp_path, wrong_claim_line())
+    s = Session(str(path))
+    before = on_disk(path)
+    assert s.handle(rest[0].text).kind == "pending"
+    o = s.handle("Zed asks Ben 9C: no")                # no such player: refused
+    assert o.kind == "refused" and "dropped" not in o.message
+    o = s.handle("Ana asks Ana 9C: no")                # a rule: refused
+    assert o.kind == "refused" and "dropped" not in o.message
+    assert s.pending == rest[0].text and on_disk(path) == before
+    assert s.handle(rest[1].text).kind == "accepted"
+    assert on_disk(path) == before + rest[0].text + "\n" + rest[1].text + "\n"
 
 
 def test_the_held_statement_is_worded_by_its_game(tmp_path, monkeypatch):
@@ -289,10 +312,10 @@ def test_the_held_statement_is_worded_by_its_game(tmp_path, monkeypatch):
     s = Session(str(path))
     o = s.handle(rest[0].text)
     assert o.kind == "pending"
-    assert "this wager" in o.message and "; type what was shown (anything else drops the " \
-        "wager)" in o.message
+    assert "this wager" in o.message and "; type what was shown (another statement saved " \
+        "drops the wager)" in o.message
     assert s.held_name() == "wager"
-    assert "dropped the held wager" in s.handle("Ana asks Ben 9C: no").message
+    assert "dropped the held wager" in s.handle(f"turn: {on_turn(path)}").message
 
 
 def test_whole_literature_game_through_the_session(tmp_path):
