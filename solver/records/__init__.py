@@ -88,16 +88,36 @@ def name_key(name: str) -> str:
     (True, True)
     >>> name_key("IŞIK") == name_key("Işık") == name_key("işık") == name_key("İŞIK")
     True
+
+    Greek letters without their tonos and dialytika, which capitals drop:
+
+    >>> name_key("ΒΑΣΙΛΗΣ") == name_key("Βασίλης") == name_key("ΒΑΣΊΛΗΣ"), name_key("Ζωή") == name_key("ΖΩΗ")
+    (True, True)
+    >>> name_key("Ϊάσων") == name_key("ιασων"), name_key("Zoë") == name_key("Zoe")
+    (True, False)
     """
+    key = _caseless(name)
+    return _GREEK_MARKS.sub(r"\1", key) if _GREEK_MARKS.search(key) else key
+
+
+def _caseless(name: str) -> str:
+    """:func:`name_key` with the Greek marks kept."""
     key = unicodedata.normalize("NFD", unicodedata.normalize("NFD", name).casefold())
     return key.replace("\u0131", "i").replace("i\u0307", "i")
+
+
+#: a Greek letter's tonos (acute, U+0301) or dialytika (U+0308), with any other marks of the
+#: letter: Greek capitals drop the tonos (``ΒΑΣΙΛΗΣ`` writes ``Βασίλης``), so name keys leave
+#: out both marks of Greek letters (of those letters only: ``José`` and ``Jose`` stay apart)
+_GREEK_MARKS = re.compile("([\u0370-\u03ff\u1f00-\u1fff][\u0300-\u036f]*?)[\u0301\u0308]+")
 
 
 def name_in(name: str, names) -> str | None:
     """The one of ``names`` that ``name`` writes, as ``names`` spells it: ``name`` itself,
     else the only one equal to it without case (record-format.md: a statement may write a
     name in any case when that is unambiguous); ``None`` when none is.  Two names that
-    differ only in case must be written exactly (else a ``NotationError``).
+    differ only in case (and a Greek letter's tonos or dialytika, :func:`name_key`) must be
+    written exactly (else a ``NotationError``).
 
     >>> name_in("josé", ("José", "Zoë")), name_in("Ana", ("Ana", "ANA")), name_in("Eli", ("Ana",))
     ('José', 'Ana', None)
@@ -111,7 +131,9 @@ def name_in(name: str, names) -> str | None:
     key = name_key(name)
     found = [p for p in names if name_key(p) == key]
     if len(found) > 1:
-        raise NotationError("ambiguous name: " + " and ".join(found) + " differ only in case; "
+        cased = len({_caseless(p) for p in found}) == 1
+        raise NotationError("ambiguous name: " + " and ".join(found) + " differ only in case"
+                            + ("" if cased else " and Greek accents") + "; "
                             "write it exactly as 'players:' does", text=name)
     return found[0] if found else None
 
