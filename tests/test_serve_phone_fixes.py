@@ -411,3 +411,35 @@ def test_taps_offer_the_turn_after_a_statement_still_being_checked(browser, tmp_
         page.get_by_role("button", name="Clear the statement").click()
         assert page.evaluate(actor) == "Ben (on turn)"
         assert statements(path)[-1] == "Ana asks Ben 4H-7H: 4H 7H"
+
+
+def test_a_tap_keeps_the_statements_comment(browser, tmp_path):
+    """A tap rewrites the statement and keeps its ``# comment`` (it used to drop it), with
+    the caret before the comment."""
+    path = tmp_path / "game.txt"
+    path.write_text(MH, encoding="utf-8")
+    with served(browser, path, PHONE) as (page, entry, box):
+        box.fill("Ana asks Ben 8S-JS: 1  # Ben looked nervous")
+        tap(entry, "Answer: how many shown", "2")
+        assert box.input_value() == "Ana asks Ben 8S-JS: 2  # Ben looked nervous"
+        assert page.evaluate("() => document.getElementById('statement').selectionStart") \
+            == len("Ana asks Ben 8S-JS: 2")
+        assert log(page).startswith("logged line 6: Ana asks Ben 8S-JS: 2")
+        assert path.read_text(encoding="utf-8").splitlines()[-1] \
+            == "Ana asks Ben 8S-JS: 2  # Ben looked nervous"
+
+
+def test_edit_puts_a_statement_being_typed_aside(browser, tmp_path):
+    """Edit on a line used to replace what the box held, unsaid: it is kept below the box
+    with ``Back in the box``."""
+    path = tmp_path / "game.txt"
+    path.write_text(MH + "Ana asks Ben 4H-7H: 4H 7H\n", encoding="utf-8")
+    with served(browser, path, PHONE) as (page, entry, box):
+        draft = "Ben asks Cleo 9S-QS: 2  # a note typed with care"
+        box.fill(draft)
+        page.get_by_role("button", name="Edit").first.click()
+        assert box.input_value() == "edit 6 Ana asks Ben 4H-7H: 4H 7H"
+        kept = page.get_by_role("alert").filter(has_text="Not logged yet: " + draft)
+        assert kept.count() == 1
+        page.get_by_role("button", name="Back in the box: " + draft).click()
+        assert box.input_value() == draft

@@ -77,3 +77,19 @@ def test_the_pages_own_line_then_the_same_again_is_saved(tmp_path):
     d = post(c, "Cleo: ?", now, mine)
     assert d["saved"], d["status"]
     assert lines(path)[-4:] == ["Cleo: ?", "Ana: ?", "Ben: ?", "Cleo: ?"]
+
+
+def test_a_what_if_after_the_pages_own_change_does_not_say_the_disk_changed(tmp_path):
+    path = tmp_path / "clue.txt"
+    path.write_text(CLUE, encoding="utf-8")
+    c = client(path)
+    c.get("/live")
+    v0 = text_version(path.read_text(encoding="utf-8"))
+    d = post(c, "Cleo: ?", v0, v0)
+    assert d["saved"]
+    d = post(c, "whatif Ana: ?", d["version"], d["version"])
+    assert d["kind"] == "whatif" and "changed on disk" not in d["status"], d["status"]
+    # another writer's change is said
+    path.write_text(appended(path.read_text(encoding="utf-8"), "Ana: ?"), encoding="utf-8")
+    d = post(c, "whatif Ben: ?", d["version"], d["version"])
+    assert "the record had changed on disk" in d["status"], d["status"]

@@ -181,6 +181,9 @@ class Engine:
 
         with self.read_lock, within(self.timeout):
             s = self.reader
+            if s.text != self.writer.text and self.version() == text_version(self.writer.text):
+                # the file as the pages' own change saved it: not "changed on disk"
+                s.reread()
             o = s.handle(line)
             if o.kind == "whatif":
                 self.whatifs.clear()

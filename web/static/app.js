@@ -483,11 +483,11 @@
   // A statement refused after the box had moved on to the next one (typed while it was
   // checked): its refusal would be lost under the next one's answer, and the statement
   // with it. It is kept under the box, with its refusal, until put back or dropped.
-  function keep(line, why) {
+  function keep(line, why, head) {
     if (!line.trim() || /^(undo|redo|delete|edit|force)\b/i.test(line.trim())) return;
     const p = document.createElement("p");
     p.setAttribute("role", "alert");
-    p.textContent = "Not saved: " + line + " (" + why + ")";
+    p.textContent = (head || "Not saved: ") + line + " (" + why + ")";
     const back = button("Back in the box: " + line, () => {
       item.remove();
       setBox(line);
@@ -604,6 +604,8 @@
     fitCells();
     for (const b of live.querySelectorAll("button.edit")) {
       b.addEventListener("click", () => {
+        // a statement being typed is not lost under the edit: kept below the box
+        keep(box.value, "put aside to edit line " + b.dataset.line, "Not logged yet: ");
         setBox("edit " + b.dataset.line + " " + b.dataset.text);
         openEntry(true);
         box.focus();
@@ -833,7 +835,9 @@
   function parse(text) {
     const m = text.match(/^\s*((?:edit\s+\d+|whatif|force)\s+)?(.*)$/is);
     const prefix = m[1] || "";
-    const body = m[2].replace(/[^\s,:]+/g, canon);
+    // the statement before its comment (put keeps the comment)
+    const stmt = m[2].indexOf("#") >= 0 ? m[2].slice(0, m[2].indexOf("#")) : m[2];
+    const body = stmt.replace(/[^\s,:]+/g, canon);
     const colon = body.indexOf(":");
     const head = colon >= 0 ? body.slice(0, colon) : body;
     const answer = colon >= 0 ? body.slice(colon + 1).trim() : null;
@@ -879,7 +883,23 @@
     return text;
   }
 
-  function put(text) { setBox(autofill(text)); entry.scrollTop = 0; }   // the next step's choices from the top
+  // A tap rewrites the statement and keeps its comment ("# Ben looked nervous": after the
+  // first #, as the record reads it), with the caret before it (what is typed next is the
+  // statement's, not the comment's).
+  const commentOf = (text) => (text.indexOf("#") >= 0 ? text.slice(text.indexOf("#")) : "");
+  function put(text) {
+    const comment = commentOf(text) || commentOf(box.value);
+    let stmt = autofill(text.indexOf("#") >= 0 ? text.slice(0, text.indexOf("#")).trimEnd() : text);
+    if (comment) {
+      const at = stmt.trimEnd().length;
+      stmt = stmt.trimEnd() + "  " + comment;
+      setBox(stmt);
+      box.setSelectionRange(at, at);
+    } else {
+      setBox(stmt);
+    }
+    entry.scrollTop = 0;                 // the next step's choices from the top
+  }
 
   // The choices are drawn anew at every step. A keyboard's focus on the choice just
   // taken would fall to the page's start with it: it goes to the same choice drawn again
