@@ -319,6 +319,8 @@ class RoundAnalysis:
             "cards": self.cards,
             "hands": self.hands(),
             "stock": s.stock,
+            "stock_known": [{"card": repr(c), "position": n - s.stock_draws}
+                            for n, c in sorted(s.stock_known.items())],
             "discards": [repr(c) for c in s.pile],
             "table": [{"meld": i, "owner": e.owner, "cards": [repr(c) for c in e.physical]}
                       for i, e in enumerate(s.table, 1)],

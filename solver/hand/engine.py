@@ -47,7 +47,7 @@ from solver.hand.events import (BONUS_NAMES, Call, Discard, Draw, Holds, Indicat
                                 Melds, RoundEvent, Swap, Take, UnscoredEvent)
 from solver.hand.melds import analyse_meld, layout_cards
 from solver.hand.options import HandOptions
-from solver.hand.regime import Regime, make_regime, penalty
+from solver.hand.regime import Regime, make_regime, penalty, put_back
 
 if TYPE_CHECKING:
     from solver.hand.table import TableMeld
@@ -160,6 +160,9 @@ class RoundState:
     last_discarder: str | None = None
     call_open: str | None = None     # the player who may call now (after their discard)
     last_draw_emptied: bool = False
+    turned: list[Card] = field(default_factory=list)   # put back into the stock (HR-7, HR-47)
+    stock_draws: int = 0             # cards drawn from the stock so far
+    stock_known: dict[int, Card] = field(default_factory=dict)  # draw number -> a put-back card
 
     @property
     def started(self) -> bool:
@@ -332,6 +335,21 @@ def in_play(s: RoundState, card: Card) -> int:
     return min(s.regime.copies(card, s.options), 2 - (card == s.indicator))
 
 
+def put_back_draws(turned, stock: int) -> dict[int, Card]:
+    """Which stock draw (1 = the first card drawn) takes each card turned up for the
+    indicator and put back (HR-7, HR-47), for a stock of ``stock`` cards after the indicator.
+    A2: each goes in at position floor(n/2) from the top of the ``n`` cards left after it
+    was turned (``n`` = ``stock``: the indicator is still to come off the top), so the last
+    one put back is draw ``stock // 2`` and each earlier one a draw before it (every
+    turn after it took a card off the top).
+
+    >>> put_back_draws([JOKER], 62), put_back_draws([JOKER, JOKER], 61)
+    ({31: Jk}, {29: Jk, 30: Jk})
+    """
+    k = len(turned)
+    return {stock // 2 - (k - i): c for i, c in enumerate(turned, 1)}
+
+
 def _reveal(s: RoundState, cards) -> None:
     """Count newly seen physical cards; more than the copies in play is HR-2."""
     for c in cards:
@@ -339,7 +357,9 @@ def _reveal(s: RoundState, cards) -> None:
         limit = in_play(s, c)
         if s.seen[c] > limit:
             raise _fail(f"{c!r} seen {s.seen[c]} times; only {limit} in play"
-                        + (" (one copy is the indicator, A1)" if c == s.indicator else ""),
+                        + (" (one copy is the indicator, A1)" if c == s.indicator else "")
+                        + (" (turned up at the deal and put into the stock, HR-7)"
+                           if c in s.turned else ""),
                         "HR-2", repr(c))
 
 
@@ -515,8 +535,13 @@ def apply(s: RoundState, ev, text: str = "") -> None:
     if isinstance(ev, Indicator):
         if s.started or s.indicator is not None:
             raise _fail("the indicator is turned once, before play", "HR-7", text)
+        if put_back(ev.card, o):                # HR-7 (a joker), HR-47 (redraw): the next
+            s.turned.append(ev.card)            # card is turned; this one is in the stock
+            return
         s.regime = make_regime(ev.card, o)
         s.indicator = ev.card
+        _reveal(s, s.turned)
+        s.stock_known = put_back_draws(s.turned, s.stock)
         return
     if isinstance(ev, Holds):
         if s.started:
@@ -562,6 +587,11 @@ def apply(s: RoundState, ev, text: str = "") -> None:
     assert t is not None   # a turn is under way (started above)
     if isinstance(ev, (Draw, Take)):
         if isinstance(ev, Draw):
+            known = s.stock_known.get(s.stock_draws + 1)
+            if known is not None and ev.card is not None and ev.card != known:
+                raise _fail(f"this draw takes stock card {s.stock_draws + 1}, the {known!r} "
+                            f"turned at the deal and put into the middle of the stock "
+                            f"(A2), not {ev.card!r}", "HR-7", text)
             if s.stock == 0 and o.stock_end == "reshuffle" and len(s.pile) > 1:
                 back = s.pile[:-1]                      # HR-57: a new stock
                 for c in back:
@@ -569,8 +599,12 @@ def apply(s: RoundState, ev, text: str = "") -> None:
                 s.stock += len(back)
                 s.pile, s.pile_from = s.pile[-1:], s.pile_from[-1:]
             s.stock -= 1
+            s.stock_draws += 1
             s.last_draw_emptied = s.stock == 0
-            if ev.card is not None:
+            if known is not None:
+                del s.stock_known[s.stock_draws]
+                p.known[known] += 1         # seen by everyone when it was turned
+            elif ev.card is not None:
                 _reveal(s, [ev.card])
                 p.known[ev.card] += 1
             else:

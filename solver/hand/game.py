@@ -132,13 +132,16 @@ class HandGame(Game):
         (HR-6).  A score sheet (round results only) needs neither."""
         from solver.games import Note
         from solver.hand.events import Holds, Indicator
+        from solver.hand.regime import put_back
 
         evs = [st.event for st in record.statements]
         if evs and not self._round(record):
             return []
         notes = []
-        if self.options(record.header).wild_mode != "jokers-only" and \
-                not any(isinstance(e, Indicator) for e in evs):
+        options = self.options(record.header)
+        if options.wild_mode != "jokers-only" and \
+                not any(isinstance(e, Indicator) and not put_back(e.card, options)
+                        for e in evs):
             notes.append(Note("Missing: the indicator ('indicator 7C'; HR-7: it decides the "
                               "wild cards, HR-8, HR-9), to log a round's play."))
         elif view and not any(isinstance(e, Holds) and e.player == view for e in evs):

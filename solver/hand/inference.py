@@ -48,17 +48,19 @@ def kinds(regime) -> list[Card]:
 
 def _visible(s: RoundState, view: str | None) -> dict[str, Counter]:
     """Cards seen, by place: each player's known cards, ``table``, ``discards``,
-    ``indicator``."""
+    ``indicator``, and ``stock``: a card turned up for the indicator and put back (HR-7,
+    HR-47) until the draw that takes it (A2)."""
     out: dict[str, Counter] = {p: Counter(st.known) for p, st in s.players.items()}
     out["table"] = Counter(c for e in s.table for c in e.physical)
     out["discards"] = Counter(s.pile)
     out["indicator"] = Counter([s.indicator] if s.indicator is not None else [])
+    out["stock"] = Counter(s.stock_known.values())
     return out
 
 
 def _slots(s: RoundState) -> dict[str, int]:
     out = {p: st.unknown for p, st in s.players.items()}
-    out["stock"] = s.stock
+    out["stock"] = s.stock - len(s.stock_known)
     return out
 
 

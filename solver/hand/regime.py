@@ -86,6 +86,26 @@ def copies_in_play(card: Card, options: HandOptions, indicator: Card | None = No
     return n
 
 
+def put_back(card: Card, options: HandOptions) -> bool:
+    """Whether a card turned up for the indicator goes into the middle of the stock and the
+    next card is turned instead: a joker (HR-7), or an ace under ``wild-mode=no-jokers`` with
+    ``no-jokers-ace-indicator=redraw`` (HR-47).  Such a card is seen by everyone, stays in
+    the stock at ``A2``'s place and is drawn like any other stock card.
+
+    >>> put_back(JOKER, HandOptions()), put_back(Card.parse("AS"), HandOptions())
+    (True, False)
+    >>> put_back(Card.parse("AS"), HandOptions(wild_mode="no-jokers")), put_back(
+    ...     JOKER, HandOptions(wild_mode="no-jokers"))
+    (True, False)
+    """
+    if options.wild_mode == "jokers-only":
+        return False                 # no indicator is turned (HR-46)
+    if card.is_joker:
+        return options.wild_mode != "no-jokers"     # no jokers in play under no-jokers
+    return card.rank == 1 and options.wild_mode == "no-jokers" and \
+        options.no_jokers_ace_indicator == "redraw"
+
+
 def make_regime(indicator: Card | None, options: HandOptions | None = None) -> Regime:
     """The regime for a turned-up indicator under ``options`` (HR-7..HR-9, HR-46, HR-47).
 
@@ -104,6 +124,9 @@ def make_regime(indicator: Card | None, options: HandOptions | None = None) -> R
         raise NotationError("the indicator card is needed to know the wilds (e.g. --indicator 7C)",
                             rule="HR-7")      # (nothing to quote: it was not given)
     if indicator.is_joker:
+        if options.wild_mode == "no-jokers":
+            raise RuleError("wild-mode=no-jokers plays without jokers", text="Jk",
+                            rule="HR-46")
         raise RuleError("a joker is never the indicator: it goes into the stock and the next "
                         "card is turned", text="Jk", rule="HR-7")
     ace = Card(1, indicator.suit)

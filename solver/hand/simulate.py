@@ -27,7 +27,7 @@ from solver.hand.events import (Call, Discard, Draw, Holds, Indicator, LayOff, M
                                 MeldSpec, Penalty, RoundEvent, Swap, Take, UnscoredEvent)
 from solver.hand.melds import analyse_meld
 from solver.hand.options import HandOptions
-from solver.hand.regime import penalty
+from solver.hand.regime import penalty, put_back
 
 NAMES = ("Ana", "Ben", "Cleo", "Dev", "Eli")
 MAX_TURNS = 400  # A15: reshuffle can loop forever
@@ -40,7 +40,8 @@ def _options(options) -> HandOptions:
 
 
 def deal(n: int, options: HandOptions, rng: random.Random):
-    """Hands (the starter, on the dealer's right, gets 15), the indicator, the stock."""
+    """Hands (the starter, on the dealer's right, gets 15), the indicator, the stock, and
+    the cards turned up before the indicator and put into the stock (HR-7, HR-47)."""
     cards = list(standard_deck(0)) * 2 + ([] if options.wild_mode == "no-jokers" else
                                           [JOKER, JOKER])
     rng.shuffle(cards)
@@ -48,19 +49,17 @@ def deal(n: int, options: HandOptions, rng: random.Random):
     rest = cards[n * HAND:]
     hands[0].append(rest.pop(0))                 # the starter (HR-6)
     indicator = None
+    turned: list[Card] = []
     if options.wild_mode != "jokers-only":
         while True:
             top = rest.pop(0)
-            if top.is_joker:                     # HR-7, A2
+            if put_back(top, options):           # HR-7 (a joker), HR-47 (redraw); A2
                 rest.insert(len(rest) // 2, top)
-                continue
-            if top.rank == 1 and options.wild_mode == "no-jokers" and \
-                    options.no_jokers_ace_indicator == "redraw":
-                rest.insert(len(rest) // 2, top)   # HR-47
+                turned.append(top)
                 continue
             indicator = top
             break
-    return hands, indicator, rest
+    return hands, indicator, rest, turned
 
 
 def _order(c):
@@ -103,13 +102,15 @@ def simulate(players: int, options=(), seed: int = 0, events: int | None = None)
     header = Header(game="hand", players=tuple(order), variant=tuple(opts.names()),
                     dealer=dealer)
     s = start(header, opts)
-    hands, indicator, stock = deal(players, opts, rng)
+    hands, indicator, stock, turned = deal(players, opts, rng)
     out: list = []
 
     def say(ev) -> None:
         apply(s, ev, str(ev))
         out.append(ev)
 
+    for c in turned:                         # seen by all, then in the stock (HR-7, HR-47)
+        say(Indicator(c))
     if indicator is not None:
         say(Indicator(indicator))
     # seat the hands: the starter (dealer's right) holds the 15
