@@ -7,8 +7,9 @@ dataclass that subclasses :class:`Options`.  Parsing (:meth:`Options.from_names`
 specs and, where options constrain each other, :meth:`Options.check`.
 
 Names are case-insensitive, ``_`` is written ``-`` and blanks around ``=`` are dropped;
-``standard`` names no option.  A flag is turned on by its name (``sneak``) or
-``name=on``, off by ``name=off``; a valued option is ``name=value``.
+``standard`` names no option (alone: with others it is refused).  A flag is turned on by
+its name (``sneak``) or ``name=on`` (``true``, ``yes``), off by ``name=off`` (``false``,
+``no``); a valued option is ``name=value``.
 
 >>> from dataclasses import dataclass
 >>> @dataclass(frozen=True, repr=False)
@@ -21,13 +22,19 @@ Names are case-insensitive, ``_`` is written ``-`` and blanks around ``=`` are d
 ...     sneak: bool = False
 ...     two_player: str | None = None
 ...     initial_min: int = 51
->>> o = Demo.from_names(["Sneak", "duel = blind", "standard"])
+>>> o = Demo.from_names(["Sneak", "duel = blind"])
 >>> o, str(o), o.names()
 (Demo(sneak=True, two_player='blind'), 'sneak, two-player=blind', ['sneak', 'two-player=blind'])
 >>> Demo.from_names(o.names()) == o
 True
 >>> Demo.from_names(["initial-min=61"]).initial_min
 61
+>>> Demo.from_names(["sneak=true"]).sneak, Demo.from_names(["sneak = False"]).sneak
+(True, False)
+>>> Demo.from_names(["standard", "sneak"])
+Traceback (most recent call last):
+...
+solver.errors.NotationError: 'standard' means no option (record-format.md, "Header"): 'standard'
 >>> Demo.from_names(["two-player"])
 Traceback (most recent call last):
 ...
@@ -51,6 +58,8 @@ from solver.errors import NotationError
 
 #: the values of a flag (off is the default)
 FLAG = (False, True)
+#: how a record may write a flag's value (the rules write some defaults as ``false``)
+FLAG_WORDS = {True: ("on", "true", "yes"), False: ("off", "false", "no")}
 
 
 def _show(v) -> str:
@@ -96,11 +105,12 @@ class Option:
     def parse(self, value: str | None, raw: str) -> Any:
         """The value of ``name[=value]`` (``value`` already lower case, or ``None``)."""
         if self.is_flag:
-            if value in (None, "", "on"):
+            if value in (None, "", *FLAG_WORDS[True]):
                 return True
-            if value == "off":
+            if value in FLAG_WORDS[False]:
                 return False
-            raise NotationError(f"{self.name} is off | on", text=raw, rule=self.rule)
+            raise NotationError(f"{self.name} is off | on (also false | true, no | yes)",
+                                text=raw, rule=self.rule)
         if not value:
             raise NotationError(f"{self.name} needs a value: {self.name}={self.choices_text()}",
                                 text=raw, rule=self.rule)
@@ -116,14 +126,17 @@ class Option:
 def option_items(names) -> list[tuple[str, str, str | None]]:
     """Variant option names as ``(raw, name, value)``: lower case, ``_`` written ``-``,
     blanks around ``=`` dropped, ``standard`` and empty names dropped, ``value`` ``None``
-    for a bare name.
+    for a bare name; ``standard`` with another option is refused (it means none).
 
-    >>> option_items(["Sneak", "two_player = blind", "standard", " "])
-    [('Sneak', 'sneak', None), ('two_player = blind', 'two-player', 'blind')]
+    >>> option_items(["Sneak", "two_player = blind", " "]), option_items(["Standard"])
+    ([('Sneak', 'sneak', None), ('two_player = blind', 'two-player', 'blind')], [])
     """
     out = []
+    standard = None
     for raw in names:
         name = raw.strip().lower().replace("_", "-")
+        if name == "standard":
+            standard = raw
         if name in ("", "standard"):
             continue
         if "=" in name:
@@ -131,6 +144,9 @@ def option_items(names) -> list[tuple[str, str, str | None]]:
             out.append((raw, key, value))
         else:
             out.append((raw, name, None))
+    if standard is not None and out:
+        raise NotationError("'standard' means no option (record-format.md, \"Header\")",
+                            text=standard.strip())
     return out
 
 

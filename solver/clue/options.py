@@ -195,10 +195,16 @@ def check_deck_header(header: Header, opts: ClueOptions) -> Deck:
     n, rest = len(header.players), len(deck.cards) - 3
     most = 6 if deck == STANDARD else rest
     if not 3 <= n <= most:      # CL-1; CL-12: as many as get a card (large edition: 10)
-        raise RuleError(f"Clue is played by 3 to {most} players"
-                        + ("" if deck == STANDARD else
-                           f" with these {rest} cards outside the case file")
-                        + f", not {n}", text=" ".join(header.players),
+        if deck == STANDARD:
+            msg = f"Clue is played by 3 to {most} players, not {n}"
+        elif rest < 3:
+            msg = (f"these card lists leave {rest} card{'' if rest == 1 else 's'} outside the "
+                   "case file: too few for any game, as Clue is played by 3 players or more, "
+                   "each dealt a card at least")
+        else:
+            msg = (f"Clue is played by {3 if most == 3 else f'3 to {most}'} players with these "
+                   f"{rest} cards outside the case file, not {n}")
+        raise RuleError(msg, text=" ".join(header.players),
                         rule="CL-1" if deck == STANDARD else "CL-1, CL-12")
     hand_sizes(header.players, header.dealer, opts, deck)
     return deck

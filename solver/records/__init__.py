@@ -448,6 +448,9 @@ def _locate(err: SleuthError, path: str | None, lineno: int, raw: str) -> Sleuth
     elif err.column is None and err.text:
         col = _quote_column(err, line)
     if col is not None and line != raw:
+        text = err.text or ""
+        if text and line[col - 1:col - 1 + len(text)] == text:    # quoted as typed: 3♥️
+            err.text = raw[_typed_column(raw, col) - 1:_typed_column(raw, col + len(text)) - 1]
         col = _typed_column(raw, col)
     return err.located(path=path, line=lineno, column=col)
 
@@ -524,11 +527,19 @@ def parse_header(pairs: list[tuple[int, str, str, str]], path: str | None) -> He
     if "variant" in values:
         vl, vval, vraw = values["variant"]
         opts: list[str] = []
+        standard = None
         for o in re.split(r",", vval):
             norm = o.strip().lower().replace("_", "-")
-            if norm and norm != "standard":
+            if norm == "standard":
+                standard = o.strip()
+            elif norm:
                 opts.append(re.sub(r"\s*=\s*", "=", norm))
                 as_written.setdefault(opts[-1], o.strip())
+        if standard is not None and opts:
+            raise NotationError(f"'standard' means no option (record-format.md, \"Header\"); "
+                                f"write 'variant: {', '.join(as_written.values())}' or "
+                                "'variant: standard'", text=standard, path=path, line=vl,
+                                column=find_quoted(vraw, standard) + 1)
         variant = tuple(opts)
     dealer = me = None
     for key in ("dealer", "me"):
@@ -558,12 +569,25 @@ def parse_header(pairs: list[tuple[int, str, str, str]], path: str | None) -> He
         key = "variant" if "variant" in values else "players"
         if e.text in as_written:        # quote an option as the line wrote it
             e.text = as_written[e.text]
+        elif e.text and "," in e.text and "variant" in values:
+            _quote_combination(e, as_written, values["variant"][1].strip())
         if e.text:             # the header line that holds the quoted text
             key = next((k for k in ("variant", "players", *values) if k in values
                         and find_quoted(values[k][2], e.text) >= 0), key)
         kl, _, kraw = values[key]
         raise _locate(e, path, kl, kraw) from None
     return header
+
+
+def _quote_combination(err: SleuthError, as_written: dict[str, str], typed: str) -> None:
+    """An error about options that do not combine, quoted by their names (``'rasmussen,
+    twenty-six'``): quote the ``variant:`` text as typed and point at the one of them typed
+    last (the one that does not fit the others)."""
+    names = [as_written[p.strip()] for p in (err.text or "").split(",")
+             if p.strip() in as_written]
+    at = [i for i in (find_quoted(typed, n) for n in names) if i >= 0]
+    if at:
+        err.text, err.within, err.offset = typed, typed, max(at)
 
 
 def parse_record(text: str, path: str | None = None, *, validate: bool = True) -> Record:
