@@ -17,7 +17,7 @@ from cli.main import (FilePath, as_option, cli, conflict_text, did_you_mean, han
 from cli.progress import working
 from solver.errors import InconsistentError, SleuthError
 from solver.records import printable, split_lines
-from solver.session import Outcome, Session, held_statement
+from solver.session import Outcome, Session, held_statement, undo_lines
 
 if TYPE_CHECKING:
     from prompt_toolkit.application import Application
@@ -366,13 +366,11 @@ def render_outcome(o: Outcome, session: Session, show_sheet: bool | str | None,
             out += render_conflict(o.conflict)
         out.append("  " + o.message)
     elif k == "undone":
-        for ln, text in o.removed:
-            out.append(f"undo: removed line {ln}: {text}")
-        out.append("  ('redo' puts it back)")
+        out += undo_lines(o)
+        out.append("  ('redo' does it again)" if o.message else "  ('redo' puts it back)")
         out += after_change(session, show_sheet)
     elif k == "redone":
-        for ln, text in o.removed:
-            out.append(f"redo: put back line {ln}: {text}")
+        out += undo_lines(o)
         out += after_change(session, show_sheet)
     elif k in ("edited", "deleted"):
         for ln, text in o.removed:

@@ -59,7 +59,8 @@ COMMAND_HELP = (
     ("<statement>", "log it: checked against the whole record, then saved"),
     ("force <statement>", "log it even though it contradicts the record ('force' alone: "
                           "the last statement refused as a contradiction)"),
-    ("undo", "remove the last statement from the record (it says which)"),
+    ("undo", "remove the last statement from the record (it says which); just after an "
+             "edit or delete, undo that"),
     ("redo", "put back what the last 'undo' removed"),
     ("edit N <statement>", "replace the statement on line N (the whole record is re-checked)"),
     ("delete N", "remove the statement on line N (the whole record is re-checked)"),
@@ -128,6 +129,25 @@ class Outcome:
         if self.new_certain:
             out["new_certain"] = self.new_certain
         return out
+
+
+def undo_lines(o: Outcome) -> list[str]:
+    """What an ``undone`` or ``redone`` outcome did, one sentence a line it touched: a
+    statement removed or put back, a deleted line put back or deleted again, an edited line
+    as it was or as edited (``o.message``: ``delete`` or ``edit`` when it undid one)."""
+    word = "undo" if o.kind == "undone" else "redo"
+    undo = o.kind == "undone"
+    out = []
+    for ln, text in o.removed:
+        if o.message == "delete":
+            out.append(f"{word}: put back line {ln}: {text}" if undo
+                       else f"{word}: deleted line {ln} again: {text}")
+        elif o.message == "edit":
+            out.append(f"{word}: line {ln} is again: {text if undo else o.statement}")
+        else:
+            out.append(f"{word}: removed line {ln}: {text}" if undo
+                       else f"{word}: put back line {ln}: {text}")
+    return out
 
 
 def appended(text: str, statement: str) -> str:
@@ -522,7 +542,13 @@ class Session:
         #: the texts of the notes last said without a sheet (:meth:`new_notes`)
         self.noted: set[str] = set()
         #: what 'redo' can put back: (text before the undo, text after it, lines removed)
-        self.redo_stack: list[tuple[str, str, list[tuple[int, str]]]] = []
+        #: what ``redo`` puts back: (the text before the undo, after it, the lines it
+        #: removed or restored, what it undid: "" a statement, "delete" or "edit", the
+        #: edited line's new text)
+        self.redo_stack: list[tuple[str, str, list[tuple[int, str]], str, str]] = []
+        #: the last change, when it was an ``edit N``/``delete N``: (the text before it,
+        #: after it, its outcome), so that ``undo`` undoes it rather than remove another line
+        self.last_edit: tuple[str, str, Outcome] | None = None
         #: the counting programmes kept between commands (solver.model.reuse)
         self.memo = Memo()
 
@@ -555,6 +581,7 @@ class Session:
         atomic_write(self.path, text, base=self.text)
         if not keep_redo:
             self.redo_stack.clear()
+        self.last_edit = None
         self.text, self.record = text, rec
 
     # ----- one line ------------------------------------------------------------------------
@@ -865,10 +892,19 @@ class Session:
         return type(ev)
 
     def undo(self) -> Outcome:
-        """Remove the last statement (a claim with its ``shown`` line) from the record."""
+        """Remove the last statement (a claim with its ``shown`` line) from the record; just
+        after an ``edit N`` or ``delete N`` (nothing else changed since), undo that instead:
+        a line deleted by mistake is put back where it was, an edited one is as it was."""
         from solver.replay import statement_groups
 
         self.pending = None
+        if self.last_edit is not None and self.last_edit[1] == self.text:
+            before, after, o = self.last_edit
+            undid = "delete" if o.kind == "deleted" else "edit"
+            self._save(before, parse_record(before, self.path), keep_redo=True)
+            self.redo_stack.append((after, before, o.removed, undid, o.statement or ""))
+            return Outcome("undone", undid, statement=o.statement, line=o.line,
+                           removed=o.removed)
         if not self.record.statements:
             return Outcome("refused", error=NotationError("nothing to undo: the record has no "
                                                           "statements", text="undo"))
@@ -881,7 +917,7 @@ class Session:
         before = self.text
         self._save(new_text, rec, keep_redo=True)
         removed = [(s.line, s.text) for s in gone]
-        self.redo_stack.append((before, new_text, removed))
+        self.redo_stack.append((before, new_text, removed, "", ""))
         return Outcome("undone", removed=removed)
 
     def redo(self) -> Outcome:
@@ -889,15 +925,18 @@ class Session:
         if not self.redo_stack:
             return Outcome("refused", error=NotationError(
                 "nothing to redo: 'redo' follows an 'undo'", text="redo"))
-        before, after, removed = self.redo_stack[-1]
+        before, after, removed, undid, statement = self.redo_stack[-1]
         if self.text != after:
             self.redo_stack.clear()
             return Outcome("refused", error=NotationError(
                 "nothing to redo: the record changed since the undo", text="redo"))
         self.redo_stack.pop()
         self._save(before, parse_record(before, self.path), keep_redo=True)
-        return Outcome("redone", removed=removed,
-                       line=removed[-1][0] if removed else None)
+        line = removed[-1][0] if removed else None
+        if undid:                       # the edit or delete done again: undo undoes it again
+            self.last_edit = (after, before, Outcome(undid + "d", statement=statement,
+                                                     line=line, removed=removed))
+        return Outcome("redone", undid, statement=statement, removed=removed, line=line)
 
     def edit(self, line: str, statement: str | None) -> Outcome:
         """Replace (``None``: delete) the statement on record line ``line``; the whole
@@ -923,10 +962,13 @@ class Session:
             return Outcome("refused", statement=statement or "", error=e.located(path=self.path),
                            line=n)
         n = int(str(line).strip())
+        before = self.text
         self._save(new_text, rec)
         self.pending = None             # (a held statement waits for the next line only)
         kind = "deleted" if statement is None else "edited"
-        return Outcome(kind, statement=statement or "", line=n, removed=[(n, old)])
+        out = Outcome(kind, statement=statement or "", line=n, removed=[(n, old)])
+        self.last_edit = (before, new_text, out)
+        return out
 
     def _edited_text(self, line, statement: str) -> str:
         """The text with line ``line`` replaced, unchecked (to quote a conflict)."""

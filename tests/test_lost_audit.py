@@ -344,8 +344,10 @@ def test_play_undoes_and_edits_as_before_when_only_lines_below_moved(record):
     out = s.handle("edit 6 turn: Cleo")                 # line 6 is what the session showed
     assert out.kind == "edited" and out.reloaded
     assert turn_lines(record) == ["turn: Ben", "turn: Cleo", "turn: Ana   # another terminal"]
-    assert s.handle("undo").kind == "undone"            # (nothing moved since)
-    assert turn_lines(record) == ["turn: Ben", "turn: Cleo"]
+    assert s.handle("undo").kind == "undone"            # the edit, undone (nothing moved since)
+    assert turn_lines(record) == ["turn: Ben", "turn: Dev", "turn: Ana   # another terminal"]
+    assert s.handle("undo").kind == "undone"            # then the last statement
+    assert turn_lines(record) == ["turn: Ben", "turn: Dev"]
 
 
 @pytest.mark.parametrize("number", ["５", "1_0", "+5", "٥",

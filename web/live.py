@@ -33,6 +33,7 @@ from typing import Any
 
 from cli.main import percent_cell
 from solver.errors import InconsistentError, SleuthError
+from solver.session import undo_lines
 
 
 def chance_cell(card: str, p: float, place: str) -> tuple[str, str, str]:
@@ -499,10 +500,8 @@ def outcome(o, session, since: int | None = None) -> dict[str, Any]:
                 else "refused: " + same_text(d["same_line"])
     elif k == "pending":
         status = f"held: {o.error}. {o.message}"
-    elif k == "undone":
-        status = "; ".join(f"undo: removed line {ln}: {t}" for ln, t in o.removed)
-    elif k == "redone":
-        status = "; ".join(f"redo: put back line {ln}: {t}" for ln, t in o.removed)
+    elif k in ("undone", "redone"):
+        status = "; ".join(undo_lines(o))
     elif k == "edited":
         status = f"line {o.line} is now: {o.statement}"
     elif k == "deleted":
