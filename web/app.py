@@ -58,7 +58,7 @@ from typing import Any
 
 from solver.errors import SleuthError
 from solver.model.budget import DEFAULT_TIMEOUT, within
-from solver.records import read_text, text_version
+from solver.records import printable, read_text, text_version
 from solver.session import Outcome, Session, held_statement
 
 HERE = Path(__file__).resolve().parent
@@ -498,6 +498,17 @@ def start_game(path: str, form: dict) -> None:
                  over_blank=True)
 
 
+def _printable_tree(value: Any) -> Any:
+    """``value`` (JSON data) with every string :func:`~solver.records.printable`."""
+    if isinstance(value, str):
+        return printable(value)
+    if isinstance(value, dict):
+        return {_printable_tree(k): _printable_tree(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_printable_tree(v) for v in value]
+    return value
+
+
 def create_app(path: str, view: Any = Session._ME, *, token: str, token_required: bool,
                loopback: bool = True, timeout: float = DEFAULT_TIMEOUT,
                as_name: str | None = None):
@@ -507,9 +518,21 @@ def create_app(path: str, view: Any = Session._ME, *, token: str, token_required
     from starlette.applications import Starlette
     from starlette.concurrency import run_in_threadpool
     from starlette.requests import Request
-    from starlette.responses import (HTMLResponse, JSONResponse, PlainTextResponse,
-                                     RedirectResponse, Response)
+    from starlette.responses import HTMLResponse as _HTMLResponse
+    from starlette.responses import JSONResponse as _JSONResponse
+    from starlette.responses import PlainTextResponse, RedirectResponse, Response
     from starlette.routing import Route
+
+    # A record whose file name is not UTF-8 (a byte kept as a surrogate by os.fsdecode)
+    # puts that name into the page and into errors: written \xNN (printable), as the
+    # terminal shows it, not an error of the server's own.
+    class HTMLResponse(_HTMLResponse):
+        def render(self, content: Any) -> bytes:
+            return super().render(printable(content) if isinstance(content, str) else content)
+
+    class JSONResponse(_JSONResponse):
+        def render(self, content: Any) -> bytes:
+            return super().render(_printable_tree(content))
 
     from web.review import environment
 
@@ -577,7 +600,7 @@ def create_app(path: str, view: Any = Session._ME, *, token: str, token_required
         f["me"] = f["me"] or (as_name if form is None and as_name else "")
         body = env.get_template("new.html").render(
             games=games, f=f, error=error, token=token, suffix=suffix(),
-            path=Path(path).name, started=code == 409)
+            path=printable(Path(path).name), started=code == 409)
         return HTMLResponse(body, status_code=code)
 
     async def page(request: Request) -> Response:
@@ -602,7 +625,7 @@ def create_app(path: str, view: Any = Session._ME, *, token: str, token_required
             refused=refused, version=shown.group(1) if shown else "",
             example=example(engine.session), record=record_key(path),
             title=engine.session.game.title or engine.session.record.game,
-            path=Path(path).name)
+            path=printable(Path(path).name))
         resp = HTMLResponse(body, status_code=code)
         if token_required:
             resp.set_cookie("sleuth_token", token, httponly=True, samesite="strict")
