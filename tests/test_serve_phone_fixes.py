@@ -443,3 +443,41 @@ def test_edit_puts_a_statement_being_typed_aside(browser, tmp_path):
         assert kept.count() == 1
         page.get_by_role("button", name="Back in the box: " + draft).click()
         assert box.input_value() == draft
+
+
+def test_six_player_clue_figures_are_whole_at_320_px(browser, tmp_path):
+    """Six players and the case file at 320 px: a figure ("30%") was cut to "3…"."""
+    import shutil
+
+    path = tmp_path / "clue6.txt"
+    shutil.copy(ROOT / "samples" / "clue" / "six-players-refute-all.txt", path)
+    with served(browser, path, {"width": 320, "height": 640}) as (page, entry, box):
+        page.wait_for_function("() => document.querySelector('#live table.sheet.clue .cell')")
+        page.wait_for_function(IDLE, polling="raf")
+        for panel in ("open", "folded"):
+            cut = page.evaluate("""() => [...document.querySelectorAll(
+                '#live table.sheet.clue .cell')].filter((c) => c.scrollWidth > c.clientWidth)
+                .map((c) => c.textContent)""")
+            figures = page.evaluate("""() => [...document.querySelectorAll(
+                '#live table.sheet.clue .cell')].filter((c) => c.textContent.includes('%'))
+                .length""")
+            assert figures and cut == [], (panel, cut)
+            page.get_by_role("button", name="Entry").click()
+
+
+def test_a_long_refusals_correction_is_in_sight_at_320_px(browser, tmp_path):
+    """A long refusal (the format list) pushed the box, Log and the one-tap ``Use: ...``
+    below the panel's fold at 320 x 640: they are scrolled into sight."""
+    import shutil
+
+    path = tmp_path / "mh5.txt"
+    shutil.copy(ROOT / "samples" / "mystery-hand" / "five-players-ana.txt", path)
+    with served(browser, path, {"width": 320, "height": 640}) as (page, entry, box):
+        box.fill("Ana asks Ben 2H - 5H: 0")
+        page.get_by_role("button", name="Log", exact=True).click()
+        fix = page.get_by_role("button", name="Use: Ana asks Ben 2H-5H: 0")
+        fix.wait_for()
+        page.wait_for_timeout(200)
+        for el in (fix, box, page.get_by_role("button", name="Log", exact=True)):
+            r = el.bounding_box()
+            assert r is not None and r["y"] >= 0 and r["y"] + r["height"] <= 640 + 0.5, r

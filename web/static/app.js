@@ -103,6 +103,12 @@
       th.classList.remove("tight");
       if (th.scrollWidth > th.clientWidth) th.classList.add("tight");
     }
+    // ... and a figure too wide for its column (six players and the case file at 320 px:
+    // "30%" in 30 px), never cut to "3…"
+    for (const c of document.querySelectorAll("#live table.sheet.clue .cell")) {
+      c.classList.remove("tight");
+      if (c.scrollWidth > c.clientWidth) c.classList.add("tight");
+    }
     const old = document.querySelector("#live .name-key");
     if (old) old.remove();
     const sheet = document.querySelector("#live table.sheet");
@@ -417,6 +423,14 @@
       const b = button("Use: " + f, () => logLine(f));
       b.classList.add("fix");
       fixesEl.append(b);
+    }
+    if (d.kind === "refused") {
+      // a long refusal on a short screen pushed the box and its one-tap correction below
+      // the panel's fold: they are scrolled into sight (the refusal's start scrolls above)
+      requestAnimationFrame(() => {
+        const target = fixesEl.querySelector("button") || box;
+        if (entry.contains(target)) target.scrollIntoView({ block: "nearest" });
+      });
     }
     if (d.conflict && d.conflict.length) {
       const ul = document.createElement("ul");
