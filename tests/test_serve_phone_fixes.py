@@ -481,3 +481,34 @@ def test_a_long_refusals_correction_is_in_sight_at_320_px(browser, tmp_path):
         for el in (fix, box, page.get_by_role("button", name="Log", exact=True)):
             r = el.bounding_box()
             assert r is not None and r["y"] >= 0 and r["y"] + r["height"] <= 640 + 0.5, r
+
+
+def test_cards_shown_are_the_cards_the_one_showing_may_hold(browser, tmp_path):
+    """Mystery Hand: ``Cards shown`` offered every card of the range, the view's own too
+    (JC to Ana's own question); now the cards the one who shows may hold: none of the
+    view's to the view, only the view's when the view shows."""
+    path = tmp_path / "game.txt"
+    path.write_text(MH, encoding="utf-8")
+    with served(browser, path, PHONE) as (page, entry, box):
+        def offered():
+            g = entry.get_by_role("group", name="Cards shown", exact=True)
+            return [b.text_content() for b in g.get_by_role("button").all()]
+
+        box.fill("Ana asks Ben 4H-7H: ")
+        assert offered() == ["4H", "6H", "7H"]            # Ana holds 5H
+        box.fill("Ben asks Ana 4H-7H: ")
+        assert offered() == ["5H"]
+
+
+def test_a_hand_known_whole_discards_one_of_its_cards(browser, tmp_path):
+    """Hand: ``Ana discards`` offered every card of the pack (the engine then refused most,
+    HR-28); a hand known whole (the view's) offers its own cards."""
+    import shutil
+
+    path = tmp_path / "hand.txt"
+    shutil.copy(ROOT / "samples" / "hand" / "round-midway-ana.txt", path)
+    with served(browser, path, PHONE) as (page, entry, box):
+        box.fill("Ana discards ")
+        g = entry.get_by_role("group", name="Which card", exact=True)
+        assert sorted(b.text_content() for b in g.get_by_role("button").all()) \
+            == ["3H", "5H", "6C", "9H"]

@@ -1459,6 +1459,9 @@
       if (E.game === "hand" && verb === "takes" && tapState().leads.takes) {
         words = tapState().leads.takes;                      // the top discard only (HR-28, HR-29)
       }
+      // a discard from a hand known whole (the view's own): one of its cards (HR-28)
+      const whole = E.game === "hand" && verb === "discards" && (tapState().leads.left || {})[p.actor];
+      if (whole && whole.length) words = [...new Set(whole)];
       choiceList(title, words, (w) => {
         const own = ownAnswer(p, verb, n === slots.length - 1 ? w : null);
         put(own === null ? p.head + " " + w : compose(p, p.head + " " + w, own));
@@ -1527,7 +1530,12 @@
       if (range && E.view && (p.actor === E.view || target === E.view)) {
         const shown = ans.split(/\s+/).filter((w) => E.cards.includes(w));
         const order = E.range_cards[range];
-        choiceList("Cards shown", order, (w) => {
+        // the cards the one who shows may hold (the view's own hand when it shows), and
+        // any typed already
+        const mine = new Set((E.held || {})[E.view] || []);
+        const may = target === E.view ? order.filter((c) => mine.has(c)) : mayHold(target, order);
+        const offer = order.filter((c) => may.includes(c) || shown.includes(c));
+        choiceList("Cards shown", offer, (w) => {
           const now = shown.includes(w) ? shown.filter((x) => x !== w) : shown.concat([w]);
           now.sort((a, b) => order.indexOf(a) - order.indexOf(b));
           put(compose(p, p.head, now.length ? now.join(" ") : "0"));
