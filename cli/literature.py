@@ -18,13 +18,18 @@ def _pct(p: float) -> str:
     return percent(p)
 
 
-def _holders(d: dict[str, float]) -> str:
+def _holders(d: dict[str, float], estimate: bool = False) -> str:
+    """Who may hold a card and the chance of each; an ``estimate`` in whole percents
+    (``<1%``, ``>99%``: its error is wider than any more digits), not ``1e-10%``."""
+    from cli.main import percent_cell
+
     if len(d) == 1 and abs(next(iter(d.values())) - round(next(iter(d.values())))) < 1e-12 \
             and next(iter(d.values())) >= 1.0:
         (loc, v), = d.items()
         return loc + (f" x{int(v)}" if v > 1 else "")
     items = sorted(d.items(), key=lambda kv: -kv[1])
-    return " ".join(f"{l} {_pct(p) if p <= 1 else f'{p:.2f}'}" for l, p in items)
+    show = percent_cell if estimate else _pct
+    return " ".join(f"{l} {show(p) if p <= 1 else f'{p:.2f}'}" for l, p in items)
 
 
 def render_analysis(a) -> str:
@@ -63,7 +68,7 @@ def render_analysis(a) -> str:
         out.append(f"  {name}  open; all six with {pt}")
         groups: dict[str, list[str]] = {}
         for c, d in h.holders.items():
-            groups.setdefault(_holders(d), []).append(c)
+            groups.setdefault(_holders(d, not a.exact), []).append(c)
         for hd, cs in groups.items():
             out += textwrap.wrap(f"{' '.join(cs)}: {hd}", 78, initial_indent="      ",
                                  subsequent_indent="        ")
