@@ -798,6 +798,13 @@ class Session:
             # held by 'sleuth log' (a '# held:' comment line): resolved here as there
             lines = split_lines_keepends(self.text)
             base, pending = "".join(lines[: held[0] - 1] + lines[held[0]:]), held[1]
+        if pending is not None and held is None:
+            # the same claim held by 'sleuth log' too (two recorders): one claim, whose
+            # '# held:' line the two statements replace
+            other = held_statement(base)
+            if other is not None and self._same(other[1], pending):
+                lines = split_lines_keepends(base)
+                base = "".join(lines[: other[0] - 1] + lines[other[0]:])
         if pending is not None:
             if self._resolves(pending, statement):
                 both = appended(base, pending)
@@ -856,6 +863,15 @@ class Session:
         return Outcome("accepted", note, statement=statement,
                        line=rec.statements[-1].line if rec.statements else None, forced=force,
                        conflict=conflict)
+
+    def _same(self, a: str, b: str) -> bool:
+        """Whether statements ``a`` and ``b`` say the same (as the program writes them)."""
+        try:
+            h = self.record.header
+            return str(self.game.parse_event(strip_comment(a)[0], h)) \
+                == str(self.game.parse_event(strip_comment(b)[0], h))
+        except SleuthError:
+            return False
 
     def _resolves(self, held: str, statement: str) -> bool:
         """Whether ``statement`` is of the class the held statement waits for."""

@@ -384,6 +384,19 @@ def literature_before_the_wrong_claim(tmp_path) -> tuple[Path, str, str, str]:
     return path, "".join(lines[:41]), claim, shown
 
 
+def test_the_same_claim_held_by_play_and_by_log_is_one_claim(tmp_path):
+    """Two recorders hold the same wrong claim, ``play`` in its session and ``log`` as a
+    ``# held:`` line: its ``shown`` line in ``play`` wrote both statements and left the
+    ``# held:`` line above them, a claim still held that was already in the record."""
+    path, before, claim, shown = literature_before_the_wrong_claim(tmp_path)
+    s = Session(str(path))
+    assert s.handle(claim).kind == "pending"
+    assert log_statement(str(path), claim).held == claim
+    out = s.handle(shown)
+    assert out.kind == "accepted", out.error
+    assert path.read_text() == before + f"{claim}\n{shown}\n"
+
+
 def test_a_claim_held_by_log_is_resolved_in_play_and_serve(tmp_path):
     """``log`` keeps a wrong claim as a ``# held:`` line; its ``shown`` line typed in
     ``play`` or on a page of ``serve`` was refused ("a 'shown' line follows the claim it
