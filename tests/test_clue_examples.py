@@ -123,7 +123,8 @@ def test_ex4_wrong_accusation():
 def test_verdict_says_accuse_once_determined():
     rec = record(EX1, EX2, EX3, EX4)
     a = analyze(rec, "Dev")
-    assert a.verdict == "accuse: Plum Pipe Ballroom"
+    # Dev accused wrongly and is out (CL-9): the case file, not an accusation
+    assert a.verdict == "Dev is out and may not accuse (CL-9); the case file is Plum Pipe Ballroom"
     assert a.to_json()["envelope"] == {"determined": True, "candidates": 1,
                                        "top": [{"cards": ["Plum", "Pipe", "Ballroom"],
                                                 "p": 1.0}]}

@@ -83,6 +83,7 @@ class ClueAnalysis:
     active: list[str]
     statements: int
     method: str = "dp"
+    winner: str | None = None       # the game is over (CL-8, CL-9): who won
 
     def certain(self, card: str) -> str | None:
         locs = self.possible.get(card, set())
@@ -90,7 +91,14 @@ class ClueAnalysis:
 
     @property
     def verdict(self) -> str:
+        """What the view may do about the case file: accuse when it is certain; nothing
+        once the game is over or the view is out (CL-9: it only refutes)."""
+        if self.winner is not None:
+            return f"the game is over: {self.winner} won (CL-8)"
         ans = self.envelope.answer()
+        if self.view is not None and self.view not in self.active:
+            return f"{self.view} is out and may not accuse (CL-9)" + (
+                f"; the case file is {' '.join(ans)}" if ans is not None else "")
         if ans is not None:
             return "accuse: " + " ".join(ans)
         c = self.envelope
@@ -121,6 +129,7 @@ def analyze(record, view: str | None, *, max_states: int = MAX_STATES) -> ClueAn
 
 
 def analyze_model(vm: ViewModel, record, *, max_states: int = MAX_STATES) -> ClueAnalysis:
+    from solver.clue.engine import run
     from solver.model.counting import clamp_to_support, deterministic_count, stretched
 
     m = vm.model
@@ -154,7 +163,8 @@ def analyze_model(vm: ViewModel, record, *, max_states: int = MAX_STATES) -> Clu
                         deck=vm.deck, locations=list(m.locations), exact=counting.exact,
                         error=0.0 if counting.exact else counting.error, cards=cards,
                         possible=places, envelope=envelope, active=vm.active,
-                        statements=len(record.statements), method=counting.method)
+                        statements=len(record.statements), method=counting.method,
+                        winner=run(record).winner)
 
 
 def _case_files(vm: ViewModel, possible, max_states: int, deals=None) -> CaseFiles:

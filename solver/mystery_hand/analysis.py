@@ -14,6 +14,7 @@ from solver.cards import Card, standard_deck
 from solver.errors import NotationError
 from solver.model.copies import settle_copies
 from solver.mystery_hand.inference import ViewModel, build, mystery_locations, target_of
+from solver.mystery_hand.engine import run
 from solver.mystery_hand.options import MysteryHandOptions
 
 #: default budget for live play
@@ -107,6 +108,7 @@ class MysteryHandAnalysis:
     active: list[str]
     statements: int
     method: str = "dp"
+    winner: str | None = None       # the game is over (MH-19, MH-21): who won
 
     @property
     def mystery(self) -> Candidates:
@@ -118,6 +120,8 @@ class MysteryHandAnalysis:
 
     @property
     def verdict(self) -> str:
+        if self.winner is not None:
+            return f"the game is over: {self.winner} won (MH-19, MH-21)"
         ans = self.mystery.answer()
         if ans is not None:
             return "announce: " + " ".join(map(repr, ans))
@@ -268,7 +272,8 @@ def analyze_model(vm: ViewModel, record, *, max_states: int = MAX_STATES,
         locations=list(m.locations), exact=counting.exact,
         error=0.0 if counting.exact else counting.error, cards=cards, possible=possible,
         mysteries=mysteries, target=target_of(vm.view, record.header, vm.opts),
-        active=vm.active, statements=len(record.statements), method=counting.method)
+        active=vm.active, statements=len(record.statements), method=counting.method,
+        winner=run(record).winner)
 
 
 def _candidates(vm: ViewModel, loc: str, possible, max_states: int, seed: int = 0,
