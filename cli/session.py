@@ -908,17 +908,46 @@ def _scrolled(shown: tuple[int, int, int] | None, top: int, tops: list[int],
 
 
 # ----- input --------------------------------------------------------------------------------
-def checked(session: Session, line: str) -> Outcome:
-    """``session.handle(line)``, the line named as not saved if a Ctrl-C ends it
-    (:data:`cli.main.CHECKING`)."""
+def being_checked(session: Session, line: str) -> list[str]:
+    """What a Ctrl-C while ``line`` is handled names as not saved: the statement (or the
+    command that changes the record) as typed, the correction that 'y' or an empty line
+    logs, nothing for a line that only reads the record."""
+    from solver.session import ACCEPT
+
+    raw = line.strip()
+    if session.correction is not None and raw.lower() in ACCEPT:
+        return [printable(session.correction)]
+    word = raw.partition(" ")[0].lower()
+    return [] if word in READING or not raw else [printable(raw)]
+
+
+def marked(session: Session, lines):
+    """``lines`` (of the input), each named in :data:`cli.main.CHECKING` from the moment it
+    is read until the next is asked for: a Ctrl-C just after Enter, before the line is
+    handled (the sheet being worked out still stopping), names it as not saved too."""
     from cli.main import CHECKING
 
-    word = line.strip().partition(" ")[0].lower()
-    CHECKING[:] = [] if word in READING or not line.strip() else [printable(line.strip())]
-    try:
-        return session.handle(line)
-    finally:
+    for line in lines:
+        CHECKING[:] = being_checked(session, line) if isinstance(line, str) else []
+        yield line
         CHECKING.clear()
+    CHECKING.clear()
+
+
+def checked(session: Session, line: str) -> Outcome:
+    """``session.handle(line)``, the line named as not saved if a Ctrl-C ends it
+    (:data:`cli.main.CHECKING`, kept for :func:`cli.main.interrupted` when the
+    interrupt comes through here)."""
+    from cli.main import CHECKING
+
+    CHECKING[:] = being_checked(session, line)
+    try:
+        o = session.handle(line)
+    except Exception:
+        CHECKING.clear()
+        raise
+    CHECKING.clear()
+    return o
 
 
 #: the prompt of ``play`` on a terminal
@@ -1271,6 +1300,7 @@ def _lines(session: Session, screen: Screen | None, lines, keys: str, show_sheet
     from solver.model.budget import restart
 
     worst = 0
+    lines = marked(session, lines)
     if screen is not None:
         _on_screen(screen, lines, keys, hint is not False)
     else:
