@@ -131,6 +131,16 @@ class Outcome:
         return out
 
 
+def _lost_lines(before: str, after: str) -> bool:
+    """Whether some non-blank line of ``before`` is not in ``after`` as often (lines were
+    removed or changed, not only added)."""
+    from collections import Counter
+
+    had = Counter(ln.strip() for ln in split_lines(before) if ln.strip())
+    has = Counter(ln.strip() for ln in split_lines(after) if ln.strip())
+    return bool(had - has)
+
+
 def undo_lines(o: Outcome) -> list[str]:
     """What an ``undone`` or ``redone`` outcome did, one sentence a line it touched: a
     statement removed or put back, a deleted line put back or deleted again, an edited line
@@ -734,10 +744,20 @@ class Session:
             new = appended(self.text, raw)
             self._save(new, parse_record(new, self.path))
             return Outcome("noted", statement=raw, reloaded=reloaded)
+        shown_text = self.text
         try:
             reloaded = self._sync()
         except SleuthError as e:
             return Outcome("refused", "the file on disk no longer parses", error=e)
+        if reloaded and not versioned and _lost_lines(shown_text, self.text):
+            # lines the session had are gone from the file: an editor's save that removed
+            # them, or one still being written (truncated, then written in parts), whose
+            # half would be saved over. Not saved now; typed again, it is saved on the file
+            # as it is then
+            return Outcome("refused", statement=raw, reloaded=True, error=StaleError(
+                "not saved: the record on disk lost lines since it was last read (an editor "
+                "saved it, or is still saving it; reloaded): look at it, then type the line "
+                "again", text=raw, path=self.path))
         out = self._submit_noting(raw)
         out.reloaded = reloaded
         return out

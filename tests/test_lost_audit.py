@@ -384,6 +384,26 @@ def literature_before_the_wrong_claim(tmp_path) -> tuple[Path, str, str, str]:
     return path, "".join(lines[:41]), claim, shown
 
 
+def test_play_does_not_save_over_a_record_that_lost_lines(tmp_path):
+    """An editor saving in place (the file truncated, then written in parts) while play
+    saves: play read the half-written file as the record and saved over it, and the
+    editor's second part went to the file play had replaced; statements saved before were
+    gone, and play said "saved". A record that lost lines since play last read it is not
+    saved over: the line is refused once, and saved when typed again."""
+    path, before, claim, shown = literature_before_the_wrong_claim(tmp_path)
+    s = Session(str(path))
+    lines = before.splitlines(keepends=True)
+    half = "".join(lines[: len(lines) // 2])
+    path.write_text(half)                                   # the editor's first part
+    out = s.handle("turn: Ana")
+    assert out.kind == "refused" and "lost lines" in str(out.error), out
+    assert path.read_text() == half
+    path.write_text(before)                                 # the editor's save, whole
+    out = s.handle(claim)
+    assert out.kind in ("accepted", "pending", "refused")
+    assert path.read_text().startswith(before)
+
+
 def test_the_same_claim_held_by_play_and_by_log_is_one_claim(tmp_path):
     """Two recorders hold the same wrong claim, ``play`` in its session and ``log`` as a
     ``# held:`` line: its ``shown`` line in ``play`` wrote both statements and left the
@@ -525,6 +545,7 @@ def test_one_devices_yes_does_not_log_anothers_correction(record):
     assert s.handle("force", expect=s.version).kind == "refused"        # B
     assert record.read_bytes() == before
     record.write_text(HEADER)
+    s.reread()                                              # (an editor's change, read)
     assert s.handle("turn: Bne").kind == "refused"          # play: 'y' takes its correction
     assert s.handle("y").kind == "accepted"
     assert turn_lines(record) == ["turn: Ben"]
