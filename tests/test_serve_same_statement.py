@@ -22,18 +22,32 @@ def lines(path):
     return [ln for ln in path.read_text(encoding="utf-8").splitlines()[5:] if ln.strip()]
 
 
-def test_a_line_the_page_showed_is_not_another_devices(tmp_path):
+def page_on(tmp_path):
+    """The Clue record served and its page loaded: (path, client, the version shown)."""
     path = tmp_path / "clue.txt"
     path.write_text(CLUE, encoding="utf-8")
     c = client(path)
-    c.get("/live")                                   # the page shows lines 1-6
-    shown = text_version(path.read_text(encoding="utf-8"))
-    # another terminal logs a different statement meanwhile
-    path.write_text(appended(path.read_text(encoding="utf-8"),
-                             "Cleo suggests Green Rope Study: Ana passes, Ben shows"),
-                    encoding="utf-8")
     c.get("/live")
-    now = text_version(path.read_text(encoding="utf-8"))
+    return path, c, version(path)
+
+
+def version(path) -> str:
+    return text_version(path.read_text(encoding="utf-8"))
+
+
+def another_writer(path, c, *statements) -> str:
+    """``statements`` logged by another writer (a terminal), and the page reloaded: the
+    version it shows now."""
+    for st in statements:
+        path.write_text(appended(path.read_text(encoding="utf-8"), st), encoding="utf-8")
+    c.get("/live")
+    return version(path)
+
+
+def test_a_line_the_page_showed_is_not_another_devices(tmp_path):
+    path, c, shown = page_on(tmp_path)               # the page shows lines 1-6
+    # another terminal logs a different statement meanwhile
+    now = another_writer(path, c, "Cleo suggests Green Rope Study: Ana passes, Ben shows")
     d = post(c, "Ben suggests Plum Knife Library: Cleo shows", now, shown)
     assert d["saved"], d["status"]                   # the same suggestion again: a new line
     assert not d.get("same_line")
@@ -41,15 +55,9 @@ def test_a_line_the_page_showed_is_not_another_devices(tmp_path):
 
 
 def test_the_same_statement_added_by_another_device_is_said(tmp_path):
-    path = tmp_path / "clue.txt"
-    path.write_text(CLUE, encoding="utf-8")
-    c = client(path)
-    c.get("/live")
-    shown = text_version(path.read_text(encoding="utf-8"))
+    path, c, shown = page_on(tmp_path)
     line = "Cleo suggests Green Rope Study: Ana passes, Ben shows"
-    path.write_text(appended(path.read_text(encoding="utf-8"), line), encoding="utf-8")
-    c.get("/live")
-    now = text_version(path.read_text(encoding="utf-8"))
+    now = another_writer(path, c, line)
     d = post(c, line, now, shown)
     assert not d["saved"] and d["same_line"] == 7
     assert "another device logged this same statement first (line 7)" in d["status"]
@@ -62,29 +70,18 @@ def test_the_pages_own_line_then_the_same_again_is_saved(tmp_path):
     """The page logs ``Cleo: ?`` (its own line), a terminal logs ``Ana: ?``, and the page
     logs ``Cleo: ?`` again on the version its own save returned: a new line, not a refusal
     naming the page's own line."""
-    path = tmp_path / "clue.txt"
-    path.write_text(CLUE, encoding="utf-8")
-    c = client(path)
-    c.get("/live")
-    v0 = text_version(path.read_text(encoding="utf-8"))
+    path, c, v0 = page_on(tmp_path)
     d = post(c, "Cleo: ?", v0, v0)
     assert d["saved"]
     mine = d["version"]
-    path.write_text(appended(path.read_text(encoding="utf-8"), "Ana: ?"), encoding="utf-8")
-    path.write_text(appended(path.read_text(encoding="utf-8"), "Ben: ?"), encoding="utf-8")
-    c.get("/live")
-    now = text_version(path.read_text(encoding="utf-8"))
+    now = another_writer(path, c, "Ana: ?", "Ben: ?")
     d = post(c, "Cleo: ?", now, mine)
     assert d["saved"], d["status"]
     assert lines(path)[-4:] == ["Cleo: ?", "Ana: ?", "Ben: ?", "Cleo: ?"]
 
 
 def test_a_what_if_after_the_pages_own_change_does_not_say_the_disk_changed(tmp_path):
-    path = tmp_path / "clue.txt"
-    path.write_text(CLUE, encoding="utf-8")
-    c = client(path)
-    c.get("/live")
-    v0 = text_version(path.read_text(encoding="utf-8"))
+    path, c, v0 = page_on(tmp_path)
     d = post(c, "Cleo: ?", v0, v0)
     assert d["saved"]
     d = post(c, "whatif Ana: ?", d["version"], d["version"])
