@@ -65,7 +65,8 @@ def _dp(model, max_states: int):
     from solver.model.counting import Infeasible, Plan, Programme, last_programme, simplify
 
     kept = last_programme(model)    # the analysis just counted this model
-    if kept is not None and kept[2].peak <= max_states and kept[2].total:
+    if kept is not None and kept[2].peak <= max_states and kept[2].total \
+            and _plain_plan(*kept[:2]):
         return kept
     try:
         prob = simplify(model)
@@ -76,6 +77,15 @@ def _dp(model, max_states: int):
     if dp.total == 0:
         raise NoDeal("the model has no consistent deal")
     return prob, plan, dp
+
+
+def _plain_plan(prob, plan) -> bool:
+    """Whether ``plan`` is the one ``Plan(prob)`` makes (not one keeping a location's column
+    apart, as an analysis counting for ``possible_compositions`` does): its draws for a
+    seed are then those of a programme built here, so that the deals sampled depend on
+    the record and the seed alone, not on what was counted before."""
+    default = {c: g for c, g in enumerate(prob.col_group) if g is not None}
+    return plan.col_labels == default and not plan.tags and not plan.relaxed_cols
 
 
 def _draw(prob, plan, dp, n: int, seed: int) -> np.ndarray:
