@@ -953,6 +953,94 @@ def checked(session: Session, line: str) -> Outcome:
 #: the prompt of ``play`` on a terminal
 PROMPT = "sleuth> "
 
+#: the word being typed at the end of a line
+_WORD_END = re.compile(r"[^\s,;:]*$")
+
+#: the keywords after which a card or range the asker holds is no legal word: a card
+#: requested (MH-15), a range asked wholly held (MH-11), a card asked (Literature)
+NOT_OWN = ("asks", "requests")
+
+
+def known_hands(session: Session, screen: Screen | None = None) -> Callable[[str], set[str]]:
+    """The cards a player certainly holds, as the session's view knows now: the screen's
+    stage 1 (:meth:`Screen.stage`), else worked out once for the record as it is."""
+    known: dict[tuple, Any] = {}
+
+    def held(player: str) -> set[str]:
+        from solver.model.budget import TimeUp
+        from solver.staged import certainties
+
+        first = screen.first if screen is not None else None
+        if first is None:
+            key = (session.text, session.view)
+            if key not in known:
+                known.clear()
+                try:
+                    known[key] = certainties(session.game, session.record, session.view)
+                except (TimeUp, SleuthError):
+                    known[key] = None
+            first = known[key]
+        if first is None:
+            return set()
+        return {card for card, where in first.certain if where == player}
+    return held
+
+
+def legal_words(vocabulary, before: str, words: list[str],
+                held: Callable[[str], set[str]] | None = None) -> list[str]:
+    """``words`` (the completions of ``before``) without what the rules forbid the player
+    who starts the statement: herself as the player asked, passed to or showing (she may
+    name herself in an answer of hands by player, a claim); after ``asks`` or ``requests``
+    a card she is known to hold, or a range she holds wholly (``held``: the cards known to
+    be in a player's hand).
+
+    >>> from solver.games import Vocabulary
+    >>> v = Vocabulary(("Ana", "Ben"), (), ("asks",), ("all",), ("2C", "5C"), ("2C-5C",),
+    ...                follows=(("asks", (("<names>", "all"), ("<ranges>",)), ()),))
+    >>> legal_words(v, "Ana asks ", ["Ana", "Ben", "all"])
+    ['Ben', 'all']
+    >>> legal_words(v, "Ana asks Ben ", ["2C-5C", "6C-9C"], lambda p: {"2C", "3C", "4C", "5C"})
+    ['6C-9C']
+    """
+    from solver.cards import parse_query_set
+
+    text = before.lstrip()
+    prefix = _WORD_END.findall(text)[0]
+    head = text[:len(text) - len(prefix)]
+    said = head.split()
+    if said and said[0].lower() in ("whatif", "force"):    # a statement follows
+        return legal_words(vocabulary, text[len(said[0]):], words, held)
+    if len(said) < 2:
+        return words
+    actor = next((n for n in vocabulary.names if n.casefold() == said[0].casefold()), None)
+    if actor is None:
+        return words
+    keyword = said[1].rstrip(":").lower()
+    answer = ":" in head
+    spec = next((f for f in vocabulary.follows if f[0].lower() == keyword), None)
+    hands = answer and spec is not None and tuple(spec[2][:2]) == ("<names>", "<cards>")
+    out = [w for w in words if hands or w != actor]
+    if keyword not in NOT_OWN or answer or held is None:
+        return out
+    cards = vocabulary.cards
+    ranges = vocabulary.ranges
+    if not any(w in cards or w in ranges for w in out):
+        return out
+    own = held(actor)
+    if not own:
+        return out
+
+    def allowed(w: str) -> bool:
+        if w in cards:
+            return w not in own
+        if w in ranges:
+            try:
+                return not {str(c) for c in parse_query_set(w).cards()} <= own
+            except (ValueError, AttributeError):
+                return True
+        return True
+    return [w for w in out if allowed(w)]
+
 
 def _interactive_lines(session: Session, colour: bool, screen: Screen | None = None):
     """Lines from a prompt_toolkit prompt with completion; ends on Ctrl-D.  With a
@@ -963,12 +1051,15 @@ def _interactive_lines(session: Session, colour: bool, screen: Screen | None = N
     from prompt_toolkit.key_binding import KeyBindings
     from prompt_toolkit.keys import Keys
 
+    held = known_hands(session, screen)
+
     class SessionCompleter(Completer):
         def get_completions(self, document, complete_event):
             before = document.text_before_cursor
             word = re.search(r"[^\s,;:]*$", before).group(0)
             meta = session.completion_meta(before)      # 'edit N': the line's text
-            for w in session.complete(before) + screen_words(before):
+            words = legal_words(session.vocabulary(), before, session.complete(before), held)
+            for w in words + screen_words(before):
                 yield Completion(w, start_position=-len(word), display_meta=meta.get(w))
 
     def screen_words(before: str) -> list[str]:
