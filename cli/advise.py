@@ -70,9 +70,10 @@ def _text_note(note: str) -> str:
     return note
 
 
-def render_advice(adv, top: int | None = None) -> str:
-    """The advice as text, at most 79 columns: one row of figures per action, best first,
-    its most likely answers and the game's own figures on indented lines below it."""
+def render_advice(adv, top: int | None = None, width: int = WIDTH) -> str:
+    """The advice as text, at most ``width`` columns (79; a narrower terminal's in
+    ``play``): one row of figures per action, best first, its most likely answers and the
+    game's own figures on indented lines below it."""
     import textwrap
 
     acts = adv.actions if top is None else adv.actions[:top]
@@ -82,7 +83,7 @@ def render_advice(adv, top: int | None = None) -> str:
     if adv.actions:
         lines.append(f"figures: {'exact (every consistent deal)' if adv.exact else adv.method}"
                      f" over {adv.samples} deals")
-    lines += textwrap.wrap(_text_note("; ".join(adv.notes)), WIDTH, initial_indent="  ",
+    lines += textwrap.wrap(_text_note("; ".join(adv.notes)), width, initial_indent="  ",
                            subsequent_indent="  ") if adv.notes else []
     if not acts:
         if top is not None and adv.actions:
@@ -98,14 +99,14 @@ def render_advice(adv, top: int | None = None) -> str:
     cols = [f for f in fields if f.column and any(a.more.get(f.key) is not None for a in acts)]
     below = [f.key for f in fields if not f.column]
     figures = 7 + 2 + 6 + 2 + 6 + 8 * len(cols)
-    room = WIDTH - 2 - 3 - 2 - 2 - figures       # what the action column may take
+    room = max(width - 2 - 3 - 2 - 2 - figures, 6)     # what the action column may take
     w = min(max([max(wcswidth(a.action), 0) for a in acts] + [6]), room)
 
     def pad(text: str) -> str:
         return text + " " * (w - max(wcswidth(text), 0))
 
     def wrapped(label: str, text: str) -> list[str]:
-        return textwrap.wrap(f"{label}: {text}", WIDTH, initial_indent=" " * 7,
+        return textwrap.wrap(f"{label}: {text}", width, initial_indent=" " * 7,
                              subsequent_indent=" " * 9, break_on_hyphens=False)
 
     lines.append(f"  {'#':>3}  {'action':<{w}}  {'score':>7}  {'info':>6}  {'leak':>6}"

@@ -410,7 +410,7 @@ def render_outcome(o: Outcome, session: Session, show_sheet: bool | str | None,
     elif k == "suggest":
         from cli.advise import render_advice
 
-        out.append(render_advice(o.advice))
+        out.append(render_advice(o.advice, width=fit[0]) if fit else render_advice(o.advice))
     elif k == "noted":
         out.append("noted")
     return "\n".join(out)
@@ -1369,7 +1369,7 @@ def play(record, as_, as_json, no_sheet, compact=None, hint=None):
     lines = _interactive_lines(session, colour, screen) if interactive else _piped_lines()
     try:
         worst = _lines(session, screen, lines, keys, show_sheet, interactive, as_json, hint,
-                       say)
+                       say, width)
     except KeyboardInterrupt:           # Ctrl-C while a line is worked on: the program ends
         if session.pending:             # (cli.main), the held claim kept first
             say(session.keep_held())
@@ -1386,8 +1386,11 @@ def play(record, as_, as_json, no_sheet, compact=None, hint=None):
 
 
 def _lines(session: Session, screen: Screen | None, lines, keys: str, show_sheet,
-           interactive: bool, as_json: bool, hint: bool | None, say) -> int:
-    """``play``'s lines, each handled and answered; the exit status they call for."""
+           interactive: bool, as_json: bool, hint: bool | None, say,
+           width: int | None = None) -> int:
+    """``play``'s lines, each handled and answered; the exit status they call for.
+    ``width``: the terminal's columns the answers are fitted to (``say`` fits them; a text
+    that wraps itself, the advice, is written for them, so as to be wrapped once)."""
     from solver.model.budget import restart
 
     worst = 0
@@ -1412,7 +1415,8 @@ def _lines(session: Session, screen: Screen | None, lines, keys: str, show_sheet
             if as_json:
                 click.echo(json.dumps(outcome_json(o, session), ensure_ascii=False))
             elif o.kind != "quit":
-                say(render_outcome(o, session, show_sheet, keys))
+                say(render_outcome(o, session, show_sheet, keys,
+                                   fit=(width, 0) if width else None))
                 if (interactive if hint is None else hint) and o.saved:
                     restart()
                     say(session.hint() or "")   # the advisor's one-line hint on the view's turn
