@@ -732,7 +732,10 @@ class Play:
             if c != self.forced_member():
                 raise self._err(self.expected(), "V14")
             return "forced"
-        on_turn = c == self.turn or not self.turn_known   # unknown turn: the claimant has it
+        # unknown turn: the claimant has it, unless the record narrows the turn down to
+        # others (turn_may): then no course has the claimant on turn, an out-of-turn claim
+        on_turn = c == self.turn or (not self.turn_known
+                                     and (not self.turn_may or c in self.turn_may))
         if self.end_game:
             holder = 1 if self.team_empty(0) else 0
             if t.options.claims_any_time and t.team_index(c) == holder:

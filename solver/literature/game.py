@@ -217,8 +217,16 @@ class LiteratureGame(Game):
         t = play.table
         ti = t.team_index(res.claimant)
         at = next((i for i, st in enumerate(record.statements) if st.line == res.line), None)
-        turn = Play.of(record, at).turn if at is not None else None
-        when = f"; it was {turn}'s turn" if turn else ""
+        before = Play.of(record, at) if at is not None else None
+        if before is None or before.turn is None:
+            when = ""
+        elif before.turn_known:
+            when = f"; it was {before.turn}'s turn"
+        elif before.turn_may:       # unseen lines left it to one of a few
+            names = [f"{p}'s" for p in before.turn_may]
+            when = "; it was " + ", ".join(names[:-1]) + f" or {names[-1]} turn"
+        else:
+            when = ""
         got = ("cancelled: neither team scores it" if res.outcome == "cancelled" else
                f"lost: team {t.team_name(1 - ti)} scores it")
         all_in = all(t.team_index(p) == ti for p, _ in res.shown)
