@@ -41,20 +41,40 @@ def _columns(game: str, s) -> tuple[list[str], list]:
     return ["uncertainty"], ["-" if s.uncertainty is None else f"{s.uncertainty:.2f}"]
 
 
+def lost_certainties(vr: ViewReplay) -> list[dict[str, str]]:
+    """Per step, the cards certain at the step before (with an analysis) that no longer
+    are, and where they were: a Literature record's unseen event (``P: ?``) may have moved
+    them, so a card certain since the deal can stop being certain and become so again."""
+    out: list[dict[str, str]] = []
+    prev: dict[str, str] | None = None
+    for s in vr.steps:
+        k = s.knowledge
+        if k is None:
+            out.append({})
+            continue
+        out.append({c: l for c, l in prev.items() if c not in k.certain} if prev else {})
+        prev = dict(k.certain)
+    return out
+
+
 def render_view(r: Replay, vr: ViewReplay) -> str:
     rows = []
     heads = None
-    for s in vr.steps:
+    lost = lost_certainties(vr)
+    losing = any(lost)
+    for s, gone in zip(vr.steps, lost):
         h, cells = _columns(r.game, s)
         heads = heads or h
         line = ",".join(map(str, s.lines[:1])) if s.index else ""
         rows.append([s.index, line, _short(s.text)] + cells
+                    + ([Labelled(_certain(gone), "no longer certain")] if losing else [])
                     + [Labelled(s.error, "no analysis") if s.error
                        else _certain(s.new_certain)])
     title = f"Replay of {r.path or 'the record'} ({r.game}), view: {vr.label}"
     if r.measure and "uncertainty" in (heads or []):      # the column that shows it
         title += f"; uncertainty = {r.measure}"
-    headers = ["step", "line", "statement"] + (heads or []) + ["became certain"]
+    headers = ["step", "line", "statement"] + (heads or []) + (
+        ["no longer certain"] if losing else []) + ["became certain"]
     return "\n".join(textwrap.wrap(title, WIDTH, subsequent_indent="  ")
                      + fitted_table(rows, headers, keep=3))
 

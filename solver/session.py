@@ -43,7 +43,7 @@ from solver.errors import (FileError, InconsistentError, NotationError, RuleErro
 from solver.games import Capability, Event, Vocabulary, get_game
 from solver.model.budget import STEP_BUDGET
 from solver.model.reuse import Memo, reusing
-from solver.records import (Record, atomic_write, check_one_line, clean_temporaries,
+from solver.records import (Record, Statement, atomic_write, check_one_line, clean_temporaries,
                              parse_record, printable, record_lock, split_lines,
                              split_lines_keepends, strip_comment, text_version)
 from solver.records import read_text as _read_text
@@ -1187,10 +1187,51 @@ def own_examples(record) -> list[str]:
                 game.parse_event(candidate, record.header)
             except SleuthError:
                 continue
-            if candidate not in out:
-                out.append(candidate)
+            fitted = _dealt(game, record, candidate)
+            if fitted is not None and fitted not in out:
+                out.append(fitted)
             break
     return out
+
+
+#: a setup line of cards whose count the table sets: a hand (``Ana holds: ...``), the cards
+#: face up (``faceup: ...``)
+_DEALT = re.compile(r"^((?:\S+ )?(?:holds|faceup|mystery)(?: \S+)?:)\s*(.*)$", re.I)
+
+
+def _dealt(game, record, example: str) -> str | None:
+    """``example`` as it fits ``record``'s table when it lists the cards of a deal (a hand,
+    the cards face up): with as many cards as the table deals there (the example's own
+    first, then others of the game's), or ``None`` when no such line fits it (no card face
+    up with 4 Mystery Hand players); any other example as it is."""
+    from dataclasses import replace
+
+    m = _DEALT.match(example)
+    if m is None:
+        return example
+    own = m.group(2).split()
+    deck = [c for c in game.vocabulary(record).cards if c not in own]
+    pool = own + deck
+
+    def refusal(cards: list[str]) -> str | None:
+        """Why the line with ``cards`` does not fit the table alone (``None``: it does)."""
+        line = f"{m.group(1)} {' '.join(cards)}"
+        try:
+            ev = game.parse_event(line, record.header)
+            game.validate(replace(record, statements=(Statement(1, line, ev),)))
+        except SleuthError as e:
+            return str(e)
+        return None
+    why = refusal(own)
+    if why is None:
+        return example
+    for n in range(1, min(len(pool), 30) + 1):
+        if n != len(own) and refusal(pool[:n]) is None:
+            return f"{m.group(1)} {' '.join(pool[:n])}"
+    # no count fits: dropped when the count was what was wrong, else the line needs other
+    # lines before it (a deal first), which an example cannot show: kept as it is
+    said = why.rpartition(": '")[0] or why
+    return None if re.search(r"\bcards?\b", said) else example
 
 
 def vocabulary(record) -> Vocabulary:
