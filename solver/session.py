@@ -98,6 +98,7 @@ class Outcome:
     explanation: Any = None
     reloaded: bool = False
     hypothetical: bool = False            # a refused 'whatif' (never saved anyway)
+    undid: str = ""                       # undone/redone: "delete" or "edit" it undid, else ""
     advice: Any = None                    # suggest: the game's Advice
 
     @property
@@ -144,15 +145,15 @@ def _lost_lines(before: str, after: str) -> bool:
 def undo_lines(o: Outcome) -> list[str]:
     """What an ``undone`` or ``redone`` outcome did, one sentence a line it touched: a
     statement removed or put back, a deleted line put back or deleted again, an edited line
-    as it was or as edited (``o.message``: ``delete`` or ``edit`` when it undid one)."""
+    as it was or as edited (``o.undid``: ``delete`` or ``edit`` when it undid one)."""
     word = "undo" if o.kind == "undone" else "redo"
     undo = o.kind == "undone"
     out = []
     for ln, text in o.removed:
-        if o.message == "delete":
+        if o.undid == "delete":
             out.append(f"{word}: put back line {ln}: {text}" if undo
                        else f"{word}: deleted line {ln} again: {text}")
-        elif o.message == "edit":
+        elif o.undid == "edit":
             out.append(f"{word}: line {ln} is again: {text if undo else o.statement}")
         else:
             out.append(f"{word}: removed line {ln}: {text}" if undo
@@ -939,8 +940,8 @@ class Session:
             undid = "delete" if o.kind == "deleted" else "edit"
             self._save(before, parse_record(before, self.path), keep_redo=True)
             self.redo_stack.append((after, before, o.removed, undid, o.statement or ""))
-            return Outcome("undone", undid, statement=o.statement, line=o.line,
-                           removed=o.removed)
+            return Outcome("undone", statement=o.statement, line=o.line,
+                           removed=o.removed, undid=undid)
         if not self.record.statements:
             return Outcome("refused", error=NotationError("nothing to undo: the record has no "
                                                           "statements", text="undo"))
@@ -972,7 +973,7 @@ class Session:
         if undid:                       # the edit or delete done again: undo undoes it again
             self.last_edit = (after, before, Outcome(undid + "d", statement=statement,
                                                      line=line, removed=removed))
-        return Outcome("redone", undid, statement=statement, removed=removed, line=line)
+        return Outcome("redone", statement=statement, removed=removed, line=line, undid=undid)
 
     def edit(self, line: str, statement: str | None) -> Outcome:
         """Replace (``None``: delete) the statement on record line ``line``; the whole

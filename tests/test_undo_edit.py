@@ -78,4 +78,18 @@ def test_undo_after_another_writer_changed_the_record_does_not_undo_the_delete(r
     record.write_text(appended(record.read_text(encoding="utf-8"), "# a note"),
                       encoding="utf-8")
     o = s.handle("undo")
-    assert o.kind in ("undone", "refused") and o.message != "delete"
+    assert o.kind in ("undone", "refused") and o.undid != "delete"
+
+
+def test_play_says_the_undo_of_a_delete_in_one_line(record):
+    """play printed the kind it undid ("delete") as a line of its own before the undo."""
+    import subprocess
+    import sys
+
+    n = line_of(record, "faceup:")
+    r = subprocess.run([sys.executable, "-m", "cli.main", "play", str(record), "--no-sheet"],
+                       input=f"delete {n}\nundo\n", capture_output=True, text=True,
+                       timeout=120, cwd=ROOT)
+    out = [ln.strip() for ln in r.stdout.splitlines()]
+    assert f"undo: put back line {n}: faceup: 6H AC 3C" in out, r.stdout
+    assert "delete" not in out and "edit" not in out, r.stdout
