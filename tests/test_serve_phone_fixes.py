@@ -441,8 +441,18 @@ def test_edit_puts_a_statement_being_typed_aside(browser, tmp_path):
         assert box.input_value() == "edit 6 Ana asks Ben 4H-7H: 4H 7H"
         kept = page.get_by_role("alert").filter(has_text="Not logged yet: " + draft)
         assert kept.count() == 1
+        # kept across a reload, as the box's draft is
+        page.reload()
+        page.wait_for_function(IDLE, polling="raf")
+        assert page.get_by_role("alert").filter(has_text="Not logged yet: " + draft).count() == 1
         page.get_by_role("button", name="Back in the box: " + draft).click()
         assert box.input_value() == draft
+        # an edit changed in the box, then another line's Edit: the changed edit is kept
+        page.get_by_role("button", name="Edit").first.click()
+        changed = "edit 6 Ana asks Ben 4H-7H: 4H 7H  # changed"
+        box.fill(changed)
+        page.get_by_role("button", name="Edit").nth(1).click()
+        assert page.get_by_role("button", name="Back in the box: " + changed).count() == 1
 
 
 def test_six_player_clue_figures_are_whole_at_320_px(browser, tmp_path):
@@ -512,3 +522,43 @@ def test_a_hand_known_whole_discards_one_of_its_cards(browser, tmp_path):
         g = entry.get_by_role("group", name="Which card", exact=True)
         assert sorted(b.text_content() for b in g.get_by_role("button").all()) \
             == ["3H", "5H", "6C", "9H"]
+
+
+def test_after_a_same_statement_refusal_the_same_statement_typed_again_is_logged(browser,
+                                                                               tmp_path):
+    """After "another device logged this same statement first" the page kept sending the
+    version the first statement was begun on, so the same statement typed afresh (a
+    repeated suggestion) was refused again, until a reload."""
+    path = tmp_path / "c.txt"
+    line = "Ben suggests Plum Pipe Lounge: Cleo shows"
+    with two_phones(browser, path) as pages:
+        for pg in pages:
+            pg.get_by_role("textbox", name="Statement").fill(line)
+        assert log(pages[0]).startswith("logged line 4")
+        pages[1].get_by_role("button", name="Log", exact=True).click()
+        pages[1].get_by_role("alert").filter(has_text="same statement").wait_for()
+        pages[1].wait_for_function(IDLE, polling="raf")
+        box = pages[1].get_by_role("textbox", name="Statement")
+        assert box.input_value() == ""
+        box.fill(line)                              # the suggestion made again
+        assert log(pages[1]).startswith("logged line 5")
+        assert path.read_text(encoding="utf-8").count(line) == 2
+
+
+def test_cards_shown_leave_out_cards_the_player_asked_cannot_hold(browser, tmp_path):
+    """Mystery Hand: ``Cards shown`` offered cards the analysis rules out for the player
+    asked (the sample's Eli holds no 2S), which the engine then refused."""
+    import json
+    import shutil
+
+    path = tmp_path / "mh5.txt"
+    shutil.copy(ROOT / "samples" / "mystery-hand" / "five-players-ana.txt", path)
+    from tests.serve_harness import sleuth
+
+    cards = json.loads(sleuth("analyze", "--json", str(path)).stdout)["cards"]
+    may = [c for c in ("2S", "3S", "4S", "5S") if cards[c].get("Eli", 0) > 0]
+    with served(browser, path, PHONE) as (page, entry, box):
+        page.wait_for_function("() => document.querySelector('#live').dataset.pending === 'no'")
+        box.fill("Ana asks Eli 2S-5S: ")
+        g = entry.get_by_role("group", name="Cards shown", exact=True)
+        assert [b.text_content() for b in g.get_by_role("button").all()] == may

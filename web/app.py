@@ -247,7 +247,7 @@ class Engine:
                         self.running = None
                 if broken:                  # shown over what the record was before the edit
                     data["error"], data["version"] = broken, self.version() or data["version"]
-                known = (data, entry_data(s, data["held"]), s.text)
+                known = (data, entry_data(s, data["held"], data["possible"]), s.text)
                 if len(self.live_cache) > 8:
                     self.live_cache.clear()
                 if not broken:

@@ -205,15 +205,18 @@ def refutes_all(record) -> bool:
     return by_game(record, "refutes_all", False)
 
 
-def entry_data(session, held: dict[str, list[str]] | None = None) -> dict[str, Any]:
+def entry_data(session, held: dict[str, list[str]] | None = None,
+               possible: dict[str, list[str]] | None = None) -> dict[str, Any]:
     """What the page's tap entry offers: the vocabulary of the record (names, keywords,
-    cards, ranges, and what follows each keyword), who is on turn, each range's cards, and
-    the cards each player certainly holds (``held``: the likely answers to a question)."""
+    cards, ranges, and what follows each keyword), who is on turn, each range's cards, the
+    cards each player certainly holds (``held``: the likely answers to a question) and the
+    places each card not certain may be at (``possible``: a player certainly without a
+    card is not offered as showing it)."""
     v = session.vocabulary()
     rec = session.record
     turn, may = current_player(rec)
     return {"game": rec.game, "view": session.view, "names": list(v.names),
-            "active": still_in(rec), "held": held or {},
+            "active": still_in(rec), "held": held or {}, "possible": possible or {},
             "lead": list(v.lead), "verbs": list(v.verbs), "words": list(v.words),
             "cards": list(v.cards), "ranges": list(v.ranges),
             "follows": [[k, [list(s) for s in slots], list(ans)] for k, slots, ans in v.follows],
@@ -321,7 +324,7 @@ def live(session, whatif: str | None = None, quick: bool = False,
     out: dict[str, Any] = {
         "title": game.title or rec.game, "game": rec.game, "view": view or "public",
         "version": text_version(session.text), "whatif": None, "whatif_error": None,
-        "pending": quick, "held": {}, "certain_so_far": None,
+        "pending": quick, "held": {}, "possible": {}, "certain_so_far": None,
         "stage": "none", "certain": {}, "certain_complete": None,
         "alerts": [], "notes": [], "hint": None, "sheet": None, "text_sheet": None,
         "extras": {"verdict": None, "precision": None, "estimate": False}, "error": None, "turn": None, "lines": [],
@@ -372,6 +375,8 @@ def live(session, whatif: str | None = None, quick: bool = False,
         for card, places in getattr(analysis, "possible", {}).items():
             if len(places) == 1:
                 out["held"].setdefault(next(iter(places)), []).append(card)
+            else:
+                out["possible"][card] = sorted(places)
     if analysis is not None:
         sheet, extras = piece(rec.game, "sheet"), piece(rec.game, "extras")
         if sheet is not None:

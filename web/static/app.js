@@ -291,6 +291,7 @@
   // the version shown when the box's statement was typed (or tapped): the server tells a
   // statement another device logged meanwhile from a new one (not logged twice)
   let typedOn = null;
+  let typed = "";             // the box before the last keystroke (or what setBox put there)
 
   function post(line, fresh) {
     const typed = fresh || line.trim() !== box.value.trim() ? version : (typedOn || version);
@@ -497,21 +498,40 @@
   // A statement refused after the box had moved on to the next one (typed while it was
   // checked): its refusal would be lost under the next one's answer, and the statement
   // with it. It is kept under the box, with its refusal, until put back or dropped.
+  // Kept in the tab's storage too (keptKey), so that a reload does not lose them.
   function keep(line, why, head) {
-    if (!line.trim() || /^(undo|redo|delete|edit|force)\b/i.test(line.trim())) return;
+    if (!line.trim() || /^(undo|redo|delete|force)\b/i.test(line.trim())) return;
     const p = document.createElement("p");
     p.setAttribute("role", "alert");
     p.textContent = (head || "Not saved: ") + line + " (" + why + ")";
+    const gone = () => { item.remove(); storeKept(); };
     const back = button("Back in the box: " + line, () => {
-      item.remove();
+      gone();
+      // what the box holds meanwhile is not lost either: kept in its place
+      if (box.value.trim() && box.value.trim() !== line.trim()) {
+        keep(box.value, "put aside for the statement put back", "Not logged yet: ");
+      }
       setBox(line);
       box.focus();
     });
-    const drop = button("Drop it: " + line, () => item.remove());
+    const drop = button("Drop it: " + line, gone);
     const item = document.createElement("div");
     item.className = "kept-item";
+    item.dataset.line = line;
+    item.dataset.why = why;
+    item.dataset.head = head || "";
     item.append(p, back, drop);
     keptEl.append(item);
+    storeKept();
+  }
+  const keptKey = tabKey + ":kept";
+  function storeKept() {
+    const items = [...keptEl.querySelectorAll(".kept-item")].map((el) =>
+      ({ line: el.dataset.line, why: el.dataset.why, head: el.dataset.head }));
+    try {
+      if (items.length) localStorage.setItem(keptKey, JSON.stringify(items));
+      else localStorage.removeItem(keptKey);
+    } catch (e) { /* private mode */ }
   }
 
   // The live part: first what needs no analysis (the lines, the turn: at once), then the
@@ -618,8 +638,14 @@
     fitCells();
     for (const b of live.querySelectorAll("button.edit")) {
       b.addEventListener("click", () => {
-        // a statement being typed is not lost under the edit: kept below the box
-        keep(box.value, "put aside to edit line " + b.dataset.line, "Not logged yet: ");
+        // a statement being typed (or another line's edit, changed) is not lost under the
+        // edit: kept below the box
+        const m = box.value.trim().match(/^edit\s+(\d+)\s+(.*)$/is);
+        const other = m && live.querySelector('button.edit[data-line="' + m[1] + '"]');
+        const unchanged = m && other && m[2].trim() === other.dataset.text.trim();
+        if (!unchanged && box.value.trim() !== ("edit " + b.dataset.line + " " + b.dataset.text).trim()) {
+          keep(box.value, "put aside to edit line " + b.dataset.line, "Not logged yet: ");
+        }
         setBox("edit " + b.dataset.line + " " + b.dataset.text);
         openEntry(true);
         box.focus();
@@ -687,6 +713,7 @@
   function setBox(text) {
     const before = box.value;
     box.value = text;
+    typed = text;               // the input handler's "before" is this text now
     if (!before.trim() && text.trim()) typedOn = version;   // a statement begun
     dropRefusal();
     fitBox();
@@ -740,7 +767,7 @@
     }
   }
 
-  let typed = box.value;                    // the box before the last keystroke
+  typed = box.value;                        // the box before the last keystroke
   box.addEventListener("input", () => {
     if (!typed.trim() && box.value.trim()) typedOn = version;   // a statement begun
     keepDraft(box.value, typed);
@@ -1611,12 +1638,15 @@
   }
 
   // The cards of ``cards`` that ``who`` may hold: none another place certainly has.
+  // the cards of "cards" that "who" may hold: none certainly elsewhere, none the analysis
+  // rules out for them (E.possible: the places of each card not certain)
   function mayHold(who, cards) {
     const elsewhere = new Set();
     for (const [place, held] of Object.entries(E.held || {})) {
       if (place !== who) for (const c of held) elsewhere.add(c);
     }
-    return cards.filter((c) => !elsewhere.has(c));
+    const P = E.possible || {};
+    return cards.filter((c) => !elsewhere.has(c) && (!P[c] || P[c].includes(who)));
   }
 
   function combos(items, k) {
@@ -1721,7 +1751,12 @@
       if (kept !== null) { localStorage.setItem(storeKey, kept); localStorage.removeItem(titleKey); }
     }
     if (kept && !box.value) { box.value = kept; typed = kept; }
-  } catch (e) { /* private mode */ }
+    // the statements kept below the box (put aside, refused after the box moved on)
+    const items = JSON.parse(localStorage.getItem(keptKey) || "[]");
+    for (const it of Array.isArray(items) ? items : []) {
+      if (it && typeof it.line === "string") keep(it.line, String(it.why || ""), it.head || undefined);
+    }
+  } catch (e) { /* private mode, or storage not ours */ }
   fitBox();
   bindLive();
   sentBefore();
