@@ -128,9 +128,12 @@ def record_words(vocabulary) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def attach_corrections(error: SleuthError, statement: str, record) -> SleuthError:
+def attach_corrections(error: SleuthError, statement: str, record,
+                       allowed: Callable[[str], bool] | None = None) -> SleuthError:
     """Attach ``did_you_mean`` (corrected statements, possibly empty) to ``error``, a
-    refusal of ``statement`` written under ``record``'s header; returns the error."""
+    refusal of ``statement`` written under ``record``'s header; returns the error.
+    ``allowed``: whether the record with a corrected statement added keeps the rules (a
+    correction the game would refuse at once is not offered)."""
     from solver.games import get_game
     from solver.records import strip_comment
 
@@ -146,7 +149,7 @@ def attach_corrections(error: SleuthError, statement: str, record) -> SleuthErro
             game.parse_statement(text, record.header, record.statements)
         except SleuthError:
             return False
-        return True
+        return allowed is None or allowed(text)
 
     error.did_you_mean = corrections(stmt, words, parses) if stmt else []
     return error

@@ -227,8 +227,16 @@ def _parse_correcting(new_text: str, path: str | None, statement: str, old_text:
         if e.line == line:
             from solver.didyoumean import attach_corrections
 
+            def allowed(text: str) -> bool:     # the rules keep: the game accepts it
+                try:
+                    parse_record(appended(old_text, text), path)
+                except SleuthError:
+                    return False
+                return True
+
             try:
-                attach_corrections(e, statement, parse_record(old_text, path, validate=False))
+                attach_corrections(e, statement, parse_record(old_text, path, validate=False),
+                                   allowed)
             except SleuthError:
                 pass
         raise
