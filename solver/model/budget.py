@@ -290,9 +290,11 @@ def cp_solver(cp_model, seconds: float, what: str = "the analysis"):
                         d.solvers.discard(self)
                 if d.cancelled:             # stopped, or finished: the answer is not wanted
                     raise d._over(self.task)
-                if status == cp_model.UNKNOWN and seconds < self.limit:
+                if status == cp_model.UNKNOWN and seconds < self.limit \
+                        and d.remaining() < max(0.05, 0.02 * seconds):
                     # stopped by the time left, not by its own limit (CP-SAT's clock may
-                    # stop a hair before the deadline's)
+                    # stop a hair before the deadline's); a search stopped by its own
+                    # deterministic limit, with time left, is the caller's to settle
                     raise d._over(self.task)
                 return status
 
