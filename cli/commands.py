@@ -14,7 +14,7 @@ from cli.output import check_output, force_option, write_output, wrote
 from cli.progress import working
 from solver.errors import InconsistentError, NotationError
 from solver.games import PUBLIC, Capability, game_names, get_game
-from solver.records import name_in, read_record, start_record, write_record
+from solver.records import name_in, read_record, start_record, strip_comment, write_record
 
 
 class GameChoice(click.Choice):
@@ -274,7 +274,12 @@ def log(record, statement, force, replace):
         click.echo(f"logged the held line with its resolution, lines {last.line - 1}-"
                    f"{last.line}: {done.joined} / {last.event}")
     else:
-        click.echo(f"logged line {last.line}: {last.event}")
+        # the line as saved (as typed, as play saves it), and how it was read when that
+        # differs (names as 'players:' spells them, an ask of all's counts with their names)
+        typed = strip_comment(last.text)[0].strip()
+        said = str(last.event)
+        click.echo(f"logged line {last.line}: {last.text}"
+                   + ("" if said == typed else f"\n  read as: {said}"))
     if done.dropped is not None:
         click.echo(f"note: the held line before it stays a comment: {done.dropped}", err=True)
     if force:

@@ -122,10 +122,12 @@ def test_a_change_on_a_record_changed_elsewhere_is_explained_and_kept(browser, t
     with Server(path) as server:
         page = phone(browser, server.url)
         page.route("**/version*", lambda route: route.abort())     # the poll sees nothing
-        # the other writer logs Ána's turn; the page's statement is Βήτα's, next
-        typed = {"statement": "Βήτα: ?", "fix": "Βήτα asks Ζωή 2S-5S 1", "undo": "Ána: ?"}
-        want = "Βήτα asks Ζωή 2S-5S: 1" if action == "fix" else typed[action]
-        other = "Βήτα: ?" if action == "undo" else "Ána: ?"
+        # the other writer logs Ána's turn; the page's statement is Βήτα's, next (a
+        # correction is offered only when the game accepts it at once: Ána's own, on turn,
+        # and the other writer's line leaves the turn with her)
+        typed = {"statement": "Βήτα: ?", "fix": "Ána asks Ζωή 2S-5S 1", "undo": "Ána: ?"}
+        want = "Ána asks Ζωή 2S-5S: 1" if action == "fix" else typed[action]
+        other = {"undo": "Βήτα: ?", "fix": "turn: Ána"}.get(action, "Ána: ?")
         box = statement_box(page)
         box.fill(typed[action])
         if action == "undo":

@@ -483,9 +483,9 @@ def test_a_long_refusals_correction_is_in_sight_at_320_px(browser, tmp_path):
     path = tmp_path / "mh5.txt"
     shutil.copy(ROOT / "samples" / "mystery-hand" / "five-players-ana.txt", path)
     with served(browser, path, {"width": 320, "height": 640}) as (page, entry, box):
-        box.fill("Ana asks Ben 2H - 5H: 0")
+        box.fill("Eli asks Ben 2H - 5H: 0")
         page.get_by_role("button", name="Log", exact=True).click()
-        fix = page.get_by_role("button", name="Use: Ana asks Ben 2H-5H: 0")
+        fix = page.get_by_role("button", name="Use: Eli asks Ben 2H-5H: 0")
         fix.wait_for()
         page.wait_for_timeout(200)
         for el in (fix, box, page.get_by_role("button", name="Log", exact=True)):
