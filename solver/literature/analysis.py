@@ -287,6 +287,11 @@ def analyze_model(vm: ViewModel, probs: Probabilities, n_statements: int,
             claim = {"line": r.line, "claimant": r.claimant, "kind": r.kind,
                      "outcome": r.outcome, "rule": r.rule}
         halves[h.name] = HalfInfo(h.name, h.value, status, holders, p_team, safe, claim, risk)
+    # every card certain and every open half-suit's team chances 0 or 1: nothing is left
+    # to estimate (a finished lossy game: the chain's stated error is no figure's)
+    if not exact and all(len(poss[k]) == 1 for k in t.keys) and \
+            all(p in (0.0, 1.0) for h in halves.values() for p in h.p_team.values()):
+        exact = True
     return LiteratureAnalysis(
         table=t, view=vm.view, exact=exact,
         error=0.0 if exact else max(probs.error if not probs.exact else 0.0, pt_err),
