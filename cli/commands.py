@@ -196,7 +196,8 @@ def key_values(lines) -> list[tuple[str, str]]:
 @cli.command()
 @click.argument("game", type=GameChoice())
 @click.argument("record", type=FilePath(writes=True))
-@click.option("--players", required=True, help='Seating order, first to act first: "Ana Ben Cleo".')
+@click.option("--players", required=True, help="Seating order, clockwise: 'Ana Ben Cleo'; who acts first follows the "
+              "game's rules (and --dealer where it has one).")
 @click.option("--me", help="Whose view the record is written from (omit for a spectator).")
 @click.option("--variant", multiple=True, help="Variant options, comma-separated or repeated.")
 @click.option("--dealer", help="The dealer, where the rules do not derive it.")

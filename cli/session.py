@@ -1409,6 +1409,14 @@ def _lines(session: Session, screen: Screen | None, lines, keys: str, show_sheet
                 continue                # only a key at a terminal accepts a correction
             if not interactive and not as_json:
                 say(f"> {printable(line)}")
+            word = line.strip().partition(" ")[0]
+            if word.lower() in ("history", "more") and word not in session.record.header.players:
+                # a terminal's pages: piped, every line said is on standard output already
+                said = (f"{word.lower()}: a page of the terminal's screen; here every answer "
+                        "is on standard output already")
+                click.echo(json.dumps({"result": "noted", "message": said}) if as_json
+                           else said)
+                continue
             restart()                   # each line is its own analysis: a fresh --timeout
             o = read or checked(session, line)
             if o.kind == "empty":

@@ -95,8 +95,11 @@ def verify_sees_case(state: State, player: str, cards: tuple[str, ...]) -> None:
     the triple accused."""
     accused = dict(state.looking).get(player)
     if accused is None:
+        why = (f"{player} has looked already (a 'sees case' line is logged for the "
+               "accusation)" if player in state.out
+               else f"{player} has not accused wrongly before")
         raise RuleError("only a player who accused wrongly looks at the case file, once: "
-                        f"{player} has not accused wrongly before", rule="CL-8")
+                        + why, rule="CL-8")
     if tuple(cards) == tuple(accused):
         raise RuleError("the case file seen is not the triple accused wrongly", rule="CL-8")
 

@@ -48,10 +48,10 @@ class MysteryHandGame(Game):
     measure = "log10 of the candidates for the mystery hand"
     examples = ("Ana holds: AS 2S 9H JD QC 4D 8S 3H 5C", "faceup: 3C 7D 9S",
                 "Ana asks Ben 4H-7H: 4H 6H", "Ben asks Cleo 5*: 2",
-                "Cleo asks all 10D-KD: Ana 0, Ben 1, Dev 0",
-                "Cleo asks all 10D-KD: 0 1 0 2 0 0 0", "Dev requests KS: Ben",
+                "Cleo asks all 10D-KD: Ana 0, Ben 1, Dev 0, Eli 2",
+                "Cleo asks all 10D-KD: 0 1 0 2", "Dev requests KS: Ben",
                 "Eli requests 2C: nobody", "Ben announces AS 2H 3D 4C: wrong",
-                "Ben asks Cleo 4H-7H: ?", "Cleo asks all 10D-KD: Ana 0, Ben ?, Dev 1",
+                "Ben asks Cleo 4H-7H: ?", "Cleo asks all 10D-KD: Ana 0, Ben ?, Dev 1, Eli 0",
                 "Dev requests KS: ?", "Ben: ?", "turn: Cleo")
     keywords = Keywords(("faceup", "mystery", "turn"), ("asks", "requests", "announces", "holds"),
                         ("all", "nobody", "none", "right", "wrong", "?"),

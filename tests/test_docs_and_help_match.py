@@ -1,0 +1,56 @@
+"""What a new user reads against what the program does: ``sleuth format``'s examples are
+accepted under the header it prints (Mystery Hand's header forbade its requests and its
+counts fitted another player count); ``history`` and ``more`` piped into ``play`` are a
+note, not a refused statement (exit 2); a second ``sees case`` says it was logged already
+(it said the player had not accused wrongly)."""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from cli.rules import example_header
+from solver.games import games
+from solver.records import parse_record
+from tests.serve_harness import ROOT, sleuth
+
+
+@pytest.mark.parametrize("game", [g.name for g in games()])
+def test_format_examples_are_accepted_under_its_header(game):
+    g = next(x for x in games() if x.name == game)
+    header = example_header(g)
+    assert header is not None
+    out = sleuth("format", game).stdout
+    for line in header.lines():
+        assert f"  {line}" in out
+    if game != "mystery-hand":
+        return                              # the others: parsing (their turns need play)
+    for e in g.examples:
+        actor = e.split(" ", 1)[0].rstrip(":")
+        turn = [f"turn: {actor}"] if actor in header.players else []
+        parse_record("\n".join([*header.lines(), *turn, e]) + "\n")
+
+
+def test_history_and_more_piped_are_a_note(tmp_path):
+    import shutil
+
+    path = tmp_path / "mh.txt"
+    shutil.copy(ROOT / "samples" / "mystery-hand" / "five-players-ana.txt", path)
+    r = subprocess.run([sys.executable, "-m", "cli.main", "play", str(path), "--no-sheet"],
+                       input="history\nmore\n", capture_output=True, text=True, cwd=ROOT,
+                       timeout=120)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "refused" not in r.stdout
+    assert r.stdout.count("every answer is on standard output already") == 2
+
+
+def test_a_second_look_at_the_case_file_says_it_was_logged(tmp_path):
+    path = tmp_path / "c.txt"
+    path.write_text("game: clue\nplayers: Ana Ben Cleo Dev\nme: Dev\n"
+                    "Dev holds: Scarlet Rope Kitchen Hall\n"
+                    "Dev accuses Green Wrench Study: wrong\n"
+                    "Dev sees case: Plum Knife Library\n", encoding="utf-8")
+    r = sleuth("log", str(path), "Dev sees case: Plum Knife Library", check=False)
+    assert r.returncode == 2 and "Dev has looked already" in r.stderr, r.stderr
+    assert "has not accused wrongly" not in r.stderr
