@@ -28,7 +28,6 @@ A round record logs one deal turn by turn (HR-27..HR-36; checked by
 """
 from __future__ import annotations
 
-import difflib
 import re
 from dataclasses import dataclass
 
@@ -125,7 +124,11 @@ def parse_event(text: str, header) -> Event:
     >>> parse_event("round 2: Ben out partial; Ana 5h ks, Cleo no-meld, Dev 3", h)
     Traceback (most recent call last):
     ...
-    solver.errors.NotationError: a penalty is the card points, the cards left in hand, or no-meld (HR-38): 'Cleo no-meld Dev 3'
+    solver.errors.NotationError: not a player of this record (players: Ana Ben Cleo): 'Dev'
+    >>> parse_event("round 2: Ben out partial; Ana 5h ks, Cleo no-meld 3", h)
+    Traceback (most recent call last):
+    ...
+    solver.errors.NotationError: a penalty is the card points, the cards left in hand, or no-meld (HR-38): 'Cleo no-meld 3'
     """
     players = header.players
     m = _HEAD.match(text.strip())
@@ -207,10 +210,9 @@ def parse_event(text: str, header) -> Event:
             try:
                 pens.append(Penalty(who, cards=tuple(Card.parse(t) for t in rest)))
             except NotationError:
-                for t in rest:                           # a mistyped name: say which
-                    if not _card_like(t) and difflib.get_close_matches(
-                            t.lower(), [p.lower() for p in players], 1, 0.6):
-                        player_of(t, players)
+                for t in rest:      # a mistyped or unknown name: say which, not the penalty
+                    if not _card_like(t.strip(",")):
+                        player_of(t.strip(","), players)
                 raise NotationError("a penalty is the card points, the cards left in hand, or "
                                     "no-meld", text=text, rule="HR-38") from None
     return RoundEvent(number, winner, kind, tuple(bonuses), tuple(pens), dealer, indicator)
