@@ -171,7 +171,8 @@ def analyze(record, as_, as_json, exposure=None):
             echo_sheet(note.text)
         if exp is not None and "not_computed" in exp:
             click.echo("what the table knows about your hand: not computed\n  "
-                       f"({exp['not_computed']}; --exposure waits for it)")
+                       f"({exp['not_computed']}; --exposure waits for it)\n  (what any "
+                       "player can infer of your hand from the record: docs/advisor.md)")
         elif exp is not None:
             from cli.advise import render_exposure
 
