@@ -43,7 +43,7 @@ def _columns(game: str, s) -> tuple[list[str], list]:
 
 def lost_certainties(vr: ViewReplay) -> list[dict[str, str]]:
     """Per step, the cards certain at the step before (with an analysis) that no longer
-    are, and where they were: a Literature record's unseen event (``P: ?``) may have moved
+    are, and where they were: an unseen event (``P: ?``) of a game that moves cards may have moved
     them, so a card certain since the deal can stop being certain and become so again."""
     out: list[dict[str, str]] = []
     prev: dict[str, str] | None = None

@@ -957,7 +957,7 @@ PROMPT = "sleuth> "
 _WORD_END = re.compile(r"[^\s,;:]*$")
 
 #: the keywords after which a card or range the asker holds is no legal word: a card
-#: requested (MH-15), a range asked wholly held (MH-11), a card asked (Literature)
+#: requested, a range asked wholly held, a card asked (each game's rules say so)
 NOT_OWN = ("asks", "requests")
 
 

@@ -1212,7 +1212,7 @@ def _dealt(game, record, example: str) -> str | None:
     """``example`` as it fits ``record``'s table when it lists the cards of a deal (a hand,
     the cards face up): with as many cards as the table deals there (the example's own
     first, then others of the game's), or ``None`` when no such line fits it (no card face
-    up with 4 Mystery Hand players); any other example as it is."""
+    up at a table that deals none); any other example as it is."""
     from dataclasses import replace
 
     m = _DEALT.match(example)

@@ -88,15 +88,25 @@ def test_every_event_class_has_its_notation(name):
 
 @pytest.mark.parametrize("name", GAMES)
 def test_examples_parse(name):
-    game = get_game(name)
-    n = game.player_counts[-1]
-    players = ["Gus", "Ana", "Ben", "Cleo", "Dev", "Eli", "Fay", "Hal"][:n]
+    """Every example parses, and reads back the same, under one table of the game's sizes
+    (their counts fit one number of players: 'sleuth format' prints them together)."""
+    from solver.errors import SleuthError
     from solver.records import Header
 
-    header = Header(game=name, players=tuple(players))
-    for ex in game.examples:
-        ev = game.parse_event(ex, header)
-        assert game.parse_event(str(ev), header) == ev, ex
+    game = get_game(name)
+    seats = (["Gus", "Ana", "Ben", "Cleo", "Dev", "Eli", "Fay", "Hal"],     # Gus the ghost
+             ["Ana", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hal"])
+    fits = []
+    for n, names in ((n, names) for n in game.player_counts for names in seats):
+        header = Header(game=name, players=tuple(names[:n]))
+        try:
+            evs = [game.parse_event(ex, header) for ex in game.examples]
+        except SleuthError:
+            continue
+        for ex, ev in zip(game.examples, evs):
+            assert game.parse_event(str(ev), header) == ev, ex
+        fits.append(n)
+    assert fits, f"no table of {game.player_counts} players parses every example"
 
 
 def _sim_games():
