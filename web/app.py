@@ -527,7 +527,7 @@ def create_app(path: str, view: Any = Session._ME, *, token: str, token_required
     # puts that name into the page and into errors: written \xNN (printable), as the
     # terminal shows it, not an error of the server's own.
     class HTMLResponse(_HTMLResponse):
-        def render(self, content: Any) -> bytes:
+        def render(self, content: Any) -> bytes | memoryview:
             return super().render(printable(content) if isinstance(content, str) else content)
 
     class JSONResponse(_JSONResponse):
