@@ -180,6 +180,14 @@ def analyze(record, as_, as_json, exposure=None):
 
 
 
+def _read_as(st) -> str:
+    """``"\n  read as: ..."``: a statement saved as typed, as the program reads it (names as
+    'players:' spells them, counts with their names), when that differs; else ``""``."""
+    typed = strip_comment(st.text)[0].strip()
+    said = str(st.event)
+    return "" if said == typed else f"\n  read as: {said}"
+
+
 def key_values(lines) -> list[tuple[str, str]]:
     """``KEY=VALUE`` lines (a header's extra fields) as stripped pairs; blank lines are
     skipped, a line without ``=`` is a NotationError quoting it."""
@@ -256,7 +264,8 @@ def log(record, statement, force, replace):
         now = next(st for st in rec.statements if st.line == replace)
         # with their comments: a change of the comment alone is a change said
         click.echo(f"replaced line {replace}: {old}" + (f"   # {was}" if was else "")
-                   + f"\n      with: {now.text}" + (f"   # {now.comment}" if now.comment else ""))
+                   + f"\n      with: {now.text}" + (f"   # {now.comment}" if now.comment else "")
+                   + _read_as(now))
         if force:
             forced_warning(rec)
         return
@@ -273,15 +282,14 @@ def log(record, statement, force, replace):
         return
     last = rec.statements[-1]
     if done.joined is not None:
+        claim = rec.statements[-2]
         click.echo(f"logged the held line with its resolution, lines {last.line - 1}-"
-                   f"{last.line}: {done.joined} / {last.event}")
+                   f"{last.line}: {claim.text} / {last.text}"
+                   + _read_as(claim) + _read_as(last))
     else:
         # the line as saved (as typed, as play saves it), and how it was read when that
         # differs (names as 'players:' spells them, an ask of all's counts with their names)
-        typed = strip_comment(last.text)[0].strip()
-        said = str(last.event)
-        click.echo(f"logged line {last.line}: {last.text}"
-                   + ("" if said == typed else f"\n  read as: {said}"))
+        click.echo(f"logged line {last.line}: {last.text}" + _read_as(last))
     if done.dropped is not None:
         click.echo(f"note: the held line before it stays a comment: {done.dropped}", err=True)
     if force:

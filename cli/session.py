@@ -367,7 +367,8 @@ def render_outcome(o: Outcome, session: Session, show_sheet: bool | str | None,
         out.append("  " + o.message)
     elif k == "undone":
         out += undo_lines(o)
-        out.append("  ('redo' does it again)" if o.undid else "  ('redo' puts it back)")
+        if o.undid != "held":
+            out.append("  ('redo' does it again)" if o.undid else "  ('redo' puts it back)")
         out += after_change(session, show_sheet)
     elif k == "redone":
         out += undo_lines(o)

@@ -148,6 +148,8 @@ def undo_lines(o: Outcome) -> list[str]:
     as it was or as edited (``o.undid``: ``delete`` or ``edit`` when it undid one)."""
     word = "undo" if o.kind == "undone" else "redo"
     undo = o.kind == "undone"
+    if o.undid == "held":
+        return [f"undo: took back the held statement (never saved): {o.statement}"]
     out = []
     for ln, text in o.removed:
         if o.undid == "delete":
@@ -942,7 +944,11 @@ class Session:
         a line deleted by mistake is put back where it was, an edited one is as it was."""
         from solver.replay import statement_groups
 
-        self.pending = None
+        if self.pending is not None:
+            # a claim held for its shown line is the last thing typed: undo takes it back
+            # (it was dropped unsaid, and a saved line removed in its place)
+            held, self.pending = self.pending, None
+            return Outcome("undone", statement=held, undid="held")
         if self.last_edit is not None and self.last_edit[1] == self.text:
             before, after, o = self.last_edit
             undid = "delete" if o.kind == "deleted" else "edit"
@@ -1009,7 +1015,6 @@ class Session:
         n = int(str(line).strip())
         before = self.text
         self._save(new_text, rec)
-        self.pending = None             # (a held statement waits for the next line only)
         kind = "deleted" if statement is None else "edited"
         out = Outcome(kind, statement=statement or "", line=n, removed=[(n, old)])
         self.last_edit = (before, new_text, out)
@@ -1191,7 +1196,8 @@ def own_examples(record) -> list[str]:
     mapping = dict(zip(names, players))
     out = []
     for e in game.examples:
-        for candidate in (_NAME.sub(lambda m: mapping.get(m.group(0), m.group(0)), e), e):
+        named = _NAME.sub(lambda m: mapping.get(m.group(0), m.group(0)), e)
+        for candidate in (named, e, *_shorter_answers(named)):
             try:
                 game.parse_event(candidate, record.header)
             except SleuthError:
@@ -1201,6 +1207,19 @@ def own_examples(record) -> list[str]:
                 out.append(fitted)
             break
     return out
+
+
+def _shorter_answers(example: str) -> list[str]:
+    """``example`` with the last items of its answer left out, one more each time (an
+    answer listing one item a player, ``P 0, Q 1, R 0`` or ``0 1 0``: a smaller table has
+    fewer players to list)."""
+    head, colon, answer = example.partition(":")
+    if not colon:
+        return []
+    sep = "," if "," in answer else " "
+    items = [x for x in answer.split(sep) if x.strip()]
+    return [f"{head}: {(sep + ' ' if sep == ',' else sep).join(x.strip() for x in items[:n])}"
+            for n in range(len(items) - 1, 0, -1)]
 
 
 #: a setup line of cards whose count the table sets: a hand (``Ana holds: ...``), the cards

@@ -54,3 +54,22 @@ def test_a_second_look_at_the_case_file_says_it_was_logged(tmp_path):
     r = sleuth("log", str(path), "Dev sees case: Plum Knife Library", check=False)
     assert r.returncode == 2 and "Dev has looked already" in r.stderr, r.stderr
     assert "has not accused wrongly" not in r.stderr
+
+
+def test_log_says_the_lines_as_saved_and_read(tmp_path):
+    """log --replace and a held claim's resolution say each line as saved (as typed) and
+    how it was read; the shown line was printed in the program's form as if written."""
+    import shutil
+
+    path = tmp_path / "c.txt"
+    shutil.copy(ROOT / "samples" / "clue" / "three-players.txt", path)
+    out = sleuth("log", str(path), "--replace", "22",
+                 "ana suggests white knife lounge: ben shows lounge").stdout
+    assert "with: ana suggests white knife lounge: ben shows lounge" in out
+    assert "read as: Ana suggests White Knife Lounge: Ben shows Lounge" in out
+    lit = tmp_path / "l.txt"
+    shutil.copy(ROOT / "samples" / "literature" / "ex-a-six-players.txt", lit)
+    sleuth("log", str(lit), "ana claims 2h-7h: Ana 2H 3H 4H 6H 7H, Eli 5H")
+    out = sleuth("log", str(lit), "shown 2h-7h: ana 2H 3H 4H 6H 7H, cleo 5h").stdout
+    assert "/ shown 2h-7h: ana 2H 3H 4H 6H 7H, cleo 5h" in out
+    assert "read as: shown 2H-7H: Ana 2H 3H 4H 6H 7H, Cleo 5H" in out

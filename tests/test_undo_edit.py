@@ -93,3 +93,28 @@ def test_play_says_the_undo_of_a_delete_in_one_line(record):
     out = [ln.strip() for ln in r.stdout.splitlines()]
     assert f"undo: put back line {n}: faceup: 6H AC 3C" in out, r.stdout
     assert "delete" not in out and "edit" not in out, r.stdout
+
+
+def test_undo_takes_back_a_held_claim_and_edit_keeps_it(tmp_path):
+    """A wrong claim held for its shown line: undo used to drop it unsaid and remove an
+    earlier saved line; edit N dropped it unsaid. Undo takes back the claim (nothing saved
+    changes); edit leaves it held, and its shown line then saves both."""
+    src = ROOT / "samples" / "literature" / "ex-a-six-players.txt"
+    path = tmp_path / "lit.txt"
+    shutil.copy(src, path)
+    before = path.read_text(encoding="utf-8")
+    claim = "Ana claims 2H-7H: Ana 2H 3H 4H 6H 7H, Eli 5H"
+    shown = "shown 2H-7H: Ana 2H 3H 4H 6H 7H, Cleo 5H"
+    s = Session(str(path))
+    assert s.handle(claim).kind == "pending"
+    o = s.handle("undo")
+    assert o.kind == "undone" and s.pending is None
+    assert path.read_text(encoding="utf-8") == before
+    from web.live import outcome
+
+    assert outcome(o, s)["status"] == f"undo: took back the held statement (never saved): {claim}"
+    assert s.handle(claim).kind == "pending"
+    assert s.handle("edit 10 Ana asks Ben 10S: no   # x").kind == "edited"
+    assert s.pending == claim
+    assert s.handle(shown).kind == "accepted"
+    assert path.read_text(encoding="utf-8").splitlines()[-2:] == [claim, shown]

@@ -32,3 +32,18 @@ def test_a_clue_player_out_is_told_not_to_accuse(tmp_path):
 def test_a_mystery_hand_game_over_says_so():
     path = ROOT / "samples" / "mystery-hand" / "seven-players.txt"
     assert verdict(path) == "the game is over: Ana won (MH-19, MH-21)"
+
+
+def test_the_last_clue_player_not_out_wins_by_cl9(tmp_path):
+    """Everyone else accused wrongly: the last one in wins by CL-9, not CL-8 (a right
+    accusation), in the verdict and in the refusal of a later line."""
+    import shutil
+
+    path = tmp_path / "c.txt"
+    shutil.copy(ROOT / "samples" / "clue" / "three-players.txt", path)
+    for line in ("Ana accuses Green Rope Hall: wrong", "Ben accuses Green Rope Hall: wrong"):
+        sleuth("log", str(path), line)
+    assert verdict(path) == "the game is over: Cleo won (CL-9)"
+    r = sleuth("log", str(path), "Cleo suggests White Knife Hall: Ana passes, Ben shows",
+               check=False)
+    assert r.returncode == 2 and "(CL-9)" in r.stderr and "(CL-8)" not in r.stderr

@@ -84,6 +84,7 @@ class ClueAnalysis:
     statements: int
     method: str = "dp"
     winner: str | None = None       # the game is over (CL-8, CL-9): who won
+    winner_rule: str = "CL-8"       # CL-8: a right accusation; CL-9: the last one not out
 
     def certain(self, card: str) -> str | None:
         locs = self.possible.get(card, set())
@@ -94,7 +95,7 @@ class ClueAnalysis:
         """What the view may do about the case file: accuse when it is certain; nothing
         once the game is over or the view is out (CL-9: it only refutes)."""
         if self.winner is not None:
-            return f"the game is over: {self.winner} won (CL-8)"
+            return f"the game is over: {self.winner} won ({self.winner_rule})"
         ans = self.envelope.answer()
         if self.view is not None and self.view not in self.active:
             return f"{self.view} is out and may not accuse (CL-9)" + (
@@ -159,12 +160,14 @@ def analyze_model(vm: ViewModel, record, *, max_states: int = MAX_STATES) -> Clu
             row = {next(iter(places[c])): 1.0}
         cards[c] = row
     envelope = _case_files(vm, places, max_states if counting.exact else 0, counting.deals)
+    end = run(record)
     return ClueAnalysis(view=vm.view, players=record.header.players, options=vm.opts,
                         deck=vm.deck, locations=list(m.locations), exact=counting.exact,
                         error=0.0 if counting.exact else counting.error, cards=cards,
                         possible=places, envelope=envelope, active=vm.active,
                         statements=len(record.statements), method=counting.method,
-                        winner=run(record).winner)
+                        winner=end.winner,
+                        winner_rule="CL-8" if end.solved is not None else "CL-9")
 
 
 def _case_files(vm: ViewModel, possible, max_states: int, deals=None) -> CaseFiles:

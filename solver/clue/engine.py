@@ -74,7 +74,8 @@ def is_complete(record) -> bool:
 def verify_turn(state: State, player: str) -> None:
     """``player`` may suggest or accuse now: the game goes on and ``player`` is not out."""
     if state.over:
-        raise RuleError(f"the game is over ({state.winner} won)", rule="CL-8")
+        raise RuleError(f"the game is over ({state.winner} won)",
+                        rule="CL-8" if state.solved is not None else "CL-9")
     if player in state.out:
         raise RuleError(f"{player} is out after a wrong accusation: no more turns, "
                         "suggestions or accusations (CL-9)", rule="CL-9", text=player)
