@@ -348,7 +348,7 @@ def test_the_format_sheet_shows_the_counts_without_names():
     from cli.rules import format_sheet
 
     sheet = format_sheet(get_game("mystery-hand"))
-    assert "Cleo asks all 10D-KD: 0 1 0 2 0 0 0" in sheet
+    assert "Cleo asks all 10D-KD: 0 1 0 2\n" in sheet
     assert "player names are not" not in sheet
 
 
