@@ -294,11 +294,11 @@
   let typed = "";             // the box before the last keystroke (or what setBox put there)
 
   function post(line, fresh) {
-    const typed = fresh || line.trim() !== box.value.trim() ? version : (typedOn || version);
+    const begun = fresh || line.trim() !== box.value.trim() ? version : (typedOn || version);
     return fetch("/do", {
       method: "POST",
       headers: { "Content-Type": "application/json", "X-Sleuth-Token": token },
-      body: JSON.stringify({ line: line, version: version, typed_on: typed }),
+      body: JSON.stringify({ line: line, version: version, typed_on: begun }),
     });
   }
 
@@ -327,13 +327,16 @@
     }
     lastChange = { line: line, at: now };
     // a statement on its way: the taps offer what follows it (afterData) until it is answered
-    const statement = !NOT_STATEMENTS.includes(line.trim().split(/\s+/)[0].toLowerCase());
-    if (statement) { onItsWay.push(line.trim()); renderChoices(); }
+    // ("force <statement>" forces that statement; "force" alone one the page does not know)
+    const said = line.trim().replace(/^force\s+/i, "");
+    const statement = !NOT_STATEMENTS.includes(said.split(/\s+/)[0].toLowerCase())
+      && said.toLowerCase() !== "force";
+    if (statement) { onItsWay.push(said); renderChoices(); }
     const sent = queue.then(() => send(line, true, fresh));
     queue = sent.catch(() => null);
     if (statement) {
       const done = (d) => {
-        const i = onItsWay.indexOf(line.trim());
+        const i = onItsWay.indexOf(said);
         if (i >= 0) onItsWay.splice(i, 1);
         // saved, the last on its way: what followed it stays until the page has the
         // record with it (loadLive), so the old turn does not come back meanwhile
