@@ -101,10 +101,11 @@ def test_a_statement_logged_while_the_one_before_is_checked_is_saved_after_it(br
         assert box.input_value() == "Dev asks Ana 2C-5C: 2C 3C 4C 5C"
 
 
-def test_the_same_statement_from_two_phones_is_logged_once_and_said(browser, tmp_path):
-    """Two phones, one Clue table: both hold ``Ben suggests Plum Pipe Lounge: Cleo shows``;
-    the second Log is refused as stale and says the record has it (the line), its box
-    emptied; "Log it again" logs it a second time, for a statement that was said twice."""
+@contextmanager
+def same_statement_refused(browser, tmp_path):
+    """Two phones, one Clue table, both holding ``Ben suggests Plum Pipe Lounge: Cleo
+    shows``: the first logs it (line 4), the second is refused as stale, told the record
+    has it. Yields (path, the statement, the second phone's page)."""
     path = tmp_path / "c.txt"
     line = "Ben suggests Plum Pipe Lounge: Cleo shows"
     with two_phones(browser, path) as pages:
@@ -117,8 +118,15 @@ def test_the_same_statement_from_two_phones_is_logged_once_and_said(browser, tmp
         assert "another device logged this same statement first (line 4)" in alert.inner_text()
         assert pages[1].get_by_role("textbox", name="Statement").input_value() == ""
         assert path.read_text(encoding="utf-8").count(line) == 1
-        pages[1].get_by_role("button", name=f"Log it again: {line}").click()
-        pages[1].wait_for_function(
+        yield path, line, pages[1]
+
+
+def test_the_same_statement_from_two_phones_is_logged_once_and_said(browser, tmp_path):
+    """The second Log is refused as stale and says the record has it (the line), its box
+    emptied; "Log it again" logs it a second time, for a statement that was said twice."""
+    with same_statement_refused(browser, tmp_path) as (path, line, page):
+        page.get_by_role("button", name=f"Log it again: {line}").click()
+        page.wait_for_function(
             "() => document.getElementById('status').textContent.startsWith('logged')")
         assert path.read_text(encoding="utf-8").count(line) == 2
 
@@ -529,19 +537,10 @@ def test_after_a_same_statement_refusal_the_same_statement_typed_again_is_logged
     """After "another device logged this same statement first" the page kept sending the
     version the first statement was begun on, so the same statement typed afresh (a
     repeated suggestion) was refused again, until a reload."""
-    path = tmp_path / "c.txt"
-    line = "Ben suggests Plum Pipe Lounge: Cleo shows"
-    with two_phones(browser, path) as pages:
-        for pg in pages:
-            pg.get_by_role("textbox", name="Statement").fill(line)
-        assert log(pages[0]).startswith("logged line 4")
-        pages[1].get_by_role("button", name="Log", exact=True).click()
-        pages[1].get_by_role("alert").filter(has_text="same statement").wait_for()
-        pages[1].wait_for_function(IDLE, polling="raf")
-        box = pages[1].get_by_role("textbox", name="Statement")
-        assert box.input_value() == ""
-        box.fill(line)                              # the suggestion made again
-        assert log(pages[1]).startswith("logged line 5")
+    with same_statement_refused(browser, tmp_path) as (path, line, page):
+        page.wait_for_function(IDLE, polling="raf")
+        page.get_by_role("textbox", name="Statement").fill(line)   # the suggestion again
+        assert log(page).startswith("logged line 5")
         assert path.read_text(encoding="utf-8").count(line) == 2
 
 
