@@ -112,8 +112,10 @@ def corrections(statement: str, vocabulary: Iterable[str], parses: Callable[[str
     if not good:
         for v in first:
             good += [w for w in corrected_versions(v, vocab) if w not in good and parses(w)]
-            if len(good) >= limit:
-                break
+            if len(good) > 1:
+                # two words changed, and more than one way: a guess (a card picked among
+                # several), not a typo's correction
+                return []
     return good[:limit]
 
 
