@@ -941,7 +941,8 @@ class Session:
     def undo(self) -> Outcome:
         """Remove the last statement (a claim with its ``shown`` line) from the record; just
         after an ``edit N`` or ``delete N`` (nothing else changed since), undo that instead:
-        a line deleted by mistake is put back where it was, an edited one is as it was."""
+        a line deleted by mistake is put back where it was, an edited one is as it was; with
+        a claim held for its ``shown`` line (not saved), take the claim back."""
         from solver.replay import statement_groups
 
         if self.pending is not None:
@@ -985,8 +986,9 @@ class Session:
         self._save(before, parse_record(before, self.path), keep_redo=True)
         line = removed[-1][0] if removed else None
         if undid:                       # the edit or delete done again: undo undoes it again
-            self.last_edit = (after, before, Outcome(undid + "d", statement=statement,
-                                                     line=line, removed=removed))
+            kind = "deleted" if undid == "delete" else "edited"
+            self.last_edit = (after, before, Outcome(kind, statement=statement, line=line,
+                                                     removed=removed))
         return Outcome("redone", statement=statement, removed=removed, line=line, undid=undid)
 
     def edit(self, line: str, statement: str | None) -> Outcome:
