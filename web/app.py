@@ -600,7 +600,7 @@ def create_app(path: str, view: Any = Session._ME, *, token: str, token_required
         f["me"] = f["me"] or (as_name if form is None and as_name else "")
         body = env.get_template("new.html").render(
             games=games, f=f, error=error, token=token, suffix=suffix(),
-            path=printable(Path(path).name), started=code == 409)
+            path=Path(path).name, started=code == 409)
         return HTMLResponse(body, status_code=code)
 
     async def page(request: Request) -> Response:
@@ -625,7 +625,7 @@ def create_app(path: str, view: Any = Session._ME, *, token: str, token_required
             refused=refused, version=shown.group(1) if shown else "",
             example=example(engine.session), record=record_key(path),
             title=engine.session.game.title or engine.session.record.game,
-            path=printable(Path(path).name))
+            path=Path(path).name)
         resp = HTMLResponse(body, status_code=code)
         if token_required:
             resp.set_cookie("sleuth_token", token, httponly=True, samesite="strict")

@@ -130,7 +130,6 @@ def analyze(record, view: str | None, *, max_states: int = MAX_STATES) -> ClueAn
 
 
 def analyze_model(vm: ViewModel, record, *, max_states: int = MAX_STATES) -> ClueAnalysis:
-    from solver.clue.engine import run
     from solver.model.counting import clamp_to_support, deterministic_count, stretched
 
     m = vm.model
@@ -160,14 +159,15 @@ def analyze_model(vm: ViewModel, record, *, max_states: int = MAX_STATES) -> Clu
             row = {next(iter(places[c])): 1.0}
         cards[c] = row
     envelope = _case_files(vm, places, max_states if counting.exact else 0, counting.deals)
-    end = run(record)
+    end = vm.end
     return ClueAnalysis(view=vm.view, players=record.header.players, options=vm.opts,
                         deck=vm.deck, locations=list(m.locations), exact=counting.exact,
                         error=0.0 if counting.exact else counting.error, cards=cards,
                         possible=places, envelope=envelope, active=vm.active,
                         statements=len(record.statements), method=counting.method,
-                        winner=end.winner,
-                        winner_rule="CL-8" if end.solved is not None else "CL-9")
+                        winner=end.winner if end is not None else None,
+                        winner_rule="CL-8" if end is not None and end.solved is not None
+                        else "CL-9")
 
 
 def _case_files(vm: ViewModel, possible, max_states: int, deals=None) -> CaseFiles:

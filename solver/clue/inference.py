@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from solver.clue.engine import is_complete, run
+from solver.clue.engine import State, is_complete, run
 from solver.clue.events import Accuse, FaceUp, Holds, SeesCase, Suggest
 from solver.clue.options import (ENVELOPE, FACEUP, ClueOptions, Deck, deck_of, hand_sizes)
 from solver.model import CardLocationModel
@@ -41,6 +41,7 @@ class ViewModel(ModelView):
     recorder: bool
     statements: dict[int, str] = field(default_factory=dict)
     active: list[str] = field(default_factory=list)
+    end: State | None = None        # the table's state after the record
 
     def loc_label(self, loc: str) -> str:
         return label(loc)
@@ -132,8 +133,8 @@ def build(record, view: str | None, *, omniscient: bool = False) -> ViewModel:
                     m.place(c, ENVELOPE, L, f"{c} is in the case file ({ev.player} looked "
                             "at it after accusing, E3)")
     statements = {st.line: st.text for st in record.statements}
-    return ViewModel(m, opts, deck, view, recorder, statements,
-                     list(run(record).active))
+    end = run(record)
+    return ViewModel(m, opts, deck, view, recorder, statements, list(end.active), end)
 
 
 def true_deal(record) -> dict[str, str] | None:

@@ -14,7 +14,6 @@ from solver.cards import Card, standard_deck
 from solver.errors import NotationError
 from solver.model.copies import settle_copies
 from solver.mystery_hand.inference import ViewModel, build, mystery_locations, target_of
-from solver.mystery_hand.engine import run
 from solver.mystery_hand.options import MysteryHandOptions
 
 #: default budget for live play
@@ -273,7 +272,7 @@ def analyze_model(vm: ViewModel, record, *, max_states: int = MAX_STATES,
         error=0.0 if counting.exact else counting.error, cards=cards, possible=possible,
         mysteries=mysteries, target=target_of(vm.view, record.header, vm.opts),
         active=vm.active, statements=len(record.statements), method=counting.method,
-        winner=run(record).winner)
+        winner=vm.winner)
 
 
 def _candidates(vm: ViewModel, loc: str, possible, max_states: int, seed: int = 0,

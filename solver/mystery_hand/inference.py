@@ -221,6 +221,7 @@ class ViewModel(ModelView):
     keys: dict[str, list]  # card name -> model keys (jokers: two copies)
     statements: dict[int, str] = field(default_factory=dict)
     active: list[str] = field(default_factory=list)
+    winner: str | None = None       # the game is over (MH-19, MH-21): who won
 
     def loc_label(self, loc: str) -> str:
         """A location in words."""
@@ -404,7 +405,7 @@ def build(record, view: str | None, *, omniscient: bool = False) -> ViewModel:
                     if truth is not None:
                         m.add(truth, ["mystery"], 4, 4, L, f"{ev.player} saw the mystery hand")
     return ViewModel(m, opts, view, recorder, _name_keys(keys, names), statements,
-                     list(state.active))
+                     list(state.active), state.winner)
 
 
 def _earned_ask_one(m, A, B, query, jokers, opts, lines) -> None:
