@@ -24,6 +24,7 @@ from typing import Any
 from solver.cards import canonical
 from solver.errors import FileError, NotationError, SleuthError
 from solver.games import REGISTRY, get_game
+from solver.options import option_items
 
 CORE_HEADER_KEYS = ("game", "variant", "players", "dealer", "me")
 #: a player name where a statement's pattern expects one: a run of word characters, `-`
@@ -527,19 +528,18 @@ def parse_header(pairs: list[tuple[int, str, str, str]], path: str | None) -> He
     if "variant" in values:
         vl, vval, vraw = values["variant"]
         opts: list[str] = []
-        standard = None
         for o in re.split(r",", vval):
             norm = o.strip().lower().replace("_", "-")
-            if norm == "standard":
-                standard = o.strip()
-            elif norm:
+            if norm and norm != "standard":
                 opts.append(re.sub(r"\s*=\s*", "=", norm))
                 as_written.setdefault(opts[-1], o.strip())
-        if standard is not None and opts:
-            raise NotationError(f"'standard' means no option (record-format.md, \"Header\"); "
-                                f"write 'variant: {', '.join(as_written.values())}' or "
-                                "'variant: standard'", text=standard, path=path, line=vl,
-                                column=find_quoted(vraw, standard) + 1)
+        try:                            # 'standard' with other options (option_items)
+            option_items(vval.split(","))
+        except NotationError as e:
+            raise NotationError(f"{e.message}; write 'variant: "
+                                f"{', '.join(as_written.values())}' or 'variant: standard'",
+                                text=e.text, path=path, line=vl,
+                                column=find_quoted(vraw, e.text or "") + 1) from None
         variant = tuple(opts)
     dealer = me = None
     for key in ("dealer", "me"):
