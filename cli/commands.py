@@ -9,12 +9,13 @@ import click
 
 from cli.bounds import analysing, timeout_option, unchecked, unfinished
 from cli.main import (SAMPLES, FilePath, as_option, cli, complete_card, conflict_text,
-                      demo_record, echo_sheet, emit_json, handle_errors, renderer, with_examples)
+                      demo_record, echo_sheet, emit_json, handle_errors, read_as_line, renderer,
+                      with_examples)
 from cli.output import check_output, force_option, write_output, wrote
 from cli.progress import working
 from solver.errors import InconsistentError, NotationError
 from solver.games import PUBLIC, Capability, game_names, get_game
-from solver.records import name_in, read_record, start_record, strip_comment, write_record
+from solver.records import name_in, read_record, start_record, write_record
 
 
 class GameChoice(click.Choice):
@@ -181,11 +182,9 @@ def analyze(record, as_, as_json, exposure=None):
 
 
 def _read_as(st) -> str:
-    """``"\n  read as: ..."``: a statement saved as typed, as the program reads it (names as
-    'players:' spells them, counts with their names), when that differs; else ``""``."""
-    typed = strip_comment(st.text)[0].strip()
-    said = str(st.event)
-    return "" if said == typed else f"\n  read as: {said}"
+    """:func:`cli.main.read_as_line` on a line of its own, or ``""``."""
+    said = read_as_line(st)
+    return "\n" + said if said else ""
 
 
 def key_values(lines) -> list[tuple[str, str]]:

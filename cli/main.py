@@ -372,6 +372,16 @@ def percent(p: float) -> str:
     return f"{x:.{d}f}%"
 
 
+def read_as_line(st) -> str | None:
+    """``"  read as: ..."``: how a statement saved as typed is read, as the program writes
+    it (names as 'players:' spells them, cards canonical, an ask of all's counts with their
+    players), when that is not what was typed; else ``None``."""
+    from solver.records import strip_comment
+
+    said = str(st.event)
+    return None if said == strip_comment(st.text)[0].strip() else f"  read as: {said}"
+
+
 def percent_cell(p: float) -> str:
     """A chance in a sheet's cell (the terminal's and the web page's): whole percents, never
     0% or 100% when it is neither.

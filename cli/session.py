@@ -309,14 +309,14 @@ def render_knowledge_change(before, after, game: str) -> list[str]:
 def read_as(session: Session, line: int | None, typed: str | None) -> list[str]:
     """How the statement saved on ``line`` was read, as the program writes it (names as
     'players:' spells them, cards canonical, an ask of all's counts with their players),
-    when that is not what was typed; else nothing."""
-    from solver.records import strip_comment
+    when that is not what was typed (:func:`cli.main.read_as_line`); else nothing."""
+    from cli.main import read_as_line
 
     st = next((st for st in session.record.statements if st.line == line), None)
     if st is None or not typed or " / " in typed:       # a held statement with its pair
         return []
-    said = str(st.event)
-    return [] if said == strip_comment(typed)[0].strip() else [f"  read as: {said}"]
+    said = read_as_line(st)
+    return [said] if said else []
 
 
 def render_outcome(o: Outcome, session: Session, show_sheet: bool | str | None,
