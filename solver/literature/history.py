@@ -43,6 +43,7 @@ import math
 import random
 import threading
 from collections import Counter, OrderedDict
+from dataclasses import replace
 from typing import TYPE_CHECKING, Hashable
 
 from solver.errors import BudgetError
@@ -262,15 +263,19 @@ class Work:
 def _solve(solver, model, callback=None):
     """``solver.Solve`` (a :func:`~solver.model.budget.cp_solver`), where an UNKNOWN that
     its deterministic limit caused stays UNKNOWN: under a deadline nearer than its own
-    limit, the capped solver takes every UNKNOWN for the deadline's doing (TimeUp)."""
+    limit, the capped solver takes every UNKNOWN for the deadline's doing (TimeUp).  The
+    deterministic time the search spent says which limit stopped it (its wall time does
+    not: it leaves out the model's loading, which a loaded machine can make a large part
+    of the time the deadline gave it)."""
     from solver.model.budget import current
 
     try:
         return solver.Solve(model, callback) if callback is not None else solver.Solve(model)
     except TimeUp:
         d = current()
+        limit = solver.parameters.max_deterministic_time
         if d is None or d.cancelled or d.expired() or \
-                solver.wall_time >= 0.9 * solver.parameters.max_time_in_seconds:
+                solver.response_proto.deterministic_time < 0.95 * limit:
             raise
         return cp_model.UNKNOWN
 
@@ -985,6 +990,14 @@ class HistoryModel:
         #: the searches of the certainties' proof use a light presolve (stage 1:
         #: :meth:`settle` with unbounded work, where only the clock counts)
         self.quick = False
+        #: places proved possible beyond those of :attr:`samples`: every place a card has
+        #: in some deal of a course a found history took (:meth:`_spread`); the courses
+        #: spread so far, and those found but not yet spread
+        self.spread: dict[Hashable, set[str]] = {k: set() for k in self.cards}
+        #: (card, place) -> the course that spread it there (a witness's course, for tests)
+        self.spread_from: dict[tuple[Hashable, str], dict[int, Ask]] = {}
+        self._spread_done: set[tuple] = set()
+        self._to_spread: list[dict[int, Ask]] = []
 
     def name(self, key) -> str:
         return self.names[key]
@@ -1131,6 +1144,16 @@ class HistoryModel:
             for k, p in deal.items():
                 possible[k].add(p)
                 unseen.discard((k, p))
+
+        def spread() -> None:
+            # every place of a deal of the courses the histories found took (:meth:`_spread`)
+            self._spread()
+            for k, ps in self.spread.items():
+                for p in ps:
+                    possible[k].add(p)
+                    unseen.discard((k, p))
+
+        spread()
         # covering steps search with the light presolve: their answer (a history with a new
         # pair, or the proof that none has one) does not depend on which history is found,
         # and most of a longer step would go to proving its history the best; a step that
@@ -1144,7 +1167,9 @@ class HistoryModel:
             self.samples.append(deal)
             # a witness of every possible place: the most the next statement can follow
             b.ends.append(b.end(used.Value))
-            self.courses.append(self.course(used, b))
+            course = self.course(used, b)
+            self.courses.append(course)
+            self._to_spread.append(course)
             if self.keep_witnesses:
                 self.witnesses.append((deal, self.witness(used, b)))
             for k, p in deal.items():
@@ -1204,6 +1229,9 @@ class HistoryModel:
             raise BudgetError("CP-SAT could not find a history in time")
         try:
             while unseen:
+                spread()
+                if not unseen:
+                    break
                 before = len(unseen)
                 st = cover_step(cover, COVER_STEP)
                 if st is not None and st != cp_model.INFEASIBLE and len(unseen) == before:
@@ -1218,6 +1246,7 @@ class HistoryModel:
             one = self._solver(30.0)
             for k in self.cards:
                 while True:
+                    spread()
                     rest = [p for p in self.locations if (k, p) in unseen]
                     if not rest:
                         break
@@ -1289,13 +1318,49 @@ class HistoryModel:
 
     def _agreed(self) -> dict:
         """card -> place of the cards every history found (:attr:`samples`) leaves at one
-        place."""
+        place, and no course they took spread elsewhere (:attr:`spread`)."""
         out = {}
         for k in self.cards:
-            places = {d.get(k) for d in self.samples}
+            places = {d.get(k) for d in self.samples} | self.spread[k]
             if len(places) == 1:
                 out[k] = next(iter(places))
         return out
+
+    def _spread(self) -> int:
+        """Every place each card has in some deal of the courses of the histories found
+        since the last call (:attr:`spread`): a history fixes one deal, but its course (the
+        unseen parts filled in) is a complete record whose every deal is a history too, and
+        that record's possible places come from a network flow or one small search
+        (milliseconds), where each further history would cost a search of the whole
+        history model.  A course the engine or the deal model refuses adds nothing (its
+        history was found in the model: it should not happen).  Returns how many pairs were
+        added."""
+        from solver.errors import InconsistentError, NotationError, RuleError
+        from solver.literature.inference import backbone, build
+
+        added = 0
+        pending, self._to_spread = self._to_spread, []
+        for course in pending:
+            key = tuple(sorted((line, str(a)) for line, a in course.items()))
+            if key in self._spread_done:
+                continue
+            self._spread_done.add(key)
+            sts = tuple(replace(st, event=course[st.line], text=str(course[st.line]))
+                        if st.line in course else st for st in self.record.statements)
+            try:
+                vb = build(replace(self.record, statements=sts), self.view)
+                bb = backbone(vb)
+            except (RuleError, NotationError, InconsistentError):
+                continue
+            if vb.history or not bb.consistent:
+                continue
+            for k in self.cards:
+                for p in ({vb.fixed[k]} if k in vb.fixed else bb.possible[k]):
+                    if p not in self.spread[k]:
+                        self.spread[k].add(p)
+                        self.spread_from[k, p] = course
+                        added += 1
+        return added
 
     def _rank(self, agreed: dict) -> dict:
         """The order in which :meth:`_prove_agreed` proves the agreed places: 0 the view's own
@@ -1334,6 +1399,7 @@ class HistoryModel:
         step = PROOF_STEP
         for rank in (0, 1, 2):
             while True:
+                self._spread()
                 agreed = self._agreed()
                 ranks = self._rank(agreed)
                 todo = {k: p for k, p in agreed.items() if ranks[k] == rank and k not in proved}
@@ -1406,8 +1472,9 @@ class HistoryModel:
         to :attr:`samples`, and in stage 1 (:attr:`quick`) where it ends to the model's
         :attr:`_Build.ends`, for the next statement."""
         self.samples.append(self._read(used, final))
+        b = self._built()[0]
+        self._to_spread.append(self.course(used, b))
         if self.quick:
-            b = self._built()[0]
             b.ends.append(b.end(used.Value))
 
     def extended(self) -> int:
