@@ -70,8 +70,8 @@ def rules(what):
       sleuth rules MH-7
       sleuth rules 'LIT-6(d)'
       sleuth rules literature A3
-    'sleuth rules A3' shows A3 of every game that has one; LIT-6d is LIT-6(d). The files
-    are docs/rules/*.md.
+    'sleuth rules A3' shows A3 of every game that has one (a worked example's number,
+    EX-1, too); LIT-6d is LIT-6(d). The files are docs/rules/*.md.
     """
     from solver.games import games
     from solver.rulebook import game_rules, lookup, normalize

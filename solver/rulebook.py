@@ -4,7 +4,8 @@
 A rule is a bullet of its file that starts with its number (``- MH-7 ...``,
 ``- **LIT-6 Question.** ...``, ``- **A3** ...``), with its indented continuation lines
 and tables.  Numbers with a game prefix (``MH-7``, ``LIT-6(d)``, ``TT-V1``) belong to
-one game; the lettered ones (``A3``, ``E1``, ``V2``, ``D4``, ``I2``, ``O5``) are per game.
+one game; the lettered ones (``A3``, ``E1``, ``V2``, ``D4``, ``I2``, ``O5``) and the worked
+examples (``EX-1``, ``EX-A``) are per game.
 
 >>> r = rule("MH-11")
 >>> r.game, r.id, r.text.startswith("MH-11 Legality")
@@ -30,10 +31,12 @@ from solver.errors import NotationError
 RULEBOOK = Path(__file__).resolve().parent / "rulebook_docs"
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 
-#: a rule number as errors cite it: ``MH-7``, ``LIT-6(d)``, ``TT-V1``, ``A10``, ``E3``
-ID = r"(?:[A-Z]{2,3}-V?\d+|[AEIDOV]\d+)(?:\([a-z]\))?"
+#: a rule number as errors cite it: ``MH-7``, ``LIT-6(d)``, ``TT-V1``, ``A10``, ``E3``; a
+#: worked example's, per game like the lettered ones: ``EX-1``, ``EX-A``
+_NUMBER = r"(?:[A-Z]{2,3}-V?\d+|EX-[A-Z]|[AEIDOV]\d+)"
+ID = rf"{_NUMBER}(?:\([a-z]\))?"
 _ID = re.compile(rf"(?<![\w-])({ID})(?![\w-])")
-_ENTRY = re.compile(r"^- (?:\*\*)?((?:[A-Z]{2,3}-V?\d+|[AEIDOV]\d+))\b")
+_ENTRY = re.compile(rf"^- (?:\*\*)?({_NUMBER})\b")
 
 
 @dataclass(frozen=True)
@@ -120,10 +123,13 @@ def normalize(rule_id: str) -> tuple[str, str | None]:
     m = re.fullmatch(r"([A-Za-z]{2,3})-?([Vv]?\d+)(?:\(([a-zA-Z])\))?", s)
     if m and m.group(1).upper() in _prefixes():
         return f"{m.group(1).upper()}-{m.group(2).upper()}", (m.group(3) or "").lower() or None
+    m = re.fullmatch(r"[Ee][Xx]-?(\d+|[A-Za-z])", s)
+    if m:                       # a worked example: EX-1, EX-A
+        return f"EX-{m.group(1).upper()}", None
     m = re.fullmatch(r"([A-Za-z])(\d+)(?:\(([a-zA-Z])\))?", s)
     if m:
         return f"{m.group(1).upper()}{m.group(2)}", (m.group(3) or "").lower() or None
-    raise NotationError("expected a rule number such as MH-7, LIT-6(d), TT-V1 or A3",
+    raise NotationError("expected a rule number such as MH-7, LIT-6(d), TT-V1, A3 or EX-1",
                         text=rule_id)
 
 
