@@ -98,6 +98,18 @@ def render_analysis(a) -> str:
     return "\n".join(out)
 
 
+def _placed(a, half: str) -> tuple[int, int]:
+    """How many cards of an open half-suit have a certain holder, of how many: every copy
+    counts (the 8s-and-jokers half-suit of V8 is six cards, two of them jokers)."""
+    from collections import Counter
+
+    cards = Counter(repr(c) for h in a.table.halves if h.name == half for c in h.cards)
+    known = Counter(c for info in a.hands.values() for c in info["known"])
+    placed = sum(n if len(a.halves[half].holders.get(c, {})) == 1 else min(n, known[c])
+                 for c, n in cards.items())
+    return placed, sum(cards.values())
+
+
 def render_compact(a, width: int = 79) -> str:
     """The sheet for a live table (``play`` on a terminal): the players with their card
     counts and known cards, then the half-suits two to a line (cards placed for certain,
@@ -131,9 +143,9 @@ def render_compact(a, width: int = 79) -> str:
         if h.status != "open":
             cells.append(f"{name:<6} {h.status.replace(':', ' by ')}")
             continue
-        placed = sum(1 for d in h.holders.values() if len(d) == 1)
+        placed, total = _placed(a, name)
         team, p = max(h.p_team.items(), key=lambda kv: kv[1]) if h.p_team else ("-", 0.0)
-        cells.append(f"{name:<6} {placed}/{len(h.holders)} placed, {team} {_pct(p)}"
+        cells.append(f"{name:<6} {placed}/{total} placed, {team} {_pct(p)}"
                      + (" *" if h.safe_claim else ""))
     headings.append("Half-suits: cards placed, the team likeliest to hold all; * = safe "
                     "claim")
