@@ -220,7 +220,12 @@ def _turn_text(label: str, p, res) -> str:
         bits.append("goes out" + (f", discarding {p.discard!r}" if p.discard is not None
                                   else ", discarding the card drawn"))
     elif p.discard is not None:
-        bits.append(f"discard {p.discard!r}; left {_cards(p.left)}")
+        # ``left`` is what the melds leave, the discard among them: say what stays after it
+        kept = list(p.left)
+        if p.discard in kept:
+            kept.remove(p.discard)
+        bits.append(f"discard {p.discard!r}; " + (f"left {_cards(kept)}" if kept
+                                                   else "nothing left"))
     elif p.left:
         bits.append(f"left {_cards(p.left)} and the card drawn")
     return "; ".join(bits)
