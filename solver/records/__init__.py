@@ -13,6 +13,7 @@ import functools
 import os
 import re
 import secrets
+import signal
 import stat
 import sys
 import threading
@@ -1018,13 +1019,39 @@ def _starts_with_bom(path: str) -> bool:
 #: interrupted command can say whether it changed its record)
 saved_in_this_process: set[str] = set()
 
+_HELD_SIGNALS = {signal.SIGINT, signal.SIGTERM}
+
+
+@contextlib.contextmanager
+def _signals_held():
+    """Hold SIGINT and SIGTERM back in the main thread while the block runs (the rename
+    of a save and the note that it was saved): an interrupt is delivered when the block
+    ends, so its message can never say "unchanged" of a record just replaced.  Elsewhere
+    (another thread, no ``pthread_sigmask``) a no-op; :func:`atomic_write_bytes` then
+    notes the save from the temporary being gone."""
+    if not hasattr(signal, "pthread_sigmask") \
+            or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD_SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
 
 def atomic_write_bytes(path: str, data: bytes, action: str = "save the file", *,
                        check=None) -> None:
     """Write ``data`` to ``path`` atomically, as :func:`atomic_write` writes text (an
     output file such as a plot is bytes).  ``action``: what a failure says could not be
     done (``cannot write the plot (the disk is full...)``).  ``check``: called just before
-    the rename; what it raises leaves the file as it was (and no temporary)."""
+    the rename; what it raises leaves the file as it was (and no temporary).
+
+    A replaced file is noted in :data:`saved_in_this_process` with the rename, SIGINT and
+    SIGTERM held back between the two: an interrupt never finds the record saved and not
+    noted (its message would say "unchanged" of a saved line, which the user would type
+    again).  One handled between them anyway (a signal another thread took) is caught
+    here: the temporary is gone, so the rename was done, and the save is noted."""
     check_path(path)
     target = os.path.realpath(path)
     folder = os.path.dirname(target)
@@ -1046,6 +1073,7 @@ def atomic_write_bytes(path: str, data: bytes, action: str = "save the file", *,
         mode = 0o666 & ~_umask()
     tmp = os.path.join(folder, f"{TEMP_PREFIX}{os.getpid()}-{secrets.token_hex(4)}{TEMP_SUFFIX}")
     fd = -1
+    renaming = False
     try:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         view = memoryview(data)
@@ -1063,13 +1091,18 @@ def atomic_write_bytes(path: str, data: bytes, action: str = "save the file", *,
         fd = -1
         if check is not None:
             check()
-        os.replace(tmp, target)
-        saved_in_this_process.add(path)         # (an interrupt's message says so)
+        renaming = True
+        with _signals_held():
+            os.replace(tmp, target)
+            saved_in_this_process.add(path)     # (an interrupt's message says so)
     except BaseException as e:
         if fd >= 0:
             os.close(fd)
         try:
             os.unlink(tmp)
+        except FileNotFoundError:
+            if renaming:            # renamed: saved, whatever interrupted the bookkeeping
+                saved_in_this_process.add(path)
         except OSError:
             pass
         if isinstance(e, OSError):
