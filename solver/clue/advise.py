@@ -53,9 +53,12 @@ def accusation_score(p_right: float, determined: bool) -> float:
 
 
 def suggest(record, view: str | None, *, top: int | None = None,
-            budget: Budget = Budget(), seed: int | None = None, room: str | None = None):
+            budget: Budget = Budget(), seed: int | None = None, room: str | None = None,
+            accuse: tuple[str, ...] | None = None):
     """The advice (see the module doc); ``room``: only the suggestions naming that room, the
-    one the player stands in (CL-5; the advisor option ``--room``)."""
+    one the player stands in (CL-5; the advisor option ``--room``); ``accuse``: a case file
+    whose accusation is ranked too, when it is not the most likely one (the review's
+    accusation as made: its chance of being right and its score, -100 when impossible)."""
     from solver.advice import ActionAdvice, Advice, posterior
     from solver.clue.analysis import analyze_model
     from solver.clue.engine import can_turn, run
@@ -146,6 +149,12 @@ def suggest(record, view: str | None, *, top: int | None = None,
         acts.append(ActionAdvice(f"{view} accuses {' '.join(best)}", score, 0.0,
                                  {"right": p, "wrong": 1 - p}, 0.0, a.exact, kind="accuse",
                                  more={"p_right": p, "safe": c.determined}))
+    if accuse is not None and (not c.top or tuple(accuse) != tuple(c.top[0][0])):
+        p, p_exact = _p_right(tuple(accuse), a, code, post.exact)
+        acts.append(ActionAdvice(f"{view} accuses {' '.join(accuse)}",
+                                 accusation_score(p, False), 0.0,
+                                 {"right": p, "wrong": 1 - p}, 0.0, p_exact, kind="accuse",
+                                 more={"p_right": p, "safe": False}))
     adv = Advice("clue", view, True, acts, exact, "enumerated" if post.exact else "sampled",
                  n, summary={"candidates": c.count, "determined": c.determined,
                              "verdict": a.verdict})
@@ -159,10 +168,36 @@ def suggest(record, view: str | None, *, top: int | None = None,
     return adv
 
 
+def _p_right(triple: tuple[str, ...], a, code: np.ndarray, enumerated: bool
+             ) -> tuple[float, bool]:
+    """The chance that ``triple`` is the case file for the analysis ``a``, and whether it is
+    exact: from the ten most likely case files when it is among them, 0 when one of its
+    cards cannot be in the case file or every possible case file is listed, else the share
+    of the posterior's deals (``code``: each deal's case file) that have it."""
+    c = a.envelope
+    for cs, p in c.top:
+        if tuple(cs) == triple:
+            return p, not c.error
+    if any(ENVELOPE not in a.possible[x] for x in triple) or (
+            c.count is not None and c.count <= len(c.top)):
+        return 0.0, True
+    want = 0
+    for x, group in zip(triple, a.deck.groups):
+        want = want * len(group) + group.index(x)
+    return (float((code == want).mean()) if len(code) else 0.0), enumerated
+
+
+def _review_advice(record, *, view: str, budget: Budget, accused: dict):
+    """The advice before one of ``view``'s turns, with the accusation made there (the
+    statement after ``record``, ``accused[len(record.statements)]``) ranked too."""
+    return suggest(record, view, budget=budget, accuse=accused.get(len(record.statements)))
+
+
 def review(record, view, *, samples: int | None = REVIEW_SAMPLES):
-    """Each of ``view``'s suggestions and accusations against the advisor's best: mistakes
-    are an accusation while the case file was not determined, and a suggestion while it
-    was (a safe accusation was available)."""
+    """Each of ``view``'s suggestions and accusations against the advisor's best, every
+    accusation scored as made (``100 x (2 p_right - 1)``, 100 when certain): mistakes are
+    an accusation while the case file was not determined, an accusation of another case
+    file while it was, and a suggestion while it was (a safe accusation was available)."""
     from solver.advice import review_turns
     from solver.games import get_game
 
@@ -171,6 +206,8 @@ def review(record, view, *, samples: int | None = REVIEW_SAMPLES):
                             "record)", text=str(view))
     turns = [i for i, s in enumerate(record.statements)
              if isinstance(s.event, (Suggest, Accuse)) and s.event.player == view]
+    accused = {i: record.statements[i].event.cards for i in turns
+               if isinstance(record.statements[i].event, Accuse)}
 
     def taken_text(s):
         ev = s.event
@@ -182,8 +219,15 @@ def review(record, view, *, samples: int | None = REVIEW_SAMPLES):
             if not adv.summary.get("determined"):
                 p = taken.more.get("p_right") if taken is not None else None
                 return ["accused while the case file was not determined (CL-9)"
-                        + (f": right with p = {p:.3g}" if p is not None else
+                        + (": an impossible case file" if p == 0 else
+                           f": right with p = {p:.3g}" if p is not None else
                            ": not even the most likely case file")]
+            safe = next((a for a in adv.actions if a.kind == "accuse" and a.more.get("safe")),
+                        None)
+            if safe is not None and safe.action != taken_text(s):
+                return [f"a wrong accusation while the case file was determined "
+                        f"({safe.action.split(' ', 2)[2]}): a certain accusation was "
+                        "available (CL-8, CL-9)"]
             return []
         if adv.summary.get("determined"):
             return ["the case file was determined: a safe accusation was available (CL-8)"]
@@ -191,7 +235,8 @@ def review(record, view, *, samples: int | None = REVIEW_SAMPLES):
 
     budget = Budget(samples=samples) if samples else Budget()
     return review_turns(get_game("clue"), record, view, turns,
-                        functools.partial(suggest, view=view, budget=budget), taken_text,
+                        functools.partial(_review_advice, view=view, budget=budget,
+                                          accused=accused), taken_text,
                         mistakes_of)
 
 
