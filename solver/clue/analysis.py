@@ -85,6 +85,7 @@ class ClueAnalysis:
     method: str = "dp"
     winner: str | None = None       # the game is over (CL-8, CL-9): who won
     winner_rule: str = "CL-8"       # CL-8: a right accusation; CL-9: the last one not out
+    over: bool = False              # the game is over (with no winner: last-player=plays-on)
 
     def certain(self, card: str) -> str | None:
         locs = self.possible.get(card, set())
@@ -96,6 +97,9 @@ class ClueAnalysis:
         once the game is over or the view is out (CL-9: it only refutes)."""
         if self.winner is not None:
             return f"the game is over: {self.winner} won ({self.winner_rule})"
+        if self.over:
+            return ("the game is over: nobody won, every player accused wrongly "
+                    "(last-player=plays-on, CL-9, A3)")
         ans = self.envelope.answer()
         if self.view is not None and self.view not in self.active:
             return f"{self.view} is out and may not accuse (CL-9)" + (
@@ -166,6 +170,7 @@ def analyze_model(vm: ViewModel, record, *, max_states: int = MAX_STATES) -> Clu
                         possible=places, envelope=envelope, active=vm.active,
                         statements=len(record.statements), method=counting.method,
                         winner=end.winner if end is not None else None,
+                        over=end is not None and end.over,
                         winner_rule="CL-8" if end is not None and end.solved is not None
                         else "CL-9")
 

@@ -29,7 +29,8 @@ from solver.legality import statement_error as _err
 
 @dataclass(frozen=True)
 class State:
-    """Who is out, whether the game is over, and the wrong accusers who have not yet said
+    """Who is out, whether the game is over (``winner`` ``None`` once over: every player
+    accused wrongly, ``last-player=plays-on``), and the wrong accusers who have not yet said
     what they saw in the case file (``looking``: player and the triple accused)."""
 
     players: tuple[str, ...]
@@ -38,6 +39,7 @@ class State:
     over: bool = False
     solved: tuple[str, ...] | None = None     # the case file, once a right accusation shows it
     looking: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    last_player: str = "wins"                 # the option of A3 (CL-9)
 
     @property
     def active(self) -> tuple[str, ...]:
@@ -51,8 +53,10 @@ def step(state: State, ev) -> State:
             return replace(state, over=True, winner=ev.player, solved=ev.cards)
         st = replace(state, out=state.out + (ev.player,),
                      looking=state.looking + ((ev.player, ev.cards),))
-        if len(st.active) == 1:       # CL-9 default: the last one in wins
-            return replace(st, over=True, winner=st.active[0])
+        if len(st.active) == 1 and st.last_player == "wins":   # CL-9 default: the last one
+            return replace(st, over=True, winner=st.active[0])  # in wins
+        if not st.active:             # last-player=plays-on (A3): everyone out, nobody won
+            return replace(st, over=True)
         return st
     if isinstance(ev, SeesCase):
         return replace(state, looking=tuple(x for x in state.looking if x[0] != ev.player))
@@ -74,11 +78,18 @@ def is_complete(record) -> bool:
 def verify_turn(state: State, player: str) -> None:
     """``player`` may suggest or accuse now: the game goes on and ``player`` is not out."""
     if state.over:
-        raise RuleError(f"the game is over ({state.winner} won)",
+        raise RuleError(f"the game is over ({over_text(state)})",
                         rule="CL-8" if state.solved is not None else "CL-9")
     if player in state.out:
         raise RuleError(f"{player} is out after a wrong accusation: no more turns, "
                         "suggestions or accusations (CL-9)", rule="CL-9", text=player)
+
+
+def over_text(state: State) -> str:
+    """Who won a game that is over: ``Ana won``, or nobody (``last-player=plays-on``, A3)."""
+    if state.winner is not None:
+        return f"{state.winner} won"
+    return "nobody won: every player accused wrongly, last-player=plays-on"
 
 
 def verify_suggest(state: State, player: str) -> None:
@@ -119,7 +130,7 @@ def run(record, upto: int | None = None) -> State:
     opts = ClueOptions.of(h)
     deck = deck_of(h)
     sizes, faceup = hand_sizes(h.players, h.dealer, opts, deck)
-    state = State(h.players)
+    state = State(h.players, last_player=opts.last_player)
     placed: dict[str, str] = {}
     given: set[str] = set()
     if upto is not None:        # the state of the first statements is theirs alone

@@ -46,7 +46,8 @@ class ClueGame(Game):
     keywords = Keywords(("faceup", "turn"), ("suggests", "accuses", "holds", "passes", "shows",
                                       "sees"),
                         ("nobody", "right", "wrong", "?", "case"),
-                        (("suggests", ((CARDS,),), (NAMES, "passes", "shows", "nobody", "?")),
+                        (("suggests", ((CARDS,),),
+                          (NAMES, "passes", "shows", "nobody", "?", CARDS)),    # 'shows X'
                          ("accuses", ((CARDS,),), ("right", "wrong")),
                          ("sees", (("case",),), (CARDS,)),
                          ("holds", ((),), (CARDS,)),
@@ -130,6 +131,9 @@ class ClueGame(Game):
         evs = [st.event for st in record.statements]
         if state.over:
             how = (f"the case file is {' '.join(state.solved)}; " if state.solved else "")
+            if state.winner is None:    # last-player=plays-on (A3): every player is out
+                return [Note("The game is over: nobody wins, every player accused wrongly "
+                             "(last-player=plays-on, CL-9, A3).", key="over:", strong=True)]
             return [Note(f"The game is over: {how}{state.winner} wins "
                          f"({'CL-8' if state.solved else 'CL-9'}).",
                          key=f"over:{state.winner}", strong=True)]

@@ -1,10 +1,12 @@
-"""Clue options (CL-11, CL-13) and the deck of a record (CL-1, CL-12), on the one option
+"""Clue options (CL-11, CL-13, A3) and the deck of a record (CL-1, CL-12), on the one option
 machinery :mod:`solver.options`.
 
 >>> ClueOptions.from_names(["refute=all", "leftovers=face-up"])
 ClueOptions(refute='all', leftovers='face-up')
 >>> str(ClueOptions())
 'standard'
+>>> ClueOptions.from_names(["last-player=plays-on"]).last_player
+'plays-on'
 >>> d = deck_of(Header(game="clue", players=("Ana", "Ben", "Cleo", "Dev")))
 >>> len(d.cards), d.card("miss_scarlett"), d.card("Dagger"), d.card("DiningRoom")
 (21, 'Scarlet', 'Knife', 'Dining')
@@ -157,10 +159,15 @@ class ClueOptions(Options):
                "player who can shows one card, in seat order (a house rule)"),
         Option("leftovers", "leftovers", ("dealt", "face-up"), "CL-11",
                "dealt: uneven hands (CL-2); face-up: equal hands, the rest face up"),
+        Option("last-player", "last_player", ("wins", "plays-on"), "A3",
+               "wins: when all but one player are out, that player wins (CL-9); plays-on: "
+               "that player is not declared the winner and plays on, and a wrong "
+               "accusation of theirs ends the game with no winner"),
     )
 
     refute: str = "first"
     leftovers: str = "dealt"
+    last_player: str = "wins"
 
 
 def seating_from(players, dealer) -> list[str]:

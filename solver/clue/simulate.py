@@ -62,7 +62,7 @@ def simulate(n_players: int, options, seed: int, events: int | None = None,
         evs.append(FaceUp(tuple(sorted(faceup, key=order.__getitem__))))
     # each player's sound knowledge: the cards it knows are not in the case file
     cleared = {p: set(hands[p]) | set(faceup) for p in players}
-    state = State(tuple(players))
+    state = State(tuple(players), last_player=opts.last_player)
     turns = events if events is not None else 60
     seat = seating_from(players, dealer)
     t = 0
@@ -77,7 +77,7 @@ def simulate(n_players: int, options, seed: int, events: int | None = None,
             right = guess == case
             evs.append(Accuse(p, guess, right))
             state = step(state, evs[-1])
-            if state.over:              # right, or the last one in (CL-8, CL-9)
+            if state.over:              # right, the last one in, or nobody left (CL-8, CL-9)
                 break
             cleared[p] |= set(deck.cards) - set(case)   # it looked at the case file (E3)
             continue
