@@ -46,6 +46,60 @@ class ViewModel(ModelView):
     def loc_label(self, loc: str) -> str:
         return label(loc)
 
+    def inconsistent(self):
+        """The conflict (:meth:`ModelView.inconsistent`) in Clue's words: a line that puts
+        the card somewhere else says where ("line 6 puts it in the case file", not "says
+        it is not"); a pass by a player who must hold the card cites CL-10 (a player who
+        holds a named card may not pass), in the sentence and as the error's rule."""
+        e = super().inconsistent()
+        core = set(e.conflict)
+        m = self.model
+        passes = {next(iter(c.terms)): c.source for c in m.constraints
+                  if c.source in core and len(c.terms) == 1 and c.hi == 0
+                  and c.note.endswith(" passed)")}
+        placed = {next(iter(c.terms)): c.source for c in m.constraints
+                  if c.source in core and len(c.terms) == 1 and c.lo == 1}
+        if any(placed.get(pair, src) != src for pair, src in passes.items()):
+            e.rule = "CL-10"        # a pass by the player a line puts the card with
+        generic = e._reason
+
+        def reason():
+            text = generic() if callable(generic) else generic
+            return None if text is None else self._clue_reason(text, core, passes, e)
+
+        e.reason = reason
+        return e
+
+    def _clue_reason(self, text: str, core, passes, e) -> str:
+        import re
+
+        m = self.model
+        found = re.search(r"(?:puts (\S+) in|(\S+) (?:must|cannot) be in|says (\S+) is not in)"
+                          r" ([^;]+); (?:lines? [\d, and]+) says? it is( not)?$", text)
+        if found is None:
+            return text
+        name = next(g for g in found.groups()[:3] if g)
+        card = next((c for c in m.cards if m.name(c) == name), None)
+        loc = next((l for l in m.locations if label(l) == found.group(4)), None)
+        if card is None or loc is None:
+            return text
+        pair = (m.card_index(card), m.locations.index(loc))
+        tail = re.search(r"line (\d+) says it is not$", text)
+        if tail is not None:        # the last line puts the card elsewhere: say where
+            y = int(tail.group(1))
+            there = [l for c in m.constraints if c.source == y and c.lo == 1
+                     and len(c.terms) == 1 and next(iter(c.terms))[0] == pair[0]
+                     for l in [m.locations[next(iter(c.terms))[1]]] if l != loc]
+            if there:
+                text = text[:tail.start()] + f"line {y} puts it in {label(there[0])}"
+        if pair in passes:
+            at = "" if text.endswith(f"line {passes[pair]} says it is not") \
+                else f" at line {passes[pair]}"
+            text += (f" ({loc} passed{at}, but a player who holds a named card may not pass, "
+                     "CL-10)")
+            e.rule = "CL-10"
+        return text
+
 
 def label(loc: str) -> str:
     if loc == ENVELOPE:
