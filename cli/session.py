@@ -119,9 +119,15 @@ SPARE_ROWS = 7
 
 def sheet_text(session: Session, compact: bool = False, rows: int | None = None, *,
                sheet: bool = True, every_note: bool = False) -> str:
-    """The sheet and its notes as one text (see :func:`sheet_parts`)."""
+    """The sheet and its notes as one text (see :func:`sheet_parts`), a note longer than
+    the sheet's lines wrapped as they are (:data:`SHEET_COLUMNS`)."""
     text, notes = sheet_parts(session, compact, rows, sheet=sheet, every_note=every_note)
+    notes = [fit_width(n, SHEET_COLUMNS) for n in notes]
     return "\n".join([t for t in [text, *notes] if t])
+
+
+#: the columns of the games' sheets (an 80-column terminal's, less one)
+SHEET_COLUMNS = 79
 
 
 def sheet_parts(session: Session, compact: bool = False, rows: int | None = None, *,
@@ -586,6 +592,60 @@ def scroll_sheet(lines: list[str], notes: int, room: int, cols: int, top: int = 
 #: how a refusal's correction starts (:func:`cli.main.did_you_mean`)
 DID_YOU_MEAN = "  did you mean: "
 
+#: a message's lines by what a cut keeps first (:func:`prized_rows`): the sentence saying
+#: why a statement was refused (or held), a line in conflict (:func:`render_conflict`), the
+#: fix (:func:`fix_advice`); the others after these
+PRIZED = (re.compile(r"(whatif )?refused: |held: |" + re.escape(DID_YOU_MEAN)),
+          re.compile(r"    line \d+: "),
+          re.compile(r"  (not saved; 'force'|if line )"))
+
+
+def _more(n: int, cols: int) -> str:
+    return MORE.format(n=n, s="" if n == 1 else "s")[:cols]
+
+
+def _middle_cut(lines: list[str], room: int, tail: int, cols: int) -> list[str]:
+    """``lines`` in ``room`` rows: their middle cut, the first and the last ``tail`` kept
+    as far as they go, a row saying how many went."""
+    cut = len(lines) - room + 1
+    head = max(1, min((room - 1) // 2, room - 1 - tail))
+    return lines[:head] + [_more(cut, cols)] + lines[head + cut:]
+
+
+def prized_rows(message: str, cols: int, room: int) -> list[str] | None:
+    """A message with lines in conflict (a contradiction) in ``room`` rows of ``cols``:
+    its lines by :data:`PRIZED` -- the sentence saying why, then the lines in conflict,
+    then the fix, then the others, earlier first -- as many as fit whole, in their order,
+    and a last row saying how many lines went ('history' shows them); ``None`` when the
+    message has no line in conflict or the sentence does not fit.
+
+    >>> said = ("not changed: the record would be inconsistent\\nrefused: line 6 says 7H is "
+    ...         "out; line 10 says it is in\\n  the statements that conflict:\\n    line 6: "
+    ...         "A\\n    line 10: B\\n  the record is unchanged")
+    >>> for row in prized_rows(said, 80, 4):
+    ...     print(row)
+    refused: line 6 says 7H is out; line 10 says it is in
+        line 6: A
+        line 10: B
+    ... 3 more lines ('history' shows them)
+    """
+    logical = message.split("\n")
+    ranks = [next((r for r, p in enumerate(PRIZED) if p.match(ln)), len(PRIZED))
+             for ln in logical]
+    if 1 not in ranks or room < 2:
+        return None
+    rows = [fit_width(ln, cols).split("\n") for ln in logical]
+    kept: set[int] = set()
+    used = 0
+    for i in sorted(range(len(logical)), key=lambda i: (ranks[i], i)):
+        if used + len(rows[i]) <= room - 1:
+            kept.add(i)
+            used += len(rows[i])
+        elif ranks[i] == 0:             # the sentence does not fit whole
+            return None
+    gone = sum(len(rows[i]) for i in range(len(logical)) if i not in kept)
+    return [r for i in sorted(kept) for r in rows[i]] + ([_more(gone, cols)] if gone else [])
+
 
 class Screen:
     """``play``'s one screen on a terminal, redrawn in place after every line: the last
@@ -742,9 +802,11 @@ class Screen:
                     if deadline.cancelled:      # its 'no analysis: stopped' is no sheet
                         self._drawn = ()
                         return
-                    self._redraw()
+                    self._redraw()          # the sheet in: the prompt shows it now
                     if self.hinting and not self.hint:
                         self.hint = self.session.hint() or ""
+                        if self.hint and not deadline.cancelled:
+                            self._redraw()      # and the hint when it is in, unasked
                 except Cancelled:
                     return
         self.worker = threading.Thread(target=work, name="sheet", daemon=True)
@@ -764,6 +826,8 @@ class Screen:
         self._redraw()
 
     def _redraw(self) -> None:
+        """The prompt drawn again with what the board has now (safe from the worker
+        thread: prompt_toolkit's ``invalidate`` schedules the redraw on its own loop)."""
         if self.app is not None:
             self.app.invalidate()
 
@@ -817,11 +881,11 @@ class Screen:
         sheet = sheet + hint
         free = rows - 1 - len(sheet)
         room = free - 1 if sheet else free      # a blank row between message and sheet
-        if lines and len(lines) > room:         # its middle goes: the start says what
-            cut = len(lines) - room + 1         # was refused, the end the fix
-            head = max(1, min((room - 1) // 2, room - 1 - tail))
-            lines = (lines[:head] + [MORE.format(n=cut, s="" if cut == 1 else "s")[:cols]]
-                     + lines[head + cut:])
+        if lines and len(lines) > room:
+            # a contradiction: the sentence saying why and the lines in conflict first;
+            # else its middle goes: the start says what was refused, the end the fix
+            lines = prized_rows(self.message, cols, room) or _middle_cut(lines, room, tail,
+                                                                         cols)
         return lines + [""] * (free - len(lines)) + sheet
 
     def scroll(self, step: int) -> bool:
@@ -1011,6 +1075,10 @@ def legal_words(vocabulary, before: str, words: list[str],
     said = head.split()
     if said and said[0].lower() in ("whatif", "force"):    # a statement follows
         return legal_words(vocabulary, text[len(said[0]):], words, held)
+    if len(said) >= 2 and said[0].lower() == "edit" and said[1].isdigit():
+        at = text.index(said[1], len(said[0])) + len(said[1])
+        return legal_words(vocabulary, text[at:], words, held)
+    words = answer_words(vocabulary, head, words)
     if len(said) < 2:
         return words
     actor = next((n for n in vocabulary.names if n.casefold() == said[0].casefold()), None)
@@ -1041,6 +1109,97 @@ def legal_words(vocabulary, before: str, words: list[str],
                 return True
         return True
     return [w for w in out if allowed(w)]
+
+
+def _named_cards(vocabulary, word: str) -> set[str]:
+    """The cards ``word`` names: itself when it is a card; of a range (``4H-7H``, a
+    half-suit ``9H-AH``) the cards of its suit from its first to its last, in the order of
+    the game's cards (round the suit's end when the last comes first); of a rank set
+    (``5*``) the cards of the rank.
+
+    >>> from solver.games import Vocabulary
+    >>> cards = ("AH", "2H", "3H", "9H", "10H", "JH", "QH", "KH", "AS", "9S")
+    >>> v = Vocabulary((), (), (), (), cards, ())
+    >>> sorted(_named_cards(v, "9h-ah")), sorted(_named_cards(v, "9*"))
+    (['10H', '9H', 'AH', 'JH', 'KH', 'QH'], ['9H', '9S'])
+    """
+    cards = vocabulary.cards
+
+    def card(text: str) -> str | None:
+        return next((c for c in cards if c.casefold() == text.casefold()), None)
+
+    one = card(word)
+    if one is not None:
+        return {one}
+    first, dash, last = word.partition("-")
+    a, b = card(first), card(last)
+    if dash and a is not None and b is not None and a[-1:] == b[-1:]:
+        suit = [c for c in cards if c[-1:] == a[-1:]]
+        i, j = suit.index(a), suit.index(b)
+        return set(suit[i:j + 1] if i <= j else suit[i:] + suit[:j + 1])
+    if word.endswith("*") and len(word) > 1:
+        return {c for c in cards if c[:-1].casefold() == word[:-1].casefold()}
+    return set()
+
+
+def answer_words(vocabulary, head: str, words: list[str]) -> list[str]:
+    """``words`` (offered after ``head``, the line up to the word being typed) without what
+    cannot stand in the answer after the statement's colon: a card that the words before
+    the colon do not name (the cards shown come from the range asked, the cards named),
+    or that the answer lists already; no player's name in the answer to a question put to
+    one player (the answer is hers); where an answer goes player by player, no card at
+    the start of a player's part (her name comes first); right after a keyword of the
+    answer, only a card named (a card shown after the one showing it).
+
+    >>> from solver.games import Vocabulary
+    >>> v = Vocabulary(("Ana", "Ben"), (), ("asks",), ("none",), ("3C", "4C", "5C", "4H"),
+    ...                ("3C-5C",), follows=(("asks", (("<names>",), ("<ranges>",)),
+    ...                                      ("<cards>", "<names>", "none")),))
+    >>> answer_words(v, "Ana asks Ben 3C-5C: ", ["3C", "4C", "5C", "4H", "Ben", "none"])
+    ['3C', '4C', '5C', 'none']
+    >>> answer_words(v, "Ana asks Ben 3C-5C: 4C ", ["3C", "4C", "5C", "4H", "none"])
+    ['3C', '5C', 'none']
+    """
+    from solver.games import CARDS, NAMES, RANGES
+
+    before, colon, answer = head.partition(":")
+    said = before.split()
+    if not colon or not said:
+        return words
+    names = {n.casefold() for n in vocabulary.names}
+    at = 1 if said[0].casefold() in names and len(said) > 1 else 0
+    two = " ".join(said[at:at + 2]).lower()
+    spec = next((f for f in vocabulary.follows if f[0].lower() == two), None) \
+        if len(said) > at + 1 else None
+    spec = spec or next((f for f in vocabulary.follows if f[0].lower() == said[at].lower()),
+                        None)
+    if spec is None:
+        return words
+    keyword, slots, replies = spec
+    rest = said[at + len(keyword.split()):]
+    out = list(words)
+    by_name = NAMES in replies
+    if by_name and rest and slots and NAMES in slots[0] \
+            and rest[0].casefold() in names:         # asked of one player: her answer
+        out = [w for w in out if w not in vocabulary.names]
+        by_name = False
+    if CARDS not in replies or not any(CARDS in s or RANGES in s for s in slots):
+        return out
+    named: set[str] = set()
+    for w in rest:
+        named |= _named_cards(vocabulary, w)
+    if not named:
+        return out
+    given = re.findall(r"[^\s,;:]+|,", answer)
+    cards = set(vocabulary.cards)
+    listed = {c for c in cards for w in given if c.casefold() == w.casefold()}
+    out = [w for w in out if w not in cards or (w in named and w not in listed)]
+    keywords = {k.casefold() for k in (*vocabulary.verbs, *vocabulary.words)}
+    if given and given[-1].casefold() in keywords:  # 'shows ': the card shown
+        out = [w for w in out if w in cards]
+    elif by_name and (not given or given[-1] == ","):   # a part of an answer by player
+        out = [w for w in out if w not in cards]        # starts with her name
+    return out
 
 
 def _interactive_lines(session: Session, colour: bool, screen: Screen | None = None):
