@@ -1,6 +1,8 @@
 """Mystery Hand engine: turn order (MH-7, MH-8, MH-12, MH-14), legality (MH-10, MH-11,
-MH-13, MH-15, MH-27), out players (MH-20), the end (MH-19, MH-21), and cards placed twice
-(MH-1).  Used to validate records, to build the inference model and to drive the simulator.
+MH-13, MH-15, MH-27), out players (MH-20), the end (MH-19, MH-21).  Used to validate records,
+to build the inference model and to drive the simulator.  A card that two statements put in
+two places (MH-1) breaks no rule of play: the two lines contradict each other, and
+:func:`placed_twice` names them for the record's check (exit 3, like any contradiction).
 
 The contract every game's engine keeps (docs/architecture.md): a frozen :class:`State`,
 ``run(record, upto)`` the state after the first ``upto`` statements (raising
@@ -285,17 +287,6 @@ def run(record, upto: int | None = None) -> State:
     n = len(h.players)
     hand_size, faceup_size = deal_sizes(n, opts)
     state = start(h.players, opts, h.dealer)
-    placed: dict[Card, tuple[str, int]] = {}  # MH-1: each card in one place
-
-    def place(card: Card, loc: str, st):
-        if card.is_joker:
-            return
-        prev = placed.get(card)
-        if prev and prev[0] != loc:
-            raise _err(f"{card!r} would be in two places ({prev[0]} on line {prev[1]} and "
-                       f"{loc})", st, "MH-1", repr(card), last=True)
-        placed.setdefault(card, (loc, st.line))
-
     # a complete record is the full history (record-format.md): it may give every mystery hand
     complete = record.every_hand_listed(Holds)
     statements = record.statements if upto is None else record.statements[:upto]
@@ -308,15 +299,11 @@ def run(record, upto: int | None = None) -> State:
                 raise _err(f"a hand has {hand_size} cards with {n} players", st, "MH-5")
             if ev.cards.count(JOKER) > opts.jokers:
                 raise _err("too many jokers for this variant", st, "MH-23")
-            for c in ev.cards:
-                place(c, ev.player, st)
         elif isinstance(ev, FaceUp):
             if len(ev.cards) != faceup_size:
                 raise _err(f"{faceup_size} cards lie face up with {n} players", st, "MH-5")
             if ev.cards.count(JOKER) > opts.jokers:
                 raise _err("too many jokers for this variant", st, "MH-23")
-            for c in ev.cards:
-                place(c, "faceup", st)
         elif isinstance(ev, MysteryCards):
             if any(c.is_joker for c in ev.cards):
                 raise _err("the mystery hand never holds a joker", st, "MH-23")
@@ -328,8 +315,6 @@ def run(record, upto: int | None = None) -> State:
                            st, "MH-28")
             if ev.player and not complete and not state.over:
                 _check_mystery_seen(ev.player, h.me, opts, st)
-            for c in ev.cards:
-                place(c, f"mystery:{ev.player}" if ev.player else "mystery", st)
         else:  # a turn (or ``turn: P``): the action, then what was shown
             try:
                 _verify_event(state, ev)
@@ -337,19 +322,82 @@ def run(record, upto: int | None = None) -> State:
                 actor = ev.player if isinstance(ev, Turn) else actor_of(ev)
                 raise at_statement(e, st, first=e.text == actor) from None
             if isinstance(ev, AskOne):
-                _check_shown(ev, st, opts, hand_size, place)
+                _check_shown(ev, st, opts, hand_size)
             elif isinstance(ev, AskAll):
                 _check_counts(state, ev, st)
-            elif isinstance(ev, Request) and ev.shower:
-                place(ev.card, ev.shower, st)
-            elif isinstance(ev, Announce) and ev.right:
-                target = "mystery"
-                if opts.two_player:
-                    target = "mystery:" + next(p for p in h.players if p != ev.player)
-                for c in ev.cards:
-                    place(c, target, st)
         state = step(state, ev)
     return state
+
+
+@dataclass(frozen=True)
+class PlacedTwice:
+    """A card two statements put in two places (MH-1): ``first`` on ``first_line``,
+    ``second`` on ``line`` (places as :func:`placements` names them)."""
+
+    card: Card
+    first: str
+    first_line: int
+    second: str
+    line: int
+
+    def sentence(self) -> str:
+        """``'4H would be in two places (Ben on line 6 and Cleo on line 9)'``."""
+        return (f"{self.card!r} would be in two places ({_place_words(self.first)} on line "
+                f"{self.first_line} and {_place_words(self.second)} on line {self.line})")
+
+
+def _place_words(loc: str) -> str:
+    if loc == "faceup":
+        return "face up"
+    if loc == "mystery":
+        return "the mystery hand"
+    if loc.startswith("mystery:"):
+        return f"{loc[8:]}'s mystery hand"
+    return loc
+
+
+def placements(ev, players, opts: MysteryHandOptions):
+    """The (card, place) pairs a statement states outright: a hand, the face-up cards, a
+    mystery hand, the cards shown to an ask, the holder of a requested card, the cards of a
+    right announcement.  Places: a player, ``faceup``, ``mystery``, ``mystery:P``."""
+    if isinstance(ev, Holds):
+        return [(c, ev.player) for c in ev.cards]
+    if isinstance(ev, FaceUp):
+        return [(c, "faceup") for c in ev.cards]
+    if isinstance(ev, MysteryCards):
+        return [(c, f"mystery:{ev.player}" if ev.player else "mystery") for c in ev.cards]
+    if isinstance(ev, AskOne) and ev.shown:
+        return [(c, ev.target) for c in ev.shown]
+    if isinstance(ev, Request) and ev.shower:
+        return [(ev.card, ev.shower)]
+    if isinstance(ev, Announce) and ev.right:
+        target = "mystery"
+        if opts.two_player:
+            target = "mystery:" + next(p for p in players if p != ev.player)
+        return [(c, target) for c in ev.cards]
+    return []
+
+
+def placed_twice(record) -> PlacedTwice | None:
+    """The first card the record's statements put in two places (MH-1), else ``None``: a
+    contradiction between two lines (each may be right; not both), not an illegal move.
+
+    >>> from solver.records import parse_record
+    >>> rec = parse_record("game: mystery-hand\\nplayers: Ana Ben Cleo Dev\\nme: Ana\\n"
+    ...                    "Ana asks Ben 4H-7H: 4H\\nBen asks Cleo 4H-7H: 4H\\n")
+    >>> placed_twice(rec).sentence()
+    '4H would be in two places (Ben on line 4 and Cleo on line 5)'
+    """
+    opts = MysteryHandOptions.of(record.header)
+    placed: dict[Card, tuple[str, int]] = {}
+    for st in record.statements:
+        for c, loc in placements(st.event, record.header.players, opts):
+            if c.is_joker:
+                continue
+            prev = placed.setdefault(c, (loc, st.line))
+            if prev[0] != loc:
+                return PlacedTwice(c, prev[0], prev[1], loc, st.line)
+    return None
 
 
 def _check_mystery_seen(player: str, me: str | None, opts: MysteryHandOptions, st) -> None:
@@ -365,7 +413,7 @@ def _check_mystery_seen(player: str, me: str | None, opts: MysteryHandOptions, s
                    f" a record by {who} cannot say what it was", st, "MH-28", player)
 
 
-def _check_shown(ev: AskOne, st, opts: MysteryHandOptions, hand_size: int, place) -> None:
+def _check_shown(ev: AskOne, st, opts: MysteryHandOptions, hand_size: int) -> None:
     """What an ask of one showed (MH-10, MH-24)."""
     X = set(ev.query.cards())
     max_n = 4 + (opts.jokers if opts.sneak else 0)
@@ -379,7 +427,6 @@ def _check_shown(ev: AskOne, st, opts: MysteryHandOptions, hand_size: int, place
                     raise _err("jokers are shown only in Sneak", st, "MH-24")
             elif c not in X:
                 raise _err(f"{c!r} is not in {ev.query!r}", st, "MH-10", repr(c), last=True)
-            place(c, ev.target, st)
     if ev.count is not None and ev.count > 4 and not opts.sneak:
         raise _err("at most four cards can be shown", st, "MH-10")
 
