@@ -1029,15 +1029,15 @@ def _signals_held():
     ends, so its message can never say "unchanged" of a record just replaced.  Elsewhere
     (another thread, no ``pthread_sigmask``) a no-op; :func:`atomic_write_bytes` then
     notes the save from the temporary being gone."""
-    if not hasattr(signal, "pthread_sigmask") \
-            or threading.current_thread() is not threading.main_thread():
+    mask = getattr(signal, "pthread_sigmask", None)
+    if mask is None or threading.current_thread() is not threading.main_thread():
         yield
         return
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD_SIGNALS)
+    old = mask(signal.SIG_BLOCK, _HELD_SIGNALS)
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+        mask(signal.SIG_SETMASK, old)
 
 
 def atomic_write_bytes(path: str, data: bytes, action: str = "save the file", *,
