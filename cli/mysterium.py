@@ -160,6 +160,10 @@ def _render_analysis(a) -> str:
             lines.append(f"verdict: pending: {c.rule}")
         if c.revealer:
             lines.append(f"the votes are revealed by {c.revealer} (MY-21)")
+        elif len(c.revealer_candidates) > 1:
+            chooser = f"the eldest, {play.roster.eldest}," if play.roster.eldest else "the eldest"
+            lines.append("the votes are revealed by " + " or ".join(c.revealer_candidates)
+                         + f", tied highest on the track: {chooser} picks (MY-21)")
         if play.culprit is not None:
             lines.append(f"culprit: group {play.culprit}: the psychics "
                          f"{'WIN' if play.outcome == 'won' else 'LOSE'} (MY-22)")

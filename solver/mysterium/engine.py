@@ -601,8 +601,12 @@ class Play:
             raise err(f"the groups are numbered 1-{r.n_groups}", "MY-22")
         verdict = self.verdict()
         if verdict is None:
-            raise err("the verdict is still tied: name the eldest ('eldest:' in the header) "
-                      "or write the group chosen with 'verdict: N'", "MY-21")
+            if r.eldest is None:
+                raise err("the verdict is still tied: name the eldest ('eldest:' in the "
+                          "header) or write the group chosen with 'verdict: N'", "MY-21")
+            raise err(f"the verdict is still tied: the eldest, {r.eldest}, chooses among "
+                      "groups " + ", ".join(map(str, c.pending))
+                      + " (A11); write it with 'verdict: N'", "MY-21")
         self.culprit = ev.group
         self.phase = "over"
         self.outcome = "won" if ev.group == verdict else "lost"

@@ -1,4 +1,4 @@
-"""The epilogue count (MY-21, D6, A8, A10): tally, plurality, and the tie-breaks.
+"""The epilogue count (MY-21, D6, A8, A10, A11): tally, plurality, and the tie-breaks.
 
 >>> from solver.mysterium.options import MysteriumOptions
 >>> o = MysteriumOptions()
@@ -26,6 +26,7 @@ class _CountBase(TypedDict):
     tally: dict[int, int]
     complete: bool
     revealer: str | None
+    revealer_candidates: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -33,7 +34,9 @@ class Count:
     """The result of counting the votes.
 
     ``verdict`` is ``None`` while votes are missing or when the tie-breaks leave a choice
-    (``pending``: the groups the eldest still has to choose between).
+    (``pending``: the groups the eldest still has to choose between).  ``revealer`` is the
+    psychic who reveals the votes (MY-21), ``None`` when the record cannot say which of
+    ``revealer_candidates`` (the psychics tied highest on the track) the eldest picked.
     """
 
     votes: dict[str, int]
@@ -44,6 +47,7 @@ class Count:
     tied: tuple[int, ...] = ()
     pending: tuple[int, ...] = ()
     revealer: str | None = None
+    revealer_candidates: tuple[str, ...] = ()
     steps: tuple[str, ...] = field(default=())
 
     def to_json(self) -> dict:
@@ -51,16 +55,27 @@ class Count:
                                                       sorted(self.tally.items())},
                 "complete": self.complete, "verdict": self.verdict, "rule": self.rule,
                 "tied": list(self.tied), "pending": list(self.pending),
-                "revealer": self.revealer, "steps": list(self.steps)}
+                "revealer": self.revealer,
+                "revealer_candidates": list(self.revealer_candidates),
+                "steps": list(self.steps)}
+
+
+def revealer_candidates(scores: dict[str, int] | None) -> tuple[str, ...]:
+    """MY-21: the psychics highest on the clairvoyancy track, one of whom reveals the votes
+    (in track order as given; empty without a track, 2 or 3 players)."""
+    if not scores:
+        return ()
+    best = max(scores.values())
+    return tuple(p for p, s in scores.items() if s == best)
 
 
 def revealer(scores: dict[str, int] | None, eldest: str | None) -> str | None:
     """MY-21: the psychic highest on the clairvoyancy track reveals the votes; the eldest
-    breaks a tie for that job (``None`` when that tie cannot be broken from the record)."""
-    if not scores:
-        return None
-    best = max(scores.values())
-    tops = [p for p, s in scores.items() if s == best]
+    breaks a tie for that job.  ``None`` when that tie is left to the eldest's choice and the
+    record cannot say whom they picked: the eldest is not named, or is not among the tied
+    psychics (then the choice is theirs and is not written down; see
+    :func:`revealer_candidates`).  An eldest among the tied takes the job."""
+    tops = revealer_candidates(scores)
     if len(tops) == 1:
         return tops[0]
     return eldest if eldest in tops else None
@@ -74,13 +89,21 @@ def count_votes(votes: dict[str, int], voters: tuple[str, ...], scores: dict[str
     who have no track and cast one agreed vote, MY-20).  Tie-breaks: the group of the psychic
     furthest along the track; by default (A8) only among those who voted for a tied group,
     with ``tie-break=top-track`` the top psychic's group even outside the tie (MY-21 read
-    literally); still tied, the eldest player's vote.  ``count=majority`` (A10) needs more
-    than half of the votes; otherwise every group that got votes counts as tied.
+    literally).  Still tied, the eldest player's vote decides: whenever the eldest voted for
+    one of the groups in contention (the groups tied on votes, and with ``top-track`` the
+    groups the top psychics chose), that group is the verdict, under either tie-break.  An
+    eldest who voted for a group outside it (A11): by default (``eldest-outside=choose``)
+    the eldest chooses among the groups in contention, written as a ``verdict:`` line
+    (``pending``); with ``eldest-outside=vote`` their vote is the verdict all the same.
+    ``count=majority`` (A10) needs more than half of the votes; otherwise every group that
+    got votes counts as tied.
     """
     tally = dict(Counter(votes.values()))
     complete = all(v in votes for v in voters)
     rev = revealer(scores, eldest)
-    base = _CountBase(votes=dict(votes), tally=tally, complete=complete, revealer=rev)
+    cands = revealer_candidates(scores)
+    base = _CountBase(votes=dict(votes), tally=tally, complete=complete, revealer=rev,
+                      revealer_candidates=(rev,) if rev is not None else cands)
     if not complete:
         missing = [v for v in voters if v not in votes]
         return Count(**base, verdict=None,
@@ -102,7 +125,8 @@ def count_votes(votes: dict[str, int], voters: tuple[str, ...], scores: dict[str
         if len(leaders) == 1:
             return Count(**base, verdict=leaders[0], rule="MY-21: plurality")
         tied = leaders
-        steps.append("MY-21: groups " + ", ".join(map(str, tied)) + f" tie with {top} votes")
+        steps.append("MY-21: groups " + ", ".join(map(str, tied))
+                     + f" tie with {top} vote{'s' if top != 1 else ''}")
     if options.tie_break == "top-track":
         pool = list(votes)
         who = "the psychic furthest along the clairvoyancy track"
@@ -120,14 +144,31 @@ def count_votes(votes: dict[str, int], voters: tuple[str, ...], scores: dict[str
         return Count(**base, verdict=groups[0], rule=rule_tb, tied=tied, steps=tuple(steps))
     steps.append(f"{rule_tb}: {', '.join(tops)} share track {best} and chose groups "
                  + ", ".join(map(str, groups)))
+    # MY-21's last step: "the eldest player's vote decides".  The groups in contention are
+    # the vote tie (and, with top-track, the groups the top psychics chose outside it).
+    contention = tuple(sorted(set(tied) | set(groups)))
     rule_el = "MY-21: still tied, the eldest player's vote decides"
+    literal = options.eldest_outside == "vote"
     if eldest is None:
+        # the eldest's vote may be any group in contention, or (A11, eldest-outside=vote)
+        # any group that got a vote
         return Count(**base, verdict=None, rule=rule_el + " (no 'eldest:' in the header)",
-                     tied=tied, pending=groups, steps=tuple(steps))
+                     tied=tied, pending=tuple(sorted(tally)) if literal else contention,
+                     steps=tuple(steps))
     ev = votes.get(eldest)
-    if options.tie_break == "top-track" or ev in groups:
-        steps.append(f"the eldest, {eldest}, voted group {ev}")
+    if ev in contention:
+        steps.append(f"the eldest, {eldest}, voted group {ev}, one of the tied groups")
         return Count(**base, verdict=ev, rule=rule_el, tied=tied, steps=tuple(steps))
-    steps.append(f"the eldest, {eldest}, voted group {ev}, outside the tie (A8)")
-    return Count(**base, verdict=None, rule=rule_el + "; the eldest voted outside the tie (A8)",
-                 tied=tied, pending=groups, steps=tuple(steps))
+    if literal and ev is not None:
+        steps.append(f"the eldest, {eldest}, voted group {ev}, outside the tie; "
+                     "their vote decides all the same (eldest-outside=vote, A11)")
+        return Count(**base, verdict=ev, rule=rule_el + " (eldest-outside=vote, A11)",
+                     tied=tied, steps=tuple(steps))
+    said = f"voted group {ev}, outside the tie" if ev is not None else "cast no vote"
+    steps.append(f"the eldest, {eldest}, {said}: the eldest chooses among groups "
+                 + ", ".join(map(str, contention)) + " (A11)")
+    return Count(**base, verdict=None,
+                 rule="MY-21: still tied, the eldest decides; the eldest voted outside the "
+                      "tie (A11)" if ev is not None else
+                      "MY-21: still tied, the eldest decides (A11)",
+                 tied=tied, pending=contention, steps=tuple(steps))

@@ -1,7 +1,7 @@
 """Mysterium options (the rules file's named options and ambiguities) and the setup table.
 
 Options come from the record header's ``variant:`` line, named as in
-``docs/rules/mysterium.md`` with ``-`` for ``_``.  Every ambiguity A1..A10 uses its default
+``docs/rules/mysterium.md`` with ``-`` for ``_``.  Every ambiguity A1..A11 uses its default
 unless the named alternative is given.
 
 Parsed by the one option machinery (:mod:`solver.options`): each option is an
@@ -158,6 +158,9 @@ SPECS: tuple[Option, ...] = (
            "the MY-13 bonus is 7 - hour, or 8 - hour"),
     Option("tie-break", "tie_break", ("tied-voters", "top-track"), "A8",
            "a tied vote goes to the furthest-track psychic among the tied voters, or overall"),
+    Option("eldest-outside", "eldest_outside", ("choose", "vote"), "A11",
+           "still tied, an eldest who voted outside the tie chooses among the tied groups "
+           "(a 'verdict:' line), or their vote is the verdict all the same"),
     _YesNo("epilogue-crows", "epilogue_crows", (False, True), "A9",
            "crows may be used in the epilogue"),
     Option("count", "count", ("plurality", "majority"), "A10",
@@ -177,8 +180,9 @@ class MysteriumOptions(Options):
     ``difficulty`` (MY-4, MY-6), ``crow_discard`` (MY-9), ``easy_crows`` (A2),
     ``timer_s`` (A1; recorded only), ``wrong_guess`` (A3), ``clairvoyance_limit`` (A4),
     ``psychics_3p`` (A5), ``token_refresh`` (A6), ``early_bonus`` (A7), ``tie_break``
-    (A8), ``epilogue_crows`` (A9), ``count`` (A10), ``culprit`` (MY-17) and
-    ``clairvoyance_bands`` (MY-19: the first Intermediate and the first High space).
+    (A8), ``epilogue_crows`` (A9), ``count`` (A10), ``culprit`` (MY-17),
+    ``clairvoyance_bands`` (MY-19: the first Intermediate and the first High space) and
+    ``eldest_outside`` (A11).
     """
 
     GAME = "Mysterium"
@@ -198,6 +202,7 @@ class MysteriumOptions(Options):
     count: str = "plurality"
     culprit: str = "chosen"
     clairvoyance_bands: tuple[int, int] = (5, 9)
+    eldest_outside: str = "choose"
 
     @classmethod
     def from_names(cls, names) -> "MysteriumOptions":
