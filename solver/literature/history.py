@@ -319,6 +319,9 @@ class _Build:
         self.choices: dict[int, tuple] = {}
         #: 'P has N cards' line -> (P, N, the terms of P's count then): for conflict sentences
         self.count_at: dict[int, tuple] = {}
+        #: a question's line -> (asker, card, the asker's copies of the half-suit's other
+        #: cards then, of the card asked): LIT-6(c), (d) in conflict sentences
+        self.asker_at: dict[int, tuple] = {}
         self.turn = {p: int(p == t.first) for p in t.players}
         #: the last history :meth:`HistoryModel.one_history` found in this model (every
         #: variable's value, by index): the next statement's model starts its search from
@@ -503,6 +506,13 @@ class _Build:
             ck = self.copies(card)
             self.cons(self.at(ck, a), 0, len(ck) - 1, line, also)
 
+    def note_asker(self, a, card, line) -> None:
+        """What the asker of ``card`` on ``line`` holds of its half-suit now, for
+        :meth:`HistoryModel.conflict_reason` (kept whether or not the line is in force)."""
+        ck = self.copies(card)
+        self.asker_at[line] = (a, card, self.at([k for k in self.half_keys(card)
+                                                 if k not in ck], a), self.at(ck, a))
+
     def names(self):
         """The card names still in play (some copy not out)."""
         return [c for c, ks in self.t.card_keys.items() if any(self.live(k) for k in ks)]
@@ -579,6 +589,7 @@ class _Build:
         if ev.answer == "surrendered":          # V11: a gives c to b
             self.give(ck, a, b, line)
             return
+        self.note_asker(a, c, line)
         self.asker_rules(a, c, line)
         self.cons(self.count(b), 1, 10 ** 6, line)
         if ev.answer == "yes":
@@ -658,6 +669,8 @@ class _Build:
             self.m.AddImplication(z, when)
             if not _is(sv, 0):
                 self.m.AddImplication(sv, when)
+        if _is(sv, 0):              # not V11: the asker's rules hold whatever the answer
+            self.note_asker(a, c, line)
         self.asker_rules(a, c, ln, (nsv,) + g)
         if when is None:
             self.choices[line] = ("answer", z, sv)
@@ -810,6 +823,7 @@ class _Build:
         b.m = self.m.clone()
         b.pos, b.turn, b.choices = dict(self.pos), dict(self.turn), dict(self.choices)
         b.lits, b.used, b.count_at = dict(self.lits), set(self.used), dict(self.count_at)
+        b.asker_at = dict(self.asker_at)
         b.hm, b.play, b.t = hm, hm.play, hm.table
         # the histories found for this record: by this model's searches, and by those of
         # the model of the same record it continues (stage 1 before the figures)
@@ -840,7 +854,7 @@ class _Build:
         x.m = cp_model.CpModel()
         x.pos = {k: dict(row) for k, row in end[0].items()}
         x.turn = dict(end[1])
-        x.choices, x.lits, x.used, x.count_at = {}, {}, set(), {}
+        x.choices, x.lits, x.used, x.count_at, x.asker_at = {}, {}, set(), {}, {}
         x.ends, x.before, x.n = [], [], 0
         x.run(self.hm.record, self.hm.hands, start=self.since)
         return x
@@ -1673,13 +1687,21 @@ class HistoryModel:
     def conflict_reason(self, core: list[int]) -> str | None:
         """One sentence for a core holding a hand count (``P has N cards``, LIT-13): the
         least and greatest count the core's other lines leave P at that point, and the
-        count the line says ("line 7 leaves Cleo 8 cards at line 8; line 8 says 7").
-        ``None`` for other cores (the caller keeps its generic sentence)."""
+        count the line says ("line 7 leaves Cleo 8 cards at line 8; line 8 says 7"); or a
+        question whose asker the other lines leave no card of the half-suit to ask with
+        (LIT-6(c), (d): "line 5 leaves Cleo no card of 2H-7H but 5H at line 9; asking for
+        5H needs another").  ``None`` for other cores (the caller keeps its generic
+        sentence)."""
         from solver.model.conflicts import lines_text
 
         for z in core:
             rest = [l for l in core if l != z]
             b, _ = self.build(False, only=set(rest))
+            if z in b.asker_at:
+                why = self._asker_reason(b, z, lines_text(rest) if rest else "the rules",
+                                         len(rest))
+                if why is not None:
+                    return why
             if z not in b.count_at:
                 continue
             player, said, terms = b.count_at[z]
@@ -1698,6 +1720,31 @@ class HistoryModel:
             verb = "leaves" if len(rest) == 1 else "leave"
             return (f"{who} {verb} {player} {left} at line {z}; "
                     f"line {z} says {said}")
+        return None
+
+    def _asker_reason(self, b: "_Build", z: int, who: str, n_rest: int) -> str | None:
+        """The sentence of :meth:`conflict_reason` for the question on line ``z`` when,
+        in ``b`` (the core's other lines in force), its asker can hold no card of the
+        half-suit (LIT-6(c)) or none but the card asked (LIT-6(d), one copy)."""
+        a, card, others, own = b.asker_at[z]
+
+        def most(terms) -> int | None:
+            if all(_const(x) for x in terms):
+                return int(sum(terms))
+            b.m.Maximize(sum(terms))
+            solver = self._solver(10.0)
+            if solver.Solve(b.m) != cp_model.OPTIMAL:
+                return None
+            return int(round(solver.ObjectiveValue()))
+
+        half = self.table.half_of[card].name
+        verb = "leaves" if n_rest == 1 else "leave"
+        if most(others + own) == 0:
+            return (f"{who} {verb} {a} no card of {half} at line {z}; asking for {card!r} "
+                    "there needs one (LIT-6(c))")
+        if self.table.options.own_card_ask != "bluff" and len(own) == 1 and most(others) == 0:
+            return (f"{who} {verb} {a} no card of {half} but {card!r} at line {z}; asking "
+                    f"for {card!r} there needs another (LIT-6(c), LIT-6(d))")
         return None
 
     def explain(self, card, loc, at: bool = True) -> list[int] | None:
