@@ -44,7 +44,7 @@ import random
 import threading
 from collections import Counter, OrderedDict
 from dataclasses import replace
-from typing import TYPE_CHECKING, Hashable
+from typing import TYPE_CHECKING, Any, Callable, Hashable
 
 from solver.errors import BudgetError
 from solver.model import Backbone, cp_model, light_presolve
@@ -1010,6 +1010,11 @@ class HistoryModel:
         self.spread: dict[Hashable, set[str]] = {k: set() for k in self.cards}
         #: (card, place) -> the course that spread it there (a witness's course, for tests)
         self.spread_from: dict[tuple[Hashable, str], dict[int, Ask]] = {}
+        #: a complete record seen by a view -> (the keys it fixes with their places, every
+        #: other key's possible places), or ``None`` when the engine or the deal model
+        #: refuses it (:func:`solver.literature.inference.course_places`, set by
+        #: ``build``; without it nothing is spread)
+        self.course_places: Callable[[Any, Any], tuple[dict, dict] | None] | None = None
         self._spread_done: set[tuple] = set()
         self._to_spread: list[dict[int, Ask]] = []
 
@@ -1349,11 +1354,11 @@ class HistoryModel:
         history model.  A course the engine or the deal model refuses adds nothing (its
         history was found in the model: it should not happen).  Returns how many pairs were
         added."""
-        from solver.errors import InconsistentError, NotationError, RuleError
-        from solver.literature.inference import backbone, build
-
         added = 0
         pending, self._to_spread = self._to_spread, []
+        places = self.course_places
+        if places is None:
+            return 0
         for course in pending:
             key = tuple(sorted((line, str(a)) for line, a in course.items()))
             if key in self._spread_done:
@@ -1361,15 +1366,12 @@ class HistoryModel:
             self._spread_done.add(key)
             sts = tuple(replace(st, event=course[st.line], text=str(course[st.line]))
                         if st.line in course else st for st in self.record.statements)
-            try:
-                vb = build(replace(self.record, statements=sts), self.view)
-                bb = backbone(vb)
-            except (RuleError, NotationError, InconsistentError):
+            got = places(replace(self.record, statements=sts), self.view)
+            if got is None:
                 continue
-            if vb.history or not bb.consistent:
-                continue
+            fixed, possible = got
             for k in self.cards:
-                for p in ({vb.fixed[k]} if k in vb.fixed else bb.possible[k]):
+                for p in ({fixed[k]} if k in fixed else possible[k]):
                     if p not in self.spread[k]:
                         self.spread[k].add(p)
                         self.spread_from[k, p] = course

@@ -122,6 +122,7 @@ def build(record, view, play: Play | None = None) -> ViewModel:
 
         # the history model uses every holds line for ALL (the recorder's are all of them)
         hm = HistoryModel(record, ALL if view == RECORDER else view, play)
+        hm.course_places = course_places
         return ViewModel(play, t, shown, hm, dict(hm.fixed), statements, True, (record, view))
     if t.options.memory != "full" and view != ALL:
         return _build_current(play, view, hands, statements)
@@ -280,6 +281,23 @@ class Probabilities:
     #: an estimate's exactly uniform accepted deals (array deals x model cards of location
     #: indices), when the estimate kept them
     deals: np.ndarray | None = field(default=None, repr=False, compare=False)
+
+
+def course_places(record, view) -> tuple[dict, dict] | None:
+    """The places of a complete record (a course of a record with unseen events, for
+    :meth:`~solver.literature.history.HistoryModel._spread`) seen by ``view``: (the keys
+    it fixes, with their places; every other key's possible places), or ``None`` when the
+    engine or the deal model refuses it."""
+    from solver.errors import InconsistentError
+
+    try:
+        vb = build(record, view)
+        if vb.history:          # pragma: no cover - a course has no unseen part
+            return None
+        bb = backbone(vb)
+    except (RuleError, NotationError, InconsistentError):
+        return None
+    return (vb.fixed, bb.possible) if bb.consistent else None
 
 
 def backbone(vm: ViewModel):
