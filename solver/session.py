@@ -26,7 +26,10 @@ line the user typed and returns an :class:`Outcome` for the CLI to show.  A line
 The file is replaced atomically (:func:`solver.records.atomic_write`) after every accepted
 statement and every undo, so it is always a valid record that a person can edit; a crash
 loses at most the line being typed.  If the file changes on disk between two lines (edited
-by hand), the session reloads it before going on.
+by hand), the session reloads it before going on, and marks the lines that changed
+(:attr:`Session.theirs`): ``undo``, ``edit N`` and ``delete N`` typed without a version are
+refused once rather than act on them unsaid.  A change whose save is refused (a read-only
+file, a full disk) leaves the session as it was (an ``undo`` or ``redo`` can be typed again).
 
 Its doctest-style walk-through is ``tests/test_session.py::test_walkthrough``.
 """
@@ -79,8 +82,9 @@ class Outcome:
     """The result of one line.  ``kind``: ``accepted`` (saved), ``refused`` (not saved;
     ``error``, and ``conflict`` = the conflicting lines for a contradiction), ``pending``
     (a statement whose class is ``held_for`` another, kept until that one follows), ``undone``,
-    ``redone`` (``removed``: the lines put back), ``edited``/``deleted`` (``line``; ``removed``:
-    the statement that was there), ``whatif``, ``why``,
+    ``redone`` (``removed``: the lines the undo touched, ``undid``: what it undid;
+    :meth:`taken_and_put` says which went out and which came back), ``edited``/``deleted``
+    (``line``; ``removed``: the statement that was there), ``whatif``, ``why``,
     ``sheet``, ``help``, ``noted`` (a comment line saved), ``quit``, ``empty``."""
 
     kind: str
@@ -125,11 +129,33 @@ class Outcome:
             out["conflict"] = [ln for ln, _ in self.conflict]
         if self.forced:
             out["forced"] = True
-        if self.removed:
-            out["removed"] = [{"line": ln, "text": t} for ln, t in self.removed]
+        removed, restored = self.taken_and_put()
+        if removed:
+            out["removed"] = [{"line": ln, "text": t} for ln, t in removed]
+        if restored:
+            out["restored"] = [{"line": ln, "text": t} for ln, t in restored]
+        if self.undid:
+            out["undid"] = self.undid
         if self.new_certain:
             out["new_certain"] = self.new_certain
         return out
+
+
+    def taken_and_put(self) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
+        """The statements this outcome took out of the record and those it put (back) in,
+        each with its line: an ``undone`` edit took out the edited statement and put back
+        the one it replaced; a ``redone`` statement was put back.  (``removed`` holds what
+        ``edit``/``delete`` replaced, and what an undo or redo touched.)"""
+        if self.kind not in ("undone", "redone") or self.undid == "held":
+            return list(self.removed), []
+        if self.undid == "edit":
+            edited = [(ln, strip_comment(self.statement)[0]) for ln, _ in self.removed]
+            return (edited, list(self.removed)) if self.kind == "undone" \
+                else (list(self.removed), edited)
+        # a statement or a deleted line: undo takes it out (puts it back after a delete),
+        # redo the other way round
+        out = (self.kind == "undone") != (self.undid == "delete")
+        return (list(self.removed), []) if out else ([], list(self.removed))
 
 
 def _lost_lines(before: str, after: str) -> bool:
@@ -570,6 +596,13 @@ class Session:
         #: the last change, when it was an ``edit N``/``delete N``: (the text before it,
         #: after it, its outcome), so that ``undo`` undoes it rather than remove another line
         self.last_edit: tuple[str, str, Outcome] | None = None
+        #: the lines of :attr:`text` (0-based) that another writer or an editor wrote,
+        #: changed or moved (the line after lines it removed) since the session last said
+        #: so: a line typed without a version (``play``) decided ``undo``, ``edit N`` or
+        #: ``delete N`` on the record as shown, so they are refused once when they would
+        #: act on such a line (:meth:`_not_as_shown`), also when the session reloaded the
+        #: file during an earlier line (a statement refused)
+        self.theirs: set[int] = set()
         #: the counting programmes kept between commands (solver.model.reuse)
         self.memo = Memo()
 
@@ -593,8 +626,36 @@ class Session:
         rec = parse_record(text, self.path)   # a broken hand edit: refuse until it is fixed
         if rec.game != self.record.game:
             raise NotationError("the record's game changed on disk", text=rec.game)
+        self._carry(text, theirs=True)
         self.text, self.record = text, rec
         return True
+
+    def _carry(self, new_text: str, *, theirs: bool) -> None:
+        """Carry :attr:`theirs` from :attr:`text` to ``new_text``: a line kept keeps its
+        mark; a line written or changed is marked when ``theirs`` (a reload), as is the line
+        that now stands where lines were removed (or the last line, when they were at the
+        end): its number, or the last statement, is not the one shown."""
+        import difflib
+
+        old, new = split_lines(self.text), split_lines(new_text)
+        head = 0
+        while head < min(len(old), len(new)) and old[head] == new[head]:
+            head += 1
+        tail = 0
+        while tail < min(len(old), len(new)) - head and old[-1 - tail] == new[-1 - tail]:
+            tail += 1
+        marks = {i for i in self.theirs if i < head}
+        marks |= {i + len(new) - len(old) for i in self.theirs if i >= len(old) - tail}
+        a, b = old[head:len(old) - tail], new[head:len(new) - tail]
+        for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b,
+                                                           autojunk=False).get_opcodes():
+            if tag == "equal":
+                marks |= {head + j1 + k for k in range(i2 - i1) if head + i1 + k in self.theirs}
+            elif theirs:
+                marks |= set(range(head + j1, head + j2))
+                if i2 - i1 > j2 - j1 and new:       # lines removed: the next one moved up
+                    marks.add(min(head + j2, len(new) - 1))
+        self.theirs = marks
 
     def _save(self, text: str, rec: Record, *, keep_redo: bool = False) -> None:
         """Save ``text`` over the record the session holds (:attr:`text`, read under the
@@ -603,6 +664,7 @@ class Session:
         if not keep_redo:
             self.redo_stack.clear()
         self.last_edit = None
+        self._carry(text, theirs=False)
         self.text, self.record = text, rec
 
     # ----- one line ------------------------------------------------------------------------
@@ -707,19 +769,21 @@ class Session:
                 return Outcome("quit")
             if cmd == "help":
                 return Outcome("help", message=self.help_text())
-            shown = self.record
             try:
                 reloaded = self._sync()
             except SleuthError as e:
                 return Outcome("refused", "the file on disk no longer parses; fix it or "
                                "undo there first", error=e)
-            if reloaded and not versioned and self._moved(cmd, rest, shown):
-                # decided on the record as it was shown: another writer's lines have moved
-                # the last statement and the line numbers; never act on the wrong one
-                return Outcome("refused", statement=raw, reloaded=True, error=StaleError(
+            why = None if versioned else self._not_as_shown(cmd, rest)
+            if why is not None:
+                # decided on the record as it was shown: another writer's lines are the
+                # last statement, or moved the line numbers; never act on them unsaid.
+                # Said now: typed again, it acts on the record as it is
+                self.theirs.clear()
+                return Outcome("refused", statement=raw, reloaded=reloaded, error=StaleError(
                     f"not done: the record changed on disk before this '{cmd}' (another "
-                    "writer or an editor saved it; reloaded): look at it again, then type "
-                    "it again", text=raw, path=self.path))
+                    f"writer or an editor saved it{'; reloaded' if reloaded else ''}): "
+                    f"{why}", text=raw, path=self.path))
             if cmd == "sheet":
                 out = Outcome("sheet")
             elif cmd == "undo":
@@ -773,22 +837,35 @@ class Session:
         out.reloaded = reloaded
         return out
 
-    def _moved(self, cmd: str, rest: str, shown: Record) -> bool:
-        """Whether what ``cmd`` acts on differs between the record ``shown`` and the one
-        reloaded: the last statement (``undo``), line N or a line above it (``edit N``,
-        ``delete N``)."""
+    def _not_as_shown(self, cmd: str, rest: str) -> str | None:
+        """Why ``cmd`` would act on lines another writer or an editor wrote, changed or
+        moved since the session showed the record (:attr:`theirs`): the last statement
+        (``undo``; not when it undoes the session's own ``edit N``/``delete N`` or takes
+        back a held claim), line N or a line above it (``edit N``, ``delete N``; a comment
+        changed counts: it would be written over); else ``None``."""
+        from solver.replay import statement_groups
+
+        if not self.theirs:
+            return None
         if cmd == "undo":
-            def last(rec: Record):
-                return (rec.statements[-1].line, rec.statements[-1].text) \
-                    if rec.statements else None
-            return last(shown) != last(self.record)
+            if self.pending is not None or not self.record.statements or (
+                    self.last_edit is not None and self.last_edit[1] == self.text):
+                return None
+            last = [self.record.statements[i] for i in statement_groups(self.record)[-1]]
+            if not any(st.line - 1 in self.theirs for st in last):
+                return None
+            st = last[-1]
+            return (f"its last statement is now line {st.line}: {st.text}; 'undo' typed "
+                    "again removes that one")
         if cmd in ("edit", "delete"):
             n = line_number(rest.partition(" ")[0])
-            if n is not None:
-                old = [(s.line, s.text) for s in shown.statements if s.line <= n]
-                new = [(s.line, s.text) for s in self.record.statements if s.line <= n]
-                return old != new
-        return False
+            if n is not None and any(i < n for i in self.theirs):
+                lines = split_lines(self.text)
+                now = f"line {n} is now: {lines[n - 1]}" if 1 <= n <= len(lines) \
+                    else f"the record has {len(lines)} lines now"
+                return (f"line {n} or a line above it is not as shown ({now}): look at it "
+                        "again, then type it again")
+        return None
 
     def _submit_noting(self, statement: str) -> Outcome:
         """:meth:`submit`, keeping the correction of a refusal that has exactly one."""
@@ -982,8 +1059,8 @@ class Session:
             self.redo_stack.clear()
             return Outcome("refused", error=NotationError(
                 "nothing to redo: the record changed since the undo", text="redo"))
-        self.redo_stack.pop()
         self._save(before, parse_record(before, self.path), keep_redo=True)
+        self.redo_stack.pop()           # (after the save: a refused save uses up nothing)
         line = removed[-1][0] if removed else None
         if undid:                       # the edit or delete done again: undo undoes it again
             kind = "deleted" if undid == "delete" else "edited"

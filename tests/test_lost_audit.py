@@ -346,7 +346,9 @@ def test_play_undoes_and_edits_as_before_when_only_lines_below_moved(record):
     assert turn_lines(record) == ["turn: Ben", "turn: Cleo", "turn: Ana   # another terminal"]
     assert s.handle("undo").kind == "undone"            # the edit, undone (nothing moved since)
     assert turn_lines(record) == ["turn: Ben", "turn: Dev", "turn: Ana   # another terminal"]
-    assert s.handle("undo").kind == "undone"            # then the last statement
+    out = s.handle("undo")          # the last statement is another writer's: said first
+    assert out.kind == "refused" and "line 7: turn: Ana" in str(out.error), out
+    assert s.handle("undo").kind == "undone"            # typed again: removed
     assert turn_lines(record) == ["turn: Ben", "turn: Dev"]
 
 
