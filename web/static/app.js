@@ -3,6 +3,23 @@
 // markup); the live part is HTML rendered (and escaped) by the server's templates.
 "use strict";
 (function () {
+  // A <details> disclosure ("Advice and exposure", the candidates, the new game's options):
+  // its <summary> is role="button" in the templates, so it is found by role and name as
+  // every other control is; aria-expanded says whether it is open, kept here in step with
+  // the details' own state (a tap, Enter or Space on the summary, or the page opening it)
+  function disclosed(d) {
+    const s = d.querySelector(":scope > summary");
+    if (s) s.setAttribute("aria-expanded", d.open ? "true" : "false");
+  }
+  function discloseAll(root) { for (const d of root.querySelectorAll("details")) disclosed(d); }
+  // "toggle" does not bubble: caught on its way down, for the details of any live part
+  document.addEventListener("toggle", (ev) => {
+    if (ev.target instanceof HTMLDetailsElement) disclosed(ev.target);
+  }, true);
+  discloseAll(document);
+  // the New game page (web/templates/new.html) has its disclosure only: the rest is the
+  // game's page
+  if (!document.getElementById("entry-form")) return;
   const NAMES = "<names>", CARDS = "<cards>", RANGES = "<ranges>", WORDS = "<words>";
   // the server's token for changes: a new one each time it starts (freshToken)
   let token = document.querySelector('meta[name="sleuth-token"]').content;
@@ -639,6 +656,7 @@
     E = data ? JSON.parse(data.textContent) : null;
     bridge = null;              // the page's own state again
     fitCells();
+    discloseAll(live);
     for (const b of live.querySelectorAll("button.edit")) {
       b.addEventListener("click", () => {
         // a statement being typed (or another line's edit, changed) is not lost under the
