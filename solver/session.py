@@ -765,6 +765,11 @@ class Session:
         cmd = word.lower()
         if cmd in COMMANDS and word not in self.record.header.players:
             rest = stmt[len(word):].strip()
+            if rest and cmd in ("undo", "redo", "sheet", "quit", "exit"):
+                # 'undo 5' is not 'undo': the words after it are a mistake, not ignored
+                return Outcome("refused", statement=raw, error=NotationError(
+                    f"'{cmd}' takes nothing after it (to change or remove line N: "
+                    f"'edit N <statement>', 'delete N')", text=raw, path=self.path))
             if cmd in ("quit", "exit"):
                 return Outcome("quit")
             if cmd == "help":

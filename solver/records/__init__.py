@@ -31,8 +31,10 @@ CORE_HEADER_KEYS = ("game", "variant", "players", "dealer", "me")
 #: a player name where a statement's pattern expects one: a run of word characters, `-`
 #: and other non-ASCII characters (the combining marks of `अनिल`, of a name written
 #: decomposed); :func:`check_player_name` says which names are valid, :func:`player_of`
-#: which are the record's players
-NAME = r"(?:[\w\-]|[^\x00-\x7f\s])+"
+#: which are the record's players.  The two kinds of character are disjoint, so a run of
+#: them is matched one way only (overlapping ones made a failed match backtrack through
+#: every split of a long run of non-ASCII letters: minutes for 30 of them)
+NAME = r"(?:[\w\-]|[^\x00-\x7f\s\w])+"
 _HEADER_RE = re.compile(r"^([A-Za-z][A-Za-z0-9_\-]*)\s*:\s*(.*)$")
 
 #: words of every game's JSON and ``--as`` (record-format.md): the spectator's view, the
