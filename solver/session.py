@@ -140,7 +140,6 @@ class Outcome:
             out["new_certain"] = self.new_certain
         return out
 
-
     def taken_and_put(self) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
         """The statements this outcome took out of the record and those it put (back) in,
         each with its line: an ``undone`` edit took out the edited statement and put back
