@@ -260,8 +260,7 @@ def test_the_sheet_and_the_json_name_the_same_best_guess(runner):
 
 def test_a_rule_error_points_at_the_card_at_fault(runner, tmp_path):
     """The column is the faulty token's, not the statement's start (a shown card outside
-    the query); a card shown that an earlier line placed elsewhere contradicts that line
-    (exit 3 with both lines, MH-1)."""
+    the query, a card already placed elsewhere: MH-1, naming both lines)."""
     rec = tmp_path / "g.txt"
     rec.write_text(EX1)
     n = len(EX1.splitlines()) + 1
@@ -269,5 +268,7 @@ def test_a_rule_error_points_at_the_card_at_fault(runner, tmp_path):
     assert r.exit_code == 2
     assert f"g.txt:{n}:19: 4H is not in 5H-8H (MH-10)" in r.stderr
     r = run(runner, "log", str(rec), "P3 asks P4 6*: 6H")      # 6H: P3's own (line 6)
-    assert r.exit_code == 3 and "6H would be in two places (P3 on line 6 and P4 on line " \
-        f"{n}) (MH-1)" in r.stderr and "  line 6: " in r.stderr
+    assert r.exit_code == 2 and f"g.txt:{n}:16: 6H would be in two places (P3 on line 6 " \
+        f"and P4 on line {n}) (MH-1): 'P3 asks P4 6*: 6H'" in r.stderr
+    assert "inconsistent" not in r.stderr and "  line 6: " not in r.stderr
+    assert rec.read_text() == EX1

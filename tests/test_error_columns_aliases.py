@@ -51,8 +51,13 @@ CASES = [
      "g.txt:6:14: Ana holds all four of 2C-5C (MH-11): 'Ana asks Ben 2♣-5♣: 0'"),
     (MH, "Ana asks Ben 2c-5c: 0",
      "g.txt:6:14: Ana holds all four of 2C-5C (MH-11): 'Ana asks Ben 2c-5c: 0'"),
-    # (a card shown that line 5 put in Ana's hand contradicts line 5, exit 3 naming both
-    # lines: tests/test_mystery_hand_placed_twice.py)
+    # the card shown, not the same card inside the range (MH-1: line 5 put it in Ana's hand)
+    (MH, "Ana asks Ben 5C-8C: 5♣", "g.txt:6:21: 5C would be in two places (Ana on line 5 and "
+                                   "Ben on line 6) (MH-1): 'Ana asks Ben 5C-8C: 5♣'"),
+    (MH, "Ana asks Ben 5C-8C: 5C", "g.txt:6:21: 5C would be in two places (Ana on line 5 and "
+                                   "Ben on line 6) (MH-1): 'Ana asks Ben 5C-8C: 5C'"),
+    (MH, "Ana asks Ben 5c-8c: 5c", "g.txt:6:21: 5C would be in two places (Ana on line 5 and "
+                                   "Ben on line 6) (MH-1): 'Ana asks Ben 5c-8c: 5c'"),
     # a suit typed on an emoji keyboard: the column counts the line as typed
     (MH, f"Ana asks Ben 4♥{VS}-7♥{VS}: 4♥{VS} 9♣{VS}",
      "g.txt:6:27: 9C is not in 4H-7H (MH-10): 'Ana asks Ben 4♥-7♥: 4♥ 9♣'"),

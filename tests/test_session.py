@@ -67,7 +67,7 @@ def test_comment_after_statement_is_kept(record):
 @pytest.mark.parametrize("line, error, code", [
     ("P1 askz P2 4H-7H: 4H", NotationError, 2),            # does not parse
     ("P5 asks P2 4H-7H: 4H", NotationError, 2),            # unknown player
-    ("P1 asks P2 4H-7H: 4H 5H", InconsistentError, 3),     # 5H is P1's own card (MH-1)
+    ("P1 asks P2 4H-7H: 4H 5H", RuleError, 2),             # 5H is P1's own card (MH-1)
     ("P1 asks P2 2C-5C: 0", RuleError, 2),                 # P1 holds all four (MH-11)
     ("P2 asks P3 4H-7H: 1", RuleError, 2),                 # not P2's turn
 ])
@@ -118,6 +118,7 @@ def test_force_with_a_statement_still_needs_notation_and_rules(record):
     s.handle(HOLDS)
     before = on_disk(record)
     assert isinstance(s.handle("force P1 asks P2 2C-5C: 0").error, RuleError)   # MH-11
+    assert s.handle("force P1 asks P2 4H-7H: 4H 5H").error.rule == "MH-1"       # P1's 5H
     assert isinstance(s.handle("force gibberish").error, NotationError)
     assert s.handle("force").kind == "refused"          # nothing refused yet
     assert on_disk(record) == before
@@ -498,6 +499,7 @@ def test_walkthrough(tmp_path):
     s = Session(str(path))
     assert s.handle("P1 holds: 5H 6S 2C 3C 4C 5C 7C 8C 9C 10C JC QC").kind == "accepted"
     assert s.handle("P1 asks P2 2C-5C: 0").error.rule == "MH-11"      # P1 holds all four
+    assert s.handle("P1 asks P2 4H-7H: 4H 5H").error.rule == "MH-1"   # P1 holds 5H
     s.handle("P1 asks P2 4H-7H: 4H 7H")
     s.handle("P2 asks all 6*: P1 1, P3 1, P4 2")
     o = s.handle("P3 asks P4 6*: 0")                                   # P4 holds two sixes

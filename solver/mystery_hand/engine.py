@@ -1,8 +1,7 @@
 """Mystery Hand engine: turn order (MH-7, MH-8, MH-12, MH-14), legality (MH-10, MH-11,
-MH-13, MH-15, MH-27), out players (MH-20), the end (MH-19, MH-21).  Used to validate records,
-to build the inference model and to drive the simulator.  A card that two statements put in
-two places (MH-1) breaks no rule of play: the two lines contradict each other, and
-:func:`placed_twice` names them for the record's check (exit 3, like any contradiction).
+MH-13, MH-15, MH-27), out players (MH-20), the end (MH-19, MH-21), and cards placed twice
+(MH-1: a rule error at the second line, :class:`PlacedTwice` naming both).  Used to validate
+records, to build the inference model and to drive the simulator.
 
 The contract every game's engine keeps (docs/architecture.md): a frozen :class:`State`,
 ``run(record, upto)`` the state after the first ``upto`` statements (raising
@@ -287,6 +286,7 @@ def run(record, upto: int | None = None) -> State:
     n = len(h.players)
     hand_size, faceup_size = deal_sizes(n, opts)
     state = start(h.players, opts, h.dealer)
+    placed: dict[Card, tuple[str, int]] = {}  # MH-1: each card in one place
     # a complete record is the full history (record-format.md): it may give every mystery hand
     complete = record.every_hand_listed(Holds)
     statements = record.statements if upto is None else record.statements[:upto]
@@ -325,6 +325,9 @@ def run(record, upto: int | None = None) -> State:
                 _check_shown(ev, st, opts, hand_size)
             elif isinstance(ev, AskAll):
                 _check_counts(state, ev, st)
+        twice = placed_twice(placed, st, h.players, opts)
+        if twice is not None:
+            raise _err(twice.sentence(), st, "MH-1", repr(twice.card), last=True)
         state = step(state, ev)
     return state
 
@@ -378,25 +381,29 @@ def placements(ev, players, opts: MysteryHandOptions):
     return []
 
 
-def placed_twice(record) -> PlacedTwice | None:
-    """The first card the record's statements put in two places (MH-1), else ``None``: a
-    contradiction between two lines (each may be right; not both), not an illegal move.
+def placed_twice(placed: dict[Card, tuple[str, int]], st, players,
+                 opts: MysteryHandOptions) -> PlacedTwice | None:
+    """The first card statement ``st`` puts somewhere other than an earlier line did (MH-1:
+    each card is in one place), else ``None``; ``placed`` (each card's place and line so
+    far) gains the statement's placements.  :func:`run` raises it as the rule error of
+    ``st``, naming both lines.
 
     >>> from solver.records import parse_record
     >>> rec = parse_record("game: mystery-hand\\nplayers: Ana Ben Cleo Dev\\nme: Ana\\n"
-    ...                    "Ana asks Ben 4H-7H: 4H\\nBen asks Cleo 4H-7H: 4H\\n")
-    >>> placed_twice(rec).sentence()
+    ...                    "Ana asks Ben 4H-7H: 4H\\nBen asks Cleo 4H-7H: 4H\\n",
+    ...                    validate=False)
+    >>> placed, opts, players = {}, MysteryHandOptions.of(rec.header), rec.header.players
+    >>> placed_twice(placed, rec.statements[0], players, opts) is None
+    True
+    >>> placed_twice(placed, rec.statements[1], players, opts).sentence()
     '4H would be in two places (Ben on line 4 and Cleo on line 5)'
     """
-    opts = MysteryHandOptions.of(record.header)
-    placed: dict[Card, tuple[str, int]] = {}
-    for st in record.statements:
-        for c, loc in placements(st.event, record.header.players, opts):
-            if c.is_joker:
-                continue
-            prev = placed.setdefault(c, (loc, st.line))
-            if prev[0] != loc:
-                return PlacedTwice(c, prev[0], prev[1], loc, st.line)
+    for c, loc in placements(st.event, players, opts):
+        if c.is_joker:
+            continue
+        prev = placed.setdefault(c, (loc, st.line))
+        if prev[0] != loc:
+            return PlacedTwice(c, prev[0], prev[1], loc, st.line)
     return None
 
 

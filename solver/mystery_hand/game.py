@@ -109,14 +109,9 @@ class MysteryHandGame(Game):
         return analysis.explain(record, view, card)
 
     def check(self, record) -> None:
-        """Raise InconsistentError if no deal fits everything written in the record (a card
-        two lines put in two places, MH-1, said so at once)."""
-        from solver.mystery_hand.engine import placed_twice
-        from solver.mystery_hand.inference import build, placed_twice_error
+        """Raise InconsistentError if no deal fits everything written in the record."""
+        from solver.mystery_hand.inference import build
 
-        twice = placed_twice(record)
-        if twice is not None:
-            raise placed_twice_error(twice, {st.line: st.text for st in record.statements})
         vm = build(record, record.header.me, omniscient=True)
         if vm.model.conflict() is not None:
             raise vm.inconsistent()

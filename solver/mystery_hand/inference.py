@@ -25,14 +25,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from solver.cards import Card, standard_deck
-from solver.errors import InconsistentError
 from solver.model import CardLocationModel
 from solver.model.copies import Copy, copy_keys
 from solver.model.view import ModelView
 from solver.mystery_hand.events import (QUERIES, TURN_EVENTS, AskAll, AskOne, Announce,
                                         FaceUp, Holds, MysteryCards, Request, Turn, Unseen)
 from solver.mystery_hand.options import MysteryHandOptions, deal_sizes
-from solver.mystery_hand.engine import PlacedTwice, actor_of, placed_twice, resync, start, step
+from solver.mystery_hand.engine import actor_of, resync, start, step
 
 JOKER_KEYS = copy_keys([("Jk", 2)])["Jk"]   # the two jokers are interchangeable copies
 FACEUP = "faceup"
@@ -223,16 +222,6 @@ class ViewModel(ModelView):
     statements: dict[int, str] = field(default_factory=dict)
     active: list[str] = field(default_factory=list)
     winner: str | None = None       # the game is over (MH-19, MH-21): who won
-    twice: PlacedTwice | None = None    # a card two lines put in two places (MH-1)
-
-    def inconsistent(self) -> InconsistentError:
-        """The model's error; when its lines are those of a card put in two places, said
-        so (:func:`placed_twice_error`)."""
-        e = super().inconsistent()
-        t = self.twice
-        if t is not None and e.conflict == sorted({t.first_line, t.line}):
-            return placed_twice_error(t, self.statements)
-        return e
 
     def loc_label(self, loc: str) -> str:
         """A location in words."""
@@ -416,18 +405,7 @@ def build(record, view: str | None, *, omniscient: bool = False) -> ViewModel:
                     if truth is not None:
                         m.add(truth, ["mystery"], 4, 4, L, f"{ev.player} saw the mystery hand")
     return ViewModel(m, opts, view, recorder, _name_keys(keys, names), statements,
-                     list(state.active), state.winner, placed_twice(record))
-
-
-def placed_twice_error(t: PlacedTwice, statements: dict[int, str]) -> InconsistentError:
-    """The contradiction of a card two lines put in two places (MH-1): its two lines, and
-    the sentence saying where each puts it (the rule cited in the sentence: a ``rule`` would
-    put its reference after the quoted lines)."""
-    lines = sorted({t.first_line, t.line})
-    return InconsistentError("no deal fits the record; these statements conflict: "
-                             + "; ".join(f"line {ln}: {statements.get(ln, '')}"
-                                         for ln in lines),
-                             conflict=lines, reason=t.sentence() + " (MH-1)")
+                     list(state.active), state.winner)
 
 
 def _earned_ask_one(m, A, B, query, jokers, opts, lines) -> None:
