@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from solver.errors import RuleError
 from solver.hand.engine import (RoundState, check_bonuses, first_dealer, round_scores,
-                                team_pairs, to_right)
+                                team_pairs, to_right, token_offset)
 from solver.hand.events import Penalty, RoundEvent, UnscoredEvent
 from solver.hand.options import HandOptions
 from solver.hand.regime import check_copies, make_regime, natural_value, penalty
@@ -168,8 +168,10 @@ def score_sheet(record) -> Scoresheet:
     deals: list[DealLine] = []
     note = ""
 
-    def fail(msg, st, rule):
-        raise RuleError(msg, text=st.text, rule=rule, line=st.line, path=record.path)
+    def fail(msg, st, rule, at=None, *, last=False, after=None):
+        # quoting the statement, its column on token ``at`` (engine.token_offset)
+        raise RuleError(msg, text=st.text, rule=rule, line=st.line, path=record.path,
+                        offset=token_offset(st.text, at, last=last, after=after))
 
     def decide():
         nonlocal phase, winner_side, participants, dealer
@@ -194,17 +196,19 @@ def score_sheet(record) -> Scoresheet:
                  "scored rounds", st, "HR-41" if scored >= rounds - 1 else "HR-44")
         if ev.number != scored + 1:
             fail(f"this deal is round {scored + 1}: unscored deals do not count among the "
-                 f"{rounds} and rounds are numbered by scored rounds", st, "HR-36")
+                 f"{rounds} and rounds are numbered by scored rounds", st, "HR-36",
+                 str(ev.number))
         if ev.dealer is not None and ev.dealer != dealer:
             rule = "HR-45" if options.deal_rotation == "rotate" else "HR-5"
-            fail(f"{dealer} deals round {ev.number}, not {ev.dealer}", st, rule)
+            fail(f"{dealer} deals round {ev.number}, not {ev.dealer}", st, rule, ev.dealer)
         deal_in_round += 1
         if isinstance(ev, UnscoredEvent):
             if ev.cause == "stock" and options.stock_end == "penalties":
                 fail("with stock-end=penalties a round ended by the stock is scored: "
-                     f"'round {ev.number}: stock; <every player's penalty>'", st, "HR-57")
+                     f"'round {ev.number}: stock; <every player's penalty>'", st, "HR-57",
+                     "stock", after=":")
             if ev.by is not None and ev.by not in participants:
-                fail(f"{ev.by} is not playing this deal", st, "A15")
+                fail(f"{ev.by} is not playing this deal", st, "A15", ev.by, after=":")
             if ev.cause == "stock" and options.stock_end == "reshuffle":
                 line_note = "turn cap reached (stock-end=reshuffle, A15)"
             else:
@@ -229,9 +233,10 @@ def score_sheet(record) -> Scoresheet:
         # a scored deal
         if ev.kind == "stock" and options.stock_end != "penalties":
             fail("a round ended by the stock is unscored ('unscored stock'); variant "
-                 "stock-end=penalties scores it by every player's penalty", st, "HR-35")
+                 "stock-end=penalties scores it by every player's penalty", st, "HR-35",
+                 "stock", after=":")
         if ev.kind != "stock" and ev.winner not in participants:
-            fail(f"{ev.winner} is not playing this deal", st, "A15")
+            fail(f"{ev.winner} is not playing this deal", st, "A15", ev.winner, after=":")
         partner = None
         if teams:
             partner = next(p for t in teams if ev.winner in t for p in t if p != ev.winner)
@@ -241,12 +246,12 @@ def score_sheet(record) -> Scoresheet:
         given = [pen.player for pen in ev.penalties]
         if partner is not None and partner in given:
             fail(f"the winner's partner's cards do not count: leave {partner} out", st,
-                 "HR-42")
+                 "HR-42", partner, after=";")
         for p in given:
             if given.count(p) > 1:
-                fail(f"{p}'s penalty is given twice", st, "HR-38")
+                fail(f"{p}'s penalty is given twice", st, "HR-38", p, last=True)
             if p not in expected:
-                fail(f"{p} is not an opponent in this deal", st, "HR-38")
+                fail(f"{p} is not an opponent in this deal", st, "HR-38", p, after=";")
         missing = [p for p in expected if p not in given]
         if missing:
             fail("every opponent's penalty is needed (points, cards or no-meld): missing "

@@ -9,6 +9,9 @@ onto a 2 + wild group was justified by going out or a one-card hand (HR-21, HR-2
 swapped wild was used (HR-55), going out was allowed (HR-32, HR-33).  The round ends by going
 out (HR-34), a redeal (HR-10) or the stock (HR-35, HR-57), and then only its ``round N: ...``
 statement may follow, checked against what happened (HR-37, HR-38, HR-40, HR-59).
+A refused statement's error quotes it and points at the token at fault (the card drawn,
+taken, melded, laid off or discarded, the meld number, the count called, the winner or
+penalty of the scoring statement); a rule about the statement as a whole points at its start.
 
 Each hand is tracked as the cards known (dealt and seen, drawn and seen, taken from the
 discard pile, wilds won by swaps) plus a number of unknown cards, so the same engine checks
@@ -48,6 +51,7 @@ from solver.hand.events import (BONUS_NAMES, Call, Discard, Draw, Holds, Indicat
 from solver.hand.melds import analyse_meld, layout_cards
 from solver.hand.options import HandOptions
 from solver.hand.regime import Regime, make_regime, penalty, put_back
+from solver.records import find_token
 
 if TYPE_CHECKING:
     from solver.hand.table import TableMeld
@@ -226,22 +230,29 @@ class RoundScore:
 
 
 def check_bonuses(kind: str, bonuses, options: HandOptions, text: str = "") -> None:
-    """Bonuses need a Full Hand and their options (HR-59), at most one of each pair."""
+    """Bonuses need a Full Hand and their options (HR-59), at most one of each pair; the
+    error quotes ``text`` (the statement) pointing at the bonus at fault, else the bonuses."""
     if not bonuses:
         return
     quoted = text or " ".join(bonuses)
+
+    def bad(msg: str, bonus: str) -> RuleError:
+        return RuleError(msg, text=quoted, rule="HR-59",
+                         offset=token_offset(text, bonus, after=":") if text else None)
+
+    def later(a: str, b: str) -> str:
+        return a if list(bonuses).index(a) > list(bonuses).index(b) else b
+
     if kind != "full-hand":
-        raise RuleError("Egyptian bonuses apply to a Full Hand only", text=quoted,
-                        rule="HR-59")
+        raise bad("Egyptian bonuses apply to a Full Hand only", bonuses[0])
     for b in bonuses:
         if not getattr(options, BONUS_NAMES[b]):
-            raise RuleError(f"the bonus {b} is not in this game's variant (bonus-{b})",
-                            text=quoted, rule="HR-59")
+            raise bad(f"the bonus {b} is not in this game's variant (bonus-{b})", b)
     if "wild-discard" in bonuses and "two-wilds" in bonuses:
-        raise RuleError("wild-discard and two-wilds are two discard factors; take one",
-                        text=quoted, rule="HR-59")
+        raise bad("wild-discard and two-wilds are two discard factors; take one",
+                  later("wild-discard", "two-wilds"))
     if "colour" in bonuses and "suit" in bonuses:
-        raise RuleError("the suit bonus replaces the colour bonus", text=quoted, rule="HR-59")
+        raise bad("the suit bonus replaces the colour bonus", later("colour", "suit"))
 
 
 def round_scores(winner: str, kind: str, bonuses, penalties: dict, options: HandOptions,
@@ -308,8 +319,58 @@ def to_right(players, p: str, k: int = 1) -> str:
     return players[(players.index(p) - k) % len(players)]
 
 
-def _fail(msg: str, rule: str, text: str = "") -> RuleError:
-    return RuleError(msg, text=text, rule=rule)
+def token_offset(text: str, token: str | None, *, last: bool = False, after: str | None = None,
+                 seg: int | None = None) -> int | None:
+    """Where statement ``text`` writes ``token`` (in any spelling): after the first
+    ``after`` when given, in its meld ``seg`` (``|``-separated) when given, the first
+    (``last``: the last) occurrence; ``None`` when absent or at the start (the column is
+    then the statement's).
+
+    >>> token_offset("Ana melds 9H 9C 9D | 9H 9S 9C", "9H", seg=1)
+    21
+    >>> token_offset("round 1 dealer Ana: Ana out partial; Ben 5", "Ana", after=":")
+    20
+    """
+    if not token or not text:
+        return None
+    start = 0
+    if after is not None and after in text:
+        start = text.index(after) + len(after)
+    part = text[start:]
+    if seg is not None:
+        parts = part.split("|")
+        if seg < len(parts):
+            start += sum(len(q) + 1 for q in parts[:seg])
+            part = parts[seg]
+    i = find_token(part, token, last=last)
+    return start + i if i >= 0 and start + i > 0 else None
+
+
+def penalty_offset(text: str, player: str) -> int | None:
+    """Where a scoring statement ``text`` writes ``player``'s penalty (after the name)."""
+    i = token_offset(text, player, after=";")
+    if i is None:
+        return None
+    j = i + len(player)
+    while j < len(text) and text[j].isspace():
+        j += 1
+    return j if j < len(text) else i
+
+
+def _fail(msg: str, rule: str, text: str = "", at: str | None = None, *, last: bool = False,
+          after: str | None = None, seg: int | None = None,
+          offset: int | None = None) -> RuleError:
+    """The error of statement ``text``, its column on token ``at`` (:func:`token_offset`) or
+    at ``offset``, else on the statement's start."""
+    if offset is None:
+        offset = token_offset(text, at, last=last, after=after, seg=seg)
+    return RuleError(msg, text=text, rule=rule, offset=offset)
+
+
+def _verb(text: str) -> str | None:
+    """The word of a turn statement that says what it does (``draws``, ``melds``...)."""
+    words = text.split()
+    return words[1] if len(words) > 1 else None
 
 
 def start(header, options: HandOptions | None = None) -> RoundState:
@@ -363,8 +424,9 @@ def _reveal(s: RoundState, cards) -> None:
                         "HR-2", repr(c))
 
 
-def _remove(s: RoundState, p: PlayerState, cards, text: str) -> None:
-    """Take ``cards`` out of ``p``'s hand: from the known cards, else from the unknown."""
+def _remove(s: RoundState, p: PlayerState, cards, text: str, seg: int | None = None) -> None:
+    """Take ``cards`` out of ``p``'s hand: from the known cards, else from the unknown (a
+    card not there: the error points at it, in meld ``seg`` of the statement if given)."""
     for c in cards:
         if p.known[c] > 0:
             p.known[c] -= 1
@@ -375,7 +437,8 @@ def _remove(s: RoundState, p: PlayerState, cards, text: str) -> None:
             _reveal(s, [c])
         else:
             raise _fail(f"{p.name} does not hold {c!r} (hand: "
-                        f"{' '.join(map(repr, p.hand())) or 'empty'})", "HR-28", text)
+                        f"{' '.join(map(repr, p.hand())) or 'empty'})", "HR-28", text,
+                        repr(c), seg=seg, after=_verb(text) if seg is None else None)
 
 
 def _natural_stand_in(card: Card, regime: Regime) -> list[Card]:
@@ -392,14 +455,15 @@ def _natural_stand_in(card: Card, regime: Regime) -> list[Card]:
 
 
 def _taken_wild_meld(cards: list[Card], declared: dict, card: Card, s: RoundState,
-                     text: str):
+                     text: str, seg: int | None = None):
     """Judge a new meld holding a taken wild (HR-31, HR-54, A4, A10): the report and the
     cards as the rules read them (the stand-in natural ace for ``taken-wild=natural``)."""
     o, regime = s.options, s.regime
     assert regime is not None   # a turn is played: the indicator is turned (HR-7)
     mode = o.discarded_wild
     if mode == "never":
-        raise _fail("a discarded wild may not be taken (discarded-wild=never)", "HR-54", text)
+        raise _fail("a discarded wild may not be taken (discarded-wild=never)", "HR-54", text,
+                    repr(card), seg=seg)
     i = cards.index(card)
     if mode == "free":
         return analyse_meld(cards, regime, o, declared), cards
@@ -426,7 +490,8 @@ def _taken_wild_meld(cards: list[Card], declared: dict, card: Card, s: RoundStat
     raise _fail(f"a taken discarded wild {card!r} plays only as "
                 + ("a natural ace" if card.is_joker else f"the natural {aces[0]!r}")
                 + (" in a group of aces (A10)" if mode == "ace-group-only" else "")
-                + f"; {' '.join(map(repr, cards))} does not read so", rule, text)
+                + f"; {' '.join(map(repr, cards))} does not read so", rule, text, repr(card),
+                seg=seg)
 
 
 @dataclass(frozen=True)
@@ -486,7 +551,7 @@ def verify_turn(state: State, player: str) -> None:
     _verify_going(state)
     if player != state.current:
         raise RuleError(f"it is {state.current}'s turn, not {player}'s (play passes to the "
-                        "right)", rule="HR-4")
+                        "right)", text=player, rule="HR-4")
 
 
 def _verify_no_draw_yet(state: State) -> None:
@@ -510,7 +575,7 @@ def verify_take(state: State, player: str, card: Card) -> None:
     top = state.pile[-1] if state.pile else None
     if top != card:
         raise RuleError(f"only the top discard may be taken: {top!r}" if top is not None
-                        else "the discard pile is empty", rule="HR-28")
+                        else "the discard pile is empty", text=repr(card), rule="HR-28")
 
 
 def verify_play(state: State, player: str) -> None:
@@ -534,7 +599,8 @@ def apply(s: RoundState, ev, text: str = "") -> None:
         raise _fail("the round record ended with its scoring statement", "HR-34", text)
     if isinstance(ev, Indicator):
         if s.started or s.indicator is not None:
-            raise _fail("the indicator is turned once, before play", "HR-7", text)
+            raise _fail("the indicator is turned once, before play", "HR-7", text,
+                        repr(ev.card))
         if put_back(ev.card, o):                # HR-7 (a joker), HR-47 (redraw): the next
             s.turned.append(ev.card)            # card is turned; this one is in the stock
             return
@@ -555,7 +621,8 @@ def apply(s: RoundState, ev, text: str = "") -> None:
             raise _fail(f"{ev.player}'s hand is stated twice", "HR-6", text)
         if len(ev.cards) != want:
             raise _fail(f"{ev.player} is dealt {want} cards (the dealer's right-hand player "
-                        f"15, HR-6), not {len(ev.cards)}", "HR-6", text)
+                        f"15, HR-6), not {len(ev.cards)}", "HR-6", text, repr(ev.cards[0]),
+                        after=":")
         _reveal(s, ev.cards)
         p.known, p.unknown, p.dealt_known = Counter(ev.cards), 0, True
         return
@@ -563,17 +630,20 @@ def apply(s: RoundState, ev, text: str = "") -> None:
         _end(s, ev, text)
         return
     st = _state(s)
-    try:
-        if isinstance(ev, Call):
-            _verify_going(st)
-        elif isinstance(ev, Draw):
+    try:        # the round is not being played: about the statement as a whole
+        _verify_going(st)
+    except RuleError as e:
+        raise _fail(e.message, e.rule or "", text) from None
+    try:        # the token the rule quotes (the player, the card taken), else the action
+        if isinstance(ev, Draw):
             verify_draw(st, ev.player)
         elif isinstance(ev, Take):
             verify_take(st, ev.player, ev.card)
-        else:
+        elif not isinstance(ev, Call):
             verify_play(st, ev.player)
     except RuleError as e:
-        raise _fail(e.message, e.rule or "", text) from None
+        raise _fail(e.message, e.rule or "", text, e.text or _verb(text),
+                    last=e.text is not None and e.text != ev.player) from None
     if not s.started:
         s.current = s.starter
         s.turn = Turn(s.starter, drew=True)   # the starter does not draw (HR-27, A3)
@@ -591,7 +661,7 @@ def apply(s: RoundState, ev, text: str = "") -> None:
             if known is not None and ev.card is not None and ev.card != known:
                 raise _fail(f"this draw takes stock card {s.stock_draws + 1}, the {known!r} "
                             f"turned at the deal and put into the middle of the stock "
-                            f"(A2), not {ev.card!r}", "HR-7", text)
+                            f"(A2), not {ev.card!r}", "HR-7", text, repr(ev.card), last=True)
             if s.stock == 0 and o.stock_end == "reshuffle" and len(s.pile) > 1:
                 back = s.pile[:-1]                      # HR-57: a new stock
                 for c in back:
@@ -637,13 +707,13 @@ def _open_if_reached(s: RoundState, p: PlayerState, t: Turn) -> None:
 def _melds(s, p, t, ev, text):
     from solver.hand.table import TableMeld
 
-    for spec in ev.melds:
+    for k, spec in enumerate(ev.melds):
         cards, declared = list(spec.cards), dict(spec.declared)
         quoted = " ".join(map(repr, cards))
         logical = cards
         taken_here = (t.taken is not None and not t.taken_placed and t.taken in cards)
         if taken_here and s.regime.is_wild(t.taken):
-            rep, logical = _taken_wild_meld(cards, declared, t.taken, s, text)
+            rep, logical = _taken_wild_meld(cards, declared, t.taken, s, text, k)
         else:
             rep = analyse_meld(cards, s.regime, s.options, declared)
         if not rep.valid:
@@ -653,9 +723,10 @@ def _melds(s, p, t, ev, text):
                         "it (" + " or ".join(" ".join(f"{rep.wild!r}={c!r}" for c in r.wild_as)
                                              for r in rep.readings) + ")",
                         "A16", quoted)
-        _remove(s, p, cards, text)
+        _remove(s, p, cards, text, k)
         if p.count == 0:
-            raise _fail("every turn ends with a discard: keep at least one card", "HR-30", text)
+            raise _fail("every turn ends with a discard: keep at least one card", "HR-30", text,
+                        repr(cards[0]), seg=k)
         if taken_here:
             t.taken_placed = True
         if t.swapped:
@@ -685,7 +756,7 @@ def _situation(p, t):
 def _entry(s, n, text) -> TableEntry:
     if not 1 <= n <= len(s.table):
         raise _fail(f"there are {len(s.table)} melds on the table (numbered as laid)",
-                    "HR-23", text)
+                    "HR-23", text, str(n), last=True)
     return s.table[n - 1]
 
 
@@ -699,10 +770,10 @@ def _layoff(s, p, t, ev, text):
         if not s.options.discard_layoff:
             raise _fail(f"the taken {t.taken!r} must go into a new meld with two hand cards; "
                         "it may not be laid off (variant discard-layoff allows it, HR-53)",
-                        "HR-29", text)
+                        "HR-29", text, repr(t.taken), after=_verb(text))
         if not any(x.owner == discarder for x in s.table):
             raise _fail(f"discard-layoff: {discarder}, who discarded {t.taken!r}, has no meld "
-                        "on the table", "HR-53", text)
+                        "on the table", "HR-53", text, repr(t.taken), after=_verb(text))
         t.taken_placed = t.taken_laid_off = True
     if not p.opened:
         t.needs_out.append(("HR-21", "laid off before reaching the initial meld"))
@@ -710,14 +781,16 @@ def _layoff(s, p, t, ev, text):
         move = try_layoff(e.meld, ev.meld, cards, declared, s.regime, s.options,
                           _situation(p, t))
     except SleuthError as err:
-        raise _fail(err.message, err.rule or "HR-23", text) from None
+        raise _fail(err.message, err.rule or "HR-23", text,
+                    _placed_token(text, err.text, cards)) from None
     if move.rule == "HR-26" and not s.options.pair_wild_third_card:   # HR-56 lifts it
         t.needs_out_or_one.append(("HR-26", "a second wild added to a 2 + wild group"
                                    if any(s.regime.is_wild(c) for c in cards) else
                                    "a single natural added to a 2 + wild group"))
     _remove(s, p, cards, text)
     if p.count == 0:
-        raise _fail("every turn ends with a discard: keep at least one card", "HR-30", text)
+        raise _fail("every turn ends with a discard: keep at least one card", "HR-30", text,
+                    repr(cards[0]), after=_verb(text))
     if t.swapped:
         t.swapped = max(0, t.swapped - sum(s.regime.is_wild(c) for c in cards))
     e.meld = TableMeld(move.result, move.reading)
@@ -738,7 +811,8 @@ def _swap(s, p, t, ev, text):
         move = try_swap(e.meld, ev.meld, cards, cards, s.regime, opts, sit,
                         s.table_melds())
     except SleuthError as err:
-        raise _fail(err.message, err.rule or "HR-24", text) from None
+        raise _fail(err.message, err.rule or "HR-24", text,
+                    _placed_token(text, err.text, cards)) from None
     _remove(s, p, cards, text)
     p.known[move.take] += 1
     e.meld = TableMeld(move.result, move.reading)
@@ -747,46 +821,58 @@ def _swap(s, p, t, ev, text):
         p.added_to_others = True
 
 
+def _placed_token(text: str, quoted: str | None, cards) -> str | None:
+    """The token a lay-off's or swap's error points at: what it quotes, when the statement
+    writes it, else the first card placed."""
+    if quoted and token_offset(text, quoted, after=_verb(text)) is not None:
+        return quoted
+    return repr(cards[0]) if cards else None
+
+
 def _discard(s, p, t, ev, text):
     o = s.options
     cards = list(ev.cards)
+    # the rules checked at the discard (the turn as a whole) point at the card discarded
+    at = repr(cards[0]) if cards else None
     if p.count < len(cards):
-        raise _fail("every turn ends with a discard: keep at least one card", "HR-30", text)
+        raise _fail("every turn ends with a discard: keep at least one card", "HR-30", text,
+                    at, after=_verb(text))
     _remove(s, p, cards, text)
     out = p.count == 0
     if len(cards) == 2:
         if not (out and o.bonus_two_wilds and all(s.regime.is_wild(c) for c in cards)
                 and p.first_meld_turn == p.turns):
             raise _fail("one discard per turn; two only as both wilds ending a Full Hand "
-                        "(bonus-two-wilds)", "HR-59", text)
+                        "(bonus-two-wilds)", "HR-59", text, repr(cards[1]), last=True)
     if t.taken is not None and not t.taken_placed:
         raise _fail(f"the taken {t.taken!r} must go, this turn, into a new meld with at least "
-                    "two cards from hand", "HR-29", text)
+                    "two cards from hand", "HR-29", text, at, after=_verb(text))
     if not p.opened and t.new_melds and not out:
         raise _fail(f"an initial meld is worth at least {s.needed()}; these melds are worth "
                     f"{t.value}" + (" (a taken discard must make the initial meld)"
                                     if t.taken is not None else ""),
-                    "HR-19" if t.taken is None else "HR-29", text)
+                    "HR-19" if t.taken is None else "HR-29", text, at, after=_verb(text))
     for rule, why in t.needs_out:
         if not out:
-            raise _fail(f"{why}: allowed only when going out this turn", rule, text)
+            raise _fail(f"{why}: allowed only when going out this turn", rule, text, at,
+                        after=_verb(text))
     if out and t.needs_out and p.first_meld_turn == p.turns and not p.opened:
         pass  # HR-21: a one-turn going out below the minimum may lay off
     for rule, why in t.needs_out_or_one:
         one = any(q.count == 1 for q in s.players.values())
         if not (out or one):
             raise _fail(f"{why}: allowed when going out or when a player then holds one card "
-                        "(A5: true counts)", rule, text)
+                        "(A5: true counts)", rule, text, at, after=_verb(text))
     if t.swapped and o.swap_wild_must_be_used:
         raise _fail("a swapped wild must be melded or laid off the same turn "
-                    "(swap-wild-must-be-used)", "HR-55", text)
+                    "(swap-wild-must-be-used)", "HR-55", text, at, after=_verb(text))
     if out:
         if p.turns == 0 and not o.first_turn_win:
             raise _fail("no player may go out on their own first turn (variant first-turn-win)",
-                        "HR-32", text)
+                        "HR-32", text, at, after=_verb(text))
         if p.failed_call:
             raise _fail(f"{p.name} did not call last turn, so may not go out this turn",
-                        "HR-33", text)
+                        "HR-33", text, at, after=_verb(text))
     s.pile.extend(cards)
     s.pile_from.extend([p.name] * len(cards))
     s.discards_made += 1
@@ -831,7 +917,8 @@ def _call(s, ev, text):
     if s.call_open != ev.player and not (s.turn and s.turn.player == ev.player):
         raise _fail(f"{ev.player} calls after their own discard", "HR-33", text)
     if p.count != ev.count:
-        raise _fail(f"{ev.player} holds {p.count} cards, not {ev.count}", "HR-33", text)
+        raise _fail(f"{ev.player} holds {p.count} cards, not {ev.count}", "HR-33", text,
+                    text.split()[2] if len(text.split()) > 2 else None)
     s.call_open = None
 
 
@@ -846,7 +933,8 @@ def _end(s, ev, text):
     if isinstance(ev, UnscoredEvent):
         if ev.cause == "redeal":
             if s.discards_made:
-                raise _fail("a redeal is demanded before the first discard", "HR-10", text)
+                raise _fail("a redeal is demanded before the first discard", "HR-10", text,
+                            "redeal", after=":")
             if ev.by is not None:
                 p = s.players[ev.by]
                 if p.unknown == 0:
@@ -855,41 +943,45 @@ def _end(s, ev, text):
                     r = redeal(p.hand(), s.indicator, s.options)
                     if not r.allowed:
                         raise _fail(f"{ev.by} may not demand a redeal: {r.reason}", "HR-10",
-                                    text)
+                                    text, ev.by, after=":")
         elif s.over != "stock":
             raise _fail("the stock has not run out" + (
                 f" ({s.stock} cards left, more than the {len(s.order)} players)"
-                if s.options.stock_end == "players" else ""), "HR-35", text)
+                if s.options.stock_end == "players" else ""), "HR-35", text, "stock",
+                after=":")
         elif s.options.stock_end == "penalties":
             raise _fail("with stock-end=penalties the round is scored: 'round N: stock; "
-                        "<every player's penalty>'", "HR-57", text)
+                        "<every player's penalty>'", "HR-57", text, "stock", after=":")
         s.over = s.over or "redeal"
         s.scored = True
         return
     if ev.kind == "stock":
         if s.over != "stock" or s.options.stock_end != "penalties":
             raise _fail("a round is scored by penalties only when the stock ends it under "
-                        "stock-end=penalties", "HR-57", text)
+                        "stock-end=penalties", "HR-57", text, "stock", after=":")
     elif s.over != "out":
         raise _fail("nobody has gone out: a round is scored when a player goes out", "HR-34",
-                    text)
+                    text, ev.winner, after=":")
     if ev.kind == "stock":
         pass
     elif ev.winner != s.winner:
-        raise _fail(f"{s.winner} went out, not {ev.winner}", "HR-34", text)
+        raise _fail(f"{s.winner} went out, not {ev.winner}", "HR-34", text, ev.winner,
+                    after=":")
     if ev.kind != "stock" and ev.kind != s.kind:
         raise _fail(f"{s.winner}'s going out was " + (
             "a Full Hand (no earlier meld, nothing added to another's meld)"
             if s.kind == "full-hand" else "partial (melded before, or added to another "
                                           "player's meld)"),
-                    "HR-40" if s.kind == "full-hand" else "HR-37", text)
+                    "HR-40" if s.kind == "full-hand" else "HR-37", text, ev.kind, after=":")
     if ev.kind != "stock" and set(ev.bonuses) != set(s.bonuses):
+        wrong = [b for b in ev.bonuses if b not in s.bonuses]
         raise _fail("the Full Hand's bonuses are " + (" ".join(s.bonuses) or "none")
-                    + " (only those in the variant count)", "HR-59", text)
+                    + " (only those in the variant count)", "HR-59", text,
+                    wrong[0] if wrong else ev.kind, after=":")
     if ev.indicator is not None and ev.indicator != s.indicator:
-        raise _fail(f"the indicator was {s.indicator!r}", "HR-7", text)
+        raise _fail(f"the indicator was {s.indicator!r}", "HR-7", text, repr(ev.indicator))
     if ev.dealer is not None and ev.dealer != s.dealer:
-        raise _fail(f"{s.dealer} dealt this round", "HR-5", text)
+        raise _fail(f"{s.dealer} dealt this round", "HR-5", text, ev.dealer)
     from solver.records import Header
 
     teams = team_pairs(Header("hand", s.order, s.options.names()), s.options)
@@ -898,20 +990,22 @@ def _end(s, ev, text):
         partner = next(q for tm in teams if s.winner in tm for q in tm if q != s.winner)
     for pen in ev.penalties:
         q = s.players[pen.player]
+        at = penalty_offset(text, pen.player)     # the penalty given
         if pen.no_meld != (not q.melded):
             raise _fail(f"{q.name} " + ("never melded: the penalty is no-meld"
                                         if not q.melded else "has melded: the penalty is the "
-                                        "cards in hand"), "HR-38", text)
+                                        "cards in hand"), "HR-38", text, offset=at)
         if pen.cards is not None:
             if len(pen.cards) != q.count:
                 raise _fail(f"{q.name} holds {q.count} cards, not {len(pen.cards)}", "HR-38",
-                            text)
+                            text, offset=at)
             if q.unknown == 0 and Counter(pen.cards) != q.known:
-                raise _fail(f"{q.name} holds {' '.join(map(repr, q.hand()))}", "HR-38", text)
+                raise _fail(f"{q.name} holds {' '.join(map(repr, q.hand()))}", "HR-38", text,
+                            offset=at)
         if pen.points is not None and q.unknown == 0:
             pts = sum(penalty(c, s.regime, s.options) for c in q.known.elements())
             if pts != pen.points:
-                raise _fail(f"{q.name}'s cards count {pts}", "HR-38", text)
+                raise _fail(f"{q.name}'s cards count {pts}", "HR-38", text, offset=at)
     given = {pen.player for pen in ev.penalties}
     missing = [q for q in s.order if q not in given and q not in (s.winner, partner)]
     if missing:

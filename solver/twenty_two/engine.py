@@ -5,7 +5,9 @@ own), and keeping the score.
 Dealing (TT-4..TT-7, TT-14, TT-15), the exchange (TT-8, A4, A6), tricks (TT-9..TT-12,
 TT-V1, TT-V2), the showdown and scoring (TT-13, TT-14, TT-V1(d), TT-V2(g)), elimination and
 the end of the game (TT-16, TT-17, A1..A3, A9).  Illegal statements raise
-:class:`~solver.errors.RuleError` naming the rule, with the statement's line and text.
+:class:`~solver.errors.RuleError` naming the rule, with the statement's line and text and
+its column on the token at fault: the card played, melded or shown, the player out of turn,
+the count; a rule about the statement as a whole points at its start.
 
 The engine also keeps, per deal, a :class:`DealLog` of what happened in order; the inference
 (:mod:`solver.twenty_two.inference`) reads it for any view.
@@ -28,14 +30,15 @@ lead or a follow may be are :mod:`solver.twenty_two.ranking`'s.
 """
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from solver.cards import Card, format_cards, standard_deck
 from solver.errors import InconsistentError, RuleError
-from solver.legality import at_statement, can
-from solver.legality import statement_error as _err
+from solver.legality import can
+from solver.records import find_token
 from solver.twenty_two.events import Deal, Draw, Exchange, Holds, Showdown, Trick
 from solver.twenty_two.options import TwentyTwoOptions, check_players
 from solver.twenty_two.ranking import (follow_problem, lead_problem, beats_or_ties, show_rank,
@@ -135,7 +138,7 @@ def verify_deal(state: State, dealer: str) -> None:
     if dealer not in state.dealers:
         why = ("the loser of the last hand deals (TT-15)" if state.deals else
                "the first dealer is " + " ".join(state.first_dealers or ()) + " (TT-4)")
-        raise RuleError(why + ": " + " or ".join(state.dealers),
+        raise RuleError(why + ": " + " or ".join(state.dealers), text=dealer,
                         rule="TT-15" if state.deals else "TT-4")
 
 
@@ -144,7 +147,7 @@ def _verify_in_hand(state: State, player: str | None = None) -> None:
     if state.phase == "predeal" or not state.receivers:
         raise RuleError("no hand is being played: a deal ('P deals') comes first", rule="TT-5")
     if player is not None and player not in state.receivers:
-        raise RuleError(f"{player} has no cards in this hand",
+        raise RuleError(f"{player} has no cards in this hand", text=player,
                         rule="TT-16" if player in state.eliminated else "TT-5")
 
 
@@ -155,10 +158,11 @@ def verify_exchange(state: State, player: str) -> None:
     if state.phase != "exchange":
         raise RuleError("the exchange is over once the first trick is led", rule="TT-8")
     if player in state.exchanged:
-        raise RuleError(f"{player} has already had their chance to exchange", rule="TT-8")
+        raise RuleError(f"{player} has already had their chance to exchange", text=player,
+                        rule="TT-8")
     if state.receivers.index(player) < state.exch_pos:
         raise RuleError("exchanges go in turn from the dealer's left: "
-                        + " ".join(state.receivers), rule="TT-8")
+                        + " ".join(state.receivers), text=player, rule="TT-8")
 
 
 def _verify_playing(state: State) -> None:
@@ -179,7 +183,7 @@ def verify_lead(state: State, player: str) -> None:
     if player != state.leader:
         raise RuleError(f"{state.leader} leads" + (
             " (the dealer's left)" if not state.played else
-            " (the winner of the last trick, TT-12)"), rule="TT-9")
+            " (the winner of the last trick, TT-12)"), text=player, rule="TT-9")
 
 
 def verify_follow(state: State, player: str) -> None:
@@ -189,13 +193,65 @@ def verify_follow(state: State, player: str) -> None:
     if not state.trick:
         raise RuleError(f"no trick is being played: {state.leader} leads next", rule="TT-9")
     if player != state.follower:
-        raise RuleError(f"{state.follower} plays next (clockwise)", rule="TT-10")
+        raise RuleError(f"{state.follower} plays next (clockwise)", text=player, rule="TT-10")
 
 
 can_deal = can(verify_deal)
 can_exchange = can(verify_exchange)
 can_lead = can(verify_lead)
 can_follow = can(verify_follow)
+
+
+def token_offset(text: str, token: str | None, *, seg: int | None = None,
+                 last: bool = False) -> int | None:
+    """Where statement ``text`` writes ``token`` (in any spelling): in its play ``seg`` of
+    a trick (``;``-separated) or its ``seg``-th entry of a ``showdown:``/``draw:`` list
+    (``,``-separated) when given, the first (``last``: the last) occurrence; ``None`` when
+    absent or at the start (the column is then the statement's).
+
+    >>> token_offset("Ana leads 7H; Cleo 2S", "Cleo", seg=1), token_offset("Cleo deals 6", "6")
+    (14, 11)
+    >>> token_offset("showdown: Ana 2C, Ben 3C", "3C", seg=1, last=True)
+    22
+    """
+    if not token:
+        return None
+    base, part = 0, text
+    if seg is not None:
+        sep = ";" if ";" in text or not text.lower().startswith(("showdown", "draw")) else ","
+        parts = text.split(sep)
+        if seg < len(parts):
+            base = sum(len(q) + 1 for q in parts[:seg])
+            part = parts[seg]
+    i = find_token(part, token, last=last)
+    return base + i if i >= 0 and base + i > 0 else None
+
+
+def fault(msg: str, st, rule: str, token: str | None = None, *, seg: int | None = None,
+          last: bool = False) -> RuleError:
+    """The rule error of statement ``st`` (its text and line), its column on ``token``
+    (:func:`token_offset`), else on the statement's start."""
+    return RuleError(msg, text=st.text, rule=rule, line=st.line,
+                     offset=token_offset(st.text, token, seg=seg, last=last))
+
+
+def _count_token(text: str, ev: Exchange) -> str | None:
+    """The token of an exchange statement that gives its count: the number written, else
+    its first discard."""
+    m = re.match(r"^\S+\s+exchanges\s+([0-9]+)", text, re.I)
+    if m:
+        return m.group(1)
+    return repr(ev.discards[0]) if ev.discards else None
+
+
+#: the word of a statement that says what it does: where a rule about the action points
+def _verb(st) -> str | None:
+    words = st.text.split()
+    if not words:
+        return None
+    if words[0].lower().rstrip(":") in ("showdown", "draw"):
+        return words[0]
+    return words[1] if len(words) > 1 else words[0]
 
 
 class Engine:
@@ -253,12 +309,15 @@ class Engine:
                      tuple(self.eliminated), tuple(self.totals().items()), self.over,
                      self.winners)
 
-    def _verify(self, verify, st, *args) -> None:
-        """A verify_<action> on the state now; its error is statement ``st``'s."""
+    def _verify(self, verify, st, *args, seg: int | None = None) -> None:
+        """A verify_<action> on the state now; its error is statement ``st``'s, its column
+        on the token it quotes (in play ``seg`` of a trick), else on the statement's verb."""
         try:
             verify(self.state(), *args)
         except RuleError as e:
-            raise at_statement(e, st) from None
+            token = e.text or _verb(st)
+            raise fault(e.message, st, e.rule or "", token,
+                        seg=seg if e.text else None) from None
 
     @property
     def active(self) -> list[str]:
@@ -332,14 +391,15 @@ class Engine:
         c += self.known_discards
         return c
 
-    def _check_now(self, st, names) -> None:
-        """After a statement: no card may be in more places than the deck has copies."""
+    def _check_now(self, st, names, seg: int | None = None) -> None:
+        """After a statement (play ``seg`` of a trick): no card may be in more places than
+        the deck has copies; the error points at the card."""
         loc = self._located()
         for name in set(names):
             have = self.deck.get(name, 0)
             if have == 0:
-                raise _err(f"{name} is not in this game's deck", st,
-                           "TT-V2(a)" if name == "Jk" else "TT-1")
+                raise fault(f"{name} is not in this game's deck", st,
+                            "TT-V2(a)" if name == "Jk" else "TT-1", name, seg=seg, last=True)
             if loc[name] > have:
                 where = []
                 if self.public[name]:
@@ -349,14 +409,14 @@ class Engine:
                         where.append(f"{self.known[p][name]} in {p}'s hand")
                 if self.known_discards[name]:
                     where.append(f"{self.known_discards[name]} discarded")
-                raise _err(f"a card in two places: the deck has {have} {name}, but this makes "
-                           + ", ".join(where), st, "TT-1")
+                raise fault(f"a card in two places: the deck has {have} {name}, but this makes "
+                            + ", ".join(where), st, "TT-1", name, seg=seg, last=True)
 
     # ----- statements --------------------------------------------------------------------
     def apply(self, st) -> None:
         ev = st.event
         if self.over:
-            raise _err("the game is over (winner: " + " ".join(self.winners) + ")", st,
+            raise fault("the game is over (winner: " + " ".join(self.winners) + ")", st,
                        "TT-17")
         if isinstance(ev, Draw):
             self._draw(ev, st)
@@ -371,11 +431,11 @@ class Engine:
         elif isinstance(ev, Showdown):
             self._showdown(ev, st)
         else:  # pragma: no cover - parse_event returns only these
-            raise _err("not a Twenty-Two statement", st, "TT-1")
+            raise fault("not a Twenty-Two statement", st, "TT-1")
 
     def _draw(self, ev: Draw, st):
         if self.phase != "predeal":
-            raise _err("cards are drawn for the deal only before the first deal (TT-4) or "
+            raise fault("cards are drawn for the deal only before the first deal (TT-4) or "
                        "between tied losers (TT-14)", st, "TT-4")
         first = not self.deals
         pool = self.draw_pool
@@ -386,18 +446,20 @@ class Engine:
                 pool = self.dealer_candidates if self.dealer_candidates and len(
                     self.dealer_candidates) > 1 else None
         if pool is None:
-            raise _err("no draw is due: the dealer is known (" +
+            raise fault("no draw is due: the dealer is known (" +
                        " ".join(self.dealer_candidates or ()) + ")", st, "TT-15")
         drawers = tuple(p for p, _ in ev.cards)
         if set(drawers) != set(pool):
-            raise _err("the draw is between " + " ".join(pool) + " (TT-4, TT-14)", st,
-                       "TT-14" if not first else "TT-4")
+            extra = next((p for p in drawers if p not in pool), None)
+            raise fault("the draw is between " + " ".join(pool) + " (TT-4, TT-14)", st,
+                        "TT-14" if not first else "TT-4", extra,
+                        seg=drawers.index(extra) if extra else None)
         names = Counter(repr(c) for _, c in ev.cards)
         out = Counter(repr(c) for c, _ in self.scoring_out())
         for name, k in names.items():
             if self.deck.get(name, 0) - out[name] < k:
-                raise _err(f"{name} is not in the pack to be drawn ({self.deck.get(name, 0)} "
-                           f"in the deck, {out[name]} scoring)", st, "TT-14")
+                raise fault(f"{name} is not in the pack to be drawn ({self.deck.get(name, 0)} "
+                            f"in the deck, {out[name]} scoring)", st, "TT-14", name, last=True)
         ranks = {p: show_rank(c) for p, c in ev.cards}
         lowest = (not first) and self.opts.tie_draw == "lowest"  # A2
         best = (min if lowest else max)(ranks.values())
@@ -441,8 +503,9 @@ class Engine:
         order, per, pack = self.deal_plan(ev.dealer)
         n = len(order)
         if per < 1:
-            raise _err(f"the pack of {pack} cards cannot give each of {n} players a card",
-                       st, "TT-7")
+            raise fault(f"the pack of {pack} cards cannot give each of {n} players a card",
+                        st, "TT-7", str(ev.count) if ev.count is not None else _verb(st),
+                        last=ev.count is not None)
         if ev.count is not None and ev.count != per:
             if self.deals:
                 why = (f"the loser's card gives {self.next_size} cards (TT-6"
@@ -453,8 +516,9 @@ class Engine:
                 why = "the first deal is 7 cards each (TT-5)" + (
                     f"; {pack} cards for {n} players give {per} each (TT-7)"
                     if per < 7 else "")
-            raise _err(f"each player gets {per} cards, not {ev.count}: {why}", st,
-                       "TT-7" if per < self.next_size else ("TT-6" if self.deals else "TT-5"))
+            raise fault(f"each player gets {per} cards, not {ev.count}: {why}", st,
+                        "TT-7" if per < self.next_size else ("TT-6" if self.deals else "TT-5"),
+                        str(ev.count), last=True)
         self._reset_deal_state()
         scoring = [(repr(c), line) for c, line in self.scoring_out()]
         self.deal = DealLog(len(self.deals) + 1, ev.dealer, st.line, tuple(order), per,
@@ -482,11 +546,11 @@ class Engine:
         self._receiver(ev.player, st)
         p = ev.player
         if self.hand_size == 0:
-            raise _err("the hand is over", st, "TT-13")
+            raise fault("the hand is over", st, "TT-13", _verb(st))
         size = self.size_of(p)
         if len(ev.cards) != size:
-            raise _err(f"{p} holds {size} cards now, not {len(ev.cards)}", st,
-                       "TT-13" if self.deal.plays else "TT-6")
+            raise fault(f"{p} holds {size} cards now, not {len(ev.cards)}", st,
+                        "TT-13" if self.deal.plays else "TT-6", repr(ev.cards[0]))
         new = Counter(repr(c) for c in ev.cards)
         old = self.known[p]
         if (self.full[p] and old != new) or (not self.full[p] and old - new):
@@ -506,12 +570,13 @@ class Engine:
         d = self.deal
         assert d is not None  # verify_exchange: a hand is being played
         i = d.receivers.index(p)
+        count = _count_token(st.text, ev)
         if ev.count > self.hand_size:
-            raise _err(f"{p} holds only {self.hand_size} cards", st, "TT-8")
+            raise fault(f"{p} holds only {self.hand_size} cards", st, "TT-8", count)
         if ev.count > self.stock:
-            raise _err(f"only {self.stock} card(s) left in the stock"
-                       + (" (A4: none, so no exchange)" if self.stock == 0 else ""), st,
-                       "TT-8")
+            raise fault(f"only {self.stock} card(s) left in the stock"
+                        + (" (A4: none, so no exchange)" if self.stock == 0 else ""), st,
+                        "TT-8", count)
         if ev.known and ev.count:
             assert ev.discards is not None and ev.draws is not None  # ev.known
             disc = Counter(repr(c) for c in ev.discards)
@@ -521,10 +586,12 @@ class Engine:
             if self.full[p]:
                 pool = hand + draw if draw_first else hand
                 if disc - pool:
-                    raise _err(f"{p} does not hold " + " ".join(sorted((disc - pool).elements()))
-                               + ("" if draw_first else
-                                  " (A6: the discards come from the hand, before drawing)"),
-                               st, "TT-8")
+                    gone = disc - pool
+                    raise fault(f"{p} does not hold " + " ".join(sorted(gone.elements()))
+                                + ("" if draw_first else
+                                   " (A6: the discards come from the hand, before drawing)"),
+                                st, "TT-8", next(repr(c) for c in ev.discards
+                                                 if repr(c) in gone))
             self.known[p] = (hand + draw) - disc if draw_first else (hand - disc) + draw
             self.known_discards += disc
             self.hand_line[p] = st.line
@@ -543,13 +610,14 @@ class Engine:
         if self.phase == "exchange":
             self.phase = "play"
         if self.phase != "play":
-            raise _err("the hand is over", st, "TT-13")
+            raise fault("the hand is over", st, "TT-13", _verb(st))
         for k, (p, cards) in enumerate(ev.plays):
             is_lead = ev.lead and k == 0
-            self._verify(verify_lead if is_lead else verify_follow, st, p)
-            self._play(p, tuple(cards), is_lead, st)
+            self._verify(verify_lead if is_lead else verify_follow, st, p, seg=k)
+            self._play(p, tuple(cards), is_lead, st, k)
 
-    def _play(self, p: str, cards: tuple[Card, ...], is_lead: bool, st):
+    def _play(self, p: str, cards: tuple[Card, ...], is_lead: bool, st, seg: int = 0):
+        """``p`` plays ``cards`` (play ``seg`` of the trick statement ``st``)."""
         d = self.deal
         assert d is not None  # verify_lead/verify_follow: a hand is being played
         hand_cards = None
@@ -557,9 +625,10 @@ class Engine:
             hand_cards = [Card.parse(n) for n in self.known[p].elements()]
             missing = Counter(repr(c) for c in cards) - self.known[p]
             if missing:
-                raise _err(f"{p} does not hold " + " ".join(sorted(missing.elements()))
-                           + f" (hand from line {self.hand_line[p]}: "
-                           + format_cards(sorted(hand_cards)) + ")", st, "TT-10")
+                raise fault(f"{p} does not hold " + " ".join(sorted(missing.elements()))
+                            + f" (hand from line {self.hand_line[p]}: "
+                            + format_cards(sorted(hand_cards)) + ")", st, "TT-10",
+                            next(repr(c) for c in cards if repr(c) in missing), seg=seg)
         if is_lead:
             prob = lead_problem(cards, self.hand_size, hand_cards, self.opts)
             lead, target, beats = cards, cards, True
@@ -577,11 +646,11 @@ class Engine:
             beats = len(cards) == len(lead) and beats_or_ties(cards, target)
         if prob:
             rule, msg = prob
-            raise _err(f"{p}: {msg}", st, rule)
+            raise fault(f"{p}: {msg}", st, rule, repr(cards[0]), seg=seg)
         played = Counter(repr(c) for c in cards)
         self.known[p] -= played
         self.public += played
-        self._check_now(st, played)
+        self._check_now(st, played, seg)
         info = PlayInfo(p, cards, st.line, is_lead, tuple(lead), tuple(target),
                         beats)
         d.plays.append(info)
@@ -600,20 +669,22 @@ class Engine:
         if self.phase == "exchange":
             self.phase = "play"
         if self.trick:
-            raise _err(f"the trick is not finished: {self._next_follower()} plays next", st,
+            raise fault(f"the trick is not finished: {self._next_follower()} plays next", st,
                        "TT-13")
         if self.hand_size != 1:
-            raise _err(f"the showdown comes when each player holds 1 card, not "
+            raise fault(f"the showdown comes when each player holds 1 card, not "
                        f"{self.hand_size}", st, "TT-13")
         shown = dict(ev.cards)
         if set(shown) != set(d.receivers):
-            raise _err("every player in the hand reveals a card: " + " ".join(d.receivers), st,
-                       "TT-13")
-        for p, c in shown.items():
+            extra = next((p for p in shown if p not in d.receivers), None)
+            raise fault("every player in the hand reveals a card: " + " ".join(d.receivers), st,
+                        "TT-13", extra, seg=list(shown).index(extra) if extra else None)
+        for k, (p, c) in enumerate(shown.items()):
             name = repr(c)
             if self.full[p] and self.known[p][name] != 1:
                 have = format_cards(Card.parse(n) for n in self.known[p].elements())
-                raise _err(f"{p}'s last card is {have}, not {name}", st, "TT-13")
+                raise fault(f"{p}'s last card is {have}, not {name}", st, "TT-13", name,
+                            seg=k, last=True)
             self.known[p] = Counter()
         names = Counter(repr(c) for c in shown.values())
         self.public += names
