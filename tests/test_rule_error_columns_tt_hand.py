@@ -114,3 +114,11 @@ def test_a_card_typed_in_another_spelling_is_pointed_at_as_typed():
     with pytest.raises(RuleError) as e:
         parse_record(HAND_ROUND + "Ana takes 8♠\n", "g.txt")
     assert (e.value.line, e.value.column, e.value.rule) == (13, 11, "HR-28")
+
+
+def test_the_wrong_first_dealer_is_named_once():
+    """The error names who deals once (it said 'the first dealer is Cleo (TT-4): Cleo')."""
+    with pytest.raises(RuleError) as e:
+        parse_record(TT + "Ana deals 7\n", "g.txt")
+    assert e.value.message == "the first dealer is Cleo"
+    assert str(e.value) == "g.txt:4:1: the first dealer is Cleo (TT-4): 'Ana deals 7'"

@@ -136,9 +136,8 @@ def verify_deal(state: State, dealer: str) -> None:
         raise RuleError("the tied players must draw again: " + " ".join(state.draw_pool),
                         rule="TT-15" if state.deals else "TT-4")
     if dealer not in state.dealers:
-        why = ("the loser of the last hand deals (TT-15)" if state.deals else
-               "the first dealer is " + " ".join(state.first_dealers or ()) + " (TT-4)")
-        raise RuleError(why + ": " + " or ".join(state.dealers), text=dealer,
+        why = "the loser of the last hand deals: " if state.deals else "the first dealer is "
+        raise RuleError(why + " or ".join(state.dealers), text=dealer,
                         rule="TT-15" if state.deals else "TT-4")
 
 
