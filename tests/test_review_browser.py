@@ -48,7 +48,8 @@ def test_review_text_that_looks_like_markup_stays_data(tmp_path):
     with chromium() as browser:
         page, got = _open(browser, out)
         assert got["data"] == json.loads(json.dumps(rv.to_json()))
-        assert got["imgs"] == 0 and not got["fired"] and got["scripts"] == 1
+        # the page's own two scripts (its data, the disclosures' state): none from the text
+        assert got["imgs"] == 0 and not got["fired"] and got["scripts"] == 2
         # shown as text where the page prints it
         assert page.get_by_text(HOSTILE.split(" \u2028")[0], exact=False).count() >= 3
 
@@ -117,3 +118,24 @@ def test_review_page_fits_a_phone_with_long_card_names_and_readable_numbers(tmp_
         assert boxes and min(h for *_, h in boxes) >= 6, boxes
         axis = sorted(b for b in boxes if abs(b[2] - max(x[2] for x in boxes[:-1])) < 1)
         assert all(a[1] <= b[0] for a, b in zip(axis, axis[1:])), axis
+
+
+def test_review_sheets_open_as_named_buttons_that_say_whether_they_are_open(tmp_path):
+    """Each turn's sheet opens from a button named by its line (role and name, as serve's
+    disclosures), whose aria-expanded follows it; it was a summary no role query found."""
+    out = tmp_path / "review.html"
+    sleuth("review", "samples/mystery-hand/five-players-ana.txt", "--html", str(out))
+    with chromium() as browser:
+        page, _ = _open(browser, out)
+        buttons = page.get_by_role("button", name="Sheet after line", exact=False)
+        assert buttons.count() >= 1
+        first = buttons.first
+        line = first.inner_text().split("line ")[1].split(" ")[0]
+        assert first.get_attribute("aria-expanded") == "false"
+        table = page.get_by_role("table", name=f"Sheet after line {line}", exact=True)
+        assert not table.is_visible()
+        first.click()
+        assert first.get_attribute("aria-expanded") == "true"
+        assert table.is_visible()
+        first.press("Enter")
+        assert first.get_attribute("aria-expanded") == "false"
