@@ -240,7 +240,8 @@ def rule_hint(e: SleuthError) -> str:
     from solver.rulebook import ID, hint
 
     # as it is typed in a shell, which takes '(' for its own: sleuth rules 'LIT-6(d)'
-    h = re.sub(rf"(?<=sleuth rules )({ID})", lambda m: shlex.quote(m.group(1)), hint(e.rule))
+    h = re.sub(rf"(?<=sleuth rules )(?:\S+ )?({ID})", lambda m: m.group(0)[:m.start(1) - m.start()]
+               + shlex.quote(m.group(1)), hint(e.rule, e.game))
     return f" {h}" if h else ""
 
 

@@ -17,6 +17,9 @@ class SleuthError(ValueError):
     exit_code = 2
     #: corrected versions of the input the message offers ("did you mean"), best first
     did_you_mean: list[str] | tuple[str, ...] = ()
+    #: the game of the record or command the error is about, where known: a lettered rule
+    #: (A4) is numbered in several games, and the hint names the game (``sleuth rules hand A4``)
+    game: str | None = None
 
     def __init__(self, message: str, *, text: str | None = None, rule: str | None = None,
                  path: str | None = None, line: int | None = None, column: int | None = None,

@@ -170,17 +170,24 @@ def rule_ids(text: str) -> list[str]:
     return out
 
 
-def hint(rule_text: str | None) -> str:
-    """How to read the rules an error cites: ``'(see: sleuth rules MH-7)'``, or ``''``."""
+def hint(rule_text: str | None, game: str | None = None) -> str:
+    """How to read the rules an error cites: ``'(see: sleuth rules MH-7)'``, or ``''``; a
+    lettered rule that several games number names ``game`` when given (``sleuth rules hand
+    A10``: ``sleuth rules A10`` would list every game's)."""
     ids = [i for i in rule_ids(rule_text or "") if _known(i)]
     if not ids:
         return ""
-    return "(see: " + "; ".join(f"sleuth rules {i}" for i in ids) + ")"
+
+    def command(i: str) -> str:
+        if game and len(lookup(i)) > 1 and _known(i, game):
+            return f"sleuth rules {game} {i}"
+        return f"sleuth rules {i}"
+    return "(see: " + "; ".join(command(i) for i in ids) + ")"
 
 
-def _known(rule_id: str) -> bool:
+def _known(rule_id: str, game: str | None = None) -> bool:
     try:
-        lookup(rule_id)
+        lookup(rule_id, game)
     except NotationError:
         return False
     return True

@@ -263,3 +263,21 @@ def test_every_command_has_a_worked_example(path):
     the test above runs it).  ``serve``'s examples serve until Ctrl-C: they are shown
     with a prompt, not run."""
     assert examples(help_text(path)), f"sleuth {' '.join(path)} --help has no example"
+
+
+def test_a_lettered_rule_hint_names_the_game_that_numbers_it(tmp_path):
+    """A4 or A10 is numbered in several games: the hint names the record's game, so that
+    the command it suggests prints that rule alone (it listed every game's A4)."""
+    runner = CliRunner()
+    rec = tmp_path / "my.txt"
+    head = open(ROOT / "samples/mysterium/five-players-won.txt", encoding="utf-8")
+    rec.write_text("".join(head.readlines()[:15]), encoding="utf-8")
+    r = runner.invoke(cli, ["log", str(rec), "Ana agrees with Ana"])
+    assert r.exit_code == 2
+    assert "(A4)" in r.stderr and "(see: sleuth rules mysterium A4)" in r.stderr
+    shown = runner.invoke(cli, ["rules", "mysterium", "A4"])
+    assert shown.exit_code == 0 and "numbered in" not in shown.output
+    r = runner.invoke(cli, ["new", "hand", str(tmp_path / "h.txt"), "--players",
+                            "Ana Ben Cleo Dev", "--variant", "ace-group-only-runs=high",
+                            "--dealer", "Ana"])
+    assert r.exit_code == 2 and "(see: sleuth rules hand A10)" in r.stderr

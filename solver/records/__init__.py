@@ -595,7 +595,18 @@ def _quote_combination(err: SleuthError, as_written: dict[str, str], typed: str)
 
 def parse_record(text: str, path: str | None = None, *, validate: bool = True) -> Record:
     """Parse a whole record.  With ``validate`` the game's rule checks run over the events
-    (turn order, legality), raising :class:`~solver.errors.RuleError` with the line."""
+    (turn order, legality), raising :class:`~solver.errors.RuleError` with the line; an
+    error knows the record's game once the header names one (``SleuthError.game``)."""
+    named: list[str] = []
+    try:
+        return _parse_record(text, path, validate, named)
+    except SleuthError as e:
+        if e.game is None and named:
+            e.game = named[0]
+        raise
+
+
+def _parse_record(text: str, path: str | None, validate: bool, named: list[str]) -> Record:
     header_pairs: list[tuple[int, str, str, str]] = []
     body: list[tuple[int, str, str, str]] = []
     header_keys = set(CORE_HEADER_KEYS)
@@ -616,6 +627,7 @@ def parse_record(text: str, path: str | None = None, *, validate: bool = True) -
             gname = m.group(2).strip().lower()
             if gname in REGISTRY:
                 game = get_game(gname)
+                named.append(game.name)
                 header_keys |= set(game.header_keys)
         if not body and m and m.group(1).lower() in header_keys:
             key = m.group(1).lower()
