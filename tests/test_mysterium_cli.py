@@ -76,13 +76,21 @@ def test_new_and_log_accept_and_refuse(tmp_path):
     assert f.read_text() == before
     assert run("log", f, "Ben guesses character 2: right").exit_code == 0
     r = run("log", f, "Cleo guesses character 2: right")            # two right on one card
-    assert r.exit_code == 3 and "inconsistent" in r.output and "lines 11, 12" in r.output
+    assert r.exit_code == 2 and "MY-10" in r.output and "into Ben's sleeve" in r.output
+    assert "game.txt:12:24:" in r.output                            # the card number
     assert "Cleo guesses" not in f.read_text()
-    r = run("log", f, "--force", "Cleo guesses character 2: right")
+    for stmt in ("Cleo guesses character 3: wrong", "hour 2"):
+        assert run("log", f, stmt).exit_code == 0
+    r = run("log", f, "Ana guesses character 1: right")             # wrong on line 10
+    assert r.exit_code == 3
+    assert "these 2 statements cannot all be true: line 10 says" in r.output
+    assert "  line 10: Ana guesses character 1: wrong\n" in r.output
+    assert "  line 14: Ana guesses character 1: right" in r.output
+    r = run("log", f, "--force", "Ana guesses character 1: right")
     assert r.exit_code == 0
     r = run("analyze", f, "--json")
     assert r.exit_code == 3
-    assert json.loads(r.output.split("sleuth:")[0]) == {"consistent": False, "conflict": [11, 12]}
+    assert json.loads(r.output.split("sleuth:")[0]) == {"consistent": False, "conflict": [10, 14]}
 
 
 def test_bad_records_exit_two(tmp_path):

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.errors import InconsistentError
+from solver.errors import InconsistentError, RuleError
 from solver.mysterium import GAME
 from solver.mysterium.inference import count_injections
 from solver.mysterium.events import Guess, Reveal, Secret
@@ -214,13 +214,22 @@ Cleo guesses character 3: wrong
 """
 
 
-def test_two_right_on_one_card_is_inconsistent():
-    # legal (MY-10: the same card may be chosen twice in an hour) but impossible (MY-5)
-    rec = parse_record(CONFLICT.replace("Cleo guesses character 3: wrong",
-                                        "Cleo guesses character 2: right"))
-    with pytest.raises(InconsistentError) as ei:
-        GAME.check(rec)
-    assert ei.value.conflict == [8, 9] and ei.value.exit_code == 3
+def test_two_right_on_one_card_in_one_hour_is_a_rule_error():
+    # MY-10: the same card may be chosen twice in an hour, but at most one is right: the
+    # first right one took it into a sleeve (MY-12), so a second right is a card in two
+    # places, a rule error like a later hour's guess of it (exit 2, not a contradiction)
+    with pytest.raises(RuleError) as ei:
+        parse_record(CONFLICT.replace("Cleo guesses character 3: wrong",
+                                      "Cleo guesses character 2: right"))
+    e = ei.value
+    assert (e.line, e.column, e.exit_code) == (9, 24, 2) and "MY-10" in str(e)
+    assert "character 2 went into Ben's sleeve in hour 1" in str(e)
+    text = CONFLICT.replace("Cleo guesses character 3: wrong", "Cleo guesses character 2\n"
+                            "reveal Cleo: right")
+    with pytest.raises(RuleError) as ei:
+        parse_record(text)
+    assert (ei.value.line, ei.value.column) == (10, 14)            # the outcome word
+    parse_record(text.replace("reveal Cleo: right", "reveal Cleo: wrong"))   # legal
 
 
 def test_right_after_wrong_is_inconsistent_and_secret_conflicts_only_for_the_ghost():

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from solver.errors import InconsistentError
-from solver.mysterium.inference import UNUSED, Deduction, conflict, deduce
+from solver.mysterium.inference import UNUSED, Deduction, deduce, kind_model
 from solver.mysterium.epilogue import Count
 from solver.mysterium.events import card_name
 from solver.mysterium.options import CARDS_SEEN, KINDS, LAST_HOUR, band
@@ -29,11 +29,27 @@ def facts_for(play: Play, view: str | None) -> list[Fact]:
 def check_consistent(play: Play, facts: list[Fact]) -> Deduction:
     d = deduce(play.table, play.roster.psychics, facts)
     if not d.consistent:
-        core = conflict(play.table, play.roster.psychics, facts) or []
-        raise InconsistentError("the statements cannot all be true together (D2: each "
-                                "psychic has one card of each kind, no two the same); lines "
-                                + ", ".join(map(str, core)) + " conflict", conflict=core)
+        raise conflict_error(play, facts) or InconsistentError(
+            "the statements cannot all be true together (D2: each psychic has one card of "
+            "each kind, no two the same)")
     return d
+
+
+def _where(location: str) -> str:
+    return "the unused cards" if location == UNUSED else f"{location}'s secret cards"
+
+
+def conflict_error(play: Play, facts) -> InconsistentError | None:
+    """The contradiction of ``facts``: a minimal set of conflicting lines of one kind,
+    quoted, with the sentence saying why (as every game words it), or ``None``."""
+    for kind, cards in play.table.items():
+        if deduce({kind: cards}, play.roster.psychics, facts).consistent:
+            continue
+        model = kind_model(kind, cards, play.roster.psychics, facts)
+        e = model.conflict_error(play.texts, loc_label=_where)
+        if e is not None:
+            return e
+    return None
 
 
 @dataclass

@@ -243,6 +243,8 @@ class Play:
     culprit: int | None = None
     outcome: str | None = None    # won | lost
     outcome_rule: str = ""
+    #: line -> the statement as written (to quote a contradiction's lines)
+    texts: dict[int, str] = field(default_factory=dict)
 
     def __post_init__(self):
         for p in self.roster.psychics:
@@ -349,6 +351,7 @@ class Play:
     def apply(self, st) -> None:
         ev = st.event
         self._before: State | None = None     # made once, when a verify_<action> needs it
+        self.texts[st.line] = st.text
 
         def err(msg: str, rule: str) -> RuleError:
             return RuleError(msg, rule=rule, text=st.text, line=st.line)
@@ -381,7 +384,7 @@ class Play:
             g = self.pending.get(ev.psychic)
             if g is None:
                 raise err(f"{ev.psychic} has no guess waiting to be revealed this hour", "MY-12")
-            return self._resolve(g, ev.right, st.line)
+            return self._resolve(g, ev.right, st.line, st)
         if isinstance(ev, Clairvoyance):
             return self._clairvoyance(ev, st, err)
         raise err("not a Mysterium statement", "MY-1")  # pragma: no cover
@@ -481,7 +484,7 @@ class Play:
         if ev.right is None:
             self.pending[p] = ev
         else:
-            self._resolve(ev, ev.right, st.line)
+            self._resolve(ev, ev.right, st.line, st)
 
     def _clairvoyance(self, ev: Clairvoyance, st, err) -> None:
         v, t = ev.voter, ev.target
@@ -490,9 +493,18 @@ class Play:
         self.tokens_used[v] += 1
         self.token_votes.append(TokenVote(self.hour, v, t, ev.agree, st.line))
 
-    def _resolve(self, g: Guess, right: bool, line: int) -> None:
-        """MY-12: the revelation of ``g``."""
+    def _resolve(self, g: Guess, right: bool, line: int, st=None) -> None:
+        """MY-12: the revelation of ``g`` (from statement ``st``: a guess with its outcome,
+        or a ``reveal``)."""
         p, kind = g.psychic, g.kind
+        owner = self.in_sleeves(kind).get(g.card) if right else None
+        if owner is not None and owner != p and st is not None:
+            # MY-10: several psychics may choose one card, at most one of them is right;
+            # the first right one took it into their sleeve (MY-12): one card, two places
+            raise RuleError(f"{card_name(kind, g.card)} went into {owner}'s sleeve in hour "
+                            f"{self.found_hour[(owner, kind)]}: at most one psychic is right "
+                            "on a card", rule="MY-10, MY-12", text=st.text, line=st.line,
+                            offset=_outcome_offset(st.text, g.card))
         self.pending.pop(p, None)
         self.revealed.add(p)
         self.facts.append(Fact(kind, p, g.card, right, line, "guess"))
@@ -611,6 +623,20 @@ class Play:
         self.phase = "over"
         self.outcome = "won" if ev.group == verdict else "lost"
         self.outcome_rule = "MY-22"
+
+
+def _outcome_offset(text: str, card: int) -> int | None:
+    """Where the error of a right outcome on a card already taken points in ``text``: the
+    card number in a guess (``Dev guesses character 7: right``), else the outcome word of a
+    ``reveal`` (the statement's text as written, comment stripped)."""
+    import re
+
+    head, colon, tail = text.partition(":")
+    if text.lstrip().lower().startswith("reveal"):
+        m = re.search(r"\S", tail)
+        return len(head) + 1 + m.start() if colon and m else None
+    found = [m.start() for m in re.finditer(rf"(?<![0-9]){card}(?![0-9])", head)]
+    return found[-1] if found and found[-1] > 0 else None
 
 
 def replay(record, roster: Roster | None = None, upto: int | None = None) -> Play:
