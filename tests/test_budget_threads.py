@@ -96,3 +96,26 @@ def test_serve_cancels_the_analysis_of_an_older_version(tmp_path):
     assert getattr(stale, "cancelled", False)
     with pytest.raises(Cancelled):
         stale.check()
+
+
+def test_a_part_cut_by_the_enclosing_time_names_that_time():
+    """A part (a stage) given less than its own time because the analysis has little left
+    names the analysis's budget when it runs out ('within 0 s' told a user who gave
+    --timeout 0.1 that the option was ignored)."""
+    import time as _time
+
+    import pytest as _pytest
+
+    from solver.model.budget import TimeUp, check, part, within
+
+    with within(0.1):
+        _time.sleep(0.12)
+        with part(5.0):
+            with _pytest.raises(TimeUp) as e:
+                check("the stage")
+    assert e.value.seconds == 0.1 and "within 0.1 s" in str(e.value)
+    with within(30):
+        with part(0.0):
+            with _pytest.raises(TimeUp) as e:
+                check("the stage")
+    assert e.value.seconds == 0.0           # its own time ran out: its own budget

@@ -91,6 +91,9 @@ class Deadline:
 
     def __init__(self, seconds: float, already: float = 0.0):
         self.seconds = float(seconds)
+        #: the budget a :class:`TimeUp` names: ``seconds``, or the enclosing analysis's
+        #: when a :class:`part` was cut to the time it had left (not "within 0 s")
+        self.budget = self.seconds
         self.cancelled = False
         #: the CP-SAT solvers searching under this deadline now (:func:`cp_solver`), which
         #: :meth:`cancel` stops: a search does not look at the clock between its own limits
@@ -144,8 +147,8 @@ class Deadline:
 
     def _over(self, what: str) -> "TimeUp":
         if self.cancelled:
-            return Cancelled(self.seconds, what, self.established)
-        return TimeUp(self.seconds, what, self.established)
+            return Cancelled(self.budget, what, self.established)
+        return TimeUp(self.budget, what, self.established)
 
 
 class Cancelled(TimeUp):
@@ -202,6 +205,8 @@ class part(within):
         super().__init__(left)
         self.outer = outer
         d = self.deadline
+        if outer is not None and d is not None and left < seconds:
+            d.budget = outer.budget         # the enclosing analysis's time ran out
         if outer is not None and d is not None:
             with outer.lock:
                 outer.parts.append(d)
