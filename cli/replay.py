@@ -162,9 +162,11 @@ def render_unfinished(r: Replay) -> str:
     if r.unfinished_step is None:
         return (f"Unfinished: {e.what} did not finish within {e.seconds:g} s: the steps "
                 "above are complete, the checks of the claims and announcements are left out.")
+    before = ("the steps before it are above, the ones after it" if r.unfinished_step
+              else "no step was analysed before it, and the ones after it")
     return (f"Unfinished: step {r.unfinished_step} ({r.unfinished_view}) did not finish "
-            f"within {e.seconds:g} s: the steps before it are above, the ones after it were "
-            "not analysed (--timeout SECONDS allows more; --upto N stops earlier).")
+            f"within {e.seconds:g} s: {before} were not analysed (--timeout SECONDS allows "
+            "more; --upto N stops earlier).")
 
 
 # ----- the plot -----------------------------------------------------------------------------

@@ -46,6 +46,15 @@ def test_replay_time_out_prints_the_steps_done_then_exits_4(monkeypatch):
     assert "Unfinished: step 3 (Ana)" in r.stdout
 
 
+def test_replay_time_out_at_step_0_says_no_step_came_before(monkeypatch):
+    _time_up_from(0, monkeypatch)
+    r = run("replay", EX_A, "--jobs", "1")
+    assert r.exit_code == 4, r.output
+    said = " ".join(r.stdout.split())
+    assert "Unfinished: step 0 (Ana)" in said and "no step was analysed before it" in said
+    assert "the steps before it are above" not in said
+
+
 def test_replay_json_time_out_is_a_document_with_the_steps_done(monkeypatch):
     _time_up_from(4, monkeypatch)
     r = run("replay", EX_A, "--jobs", "1", "--json")
