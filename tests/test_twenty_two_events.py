@@ -27,6 +27,10 @@ EXAMPLES = [
     "Ana leads 6S Jk",
     "Ben plays 9C; Cleo 2S",
     "showdown: Ana 4C, Ben KH, Cleo Jk",
+    "Ben: ?",
+    "turn: Cleo",
+    "Ana leads ?; Ben 9C; Cleo ?",
+    "Ben plays ?",
 ]
 
 

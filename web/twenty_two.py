@@ -15,9 +15,13 @@ def turn(record) -> str | None:
     dealer where only one may deal (TT-4, TT-6, TT-15); ``None`` where several may (a
     draw for the deal, its tie, anyone to deal), at the showdown (TT-13) and once the
     game is over (TT-17)."""
-    from solver.twenty_two.engine import replay
+    from solver.twenty_two.engine import courses, replay
 
-    t = replay(record).turn()
+    eng = replay(record)
+    firsts = {e.turn().players[:1] for e in courses(eng)}
+    if len(firsts) > 1:           # unseen turns leave who acts next open
+        return None
+    t = eng.turn()
     if t.kind in ("lead", "follow", "exchange") or (t.kind == "deal" and len(t.players) == 1):
         return t.players[0] if t.players else None
     return None
@@ -46,11 +50,16 @@ def lead_data(record) -> dict[str, Any]:
 
 def _next_play(record) -> dict[str, Any]:
     from solver.cards import Card
-    from solver.twenty_two.engine import can_follow, can_lead, replay
+    from solver.twenty_two.engine import can_follow, can_lead, courses, replay
     from solver.twenty_two.ranking import lead_problem, legal_follows, legal_leads
 
     eng = replay(record)
     st = eng.state()
+    ways = courses(eng)
+    if len(ways) > 1 and len({(e.state().leader if not e.trick else e.state().follower,
+                               len(e.trick[0][1]) if e.trick else None, e.turn().kind)
+                              for e in ways}) > 1:
+        return {}                 # who plays next, or how many cards, hangs on unseen turns
     if st.turn == "showdown":
         return {"showdown": _showdown(record, eng, st.may_act)}
     lead = not st.trick
@@ -67,7 +76,8 @@ def _next_play(record) -> dict[str, Any]:
     trick = [cards for _, cards in st.trick]
     if eng.full.get(who):
         hand = sorted(Card.parse(n) for n in eng.known[who].elements())
-        plays = legal_leads(hand, eng.opts) if lead else legal_follows(hand, trick, eng.opts)
+        plays = legal_leads(hand, eng.opts) if lead else [  # in any course of unseen plays
+            q for e in ways for q in legal_follows(hand, [c for _, c in e.trick], eng.opts)]
         return {"next": {"player": who, "verb": "leads" if lead else "plays",
                          "cards": [repr(c) for c in hand], "plays": ranks(plays),
                          "n": None, "known": True}}
@@ -114,6 +124,10 @@ def _may_hold_all(record, eng, players) -> dict:
         placed += hand
     free = Counter(eng.deal.deck) - placed
     unseen = {p: free + eng.known[p] for p in players}
+    from solver.twenty_two.engine import has_unseen
+
+    if has_unseen(record.statements):   # one course's model would leave out the others'
+        return unseen
     try:
         vm = build(record, record.header.me, eng.deal, eng.opts, complete=is_complete(eng),
                    omniscient=True)

@@ -19,18 +19,18 @@ import math
 import random
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import TypedDict
+from typing import Any, TypedDict
 
 from solver.cards import Card
 from solver.errors import NotationError
 from solver.model.copies import settle_copies
-from solver.twenty_two.inference import (DISCARDS, STOCK, ViewModel, build, is_complete,
-                                         strongest, visible_players)
+from solver.twenty_two.inference import (DISCARDS, STOCK, ViewModel, base_loc, build,
+                                         is_complete, strongest, visible_players)
 from solver.twenty_two.options import TwentyTwoOptions
 from solver.twenty_two.ranking import (beats_or_ties, hr, legal_follows, legal_leads, rank_label,
                                     ranks, show_rank, target_of)
 from solver.twenty_two.policy import gc_paused, losers, playout
-from solver.twenty_two.engine import Engine, replay
+from solver.twenty_two.engine import Engine, courses, has_unseen, replay
 
 MAX_STATES = 200_000
 TIME_BUDGET = 5.0      # seconds for counting (under half of it for the exact attempt)
@@ -155,7 +155,8 @@ class TwentyTwoAnalysis:
             "deal": {"number": self.deal_number, "dealer": self.dealer,
                      "players": list(self.receivers), "sizes": self.sizes,
                      "turn": self.turn, "to_act": list(self.to_act),
-                     "trick": [{"player": p, "cards": [repr(c) for c in cs]}
+                     "trick": [{"player": p,
+                                "cards": None if cs is None else [repr(c) for c in cs]}
                                for p, cs in self.trick],
                      "target": None if self.target is None else [repr(c) for c in self.target]},
             "hand": None if self.hand is None else [repr(c) for c in self.hand],
@@ -251,6 +252,9 @@ def analyze(record, view: str | None, *, max_states: int = MAX_STATES,
                                  error=0.0, method="none", holdings={}, plays=[],
                                  plays_evaluated=0, risk_now=None,
                                  notes=["no hand dealt yet: every card is in the pack"], **base)
+    if has_unseen(record.statements):
+        return _analyze_courses(record, view, eng, base, max_states=max_states,
+                                time_budget=time_budget, samples=samples, seed=seed)
     vms = _models(record, view, eng)
     for vm in vms[:-1]:
         if not vm.model.is_consistent():
@@ -631,3 +635,240 @@ def explain(record, view: str | None, card_text: str):
     return vm.explain_keys(vm.keys[name], bb, vm.loc_label)
 
 
+
+
+# ----- records with unseen turns (``P: ?``, a play ``?``) -----------------------------------
+
+@dataclass
+class _Course:
+    """One way of filling in the unseen turns, with what its view model counts."""
+
+    eng: Engine
+    vm: ViewModel
+    counting: Any
+    possible_k: dict
+    weight: float
+
+
+def _trick_shown(eng: Engine) -> list[tuple[str, tuple[Card, ...] | None]]:
+    """The open trick as seen: an unseen play's cards are ``None``."""
+    d = eng.deal
+    if d is None or not eng.trick:
+        return []
+    infos = d.plays[-len(eng.trick):]
+    return [(i.player, None if i.unseen else tuple(i.cards)) for i in infos]
+
+
+def _course_counts(record, view, ways: list[Engine], max_states: int,
+                   time_budget: float) -> list[_Course]:
+    """Each course's model of the current hand, counted; the courses no deal fits are left
+    out (when none is left, the first one's conflict is raised)."""
+    from solver.errors import InconsistentError
+    from solver.model.counting import count_deals
+
+    out: list[_Course] = []
+    first: Exception | None = None
+    checked: dict[int, bool] = {}
+    for w in ways:
+        try:
+            vms = _models(record, view, w)
+        except InconsistentError as e:
+            first = first or e
+            continue
+        ok = True
+        for d, vm in zip(w.deals[:-1], vms[:-1]):
+            if id(d) not in checked:
+                checked[id(d)] = vm.model.is_consistent()
+            if not checked[id(d)]:
+                first = first or vm.inconsistent()
+                ok = False
+                break
+        if not ok:
+            continue
+        vm = vms[-1]
+        c = count_deals(vm.model, max_states=max_states, time_budget=time_budget)
+        if c.exact:
+            if not c.total:
+                first = first or vm.inconsistent()
+                continue
+            pk = {k: {l for l, p in c.marginals.get(k, {}).items() if p > 0}
+                  for k in vm.model.cards}
+        else:
+            bb = vm.model.backbone()
+            if not bb.consistent:
+                first = first or vm.inconsistent()
+                continue
+            pk = bb.possible
+        out.append(_Course(w, vm, c, pk, float(c.total)))
+    if not out:
+        assert first is not None
+        raise first
+    return out
+
+
+def _analyze_courses(record, view, eng: Engine, base: _AnalysisBase, *, max_states: int,
+                     time_budget: float, samples: int, seed: int) -> TwentyTwoAnalysis:
+    """:func:`analyze` of a record with unseen turns: every course (a way of filling them in
+    that the rules allow, :class:`~solver.twenty_two.engine.Courses`) is counted; the
+    figures are the courses' own weighted by their numbers of deals (every consistent pair
+    of a course and a deal equally likely), the places possible in some course are
+    possible, and a certainty holds in every course."""
+    from types import SimpleNamespace
+
+    cs = _course_counts(record, view, courses(eng), max_states, time_budget)
+    total = sum(c.weight for c in cs)
+    exact = all(c.counting.exact for c in cs)
+    marg: dict = {}
+    poss_k: dict = {}
+    first = cs[0].vm
+    for c in cs:
+        share = c.weight / total
+        for k in c.vm.model.cards:
+            row = marg.setdefault(k, {})
+            for l, p in c.counting.marginals.get(k, {}).items():
+                row[base_loc(l)] = row.get(base_loc(l), 0.0) + share * p
+            poss_k.setdefault(k, set()).update(base_loc(l) for l in c.possible_k[k])
+    error = max((c.counting.error for c in cs), default=0.0)
+    counting = SimpleNamespace(exact=exact, total=total, marginals=marg, error=error,
+                               rounding=max(getattr(c.counting, "rounding", 0.0) for c in cs),
+                               method=cs[0].counting.method)
+    sizes: dict[str, float] = {}
+    for c in cs:
+        merged: dict[str, int] = {}
+        for l, n in c.vm.sizes.items():
+            merged[base_loc(l)] = merged.get(base_loc(l), 0) + n
+        for l, n in merged.items():
+            sizes[l] = sizes.get(l, 0.0) + n * c.weight / total
+    sizes = {l: (round(n) if abs(n - round(n)) < 1e-9 else round(n, 2))
+             for l, n in sizes.items()}
+    # the facts every course proves; the view's sizes, the same as any course's or expected
+    common = set.intersection(*({(f.player, f.text, f.line) for f in c.vm.facts}
+                                for c in cs))
+    from dataclasses import replace as _replace
+
+    vm = _replace(first, sizes=sizes,  # type: ignore[arg-type]
+                  facts=[f for f in first.facts if (f.player, f.text, f.line) in common])
+    cards, possible = _aggregate_plain(first, counting, poss_k)
+    least: dict[str, dict[str, int]] | None = None
+    for c in cs:
+        cc = certain_copies(c.vm, c.possible_k, c.counting, view)
+        least = cc if least is None else {
+            p: {n: min(k, cc.get(p, {}).get(n, 0)) for n, k in least[p].items()
+                if cc.get(p, {}).get(n, 0)} for p in least}
+    d = first.deal
+    hand = _hand_cards(first.hands.get(view)) if view in d.receivers else None
+    known_at = {p: h for p, h in first.hands.items() if h is not None}
+    known_at[DISCARDS] = sum(first.discarded.values(), Counter())
+    seen = sum(known_at.values(), Counter(first.public))
+    unseen = _unseen(d.deck, list(seen.elements()))
+    where = _unseen_where(vm, cards, view, known_at)
+    holdings = _holdings(vm, cards, possible, view, first.public, least or {})
+    live = eng.deal is not None and cs[0].eng.deal is not None and not eng.over
+    trick_seen = _trick_shown(cs[0].eng) if live else []
+    if any(len(_trick_shown(c.eng)) != len(trick_seen) for c in cs):
+        trick_seen = []      # the open trick itself depends on the unseen turns
+    target = None
+    if trick_seen and all(cards_ is not None for _, cards_ in trick_seen):
+        target = tuple(target_of([cards_ for _, cards_ in trick_seen
+                                  if cards_ is not None], eng.opts))
+    notes = ["unseen turns: the figures weigh every way of filling them in that the rules "
+             f"allow ({len(cs)}) by its number of deals"]
+    plays, evaluated, risk_now = _course_risks(cs, view, hand, samples, seed, max_states,
+                                               total, notes)
+    return TwentyTwoAnalysis(deal_number=d.number, dealer=d.dealer, receivers=d.receivers,
+                             sizes=sizes, trick=trick_seen,  # type: ignore[arg-type]
+                             target=target, hand=hand, unseen=unseen, unseen_where=where,
+                             cards=cards, possible=possible, exact=exact,
+                             error=0.0 if exact else error, method=counting.method,
+                             holdings=holdings, plays=plays, plays_evaluated=evaluated,
+                             risk_now=risk_now, notes=notes, **base)
+
+
+def _aggregate_plain(vm: ViewModel, counting, possible_k):
+    """:func:`_aggregate` of figures combined over courses: no single model to prove a
+    whole count by CP-SAT, so only what the figures and supports show is settled."""
+    cards: dict[str, dict[str, float]] = {}
+    possible: dict[str, set[str]] = {}
+    for name, keys in vm.keys.items():
+        agg: dict[str, float] = {}
+        poss: set[str] = set()
+        for k in keys:
+            poss |= possible_k[k]
+            for l, p in counting.marginals.get(k, {}).items():
+                agg[l] = agg.get(l, 0.0) + p
+        agg = {l: p for l, p in agg.items() if l in poss and p > 0}
+        if len(poss) == 1:
+            agg = {next(iter(poss)): float(len(keys))}
+        elif not counting.exact:
+            s = sum(agg.values())
+            agg = ({l: p * len(keys) / s for l, p in agg.items()} if s > 0 else
+                   {l: len(keys) / len(poss) for l in poss})
+        cards[name] = agg
+        possible[name] = poss
+    return settle_copies(None, vm.keys, cards, possible_k, counting), possible
+
+
+def _course_risks(cs: list[_Course], view, hand, samples: int, seed: int, max_states: int,
+                  total: float, notes: list[str]):
+    """The view's legal plays now (in any course where it is the view's turn) and their
+    risks, each the courses' own weighted by their deals (courses drawn too seldom to get
+    a sample are left out: then an estimate)."""
+    if not hand or view is None:
+        return [], 0, None
+    mine = [c for c in cs if c.eng.deal is c.vm.deal and not c.eng.over
+            and c.eng.turn().kind in ("lead", "follow", "showdown")]
+    if not mine:
+        return [], 0, None
+    to_act = [c for c in mine if view in c.eng.turn().players
+              and c.eng.turn().kind in ("lead", "follow")]
+    options: dict[tuple, PlayOption] = {}
+    legal: dict[int, set[tuple]] = {}
+    for c in to_act:
+        own = _options(hand, list(c.eng.trick), c.eng.opts)
+        legal[id(c)] = set()
+        for o in own:
+            key = tuple(sorted(repr(x) for x in o.cards))
+            legal[id(c)].add(key)
+            if key not in options:
+                options[key] = PlayOption(o.cards, o.kind)
+            elif options[key].kind != o.kind:
+                options[key].kind = "unknown"   # beats or not: an unseen play decides
+    plays = list(options.values())[:MAX_PLAYS]
+    failed: list[str] = []
+
+    def mix(play, among: list[_Course]) -> Risk | None:
+        w = sum(c.weight for c in among)
+        if not w:
+            return None
+        acc, err, n, exact = 0.0, 0.0, 0, True
+        for c in among:
+            share = c.weight / w
+            k = int(round(samples * share))
+            if k < 1 and not exact:
+                continue
+            sampler = _Sampler(c.vm, max(k, 1), seed, max_states)
+            if not c.counting.exact:
+                sampler.failed = "showdown risk not computed: counting over budget"
+            r = _risk(c.vm, c.eng, view, list(c.eng.trick), play, sampler, c.counting, hand)
+            if r is None:
+                if sampler.failed:
+                    failed.append(sampler.failed)
+                return None
+            acc += share * r.p
+            exact = exact and r.exact
+            err += (share * r.error) ** 2     # strata: the shares are known exactly
+            n += r.samples
+        return Risk(acc, exact, 0.0 if exact else math.sqrt(err), n)
+
+    with gc_paused():
+        if plays:
+            for opt in plays:
+                key = tuple(sorted(repr(x) for x in opt.cards))
+                opt.risk = mix(opt.cards, [c for c in to_act if key in legal[id(c)]])
+            if failed:
+                notes.append(failed[0])
+            return plays, len(plays), None
+        risk_now = mix(None, mine)
+    if failed:
+        notes.append(failed[0])
+    return [], 0, risk_now

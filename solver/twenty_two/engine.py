@@ -39,10 +39,15 @@ from solver.cards import Card, format_cards, standard_deck
 from solver.errors import InconsistentError, RuleError
 from solver.legality import can
 from solver.records import find_token
-from solver.twenty_two.events import Deal, Draw, Exchange, Holds, Showdown, Trick
+from solver.twenty_two.events import (Deal, Draw, Exchange, Holds, Showdown, Trick, TurnIs,
+                                      Unseen)
 from solver.twenty_two.options import TwentyTwoOptions, check_players
-from solver.twenty_two.ranking import (follow_problem, lead_problem, beats_or_ties, show_rank,
-                                    target_of, trick_winner, value)
+from solver.twenty_two.ranking import (JK, all_jokers_r, choices_r, follow_problem, follows_r,
+                                       lead_problem, leads_r, beats_or_ties, max_lead, pick,
+                                       ranks, show_rank, target_of, trick_winner, value)
+
+#: the most ways of filling the unseen turns (``P: ?``, a play ``?``) a record may leave open
+MAX_BRANCHES = 3000
 
 
 @dataclass
@@ -56,6 +61,9 @@ class PlayInfo:
     lead_cards: tuple[Card, ...]
     target: tuple[Card, ...]     # what it had to beat or tie (TT-10; the lead under TT-V1(a))
     beats: bool                  # beats or ties the target; False = a lowest-cards play (I2)
+    #: a play the recorder did not see: ``cards`` then has the ranks of one way of filling
+    #: it in (suits stand for nothing, A10)
+    unseen: bool = False
 
 
 @dataclass
@@ -429,8 +437,122 @@ class Engine:
             self._trick(ev, st)
         elif isinstance(ev, Showdown):
             self._showdown(ev, st)
+        elif isinstance(ev, (Unseen, TurnIs)) or (
+                isinstance(ev, Trick) and any(c is None for _, c in ev.plays)):
+            ways = self.step(st)
+            if len(ways) != 1:
+                raise fault("this engine follows one course: replay() follows the unseen "
+                            "turns", st, "TT-8")
+            self.__dict__.update(ways[0].__dict__)
         else:  # pragma: no cover - parse_event returns only these
             raise fault("not a Twenty-Two statement", st, "TT-1")
+
+    # ----- what the recorder did not see (record-format.md) ---------------------------------
+    def fork(self) -> "Engine":
+        """An independent copy (the header, the options and the finished deals shared)."""
+        import copy
+
+        memo = {id(self.header): self.header, id(self.opts): self.opts}
+        for d in self.deals[:-1]:
+            memo[id(d)] = d
+        return copy.deepcopy(self, memo)
+
+    def step(self, st) -> list["Engine"]:
+        """Statement ``st`` in every way the rules allow: ``[self]`` after a seen statement;
+        a copy per way of filling in an unseen turn (``P: ?``, a play ``?``); ``[self]`` or
+        nothing after ``turn: P`` (whether P may act now)."""
+        ev = st.event
+        if isinstance(ev, TurnIs):
+            return [self] if ev.player in self.turn().players else []
+        if isinstance(ev, Unseen):
+            if self._may_exchange(ev.player):
+                return self._unseen_exchange(ev.player, st)
+            self._need_deal(st)
+            if self.phase == "exchange":
+                self.phase = "play"
+            if self.phase != "play":
+                raise fault("the hand is over", st, "TT-13", _verb(st))
+            return self._unseen_play(ev.player, not self.trick, st, 0)
+        if isinstance(ev, Trick) and any(c is None for _, c in ev.plays):
+            self._need_deal(st)
+            if self.phase == "exchange":
+                self.phase = "play"
+            if self.phase != "play":
+                raise fault("the hand is over", st, "TT-13", _verb(st))
+            ways = [self]
+            for k, (p, cards) in enumerate(ev.plays):
+                is_lead = ev.lead and k == 0
+                nxt: list[Engine] = []
+                err: Exception | None = None
+                for e in ways:
+                    try:
+                        if cards is None:
+                            nxt += e._unseen_play(p, is_lead, st, k)
+                        else:
+                            e._verify(verify_lead if is_lead else verify_follow, st, p, seg=k)
+                            e._play(p, tuple(cards), is_lead, st, k)
+                            nxt.append(e)
+                    except (RuleError, InconsistentError) as x:
+                        err = err or x
+                if not nxt:
+                    assert err is not None
+                    raise err
+                ways = nxt
+            return ways
+        self.apply(st)
+        return [self]
+
+    def _may_exchange(self, p: str) -> bool:
+        """``P: ?`` is P's exchange while P may still exchange (TT-8)."""
+        return (self.phase == "exchange" and self.stock > 0
+                and can_exchange(self.state(), p))
+
+    def _unseen_exchange(self, p: str, st) -> list["Engine"]:
+        """P exchanged some number of cards not seen: 0..min(hand, stock) (TT-8)."""
+        out = []
+        for k in range(min(self.hand_size, self.stock) + 1):
+            e = self.fork()
+            e._exchange(Exchange(p, k), st)
+            out.append(e)
+        return out
+
+    def _unseen_play(self, p: str, is_lead: bool, st, seg: int) -> list["Engine"]:
+        """P played cards not seen: one copy per play the rules allow, up to suits (A10).
+        With P's hand known, its legal plays; else every play of cards not yet placed
+        (any such play is legal for some hand: beat-or-tie, or the lowest cards); the
+        inference then keeps what each play implies (I2..I4)."""
+        self._verify(verify_lead if is_lead else verify_follow, st, p, seg=seg)
+        plays = [c for _, c in self.trick]
+        if self.full[p]:
+            hand = [Card.parse(n) for n in self.known[p].elements()]
+            hr_ = ranks(hand)
+            options = leads_r(hr_, self.opts) if is_lead else follows_r(
+                hr_, [ranks(c) for c in plays], self.opts)
+        else:
+            free = Counter(self.deck)
+            free -= self.public + self.known_discards
+            for q, known in self.known.items():
+                if q != p:
+                    free -= known
+            hand = [Card.parse(n) for n in free.elements()]
+            hr_ = ranks(hand)
+            if is_lead:
+                keep = min(self.hand_size - 1, max_lead(self.opts))
+                options = [o for o in leads_r(hr_, self.opts) if len(o) <= keep]
+                jokers = hr_.count(JK)
+                if jokers and not any(all_jokers_r(list(o)) for o in options):
+                    options += [(JK,) * j for j in range(1, min(jokers, keep) + 1)]  # TT-V2(f)
+            else:
+                options = choices_r(hr_, len(plays[0]))
+        out = []
+        for o in options:
+            e = self.fork()
+            e._play(p, tuple(pick(hand, o)), is_lead, st, seg, unseen=True)
+            out.append(e)
+        if not out:
+            raise fault(f"{p} has no play the rules allow here", st,
+                        "TT-9" if is_lead else "TT-10", p, seg=seg)
+        return out
 
     def _draw(self, ev: Draw, st):
         if self.phase != "predeal":
@@ -613,14 +735,17 @@ class Engine:
         for k, (p, cards) in enumerate(ev.plays):
             is_lead = ev.lead and k == 0
             self._verify(verify_lead if is_lead else verify_follow, st, p, seg=k)
+            assert cards is not None  # apply() gives a trick with a play '?' to step()
             self._play(p, tuple(cards), is_lead, st, k)
 
-    def _play(self, p: str, cards: tuple[Card, ...], is_lead: bool, st, seg: int = 0):
-        """``p`` plays ``cards`` (play ``seg`` of the trick statement ``st``)."""
+    def _play(self, p: str, cards: tuple[Card, ...], is_lead: bool, st, seg: int = 0,
+              unseen: bool = False):
+        """``p`` plays ``cards`` (play ``seg`` of the trick statement ``st``); ``unseen``: one
+        way of filling in a play not seen (its ranks count, not its suits)."""
         d = self.deal
         assert d is not None  # verify_lead/verify_follow: a hand is being played
         hand_cards = None
-        if self.full[p]:
+        if self.full[p] and not unseen:
             hand_cards = [Card.parse(n) for n in self.known[p].elements()]
             missing = Counter(repr(c) for c in cards) - self.known[p]
             if missing:
@@ -647,11 +772,15 @@ class Engine:
             rule, msg = prob
             raise fault(f"{p}: {msg}", st, rule, repr(cards[0]), seg=seg)
         played = Counter(repr(c) for c in cards)
-        self.known[p] -= played
-        self.public += played
-        self._check_now(st, played, seg)
+        if unseen:  # which cards left the hand is not known: only their ranks, in this way
+            self.known[p] = Counter()
+            self.full[p] = False
+        else:
+            self.known[p] -= played
+            self.public += played
+            self._check_now(st, played, seg)
         info = PlayInfo(p, cards, st.line, is_lead, tuple(lead), tuple(target),
-                        beats)
+                        beats, unseen)
         d.plays.append(info)
         d.events.append(("play", info))
         self.trick.append((p, cards))
@@ -727,13 +856,80 @@ class Engine:
         self.draw_pool = None
 
 
+def has_unseen(statements) -> bool:
+    """Whether some statement is ``P: ?``, ``turn: P`` or has a play ``?``."""
+    return any(isinstance(st.event, (Unseen, TurnIs)) or (
+        isinstance(st.event, Trick) and any(c is None for _, c in st.event.plays))
+        for st in statements)
+
+
+class Courses:
+    """The engines of every way of filling in the unseen turns that the rules allow, read
+    like one engine: its attributes are the first course's, :meth:`turn` and
+    :meth:`state` say who may act in some course (the turn may be unknown)."""
+
+    def __init__(self, engines: list[Engine]):
+        self.courses = engines
+
+    def __getattr__(self, name):
+        return getattr(self.courses[0], name)
+
+    def apply(self, st) -> None:
+        ways: list[Engine] = []
+        err: Exception | None = None
+        for e in self.courses:
+            try:
+                ways += e.step(st)
+            except (RuleError, InconsistentError) as x:
+                err = err or x
+        if not ways:
+            if err is not None:
+                raise err
+            who = st.event.player
+            now = self.turn()
+            raise fault(f"it cannot be {who}'s turn now: " + (
+                " or ".join(now.players) + f" ({now.kind})" if now.players else now.kind),
+                st, "TT-10" if now.kind in ("lead", "follow") else "TT-8", who)
+        if len(ways) > MAX_BRANCHES:
+            raise fault(f"more than {MAX_BRANCHES} ways to fill in the unseen turns: write "
+                        "what was seen of them, or a 'turn:' line", st, "TT-10")
+        self.courses = ways
+
+    def turn(self) -> Turn:
+        turns = [e.turn() for e in self.courses]
+        kinds = list(dict.fromkeys(t.kind for t in turns))
+        players = tuple(dict.fromkeys(p for t in turns for p in t.players))
+        order = ("exchange", "lead", "follow", "showdown", "deal", "draw", "over")
+        kind = kinds[0] if len(kinds) == 1 else min(kinds, key=order.index)
+        return Turn(kind, players)
+
+    def state(self) -> State:
+        from dataclasses import replace as _replace
+
+        t = self.turn()
+        return _replace(self.courses[0].state(), turn=t.kind, may_act=t.players)
+
+
 def replay(record, upto: int | None = None) -> Engine:
-    """Run the engine over a record's statements (all, or the first ``upto``)."""
+    """Run the engine over a record's statements (all, or the first ``upto``); with unseen
+    turns, a :class:`Courses` of every way the rules allow (read like one engine)."""
+    from typing import cast
+
     eng = Engine(record.header)
     sts = record.statements if upto is None else record.statements[:upto]
+    if not has_unseen(sts):
+        for st in sts:
+            eng.apply(st)
+        return eng
+    many = Courses([eng])
     for st in sts:
-        eng.apply(st)
-    return eng
+        many.apply(st)
+    return cast(Engine, many)
+
+
+def courses(eng: Engine) -> list[Engine]:
+    """The engines of every course (one for a record without unseen turns)."""
+    return list(eng.courses) if isinstance(eng, Courses) else [eng]
 
 
 def run(record, upto: int | None = None) -> State:

@@ -9,6 +9,8 @@ Ana leads 5H 5S 5D; Ben JC 7D 6S; Cleo KH 7C 7S
 ['Ben plays 9C', 'Cleo deals', 'Cleo deals 7']
 >>> print(parse_event("Ana exchanges 2: 2s 5h -> 3c kd", h), parse_event("Ben exchanges 1", h), sep=", ")
 Ana exchanges 2: 2S 5H -> 3C KD, Ben exchanges 1
+>>> print(parse_event("Ben: ?", h), parse_event("TURN: cleo", h), parse_event("Ana leads 7h; ben ?; Cleo 2s", h), sep=", ")
+Ben: ?, turn: Cleo, Ana leads 7H; Ben ?; Cleo 2S
 >>> print(parse_event("SHOWDOWN: Ana 4C, Ben KH, Cleo 9D", h), parse_event("draw: Ana 9C, Ben KD", h), sep=", ")
 showdown: Ana 4C, Ben KH, Cleo 9D, draw: Ana 9C, Ben KD
 """
@@ -23,7 +25,8 @@ from solver.records import NAME, named_groups, player_of
 from solver.cards import Card, format_cards, parse_cards
 from solver.errors import NotationError
 
-Play = tuple[str, tuple[Card, ...]]
+#: a play: the player and the cards, ``None`` for a play the recorder did not see (``Ben ?``)
+Play = tuple[str, tuple[Card, ...] | None]
 
 
 @dataclass(frozen=True)
@@ -96,7 +99,7 @@ class Trick(Event):
         parts = []
         for i, (p, cards) in enumerate(self.plays):
             verb = (" leads " if self.lead else " plays ") if i == 0 else " "
-            parts.append(p + verb + format_cards(cards))
+            parts.append(p + verb + ("?" if cards is None else format_cards(cards)))
         return "; ".join(parts)
 
 
@@ -110,7 +113,29 @@ class Showdown(Event):
         return "showdown: " + ", ".join(f"{p} {c!r}" for p, c in self.cards)
 
 
-TwentyTwoEvent = Draw | Deal | Holds | Exchange | Trick | Showdown
+@dataclass(frozen=True)
+class Unseen(Event):
+    """``Ben: ?`` -- one turn of Ben's that the recorder did not see: his exchange while he
+    may still exchange (any number of cards the rules allow, TT-8), else his play to the
+    trick (a lead or a follow, any cards the rules allow, TT-9/TT-10)."""
+
+    player: str
+
+    def __str__(self):
+        return f"{self.player}: ?"
+
+
+@dataclass(frozen=True)
+class TurnIs(Event):
+    """``turn: Cleo`` -- it is Cleo's turn now (resynchronises after unseen plays)."""
+
+    player: str
+
+    def __str__(self):
+        return f"turn: {self.player}"
+
+
+TwentyTwoEvent = Draw | Deal | Holds | Exchange | Trick | Showdown | Unseen | TurnIs
 
 _NAME = f"({NAME})"
 _DEAL = re.compile(rf"^{_NAME}\s+deals(?:\s+(\S+))?$", re.I)
@@ -118,6 +143,8 @@ _HOLDS = re.compile(rf"^{_NAME}\s+holds\s*:\s*(.*)$", re.I)
 _EXCH = re.compile(rf"^{_NAME}\s+exchanges(?:\s+(\S+?))?\s*(?::\s*(.*))?$", re.I)
 _LEAD = re.compile(rf"^{_NAME}\s+(leads|plays)\s+(.+)$", re.I)
 _LISTED = re.compile(r"^(showdown|draw)\s*:\s*(.*)$", re.I)
+_UNSEEN = re.compile(rf"^{_NAME}\s*:\s*\?$")
+_TURN = re.compile(rf"^turn\s*:\s*{_NAME}$", re.I)
 _SEGMENT = re.compile(rf"^{_NAME}(?:\s+plays)?\s+(.+)$", re.I)
 
 
@@ -145,6 +172,12 @@ def _player_cards(body: str, header, what: str) -> tuple[tuple[str, Card], ...]:
 def parse_event(text: str, header) -> TwentyTwoEvent:
     """Parse one statement line (comment already stripped)."""
     t = text.strip()
+    m = _TURN.match(t)
+    if m:
+        return TurnIs(player_of(m.group(1), header.players))
+    m = _UNSEEN.match(t)
+    if m:
+        return Unseen(player_of(m.group(1), header.players))
     m = _LISTED.match(t)
     if m:
         kind = m.group(1).lower()
@@ -195,11 +228,15 @@ def parse_event(text: str, header) -> TwentyTwoEvent:
                 raise NotationError("only the first play of a trick is a lead (TT-9)", text=seg,
                                     rule="TT-9")
             player = player_of(sm.group(1), header.players)
-            cards = tuple(parse_cards(sm.group(3) if i == 0 else sm.group(2)))
+            body = (sm.group(3) if i == 0 else sm.group(2)).strip()
+            if body == "?":      # a play the recorder did not see
+                plays.append((player, None))
+                continue
+            cards = tuple(parse_cards(body))
             if not cards:
                 raise NotationError("expected the cards played", text=seg)
             plays.append((player, cards))
         return Trick(tuple(plays), lead)
     raise NotationError("expected a Twenty-Two statement: 'draw: ...', 'P deals [n]', "
                         "'P holds: ...', 'P exchanges k[: ... -> ...]', 'P leads ...; Q ...; ...',"
-                        " 'P plays ...', 'showdown: ...'", text=t)
+                        " 'P plays ...', 'showdown: ...', 'P: ?', 'turn: P'", text=t)

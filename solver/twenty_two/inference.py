@@ -143,8 +143,25 @@ def sizes_of(deal: DealLog) -> dict[str, int]:
     exch = sum(e[1].count for e in deal.events if e[0] == "exchange")
     sizes[STOCK] = deal.stock0 - exch
     sizes[DISCARDS] = exch
+    for i, pl in unseen_plays(deal):
+        sizes[unseen_loc(i)] = len(pl.cards)
     sizes[OUT] = sum(deal.deck.values()) - sum(sizes.values())
     return sizes
+
+
+def unseen_loc(i: int) -> str:
+    """The model's place for the cards of unseen play ``i`` (its index in the deal's events):
+    part of ``out``, kept apart so that its ranks can be required (:func:`base_loc`)."""
+    return f"{OUT}#{i}"
+
+
+def base_loc(loc: str) -> str:
+    """The reported location of a model location (an unseen play's cards are ``out``)."""
+    return OUT if loc.startswith(OUT + "#") else loc
+
+
+def unseen_plays(deal: DealLog) -> list[tuple[int, PlayInfo]]:
+    return [(i, e[1]) for i, e in enumerate(deal.events) if e[0] == "play" and e[1].unseen]
 
 
 def _leaving(deal: DealLog, player: str, after: int) -> list[tuple[Card, int]]:
@@ -188,7 +205,7 @@ def build(record, view: str | None, deal: DealLog, opts: TwentyTwoOptions, *,
     # I1: public cards
     public = list(deal.scoring_out)
     for e in deal.events:
-        if e[0] == "play":
+        if e[0] == "play" and not e[1].unseen:
             public += [(repr(c), e[1].line) for c in e[1].cards]
         elif e[0] == "showdown":
             public += [(repr(c), e[2]) for c in e[1].values()]
@@ -219,7 +236,9 @@ def build(record, view: str | None, deal: DealLog, opts: TwentyTwoOptions, *,
                 elif ex.count:
                     hand = None
             elif e[0] == "play" and e[1].player == p and hand is not None:
-                hand = _remove(hand, e[1].cards)
+                # an unseen play: which of the known cards left is not known (a hand known
+                # before it is no longer tracked; never wrong, only less precise)
+                hand = None if e[1].unseen else _remove(hand, e[1].cards)
             elif e[0] == "showdown" and hand is not None:
                 hand = _remove(hand, [e[1][p]])
         if hand is not None:
@@ -228,6 +247,15 @@ def build(record, view: str | None, deal: DealLog, opts: TwentyTwoOptions, *,
         if disc:
             place_known(DISCARDS, disc, f"was discarded by {p} (TT-8)")
             discarded[p] = Counter(n for n, _ in disc)
+
+    # an unseen play, in this course: cards of its ranks (A10: suits stand for nothing)
+    for i, hidden in unseen_plays(deal):
+        want = Counter(hr(c) for c in hidden.cards)
+        for r, k in want.items():
+            same = [key for name, ks in by.items() if hr(Card.parse(name)) == r
+                    for key in ks]
+            m.add(same, [unseen_loc(i)], k, k, hidden.line,
+                  f"{hidden.player}'s unseen play has {k} card(s) of rank {rank_label(r)}")
 
     # I2..I4 from plays
     naturals_all = [k for name, ks in by.items() if name != "Jk" for k in ks]
