@@ -171,6 +171,18 @@ def test_play_alerts_once_when_the_view_can_announce(tmp_path):
     assert "Next: Ana's turn (yours)." in r.output and "Next: Ben's turn." in r.output
 
 
+def test_play_alerts_again_when_the_turn_to_announce_comes(tmp_path):
+    """Known before the view's turn, the alert says so; when the turn comes it says once
+    more that the view can announce now (the README's '>> You can announce now')."""
+    p = tmp_path / "g.txt"
+    p.write_text(THREE, encoding="utf-8")
+    r = play(p, [*REQUESTS, "Ben requests 5D: Cleo", "Cleo requests 6D: Ben", "sheet"])
+    assert r.exit_code == 0, r.output
+    assert r.output.count(">> You can announce on your turn: 4H AD 2D 3D") == 1
+    assert r.output.count(">> You can announce now: 4H AD 2D 3D") == 1
+    assert r.output.index("on your turn: 4H") < r.output.index("now: 4H")
+
+
 def test_without_the_sheet_the_alert_and_the_notes_are_said_once(tmp_path):
     p = tmp_path / "g.txt"
     p.write_text(THREE.replace("Ana holds", "# Ana holds"), encoding="utf-8")

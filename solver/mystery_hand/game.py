@@ -183,8 +183,9 @@ class MysteryHandGame(Game):
             if ans is not None:
                 cards = " ".join(map(repr, ans))
                 when = "now" if who == view else "on your turn"
-                notes.append(Note(f"You can announce {when}: {cards}", key=f"announce:{cards}",
-                                  strong=True))
+                # an alert once when it is first known, and once more when the turn comes
+                notes.append(Note(f"You can announce {when}: {cards}",
+                                  key=f"announce:{when}:{cards}", strong=True))
         return notes
 
     # ----- replay and session ------------------------------------------------------------
