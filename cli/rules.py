@@ -49,12 +49,36 @@ def _with_parentheses(rule_id: str) -> str:
 
 
 def _game_of(word: str):
-    from solver.games import REGISTRY, get_game
+    """The game ``word`` names: its name, or the name of its rules file (``hand-rummy``)."""
+    from solver.games import REGISTRY, games, get_game
 
     key = word.strip().lower()
     if key in REGISTRY:
         return get_game(key)
-    return None
+    return next((g for g in games() if g.rules == key), None)
+
+
+def _rule_like(word: str) -> bool:
+    """Whether ``word`` may be a rule number (``MH-7``, ``LIT-6d``, ``A3``, ``EX-A``)."""
+    return bool(re.fullmatch(r"\s*[A-Za-z]{1,3}-?[A-Za-z]?\d*(?:\(?[a-zA-Z]\)?)?\s*", word)
+                and re.search(r"\d|^\s*EX-", word, re.I))
+
+
+def _not_a_game(word: str) -> NotationError:
+    """The error for ``word``, neither a game nor a rule number: the games, and the one it
+    begins (``mystery``) or nearly spells (``cluedo``)."""
+    import difflib
+
+    from solver.games import games
+
+    key = word.strip().lower()
+    names = [g.name for g in games()]
+    near = [n for n in names if n.startswith(key)] if len(key) >= 3 else []
+    near = near or difflib.get_close_matches(key, names, n=1, cutoff=0.6)
+    err = NotationError("expected a game (" + " | ".join(names) + ") or a rule number such "
+                        "as MH-7", text=word)
+    err.did_you_mean = [near[0]] if near else []
+    return err
 
 
 @cli.command()
@@ -100,8 +124,8 @@ def rules(what):
             for o in specs:
                 echo_sheet(f"  {o.usage()} ({o.rule}): {o.help}")
         return
-    if game is None and len(what) == 2:
-        raise NotationError("expected 'sleuth rules GAME RULE'", text=what[0])
+    if game is None and (len(what) == 2 or not _rule_like(what[0])):
+        raise _not_a_game(what[0])
     rule_id = _with_parentheses(what[-1])
     found = lookup(rule_id, game.name if game else None)
     _key, sub = normalize(rule_id)

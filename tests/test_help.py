@@ -281,3 +281,20 @@ def test_a_lettered_rule_hint_names_the_game_that_numbers_it(tmp_path):
                             "Ana Ben Cleo Dev", "--variant", "ace-group-only-runs=high",
                             "--dealer", "Ana"])
     assert r.exit_code == 2 and "(see: sleuth rules hand A10)" in r.stderr
+
+
+@pytest.mark.parametrize("words, out, near", [
+    (["hand-rummy"], "Hand (docs/rules/hand-rummy.md)", None),     # the rules file's name
+    (["hand-rummy", "HR-7"], "HR-7 Indicator", None),
+    (["mystery"], None, "mystery-hand"),                              # the start of a name
+    (["cluedo"], None, "clue"),                                       # nearly spelt
+    (["EX-A"], "EX-A", None),                                         # still rule numbers
+])
+def test_rules_takes_the_rules_file_name_and_suggests_a_game(words, out, near):
+    r = CliRunner().invoke(cli, ["rules", *words])
+    if out is not None:
+        assert r.exit_code == 0 and out in r.output, r.output
+    else:
+        assert r.exit_code == 2
+        assert "expected a game (mystery-hand | literature" in r.stderr
+        assert f"did you mean: {near}" in r.stderr
