@@ -126,3 +126,35 @@ def test_hand_sizes_follow_the_dealer_and_the_variant():
                        "Eli\n")
     assert locations(rec) == {"Ana": 3, "Ben": 3, "Cleo": 3, "Dev": 3, "Eli": 3,
                               "envelope": 3, "faceup": 3}
+
+
+@pytest.mark.parametrize("line, read_as", [
+    ("Ana suggests Colonel Mustard Wrench Billiard Room: Cleo shows",
+     ("Mustard", "Wrench", "Billiard")),
+    ("Ana suggests Professor Plum, Lead Pipe, Dining Room: Cleo shows Lead Pipe",
+     ("Plum", "Pipe", "Dining")),
+    ("Ana suggests Miss Scarlett Lead Pipe Ball Room: nobody", ("Scarlet", "Pipe", "Ballroom")),
+    ("Ana suggests Plum Knife Library: Ben shows Knife", ("Plum", "Knife", "Library")),
+])
+def test_the_aliases_of_cl1_may_be_written_in_their_words(line, read_as):
+    """CL-1 lists 'Colonel Mustard', 'Lead Pipe', 'Dining Room': typed so, each is one
+    card (they were refused: 'expected three cards')."""
+    from solver.clue.events import parse_event
+    from solver.records import Header
+
+    h = Header(game="clue", players=("Ana", "Ben", "Cleo", "Dev"))
+    ev = parse_event(line, h)
+    assert ev.cards == read_as
+    if "shows Lead Pipe" in line:
+        assert ev.answers[-1].card == "Pipe"
+
+
+def test_a_comma_separates_two_cards_of_a_multi_word_name():
+    from solver.clue.events import parse_event
+    from solver.errors import NotationError
+    from solver.records import Header
+
+    h = Header(game="clue", players=("Ana", "Ben", "Cleo", "Dev"))
+    with pytest.raises(NotationError):
+        parse_event("Ana holds: Lead, Pipe", h)
+    assert parse_event("Ana holds: Lead Pipe, Rope", h).cards == ("Pipe", "Rope")

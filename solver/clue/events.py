@@ -159,7 +159,8 @@ _RE_ACCUSE = re.compile(rf"^({NAME})\s+accuses\s+(.*?)\s*:\s*(\S+)\s*$", re.I)
 _RE_SEES = re.compile(rf"^({NAME})\s+sees\s+case\s*:\s*(.*)$", re.I)
 _RE_UNSEEN = re.compile(rf"^({NAME})\s*:\s*\?$")
 _RE_TURN = re.compile(rf"^turn\s*:\s*({NAME})$", re.I)
-_RE_ANSWER = re.compile(rf"^({NAME})\s+(passes|pass|shows|show)(?:\s+(\S+))?$", re.I)
+_RE_ANSWER = re.compile(rf"^({NAME})\s+(passes|pass|shows|show)(?:\s+(\S+(?:\s+\S+){{0,2}}))?$",
+                        re.I)
 
 STATEMENT_FORMS = ("'P holds: cards', 'faceup: cards', 'A suggests Suspect Weapon Room: "
                    "[P passes, ...] Q shows [Card]|nobody|?', "
@@ -167,8 +168,37 @@ STATEMENT_FORMS = ("'P holds: cards', 'faceup: cards', 'A suggests Suspect Weapo
                    "(after A's wrong accusation), 'P: ?' (a suggestion not seen), 'turn: P'")
 
 
+def card_tokens(text: str, deck) -> list[tuple[int, str]]:
+    """The cards of a list with where each starts, as :func:`list_tokens` gives them, but a
+    name of two or three words that CL-1 lists (``Colonel Mustard``, ``Lead Pipe``,
+    ``Dining Room``) taken as one card, longest first, when its words are separated by
+    spaces only (a comma always separates cards).
+
+    >>> from solver.clue.options import STANDARD
+    >>> card_tokens("Colonel Mustard Lead Pipe, Dining Room", STANDARD)
+    [(0, 'Colonel Mustard'), (16, 'Lead Pipe'), (27, 'Dining Room')]
+    >>> card_tokens("Plum Knife Library", STANDARD)
+    [(0, 'Plum'), (5, 'Knife'), (11, 'Library')]
+    """
+    toks = list_tokens(text)
+    out: list[tuple[int, str]] = []
+    i = 0
+    while i < len(toks):
+        for n in (3, 2, 1):
+            part = toks[i:i + n]
+            if len(part) < n:
+                continue
+            end = part[-1][0] + len(part[-1][1])
+            typed = text[part[0][0]:end]
+            if n == 1 or ("," not in typed and deck.names(typed)):
+                out.append((part[0][0], typed))
+                i += n
+                break
+    return out
+
+
 def _card_list(text: str, deck, what: str) -> tuple[str, ...]:
-    words = [w for _, w in list_tokens(text)]
+    words = [w for _, w in card_tokens(text, deck)]
     if not words:
         raise NotationError(f"expected {what}", text=text)
     cards = tuple(deck.card(w) for w in words)
@@ -182,7 +212,7 @@ def _triple(text: str, deck, rule: str = "CL-5") -> tuple[str, str, str]:
     """Suspect, weapon, room in that order (record-format.md), separated by spaces and/or
     commas (record-format.md, "Lexical rules"): ``Plum Knife Library``, ``Plum, Knife,
     Library``, ``Plum,Knife,Library``."""
-    toks = list_tokens(text)
+    toks = card_tokens(text, deck)
     if len(toks) != 3:
         raise NotationError("expected three cards: a suspect, a weapon and a room",
                             text=text, rule=rule)

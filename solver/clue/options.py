@@ -90,6 +90,10 @@ class Deck:
                                 + " ".join(self.rooms) + ")", text=word, rule="CL-1")
         return found
 
+    def names(self, words: str) -> bool:
+        """Whether ``words`` (one or more, as typed) name a card of this deck."""
+        return _fold(words) in _lookup(self)
+
     @property
     def triples(self) -> int:
         return len(self.suspects) * len(self.weapons) * len(self.rooms)
