@@ -16,6 +16,17 @@ def _cards(cards) -> str:
     return " ".join(repr(c) for c in cards) if cards else "-"
 
 
+def _play(cards) -> str:
+    """A play of the trick so far: its cards, ``?`` when it was not seen."""
+    return "? (not seen)" if cards is None else _cards(cards)
+
+
+def _size(x) -> str:
+    """A hand's size: a whole number, or the expected one that unseen plays leave
+    (``5.83``)."""
+    return str(int(round(x))) if abs(x - round(x)) < 5e-7 else f"{x:.2f}"
+
+
 def _num(x: float) -> str:
     if x == 0:
         return "·"
@@ -49,7 +60,7 @@ def _header(a) -> list[str]:
              + ("" if a.statements == 1 else "s")]
     if a.deal_number:
         lines.append(f"Hand {a.deal_number}: dealt by {a.dealer}, "
-                     f"{', '.join(f'{p} {a.sizes.get(p, 0)}' for p in a.receivers)} card(s); "
+                     f"{', '.join(f'{p} {_size(a.sizes.get(p, 0))}' for p in a.receivers)} card(s); "
                      f"stock {a.sizes.get('stock', 0)}, discards {a.sizes.get('discards', 0)}")
     if a.over:
         lines.append("Game over: " + " and ".join(a.winners)
@@ -62,7 +73,7 @@ def _header(a) -> list[str]:
         who_acts = a.to_act[0] if a.turn == "exchange" else " or ".join(a.to_act)
         lines.append(f"Now: {who_acts} {TURN_WORDS.get(a.turn, a.turn)}{then}")
     if a.trick:
-        lines.append("Trick so far: " + "; ".join(f"{p} {_cards(c)}" for p, c in a.trick)
+        lines.append("Trick so far: " + "; ".join(f"{p} {_play(c)}" for p, c in a.trick)
                      + (f"  (to beat or tie: {_cards(a.target)}"
                         + (", the lead, TT-V1(a))" if a.options.rasmussen else ", TT-10/11)")
                         if a.target else ""))
@@ -71,6 +82,9 @@ def _header(a) -> list[str]:
 
 def _where_table(a) -> str:
     locs = [p for p in a.receivers if p != a.view and a.sizes.get(p)] + ["stock", "discards"]
+    # cards played unseen: out of play, which ones not known
+    if any(w.get("out") for w in a.unseen_where.values()):
+        locs.append("out")
     rows = []
     for r in list(range(2, 15)) + [0]:
         lab = rank_label(r)
@@ -112,7 +126,7 @@ def _render_analysis(a) -> str:
             lines.append("")
             lines.append("Opponents' hands:" if a.view else "Hands:")
             for p, h in a.holdings.items():
-                txt = f"  {p} ({h.size} card{'s' if h.size != 1 else ''})"
+                txt = f"  {p} ({_size(h.size)} card{'s' if h.size != 1 else ''})"
                 if h.size:
                     if h.certain:
                         txt += ": certainly " + " ".join(h.certain_text()) + ";"

@@ -150,3 +150,21 @@ def test_web_entry_form_with_unseen_turns():
     rec = parse_record(HEAD + "Ana exchanges 0\nBen leads 9C; Cleo ?\n")
     nxt = w.lead_data(rec)["next"]
     assert nxt["player"] == "Ana" and nxt["known"] and ["10"] in nxt["plays"]
+
+
+def test_the_sheet_says_an_unseen_play_and_where_its_cards_may_be(tmp_path):
+    """The text sheet writes a play not seen '?' (it wrote '-', the mark of no cards), a hand
+    size the unseen lead leaves open as its expected value to two places, and the unseen
+    cards' table has an 'out' column for the cards played unseen: each rank's row adds up
+    to its unseen copies (text and --json)."""
+    f = tmp_path / "x.txt"
+    f.write_text(BRIEF)
+    text = _sleuth("analyze", str(f)).output
+    assert "Trick so far: Ben ? (not seen)" in text
+    assert "Ben 5.83," in text and "Ben (5.83 cards)" in text
+    header = next(ln for ln in text.splitlines() if ln.strip().startswith("rank"))
+    assert header.split()[-1] == "out"
+    d = json.loads(_sleuth("analyze", str(f), "--json").stdout)
+    for rank, n in d["unseen"].items():
+        assert abs(sum(d["unseen_where"][rank].values()) - n) < 1e-6, rank
+    assert all("out" in d["unseen_where"][r] for r in d["unseen"])

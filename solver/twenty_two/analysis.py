@@ -24,7 +24,7 @@ from typing import Any, TypedDict
 from solver.cards import Card
 from solver.errors import NotationError
 from solver.model.copies import settle_copies
-from solver.twenty_two.inference import (DISCARDS, STOCK, ViewModel, base_loc, build,
+from solver.twenty_two.inference import (DISCARDS, OUT, STOCK, ViewModel, base_loc, build,
                                          is_complete, strongest, visible_players)
 from solver.twenty_two.options import TwentyTwoOptions
 from solver.twenty_two.ranking import (beats_or_ties, hr, legal_follows, legal_leads, rank_label,
@@ -346,13 +346,16 @@ def _unseen(deck: Counter, seen: list[str]) -> dict[str, int]:
 
 def _unseen_where(vm: ViewModel, cards, view, known_at: dict[str, Counter]):
     """Per rank, the expected copies of the *unseen* cards at each hidden location (other
-    hands, stock, discards), leaving out the cards the view has seen there."""
-    locs = [p for p in vm.deal.receivers if p != view] + [STOCK, DISCARDS]
+    hands, stock, discards, and ``out`` for plays not seen), leaving out the cards the view
+    has seen there (the plays seen are public)."""
+    locs = [p for p in vm.deal.receivers if p != view] + [STOCK, DISCARDS, OUT]
+    seen = dict(known_at)
+    seen[OUT] = Counter(vm.public)
     out: dict[str, dict[str, float]] = {}
     for name, d in cards.items():
         lab = rank_label(hr(Card.parse(name)))
         for loc in locs:
-            e = d.get(loc, 0.0) - known_at.get(loc, Counter())[name]
+            e = d.get(loc, 0.0) - seen.get(loc, Counter())[name]
             if e > 1e-12:
                 out.setdefault(lab, {})
                 out[lab][loc] = out[lab].get(loc, 0.0) + e
