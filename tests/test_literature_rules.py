@@ -128,7 +128,8 @@ def test_lit6_a_b_c_d():
 
 def test_card_moves_are_public():
     e = rule_of("Ana asks Ben 9H: yes\nAna asks Dev 10H: no\nDev asks Cleo 9H: yes\n")
-    assert "LIT-7" in str(e)     # Cleo cannot have 9H: Ana took it
+    # Cleo cannot have 9H: Ana took it (LIT-1, each card in one place)
+    assert "9H would be in two places (Ana on line 3 and Cleo on line 5) (LIT-1)" in str(e)
     e = rule_of("Ana asks Ben 9H: yes\nAna asks Dev 10H: no\nDev asks Ana 9H: no\n")
     assert "LIT-7" in str(e) or "LIT-16" in str(e)   # Ana holds 9H and must hand it over
 

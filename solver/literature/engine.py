@@ -7,7 +7,12 @@ size (O1), whose turn it is, the half-suits' status and the score.  Each stateme
 t is turned into :class:`Fact` s, cardinality constraints on the *initial deal* over the
 cards that have not moved yet (O2, O3, O5): a card that has not moved is in its holder's
 hand exactly when it was dealt there.  Public contradictions (a card handed over by someone
-known not to hold it, an illegal question) raise :class:`~solver.errors.RuleError`.
+known not to hold it, an illegal question) raise :class:`~solver.errors.RuleError`, and
+so does a card that two statements put in two places at once (LIT-1, :meth:`Play._place`:
+the one who hands a card over or surrenders it, the holders a claim's ``shown`` line names,
+each against where the record last put that card).  A ``holds`` line places cards too, but
+only the recorder saw them: :func:`run` checks those places (:func:`_check_placed`), the
+replay of the public rules alone (the courses of unseen lines) does not.
 
 The engine contract (docs/architecture.md): :class:`State` is the frozen public position
 (:meth:`Play.state`), ``run(record, upto)`` the state after the first ``upto`` statements,
@@ -36,6 +41,7 @@ claim results of the record.
 from __future__ import annotations
 
 import copy
+import re
 from collections import Counter
 from dataclasses import dataclass
 
@@ -48,6 +54,8 @@ from solver.literature.events import (Ask, Challenge, Claim, HandCount, Holds,
 from solver.literature.table import Table, table_of
 
 OUT = "out"
+#: the count of a ``P has N cards`` line (where its error points)
+_COUNT_AT = re.compile(r"^\S+\s+has\s+(\d+)", re.I)
 TURN_RULES = "LIT-5, LIT-7, LIT-8"
 
 
@@ -165,7 +173,7 @@ def run(record, upto: int | None = None) -> State:
     against the rules, the questions also against the hands the record shows: raise
     :class:`RuleError` with the line of the first that breaks one."""
     play = Play.of(record, upto)
-    _check_shown_hands(play)
+    _check_private(play)
     return play.state()
 
 
@@ -304,6 +312,12 @@ class Play:
         self.loc: dict[str, str | None] = {k: None for k in table.keys}
         self.dealt: dict[str, str] = {}            # first known holder of a moved card
         self.moved_at: dict[str, int] = {}
+        #: LIT-1, each card in one place: key -> (holder or OUT, line) where a public
+        #: statement last put a card of one copy, until an unseen event may have moved it
+        #: (:meth:`_place`) ...
+        self.placed: dict[str, tuple[str, int]] = {}
+        #: ... and every placement in order, the ``holds`` lines' too (:func:`_check_placed`)
+        self.placings: list[tuple] = []
         self.count = dict(table.sizes)
         self.turn: str | None = table.first
         self.status: dict[str, tuple] = {h.name: ("open",) for h in table.halves}
@@ -372,8 +386,9 @@ class Play:
             except RuleError as e:
                 err = e.located(line=s.line) if e.line is None else e
                 # an earlier question may break LIT-6(c), (d) against a hand the record
-                # shows: the first statement that breaks a rule is the one named
-                _check_shown_hands(self, before=s.line)
+                # shows, an earlier line put a card where a holds line has another: the
+                # first statement that breaks a rule is the one named
+                _check_private(self, before=s.line)
                 raise err
         return self
 
@@ -468,6 +483,8 @@ class Play:
             self.dealt[key] = src
         self.loc[key] = dst
         self.moved_at[key] = self.line
+        self.placed[key] = (dst, self.line)
+        self.placings.append(("move", key, dst, self.line))
         self._shift(src, -1)
         if dst != OUT:
             self._shift(dst, 1)
@@ -495,7 +512,7 @@ class Play:
                 if nxt.event.half != ev.half:
                     raise RuleError(f"the shown half-suit must be the claimed one ({ev.half})",
                                     text=nxt.text, rule="LIT-11", line=nxt.line)
-                shown = (nxt.event, nxt.line)
+                shown = (nxt.event, nxt.line, nxt.text)
                 self._skip_next = True
             self._claim(ev, shown)
         elif isinstance(ev, Shown):
@@ -523,6 +540,22 @@ class Play:
     def _err(self, msg: str, rule: str):
         return RuleError(msg, text=self.text, rule=rule, line=self.line)
 
+    def _place(self, card, player: str, private: bool = False) -> None:
+        """This statement puts ``card`` (a :class:`~solver.cards.Card`) with ``player`` now:
+        the one who hands it over or surrenders it, its holder in a claim's ``shown`` line,
+        a ``holds`` line (``private``: checked here against the public places only, and
+        logged for :func:`_check_placed`, which knows the other ``holds`` lines).
+        :func:`_put` refuses it where an earlier statement put it elsewhere."""
+        self.placings.append(("put", card, player, self.line, self.text))
+        _put(self.placed, self.table, card, player, self.line, self.text, keep=not private)
+
+    def _unplaced(self, places=(), keys=()) -> None:
+        """An unseen event may have moved the cards at ``places`` and the cards ``keys``:
+        no statement holds them to a place any more."""
+        places, keys = frozenset(places), frozenset(keys)
+        self.placings.append(("forget", places, keys))
+        _forget(self.placed, places, keys)
+
     def _holds(self, ev: Holds):
         t, p = self.table, ev.player
         if self.known(p) is not None and len(ev.cards) != self.count[p]:
@@ -538,6 +571,8 @@ class Play:
             if len(at) > m:
                 raise self._err(f"{p} holds {c!r} ({self.where(at[0])}) but the line omits it",
                                 "LIT-7")
+            if m:
+                self._place(c, p, private=True)
             need = m - len(at)
             if need > len(un):
                 k = next(k for k in ks if self.loc[k] not in (None, p))
@@ -573,6 +608,7 @@ class Play:
                        ask_line=self.line)
         # (d) the asker does not hold c (dropped under V12 bluff; V11 punishes it instead)
         if ev.answer == "surrendered":
+            self._place(c, a)
             at = self.known_at(ck, a)
             if at:
                 key = at[0]
@@ -594,6 +630,7 @@ class Play:
                        else f"{a} does not hold every {c!r}", ask_line=self.line)
         self.last_asker[b] = a
         if ev.answer == "yes":   # LIT-7: c passes from b to a; a asks again
+            self._place(c, b)
             at = self.known_at(ck, b)
             if at:
                 key = at[0]
@@ -644,6 +681,7 @@ class Play:
         if isinstance(ev, UnheardCard):
             if ev.answer == "yes":          # some card of b's moves to a; a asks again
                 self._unknown([k for k in t.keys if self.loc[k] == b])
+                self._unplaced(places=[b])
                 self._shift(b, -1)
                 self._shift(a, 1)
             else:                           # LIT-8: the turn passes to b
@@ -664,6 +702,7 @@ class Play:
                 self.turn = b
                 return
             self._unknown(ck)
+            self._unplaced(keys=ck)
             self._shift(b, -1, vague=True)
             self._shift(a, 1, vague=True)
             if v11:
@@ -681,6 +720,7 @@ class Play:
         asked = [q for q in opps if q in self.vague or self.count[q] > 0]
         v11 = t.options.own_card_ask == "surrender"     # it may have been a surrender
         self._unknown([k for k in t.keys if self.loc[k] in opps or (v11 and self.loc[k] == a)])
+        self._unplaced(places=opps + [a] if v11 else opps)
         self._shift(a, 1, vague=True)
         for q in opps:
             self._shift(q, -1, vague=True)
@@ -708,7 +748,11 @@ class Play:
         lo, hi = self.vague.get(p, (self.count[p], self.count[p]))
         if not lo <= n <= hi:
             had = f"{lo}" if lo == hi else f"{lo} to {hi}"
-            raise self._err(f"{p} holds {had} cards now (O1)", "LIT-13(b), O1")
+            m = _COUNT_AT.match(self.text)
+            cards = "card" if hi == 1 else "cards"
+            raise RuleError(f"{p} holds {had} {cards} now, not {n}", text=self.text,
+                            rule="LIT-13(b), O1", line=self.line,
+                            offset=m.start(1) if m else None)
         self.vague.pop(p, None)
         self.count[p] = n
 
@@ -769,15 +813,14 @@ class Play:
         if not self.turn_known and kind in ("turn", "end-game") and \
                 not t.options.claims_any_time:
             self.turn, self.turn_known = c, True     # the claimant was on turn
+        fact_line, fact_text = self.line, self.text
         if shown is not None:
-            sev, sline = shown
+            sev, sline, stext = shown
             salloc = sev.alloc
+            self.line, self.text = sline, stext     # its errors are the shown line's
         else:
             sline, salloc = None, ev.alloc
         # the holders showed their cards (O5, A5): facts about the deal
-        fact_line = self.line
-        if sline is not None:
-            self.line = sline
         hk = self.keys_of_half(ev.half)
         shown_names: dict[str, Counter] = {}
         for p, cs in salloc:
@@ -789,6 +832,8 @@ class Play:
         for card in sorted(set(self.half(ev.half).cards)):
             ck = t.card_keys[card]
             left = Counter({p: n[card] for p, n in shown_names.items() if n[card]})
+            for p in left:
+                self._place(card, p)
             for k in ck:
                 at = self.loc[k]
                 if at is None:
@@ -807,7 +852,7 @@ class Play:
                 holder_of[k] = p
         for k in hk:   # the cards leave play (LIT-11)
             self._move(k, holder_of[k], OUT)
-        self.line = fact_line
+        self.line, self.text = fact_line, fact_text
         # the outcome, derived (LIT-11, LIT-12, V6, V14, A8, A10)
         all_in = all(t.team_index(p) == ti for p in shown_names)
         claimed = sorted((repr(x), p) for p, cs in ev.alloc for x in cs)
@@ -992,6 +1037,70 @@ class Play:
         if self.score[0] == self.score[1]:
             return "tie"
         return self.table.team_name(0 if self.score[0] > self.score[1] else 1)
+
+
+def _place_words(place: str) -> str:
+    return "out of play" if place == OUT else place
+
+
+def _put(placed: dict, t: Table, card, player: str, line: int, text: str,
+         keep: bool = True) -> None:
+    """Statement ``text`` (line ``line``) puts ``card`` with ``player``.  Where ``placed``
+    (key -> (place, line)) has it elsewhere from an earlier line, and nothing since can have
+    moved it (a move is a statement too, and an unseen one forgets what it may move), the
+    two lines cannot both be right: the rule error of this one (LIT-1: one deck, each card
+    in one place), at the card, naming both lines.  Else ``placed`` keeps the place (with
+    ``keep``).  Cards of two copies (the jokers) are left to the model."""
+    keys = t.card_keys[card]
+    if len(keys) != 1:
+        return
+    prev = placed.get(keys[0])
+    if prev is not None and prev[0] != player:
+        from solver.records import find_token
+
+        i = find_token(text, repr(card))
+        raise RuleError(f"{card!r} would be in two places ({_place_words(prev[0])} on line "
+                        f"{prev[1]} and {_place_words(player)} on line {line})", text=text,
+                        rule="LIT-1", line=line, offset=i if i > 0 else None)
+    if keep:
+        placed[keys[0]] = (player, line)
+
+
+def _forget(placed: dict, places: frozenset, keys: frozenset) -> None:
+    for k in [k for k, (q, _) in placed.items() if q in places or k in keys]:
+        del placed[k]
+
+
+def _check_placed(play: Play, before: int | None = None) -> None:
+    """LIT-1 with the ``holds`` lines too: :meth:`Play._place`'s placements replayed in
+    order, each checked against where the lines before put the card (:func:`_put`).
+    ``before``: only the lines before that one."""
+    placed: dict[str, tuple[str, int]] = {}
+    for entry in play.placings:
+        if entry[0] == "put":
+            _, card, player, line, text = entry
+            if before is not None and line >= before:
+                break
+            _put(placed, play.table, card, player, line, text)
+        elif entry[0] == "move":
+            _, key, dst, line = entry
+            placed[key] = (dst, line)
+        else:
+            _forget(placed, entry[1], entry[2])
+
+
+def _check_private(play: Play, before: int | None = None) -> None:
+    """The checks of what only the recorder saw (:func:`_check_shown_hands`,
+    :func:`_check_placed`): the error of the first line either refuses (LIT-6 before
+    LIT-1 on the same line: the question itself was illegal)."""
+    errs = []
+    for check in (_check_shown_hands, _check_placed):
+        try:
+            check(play, before)
+        except RuleError as e:
+            errs.append(e)
+    if errs:
+        raise min(errs, key=lambda e: e.line or 0)
 
 
 def cut_points(record) -> list[int]:

@@ -1707,13 +1707,16 @@ class HistoryModel:
             if z not in b.count_at:
                 continue
             player, said, terms = b.count_at[z]
-            span = []
-            for sense in (1, -1):
-                b.m.Minimize(sum(terms)) if sense == 1 else b.m.Maximize(sum(terms))
-                solver = self._solver(10.0)
-                if solver.Solve(b.m) != cp_model.OPTIMAL:
-                    break
-                span.append(int(round(solver.ObjectiveValue())))
+            # the counts the record's other lines leave (the core's alone may leave more:
+            # a move a line outside the core makes is then off); where those lines
+            # conflict by themselves, the core's
+            every = {st.line for st in self.record.statements} - {z}
+            span: list[int] = []
+            if every != set(rest):
+                whole, _ = self.build(False, only=every)
+                span = self._count_span(whole.count_at[z][2], whole)
+            if len(span) < 2 or span[0] <= said <= span[1]:
+                span = self._count_span(terms, b)
             if len(span) < 2 or span[0] <= said <= span[1]:
                 continue
             lo, hi = span
@@ -1723,6 +1726,18 @@ class HistoryModel:
             return (f"{who} {verb} {player} {left} at line {z}; "
                     f"line {z} says {said}")
         return None
+
+    def _count_span(self, terms, b: "_Build") -> list[int]:
+        """[least, greatest] of the hand count ``terms`` in ``b``'s histories; shorter when
+        ``b`` has none (or the search does not settle)."""
+        span: list[int] = []
+        for sense in (1, -1):
+            b.m.Minimize(sum(terms)) if sense == 1 else b.m.Maximize(sum(terms))
+            solver = self._solver(10.0)
+            if solver.Solve(b.m) != cp_model.OPTIMAL:
+                break
+            span.append(int(round(solver.ObjectiveValue())))
+        return span
 
     def _asker_reason(self, b: "_Build", z: int, who: str, n_rest: int) -> str | None:
         """The sentence of :meth:`conflict_reason` for the question on line ``z`` when,

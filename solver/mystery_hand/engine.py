@@ -428,11 +428,15 @@ def _check_shown(ev: AskOne, st, opts: MysteryHandOptions, hand_size: int) -> No
         raise _err(f"{ev.target} cannot show {ev.count} cards", st,
                    "MH-24" if opts.sneak else "MH-10")
     if ev.shown is not None:
+        jokers = ev.shown.count(JOKER)
+        if jokers and (not opts.sneak or opts.two_player):
+            raise _err("jokers are shown only in Sneak", st, "MH-24")
+        if jokers > opts.jokers:        # MH-23: the column on the last joker, one too many
+            raise _err(f"{ev.target} shows {jokers} jokers: expected at most "
+                       f"{opts.jokers}, the jokers Sneak adds to the deck", st, "MH-23",
+                       repr(JOKER), last=True)
         for c in ev.shown:
-            if c.is_joker:
-                if not opts.sneak or opts.two_player:
-                    raise _err("jokers are shown only in Sneak", st, "MH-24")
-            elif c not in X:
+            if not c.is_joker and c not in X:
                 raise _err(f"{c!r} is not in {ev.query!r}", st, "MH-10", repr(c), last=True)
     if ev.count is not None and ev.count > 4 and not opts.sneak:
         raise _err("at most four cards can be shown", st, "MH-10")

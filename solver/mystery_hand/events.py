@@ -32,7 +32,7 @@ from solver.records import NAME, name_in, named_groups, player_of
 from solver.cards import (SUITS, Card, RankSet, SuitRange, duplicates, format_cards,
                           listed_twice, parse_cards,
                           parse_query_set)
-from solver.errors import NotationError
+from solver.errors import NotationError, RuleError
 
 QuerySet = SuitRange | RankSet
 
@@ -212,8 +212,11 @@ def _cards(text: str, what: str) -> tuple[Card, ...]:
         raise NotationError(f"expected {what}", text=text)
     cards = parse_cards(text)
     dup = set(duplicates(cards, ignore=lambda c: c.is_joker))   # linear (issue 12)
-    if dup:     # quoted as typed, at its second copy
-        raise listed_twice(text, cards, sorted(dup)[0])
+    if dup:     # quoted as typed, at its second copy; one deck has each card once (MH-1)
+        c = sorted(dup)[0]
+        e = listed_twice(text, cards, c, f"{c!r} is listed twice: expected each card once, "
+                         "as the one deck has it")
+        raise RuleError(e.message, text=e.text, rule="MH-1", within=e.within, offset=e.offset)
     return tuple(cards)
 
 
