@@ -13,10 +13,13 @@ def lead_data(record) -> dict[str, Any]:
     group, MY-2, MY-16; ``random`` empty otherwise), ``verdict: N`` and ``culprit: N``
     (MY-21, MY-22); and for a psychic's guess ``Ana-2 guesses location 17`` (``guess``,
     :func:`_guesses`) the cards each psychic may guess now, by kind."""
-    from solver.mysterium.engine import replay
+    from solver.mysterium.engine import replay_all
     from solver.mysterium.options import CARDS_PER_KIND_IN_BOX, KINDS, LAST_HOUR
 
-    play = replay(record)
+    # a record with unseen statements ('Ana: ?') may be in several states: the first legal
+    # filling's, with the guesses any of them allows
+    plays = replay_all(record)
+    play = plays[0]
     r = play.roster
     named = {g.psychic for g in play.groups.values() if g.psychic}
     whole = r.options.crow_discard == "whole-hand"
@@ -31,7 +34,18 @@ def lead_data(record) -> dict[str, Any]:
             "groups": [n for n in range(1, r.n_groups + 1) if n not in play.groups],
             "all_groups": list(range(1, r.n_groups + 1)),
             "psychics": [p for p in r.psychics if p not in named], "random": random,
-            "guess": _guesses(play)}
+            "guess": _union(_guesses(p) for p in plays)}
+
+
+def _union(tables) -> dict[str, dict[str, list[int]]]:
+    """The guesses of several states together (each psychic's kinds, their cards in order)."""
+    out: dict[str, dict[str, list[int]]] = {}
+    for t in tables:
+        for p, kinds in t.items():
+            for kind, cards in kinds.items():
+                row = out.setdefault(p, {}).setdefault(kind, [])
+                row += [c for c in cards if c not in row]
+    return out
 
 
 def _guesses(play) -> dict[str, dict[str, list[int]]]:

@@ -8,15 +8,18 @@ epilogue count (D6).  ``MysteriumAnalysis.to_json()`` adds Mysterium keys to the
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 
 from solver.errors import InconsistentError
-from solver.mysterium.inference import UNUSED, Deduction, deduce, kind_model
+from solver.errors import RuleError
+from solver.mysterium.inference import UNUSED, Deduction, deduce, kind_model, mix
 from solver.mysterium.epilogue import Count
 from solver.mysterium.events import card_name
 from solver.mysterium.options import CARDS_SEEN, KINDS, LAST_HOUR, band
-from solver.mysterium.engine import Fact, Play, replay
+from solver.mysterium.engine import Fact, Play, TooManyFillings, replay, replay_all
+from solver.mysterium.events import Reveal, Unseen
 
 
 def facts_for(play: Play, view: str | None) -> list[Fact]:
@@ -124,6 +127,13 @@ class MysteriumAnalysis:
     consistent: bool = True
     exact: bool = True
     notes: list[str] = field(default_factory=list)
+    #: estimates only (a sample of the unseen statements' fillings): the 95% half-width
+    error: float | None = None
+    #: a record with unseen statements: the lines, the fillings counted, each psychic's
+    #: stage and the outcome over them (``None`` for a record that says everything)
+    unseen: dict | None = None
+    #: with unseen statements: whether some filling lets the psychics still win
+    can_win_any: bool | None = None
 
     @property
     def roster(self):
@@ -139,6 +149,8 @@ class MysteriumAnalysis:
         (D3, with a placed, unrevealed guess counted while it may be right: MY-12), and
         the placed guesses that must all be right can be right together (MY-10: at most
         one psychic is right on a card; D2)."""
+        if self.can_win_any is not None:
+            return self.can_win_any
         if self.play.outcome is not None:
             return self.play.outcome == "won"
         return self.critical_possible and not any(p.hopeless for p in self.psychics)
@@ -194,6 +206,8 @@ class MysteriumAnalysis:
                                    for tv in play.token_votes],
             "epilogue": epilogue,
             "notes": list(self.notes),
+            **({"error": self.error} if self.error is not None else {}),
+            **({"unseen": self.unseen} if self.unseen is not None else {}),
         }
 
 
@@ -218,14 +232,11 @@ def _stage_infos(play: Play, d: Deduction, p: str) -> dict[str, StageInfo]:
     return out
 
 
-def analyze(record, view: str | None = None) -> MysteriumAnalysis:
-    """Analyse ``record`` from ``view`` (a player, or ``None`` for the public view).
-
-    Raises :class:`~solver.errors.InconsistentError` when the observations conflict."""
-    play = replay(record)
+def _analysis_of(play: Play, view: str | None, d: Deduction) -> MysteriumAnalysis:
+    """The analysis of one play (a record, or one filling of its unseen statements) with the
+    deduction ``d`` (the play's own, or the mixture of every filling's)."""
     r = play.roster
     facts = facts_for(play, view)
-    d = check_consistent(play, facts)
     infos = []
     critical = []      # placed guesses that must be right for their psychic to finish
     for p in r.psychics:
@@ -267,8 +278,179 @@ def analyze(record, view: str | None = None) -> MysteriumAnalysis:
     return MysteriumAnalysis(view, play, d, infos, count, notes=notes, critical_possible=ok)
 
 
+#: the fillings of a record's unseen statements counted exactly, at most (beyond them, a
+#: sample of :data:`SAMPLES` fillings gives estimates)
+MAX_FILLINGS = 1000
+SAMPLES = 200
+
+
+def analyze(record, view: str | None = None) -> MysteriumAnalysis:
+    """Analyse ``record`` from ``view`` (a player, or ``None`` for the public view).
+
+    A record with unseen statements (``P: ?``, ``reveal P: ?``) is analysed as the mixture of
+    its legal fillings: every consistent pair of a secret assignment and a filling equally
+    likely (docs/mysterium.md, "What the recorder did not see"); exact while there are at most
+    :data:`MAX_FILLINGS` of them, estimated from a sample otherwise.
+
+    Raises :class:`~solver.errors.InconsistentError` when the observations conflict."""
+    if not any(is_unseen(st.event) for st in record.statements):
+        play = replay(record)
+        return _analysis_of(play, view, check_consistent(play, facts_for(play, view)))
+    try:
+        parts = [(p, 1) for p in replay_all(record, merge=False, cap=MAX_FILLINGS)]
+        sampled = False
+    except TooManyFillings:
+        parts, sampled = _sample(record), True
+    return _mixture(record, view, parts, sampled)
+
+
+def is_unseen(ev) -> bool:
+    """A statement with a part the recorder did not see (``P: ?``, ``reveal P: ?``)."""
+    return isinstance(ev, Unseen) or (isinstance(ev, Reveal) and ev.right is None)
+
+
+def _sample(record, n: int = SAMPLES, seed: int = 0) -> list[tuple[Play, int]]:
+    """``n`` fillings drawn one statement at a time among the legal ones, each in proportion
+    to the fillings it stands for (a wrong guess on one of L cards: L; a right one or a vote:
+    1); a filling that a later statement refuses is dropped.  Each comes with its importance
+    weight: the product over its draws of (the choices' total) / (the chosen one's), scaled
+    to an integer."""
+    import random
+
+    rng = random.Random(seed)
+    out: list[tuple[Play, Fraction]] = []
+    roster = replay(record, upto=0).roster
+    for _ in range(n):
+        play, weight = Play(roster), Fraction(1)
+        try:
+            for st in record.statements:
+                options = play.branch(st)
+                if len(options) > 1:
+                    q = [_stands_for(o, st.line) for o in options]
+                    i = rng.choices(range(len(options)), weights=q)[0]
+                    weight *= Fraction(sum(q), q[i])
+                    play = options[i]
+                else:
+                    play = options[0]
+        except RuleError:
+            continue
+        out.append((play, weight))
+    if not out:
+        replay(record)          # the rule error of the first filling
+    scale = 1
+    for _, w in out:
+        scale = scale * w.denominator // math.gcd(scale, w.denominator)
+    return [(p, int(w * scale)) for p, w in out]
+
+
+def _stands_for(play: Play, line: int) -> int:
+    """How many fillings of the statement on ``line`` the play ``play`` stands for."""
+    last = play.facts[-1] if play.facts else None
+    return len(last.among) if last is not None and last.line == line and last.among else 1
+
+
+def _mixture(record, view, parts: list[tuple[Play, int]], sampled: bool) -> MysteriumAnalysis:
+    """The analysis of a record with unseen statements from its fillings ``parts`` (every
+    legal one, or a weighted sample)."""
+    done = []
+    for play, m in parts:
+        d = deduce(play.table, play.roster.psychics, facts_for(play, view))
+        if d.consistent:
+            done.append((play, m, d))
+    if not done:
+        raise _unseen_conflict(record, [p for p, _ in parts], view)
+    weights = [m * d.assignments() for _, m, d in done]
+    total = sum(weights)
+    best = max(range(len(done)), key=lambda i: weights[i])
+    mixed = mix([(d, m) for _, m, d in done])
+    a = _analysis_of(done[best][0], view, mixed)
+    a.can_win_any = a.can_win or any(_analysis_of(play, view, d).can_win
+                                     for play, _, d in done)
+    stages: dict[str, dict[str, Fraction]] = {}
+    outcomes: dict[str, Fraction] = {}
+    for (play, _, _), w in zip(done, weights):
+        for ps in play.roster.psychics:
+            s = KINDS[play.stage[ps]] if play.stage[ps] < 3 else "epilogue"
+            row = stages.setdefault(ps, {})
+            row[s] = row.get(s, Fraction(0)) + Fraction(w, total)
+        o = play.outcome or "open"
+        outcomes[o] = outcomes.get(o, Fraction(0)) + Fraction(w, total)
+    order = (*KINDS, "epilogue")
+    stages = {ps: dict(sorted(row.items(), key=lambda kv: order.index(kv[0])))
+              for ps, row in stages.items()}
+    lines = [st.line for st in record.statements if is_unseen(st.event)]
+    a.exact = not sampled
+    if sampled:
+        a.error = _half_width(done, weights)
+    a.unseen = {"lines": lines, "fillings": len(done), "sampled": sampled,
+                "shown": float(Fraction(weights[best], total)),
+                "stages": {ps: {s: float(p) for s, p in row.items()}
+                           for ps, row in stages.items()},
+                "outcomes": {o: float(p) for o, p in outcomes.items()}}
+    what = ("estimates from a sample of " + str(len(done)) + " fillings"
+            if sampled else f"exact over the {len(done)} fillings that fit")
+    a.notes.insert(0, "unseen statements on line" + ("s " if len(lines) > 1 else " ")
+                   + ", ".join(map(str, lines)) + f": the probabilities are {what} "
+                   "(every consistent pair of a deal and a filling equally likely, and "
+                   "the count is of those pairs); the "
+                   f"state shown is the likeliest filling's ({float(weights[best]) / total:.1%})"
+                   + ("; uncertain: " + "; ".join(
+                       f"{ps} " + ", ".join(f"{s} {float(p):.1%}" for s, p in row.items())
+                       for ps, row in stages.items() if len(row) > 1)
+                      if any(len(row) > 1 for row in stages.values()) else ""))
+    return a
+
+
+def _half_width(done, weights) -> float:
+    """The 95% half-width of the sampled probabilities (the largest over the cards: a ratio
+    estimate's normal approximation)."""
+    total = sum(weights)
+    worst = 0.0
+    kinds = done[0][2].kinds
+    for kind, res in kinds.items():
+        for ps in res.psychics:
+            for c in res.cards:
+                xs = [float(d.kinds[kind].p(ps, c)) for _, _, d in done]
+                p = sum(w * x for w, x in zip(weights, xs)) / total
+                var = sum((w / total) ** 2 * (x - p) ** 2 for w, x in zip(weights, xs))
+                worst = max(worst, 1.96 * math.sqrt(var))
+    return worst
+
+
+def _unseen_conflict(record, plays: list[Play], view) -> InconsistentError:
+    """No filling of the unseen statements fits the rest: a conflicting set of lines that
+    holds under every filling (the statements seen, when they conflict by themselves; else
+    the unseen lines with every filling's minimal conflicting set)."""
+    seen = [f for f in facts_for(plays[0], view) if not _from_unseen(record, f)]
+    e = conflict_error(plays[0], seen)
+    if e is not None:
+        return e
+    lines = {st.line for st in record.statements if is_unseen(st.event)}
+    for play in plays[:200]:
+        facts = facts_for(play, view)
+        for kind, cards in play.table.items():
+            if not deduce({kind: cards}, play.roster.psychics, facts).consistent:
+                lines |= set(kind_model(kind, cards, play.roster.psychics, facts).conflict()
+                             or {f.line for f in facts if f.kind == kind})
+                break
+    texts = plays[0].texts
+    core = sorted(lines)
+    return InconsistentError(
+        "no deal fits the record; these statements conflict: "
+        + "; ".join(f"line {n}: {texts.get(n, '')}" for n in core), conflict=core,
+        reason="no way to fill in the unseen statements lets a deal fit them together")
+
+
+def _from_unseen(record, fact) -> bool:
+    ev = next((st.event for st in record.statements if st.line == fact.line), None)
+    return ev is None or is_unseen(ev)
+
+
 def check(record) -> None:
     """Raise :class:`InconsistentError` if the record's observations (the ghost's lines
-    included) conflict."""
+    included) conflict (with unseen statements: under every filling)."""
+    if any(is_unseen(st.event) for st in record.statements):
+        analyze(record, replay(record, upto=0).roster.ghost)
+        return
     play = replay(record)
     check_consistent(play, play.facts)

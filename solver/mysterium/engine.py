@@ -14,6 +14,7 @@ MY-13), ``crow`` (MY-6, MY-9), ``guess`` (MY-10, MY-12, MY-13) and ``clairvoyanc
 """
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -21,7 +22,8 @@ from solver.errors import RuleError
 from solver.legality import can, check_before
 from solver.mysterium.epilogue import Count, count_votes
 from solver.mysterium.events import (Clairvoyance, Crow, Culprit, Group, Guess, Hour, Reveal,
-                                     Secret, TableCards, Verdict, Visions, Vote, card_name)
+                                     Secret, TableCards, Turn, Unseen, Verdict, Visions, Vote,
+                                     card_name)
 from solver.mysterium.options import GHOST_HAND, KINDS, LAST_HOUR, VISION_DECK
 from solver.mysterium.roster import Roster, roster_of
 
@@ -29,7 +31,12 @@ from solver.mysterium.roster import Roster, roster_of
 @dataclass(frozen=True)
 class Fact:
     """``psychic``'s secret card of ``kind`` is (``at``) or is not ``card``; from ``line``.
-    ``source`` is ``"guess"`` (public, MY-12) or ``"secret"`` (the ghost's knowledge, MY-5)."""
+    ``source`` is ``"guess"`` (public, MY-12) or ``"secret"`` (the ghost's knowledge, MY-5).
+
+    An unseen wrong guess (``P: ?``) is one fact for every card it may have been on:
+    ``among`` lists them (``card`` is 0) and the psychic's secret card x is then weighted
+    by the number of those cards that are not x (the deals times the fillings, counted
+    together: :mod:`solver.mysterium.inference`)."""
 
     kind: str
     psychic: str
@@ -37,6 +44,7 @@ class Fact:
     at: bool
     line: int
     source: str
+    among: tuple[int, ...] = ()
 
 
 @dataclass
@@ -359,6 +367,11 @@ class Play:
         if isinstance(ev, Secret):
             return self._secret(ev, st, err)
         self._verify(_verify_not_over, st)
+        if isinstance(ev, Turn):
+            return self._turn(ev, st, err)
+        if isinstance(ev, Unseen) or (isinstance(ev, Reveal) and ev.right is None):
+            raise err("a statement with an unseen part has several fillings: replay the "
+                      "record with replay_all", "MY-1")  # pragma: no cover
         if isinstance(ev, TableCards):
             return self._table(ev, st, err)
         if isinstance(ev, Hour):
@@ -384,10 +397,144 @@ class Play:
             g = self.pending.get(ev.psychic)
             if g is None:
                 raise err(f"{ev.psychic} has no guess waiting to be revealed this hour", "MY-12")
-            return self._resolve(g, ev.right, st.line, st)
+            return self._resolve(g, bool(ev.right), st.line, st)
         if isinstance(ev, Clairvoyance):
             return self._clairvoyance(ev, st, err)
         raise err("not a Mysterium statement", "MY-1")  # pragma: no cover
+
+    # ----- what the recorder did not see (record-format.md) --------------------------------
+    def clone(self) -> "Play":
+        """A copy to change on its own (the roster, the events and the facts, all
+        immutable, shared)."""
+        c = copy.copy(self)
+        for k, v in vars(self).items():
+            if isinstance(v, (dict, list, set)):
+                setattr(c, k, copy.copy(v))
+        c.sleeve = {p: dict(v) for p, v in self.sleeve.items()}
+        c.wrong = {p: {k: list(x) for k, x in v.items()} for p, v in self.wrong.items()}
+        c.token_votes = [copy.copy(tv) for tv in self.token_votes]
+        return c
+
+    def key(self) -> tuple:
+        """Everything but the facts and the texts: two plays with equal keys accept the same
+        statements from here on."""
+        skip = ("facts", "texts", "_before")
+        return tuple((k, _canonical(v)) for k, v in sorted(vars(self).items()) if k not in skip)
+
+    def branch(self, st) -> list["Play"]:
+        """The plays after statement ``st``: this one, changed, for a statement that was
+        seen; for one with an unseen part (``P: ?``, ``reveal P: ?``) a copy per way the
+        rules allow to fill it in (:meth:`fillings`)."""
+        ev = st.event
+        if isinstance(ev, Unseen) or (isinstance(ev, Reveal) and ev.right is None):
+            return self.fillings(st)
+        self.apply(st)
+        return [self]
+
+    def fillings(self, st) -> list["Play"]:
+        """One copy of this play for each filling of the unseen statement ``st`` that the
+        rules allow (a RuleError when there is none):
+
+        * ``P: ?`` in phase 1 -- P's guess of this hour with its revelation (MY-10, MY-12):
+          right on each card of P's stage still on the table (a copy each: the card goes
+          into P's sleeve), or wrong on any of them (one copy whose fact is weighted by the
+          number of cards it may have been, :class:`Fact`);
+        * ``P: ?`` in the epilogue -- P's vote (MY-20), for each group the rules allow;
+        * ``reveal P: ?`` -- the outcome of P's placed guess, right or wrong (MY-12)."""
+        ev = st.event
+        self._before = None
+        self.texts[st.line] = st.text
+
+        def err(msg: str, rule: str) -> RuleError:
+            return RuleError(msg, rule=rule, text=st.text, line=st.line)
+
+        self._verify(_verify_not_over, st)
+        r = self.roster
+        if isinstance(ev, Reveal):
+            self._verify(_verify_hour_on, st)
+            g = self.pending.get(ev.psychic)
+            if g is None:
+                raise err(f"{ev.psychic} has no guess waiting to be revealed this hour", "MY-12")
+            return self._outcomes(g, None, st)
+        p = ev.player
+        if p == r.ghost:
+            raise err(f"{p} is the ghost, who neither guesses nor votes (MY-1); visions and "
+                      "crows the recorder did not see need no line", "MY-1")
+        if self.phase == "epilogue":
+            voter = r.owner_of(p) if p in r.psychics else p
+            out, first = [], None
+            for n in range(1, r.n_groups + 1):
+                c = self.clone()
+                try:
+                    c._vote(Vote(voter, n), st, err)
+                except RuleError as e:
+                    first = first or e
+                    continue
+                out.append(c)
+            if not out and first is not None:
+                raise first
+            return out
+        self._verify(_verify_hour_on, st)
+        if p not in r.psychics:
+            ps = r.psychics_of(p)
+            raise err(f"{p} runs the psychics {' and '.join(ps)}: name the one whose guess was "
+                      f"not seen ('{ps[0]}: ?')", "MY-3")
+        stage = self.stage[p]
+        kind = KINDS[stage] if stage < 3 else KINDS[0]
+        legal = [c for c in self.table.get(kind, ())
+                 if can_guess(self._state_now(), p, kind, c)]
+        if not legal:          # the rule that forbids every guess (MY-10, MY-13)
+            self._verify(verify_guess, st, p, kind, (self.table.get(kind) or (0,))[0])
+        self.timer = True
+        self.guessed[p] = st.line
+        return self._outcomes(Guess(p, kind, 0), tuple(legal), st)
+
+    def _state_now(self) -> State:
+        if self._before is None:
+            self._before = self.state()
+        return self._before
+
+    def _outcomes(self, g: Guess, among: tuple[int, ...] | None, st) -> list["Play"]:
+        """The copies for an unseen outcome of ``g`` (``among``: its card unseen too)."""
+        play = self.clone()
+        play._resolve(g, False, st.line, among=among or ())
+        out = [play]                # wrong first: the first filling changes no stage
+        taken = self.in_sleeves(g.kind)
+        rights = [g.card] if among is None else list(among)
+        for c in rights:
+            if c in taken:
+                continue            # MY-10: at most one psychic is right on a card
+            play = self.clone()
+            play._resolve(Guess(g.psychic, g.kind, c), True, st.line)
+            out.append(play)
+        return out
+
+    def _turn(self, ev: Turn, st, _err) -> None:
+        """``turn: P``: P may take a turn now (no turn order in Mysterium: a check)."""
+        r, p = self.roster, ev.player
+        at = st.text.find(":") + 1
+        at += len(st.text[at:]) - len(st.text[at:].lstrip())
+
+        def err(msg: str, rule: str) -> RuleError:     # the column on the name
+            return RuleError(msg, rule=rule, text=st.text, line=st.line, offset=at or None)
+
+        if p == r.ghost or self.phase == "setup":
+            return
+        if self.phase == "epilogue":
+            voter = r.owner_of(p) if p in r.psychics else p
+            if voter in self.votes:
+                raise err(f"{voter} has voted already (group {self.votes[voter]}): no turn is "
+                          "left in the epilogue", "MY-20")
+            return
+        ps = (p,) if p in r.psychics else r.psychics_of(p)
+        if all(self.stage[q] >= 3 for q in ps):
+            raise err(f"{p} has finished phase 1: no turn is left until the epilogue's vote",
+                      "MY-13")
+        if not any(self.stage[q] < 3 and (q not in self.guessed or self.hour_complete())
+                   for q in ps):
+            q = next(q for q in ps if q in self.guessed)
+            raise err(f"{q} guessed on line {self.guessed[q]} this hour: one guess per psychic "
+                      f"per hour, the next in hour {self.hour + 1}", "MY-10")
 
     def _table(self, ev: TableCards, st, err) -> None:
         s = self.roster.setup
@@ -493,9 +640,10 @@ class Play:
         self.tokens_used[v] += 1
         self.token_votes.append(TokenVote(self.hour, v, t, ev.agree, st.line))
 
-    def _resolve(self, g: Guess, right: bool, line: int, st=None) -> None:
+    def _resolve(self, g: Guess, right: bool, line: int, st=None, *,
+                 among: tuple[int, ...] = ()) -> None:
         """MY-12: the revelation of ``g`` (from statement ``st``: a guess with its outcome,
-        or a ``reveal``)."""
+        or a ``reveal``; ``among``: a wrong guess on one of these cards, not seen which)."""
         p, kind = g.psychic, g.kind
         owner = self.in_sleeves(kind).get(g.card) if right else None
         if owner is not None and owner != p and st is not None:
@@ -507,7 +655,7 @@ class Play:
                             offset=_outcome_offset(st.text, g.card))
         self.pending.pop(p, None)
         self.revealed.add(p)
-        self.facts.append(Fact(kind, p, g.card, right, line, "guess"))
+        self.facts.append(Fact(kind, p, g.card, right, line, "guess", among))
         for tv in self.token_votes:
             if tv.hour == self.hour and tv.target == p and tv.scored is None:
                 tv.scored = tv.agree == right
@@ -526,7 +674,8 @@ class Play:
                 self.bonus[p] += early
                 self.score[p] += early
         else:
-            self.wrong[p][kind].append(g.card)
+            if not among:
+                self.wrong[p][kind].append(g.card)
             if self.roster.options.wrong_guess == "reset":  # A3 alternative (the seed)
                 self.stage[p] = 0
                 self.sleeve[p] = {}
@@ -639,13 +788,104 @@ def _outcome_offset(text: str, card: int) -> int | None:
     return found[-1] if found and found[-1] > 0 else None
 
 
+def _canonical(v) -> str:
+    """``repr`` with sets sorted (two equal sets may list their items in different orders)."""
+    if isinstance(v, (set, frozenset)):
+        return "{" + ", ".join(sorted(_canonical(x) for x in v)) + "}"
+    if isinstance(v, dict):
+        return "{" + ", ".join(sorted(f"{_canonical(k)}: {_canonical(x)}"
+                                      for k, x in v.items())) + "}"
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(_canonical(x) for x in v) + "]"
+    return repr(v)
+
+
+class TooManyFillings(Exception):
+    """More fillings of the unseen statements than :func:`replay_all` was allowed."""
+
+
+def replay_all(record, roster: Roster | None = None, upto: int | None = None, *,
+               merge: bool = True, cap: int | None = None) -> list[Play]:
+    """Every play the record (all, or the first ``upto`` statements) may have been, under
+    the rules: one for a record that says everything, one per legal filling of its unseen
+    statements otherwise (``merge``: plays that accept the same statements from here on
+    kept once, their facts aside: enough for the rules, not for the deduction).  When no
+    filling is legal, the RuleError of the first.  ``cap``: raise :class:`TooManyFillings`
+    beyond that many plays."""
+    plays = [Play(roster or roster_of(record.header))]
+    for st in record.statements if upto is None else record.statements[:upto]:
+        nxt: list[Play] = []
+        first: RuleError | None = None
+        for play in plays:
+            try:
+                nxt.extend(play.branch(st))
+            except RuleError as e:
+                first = first or e
+        if not nxt:
+            assert first is not None
+            raise first
+        if merge and len(nxt) > 1:
+            seen: set[tuple] = set()
+            kept = []
+            for p in nxt:
+                k = p.key()
+                if k not in seen:
+                    seen.add(k)
+                    kept.append(p)
+            nxt = kept
+        if cap is not None and len(nxt) > cap:
+            raise TooManyFillings(len(nxt))
+        plays = nxt
+    return plays
+
+
+#: the statements :func:`replay` may apply in its search for a legal filling of a record's
+#: unseen statements before it gives up with the first filling's error
+SEARCH_BUDGET = 200_000
+
+
 def replay(record, roster: Roster | None = None, upto: int | None = None) -> Play:
     """Replay the statements of ``record`` (all, or the first ``upto``) under the rules: the
-    :class:`Play` the inference reads."""
-    play = Play(roster or roster_of(record.header))
-    for st in record.statements if upto is None else record.statements[:upto]:
-        play.apply(st)
-    return play
+    :class:`Play` the inference reads.  With unseen statements, the first legal filling's
+    (depth first, wrong before right, the cards in the table's order; a state already
+    refused at a statement is not tried again): :func:`replay_all` gives them all.  When
+    no filling is legal (or none is found within :data:`SEARCH_BUDGET` statements), the
+    RuleError of the first filling."""
+    statements = list(record.statements if upto is None else record.statements[:upto])
+    start = Play(roster or roster_of(record.header))
+    first: list[RuleError] = []
+    refused: set[tuple] = set()
+    work = [0]
+
+    def walk(play: Play, i: int) -> Play | None:
+        while i < len(statements):
+            st = statements[i]
+            work[0] += 1
+            try:
+                options = play.branch(st)
+            except RuleError as e:
+                first.append(e)
+                return None
+            i += 1
+            if len(options) > 1:
+                for option in options:
+                    key = (i, option.key())
+                    if key in refused:
+                        continue
+                    done = walk(option, i)
+                    if done is not None:
+                        return done
+                    refused.add(key)
+                    if work[0] > SEARCH_BUDGET:
+                        break
+                return None
+            play = options[0]
+        return play
+
+    done = walk(start, 0)
+    if done is None:
+        raise first[0]
+    return done
 
 
 def run(record, upto: int | None = None) -> State:

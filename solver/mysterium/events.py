@@ -20,6 +20,10 @@ accepted).  Statements, in the order a game produces them (docs/mysterium.md):
     Ana votes 2                            # MY-20: the secret votes, written when counted
     verdict: 2                             # MY-21: optional, must agree with the count
     culprit: 2                             # MY-22: the culprit token revealed
+    Ben: ?                                 # Ben's guess of this hour (or, in the epilogue,
+                                           # his vote), not seen (record-format.md)
+    reveal Ben: ?                          # the outcome of Ben's placed guess, not seen
+    turn: Cleo                             # Cleo may act now (no turn order: a check)
 
 >>> from solver.records import Header
 >>> h = Header("mysterium", ("Gus", "Ana", "Ben", "Cleo"))
@@ -29,6 +33,9 @@ Ana guesses character 3: right
 table object: 1 4 9 12 15 18
 >>> print(parse_event("secret Ben: L2, object 9", h))
 secret Ben: location 2, object 9
+>>> print(parse_event("ben: ?", h), parse_event("Turn: cleo", h), parse_event("reveal Ana: ?", h),
+...       sep=", ")
+Ben: ?, turn: Cleo, reveal Ana: ?
 >>> print(parse_event("Crow", h), parse_event("crow 2", h), parse_event("Cleo gets 1 vision", h), sep=", ")
 crow, crow: 2, Cleo receives 1 vision
 """
@@ -170,12 +177,39 @@ class Guess(Event):
 
 @dataclass(frozen=True)
 class Reveal(Event):
-    """MY-12: the ghost reveals the outcome of a psychic's guess of this hour."""
+    """MY-12: the ghost reveals the outcome of a psychic's guess of this hour (``None``: the
+    recorder did not see it, ``reveal Ana: ?``)."""
     psychic: str
-    right: bool
+    right: bool | None
 
     def __str__(self):
-        return f"reveal {self.psychic}: {'right' if self.right else 'wrong'}"
+        out = "?" if self.right is None else "right" if self.right else "wrong"
+        return f"reveal {self.psychic}: {out}"
+
+
+@dataclass(frozen=True)
+class Unseen(Event):
+    """``P: ?`` (record-format.md, "What the recorder did not see"): P's turn that the
+    recorder did not see.  In phase 1 a psychic's turn is the guess of the hour with its
+    revelation (MY-10, MY-12): any card of their stage still on the table, right or wrong;
+    in the epilogue it is a psychic player's vote (MY-20), for any group."""
+    player: str
+
+    def __str__(self):
+        return f"{self.player}: ?"
+
+
+@dataclass(frozen=True)
+class Turn(Event):
+    """``turn: P``: P may act now.  Mysterium has no turn order (the psychics guess and vote
+    at once, MY-10, MY-20), so this resynchronises nothing: it checks that P can still take
+    a turn (a psychic in phase 1 who has not guessed this hour, or the next hour when this
+    one is resolved; a player who has not voted in the epilogue; the ghost while the game
+    is not over)."""
+    player: str
+
+    def __str__(self):
+        return f"turn: {self.player}"
 
 
 @dataclass(frozen=True)
@@ -243,6 +277,8 @@ _R = {
                         r"(?:\s*:\s*(\S+))?$",
                         re.I),
     "reveal": re.compile(r"^reveal\s+" + _NAME + r"\s*:\s*(\S+)$", re.I),
+    "unseen": re.compile(r"^" + _NAME + r"\s*:\s*\?$"),
+    "turn": re.compile(r"^turn\s*:\s*" + _NAME + r"$", re.I),
     "clair": re.compile(r"^" + _NAME + r"\s+(agrees|disagrees)\s+with\s+" + _NAME + r"$", re.I),
     "group": re.compile(r"^group\s+(\S+)\s*:\s*(.*)$", re.I),
     "vote": re.compile(r"^" + _NAME + r"\s+votes\s+(?:for\s+)?(?:group\s+)?(\S+)$", re.I),
@@ -266,6 +302,15 @@ def _int(word: str, what: str, text: str) -> int:
     if not is_number(word):
         raise NotationError(f"expected {what}", text=word)
     return int(word)
+
+
+def _anyone(r: Roster, name: str) -> str:
+    """A psychic, a player (a psychic player, or the ghost), as the roster spells it."""
+    found = name_in(name, r.psychics) or name_in(name, r.players)
+    if found is None:
+        raise NotationError("unknown player or psychic; expected one of "
+                            + " ".join(dict.fromkeys(r.players + r.psychics)), text=name)
+    return found
 
 
 def parse_event(text: str, header_or_roster) -> object:
@@ -292,7 +337,14 @@ def parse_event(text: str, header_or_roster) -> object:
                     else _int(m.group(1), "the number of vision cards discarded (MY-9)", t))
     m = _R["reveal"].match(t)
     if m:
-        return Reveal(r.psychic(m.group(1)), _outcome(m.group(2), t))
+        return Reveal(r.psychic(m.group(1)),
+                      None if m.group(2) == "?" else _outcome(m.group(2), t))
+    m = _R["turn"].match(t)
+    if m:
+        return Turn(_anyone(r, m.group(1)))
+    m = _R["unseen"].match(t)
+    if m:
+        return Unseen(_anyone(r, m.group(1)))
     m = _R["group"].match(t)
     if m:
         number = _int(m.group(1), "a group number (MY-16)", t)
@@ -328,10 +380,11 @@ def parse_event(text: str, header_or_roster) -> object:
         "expected a Mysterium statement: 'table character: 1 4 7 ...', 'hour 3', "
         "'Ana receives 2 visions', 'crow: 3', 'Ana guesses character 3: wrong', "
         "'reveal Ana: right', 'Ben agrees with Ana', 'group 1: Ana', 'Ana votes 2', "
-        "'verdict: 2', 'culprit: 2' or 'secret Ana: character 3, location 5, object 2'",
+        "'verdict: 2', 'culprit: 2', 'secret Ana: character 3, location 5, object 2', "
+        "'Ana: ?' (a guess or vote not seen), 'reveal Ana: ?' or 'turn: Ana'",
         text=t)
 
 
-__all__ = ["TableCards", "Secret", "Hour", "Visions", "Crow", "Guess", "Reveal",
+__all__ = ["TableCards", "Secret", "Hour", "Visions", "Crow", "Guess", "Reveal", "Unseen", "Turn",
            "Clairvoyance", "Group", "Vote", "Verdict", "Culprit", "parse_event", "parse_card",
            "parse_kind", "card_name", "KINDS"]

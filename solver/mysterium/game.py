@@ -37,12 +37,12 @@ class MysteriumGame(Game):
     measure = "log10 of the consistent secret assignments"
     examples = ("table character: 2 5 7 11 13 16", "hour 1", "Ana receives 2 visions",
                 "crow: 3", "Ana guesses character 5: right", "Cleo agrees with Ben",
-                "reveal Ben: wrong", "Ana votes 2", "culprit: 2")
+                "reveal Ben: wrong", "Ana votes 2", "culprit: 2", "Cleo: ?", "turn: Ben")
     keywords = Keywords(("table", "secret", "hour", "crow", "reveal", "group", "verdict",
-                         "culprit"),
+                         "culprit", "turn"),
                         ("guesses", "receives", "agrees", "disagrees", "votes"),
                         ("character", "location", "object", "right", "wrong", "with",
-                         "visions", "group"),
+                         "visions", "group", "?"),
                         # MY-4 the table per kind; MY-10 a guess of one card of a kind
                         (("table", (("character", "location", "object"),), ()),
                          ("secret", ((NAMES,),), ("character", "location", "object")),
@@ -51,7 +51,8 @@ class MysteriumGame(Game):
                          ("receives", ((), ("visions",)), ()),
                          ("agrees", (("with",), (NAMES,)), ()),
                          ("disagrees", (("with",), (NAMES,)), ()),
-                         ("reveal", ((NAMES,),), ("right", "wrong"))))
+                         ("reveal", ((NAMES,),), ("right", "wrong", "?")),
+                         ("turn", ((),), (NAMES,))))
 
     def options(self, header):
         from solver.mysterium.roster import roster_of
@@ -86,15 +87,21 @@ class MysteriumGame(Game):
     def explain(self, record, view, card):
         """``sleuth why RECORD C3``: why a card can or cannot be each psychic's secret."""
         from solver.model import explain_card
-        from solver.mysterium.analysis import check_consistent, facts_for
+        from solver.mysterium.analysis import is_unseen, analyze, check_consistent, facts_for
         from solver.mysterium.inference import UNUSED, kind_model
         from solver.mysterium.events import parse_card
         from solver.mysterium.engine import replay
 
         kind, number = parse_card(card)
         play = replay(record)
-        facts = facts_for(play, view)
-        check_consistent(play, facts)
+        if any(is_unseen(s.event) for s in record.statements):
+            # the facts every filling of the unseen statements shares: those seen
+            analyze(record, view)               # consistent under some filling
+            unseen = {s.line for s in record.statements if is_unseen(s.event)}
+            facts = [f for f in facts_for(play, view) if f.line not in unseen]
+        else:
+            facts = facts_for(play, view)
+            check_consistent(play, facts)
         if number not in play.table.get(kind, ()):
             raise NotationError("that card is not on the table (MY-4)", text=card)
         model = kind_model(kind, play.table[kind], play.roster.psychics, facts)

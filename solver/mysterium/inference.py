@@ -59,23 +59,30 @@ class KindResult:
         return {c: self.p(psychic, c) for c in self.possible(psychic)}
 
 
-def count_injections(cards: tuple[int, ...], allowed: list[Iterable[int]]
+def count_injections(cards: tuple[int, ...], allowed: list[Iterable[int] | dict[int, int]]
                      ) -> tuple[int, list[dict[int, int]]]:
     """The number of injections choosing for psychic i a card of ``allowed[i]`` (all
-    different), and for each i and card the number of those giving i that card.
+    different), and for each i and card the number of those giving i that card.  An
+    ``allowed[i]`` that maps cards to integer weights counts each injection with the
+    product of its cards' weights (unseen guesses: the deals times their fillings).
 
     >>> count_injections((1, 2, 3), [{1, 2}, {2, 3}])
     (3, [{1: 2, 2: 1}, {2: 1, 3: 2}])
+    >>> count_injections((1, 2, 3), [{1: 2, 2: 1}, {2, 3}])
+    (5, [{1: 4, 2: 1}, {2: 2, 3: 3}])
     """
     index = {c: i for i, c in enumerate(cards)}
-    opts = [sorted(index[c] for c in a if c in index) for a in allowed]
+    opts = []
+    for a in allowed:
+        wt = a if isinstance(a, dict) else dict.fromkeys(a, 1)
+        opts.append(sorted((index[c], n) for c, n in wt.items() if c in index and n))
     n = len(opts)
 
     @functools.lru_cache(maxsize=None)
     def ways(i: int, used: int) -> int:  # psychics i.. choose distinct cards outside used
         if i == n:
             return 1
-        return sum(ways(i + 1, used | 1 << c) for c in opts[i] if not used >> c & 1)
+        return sum(wc * ways(i + 1, used | 1 << c) for c, wc in opts[i] if not used >> c & 1)
 
     total = ways(0, 0)
     marg: list[dict[int, int]] = [{} for _ in range(n)]
@@ -83,33 +90,41 @@ def count_injections(cards: tuple[int, ...], allowed: list[Iterable[int]]
     for i in range(n):
         nxt: dict[int, int] = {}
         for used, w in layer.items():
-            for c in opts[i]:
+            for c, wc in opts[i]:
                 if used >> c & 1:
                     continue
                 u2 = used | 1 << c
                 rest = ways(i + 1, u2)
                 if rest:
-                    marg[i][cards[c]] = marg[i].get(cards[c], 0) + w * rest
-                    nxt[u2] = nxt.get(u2, 0) + w
+                    marg[i][cards[c]] = marg[i].get(cards[c], 0) + w * wc * rest
+                    nxt[u2] = nxt.get(u2, 0) + w * wc
         layer = nxt
     return total, marg
 
 
 def solve_kind(kind: str, cards: tuple[int, ...], psychics: tuple[str, ...],
-               allowed: dict[str, set[int]]) -> KindResult:
+               allowed: dict[str, set[int]] | dict[str, dict[int, int]]) -> KindResult:
     total, marg = count_injections(cards, [allowed[p] for p in psychics])
     return KindResult(kind, tuple(cards), tuple(psychics), total,
                       {p: marg[i] for i, p in enumerate(psychics)})
 
 
-def allowed_sets(cards: tuple[int, ...], psychics: tuple[str, ...], facts) -> dict[str, set[int]]:
-    """D1 per psychic: the table cards, restricted by every fact about that psychic."""
-    allowed = {p: set(cards) for p in psychics}
+def allowed_sets(cards: tuple[int, ...], psychics: tuple[str, ...], facts
+                 ) -> dict[str, dict[int, int]]:
+    """D1 per psychic: the table cards, restricted by every fact about that psychic, as
+    card -> weight: 1 for a card the facts allow, 0 for one they rule out; an unseen wrong
+    guess among the cards L (:class:`~solver.mysterium.engine.Fact`) multiplies the weight of
+    card x by the number of cards of L other than x, the fillings that leave x possible."""
+    allowed = {p: dict.fromkeys(cards, 1) for p in psychics}
     for f in facts:
-        if f.at:
-            allowed[f.psychic] &= {f.card}
-        else:
-            allowed[f.psychic].discard(f.card)
+        w = allowed[f.psychic]
+        for c in w:
+            if f.among:
+                w[c] *= len(f.among) - (c in f.among)
+            elif f.at:
+                w[c] *= c == f.card
+            else:
+                w[c] *= c != f.card
     return allowed
 
 
@@ -119,17 +134,48 @@ class Deduction:
 
     kinds: dict[str, KindResult]
     facts: tuple
+    #: a mixture's count (:func:`mix`): the kinds' totals are then not independent
+    total: int | None = None
 
     @property
     def consistent(self) -> bool:
+        if self.total is not None:
+            return self.total > 0
         return all(k.total > 0 for k in self.kinds.values())
 
     def assignments(self) -> int:
-        """The number of consistent secret assignments (all kinds together)."""
+        """The number of consistent secret assignments (all kinds together); with unseen
+        statements, of the consistent pairs of an assignment and a filling."""
+        if self.total is not None:
+            return self.total
         n = 1
         for k in self.kinds.values():
             n *= k.total
         return n
+
+
+def mix(parts: list[tuple[Deduction, int]]) -> Deduction:
+    """The mixture of the deductions of several fillings of a record, each counted with a
+    multiplicity (1 when every filling is enumerated; a sample's weight otherwise): every
+    consistent pair of a secret assignment and a filling counts once.  Per kind the counts
+    are scaled by the other kinds' totals, so that ``p()`` is the mixture's marginal."""
+    first = parts[0][0]
+    kinds = {}
+    for kind, res in first.kinds.items():
+        counts: dict[str, dict[int, int]] = {p: {} for p in res.psychics}
+        for d, m in parts:
+            other = m
+            for k2, r2 in d.kinds.items():
+                if k2 != kind:
+                    other *= r2.total
+            if not other:
+                continue
+            for p, row in d.kinds[kind].counts.items():
+                for c, n in row.items():
+                    counts[p][c] = counts[p].get(c, 0) + n * other
+        total = sum(m * d.assignments() for d, m in parts)
+        kinds[kind] = KindResult(kind, res.cards, res.psychics, total, counts)
+    return Deduction(kinds, first.facts, sum(m * d.assignments() for d, m in parts))
 
 
 def deduce(table: dict[str, tuple[int, ...]], psychics: tuple[str, ...], facts) -> Deduction:
@@ -155,7 +201,11 @@ def kind_model(kind: str, cards: tuple[int, ...], psychics: tuple[str, ...],
     for f in facts:
         if f.kind != kind:
             continue
-        if f.at:
+        if f.among:     # an unseen wrong guess: a hard fact only when one card was legal
+            if len(f.among) == 1:
+                m.exclude((kind, f.among[0]), f.psychic, source=f.line,
+                          note=f"{f.psychic}'s {kind} is not {f.among[0]}")
+        elif f.at:
             m.place((kind, f.card), f.psychic, source=f.line,
                     note=f"{f.psychic}'s {kind} is {f.card}")
         else:
