@@ -35,6 +35,8 @@ EXAMPLES = [
     "Ana discards AC AC",
     "Cleo calls one card",
     "Cleo calls three cards",
+    "Cleo: ?",
+    "turn: Ben",
 ]
 
 

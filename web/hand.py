@@ -29,11 +29,15 @@ def lead_data(record) -> dict[str, Any]:
     ``wild-mode=jokers-only``), and in a round record the indicator turned up and the
     hands the record gives whole at its end (``left``); and ``takes``: the cards the
     player on turn may take after ``takes`` (HR-28, HR-29: the top discard only, as
-    :func:`~solver.hand.engine.can_take` checks it; none where the pile is empty, the turn
-    has drawn already, the round is over or the record keeps scores only)."""
+    :func:`~solver.hand.engine.can_take` checks it; every card with a copy still unseen when
+    the top was discarded in a turn not seen, ``P: ?``; none where the pile is empty, the
+    turn has drawn already, the round is over or the record keeps scores only)."""
     from solver.cards import Card
     from solver.hand.analysis import score_sheet
-    from solver.hand.engine import can_take, is_round_record, play, team_pairs
+    from solver.cards import JOKER
+    from solver.hand.engine import (UNSEEN_CARD, can_take, in_play, is_round_record, play,
+                                    team_pairs)
+    from solver.hand.inference import kinds
     from solver.hand.options import HandOptions
     from solver.hand.regime import copies_in_play
     from solver.session import vocabulary
@@ -53,7 +57,11 @@ def lead_data(record) -> dict[str, Any]:
         left = {p: [repr(c) for c in st.hand()] for p, st in s.players.items()
                 if not st.unknown and st.known}
         now, top = s.state(), s.top()
-        if top is not None and can_take(now, now.current, top):
+        if top is UNSEEN_CARD:      # discarded in a turn not seen ('P: ?'): any card that
+            if can_take(now, now.current, JOKER if indicator is None else indicator):
+                takes = [repr(c) for c in kinds(s.regime)     # may still be unseen
+                         if in_play(s, c) > s.seen[c]]
+        elif top is not None and can_take(now, now.current, top):
             takes = [repr(top)]
     copies = {c: n for c in vocabulary(record).cards
               if (n := copies_in_play(Card.parse(c), o, indicator))}

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from solver.errors import RuleError
-from solver.hand.engine import (RoundState, check_bonuses, first_dealer, round_scores,
+from solver.hand.engine import (MAX_BRANCHES, RoundState, check_bonuses, first_dealer, round_scores,
                                 team_pairs, to_right, token_offset)
 from solver.hand.events import Penalty, RoundEvent, UnscoredEvent
 from solver.hand.options import HandOptions
@@ -319,7 +319,8 @@ class RoundAnalysis:
         s = self.state
         estimates = [t.error for t in self.chances.values() if not t.exact]
         out = {
-            "game": "hand", "view": self.view, "consistent": True, "exact": not estimates,
+            "game": "hand", "view": self.view, "consistent": True,
+            "exact": not estimates and not s.lossy,
             "record": "round",
             "cards": self.cards,
             "hands": self.hands(),
@@ -341,6 +342,13 @@ class RoundAnalysis:
         }
         if estimates:   # record-format.md: with "exact" false, the estimates' 95 % half-width
             out["error"] = max(estimates)
+        if s.unseen_turns:      # turns not seen (P: ?): the courses of the round followed
+            out["unseen_turns"] = s.unseen_turns
+            out["courses"] = len(s.branches) or 1
+        if s.lossy:
+            out["note"] = (f"over {MAX_BRANCHES} courses of the unseen turns: the cards known "
+                           "in only some of them are counted as unknown (an approximation)")
+            out.setdefault("error", None)
         return out
 
 
@@ -349,11 +357,11 @@ def analyse_round(record, view: str | None, *, chances: bool = True,
     """A round record from ``view`` (a player, or ``None`` for a spectator): the model of
     :mod:`solver.hand.inference` on the record as the view saw it."""
     from solver.hand.engine import play, view_record
-    from solver.hand.inference import SAMPLES, locations, take_chances
+    from solver.hand.inference import SAMPLES, mixed_locations, mixed_take_chances
 
     s = play(view_record(record, view))
-    cards, certain, unseen, slots = locations(s)
+    cards, certain, unseen, slots = mixed_locations(s)
     ch = {}
     if chances and view is not None and s.over is None:
-        ch = take_chances(s, view, unseen, samples or SAMPLES)
+        ch = mixed_take_chances(s, view, samples or SAMPLES)
     return RoundAnalysis(view, s, cards, certain, unseen, slots, ch)

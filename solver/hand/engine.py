@@ -47,7 +47,7 @@ from solver.cards import JOKER, SUITS, Card
 from solver.errors import NotationError, RuleError, SleuthError
 from solver.legality import can
 from solver.hand.events import (BONUS_NAMES, Call, Discard, Draw, Holds, Indicator, LayOff,
-                                Melds, RoundEvent, Swap, Take, UnscoredEvent)
+                                Melds, RoundEvent, Swap, Take, TurnIs, Unseen, UnscoredEvent)
 from solver.hand.melds import analyse_meld, layout_cards
 from solver.hand.options import HandOptions
 from solver.hand.regime import Regime, make_regime, penalty, put_back
@@ -58,6 +58,23 @@ if TYPE_CHECKING:
 
 HAND = 14  # HR-6; the starter gets one more
 DECK = 106  # HR-2
+#: the courses of a round with turns not seen that are followed one by one (above it, the
+#: cards a player was known to hold before such a turn become unknown: a labelled estimate)
+MAX_BRANCHES = 64
+
+
+class _UnseenCard:
+    """A discard the recorder did not see (``P: ?``), face down for the view: written ``?``."""
+
+    def __repr__(self) -> str:
+        return "?"
+
+    def __reduce__(self):
+        return "UNSEEN_CARD"
+
+
+#: an unseen discard in the pile
+UNSEEN_CARD = _UnseenCard()
 
 EXAMPLE = """game: hand
 players: Ana Ben Cleo
@@ -148,7 +165,7 @@ class RoundState:
     regime: Regime | None = None
     indicator: Card | None = None
     stock: int = 0
-    pile: list[Card] = field(default_factory=list)
+    pile: list = field(default_factory=list)   # Card, or UNSEEN_CARD (a discard not seen)
     pile_from: list[str] = field(default_factory=list)
     table: list[TableEntry] = field(default_factory=list)
     current: str | None = None
@@ -167,6 +184,15 @@ class RoundState:
     turned: list[Card] = field(default_factory=list)   # put back into the stock (HR-7, HR-47)
     stock_draws: int = 0             # cards drawn from the stock so far
     stock_known: dict[int, Card] = field(default_factory=dict)  # draw number -> a put-back card
+    # turns not seen (``P: ?``): this state is one course of the round, which card each such
+    # turn discarded; ``weight`` counts the courses it stands for (the discard's copies held
+    # times, for every card seen since the deal, its unseen copies then: see
+    # :func:`play_branches`); ``branches`` (on the state :func:`play` returns) lists them all
+    weight: int = 1
+    branches: list = field(default_factory=list)
+    lossy: bool = False              # known cards dropped at MAX_BRANCHES (an estimate)
+    unseen_turns: int = 0
+    call_unheard: bool = False       # the open call follows a turn not seen: it may have been
 
     @property
     def started(self) -> bool:
@@ -182,7 +208,9 @@ class RoundState:
             n = max(n, self.last_initial + 1)
         return n
 
-    def top(self) -> Card | None:
+    def top(self):
+        """The top discard: a card, :data:`UNSEEN_CARD` (``?``) when it was discarded in a
+        turn not seen, ``None`` when the pile is empty."""
         return self.pile[-1] if self.pile else None
 
     def next_player(self, p: str) -> str:
@@ -414,8 +442,9 @@ def put_back_draws(turned, stock: int) -> dict[int, Card]:
 def _reveal(s: RoundState, cards) -> None:
     """Count newly seen physical cards; more than the copies in play is HR-2."""
     for c in cards:
-        s.seen[c] += 1
         limit = in_play(s, c)
+        s.weight *= max(limit - s.seen[c], 1)    # the copies it may be (play_branches)
+        s.seen[c] += 1
         if s.seen[c] > limit:
             raise _fail(f"{c!r} seen {s.seen[c]} times; only {limit} in play"
                         + (" (one copy is the indicator, A1)" if c == s.indicator else "")
@@ -573,6 +602,8 @@ def verify_take(state: State, player: str, card: Card) -> None:
     verify_turn(state, player)
     _verify_no_draw_yet(state)
     top = state.pile[-1] if state.pile else None
+    if top is UNSEEN_CARD:
+        return                  # a discard not seen: the take says which card it was
     if top != card:
         raise RuleError(f"only the top discard may be taken: {top!r}" if top is not None
                         else "the discard pile is empty", text=repr(card), rule="HR-28")
@@ -629,6 +660,10 @@ def apply(s: RoundState, ev, text: str = "") -> None:
     if isinstance(ev, (RoundEvent, UnscoredEvent)):
         _end(s, ev, text)
         return
+    if isinstance(ev, (Unseen, TurnIs)):    # one course of it (play follows them all)
+        b = step(s, ev, text)[0]
+        s.__dict__.update(b.__dict__)
+        return
     st = _state(s)
     try:        # the round is not being played: about the statement as a whole
         _verify_going(st)
@@ -657,30 +692,10 @@ def apply(s: RoundState, ev, text: str = "") -> None:
     assert t is not None   # a turn is under way (started above)
     if isinstance(ev, (Draw, Take)):
         if isinstance(ev, Draw):
-            known = s.stock_known.get(s.stock_draws + 1)
-            if known is not None and ev.card is not None and ev.card != known:
-                raise _fail(f"this draw takes stock card {s.stock_draws + 1}, the {known!r} "
-                            f"turned at the deal and put into the middle of the stock "
-                            f"(A2), not {ev.card!r}", "HR-7", text, repr(ev.card), last=True)
-            if s.stock == 0 and o.stock_end == "reshuffle" and len(s.pile) > 1:
-                back = s.pile[:-1]                      # HR-57: a new stock
-                for c in back:
-                    s.seen[c] -= 1
-                s.stock += len(back)
-                s.pile, s.pile_from = s.pile[-1:], s.pile_from[-1:]
-            s.stock -= 1
-            s.stock_draws += 1
-            s.last_draw_emptied = s.stock == 0
-            if known is not None:
-                del s.stock_known[s.stock_draws]
-                p.known[known] += 1         # seen by everyone when it was turned
-            elif ev.card is not None:
-                _reveal(s, [ev.card])
-                p.known[ev.card] += 1
-            else:
-                p.unknown += 1
+            _stock_draw(s, p, ev.card, text)
         else:
-            s.pile.pop()
+            if s.pile.pop() is UNSEEN_CARD:     # a discard not seen: the take shows it
+                _reveal(s, [ev.card])
             t.taken_from = s.pile_from.pop()
             p.known[ev.card] += 1
             t.taken = ev.card
@@ -696,6 +711,123 @@ def apply(s: RoundState, ev, text: str = "") -> None:
         _discard(s, p, t, ev, text)
     else:  # pragma: no cover - every event class is handled above
         raise _fail("not a turn statement", "HR-28", text)
+
+
+def _stock_draw(s: RoundState, p: PlayerState, card: Card | None, text: str) -> None:
+    """Step 1 from the stock (HR-28): ``card`` when the recorder saw it; a card turned up at
+    the deal and put back is known to all when its draw comes (HR-7, A2)."""
+    o = s.options
+    known = s.stock_known.get(s.stock_draws + 1)
+    if known is not None and card is not None and card != known:
+        raise _fail(f"this draw takes stock card {s.stock_draws + 1}, the {known!r} "
+                    f"turned at the deal and put into the middle of the stock "
+                    f"(A2), not {card!r}", "HR-7", text, repr(card), last=True)
+    if s.stock == 0 and o.stock_end == "reshuffle" and len(s.pile) > 1:
+        back = s.pile[:-1]                      # HR-57: a new stock
+        for c in back:
+            if c is not UNSEEN_CARD:
+                s.seen[c] -= 1
+        s.stock += len(back)
+        s.pile, s.pile_from = s.pile[-1:], s.pile_from[-1:]
+    s.stock -= 1
+    s.stock_draws += 1
+    s.last_draw_emptied = s.stock == 0
+    if known is not None:
+        del s.stock_known[s.stock_draws]
+        p.known[known] += 1         # seen by everyone when it was turned
+    elif card is not None:
+        _reveal(s, [card])
+        p.known[card] += 1
+    else:
+        p.unknown += 1
+
+
+def _unseen_turn(s: RoundState, who: str, text: str) -> list[RoundState]:
+    """``who: ?`` -- a whole turn not seen (:class:`~solver.hand.events.Unseen`): the draw
+    from the stock (none on the starter's first turn, HR-27; a taken discard would have to
+    go into a new meld, HR-29, and a turn that melds is seen), then the discard of any card
+    held.  One state per discard: each card known to be held, and an unknown card (the
+    pile then shows :data:`UNSEEN_CARD`); each weighted by the copies it may be."""
+    st = _state(s)
+    try:
+        _verify_going(st)
+        verify_turn(st, who)
+    except RuleError as e:
+        raise _fail(e.message + (f"; write 'turn: {who}' when the turns before it were not "
+                                 "seen" if e.rule == "HR-4" else ""),
+                    e.rule or "", text) from None
+    if not s.started:
+        s.current = s.starter
+        s.turn = Turn(s.starter, drew=True)   # the starter does not draw (HR-27, A3)
+    t = s.turn
+    assert t is not None
+    p = s.players[who]
+    first = who == s.starter and p.turns == 0
+    if (t.drew and not first) or t.new_melds or t.swapped:
+        raise _fail(f"{who}'s turn is under way: write the rest of it (its discard ends it, "
+                    "HR-28)", "HR-28", text)
+    if s.call_open is not None and who != s.call_open:
+        _missed_call(s)
+    if not first:
+        try:
+            verify_draw(st, who)
+        except RuleError as e:
+            raise _fail(e.message, e.rule or "", text) from None
+        _stock_draw(s, p, None, text)
+    s.unseen_turns += 1
+    out = []
+    for c in sorted(p.known, key=repr):
+        b = _fork(s)
+        b.weight *= p.known[c]
+        bp = b.players[who]
+        bp.known[c] -= 1
+        if not bp.known[c]:
+            del bp.known[c]
+        b.pile.append(c)
+        out.append(b)
+    if p.unknown:
+        b = _fork(s)
+        b.weight *= p.unknown
+        b.players[who].unknown -= 1
+        b.pile.append(UNSEEN_CARD)
+        out.insert(0, b)
+    for b in out:
+        bp = b.players[who]
+        b.pile_from.append(who)
+        b.discards_made += 1
+        b.last_discarder = who
+        bp.failed_call = False
+        _next_turn(b, bp)
+        b.call_unheard = b.call_open == who     # its call (HR-33) may have gone unheard
+    return out
+
+
+def _fork(s: RoundState) -> RoundState:
+    from copy import deepcopy
+
+    b = deepcopy(s)
+    b.branches = []
+    return b
+
+
+def _turn_is(s: RoundState, who: str, text: str) -> list[RoundState]:
+    """``turn: who`` -- the players from the one on turn up to ``who`` (not included) each
+    took one turn not seen."""
+    st = _state(s)
+    try:
+        _verify_going(st)
+    except RuleError as e:
+        raise _fail(e.message, e.rule or "", text) from None
+    states = [s]
+    for _ in range(len(s.order)):
+        cur = states[0].current or states[0].starter
+        if cur == who:
+            return states
+        states = [b for x in states for b in _unseen_turn(x, cur, text)]
+        if states[0].over is not None:
+            raise _fail(f"the round ended before {who}'s turn (the stock, HR-35)", "HR-35",
+                        text)
+    return states   # pragma: no cover - the order comes round to every player
 
 
 def _open_if_reached(s: RoundState, p: PlayerState, t: Turn) -> None:
@@ -885,9 +1017,16 @@ def _discard(s, p, t, ev, text):
         s.bonuses = _bonuses(s, p, cards) if full else ()
         s.current, s.turn = None, None
         return
+    _next_turn(s, p)
+
+
+def _next_turn(s: RoundState, p: PlayerState) -> None:
+    """After ``p``'s discard (not going out): the call (HR-33), the stock (HR-35, HR-57),
+    the next player (HR-4)."""
+    o = s.options
     p.turns += 1
     if 1 <= p.count <= 3:
-        s.call_open = p.name
+        s.call_open, s.call_unheard = p.name, False
     # the stock (HR-35, HR-57)
     if o.stock_end in ("players", "penalties") and s.stock <= len(s.order):
         s.over = "stock"
@@ -919,14 +1058,14 @@ def _call(s, ev, text):
     if p.count != ev.count:
         raise _fail(f"{ev.player} holds {p.count} cards, not {ev.count}", "HR-33", text,
                     text.split()[2] if len(text.split()) > 2 else None)
-    s.call_open = None
+    s.call_open, s.call_unheard = None, False
 
 
 def _missed_call(s):
     p = s.players[s.call_open]
-    if s.options.manual_calls:
+    if s.options.manual_calls and not s.call_unheard:
         p.failed_call = True
-    s.call_open = None
+    s.call_open, s.call_unheard = None, False
 
 
 def _end(s, ev, text):
@@ -1020,19 +1159,87 @@ def is_round_record(record) -> bool:
                for st in record.statements)
 
 
-def play(record, upto: int | None = None) -> RoundState:
-    """Replay a round record (its first ``upto`` statements); raise :class:`RuleError` with
-    the line on the first statement the rules refuse."""
-    s = start(record.header)
+def step(s: RoundState, ev, text: str = "") -> list[RoundState]:
+    """The states after statement ``ev``: one, or for a turn not seen (``P: ?``, ``turn:
+    P``) one per card it may have discarded (:func:`play_branches`)."""
+    if isinstance(ev, Unseen):
+        return _unseen_turn(s, ev.player, text)
+    if isinstance(ev, TurnIs):
+        return _turn_is(s, ev.player, text)
+    apply(s, ev, text)
+    return [s]
+
+
+def play_branches(record, upto: int | None = None) -> list[RoundState]:
+    """Every course of the round a record with turns not seen (``P: ?``) leaves open, as far
+    as the record tells them apart: which card each such turn discarded, a card known to be
+    held or an unknown one (then face down, :data:`UNSEEN_CARD`).  A statement is refused
+    only when every course refuses it (the error: the first course's); a course it refuses
+    is dropped.  ``weight`` (with the unseen cards' arrangements, :func:`course_weight`)
+    counts the equally likely courses of the deal each state stands for.  Over
+    :data:`MAX_BRANCHES` they are merged into one (:func:`merge`: the cards not known in
+    every course become unknown; ``lossy``)."""
+    states = [start(record.header)]
     sts = record.statements if upto is None else record.statements[:upto]
     for st in sts:
-        try:
-            apply(s, st.event, st.text)
-        except SleuthError as e:
-            if e.text in (None, ""):
-                e.text = st.text
-            raise e.located(path=record.path, line=st.line) from None
-    return s
+        nxt: list[RoundState] = []
+        err: SleuthError | None = None
+        for s in states:
+            try:
+                nxt += step(s, st.event, st.text)
+            except SleuthError as e:
+                err = err or e
+        if not nxt:
+            assert err is not None
+            if err.text in (None, ""):
+                err.text = st.text
+            raise err.located(path=record.path, line=st.line) from None
+        states = nxt if len(nxt) <= MAX_BRANCHES else [merge(nxt, lossy=True)]
+    return states
+
+
+def course_weight(s: RoundState, unknown: int) -> int:
+    """The courses of the deal state ``s`` stands for, with ``unknown`` cards unseen: its
+    ``weight`` times the ways to lay those cards (copies told apart) on their places."""
+    from math import factorial
+
+    return s.weight * factorial(unknown)
+
+
+def merge(states: list[RoundState], lossy: bool = False) -> RoundState:
+    """The public position common to ``states`` (courses of one record): each hand's cards
+    known in every course, a discard seen in every course, the rest unknown."""
+    m = _fork(states[0])
+    m.weight, m.lossy = 1, lossy or any(b.lossy for b in states)
+    for name, p in m.players.items():
+        known = states[0].players[name].known
+        for b in states[1:]:
+            known = known & b.players[name].known
+        p.unknown = p.count - sum(known.values())
+        p.known = Counter(known)
+    m.pile = [c if all(len(b.pile) > i and b.pile[i] == c for b in states) else UNSEEN_CARD
+              for i, c in enumerate(states[0].pile)]
+    seen: Counter = Counter()
+    for p in m.players.values():
+        seen.update(p.known)
+    seen.update(c for e in m.table for c in e.physical)
+    seen.update(c for c in m.pile if c is not UNSEEN_CARD)
+    seen.update(m.stock_known.values())
+    m.seen = seen
+    return m
+
+
+def play(record, upto: int | None = None) -> RoundState:
+    """Replay a round record (its first ``upto`` statements); raise :class:`RuleError` with
+    the line on the first statement the rules refuse.  With turns not seen (``P: ?``) that
+    leave several courses open, the public position common to them (:func:`merge`), the
+    courses in its ``branches``."""
+    states = play_branches(record, upto)
+    if len(states) == 1:
+        return states[0]
+    m = merge(states)
+    m.branches = states
+    return m
 
 
 def run(record, upto: int | None = None) -> State:

@@ -25,6 +25,8 @@ A round record logs one deal turn by turn (HR-27..HR-36; checked by
     Ben swaps 8D on 1                 # the natural(s) for meld 1's wild, which goes to hand
     Ben discards 9C                   # ends the turn (HR-28); the last card goes out
     Ben calls two cards               # HR-33 (automatic unless manual-calls)
+    Ben: ?                            # a whole turn of Ben's the recorder did not see
+    turn: Cleo                        # it is Cleo's turn now (the turns before it not seen)
 """
 from __future__ import annotations
 
@@ -369,12 +371,42 @@ class Call(Event):
         return f"{self.player} calls {CALLS[self.count]}"
 
 
+@dataclass(frozen=True)
+class Unseen(Event):
+    """``P: ?`` -- one whole turn of P's the recorder did not see (record-format.md, "What
+    the recorder did not see"): a draw from the stock (none on the starter's first turn,
+    HR-27) and a discard, each card unseen.  Melds, lay-offs and swaps lie face up on the
+    table for the rest of the round (HR-11, HR-23, HR-25), so a turn that made any was
+    seen; and a taken discard must go into a new meld (HR-29), so the draw was from the
+    stock.  Which card was discarded is any card P then held."""
+
+    player: str
+
+    def __str__(self) -> str:
+        return f"{self.player}: ?"
+
+
+@dataclass(frozen=True)
+class TurnIs(Event):
+    """``turn: P`` -- it is P's turn now: each player from the one on turn up to P's
+    left-hand neighbour took one turn not seen (as ``Q: ?``)."""
+
+    player: str
+
+    def __str__(self) -> str:
+        return f"turn: {self.player}"
+
+
 TURN_FORMS = ("indicator <card>", "<player> holds: <cards>", "<player> draws [<card>]",
               "<player> takes <card>", "<player> melds <meld> | <meld>",
               "<player> lays off <cards> on <meld number>",
               "<player> swaps <cards> on <meld number>", "<player> discards <card>",
-              "<player> calls one card|two cards|three cards")
+              "<player> calls one card|two cards|three cards",
+              "<player>: ? (a turn not seen)", "turn: <player>")
 
+
+_RE_UNSEEN = re.compile(r"^(\S+)\s*:\s*\?$")
+_RE_TURN = re.compile(r"^turn\s*:\s*(\S+)$", re.I)
 
 #: the words after the player's name in a turn statement
 TURN_VERBS = ("draws", "takes", "melds", "lays", "swaps", "discards", "calls")
@@ -393,6 +425,8 @@ def parse_turn(text: str, header) -> Event:
     >>> [str(parse_turn(t, h)) for t in ("Ana melds 7d ac 9d | 5s 5c 5h", "Ben lays off 8D on 3",
     ...                                  "Ben draws", "Cleo calls Two Cards", "INDICATOR 7c")]
     ['Ana melds 7D AC 9D | 5S 5C 5H', 'Ben lays off 8D on 3', 'Ben draws', 'Cleo calls two cards', 'indicator 7C']
+    >>> [str(parse_turn(t, h)) for t in ("cleo: ?", "Turn: ben", "Ben:?")]
+    ['Cleo: ?', 'turn: Ben', 'Ben: ?']
     >>> parse_turn("Ben lays off 8D on ²", h)
     Traceback (most recent call last):
     ...
@@ -402,6 +436,12 @@ def parse_turn(text: str, header) -> Event:
     words = s.split()
     if not words:
         raise _expected(text)
+    m = _RE_TURN.match(s)
+    if m:
+        return TurnIs(player_of(m.group(1), header.players))
+    m = _RE_UNSEEN.match(s)
+    if m:
+        return Unseen(player_of(m.group(1), header.players))
     if words[0].lower() == "indicator":
         if len(words) != 2:
             raise NotationError("expected 'indicator <card>' (HR-7)", text=text)

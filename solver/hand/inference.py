@@ -27,12 +27,13 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import dataclass
+from fractions import Fraction
 from math import comb
 
 from solver.cards import JOKER, Card, standard_deck
 from solver.errors import SleuthError
 from solver.hand.best import WILD, taken_candidates, taken_identities
-from solver.hand.engine import RoundState, play
+from solver.hand.engine import UNSEEN_CARD, RoundState, course_weight, play
 from solver.model.stats import wilson_halfwidth
 
 SAMPLES = 24  # sampled hands per card for a player without an initial meld (the estimate)
@@ -52,7 +53,7 @@ def _visible(s: RoundState, view: str | None) -> dict[str, Counter]:
     HR-47) until the draw that takes it (A2)."""
     out: dict[str, Counter] = {p: Counter(st.known) for p, st in s.players.items()}
     out["table"] = Counter(c for e in s.table for c in e.physical)
-    out["discards"] = Counter(s.pile)
+    out["discards"] = Counter(c for c in s.pile if c is not UNSEEN_CARD)
     out["indicator"] = Counter([s.indicator] if s.indicator is not None else [])
     out["stock"] = Counter(s.stock_known.values())
     return out
@@ -61,6 +62,7 @@ def _visible(s: RoundState, view: str | None) -> dict[str, Counter]:
 def _slots(s: RoundState) -> dict[str, int]:
     out = {p: st.unknown for p, st in s.players.items()}
     out["stock"] = s.stock - len(s.stock_known)
+    out["discards"] = sum(c is UNSEEN_CARD for c in s.pile)    # discards not seen (P: ?)
     return out
 
 
@@ -106,12 +108,53 @@ def locations(s: RoundState) -> tuple[dict[str, dict[str, float]], dict[str, str
     return cards, certain, unseen, slots
 
 
+def courses(s: RoundState) -> list[tuple[RoundState, Fraction]]:
+    """The courses of the round ``s`` stands for (:func:`~solver.hand.engine.play_branches`:
+    one without turns not seen) and the chance of each: its courses of the deal over all."""
+    states = s.branches or [s]
+    if len(states) == 1:
+        return [(states[0], Fraction(1))]
+    ws = [course_weight(b, sum(_slots(b).values())) for b in states]
+    total = sum(ws)
+    return [(b, Fraction(w, total)) for b, w in zip(states, ws)]
+
+
+def mixed_locations(s: RoundState) -> tuple[dict[str, dict[str, float]], dict[str, str],
+                                             Counter, dict[str, int]]:
+    """:func:`locations` over the courses of a record with turns not seen: the expected
+    copies are the courses' weighted by their chances, a card is certain when it is, in the
+    same places, in every course, and a card's unseen copies and a place's unknown cards
+    are the most any course has."""
+    cs = courses(s)
+    if len(cs) == 1:
+        return locations(cs[0][0])
+    parts = [(locations(b), w) for b, w in cs]
+    cards: dict[str, dict[str, float]] = {}
+    for (dist, _, _, _), w in parts:
+        for name, places in dist.items():
+            out = cards.setdefault(name, {})
+            for place, x in places.items():
+                out[place] = out.get(place, 0.0) + float(w) * x
+    certain = {}
+    for name, where in parts[0][0][1].items():
+        if all(loc[1].get(name) == where for loc, _ in parts):
+            certain[name] = where
+    unseen: Counter = Counter()
+    slots: dict[str, int] = {}
+    for (_, _, u, sl), _ in parts:
+        for c, n in u.items():
+            unseen[c] = max(unseen[c], n)
+        for k, n in sl.items():
+            slots[k] = max(slots.get(k, 0), n)
+    return cards, certain, unseen, slots
+
+
 def truth(record) -> dict[str, str] | None:
     """Where every card is after a complete record (every hand stated and every draw
     named): card -> its places, one per copy, joined by ``", "`` (the stock included)."""
     s = play(record)
-    if any(st.unknown for st in s.players.values()):
-        return None          # not a complete record: some hand is not stated
+    if any(st.unknown for st in s.players.values()) or s.unseen_turns:
+        return None          # not a complete record: some hand is not stated, or a turn
     vis = _visible(s, None)
     out = {}
     for c in kinds(s.regime):
@@ -208,6 +251,32 @@ class TakeChance:
         if self.note:
             out["note"] = self.note
         return out
+
+
+def mixed_take_chances(s: RoundState, view: str, samples: int = SAMPLES,
+                       seed: int = 0) -> dict[str, TakeChance]:
+    """:func:`take_chances` over the courses of a record with turns not seen (each card the
+    view holds in every course): the chances weighted by the courses', exact when every
+    course's is (an estimate's bound and error weighted alike)."""
+    cs = courses(s)
+    if len(cs) == 1:
+        b = cs[0][0]
+        return take_chances(b, view, locations(b)[2], samples, seed)
+    per = [(take_chances(b, view, locations(b)[2], samples, seed), w) for b, w in cs]
+    out = {}
+    for name in sorted(set.intersection(*(set(ch) for ch, _ in per))):
+        parts = [(ch[name], w) for ch, w in per]
+        first = parts[0][0]
+        exact = all(t.exact for t, _ in parts)
+        p = sum(float(w) * t.p for t, w in parts)
+        upper = None if exact else sum(float(w) * (t.p if t.exact else t.upper or 0.0)
+                                       for t, w in parts)
+        error = sum(float(w) * t.error for t, w in parts)
+        notes = sorted({t.note for t, _ in parts if t.note})
+        out[name] = TakeChance(name, first.player, p, exact, upper,
+                               None if exact else max(t.samples or 0 for t, _ in parts),
+                               "; ".join(notes), error)
+    return out
 
 
 def take_chances(s: RoundState, view: str, unseen: Counter, samples: int = SAMPLES,
