@@ -170,6 +170,9 @@ def format_sheet(g) -> str:
         out += [f"  {key}: ..." for key in g.header_keys]
     out += ["", "Statements, one a line (# starts a comment):"]
     out += [f"  {e}" for e in g.examples]
+    if g.variant_examples:
+        out += ["", "Under a variant (its option on the 'variant:' line):"]
+        out += [f"  {e}    (variant: {opt})" for opt, e in g.variant_examples]
     out += ["", "Keywords are case-insensitive; so are player names where unambiguous",
             "(the program writes a name as 'players:' does)."]
     return "\n".join(out)

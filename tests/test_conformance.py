@@ -220,3 +220,36 @@ def test_location_words_are_refused_as_player_names_of_their_game_only(name):
         from solver.records import check_player_name
 
         assert check_player_name(foreign[0].title(), game=name) == foreign[0].title()
+
+
+@pytest.mark.parametrize("name", list(REGISTRY))
+def test_each_variant_example_is_a_statement_of_its_variant(name):
+    """``sleuth format`` lists the statements only a variant allows with that variant:
+    each parses, and round-trips, under a header that names it, for some player count."""
+    from solver.records import parse_record
+
+    game = get_game(name)
+    for opt, ex in game.variant_examples:
+        fits = 0
+        for n in (2, *game.player_counts):
+            players = ("Ana", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hal")[:n]
+            head = (f"game: {name}\nvariant: {opt}\nplayers: {' '.join(players)}\n"
+                    f"me: Ana\n")
+            try:
+                rec = parse_record(head + ex + "\n")
+            except SleuthError:
+                continue
+            ev = rec.statements[-1].event
+            assert game.parse_event(str(ev), rec.header) == ev, ex
+            fits += 1
+        assert fits, f"{ex!r} parses under no table with variant {opt}"
+
+
+def test_format_lists_the_recorders_mystery_line_and_the_two_player_one():
+    from click.testing import CliRunner
+
+    from cli.main import cli
+
+    out = CliRunner().invoke(cli, ["format", "mystery-hand"]).output
+    assert "  mystery: KS AS 2S 3S\n" in out
+    assert "mystery Ana: 2C 5H 9S KD    (variant: two-player=seen)" in out

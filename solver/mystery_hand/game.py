@@ -52,7 +52,8 @@ class MysteryHandGame(Game):
                 "Cleo asks all 10D-KD: 0 1 0 2", "Dev requests KS: Ben",
                 "Eli requests 2C: nobody", "Ben announces AS 2H 3D 4C: wrong",
                 "Ben asks Cleo 4H-7H: ?", "Cleo asks all 10D-KD: Ana 0, Ben ?, Dev 1, Eli 0",
-                "Dev requests KS: ?", "Ben: ?", "turn: Cleo")
+                "Dev requests KS: ?", "Ben: ?", "turn: Cleo", "mystery: KS AS 2S 3S")
+    variant_examples = (("two-player=seen", "mystery Ana: 2C 5H 9S KD"),)
     keywords = Keywords(("faceup", "mystery", "turn"), ("asks", "requests", "announces", "holds"),
                         ("all", "nobody", "none", "right", "wrong", "?"),
                         # MH-9: a query set is a range or a rank; MH-15: a request names one card

@@ -76,8 +76,10 @@ def simulate(n_players: int, options, seed: int, events: int | None = None,
         raise NotationError("--miss is a probability between 0 and 1", text=str(miss))
     opts = cast(MysteryHandOptions, MysteryHandOptions.from_names(options))
     if not 2 <= n_players <= 8:
-        raise NotationError("Mystery Hand simulates 2 to 8 players", text=str(n_players),
-                            rule="MH-1")
+        err = NotationError("Mystery Hand simulates 2 to 8 players: 3 to 8 by MH-1, 2 by "
+                            "A13", text=str(n_players), rule="MH-1, A13")
+        err.game = "mystery-hand"
+        raise err
     hand_size, faceup_size = deal_sizes(n_players, opts)
     rng = random.Random(seed)
     players = NAMES[:n_players]
