@@ -97,7 +97,10 @@ def _render_analysis(a) -> str:
                 notes = _notes(st)
                 rows.append([p.name, kind, st.status,
                              _candidates(st) + (f"; {notes}" if notes else "")])
-        lines += ["", "Candidates: exact probabilities under a uniform deal (D1, D2)",
+        how = ("exact probabilities" if a.exact else
+               f"estimated probabilities (95 % within ±{a.error:.2f})" if a.error is not None
+               else "estimated probabilities")
+        lines += ["", f"Candidates: {how} under a uniform deal (D1, D2)",
                   tabulate(rows, headers=["psychic", "kind", "status", "candidates and notes"],
                            tablefmt=TABLEFMT, maxcolwidths=[None, None, None, 46])]
 

@@ -258,3 +258,28 @@ def test_a_record_without_unseen_lines_is_unchanged():
     a = GAME.analyze(parse_record(CASES[0].replace("Ana: ?", "Ana guesses character 1: wrong")),
                      None)
     assert a.unseen is None and "unseen" not in a.to_json()
+
+
+def test_the_sheet_says_estimated_when_the_fillings_are_sampled(monkeypatch, tmp_path):
+    """The candidates' heading said 'exact probabilities' over estimates."""
+    import solver.mysterium.analysis as an
+    from cli.mysterium import render_analysis
+
+    exact = " ".join(render_analysis(analyze(parse_record(CASES[3]))).split())
+    assert "Candidates: exact probabilities under a uniform deal" in exact
+    monkeypatch.setattr(an, "MAX_FILLINGS", 5)
+    a = analyze(parse_record(CASES[3]))
+    text = " ".join(render_analysis(a).split())
+    assert "Candidates: estimated probabilities (95 % within ±" in text
+    assert "exact probabilities" not in text
+
+
+def test_a_card_number_out_of_range_names_its_rule_for_the_hint(tmp_path):
+    from pathlib import Path
+
+    sample = Path(__file__).resolve().parent.parent / "samples/mysterium/five-players-won.txt"
+    f = tmp_path / "g.txt"
+    f.write_text("\n".join(sample.read_text().splitlines()[:15]) + "\n")
+    r = _run("log", f, "Ana guesses character 99: wrong")
+    assert r.exit_code == 2
+    assert "a psychic card is a number 1-18 (MY-2): '99' (see: sleuth rules MY-2)" in r.stderr

@@ -80,8 +80,8 @@ def is_number(word: str) -> bool:
 
 def parse_number(word: str, text: str | None = None) -> int:
     if not is_number(word) or not 1 <= int(word) <= CARDS_PER_KIND_IN_BOX:
-        raise NotationError(f"a psychic card is a number 1-{CARDS_PER_KIND_IN_BOX} (MY-2)",
-                            text=word)
+        raise NotationError(f"a psychic card is a number 1-{CARDS_PER_KIND_IN_BOX}",
+                            text=word, rule="MY-2")
     return int(word)
 
 
