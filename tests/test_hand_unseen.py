@@ -336,3 +336,33 @@ def test_a_call_after_an_unseen_turn_may_have_gone_unheard():
     assert not any(b.players["Ana"].failed_call for b in s.branches)
     s = play(parse_record(text + "Ana calls two cards\nBen: ?\nAna: ?\nAna calls two cards\n"))
     assert not s.players["Ana"].failed_call
+
+
+OWN = ("game: hand\nplayers: Ana Ben Cleo\ndealer: Ben\nme: Ana\nindicator 4H\n"
+       "Ana holds: AS 2S 2S QS 3H 5H 9H JH QH KH 2D QD 2C 6C QC\n")
+
+
+def test_take_chance_over_courses_is_one_estimate():
+    """The recorder's own turn not seen: 14 courses (which of her cards went); the take
+    chance of the 2S she holds in each, for Cleo (no initial meld: sampled), is one
+    estimate over hands drawn from the courses by their chances."""
+    from solver.hand.analysis import analyse_round
+
+    a = analyse_round(parse_record(OWN + "Ana: ?\nCleo: ?\nBen: ?\n"), "Ana")
+    d = a.to_json()
+    assert d["courses"] == 14 and d["unseen_turns"] == 3
+    assert list(d["take_chance"]) == ["2S"]
+    t = d["take_chance"]["2S"]
+    assert not t["exact"] and t["samples"] == 24 and 0 < t["p"] <= t["upper"] < 1
+    assert d["exact"] is False and d["error"] == t["error"]
+    assert d["cards"]["AS"]["Ana"] == pytest.approx(14 / 15)
+    assert sum(d["cards"]["AS"].values()) == pytest.approx(2.0)
+
+
+def test_too_many_courses_are_merged_and_said_so():
+    from solver.hand.analysis import analyse_round
+
+    d = analyse_round(parse_record(OWN + "Ana: ?\nCleo: ?\nBen: ?\nAna: ?\n"), "Ana",
+                      chances=False).to_json()
+    assert d["exact"] is False and "approximation" in d["note"] and d["error"] is None
+    assert d["hands"]["Ana"]["known"] == [] and d["hands"]["Ana"]["count"] == 14

@@ -262,26 +262,53 @@ def mixed_take_chances(s: RoundState, view: str, samples: int = SAMPLES,
     if len(cs) == 1:
         b = cs[0][0]
         return take_chances(b, view, locations(b)[2], samples, seed)
-    per = [(take_chances(b, view, locations(b)[2], samples, seed), w) for b, w in cs]
+    unseen = [locations(b)[2] for b, _ in cs]
+    per = [(take_chances(b, view, u, samples, seed, sample=False), w)
+           for (b, w), u in zip(cs, unseen)]
     out = {}
     for name in sorted(set.intersection(*(set(ch) for ch, _ in per))):
         parts = [(ch[name], w) for ch, w in per]
         first = parts[0][0]
         exact = all(t.exact for t, _ in parts)
-        p = sum(float(w) * t.p for t, w in parts)
-        upper = None if exact else sum(float(w) * (t.p if t.exact else t.upper or 0.0)
-                                       for t, w in parts)
-        error = sum(float(w) * t.error for t, w in parts)
-        notes = sorted({t.note for t, _ in parts if t.note})
-        out[name] = TakeChance(name, first.player, p, exact, upper,
-                               None if exact else max(t.samples or 0 for t, _ in parts),
-                               "; ".join(notes), error)
+        p = sum(float(w) * t.p for t, w in parts if t.exact)
+        if exact:
+            out[name] = TakeChance(name, first.player, p, True,
+                                   note="; ".join(sorted({t.note for t, _ in parts
+                                                          if t.note})))
+            continue
+        # the courses without an exact figure: ``samples`` hands in all, each of a course
+        # drawn by its chance (an estimate of their weighted mean, as one course's is)
+        est = [(i, w) for i, (t, w) in enumerate(parts) if not t.exact]
+        ws = float(sum(w for _, w in est))
+        upper_s = sum(float(w) * (parts[i][0].upper or 0.0) for i, w in est) / ws
+        rng = random.Random(f"{seed}:{name}:{first.player}:courses")
+        picks = Counter(rng.choices([i for i, _ in est], [float(w) for _, w in est],
+                                    k=samples))
+        card = Card.parse(name)
+        yes = 0
+        for i, n in sorted(picks.items()):
+            b = cs[i][0]
+            q = b.players[first.player]
+            yes += _takers(card, b, q, unseen[i], _patterns(card, b), n, rng, view)
+        share = yes / samples
+        q_est = min(max(share, 1 / (2 * samples)), upper_s) if upper_s < 1.0 else \
+            max(share, 1 / (2 * samples))
+        if q_est >= 1.0:
+            q_est = 1 - 1 / (2 * samples)
+        error = ws * (wilson_halfwidth(share, samples) + abs(q_est - share))
+        s0 = cs[0][0]
+        out[name] = TakeChance(name, first.player, p + ws * q_est, False,
+                               p + ws * upper_s, samples,
+                               f"estimate over {samples} sampled hands (of the courses of "
+                               f"the turns not seen): without an initial meld {first.player} "
+                               f"must open ({s0.needed()}) or go out with it (HR-29)", error)
     return out
 
 
 def take_chances(s: RoundState, view: str, unseen: Counter, samples: int = SAMPLES,
-                 seed: int = 0) -> dict[str, TakeChance]:
-    """For each card ``view`` holds, the chance the next player may take it (HR-29)."""
+                 seed: int = 0, *, sample: bool = True) -> dict[str, TakeChance]:
+    """For each card ``view`` holds, the chance the next player may take it (HR-29);
+    ``sample`` false leaves an estimate to the caller (``p`` None, ``upper`` its bound)."""
     me = s.players[view]
     q = s.players[s.next_player(view)]
     out = {}
@@ -302,7 +329,8 @@ def take_chances(s: RoundState, view: str, unseen: Counter, samples: int = SAMPL
         if q.opened or upper == 0.0:
             out[name] = TakeChance(name, q.name, upper, True)
             continue
-        out[name] = _sampled(c, s, q, unseen, pats, upper, samples, seed, view)
+        out[name] = _sampled(c, s, q, unseen, pats, upper, samples, seed, view) if sample \
+            else TakeChance(name, q.name, None, False, upper)   # type: ignore[arg-type]
     return out
 
 
@@ -324,18 +352,18 @@ def _layoff_alone(card, s: RoundState, discarder: str) -> bool:
     return False
 
 
-def _sampled(card, s, q, unseen, pats, upper, samples, seed, view) -> TakeChance:
-    """A player without an initial meld: sampled hands, judged by the take optimiser."""
+def _takers(card, s, q, unseen, pats, n: int, rng, view) -> int:
+    """Of ``n`` hands of ``q`` sampled (the known cards and a draw of the unseen ones), how
+    many may take ``card`` (:func:`solver.hand.taking.take`)."""
     from solver.hand.taking import take
 
-    pool = [c for c, n in sorted(unseen.items(), key=lambda kv: repr(kv[0]))
-            for _ in range(max(n, 0))]
-    rng = random.Random(f"{seed}:{card!r}:{q.name}")
+    pool = [c for c, k in sorted(unseen.items(), key=lambda kv: repr(kv[0]))
+            for _ in range(max(k, 0))]
     known = list(q.known.elements())
     table = s.table_text()
     melded = any(e.owner == view for e in s.table)
     yes = 0
-    for _ in range(samples):
+    for _ in range(n):
         hand = known + rng.sample(pool, q.unknown)
         if _pair_chance(pats, Counter(hand), Counter(), 0, s.regime) == 0.0 and \
                 not s.options.discard_layoff:
@@ -343,7 +371,13 @@ def _sampled(card, s, q, unseen, pats, upper, samples, seed, view) -> TakeChance
         r = take(hand, card, s.indicator, s.options, opened=False, table=table,
                  discarder_melded=melded, to_beat=s.last_initial, first_turn=q.turns == 0)
         yes += r.may_take
-    share = yes / samples
+    return yes
+
+
+def _sampled(card, s, q, unseen, pats, upper, samples, seed, view) -> TakeChance:
+    """A player without an initial meld: sampled hands, judged by the take optimiser."""
+    rng = random.Random(f"{seed}:{card!r}:{q.name}")
+    share = _takers(card, s, q, unseen, pats, samples, rng, view) / samples
     # an estimate: 0 and 1 stay logical (0 only when impossible, 1 only when certain)
     p = min(max(share, 1 / (2 * samples)), upper) if upper < 1.0 else \
         max(share, 1 / (2 * samples))
