@@ -594,10 +594,12 @@ DID_YOU_MEAN = "  did you mean: "
 
 #: a message's lines by what a cut keeps first (:func:`prized_rows`): the sentence saying
 #: why a statement was refused (or held), a line in conflict (:func:`render_conflict`), the
-#: fix (:func:`fix_advice`); the others after these
+#: fix (:func:`fix_advice`), that lines which came in after it were not entered
+#: (:meth:`Ahead.held`); the others after these
 PRIZED = (re.compile(r"(whatif )?refused: |held: |" + re.escape(DID_YOU_MEAN)),
           re.compile(r"    line \d+: "),
-          re.compile(r"  (not saved; 'force'|if line )"))
+          re.compile(r"  (not saved; 'force'|if line )"),
+          re.compile(r"  \d+ more .*not entered:$"))
 
 
 def _more(n: int, cols: int) -> str:
@@ -610,6 +612,27 @@ def _middle_cut(lines: list[str], room: int, tail: int, cols: int) -> list[str]:
     cut = len(lines) - room + 1
     head = max(1, min((room - 1) // 2, room - 1 - tail))
     return lines[:head] + [_more(cut, cols)] + lines[head + cut:]
+
+
+def prized_need(message: str, cols: int) -> int:
+    """The rows a contradiction's message needs on a screen of ``cols``: the sentence
+    saying why, the lines in conflict and the fix (:data:`PRIZED`), and a row saying how
+    many other lines went when some do; 0 for a message with no line in conflict.
+
+    >>> said = ("refused: line 6 says 7H is out; line 10 says it is in\\n  the statements "
+    ...         "that conflict:\\n    line 6: A\\n    line 10: B\\n  not saved; 'force' "
+    ...         "saves it anyway")
+    >>> prized_need(said, 80), prized_need(said, 40), prized_need("refused: no", 80)
+    (5, 6, 0)
+    """
+    logical = message.split("\n")
+    ranks = [next((r for r, p in enumerate(PRIZED) if p.match(ln)), len(PRIZED))
+             for ln in logical]
+    if 1 not in ranks:
+        return 0
+    rows = [len(fit_width(ln, cols).split("\n")) for ln in logical]
+    kept = sum(n for n, r in zip(rows, ranks) if r < len(PRIZED))
+    return kept + (1 if kept < sum(rows) else 0)
 
 
 def prized_rows(message: str, cols: int, room: int) -> list[str] | None:
@@ -700,9 +723,9 @@ class Screen:
         self.worker: threading.Thread | None = None
         self.deadline = None
         self.app: Application[Any] | None = None
-        #: the lines of a paste still to be entered (:func:`_interactive_lines`); dropped,
-        #: and said, when one of them is refused
-        self.pasted: list[str] = []
+        #: the lines that came in ahead of their turn (:class:`Ahead`): held, and said,
+        #: when a line before them is refused
+        self.ahead = Ahead()
 
     def size(self) -> tuple[int, int]:
         """Columns and rows (every line ends with a newline, so one as wide as the terminal
@@ -870,6 +893,11 @@ class Screen:
         fix = next((i for i, ln in enumerate(lines) if ln.startswith(DID_YOU_MEAN)), None)
         tail = len(lines) - fix if fix is not None else 1
         keep = min(len(lines), max(3, tail + 2))
+        if cols < 80 or rows < 24:
+            # smaller than the screen the short sheet is made for: a contradiction keeps
+            # its sentence, the lines in conflict and the fix, and the sheet gives way
+            # (scrolled, its notes and verdict staying): it is the sheet shown before
+            keep = max(keep, min(prized_need(self.message, cols), rows - 2 - notes))
         room = rows - 1 - (keep + 1 if keep else 0)     # the last row is the prompt's
         if self._scrolled_for != (self.session.text, self.session.view):
             self.top, self.tops = 0, []         # a changed record: its sheet from the top
@@ -973,6 +1001,75 @@ def _scrolled(shown: tuple[int, int, int] | None, top: int, tops: list[int],
 
 
 # ----- input --------------------------------------------------------------------------------
+class Ahead:
+    """The input that came in ahead of the answer to the line before it, at a terminal:
+    the lines of a paste still to be entered one by one (:func:`_interactive_lines`), its
+    last line not ended (the next input, to be edited), and the keys typed -- or pasted
+    by a terminal that does not bracket a paste -- while a line was being checked, which
+    the next prompt would enter as typed.  When a line is refused none of them is entered:
+    :meth:`held` takes them out of the input and says them."""
+
+    def __init__(self) -> None:
+        self.pasted: list[str] = []
+        self.rest = ""
+        #: the text typed ahead, taken out of the input (set by the prompt that reads it)
+        self.typed: Callable[[], str] = lambda: ""
+        #: keeps a line in the prompt's history (Up brings it back)
+        self.remember: Callable[[str], None] = lambda line: None
+
+    def held(self) -> str:
+        """After a refused line: the lines that came in after it, taken out of the input
+        and kept in the prompt's history, as the lines the refusal adds to say that they
+        were not entered (none: an empty string).  A last line typed ahead and not ended
+        stays as the next input, to be edited.
+
+        >>> a = Ahead()
+        >>> a.pasted, a.typed = ["Cleo: ?"], lambda: "Dev asks Ana 2C-5C: 2C\\n\\nDev as"
+        >>> print(a.held()[1:])
+          2 more lines typed or pasted ahead, not entered:
+            Cleo: ?
+            Dev asks Ana 2C-5C: 2C
+          (Up brings them back)
+        >>> a.typed = lambda: ""            # taken out of the input: none left
+        >>> a.rest, a.pasted, a.held()
+        ('Dev as', [], '')
+        """
+        *ended, last = self.typed().split("\n")
+        ended = [ln for ln in ended if ln.strip()]
+        self.rest += last
+        lines, pasted = [*self.pasted, *ended], not ended
+        self.pasted.clear()
+        if not lines:
+            return ""
+        for ln in lines:
+            self.remember(ln)
+        n, s = len(lines), "" if len(lines) == 1 else "s"
+        head = (f"{n} more pasted line{s} not entered" if pasted else
+                f"{n} more line{s} typed or pasted ahead, not entered")
+        return (f"\n  {head}:" + "".join(f"\n    {printable(ln)}" for ln in lines)
+                + f"\n  (Up brings {'it' if n == 1 else 'them'} back)")
+
+
+def keys_text(keys) -> str:
+    """The text of prompt_toolkit key presses read ahead: characters as typed, Enter as the
+    end of a line, a bracketed paste's text; a backspace takes back the character before it
+    on its line; other keys (arrows, Tab, a terminal's reports) add nothing."""
+    from prompt_toolkit.keys import Keys
+
+    out: list[str] = []
+    for k in keys:
+        if k.key in (Keys.ControlM, Keys.ControlJ):
+            out.append("\n")
+        elif k.key == Keys.BracketedPaste:
+            out.append(k.data.replace("\r\n", "\n").replace("\r", "\n"))
+        elif k.key in (Keys.Backspace, Keys.ControlH):
+            if out and out[-1] != "\n":
+                out.pop()
+        elif not isinstance(k.key, Keys) and k.key.isprintable():
+            out.append(k.key)
+    return "".join(out)
+
+
 def being_checked(session: Session, line: str) -> list[str]:
     """What a Ctrl-C while ``line`` is handled names as not saved: the statement (or the
     command that changes the record) as typed, the correction that 'y' or an empty line
@@ -1202,9 +1299,13 @@ def answer_words(vocabulary, head: str, words: list[str]) -> list[str]:
     return out
 
 
-def _interactive_lines(session: Session, colour: bool, screen: Screen | None = None):
+def _interactive_lines(session: Session, colour: bool, screen: Screen | None = None,
+                       ahead: Ahead | None = None):
     """Lines from a prompt_toolkit prompt with completion; ends on Ctrl-D.  With a
-    ``screen``, each prompt redraws it."""
+    ``screen``, each prompt redraws it.  ``ahead``: where the lines of a paste wait their
+    turn, and what takes the input typed ahead out (:meth:`Ahead.held`)."""
+    import select
+
     from prompt_toolkit import PromptSession
     from prompt_toolkit.completion import Completer, Completion
     from prompt_toolkit.history import InMemoryHistory
@@ -1255,8 +1356,8 @@ def _interactive_lines(session: Session, colour: bool, screen: Screen | None = N
             b.go_to_completion(0)
             b.on_completions_changed.fire()
 
-    pasted: list[str] = screen.pasted if screen is not None else []
-    rest = [""]                         # a paste's last line, not ended: the next input
+    if ahead is None:
+        ahead = screen.ahead if screen is not None else Ahead()
 
     @keys.add(Keys.BracketedPaste)
     def _(event):
@@ -1275,8 +1376,8 @@ def _interactive_lines(session: Session, colour: bool, screen: Screen | None = N
             b.cursor_position = len(last)
             return
         b.text = ended[0]
-        pasted.extend(ended[1:])
-        rest[0] = last
+        ahead.pasted.extend(ended[1:])
+        ahead.rest = last
         b.validate_and_handle()
 
     # no rows kept free below the prompt for the completion menu (prompt_toolkit keeps 8
@@ -1300,11 +1401,31 @@ def _interactive_lines(session: Session, colour: bool, screen: Screen | None = N
         reserve_space_for_menu=0, key_bindings=keys)
     if screen is not None:
         screen.app = ps.app             # the worker redraws the prompt when the sheet is in
+
+    def typed_ahead() -> str:
+        """The keys that came in since the last line was entered and no prompt has handled
+        yet (prompt_toolkit's type-ahead, read with the line before them; what waits in
+        the terminal, read now), taken out of the input, as text (:func:`keys_text`)."""
+        from prompt_toolkit.input.typeahead import get_typeahead
+
+        inp = ps.input
+        keys = list(get_typeahead(inp))
+        try:
+            with inp.raw_mode():
+                while not inp.closed and select.select([inp.fileno()], [], [], 0)[0]:
+                    keys += inp.read_keys()
+                keys += inp.flush_keys()
+        except (OSError, ValueError):
+            pass
+        return keys_text(keys)
+
+    ahead.typed = typed_ahead
+    ahead.remember = ps.history.append_string
     while True:
-        if pasted:                      # the lines of a paste, one by one
-            yield pasted.pop(0)
+        if ahead.pasted:                # the lines of a paste, one by one
+            yield ahead.pasted.pop(0)
             continue
-        default, rest[0] = rest[0], ""
+        default, ahead.rest = ahead.rest, ""
         try:
             yield ps.prompt(screen.prompt() if screen is not None else PROMPT,
                             default=default)
@@ -1375,11 +1496,8 @@ def _on_screen(screen: Screen, lines, keys: str, hint: bool) -> None:
                 text = render_outcome(o, session, None, keys)
         # the record by its file name: its whole path is noise on the screen
         text = text.replace(f"{session.path}:", f"{os.path.basename(session.path)}:")
-        if o.kind == "refused" and screen.pasted:   # the rest of a paste may hang on it
-            n = len(screen.pasted)
-            text += (f"\n  {n} more pasted line{'' if n == 1 else 's'} not entered:"
-                     + "".join(f"\n    {printable(ln)}" for ln in screen.pasted))
-            screen.pasted.clear()
+        if o.kind == "refused":         # what came in after it may hang on it: held
+            text += screen.ahead.held()
         if o.kind == "empty":
             screen.back()
         elif o.kind in PAGES:
@@ -1526,10 +1644,12 @@ def play(record, as_, as_json, no_sheet, compact=None, hint=None):
     # what accepts a refusal's one correction (Session.correction): on a terminal also an
     # empty line; piped, empty lines are skipped, so that a blank line in a script logs nothing
     keys = "Enter or y" if interactive else "y"
-    lines = _interactive_lines(session, colour, screen) if interactive else _piped_lines()
+    ahead = screen.ahead if screen is not None else Ahead()
+    lines = _interactive_lines(session, colour, screen, ahead) if interactive \
+        else _piped_lines()
     try:
         worst = _lines(session, screen, lines, keys, show_sheet, interactive, as_json, hint,
-                       say, width)
+                       say, width, ahead if interactive else None)
     except KeyboardInterrupt:           # Ctrl-C while a line is worked on: the program ends
         if session.pending:             # (cli.main), the held claim kept first
             say(session.keep_held())
@@ -1550,10 +1670,11 @@ def play(record, as_, as_json, no_sheet, compact=None, hint=None):
 
 def _lines(session: Session, screen: Screen | None, lines, keys: str, show_sheet,
            interactive: bool, as_json: bool, hint: bool | None, say,
-           width: int | None = None) -> int:
+           width: int | None = None, ahead: Ahead | None = None) -> int:
     """``play``'s lines, each handled and answered; the exit status they call for.
     ``width``: the terminal's columns the answers are fitted to (``say`` fits them; a text
-    that wraps itself, the advice, is written for them, so as to be wrapped once)."""
+    that wraps itself, the advice, is written for them, so as to be wrapped once).
+    ``ahead``: at a terminal, the input come in ahead, held after a refused line."""
     from solver.model.budget import restart
 
     worst = 0
@@ -1586,8 +1707,11 @@ def _lines(session: Session, screen: Screen | None, lines, keys: str, show_sheet
             if as_json:
                 click.echo(json.dumps(outcome_json(o, session), ensure_ascii=False))
             elif o.kind != "quit":
-                say(render_outcome(o, session, show_sheet, keys,
-                                   fit=(width, 0) if width else None))
+                said = render_outcome(o, session, show_sheet, keys,
+                                      fit=(width, 0) if width else None)
+                if o.kind == "refused" and ahead is not None:
+                    said += ahead.held()        # what came in after it: held, said
+                say(said)
                 if (interactive if hint is None else hint) and o.saved:
                     restart()
                     say(session.hint() or "")   # the advisor's one-line hint on the view's turn

@@ -223,6 +223,11 @@ class Vocabulary:
     ranges: tuple[str, ...]       # suit ranges, rank sets, half-suits
     commands: tuple[str, ...] = ()
     follows: tuple = ()           # :attr:`Keywords.follows`
+    #: whom a player may name where a keyword's slot before the colon takes a player's
+    #: name (:data:`NAMES`), when the rules allow only some players there: ``(keyword,
+    #: player, names)``, completion offering ``player keyword`` only ``names`` there; a
+    #: keyword or player not listed may name every player
+    named: tuple[tuple[str, str, tuple[str, ...]], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -336,6 +341,9 @@ class Game(ABC):
     measure: ClassVar[str | None] = None
     #: one example per statement kind (help, ``sleuth format``)
     examples: ClassVar[tuple[str, ...]] = ()
+    #: statements that only a variant allows: (its ``variant:`` option, an example), shown
+    #: by ``sleuth format`` after the examples above
+    variant_examples: ClassVar[tuple[tuple[str, str], ...]] = ()
     keywords: ClassVar[Keywords] = Keywords()
     #: a bundled sample (``samples/<name>/<demo>``) for ``sleuth demo`` and help examples,
     #: and a card worth asking ``why`` about in it

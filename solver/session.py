@@ -1415,6 +1415,14 @@ def _follows(v: Vocabulary, words: list[str], head: str) -> list[str] | None:
     >>> complete(v, "Ana asks all "), complete(v, "Ana asks Ben A*: A")
     (['A*'], ['AS', 'AH'])
 
+    A game whose rules let a player name only some players there says whom
+    (:attr:`solver.games.Vocabulary.named`):
+
+    >>> from dataclasses import replace
+    >>> w = replace(v, names=("Ana", "Ben", "Cleo"), named=(("asks", "Ana", ("Ben",)),))
+    >>> complete(w, "ana asks "), complete(w, "Ben asks ")
+    (['Ben', 'all'], ['Ana', 'Ben', 'Cleo', 'all'])
+
     A keyword of two words (``asks all``) is preferred to its first word alone.
     """
     from solver.games import CARDS, NAMES, RANGES, WORDS
@@ -1434,7 +1442,12 @@ def _follows(v: Vocabulary, words: list[str], head: str) -> list[str] | None:
     else:
         n = len(words) - at - len(keyword.split())
         choices = slots[min(n, len(slots) - 1)] if slots else ()
-    classes = {NAMES: v.names, CARDS: v.cards, RANGES: v.ranges, WORDS: v.words}
+    names = v.names
+    if at and ":" not in head:          # whom this player may name there (the game's rules)
+        actor = next(n for n in v.names if n.casefold() == words[0].casefold())
+        names = next((allowed for k, p, allowed in v.named
+                      if k.lower() == keyword.lower() and p == actor), names)
+    classes = {NAMES: names, CARDS: v.cards, RANGES: v.ranges, WORDS: v.words}
     out: list[str] = []
     for c in choices:
         out += list(classes.get(c, (c,)))

@@ -415,5 +415,10 @@ class LiteratureGame(Game):
         cards = sorted({repr(c) for c in t.card_keys},
                        key=lambda c: order.index(c) if c in order else 99)
         k = self.keywords
+        # LIT-6(a): the player asked is an opponent; V14: the challenged, of the other team
+        opponents = {p: tuple(q for q in record.header.players if q not in t.team_of(p))
+                     for p in record.header.players}
         return Vocabulary(tuple(record.header.players), k.lead, k.verbs, k.words,
-                          tuple(cards), tuple(hs.name for hs in t.halves))
+                          tuple(cards), tuple(hs.name for hs in t.halves),
+                          named=tuple((verb, p, them) for verb in ("asks", "challenges")
+                                      for p, them in opponents.items()))
