@@ -168,3 +168,112 @@ def test_the_sheet_says_an_unseen_play_and_where_its_cards_may_be(tmp_path):
     for rank, n in d["unseen"].items():
         assert abs(sum(d["unseen_where"][rank].values()) - n) < 1e-6, rank
     assert all("out" in d["unseen_where"][r] for r in d["unseen"])
+
+
+# ----- an unseen play's cards are stand-ins for its ranks, never cards played -------------
+
+M3 = """game: twenty-two
+players: Ana Ben Cleo
+me: Ana
+Ana deals 7
+Ana holds: 4S 5S 8S 5D 7D 2C 10C
+Ben exchanges 0
+Cleo exchanges 0
+Ana exchanges 0
+Ben leads 9C; Cleo JC; Ana 2C
+Cleo leads 3H; Ana 10C; Ben 5H
+"""
+
+
+@pytest.mark.parametrize("tail", ["Ana leads 7D; Ben ?; Cleo 9S\n", "Ana leads 7D\nBen: ?\n"])
+def test_unseen_follow_after_a_lowest_cards_play(tail, tmp_path):
+    """Ben's 5H was a lowest-cards play (I2: nothing below 5 left); an unseen follow of
+    Ben's later is any card, and the courses where it ranks below 5 are dropped, not read
+    as Ben playing a card nobody played ('Ben later played 2S')."""
+    from solver.twenty_two.analysis import check
+
+    rec = parse_record(M3 + tail)
+    check(rec)
+    a = analysis.analyze(rec, "Ana")
+    assert a.exact
+    f = tmp_path / "m3.txt"
+    f.write_text(M3)
+    for line in tail.splitlines():
+        r = _sleuth("log", str(f), line)
+        assert r.returncode == 0, r.output
+    # nothing below 5 in Ben's unseen card, in every course (hand now and the play)
+    low = [f"{r}{s}" for r in "2 3 4".split() for s in "SHDC"]
+    assert all("Ben" not in a.possible[n] for n in low)
+
+
+def test_crosscheck_unseen_follow_after_a_lowest_cards_play_against_every_filling():
+    base = M3 + "Ana leads 7D; Ben {}; Cleo 9S\n"
+    _compare(base.format("?"), [base.format(c) for c in DECK])
+
+
+def test_no_course_left_names_no_stand_in_card():
+    """When the courses refuse a statement for different reasons, the message is one
+    that names none of their stand-in cards."""
+    from solver.errors import InconsistentError
+    from solver.twenty_two.engine import no_course_error
+
+    e = no_course_error([InconsistentError("Ben later played 2S", conflict=[10, 11]),
+                         InconsistentError("Ben later played 3S", conflict=[10, 11])],
+                        {11})
+    assert "2S" not in str(e) and "3S" not in str(e) and e.conflict == [10, 11]
+    same = InconsistentError("5H is in two places", conflict=[9, 10])
+    assert no_course_error([same, lambda: same], {11}) is same    # no unseen line in it
+
+
+def _certain_of_fillings(texts: list[str], view: str) -> dict[str, str]:
+    """Brute force: the cards all of whose copies are in one same place in every filling
+    the rules and the deals allow."""
+    _, poss = _fillings_figures(texts, view)
+    return {n: next(iter(ls)) for n, ls in poss.items() if len(ls) == 1}
+
+
+def test_crosscheck_certainties_and_why_against_every_filling():
+    """Stage 1's certainties (Game.certainties) and 'why' hold in every course: checked
+    against every concrete filling; an unseen play's cards are 'out', never 'out#N'."""
+    from solver.twenty_two.analysis import certain_now, explain
+
+    base = M3 + "Ana leads 7D; Ben {}; Cleo 9S\n"
+    unseen = base.format("?")
+    want = _certain_of_fillings([base.format(c) for c in DECK], "Ana")
+    got = certain_now(parse_record(unseen), "Ana")
+    assert got == want
+    _, poss = _fillings_figures([base.format(c) for c in DECK], "Ana")
+    for name in ("2H", "7D", "6D", "KS"):
+        e = explain(parse_record(unseen), "Ana", name)
+        assert "#" not in e.summary and all("#" not in r.fact for r in e.reasons)
+        if len(poss[name]) == 1:
+            assert e.summary.startswith("certainly")
+        else:
+            assert not e.summary.startswith("certainly"), (name, e.summary)
+
+
+def test_sample_midhand_unseen_follow_certainties_say_out(tmp_path):
+    """After an unseen follow of three cards, no place 'out#N' anywhere and no certainty
+    that some course breaks (it said 'out#12: 2H 2D 2C' and '2H: certainly out#12's
+    hand')."""
+    from pathlib import Path
+
+    from solver.staged import certainties
+    from solver.twenty_two.game import TwentyTwoGame
+
+    f = tmp_path / "tm.txt"
+    f.write_text(Path("samples/twenty-two/standard-ana-midhand.txt").read_text())
+    assert _sleuth("log", str(f), "Ana plays QD KC AS").returncode == 0
+    assert _sleuth("log", str(f), "Ben: ?").returncode == 0
+    rec = parse_record(f.read_text())
+    c = certainties(TwentyTwoGame(), rec, "Ana", seconds=60)
+    assert c.complete
+    a = analysis.analyze(rec, "Ana")
+    for name, loc in c.certain:
+        assert "#" not in loc
+        assert a.possible[name] == {loc}, name
+    assert "2H" not in dict(c.certain)
+    r = _sleuth("why", str(f), "2H")
+    assert r.returncode == 0 and "#" not in r.output and "certainly" not in r.output
+    r = _sleuth("analyze", str(f), "--json")
+    assert r.returncode == 0 and "out#" not in r.output

@@ -30,7 +30,8 @@ from solver.twenty_two.options import TwentyTwoOptions
 from solver.twenty_two.ranking import (beats_or_ties, hr, legal_follows, legal_leads, rank_label,
                                     ranks, show_rank, target_of)
 from solver.twenty_two.policy import gc_paused, losers, playout
-from solver.twenty_two.engine import Engine, courses, has_unseen, replay
+from solver.twenty_two.engine import (Engine, courses, has_unseen, no_course_error, replay,
+                                      unseen_lines)
 
 MAX_STATES = 200_000
 TIME_BUDGET = 5.0      # seconds for counting (under half of it for the exact attempt)
@@ -205,11 +206,22 @@ def _models(record, view, eng: Engine, omniscient=False) -> list[ViewModel]:
 def check(record, view: str | None = None, omniscient: bool = True) -> None:
     """Raise :class:`InconsistentError` when some hand of the record has no consistent deal
     (by default with everything written, as the recorder knows it)."""
+    from solver.errors import InconsistentError
+
     eng = replay(record)
-    for vm in _models(record, view if view is not None else record.header.me, eng,
-                      omniscient):
-        if not vm.model.is_consistent():
-            raise vm.inconsistent()
+    view = view if view is not None else record.header.me
+    errors: list = []
+    for w in courses(eng):       # unseen turns: consistent when some course is
+        try:
+            vms = _models(record, view, w, omniscient)
+        except InconsistentError as e:
+            errors.append(e)
+            continue
+        bad = next((vm for vm in vms if not vm.model.is_consistent()), None)
+        if bad is None:
+            return
+        errors.append(bad.inconsistent)     # made only when needed (a solver's core)
+    raise no_course_error(errors, unseen_lines(record.statements))
 
 
 def _scores(eng: Engine) -> tuple[dict[str, dict], list[str]]:
@@ -615,11 +627,80 @@ def certain_now(record, view: str | None) -> dict[str, str]:
     if not eng.deals:
         visible_players(record, view, False)
         return {name: STOCK for name in eng.deck}
+    if has_unseen(record.statements):
+        return _certain_courses(record, view, courses(eng))
     vms = _models(record, view, eng)
     for vm in vms[:-1]:
         if not vm.model.is_consistent():
             raise vm.inconsistent()
     return model_certain(vms[-1], joined=False)
+
+
+def _certain_courses(record, view, ways: list[Engine]) -> dict[str, str]:
+    """:func:`certain_now` of a record with unseen turns: a card is certain when every
+    consistent course puts all its copies in the same place, an unseen play's cards being
+    ``out`` (:func:`~solver.twenty_two.inference.base_loc`).  Cheapest first: propagation
+    in every course (each copy's places there, a superset of its possible ones: a card left
+    one place over all courses together is certain; what a time-out establishes), then
+    each course's exact places, until every other card has two places somewhere."""
+    from solver.model.budget import TimeUp, check, establish
+    from solver.model.witness import Infeasible, propagate
+    from solver.staged import _counted, certain_of
+
+    errors: list = []
+    vms = []
+    sup: dict[str, list[set[str]]] = {}      # card name -> per copy, places in some course
+    try:
+        for _, vm in _course_models(record, view, ways, errors):
+            m = vm.model
+            try:
+                allowed, _, _, _ = propagate(m)
+            except Infeasible:
+                errors.append(vm.inconsistent)
+                continue
+            vms.append(vm)
+            for name, keys in vm.keys.items():
+                row = sup.setdefault(name, [set() for _ in keys])
+                for j, k in enumerate(keys):
+                    row[j] |= {base_loc(m.locations[li]) for li in allowed[m.card_index(k)]}
+            check("the certainties")
+    except TimeUp as e:
+        establish(places={}, joined=False)
+        raise type(e)(e.seconds, e.what, {"places": {}, "joined": False}) from None
+    if not vms:
+        raise no_course_error(errors, unseen_lines(record.statements))
+    places = {n: [sorted(c) for c in row] for n, row in sup.items()}
+    establish(places=places, joined=False)
+    certain = certain_of(places, joined=False)
+    # the others: certain when every consistent course has all copies in one same place
+    open_: dict[str, str | None] = {n: None for n in sup if n not in certain}
+    consistent = False
+    try:
+        for vm in vms:
+            if not open_ and consistent:
+                break
+            m = vm.model
+            got = _counted(m)
+            if got is None:
+                bb = m.backbone()
+                got = bb.possible if bb.consistent else {k: set() for k in m.cards}
+            if not any(got.values()):
+                errors.append(vm.inconsistent)
+                continue
+            consistent = True
+            for name in list(open_):
+                here = {base_loc(l) for k in vm.keys[name] for l in got[k]}
+                if len(here) != 1 or open_[name] not in (None, *here):
+                    del open_[name]
+                else:
+                    open_[name] = here.pop()
+            check("the certainties")
+    except TimeUp as e:
+        raise type(e)(e.seconds, e.what, {"places": places, "joined": False}) from None
+    if not consistent:
+        raise no_course_error(errors, unseen_lines(record.statements))
+    certain.update({n: l for n, l in open_.items() if l is not None})
+    return certain
 
 
 def explain(record, view: str | None, card_text: str):
@@ -628,14 +709,107 @@ def explain(record, view: str | None, card_text: str):
     eng = replay(record)
     if not eng.deals:
         raise NotationError("no hand has been dealt yet", text=card_text)
-    vm = _models(record, view, eng)[-1]
     name = repr(card)
-    if name not in vm.keys:
+    if name not in eng.deals[-1].deck:
         raise NotationError("that card is not in this game's deck", text=card_text)
+    if has_unseen(record.statements):
+        return _explain_courses(record, view, courses(eng), name)
+    vm = _models(record, view, eng)[-1]
     bb = vm.model.backbone()
     if not bb.consistent:
         raise vm.inconsistent()
     return vm.explain_keys(vm.keys[name], bb, vm.loc_label)
+
+
+def _forced(m, negate, lines: set[int]) -> bool:
+    """Whether the statements of ``lines`` alone (with the rules) leave no deal in which
+    ``negate`` holds (:meth:`~solver.model.CardLocationModel._core`'s model)."""
+    from ortools.sat.python import cp_model
+
+    cm, x, lits = m._build(True, negate)
+    for s, lit in lits.items():       # the others free: the solver may drop them
+        if s in lines:
+            cm.Add(lit == 1)
+    return m._solver(seconds=30.0).Solve(cm) == cp_model.INFEASIBLE
+
+
+def _explain_courses(record, view, ways: list[Engine], name: str):
+    """:func:`explain` of a record with unseen turns, in the words of
+    :func:`solver.model.explain_card`: a place is possible when some consistent course
+    allows it (an unseen play's cards are ``out``), a certainty holds in every course, and
+    its lines are those that force it in each course, together."""
+    from types import SimpleNamespace
+
+    from solver.model import Explanation, Reason, place_phrase
+
+    from solver.model.budget import check
+    from solver.staged import _counted
+
+    errors: list = []
+    done: list[tuple[ViewModel, Any]] = []
+    for _, vm in _course_models(record, view, ways, errors):
+        got = _counted(vm.model)
+        if got is None:
+            bb = vm.model.backbone()
+            got = bb.possible if bb.consistent else {k: set() for k in vm.model.cards}
+        if any(got.values()):
+            done.append((vm, SimpleNamespace(possible=got)))
+        else:
+            errors.append(vm.inconsistent)
+        check("the explanation")
+    if not done:
+        raise no_course_error(errors, unseen_lines(record.statements))
+    first = done[0][0]
+    keys = first.keys[name]
+    label = first.loc_label
+    places = list(dict.fromkeys(base_loc(l) for l in first.model.locations))
+
+    def possible(k) -> set[str]:
+        return {base_loc(l) for vm, bb in done for l in bb.possible[k]}
+
+    def lines(k, place: str, at: bool) -> tuple[int, ...]:
+        """The lines forcing copy ``k`` to be at ``place`` (``at``) or not, in every
+        course: a minimal set in the first course, and in each other course where the
+        lines found so far do not force it, its own minimal set added."""
+        got: set[int] = set()
+        for vm, _ in done:
+            m = vm.model
+            bad = [m.locations.index(l) for l in m.locations if (base_loc(l) == place) != at]
+
+            def negate(cm, x, bad=bad, ci=m.card_index(k)):   # copy k somewhere it is not
+                cm.AddBoolOr([x[ci, li] for li in bad])
+
+            if got and _forced(m, negate, got):
+                continue
+            got.update(m._core(negate) or [])
+            check("the explanation")
+        return tuple(sorted(got))
+
+    reasons: list[Reason] = []
+    if len(keys) == 1:
+        poss = possible(keys[0])
+        if len(poss) == 1:
+            loc = next(iter(poss))
+            reasons.append(Reason(f"{name} is {place_phrase(label(loc))}",
+                                  lines(keys[0], loc, True)))
+            summary = f"certainly {place_phrase(label(loc))}"
+        else:
+            for loc in places:
+                if loc not in poss:
+                    reasons.append(Reason(f"{name} is not {place_phrase(label(loc))}",
+                                          lines(keys[0], loc, False)))
+            summary = "could be " + ", ".join(place_phrase(label(l)) for l in places
+                                              if l in poss)
+    else:
+        poss = set().union(*(possible(k) for k in keys))
+        for loc in places:
+            if loc not in poss:
+                reasons.append(Reason(f"no {name} is {place_phrase(label(loc))}",
+                                      lines(keys[0], loc, False)))
+        summary = "copies could be " + ", ".join(place_phrase(label(l)) for l in places
+                                                 if l in poss)
+    return Explanation(name, summary, reasons,
+                       {ln: first.statements.get(ln, "") for r in reasons for ln in r.lines})
 
 
 
@@ -665,48 +839,56 @@ def _trick_shown(eng: Engine) -> list[tuple[str, tuple[Card, ...] | None]]:
 def _course_counts(record, view, ways: list[Engine], max_states: int,
                    time_budget: float) -> list[_Course]:
     """Each course's model of the current hand, counted; the courses no deal fits are left
-    out (when none is left, the first one's conflict is raised)."""
-    from solver.errors import InconsistentError
+    out (when none is left, their conflict: :func:`~solver.twenty_two.engine.no_course_error`)."""
     from solver.model.counting import count_deals
 
     out: list[_Course] = []
-    first: Exception | None = None
-    checked: dict[int, bool] = {}
-    for w in ways:
-        try:
-            vms = _models(record, view, w)
-        except InconsistentError as e:
-            first = first or e
-            continue
-        ok = True
-        for d, vm in zip(w.deals[:-1], vms[:-1]):
-            if id(d) not in checked:
-                checked[id(d)] = vm.model.is_consistent()
-            if not checked[id(d)]:
-                first = first or vm.inconsistent()
-                ok = False
-                break
-        if not ok:
-            continue
-        vm = vms[-1]
+    errors: list = []
+    for w, vm in _course_models(record, view, ways, errors):
         c = count_deals(vm.model, max_states=max_states, time_budget=time_budget)
         if c.exact:
             if not c.total:
-                first = first or vm.inconsistent()
+                errors.append(vm.inconsistent)
                 continue
             pk = {k: {l for l, p in c.marginals.get(k, {}).items() if p > 0}
                   for k in vm.model.cards}
         else:
             bb = vm.model.backbone()
             if not bb.consistent:
-                first = first or vm.inconsistent()
+                errors.append(vm.inconsistent)
                 continue
             pk = bb.possible
         out.append(_Course(w, vm, c, pk, float(c.total)))
     if not out:
-        assert first is not None
-        raise first
+        raise no_course_error(errors, unseen_lines(record.statements))
     return out
+
+
+def _course_models(record, view, ways: list[Engine], errors: list | None = None):
+    """Each course's model of the current hand, the courses whose record is inconsistent
+    (a build conflict, or an earlier hand no deal fits) left out, their errors added to
+    ``errors``."""
+    from solver.errors import InconsistentError
+
+    checked: dict[int, bool] = {}
+    for w in ways:
+        try:
+            vms = _models(record, view, w)
+        except InconsistentError as e:
+            if errors is not None:
+                errors.append(e)
+            continue
+        ok = True
+        for d, vm in zip(w.deals[:-1], vms[:-1]):
+            if id(d) not in checked:
+                checked[id(d)] = vm.model.is_consistent()
+            if not checked[id(d)]:
+                if errors is not None:
+                    errors.append(vm.inconsistent)
+                ok = False
+                break
+        if ok:
+            yield w, vms[-1]
 
 
 def _analyze_courses(record, view, eng: Engine, base: _AnalysisBase, *, max_states: int,

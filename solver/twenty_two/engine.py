@@ -483,7 +483,7 @@ class Engine:
             for k, (p, cards) in enumerate(ev.plays):
                 is_lead = ev.lead and k == 0
                 nxt: list[Engine] = []
-                err: Exception | None = None
+                errs: list[Exception] = []
                 for e in ways:
                     try:
                         if cards is None:
@@ -493,10 +493,9 @@ class Engine:
                             e._play(p, tuple(cards), is_lead, st, k)
                             nxt.append(e)
                     except (RuleError, InconsistentError) as x:
-                        err = err or x
+                        errs.append(x)
                 if not nxt:
-                    assert err is not None
-                    raise err
+                    raise no_course_error(errs)
                 ways = nxt
             return ways
         self.apply(st)
@@ -863,6 +862,36 @@ def has_unseen(statements) -> bool:
         for st in statements)
 
 
+def unseen_lines(statements) -> set[int]:
+    """The lines of the statements with a turn not seen (``P: ?``, a play ``?``)."""
+    return {st.line for st in statements if isinstance(st.event, Unseen) or (
+        isinstance(st.event, Trick) and any(c is None for _, c in st.event.plays))}
+
+
+def no_course_error(errors: list, unseen: set[int] | frozenset[int] = frozenset()) -> Exception:
+    """The error to raise when no course is left, ``errors`` each course's in order (an
+    error, or a function making it: only the first is made).  A course's own message may
+    read its filling of the unseen turns as played -- its cards are stand-ins for their
+    ranks, never cards anybody played -- so it is raised only when every course gives the
+    same one, or when it is a conflict of lines none of which is unseen (lines ``unseen``);
+    else an error that names no stand-in (with the first conflict's lines and the unseen
+    ones)."""
+    first = errors[0]() if callable(errors[0]) else errors[0]
+    if isinstance(first, InconsistentError) and first.conflict and unseen and not (
+            set(first.conflict) & set(unseen)):
+        return first
+    if all(not callable(x) and str(x) == str(first) for x in errors):
+        return first
+    if isinstance(first, InconsistentError):
+        lines = sorted(set(first.conflict) | set(unseen))
+        return InconsistentError("no way of filling in the unseen turns that the rules "
+                                 "allow fits the record", conflict=lines)
+    assert isinstance(first, RuleError)
+    return RuleError("no way of filling in the unseen turns that the rules allow makes this "
+                     "statement legal", text=first.text, rule=first.rule, line=first.line,
+                     offset=first.offset)
+
+
 class Courses:
     """The engines of every way of filling in the unseen turns that the rules allow, read
     like one engine: its attributes are the first course's, :meth:`turn` and
@@ -875,18 +904,22 @@ class Courses:
         return getattr(self.courses[0], name)
 
     def apply(self, st) -> None:
+        now = self.turn()           # before the statement: who may act
         ways: list[Engine] = []
-        err: Exception | None = None
+        errs: list[Exception] = []
         for e in self.courses:
             try:
                 ways += e.step(st)
             except (RuleError, InconsistentError) as x:
-                err = err or x
+                errs.append(x)
+        ev = st.event
+        first_actor = ev.plays[0][0] if isinstance(ev, Trick) and ev.plays else None
+        if not ways and errs and (len({str(x) for x in errs}) == 1 or first_actor is None
+                                  or first_actor in now.players
+                                  or now.kind not in ("lead", "follow")):
+            raise no_course_error(errs)
         if not ways:
-            if err is not None:
-                raise err
-            who = st.event.player
-            now = self.turn()
+            who = first_actor or ev.player
             raise fault(f"it cannot be {who}'s turn now: " + (
                 " or ".join(now.players) + f" ({now.kind})" if now.players else now.kind),
                 st, "TT-10" if now.kind in ("lead", "follow") else "TT-8", who)

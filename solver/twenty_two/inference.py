@@ -87,6 +87,7 @@ class ViewModel(ModelView):
 
     def loc_label(self, loc: str) -> str:
         """A location in words."""
+        loc = base_loc(loc)       # an unseen play's cards are out
         return {STOCK: "the stock", DISCARDS: "the discards",
                 OUT: "out (played, revealed or scoring)"}.get(loc, f"{loc}'s hand")
 
@@ -164,16 +165,23 @@ def unseen_plays(deal: DealLog) -> list[tuple[int, PlayInfo]]:
     return [(i, e[1]) for i, e in enumerate(deal.events) if e[0] == "play" and e[1].unseen]
 
 
-def _leaving(deal: DealLog, player: str, after: int) -> list[tuple[Card, int]]:
-    """Cards that left ``player``'s hand after the event at index ``after`` (later plays and
-    the showdown), with their lines."""
+def _leaving(deal: DealLog, player: str, after: int) -> tuple[list[tuple[Card, int]],
+                                                                 list[str]]:
+    """Cards seen leaving ``player``'s hand after the event at index ``after`` (later plays
+    and the showdown), with their lines; and the model places of ``player``'s later unseen
+    plays (:func:`unseen_loc`), whose cards in a course are stand-ins for their ranks, not
+    cards played: a bound on the hand then is one on the hand now and those places."""
     out = []
-    for e in deal.events[after + 1:]:
+    hidden = []
+    for i, e in enumerate(deal.events[after + 1:], after + 1):
         if e[0] == "play" and e[1].player == player:
-            out += [(c, e[1].line) for c in e[1].cards]
+            if e[1].unseen:
+                hidden.append(unseen_loc(i))
+            else:
+                out += [(c, e[1].line) for c in e[1].cards]
         elif e[0] == "showdown" and player in e[1]:
             out.append((e[1][player], e[2]))
-    return out
+    return out, hidden
 
 
 def build(record, view: str | None, deal: DealLog, opts: TwentyTwoOptions, *,
@@ -264,7 +272,7 @@ def build(record, view: str | None, deal: DealLog, opts: TwentyTwoOptions, *,
             continue
         pl: PlayInfo = e[1]
         P, L = pl.player, pl.line
-        later = _leaving(deal, P, idx)
+        later, stand_ins = _leaving(deal, P, idx)
         jokers_only = all_jokers_r(ranks(pl.cards))
         lowest = not pl.lead and not pl.beats
         has_joker = any(c.is_joker for c in pl.cards)
@@ -275,7 +283,7 @@ def build(record, view: str | None, deal: DealLog, opts: TwentyTwoOptions, *,
             if bad:
                 _conflict(f"{why} leaves {P} only jokers, but {P} later played "
                           f"{bad[0][0]!r}", [L, bad[0][1]])
-            m.add(naturals_all, [P], 0, 0, L, f"{P} holds only jokers ({why})")
+            m.add(naturals_all, [P] + stand_ins, 0, 0, L, f"{P} holds only jokers ({why})")
             facts.append(Fact(P, f"only jokers ({'TT-V2(f)' if jokers_only else 'I4'})", L,
                               ("jokers",)))
             continue
@@ -284,12 +292,16 @@ def build(record, view: str | None, deal: DealLog, opts: TwentyTwoOptions, *,
         top = max(hr(c) for c in pl.cards if not c.is_joker)
         if top > 2:  # I2/I5 (I4 without a joker: naturals only)
             bad = [(c, ln) for c, ln in later if not c.is_joker and hr(c) < top]
+            if bad and pl.unseen:   # its cards are this course's stand-ins: not named
+                _conflict(f"{P}'s unseen play (line {L}) cannot have been a lowest-cards "
+                          f"play (I2) this way: {P} later played {bad[0][0]!r}",
+                          [L, bad[0][1]])
             if bad:
                 _conflict(f"{P}'s lowest-cards play leaves nothing below {rank_label(top)} "
                           f"(I2), but {P} later played {bad[0][0]!r}", [L, bad[0][1]])
             low = [k for name, ks in by.items() if name != "Jk" and hr(Card.parse(name)) < top
                    for k in ks]
-            m.add(low, [P], 0, 0, L,
+            m.add(low, [P] + stand_ins, 0, 0, L,
                   f"{P} holds no card below {rank_label(top)} (I2: lowest-cards play)")
             facts.append(Fact(P, f"nothing below {rank_label(top)}"
                               + (" among naturals" if opts.twenty_six else "") + " (I2)", L,
@@ -298,6 +310,12 @@ def build(record, view: str | None, deal: DealLog, opts: TwentyTwoOptions, *,
             r, n = hr(pl.lead_cards[0]), len(pl.lead_cards)
             gone = [(c, ln) for c, ln in [(c, L) for c in pl.cards] + later if hr(c) >= r]
             bound = n - 1 - len(gone)
+            led = next(e2[1] for e2 in reversed(deal.events[:idx + 1])
+                       if e2[0] == "play" and e2[1].lead)
+            if bound < 0 and (pl.unseen or led.unseen):   # stand-in cards: not named
+                _conflict(f"{P}'s play (line {L}) cannot have been a lowest-cards play "
+                          "(I3) with the unseen plays filled in this way",
+                          sorted({L} | {ln for _, ln in gone}))
             if bound < 0:
                 _conflict(f"{P} could not beat or tie the lead (I3), so held at most {n - 1} "
                           f"card(s) of rank {rank_label(r)} or higher, but played "
@@ -305,7 +323,7 @@ def build(record, view: str | None, deal: DealLog, opts: TwentyTwoOptions, *,
                           sorted({L} | {ln for _, ln in gone}))
             high = [k for name, ks in by.items() if name != "Jk" and hr(Card.parse(name)) >= r
                     for k in ks]
-            m.add(high, [P], 0, bound, L,
+            m.add(high, [P] + stand_ins, 0, bound, L,
                   f"{P} holds at most {bound} card(s) of rank {rank_label(r)} or higher (I3)")
             facts.append(Fact(P, f"at most {bound} card(s) {rank_label(r)} or higher (I3)", L,
                               ("I3", r), -bound))
