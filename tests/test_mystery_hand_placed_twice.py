@@ -169,3 +169,46 @@ def test_serve_s_entry_refuses_it_as_any_rule_error(record):
         assert d["kind"] == "refused" and not d["saved"] and not d["conflict"], line
         assert d["status"].startswith("refused: ") and rule in d["status"]
     assert record.read_bytes() == before
+
+
+def test_a_hand_laid_open_does_not_make_a_record_complete():
+    """A spectator who wrote three hands, then the fourth laid open after a wrong
+    announcement (MH-20), keeps everything written; the fourth hand made the record
+    'complete', whose public view keeps only what was public, and 2S, shown to Ana by Ben,
+    was no longer Ben's. A complete record lists every hand as dealt."""
+    import json
+
+    from click.testing import CliRunner
+
+    from cli.main import cli
+    from solver.mystery_hand.inference import is_complete
+    from solver.records import parse_record
+
+    text = """game: mystery-hand
+players: Ana Ben Cleo Dev
+dealer: Dev
+Ana holds: 5S 6S 8S QS AH 3H 7H KH 9D QD 2C 8C
+Ben holds: 2S 3S KS 4H 6H 9H 2D 7D JD AC 3C 6C
+Cleo holds: 7S JS 2H 3D 4D 6D 10D KD 5C 7C 9C 10C
+Ana requests 10D: Cleo
+Ben requests QC: Dev
+Cleo asks Dev 6S-9S: ?
+Dev announces KH 3D 4D 6D: wrong
+Dev holds: AS 10S 5H 10H JH QH 5D 8D 4C JC QC KC
+Ana asks Ben 2S-5S: 2S 3S
+"""
+    assert not is_complete(parse_record(text))
+    assert not is_complete(parse_record(text.replace("6S-9S: ?", "6S-9S: none")))
+    dealt = text.replace("Dev holds: AS 10S 5H 10H JH QH 5D 8D 4C JC QC KC\n", "")
+    dealt = dealt.replace("Ana requests 10D", "Dev holds: AS 10S 5H 10H JH QH 5D 8D 4C JC QC "
+                          "KC\nAna requests 10D")
+    assert is_complete(parse_record(dealt))
+    runner = CliRunner()
+    with runner.isolated_filesystem():
+        with open("a.txt", "w", encoding="utf-8") as f:
+            f.write(text)
+        r = runner.invoke(cli, ["analyze", "a.txt", "--json"])
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.stdout)
+    assert d["cards"]["2S"] == {"Ben": 1.0}
+    assert d["mystery"]["determined"] is True

@@ -38,8 +38,20 @@ FACEUP = "faceup"
 
 
 def is_complete(record) -> bool:
-    """A complete record lists every player's hand with ``holds:`` (record-format.md)."""
-    return record.every_hand_listed(Holds)
+    """A complete record lists every player's hand with ``holds:`` (record-format.md), as
+    dealt: a hand laid open after its player's wrong announcement (MH-20) is a public event
+    of the game, not the hand as the record's writer knew it from the deal.  So a spectator
+    who wrote three hands, then the fourth when it was laid open, keeps all four (the record
+    stays theirs), where a complete record's public view would keep only what was public."""
+    listed: set[str] = set()
+    wrong: set[str] = set()
+    for st in record.statements:
+        ev = st.event
+        if isinstance(ev, Announce) and not ev.right:
+            wrong.add(ev.player)
+        elif isinstance(ev, Holds) and ev.player not in wrong:
+            listed.add(ev.player)
+    return all(p in listed for p in record.header.players)
 
 
 def mystery_locations(header, opts: MysteryHandOptions) -> list[str]:
