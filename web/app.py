@@ -119,6 +119,9 @@ class Engine:
         #: how many statements each version shown to a page had (the lines another device
         #: added since a statement was typed: web.live.same_line)
         self.counts: dict[str, int] = {}
+        #: the text of each version shown to a page (the last 64): an ``edit N`` or
+        #: ``delete N`` decided on one is checked against its lines (:meth:`moved`)
+        self.texts: dict[str, str] = {}
         self.hint_lock = threading.Lock()
         self.hint_job: HintJob | None = None
 
@@ -148,6 +151,13 @@ class Engine:
         with self.write_lock:
             s = self.writer
             since = self.counts.get(typed_on or expect or "")
+            if word in ("edit", "delete") and typed_on is not None:
+                s.reread()
+                moved = self.moved(s.text, typed_on, line)
+                if moved is not None:
+                    return {"kind": "refused", "saved": False, "stale": True,
+                            "status": moved, "fixes": [], "conflict": [], "why": None,
+                            "whatif": None, "version": s.version}
             if change and typed_on is not None and expect is not None and typed_on != expect:
                 s.reread()
                 same = same_line(s, line, since) if s.version == expect else None
@@ -163,7 +173,7 @@ class Engine:
                 # what was refused: the line's Delete or Edit, not a statement typed
                 n = line.strip().split(" ", 2)[1:2]
                 d["status"] = f"{word} {' '.join(n)} refused: " + d["status"][len("refused: "):]
-            d["version"] = text_version(s.text)
+            d["version"] = self.remember(s.text)
             self.count(d["version"], len(s.record.statements))
             for running in (self.running, self.first_running):
                 if running is not None and running[1] is not None and \
@@ -172,6 +182,44 @@ class Engine:
             if d["kind"] != "why":
                 self.last_status = d["status"]
             return d
+
+    def moved(self, text: str, shown: str, line: str) -> str | None:
+        """Why ``line`` (``edit N ...`` or ``delete N``), decided on the version ``shown``,
+        would act on another line than the one the page showed: line N or a line above it
+        (its comment too) is not as it was in ``shown`` (another device deleted or added
+        a line above it, or changed it); the refusal's status, else ``None``.  A version
+        whose text this server does not know (it was started again) counts as moved
+        unless it is the record's version now."""
+        from solver.records import split_lines
+        from solver.session import line_number
+
+        word, _, rest = line.strip().partition(" ")
+        word = word.lower()
+        n = line_number(rest.strip().partition(" ")[0])
+        if n is None or text_version(text) == shown:
+            return None
+        before = self.texts.get(shown)
+        now = split_lines(text)
+        if before is not None and split_lines(before)[:n] == now[:n]:
+            return None
+        is_now = f"line {n} is now: {now[n - 1]}" if 1 <= n <= len(now) \
+            else f"the record has {len(now)} lines now"
+        then = ("your edit is still in the Statement box: check its line number and log it "
+                "again" if word == "edit" else "tap Delete again on the line to delete")
+        return (f"{word} {n} refused: not done: line {n} or a line above it changed since "
+                f"this page showed it (another device, 'sleuth log' or an editor changed "
+                f"the record; {is_now}); the page now shows the record as it is: {then}")
+
+    def remember(self, text: str) -> str:
+        """Keep ``text`` as a version shown to a page (the last 64); its version."""
+        version = text_version(text)
+        try:
+            if len(self.texts) > 64 and version not in self.texts:
+                self.texts.pop(next(iter(self.texts)))
+        except (RuntimeError, KeyError, StopIteration):    # another thread trimmed it
+            pass
+        self.texts[version] = text
+        return version
 
     def read(self, line: str) -> dict:
         """A line that changes nothing (``why``, ``whatif``, ``suggest``), on the reading
@@ -214,6 +262,7 @@ class Engine:
         def render(data: dict, entry: dict, text: str) -> str:
             if not data.get("error"):
                 self.count(data["version"], len(data["lines"]))
+                self.remember(text)
             return env.get_template("live.html").render(
                 d=data, entry_json=embed_json(entry), token=token, held=self.held(text))
 

@@ -60,6 +60,11 @@
   }
   let E = null;              // the tap entry's data (web/live.py entry_data)
   let version = null;        // the record version the page shows
+  // Versions only move forward: ``epoch`` counts the versions this page's own saves
+  // returned; an answer to a request made before the last of them (a live part, the poll's
+  // version) may be of an older version, and never replaces the one the page knows
+  let epoch = 0;
+  let ownSaved = null;       // the version this page's last change saved
   let whatif = null;         // the statement of the hypothetical sheet shown, if any
   let busy = 0;
   let loading = null, reloadAgain = false;
@@ -310,8 +315,9 @@
   let typedOn = null;
   let typed = "";             // the box before the last keystroke (or what setBox put there)
 
-  function post(line, fresh) {
-    const begun = fresh || line.trim() !== box.value.trim() ? version : (typedOn || version);
+  // ``on``: the version the change was decided on (a line's Delete: the lines it showed)
+  function post(line, fresh, on) {
+    const begun = on || (fresh || line.trim() !== box.value.trim() ? version : (typedOn || version));
     return fetch("/do", {
       method: "POST",
       headers: { "Content-Type": "application/json", "X-Sleuth-Token": token },
@@ -332,7 +338,7 @@
     } catch (e) { return null; }
   }
 
-  async function act(line, fresh) {
+  async function act(line, fresh, on) {
     const change = !READING.includes(line.trim().split(/\s+/)[0].toLowerCase());
     if (!change) return send(line, false, fresh);
     const now = Date.now();
@@ -349,7 +355,7 @@
     const statement = !NOT_STATEMENTS.includes(said.split(/\s+/)[0].toLowerCase())
       && said.toLowerCase() !== "force";
     if (statement) { onItsWay.push(said); renderChoices(); }
-    const sent = queue.then(() => send(line, true, fresh));
+    const sent = queue.then(() => send(line, true, fresh, on));
     queue = sent.catch(() => null);
     if (statement) {
       const done = (d) => {
@@ -375,18 +381,18 @@
     } catch (e) { /* private mode */ }
   }
 
-  async function send(line, change, fresh) {
+  async function send(line, change, fresh, on) {
     if (change) changing = true;
     let saved = false;
     if (change) markSent(line);
     setBusy(1);
     try {
-      let r = await post(line, fresh);
+      let r = await post(line, fresh, on);
       // answered: no longer on its way (a request cut by a reload keeps its mark)
       if (change) markSent(null);
       if (r.status === 403) {
         const renewed = await freshToken();
-        if (renewed) { token = renewed; r = await post(line, fresh); }
+        if (renewed) { token = renewed; r = await post(line, fresh, on); }
         if (r.status === 403) {
           say("Not saved: the server was started again with a new address. Open the address "
             + "'sleuth serve' printed now (or scan its QR code); your statement stays in the box.");
@@ -419,6 +425,7 @@
   function say(text) {
     statusEl.textContent = text;
     statusEl.classList.remove("refusal");
+    entry.classList.remove("refusing");
     confirmed = null;
   }
 
@@ -432,10 +439,20 @@
     confirmed = kept;
   }
 
+  // the stale refusal's words for a change sent on a version older than the page's own
+  // last change (the page had not caught up with it): no other device is to blame
+  const BLAME = "the record changed since this page showed it (another device, 'sleuth log' "
+    + "or an editor saved it)";
+  const OWN = "this page sent it on a version older than its own last change (no other "
+    + "device changed the record)";
   function show(d, line) {
+    const own = Boolean(d.stale && !d.same_line && d.version && d.version === ownSaved);
+    if (own && d.status) d.status = d.status.replace(BLAME, OWN);
+    answered = true;
     say(d.status);
     if (d.saved) confirmed = d.status;
     refusedLine = d.kind === "refused" ? (line || "") : null;
+    refusedWhy = d.kind === "refused" ? d.status : null;
     // a refusal is read whole (what was refused, the rule): not cut to the status' two lines
     statusEl.classList.toggle("refusal", d.kind === "refused");
     fixesEl.replaceChildren();
@@ -448,9 +465,19 @@
     if (d.kind === "refused") {
       // a long refusal on a short screen pushed the box and its one-tap correction below
       // the panel's fold: they are scrolled into sight (the refusal's start scrolls above)
+      // ... but never the refusal's start under the panel's sticky bar (a phone): its
+      // first words are what was refused and why. Where both do not fit, the panel grows
+      // while the refusal is shown (app.css .entry.refusing); still too long, the start wins
       requestAnimationFrame(() => {
         const target = fixesEl.querySelector("button") || box;
-        if (entry.contains(target)) target.scrollIntoView({ block: "nearest" });
+        const into = () => { if (entry.contains(target)) target.scrollIntoView({ block: "nearest" }); };
+        const bar = entry.querySelector(".entry-bar");
+        const sticky = bar && getComputedStyle(bar).position === "sticky";
+        const under = () => (sticky ? bar.getBoundingClientRect().bottom
+          - statusEl.getBoundingClientRect().top : 0);
+        into();
+        if (under() > 0.5) { entry.classList.add("refusing"); into(); }
+        if (under() > 0.5) entry.scrollTop -= under();
       });
     }
     if (d.conflict && d.conflict.length) {
@@ -468,7 +495,10 @@
       // (a statement stays in the box: logLine)
       whatif = null;
       const kept = !/^(undo|redo|delete)\b/i.test((line || "").trim());
+      const edit = /^edit\b/i.test((line || "").trim());
       loadLive().then(() => {
+        // an edit refused for a line moved: decided again on the lines shown now
+        if (edit) typedOn = version;
         const p = document.createElement("p");
         p.setAttribute("role", "alert");
         if (d.same_line) {
@@ -479,9 +509,12 @@
           staleEl.replaceChildren(p, button("Log it again: " + line, () => logLine(line, true)));
           return;
         }
-        p.textContent = "Not saved: the record changed on another device (or in an editor)."
+        p.textContent = (own ? "Not saved: the page sent it before it had caught up with "
+          + "its own last change (no other device changed the record)."
+          : "Not saved: the record changed on another device (or in an editor).")
           + " The page has refreshed to show it as it is now"
-          + (kept ? "; your statement is still in the box: check it and log it again." : ".");
+          + (edit ? "; your edit is still in the box: check its line number and log it again."
+            : kept ? "; your statement is still in the box: check it and log it again." : ".");
         staleEl.replaceChildren(p);
       });
     }
@@ -490,6 +523,8 @@
     if (d.saved && d.version) {                           // our own change: the base now
       if (typedOn === version) typedOn = d.version;       // (not another device's)
       version = d.version;
+      ownSaved = d.version;
+      epoch += 1;
     }
     if (d.kind === "whatif") { whatif = d.whatif; loadLive(); }
     else if (d.stale) { /* loaded above */ }
@@ -561,6 +596,7 @@
     setBusy(1);
     // a slow analysis: what it has established so far (the certainties) meanwhile
     const watch = full ? setInterval(showPartial, 500) : null;
+    const asked = epoch, askedWhatif = whatif;
     loading = (async () => {
       try {
         const q = new URLSearchParams();
@@ -573,11 +609,17 @@
         const doc = new DOMParser().parseFromString(html, "text/html");
         const fresh = doc.getElementById("live");
         const old = document.getElementById("live");
+        if (fresh && epoch !== asked && fresh.dataset.version !== version) {
+          // asked for before the page's own last save: maybe an older version (never put
+          // back); asked for again
+          reloadAgain = reloadAgain === "full" || full ? "full" : "quick";
+          return;
+        }
         if (fresh && old) {
           const openAdvice = old.querySelector("details.advice[open]");
           old.replaceWith(document.adoptNode(fresh));
           if (openAdvice) { const d = document.querySelector("#live details.advice"); if (d) { d.open = true; } }
-          bindLive();
+          bindLive(askedWhatif);
         }
       } catch (e) {
         /* the poll says when the server is back */
@@ -614,15 +656,20 @@
   const offlineEl = document.getElementById("offline");
   let reached = false;        // the server has answered this page's poll since it loaded
   let lost = false;
+  let answered = false;       // an action was answered since the connection was lost
   function connection(up) {
     if (up && lost) {
       lost = false;
       offlineEl.hidden = true;
-      say("connected to the server again" + (box.value.trim()
-        ? ": the statement in the box is not saved yet; log it" : ""));
+      // the status says the last action's answer, if one came meanwhile (not written over)
+      if (!answered) {
+        say("connected to the server again" + (box.value.trim()
+          ? ": the statement in the box is not saved yet; log it" : ""));
+      }
       loadLive();
     } else if (!up && !lost) {
       lost = true;
+      answered = false;
       offlineEl.textContent = "No connection to 'sleuth serve': nothing can be logged until "
         + "it answers again (what you type stays in the box)."
         + (reached ? "" : " This page is the browser's copy of the last one loaded: the "
@@ -634,9 +681,10 @@
 
   async function poll() {
     try {
+      const asked = epoch;
       const r = await get("/version");
       connection(r.ok || r.status === 403);
-      if (r.ok) {
+      if (r.ok && asked === epoch) {      // asked before the page's own save: maybe older
         const d = await r.json();
         const live = document.getElementById("live");   // a statement held on another device
         const held = live ? live.dataset.held || "" : "";
@@ -647,9 +695,19 @@
   }
 
   // ----- the live part ----------------------------------------------------------------
-  function bindLive() {
+  // ``asked``: the what if the live part was asked for (null: the record's own sheet)
+  function bindLive(asked) {
     const live = document.getElementById("live");
     version = live.dataset.version;
+    if (asked && asked === whatif && !live.classList.contains("hypothetical")) {
+      // the record changed under the what if and no longer allows it: the page shows the
+      // record's own sheet, and the status says why (not the hypothetical sheet gone)
+      const err = live.querySelector(".whatif-error");
+      whatif = null;
+      say("the what if ended: the record changed and '" + asked + "' "
+        + (err ? "is refused on it now: " + err.textContent.replace(/^What if refused:\s*/, "")
+          : "no longer applies") + "; the sheet is the record's as it is");
+    }
     document.getElementById("form-version").value = version;
     live.setAttribute("aria-busy", busy > 0 ? "true" : "false");
     const data = live.querySelector("script.entry-data");
@@ -668,6 +726,9 @@
           keep(box.value, "put aside to edit line " + b.dataset.line, "Not logged yet: ");
         }
         setBox("edit " + b.dataset.line + " " + b.dataset.text);
+        // the line number is the lines' shown now: the server refuses the edit if line N
+        // or a line above it has changed since (another device deleted a line above it)
+        typedOn = live.dataset.version;
         openEntry(true);
         box.focus();
         window.scrollTo({ top: 0 });
@@ -676,7 +737,8 @@
     for (const f of live.querySelectorAll("form.delete-form")) {
       f.addEventListener("submit", (ev) => {
         ev.preventDefault();
-        act(f.querySelector('input[name="line"]').value);
+        act(f.querySelector('input[name="line"]').value, false,
+          f.querySelector('input[name="version"]').value);
       });
     }
     const leave = live.querySelector("button.leave-whatif");
@@ -722,12 +784,14 @@
   // (a "Use: ..." left there would log a statement given up), and its text is cut to the
   // status' two lines again, out of the way of the next statement's choices.
   let refusedLine = null;     // the statement the corrections shown are for
+  let refusedWhy = null;      // ... and its refusal
   function dropRefusal() {
     if (refusedLine !== null && box.value.trim() === refusedLine.trim()) return;
     if (!fixesEl.childElementCount && !staleEl.childElementCount) return;
     fixesEl.replaceChildren();
     staleEl.replaceChildren();
     statusEl.classList.remove("refusal");
+    entry.classList.remove("refusing");
     refusedLine = null;
   }
 
@@ -789,7 +853,21 @@
   }
 
   typed = box.value;                        // the box before the last keystroke
+  // A refused statement still in the box, replaced whole by another (selected and typed
+  // over, pasted over): not lost, kept under the box with its refusal as one refused
+  // after the box moved on is (keep). Changed in place (a typo mended) it is not kept.
+  let wholeSelected = false;
+  box.addEventListener("beforeinput", () => {
+    wholeSelected = box.value.length > 0 && box.selectionStart === 0
+      && box.selectionEnd === box.value.length;
+  });
   box.addEventListener("input", () => {
+    if (wholeSelected && refusedLine !== null && refusedLine.trim()
+        && typed.trim() === refusedLine.trim() && box.value.trim()
+        && box.value.trim() !== refusedLine.trim()) {
+      keep(refusedLine, refusedWhy || "refused");
+    }
+    wholeSelected = false;
     if (!typed.trim() && box.value.trim()) typedOn = version;   // a statement begun
     keepDraft(box.value, typed);
     typed = box.value;
