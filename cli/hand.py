@@ -423,6 +423,8 @@ def render_round(a) -> str:
                      "yes" if st.opened else "no"])
     out.append(tabulate(rows, headers=["player", "cards", "known to hold", "unknown",
                                        "opened"]))
+    if a.lossy_note:
+        out += textwrap.wrap(f"note: {a.lossy_note}", 79, subsequent_indent="  ")
     places = [k for k, v in a.slots.items() if v]
     unseen = sorted((c for c, n in a.unseen.items() if n > 0), key=Card.sort_key)
     if unseen:

@@ -366,3 +366,26 @@ def test_too_many_courses_are_merged_and_said_so():
                       chances=False).to_json()
     assert d["exact"] is False and "approximation" in d["note"] and d["error"] is None
     assert d["hands"]["Ana"]["known"] == [] and d["hands"]["Ana"]["count"] == 14
+
+
+def test_the_text_says_when_too_many_courses_were_merged(tmp_path, monkeypatch):
+    """Past MAX_BRANCHES courses the cards known in only some of them count as unknown:
+    --json said so in its note, the text said nothing."""
+    from click.testing import CliRunner
+
+    import solver.hand.engine as engine
+    from cli.main import cli
+
+    def run(*args):         # in this process: the patched limit applies
+        return CliRunner().invoke(cli, list(args))
+
+    text = _late_round("10S", "KC", stop="Ana discards JS")     # three courses
+    path = _write(tmp_path, text)
+    assert "note:" not in run("analyze", path, "--as", "Ben").stdout
+    monkeypatch.setattr(engine, "MAX_BRANCHES", 2)
+    r = run("analyze", path, "--as", "Ben")     # Ben knows his hand: courses differ
+    assert r.exit_code == 0, r.output
+    said = " ".join(r.stdout.split())
+    assert "note: over 2 courses of the unseen turns: the cards known in only some" in said
+    d = json.loads(run("analyze", path, "--as", "Ben", "--json").stdout)
+    assert d["exact"] is False and d["note"] == said.split("note: ")[1].split(" unseen (")[0]

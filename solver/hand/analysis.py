@@ -15,7 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from solver.errors import RuleError
-from solver.hand.engine import (MAX_BRANCHES, RoundState, check_bonuses, first_dealer, round_scores,
+from solver.hand import engine
+from solver.hand.engine import (RoundState, check_bonuses, first_dealer, round_scores,
                                 team_pairs, to_right, token_offset)
 from solver.hand.events import Penalty, RoundEvent, UnscoredEvent
 from solver.hand.options import HandOptions
@@ -346,10 +347,18 @@ class RoundAnalysis:
             out["unseen_turns"] = s.unseen_turns
             out["courses"] = len(s.branches) or 1
         if s.lossy:
-            out["note"] = (f"over {MAX_BRANCHES} courses of the unseen turns: the cards known "
-                           "in only some of them are counted as unknown (an approximation)")
+            out["note"] = self.lossy_note
             out.setdefault("error", None)
         return out
+
+    @property
+    def lossy_note(self) -> str:
+        """What the figures are when the courses of the unseen turns were too many to
+        follow one by one (``""`` otherwise)."""
+        if not self.state.lossy:
+            return ""
+        return (f"over {engine.MAX_BRANCHES} courses of the unseen turns: the cards known in "
+                "only some of them are counted as unknown (an approximation)")
 
 
 def analyse_round(record, view: str | None, *, chances: bool = True,
