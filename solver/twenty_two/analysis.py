@@ -858,7 +858,7 @@ def _course_counts(record, view, ways: list[Engine], max_states: int,
                 errors.append(vm.inconsistent)
                 continue
             pk = bb.possible
-        out.append(_Course(w, vm, c, pk, float(c.total)))
+        out.append(_Course(w, vm, c, pk, float(c.total) * w.mult))   # merged courses
     if not out:
         raise no_course_error(errors, unseen_lines(record.statements))
     return out
@@ -957,7 +957,7 @@ def _analyze_courses(record, view, eng: Engine, base: _AnalysisBase, *, max_stat
         target = tuple(target_of([cards_ for _, cards_ in trick_seen
                                   if cards_ is not None], eng.opts))
     notes = ["unseen turns: the figures weigh every way of filling them in that the rules "
-             f"allow ({len(cs)}) by its number of deals"]
+             f"allow ({sum(c.eng.mult for c in cs)}) by its number of deals"]
     plays, evaluated, risk_now = _course_risks(cs, view, hand, samples, seed, max_states,
                                                total, notes)
     return TwentyTwoAnalysis(deal_number=d.number, dealer=d.dealer, receivers=d.receivers,

@@ -284,6 +284,9 @@ class Engine:
         self.draw_pool: tuple[str, ...] | None = None   # who draws next (TT-4/TT-14)
         self.next_size = 7                       # TT-5
         self.phase = "predeal"                   # predeal | exchange | play | over
+        #: how many ways of filling in the unseen turns this engine stands for: courses
+        #: that end in the same state are kept once (:meth:`course_key`), with their number
+        self.mult = 1
         self._reset_deal_state()
 
     # ----- state of the current deal ---------------------------------------------------
@@ -507,13 +510,30 @@ class Engine:
                 and can_exchange(self.state(), p))
 
     def _unseen_exchange(self, p: str, st) -> list["Engine"]:
-        """P exchanged some number of cards not seen: 0..min(hand, stock) (TT-8)."""
+        """P exchanged some number of cards not seen: 0..min(hand, stock) (TT-8).  When
+        nothing of P's hand is known, or P exchanged some cards (what is known of the hand
+        is then lost whatever their number), the count changes only the stock and the
+        discards: the exchange's event is marked so (a fourth item ``True``), and courses
+        whose exchanges add up alike end in the same state (:meth:`course_key`)."""
         out = []
+        unknown = not self.known[p] and not self.full[p]
         for k in range(min(self.hand_size, self.stock) + 1):
             e = self.fork()
             e._exchange(Exchange(p, k), st)
+            d = e.deal
+            assert d is not None  # _exchange: a hand is being played
+            if unknown or k:
+                d.events[-1] = d.events[-1] + (True,)
             out.append(e)
         return out
+
+    def course_key(self) -> tuple:
+        """What every later statement and the analysis read of this engine, as a value:
+        two courses with the same key are the same course for them, bar the count of an
+        exchange that only moved cards between unknown places (marked by
+        :meth:`_unseen_exchange`), whose sum is the stock's."""
+        return tuple((name, _canon(v)) for name, v in sorted(self.__dict__.items())
+                     if name not in ("header", "opts", "mult"))
 
     def _unseen_play(self, p: str, is_lead: bool, st, seg: int) -> list["Engine"]:
         """P played cards not seen: one copy per play the rules allow, up to suits (A10).
@@ -855,6 +875,40 @@ class Engine:
         self.draw_pool = None
 
 
+def _canon(x):
+    """A hashable value equal for equal engine parts (:meth:`Engine.course_key`)."""
+    from dataclasses import fields, is_dataclass
+
+    if isinstance(x, Card):
+        return repr(x)
+    if isinstance(x, tuple) and len(x) == 4 and x[0] == "exchange" and x[3] is True:
+        return ("exchange", x[1].player, x[2], "?")     # only the sum of the counts matters
+    if isinstance(x, Counter):
+        return tuple(sorted((k, v) for k, v in x.items() if v))
+    if isinstance(x, dict):
+        return tuple(sorted(((_canon(k), _canon(v)) for k, v in x.items()), key=repr))
+    if isinstance(x, (set, frozenset)):
+        return tuple(sorted((_canon(v) for v in x), key=repr))
+    if isinstance(x, (list, tuple)):
+        return tuple(_canon(v) for v in x)
+    if is_dataclass(x) and not isinstance(x, type):
+        return (type(x).__name__,) + tuple(_canon(getattr(x, f.name)) for f in fields(x))
+    return x
+
+
+def merge_courses(ways: list["Engine"]) -> list["Engine"]:
+    """Keep one of the courses that end in the same state (:meth:`Engine.course_key`), its
+    :attr:`~Engine.mult` the sum of theirs."""
+    kept: dict[tuple, Engine] = {}
+    for e in ways:
+        k = e.course_key()
+        if k in kept:
+            kept[k].mult += e.mult
+        else:
+            kept[k] = e
+    return list(kept.values())
+
+
 def has_unseen(statements) -> bool:
     """Whether some statement is ``P: ?``, ``turn: P`` or has a play ``?``."""
     return any(isinstance(st.event, (Unseen, TurnIs)) or (
@@ -923,6 +977,7 @@ class Courses:
             raise fault(f"it cannot be {who}'s turn now: " + (
                 " or ".join(now.players) + f" ({now.kind})" if now.players else now.kind),
                 st, "TT-10" if now.kind in ("lead", "follow") else "TT-8", who)
+        ways = merge_courses(ways)
         if len(ways) > MAX_BRANCHES:
             raise fault(f"more than {MAX_BRANCHES} ways to fill in the unseen turns: write "
                         "what was seen of them, or a 'turn:' line", st, "TT-10")
