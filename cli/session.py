@@ -614,23 +614,34 @@ def _middle_cut(lines: list[str], room: int, tail: int, cols: int) -> list[str]:
     return lines[:head] + [_more(cut, cols)] + lines[head + cut:]
 
 
+#: the line that starts a refusal (or a statement held for an answer)
+REFUSAL = re.compile(r"(whatif )?refused: |held: ")
+
+
 def prized_need(message: str, cols: int) -> int:
-    """The rows a contradiction's message needs on a screen of ``cols``: the sentence
-    saying why, the lines in conflict and the fix (:data:`PRIZED`), and a row saying how
-    many other lines went when some do; 0 for a message with no line in conflict.
+    """The rows a refusal's message needs on a screen of ``cols``: for a contradiction the
+    sentence saying why, the lines in conflict and the fix (:data:`PRIZED`), and a row
+    saying how many other lines went when some do; for another refusal with lines held
+    behind it (:meth:`Ahead.held`), all of its rows (its sentence, the fix, the lines held);
+    0 for any other message (another refusal is cut to the rows the sheet leaves, keeping
+    its start and its fix).
 
     >>> said = ("refused: line 6 says 7H is out; line 10 says it is in\\n  the statements "
     ...         "that conflict:\\n    line 6: A\\n    line 10: B\\n  not saved; 'force' "
     ...         "saves it anyway")
     >>> prized_need(said, 80), prized_need(said, 40), prized_need("refused: no", 80)
     (5, 6, 0)
+    >>> held = "refused: no\\n  not saved\\n  1 more pasted line not entered:\\n    A\\n  (Up)"
+    >>> prized_need(held, 80), prized_need("refused: no\\n  not saved", 80)
+    (5, 0)
     """
     logical = message.split("\n")
     ranks = [next((r for r, p in enumerate(PRIZED) if p.match(ln)), len(PRIZED))
              for ln in logical]
-    if 1 not in ranks:
-        return 0
     rows = [len(fit_width(ln, cols).split("\n")) for ln in logical]
+    if 1 not in ranks:
+        refusal = 3 in ranks and any(REFUSAL.match(ln) for ln in logical)
+        return sum(rows) if refusal else 0
     kept = sum(n for n, r in zip(rows, ranks) if r < len(PRIZED))
     return kept + (1 if kept < sum(rows) else 0)
 
@@ -675,9 +686,10 @@ class Screen:
     message at the top (what was saved or refused, and the fix), the sheet at the bottom
     (the short one, or the whole analysis when the terminal is tall enough) with every
     table note that holds now (whose turn, the verdict, alerts) and the advisor's hint,
-    then the prompt on the last row.  A message too long for the rows the sheet leaves is
-    cut, and ``history`` shows it whole; a sheet too tall for the screen loses the hint and
-    then scrolls (:func:`scroll_sheet`): a row says which of its rows are shown, PgDn and
+    then the prompt on the last row.  A contradiction, or a refusal with lines held behind
+    it, takes the rows it needs (:func:`prized_need`) and the sheet scrolls in the rest;
+    another message too long for the rows the sheet leaves is cut, and ``history`` shows it
+    whole; a sheet too tall for the screen loses the hint and then scrolls (:func:`scroll_sheet`): a row says which of its rows are shown, PgDn and
     PgUp (or ``more``) show the others, its notes and verdict stay.
     ``whatif``, ``why``, ``sheet``, ``suggest``, ``help`` and ``history`` show a page of
     their own, which scrolls the same way when it is taller than the screen (its first rows
@@ -893,11 +905,10 @@ class Screen:
         fix = next((i for i, ln in enumerate(lines) if ln.startswith(DID_YOU_MEAN)), None)
         tail = len(lines) - fix if fix is not None else 1
         keep = min(len(lines), max(3, tail + 2))
-        if cols < 80 or rows < 24:
-            # smaller than the screen the short sheet is made for: a contradiction keeps
-            # its sentence, the lines in conflict and the fix, and the sheet gives way
-            # (scrolled, its notes and verdict staying): it is the sheet shown before
-            keep = max(keep, min(prized_need(self.message, cols), rows - 2 - notes))
+        # a contradiction keeps its sentence, the lines in conflict and the fix, a refusal
+        # the lines held behind it, at any size (80x24 too), and the sheet gives way
+        # (scrolled, its notes and verdict staying): it is the sheet shown before
+        keep = max(keep, min(prized_need(self.message, cols), rows - 2 - notes))
         room = rows - 1 - (keep + 1 if keep else 0)     # the last row is the prompt's
         if self._scrolled_for != (self.session.text, self.session.view):
             self.top, self.tops = 0, []         # a changed record: its sheet from the top

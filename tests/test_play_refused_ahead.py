@@ -1,14 +1,15 @@
 """``sleuth play`` after a refusal: the lines that came in behind a refused line (typed
 ahead, or pasted by a terminal that does not bracket a paste) are held and said, not entered;
 Literature's completion offers as the player asked only the asker's opponents (LIT-6(a)); a
-contradiction on a screen smaller than 80x24 keeps its sentence, the lines in conflict and
+contradiction on a screen of 80x24 or smaller keeps its sentence, the lines in conflict and
 the fix, the sheet giving way."""
 from __future__ import annotations
 
 import subprocess
 from pathlib import Path
 
-from cli.session import Screen, checked, known_hands, legal_words, render_outcome
+from cli.session import (Screen, checked, fit_width, known_hands, legal_words,
+                         render_outcome)
 from solver.session import Session
 from tests.test_play_audit import settled, sized, tmux  # noqa: F401 (a fixture)
 from tests.test_play_tmux import prompt_ready
@@ -104,7 +105,7 @@ def test_other_games_still_offer_every_other_player(tmp_path):
     assert first not in shows
 
 
-# ----- 3. a contradiction on a narrow screen ---------------------------------------------------
+# ----- 3. a contradiction on a small screen (80x24 too) ------------------------------------------
 MN = MP + ("Cleo asks Dev 2S-5S: 2S\nDev asks Ana 8S-JS: none\nAna asks Cleo 8H-JH: 9H\n"
            "Ben asks Dev AD-4D: AD\nCleo asks Ana 6S-9S: 6S\n")
 
@@ -124,7 +125,7 @@ def contradiction(tmp_path, size: tuple[int, int]) -> tuple[list[str], str]:
 
 
 def test_a_contradiction_on_a_narrow_screen_keeps_the_lines_and_the_fix(tmp_path):
-    for size in ((60, 20), (40, 20), (60, 24)):
+    for size in ((60, 20), (40, 20), (60, 24), (80, 24)):
         rows, _ = contradiction(tmp_path, size)
         said = rows[:rows.index("")]
         shown = " ".join(r.strip() for r in said)
@@ -172,3 +173,66 @@ def test_a_contradiction_in_tmux_at_60x20(tmp_path, sized):  # noqa: F811
     assert "line 6: Ana asks Ben 4H-7H: 4H 7H" in shown
     assert "'force' saves it anyway" in shown and "'edit 6 <statement>'" in shown
     assert rows[-2] == "Next: Dev's turn."
+
+
+def test_a_contradiction_at_80x24_scrolls_the_sheet_and_a_tall_screen_shows_it_whole(
+        tmp_path):
+    """At 80x24 the fix ('edit 6') was cut to make room for the whole grid; now the grid
+    scrolls (the sheet before the refused line).  A taller screen has room for both."""
+    rows, _ = contradiction(tmp_path, (80, 24))
+    assert "  if line 6 is the mistake: 'edit 6 <statement>'" in rows, rows
+    assert "    line 6: Ana asks Ben 4H-7H: 4H 7H" in rows
+    assert any(r.startswith("rows 1-") and "PgDn" in r for r in rows), rows
+    assert rows[-2].startswith("Verdict: ") and rows[-1] == "Next: Dev's turn."
+    rows, text = contradiction(tmp_path, (100, 40))
+    wrapped = fit_width(text, 100).split("\n")   # the message whole, the sheet whole below
+    assert rows[:len(wrapped)] == wrapped, rows
+    assert not any(r.startswith("rows ") for r in rows), rows
+    assert "  if line 6 is the mistake: 'edit 6 <statement>'" in rows
+
+
+def test_another_refusal_of_many_lines_at_80x24_keeps_its_lines_held(tmp_path):
+    """A refusal with no lines in conflict and lines typed ahead behind it: its sentence, the
+    fix and the lines held stay whole at 80x24; the sheet scrolls."""
+    p = tmp_path / "mn.txt"
+    p.write_text(MN, encoding="utf-8")
+    s = Session(str(p))
+    screen = Screen(s, colour=False, sheet=True, size=(80, 24))
+    screen.ahead.typed = lambda: ("Ana asks Ben 8C-JC: 8C\nBen asks Cleo 2D-5D: none\n"
+                                  "Cleo asks Dev 2H-5H: none\n")
+    o = checked(s, "Dev asks Ben 6H-9H: 6H 7H 8H 9H 10H")
+    assert o.kind == "refused" and not o.conflict
+    text = render_outcome(o, s, None, "Enter or y").replace(f"{p}:", "mn.txt:")
+    screen.board(text + screen.ahead.held())
+    rows = screen.lines()
+    said = rows[:rows.index("")]
+    assert said[0].startswith("refused: ") and not any("more lines ('history'" in r
+                                                       for r in said), rows
+    assert "  3 more lines typed or pasted ahead, not entered:" in said, rows
+    assert "    Cleo asks Dev 2H-5H: none" in said and "  (Up brings them back)" in said
+    assert rows[-1] == "Next: Dev's turn."
+
+
+@tmux
+def test_a_mystery_hand_contradiction_in_tmux_at_80x24(tmp_path, sized):  # noqa: F811
+    """At the standard 80x24 terminal the lines in conflict and the 'edit' fix are on the
+    screen; the grid scrolls below them (PgDn its other rows), the message staying."""
+    p = tmp_path / "mn.txt"
+    p.write_text(MN, encoding="utf-8")
+    t = sized(p, 80, 24, "--no-hint")
+    t.wait(settled("mn.txt: mystery-hand"), "the first screen")
+    t._tmux("send-keys", "-l", "Dev asks Ben 6H-9H: 6H")
+    t._tmux("send-keys", "Enter")
+    rows = t.wait(lambda r: prompt_ready(r) and r[0].startswith("refused: ")
+                  and not any("(working out" in x for x in r), "the refusal")
+    assert len(rows) == 24 and all(len(r) <= 80 for r in rows), rows
+    assert "    line 6: Ana asks Ben 4H-7H: 4H 7H" in rows, rows
+    assert "    line 13: Dev asks Ben 6H-9H: 6H  <- this statement" in rows, rows
+    assert "  if line 6 is the mistake: 'edit 6 <statement>'" in rows, rows
+    assert any("'force' saves it anyway" in r for r in rows), rows
+    assert any(r.startswith("rows 1-") for r in rows) and rows[-2] == "Next: Dev's turn."
+    t._tmux("send-keys", "PgDn")
+    rows = t.wait(lambda r: prompt_ready(r) and any(r_.split()[:1] == ["K"] for r_ in r),
+                  "the grid's last rows")
+    assert "  if line 6 is the mistake: 'edit 6 <statement>'" in rows, rows
+    assert p.read_text(encoding="utf-8") == MN

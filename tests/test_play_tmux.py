@@ -1,10 +1,12 @@
 """``sleuth play`` in a real terminal: tmux at 80x24 (issue 46).  On a terminal the session is
 one screen redrawn in place after every line -- the last message at the top, the sheet with
 the verdict and whose turn at the bottom, the prompt on the last row -- so nothing the layout
-promises scrolls away however long a message is."""
+promises scrolls away however long a message is: after a saved line the whole grid, after a
+refusal of many lines its sentence, lines and fix, the grid scrolled in the rows left."""
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -100,6 +102,21 @@ def assert_board(rows: list[str], turn: str) -> None:
     assert rows[-1].startswith("sleuth>")
 
 
+def assert_scrolled_board(rows: list[str], turn: str) -> None:
+    """After a refusal of many lines: the sheet gave way to the message and scrolls in the
+    rows left -- the grid's suit row, its first ranks in order, a row saying which are shown
+    (PgDn the others), the verdict and whose turn, the prompt on the last row."""
+    assert len(rows) == ROWS and all(len(r) <= COLS for r in rows), rows
+    at = next(i for i, r in enumerate(rows) if r.split()[-1:] == ["C"] and "S" in r.split())
+    shown = next(i for i, r in enumerate(rows) if r.startswith("rows 1-"))
+    assert re.fullmatch(r"rows 1-\d+ of \d+ -- PgDn or 'more'", rows[shown]), rows
+    assert [r.split()[0] for r in rows[at + 1:shown]] == RANKS[:shown - at - 1], rows
+    assert shown - at - 1 >= 6, rows           # the sheet gives way, yet keeps rows
+    assert rows[shown + 1].startswith("Verdict: ")
+    assert rows[shown + 2].startswith(f"Next: {turn}'s turn")
+    assert rows[-1].startswith("sleuth>")
+
+
 MH = "game: mystery-hand\nplayers: Ana Ben Cleo Dev Eli\ndealer: Eli\nme: Ana\n"
 
 
@@ -119,9 +136,9 @@ def test_mystery_hand_keeps_the_sheet_on_one_screen(tmp_path, terminal):
         assert_board(rows, turn)
 
     # a refusal of many lines (a contradiction with its conflicting lines and the fixes)
-    # is cut to the rows the sheet leaves; the sheet, verdict and turn stay on screen
+    # keeps them; the sheet gives way and scrolls, its verdict and turn on screen
     rows = t.type("Eli asks Ana 2*: 0", top_says("refused: "), "the refusal")
-    assert_board(rows, "Eli")
+    assert_scrolled_board(rows, "Eli")
     said = rows[:next(i for i, r in enumerate(rows) if not r)]
     assert any("'history' shows them" in r for r in said) or any("force" in r for r in said)
 
@@ -130,7 +147,7 @@ def test_mystery_hand_keeps_the_sheet_on_one_screen(tmp_path, terminal):
                   "the why page")
     assert rows[0].startswith("6H: ") and not any(r.startswith("Verdict") for r in rows)
     rows = t.type("", top_says("refused: "), "the sheet back")
-    assert_board(rows, "Eli")
+    assert_scrolled_board(rows, "Eli")
 
     # what scrolled off the layout is kept: history shows the earlier lines
     rows = t.type("history 40", lambda r: prompt_ready(r) and "(Enter: back to the sheet)"
