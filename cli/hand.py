@@ -414,6 +414,10 @@ def render_round(a) -> str:
     else:
         out.append(f"{s.current or s.starter} to play; stock {s.stock}; discard pile top: "
                    + (repr(s.top()) if s.top() is not None else "empty"))
+    if any(repr(c) == "?" for c in s.pile):
+        # the discards not seen lie in the pile face down: where, bottom to top
+        out += textwrap.wrap("discard pile (bottom to top): " + " ".join(map(repr, s.pile)),
+                             79, subsequent_indent="  ")
     if s.table:
         out.append(tabulate([[i, e.owner, e.text()] for i, e in enumerate(s.table, 1)],
                             headers=["#", "meld of", "table"]))

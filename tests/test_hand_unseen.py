@@ -325,8 +325,9 @@ def test_web_entry_after_an_unseen_turn():
 
 def test_a_call_after_an_unseen_turn_may_have_gone_unheard():
     """Under manual-calls a missed call forbids going out next turn (HR-33); after a turn
-    not seen the call may have been made unheard, so it does not."""
-    text = ("game: hand\nplayers: Ana Ben\ndealer: Ben\nme: Ana\nvariant: manual-calls\n"
+    not seen the call may have been made unheard, so it does not (a spectator's record:
+    Ana's own turns are never unseen in hers)."""
+    text = ("game: hand\nplayers: Ana Ben\ndealer: Ben\nvariant: manual-calls\n"
             "indicator 4H\nAna holds: JH QH KH 10S 10D 10C 2S 2D 2C 7S 8S 9S 5H 5D KC\n"
             "Ana melds JH QH KH | 10S 10D 10C | 2S 2D 2C | 7S 8S 9S\nAna discards KC\n")
     s = play(parse_record(text + "Ben draws\n"))            # Ana did not call two cards
@@ -338,12 +339,13 @@ def test_a_call_after_an_unseen_turn_may_have_gone_unheard():
     assert not s.players["Ana"].failed_call
 
 
-OWN = ("game: hand\nplayers: Ana Ben Cleo\ndealer: Ben\nme: Ana\nindicator 4H\n"
+# a spectator's record (no ``me:``) that knows Ana's hand: Ana's turns may be unseen in it
+OWN = ("game: hand\nplayers: Ana Ben Cleo\ndealer: Ben\nindicator 4H\n"
        "Ana holds: AS 2S 2S QS 3H 5H 9H JH QH KH 2D QD 2C 6C QC\n")
 
 
 def test_take_chance_over_courses_is_one_estimate():
-    """The recorder's own turn not seen: 14 courses (which of her cards went); the take
+    """Ana's turn not seen: 14 courses (which of her cards went); the take
     chance of the 2S she holds in each, for Cleo (no initial meld: sampled), is one
     estimate over hands drawn from the courses by their chances."""
     from solver.hand.analysis import analyse_round
@@ -389,3 +391,55 @@ def test_the_text_says_when_too_many_courses_were_merged(tmp_path, monkeypatch):
     assert "note: over 2 courses of the unseen turns: the cards known in only some" in said
     d = json.loads(run("analyze", path, "--as", "Ben", "--json").stdout)
     assert d["exact"] is False and d["note"] == said.split("note: ")[1].split(" unseen (")[0]
+
+
+# ------------------------------------------------------------ the recorder's own turns
+
+@pytest.mark.parametrize("extra, col", [
+    ("Ana: ?", 1),                                  # the starter's first turn, Ana's own
+    ("Ana discards AS\nCleo: ?\nBen: ?\nAna: ?", 1),
+    ("Ana discards AS\nturn: Cleo\nCleo: ?\nturn: Cleo", 7),   # Ben, then Ana's turn
+    ("Ana discards AS\nCleo: ?\nBen: ?\nturn: Ben", 7),
+])
+def test_the_recorders_own_turn_is_never_unseen(extra, col):
+    """``me: Ana`` and ``Ana: ?``: the text showed none of Ana's 15 cards as known and no
+    discards among the unknown places, while the cards put AS at Ana 14/15."""
+    text = _sample_upto(12) + extra.replace("Ana discards AS\n",
+                                            SAMPLE[12] + "\nAna discards AS\n") + "\n"
+    with pytest.raises(SleuthError) as e:
+        parse_record(text)
+    assert e.value.rule == "HR-28" and "Ana is the recorder (me: Ana)" in str(e.value)
+    assert f"<record>:{text.count(chr(10))}:{col}: " in str(e.value)
+
+
+def test_the_recorders_own_unseen_turn_cli(tmp_path):
+    path = _write(tmp_path, _sample_upto(12) + "Ana: ?\n")
+    r = _sleuth("analyze", path)
+    assert r.returncode == 2 and f"{path}:13:1: Ana is the recorder" in r.stderr, r.stderr
+    path = _write(tmp_path, _sample_upto(14) + "Cleo: ?\nBen: ?\nturn: Cleo\n")
+    r = _sleuth("analyze", path)
+    assert r.returncode == 2 and f"{path}:17:7: it is Ana's turn" in r.stderr, r.stderr
+
+
+def test_others_may_write_any_players_turn_unseen():
+    """Without ``me:`` (a spectator's record) or in a complete record (every hand stated)
+    any player's turn may be ``?``, in every seat's view."""
+    from solver.hand.analysis import analyse_round
+
+    spectator = "\n".join(line for line in SAMPLE[:12] if line != "me: Ana") + "\nAna: ?\n"
+    assert play(parse_record(spectator)).unseen_turns == 1
+    complete = parse_record(HEAD.replace("indicator", "me: Ana\nindicator") + ANA + BEN
+                            + "Ana: ?\nBen: ?\nturn: Ben\n")
+    for view in ("Ana", "Ben", None):
+        assert analyse_round(complete, view, chances=False).state.unseen_turns == 3
+
+
+def test_the_text_shows_the_pile_with_its_unseen_discards(tmp_path):
+    """docs/hand.md's example: the text said only 'discard pile top: 10C'."""
+    path = _write(tmp_path, _sample_upto(14) + "Cleo: ?\nturn: Ana\nAna draws 10C\n"
+                  "Ana discards 10C\n")
+    r = _sleuth("analyze", path)
+    assert r.returncode == 0, r.stderr
+    assert "discard pile (bottom to top): AS ? ? 10C" in r.stdout.splitlines()
+    r = _sleuth("analyze", _write(tmp_path, _sample_upto(14)))
+    assert "discard pile (bottom to top)" not in r.stdout      # every discard seen

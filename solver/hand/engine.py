@@ -192,6 +192,9 @@ class RoundState:
     branches: list = field(default_factory=list)
     lossy: bool = False              # known cards dropped at MAX_BRANCHES (an estimate)
     unseen_turns: int = 0
+    # the recorder of the recorder's own (partial) record, ``me:`` (:func:`recorder_of`):
+    # it plays its own turns, so none of them is a turn not seen
+    recorder: str | None = None
     call_unheard: bool = False       # the open call follows a turn not seen: it may have been
 
     @property
@@ -748,6 +751,10 @@ def _unseen_turn(s: RoundState, who: str, text: str) -> list[RoundState]:
     go into a new meld, HR-29, and a turn that melds is seen), then the discard of any card
     held.  One state per discard: each card known to be held, and an unknown card (the
     pile then shows :data:`UNSEEN_CARD`); each weighted by the copies it may be."""
+    if who == s.recorder:
+        raise _fail(f"{who} is the recorder (me: {who}): it plays its own turns (HR-28), so "
+                    f"none is a turn not seen; write this one ({who} draws ..., {who} "
+                    "discards ...)", "HR-28", text, who)
     st = _state(s)
     try:
         _verify_going(st)
@@ -823,6 +830,12 @@ def _turn_is(s: RoundState, who: str, text: str) -> list[RoundState]:
         cur = states[0].current or states[0].starter
         if cur == who:
             return states
+        if cur == s.recorder:
+            raise _fail(f"it is {cur}'s turn, and {cur} is the recorder (me: {cur}), who "
+                        f"plays its own turns (HR-28): 'turn: {who}' would make one of them "
+                        f"a turn not seen; write {cur}'s turn ({cur} draws ..., {cur} "
+                        "discards ...), then 'turn: " + who + "' if turns were missed after it",
+                        "HR-28", text, who)
         states = [b for x in states for b in _unseen_turn(x, cur, text)]
         if states[0].over is not None:
             raise _fail(f"the round ended before {who}'s turn (the stock, HR-35)", "HR-35",
@@ -1180,6 +1193,7 @@ def play_branches(record, upto: int | None = None) -> list[RoundState]:
     :data:`MAX_BRANCHES` they are merged into one (:func:`merge`: the cards not known in
     every course become unknown; ``lossy``)."""
     states = [start(record.header)]
+    states[0].recorder = recorder_of(record)
     sts = record.statements if upto is None else record.statements[:upto]
     for st in sts:
         nxt: list[RoundState] = []
@@ -1248,6 +1262,16 @@ def run(record, upto: int | None = None) -> State:
     return _state(play(record, upto))
 
 
+def recorder_of(record) -> str | None:
+    """The recorder of a partial record (``me:``, not every hand stated): the record is its
+    log of what it saw, and its own turns are all seen (``P: ?`` and ``turn: P`` never stand
+    for one).  ``None`` without ``me:`` (a spectator's record) or in a complete record (every
+    hand stated: a simulated or finished round, analysed from any seat)."""
+    if record.header.me and not record.every_hand_listed(Holds):
+        return record.header.me
+    return None
+
+
 def view_record(record, view: str | None):
     """The record as ``view`` saw it: other players' dealt hands dropped and their stock
     draws unnamed (``None``: a spectator's view).  The recorder of a partial record (not
@@ -1266,4 +1290,6 @@ def view_record(record, view: str | None):
             ev = Draw(ev.player)
             st = Statement(st.line, str(ev), ev, st.comment)
         out.append(st)
-    return Record(record.header, tuple(out), record.path)
+    # a seat's view of a complete record is not a recorder's log (:func:`recorder_of`)
+    header = record.header if recorder_of(record) else replace(record.header, me=None)
+    return Record(header, tuple(out), record.path)
