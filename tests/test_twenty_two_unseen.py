@@ -325,3 +325,28 @@ def test_crosscheck_merged_unseen_exchange_of_a_known_hand_against_every_filling
     assert any(e.full["Ana"] for e in cs)      # Ana exchanged 0: her hand is still known
     _compare(unseen, [base.format(f"Ben exchanges {a}", f"Ana exchanges {b}")
                       for a in range(8) for b in range(8)])
+
+
+def test_more_courses_than_followed_is_a_budget_not_a_rule_error(monkeypatch, tmp_path):
+    """A record whose unseen turns leave more courses than the engine follows is valid:
+    it is accepted as written (its later statements checked against no rule), 'analyze'
+    and 'why' exit 4 naming no rule, and the serve page's entry offers no next play (it
+    was refused as a breach of TT-10, exit 2)."""
+    from solver.twenty_two import engine
+    from web import twenty_two as w
+
+    monkeypatch.setattr(engine, "MAX_BRANCHES", 100)     # TT4 follows 1144 courses
+    rec = parse_record(TT4)
+    eng = replay(rec)
+    assert engine.beyond(eng) == 7 and eng.state().turn == "unknown"
+    assert w.turn(rec) is None and w.lead_data(rec) == {}
+    f = tmp_path / "tt4.txt"
+    f.write_text(TT4)
+    for args in (("analyze", str(f), "--json"), ("analyze", str(f)), ("why", str(f), "2H")):
+        r = _sleuth(*args)
+        assert r.returncode == 4, r.output
+        assert "TT-10" not in r.output and "turn:" in r.output and "line 7" in r.output
+    for line in ("Ben: ?", "Cleo plays ?", "Ana leads 2H"):
+        r = _sleuth("log", str(f), line)
+        assert r.returncode == 0, r.output
+    assert f.read_text().endswith("Ana leads 2H\n")

@@ -30,8 +30,8 @@ from solver.twenty_two.options import TwentyTwoOptions
 from solver.twenty_two.ranking import (beats_or_ties, hr, legal_follows, legal_leads, rank_label,
                                     ranks, show_rank, target_of)
 from solver.twenty_two.policy import gc_paused, losers, playout
-from solver.twenty_two.engine import (Engine, courses, has_unseen, no_course_error, replay,
-                                      unseen_lines)
+from solver.twenty_two.engine import (Engine, courses, followed, has_unseen, no_course_error,
+                                      replay, unseen_lines)
 
 MAX_STATES = 200_000
 TIME_BUDGET = 5.0      # seconds for counting (under half of it for the exact attempt)
@@ -247,6 +247,7 @@ def analyze(record, view: str | None, *, max_states: int = MAX_STATES,
     from solver.model.counting import count_deals
 
     eng = replay(record)
+    followed(eng)          # too many courses to follow: over budget, not a rule error
     opts = eng.opts
     scores, closest = _scores(eng)
     turn = eng.turn()
@@ -624,6 +625,7 @@ def certain_now(record, view: str | None) -> dict[str, str]:
     from solver.staged import model_certain
 
     eng = replay(record)
+    followed(eng)
     if not eng.deals:
         visible_players(record, view, False)
         return {name: STOCK for name in eng.deck}
@@ -707,6 +709,7 @@ def explain(record, view: str | None, card_text: str):
     """Why each certainty about one card holds in the current hand (``sleuth why``)."""
     card = Card.parse(card_text)
     eng = replay(record)
+    followed(eng)
     if not eng.deals:
         raise NotationError("no hand has been dealt yet", text=card_text)
     name = repr(card)

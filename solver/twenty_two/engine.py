@@ -46,7 +46,9 @@ from solver.twenty_two.ranking import (JK, all_jokers_r, choices_r, follow_probl
                                        lead_problem, leads_r, beats_or_ties, max_lead, pick,
                                        ranks, show_rank, target_of, trick_winner, value)
 
-#: the most ways of filling the unseen turns (``P: ?``, a play ``?``) a record may leave open
+#: the most ways of filling the unseen turns (``P: ?``, a play ``?``) that :func:`replay`
+#: follows (courses ending in the same state counted once); a record leaving more open is
+#: accepted as written and its analysis is over budget (:func:`followed`)
 MAX_BRANCHES = 3000
 
 
@@ -896,17 +898,15 @@ def _canon(x):
     return x
 
 
-def merge_courses(ways: list["Engine"]) -> list["Engine"]:
-    """Keep one of the courses that end in the same state (:meth:`Engine.course_key`), its
-    :attr:`~Engine.mult` the sum of theirs."""
-    kept: dict[tuple, Engine] = {}
+def _merge_into(kept: dict[tuple, "Engine"], ways: list["Engine"]) -> None:
+    """Add ``ways`` to ``kept``, keeping one of the courses that end in the same state
+    (:meth:`Engine.course_key`), its :attr:`~Engine.mult` the sum of theirs."""
     for e in ways:
         k = e.course_key()
         if k in kept:
             kept[k].mult += e.mult
         else:
             kept[k] = e
-    return list(kept.values())
 
 
 def has_unseen(statements) -> bool:
@@ -953,19 +953,32 @@ class Courses:
 
     def __init__(self, engines: list[Engine]):
         self.courses = engines
+        #: the line of the statement after which the courses were more than
+        #: :data:`MAX_BRANCHES`: from there on the record is accepted as written, its later
+        #: statements checked against no rule, and the analysis is over budget
+        #: (:func:`followed`); ``courses`` are then those before that statement
+        self.beyond: int | None = None
 
     def __getattr__(self, name):
         return getattr(self.courses[0], name)
 
     def apply(self, st) -> None:
+        if self.beyond is not None:
+            return              # accepted as written: the courses are not followed
         now = self.turn()           # before the statement: who may act
-        ways: list[Engine] = []
+        kept: dict[tuple, Engine] = {}    # the courses after it, merged (course_key)
         errs: list[Exception] = []
         for e in self.courses:
             try:
-                ways += e.step(st)
+                got = e.step(st)
             except (RuleError, InconsistentError) as x:
                 errs.append(x)
+                continue
+            _merge_into(kept, got)
+            if len(kept) > MAX_BRANCHES:   # a valid record: too many courses to follow
+                self.beyond = st.line
+                return
+        ways = list(kept.values())
         ev = st.event
         first_actor = ev.plays[0][0] if isinstance(ev, Trick) and ev.plays else None
         if not ways and errs and (len({str(x) for x in errs}) == 1 or first_actor is None
@@ -977,13 +990,11 @@ class Courses:
             raise fault(f"it cannot be {who}'s turn now: " + (
                 " or ".join(now.players) + f" ({now.kind})" if now.players else now.kind),
                 st, "TT-10" if now.kind in ("lead", "follow") else "TT-8", who)
-        ways = merge_courses(ways)
-        if len(ways) > MAX_BRANCHES:
-            raise fault(f"more than {MAX_BRANCHES} ways to fill in the unseen turns: write "
-                        "what was seen of them, or a 'turn:' line", st, "TT-10")
         self.courses = ways
 
     def turn(self) -> Turn:
+        if self.beyond is not None:
+            return Turn("unknown", ())
         turns = [e.turn() for e in self.courses]
         kinds = list(dict.fromkeys(t.kind for t in turns))
         players = tuple(dict.fromkeys(p for t in turns for p in t.players))
@@ -995,6 +1006,9 @@ class Courses:
         from dataclasses import replace as _replace
 
         t = self.turn()
+        if self.beyond is not None:    # who acts, and the trick, are not followed
+            return _replace(self.courses[0].state(), turn=t.kind, may_act=t.players,
+                            leader=None, follower=None)
         return _replace(self.courses[0].state(), turn=t.kind, may_act=t.players)
 
 
@@ -1016,8 +1030,28 @@ def replay(record, upto: int | None = None) -> Engine:
 
 
 def courses(eng: Engine) -> list[Engine]:
-    """The engines of every course (one for a record without unseen turns)."""
+    """The engines of every course (one for a record without unseen turns); those before
+    the statement where they became too many when they did (:func:`beyond`)."""
     return list(eng.courses) if isinstance(eng, Courses) else [eng]
+
+
+def beyond(eng: Engine) -> int | None:
+    """The line of the statement after which :func:`replay` stopped following the unseen
+    turns' courses (more than :data:`MAX_BRANCHES`), or ``None``."""
+    return eng.beyond if isinstance(eng, Courses) else None
+
+
+def followed(eng: Engine) -> None:
+    """Raise :class:`~solver.errors.BudgetError` (exit 4, no rule: the record is valid)
+    when :func:`replay` stopped following the unseen turns' courses."""
+    from solver.errors import BudgetError
+
+    line = beyond(eng)
+    if line is not None:
+        raise BudgetError(f"line {line}: the unseen turns can be filled in more than "
+                          f"{MAX_BRANCHES} ways, more than the analysis follows one by one; "
+                          "write what was seen of them "
+                          "(an exchange's count, a play's cards) or a 'turn:' line")
 
 
 def run(record, upto: int | None = None) -> State:
