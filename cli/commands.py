@@ -14,7 +14,7 @@ from cli.main import (SAMPLES, FilePath, as_option, cli, complete_card, conflict
 from cli.output import check_output, force_option, write_output, wrote
 from cli.progress import working
 from solver.errors import InconsistentError, NotationError
-from solver.games import PUBLIC, Capability, game_names, games, get_game
+from solver.games import PUBLIC, Capability, game_names, get_game
 from solver.records import name_in, read_record, start_record, write_record
 
 
@@ -394,8 +394,8 @@ def render_explanation(exp) -> str:
               help="Write here (default: stdout); an existing file only with --force.")
 @force_option
 @click.option("--miss", type=float, default=0.0, show_default=True,
-              help="Hide each observation with this probability (a lossy record: "
-                   + ", ".join(g.title for g in games() if g.lossy) + ").")
+              help="Hide each observation with this probability (a lossy record; the "
+                   "games that have none refuse it).")
 @handle_errors()
 @with_examples
 def simulate(game, n, variant, seed, events, output, force, miss):

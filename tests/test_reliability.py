@@ -322,7 +322,7 @@ def test_a_card_repeated_20000_times_is_refused():
     parser is called directly, below the line-length limit of the reader."""
     game = get_game("mystery-hand")
     header = parse_record(HEADER).header
-    with pytest.raises(NotationError, match="listed twice"):
+    with pytest.raises(SleuthError, match="listed twice"):     # a rule error (MH-1)
         game.parse_event("Ana holds: " + " ".join(["5S"] * 20_000), header)
     from solver.cards import duplicates, parse_cards
 

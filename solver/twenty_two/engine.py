@@ -931,6 +931,8 @@ def no_course_error(errors: list, unseen: set[int] | frozenset[int] = frozenset(
     else an error that names no stand-in (with the first conflict's lines and the unseen
     ones)."""
     first = errors[0]() if callable(errors[0]) else errors[0]
+    if len(errors) == 1 and not unseen:     # one course and nothing unseen: its own error
+        return first
     if isinstance(first, InconsistentError) and first.conflict and unseen and not (
             set(first.conflict) & set(unseen)):
         return first
