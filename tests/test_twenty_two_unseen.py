@@ -21,6 +21,8 @@ draw: Ana KH, Ben 9H, Cleo 10H
 Ana deals 7
 Ana holds: 4S 5S 8S 5D 7D 2C 10C
 """
+#: the same table seen by a spectator (no me:), who gives the hands it saw
+SPECTATOR = HEAD.replace("me: Ana\n", "")
 BRIEF = HEAD + "Ben exchanges 3\nCleo exchanges 0\nAna exchanges 0\nBen: ?\n"
 
 
@@ -86,10 +88,10 @@ def _fillings_figures(texts: list[str], view: str):
     return {n: {l: v / tot for l, v in row.items() if v} for n, row in acc.items()}, poss
 
 
-def _compare(unseen_text, fillings):
-    a = analysis.analyze(parse_record(unseen_text), "Ana")
+def _compare(unseen_text, fillings, view: str | None = "Ana"):
+    a = analysis.analyze(parse_record(unseen_text), view)
     assert a.exact
-    want, poss = _fillings_figures(fillings, "Ana")
+    want, poss = _fillings_figures(fillings, view)
     for name, row in want.items():
         assert a.possible[name] == poss[name], name          # union / intersection
         for loc, p in row.items():
@@ -317,14 +319,15 @@ def test_crosscheck_merged_unseen_exchanges_against_every_filling():
 
 def test_crosscheck_merged_unseen_exchange_of_a_known_hand_against_every_filling():
     """Ana's hand is known: an unseen exchange of hers of 0 cards keeps it, of any other
-    number loses it; courses merge only where that and the stock agree."""
-    base = HEAD + "{}\nCleo exchanges 0\n{}\nBen leads 9C; Cleo 4H; Ana 2C\n"
+    number loses it; courses merge only where that and the stock agree.  A spectator's
+    record (no me:): the recorder's own exchange is never one not seen."""
+    base = SPECTATOR + "{}\nCleo exchanges 0\n{}\nBen leads 9C; Cleo 4H; Ana 2C\n"
     unseen = base.format("Ben: ?", "Ana: ?")
     cs = courses(replay(parse_record(unseen)))
     assert len(cs) < sum(e.mult for e in cs)
     assert any(e.full["Ana"] for e in cs)      # Ana exchanged 0: her hand is still known
     _compare(unseen, [base.format(f"Ben exchanges {a}", f"Ana exchanges {b}")
-                      for a in range(8) for b in range(8)])
+                      for a in range(8) for b in range(8)], None)
 
 
 def test_more_courses_than_followed_is_a_budget_not_a_rule_error(monkeypatch, tmp_path):
@@ -350,3 +353,92 @@ def test_more_courses_than_followed_is_a_budget_not_a_rule_error(monkeypatch, tm
         r = _sleuth("log", str(f), line)
         assert r.returncode == 0, r.output
     assert f.read_text().endswith("Ana leads 2H\n")
+
+
+# ----- the recorder's own turns, and the exchange's turn order ------------------------------
+
+def _refused(text: str, line: int, col: int, rule: str, *words: str):
+    with pytest.raises(RuleError) as e:
+        replay(parse_record(text))
+    err = e.value
+    assert (err.line, err.column, err.rule) == (line, col, rule), str(err)
+    for w in words:
+        assert w in str(err), (w, str(err))
+
+
+PLAYED = (HEAD + "Ben exchanges 3\nCleo: ?\nAna exchanges 0\nBen leads 9C; Cleo ?; Ana 2C\n")
+
+
+def test_the_recorders_own_turn_is_never_unseen(tmp_path):
+    """With me: Ana, 'Ana: ?' and a play '?' of Ana's are refused (they made her known hand
+    unknown and her dealt cards possible in other hands); a spectator's record and a
+    complete record may still have any player's turn as '?'."""
+    _refused(HEAD + "Ben exchanges 1\nAna: ?\n", 8, 1, "TT-8", "recorder", "write Ana's exchange")
+    _refused(PLAYED + "Cleo leads 3H; Ana ?; Ben 4H\n", 11, 16, "TT-10", "recorder",
+             "write Ana's play")
+    _refused(HEAD + "Ben exchanges 3\nCleo exchanges 0\nAna exchanges 0\nBen leads 9C\n"
+             "Cleo plays 2H\nAna: ?\n", 12, 1, "TT-10", "recorder")
+    # a turn: that passes over the recorder's exchange stands for it: refused too
+    _refused(HEAD + "Ben exchanges 3\nturn: Ben\n", 8, 7, "TT-8", "recorder", "Ana exchanges")
+    # a spectator's record: Ana's turn may be one not seen
+    replay(parse_record(SPECTATOR + "Ben exchanges 1\nCleo exchanges 0\nAna: ?\n"))
+    replay(parse_record(SPECTATOR.replace("Ben exchanges", "") + "Ben exchanges 3\n"
+                        "Cleo: ?\nAna exchanges 0\nBen leads 9C; Cleo ?; Ana 2C\n"
+                        "Cleo leads 3H; Ana ?; Ben 4H\n"))
+    # the CLI: exit 2 with the file, line and column
+    f = tmp_path / "tt.txt"
+    f.write_text(HEAD + "Ben exchanges 1\n")
+    r = _sleuth("log", str(f), "Ana: ?")
+    assert r.returncode == 2 and "recorder" in r.output and "TT-8" in r.output, r.output
+    f.write_text(HEAD + "Ben exchanges 1\nAna: ?\n")
+    r = _sleuth("analyze", str(f))
+    assert r.returncode == 2 and f"{f}:8:1:" in r.output, r.output
+
+
+def test_a_complete_record_may_have_the_me_players_turn_unseen():
+    """Every hand given: no recorder's log, so 'me:'s turn may be '?' (any --as view)."""
+    text = (HEAD + "Ben holds: 3S 6S 9S 3D 6D 9D 3C\nCleo holds: 4H 6H 9H JH QH KH AH\n"
+            "Ben exchanges 0\nCleo exchanges 0\nAna: ?\n")
+    eng = replay(parse_record(text))
+    assert eng.state().turn == "lead"
+
+
+def test_turn_in_the_exchange_stands_for_the_exchanges_before(tmp_path):
+    """'turn: P' in the exchange: each player from the one to exchange up to P had an
+    exchange not seen, and P exchanges next (it was accepted and changed nothing: the page
+    still said Ben exchanges, and Ben's exchange was accepted after it)."""
+    eng = replay(parse_record(HEAD + "turn: Cleo\n"))
+    assert eng.state().turn == "exchange" and eng.state().may_act[0] == "Cleo"
+    assert sorted(e.stock for e in courses(eng)) == [24 + k for k in range(8)]
+    _refused(HEAD + "turn: Cleo\nBen exchanges 3\n", 8, 1, "TT-8", "already")
+    eng = replay(parse_record(HEAD + "turn: Ana\n"))
+    assert eng.state().may_act == ("Ana",)
+    assert sum(e.mult for e in courses(eng)) == 64
+    # everybody exchanged: 'turn: P' in the play keeps the courses where P acts
+    done = HEAD + "Ben exchanges 3\nCleo exchanges 1\nAna exchanges 0\n"
+    replay(parse_record(done + "turn: Ben\n"))
+    _refused(done + "turn: Cleo\n", 10, 7, "TT-10", "cannot be Cleo's turn", "Ben (lead)")
+    # a player who exchanged already cannot be on turn in the exchange
+    _refused(SPECTATOR + "Ben exchanges 3\nCleo exchanges 1\nturn: Cleo\n", 8, 7, "TT-8",
+             "cannot be Cleo's turn", "Ana (exchange)")
+    f = tmp_path / "tt.txt"
+    f.write_text(HEAD)
+    assert _sleuth("log", str(f), "turn: Cleo").returncode == 0
+    r = _sleuth("analyze", str(f))
+    assert r.returncode == 0 and "Now: Cleo to exchange" in r.output, r.output
+
+
+def test_an_unseen_exchange_out_of_turn_is_refused_with_the_turn_hint():
+    """'Cleo: ?' while Ben is to exchange took Ben's as left out (0): refused, TT-8, with
+    the hint 'turn: Cleo'; after that line Cleo's '?' is her exchange."""
+    _refused(HEAD + "Cleo: ?\n", 7, 1, "TT-8", "Ben exchanges next", "'turn: Cleo'")
+    eng = replay(parse_record(HEAD + "turn: Cleo\nCleo: ?\n"))
+    assert eng.state().may_act[0] == "Ana"
+
+
+def test_an_unseen_play_out_of_turn_names_who_may_act():
+    """'Ana: ?' when Ben or Cleo leads said only 'no way of filling in the unseen turns'."""
+    _refused(PLAYED + "Ana: ?\n", 11, 1, "TT-10", "cannot be Ana's turn now: Ben or Cleo (lead)")
+    _refused(SPECTATOR + "Ben exchanges 3\nCleo: ?\nAna exchanges 0\n"
+             "Ben leads 9C; Cleo ?; Ana 2C\nAna: ?\n", 10, 1, "TT-10",
+             "cannot be Ana's turn now: Ben or Cleo (lead)")

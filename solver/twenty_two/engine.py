@@ -289,6 +289,9 @@ class Engine:
         #: how many ways of filling in the unseen turns this engine stands for: courses
         #: that end in the same state are kept once (:meth:`course_key`), with their number
         self.mult = 1
+        #: the recorder of the recorder's own (partial) record (:func:`recorder_of`): it
+        #: plays its own turns and sees them, so none of them is a turn not seen
+        self.recorder: str | None = None
         self._reset_deal_state()
 
     # ----- state of the current deal ---------------------------------------------------
@@ -468,9 +471,17 @@ class Engine:
         nothing after ``turn: P`` (whether P may act now)."""
         ev = st.event
         if isinstance(ev, TurnIs):
-            return [self] if ev.player in self.turn().players else []
+            return self._turn_is(ev.player, st)
         if isinstance(ev, Unseen):
+            if ev.player == self.recorder and (self._may_exchange(ev.player)
+                                               or ev.player in self.turn().players):
+                self._own_turn(ev.player, st)    # (out of turn: refused as such below)
             if self._may_exchange(ev.player):
+                first = self.turn().players[0]
+                if first != ev.player:
+                    raise fault(f"{first} exchanges next (in turn from the dealer's left); "
+                                f"if the exchanges before {ev.player}'s were not seen, write "
+                                f"'turn: {ev.player}' first", st, "TT-8", ev.player)
                 return self._unseen_exchange(ev.player, st)
             self._need_deal(st)
             if self.phase == "exchange":
@@ -484,6 +495,9 @@ class Engine:
                 self.phase = "play"
             if self.phase != "play":
                 raise fault("the hand is over", st, "TT-13", _verb(st))
+            for k, (p, cards) in enumerate(ev.plays):
+                if cards is None and p == self.recorder:
+                    self._own_turn(p, st, seg=k, lead=ev.lead and k == 0)
             ways = [self]
             for k, (p, cards) in enumerate(ev.plays):
                 is_lead = ev.lead and k == 0
@@ -505,6 +519,54 @@ class Engine:
             return ways
         self.apply(st)
         return [self]
+
+    def _own_turn(self, p: str, st, seg: int | None = None, lead: bool = False) -> None:
+        """Refuse a turn of the recorder's written as not seen (``P: ?``, a play ``?`` in
+        play ``seg`` of a trick line, a lead when ``lead``)."""
+        exch = seg is None and self._may_exchange(p)
+        lead = lead or (seg is None and not self.trick)
+        what = (f"exchange ({p} exchanges N, or with its cards)" if exch
+                else "play with its cards")
+        raise fault(f"{p} is the recorder (me: {p}), who sees their own turns, so none of "
+                    f"them is a turn not seen: write {p}'s {what}", st,
+                    "TT-8" if exch else ("TT-9" if lead else "TT-10"), p, seg=seg)
+
+    def _turn_is(self, p: str, st) -> list["Engine"]:
+        """``turn: P``: in the play, the courses where P acts now (none: refused); in the
+        exchange (in turn from the dealer's left, TT-8), each player from the one to
+        exchange up to P had an exchange not seen -- all those left when P is the first
+        leader (TT-9) -- and P acts next.  Never the recorder's exchange."""
+        t = self.turn()
+        if t.kind != "exchange":
+            return [self] if p in t.players else []
+        if p not in t.players and p != self.leader:
+            return []
+        ways, out = [self], []
+        own: RuleError | None = None     # a course that passes over the recorder's exchange
+        while ways:
+            kept: dict[tuple, Engine] = {}
+            for e in ways:
+                t = e.turn()
+                if t.kind != "exchange":
+                    if p in t.players:
+                        out.append(e)
+                    continue
+                cur = t.players[0]
+                if cur == p:
+                    out.append(e)
+                    continue
+                if cur == self.recorder:
+                    own = own or fault(
+                        f"'turn: {p}' would make {cur}'s exchange one not seen, and {cur} is "
+                        f"the recorder (me: {cur}), who sees their own turns: write {cur}'s "
+                        f"exchange ({cur} exchanges N) in its place, and 'turn: P' only for "
+                        "exchanges missed around it", st, "TT-8", p)
+                    continue
+                _merge_into(kept, e._unseen_exchange(cur, st))
+            ways = list(kept.values())
+        if not out and own is not None:
+            raise own
+        return out
 
     def _may_exchange(self, p: str) -> bool:
         """``P: ?`` is P's exchange while P may still exchange (TT-8)."""
@@ -982,7 +1044,8 @@ class Courses:
                 return
         ways = list(kept.values())
         ev = st.event
-        first_actor = ev.plays[0][0] if isinstance(ev, Trick) and ev.plays else None
+        first_actor = ev.plays[0][0] if isinstance(ev, Trick) and ev.plays else (
+            ev.player if isinstance(ev, Unseen) else None)
         if not ways and errs and (len({str(x) for x in errs}) == 1 or first_actor is None
                                   or first_actor in now.players
                                   or now.kind not in ("lead", "follow")):
@@ -1020,6 +1083,7 @@ def replay(record, upto: int | None = None) -> Engine:
     from typing import cast
 
     eng = Engine(record.header)
+    eng.recorder = recorder_of(record)
     sts = record.statements if upto is None else record.statements[:upto]
     if not has_unseen(sts):
         for st in sts:
@@ -1029,6 +1093,16 @@ def replay(record, upto: int | None = None) -> Engine:
     for st in sts:
         many.apply(st)
     return cast(Engine, many)
+
+
+def recorder_of(record) -> str | None:
+    """The recorder of a partial record (``me:``, not every hand given with ``holds:``):
+    the record is its log of what it saw, and its own turns are all seen (``P: ?``, a play
+    ``?`` and ``turn: P`` never stand for one).  ``None`` without ``me:`` (a spectator's
+    record) or when every hand is given (a complete record, analysed from any seat)."""
+    if record.header.me and not record.every_hand_listed(Holds):
+        return record.header.me
+    return None
 
 
 def courses(eng: Engine) -> list[Engine]:
