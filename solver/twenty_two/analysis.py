@@ -376,8 +376,10 @@ def _unseen_where(vm: ViewModel, cards, view, known_at: dict[str, Counter]):
     return {lab: {l: round(v, 9) for l, v in out[lab].items()} for lab in order if lab in out}
 
 
-def _aggregate(vm: ViewModel, counting, possible_k):
-    """Per card name: expected copies per location (record-format.md), possible locations."""
+def _aggregate(vm: ViewModel, counting, possible_k, model=...):
+    """Per card name: expected copies per location (record-format.md), possible locations.
+    ``model=None``: figures combined over courses, with no single model to prove a whole
+    count by CP-SAT, so only what the figures and supports show is settled."""
     cards: dict[str, dict[str, float]] = {}
     possible: dict[str, set[str]] = {}
     for name, keys in vm.keys.items():
@@ -397,7 +399,8 @@ def _aggregate(vm: ViewModel, counting, possible_k):
         cards[name] = agg
         possible[name] = poss
     # a count certain in every deal exactly whole, any other strictly inside its range
-    return settle_copies(vm.model, vm.keys, cards, possible_k, counting), possible
+    return settle_copies(vm.model if model is ... else model, vm.keys, cards, possible_k,
+                         counting), possible
 
 
 def certain_copies(vm: ViewModel, possible_k, counting, view) -> dict[str, dict[str, int]]:
@@ -936,7 +939,7 @@ def _analyze_courses(record, view, eng: Engine, base: _AnalysisBase, *, max_stat
 
     vm = _replace(first, sizes=sizes,  # type: ignore[arg-type]
                   facts=[f for f in first.facts if (f.player, f.text, f.line) in common])
-    cards, possible = _aggregate_plain(first, counting, poss_k)
+    cards, possible = _aggregate(first, counting, poss_k, model=None)
     least: dict[str, dict[str, int]] | None = None
     for c in cs:
         cc = certain_copies(c.vm, c.possible_k, c.counting, view)
@@ -970,30 +973,6 @@ def _analyze_courses(record, view, eng: Engine, base: _AnalysisBase, *, max_stat
                              error=0.0 if exact else error, method=counting.method,
                              holdings=holdings, plays=plays, plays_evaluated=evaluated,
                              risk_now=risk_now, notes=notes, **base)
-
-
-def _aggregate_plain(vm: ViewModel, counting, possible_k):
-    """:func:`_aggregate` of figures combined over courses: no single model to prove a
-    whole count by CP-SAT, so only what the figures and supports show is settled."""
-    cards: dict[str, dict[str, float]] = {}
-    possible: dict[str, set[str]] = {}
-    for name, keys in vm.keys.items():
-        agg: dict[str, float] = {}
-        poss: set[str] = set()
-        for k in keys:
-            poss |= possible_k[k]
-            for l, p in counting.marginals.get(k, {}).items():
-                agg[l] = agg.get(l, 0.0) + p
-        agg = {l: p for l, p in agg.items() if l in poss and p > 0}
-        if len(poss) == 1:
-            agg = {next(iter(poss)): float(len(keys))}
-        elif not counting.exact:
-            s = sum(agg.values())
-            agg = ({l: p * len(keys) / s for l, p in agg.items()} if s > 0 else
-                   {l: len(keys) / len(poss) for l in poss})
-        cards[name] = agg
-        possible[name] = poss
-    return settle_copies(None, vm.keys, cards, possible_k, counting), possible
 
 
 def _course_risks(cs: list[_Course], view, hand, samples: int, seed: int, max_states: int,
