@@ -483,18 +483,10 @@ class Engine:
                                 f"if the exchanges before {ev.player}'s were not seen, write "
                                 f"'turn: {ev.player}' first", st, "TT-8", ev.player)
                 return self._unseen_exchange(ev.player, st)
-            self._need_deal(st)
-            if self.phase == "exchange":
-                self.phase = "play"
-            if self.phase != "play":
-                raise fault("the hand is over", st, "TT-13", _verb(st))
+            self._begin_play(st)
             return self._unseen_play(ev.player, not self.trick, st, 0)
         if isinstance(ev, Trick) and any(c is None for _, c in ev.plays):
-            self._need_deal(st)
-            if self.phase == "exchange":
-                self.phase = "play"
-            if self.phase != "play":
-                raise fault("the hand is over", st, "TT-13", _verb(st))
+            self._begin_play(st)
             for k, (p, cards) in enumerate(ev.plays):
                 if cards is None and p == self.recorder:
                     self._own_turn(p, st, seg=k, lead=ev.lead and k == 0)
@@ -809,12 +801,17 @@ class Engine:
         self.exchanged.add(p)
         d.events.append(("exchange", ev, st.line))
 
-    def _trick(self, ev: Trick, st):
+    def _begin_play(self, st) -> None:
+        """A play to a trick: a hand is dealt (TT-5), the exchange is over once the first
+        lead comes, and the hand is not over (TT-13)."""
         self._need_deal(st)
         if self.phase == "exchange":
             self.phase = "play"
         if self.phase != "play":
             raise fault("the hand is over", st, "TT-13", _verb(st))
+
+    def _trick(self, ev: Trick, st):
+        self._begin_play(st)
         for k, (p, cards) in enumerate(ev.plays):
             is_lead = ev.lead and k == 0
             self._verify(verify_lead if is_lead else verify_follow, st, p, seg=k)
