@@ -119,7 +119,6 @@ class State:
     deals: int
     dealers: tuple[str, ...]
     draw_pool: tuple[str, ...] | None
-    first_dealers: tuple[str, ...] | None
     receivers: tuple[str, ...]
     hand_size: int
     stock: int
@@ -316,7 +315,7 @@ class Engine:
         turn = self.turn()
         d = self.deal
         return State(self.players, turn.kind, tuple(turn.players), self.phase, len(self.deals),
-                     tuple(self.allowed_dealers()), self.draw_pool, self.dealer_candidates,
+                     tuple(self.allowed_dealers()), self.draw_pool,
                      d.receivers if d is not None else (), self.hand_size, self.stock,
                      self.exch_pos, frozenset(self.exchanged), self.leader,
                      tuple(self.trick), bool(d is not None and d.plays),
