@@ -88,6 +88,31 @@ class Event:
     held_advice: ClassVar[str] = ""
 
 
+# The two statements every game takes (record-format.md, "What the recorder did not see"):
+# one class each, shared by every game package; what an unseen turn may be is the game's
+# (its engine follows every course its rules allow), said in docs/record-format.md.
+@dataclass(frozen=True)
+class Unseen(Event):
+    """``Ben: ?``: one turn of Ben's that the recorder did not see (in each game, any turn
+    its rules allow Ben then; docs/record-format.md)."""
+
+    player: str
+
+    def __str__(self) -> str:
+        return f"{self.player}: ?"
+
+
+@dataclass(frozen=True)
+class TurnIs(Event):
+    """``turn: Cleo``: it is Cleo's turn now (re-synchronises the turn order after turns
+    the recorder did not write)."""
+
+    player: str
+
+    def __str__(self) -> str:
+        return f"turn: {self.player}"
+
+
 # ----- what a view knows after a statement (session and replay) ---------------------------
 @dataclass
 class Knowledge:

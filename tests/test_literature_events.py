@@ -21,7 +21,7 @@ EXAMPLES = {
     "Challenge": [("Ana challenges Ben highH", "srinivasan-challenges")],
     "UnheardCard": [("Ben asks Cleo ?: yes", ""), ("Ben asks Cleo ? : N", "")],
     "UnheardAnswer": [("Ben asks Cleo 5h: ?", "")],
-    "UnseenAsk": [("Ben : ?", "")],
+    "Unseen": [("Ben : ?", "")],
     "TurnIs": [("Turn: Cleo", "")],
     "HandCount": [("Ben has 5 cards", ""), ("Ben has 1 card", ""), ("Ben has 0 cards", "")],
 }

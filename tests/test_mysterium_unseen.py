@@ -18,7 +18,7 @@ from cli.main import cli
 from solver.errors import InconsistentError, NotationError, RuleError
 from solver.mysterium import GAME
 from solver.mysterium.analysis import analyze
-from solver.mysterium.events import Reveal, Turn, Unseen, parse_event
+from solver.mysterium.events import Reveal, TurnIs, Unseen, parse_event
 from solver.records import Header, parse_record
 
 HEAD = """game: mysterium
@@ -140,7 +140,7 @@ def test_an_unseen_vote_is_any_group():
 def test_statements_parse_and_print_back():
     h = Header("mysterium", ("Gus", "Ana", "Ben", "Cleo"))
     assert parse_event("ana: ?", h) == Unseen("Ana")
-    assert parse_event("TURN: ben", h) == Turn("Ben")
+    assert parse_event("TURN: ben", h) == TurnIs("Ben")
     assert parse_event("reveal cleo: ?", h) == Reveal("Cleo", None)
     assert [str(parse_event(t, h)) for t in ("ana: ?", "turn: ben", "reveal cleo: ?")] == \
         ["Ana: ?", "turn: Ben", "reveal Cleo: ?"]

@@ -12,7 +12,7 @@ from solver.errors import RuleError
 from solver.mystery_hand.analysis import analyze, analyze_model
 from solver.mystery_hand.engine import actor_of, resync, start, step
 from solver.mystery_hand.events import (QUERIES, TURN_EVENTS, AskAll, AskOne, Announce, FaceUp,
-                                        Holds, Request, Turn, Unseen)
+                                        Holds, Request, TurnIs, Unseen)
 from solver.mystery_hand.inference import JOKER_KEYS, as_written_by, build, true_deal
 from solver.mystery_hand.options import MysteryHandOptions, deal_sizes
 from solver.mystery_hand.simulate import simulate
@@ -187,10 +187,10 @@ def fits_record(deal: dict, record, view) -> bool:
     state = start(h.players, opts, h.dealer)
     revealed = {s.event.player for s in record.statements if isinstance(s.event, Announce)
                 and not s.event.right and not opts.two_player}
-    turns = [s for s in record.statements if isinstance(s.event, TURN_EVENTS + (Turn,))]
+    turns = [s for s in record.statements if isinstance(s.event, TURN_EVENTS + (TurnIs,))]
     took, active_at, last = set(), {}, None
     for s in turns:
-        if isinstance(s.event, Turn):
+        if isinstance(s.event, TurnIs):
             state = resync(state, s.event.player)
             last = None
             continue
@@ -329,7 +329,7 @@ def test_every_variant_simulates_a_lossy_record_that_reads_back():
         if i % 6 == 0:                  # miss=0 is the complete record, unchanged
             assert (simulate(n, variant, seed=5, events=40)
                     == simulate(n, variant, seed=5, events=40, miss=0.0))
-    assert {Unseen, Turn} <= seen
+    assert {Unseen, TurnIs} <= seen
 
 
 # No player but Ana holds three cards of any query set, and no set lies wholly with Ben, Cleo

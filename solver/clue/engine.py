@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from solver.clue.events import Accuse, FaceUp, Holds, SeesCase, Suggest, Turn, Unseen
+from solver.clue.events import Accuse, FaceUp, Holds, SeesCase, Suggest, TurnIs, Unseen
 from solver.clue.options import ClueOptions, deck_of, hand_sizes
 from solver.errors import RuleError
 from solver.legality import at_statement, can
@@ -167,7 +167,7 @@ def run(record, upto: int | None = None) -> State:
                 verify_accuse(state, ev.player)
             elif isinstance(ev, (Suggest, Unseen)):
                 verify_suggest(state, ev.player)
-            elif isinstance(ev, Turn):
+            elif isinstance(ev, TurnIs):
                 verify_turn(state, ev.player)
         except RuleError as e:
             raise at_statement(e, st, first=True) from None

@@ -30,7 +30,15 @@ from dataclasses import dataclass
 from solver.cards import list_tokens, listed_twice
 from solver.clue.options import ClueOptions, deck_of
 from solver.errors import NotationError
-from solver.games import Event
+from solver.games import Event, TurnIs, Unseen
+# The statements every game takes (solver.games), as they read here:
+# * Unseen:
+#   ``P: ?`` -- one suggestion by P that the recorder did not see (any suggestion, any
+#   refutation).
+# * TurnIs:
+#   ``turn: P`` -- it is P's turn now (record-format.md, "What the recorder did not see":
+#   every game's resynchronisation).  Clue does not check the turn order (the board is not
+#   modelled), so it says only that P is still in (CL-9).
 from solver.records import NAME, player_of
 
 #: the mark of what the recorder did not see
@@ -127,29 +135,6 @@ class SeesCase(Event):
         return f"{self.player} sees case: {' '.join(self.cards)}"
 
 
-@dataclass(frozen=True)
-class Unseen(Event):
-    """``P: ?`` -- one suggestion by P that the recorder did not see (any suggestion, any
-    refutation)."""
-
-    player: str
-
-    def __str__(self):
-        return f"{self.player}: {UNSEEN}"
-
-
-@dataclass(frozen=True)
-class Turn(Event):
-    """``turn: P`` -- it is P's turn now (record-format.md, "What the recorder did not see":
-    every game's resynchronisation).  Clue does not check the turn order (the board is not
-    modelled), so it says only that P is still in (CL-9)."""
-
-    player: str
-
-    def __str__(self):
-        return f"turn: {self.player}"
-
-
 TURN_EVENTS = (Suggest, Accuse, Unseen)
 
 _RE_HOLDS = re.compile(rf"^({NAME})\s+holds\s*:\s*(.*)$", re.I)
@@ -241,7 +226,7 @@ def parse_event(text: str, header):
         return Unseen(player_of(m.group(1), header.players))
     m = _RE_TURN.match(t)
     if m:
-        return Turn(player_of(m.group(1), header.players))
+        return TurnIs(player_of(m.group(1), header.players))
     m = _RE_HOLDS.match(t)
     if m:
         return Holds(player_of(m.group(1), header.players),

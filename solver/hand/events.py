@@ -36,7 +36,18 @@ from dataclasses import dataclass
 from solver.records import name_in, named_groups, player_of
 from solver.cards import Card, split_tokens
 from solver.errors import NotationError
-from solver.games import Event
+from solver.games import Event, TurnIs, Unseen
+# The statements every game takes (solver.games), as they read here:
+# * Unseen:
+#   ``P: ?`` -- one whole turn of P's the recorder did not see (record-format.md, "What
+#   the recorder did not see"): a draw from the stock (none on the starter's first turn,
+#   HR-27) and a discard, each card unseen.  Melds, lay-offs and swaps lie face up on the
+#   table for the rest of the round (HR-11, HR-23, HR-25), so a turn that made any was
+#   seen; and a taken discard must go into a new meld (HR-29), so the draw was from the
+#   stock.  Which card was discarded is any card P then held.
+# * TurnIs:
+#   ``turn: P`` -- it is P's turn now: each player from the one on turn up to P's left-
+#   hand neighbour took one turn not seen (as ``Q: ?``).
 
 BONUS_NAMES = {"wild-discard": "bonus_wild_discard", "two-wilds": "bonus_two_wilds",
                "colour": "bonus_colour", "suit": "bonus_suit"}
@@ -51,7 +62,6 @@ def ascii_int(text: str) -> int | None:
     (45, None, None, None)
     """
     return int(text) if text and text.isascii() and text.isdigit() else None
-
 
 
 @dataclass(frozen=True)
@@ -112,7 +122,6 @@ class UnscoredEvent(Event):
 
 
 _HEAD = re.compile(r"^round\s+([0-9]+)\s*(.*?)\s*:\s*(.*)$", re.I | re.ASCII)
-
 
 
 def parse_event(text: str, header) -> Event:
@@ -369,32 +378,6 @@ class Call(Event):
 
     def __str__(self) -> str:
         return f"{self.player} calls {CALLS[self.count]}"
-
-
-@dataclass(frozen=True)
-class Unseen(Event):
-    """``P: ?`` -- one whole turn of P's the recorder did not see (record-format.md, "What
-    the recorder did not see"): a draw from the stock (none on the starter's first turn,
-    HR-27) and a discard, each card unseen.  Melds, lay-offs and swaps lie face up on the
-    table for the rest of the round (HR-11, HR-23, HR-25), so a turn that made any was
-    seen; and a taken discard must go into a new meld (HR-29), so the draw was from the
-    stock.  Which card was discarded is any card P then held."""
-
-    player: str
-
-    def __str__(self) -> str:
-        return f"{self.player}: ?"
-
-
-@dataclass(frozen=True)
-class TurnIs(Event):
-    """``turn: P`` -- it is P's turn now: each player from the one on turn up to P's
-    left-hand neighbour took one turn not seen (as ``Q: ?``)."""
-
-    player: str
-
-    def __str__(self) -> str:
-        return f"turn: {self.player}"
 
 
 TURN_FORMS = ("indicator <card>", "<player> holds: <cards>", "<player> draws [<card>]",

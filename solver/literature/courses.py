@@ -54,7 +54,7 @@ from typing import TYPE_CHECKING, cast
 
 from solver.errors import InconsistentError, NotationError, RuleError
 from solver.literature.engine import Play
-from solver.literature.events import Ask, UnheardAnswer, UnheardCard, UnseenAsk
+from solver.literature.events import Ask, UnheardAnswer, UnheardCard, Unseen
 from solver.literature.inference import (MAX_STATES, TIME_BUDGET, Probabilities, ViewModel,
                                          _decided, backbone, build, current, probabilities,
                                          team_probabilities)
@@ -63,7 +63,7 @@ from solver.model.stats import Z95, wilson_halfwidth
 if TYPE_CHECKING:
     import numpy as np
 
-UNSEEN = (UnheardAnswer, UnheardCard, UnseenAsk)
+UNSEEN = (UnheardAnswer, UnheardCard, Unseen)
 #: the most courses the rules allow that are counted one by one (exact figures) ...
 COURSES = 96
 #: ... found within this many engine steps (one value of one unseen line followed to the
@@ -152,7 +152,7 @@ def course_record(record, lines, value):
 
 
 def _asker(ev) -> str:
-    return ev.player if isinstance(ev, UnseenAsk) else ev.asker
+    return ev.player if isinstance(ev, Unseen) else ev.asker
 
 
 def _count(record, view, max_states, time_budget):

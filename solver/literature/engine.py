@@ -50,7 +50,7 @@ from solver.errors import RuleError
 from solver.legality import can, check_before
 from solver.literature.events import (Ask, Challenge, Claim, HandCount, Holds,
                                       PassClaim, PassTurn, Shown, TurnIs, UnheardAnswer,
-                                      UnheardCard, UnseenAsk)
+                                      UnheardCard, Unseen)
 from solver.literature.table import Table, table_of
 
 OUT = "out"
@@ -524,7 +524,7 @@ class Play:
             self._pass_claim(ev)
         elif isinstance(ev, Challenge):
             self._challenge(ev)
-        elif isinstance(ev, (UnheardCard, UnheardAnswer, UnseenAsk)):
+        elif isinstance(ev, (UnheardCard, UnheardAnswer, Unseen)):
             self._unseen(ev)
         elif isinstance(ev, TurnIs):
             self._turn_is(ev)
@@ -673,8 +673,8 @@ class Play:
         self.unseen += 1
         if self.first_unseen is None:
             self.first_unseen = self.line
-        a = ev.player if isinstance(ev, UnseenAsk) else ev.asker
-        b = None if isinstance(ev, UnseenAsk) else ev.target
+        a = ev.player if isinstance(ev, Unseen) else ev.asker
+        b = None if isinstance(ev, Unseen) else ev.target
         self._asker_checks(a, b)
         if b is not None:
             self.last_asker[b] = a

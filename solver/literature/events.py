@@ -23,7 +23,13 @@ Ana passes turn to Eli
 """
 from __future__ import annotations
 
-from solver.games import Event
+from solver.games import Event, TurnIs, Unseen
+# The statements every game takes (solver.games), as they read here:
+# * Unseen:
+#   ``Ben: ?``: one question by Ben not seen at all: any legal question to any opponent,
+#   with either answer (never a claim: claims are always recorded).
+# * TurnIs:
+#   ``turn: Cleo``: it is Cleo's turn now (re-synchronises after unseen events).
 
 import re
 from dataclasses import dataclass
@@ -163,27 +169,6 @@ class UnheardAnswer(Event):
 
 
 @dataclass(frozen=True)
-class UnseenAsk(Event):
-    """``Ben: ?``: one question by Ben not seen at all: any legal question to any opponent,
-    with either answer (never a claim: claims are always recorded)."""
-
-    player: str
-
-    def __str__(self) -> str:
-        return f"{self.player}: ?"
-
-
-@dataclass(frozen=True)
-class TurnIs(Event):
-    """``turn: Cleo``: it is Cleo's turn now (re-synchronises after unseen events)."""
-
-    player: str
-
-    def __str__(self) -> str:
-        return f"turn: {self.player}"
-
-
-@dataclass(frozen=True)
 class HandCount(Event):
     """``Ben has 5 cards``: a hand count, which anyone may ask at any time (LIT-13(b), O1)."""
 
@@ -195,7 +180,7 @@ class HandCount(Event):
 
 
 #: the statements that leave part of what happened unknown
-UNSEEN = (UnheardCard, UnheardAnswer, UnseenAsk)
+UNSEEN = (UnheardCard, UnheardAnswer, Unseen)
 
 _UNSEEN = re.compile(r"^(\S+)\s*:\s*\?$")
 _TURN = re.compile(r"^turn\s*:\s*(\S+)$", re.I)
@@ -209,7 +194,6 @@ _PASS = re.compile(r"^(\S+)\s+pass(?:es)?(?:\s+claim)?$", re.I)
 _CHALLENGE = re.compile(r"^(\S+)\s+challenges\s+(\S+)\s+(\S+)$", re.I)
 ANSWERS = {"yes": "yes", "y": "yes", "no": "no", "n": "no", "surrendered": "surrendered",
            "surrender": "surrendered"}
-
 
 
 def parse_alloc(body: str, table, half, text: str) -> Alloc:
@@ -289,7 +273,7 @@ def parse_event(text: str, table):
         return Ask(a, b, card, ans)
     m = _UNSEEN.match(t)
     if m:
-        return UnseenAsk(player_of(m.group(1), table.players))
+        return Unseen(player_of(m.group(1), table.players))
     m = _TURN.match(t)
     if m:
         return TurnIs(player_of(m.group(1), table.players))

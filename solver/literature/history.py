@@ -53,7 +53,7 @@ from solver.literature.engine import OUT, Play
 from solver.literature.views import hands_seen
 from solver.literature.events import (Ask, Challenge, Claim, HandCount, Holds, PassClaim,
                                       PassTurn, Shown, TurnIs, UnheardAnswer, UnheardCard,
-                                      UnseenAsk)
+                                      Unseen)
 
 if TYPE_CHECKING:
     from ortools.sat.python.cp_model import IntVar
@@ -233,7 +233,7 @@ def carried(record, view, table) -> dict:
         elif isinstance(ev, UnheardCard):
             if ev.answer == "yes":
                 out = {k: p for k, p in out.items() if p != ev.target}
-        elif isinstance(ev, UnseenAsk):
+        elif isinstance(ev, Unseen):
             stay = set(table.team_of(ev.player)) - {ev.player}
             out = {k: p for k, p in out.items() if p in stay or p == OUT}
         elif not isinstance(ev, (Holds, HandCount, TurnIs, PassTurn, PassClaim, Challenge,
@@ -560,14 +560,14 @@ class _Build:
             elif isinstance(ev, HandCount):
                 self.count_at[line] = (ev.player, ev.count, self.count(ev.player))
                 self.cons(self.count(ev.player), ev.count, ev.count, line)
-            elif isinstance(ev, (UnheardCard, UnheardAnswer, UnseenAsk)) and \
+            elif isinstance(ev, (UnheardCard, UnheardAnswer, Unseen)) and \
                     (self.enforce or self.only is not None and line not in self.only):
                 self.dropped(ev, line)
             elif isinstance(ev, UnheardCard):
                 self.unheard_card(ev, line)
             elif isinstance(ev, UnheardAnswer):
                 self.unheard_answer(ev, line)
-            elif isinstance(ev, UnseenAsk):
+            elif isinstance(ev, Unseen):
                 self.unseen_ask(ev, line)
             for ln in done:
                 for k in self.out_at.get(ln, ()):
@@ -575,7 +575,7 @@ class _Build:
             log = self.play.turn_log.get(line)
             if log is not None and log[2]:
                 self.turn = {p: int(p == log[3]) for p in self.t.players}
-            elif log is not None and log[0] and not isinstance(ev, (UnheardAnswer, UnseenAsk)):
+            elif log is not None and log[0] and not isinstance(ev, (UnheardAnswer, Unseen)):
                 # the turn became unknown otherwise (A3 opponents after unseen moves): any
                 # player may have it (sound; the next statements say who)
                 vs = [self.var("turn") for _ in self.t.players]
@@ -733,7 +733,7 @@ class _Build:
         self.m.Add(v == y).OnlyEnforceIf(h.Not())
         return v
 
-    def unseen_ask(self, ev: UnseenAsk, line, when=None):
+    def unseen_ask(self, ev: Unseen, line, when=None):
         """``Ben: ?``: one legal question by Ben to some opponent, for some card, with either
         answer.  With ``when`` (a literal): only where it holds, else nothing moves and
         nobody is on turn after it (:meth:`dropped` puts the turn back)."""
@@ -1098,7 +1098,7 @@ class HistoryModel:
             elif isinstance(ev, UnheardAnswer):
                 out[st.line] = Ask(ev.asker, ev.target, ev.card, "yes" if val(ch[1]) else
                                    "surrendered" if val(ch[2]) else "no")
-            elif isinstance(ev, UnseenAsk):
+            elif isinstance(ev, Unseen):
                 out[st.line] = Ask(ev.player, pick(ch[1]), pick(ch[2]), "yes" if val(ch[3])
                                    else "surrendered" if val(ch[4]) else "no")
         return out

@@ -160,17 +160,17 @@ def _remembered(play: Play) -> list:
 
 def _unseen_events(record) -> list[tuple[int, object]]:
     """(line, event) of the statements that left something unseen (``?``)."""
-    from solver.literature.events import UnheardAnswer, UnheardCard, UnseenAsk
+    from solver.literature.events import UnheardAnswer, UnheardCard, Unseen
 
     return [(s.line, s.event) for s in record.statements
-            if isinstance(s.event, (UnheardCard, UnheardAnswer, UnseenAsk))]
+            if isinstance(s.event, (UnheardCard, UnheardAnswer, Unseen))]
 
 
 def _touches(t, ev, p) -> bool:
     """Whether an unseen question may have moved a card to or from ``p``."""
-    from solver.literature.events import UnseenAsk
+    from solver.literature.events import Unseen
 
-    if isinstance(ev, UnseenAsk):
+    if isinstance(ev, Unseen):
         return ev.player == p or t.opponents(ev.player, p)
     return p in (ev.asker, ev.target)
 

@@ -23,7 +23,7 @@ import random
 from solver.errors import RuleError
 from solver.literature.events import (Ask, Challenge, Claim, HandCount, Holds, PassClaim,
                                       PassTurn, Shown, TurnIs, UnheardAnswer, UnheardCard,
-                                      UnseenAsk)
+                                      Unseen)
 from solver.literature.engine import Play, can_ask_for, can_ask_whom
 from solver.literature.options import LiteratureOptions
 from solver.literature.table import Table
@@ -389,7 +389,7 @@ def lossy(record: Record, deal: dict[str, str], miss: float, seed: int = 0):
                 r = 0.4 + 0.6 * r
             hidden = (UnheardCard(ev.asker, ev.target, ev.answer) if r < 0.4 else
                       UnheardAnswer(ev.asker, ev.target, ev.card) if r < 0.75 else
-                      UnseenAsk(ev.asker))
+                      Unseen(ev.asker))
         if hidden is not None:
             backup = (copy.deepcopy(seen), len(out))
             try:

@@ -22,7 +22,7 @@ from solver.errors import RuleError
 from solver.legality import can, check_before
 from solver.mysterium.epilogue import Count, count_votes
 from solver.mysterium.events import (Clairvoyance, Crow, Culprit, Group, Guess, Hour, Reveal,
-                                     Secret, TableCards, Turn, Unseen, Verdict, Visions, Vote,
+                                     Secret, TableCards, TurnIs, Unseen, Verdict, Visions, Vote,
                                      card_name)
 from solver.mysterium.options import GHOST_HAND, KINDS, LAST_HOUR, VISION_DECK
 from solver.mysterium.roster import Roster, roster_of
@@ -367,7 +367,7 @@ class Play:
         if isinstance(ev, Secret):
             return self._secret(ev, st, err)
         self._verify(_verify_not_over, st)
-        if isinstance(ev, Turn):
+        if isinstance(ev, TurnIs):
             return self._turn(ev, st, err)
         if isinstance(ev, Unseen) or (isinstance(ev, Reveal) and ev.right is None):
             raise err("a statement with an unseen part has several fillings: replay the "
@@ -509,7 +509,7 @@ class Play:
             out.append(play)
         return out
 
-    def _turn(self, ev: Turn, st, _err) -> None:
+    def _turn(self, ev: TurnIs, st, _err) -> None:
         """``turn: P``: P may take a turn now (no turn order in Mysterium: a check)."""
         r, p = self.roster, ev.player
         at = st.text.find(":") + 1

@@ -41,7 +41,19 @@ crow, crow: 2, Cleo receives 1 vision
 """
 from __future__ import annotations
 
-from solver.games import Event
+from solver.games import Event, TurnIs, Unseen
+# The statements every game takes (solver.games), as they read here:
+# * Unseen:
+#   ``P: ?`` (record-format.md, "What the recorder did not see"): P's turn that the
+#   recorder did not see.  In phase 1 a psychic's turn is the guess of the hour with its
+#   revelation (MY-10, MY-12): any card of their stage still on the table, right or wrong;
+#   in the epilogue it is a psychic player's vote (MY-20), for any group.
+# * TurnIs:
+#   ``turn: P``: P may act now.  Mysterium has no turn order (the psychics guess and vote
+#   at once, MY-10, MY-20), so this resynchronises nothing: it checks that P can still
+#   take a turn (a psychic in phase 1 who has not guessed this hour, or the next hour when
+#   this one is resolved; a player who has not voted in the epilogue; the ghost while the
+#   game is not over).
 
 import re
 from dataclasses import dataclass
@@ -188,31 +200,6 @@ class Reveal(Event):
 
 
 @dataclass(frozen=True)
-class Unseen(Event):
-    """``P: ?`` (record-format.md, "What the recorder did not see"): P's turn that the
-    recorder did not see.  In phase 1 a psychic's turn is the guess of the hour with its
-    revelation (MY-10, MY-12): any card of their stage still on the table, right or wrong;
-    in the epilogue it is a psychic player's vote (MY-20), for any group."""
-    player: str
-
-    def __str__(self):
-        return f"{self.player}: ?"
-
-
-@dataclass(frozen=True)
-class Turn(Event):
-    """``turn: P``: P may act now.  Mysterium has no turn order (the psychics guess and vote
-    at once, MY-10, MY-20), so this resynchronises nothing: it checks that P can still take
-    a turn (a psychic in phase 1 who has not guessed this hour, or the next hour when this
-    one is resolved; a player who has not voted in the epilogue; the ghost while the game
-    is not over)."""
-    player: str
-
-    def __str__(self):
-        return f"turn: {self.player}"
-
-
-@dataclass(frozen=True)
 class Clairvoyance(Event):
     """MY-11: ``voter`` places a clairvoyancy token by ``target``'s intuition token."""
     voter: str
@@ -341,7 +328,7 @@ def parse_event(text: str, header_or_roster) -> object:
                       None if m.group(2) == "?" else _outcome(m.group(2), t))
     m = _R["turn"].match(t)
     if m:
-        return Turn(_anyone(r, m.group(1)))
+        return TurnIs(_anyone(r, m.group(1)))
     m = _R["unseen"].match(t)
     if m:
         return Unseen(_anyone(r, m.group(1)))
@@ -385,6 +372,6 @@ def parse_event(text: str, header_or_roster) -> object:
         text=t)
 
 
-__all__ = ["TableCards", "Secret", "Hour", "Visions", "Crow", "Guess", "Reveal", "Unseen", "Turn",
+__all__ = ["TableCards", "Secret", "Hour", "Visions", "Crow", "Guess", "Reveal", "Unseen", "TurnIs",
            "Clairvoyance", "Group", "Vote", "Verdict", "Culprit", "parse_event", "parse_card",
            "parse_kind", "card_name", "KINDS"]

@@ -34,7 +34,7 @@ from solver.cards import JOKER, Card
 from solver.errors import RuleError
 from solver.legality import at_statement, can
 from solver.mystery_hand.events import (TURN_EVENTS, AskAll, AskOne, Announce, FaceUp, Holds,
-                                        MysteryCards, Request, Turn, Unseen)
+                                        MysteryCards, Request, TurnIs, Unseen)
 from solver.mystery_hand.options import MysteryHandOptions, deal_sizes
 
 
@@ -141,7 +141,7 @@ def step(state: State, ev) -> State:
         if state.hand(ev.player) is not None:
             return state
         return replace(state, hands=state.hands + ((ev.player, frozenset(ev.cards)),))
-    if isinstance(ev, Turn):
+    if isinstance(ev, TurnIs):
         return resync(state, ev.player)
     if isinstance(ev, TURN_EVENTS):
         return advance(state, ev, real_shown(ev, state.opts) if isinstance(ev, AskOne)
@@ -264,7 +264,7 @@ def _err(msg: str, st, rule: str, at: str | None = None, last: bool = False) -> 
 
 def _verify_event(state: State, ev) -> None:
     """The action of a turn statement, verified."""
-    if isinstance(ev, Turn):
+    if isinstance(ev, TurnIs):
         verify_resync(state, ev.player)
     elif isinstance(ev, AskOne):
         verify_ask_one(state, ev.asker, ev.target, ev.query)
@@ -319,7 +319,7 @@ def run(record, upto: int | None = None) -> State:
             try:
                 _verify_event(state, ev)
             except RuleError as e:
-                actor = ev.player if isinstance(ev, Turn) else actor_of(ev)
+                actor = ev.player if isinstance(ev, TurnIs) else actor_of(ev)
                 raise at_statement(e, st, first=e.text == actor) from None
             if isinstance(ev, AskOne):
                 _check_shown(ev, st, opts, hand_size)

@@ -23,7 +23,15 @@ Cleo asks all 10D-KD: Ana 0, Ben ?, turn: Cleo
 """
 from __future__ import annotations
 
-from solver.games import Event
+from solver.games import Event, TurnIs, Unseen
+# The statements every game takes (solver.games), as they read here:
+# * Unseen:
+#   ``P: ?`` -- P took a whole turn the recorder did not see: any legal query (MH-8: an
+#   ask-one, an ask-all or an exact request, never an announcement, which is public) with
+#   any answer; an extra turn it earned may follow, by P.
+# * TurnIs:
+#   ``turn: P`` -- it is P's turn now (re-synchronises the turn order: turns the recorder
+#   did not write may have passed since the previous statement).
 
 import re
 from dataclasses import dataclass
@@ -158,29 +166,6 @@ class Announce(Event):
             "right" if self.right else "wrong")
 
 
-@dataclass(frozen=True)
-class Unseen(Event):
-    """``P: ?`` -- P took a whole turn the recorder did not see: any legal query (MH-8: an
-    ask-one, an ask-all or an exact request, never an announcement, which is public) with
-    any answer; an extra turn it earned may follow, by P."""
-
-    player: str
-
-    def __str__(self):
-        return f"{self.player}: {UNSEEN}"
-
-
-@dataclass(frozen=True)
-class Turn(Event):
-    """``turn: P`` -- it is P's turn now (re-synchronises the turn order: turns the recorder
-    did not write may have passed since the previous statement)."""
-
-    player: str
-
-    def __str__(self):
-        return f"turn: {self.player}"
-
-
 #: every query set X (MH-9): the 11 ranges of each suit, then the 13 ranks
 QUERIES = tuple([SuitRange(s, lo) for s in SUITS for lo in range(1, 12)]
                 + [RankSet(r) for r in range(1, 14)])
@@ -204,7 +189,6 @@ STATEMENT_FORMS = (
     "'P holds: cards', 'faceup: cards', 'mystery P: cards', 'A asks B 4H-7H: cards|count|none', "
     "'A asks all 5*: P k, Q k' (or 'k k': the counts in seating order), 'A requests KS: P|nobody', 'A announces c c c c: right|wrong', "
     "'P: ?' (a turn not seen), 'turn: P'; '?' for an answer or a count not seen")
-
 
 
 def _cards(text: str, what: str) -> tuple[Card, ...]:
@@ -235,7 +219,7 @@ def parse_event(text: str, header, out=()):
     t = text.strip()
     m = _RE_TURN.match(t)
     if m:
-        return Turn(player_of(m.group(1), header.players))
+        return TurnIs(player_of(m.group(1), header.players))
     m = _RE_UNSEEN.match(t)
     if m:
         return Unseen(player_of(m.group(1), header.players))

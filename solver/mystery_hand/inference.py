@@ -29,7 +29,7 @@ from solver.model import CardLocationModel
 from solver.model.copies import Copy, copy_keys
 from solver.model.view import ModelView
 from solver.mystery_hand.events import (QUERIES, TURN_EVENTS, AskAll, AskOne, Announce,
-                                        FaceUp, Holds, MysteryCards, Request, Turn, Unseen)
+                                        FaceUp, Holds, MysteryCards, Request, TurnIs, Unseen)
 from solver.mystery_hand.options import MysteryHandOptions, deal_sizes
 from solver.mystery_hand.engine import actor_of, resync, start, step
 
@@ -310,7 +310,7 @@ def build(record, view: str | None, *, omniscient: bool = False) -> ViewModel:
     last_turn = None
     for st in record.statements:
         ev = st.event
-        if isinstance(ev, Turn):  # turns not written may have passed: no extra-turn fact
+        if isinstance(ev, TurnIs):  # turns not written may have passed: no extra-turn fact
             state = resync(state, ev.player)
             last_turn = None
         elif isinstance(ev, TURN_EVENTS):

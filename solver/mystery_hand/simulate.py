@@ -17,7 +17,7 @@ from typing import cast
 from solver.cards import JOKER, Card, standard_deck
 from solver.errors import NotationError
 from solver.mystery_hand.events import (QUERIES, TURN_EVENTS, AskAll, AskOne, Announce, FaceUp,
-                                        Holds, MysteryCards, Request, Turn, Unseen)
+                                        Holds, MysteryCards, Request, TurnIs, Unseen)
 from solver.mystery_hand.options import MysteryHandOptions, deal_sizes
 from solver.mystery_hand.engine import (actor_of, can_exact, can_query, start, step,
                                         with_hand)
@@ -303,7 +303,7 @@ def lossy(evs: list, miss: float, rng: random.Random) -> list:
                 resync = True
                 continue
         if resync:
-            out.append(Turn(actor))
+            out.append(TurnIs(actor))
             resync = False
         if isinstance(ev, Announce):
             out.append(ev)

@@ -16,7 +16,14 @@ showdown: Ana 4C, Ben KH, Cleo 9D, draw: Ana 9C, Ben KD
 """
 from __future__ import annotations
 
-from solver.games import Event
+from solver.games import Event, TurnIs, Unseen
+# The statements every game takes (solver.games), as they read here:
+# * Unseen:
+#   ``Ben: ?`` -- one turn of Ben's that the recorder did not see: his exchange while he
+#   may still exchange (any number of cards the rules allow, TT-8), else his play to the
+#   trick (a lead or a follow, any cards the rules allow, TT-9/TT-10).
+# * TurnIs:
+#   ``turn: Cleo`` -- it is Cleo's turn now (resynchronises after unseen plays).
 
 import re
 from dataclasses import dataclass
@@ -113,28 +120,6 @@ class Showdown(Event):
         return "showdown: " + ", ".join(f"{p} {c!r}" for p, c in self.cards)
 
 
-@dataclass(frozen=True)
-class Unseen(Event):
-    """``Ben: ?`` -- one turn of Ben's that the recorder did not see: his exchange while he
-    may still exchange (any number of cards the rules allow, TT-8), else his play to the
-    trick (a lead or a follow, any cards the rules allow, TT-9/TT-10)."""
-
-    player: str
-
-    def __str__(self):
-        return f"{self.player}: ?"
-
-
-@dataclass(frozen=True)
-class TurnIs(Event):
-    """``turn: Cleo`` -- it is Cleo's turn now (resynchronises after unseen plays)."""
-
-    player: str
-
-    def __str__(self):
-        return f"turn: {self.player}"
-
-
 TwentyTwoEvent = Draw | Deal | Holds | Exchange | Trick | Showdown | Unseen | TurnIs
 
 _NAME = f"({NAME})"
@@ -146,7 +131,6 @@ _LISTED = re.compile(r"^(showdown|draw)\s*:\s*(.*)$", re.I)
 _UNSEEN = re.compile(rf"^{_NAME}\s*:\s*\?$")
 _TURN = re.compile(rf"^turn\s*:\s*{_NAME}$", re.I)
 _SEGMENT = re.compile(rf"^{_NAME}(?:\s+plays)?\s+(.+)$", re.I)
-
 
 
 def _count(tok: str) -> int:
