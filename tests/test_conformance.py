@@ -109,6 +109,26 @@ def test_examples_parse(name):
     assert fits, f"no table of {game.player_counts} players parses every example"
 
 
+@pytest.mark.parametrize("name", GAMES)
+def test_an_unseen_turn_and_a_turn_line_are_the_shared_statements(name):
+    """``Ben: ?`` and ``turn: Ben`` parse to ``solver.games.Unseen`` and ``TurnIs`` in every
+    game (one class for one role), and no game package defines a class of those names."""
+    from solver.games import TurnIs, Unseen
+    from solver.records import Header
+
+    game = get_game(name)
+    names = ["Gus", "Ana", "Ben", "Cleo", "Dev", "Eli", "Fay", "Hal"]
+    n = game.player_counts[len(game.player_counts) // 2]
+    header = Header(game=name, players=tuple(names[:n]))      # Gus the ghost in Mysterium
+    assert game.parse_event("Ben: ?", header) == Unseen("Ben")
+    assert game.parse_event("turn: Ben", header) == TurnIs("Ben")
+    for role in ("events", "engine", "inference"):
+        mod = importlib.import_module(f"solver.{game.package}.{role}")
+        own = {c.__name__ for _, c in inspect.getmembers(mod, inspect.isclass)
+               if c.__module__ == mod.__name__ and issubclass(c, Event)}
+        assert not own & {"Unseen", "TurnIs", "Turn", "UnseenAsk"}, (mod.__name__, own)
+
+
 def _sim_games():
     return [n for n in GAMES if Capability.SIMULATE in get_game(n).capabilities]
 
