@@ -219,19 +219,26 @@ def checked_append(text: str, statement: str, path: str | None = None, *,
     if _SURROGATE.search(statement):
         raise NotationError("the statement is not UTF-8 text (an invalid byte)",
                             text=printable(statement), path=path)
-    _one_line(statement, path, len(split_lines(text)) + 1)
+    at = len(split_lines(text)) + 1         # the line the statement would be
+    _one_line(statement, path, at)
     if not strip_comment(statement)[0]:
         raise NotationError("expected a game statement" + (
-            ", not only a comment" if statement.strip() else ""), text=statement, path=path)
+            ", not only a comment" if statement.strip() else ""), text=statement, path=path,
+            line=at, column=_first_column(statement))
     new_text = appended(text, statement)
     n = len(split_lines(new_text))
     rec = _parse_correcting(new_text, path, statement, text, n)
     if not rec.statements or rec.statements[-1].line != n:
         raise NotationError("expected a game statement, not a header line", text=statement,
-                            path=path)
+                            path=path, line=n, column=_first_column(statement))
     if not force:
         check_record(rec)
     return new_text, rec
+
+
+def _first_column(statement: str) -> int:
+    """The column (1-based) of the statement's first character that is not a space."""
+    return len(statement) - len(statement.lstrip()) + 1 if statement.strip() else 1
 
 
 def _one_line(statement: str, path: str | None, line: int | None = None) -> None:
@@ -475,7 +482,8 @@ def edited(text: str, line, statement: str | None, path: str | None = None, *,
         _one_line(statement, path, n)
         stmt, comment = strip_comment(statement.strip())
         if not stmt:
-            raise NotationError("expected a game statement", text=statement, path=path)
+            raise NotationError("expected a game statement", text=statement, path=path,
+                                line=n, column=_first_column(statement))
         comment = comment or old_comment
         new = f"{stmt}   # {comment}" if comment else stmt
         end = old[len(old.rstrip("\r\n")):]          # the old line's own end (CRLF kept)
@@ -486,7 +494,8 @@ def edited(text: str, line, statement: str | None, path: str | None = None, *,
                else _parse_correcting(new_text, path, statement, text, n))
         if statement is not None and n not in {st.line for st in rec.statements}:
             raise NotationError("expected a game statement, not a header line",
-                                text=statement, path=path)
+                                text=statement, path=path, line=n,
+                                column=_first_column(statement))
         if not force:
             check_record(rec)
     except SleuthError as e:
