@@ -30,8 +30,8 @@ from solver.twenty_two.options import TwentyTwoOptions
 from solver.twenty_two.ranking import (beats_or_ties, hr, legal_follows, legal_leads, rank_label,
                                     ranks, show_rank, target_of)
 from solver.twenty_two.policy import gc_paused, losers, playout
-from solver.twenty_two.engine import (Engine, courses, followed, has_unseen, no_course_error,
-                                      replay, unseen_lines)
+from solver.twenty_two.engine import (Engine, courses, followed, has_unseen, merged_turn,
+                                      no_course_error, replay, ruling_lines, unseen_lines)
 
 MAX_STATES = 200_000
 TIME_BUDGET = 5.0      # seconds for counting (under half of it for the exact attempt)
@@ -221,7 +221,24 @@ def check(record, view: str | None = None, omniscient: bool = True) -> None:
         if bad is None:
             return
         errors.append(bad.inconsistent)     # made only when needed (a solver's core)
-    raise no_course_error(errors, unseen_lines(record.statements))
+    raise _none_left(record, view, errors, omniscient)
+
+
+def _none_left(record, view, errors: list, omniscient: bool = False) -> Exception:
+    """The error when no course of a record with unseen turns fits the deal facts
+    (:func:`~solver.twenty_two.engine.no_course_error`): its conflict has the unseen lines
+    and the lines that ruled out the courses the deal facts allowed."""
+    from solver.errors import InconsistentError
+
+    def allowed(e: Engine) -> bool:
+        try:
+            vms = _models(record, view, e, omniscient)
+        except InconsistentError:
+            return False
+        return all(vm.model.is_consistent() for vm in vms)
+
+    return no_course_error(errors, unseen_lines(record.statements),
+                           ruling=lambda: ruling_lines(record, allowed))
 
 
 def _scores(eng: Engine) -> tuple[dict[str, dict], list[str]]:
@@ -673,7 +690,7 @@ def _certain_courses(record, view, ways: list[Engine]) -> dict[str, str]:
         establish(places={}, joined=False)
         raise type(e)(e.seconds, e.what, {"places": {}, "joined": False}) from None
     if not vms:
-        raise no_course_error(errors, unseen_lines(record.statements))
+        raise _none_left(record, view, errors)
     places = {n: [sorted(c) for c in row] for n, row in sup.items()}
     establish(places=places, joined=False)
     certain = certain_of(places, joined=False)
@@ -703,7 +720,7 @@ def _certain_courses(record, view, ways: list[Engine]) -> dict[str, str]:
     except TimeUp as e:
         raise type(e)(e.seconds, e.what, {"places": places, "joined": False}) from None
     if not consistent:
-        raise no_course_error(errors, unseen_lines(record.statements))
+        raise _none_left(record, view, errors)
     certain.update({n: l for n, l in open_.items() if l is not None})
     return certain
 
@@ -764,7 +781,7 @@ def _explain_courses(record, view, ways: list[Engine], name: str):
             errors.append(vm.inconsistent)
         check("the explanation")
     if not done:
-        raise no_course_error(errors, unseen_lines(record.statements))
+        raise _none_left(record, view, errors)
     first = done[0][0]
     keys = first.keys[name]
     label = first.loc_label
@@ -866,7 +883,7 @@ def _course_counts(record, view, ways: list[Engine], max_states: int,
             pk = bb.possible
         out.append(_Course(w, vm, c, pk, float(c.total) * w.mult))   # merged courses
     if not out:
-        raise no_course_error(errors, unseen_lines(record.statements))
+        raise _none_left(record, view, errors)
     return out
 
 
@@ -907,6 +924,9 @@ def _analyze_courses(record, view, eng: Engine, base: _AnalysisBase, *, max_stat
     from types import SimpleNamespace
 
     cs = _course_counts(record, view, courses(eng), max_states, time_budget)
+    # who may act: in some course the deal facts allow (the rules alone allow more)
+    now = merged_turn([c.eng for c in cs])
+    base = _AnalysisBase(**{**base, "turn": now.kind, "to_act": now.players})
     total = sum(c.weight for c in cs)
     exact = all(c.counting.exact for c in cs)
     marg: dict = {}

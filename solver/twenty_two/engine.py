@@ -980,24 +980,31 @@ def unseen_lines(statements) -> set[int]:
         isinstance(st.event, Trick) and any(c is None for _, c in st.event.plays))}
 
 
-def no_course_error(errors: list, unseen: set[int] | frozenset[int] = frozenset()) -> Exception:
+def no_course_error(errors: list, unseen: set[int] | frozenset[int] = frozenset(),
+                    ruling=None) -> Exception:
     """The error to raise when no course is left, ``errors`` each course's in order (an
     error, or a function making it: only the first is made).  A course's own message may
     read its filling of the unseen turns as played -- its cards are stand-ins for their
     ranks, never cards anybody played -- so it is raised only when every course gives the
     same one, or when it is a conflict of lines none of which is unseen (lines ``unseen``);
     else an error that names no stand-in (with the first conflict's lines and the unseen
-    ones)."""
+    ones).  ``ruling``, for a conflict of the deal facts: a function giving the lines that
+    dropped courses the deal facts allowed (:func:`ruling_lines`); they belong to a
+    conflict that has an unseen line (without them those courses would be left), so the
+    course's own error is then never raised alone."""
     first = errors[0]() if callable(errors[0]) else errors[0]
     if len(errors) == 1 and not unseen:     # one course and nothing unseen: its own error
         return first
     if isinstance(first, InconsistentError) and first.conflict and unseen and not (
             set(first.conflict) & set(unseen)):
-        return first
-    if all(not callable(x) and str(x) == str(first) for x in errors):
+        return first        # the same in every course, those ruled out included
+    extra: set[int] = set()
+    if isinstance(first, InconsistentError) and ruling is not None:
+        extra = set(ruling()) - set(first.conflict)
+    if all(not callable(x) and str(x) == str(first) for x in errors) and not extra:
         return first
     if isinstance(first, InconsistentError):
-        lines = sorted(set(first.conflict) | set(unseen))
+        lines = sorted(set(first.conflict) | set(unseen) | extra)
         return InconsistentError("no way of filling in the unseen turns that the rules "
                                  "allow fits the record", conflict=lines)
     assert isinstance(first, RuleError)
@@ -1056,12 +1063,7 @@ class Courses:
     def turn(self) -> Turn:
         if self.beyond is not None:
             return Turn("unknown", ())
-        turns = [e.turn() for e in self.courses]
-        kinds = list(dict.fromkeys(t.kind for t in turns))
-        players = tuple(dict.fromkeys(p for t in turns for p in t.players))
-        order = ("exchange", "lead", "follow", "showdown", "deal", "draw", "over")
-        kind = kinds[0] if len(kinds) == 1 else min(kinds, key=order.index)
-        return Turn(kind, players)
+        return merged_turn(self.courses)
 
     def state(self) -> State:
         from dataclasses import replace as _replace
@@ -1071,6 +1073,51 @@ class Courses:
             return _replace(self.courses[0].state(), turn=t.kind, may_act=t.players,
                             leader=None, follower=None)
         return _replace(self.courses[0].state(), turn=t.kind, may_act=t.players)
+
+
+def merged_turn(engines: Sequence[Engine]) -> Turn:
+    """Who may act after some of the courses ``engines``: every player acting in one of
+    them, the turn's kind the earliest of theirs in a hand."""
+    turns = [e.turn() for e in engines]
+    kinds = list(dict.fromkeys(t.kind for t in turns))
+    players = tuple(dict.fromkeys(p for t in turns for p in t.players))
+    order = ("exchange", "lead", "follow", "showdown", "deal", "draw", "over")
+    kind = kinds[0] if len(kinds) == 1 else min(kinds, key=order.index)
+    return Turn(kind, players)
+
+
+def ruling_lines(record, allowed) -> set[int]:
+    """The lines of the statements after an unseen turn that dropped a course ``allowed``
+    accepts as it stood just before them: a course the deal facts so far left open (the
+    hands, I2..I4) that the rules rule out there -- a ``turn: P`` where P does not act in
+    it, a play out of its turn.  When the deal facts leave no course, those lines are part
+    of the conflict: without them such a course would be left (:func:`no_course_error`)."""
+    eng = Engine(record.header)
+    eng.recorder = recorder_of(record)
+    ways = [eng]
+    out: set[int] = set()
+    started = False
+    for st in record.statements:
+        if not started and not has_unseen([st]):
+            eng.apply(st)           # one course until the first unseen turn
+            continue
+        started = True
+        kept: dict[tuple, Engine] = {}
+        dropped: list[Engine] = []
+        for e in ways:
+            try:
+                got = e.fork().step(st)
+            except (RuleError, InconsistentError):
+                got = []
+            if not got:
+                dropped.append(e)
+            _merge_into(kept, got)
+            if len(kept) > MAX_BRANCHES:    # not followed further (:func:`followed`)
+                return out
+        if any(allowed(e) for e in dropped):
+            out.add(st.line)
+        ways = list(kept.values())
+    return out
 
 
 def replay(record, upto: int | None = None) -> Engine:
