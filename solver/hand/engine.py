@@ -186,7 +186,8 @@ class RoundState:
     stock_known: dict[int, Card] = field(default_factory=dict)  # draw number -> a put-back card
     # turns not seen (``P: ?``): this state is one course of the round, which card each such
     # turn discarded; ``weight`` counts the courses it stands for (the discard's copies held
-    # times, for every card seen since the deal, its unseen copies then: see
+    # times, for every card seen since the deal, its unseen copies then, and for one shown
+    # from a hand's unknown cards, how many they were: see
     # :func:`play_branches`); ``branches`` (on the state :func:`play` returns) lists them all
     weight: int = 1
     branches: list = field(default_factory=list)
@@ -465,6 +466,9 @@ def _remove(s: RoundState, p: PlayerState, cards, text: str, seg: int | None = N
             if not p.known[c]:
                 del p.known[c]
         elif p.unknown > 0:
+            # any of the hand's unknown cards may be it: a course whose turns not seen
+            # left the hand fewer of them stands for fewer deals (play_branches)
+            s.weight *= p.unknown
             p.unknown -= 1
             _reveal(s, [c])
         else:
