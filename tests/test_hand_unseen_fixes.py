@@ -173,3 +173,35 @@ def test_the_enumeration_agrees_with_the_engine_without_unseen_turns():
     for c in ("8H", "KC"):
         for place, x in want[c].items():
             assert a.cards[c][place] == pytest.approx(float(x), abs=1e-12), (c, place)
+
+
+# --------------------------------------------------- a stated hand with a turn not seen
+
+TWO = """game: hand
+players: Ana Ben
+me: Ana
+dealer: Ben
+indicator 3H
+Ana holds: 6S 7S 10S QS 3H JH 2D 3D 9D 10D AC 2C 4C 7C 7C
+Ben holds: AS 2S 4S 5S 10S QS 8H KH 6D 3C 6C 10C KC Jk
+Ana discards AC
+Ben: ?
+"""
+
+
+def test_the_recorders_view_keeps_a_stated_hand_when_a_turn_was_not_seen():
+    """Every hand stated but Ben's turn not seen: not a complete record (a draw is not
+    written), so Ana's record knows Ben's dealt hand, as with three players."""
+    a = analyse_round(parse_record(TWO), "Ana", chances=False)
+    js = a.to_json()
+    assert js["courses"] == 15
+    assert js["cards"]["8H"]["Ben"] > 0.9            # his unless it was the discard
+    assert js["cards"]["5H"].get("Ben", 0) < 0.05     # only by the draw
+    # Ben's seat (--as Ben) and the public view still drop the hands they did not see
+    assert analyse_round(parse_record(TWO), None, chances=False).to_json()["courses"] == 1
+
+
+def test_a_complete_record_from_the_recorders_seat_still_drops_the_others_hands():
+    text = TWO.replace("Ben: ?\n", "")
+    js = analyse_round(parse_record(text), "Ana", chances=False).to_json()
+    assert js["hands"]["Ben"]["known"] == [] and js["hands"]["Ben"]["unknown"] == 14

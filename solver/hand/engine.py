@@ -1269,21 +1269,30 @@ def run(record, upto: int | None = None) -> State:
 def recorder_of(record) -> str | None:
     """The recorder of a partial record (``me:``, not every hand stated): the record is its
     log of what it saw, and its own turns are all seen (``P: ?`` and ``turn: P`` never stand
-    for one).  ``None`` without ``me:`` (a spectator's record) or in a complete record (every
-    hand stated: a simulated or finished round, analysed from any seat)."""
+    for one).  ``None`` without ``me:`` (a spectator's record) or when every hand is stated
+    (a simulated or finished round, analysed from any seat, some turns perhaps written
+    ``?``: whose view keeps which hands is :func:`view_record`'s)."""
     if record.header.me and not record.every_hand_listed(Holds):
         return record.header.me
     return None
 
 
+def complete_record(record) -> bool:
+    """Whether ``record`` is a complete record: every hand and every draw written, so no
+    turn not seen (``P: ?``, ``turn: P``; record-format.md: a complete record has none)."""
+    return record.every_hand_listed(Holds) and not any(
+        isinstance(st.event, (Unseen, TurnIs)) for st in record.statements)
+
+
 def view_record(record, view: str | None):
     """The record as ``view`` saw it: other players' dealt hands dropped and their stock
     draws unnamed (``None``: a spectator's view).  The recorder of a partial record (not
-    every hand stated) -- ``me:``, or the spectator of a record without ``me:`` (``None``) --
-    saw everything written: a hand or draw it wrote is one it knows (record-format.md)."""
+    :func:`complete_record`: a hand not stated, or a turn not seen) -- ``me:``, or the
+    spectator of a record without ``me:`` (``None``) -- saw everything written: a hand or
+    draw it wrote is one it knows (record-format.md)."""
     from solver.records import Record, Statement
 
-    if view == record.header.me and not record.every_hand_listed(Holds):
+    if view == record.header.me and not complete_record(record):
         return record
     out = []
     for st in record.statements:
