@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import textwrap
+from collections import Counter
 from typing import cast
 
 import click
@@ -402,6 +403,27 @@ def render_analysis(sheet) -> str:
     return "\n".join(out)
 
 
+def _hand_cells(s, p: str) -> tuple[str, int]:
+    """``p``'s "known to hold" and "unknown" cells.  Over the courses of turns not seen
+    (``s.branches``) the cards known in every course, then ``n of: ...`` the cards known in
+    only some (``13-14 of``: the most and fewest of them held in one course), and the most
+    unknown cards any course has: the count the unseen line gives the hand."""
+    st = s.players[p]
+    if not s.branches:
+        return _cards(st.hand()) or "-", st.unknown
+    hands = [b.players[p] for b in s.branches]
+    some: Counter = Counter()
+    for h in hands:
+        some |= h.known
+    maybe = some - st.known
+    cells = [_cards(st.hand())]
+    if maybe:
+        n = sorted({sum((h.known - st.known).values()) for h in hands})
+        span = f"{n[0]}" if n[0] == n[-1] else f"{n[0]}-{n[-1]}"
+        cells.append(f"{span} of: " + _cards(sorted(maybe.elements(), key=repr)))
+    return "; ".join(c for c in cells if c) or "-", max(h.unknown for h in hands)
+
+
 def render_round(a) -> str:
     """The round from the view: table, hands (known cards), unseen cards and where they can
     be, and the chance the next player can take each card the view could discard."""
@@ -423,8 +445,8 @@ def render_round(a) -> str:
                             headers=["#", "meld of", "table"]))
     rows = []
     for p, st in s.players.items():
-        rows.append([p, st.count, _cards(st.hand()) or "-", st.unknown,
-                     "yes" if st.opened else "no"])
+        known, unknown = _hand_cells(s, p)
+        rows.append([p, st.count, known, unknown, "yes" if st.opened else "no"])
     out.append(tabulate(rows, headers=["player", "cards", "known to hold", "unknown",
                                        "opened"]))
     if a.lossy_note:

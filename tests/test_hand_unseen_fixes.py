@@ -11,9 +11,11 @@ engine's courses and their weights.
 """
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 import pytest
 
+from cli.hand import render_round
 from solver.hand.analysis import analyse_round
 from solver.records import parse_record
 
@@ -133,6 +135,7 @@ def _enumerate(text: str, follow: list[str], sizes: dict[str, int]) -> dict:
 
 
 SIZES = {"Ana": 15, "Ben": 14, "Cleo": 14}
+H7 = HEAD + "Cleo: ?\nBen: ?\nAna draws 4H\nAna discards 4H\nCleo draws\nCleo discards 8H\n"
 
 
 @pytest.mark.parametrize("tail, follow", [
@@ -205,3 +208,24 @@ def test_a_complete_record_from_the_recorders_seat_still_drops_the_others_hands(
     text = TWO.replace("Ben: ?\n", "")
     js = analyse_round(parse_record(text), "Ana", chances=False).to_json()
     assert js["hands"]["Ben"]["known"] == [] and js["hands"]["Ben"]["unknown"] == 14
+
+
+# ------------------------------------------------------------------ the table's cells
+
+def _row(text: str, player: str) -> str:
+    out = render_round(analyse_round(parse_record(text), "Ana", chances=False))
+    return next(ln for ln in out.splitlines() if re.match(player + r" +\d", ln))
+
+
+def test_the_table_and_the_unseen_line_agree_on_a_hand():
+    """After ``turn: Ben`` the table said Cleo's 14 cards were unknown while the line
+    under it put 1 unseen card in her hand."""
+    out = render_round(analyse_round(parse_record(HEAD + "turn: Ben\n"), "Ana",
+                                     chances=False))
+    row = next(ln for ln in out.splitlines() if re.match(r"Cleo +\d", ln))
+    assert "13-14 of: 10C 10S 2S 3C 4S 5S 6C 6D 8H AS Jk KC KH QS" in row
+    assert row.split()[-2] == "1"
+    assert "Cleo (1)" in out
+    row = _row(H7, "Cleo")        # two unseen cards at most: her draws, one kept
+    assert "12-13 of:" in row and "8H" not in row and row.split()[-2] == "2"
+    assert _row(HEAD, "Cleo").split()[-2] == "0"      # no turn unseen: as before
