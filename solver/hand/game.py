@@ -33,12 +33,14 @@ class HandGame(Game):
     statement_words = ("round", "indicator")
     public_view = False          # a scoresheet is public: every view is the same
     # the scoresheet lines in order are one game under the header above (HR-5, HR-36)
-    examples = ("round 1: Ana out partial; Ben 45, Cleo no-meld", "round 2: unscored stock",
-                "round 2 dealer Cleo indicator 7C: Ana out full-hand colour; Ben 5H KS, Cleo 30",
-                "indicator 7C", "Ana holds: 7D AC 9D 5S 5C 5H QC KC Jk 2H 3H 4H 8S 9S",
-                "Ana draws", "Ana draws 4C", "Ana takes 9H", "Ana melds 7D AC 9D | 5S 5C 5H",
-                "Ana lays off 8D on 1", "Ana swaps 8D on 1", "Ana discards 9C",
-                "Ana calls two cards")
+    examples = ("indicator Jk", "indicator 7C",
+                "Ana holds: AS 2S 8S AH 3H 4H JH 3D JD JD AC 4C 4C 9C Jk",
+                "Ana melds AS AH Jk | JH JD AC", "Ana discards JD", "Cleo draws", "Cleo draws 3D",
+                "Cleo takes 9C", "Ana lays off 4H on 6", "Ben swaps AC on 1",
+                "Ana calls two cards", "Ben: ?", "turn: Ben",
+                "round 1: Cleo out partial; Ana 2D 2S, Ben 2C 2D 4S", "round 1: unscored stock",
+                "round 1: unscored redeal Ana",
+                "round 1 dealer Ben indicator 7C: Cleo out partial; Ana 2D 2S, Ben 2C 2D 4S")
     keywords = Keywords(("round", "indicator"),
                         ("holds", "draws", "takes", "melds", "lays", "swaps", "discards",
                          "calls"),
@@ -129,7 +131,8 @@ class HandGame(Game):
         """In a record of one round's play (or a new record), the setup the rules call for
         that is missing: the indicator (HR-7; none with ``wild-mode=jokers-only``, HR-46),
         which the round needs before anything else, and the recorder's own hand as dealt
-        (HR-6).  A score sheet (round results only) needs neither."""
+        (HR-6).  A score sheet (round results only) needs neither: a new record, which may
+        become either, says so."""
         from solver.games import Note
         from solver.hand.events import Holds, Indicator
         from solver.hand.regime import put_back
@@ -142,11 +145,17 @@ class HandGame(Game):
         if options.wild_mode != "jokers-only" and \
                 not any(isinstance(e, Indicator) and not put_back(e.card, options)
                         for e in evs):
+            # a new record may be a scoresheet as well: the note says both
             notes.append(Note("Missing: the indicator ('indicator 7C'; HR-7: it decides the "
-                              "wild cards, HR-8, HR-9), to log a round's play."))
+                              "wild cards, HR-8, HR-9), to log a round's play turn by turn"
+                              + (", or write 'round 1: ...' lines for a scoresheet (round "
+                                 "results only, no indicator line)." if not evs else ".")))
         elif view and not any(isinstance(e, Holds) and e.player == view for e in evs):
             notes.append(Note(f"Missing: your own hand ('{view} holds: ...'; HR-6: 14 cards "
-                              "each, 15 to the dealer's right)."))
+                              "each, 15 to the dealer's right)" + (
+                                  ", to log a round's play turn by turn, or write 'round 1: "
+                                  "...' lines for a scoresheet (round results only)."
+                                  if not evs else ".")))
         notes[:0] = self._turn_notes(record, view)
         return notes
 
