@@ -2,7 +2,9 @@
 that ship with the program (:mod:`solver.rulebook`)."""
 from __future__ import annotations
 
+import functools
 import re
+from pathlib import Path
 
 import click
 
@@ -162,14 +164,17 @@ def format_sheet(g) -> str:
     out = [f"{g.title} records (docs/record-format.md; rules: sleuth rules {g.name})", "",
            "Header (before the first statement; players in seating order; 'me:' = whose",
            "view, absent for a spectator; 'variant:' = comma-separated options):"]
-    header = example_header(g)
-    if header is not None:
+    found = _example_table(g.name)
+    refused: dict[str, str] = {}
+    if found is not None:
+        header, refused = found
         out += [f"  {ln}" for ln in header.lines()]
     else:
         out += [f"  game: {g.name}", "  players: Ana Ben Cleo Dev", "  me: Ana"]
         out += [f"  {key}: ..." for key in g.header_keys]
     out += ["", "Statements, one a line (# starts a comment):"]
-    out += [f"  {e}" for e in g.examples]
+    out += [f"  {e}" + ("    # not under the header above" if e in refused else "")
+            for e in g.examples]
     if g.variant_examples:
         out += ["", "Under a variant (its option on the 'variant:' line):"]
         out += [f"  {e}    (variant: {opt})" for opt, e in g.variant_examples]
@@ -179,33 +184,93 @@ def format_sheet(g) -> str:
 
 
 def example_header(g):
-    """The header of a bundled sample under which every example statement of ``g`` is
-    accepted, each as the first statement on its actor's turn (a variant that forbids one,
-    a player count its counts do not fit: not that header); else one under which each
-    parses; ``None`` if there is none."""
+    """The header ``sleuth format`` prints for ``g``: that of a bundled sample under which
+    every example statement is accepted (:func:`example_refusals`); when none takes them
+    all, the one that refuses the fewest (``format_sheet`` marks those); ``None`` if no
+    sample of ``g`` reads."""
+    found = _example_table(g.name)
+    return found[0] if found else None
+
+
+def example_refusals(g, record, examples=None) -> dict[str, str]:
+    """The examples of ``g`` (or those of ``examples``) that no point of ``record`` (a
+    bundled sample) takes, each with the refusal: an example is taken when the header,
+    then a prefix of the sample's statements (none; up to where one of the example's kind,
+    or by its actor, stands; all), then possibly ``turn: P`` for the example's actor or the
+    example listed before it, then the example, is a record that reads and keeps the
+    rules."""
+    from solver.errors import SleuthError
+    from solver.games import TurnIs, Unseen
+    from solver.records import parse_record
+
+    header = record.header
+    head = header.lines()
+    texts = [st.text for st in record.statements]
+    refused: dict[str, str] = {}
+    for e in g.examples if examples is None else examples:
+        i = g.examples.index(e) if e in g.examples else 0
+        try:
+            ev = g.parse_event(e, header)
+        except SleuthError as err:
+            refused[e] = str(err)
+            continue
+        kind = type(ev)
+        actor = ev.player if isinstance(ev, TurnIs | Unseen) else e.split(" ", 1)[0].rstrip(":")
+        same = [k for k, st in enumerate(record.statements) if type(st.event) is kind]
+        by_actor = [k for k, t in enumerate(texts) if t.split(" ", 1)[0].rstrip(":") == actor]
+        same_text = [k for k, t in enumerate(texts) if t == e]
+        points = dict.fromkeys([0, *same_text[:1], *same[:3], *by_actor[:3], len(texts)])
+        leads: list[list[str]] = [[]]
+        if actor in header.players and kind not in (TurnIs, Unseen):
+            leads.append([f"turn: {actor}"])
+        if i:
+            leads.append([g.examples[i - 1]])
+        why = ""
+        for k in points:
+            for lead in leads:
+                try:
+                    parse_record("\n".join([*head, *texts[:k], *lead, e]) + "\n")
+                except SleuthError as err:
+                    why = why or str(err)
+                    continue
+                break
+            else:
+                continue
+            break
+        else:
+            refused[e] = why
+    return refused
+
+
+@functools.lru_cache(maxsize=None)
+def _example_table(name: str):
+    """(the header, the refused examples) of the bundled samples of game ``name``: the first
+    header (the demo's first, then the shortest sample's) under which the samples with that
+    header take every example, else the one under which the fewest are refused; ``None``
+    when no sample reads."""
     from cli.main import SAMPLES
     from solver.errors import SleuthError
-    from solver.records import parse_record, read_record
+    from solver.games import get_game
+    from solver.records import read_record
 
-    def accepted(header) -> bool:
-        for e in g.examples:
-            actor = e.split(" ", 1)[0].rstrip(":")
-            turn = [f"turn: {actor}"] if actor in header.players else []
-            try:
-                parse_record("\n".join([*header.lines(), *turn, e]) + "\n")
-            except SleuthError:
-                return False
-        return True
-
-    parsing = None
-    for path in sorted((SAMPLES / g.name).glob("*.txt")):
+    g = get_game(name)
+    records = []
+    for path in (SAMPLES / g.name).glob("*.txt"):
         try:
-            header = read_record(str(path)).header
-            for e in g.examples:
-                g.parse_event(e, header)
+            records.append(read_record(str(path)))
         except SleuthError:
             continue
-        if accepted(header):
-            return header
-        parsing = parsing or header
-    return parsing
+    records.sort(key=lambda r: (Path(r.path or "").name != g.demo, len(r.statements), r.path))
+    by_header: dict[tuple[str, ...], list] = {}
+    for rec in records:
+        by_header.setdefault(tuple(rec.header.lines()), []).append(rec)
+    best = None
+    for recs in by_header.values():
+        refused: dict[str, str] = dict.fromkeys(g.examples, "")
+        for rec in recs:
+            refused = example_refusals(g, rec, tuple(refused))
+            if not refused:
+                return rec.header, {}
+        if best is None or len(refused) < len(best[1]):
+            best = (recs[0].header, refused)
+    return best

@@ -192,7 +192,7 @@ def test_a_cjk_refusal_in_tmux_keeps_the_screen(tmp_path, sized):
 # ----- help ----------------------------------------------------------------------------------
 def test_help_writes_the_examples_with_the_players_as_the_record_spells_them(tmp_path):
     """A name differing from an example's only in case ('dev', 'Dev') read the example as
-    it stood: help showed 'Dev requests KS: Ben' for a player written 'dev'."""
+    it stood: help showed 'Dev requests QS: Ben' for a player written 'dev'."""
     from click.testing import CliRunner
 
     from cli.main import cli
@@ -203,7 +203,7 @@ def test_help_writes_the_examples_with_the_players_as_the_record_spells_them(tmp
     out = CliRunner().invoke(cli, ["play", str(p), "--no-sheet"], input="help\n").output
     examples = out[out.index("for example:"):out.index("Players: ")].split("\n")[1:-1]
     assert "  ana holds: AS 2S 9H JD QC 4D 8S 3H 5C" in examples
-    assert "  dev requests KS: Ben" in examples and "  ELI requests 2C: nobody" in examples
+    assert "  dev requests QS: Ben" in examples and "  ELI requests 2C: nobody" in examples
     words = {w.strip(",:") for e in examples for w in e.split()}
     assert not words & {"Ana", "Cleo", "Dev", "Eli"}, examples
 

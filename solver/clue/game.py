@@ -36,7 +36,7 @@ class ClueGame(Game):
     demo = "four-players-ana.txt"
     demo_card = "Plum"
     measure = "log10 of the possible case files"
-    examples = ("Ana holds: Scarlet Rope Kitchen Hall Study", "faceup: Plum Knife",
+    examples = ("Ana holds: Scarlet Rope Kitchen", "faceup: Plum Knife Hall",
                 "Ana suggests Plum Knife Library: Ben passes, Cleo shows Knife",
                 "Ben suggests Plum Rope Lounge: Cleo shows",
                 "Cleo suggests Mustard Pipe Ballroom: nobody",

@@ -45,10 +45,10 @@ class LiteratureGame(Game):
     measure = "log10 of the deals consistent with what the view saw"
     examples = ("Ana holds: 2H 3H 4H 6H 7H 9S JC QD", "Ana asks Ben 9C: no",
                 "Ben asks Cleo 5H: yes", "Cleo claims 2H-7H: Ana 2H 3H 4H 6H 7H, Cleo 5H",
-                "shown 2H-7H: Ana 2H 3H 4H 6H 7H, Ben 5H", "Ana passes turn to Eli",
+                "shown 2H-7H: Ana 2H 3H 4H 6H 7H, Ben 5H", "Dev passes turn to Ben",
                 # what the recorder did not see (record-format.md): the card asked, the
                 # answer, a whole turn; a hand's size when it is said; the turn resynced
-                "Ben asks Cleo ?: yes", "Ben asks Cleo 5H: ?", "Ben: ?", "Ben has 5 cards",
+                "Ben asks Cleo ?: yes", "Ben asks Cleo 5H: ?", "Ben: ?", "Ben has 8 cards",
                 "turn: Cleo")
     keywords = Keywords(("shown", "turn"), ("asks", "claims", "passes", "challenges", "holds",
                                           "has"),

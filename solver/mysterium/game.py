@@ -35,7 +35,7 @@ class MysteriumGame(Game):
     location_words = ("unused",)
     opening = "(the deal)"
     measure = "log10 of the consistent secret assignments"
-    examples = ("table character: 2 5 7 11 13 16", "hour 1", "Ana receives 2 visions",
+    examples = ("table character: 2 5 7 9 11 14 17", "hour 1", "Ana receives 2 visions",
                 "crow: 3", "Ana guesses character 5: right", "Cleo agrees with Ben",
                 "reveal Ben: wrong", "Ana votes 2", "culprit: 2", "Cleo: ?", "turn: Ben")
     keywords = Keywords(("table", "secret", "hour", "crow", "reveal", "group", "verdict",

@@ -49,7 +49,7 @@ class MysteryHandGame(Game):
     examples = ("Ana holds: AS 2S 9H JD QC 4D 8S 3H 5C", "faceup: 3C 7D 9S",
                 "Ana asks Ben 4H-7H: 4H 6H", "Ben asks Cleo 5*: 2",
                 "Cleo asks all 10D-KD: Ana 0, Ben 1, Dev 0, Eli 2",
-                "Cleo asks all 10D-KD: 0 1 0 2", "Dev requests KS: Ben",
+                "Cleo asks all 10D-KD: 0 1 0 2", "Dev requests QS: Ben",
                 "Eli requests 2C: nobody", "Ben announces AS 2H 3D 4C: wrong",
                 "Ben asks Cleo 4H-7H: ?", "Cleo asks all 10D-KD: Ana 0, Ben ?, Dev 1, Eli 0",
                 "Dev requests KS: ?", "Ben: ?", "turn: Cleo", "mystery: KS AS 2S 3S")

@@ -27,9 +27,11 @@ class TwentyTwoGame(Game):
     player_counts = (2, 3, 4, 5, 6, 7)
     measure = "entropy of the card locations (bits)"
     location_words = ("stock", "discards", "out")
-    examples = ("Ben deals 7", "Ana holds: 2C 5H 7D 9S JC QH AD", "Cleo exchanges 1",
-                "Ana exchanges 2: 2C 5H -> 3S KD", "Cleo leads 7H; Ana 9H; Ben KH",
-                "showdown: Ana 4C, Ben KH, Cleo 9D")
+    examples = ("draw: Ana KH, Ben 9H, Cleo 10H", "Ana deals 7",
+                "Ana holds: 4S 5S 8S 5D 7D 2C 10C", "Ben exchanges 3",
+                "Ana exchanges 3: 5D 8S 2C -> 3C 2D QH", "Ben leads QC; Cleo 4H; Ana QH",
+                "Cleo leads 9D", "Ana plays 10C; Ben 10D", "Ben leads 10S; Cleo ?; Ana 2D",
+                "Cleo: ?", "turn: Cleo", "showdown: Ben 9S, Cleo 9C, Ana 5S")
     keywords = Keywords(("showdown", "draw"), ("deals", "holds", "exchanges", "leads", "plays"),
                         (),
                         # TT-5: a deal is a number; TT-8: an exchange, its cards after ':'
