@@ -197,6 +197,14 @@ class RoundState:
     # it plays its own turns, so none of them is a turn not seen
     recorder: str | None = None
     call_unheard: bool = False       # the open call follows a turn not seen: it may have been
+    # where the record says it (set by :func:`play_branches`, else ``None``), for refusals
+    # that name the line: the statement being applied, ``(line, text)``; the first
+    # statement that makes the record a round record (:func:`is_round_record`); and where
+    # things happened: ``indicator``, ``out``, ``stock`` (it ran out), ``meld:P`` (P's
+    # first meld), ``added:P`` (P's first card put into another player's meld)
+    at: tuple[int, str] | None = None
+    anchor: tuple[int, str] | None = None
+    marks: dict[str, tuple[int, str]] = field(default_factory=dict)
 
     @property
     def started(self) -> bool:
@@ -397,6 +405,47 @@ def _fail(msg: str, rule: str, text: str = "", at: str | None = None, *, last: b
     if offset is None:
         offset = token_offset(text, at, last=last, after=after, seg=seg)
     return RuleError(msg, text=text, rule=rule, offset=offset)
+
+
+def _mark(s: RoundState, key: str) -> None:
+    """Note where ``key`` happened (:attr:`RoundState.marks`): the statement being applied,
+    when the record's lines are known; the first time only."""
+    if s.at is not None:
+        s.marks.setdefault(key, s.at)
+
+
+def _where(s: RoundState, key: str) -> str:
+    """`` (line 12: 'Ben discards 9C')``: where ``key`` happened, or ``""`` if not known."""
+    m = s.marks.get(key)
+    return f" (line {m[0]}: '{m[1]}')" if m else ""
+
+
+def _not_out(s: RoundState, ev) -> tuple[str, str]:
+    """Why round line ``ev`` (naming who went out) is refused in a round that nobody went
+    out of, in the record's terms, and the rule: in a round record the round line ends the
+    turns recorded since the line that made it one (:attr:`RoundState.anchor`)."""
+    who, a = ev.winner, s.anchor
+    sheet = ("a scoresheet (round lines only) has no indicator line"
+             if a is not None and a[1].split()[0].lower() == "indicator"
+             else "a scoresheet has round lines only")
+    if s.over == "stock":
+        how = (f"'round {ev.number}: stock; <every player's penalty>' (HR-57)"
+               if s.options.stock_end == "penalties" else f"'round {ev.number}: unscored stock'")
+        return (f"{who} has not gone out: the stock ran out{_where(s, 'stock')}, which ends "
+                f"the round with nobody out (HR-35); write {how}"), "HR-35"
+    since = f"'{a[1]}' (line {a[0]})" if a is not None else None
+    if a is not None and s.at is not None and a[0] > s.at[0]:
+        return (f"{who} has not gone out: this round line comes before {since}, which makes "
+                "this a round record, played turn by turn, where the round line comes last "
+                f"and the round ends when a player goes out (HR-34); {sheet}"), "HR-34"
+    if not s.started:
+        head = (f"no turn is recorded since {since}" if since else "no turn is recorded") \
+            + f", so {who} has not gone out"
+    else:
+        head = f"{who} has not gone out in the turns recorded" + (
+            f" since {since}" if since else "")
+    return (f"{head}: in a round record the round ends when a player goes out (HR-34); "
+            f"{sheet}"), "HR-34"
 
 
 def _verb(text: str) -> str | None:
@@ -644,6 +693,7 @@ def apply(s: RoundState, ev, text: str = "") -> None:
             return
         s.regime = make_regime(ev.card, o)
         s.indicator = ev.card
+        _mark(s, "indicator")
         _reveal(s, s.turned)
         s.stock_known = put_back_draws(s.turned, s.stock)
         return
@@ -891,6 +941,7 @@ def _melds(s, p, t, ev, text):
         t.value += rep.value
         if p.first_meld_turn is None:
             p.first_meld_turn = p.turns
+            _mark(s, f"meld:{p.name}")
         p.melded = True
         _open_if_reached(s, p, t)
 
@@ -945,6 +996,7 @@ def _layoff(s, p, t, ev, text):
     e.meld = TableMeld(move.result, move.reading)
     if e.owner != p.name:
         p.added_to_others = True
+        _mark(s, f"added:{p.name}")
 
 
 def _swap(s, p, t, ev, text):
@@ -968,6 +1020,7 @@ def _swap(s, p, t, ev, text):
     t.swapped += 1
     if e.owner != p.name:
         p.added_to_others = True
+        _mark(s, f"added:{p.name}")
 
 
 def _placed_token(text: str, quoted: str | None, cards) -> str | None:
@@ -1029,6 +1082,7 @@ def _discard(s, p, t, ev, text):
     p.failed_call = False
     if out:
         s.over, s.winner = "out", p.name
+        _mark(s, "out")
         full = p.first_meld_turn == p.turns and not p.added_to_others
         s.kind = "full-hand" if full else "partial"
         s.bonuses = _bonuses(s, p, cards) if full else ()
@@ -1049,6 +1103,8 @@ def _next_turn(s: RoundState, p: PlayerState) -> None:
         s.over = "stock"
     elif o.stock_end == "empty" and s.stock == 0 and s.last_draw_emptied:
         s.over = "stock"
+    if s.over == "stock":
+        _mark(s, "stock")
     s.current = s.next_player(p.name)
     s.turn = Turn(s.current, opened_before=s.players[s.current].opened)
 
@@ -1116,26 +1172,36 @@ def _end(s, ev, text):
             raise _fail("a round is scored by penalties only when the stock ends it under "
                         "stock-end=penalties", "HR-57", text, "stock", after=":")
     elif s.over != "out":
-        raise _fail("nobody has gone out: a round is scored when a player goes out", "HR-34",
-                    text, ev.winner, after=":")
+        msg, rule = _not_out(s, ev)
+        raise _fail(msg, rule, text, ev.winner, after=":")
     if ev.kind == "stock":
         pass
     elif ev.winner != s.winner:
-        raise _fail(f"{s.winner} went out, not {ev.winner}", "HR-34", text, ev.winner,
-                    after=":")
+        raise _fail(f"{s.winner} went out{_where(s, 'out')}, not {ev.winner}", "HR-34", text,
+                    ev.winner, after=":")
     if ev.kind != "stock" and ev.kind != s.kind:
-        raise _fail(f"{s.winner}'s going out was " + (
-            "a Full Hand (no earlier meld, nothing added to another's meld)"
-            if s.kind == "full-hand" else "partial (melded before, or added to another "
-                                          "player's meld)"),
-                    "HR-40" if s.kind == "full-hand" else "HR-37", text, ev.kind, after=":")
+        w = s.winner
+        if s.kind == "full-hand":
+            why = (f"a Full Hand: {w} melded nothing before the turn {w} went out"
+                   f"{_where(s, 'out')} and put nothing into another player's meld")
+        else:
+            why = "partial: " + " and ".join(
+                [f"{w} melded before the turn {w} went out{_where(s, f'meld:{w}')}"]
+                * (s.players[w].first_meld_turn != s.players[w].turns)
+                + [f"{w} put a card into another player's meld{_where(s, f'added:{w}')}"]
+                * s.players[w].added_to_others)
+        raise _fail(f"{w}'s going out was {why}", "HR-40" if s.kind == "full-hand"
+                    else "HR-37", text, ev.kind, after=":")
     if ev.kind != "stock" and set(ev.bonuses) != set(s.bonuses):
         wrong = [b for b in ev.bonuses if b not in s.bonuses]
         raise _fail("the Full Hand's bonuses are " + (" ".join(s.bonuses) or "none")
-                    + " (only those in the variant count)", "HR-59", text,
+                    + " (only those in the variant count)"
+                    + (f": {s.winner} went out{_where(s, 'out')}" if "out" in s.marks else ""),
+                    "HR-59", text,
                     wrong[0] if wrong else ev.kind, after=":")
     if ev.indicator is not None and ev.indicator != s.indicator:
-        raise _fail(f"the indicator was {s.indicator!r}", "HR-7", text, repr(ev.indicator))
+        raise _fail(f"the indicator was {s.indicator!r}{_where(s, 'indicator')}", "HR-7", text,
+                    repr(ev.indicator))
     if ev.dealer is not None and ev.dealer != s.dealer:
         raise _fail(f"{s.dealer} dealt this round", "HR-5", text, ev.dealer)
     from solver.records import Header
@@ -1148,9 +1214,11 @@ def _end(s, ev, text):
         q = s.players[pen.player]
         at = penalty_offset(text, pen.player)     # the penalty given
         if pen.no_meld != (not q.melded):
-            raise _fail(f"{q.name} " + ("never melded: the penalty is no-meld"
-                                        if not q.melded else "has melded: the penalty is the "
-                                        "cards in hand"), "HR-38", text, offset=at)
+            raise _fail(f"{q.name} " + ("never melded in the turns recorded: the penalty is "
+                                        "no-meld" if not q.melded else
+                                        f"has melded{_where(s, f'meld:{q.name}')}: the "
+                                        "penalty is the cards in hand"), "HR-38", text,
+                        offset=at)
         if pen.cards is not None:
             if len(pen.cards) != q.count:
                 raise _fail(f"{q.name} holds {q.count} cards, not {len(pen.cards)}", "HR-38",
@@ -1198,11 +1266,14 @@ def play_branches(record, upto: int | None = None) -> list[RoundState]:
     every course become unknown; ``lossy``)."""
     states = [start(record.header)]
     states[0].recorder = recorder_of(record)
+    states[0].anchor = next(((st.line, st.text) for st in record.statements
+                             if not isinstance(st.event, (RoundEvent, UnscoredEvent))), None)
     sts = record.statements if upto is None else record.statements[:upto]
     for st in sts:
         nxt: list[RoundState] = []
         err: SleuthError | None = None
         for s in states:
+            s.at = (st.line, st.text)
             try:
                 nxt += step(s, st.event, st.text)
             except SleuthError as e:
