@@ -20,6 +20,11 @@ def _rule_block(r, sub: str | None = None) -> str:
     if sub:
         picked = [ln.strip() for ln in text.splitlines()
                   if ln.strip().startswith((f"({sub})", f"- ({sub})"))]
+        # a part written inline (MH-9: 'either (a) a range ...; or (b) a rank'): up to the
+        # next part, or the end of its sentence
+        picked = picked or [m.group(0).rstrip(" ;,") for m in re.finditer(
+            rf"(?<![\w(-])\({sub}\)\s.*?(?=;?\s*(?:or\s+|and\s+)?\([a-z]\)\s|\.\s|\.?$)",
+            " ".join(text.split()))][:1]
         if picked:
             head += f"\n  {r.id}({sub}): " + picked[0].lstrip("- ")
     return head + "\n" + "\n".join(wrap(text, "  "))

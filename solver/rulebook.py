@@ -53,6 +53,30 @@ class Rule:
         return first if len(first) <= 76 else first[:73].rstrip() + "..."
 
 
+#: a lettered part of a rule as its text writes it: ``(a)`` opening a line or inline
+#: (``either (a) a range ... or (b) a rank``), never a citation's (``LIT-6(c)``)
+_PART = re.compile(r"(?<![\w(-])\(([a-z])\)(?=\s)")
+
+
+def parts(r: Rule) -> list[str]:
+    """The letters of ``r``'s lettered parts, ``(a)`` onwards (a letter that does not
+    follow on from ``a`` names another rule's part, as A8 cites HR-10's ``(b)``).
+
+    >>> parts(rule("LIT-6")), parts(rule("MH-9")), parts(rule("MH-7"))
+    (['a', 'b', 'c', 'd'], ['a', 'b'], [])
+    """
+    out: list[str] = []
+    for letter in _PART.findall(r.text.replace("**", "")):
+        if letter == chr(ord("a") + len(out)):
+            out.append(letter)
+    return out
+
+
+def part_range(letters: list[str]) -> str:
+    """``['a', 'b', 'c', 'd']`` -> ``'(a)-(d)'``, ``['a']`` -> ``'(a)'``."""
+    return f"({letters[0]})" + (f"-({letters[-1]})" if len(letters) > 1 else "")
+
+
 def _path(rules_name: str) -> Path:
     for base in (RULEBOOK / f"{rules_name}.md", DOCS / "rules" / f"{rules_name}.md"):
         if base.exists():
@@ -144,7 +168,7 @@ def lookup(rule_id: str, game: str | None = None) -> list[Rule]:
     is given); ``NotationError`` when there is none."""
     from solver.games import games
 
-    key, _sub = normalize(rule_id)
+    key, sub = normalize(rule_id)
     prefix = key.split("-")[0] if "-" in key else None
     names = [game] if game else ([_prefixes()[prefix]] if prefix in _prefixes()
                                  else [g.name for g in games()])
@@ -153,6 +177,17 @@ def lookup(rule_id: str, game: str | None = None) -> list[Rule]:
         where = f" in {game}" if game else ""
         raise NotationError(f"no rule numbered so{where}; 'sleuth rules GAME' lists them",
                             text=rule_id)
+    if sub is not None:     # a lettered part: only of the rules that have it
+        with_part = [r for r in found if sub in parts(r)]
+        if not with_part:
+            many = len(found) > 1       # a lettered rule of several games: say whose
+            has = [f"{r.game + ' ' if many else ''}{r.id}{part_range(parts(r))}"
+                   for r in found if parts(r)]
+            raise NotationError(
+                f"{key} has no part ({sub}): "
+                + (f"its parts are {', '.join(has)}" if has else "it has no lettered parts"),
+                text=rule_id)
+        found = with_part
     return found
 
 

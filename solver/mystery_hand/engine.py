@@ -289,6 +289,9 @@ def run(record, upto: int | None = None) -> State:
     placed: dict[Card, tuple[str, int]] = {}  # MH-1: each card in one place
     # a complete record is the full history (record-format.md): it may give every mystery hand
     complete = record.every_hand_listed(Holds)
+    # the recorder of a partial record, who sees their own turns and the answers given to
+    # them or by them: none of those is ever written as not seen (record-format.md)
+    recorder = h.me if h.me and not complete else None
     statements = record.statements if upto is None else record.statements[:upto]
     for st in statements:
         ev = st.event
@@ -321,6 +324,8 @@ def run(record, upto: int | None = None) -> State:
             except RuleError as e:
                 actor = ev.player if isinstance(ev, TurnIs) else actor_of(ev)
                 raise at_statement(e, st, first=e.text == actor) from None
+            if recorder is not None:
+                _check_recorder_saw(state, ev, recorder, st)
             if isinstance(ev, AskOne):
                 _check_shown(ev, st, opts, hand_size)
             elif isinstance(ev, AskAll):
@@ -405,6 +410,46 @@ def placed_twice(placed: dict[Card, tuple[str, int]], st, players,
         if prev[0] != loc:
             return PlacedTwice(c, prev[0], prev[1], loc, st.line)
     return None
+
+
+def _check_recorder_saw(state: State, ev, me: str, st) -> None:
+    """Refuse what the recorder ``me`` saw written as not seen (record-format.md, "What the
+    recorder did not see"): a whole turn of theirs (``me: ?``, MH-8), ``turn: P`` passing
+    over their turn (MH-7), the answer to their own ask-one (shown to them, MH-10) and to
+    their own exact request (MH-15), the answer they gave (MH-10) and the count they laid
+    down (MH-13).  (Another player's count on their own ask-all may still be ``?``.)"""
+    who = f"{me} is the recorder (me: {me}), who sees their own turns"
+    if isinstance(ev, Unseen) and ev.player == me:
+        raise _err(f"{who}, so none of them is a turn not seen: write {me}'s turn ({me} asks "
+                   f"B 4H-7H: ..., {me} asks all 5*: ..., {me} requests KS: ... or {me} "
+                   "announces ...)", st, "MH-8", me)
+    if isinstance(ev, TurnIs) and ev.player not in state.may_act() and me in state.active:
+        p = state.current
+        while p is not None and p != ev.player:
+            if p == me:     # every course to P's turn has one of the recorder's
+                raise _err(f"it is {state.current}'s turn, and 'turn: {ev.player}' would make "
+                           f"{me}'s next turn one not seen, but {who}: write {me}'s turn, "
+                           f"then 'turn: {ev.player}' if turns were missed after it", st,
+                           "MH-7", ev.player)
+            p = state.next_after(p)
+            if p == state.current:
+                break
+    if isinstance(ev, AskOne) and ev.count is None and me in (ev.asker, ev.target):
+        if ev.asker == me:
+            raise _err(f"{who}: {ev.target} shows {me} every card of {ev.query!r} {ev.target} "
+                       f"holds (MH-10), so the answer is never one not seen: write the cards "
+                       "shown, or 'none'", st, "MH-10", me)
+        raise _err(f"{me} is the recorder (me: {me}), who shows the cards of their own "
+                   f"answers (MH-10), so theirs is never one not seen: write the cards {me} "
+                   "showed, or 'none'", st, "MH-10", me)
+    if isinstance(ev, AskAll) and me in ev.unseen:
+        raise _err(f"{me} is the recorder (me: {me}), who lays down their own cards (MH-13), "
+                   f"so {me}'s count is never one not seen: write it", st, "MH-13", me,
+                   last=True)
+    if isinstance(ev, Request) and not ev.seen and ev.asker == me:
+        raise _err(f"{who}: whoever holds {ev.card!r} shows it to everyone (MH-15), so the "
+                   f"answer to {me}'s own request is never one not seen: write who showed it, "
+                   "or 'nobody'", st, "MH-15", me)
 
 
 def _check_mystery_seen(player: str, me: str | None, opts: MysteryHandOptions, st) -> None:

@@ -265,7 +265,7 @@ def parse_event(text: str, header, out=()):
         if ans == UNSEEN:
             return AskOne(asker, target, q, None, None)
         if re.fullmatch(r"\d+|none", ans, re.I):
-            return AskOne(asker, target, q, None, _count(ans))
+            return AskOne(asker, target, q, None, _count(ans, _shown_cap(header)))
         try:
             if not parse_cards(ans):    # nothing, or a lone comma
                 raise NotationError("no answer", text=ans)
@@ -355,13 +355,32 @@ def _counts_in_order(asker: str, toks: list[str], body: str, header,
     return tuple((p, None if tok == UNSEEN else _count(tok)) for p, tok in zip(order, toks))
 
 
-def _count(tok: str) -> int:
+def _shown_cap(header) -> tuple[int, str, str]:
+    """The most cards an ask-one may show, what says so and its rule: the cards of the set
+    (MH-10), and in Sneak the jokers too (MH-24; MH-23: none with two players, MH-28)."""
+    from solver.mystery_hand.options import MysteryHandOptions
+
+    try:
+        jokers = MysteryHandOptions.of(header).jokers
+    except (NotationError, RuleError):     # a bad variant: the header's error says it
+        jokers = 0
+    if jokers:
+        return 4 + jokers, (f"at most {4 + jokers} cards can be shown: the 4 of the set and "
+                            f"the {jokers} jokers of Sneak"), "MH-24"
+    return 4, "at most 4 cards can be shown, the cards of the set", "MH-10"
+
+
+#: the cap of an ask-all's count: the cards of the set laid down (no joker, MH-24)
+_LAID_CAP = (4, "a player lays down at most the 4 cards of the set", "MH-13")
+
+
+def _count(tok: str, cap: tuple[int, str, str] = _LAID_CAP) -> int:
     if tok.lower() == "none":
         return 0
     if not (tok.isascii() and tok.isdigit()):   # not ²: int() would raise (issue 12)
         raise NotationError("expected a count (a number or 'none')", text=tok)
     k = int(tok)
-    if k > 6:
-        raise NotationError("at most 4 cards (6 with jokers) can be shown", text=tok,
-                            rule="MH-9")
+    most, says, rule = cap
+    if k > most:
+        raise NotationError(says, text=tok, rule=rule)
     return k

@@ -1,0 +1,83 @@
+"""The recorder sees their own turns (record-format.md, "What the recorder did not see"):
+in their own (partial) record, ``P: ?`` for ``me: P``, an answer of their own turn written
+``?`` and a ``turn: Q`` passing over their turn are refused in every game, exit 2 with
+file:line:column on the name and the game's rule; a spectator's record may still have them.
+Also: a count too large to be shown cites the rule that caps it, and ``sleuth rules`` refuses
+a lettered part a rule does not have."""
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import cli
+
+
+def run(*args):
+    return CliRunner().invoke(cli, list(args))
+
+
+def analyze(tmp_path, text: str):
+    path = tmp_path / "g.txt"
+    path.write_text(text, encoding="utf-8")
+    return run("analyze", str(path))
+
+
+def refused(r, line: int, col: int, rule: str, *words: str) -> None:
+    assert r.exit_code == 2, r.output
+    assert f"g.txt:{line}:{col}:" in r.output and f"({rule})" in r.output, r.output
+    for w in words:
+        assert w in r.output, r.output
+
+
+# ----- Mystery Hand --------------------------------------------------------------------------
+MH = "game: mystery-hand\nplayers: Ana Ben Cleo Dev\ndealer: Dev\nme: Ana\n"
+
+
+@pytest.mark.parametrize("body, line, col, rule", [
+    ("Ana: ?", 5, 1, "MH-8"),                                  # a whole turn of her own
+    ("Ana asks Ben 4H-7H: ?", 5, 1, "MH-10"),                  # the cards are shown to Ana
+    ("Ana asks Ben 4H-7H: 0\nBen asks Ana 5*: ?", 6, 10, "MH-10"),    # Ana showed them
+    ("Ana asks Ben 4H-7H: 0\nBen asks all 5*: Ana ?, Cleo 1, Dev 0", 6, 18, "MH-13"),
+    ("Ana requests KS: ?", 5, 1, "MH-15"),
+    ("turn: Ben", 5, 7, "MH-7"),                               # Ana's first turn skipped
+    ("Ana asks Ben 4H-7H: 0\nBen: ?\nCleo: ?\nturn: Ben", 8, 7, "MH-7"),
+])
+def test_mystery_hand_refuses_the_recorders_own_turn_as_unseen(tmp_path, body, line, col,
+                                                                 rule):
+    r = analyze(tmp_path, MH + body + "\n")
+    refused(r, line, col, rule, "Ana is the recorder (me: Ana)")
+
+
+@pytest.mark.parametrize("body", [
+    "turn: Ana",
+    "Ana asks Ben 4H-7H: 0\nturn: Dev",                        # Ben's and Cleo's turns missed
+    "Ana asks Ben 4H-7H: 0\nBen asks Cleo 4H-7H: ?\nCleo: ?\nDev: ?",
+    "Ana asks all 5*: Ben 1, Cleo ?, Dev 0",                   # another's count on her ask-all
+])
+def test_mystery_hand_still_takes_what_the_recorder_may_miss(tmp_path, body):
+    assert analyze(tmp_path, MH + body + "\n").exit_code == 0
+
+
+def test_a_spectators_mystery_hand_record_may_have_anyones_turn_unseen(tmp_path):
+    r = analyze(tmp_path, MH.replace("me: Ana\n", "") + "Ana: ?\nturn: Cleo\n")
+    assert r.exit_code == 0, r.output
+
+
+@pytest.mark.parametrize("variant, count, rule", [
+    ("variant: sneak\n", "7", "MH-24"), ("", "7", "MH-10"), ("", "5", "MH-10")])
+def test_a_count_too_large_cites_the_rule_that_caps_it(tmp_path, variant, count, rule):
+    head = MH.replace("dealer: Dev", "dealer: Ana") + variant
+    r = analyze(tmp_path, head + f"Ben asks Cleo 5*: {count}\n")
+    assert r.exit_code == 2 and f"({rule})" in r.output and "MH-9" not in r.output, r.output
+
+
+# ----- sleuth rules: a lettered part ---------------------------------------------------------
+def test_rules_refuses_a_part_the_rule_does_not_have():
+    r = run("rules", "LIT-6(z)")
+    assert r.exit_code == 2 and "LIT-6(a)-(d)" in r.output, r.output
+    r = run("rules", "MH-7(a)")
+    assert r.exit_code == 2 and "no lettered parts" in r.output, r.output
+    r = run("rules", "LIT-6(d)")
+    assert r.exit_code == 0 and "(d) you do not hold c" in r.output
+    r = run("rules", "MH-9(b)")                         # a part written inline
+    assert r.exit_code == 0 and "MH-9(b): (b) a rank" in r.output, r.output
