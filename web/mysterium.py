@@ -13,24 +13,33 @@ def lead_data(record) -> dict[str, Any]:
     group, MY-2, MY-16; ``random`` empty otherwise), ``verdict: N`` and ``culprit: N``
     (MY-21, MY-22); and for a psychic's guess ``Ana-2 guesses location 17`` (``guess``,
     :func:`_guesses`) the cards each psychic may guess now, by kind."""
-    from solver.mysterium.engine import replay_all
+    from solver.mysterium.analysis import MAX_FILLINGS, _sample
+    from solver.mysterium.engine import TooManyFillings, replay_all
     from solver.mysterium.options import CARDS_PER_KIND_IN_BOX, KINDS, LAST_HOUR
 
-    # a record with unseen statements ('Ana: ?') may be in several states: the first legal
-    # filling's, with the guesses any of them allows
-    plays = replay_all(record)
+    # a record with unseen statements ('Ana: ?') may be in several states: what any of them
+    # allows is offered (beyond MAX_FILLINGS of them, a sample's: listing them all could
+    # take minutes)
+    try:
+        plays = replay_all(record, cap=MAX_FILLINGS)
+    except TooManyFillings:
+        plays = [p for p, _w in _sample(record)]
     play = plays[0]
     r = play.roster
     named = {g.psychic for g in play.groups.values() if g.psychic}
     whole = r.options.crow_discard == "whole-hand"
-    on = play.phase in ("setup", "investigation") and play.hour < LAST_HOUR
+    on = any(p.phase in ("setup", "investigation") and p.hour < LAST_HOUR for p in plays)
     random: dict[str, list[int]] = {}
     if r.setup.players == 2:            # the engine's checks of a random group (MY-16)
-        taken = {card for g in play.groups.values() for card in g.cards}
-        random = {k: [n for n in range(1, CARDS_PER_KIND_IN_BOX + 1)
-                      if n not in play.in_sleeves(k) and (k, n) not in taken] for k in KINDS}
+        for p in plays:
+            taken = {card for g in p.groups.values() for card in g.cards}
+            for k in KINDS:
+                free = random.setdefault(k, [])
+                free += [n for n in range(1, CARDS_PER_KIND_IN_BOX + 1)
+                         if n not in p.in_sleeves(k) and (k, n) not in taken and n not in free]
+        random = {k: sorted(v) for k, v in random.items()}
     return {"hour": [play.hour + 1] if on else [],
-            "crow": [] if whole else list(range(1, play.ghost_hand + 1)),
+            "crow": [] if whole else list(range(1, max(p.ghost_hand for p in plays) + 1)),
             "groups": [n for n in range(1, r.n_groups + 1) if n not in play.groups],
             "all_groups": list(range(1, r.n_groups + 1)),
             "psychics": [p for p in r.psychics if p not in named], "random": random,

@@ -134,6 +134,13 @@ class MysteriumAnalysis:
     unseen: dict | None = None
     #: with unseen statements: whether some filling lets the psychics still win
     can_win_any: bool | None = None
+    #: with unseen statements: each filling's own analysis (its state, its own deduction)
+    #: with its probability, for a report that states only what holds in every filling
+    #: (not in ``to_json``)
+    courses: list[tuple[Fraction, "MysteriumAnalysis"]] = field(default_factory=list)
+    #: with unseen statements: the text report's note on them (``notes`` has the JSON's,
+    #: which describes the likeliest filling's state that the JSON keys carry)
+    course_note: str | None = None
 
     @property
     def roster(self):
@@ -364,8 +371,9 @@ def _mixture(record, view, parts: list[tuple[Play, int]], sampled: bool) -> Myst
     best = max(range(len(done)), key=lambda i: weights[i])
     mixed = mix([(d, m) for _, m, d in done])
     a = _analysis_of(done[best][0], view, mixed)
-    a.can_win_any = a.can_win or any(_analysis_of(play, view, d).can_win
-                                     for play, _, d in done)
+    a.courses = [(Fraction(w, total), _analysis_of(play, view, d))
+                 for (play, _, d), w in zip(done, weights)]
+    a.can_win_any = a.can_win or any(c.can_win for _, c in a.courses)
     stages: dict[str, dict[str, Fraction]] = {}
     outcomes: dict[str, Fraction] = {}
     for (play, _, _), w in zip(done, weights):
@@ -389,15 +397,18 @@ def _mixture(record, view, parts: list[tuple[Play, int]], sampled: bool) -> Myst
                 "outcomes": {o: float(p) for o, p in outcomes.items()}}
     what = ("estimates from a sample of " + str(len(done)) + " fillings"
             if sampled else f"exact over the {len(done)} fillings that fit")
-    a.notes.insert(0, "unseen statements on line" + ("s " if len(lines) > 1 else " ")
-                   + ", ".join(map(str, lines)) + f": the probabilities are {what} "
-                   "(every consistent pair of a deal and a filling equally likely, and "
-                   "the count is of those pairs); the "
-                   f"state shown is the likeliest filling's ({float(weights[best]) / total:.1%})"
-                   + ("; uncertain: " + "; ".join(
-                       f"{ps} " + ", ".join(f"{s} {float(p):.1%}" for s, p in row.items())
-                       for ps, row in stages.items() if len(row) > 1)
-                      if any(len(row) > 1 for row in stages.values()) else ""))
+    head = ("unseen statements on line" + ("s " if len(lines) > 1 else " ")
+            + ", ".join(map(str, lines)) + f": the probabilities are {what} "
+            "(every consistent pair of a deal and a filling equally likely, and "
+            "the count is of those pairs)")
+    uncertain = ("; uncertain: " + "; ".join(
+        f"{ps} " + ", ".join(f"{s} {float(p):.1%}" for s, p in row.items())
+        for ps, row in stages.items() if len(row) > 1)
+        if any(len(row) > 1 for row in stages.values()) else "")
+    a.notes.insert(0, head + "; the state shown is the likeliest filling's "
+                   f"({float(weights[best]) / total:.1%})" + uncertain)
+    a.course_note = (head + "; a cell states only what holds in every filling, and gives "
+                     "each value's chance where they differ" + uncertain)
     return a
 
 
