@@ -80,16 +80,23 @@ def render_analysis(a) -> str:
     cnt = (str(c.count) if c.count is not None else
            f"between {c.lower} and {c.upper} (too many to count)" if c.lower and c.upper else
            f"at most {c.upper} (too many to count)" if c.upper else "too many to count")
-    note = ("" if c.exact else
+    note = ("" if c.exact or c.withheld else
             f" (hands below estimated from sampled deals, 95% half-width {c.error:.3f})"
             if c.error else " (count by CP-SAT; no per-hand probabilities)")
     lines.append(f"Candidates for the mystery hand: {cnt}" + note)
     if c.certain:
         lines.append("Certainly in it: " + " ".join(map(repr, c.certain)))
-    if c.top and c.count != 1:
+    if c.withheld:
+        lines.append(f"No hand stands out: in {c.samples:,} sampled deals none came up "
+                     "clearly more often than the others, so none is named as the most "
+                     f"likely; each is right with p <= {_p(c.p_at_most)} (95%). The sheet "
+                     "gives each card's chance of being in it.")
+    elif c.top and c.count != 1:
         lines += _top_lines(c)
     prec = "exact" if a.exact else f"estimates, 95% half-width {a.error:.3f}"
-    if a.exact and c.error and not c.exact:     # the sheet exact, the hands above not
+    if a.exact and c.withheld:                  # the sheet exact, the bound above not
+        prec = "exact on the sheet, estimated for the bound on each hand above"
+    elif a.exact and c.error and not c.exact:   # the sheet exact, the hands above not
         prec = "exact on the sheet, estimated for the hands above"
     if a.options.two_player == "chosen":
         lines.append(f"Probabilities: {prec}, but the players chose their mystery hands "
@@ -152,10 +159,14 @@ def _verdict(a) -> str:
     ans = c.answer()
     if ans is not None:
         return f"determined: the mystery hand is {' '.join(map(repr, ans))}"
-    if not c.top:
-        return a.verdict
     many = (f"{c.count:,}" if c.count is not None else
             f"{c.lower:,}-{c.upper:,}" if c.lower and c.upper else "many")
+    if c.withheld:      # sampled, and no hand more likely than the rest: no best guess
+        return (f"not determined: {many} candidates, none more likely than the rest as "
+                f"far as {c.samples:,} sampled deals tell (each p <= {_p(c.p_at_most)}); "
+                "no best guess")
+    if not c.top:
+        return a.verdict
     top = c.top      # most likely first, ties in card order (Candidates)
     best, p = top[0]
     ties = sum(1 for _cs, q in top if abs(q - p) <= 1e-12 * max(1.0, p))

@@ -227,20 +227,22 @@ def _uncounted_state(tmp_path, monkeypatch):
 def test_the_sheet_gives_bounds_when_the_candidates_are_not_counted(runner, tmp_path,
                                                                     monkeypatch):
     """Where the candidates cannot be counted (both programmes over budget, here forced),
-    the sheet gives bounds, not a count, says the hands are estimated with their error
-    and that the sheet itself is exact; the JSON has a null count with the bounds."""
+    the sheet gives bounds, not a count, and that the sheet itself is exact; no drawn hand
+    stands out from the rest there, so none is named (the bound on each one's chance is
+    the estimate); the JSON has a null count with the bounds."""
     path = _uncounted_state(tmp_path, monkeypatch)
     data = json.loads(run(runner, "analyze", str(path), "--json").output)
     assert data["exact"] is True
     mys = data["mystery"]
     assert mys["candidates"] is None and mys["candidates_exact"] is False
-    assert mys["top_estimated"] is True and mys["top_error"] > 0
+    assert mys["top"] == [] and mys["top_withheld"] is True
+    assert 0 < mys["top_p_at_most"] < 0.01 and mys["top_samples"] > 0
     lo, hi = mys["candidates_at_least"], mys["candidates_at_most"]
     assert 0 < lo < hi
     out = " ".join(run(runner, "analyze", str(path), "--no-exposure").output.split())
     assert f"between {lo} and {hi}" in out
-    assert "hands below estimated from sampled deals, 95% half-width" in out
-    assert "Probabilities: exact on the sheet, estimated for the hands above" in out
+    assert "No hand stands out" in out and "no best guess" in out
+    assert "Probabilities: exact on the sheet, estimated for the bound on each hand" in out
 
 
 def test_the_sheet_and_the_json_name_the_same_best_guess(runner):

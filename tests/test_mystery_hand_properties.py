@@ -88,6 +88,12 @@ def test_sampled_candidates_count_every_hand_of_a_drawn_composition(monkeypatch)
     n_sets, dist = location_sets(m, loc, top=100_000)
     exact = {frozenset(m.name(k) for k in s): p for s, p in dist}
     assert len(exact) == n_sets
+    # no hand stands out from the rest in these draws, so none is named; the bound on any
+    # hand's chance holds
+    shown = A._sampled_candidates(vm, loc, (), n_sets + 1, 0)
+    assert shown.withheld and shown.top == [] and max(exact.values()) <= shown.p_at_most
+    # the estimates themselves, listed as if they stood out
+    monkeypatch.setattr(A, "_standing", lambda groups, most, n: (most, 1.0))
     new = A._sampled_candidates(vm, loc, (), n_sets + 1, 0)
     monkeypatch.setattr(A, "_by_class", lambda *a, **k: None)
     old = A._sampled_candidates(vm, loc, (), n_sets + 1, 0)

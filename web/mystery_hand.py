@@ -52,7 +52,10 @@ def extras(a, view: str | None) -> dict:
         count = f"at most {c.upper} (too many to count)"
     else:
         count = "too many to count"
-    if a.exact and not (c.error and not c.exact):
+    if a.exact and c.withheld:
+        precision = ("Probabilities: exact on the sheet; the bound on each candidate hand's "
+                     "chance is an estimate from sampled deals, in which no hand stood out.")
+    elif a.exact and not (c.error and not c.exact):
         precision = "Probabilities: exact (uniformly random deal, truthful players)."
     elif a.exact:
         precision = ("Probabilities: exact on the sheet; the candidate hands' chances are "

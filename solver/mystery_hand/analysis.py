@@ -56,6 +56,12 @@ class Candidates:
     upper: int | None = None   # when ``count`` is None: an upper bound on it
     lower: int | None = None   # when ``count`` is None: a lower bound (hands shown possible)
     error: float = 0.0         # 95 % half-width of the ``top`` probabilities when estimated
+    #: sampled candidates only: ``top`` was left empty because no hand stood out from the
+    #: rest in the ``samples`` deals (:func:`_standing`); every candidate's chance is then
+    #: at most ``p_at_most`` (the 95 % upper end of the most drawn one's)
+    withheld: bool = False
+    samples: int = 0
+    p_at_most: float = 0.0
 
     def __post_init__(self):
         # one order for every output (the sheet, its verdict, --json): most likely first,
@@ -87,6 +93,10 @@ class Candidates:
         if self.top and self.error:
             out["top_estimated"] = True
             out["top_error"] = self.error
+        if self.withheld:
+            out["top_withheld"] = True
+            out["top_samples"] = self.samples
+            out["top_p_at_most"] = self.p_at_most
         return out
 
 
@@ -133,7 +143,10 @@ class MysteryHandAnalysis:
         else:
             many = "many"
         txt = f"not determined: {many} candidates"
-        if best:
+        if c.withheld:
+            txt += (f"; no hand stands out in {c.samples} sampled deals: each is right with "
+                    f"p <= {c.p_at_most:.2g}")
+        elif best:
             txt += (f"; best guess {' '.join(map(repr, best[0]))} is right with p = "
                     f"{best[1]:.3g}" + (f" (estimate +-{c.error:.2g})" if c.error else ""))
         return txt
@@ -336,7 +349,8 @@ def _sampled_candidates(vm: ViewModel, loc: str, certain, bound: int, seed: int,
                         sampled=None) -> Candidates:
     """The most likely hands, estimated from exactly uniform deals of the counting DP (a
     seeded, fixed number: the output does not depend on the machine), with the 95 %
-    half-width; the count is not known, only bounds: at least every hand with as many cards
+    half-width: only those standing out from the rest (:func:`_standing`; none: ``top``
+    empty and ``withheld``, with the bound on every hand's chance); the count is not known, only bounds: at least every hand with as many cards
     of each class of interchangeable cards as a drawn one (:func:`_by_class`; the distinct
     hands drawn where facts outside the counting programme could tell such cards apart), at
     most every hand of the possible cards.  A hand's estimate is never 0 (its composition
@@ -375,9 +389,10 @@ def _sampled_candidates(vm: ViewModel, loc: str, certain, bound: int, seed: int,
     by_class = (None if m.choices or not same_size else
                 _by_class(m, loc, c_i.reshape(n, int(per[0])), card_of, n, bound))
     if by_class is not None:
-        top, lower, err = by_class
+        top, lower, err, at_most = by_class
         return Candidates(loc, None, False, top, certain, upper=bound, lower=lower,
-                          error=err)
+                          error=err, withheld=not top, samples=n,
+                          p_at_most=0.0 if top else at_most)
     order = sorted(range(len(card_of)), key=lambda i: card_of[i])
     rank = np.empty(len(order), dtype=np.int64)
     rank[order] = np.arange(len(order))
@@ -396,6 +411,15 @@ def _sampled_candidates(vm: ViewModel, loc: str, certain, bound: int, seed: int,
     least = heapq.nlargest(10, hands.values())[-1]
     ranked = sorted(((cs, k) for cs, k in hands.items() if k >= least),
                     key=lambda kv: (-kv[1], [repr(c) for c in kv[0]]))[:10]
+    # only the hands that stand out from all the others are named (_standing)
+    counts = heapq.nlargest(len(ranked) + 1, hands.values())
+    undrawn = len(hands) < bound      # possible hands no deal showed (drawn 0 times)
+    groups = [(k, 1) for k in counts] + ([(0, 1)] if undrawn else [])
+    named, at_most = _standing(groups, len(ranked), n)
+    if not named:
+        return Candidates(loc, None, False, [], certain, upper=bound, lower=len(hands),
+                          withheld=True, samples=n, p_at_most=at_most)
+    ranked = ranked[:named]
     top, err = [], 0.0
     for cs, k in ranked:
         p = k / n
@@ -444,10 +468,19 @@ def _by_class(m, loc: str, hands, card_of, n: int, bound: int, top: int = 10):
         comps.append((Fraction(k, nsets), k, nsets, sorted(kinds.items())))
     lower = sum(c[2] for c in comps)
     comps.sort(key=lambda c: -c[0])
+    # the compositions that fill the list, of which only those standing out from all the
+    # others are named (_standing); compositions no deal showed: drawn 0 times, one hand
+    # each at most (the largest chance such a hand may have)
+    room, fill = top, 0
+    while fill < len(comps) and room > 0:
+        room -= comps[fill][2]
+        fill += 1
+    groups = [(k, nsets) for _, k, nsets, _ in comps] + ([(0, 1)] if lower < bound else [])
+    keep, at_most = _standing(groups, fill, n)
     base = [card_of[ci] for ci in fixed]
     out: list[tuple[tuple[Card, ...], float]] = []
     err, i = 0.0, 0
-    while i < len(comps) and len(out) < top:
+    while i < keep and len(out) < top:
         j = i
         while j < len(comps) and comps[j][0] == comps[i][0]:
             j += 1
@@ -462,7 +495,42 @@ def _by_class(m, loc: str, hands, card_of, n: int, bound: int, top: int = 10):
             out.append((tuple(sorted(hand)), p))
             err = max(err, wilson_halfwidth(k / n, n) / nsets)
         i = j
-    return out, lower, err
+    return out, lower, err, at_most
+
+
+def _wilson(k: int, n: int) -> tuple[float, float]:
+    """The 95 % Wilson score interval of a proportion drawn ``k`` times in ``n``."""
+    import math
+
+    from solver.model.stats import Z95
+
+    z2 = Z95 * Z95
+    p = k / n
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def _standing(groups, most: int, n: int) -> tuple[int, float]:
+    """How many of the first ``most`` groups of sampled hands stand out from the rest.
+
+    ``groups``: ``(k, size)`` for each group of equally likely hands (one hand, or the hands
+    of one composition of interchangeable cards) drawn ``k`` times in ``n`` deals, the likeliest
+    first (``k / size`` not increasing); a group ``(0, 1)`` at the end stands for the possible
+    hands no deal showed.  A hand's chance is in ``[lo, hi] / size`` (95 % Wilson interval of
+    ``k / n``).  The answer is the largest ``j <= most`` whose first ``j`` groups each have a
+    lower end above the upper end of every group after them: those hands, and only those, are
+    more likely than every other candidate, so they may be called the most likely (0: none
+    is, e.g. every hand drawn once among thousands of candidates).  With it, the largest upper
+    end of any group: no candidate's chance is above it."""
+    ends = [(lo / size, hi / size) for lo, hi, size in
+            ((*_wilson(k, n), size) for k, size in groups)]
+    at_most = max((hi for _lo, hi in ends), default=0.0)
+    for j in range(min(most, len(ends)), 0, -1):
+        rest = max((hi for _lo, hi in ends[j:]), default=-1.0)
+        if min(lo for lo, _hi in ends[:j]) > rest:
+            return j, at_most
+    return 0, at_most
 
 
 def explain(record, view: str | None, card_text: str):
