@@ -148,7 +148,7 @@ def _course_clock(play) -> str:
 
 def render_analysis(a) -> str:
     """The analysis of a Mysterium record as text tables, every line within 80 columns."""
-    return wrapped(_render_analysis(a))
+    return wrapped(_render_analysis(a, every_cell=True))
 
 
 def wrapped(text: str, width: int = 79) -> str:
@@ -161,8 +161,11 @@ def wrapped(text: str, width: int = 79) -> str:
                                if len(ln) > width else [ln]))
 
 
-def _render_analysis(a) -> str:
-    """The analysis of a Mysterium record as text tables."""
+def _render_analysis(a, every_cell: bool = False) -> str:
+    """The analysis of a Mysterium record as text tables.  ``every_cell``: the note on
+    unseen statements says that each cell states only what holds in every filling (true of
+    this whole report; a caller that shows its own rows of one filling's state, as the
+    short sheet of ``sleuth play`` does, keeps the note that says so)."""
     r = a.roster
     s = r.setup
     lines = [f"Mysterium: {s.players} players (ghost {r.ghost}), {s.difficulty}, "
@@ -182,7 +185,7 @@ def _render_analysis(a) -> str:
     lines.append(clock + (f"; {verdict}" if verdict else ""))
     if a.deduction.kinds:
         lines.append(f"consistent secret assignments: {a.deduction.assignments()}")
-    for n in ([a.course_note] + a.notes[1:] if a.course_note else a.notes):
+    for n in ([a.course_note] + a.notes[1:] if a.course_note and every_cell else a.notes):
         lines.append(f"note: {n}")
 
     if a.deduction.kinds:
