@@ -81,3 +81,26 @@ def test_rules_refuses_a_part_the_rule_does_not_have():
     assert r.exit_code == 0 and "(d) you do not hold c" in r.output
     r = run("rules", "MH-9(b)")                         # a part written inline
     assert r.exit_code == 0 and "MH-9(b): (b) a rank" in r.output, r.output
+
+
+# ----- Clue ----------------------------------------------------------------------------------
+CLUE = "game: clue\nplayers: Ana Ben Cleo Dev\ndealer: Dev\nme: Ana\n"
+
+
+@pytest.mark.parametrize("body, col", [
+    ("Ana: ?", 1),                                               # a suggestion of her own
+    ("Ana suggests Plum Knife Library: ?", 1),                   # its refutation
+    ("Ana suggests Plum Knife Library: Cleo shows", 34),         # the card shown to her
+    ("Ben suggests Plum Knife Library: Cleo passes, Dev passes, Ana shows", 59),  # hers
+])
+def test_clue_refuses_the_recorders_own_turn_as_unseen(tmp_path, body, col):
+    r = analyze(tmp_path, CLUE + body + "\n")
+    refused(r, 5, col, "CL-5" if body == "Ana: ?" else "CL-6", "Ana is the recorder (me: Ana)")
+
+
+@pytest.mark.parametrize("body", [
+    "Ben: ?", "Ben suggests Plum Knife Library: ?", "Ben suggests Plum Knife Library: Cleo shows",
+])
+def test_clue_still_takes_what_the_recorder_may_miss(tmp_path, body):
+    assert analyze(tmp_path, CLUE + body + "\n").exit_code == 0
+    assert analyze(tmp_path, CLUE.replace("me: Ana\n", "") + "Ana: ?\n").exit_code == 0

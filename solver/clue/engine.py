@@ -133,6 +133,9 @@ def run(record, upto: int | None = None) -> State:
     state = State(h.players, last_player=opts.last_player)
     placed: dict[str, str] = {}
     given: set[str] = set()
+    # the recorder of a partial record, who sees their own turns and the cards shown to them
+    # or by them: none of those is ever written as not seen (record-format.md)
+    recorder = h.me if h.me and not is_complete(record) else None
     if upto is not None:        # the state of the first statements is theirs alone
         record = replace(record, statements=record.statements[:upto])
     statements = record.statements
@@ -171,6 +174,8 @@ def run(record, upto: int | None = None) -> State:
                 verify_turn(state, ev.player)
         except RuleError as e:
             raise at_statement(e, st, first=True) from None
+        if recorder is not None:
+            _check_recorder_saw(ev, recorder, st)
         if isinstance(ev, SeesCase) and not is_complete(record) and ev.player != h.me:
             raise _err(f"only {ev.player} saw the case file: a record by "
                        f"{h.me or 'a spectator'} cannot say what it was", st, "CL-8")
@@ -179,3 +184,34 @@ def run(record, upto: int | None = None) -> State:
                 raise _err("only the first player who can refute shows (CL-6)", st, "CL-6")
         state = step(state, ev)
     return state
+
+
+def _check_recorder_saw(ev, me: str, st) -> None:
+    """Refuse what the recorder ``me`` saw written as not seen (record-format.md, "What the
+    recorder did not see"): a suggestion of theirs (``me: ?``, CL-5), the refutation of
+    their own suggestion and the card shown to them (CL-6), and the card they showed."""
+    who = f"{me} is the recorder (me: {me}), who sees their own turns"
+    if isinstance(ev, Unseen) and ev.player == me:
+        raise _at(f"{who}, so none of them is a turn not seen: write {me}'s suggestion "
+                   f"({me} suggests s w r: ...)", st, "CL-5", me)
+    if not isinstance(ev, Suggest):
+        return
+    if ev.player == me and ev.answers is None:
+        raise _at(f"{who}: the refutation of {me}'s own suggestion is shown to {me} (CL-6), "
+                   "so it is never one not seen: write who passed and who showed which card, "
+                   "or 'nobody'", st, "CL-6", me)
+    for a in ev.showers:
+        if a.card is None and me in (ev.player, a.player):
+            if ev.player == me:
+                raise _at(f"{who}: {a.player} shows the card to {me} (CL-6), so it is never "
+                           f"one not seen: write '{a.player} shows CARD'", st, "CL-6",
+                           a.player)
+            raise _at(f"{me} is the recorder (me: {me}), who knows the card they show (CL-6),"
+                       f" so it is never one not seen: write '{me} shows CARD'", st, "CL-6",
+                       me, last=True)
+
+
+def _at(msg: str, st, rule: str, token: str, last: bool = False) -> RuleError:
+    """The rule error of statement ``st``, the column on ``token`` (its first occurrence,
+    or its last with ``last``)."""
+    return at_statement(RuleError(msg, rule=rule, text=token), st, first=not last)
