@@ -84,6 +84,56 @@ class _Ctx:
         return self.mcode if self.post.exact else self.mproj(proj_cards)
 
 
+#: drawing for the deals that meet an unseen turn's choices stops after this many times the
+#: deals wanted (fewer deals are then used: still exactly uniform)
+CHOICE_DRAWS = 20
+
+
+def meets_choices(model, deals: np.ndarray) -> np.ndarray:
+    """Which rows of ``deals`` (location indices, one column per card key) meet every
+    choice of ``model`` (an unseen turn's extra turn, :class:`MysteryHandModel`): the facts
+    the counting programme behind :func:`~solver.advice.posterior` does not see."""
+    ok = np.ones(len(deals), dtype=bool)
+    for _, _, alts in getattr(model, "choices", ()):
+        any_alt = np.zeros(len(deals), dtype=bool)
+        for terms, lo, hi in alts:
+            k = np.zeros(len(deals), dtype=np.int64)
+            for ci, li in terms:
+                k += deals[:, ci] == li
+            any_alt |= (k >= lo) & (k <= hi)
+        ok &= any_alt
+    return ok
+
+
+def conditioned(model, post: Posterior, kw: dict) -> Posterior:
+    """``post`` conditioned on the model's choices, as the analysis conditions its count
+    (rejection): an enumeration keeps the deals meeting them (still every consistent deal,
+    so still exact); uniform samples keep those meeting them, drawn again with more samples
+    until as many as before are kept (or :data:`CHOICE_DRAWS` times as many drawn).
+    :class:`NoDeal` when none does."""
+    if not getattr(model, "choices", None) or not post.n:
+        return post
+    ok = meets_choices(model, post.deals)
+    if post.exact:
+        if not ok.any():
+            raise NoDeal("no deal meets the choices")
+        return Posterior(model, post.deals[ok], True, int(ok.sum()))
+    want, drawn = post.n, post.n
+    while ok.sum() < want and drawn < CHOICE_DRAWS * want:
+        rate = max(ok.mean(), 1.0 / drawn)
+        drawn = min(int(drawn * min(4.0, 1.2 / rate)) + 1, CHOICE_DRAWS * want)
+        post = posterior(model, **dict(kw, samples=drawn))
+        ok = meets_choices(model, post.deals)
+    if not ok.any():
+        from solver.errors import BudgetError
+
+        raise BudgetError(f"none of {drawn} sampled deals met what an unseen turn's extra "
+                          "turn says (MH-12, MH-14); raise the samples (--samples)")
+    share = float(ok.mean())
+    return Posterior(model, post.deals[ok][:want], False,
+                     None if post.total is None else post.total * share)
+
+
 def _build_views(record, view, budget: Budget, seed: int, with_leak: bool = True):
     from solver.mystery_hand.inference import build, target_of
 
@@ -97,19 +147,71 @@ def _build_views(record, view, budget: Budget, seed: int, with_leak: bool = True
     if samples:
         pk["samples"] = samples
     try:
-        post = posterior(vm.model, **pk)
+        post = conditioned(vm.model, posterior(vm.model, **pk), pk)
         # the spectator's deals (for leak_bits) with a smaller programme
         if with_leak:
             pub = posterior(vp.model, **dict(pk, max_states=min(pk.get("max_states", 400_000),
                                                                 PUBLIC_STATES),
                                              samples=min(pk.get("samples", PUBLIC_SAMPLES),
                                                          PUBLIC_SAMPLES)))
+            pub = conditioned(vp.model, pub, dict(pk, max_states=min(
+                pk.get("max_states", 400_000), PUBLIC_STATES), samples=pub.n))
         else:       # no spectator figures: an empty set of deals
             pub = Posterior(vp.model, np.zeros((0, len(vp.model.cards)), dtype=np.int16), True)
     except NoDeal:
         raise vm.inconsistent() from None
     target = target_of(view, record.header, vm.opts)
     return vm, vp, _Ctx(vm, post, target), _Ctx(vp, pub, target), target
+
+
+def _announce(record, vm, me: _Ctx, target: str, budget: Budget) -> dict:
+    """The hand to announce and its chance, as ``sleuth analyze`` gives them for the same
+    state: the possible sets counted over the plain programme (exact); else, under an
+    unseen turn's extra turn (facts that programme does not see), an enumerated posterior
+    (every consistent deal meeting them: exact); else the analysis' candidates
+    (:func:`solver.mystery_hand.analysis.analyze_model`: bounds on the count, a sampled
+    hand named only when it stands out, with its 95 % half-width, else none)."""
+    from solver.model.counting import location_sets, possible_sets
+    from solver.mystery_hand.analysis import MAX_STATES, analyze_model
+
+    out: dict = {"guess": (), "p": 0.0, "exact": True, "count": None, "bounds": {},
+                 "determined": False, "withheld": False, "p_at_most": 0.0, "error": 0.0,
+                 "note": ""}
+    states = budget.max_states or MAX_STATES
+    if not vm.model.choices:
+        # (over the plain programme with the target apart first, as the analysis does)
+        ls = possible_sets(vm.model, target, top=1, max_states=states)
+        if ls is None:
+            ls = location_sets(vm.model, target, top=1, max_states=states)
+        if ls is not None and ls[1]:
+            out.update(count=ls[0], guess=tuple(sorted(ls[1][0][0])), p=ls[1][0][1],
+                       determined=ls[0] == 1)
+            return out
+    if me.post.exact and me.post.n:     # every consistent deal: the hands counted exactly
+        vals, cnt = np.unique(me.mcode, return_counts=True)
+        j = int(np.argmax(cnt))
+        out.update(count=len(vals), determined=len(vals) == 1, p=float(cnt[j]) / me.post.n,
+                   guess=tuple(c for i, c in enumerate(me.deck) if int(vals[j]) >> i & 1))
+        return out
+    c = analyze_model(vm, record, max_states=states).mysteries[target]
+    out.update(count=c.count, determined=c.determined, exact=c.exact)
+    if c.count is None:
+        out["bounds"] = {"candidates_exact": False, "candidates_at_least": c.lower,
+                         "candidates_at_most": c.upper}
+    sure = c.answer()
+    if sure is not None:
+        out.update(guess=tuple(sure), p=1.0, exact=True)
+    elif c.top:
+        out.update(guess=tuple(c.top[0][0]), p=c.top[0][1], error=c.error)
+    elif c.withheld:
+        out.update(withheld=True, p_at_most=c.p_at_most, note=(
+            f"no announcement suggested: no hand stands out in {c.samples} sampled deals, so "
+            f"none is the most likely as far as they tell; each candidate is right with "
+            f"p <= {c.p_at_most:.3g} (95 %)"))
+    else:
+        out["note"] = ("no announcement suggested: the candidates' chances could not be "
+                       "computed within the budget (--max-states)")
+    return out
 
 
 def _fmt(cards) -> str:
@@ -268,45 +370,40 @@ def suggest(record, view: str | None, *, top: int | None = None,
             names = {loc(p): p for p in holders}
             a.p_answers = answer_table(ans, lambda v, names=names: names.get(v, "nobody"))
             actions.append(a)
-    # announce (MH-18..20): the most likely hand
-    from solver.model.counting import location_sets
-    from solver.model.counting import possible_sets
-
-    # (over the plain programme with the target apart first, as the analysis does)
-    ls = possible_sets(vm.model, target, top=1, max_states=budget.max_states or 400_000)
-    if ls is None:
-        ls = location_sets(vm.model, target, top=1, max_states=budget.max_states or 400_000)
-    if ls is not None and ls[1]:
-        count = ls[0]
-        guess, p_right = tuple(sorted(ls[1][0][0])), ls[1][0][1]
-        p_exact = True
-    else:   # too many to count: the most frequent hand among the deals
-        count = None
-        vals, cnt = np.unique(mcode, return_counts=True)
-        j = int(np.argmax(cnt))
-        guess = tuple(c for i, c in enumerate(me.deck) if int(vals[j]) >> i & 1)
-        p_right, p_exact = float(cnt[j]) / n, me.post.exact
-        if cands_now == 1 and me.post.exact:
-            count = 1
-    if guess:
+    # announce (MH-18..20): the most likely hand, with the analysis' figures
+    ann = _announce(record, vm, me, target, budget)
+    count = ann["count"]
+    if ann["guess"]:
+        guess, p_right = ann["guess"], ann["p"]
         score = ANNOUNCE_SCALE if p_right >= 1.0 else ANNOUNCE_SCALE * (2 * p_right - 1)
         cost = ("none: the hand is certain" if p_right >= 1.0 else
                 ("out of the game, your hand laid face up (MH-20)" if not opts.two_player
                  else "the opponent wins (MH-28)"))
+        more = {"p_right": p_right, "wrong_costs": cost, "safe": p_right >= 1.0,
+                "candidates": count}
+        if not ann["exact"]:
+            more.update(ann["bounds"])
+            more["error"] = {"p": ann["error"]}
         actions.append(ActionAdvice(
             f"{view} announces {_fmt(guess)}", score, 0.0,
-            {"right": p_right, "wrong": 1.0 - p_right}, 0.0, p_exact, "announce",
-            {"p_right": p_right, "wrong_costs": cost, "safe": p_right >= 1.0,
-             "candidates": count}))
+            {"right": p_right, "wrong": 1.0 - p_right}, 0.0, ann["exact"], "announce", more))
+    summary = {"candidates": count, "determined": ann["determined"],
+               "candidates_in_deals": cands_now, "target": target,
+               "deals": me.post.total if me.post.exact else None}
+    summary.update(ann["bounds"])
+    if ann["withheld"]:
+        summary.update(announce_withheld=True, p_right_at_most=ann["p_at_most"])
     adv = Advice("mystery-hand", view, on_turn, actions, exact,
-                 "enumerated" if me.post.exact else "sampled", n,
-                 summary={"candidates": count, "determined": count == 1,
-                          "candidates_in_deals": cands_now, "target": target,
-                          "deals": me.post.total if me.post.exact else None})
+                 "enumerated" if me.post.exact else "sampled", n, summary=summary)
+    if vm.model.choices:
+        adv.notes.append("conditioned on what an unseen turn's extra turn says (MH-12, MH-14) "
+                         "by rejection, as the analysis")
     if not me.post.exact:
         adv.notes.append(f"estimates from {n} exact uniform deals of {view}'s posterior "
                          "(95 % errors per action under 'error'); info_bits and leak_bits "
                          "measure the part of the mystery hand the action can see")
+    if ann["note"]:
+        adv.notes.append(ann["note"])
     adv.sort()
     if top is not None:
         adv.actions = adv.actions[:top]
@@ -370,7 +467,9 @@ def review(record, view, *, samples: int | None = REVIEW_SAMPLES):
                 p = taken.more.get("p_right") if taken is not None else None
                 out.append("announced while the mystery hand was not determined (MH-20)"
                            + (f": right with p = {p:.3g}" if p is not None else
-                              ": not even the most likely hand"))
+                              f": right with p <= {adv.summary['p_right_at_most']:.3g}, no "
+                              "hand standing out" if adv.summary.get("announce_withheld")
+                              else ": not even the most likely hand"))
         else:
             if adv.summary.get("determined"):
                 out.append("the mystery hand was determined: a safe announcement was "
