@@ -60,36 +60,59 @@ def mysterium(a, width: int = 79) -> str:
     """Mysterium: the table now (the hour, whether the psychics can still win), each
     psychic's current stage with its candidates and the clock (guesses needed against
     guesses left, D3), the guesses waiting for the revelation, the visions; from the
-    epilogue on, the epilogue and the verdict as the whole sheet says them.  Within
-    ``width`` columns: its tables by :func:`narrow_tables`, then its lines wrapped."""
-    from cli.mysterium import _candidates, _notes, _render_analysis, wrapped
+    epilogue on, the epilogue and the verdict as the whole sheet says them.  With unseen
+    statements (``P: ?``) its cells, as the whole report's, state only what holds in every
+    filling: a psychic whose stage or clock differs between them gets a row a course, with
+    its chance.  Within ``width`` columns: its tables by :func:`narrow_tables`, then its
+    lines wrapped."""
+    from cli.mysterium import (_courses, _pending, _render_analysis, _rows_by_course,
+                               _stage_cells, wrapped)
 
-    full = _render_analysis(a)
+    full = _render_analysis(a, every_cell=True)
     head, _, rest = full.partition("\n\n")
     lines = [head]
-    if a.count is not None:             # the epilogue: the groups, votes and verdict
+    courses = _courses(a)
+    if all(c.count is not None for _w, c in courses):   # the epilogue: groups, votes, verdict
         at = full.find("\nEpilogue (D6")
         lines += [full[at + 1:]] if at >= 0 else []
         return wrapped(narrow_tables("\n".join(lines), width), width)
+
+    def row_of(c) -> list[list]:
+        rows = []
+        for p in c.psychics:
+            if p.needed == 0 or p.stage not in p.stages:
+                rows.append([p.name, p.stage, f"{p.needed}/{p.guesses_left}",
+                             f"done hour {p.finished_hour}" if p.finished_hour else "", True])
+            else:
+                rows.append([p.name, p.stage, f"{p.needed}/{p.guesses_left}",
+                             "cannot finish" if p.hopeless else "at risk" if p.at_risk
+                             else "", False])
+        return rows
+
     rows = []
-    for p in a.psychics:
-        st = p.stages.get(p.stage)
-        if p.needed == 0 or st is None:
-            cands, outlook = "-", (f"done hour {p.finished_hour}"
-                                   if p.finished_hour else "")
+    shown: set[tuple[str, str]] = set()
+    for (name, stage, need, outlook, done, chance) in _rows_by_course(a, row_of)[0]:
+        if done:
+            cands = "-"
+        elif (name, stage) in shown:
+            cands = "(as above)"
         else:
-            notes = _notes(st)
-            cands = _candidates(st) + (f"; {notes}" if notes else "")
-            outlook = "cannot finish" if p.hopeless else "at risk" if p.at_risk else ""
-        rows.append([p.name, p.stage, cands, f"{p.needed}/{p.guesses_left}", outlook])
+            cands = _stage_cells(a, name, stage)[1]
+        shown.add((name, stage))
+        rows.append([name, stage if chance == "certain" else f"{stage} {chance}", cands, need,
+                     outlook])
     if a.deduction.kinds:
         lines.append(tabulate(rows, headers=["psychic", "stage", "candidates now",
                                              "need/left", "outlook"],
-                              tablefmt="simple", maxcolwidths=[12, None, 28, None, 13]))
+                              tablefmt="simple", maxcolwidths=[12, 14, 28, None, 13]))
         lines.append("need/left: the guesses the stage needs / the guesses left (D3)")
-    for p in a.psychics:
-        if p.pending:
-            lines.append(f"{p.name}'s guess {p.pending['card']} waits for the revelation")
+    waiting = _pending(a)
+    if len(courses) == 1:
+        for p in a.psychics:
+            if p.pending:
+                lines.append(f"{p.name}'s guess {p.pending['card']} waits for the revelation")
+    elif waiting:               # over the fillings: P(right) if placed, the chance it was
+        lines += waiting[1:]
     lines.append(rest[rest.find("Visions (D4)"):].split("\n")[0])
     return wrapped(narrow_tables("\n".join(lines), width), width)
 

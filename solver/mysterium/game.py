@@ -161,17 +161,11 @@ class MysteriumGame(Game):
         for card, locs in a.card_locations().items():
             if len(locs) == 1 and next(iter(locs.values())) == 1:
                 certain[card] = next(iter(locs))
-        psychics = {}
-        for p in a.psychics:
-            cur = p.stages.get(p.stage) if p.stage in p.stages else None
-            psychics[p.name] = {"stage": p.stage,
-                                "candidates": (len(cur.probabilities) if cur is not None
-                                               and cur.found is None else None),
-                                "forced": cur.forced if cur is not None else None,
-                                "needed": p.needed, "guesses_left": p.guesses_left}
+        psychics = {p.name: _summary_of(a, p.name) for p in a.psychics}
         n = a.deduction.assignments() if a.deduction.kinds else None
-        summary = {"psychics": psychics, "hour": a.play.hour, "phase": a.play.phase,
-                   "assignments": n}
+        courses = [c for _w, c in a.courses] or [a]
+        summary = {"psychics": psychics, "hour": _every(c.play.hour for c in courses),
+                   "phase": _every(c.play.phase for c in courses), "assignments": n}
         return Knowledge(certain, log10(n) if n is not None else None, True, summary)
 
     def findings(self, record, view, steps, specs):
@@ -214,3 +208,36 @@ class MysteriumGame(Game):
                 cards += [f"{st.event.kind} {n}" for n in st.event.cards]
         k = self.keywords
         return Vocabulary(tuple(names), k.lead, k.verbs, k.words, tuple(cards), ())
+
+
+def _every(values, unsure=None):
+    """The value every one of ``values`` has, else ``unsure``."""
+    seen = set(values)
+    return next(iter(seen)) if len(seen) == 1 else unsure
+
+
+def _summary_of(a, name: str) -> dict:
+    """``name``'s entry of the replay summary: what holds in every filling of the record's
+    unseen statements (``P: ?``).  The stage is ``"?"`` when the fillings differ on it; the
+    count of candidates of the current stage (None once found) is ``"N?"`` when they agree
+    on the stage but not on the count, N the likeliest count, and ``"?"`` with the stage;
+    ``forced``, ``needed`` and ``guesses_left`` are None unless every filling agrees."""
+    courses = [(w, next(q for q in c.psychics if q.name == name)) for w, c in a.courses] \
+        or [(1, next(q for q in a.psychics if q.name == name))]
+
+    def count(p):
+        cur = p.stages.get(p.stage)
+        return len(cur.probabilities) if cur is not None and cur.found is None else None
+
+    stage = _every((p.stage for _w, p in courses), "?")
+    counts: dict = {}
+    for w, p in courses:
+        counts[count(p)] = counts.get(count(p), 0) + w
+    likeliest = max(counts, key=lambda k: counts[k])
+    candidates = ("?" if stage == "?" else likeliest if len(counts) == 1
+                  else f"{likeliest if likeliest is not None else '-'}?")
+    forced = _every(p.stages[p.stage].forced if p.stage in p.stages else None
+                    for _w, p in courses)
+    return {"stage": stage, "candidates": candidates, "forced": forced,
+            "needed": _every(p.needed for _w, p in courses),
+            "guesses_left": _every(p.guesses_left for _w, p in courses)}
