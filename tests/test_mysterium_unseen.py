@@ -283,3 +283,20 @@ def test_a_card_number_out_of_range_names_its_rule_for_the_hint(tmp_path):
     r = _run("log", f, "Ana guesses character 99: wrong")
     assert r.exit_code == 2
     assert "a psychic card is a number 1-18 (MY-2): '99' (see: sleuth rules MY-2)" in r.stderr
+
+
+def test_a_line_no_filling_takes_is_the_one_named():
+    """When no filling of the unseen turns takes the record, the refusal names the filling
+    that went furthest: a second guess in one hour is refused at its own line (MY-10), not
+    at an earlier line that only the first filling (an unseen guess taken as wrong) breaks."""
+    from solver.mysterium.engine import run
+
+    text = ("game: mysterium\nplayers: Gus Ana\nghost: Gus\nme: Ana\n"
+            "table character: 1 8 9 12 14\ntable location: 4 6 8 12 14\n"
+            "table object: 1 4 8 12 18\nhour 1\nAna-1 guesses character 1: wrong\n"
+            "Ana-2: ?\nhour 2\nAna-1: ?\nAna-2 guesses location 6: wrong\nhour 3\n"
+            "Ana-1 guesses location 6\nreveal Ana-1: ?\nAna-2 guesses location 8: wrong\n")
+    run(parse_record(text))                         # every line so far is taken
+    with pytest.raises(RuleError) as e:
+        run(parse_record(text + "Ana-2 guesses location 4: wrong\n"))
+    assert e.value.line == 18 and "MY-10" in str(e.value), str(e.value)

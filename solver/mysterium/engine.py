@@ -840,7 +840,7 @@ def replay_all(record, roster: Roster | None = None, upto: int | None = None, *,
 
 
 #: the statements :func:`replay` may apply in its search for a legal filling of a record's
-#: unseen statements before it gives up with the first filling's error
+#: unseen statements before it gives up with the error of the filling that went furthest
 SEARCH_BUDGET = 200_000
 
 
@@ -850,10 +850,11 @@ def replay(record, roster: Roster | None = None, upto: int | None = None) -> Pla
     (depth first, wrong before right, the cards in the table's order; a state already
     refused at a statement is not tried again): :func:`replay_all` gives them all.  When
     no filling is legal (or none is found within :data:`SEARCH_BUDGET` statements), the
-    RuleError of the first filling."""
+    RuleError of the filling that went furthest (the first of those): a line just added that
+    no filling takes is named, not an earlier line that only some fillings refuse."""
     statements = list(record.statements if upto is None else record.statements[:upto])
     start = Play(roster or roster_of(record.header))
-    first: list[RuleError] = []
+    furthest: list[tuple[int, RuleError]] = []
     refused: set[tuple] = set()
     work = [0]
 
@@ -864,7 +865,8 @@ def replay(record, roster: Roster | None = None, upto: int | None = None) -> Pla
             try:
                 options = play.branch(st)
             except RuleError as e:
-                first.append(e)
+                if not furthest or i > furthest[0][0]:
+                    furthest[:] = [(i, e)]
                 return None
             i += 1
             if len(options) > 1:
@@ -884,7 +886,7 @@ def replay(record, roster: Roster | None = None, upto: int | None = None) -> Pla
 
     done = walk(start, 0)
     if done is None:
-        raise first[0]
+        raise furthest[0][1]
     return done
 
 
