@@ -260,7 +260,7 @@ def test_a_double_tap_on_log_or_undo_is_one_change(browser, served):
     elsewhere" (which would invite logging the statement again)."""
     path, url = served
     page = phone(browser, url)
-    page.get_by_role("textbox", name="Statement").fill("Ána: ?")
+    page.get_by_role("textbox", name="Statement").fill("Ána asks Βήτα 2S-5S: 0")   # (Ána, the recorder, writes her own turn)
     lines = len(path.read_text().splitlines())
     for name, said, added in (("Log", "logged line", 1), ("Undo", "undo: removed line", 0)):
         page.evaluate("() => { document.getElementById('status').textContent = ''; }")
@@ -313,11 +313,11 @@ def test_each_lines_edit_and_delete_say_which_line(browser, served):
 
     path, url = served
     page = phone(browser, url)
-    for statement in ("Ána: ?", "Βήτα: ?"):
+    for statement in ("Ána asks Βήτα 2S-5S: 0", "Βήτα: ?"):
         page.get_by_role("textbox", name="Statement").fill(statement)
         assert log(page).startswith("logged line")
     lines = page.get_by_role("region", name="Lines", exact=True)
-    for n, statement in ((5, "Βήτα: ?"), (4, "Ána: ?")):
+    for n, statement in ((5, "Βήτα: ?"), (4, "Ána asks Βήτα 2S-5S: 0")):
         for name in ("Edit", "Delete"):
             button = lines.get_by_role("listitem").filter(has_text=statement).get_by_role(
                 "button", name=name, exact=True)
