@@ -145,11 +145,11 @@ def test_clue_card_lists_of_any_script_are_read_in_any_case_and_written_as_liste
     path = tmp_path / "g.txt"
     path.write_text("game: clue\nplayers: Ána Ben Cleo\nme: ána\n" + DECK
                     + "ÁNA holds: señora SEIL\n"
-                    + "ána suggests MÜLLER messer Salo\u0301n: ben shows\n"  # decomposed ó
+                    + "ána suggests MÜLLER messer Salo\u0301n: nobody\n"  # decomposed ó
                     + "Ben suggests 王 Messer KÜCHE: nobody\n", encoding="utf-8")
     rec = parse_record(path.read_text(encoding="utf-8"))
     assert [str(s.event) for s in rec.statements] == [
-        "Ána holds: Señora Seil", "Ána suggests Müller Messer Salón: Ben shows",
+        "Ána holds: Señora Seil", "Ána suggests Müller Messer Salón: nobody",
         "Ben suggests 王 Messer Küche: nobody"]
     r = CliRunner().invoke(cli, ["analyze", str(path), "--json"])
     assert r.exit_code == 0, r.output

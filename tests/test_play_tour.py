@@ -186,7 +186,8 @@ def test_in_tmux_a_refused_edit_says_why(tmp_path, terminal):      # noqa: F811
 # ----- the piped sheet's notes within its columns --------------------------------------------
 def test_a_piped_sheets_notes_fit_its_columns(tmp_path):
     rec = _record(tmp_path, TOUR + "".join(ln + "\n" for ln in MORE)
-                  + "Ana asks Cleo 8D-JD: ?\n")      # not seen: an extra turn may be Ana's
+                  + "Ana asks all 8D-JD: Ben 1, Cleo ?, Dev 1\n")  # a count not seen: an
+    # extra turn may be Ana's (the answer to her own ask-one she would have seen)
     r = CliRunner().invoke(cli, ["play", str(rec)], input="sheet\n")
     assert r.exit_code == 0, r.output
     assert not [ln for ln in r.output.splitlines() if len(ln) > 80 and not

@@ -28,5 +28,5 @@ def test_a_file_name_not_utf8_is_shown_and_its_errors_too(tmp_path):
         v = text_version(f.read())
     r = c.post("/do", json={"line": "Zed: ?", "version": v}, headers={"X-Sleuth-Token": TOKEN})
     assert r.status_code == 200 and "caf\\xe9 game.txt:4:1:" in r.json()["status"]
-    r = c.post("/do", json={"line": "Ana: ?", "version": v}, headers={"X-Sleuth-Token": TOKEN})
+    r = c.post("/do", json={"line": "Ben: ?", "version": v}, headers={"X-Sleuth-Token": TOKEN})
     assert r.json()["saved"]

@@ -67,26 +67,27 @@ def test_the_same_statement_added_by_another_device_is_said(tmp_path):
 
 
 def test_the_pages_own_line_then_the_same_again_is_saved(tmp_path):
-    """The page logs ``Cleo: ?`` (its own line), a terminal logs ``Ana: ?``, and the page
+    """The page logs ``Cleo: ?`` (its own line), a terminal logs ``Ben suggests Scarlet Rope Hall: ?``, and the page
     logs ``Cleo: ?`` again on the version its own save returned: a new line, not a refusal
     naming the page's own line."""
     path, c, v0 = page_on(tmp_path)
     d = post(c, "Cleo: ?", v0, v0)
     assert d["saved"]
     mine = d["version"]
-    now = another_writer(path, c, "Ana: ?", "Ben: ?")
+    now = another_writer(path, c, "Ben suggests Scarlet Rope Hall: ?", "Ben: ?")
     d = post(c, "Cleo: ?", now, mine)
     assert d["saved"], d["status"]
-    assert lines(path)[-4:] == ["Cleo: ?", "Ana: ?", "Ben: ?", "Cleo: ?"]
+    assert lines(path)[-4:] == ["Cleo: ?", "Ben suggests Scarlet Rope Hall: ?", "Ben: ?",
+                                 "Cleo: ?"]
 
 
 def test_a_what_if_after_the_pages_own_change_does_not_say_the_disk_changed(tmp_path):
     path, c, v0 = page_on(tmp_path)
     d = post(c, "Cleo: ?", v0, v0)
     assert d["saved"]
-    d = post(c, "whatif Ana: ?", d["version"], d["version"])
+    d = post(c, "whatif Ben suggests Scarlet Rope Hall: ?", d["version"], d["version"])
     assert d["kind"] == "whatif" and "changed on disk" not in d["status"], d["status"]
     # another writer's change is said
-    path.write_text(appended(path.read_text(encoding="utf-8"), "Ana: ?"), encoding="utf-8")
+    path.write_text(appended(path.read_text(encoding="utf-8"), "Ben suggests Scarlet Rope Hall: ?"), encoding="utf-8")
     d = post(c, "whatif Ben: ?", d["version"], d["version"])
     assert "the record had changed on disk" in d["status"], d["status"]
