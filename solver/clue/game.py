@@ -42,7 +42,8 @@ class ClueGame(Game):
                 "Cleo suggests Mustard Pipe Ballroom: nobody",
                 "Dev accuses Green Wrench Study: wrong", "Dev accuses Green Wrench Study: right",
                 "Ben suggests Green Candlestick Lounge: ?", "Cleo: ?", "turn: Ben",
-                "Dev sees case: Mustard Rope Hall")
+                # what the recorder saw after their own wrong accusation (docs/clue.md)
+                "Ana accuses Green Candlestick Lounge: wrong", "Ana sees case: Plum Pipe Kitchen")
     keywords = Keywords(("faceup", "turn"), ("suggests", "accuses", "holds", "passes", "shows",
                                       "sees"),
                         ("nobody", "right", "wrong", "?", "case"),
