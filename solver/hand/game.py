@@ -36,7 +36,7 @@ class HandGame(Game):
     examples = ("indicator Jk", "indicator 7C",
                 "Ana holds: AS 2S 8S AH 3H 4H JH 3D JD JD AC 4C 4C 9C Jk",
                 "Ana melds AS AH Jk | JH JD AC", "Ana discards JD", "Cleo draws", "Cleo draws 3D",
-                "Cleo takes 9C", "Ana lays off 4H on 6", "Ben swaps AC on 1",
+                "Cleo takes 9C", "Ana lays off 4H on 6", "Cleo swaps KD on 6",
                 "Ana calls two cards", "Ben: ?", "turn: Ben",
                 "round 1: Cleo out partial; Ana 2D 2S, Ben 2C 2D 4S", "round 1: unscored stock",
                 "round 1: unscored redeal Ana",
