@@ -8,7 +8,10 @@ from click.testing import CliRunner
 from cli.main import cli
 from solver.records import parse_record
 
-HEAD = ("game: mysterium\nplayers: Gus Ana\nghost: Gus\nme: Ana\n"
+# a spectator's record (no 'me:'): with 2 players both psychics are Ana's, whose own turns
+# her record never leaves unseen; psychics hold no hidden cards, so the public view's
+# figures are Ana's
+HEAD = ("game: mysterium\nplayers: Gus Ana\nghost: Gus\n"
         "table character: 1 8 9 12 14\ntable location: 4 6 8 12 14\n"
         "table object: 1 4 8 12 18\n")
 # Ana-1 found a character in hour 2 (unseen which), her location guess in hour 3 was
@@ -22,7 +25,7 @@ def _sheet(text: str, width: int = 79) -> str:
     from cli.play_sheets import mysterium
     from solver.mysterium.analysis import analyze
 
-    return mysterium(analyze(parse_record(text), "Ana"), width)
+    return mysterium(analyze(parse_record(text), None), width)
 
 
 def _rows(sheet: str) -> dict[str, list[str]]:
@@ -82,7 +85,7 @@ def test_the_replay_summary_says_only_what_holds_in_every_filling():
     from solver.mysterium.game import MysteriumGame
 
     game = MysteriumGame()
-    k = game.knowledge(parse_record(M1), "Ana")
+    k = game.knowledge(parse_record(M1), None)
     ana1, ana2 = k.summary["psychics"]["Ana-1"], k.summary["psychics"]["Ana-2"]
     assert ana1 == {"stage": "?", "candidates": "?", "forced": None, "needed": None,
                     "guesses_left": 4}
@@ -92,7 +95,7 @@ def test_the_replay_summary_says_only_what_holds_in_every_filling():
     # after Ana-2's unseen turn of hour 1: Ana-1 is at her character in every filling, its
     # count of candidates differs (Ana-2 may have found one of them)
     first = parse_record(HEAD + "hour 1\nAna-1 guesses character 1: wrong\nAna-2: ?\n")
-    s = game.knowledge(first, "Ana").summary["psychics"]
+    s = game.knowledge(first, None).summary["psychics"]
     assert s["Ana-1"]["stage"] == "character" and s["Ana-1"]["candidates"] == "4?"
     assert s["Ana-2"]["stage"] == "?"
 
@@ -111,7 +114,7 @@ def test_a_record_without_unseen_turns_keeps_its_summary():
     from solver.mysterium.game import MysteriumGame
 
     text = HEAD + "hour 1\nAna-1 guesses character 1: wrong\nAna-2 guesses character 8: right\n"
-    s = MysteriumGame().knowledge(parse_record(text), "Ana").summary
+    s = MysteriumGame().knowledge(parse_record(text), None).summary
     assert s["psychics"]["Ana-1"] == {"stage": "character", "candidates": 3, "forced": None,
                                       "needed": 3, "guesses_left": 6}
     assert s["psychics"]["Ana-2"]["stage"] == "location"

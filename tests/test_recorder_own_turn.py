@@ -104,3 +104,60 @@ def test_clue_refuses_the_recorders_own_turn_as_unseen(tmp_path, body, col):
 def test_clue_still_takes_what_the_recorder_may_miss(tmp_path, body):
     assert analyze(tmp_path, CLUE + body + "\n").exit_code == 0
     assert analyze(tmp_path, CLUE.replace("me: Ana\n", "") + "Ana: ?\n").exit_code == 0
+
+
+# ----- Mysterium -----------------------------------------------------------------------------
+def my_head(players: str, me: str, cards: int = 5) -> str:
+    """A Mysterium record's head (lines 1-7): easy, ``cards`` of each kind on the table."""
+    table = " ".join(map(str, range(1, cards + 1)))
+    return (f"game: mysterium\nvariant: easy\nplayers: {players}\n"
+            + (f"me: {me}\n" if me else "# a spectator's record\n")
+            + "".join(f"table {k}: {table}\n" for k in ("character", "location", "object")))
+
+
+MY = my_head("Gus Ana Ben Cleo", "Ana")
+# every psychic finds a card an hour: the epilogue begins after line 19
+MY_EPILOGUE = "".join(f"hour {h}\n" + "".join(f"{p} guesses {k} {n}: right\n"
+                                                for n, p in enumerate(("Ana", "Ben", "Cleo"), 1))
+                      for h, k in enumerate(("character", "location", "object"), 1))
+
+
+@pytest.mark.parametrize("head, body, line, col, rule", [
+    (MY, "hour 1\nAna: ?", 9, 1, "MY-10"),                        # her guess and its outcome
+    (MY, "hour 1\nAna guesses character 1\nreveal Ana: ?", 10, 8, "MY-12"),   # its outcome
+    (MY, MY_EPILOGUE + "Ana: ?", 20, 1, "MY-20"),                  # her vote
+    (my_head("Gus Ana", "Ana", 4), "hour 1\nAna-1: ?", 9, 1, "MY-10"),   # both are Ana's
+    (my_head("Gus Ana", "Ana", 4), "hour 1\nAna-2 guesses character 1\nreveal Ana-2: ?",
+     10, 8, "MY-12"),
+    (my_head("Gus Ana Ben", "Ana"), "hour 1\nAna-2: ?", 9, 1, "MY-10"),  # Ana runs two
+    (my_head("Gus Ana Ben", "Ana"), "hour 1\nAna: ?", 9, 1, "MY-10"),
+])
+def test_mysterium_refuses_the_recorders_own_turn_as_unseen(tmp_path, head, body, line, col,
+                                                             rule):
+    r = analyze(tmp_path, head + body + "\n")
+    refused(r, line, col, rule, "Ana is the recorder (me: Ana)")
+
+
+@pytest.mark.parametrize("body, line, col, rule", [
+    ("hour 1\nBen: ?", 9, 1, "MY-10"),                            # the ghost reveals each guess
+    ("hour 1\nBen guesses character 1\nreveal Ben: ?", 10, 8, "MY-12"),
+])
+def test_mysterium_the_ghost_as_recorder_sees_every_guess_and_outcome(tmp_path, body, line,
+                                                                       col, rule):
+    r = analyze(tmp_path, my_head("Gus Ana Ben Cleo", "Gus") + body + "\n")
+    refused(r, line, col, rule, "Gus is the recorder (me: Gus), the ghost")
+
+
+@pytest.mark.parametrize("me, body", [
+    ("Ana", "hour 1\nBen: ?\nCleo: ?"),                             # others' guesses
+    ("Ana", "hour 1\nBen guesses character 1\nreveal Ben: ?"),
+    ("Ana", MY_EPILOGUE + "Ben: ?\nturn: Ana"),                     # another's vote
+    ("Gus", MY_EPILOGUE + "Ana: ?"),                                # the ghost casts no vote
+    ("", "hour 1\nAna: ?"),                                         # a spectator's record
+    ("", "hour 1\nAna guesses character 1\nreveal Ana: ?"),
+    ("", MY_EPILOGUE + "Ana: ?"),
+])
+def test_mysterium_still_takes_what_the_recorder_may_miss(tmp_path, me, body):
+    r = analyze(tmp_path, my_head("Gus Ana Ben Cleo", me) + body + "\n")
+    assert r.exit_code == 0, r.output
+    assert analyze(tmp_path, my_head("Gus Ana", "", 4) + "hour 1\nAna-1: ?\n").exit_code == 0

@@ -15,6 +15,7 @@ MY-13), ``crow`` (MY-6, MY-9), ``guess`` (MY-10, MY-12, MY-13) and ``clairvoyanc
 from __future__ import annotations
 
 import copy
+import re
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -253,6 +254,9 @@ class Play:
     outcome_rule: str = ""
     #: line -> the statement as written (to quote a contradiction's lines)
     texts: dict[int, str] = field(default_factory=dict)
+    #: who wrote the record (``me:``; ``None``: a spectator), whose own turns are never
+    #: unseen (:meth:`_check_recorder_saw`)
+    recorder: str | None = None
 
     def __post_init__(self):
         for p in self.roster.psychics:
@@ -455,12 +459,14 @@ class Play:
             g = self.pending.get(ev.psychic)
             if g is None:
                 raise err(f"{ev.psychic} has no guess waiting to be revealed this hour", "MY-12")
+            self._check_recorder_saw(ev.psychic, st)
             return self._outcomes(g, None, st)
         p = ev.player
         if p == r.ghost:
             raise err(f"{p} is the ghost, who neither guesses nor votes (MY-1); visions and "
                       "crows the recorder did not see need no line", "MY-1")
         if self.phase == "epilogue":
+            self._check_recorder_saw(p, st)
             voter = r.owner_of(p) if p in r.psychics else p
             out, first = [], None
             for n in range(1, r.n_groups + 1):
@@ -475,6 +481,7 @@ class Play:
                 raise first
             return out
         self._verify(_verify_hour_on, st)
+        self._check_recorder_saw(p, st)
         if p not in r.psychics:
             ps = r.psychics_of(p)
             raise err(f"{p} runs the psychics {' and '.join(ps)}: name the one whose guess was "
@@ -488,6 +495,48 @@ class Play:
         self.timer = True
         self.guessed[p] = st.line
         return self._outcomes(Guess(p, kind, 0), tuple(legal), st)
+
+    def _check_recorder_saw(self, p: str, st) -> None:
+        """Refuse an unseen statement (``P: ?``, ``reveal P: ?``) that the recorder saw
+        (record-format.md, "What the recorder did not see"): the recorder (``me:``) sees
+        their own turns, so neither the guess and revelation of one of their own psychics
+        (MY-10, MY-12) nor their own vote (MY-20) is ever unseen; the ghost, as the
+        recorder, sees every guess placed and reveals every outcome (MY-12), so no guess
+        and no revelation is unseen in the ghost's record (a vote may be: it is a
+        psychic player's).  A spectator's record (no ``me:``) may leave anyone's unseen."""
+        r, me = self.roster, self.recorder
+        if me is None:
+            return
+        reveal = isinstance(st.event, Reveal)
+        owner = r.owner_of(p) if p in r.psychics else p
+        epilogue = self.phase == "epilogue" and not reveal
+        if me == r.ghost and epilogue:
+            return
+        if me != r.ghost and owner != me:
+            return
+        m = re.match(r"\s*reveal\s+", st.text, re.IGNORECASE) if reveal else None
+        at = m.end() if m else 0           # the column on the name
+        ps = (p,) if p in r.psychics else r.psychics_of(p)
+        whose = p if p == owner else f"{p} ({me}'s psychic)"
+        if p not in r.psychics:
+            whose = f"{p}'s psychics ({' and '.join(ps)})"
+        if me == r.ghost:
+            who = (f"{me} is the recorder (me: {me}), the ghost, who sees every guess placed "
+                   "and reveals every outcome (MY-12)")
+        else:
+            who = f"{me} is the recorder (me: {me}), who sees their own turns"
+        if epilogue:
+            what, write, rule = (f"{owner}'s vote (MY-20) is never one not seen",
+                                 f"'{owner} votes N'", "MY-20")
+        elif reveal:
+            what, write, rule = (f"the outcome of the guess of {whose} is never one not seen",
+                                 f"'reveal {p}: right' or 'reveal {p}: wrong'", "MY-12")
+        else:
+            what, write, rule = (f"the guess of {whose} this hour and its outcome are never "
+                                 "ones not seen", f"'{ps[0]} guesses <card>: right' or 'wrong'",
+                                 "MY-10")
+        raise RuleError(f"{who}: {what}; write {write}", rule=rule, text=st.text, line=st.line,
+                        offset=at if at > 0 else None)
 
     def _state_now(self) -> State:
         if self._before is None:
@@ -778,7 +827,6 @@ def _outcome_offset(text: str, card: int) -> int | None:
     """Where the error of a right outcome on a card already taken points in ``text``: the
     card number in a guess (``Dev guesses character 7: right``), else the outcome word of a
     ``reveal`` (the statement's text as written, comment stripped)."""
-    import re
 
     head, colon, tail = text.partition(":")
     if text.lstrip().lower().startswith("reveal"):
@@ -812,7 +860,7 @@ def replay_all(record, roster: Roster | None = None, upto: int | None = None, *,
     kept once, their facts aside: enough for the rules, not for the deduction).  When no
     filling is legal, the RuleError of the first.  ``cap``: raise :class:`TooManyFillings`
     beyond that many plays."""
-    plays = [Play(roster or roster_of(record.header))]
+    plays = [Play(roster or roster_of(record.header), recorder=record.header.me)]
     for st in record.statements if upto is None else record.statements[:upto]:
         nxt: list[Play] = []
         first: RuleError | None = None
@@ -853,7 +901,7 @@ def replay(record, roster: Roster | None = None, upto: int | None = None) -> Pla
     RuleError of the filling that went furthest (the first of those): a line just added that
     no filling takes is named, not an earlier line that only some fillings refuse."""
     statements = list(record.statements if upto is None else record.statements[:upto])
-    start = Play(roster or roster_of(record.header))
+    start = Play(roster or roster_of(record.header), recorder=record.header.me)
     furthest: list[tuple[int, RuleError]] = []
     refused: set[tuple] = set()
     work = [0]
