@@ -428,7 +428,10 @@ def render_round(a) -> str:
     """The round from the view: table, hands (known cards), unseen cards and where they can
     be, and the chance the next player can take each card the view could discard."""
     s = a.state
-    out = [f"{a.view or 'spectator'}'s view; " + (s.regime.describe() if s.regime else "")]
+    out = [f"{a.view or 'spectator'}'s view; " + (
+        s.regime.describe() if s.regime else
+        f"no indicator yet: {' '.join(map(repr, s.turned))} turned up and put back into the "
+        "stock (HR-7)" if s.turned else "no indicator yet (HR-7)")]
     if s.over == "out":
         out.append(f"{s.winner} went out ({s.kind})")
     elif s.over:

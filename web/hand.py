@@ -59,7 +59,7 @@ def lead_data(record) -> dict[str, Any]:
         now, top = s.state(), s.top()
         if top is UNSEEN_CARD:      # discarded in a turn not seen ('P: ?'): any card that
             if can_take(now, now.current, JOKER if indicator is None else indicator):
-                takes = [repr(c) for c in kinds(s.regime)     # may still be unseen
+                takes = [repr(c) for c in kinds(s.regime, s.options)   # may still be unseen
                          if in_play(s, c) > s.seen[c]]
         elif top is not None and can_take(now, now.current, top):
             takes = [repr(top)]

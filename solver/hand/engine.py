@@ -50,7 +50,7 @@ from solver.hand.events import (BONUS_NAMES, Call, Discard, Draw, Holds, Indicat
                                 Melds, RoundEvent, Swap, Take, TurnIs, Unseen, UnscoredEvent)
 from solver.hand.melds import analyse_meld, layout_cards
 from solver.hand.options import HandOptions
-from solver.hand.regime import Regime, make_regime, penalty, put_back
+from solver.hand.regime import Regime, copies_in_play, make_regime, penalty, put_back
 from solver.records import find_token
 
 if TYPE_CHECKING:
@@ -473,7 +473,8 @@ def in_play(s: RoundState, card: Card) -> int:
     (HR-2), no jokers under ``no-jokers`` (HR-46), less the indicator's copy face up beside
     the stock (A1; a round has only the two physical copies, whatever
     ``indicator-in-play`` lets a meld check accept)."""
-    assert s.regime is not None   # cards are seen once the indicator is turned (HR-7)
+    if s.regime is None:          # only a joker turned up and put back so far (HR-7)
+        return copies_in_play(card, s.options)
     return min(s.regime.copies(card, s.options), 2 - (card == s.indicator))
 
 
@@ -690,6 +691,7 @@ def apply(s: RoundState, ev, text: str = "") -> None:
                         repr(ev.card))
         if put_back(ev.card, o):                # HR-7 (a joker), HR-47 (redraw): the next
             s.turned.append(ev.card)            # card is turned; this one is in the stock
+            s.stock_known = put_back_draws(s.turned, s.stock)   # (A2), seen before the next
             return
         s.regime = make_regime(ev.card, o)
         s.indicator = ev.card

@@ -39,10 +39,13 @@ from solver.model.stats import wilson_halfwidth
 SAMPLES = 24  # sampled hands per card for a player without an initial meld (the estimate)
 
 
-def kinds(regime) -> list[Card]:
-    """Every card of the round's packs (one entry per card, two copies each; jokers once)."""
+def kinds(regime, options=None) -> list[Card]:
+    """Every card of the round's packs (one entry per card, two copies each; jokers once).
+    Before the indicator is turned (``regime`` None: only a joker turned up and put back,
+    HR-7) the jokers are in play unless ``wild-mode=no-jokers`` (HR-46)."""
     out = list(standard_deck(0))
-    if regime.jokers_in_play:
+    if regime.jokers_in_play if regime is not None else \
+            (options is None or options.wild_mode != "no-jokers"):
         out.append(JOKER)
     return out
 
@@ -82,7 +85,7 @@ def locations(s: RoundState) -> tuple[dict[str, dict[str, float]], dict[str, str
     cards: dict[str, dict[str, float]] = {}
     certain: dict[str, str] = {}
     unseen: Counter = Counter()
-    for c in kinds(s.regime):
+    for c in kinds(s.regime, s.options):
         name = repr(c)
         dist: dict[str, float] = {}
         copies: list[str] = []
@@ -157,7 +160,7 @@ def truth(record) -> dict[str, str] | None:
         return None          # not a complete record: some hand is not stated, or a turn
     vis = _visible(s, None)
     out = {}
-    for c in kinds(s.regime):
+    for c in kinds(s.regime, s.options):
         copies = []
         for place, cnt in vis.items():
             copies += [place] * cnt[c]
@@ -173,7 +176,7 @@ def _patterns(card: Card, s: RoundState) -> list[tuple]:
     taken ``card`` (HR-29, with HR-31/HR-54/A4/A10 for a wild)."""
     assert s.regime is not None   # cards are held: the indicator is turned (HR-7)
     ids, why, _ = taken_identities(card, s.regime, s.options)
-    full = [c for c in kinds(s.regime) for _ in range(2)]
+    full = [c for c in kinds(s.regime, s.options) for _ in range(2)]
     out = set()
     for kind, allowed in ids:
         for m in taken_candidates(card, kind, allowed, full, s.regime, s.options):
