@@ -328,7 +328,7 @@ def _sample(record, n: int = SAMPLES, seed: int = 0) -> list[tuple[Play, int]]:
     out: list[tuple[Play, Fraction]] = []
     roster = replay(record, upto=0).roster
     for _ in range(n):
-        play, weight = Play(roster), Fraction(1)
+        play, weight = Play(roster, recorder=record.header.me), Fraction(1)
         try:
             for st in record.statements:
                 options = play.branch(st)
