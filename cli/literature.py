@@ -40,7 +40,10 @@ def render_analysis(a) -> str:
     if a.memory != "full":
         head += " (memory: last question only, A9)"
     out.append(head + f"; {a.statements} statements.")
-    if not a.exact:
+    if not a.exact and a.cards_exact:
+        out.append("The card probabilities are exact; the team chances are estimates")
+        out.append(f"(95% within ±{a.error:.3f}); certainties are exact.")
+    elif not a.exact:
         out.append(f"Probabilities are estimates (95% within ±{a.error:.3f}); certainties "
                    "are exact.")
     rows = []

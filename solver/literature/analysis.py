@@ -52,6 +52,8 @@ class LiteratureAnalysis:
     statements: int
     method: str = ""
     memory: str = "full"
+    #: the card figures (``cards``) are exact, whatever ``exact`` says of the team chances
+    cards_exact: bool = True
 
     def to_json(self) -> dict:
         t = self.table
@@ -298,4 +300,4 @@ def analyze_model(vm: ViewModel, probs: Probabilities, n_statements: int,
         cards=cards, possible=possible, hands=hands, halves=halves, counts=counts,
         turn=play.turn if play.turn_known else None, score=play.score_by_team(), over=play.over, winner=play.winner(),
         results=list(play.results), statements=n_statements, method=probs.method,
-        memory=t.options.memory)
+        memory=t.options.memory, cards_exact=exact or probs.exact)
