@@ -177,7 +177,12 @@ def format_sheet(g) -> str:
     else:
         out += [f"  game: {g.name}", "  players: Ana Ben Cleo Dev", "  me: Ana"]
         out += [f"  {key}: ..." for key in g.header_keys]
-    out += ["", "Statements, one a line (# starts a comment):"]
+    if in_order_refusal(g.name) is None:
+        out += ["", "Statements, one a line (# starts a comment); in this order they are one",
+                "game's record:"]
+    else:
+        out += ["", "Statements, one a line (# starts a comment). Each line is an example on",
+                "its own, not one game in order (some exclude others):"]
     out += [f"  {e}" + ("    # not under the header above" if e in refused else "")
             for e in g.examples]
     if g.variant_examples:
@@ -201,7 +206,7 @@ def example_refusals(g, record, examples=None) -> dict[str, str]:
     """The examples of ``g`` (or those of ``examples``) that no point of ``record`` (a
     bundled sample) takes, each with the refusal: an example is taken when the header,
     then a prefix of the sample's statements (none; up to where one of the example's kind,
-    or by its actor, stands; all), then possibly ``turn: P`` for the example's actor or the
+    or by its actor, stands; all but the last; all), then possibly ``turn: P`` for the example's actor or the
     example listed before it, then the example, is a record that reads and keeps the
     rules."""
     from solver.errors import SleuthError
@@ -224,7 +229,8 @@ def example_refusals(g, record, examples=None) -> dict[str, str]:
         same = [k for k, st in enumerate(record.statements) if type(st.event) is kind]
         by_actor = [k for k, t in enumerate(texts) if t.split(" ", 1)[0].rstrip(":") == actor]
         same_text = [k for k, t in enumerate(texts) if t == e]
-        points = dict.fromkeys([0, *same_text[:1], *same[:3], *by_actor[:3], len(texts)])
+        points = dict.fromkeys([0, *same_text[:1], *same[:3], *by_actor[:3],
+                                max(len(texts) - 1, 0), len(texts)])
         leads: list[list[str]] = [[]]
         if actor in header.players and kind not in (TurnIs, Unseen):
             leads.append([f"turn: {actor}"])
@@ -245,6 +251,26 @@ def example_refusals(g, record, examples=None) -> dict[str, str]:
         else:
             refused[e] = why
     return refused
+
+
+@functools.lru_cache(maxsize=None)
+def in_order_refusal(name: str) -> str | None:
+    """Why the printed header, then the examples of game ``name`` in their order, is not a
+    record that reads, keeps the rules and is consistent; ``None`` when it is one (the
+    sheet then says the examples read as one game)."""
+    from solver.errors import SleuthError
+    from solver.games import get_game
+    from solver.records import parse_record
+
+    g = get_game(name)
+    header = example_header(g)
+    if header is None:
+        return "no bundled sample reads"
+    try:
+        g.check(parse_record("\n".join([*header.lines(), *g.examples]) + "\n"))
+    except SleuthError as err:
+        return str(err)
+    return None
 
 
 @functools.lru_cache(maxsize=None)

@@ -35,9 +35,14 @@ class MysteriumGame(Game):
     location_words = ("unused",)
     opening = "(the deal)"
     measure = "log10 of the consistent secret assignments"
-    examples = ("table character: 2 5 7 9 11 14 17", "hour 1", "Ana receives 2 visions",
-                "crow: 3", "Ana guesses character 5: right", "Cleo agrees with Ben",
-                "reveal Ben: wrong", "Ana votes 2", "culprit: 2", "Cleo: ?", "turn: Ben")
+    examples = ("table character: 2 5 7 9 11 14 17", "table location: 1 3 6 8 10 13 16",
+                "table object: 3 4 8 12 15 16 18",
+                "secret Ben: character 2, location 3, object 16", "hour 1",
+                "Ana receives 2 visions", "crow: 3", "Ana guesses character 7",
+                "Ben agrees with Ana", "Cleo disagrees with Ana", "reveal Ana: right",
+                "Ben guesses character 5: wrong", "Dev guesses character 9", "reveal Dev: ?",
+                "group 3: Cleo", "Ana votes 3", "verdict: 3", "culprit: 3", "Cleo: ?",
+                "turn: Ben")
     keywords = Keywords(("table", "secret", "hour", "crow", "reveal", "group", "verdict",
                          "culprit", "turn"),
                         ("guesses", "receives", "agrees", "disagrees", "votes"),
