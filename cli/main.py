@@ -294,10 +294,11 @@ class FilePath(click.Path):
 
 
 def complete_player(ctx, param, incomplete):
-    """Shell completion of ``--as``: the record's players and ``public``."""
-    from solver.session import record_names
+    """Shell completion of ``--as``: the players whose view the record gives (all of a
+    complete record's, else its ``me:``) and ``public``."""
+    from solver.session import record_views
 
-    names = record_names(_record_arg(ctx)) + ["public"]
+    names = record_views(_record_arg(ctx)) + ["public"]
     return [n for n in names if n.lower().startswith(incomplete.lower())]
 
 

@@ -1479,12 +1479,19 @@ class _LazyAnalysis:
         return getattr(self._value, name)
 
 
-def record_names(path: str) -> list[str]:
-    """Player names of a record file (for shell completion); empty if it does not parse."""
+def record_views(path: str) -> list[str]:
+    """The players whose view of a record file can be analysed (for shell completion of
+    ``--as``): every player of a complete record, else the recorder (``me:``) alone; empty
+    if it does not parse."""
+    from solver.games import get_game
+
     if not os.path.exists(path):
         return []
     try:
         with open(path, encoding="utf-8") as f:
-            return list(parse_record(f.read(), path, validate=False).header.players)
-    except SleuthError:
+            record = parse_record(f.read(), path)
+        return [v for v in get_game(record.game).views(record) if v is not None]
+    except (SleuthError, OSError, UnicodeDecodeError):
         return []
+
+

@@ -492,6 +492,17 @@ def test_shell_completion_of_as_names_the_record_players(monkeypatch):
     assert words == ["Cleo"]
 
 
+def test_shell_completion_of_as_offers_only_the_views_a_partial_record_gives():
+    """A player's partial record is analysed from its recorder's view or the public one
+    (records.resolve_view): the other players are not offered."""
+    from click.shell_completion import ShellComplete
+
+    path = str(SAMPLES / "mystery-hand" / "five-players-ana.txt")
+    comp = ShellComplete(cli, {}, "sleuth", "_SLEUTH_COMPLETE")
+    words = [c.value for c in comp.get_completions(["serve", path, "--as"], "")]
+    assert words == ["Ana", "public"]
+
+
 def test_walkthrough(tmp_path):
     """The module's walk-through: accept, refuse by rule, refuse a contradiction, undo."""
     path = tmp_path / "game.txt"
