@@ -328,7 +328,15 @@ def _complete(words: str):
 
 @pytest.mark.parametrize("command", ["analyze", "why", "play", "replay", "suggest", "review"])
 def test_as_completes_the_records_players(record, command):
-    assert _complete(f"sleuth {command} {record} --as C") == ["Cleo"]
+    """Ana's partial record gives her view and the public one (records.resolve_view); a
+    complete record gives every player's."""
+    from pathlib import Path
+
+    assert _complete(f"sleuth {command} {record} --as ") == ["Ana", "public"]
+    assert _complete(f"sleuth {command} {record} --as C") == []
+    complete = Path(__file__).resolve().parent.parent / "samples" / "mystery-hand" / \
+        "seven-players.txt"
+    assert _complete(f"sleuth {command} {complete} --as C") == ["Cleo"]
 
 
 def test_cards_complete_after_why(record):
