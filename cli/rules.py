@@ -205,8 +205,8 @@ def example_header(g):
 def example_refusals(g, record, examples=None) -> dict[str, str]:
     """The examples of ``g`` (or those of ``examples``) that no point of ``record`` (a
     bundled sample) takes, each with the refusal: an example is taken when the header,
-    then a prefix of the sample's statements (none; up to where one of the example's kind,
-    or by its actor, stands; all but the last; all), then possibly ``turn: P`` for the example's actor or the
+    then a prefix of the sample's statements (none; up to where the example, or a statement
+    it begins, or one of its kind, or by its actor, stands; all but the last; all), then possibly ``turn: P`` for the example's actor or the
     example listed before it, then the example, is a record that reads and keeps the
     rules."""
     from solver.errors import SleuthError
@@ -228,7 +228,7 @@ def example_refusals(g, record, examples=None) -> dict[str, str]:
         actor = ev.player if isinstance(ev, TurnIs | Unseen) else e.split(" ", 1)[0].rstrip(":")
         same = [k for k, st in enumerate(record.statements) if type(st.event) is kind]
         by_actor = [k for k, t in enumerate(texts) if t.split(" ", 1)[0].rstrip(":") == actor]
-        same_text = [k for k, t in enumerate(texts) if t == e]
+        same_text = [k for k, t in enumerate(texts) if t.startswith(e)]
         points = dict.fromkeys([0, *same_text[:1], *same[:3], *by_actor[:3],
                                 max(len(texts) - 1, 0), len(texts)])
         leads: list[list[str]] = [[]]

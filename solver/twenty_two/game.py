@@ -28,10 +28,12 @@ class TwentyTwoGame(Game):
     measure = "entropy of the card locations (bits)"
     location_words = ("stock", "discards", "out")
     examples = ("draw: Ana KH, Ben 9H, Cleo 10H", "Ana deals 7",
-                "Ana holds: 4S 5S 8S 5D 7D 2C 10C", "Ben exchanges 3",
+                "Ana holds: 4S 5S 8S 5D 7D 2C 10C", "Ben exchanges 3", "Cleo exchanges 0",
                 "Ana exchanges 3: 5D 8S 2C -> 3C 2D QH", "Ben leads QC; Cleo 4H; Ana QH",
-                "Cleo leads 9D", "Ana plays 10C; Ben 10D", "Ben leads 10S; Cleo ?; Ana 2D",
-                "Cleo: ?", "turn: Cleo", "showdown: Ben 9S, Cleo 9C, Ana 5S")
+                "Ana leads 7D; Ben AH; Cleo 6S", "Ben leads 10S; Cleo ?; Ana 2D",
+                "turn: Cleo", "Cleo leads KH; Ana 3C; Ben AC",
+                "Ben leads 4D; Cleo 9H; Ana 4S", "Cleo leads 9D", "Ana plays 10C", "Ben: ?",
+                "showdown: Ben 9S, Cleo 9C, Ana 5S")
     keywords = Keywords(("showdown", "draw"), ("deals", "holds", "exchanges", "leads", "plays"),
                         (),
                         # TT-5: a deal is a number; TT-8: an exchange, its cards after ':'
