@@ -144,7 +144,7 @@ def test_the_examples_read_as_one_game_in_order_or_the_sheet_says_they_do_not(na
 
 
 #: games whose examples are one coherent record in order
-IN_ORDER = ("twenty-two",)
+IN_ORDER = ("twenty-two", "clue")
 
 
 @pytest.mark.parametrize("name", IN_ORDER)

@@ -37,13 +37,15 @@ class ClueGame(Game):
     demo_card = "Plum"
     measure = "log10 of the possible case files"
     examples = ("Ana holds: Scarlet Rope Kitchen", "faceup: Plum Knife Hall",
-                "Ana suggests Plum Knife Library: Ben passes, Cleo shows Knife",
+                "Ana suggests Green Pipe Library: Ben passes, Cleo shows Pipe",
                 "Ben suggests Plum Rope Lounge: Cleo shows",
                 "Cleo suggests Mustard Pipe Ballroom: nobody",
-                "Dev accuses Green Wrench Study: wrong", "Dev accuses Green Wrench Study: right",
-                "Ben suggests Green Candlestick Lounge: ?", "Cleo: ?", "turn: Ben",
+                "Dev accuses Green Wrench Study: wrong",
+                "Eli suggests Green Candlestick Lounge: ?",
                 # what the recorder saw after their own wrong accusation (docs/clue.md)
-                "Ana accuses Green Candlestick Lounge: wrong", "Ana sees case: Plum Pipe Kitchen")
+                "Ana accuses Green Candlestick Lounge: wrong",
+                "Ana sees case: Mustard Candlestick Ballroom", "Ben: ?", "turn: Cleo",
+                "Cleo accuses Mustard Candlestick Ballroom: right")
     keywords = Keywords(("faceup", "turn"), ("suggests", "accuses", "holds", "passes", "shows",
                                       "sees"),
                         ("nobody", "right", "wrong", "?", "case"),
