@@ -206,9 +206,10 @@ def example_refusals(g, record, examples=None) -> dict[str, str]:
     """The examples of ``g`` (or those of ``examples``) that no point of ``record`` (a
     bundled sample) takes, each with the refusal: an example is taken when the header,
     then a prefix of the sample's statements (none; up to where the example, or a statement
-    it begins, or one of its kind, or by its actor, stands; all but the last; all), then possibly ``turn: P`` for the example's actor or the
-    example listed before it, then the example, is a record that reads and keeps the
-    rules."""
+    it begins, or one of its kind, or by its actor, stands; all but the last; all), then
+    possibly ``turn: P`` for the example's actor, the example listed before it, or the run of
+    examples before it that begin with its first word (a scoresheet's round lines), then the
+    example, is a record that reads and keeps the rules."""
     from solver.errors import SleuthError
     from solver.games import TurnIs, Unseen
     from solver.records import parse_record
@@ -236,6 +237,11 @@ def example_refusals(g, record, examples=None) -> dict[str, str]:
             leads.append([f"turn: {actor}"])
         if i:
             leads.append([g.examples[i - 1]])
+            j = i               # the examples just before it that begin with its first word
+            while j and g.examples[j - 1].split(" ", 1)[0] == e.split(" ", 1)[0]:
+                j -= 1
+            if j < i - 1:
+                leads.append(list(g.examples[j:i]))
         why = ""
         for k in points:
             for lead in leads:

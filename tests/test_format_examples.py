@@ -76,14 +76,20 @@ def test_an_example_refused_under_the_header_is_marked_on_the_sheet(monkeypatch)
     silently (five cards in a hand where the five-player header deals three, CL-2)."""
     g = get_game("clue")
     bad = "Ana holds: Scarlet Rope Kitchen Hall Study"
+    from cli.rules import in_order_refusal
+
+    def clear():                # what the sheet keeps of each game's examples
+        _example_table.cache_clear()
+        in_order_refusal.cache_clear()
+
     monkeypatch.setattr(type(g), "examples", (*g.examples, bad))
-    _example_table.cache_clear()
+    clear()
     try:
         assert set(_example_table("clue")[1]) == {bad}
         assert f"  {bad}    # not under the header above\n" in format_sheet(g)
     finally:
         monkeypatch.undo()
-        _example_table.cache_clear()
+        clear()
 
 
 def test_the_check_refuses_what_the_record_refuses():

@@ -38,9 +38,11 @@ class HandGame(Game):
                 "Ana melds AS AH Jk | JH JD AC", "Ana discards JD", "Cleo draws", "Cleo draws 3D",
                 "Cleo takes 9C", "Ana lays off 4H on 6", "Cleo swaps KD on 6",
                 "Ana calls two cards", "Ben: ?", "turn: Ben",
-                "round 1: Cleo out partial; Ana 2D 2S, Ben 2C 2D 4S", "round 1: unscored stock",
-                "round 1: unscored redeal Ana",
-                "round 1 dealer Ben indicator 7C: Cleo out partial; Ana 2D 2S, Ben 2C 2D 4S")
+                # a scoresheet's round lines, in order (HR-5: the worst score deals next;
+                # HR-36: an unscored deal takes no round number)
+                "round 1: Cleo out partial; Ana 2D 2S, Ben 2C 2D 4S", "round 2: unscored stock",
+                "round 2: unscored redeal Ben",
+                "round 2 dealer Ben indicator 7C: Cleo out partial; Ana 2D 2S, Ben 2C 2D 4S")
     keywords = Keywords(("round", "indicator"),
                         ("holds", "draws", "takes", "melds", "lays", "swaps", "discards",
                          "calls"),
