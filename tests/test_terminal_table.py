@@ -253,7 +253,7 @@ def test_no_exposure_once_the_game_is_over(tmp_path):
 
 def test_format_literature_shows_the_unseen_forms():
     r = CliRunner().invoke(cli, ["format", "literature"])
-    for form in ("Ben asks Cleo ?: yes", "Ben asks Cleo 5H: ?", "Ben: ?", "Ben has 5 cards",
+    for form in ("Ben asks Cleo ?: yes", "Ben asks Cleo 5H: ?", "Ben: ?", "Ben has 8 cards",
                  "turn: Cleo"):
         assert f"  {form}\n" in r.output
 
