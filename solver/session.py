@@ -159,12 +159,22 @@ class Outcome:
 
 def _lost_lines(before: str, after: str) -> bool:
     """Whether some non-blank line of ``before`` is not in ``after`` as often (lines were
-    removed or changed, not only added)."""
+    removed or changed, not only added).  A held statement's comment line (:data:`HELD_MARK`)
+    that the statement itself now stands for, as a writer resolving it saves it (the
+    statement and the line resolving it in place of the comment), is no line lost."""
     from collections import Counter
+
+    def kept(ln: str) -> str:
+        ln = ln.strip()
+        return ln[len(HELD_MARK):].strip() if ln.startswith(HELD_MARK) else ln
 
     had = Counter(ln.strip() for ln in split_lines(before) if ln.strip())
     has = Counter(ln.strip() for ln in split_lines(after) if ln.strip())
-    return bool(had - has)
+    gone = had - has
+    for ln, n in list(gone.items()):
+        if ln.startswith(HELD_MARK) and has[kept(ln)] - had[kept(ln)] >= n:
+            del gone[ln]
+    return bool(gone)
 
 
 def undo_lines(o: Outcome) -> list[str]:
