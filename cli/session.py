@@ -710,6 +710,8 @@ class Screen:
         self.fixed_size = size
         self.said: list[str] = []           # every line typed and every message, in order
         self.hint = ""                      # the advisor's hint after the last change
+        #: the record and view the hint was worked out for: shown only with their sheet
+        self.hint_for: tuple = ()
         self.message = ""                   # the message on the board
         self.paged: str | None = None       # the page shown, else None: the board
         self._drawn: tuple = ()             # the record and size the cached sheet is for
@@ -838,9 +840,13 @@ class Screen:
                         self._drawn = ()
                         return
                     self._redraw()          # the sheet in: the prompt shows it now
-                    if self.hinting and not self.hint:
+                    key = (self.session.text, self.session.view)
+                    if self.hinting and self.hint_for != key:
                         self.hint = self.session.hint() or ""
-                        if self.hint and not deadline.cancelled:
+                        if deadline.cancelled:
+                            return
+                        self.hint_for = key
+                        if self.hint:
                             self._redraw()      # and the hint when it is in, unasked
                 except Cancelled:
                     return
@@ -896,7 +902,9 @@ class Screen:
             page, self.page_shown = scroll_sheet(page, 1, rows - 1, cols, self.page_top)
             return page + [""] * (rows - 1 - len(page))
         sheet, notes, layout = self._sheet(cols, rows)
-        hint = fit_width(self.hint, cols).split("\n") if self.hint else []
+        # the hint of the record as it is (one worked out before a reload is stale)
+        hint = fit_width(self.hint, cols).split("\n") \
+            if self.hint and self.hint_for == (self.session.text, self.session.view) else []
         lines = fit_width(self.message, cols).split("\n") if self.message else []
         # the message keeps its first line, and its last (the fix) with the cut between,
         # and a blank row; where the sheet needs more rows than the rest, the advisor's
@@ -1498,10 +1506,11 @@ def _on_screen(screen: Screen, lines, keys: str, hint: bool) -> None:
             if o.kind in PAGES:
                 text = render_outcome(o, session, "compact" if screen.sheet else False, keys,
                                       fit=screen.size())
+                if o.reloaded:          # the sheet and hint of the record reloaded
+                    restart()
+                    screen.stage(current_seconds())
             elif o.kind != "empty":
-                if o.saved:
-                    screen.hint = ""
-                if o.saved or not screen.ready():
+                if o.saved or o.reloaded or not screen.ready():
                     restart()
                     screen.stage(current_seconds())
                 text = render_outcome(o, session, None, keys)

@@ -44,3 +44,52 @@ def test_lines_an_editor_removed_are_still_lost_lines(tmp_path):
     path.write_text(MH + HOLDS + "\n", encoding="utf-8")
     o = s.handle("Ana asks Ben 8S-JS: none")
     assert o.kind == "refused" and "lost lines" in str(o.error)
+
+
+def screen_after(path: Path, lines: list[str], between=None) -> list[str]:
+    """The rows of ``play``'s screen (80x24, the hint on) after ``lines``; ``between``
+    runs after the first board is worked out (another writer's change)."""
+    from cli.session import Screen, _on_screen
+
+    screen = Screen(Session(str(path)), colour=False, sheet=True, size=(80, 24))
+    screen.hinting = True
+    screen.stage(None)
+    screen.settle(cancel=False)
+    before = screen.lines()
+    if between is not None:
+        between(before)
+    _on_screen(screen, lines, "Enter or y", True)
+    screen.settle(cancel=False)
+    return screen.lines()
+
+
+def test_the_hint_after_a_reload_is_the_record_reloaded(tmp_path):
+    path = tmp_path / "m2.txt"
+    path.write_text(MH + HOLDS + "\n", encoding="utf-8")
+
+    def ben_asked(rows):
+        assert "Next: Ana's turn (yours)." in rows, rows
+        assert any(r.startswith("advisor: Ana ") for r in rows), rows
+        log_statement(str(path), "Ana asks Ben 8S-JS: none")
+
+    rows = screen_after(path, ["xyz"], ben_asked)
+    assert any("(reloaded m2.txt: it changed on disk)" in r for r in rows), rows
+    assert "Next: Ben's turn." in rows, rows
+    assert not any(r.startswith("advisor:") for r in rows), rows     # not Ana's turn
+
+
+def test_the_hint_after_a_reload_on_the_views_turn_is_worked_out_again(tmp_path):
+    path = tmp_path / "m3.txt"
+    path.write_text(MH + HOLDS + "\n", encoding="utf-8")
+    hints = []
+
+    def turn_back(rows):
+        hints.append(next(r for r in rows if r.startswith("advisor: ")))
+        for line in ("Ana asks Ben 8S-JS: none", "Ben requests 6S: Ana",
+                     "Cleo requests 5H: Ana", "Dev requests 2C: Ana"):
+            log_statement(str(path), line)
+
+    rows = screen_after(path, ["xyz"], turn_back)
+    assert "Next: Ana's turn (yours)." in rows, rows
+    now = [r for r in rows if r.startswith("advisor: ")]
+    assert now and now != hints, (now, hints)
