@@ -99,12 +99,18 @@ def mysterium(a, width: int = 79) -> str:
         else:
             cands = _stage_cells(a, name, stage)[1]
         shown.add((name, stage))
-        rows.append([name, stage if chance == "certain" else f"{stage} {chance}", cands, need,
-                     outlook])
+        rows.append([name, stage, cands, need, outlook, chance])
     if a.deduction.kinds:
-        lines.append(tabulate(rows, headers=["psychic", "stage", "candidates now",
-                                             "need/left", "outlook"],
-                              tablefmt="simple", maxcolwidths=[12, 14, 28, None, 13]))
+        # a row a course: its chance in a column of its own (the course's, not the stage's:
+        # two courses may differ only in the clock)
+        courses_differ = any(r[-1] != "certain" for r in rows)
+        heads = ["psychic", "stage", "candidates now", "need/left", "outlook"]
+        widths: list[int | None] = [12, 14, 28, None, 13]
+        if courses_differ:      # the sixth column fits 80 with narrower cells
+            heads, widths = heads + ["chance"], [8, 10, 22, None, 8, None]
+        else:
+            rows = [r[:-1] for r in rows]
+        lines.append(tabulate(rows, headers=heads, tablefmt="simple", maxcolwidths=widths))
         lines.append("need/left: the guesses the stage needs / the guesses left (D3)")
     waiting = _pending(a)
     if len(courses) == 1:

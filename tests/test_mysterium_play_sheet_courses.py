@@ -59,13 +59,14 @@ def test_the_play_sheet_gives_each_stage_of_a_psychic_its_chance():
     rows = _rows(_sheet(M1))
     assert len(rows["Ana-1"]) == 2, rows
     loc, obj = rows["Ana-1"]
-    assert loc.startswith("Ana-1 location 75.0% ") and loc.endswith(" 2/4 at risk"), loc
-    assert obj.startswith("Ana-1 object 25.0% ") and obj.endswith(" 1/4 at risk"), obj
+    assert loc.startswith("Ana-1 location ") and loc.endswith(" 2/4 at risk 75.0%"), loc
+    assert obj.startswith("Ana-1 object ") and obj.endswith(" 1/4 at risk 25.0%"), obj
     # the location guess 6 is wrong only in the fillings where it was revealed wrong
     assert "wrong 6 (75.0%)" in loc and "found 6 (25.0%)" in loc, loc
     assert "1 4 8 12 18 (20.0% each)" in obj, obj
     # Ana-2 is at her location in every filling: one row, no chance
-    assert rows["Ana-2"] == ["Ana-2 location 4 12 14 (33.3% each); wrong 6 8 2/4 at risk"]
+    assert rows["Ana-2"] == ["Ana-2 location 4 12 14 (33.3% each); wrong 6 8 2/4 at risk "
+                             "certain"]
 
 
 def test_the_play_sheet_note_says_every_cell_holds_in_every_filling():
@@ -76,8 +77,8 @@ def test_the_play_sheet_note_says_every_cell_holds_in_every_filling():
 
 def test_the_play_sheet_of_a_narrow_screen_keeps_the_chances():
     text = " ".join(_sheet(M1, 40).split())
-    assert "psychic Ana-1: stage location 75.0%;" in text, text
-    assert "psychic Ana-1: stage object 25.0%;" in text, text
+    assert "psychic Ana-1: stage location;" in text and "at risk; chance 75.0%" in text, text
+    assert "psychic Ana-1: stage object;" in text and "at risk; chance 25.0%" in text, text
     assert "need/left 1/4" in text and "wrong 6 (75.0%)" in text
 
 
@@ -120,3 +121,22 @@ def test_a_record_without_unseen_turns_keeps_its_summary():
     assert s["psychics"]["Ana-2"]["stage"] == "location"
     rows = _rows(_sheet(text))
     assert rows["Ana-1"][0].startswith("Ana-1 character 9 12 14 (33.3% each); wrong 1"), rows
+
+
+def test_a_course_chance_is_not_given_to_a_certain_stage():
+    """Ana is certainly at her character stage; two courses of Cleo's unseen turn differ only
+    in Ana's clock (7 or 6 guesses left): the chance is the course's, in a column of its own,
+    never written after the stage as if the stage were uncertain."""
+    from cli.play_sheets import mysterium
+    from solver.mysterium.analysis import analyze
+
+    text = ("game: mysterium\nplayers: Gus Ana Ben Cleo\nghost: Gus\nme: Ana\n"
+            "table character: 2 5 7 9 11 14\ntable location: 1 3 6 8 10 13\n"
+            "table object: 3 4 8 12 15 16\nhour 1\nAna receives 2 visions\n"
+            "Ben receives 1 vision\nCleo: ?\nAna guesses character 7\n"
+            "Ben guesses character 7: wrong\n")
+    a = analyze(parse_record(text), "Ana")
+    for width in (79, 60):
+        sheet = " ".join(mysterium(a, width).split())
+        assert "character 96.7%" not in sheet and "character 3.3%" not in sheet, sheet
+        assert "96.7%" in sheet and "3.3%" in sheet
