@@ -21,11 +21,16 @@ Routes (all GETs read, only ``POST /do`` changes the record):
   ``lead_data`` and who is on turn on the record with ``S`` added, nothing saved): ``S`` is
   the first part of a statement being built, or statements sent and still being checked;
 * ``GET /advice``: the advisor's ranking and the exposure (on demand: they cost an analysis);
+* ``GET /sent?id=ID``: ``{"state": ..., "result": ...}``, what became of the change the
+  page sent with the id ``ID`` (:class:`Sent`): ``"done"`` with its answer, ``"running"``
+  (still being done after a wait), ``"unknown"`` (this server never got it);
 * ``POST /do``: one line for :meth:`Session.handle` (a statement, ``undo``, ``redo``,
   ``edit N ...``, ``delete N``, ``why CARD``, ``whatif ...``), as JSON
-  (``{"line": ..., "version": ...}``, ``Content-Type: application/json``, the token in the
-  ``X-Sleuth-Token`` header) or as a form (fields ``line``, ``version``, ``token``: a
-  refused one gets the page back with the refusal and the text typed, 409 if stale);
+  (``{"line": ..., "version": ..., "id": ...}``, ``Content-Type: application/json``, the
+  token in the ``X-Sleuth-Token`` header; ``id``: the page's own id for this change, so
+  that the same change sent again is done once) or as a form (fields ``line``,
+  ``version``, ``token``: a refused one gets the page back with the refusal and the text
+  typed, 409 if stale);
 * ``GET /static/...``, ``GET /manifest.webmanifest``: the page's own assets.
 
 Security (docs/serve.md, "What the token protects"): with ``token_required`` every request
@@ -72,6 +77,8 @@ READING = ("why", "whatif", "sheet", "suggest", "help")
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
 #: the longest the advisor's hint may take (seconds) before it is given up
 HINT_TIMEOUT = 120.0
+#: the longest ``GET /sent`` waits for a change being done before it answers "running"
+SENT_WAIT = 20.0
 #: the most text a POST may carry (a statement is one line)
 MAX_BODY = 64 * 1024
 
@@ -85,6 +92,61 @@ class HintJob:
         self.done = threading.Event()
         self.hint: str | None = None
         self.hint_known = False
+
+
+class Sent:
+    """The changes pages sent with an id of their own (``POST /do`` with ``id``): those
+    being done now, and the answers of the last :data:`KEEP` done.  A page reloaded while
+    its change was on its way asks what became of it (``GET /sent``: the answer, once the
+    change is done); the same change sent again with its id (a Log tapped again after a
+    reload, or after an answer that never came) is answered as saved, not done twice."""
+
+    KEEP = 256
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.done: dict[str, dict] = {}
+        self.running: dict[str, list] = {}      # id -> [event set when done, how many]
+
+    def begin(self, cid: str) -> None:
+        with self.lock:
+            got = self.running.setdefault(cid, [threading.Event(), 0])
+            got[1] += 1
+
+    def end(self, cid: str, result: dict | None) -> None:
+        with self.lock:
+            if result is not None:
+                self.done.pop(cid, None)
+                self.done[cid] = result
+                while len(self.done) > self.KEEP:
+                    self.done.pop(next(iter(self.done)))
+            got = self.running.get(cid)
+            if got is not None:
+                got[1] -= 1
+                if got[1] <= 0:
+                    del self.running[cid]
+                    got[0].set()
+
+    def saved(self, cid: str | None) -> dict | None:
+        """The answer of the change ``cid`` if it was saved."""
+        if not cid:
+            return None
+        with self.lock:
+            got = self.done.get(cid)
+        return got if got is not None and got.get("saved") else None
+
+    def wait(self, cid: str, timeout: float) -> dict:
+        """What became of the change ``cid``, waiting up to ``timeout`` seconds for one
+        being done: ``{"state": "done", "result": ...}``, ``"running"`` or ``"unknown"``."""
+        with self.lock:
+            got, running = self.done.get(cid), self.running.get(cid)
+        if got is None and running is not None:
+            running[0].wait(timeout)
+            with self.lock:
+                got, running = self.done.get(cid), self.running.get(cid)
+        if got is not None:
+            return {"state": "done", "result": got}
+        return {"state": "running" if running is not None else "unknown", "result": None}
 
 
 class Engine:
@@ -124,6 +186,7 @@ class Engine:
         self.texts: dict[str, str] = {}
         self.hint_lock = threading.Lock()
         self.hint_job: HintJob | None = None
+        self.sent = Sent()
 
     @property
     def session(self) -> Session:
@@ -136,20 +199,41 @@ class Engine:
         except SleuthError:
             return None
 
-    def act(self, line: str, expect: str | None, typed_on: str | None = None) -> dict:
+    def act(self, line: str, expect: str | None, typed_on: str | None = None,
+            cid: str | None = None) -> dict:
         """Run one line through the session; a change built on another version than the
         file's is refused (:class:`~solver.errors.StaleError`).  ``typed_on``: the version
         the page showed when the statement was typed; when another writer has changed the
         record since and one of its last lines is this same statement, it is refused as
-        stale too, saying so (two phones at one table logging one question: not twice)."""
+        stale too, saying so (two phones at one table logging one question: not twice).
+        ``cid``: the page's id for this change (:class:`Sent`): one already saved is
+        answered as it was (``repeat``), not done again."""
+        word = line.strip().split(" ", 1)[0].lower()
+        if word in ("why", "whatif", "suggest"):
+            return self.read(line)
+        if not cid:
+            return self._act(line, expect, typed_on)
+        result = None
+        self.sent.begin(cid)
+        try:
+            result = self._act(line, expect, typed_on, cid)
+        finally:
+            self.sent.end(cid, result)
+        return result
+
+    def _act(self, line: str, expect: str | None, typed_on: str | None,
+             cid: str | None = None) -> dict:
         from web.live import outcome, same_line, same_text
 
         word = line.strip().split(" ", 1)[0].lower()
         change = word not in READING
-        if word in ("why", "whatif", "suggest"):
-            return self.read(line)
         with self.write_lock:
             s = self.writer
+            before = self.sent.saved(cid)
+            if before is not None:
+                # saved already (its answer never reached the page): said again, not done
+                # twice; the version the record is at now, for the page's next change
+                return {**before, "repeat": True, "version": self.version() or before["version"]}
             since = self.counts.get(typed_on or expect or "")
             if word in ("edit", "delete") and typed_on is not None:
                 s.reread()
@@ -734,6 +818,16 @@ def create_app(path: str, view: Any = Session._ME, *, token: str, token_required
             return no_game()
         return JSONResponse(await run_in_threadpool(engine.advice))
 
+    async def sent(request: Request) -> Response:
+        # what became of a change sent with its id (a page reloaded while it was on its way)
+        engine = await run_in_threadpool(current)
+        if engine is None:
+            return no_game()
+        cid = request.query_params.get("id", "")[:64]
+        if not cid:
+            return JSONResponse({"error": "expected ?id=..."}, status_code=400)
+        return JSONResponse(await run_in_threadpool(engine.sent.wait, cid, SENT_WAIT))
+
     async def do(request: Request) -> Response:
         ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
         body = await request.body()
@@ -754,6 +848,8 @@ def create_app(path: str, view: Any = Session._ME, *, token: str, token_required
                                     status_code=400)
             line, expect, as_form = data.get("line", ""), data.get("version"), False
             typed_on = data.get("typed_on")
+            cid = data.get("id") if isinstance(data.get("id"), str) else None
+            cid = cid[:64] if cid else None
             cmd = typed = ""
         elif ctype == "application/x-www-form-urlencoded":
             from urllib.parse import parse_qs
@@ -774,13 +870,13 @@ def create_app(path: str, view: Any = Session._ME, *, token: str, token_required
             elif cmd in ("why", "whatif"):
                 line = f"{cmd} {line}"
             expect, as_form = str(form.get("version") or "") or None, True
-            typed_on = None
+            typed_on = cid = None
         else:
             return PlainTextResponse("expected application/json or a form", status_code=415)
         engine = await run_in_threadpool(current)
         if engine is None:
             return no_game()
-        result = await run_in_threadpool(engine.act, line, expect, typed_on)
+        result = await run_in_threadpool(engine.act, line, expect, typed_on, cid)
         if as_form and result["kind"] == "refused" and cmd in ("log", "why", "whatif"):
             # the page again, the record as it is now, the refusal said and the text typed
             # in the box (a stale post: 409, nothing done)
@@ -853,7 +949,7 @@ def create_app(path: str, view: Any = Session._ME, *, token: str, token_required
     routes = [Route("/", page), Route("/live", live_part), Route("/version", version),
               Route("/advice", advice), Route("/hint", hint),
               Route("/partial", partial), Route("/leads", leads),
-              Route("/do", do, methods=["POST"]),
+              Route("/sent", sent), Route("/do", do, methods=["POST"]),
               Route("/new", new_game, methods=["POST"]),
               Route("/static/{name}", asset), Route("/manifest.webmanifest", manifest)]
     from starlette.middleware import Middleware

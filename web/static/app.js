@@ -263,8 +263,12 @@
   toggle.hidden = false;
   toggle.addEventListener("click", () => openEntry(toggle.getAttribute("aria-expanded") !== "true"));
   // the page's bottom padding is the panel's height, so the last line can scroll above it
+  // ... and a control focused inside the panel scrolls clear of its sticky bar (app.css
+  // .entry scroll-padding-top: the bar's height)
+  const entryBar = entry.querySelector(".entry-bar");
   function fitPadding() {
     document.documentElement.style.setProperty("--entry-h", entry.offsetHeight + "px");
+    if (entryBar) entry.style.setProperty("--bar-h", entryBar.offsetHeight + "px");
   }
   if (window.ResizeObserver) new ResizeObserver(fitPadding).observe(entry);
   fitPadding();
@@ -272,7 +276,18 @@
   // it (WCAG 2.4.11), where a browser does not do so for the CSS scroll-padding
   document.addEventListener("focusin", (ev) => {
     const el = ev.target;
-    if (!(el instanceof Element) || entry.contains(el)) return;
+    if (!(el instanceof Element)) return;
+    if (entry.contains(el)) {
+      // never under the panel's own sticky bar (WCAG 2.4.11), where the browser's own
+      // scrolling to focus left it there
+      if (!entryBar || entryBar.contains(el)) return;
+      requestAnimationFrame(() => {
+        if (document.activeElement !== el || getComputedStyle(entryBar).position !== "sticky") return;
+        const under = entryBar.getBoundingClientRect().bottom - el.getBoundingClientRect().top;
+        if (under > 0) entry.scrollTop -= under + 4;
+      });
+      return;
+    }
     const r = el.getBoundingClientRect();
     const top = window.innerHeight - entry.offsetHeight;
     if (r.bottom > top) window.scrollBy(0, r.bottom - top + 8);
@@ -315,14 +330,62 @@
   let typedOn = null;
   let typed = "";             // the box before the last keystroke (or what setBox put there)
 
-  // ``on``: the version the change was decided on (a line's Delete: the lines it showed)
-  function post(line, fresh, on) {
+  // ``on``: the version the change was decided on (a line's Delete: the lines it showed);
+  // ``id``: the change's own id (changeId): sent again, it is done once
+  function post(line, fresh, on, id) {
     const begun = on || (fresh || line.trim() !== box.value.trim() ? version : (typedOn || version));
     return fetch("/do", {
       method: "POST",
       headers: { "Content-Type": "application/json", "X-Sleuth-Token": token },
-      body: JSON.stringify({ line: line, version: version, typed_on: begun }),
+      body: JSON.stringify({ line: line, version: version, typed_on: begun, id: id || null }),
     });
+  }
+
+  // Each change carries an id of its own; one whose answer never came (a reload cut it,
+  // the connection went) keeps its id, in the tab's storage, until an answer for it comes:
+  // logged again, it is sent with that id, and a server that saved it already answers so
+  // (web/app.py Sent) instead of saving it a second time. Kept for UNANSWERED_MS at most.
+  const norm = (t) => t.replace(/#.*/, "").trim().replace(/\s+/g, " ").toLowerCase();
+  const idKey = (t) => t.trim().replace(/\s+/g, " ");    // its comment too
+  const idsKey = tabKey + ":ids";
+  const UNANSWERED_MS = 30 * 60 * 1000;
+  const ownIds = new Set();   // the ids this page made (others: from before a reload)
+  function unanswered() {
+    let got = null;
+    try { got = JSON.parse(localStorage.getItem(idsKey) || "null"); } catch (e) { got = null; }
+    return got && typeof got === "object" ? got : {};
+  }
+  function storeIds(ids) {
+    try {
+      if (Object.keys(ids).length) localStorage.setItem(idsKey, JSON.stringify(ids));
+      else localStorage.removeItem(idsKey);
+    } catch (e) { /* private mode */ }
+  }
+  function changeId(line) {
+    const ids = unanswered();
+    const had = ids[idKey(line)];
+    if (had && had.id && Date.now() - (had.at || 0) < UNANSWERED_MS) return had.id;
+    const id = Date.now().toString(36) + "-" + Math.random().toString(36).slice(2)
+      + Math.random().toString(36).slice(2);
+    ownIds.add(id);
+    for (const [k, v] of Object.entries(ids)) {
+      if (!v || Date.now() - (v.at || 0) >= UNANSWERED_MS) delete ids[k];
+    }
+    ids[idKey(line)] = { id: id, at: Date.now() };
+    storeIds(ids);
+    return id;
+  }
+  function answeredId(line, id) {
+    const ids = unanswered();
+    const had = ids[idKey(line)];
+    if (had && had.id === id) { delete ids[idKey(line)]; storeIds(ids); }
+  }
+  // a change saved before, its answer lost: what the status says
+  function doneBefore(status, id) {
+    const when = ownIds.has(id) ? " before (the answer to its first Log did not come)"
+      : " before the page was reloaded";
+    const m = /^logged (?:before [^:]*: )?(line \d+: [\s\S]*)$/.exec(status || "");
+    return m ? "logged" + when + ": " + m[1] : "done" + when + ": " + status;
   }
 
   // A server started again since the page was loaded has a new token: the page's own
@@ -374,38 +437,61 @@
   // A statement on its way is marked in the tab's storage until its answer comes: a page
   // reloaded meanwhile finds it, and tells whether the record has it (sentBefore).
   const sentKey = tabKey + ":sent";
-  function markSent(line) {
+  function markSent(line, id) {
     try {
       if (line === null) localStorage.removeItem(sentKey);
-      else localStorage.setItem(sentKey, JSON.stringify({ line: line, version: version }));
+      else localStorage.setItem(sentKey, JSON.stringify({ line: line, version: version, id: id }));
     } catch (e) { /* private mode */ }
   }
 
+  // The answer to the last change, kept a moment in the tab's storage: one that came while
+  // the page was being reloaded (after the reload began: "beforeunload") was never read,
+  // and the reloaded page says it (sentBefore)
+  const answerKey = tabKey + ":answer", leftKey = tabKey + ":left";
+  function keepAnswer(line, id, d) {
+    try {
+      localStorage.setItem(answerKey, JSON.stringify({ line: line, id: id, at: Date.now(),
+        result: { saved: Boolean(d.saved), kind: d.kind, status: d.status } }));
+    } catch (e) { /* private mode */ }
+  }
+  window.addEventListener("beforeunload", () => {
+    try { localStorage.setItem(leftKey, String(Date.now())); } catch (e) { /* private mode */ }
+  });
+
+  let unsent = null;          // the last change sent that got no answer (send)
   async function send(line, change, fresh, on) {
     if (change) changing = true;
     let saved = false;
-    if (change) markSent(line);
+    const id = change ? changeId(line) : null;
+    if (change) markSent(line, id);
+    unsent = null;
     setBusy(1);
     try {
-      let r = await post(line, fresh, on);
+      let r = await post(line, fresh, on, id);
       // answered: no longer on its way (a request cut by a reload keeps its mark)
       if (change) markSent(null);
       if (r.status === 403) {
         const renewed = await freshToken();
-        if (renewed) { token = renewed; r = await post(line, fresh, on); }
+        if (renewed) { token = renewed; r = await post(line, fresh, on, id); }
         if (r.status === 403) {
+          if (change) answeredId(line, id);
           say("Not saved: the server was started again with a new address. Open the address "
             + "'sleuth serve' printed now (or scan its QR code); your statement stays in the box.");
           return null;
         }
       }
+      if (change) answeredId(line, id);
       if (!r.ok) { say("refused by the server: " + r.status + " " + (await r.text())); return null; }
       const d = await r.json();
+      if (d.repeat && d.saved) d.status = doneBefore(d.status, id);
+      if (change) keepAnswer(line, id, d);
       saved = Boolean(d.saved);
       show(d, line);
       return d;
     } catch (e) {
       say("no answer from the server (is 'sleuth serve' still running?)");
+      // maybe saved, maybe not: logged again, it is sent with the same id (changeId)
+      if (change) unsent = line;
       return null;
     } finally {
       if (change) changing = false;
@@ -453,6 +539,7 @@
     if (d.saved) confirmed = d.status;
     refusedLine = d.kind === "refused" ? (line || "") : null;
     refusedWhy = d.kind === "refused" ? d.status : null;
+    refusedHead = null;
     // a refusal is read whole (what was refused, the rule): not cut to the status' two lines
     statusEl.classList.toggle("refusal", d.kind === "refused");
     fixesEl.replaceChildren();
@@ -538,6 +625,14 @@
     // what was typed or tapped into the box meanwhile (the next statement, while this one
     // was checked) stays there, whatever the answer
     const moved = box.value !== before;
+    if (!d && unsent === line && !/^(undo|redo|delete|force)\b/i.test(line.trim())) {
+      // no answer (no connection): the statement is not lost when the box moves on
+      const why = "no answer from the server: not saved, or its answer was lost; logged "
+        + "again, it is not saved twice";
+      if (moved && box.value.trim() !== line.trim()) keep(line, why, "Not sent: ");
+      else { refusedLine = line; refusedWhy = why; refusedHead = "Not sent: "; }
+      return;
+    }
     // saved: the box is emptied
     if (d && d.saved) { if (!moved) setBox(""); }
     // in the record already (another device logged it first): said, the box emptied
@@ -556,6 +651,8 @@
   // Kept in the tab's storage too (keptKey), so that a reload does not lose them.
   function keep(line, why, head) {
     if (!line.trim() || /^(undo|redo|delete|force)\b/i.test(line.trim())) return;
+    // kept once (a reload asks again about one kept already)
+    if ([...keptEl.querySelectorAll(".kept-item")].some((el) => el.dataset.line === line)) return;
     const p = document.createElement("p");
     p.setAttribute("role", "alert");
     p.textContent = (head || "Not saved: ") + line + " (" + why + ")";
@@ -616,6 +713,7 @@
           return;
         }
         if (fresh && old) {
+          announce(old, fresh);
           const openAdvice = old.querySelector("details.advice[open]");
           old.replaceWith(document.adoptNode(fresh));
           if (openAdvice) { const d = document.querySelector("#live details.advice"); if (d) { d.open = true; } }
@@ -631,6 +729,46 @@
       }
     })();
     return loading;
+  }
+
+  // What changed on the table, said in the polite log "Announcements" (page.html) for a
+  // screen reader: whose turn it is after each change (this page's or another device's),
+  // and the lines another device added (or that it changed the record) -- not the whole
+  // sheet again, which a live region on the live part would read out.
+  const announceEl = document.getElementById("announce");
+  function turnText(m) {
+    const p = m.querySelector("p.turn");
+    if (!p || !p.querySelector("strong")) return "";
+    const c = p.cloneNode(true);
+    for (const v of c.querySelectorAll(".viewas")) v.remove();
+    return c.textContent.replace(/\s+/g, " ").trim();
+  }
+  function linesOf(m) {
+    return [...m.querySelectorAll("li[data-line]")].map((li) => {
+      const t = li.querySelector(".txt");
+      return { line: li.dataset.line, text: t ? t.textContent.trim() : "" };
+    });
+  }
+  function announce(old, fresh) {
+    if (!announceEl || old.dataset.version === fresh.dataset.version
+        || old.classList.contains("hypothetical") || fresh.classList.contains("hypothetical")) return;
+    const said = [];
+    if (fresh.dataset.version !== ownSaved) {
+      const had = new Set(linesOf(old).map((l) => l.line + "\n" + l.text));
+      const added = linesOf(fresh).filter((l) => !had.has(l.line + "\n" + l.text)).reverse();
+      if (added.length === 1) said.push("Another device logged line " + added[0].line + ": " + added[0].text + ".");
+      else if (added.length > 1) {
+        said.push("Another device logged lines " + added[0].line + " to "
+          + added[added.length - 1].line + "; the last: " + added[added.length - 1].text + ".");
+      } else said.push("The record was changed on another device.");
+    }
+    const turn = turnText(fresh);
+    if (turn && turn !== turnText(old)) said.push(turn + ".");
+    if (!said.length) return;
+    const p = document.createElement("p");
+    p.textContent = said.join(" ");
+    announceEl.append(p);
+    while (announceEl.childElementCount > 5) announceEl.firstElementChild.remove();
   }
 
   async function showPartial() {
@@ -781,16 +919,17 @@
 
   // ----- the Statement box ------------------------------------------------------------
   // The box emptied (its ✕, a statement logged): a refusal's corrections and conflict go
-  // (a "Use: ..." left there would log a statement given up), and its text is cut to the
-  // status' two lines again, out of the way of the next statement's choices.
+  // (a "Use: ..." left there would log a statement given up); its text stays whole.
   let refusedLine = null;     // the statement the corrections shown are for
   let refusedWhy = null;      // ... and its refusal
+  let refusedHead = null;     // ... and how a statement kept from it is headed (keep)
   function dropRefusal() {
     if (refusedLine !== null && box.value.trim() === refusedLine.trim()) return;
     if (!fixesEl.childElementCount && !staleEl.childElementCount) return;
     fixesEl.replaceChildren();
     staleEl.replaceChildren();
-    statusEl.classList.remove("refusal");
+    // the refusal itself stays whole in the status (what was refused and why) until the
+    // status says something else; the panel no longer grows for it
     entry.classList.remove("refusing");
     refusedLine = null;
   }
@@ -865,7 +1004,7 @@
     if (wholeSelected && refusedLine !== null && refusedLine.trim()
         && typed.trim() === refusedLine.trim() && box.value.trim()
         && box.value.trim() !== refusedLine.trim()) {
-      keep(refusedLine, refusedWhy || "refused");
+      keep(refusedLine, refusedWhy || "refused", refusedHead || undefined);
     }
     wholeSelected = false;
     if (!typed.trim() && box.value.trim()) typedOn = version;   // a statement begun
@@ -1811,30 +1950,102 @@
     }
   }
 
-  // A statement sent before a reload whose answer never came (the page reloaded while it
-  // was checked): in the record now (one of its last lines, the record moved on since it
-  // was sent), the draft it left in the box goes and the status says where it is; else it
-  // stays in the box, said not saved.
-  function sentBefore() {
-    let sent = null;
-    try { sent = JSON.parse(localStorage.getItem(sentKey) || "null"); } catch (e) { sent = null; }
+  // A change sent before a reload whose answer never came (the page reloaded while it was
+  // on its way): the server is asked what became of it by its id (GET /sent, which waits
+  // for one still being done), never taken for not saved while it may still be saving
+  // it. Saved: the draft it left in the box goes and the status says its line; refused:
+  // said, the statement in the box (or kept under it); the server never got it: said not
+  // saved, the statement in the box (logged, it goes with the same id: never twice).
+  async function sentBefore() {
+    let sent = null, answer = null, left = 0;
+    try {
+      sent = JSON.parse(localStorage.getItem(sentKey) || "null");
+      answer = JSON.parse(localStorage.getItem(answerKey) || "null");
+      left = Number(localStorage.getItem(leftKey) || 0);
+      localStorage.removeItem(answerKey);
+      localStorage.removeItem(leftKey);
+    } catch (e) { sent = null; }
+    // answered while the reload had begun (or just before it: 1 s): that answer, said
+    const late = answer && answer.result && left && answer.at >= left - 1000
+      && Date.now() - answer.at < 60000 ? answer : null;
+    if ((!sent || !sent.line) && !late) { markSent(null); return; }
+    if (!sent || !sent.line) sent = { line: late.line, id: late.id };
+    const line = sent.line;
+    const statement = !/^(undo|redo|delete|edit|force)\b/i.test(line.trim());
+    const back = () => {                  // the statement in the box, or kept under it
+      if (!statement || norm(box.value) === norm(line)) return;
+      if (!box.value.trim()) setBox(line);
+      else keep(line, "sent before the page was reloaded, not saved", "Not saved: ");
+    };
+    let g = late && late.id === sent.id ? { state: "done", result: late.result } : null;
+    let asking = null;
+    if (sent.id && !g) {
+      asking = "checking whether '" + line + "', sent before the page was reloaded, "
+        + "was saved...";
+      say(asking);
+      for (;;) {
+        try {
+          const r = await get("/sent?id=" + encodeURIComponent(sent.id));
+          g = r.ok ? await r.json() : null;
+        } catch (e) { g = null; }
+        if (!g || g.state !== "running") break;
+      }
+    }
+    if (sent.id && g) {
+      // the status is this check's unless another action was answered meanwhile
+      if (asking !== null && statusEl.textContent !== asking) {
+        if (g && g.state !== "running") markSent(null);
+        if (g && g.state === "done" && g.result && g.result.saved) {
+          answeredId(line, sent.id);
+          if (norm(box.value) === norm(line)) setBox("");
+        }
+        return;
+      }
+    }
+    if (sent.id) {
+      if (!g) {
+        say("no answer from the server: whether '" + line + "', sent before the page was "
+          + "reloaded, was saved is not known yet; logged again, it is not saved twice");
+        back();
+        return;
+      }
+      markSent(null);
+      if (g.state === "done" && g.result) {
+        answeredId(line, sent.id);
+        const d = g.result;
+        if (d.saved) {
+          if (norm(box.value) === norm(line)) setBox("");
+          say(doneBefore(d.status, sent.id));
+          loadLive();
+        } else {
+          say("not saved before the page was reloaded: " + d.status);
+          if (d.kind === "refused") {
+            statusEl.classList.add("refusal");
+            refusedLine = line; refusedWhy = d.status; refusedHead = null;
+          }
+          back();
+        }
+        return;
+      }
+    }
     markSent(null);
-    if (!sent || !sent.line) return;
-    const norm = (t) => t.replace(/#.*/, "").trim().replace(/\s+/g, " ").toLowerCase();
+    // the server does not know the id (it never got the change, or it was started again
+    // since): one of the record's last lines, the record moved on since it was sent
     const lines = [...document.querySelectorAll("#live li[data-line] button.edit")].slice(0, 5);
     const live = document.getElementById("live");
     const now = live ? live.dataset.version : null;
-    const hit = now && now !== sent.version
-      ? lines.find((b) => norm(b.dataset.text || "") === norm(sent.line)) : null;
+    const hit = now && now !== sent.version && statement
+      ? lines.find((b) => norm(b.dataset.text || "") === norm(line)) : null;
     if (hit) {
-      if (norm(box.value) === norm(sent.line)) setBox("");
-      say("logged before the page was reloaded: line " + hit.dataset.line + ": " + sent.line);
-    } else if (/^(undo|redo|delete|edit|force)\b/i.test(sent.line.trim())) {
-      say("'" + sent.line + "' was sent before the page was reloaded: check the Lines for "
+      if (norm(box.value) === norm(line)) setBox("");
+      say("logged before the page was reloaded: line " + hit.dataset.line + ": " + line);
+    } else if (!statement) {
+      say("'" + line + "' was sent before the page was reloaded: check the Lines for "
         + "whether it was done");
     } else {
-      say("not saved before the page was reloaded (no answer came): " + sent.line
-        + (norm(box.value) === norm(sent.line) ? "; it is in the box: log it" : ""));
+      back();
+      say("not saved before the page was reloaded (the server did not get it): " + line
+        + (norm(box.value) === norm(line) ? "; it is in the box: log it" : ""));
     }
   }
 
