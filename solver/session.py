@@ -38,6 +38,7 @@ from __future__ import annotations
 import functools
 import os
 import re
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -261,6 +262,12 @@ def _one_line(statement: str, path: str | None, line: int | None = None) -> None
     check_one_line(statement, path, line=line)
 
 
+#: seconds the did-you-mean corrections of a refused statement may spend checking each one
+#: against the rules; past them the others are offered unchecked (a record whose every
+#: check takes seconds, e.g. one following many unseen turns, is refused at once)
+CORRECTION_SECONDS = 2.0
+
+
 def _parse_correcting(new_text: str, path: str | None, statement: str, old_text: str,
                       line: int) -> Record:
     """``parse_record(new_text)``; a ``NotationError`` on ``line`` (the new statement)
@@ -271,9 +278,19 @@ def _parse_correcting(new_text: str, path: str | None, statement: str, old_text:
         if e.line == line:
             from solver.didyoumean import attach_corrections
 
+            from solver.model.budget import TimeUp, part
+
+            until = time.monotonic() + CORRECTION_SECONDS
+
             def allowed(text: str) -> bool:     # the rules keep: the game accepts it
-                try:
-                    parse_record(appended(old_text, text), path)
+                left = until - time.monotonic()
+                if left <= 0:
+                    return True         # past the time for checks: offered unchecked (it
+                try:                    # is checked like any statement when logged)
+                    with part(left):
+                        parse_record(appended(old_text, text), path)
+                except TimeUp:
+                    return True
                 except SleuthError:
                     return False
                 return True

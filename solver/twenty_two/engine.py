@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 
 from solver.cards import Card, format_cards, standard_deck
 from solver.errors import InconsistentError, RuleError
+from solver.model.budget import check
 from solver.legality import can
 from solver.records import find_token
 from solver.twenty_two.events import (Deal, Draw, Exchange, Holds, Showdown, Trick, TurnIs,
@@ -1035,7 +1036,9 @@ class Courses:
         now = self.turn()           # before the statement: who may act
         kept: dict[tuple, Engine] = {}    # the courses after it, merged (course_key)
         errs: list[Exception] = []
-        for e in self.courses:
+        for i, e in enumerate(self.courses):
+            if i % 64 == 63:
+                check("following the unseen turns")     # thousands of courses take seconds
             try:
                 got = e.step(st)
             except (RuleError, InconsistentError) as x:
