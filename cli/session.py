@@ -1036,11 +1036,12 @@ class Ahead:
         #: keeps a line in the prompt's history (Up brings it back)
         self.remember: Callable[[str], None] = lambda line: None
 
-    def held(self) -> str:
+    def held(self, refused: str = "") -> str:
         """After a refused line: the lines that came in after it, taken out of the input
         and kept in the prompt's history, as the lines the refusal adds to say that they
         were not entered (none: an empty string).  A last line typed ahead and not ended
-        stays as the next input, to be edited.
+        stays as the next input, to be edited.  The ``refused`` line itself is kept last,
+        so that Up brings it back first (to be put right), then the lines held.
 
         >>> a = Ahead()
         >>> a.pasted, a.typed = ["Cleo: ?"], lambda: "Dev asks Ana 2C-5C: 2C\\n\\nDev as"
@@ -1062,6 +1063,8 @@ class Ahead:
             return ""
         for ln in lines:
             self.remember(ln)
+        if refused.strip():
+            self.remember(refused)
         n, s = len(lines), "" if len(lines) == 1 else "s"
         head = (f"{n} more pasted line{s} not entered" if pasted else
                 f"{n} more line{s} typed or pasted ahead, not entered")
@@ -1438,11 +1441,20 @@ def _interactive_lines(session: Session, colour: bool, screen: Screen | None = N
             pass
         return keys_text(keys)
 
+    def remember(line: str) -> None:
+        """``line`` the newest in the history (Up brings it back first), once."""
+        strings = ps.history._loaded_strings      # newest first
+        if line in strings:
+            strings.remove(line)
+        ps.history.append_string(line)
+
     ahead.typed = typed_ahead
-    ahead.remember = ps.history.append_string
+    ahead.remember = remember
     while True:
-        if ahead.pasted:                # the lines of a paste, one by one
-            yield ahead.pasted.pop(0)
+        if ahead.pasted:                # the lines of a paste, one by one: in the history
+            line = ahead.pasted.pop(0)  # as each typed line is
+            remember(line)
+            yield line
             continue
         default, ahead.rest = ahead.rest, ""
         try:
@@ -1517,7 +1529,7 @@ def _on_screen(screen: Screen, lines, keys: str, hint: bool) -> None:
         # the record by its file name: its whole path is noise on the screen
         text = text.replace(f"{session.path}:", f"{os.path.basename(session.path)}:")
         if o.kind == "refused":         # what came in after it may hang on it: held
-            text += screen.ahead.held()
+            text += screen.ahead.held(line)
         if o.kind == "empty":
             screen.back()
         elif o.kind in PAGES:
@@ -1730,7 +1742,7 @@ def _lines(session: Session, screen: Screen | None, lines, keys: str, show_sheet
                 said = render_outcome(o, session, show_sheet, keys,
                                       fit=(width, 0) if width else None)
                 if o.kind == "refused" and ahead is not None:
-                    said += ahead.held()        # what came in after it: held, said
+                    said += ahead.held(line)    # what came in after it: held, said
                 say(said)
                 if (interactive if hint is None else hint) and o.saved:
                     restart()

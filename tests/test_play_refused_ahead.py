@@ -45,8 +45,11 @@ def test_lines_pasted_without_brackets_after_a_refused_line_are_not_entered(tmp_
     assert "    Cleo: ?" in rows and "    Dev asks Ana 2C-5C: 2C 3C 4C 5C" in rows
     assert rows[-1] == "sleuth> Dev as"     # a last line not ended: the input, to edit
     assert p.read_text(encoding="utf-8") == MP
-    # Up brings a line held back, to be entered when it is right
+    # Up brings the refused line back first (to be put right), then a line held, to be
+    # entered when the refused line is right
     t._tmux("send-keys", "C-u")
+    t._tmux("send-keys", "Up")
+    t.wait(lambda r: r[-1] == "sleuth> Cleo aks Dev 8D-JD: none", "the refused line back")
     t._tmux("send-keys", "Up")
     t.wait(lambda r: r[-1] == "sleuth> Dev asks Ana 2C-5C: 2C 3C 4C 5C", "the line back")
     assert p.read_text(encoding="utf-8") == MP

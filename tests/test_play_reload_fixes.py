@@ -93,3 +93,28 @@ def test_the_hint_after_a_reload_on_the_views_turn_is_worked_out_again(tmp_path)
     assert "Next: Ana's turn (yours)." in rows, rows
     now = [r for r in rows if r.startswith("advisor: ")]
     assert now and now != hints, (now, hints)
+
+
+def test_a_refused_pasted_line_comes_back_first_with_up(tmp_path):
+    from prompt_toolkit.application import create_app_session
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from cli.session import Ahead, _interactive_lines
+
+    path = tmp_path / "m.txt"
+    path.write_text(MH + HOLDS + "\n", encoding="utf-8")
+    ahead = Ahead()
+    refused = "Cleo asks Ben 4H-7H: none"
+    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+        lines = _interactive_lines(Session(str(path)), False, None, ahead)
+        inp.send_text(f"\x1b[200~Ben: ?\n{refused}\nDev: ?\n\x1b[201~")
+        assert next(lines) == "Ben: ?"              # saved
+        assert next(lines) == refused               # refused: the line after it held
+        said = ahead.held(refused)
+        assert "Dev: ?" in said and not ahead.pasted
+        inp.send_text("\x1b[A\r")
+        assert next(lines) == refused               # Up: the refused line first
+        inp.send_text("\x1b[A\x1b[A\r")
+        assert next(lines) == "Dev: ?"              # then the line held
+        lines.close()
