@@ -367,7 +367,10 @@ def render_outcome(o: Outcome, session: Session, show_sheet: bool | str | None,
         elif o.statement and not o.hypothetical:
             out.append("  not saved")
     elif k == "pending":
-        out.append(f"held: {o.error}")
+        said = str(o.error)
+        if o.conflict and isinstance(o.error, InconsistentError):
+            said = conflict_text(o.error).split("\n")[0]   # the lines follow, once
+        out.append(f"held: {said}")
         if o.conflict:
             out += render_conflict(o.conflict)
         out.append("  " + o.message)

@@ -930,9 +930,13 @@ class Session:
     def _try(self, statement: str, force: bool, text: str | None = None) -> tuple[str, Record]:
         """The record text with ``statement`` appended, parsed, validated and (unless
         ``force``) checked (see :func:`checked_append`)."""
+        base = self.text if text is None else text
         try:
-            return checked_append(self.text if text is None else text, statement, self.path,
-                                  force=force)
+            return checked_append(base, statement, self.path, force=force)
+        except InconsistentError as e:
+            # cited as a parse or rule refusal is: the line the statement would have been
+            raise e.located(path=self.path, line=len(split_lines(base)) + 1,
+                            column=_first_column(statement))
         except SleuthError as e:
             raise e.located(path=self.path)
 

@@ -118,3 +118,33 @@ def test_a_refused_pasted_line_comes_back_first_with_up(tmp_path):
         inp.send_text("\x1b[A\x1b[A\r")
         assert next(lines) == "Dev: ?"              # then the line held
         lines.close()
+
+
+def test_a_held_claim_says_why_and_lists_its_lines_once(tmp_path):
+    from cli.session import render_outcome
+
+    path = literature(tmp_path)
+    s = Session(str(path))
+    o = s.handle(CLAIM)
+    said = render_outcome(o, s, False)
+    head = said.split("\n")[0]
+    assert head.startswith("held: ") and "these 2 statements cannot all be true: " in head
+    assert o.error.reason and o.error.reason in head, head      # the game's sentence
+    assert said.count("Cleo asks Ben 3H: no") == 1, said        # the lines, once
+    assert said.count(CLAIM) == 1, said
+    assert "  the statements that conflict:" in said
+
+
+def test_a_contradiction_cites_the_line_it_would_have_been(tmp_path):
+    from cli.session import render_outcome
+
+    path = tmp_path / "mh.txt"
+    path.write_text(MH + HOLDS + "\nAna asks Ben 4H-7H: 4H 7H\n", encoding="utf-8")
+    s = Session(str(path))
+    o = s.handle("Ben asks Ana 4H-7H: none")
+    assert o.kind == "refused" and o.conflict
+    assert render_outcome(o, s, False).startswith(f"refused: {path}:7:1: these 2 statements")
+    o = s.handle("whatif   Ben asks Ana 4H-7H: none")
+    assert f"{path}:7:1: " in render_outcome(o, s, False)
+    o = Session(str(literature(tmp_path))).handle(CLAIM)
+    assert o.kind == "pending" and (o.error.line, o.error.column) == (14, 1)
