@@ -31,7 +31,9 @@ def _cut(rec, n):
 def _lossy_states():
     """(record prefix, true places there) of simulated lossy games of 4, 6 and 8 players."""
     out = []
-    for players, seed, at in ((4, 3, (0.5, 0.9)), (6, 7, (0.4, 0.8)), (8, 1, (0.5, 0.9))):
+    # 4 players: seed 11, whose second state has a safe claim (seed 3 had one while the
+    # simulator could hide the recorder's own questions)
+    for players, seed, at in ((4, 11, (0.5, 0.9)), (6, 7, (0.4, 0.8)), (8, 1, (0.5, 0.9))):
         rec, truth = simulate_lossy(players, (), seed, events=20 + 4 * players, miss=0.3)
         for f in at:
             sub = _cut(rec, int(len(rec.statements) * f))

@@ -2,7 +2,8 @@
 claim by a player outside them is out of turn in every course of the record (LIT-12:
 cancelled if the claimant's team holds all six, else the opponents score it); it was taken
 as a claim on the claimant's turn, which gave the claimant the turn and the half-suit.
-A claim by one of them is on turn, as before."""
+A claim by one of them is on turn, as before.  The record is a spectator's who saw Ana's
+hand: Ana, the recorder of her own record, would have heard Ben's answer."""
 from __future__ import annotations
 
 import json
@@ -13,7 +14,7 @@ from tests.serve_harness import sleuth
 
 HEAD = """game: literature
 players: Ana Ben Cleo Dev Eli Fay
-me: Ana
+# a spectator's record (no me:) that saw Ana's hand
 Ana holds: 2H 3H 4H 5H 6H 7H 9S 10S
 Ana asks Ben JS: ?
 """

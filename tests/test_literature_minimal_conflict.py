@@ -9,7 +9,10 @@ recorder's own hand), which let lines that conflict without it look consistent a
 in the conflict: ``[4, 6, 7]`` for the record below, where lines 4 and 7 conflict alone.
 
 The lossy records are simulated (``simulate(players, (), seed, events=N, miss=0.35)``, the
-other players' hands left out) with one contradicting statement appended."""
+other players' hands left out) with one contradicting statement appended.  The three fixed
+ones below have unseen questions by Ana, whose hand they show: their recorder is a spectator
+who saw Ana's hand (no ``me:``; the recorder hears their own questions, so a record by Ana
+would have them in full), and their conflicts are those of the public view."""
 from __future__ import annotations
 
 import json
@@ -38,12 +41,12 @@ Ben asks Cleo ?: yes
 Ben asks Cleo 5H: ?
 """
 
-# simulate(6, (), 11, events=20, miss=0.35) + a question for a low spade: Ana holds none
-# (line 4) and her unseen questions (6, 18, 22) can bring her only cards of half-suits she
-# holds (LIT-6(c)); the old conflict was [4, 18, 22, 23]
+# simulate(6, (), 11, events=20, miss=0.35) as it once was, by a spectator, + a question for
+# a low spade: Ana holds none (line 4) and her unseen questions (6, 18, 22) can bring her
+# only cards of half-suits she holds (LIT-6(c)); the old conflict was [4, 18, 22, 23]
 SEED11 = """game: literature
 players: Ana Ben Cleo Dev Eli Fay
-me: Ana
+# a spectator's record (no me:) that saw Ana's hand
 Ana holds: 2H 5H 9H KH 6D 5C 7C JC
 Ana asks Fay KC: yes
 Ana asks Fay ?: no
@@ -66,12 +69,13 @@ Ana: ?
 Ana asks Ben 7S: no
 """
 
-# simulate(6, (), 26, events=12, miss=0.35) + Ana asking for QC, which she holds (line 4,
-# LIT-6(d)): only Fay's unseen question (line 10) could have taken it, and then Fay, not
-# Ana, would have had the turn; the old conflict was [4, 5, 11, 12]
+# simulate(6, (), 26, events=12, miss=0.35) as it once was, by a spectator, + Ana asking for
+# QC, which she holds (line 4, LIT-6(d)): only Fay's unseen question (line 10) could have
+# taken it, and then Fay, not Ana, would have had the turn; the old conflict was
+# [4, 5, 11, 12]
 SEED26 = """game: literature
 players: Ana Ben Cleo Dev Eli Fay
-me: Ana
+# a spectator's record (no me:) that saw Ana's hand
 Ana holds: KS KH 2D KD AC 2C JC QC
 Ana asks Fay 10S: ?
 Fay asks Cleo ?: no
@@ -83,11 +87,12 @@ Cleo has 6 cards
 Ana asks Ben QC: ?
 """
 
-# simulate(4, (), 4, events=28, miss=0.35) + Ana asking for 5H, which she holds (line 4):
-# no question, seen or not, can have taken it (the old shrink ran out of time here)
+# simulate(4, (), 4, events=28, miss=0.35) as it once was, by a spectator, + Ana asking for
+# 5H, which she holds (line 4): no question, seen or not, can have taken it (the old shrink
+# ran out of time here)
 SEED4 = """game: literature
 players: Ana Ben Cleo Dev
-me: Ana
+# a spectator's record (no me:) that saw Ana's hand
 Ana holds: 3S 4S 5S KS 5H 7H JH 7D 9D AC 3C 10C
 Ana claims 2D-7D: Ana 7D, Cleo 2D 3D 4D 5D 6D
 shown 2D-7D: Ana 7D, Ben 3D 4D 5D, Dev 2D 6D
@@ -131,12 +136,12 @@ def without(text: str, line: int) -> str:
     return "".join(lines)
 
 
-def consistent(text: str, view: str = "Ana") -> bool:
+def consistent(text: str, view: str | None = "Ana") -> bool:
     """Some history fits every line (one search; no figures)."""
     return build(parse_record(text), view).model.conflict() is None
 
 
-def conflict_of(text: str, view: str = "Ana") -> list[int]:
+def conflict_of(text: str, view: str | None = "Ana") -> list[int]:
     with pytest.raises(InconsistentError) as e:
         GAME.analyze(parse_record(text), view)
     return e.value.conflict
@@ -176,10 +181,10 @@ def test_every_command_names_the_same_two_lines(tmp_path):
 @pytest.mark.parametrize("text, want", [(SEED11, [4, 23]), (SEED26, [4, 12]), (SEED4, [4, 37])],
                          ids=["seed11", "seed26", "seed4"])
 def test_each_line_of_the_conflict_deleted_leaves_a_consistent_record(text, want):
-    got = conflict_of(text)
+    got = conflict_of(text, None)
     assert got == want
     for line in got:
-        assert consistent(without(text, line)), line
+        assert consistent(without(text, line), None), line
 
 
 def lossy(players: int, options: tuple, seed: int, events: int) -> str:
@@ -195,7 +200,8 @@ def contradicted(text: str, seed: int) -> str | None:
     """``text`` with a statement appended that no history fits: a hand count the engine
     allows (LIT-13) that the lines before rule out; failing that, a question about a card
     Ana certainly holds -- an opponent asks her for it and she says no, someone else is
-    said to hand it over, or Ana asks for it (LIT-6(d)) or is said to get it."""
+    said to hand it over, or Ana asks for it (LIT-6(d)) or is said to get it (her own
+    question in full: the recorder hears it)."""
     record = parse_record(text)
     play = Play.of(record)
     vm = build(record, "Ana")
@@ -209,7 +215,7 @@ def contradicted(text: str, seed: int) -> str | None:
         for a in askers:
             for q in (q for q in t.players if t.opponents(a, q)):
                 tries += [f"{a} asks Ana {card}: no"] if q == "Ana" else \
-                    [f"{a} asks {q} {card}: ?"] * (a == "Ana") + [f"{a} asks {q} {card}: yes"]
+                    [f"{a} asks {q} {card}: no"] * (a == "Ana") + [f"{a} asks {q} {card}: yes"]
     for st in tries:
         try:
             parse_record(text + st + "\n")
@@ -220,8 +226,10 @@ def contradicted(text: str, seed: int) -> str | None:
     return None
 
 
+# seeds 7 and 12, not 6 and 8: the simulator no longer hides the recorder's own questions,
+# and the records of 6 and 8 are left with too little unseen to contradict
 @pytest.mark.parametrize("players, options, seed, events", [
-    (6, (), 2, 24), (6, (), 6, 22), (4, (), 8, 20), (6, ("own-card-ask=surrender",), 3, 20),
+    (6, (), 2, 24), (6, (), 7, 22), (4, (), 12, 20), (6, ("own-card-ask=surrender",), 3, 20),
     (6, ("own-card-ask=bluff",), 4, 20), (4, ("deck=54-jokers",), 5, 20)])
 def test_a_conflict_found_on_a_lossy_record_is_minimal(players, options, seed, events):
     """Whatever the simulator plays: the lines of the conflict cannot all hold, and with

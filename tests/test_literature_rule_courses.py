@@ -77,7 +77,9 @@ def test_a_record_with_many_raw_combinations_but_few_courses_is_exact():
     line-by-line search)."""
     from solver.literature.analysis import analyze
 
-    rec = simulate(6, (), 5, miss=0.2).prefix(18)
+    # seed 6: seed 5's record changed when the simulator stopped hiding the recorder's own
+    # questions
+    rec = simulate(6, (), 6, miss=0.2).prefix(18)
     me = rec.header.me
     lines = courses.unseen_lines(rec)
     raw = _raw(rec, lines)

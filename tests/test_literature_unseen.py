@@ -201,6 +201,26 @@ def test_lossy_simulation_is_deterministic_and_parses():
     assert not any("?" in s.text for s in simulate(6, (), 5, events=40).statements)
 
 
+@pytest.mark.parametrize("players, seed", [(4, 8), (6, 5), (6, 11), (8, 0)])
+def test_a_lossy_record_never_hides_what_its_recorder_heard(players, seed):
+    """The recorder (``me:``) hears every question they ask or are asked and its answer:
+    the simulator writes those in full, so the record as its recorder wrote it (the others'
+    hands left out) is one the engine takes."""
+    from solver.literature.events import Holds, UnheardAnswer, UnheardCard, Unseen
+
+    r = simulate(players, (), seed, events=40, miss=0.5)
+    me = r.header.me
+    assert any("?" in s.text for s in r.statements)
+    for s in r.statements:
+        ev = s.event
+        assert not (isinstance(ev, Unseen) and ev.player == me), s.text
+        assert not (isinstance(ev, (UnheardCard, UnheardAnswer))
+                    and me in (ev.asker, ev.target)), s.text
+    own = Record(r.header, tuple(s for s in r.statements
+                                 if not (isinstance(s.event, Holds) and s.event.player != me)))
+    Play.of(parse_record(write_record(own)))
+
+
 @pytest.mark.parametrize("variant", [(), ("claims-any-time",), ("srinivasan",),
                                      ("turn-after-failed-claim=opponents",),
                                      ("own-card-ask=surrender",)])

@@ -161,3 +161,98 @@ def test_mysterium_still_takes_what_the_recorder_may_miss(tmp_path, me, body):
     r = analyze(tmp_path, my_head("Gus Ana Ben Cleo", me) + body + "\n")
     assert r.exit_code == 0, r.output
     assert analyze(tmp_path, my_head("Gus Ana", "", 4) + "hour 1\nAna-1: ?\n").exit_code == 0
+
+
+# ----- Literature ----------------------------------------------------------------------------
+LIT = ("game: literature\nplayers: Ana Ben Cleo Dev Eli Fay\ndealer: Ana\nme: Ana\n"
+       "Ana holds: 2H 3H 4H 6H 7H 9S JC QD\n")
+
+
+@pytest.mark.parametrize("body, line, col, rule", [
+    ("Ana: ?", 6, 1, "LIT-6"),                                 # a question of her own
+    ("Ana asks Ben ?: yes", 6, 1, "LIT-6"),                    # she named the card
+    ("Ana asks Ben 5H: ?", 6, 1, "LIT-7, LIT-8"),              # she heard the answer
+    ("Ana asks Ben 5H: no\nBen asks Ana ?: no", 7, 10, "LIT-6"),         # asked of her
+    ("Ana asks Ben 5H: no\nBen asks Ana 5H: ?", 7, 10, "LIT-7, LIT-8"),  # she answered
+])
+def test_literature_refuses_the_recorders_own_question_as_unseen(tmp_path, body, line, col,
+                                                                 rule):
+    r = analyze(tmp_path, LIT + body + "\n")
+    refused(r, line, col, rule, "Ana is the recorder (me: Ana)")
+
+
+@pytest.mark.parametrize("body", [
+    "Ana asks Ben 5H: no\nBen asks Cleo ?: yes",
+    "Ana asks Ben 5H: no\nBen asks Cleo 9D: ?",
+    "Ana asks Ben 5H: no\nBen: ?",
+])
+def test_literature_still_takes_what_the_recorder_may_miss(tmp_path, body):
+    r = analyze(tmp_path, LIT + body + "\n")
+    assert r.exit_code == 0, r.output
+
+
+def _complete_literature(me: str | None) -> str:
+    """Every hand listed (a complete record), each player dealt 8 cards in deck order."""
+    from solver.literature.options import LiteratureOptions
+    from solver.literature.table import Table
+
+    players = ("Ana", "Ben", "Cleo", "Dev", "Eli", "Fay")
+    t = Table.build(players, LiteratureOptions())
+    deck = [repr(c) for h in t.halves for c in h.cards]
+    head = "game: literature\nplayers: " + " ".join(players) + "\ndealer: Ana\n"
+    head += f"me: {me}\n" if me else ""
+    return head + "".join(f"{p} holds: {' '.join(deck[8 * i:8 * i + 8])}\n"
+                          for i, p in enumerate(players))
+
+
+@pytest.mark.parametrize("body", ["Ana: ?", "Ana asks Ben ?: yes", "Ana asks Ben 5H: ?"])
+def test_a_spectators_or_a_complete_literature_record_may_miss_anyones_question(tmp_path,
+                                                                               body):
+    spectator = LIT.replace("me: Ana\n", "")
+    assert analyze(tmp_path, spectator + body + "\n").exit_code == 0
+    body = body.replace("5H", "JS")         # Ana, dealt 2S-7S 9S 10S, holds no JS
+    r = analyze(tmp_path, _complete_literature("Ana") + body + "\n")
+    assert r.exit_code == 0, r.output
+
+
+def _json(tmp_path, text: str) -> dict:
+    import json
+
+    path = tmp_path / "g.txt"
+    path.write_text(text, encoding="utf-8")
+    r = run("analyze", "--json", str(path))
+    assert r.exit_code == 0, r.output
+    return json.loads(r.output)
+
+
+def test_literature_an_unseen_question_never_asks_the_recorder(tmp_path):
+    """``Ben: ?`` in Ana's record is a question Ben asked someone else: Ana would have heard
+    one asked of her, so her cards stay hers; in a spectator's record that saw Ana's hand,
+    Ben may have asked her and taken one."""
+    body = "Ana asks Ben 5H: no\nBen: ?\n"
+    mine = _json(tmp_path, LIT + body)["cards"]
+    assert all(mine[c] == {"Ana": 1.0} for c in ("2H", "3H", "9S", "JC", "QD")), mine
+    theirs = _json(tmp_path, LIT.replace("me: Ana\n", "") + body)["cards"]
+    assert theirs["9S"].get("Ben", 0) > 0, theirs["9S"]       # Ben may hold a high spade
+
+
+def test_literature_refuses_an_unseen_question_only_the_recorder_could_have_been_asked(
+        tmp_path):
+    """Cleo has shown all her cards: Ben's one opponent with cards is Ana, the recorder."""
+    text = ("game: literature\nplayers: Ana Ben Cleo Dev\ndealer: Cleo\nme: Ana\n"
+            "Ana holds: 2H 3H 4H 5H 6H 7H 9H 10H JH QH KH 3C\n"
+            "Cleo claims 2S-7S: Cleo 2S 3S 4S 5S 6S 7S\n"
+            "Cleo claims 9S-AS: Cleo 9S 10S JS QS KS AS\n"
+            "Cleo passes turn to Ana\nAna claims 2H-7H: Ana 2H 3H 4H 5H 6H 7H\n"
+            "Ana asks Ben 2C: no\nBen: ?\n")
+    refused(analyze(tmp_path, text), 11, 1, "LIT-6(b)", "Ana is the recorder (me: Ana)")
+    assert analyze(tmp_path, text.replace("me: Ana\n", "")).exit_code == 0
+
+
+@pytest.mark.parametrize("body", ["Ben asks Cleo 9S: no",                 # Ana's turn
+                                  "Ana asks Ben 5H: no\nBen asks Cleo 9S: no\nCleo asks Ben 9S: no\n"
+                                  "Ana asks Ben 9S: no"])              # Ben's, Ana asks
+def test_literature_advises_no_unseen_question_the_recorder_would_have_heard(tmp_path, body):
+    r = analyze(tmp_path, LIT + body + "\n")
+    assert r.exit_code == 2 and "not on turn" in r.output, r.output
+    assert "'Ana: ?'" not in r.output and "'Ben: ?'" not in r.output, r.output

@@ -106,8 +106,9 @@ def test_literature_page_has_half_suits_and_hands(tmp_path):
     assert 'aria-label="KS: Ana"' in html
     assert "2H-7H: won by team Ben" in html
     assert "Estimates:" in html                 # a lossy record: the figures are estimates
-    # the unseen forms of the record format (a card not heard, a whole turn missed...)
-    for line in ("Ana asks Ben ?: no", "Ben asks Eli ?: yes", "Ben: ?", "turn: Cleo"):
+    # the unseen forms of the record format (a card not heard, a whole turn missed...), after
+    # a question of Ana's, the recorder, who hears her own (record-format.md)
+    for line in ("Ana asks Ben 9S: no", "Ben asks Eli ?: yes", "Ben: ?", "turn: Cleo"):
         d = do(c, line, version_of(rec)).json()
         assert d["kind"] == "accepted", d
         assert rec.read_text().endswith(line + "\n")
@@ -468,7 +469,7 @@ def test_an_analysis_over_its_time_budget_is_said_and_the_page_goes_on(tmp_path)
     html = c.get("/live").text
     assert re.search(r'<p class="error">no analysis: .* did not finish within 0.05 s', html)
     assert "Turn: <strong>Ana</strong>" in html and ">Edit</button>" in html
-    d = do(c, "Ana: ?", version_of(rec)).json()      # changes go on (no analysis needed)
+    d = do(c, "Ana asks Ben 9S: no", version_of(rec)).json()   # changes go on (no analysis)
     assert d["kind"] == "accepted"
 
 

@@ -53,7 +53,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, cast
 
 from solver.errors import InconsistentError, NotationError, RuleError
-from solver.literature.engine import Play
+from solver.literature.engine import Play, recorder_of
 from solver.literature.events import Ask, UnheardAnswer, UnheardCard, Unseen
 from solver.literature.inference import (MAX_STATES, TIME_BUDGET, Probabilities, ViewModel,
                                          _decided, backbone, build, current, probabilities,
@@ -116,10 +116,12 @@ def unseen_lines(record) -> list[int]:
 def parts(record, lines) -> list[tuple[str, tuple, tuple, tuple]]:
     """What each of the unseen ``lines`` (in order) may fill in: (asker, opponents, cards,
     answers); a part the recorder saw has one value.  Cards are those of the half-suits open
-    at that line (the engine refuses the others anyway).  One replay of the record."""
+    at that line (the engine refuses the others anyway).  ``Ben: ?`` never asks the recorder
+    of a partial record, who would have heard it.  One replay of the record."""
     from solver.literature.table import table_of
 
     t = table_of(record.header)
+    me = recorder_of(record)
     answers = ("yes", "no", "surrendered") if t.options.own_card_ask == "surrender" \
         else ("yes", "no")
     out: list[tuple[str, tuple, tuple, tuple]] = []
@@ -137,7 +139,8 @@ def parts(record, lines) -> list[tuple[str, tuple, tuple, tuple]]:
             out.append((ev.asker, (ev.target,), cards, (ev.answer,)))
         else:
             a = ev.player
-            out.append((a, tuple(q for q in t.players if t.opponents(a, q)), cards, answers))
+            out.append((a, tuple(q for q in t.players if t.opponents(a, q) and q != me), cards,
+                        answers))
     return out
 
 

@@ -136,6 +136,9 @@ class State:
     forced_member: str | None
     turn_may: tuple[str, ...] = ()
     turn_why: str = ""
+    #: the recorder of a partial record (:func:`recorder_of`), whose questions and the
+    #: questions asked of them are never missed: no advice logs one as not seen
+    recorder: str | None = None
 
     def count(self, p: str) -> int:
         return dict(self.counts)[p]
@@ -168,6 +171,15 @@ class State:
         return f"it is {self.turn}'s turn"
 
 
+def recorder_of(record) -> str | None:
+    """The recorder of a partial record (``me:``, not every hand listed), who hears every
+    question they ask or are asked and its answer (record-format.md, "What the recorder did
+    not see"): such a question is never written ``?``, and ``Ben: ?`` is never Ben asking
+    them; ``None`` for a spectator's record or a complete one."""
+    me = record.header.me
+    return me if me and not record.every_hand_listed(Holds) else None
+
+
 def run(record, upto: int | None = None) -> State:
     """The state after the record's first ``upto`` statements (all by default), each checked
     against the rules, the questions also against the hands the record shows: raise
@@ -193,7 +205,9 @@ def verify_turn(state: State, asker: str) -> None:
         raise RuleError(state.expected(), rule="V14")
     if state.turn_known and asker != state.turn:
         fix = ""
-        if state.turn is not None and state.known(state.turn) != 0:  # usually a missed turn
+        if state.recorder in (state.turn, asker):
+            pass    # the recorder asks or is asked: a question they would have heard
+        elif state.turn is not None and state.known(state.turn) != 0:  # usually a missed turn
             if state.table.opponents(state.turn, asker):
                 fix = (f"; if a turn was missed, log it as '{state.turn}: ?' (then the "
                        f"turn is open: 'turn: {asker}' resyncs)")
@@ -218,9 +232,9 @@ def _missed_turn_fix(state: State, player: str, resync: bool) -> str:
     opponent), after which ``player`` may be on turn (``resync``: and ``turn: player`` says
     so); ``''`` when none could (``player`` known to hold no card)."""
     t = state.table
-    if state.known(player) == 0:
-        return ""
-    via = [q for q in state.turn_may if t.opponents(q, player)]
+    if state.known(player) == 0 or player == state.recorder:
+        return ""       # the recorder hears every question asked of them
+    via = [q for q in state.turn_may if t.opponents(q, player) and q != state.recorder]
     if not via:
         return ""
     logs = [f"'{q}: ?'" for q in via]
@@ -349,6 +363,11 @@ class Play:
         self.turn_why = ""
         self.unseen = 0
         self.first_unseen: int | None = None
+        #: the recorder of a partial record (``me:``, not every hand listed), who hears every
+        #: question they ask or are asked and its answer: none of those is ever written as
+        #: not heard (record-format.md, "What the recorder did not see"); ``None``: a
+        #: spectator's record or a complete one
+        self.recorder: str | None = None
         #: line -> (turn known before, turn before, known after, turn after)
         self.turn_log: dict[int, tuple] = {}
 
@@ -356,6 +375,7 @@ class Play:
     @classmethod
     def of(cls, record, upto: int | None = None) -> "Play":
         p = cls(table_of(record.header))
+        p.recorder = recorder_of(record)
         st = record.statements if upto is None else record.statements[:upto]
         p.run(st)
         return p
@@ -401,7 +421,7 @@ class Play:
                      self.end_game, self.over, self.challenge,
                      self.forced_member() if self.forced else None,
                      () if self.turn_known else self.turn_may,
-                     "" if self.turn_known else self.turn_why)
+                     "" if self.turn_known else self.turn_why, self.recorder)
 
     def _verify(self, verify, *args) -> None:
         """A verify_<action> on the state before this statement; its error is the
@@ -525,6 +545,8 @@ class Play:
         elif isinstance(ev, Challenge):
             self._challenge(ev)
         elif isinstance(ev, (UnheardCard, UnheardAnswer, Unseen)):
+            if self.recorder is not None:
+                self._check_recorder_heard(ev, self.recorder)
             self._unseen(ev)
         elif isinstance(ev, TurnIs):
             self._turn_is(ev)
@@ -665,6 +687,37 @@ class Play:
                 self.dealt.setdefault(k, self.loc[k])
                 self.loc[k] = None
 
+    def _check_recorder_heard(self, ev, me: str) -> None:
+        """Refuse what the recorder ``me`` heard written as not heard (record-format.md,
+        "What the recorder did not see"): a question of theirs (``me: ?``), the card of a
+        question they asked or were asked (LIT-6: the card is named aloud to the one asked)
+        and its answer (LIT-7, LIT-8: the card is handed over face up, or the turn passes)."""
+        who = f"{me} is the recorder (me: {me}), who hears every question {me} asks or is asked"
+        if isinstance(ev, Unseen):
+            if ev.player == me:
+                raise self._err_at(f"{who}, so none of them is a question not heard: write "
+                                   f"{me}'s question ({me} asks B 9C: yes|no)", "LIT-6", me)
+            return
+        if me not in (ev.asker, ev.target):
+            return
+        if isinstance(ev, UnheardCard):
+            raise self._err_at(f"{who}: the card is named to the one asked (LIT-6), so it is "
+                               f"never one not heard: write it ({ev.asker} asks {ev.target} "
+                               f"9C: {ev.answer})", "LIT-6", me, last=ev.asker != me)
+        raise self._err_at(f"{who}: the card is handed over face up (LIT-7) or the turn "
+                           "passes to the one asked (LIT-8), so the answer is never one not "
+                           f"heard: write it ({ev.asker} asks {ev.target} {ev.card!r}: yes|no)",
+                           "LIT-7, LIT-8", me, last=ev.asker != me)
+
+    def _err_at(self, msg: str, rule: str, token: str, last: bool = False) -> RuleError:
+        """The rule error of this statement, the column on ``token`` (its first occurrence,
+        or its last with ``last``)."""
+        from solver.records import find_token
+
+        i = find_token(self.text, token, last=last)
+        return RuleError(msg, text=self.text, rule=rule, line=self.line,
+                         offset=i if i > 0 else None)
+
     def _unseen(self, ev):
         """``Ben asks Cleo ?: yes|no``, ``Ben asks Cleo 5H: ?``, ``Ben: ?`` (record-format.md,
         "What the recorder did not see"): the public part is checked here; the unknown part
@@ -714,10 +767,17 @@ class Play:
             self.turn_why = (f"it is {a}'s turn if {b} said yes on line {self.line}, "
                              f"else {b}'s")
             return
-        # Ben: ? -- any legal question to any opponent, either answer
-        opps = [q for q in t.players if t.opponents(a, q)]
+        # Ben: ? -- any legal question to any opponent, either answer; never to the recorder,
+        # who would have heard it
+        opps = [q for q in t.players if t.opponents(a, q) and q != self.recorder]
         # the turn: a's after a yes, the one asked (who had cards) after a no or a surrender
         asked = [q for q in opps if q in self.vague or self.count[q] > 0]
+        if not asked:       # the recorder is the only opponent with cards (LIT-6(b))
+            me = self.recorder
+            raise self._err_at(f"{me} is the recorder (me: {me}), who hears every question "
+                               f"{me} is asked, and the only opponent of {a} with cards: "
+                               f"{a}'s question is one {me} heard (write it: {a} asks {me} "
+                               "9C: yes|no)", "LIT-6(b)", a)
         v11 = t.options.own_card_ask == "surrender"     # it may have been a surrender
         self._unknown([k for k in t.keys if self.loc[k] in opps or (v11 and self.loc[k] == a)])
         self._unplaced(places=opps + [a] if v11 else opps)

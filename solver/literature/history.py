@@ -49,7 +49,7 @@ from typing import TYPE_CHECKING, Any, Callable, Hashable
 from solver.errors import BudgetError
 from solver.model import Backbone, cp_model, light_presolve
 from solver.model.budget import TimeUp, cp_solver
-from solver.literature.engine import OUT, Play
+from solver.literature.engine import OUT, Play, recorder_of
 from solver.literature.views import hands_seen
 from solver.literature.events import (Ask, Challenge, Claim, HandCount, Holds, PassClaim,
                                       PassTurn, Shown, TurnIs, UnheardAnswer, UnheardCard,
@@ -734,14 +734,14 @@ class _Build:
         return v
 
     def unseen_ask(self, ev: Unseen, line, when=None):
-        """``Ben: ?``: one legal question by Ben to some opponent, for some card, with either
-        answer.  With ``when`` (a literal): only where it holds, else nothing moves and
+        """``Ben: ?``: one legal question by Ben to some opponent (never the recorder of a
+        partial record, who would have heard it), for some card, with either answer.  With ``when`` (a literal): only where it holds, else nothing moves and
         nobody is on turn after it (:meth:`dropped` puts the turn back)."""
         t, m = self.t, self.m
         a = ev.player
         g, ln = ((), line) if when is None else ((when,), None)
         self.need_turn(a, ln, ev_line=line, also=g)
-        opps = [q for q in t.players if t.opponents(a, q)]
+        opps = [q for q in t.players if t.opponents(a, q) and q != self.hm.recorder]
         ts = self.choose(len(opps), ln, "t", when)
         for q, tq in zip(opps, ts):
             self.cons(self.count(q), 1, 10 ** 6, ln, (tq,) + g)
@@ -977,6 +977,8 @@ class HistoryModel:
     def __init__(self, record, view, play: Play):
         self.record = record
         self.view = view
+        #: the recorder of a partial record, whom no ``P: ?`` asks (:func:`recorder_of`)
+        self.recorder = recorder_of(record)
         #: the players whose ``holds`` lines the view uses
         self.hands = hands_seen(record, view)
         self.play = play

@@ -343,10 +343,12 @@ def lossy(record: Record, deal: dict[str, str], miss: float, seed: int = 0):
 
     Each question is hidden with probability ``miss``: its card (``A asks B ?: yes``), its
     answer (``A asks B 5H: ?``) or all of it (``A: ?``); a surrender (V11) by its answer or
-    all of it.
+    all of it.  The recorder (the header's ``me:``) hears every question they ask or are
+    asked and its answer, so those are always written in full (the draws that would have hidden
+    them are still made).
     After an unseen event the recorder sometimes learns whose turn it is (``turn: P``) or a
     hand count (``P has N cards``, LIT-13), and always learns the turn before a claim or a
-    pass (public events).  Claims, shown lines and hands are kept."""
+    pass (public events) and every count once questions stop (LIT-15).  Claims, shown lines and hands are kept."""
     rng = random.Random(seed * 7919 + 17)
     t = None
     from solver.literature.table import table_of
@@ -356,6 +358,7 @@ def lossy(record: Record, deal: dict[str, str], miss: float, seed: int = 0):
     out: list[Statement] = []
     truth: list[dict[str, str]] = []
     st = list(record.statements)
+    me = record.header.me
 
     def place():
         return {k: (full.loc[k] if full.loc[k] is not None else deal[k]) for k in t.keys}
@@ -387,7 +390,8 @@ def lossy(record: Record, deal: dict[str, str], miss: float, seed: int = 0):
             r = rng.random()
             if ev.answer == "surrendered":      # V11: the card or the answer, not "?: yes"
                 r = 0.4 + 0.6 * r
-            hidden = (UnheardCard(ev.asker, ev.target, ev.answer) if r < 0.4 else
+            hidden = (None if me in (ev.asker, ev.target) else     # the recorder heard it
+                      UnheardCard(ev.asker, ev.target, ev.answer) if r < 0.4 else
                       UnheardAnswer(ev.asker, ev.target, ev.card) if r < 0.75 else
                       Unseen(ev.asker))
         if hidden is not None:
@@ -412,6 +416,10 @@ def lossy(record: Record, deal: dict[str, str], miss: float, seed: int = 0):
             continue
         if not seen.turn_known and rng.random() < 0.3 and full.turn is not None:
             put(TurnIs(full.turn))
+        if full.end_game and not full.over and seen.vague:     # public (LIT-15)
+            for p in list(seen.vague):
+                put(HandCount(p, full.count[p]))
+            continue
         for p in list(seen.vague):
             if rng.random() < 0.25:
                 put(HandCount(p, full.count[p]))
