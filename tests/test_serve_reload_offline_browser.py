@@ -5,7 +5,7 @@ came (the connection went) was not known to the server when sent again; a statem
 sent for want of a connection was lost when the next one was typed over it; a control
 focused in the panel was hidden under its sticky bar; a screen reader heard nothing of the
 turn or of lines other devices logged; a refusal was cut to two lines once its statement
-left the box."""
+left the box, with no way to read the rest."""
 from __future__ import annotations
 
 import re
@@ -96,13 +96,13 @@ def said(p) -> list[str]:
 
 
 def test_a_page_reloaded_while_its_log_is_saved_says_it_was_logged(browser, tmp_path):
-    """Literature's lossy six-player sample takes about 1.5 s to check a statement: the
+    """Literature's lossy six-player sample (a statement took about 1.5 s to check): the
     page reloaded 0.1 s after Log asks the server what became of it, never says "not
     saved" meanwhile, and says the line once it is saved; the statement is saved once."""
     with served(browser, tmp_path, "literature/lossy-six-players.txt") as (path, _, (p,)):
         before = path.read_text(encoding="utf-8").splitlines()
         box(p).click()
-        p.keyboard.type("Ana: ?")
+        p.keyboard.type("Ana asks Dev 4S: no")
         log_button(p).click()
         p.wait_for_timeout(100)
         p.reload()
@@ -110,14 +110,14 @@ def test_a_page_reloaded_while_its_log_is_saved_says_it_was_logged(browser, tmp_
         statuses(p)
         p.wait_for_function("() => document.getElementById('status').textContent"
                             ".startsWith('logged before the page was reloaded')")
-        assert status(p) == "logged before the page was reloaded: line 45: Ana: ?"
+        assert status(p) == "logged before the page was reloaded: line 45: Ana asks Dev 4S: no"
         assert not [s for s in said(p) if "not saved" in s], said(p)
         assert box(p).input_value() == ""
         idle(p)
         lines = path.read_text(encoding="utf-8").splitlines()
-        assert lines == before + ["Ana: ?"]
+        assert lines == before + ["Ana asks Dev 4S: no"]
         p.get_by_role("region", name="Lines").get_by_role("listitem").filter(
-            has_text="Ana: ?").wait_for()
+            has_text="Ana asks Dev 4S: no").wait_for()
 
 
 def test_a_log_whose_answer_was_lost_is_not_saved_twice(browser, tmp_path):
@@ -287,6 +287,9 @@ def test_a_refusal_stays_whole_after_its_statement_leaves_the_box(browser, tmp_p
         p.locator("#fixes ul.conflict").wait_for()
         p.get_by_role("button", name="Clear the statement").click()
         assert box(p).input_value() == ""
+        p.wait_for_timeout(200)
+        # cut to two lines out of the way of the next statement, with a control for all of it
+        p.get_by_role("button", name="Show the whole refusal").click()
         p.wait_for_timeout(200)
         st = p.get_by_role("status").first
         full = st.evaluate("el => el.scrollHeight")

@@ -511,6 +511,7 @@
   function say(text) {
     statusEl.textContent = text;
     statusEl.classList.remove("refusal");
+    if (moreEl) moreEl.hidden = true;
     entry.classList.remove("refusing");
     confirmed = null;
   }
@@ -919,18 +920,28 @@
 
   // ----- the Statement box ------------------------------------------------------------
   // The box emptied (its ✕, a statement logged): a refusal's corrections and conflict go
-  // (a "Use: ..." left there would log a statement given up); its text stays whole.
+  // (a "Use: ..." left there would log a statement given up); its text is cut to the
+  // status' two lines, with a button that shows it whole.
   let refusedLine = null;     // the statement the corrections shown are for
   let refusedWhy = null;      // ... and its refusal
   let refusedHead = null;     // ... and how a statement kept from it is headed (keep)
+  let moreEl = null;          // "Show the whole refusal" (dropRefusal)
+  moreEl = document.getElementById("status-more");
+  moreEl.addEventListener("click", () => {
+    statusEl.classList.add("refusal");
+    moreEl.hidden = true;
+    statusEl.focus();
+  });
   function dropRefusal() {
     if (refusedLine !== null && box.value.trim() === refusedLine.trim()) return;
     if (!fixesEl.childElementCount && !staleEl.childElementCount) return;
     fixesEl.replaceChildren();
     staleEl.replaceChildren();
-    // the refusal itself stays whole in the status (what was refused and why) until the
-    // status says something else; the panel no longer grows for it
+    // the refusal goes back to the status' two lines, out of the way of the next
+    // statement's choices; cut there, "Show the whole refusal" shows it whole again
+    statusEl.classList.remove("refusal");
     entry.classList.remove("refusing");
+    moreEl.hidden = statusEl.scrollHeight <= statusEl.clientHeight + 1;
     refusedLine = null;
   }
 
