@@ -351,7 +351,7 @@ def test_the_same_statement_begun_before_another_phone_logged_it(browser, tmp_pa
     after its page had shown the new line: the check compares the version the statement
     was begun on (it took the last keystroke's, and logged it twice)."""
     path = tmp_path / "c.txt"
-    line = "Ana suggests Green Knife Lounge: Ben shows"
+    line = "Ana suggests Green Knife Lounge: Ben shows Knife"    # the recorder sees the card
     with two_phones(browser, path) as pages:
         second = pages[1].get_by_role("textbox", name="Statement")
         second.press_sequentially("Ana suggests Green")
@@ -359,7 +359,7 @@ def test_the_same_statement_begun_before_another_phone_logged_it(browser, tmp_pa
         assert log(pages[0]).startswith("logged line 4")
         pages[1].wait_for_function(
             "() => [...document.querySelectorAll('#live li[data-line]')].length === 1")
-        second.press_sequentially(" Knife Lounge: Ben shows")
+        second.press_sequentially(" Knife Lounge: Ben shows Knife")
         pages[1].get_by_role("button", name="Log", exact=True).click()
         alert = pages[1].get_by_role("alert").filter(has_text="same statement")
         alert.wait_for()
