@@ -263,7 +263,8 @@ def test_a_refused_form_post_keeps_the_typed_text(tmp_path):
     r = c.post("/do", data={"token": TOKEN, "version": form_version(c.get("/").text),
                             "line": "turn: Bne", "cmd": "log"}, follow_redirects=False)
     assert r.status_code == 200 and path.read_text() == HEADER
-    assert re.search(r'<div id="status" role="status" class="status refusal">refused: ', r.text)
+    assert re.search(r'<div id="status" role="status"[^>]*\bclass="status refusal">refused: ',
+                     r.text)
     assert re.search(r'<textarea id="statement"[^>]*>turn: Bne</textarea>', r.text)
 
 
