@@ -531,12 +531,14 @@ def test_review_works_on_every_advised_sample(tmp_path):
     """'Done when' of issue 16: review runs on the Mystery Hand and Literature samples
     (here the record with unseen events, the one the advisor used to refuse)."""
     lines = open("samples/literature/lossy-six-players.txt").read().splitlines()
-    short = tmp_path / "lossy.txt"      # up to the first unseen answer and Ana's next turn
-    short.write_text("\n".join(lines[:20]) + "\n")
+    # up to the first unseen answer and past Ana's next turn (the sample's header comment has
+    # six lines since commit 26596cc: Ana's first question is on line 13)
+    short = tmp_path / "lossy.txt"
+    short.write_text("\n".join(lines[:21]) + "\n")
     assert "Fay asks Eli KD: ?" in short.read_text()
     r = CliRunner().invoke(cli, ["review", str(short)])
     assert r.exit_code == 0, r.output
-    assert "review of Ana's turns" in r.output and "line 12: Ana asks Dev 6S" in r.output
+    assert "review of Ana's turns" in r.output and "line 13: Ana asks Dev 6S" in r.output
 
 
 def test_play_hint_when_asked_for_in_a_piped_session(tmp_path):

@@ -154,7 +154,10 @@ def test_literature_simulated_records_with_a_revealed_hand(n, variant, seed):
         assert backbone(complete).possible == backbone(alone).possible
 
 
-@pytest.mark.parametrize("n,seed", [(4, 1), (6, 5), (6, 12), (8, 3)])
+# (6, 3): a record with each kind of unseen line ('Cleo asks Ben ?: no', 'Fay: ?', 'Ben asks
+# Eli 4C: ?'); seed 5 had none left once the lossy simulator stopped hiding the recorder's
+# questions (commit 26596cc)
+@pytest.mark.parametrize("n,seed", [(4, 1), (6, 3), (6, 12), (8, 3)])
 def test_literature_lossy_records_with_a_revealed_hand(n, seed):
     """With unseen events (the history model): the true places stay possible from the
     recorder's view, the revealed player's and the public one, and the recorder's view

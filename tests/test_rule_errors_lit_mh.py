@@ -118,8 +118,11 @@ def test_every_kind_of_placement(body, line, col, sentence):
 
 def test_an_unseen_move_frees_the_card_and_a_no_stays_a_contradiction(tmp_path):
     """Only two statements placing the card at once: after 'Ben asks Ana ?: yes' the card
-    may be Ben's; a 'no' places nothing (the deal model sees it: exit 3)."""
-    parse_record(LIT + "Ana asks Ben 10S: no\nBen asks Ana ?: yes\n"
+    may be Ben's; a 'no' places nothing (the deal model sees it: exit 3).  The unseen
+    question is asked of Ana, so the record is a spectator's that saw Ana's hand (in Ana's
+    own record she hears it: LIT-6)."""
+    seen = LIT.replace("me: Ana\n", "# a spectator's record that saw Ana's hand\n")
+    parse_record(seen + "Ana asks Ben 10S: no\nBen asks Ana ?: yes\n"
                  "Ben holds: 9S JS 9H 10H JH QH KH AH 2S\n")
     p = tmp_path / "no.txt"
     p.write_text(LIT + "Ana asks Ben 10S: no\nBen asks Ana 9S: no\n")

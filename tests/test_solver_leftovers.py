@@ -69,10 +69,12 @@ def test_a_spectators_record_has_no_other_view(tmp_path):
 
 
 def test_the_public_view_of_a_players_record_still_knows_only_what_everybody_saw():
-    """Ana's own hand is hers: the public view of her record does not place it."""
+    """Ana's own hand is hers: the public view of her record does not place it.  (Ana sees
+    the card Ben shows her, CL-6: her record names it.)"""
     rec = parse_record(SPECTATOR_CLUE.replace("dealer: Dev\n", "dealer: Dev\nme: Ana\n")
                        .replace("Ben holds: Plum Knife Library Lounge Pipe",
-                                "Ana holds: Scarlet Rope Kitchen Hall Study"))
+                                "Ana holds: Scarlet Rope Kitchen Hall Study")
+                       .replace(": Ben shows\n", ": Ben shows Knife\n"))
     assert clue_analyze(rec, "Ana").cards["Scarlet"] == {"Ana": 1.0}
     public = clue_analyze(rec, None).cards["Scarlet"]
     assert len(public) > 1 and all(p < 1 for p in public.values())
