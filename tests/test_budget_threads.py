@@ -87,7 +87,8 @@ def test_serve_cancels_the_analysis_of_an_older_version(tmp_path):
     from web.app import Engine
 
     path = tmp_path / "g.txt"
-    path.write_text("game: mystery-hand\nplayers: Ana Ben Cleo Dev\ndealer: Dev\nme: Ana\n")
+    path.write_text("game: mystery-hand\nplayers: Ana Ben Cleo Dev\ndealer: Dev\n"
+                    "# a spectator's record\n")
     engine = Engine(str(path))
     stale = budget.Deadline(60)
     engine.running = ("0" * 16, stale)

@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 ROUNDS = int(os.environ.get("SLEUTH_FUZZ_WRITERS") or 4)
 SEED = int(os.environ.get("SLEUTH_FUZZ_SEED", "12"))
 EXIT_CODES = {0, 2, 3, 130, -signal.SIGINT}
-HEADER = "game: mystery-hand\nplayers: Ana Ben Cleo Dev\ndealer: Dev\nme: Ana\n"
+HEADER = "game: mystery-hand\nplayers: Ana Ben Cleo Dev\ndealer: Dev\n# a spectator's record\n"
 VALID = ["turn: Ana", "turn: Ben", "turn: Cleo", "turn: Dev"]
 INJECT = ["\x0c", "\x0b", "\r", "\u2028", "\x85", "\x1b", "\u202e", "é", "#", ":"]
 

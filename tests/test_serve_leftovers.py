@@ -22,7 +22,11 @@ def browser():
 
 
 def new_record(path, players=PLAYERS, game="mystery-hand"):
-    sleuth("new", game, str(path), "--players", " ".join(players), "--me", players[0])
+    """A new record, a spectator's (no ``me:``: its filler lines such as "Ána: ?" are no
+    recorder's own turn), its header as long as a recorder's (a comment for ``me:``)."""
+    sleuth("new", game, str(path), "--players", " ".join(players))
+    with open(path, "a", encoding="utf-8") as f:
+        f.write("# a spectator's record\n")
     return path
 
 

@@ -21,7 +21,7 @@ from solver.session import Session, append_statement, log_statement
 
 ROOT = Path(__file__).resolve().parent.parent
 PLAYERS = ("Ana", "Ben", "Cleo", "Dev")
-HEADER = "game: mystery-hand\nplayers: Ana Ben Cleo Dev\ndealer: Dev\nme: Ana\n"
+HEADER = "game: mystery-hand\nplayers: Ana Ben Cleo Dev\ndealer: Dev\n# a spectator's record\n"
 
 
 def sleuth(*args, timeout=120):
