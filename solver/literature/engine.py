@@ -43,7 +43,7 @@ from __future__ import annotations
 import copy
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from solver.cards import format_cards
 from solver.errors import RuleError
@@ -137,8 +137,11 @@ class State:
     turn_may: tuple[str, ...] = ()
     turn_why: str = ""
     #: the recorder of a partial record (:func:`recorder_of`), whose questions and the
-    #: questions asked of them are never missed: no advice logs one as not seen
-    recorder: str | None = None
+    #: questions asked of them are never missed: no advice logs one as not seen.  Not part
+    #: of the position (equality, hash): it is the whole record's (a complete record has
+    #: none, the same statements cut short may), and ``run(record, upto=k)`` is the state of
+    #: the first k statements whatever follows them
+    recorder: str | None = field(default=None, compare=False)
 
     def count(self, p: str) -> int:
         return dict(self.counts)[p]

@@ -102,14 +102,17 @@ _KEPT = threading.Lock()
 
 
 def _events(record) -> tuple:
-    return tuple(st.event for st in record.statements)
+    """The record's statements as (line, event) pairs: a kept model's tables are keyed by
+    line, so a record whose statements moved (a comment line added above them) is another
+    record for them."""
+    return tuple((st.line, st.event) for st in record.statements)
 
 
 def _key(record, view) -> tuple:
     """What is kept for ``record`` seen by ``view`` is kept under: its header, the view
     with the hands it knows (:func:`~solver.literature.views.hands_seen`: the ``holds``
     line that completes a record leaves its ``me:`` view only its own hand, so nothing the
-    partial record before it proved carries over), its events."""
+    partial record before it proved carries over), its events with their lines."""
     return (record.header, (view, hands_seen(record, view)), _events(record))
 
 
@@ -156,7 +159,7 @@ def _extends(key: tuple, table) -> "_Build | None":
     where every card has one copy; else None."""
     if not _one_copy(table):
         return None
-    got = _longest(_BUILT, key, lambda added: not any(isinstance(e, Shown) for e in added))
+    got = _longest(_BUILT, key, lambda added: not any(isinstance(e, Shown) for _, e in added))
     return got[1] if got else None
 
 
@@ -224,7 +227,7 @@ def carried(record, view, table) -> dict:
         return {}
     evs, certain = best
     out = dict(certain)
-    for ev in now[len(evs):]:
+    for _line, ev in now[len(evs):]:
         if isinstance(ev, Ask) and ev.answer == "no":
             continue
         if isinstance(ev, (Ask, UnheardAnswer)):
