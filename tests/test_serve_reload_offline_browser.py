@@ -9,17 +9,11 @@ left the box, with no way to read the rest."""
 from __future__ import annotations
 
 import re
-import shutil
-from contextlib import contextmanager
 
 import pytest
 
-from tests.serve_harness import ROOT, Server
-
-PHONE = dict(viewport={"width": 360, "height": 640}, has_touch=True, is_mobile=True,
-             device_scale_factor=2)
-IDLE = "() => !document.querySelector('[aria-busy=\"true\"]')"
-
+# the phone, the served sample and the page's parts, as the writers' tests have them
+from tests.test_serve_writers_browser import box, idle, served, status
 
 @pytest.fixture(scope="module")
 def browser():
@@ -27,40 +21,6 @@ def browser():
 
     with chromium() as b:
         yield b
-
-
-@contextmanager
-def served(browser, tmp_path, sample: str, phones: int = 1, **context):
-    """A copy of ``samples/<sample>`` served, and ``phones`` phones' pages of it."""
-    path = tmp_path / "record.txt"
-    shutil.copy(ROOT / "samples" / sample, path)
-    with Server(path) as server:
-        contexts = [browser.new_context(**{**PHONE, **context}) for _ in range(phones)]
-        try:
-            pages = []
-            for c in contexts:
-                p = c.new_page()
-                p.set_default_timeout(120_000)
-                p.goto(server.url)
-                box(p).wait_for()
-                idle(p)
-                pages.append(p)
-            yield path, server, pages
-        finally:
-            for c in contexts:
-                c.close()
-
-
-def idle(p, t: float = 120) -> None:
-    p.wait_for_function(IDLE, timeout=t * 1000)
-
-
-def status(p) -> str:
-    return p.get_by_role("status").first.inner_text().strip()
-
-
-def box(p):
-    return p.get_by_role("textbox", name="Statement")
 
 
 def log_button(p):

@@ -30,12 +30,13 @@ def browser():
 
 
 @contextmanager
-def served(browser, tmp_path, sample: str, phones: int = 1):
-    """A copy of ``samples/<sample>`` served, and ``phones`` phones' pages of it."""
+def served(browser, tmp_path, sample: str, phones: int = 1, **context):
+    """A copy of ``samples/<sample>`` served, and ``phones`` phones' pages of it (browser
+    contexts of :data:`PHONE` and ``context``)."""
     path = tmp_path / "record.txt"
     shutil.copy(ROOT / "samples" / sample, path)
     with Server(path) as server:
-        contexts = [browser.new_context(**PHONE) for _ in range(phones)]
+        contexts = [browser.new_context(**{**PHONE, **context}) for _ in range(phones)]
         try:
             pages = []
             for c in contexts:
