@@ -8,17 +8,9 @@ from click.testing import CliRunner
 from cli.main import cli
 from solver.records import parse_record
 
-# a spectator's record (no 'me:'): with 2 players both psychics are Ana's, whose own turns
-# her record never leaves unseen; psychics hold no hidden cards, so the public view's
-# figures are Ana's
-HEAD = ("game: mysterium\nplayers: Gus Ana\nghost: Gus\n"
-        "table character: 1 8 9 12 14\ntable location: 4 6 8 12 14\n"
-        "table object: 1 4 8 12 18\n")
-# Ana-1 found a character in hour 2 (unseen which), her location guess in hour 3 was
-# revealed unseen (right in a quarter of the fillings: then she is at her object)
-M1 = HEAD + ("hour 1\nAna-1 guesses character 1: wrong\nAna-2: ?\nhour 2\nAna-1: ?\n"
-             "Ana-2 guesses location 6: wrong\nhour 3\nAna-1 guesses location 6\n"
-             "reveal Ana-1: ?\nAna-2 guesses location 8: wrong\n")
+# the text report's records: Ana-1 found a character in hour 2 (unseen which), her location
+# guess in hour 3 was revealed unseen (right in a quarter of the fillings)
+from tests.test_mysterium_text_fixes import HEAD, M1
 
 
 def _sheet(text: str, width: int = 79) -> str:

@@ -16,18 +16,10 @@ from solver.mystery_hand.advise import conditioned, meets_choices, suggest
 from solver.mystery_hand.analysis import analyze
 from solver.mystery_hand.inference import build
 from solver.records import parse_record
+from tests.test_mystery_hand_sampled_top import UNSEEN_EXTRA
 
-RECORD = """\
-game: mystery-hand
-players: Ana Ben Cleo Dev
-dealer: Dev
-me: Ana
-Ana holds: AS 2S 3S 4S 6S 7S 8S 9S 10S JS QS KS
-Ana asks Ben 2*: 0
-Ben: ?
-Ben asks Dev 2*: 1
-turn: Ana
-"""
+# the record of the analysis's tests, then Ana's turn
+RECORD = UNSEEN_EXTRA + "turn: Ana\n"
 
 
 def test_suggest_candidates_and_announce_agree_with_analyze():
