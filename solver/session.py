@@ -1126,7 +1126,9 @@ class Session:
         try:
             new_text, rec, old = edited(self.text, line, statement, self.path)
         except InconsistentError as e:
-            e.located(path=self.path)
+            # cited at the line changed, as a refusal of the new text there is
+            e.located(path=self.path, line=line_number(line),
+                      column=1 if statement is None else _first_column(statement))
             text = self.text if statement is None else self._edited_text(line, statement)
             return Outcome("refused", "not changed: the record would be inconsistent",
                            statement=statement or "", error=e,

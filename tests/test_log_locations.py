@@ -35,3 +35,18 @@ def test_edit_to_a_comment_alone_names_the_line(tmp_path):
     with pytest.raises(NotationError) as e:
         edited(text, 5, "# nothing", "g.txt")
     assert str(e.value).startswith("g.txt:5:1:"), str(e.value)
+
+
+def test_edit_into_a_contradiction_names_the_line_and_column(tmp_path):
+    """``edit N`` in play that would make the record inconsistent is cited at line N and
+    the statement's column, as ``log`` cites the line a contradiction would have taken."""
+    from solver.session import Session
+
+    text = (RECORD + "Ana holds: 5H 6S 2C 3C 4C 5C 7C 8C 9C 10C JC QC\n"
+            "Ana asks Ben 4H-7H: 4H 7H\nBen asks all 6*: Ana 1, Cleo 1, Dev 2\n")
+    path = tmp_path / "g.txt"
+    path.write_text(text)
+    out = Session(str(path)).edit("7", "  Ben asks all 6*: Ana 0, Cleo 1, Dev 2")
+    assert out.kind == "refused" and out.conflict, out
+    assert str(out.error).startswith(f"{path}:7:3: no deal fits"), str(out.error)
+    assert path.read_text() == text
