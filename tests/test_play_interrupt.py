@@ -21,6 +21,11 @@ LOSSY = ROOT / "samples" / "literature" / "lossy-six-players.txt"
 LINE = "Ana asks Ben 2S: no"
 NAMED = ("sleuth: interrupted; the record is unchanged (the line being checked was not "
          f"saved: {LINE})")
+# on a terminal: a record whose next statement takes about a second to check, so that a
+# Ctrl-C 5-100 ms after Enter lands in the check
+SLOW = ROOT / "tests" / "records" / "literature-eight-lossy-ana.txt"
+SLOW_LINE = "Ana asks Dev JH: no"
+SLOW_NAMED = NAMED.replace(LINE, SLOW_LINE)
 
 
 @pytest.fixture
@@ -91,10 +96,10 @@ def test_ctrl_c_just_after_enter_names_the_statement(tmp_path):
     # then takes as a key: shorter delays are tried until one interrupts the check (each
     # attempt's outcome is checked)
     for delay in (0.03, 0.06, 0.1, 0.015, 0.005):
-        if NAMED in said:
+        if SLOW_NAMED in said:
             break
         rec = tmp_path / f"l3-{delay}.txt"
-        shutil.copy(LOSSY, rec)
+        shutil.copy(SLOW, rec)
         pid, fd = pty.fork()
         if pid == 0:        # pragma: no cover - the child
             os.environ["TERM"] = "xterm"
@@ -123,7 +128,7 @@ def test_ctrl_c_just_after_enter_names_the_statement(tmp_path):
             while b"advisor:" not in out and time.monotonic() < end:
                 read(0.1)
             read(0.3)
-            os.write(fd, LINE.encode())
+            os.write(fd, SLOW_LINE.encode())
             read(0.3)
             os.write(fd, b"\r")
             time.sleep(delay)
@@ -141,12 +146,9 @@ def test_ctrl_c_just_after_enter_names_the_statement(tmp_path):
         text = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", out.decode("utf-8", "replace"))
         ends = [ln.strip(" \r") for ln in text.split("\n") if "sleuth: interrupted" in ln]
         ends = [ln[ln.index("sleuth: interrupted"):] for ln in ends]
-        saved = rec.read_text(encoding="utf-8").rstrip("\n").endswith(LINE)
-        assert ends in ([NAMED], []) or (saved and ends == [
+        saved = rec.read_text(encoding="utf-8").rstrip("\n").endswith(SLOW_LINE)
+        assert ends in ([SLOW_NAMED], []) or (saved and ends == [
             "sleuth: interrupted; the record is as last saved"]), (delay, ends)
-        assert not (ends == [NAMED] and saved), delay
+        assert not (ends == [SLOW_NAMED] and saved), delay
         said += ends
-    if NAMED not in said:
-        # every attempt's outcome was checked above; the one this test is for (an interrupt
-        # in the check) needs the check still running when the Ctrl-C lands
-        pytest.skip("the check was done before each Ctrl-C: no interrupt in it to check")
+    assert SLOW_NAMED in said, said
