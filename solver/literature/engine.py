@@ -686,8 +686,9 @@ class Play:
     def _unknown(self, keys):
         """Keys whose place the record no longer determines."""
         for k in keys:
-            if self.loc[k] not in (None, OUT):
-                self.dealt.setdefault(k, self.loc[k])
+            held = self.loc[k]
+            if held is not None and held != OUT:
+                self.dealt.setdefault(k, held)
                 self.loc[k] = None
 
     def _check_recorder_heard(self, ev, me: str) -> None:
@@ -721,7 +722,7 @@ class Play:
         return RuleError(msg, text=self.text, rule=rule, line=self.line,
                          offset=i if i > 0 else None)
 
-    def _unseen(self, ev):
+    def _unseen(self, ev: Unseen | UnheardCard | UnheardAnswer):
         """``Ben asks Cleo ?: yes|no``, ``Ben asks Cleo 5H: ?``, ``Ben: ?`` (record-format.md,
         "What the recorder did not see"): the public part is checked here; the unknown part
         is a free choice in the model (:mod:`solver.literature.history`)."""
@@ -735,6 +736,7 @@ class Play:
         if b is not None:
             self.last_asker[b] = a
         if isinstance(ev, UnheardCard):
+            b = ev.target                   # the one asked (a str: only "P: ?" names nobody)
             if ev.answer == "yes":          # some card of b's moves to a; a asks again
                 self._unknown([k for k in t.keys if self.loc[k] == b])
                 self._unplaced(places=[b])
@@ -744,6 +746,7 @@ class Play:
                 self.turn = b
             return
         if isinstance(ev, UnheardAnswer):
+            b = ev.target                   # the one asked, as above
             h = t.half_of[ev.card]
             if self.status[h.name][0] != "open":
                 raise self._err(f"{h.name} is already resolved: nobody holds its cards",

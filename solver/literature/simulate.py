@@ -20,8 +20,9 @@ from __future__ import annotations
 import copy
 import random
 
+from solver.cards import Card
 from solver.errors import RuleError
-from solver.literature.events import (Ask, Challenge, Claim, HandCount, Holds, PassClaim,
+from solver.literature.events import (Alloc, Ask, Challenge, Claim, HandCount, Holds, PassClaim,
                                       PassTurn, Shown, TurnIs, UnheardAnswer, UnheardCard,
                                       Unseen)
 from solver.literature.engine import Play, can_ask_for, can_ask_whom
@@ -168,7 +169,7 @@ class Simulator:
             kn.propagate(live)
 
     # ----- choices --------------------------------------------------------------------------
-    def alloc_for(self, p, half, guess=True) -> tuple | None:
+    def alloc_for(self, p, half, guess=True) -> Alloc | None:
         """p's claim of ``half``: certain placements, guesses within the team if ``guess``."""
         team = self.t.team_of(p)
         kn = self.know[p]
@@ -186,7 +187,7 @@ class Simulator:
         return tuple((q, tuple(sorted(cs))) for q, cs in sorted(
             by.items(), key=lambda kv: self.t.players.index(kv[0])))
 
-    def shown_for(self, half) -> tuple:
+    def shown_for(self, half) -> Alloc:
         by: dict[str, list] = {}
         for k in self.play.keys_of_half(half):
             by.setdefault(self.cur[k], []).append(self.t.key_card[k])
@@ -195,6 +196,9 @@ class Simulator:
 
     def claim(self, p, half, guess=True):
         alloc = self.alloc_for(p, half, guess)
+        # without guesses only a half whose every card p places in p's team is claimed
+        # (safe_half), so there is no card to guess
+        assert alloc is not None
         shown = self.shown_for(half)
         ev = Claim(p, half, alloc)
         same = sorted((repr(c), q) for q, cs in alloc for c in cs) == \
@@ -214,7 +218,7 @@ class Simulator:
         t, play = self.t, self.play
         state = play.state()
         opps = [b for b in t.players if can_ask_whom(state, a, b)]
-        out = []
+        out: list[tuple[str, Card]] = []
         if not opps:
             return out
         hand = [t.key_card[k] for k in self.hand(a)]
@@ -227,6 +231,7 @@ class Simulator:
     def turn(self):
         play, t, rng = self.play, self.t, self.rng
         a = play.turn
+        assert a is not None    # only a game over has nobody on turn, and run stops there
         if play.challenge:
             ch, tgt, half = play.challenge
             self.claim(tgt, half, guess=True)
@@ -290,10 +295,10 @@ class Simulator:
             self.claim(a, h or rng.choice(play.open_halves()))
             return
         if self.opts.own_card_ask == "surrender" and rng.random() < 0.02:
-            mine = [(b, self.t.key_card[k]) for k in self.hand(a) for b in t.players
-                    if t.opponents(a, b) and play.count[b] > 0]
-            if mine:
-                b, c = rng.choice(mine)
+            own = [(b, self.t.key_card[k]) for k in self.hand(a) for b in t.players
+                   if t.opponents(a, b) and play.count[b] > 0]
+            if own:
+                b, c = rng.choice(own)
                 self.emit(Ask(a, b, c, "surrendered"))
                 return
         kn = self.know[a]
