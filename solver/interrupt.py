@@ -26,6 +26,7 @@ import contextlib
 import os
 import signal
 import threading
+from typing import Any
 
 _lock = threading.Lock()
 #: the solvers searching now in this process's main thread
@@ -153,7 +154,7 @@ def stoppable_solver_class(cp_model):
     cls = _classes.get(id(cp_model))
     if cls is not None:
         return cls
-    base = cp_model.CpSolver
+    base: Any = cp_model.CpSolver       # of the module passed in: a class known at run time
 
     class CpSolver(base):
         __doc__ = base.__doc__

@@ -21,11 +21,13 @@ def lazy_exports(package: str, names: dict[str, str | None], game: str | None = 
     def __getattr__(attr):
         if attr not in names:
             raise AttributeError(f"module {package!r} has no attribute {attr!r}")
-        if names[attr] is None:
+        module = names[attr]
+        if module is None:
             from solver.games import get_game
 
+            assert game is not None     # a package exporting GAME names its game
             return get_game(game)
-        return getattr(importlib.import_module(names[attr]), attr)
+        return getattr(importlib.import_module(module), attr)
 
     return __getattr__
 
@@ -47,7 +49,7 @@ class LazyModule:
 
     def __init__(self, name: str):
         self._name = name
-        self._module = None
+        self._module: types.ModuleType | None = None
 
     def __getattr__(self, attr):
         if attr.startswith("_"):

@@ -32,6 +32,7 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass, fields
+from typing import overload
 
 from solver.errors import BudgetError
 
@@ -235,6 +236,10 @@ def expired() -> bool:
     return d is not None and time.monotonic() > d.at
 
 
+@overload
+def cap(seconds: float) -> float: ...
+@overload
+def cap(seconds: float | None) -> float | None: ...
 def cap(seconds: float | None) -> float | None:
     """``seconds`` (a solver's own time limit, ``None`` for none) cut to the time left
     before the current deadline; at least a millisecond, so that a solver given it stops

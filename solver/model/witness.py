@@ -116,8 +116,8 @@ def propagate(model, drop=frozenset()):
 def _first_deal(free, allowed, cap, rng):
     """Every free card in one of its allowed locations, each location filled to its
     capacity (a b-matching by augmenting paths), or ``None`` if there is none."""
-    load = defaultdict(list)
-    loc = {}
+    load: defaultdict[int, list[int]] = defaultdict(list)    # location -> cards placed there
+    loc: dict[int, int] = {}
     order = list(free)
     rng.shuffle(order)
 
