@@ -38,7 +38,7 @@ class _Net:
 
     def __init__(self, n):
         self.n = n
-        self.head = [[] for _ in range(n)]
+        self.head: list[list[int]] = [[] for _ in range(n)]    # node -> its edges
         self.to, self.cap, self.lo, self.flow = [], [], [], []
 
     def edge(self, u, v, lo, hi):

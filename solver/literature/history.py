@@ -962,7 +962,10 @@ def _each_solution_class():
     an objective: each better one); ``self.Value`` reads it as a solver's would.  Made on
     first use: ortools is imported only when a model is solved."""
 
-    class EachSolution(cp_model.CpSolverSolutionCallback):
+    # the lazily imported OR-Tools module's class: a base known only at run time
+    base: Any = cp_model.CpSolverSolutionCallback
+
+    class EachSolution(base):
         def __init__(self, found):
             super().__init__()
             self.found = found
@@ -1001,7 +1004,8 @@ class HistoryModel:
         #: how far its proof had got (the same, while it runs: :meth:`settled`)
         self._certain: tuple[dict, int] | None = None
         self._progress: tuple[dict, int] = ({}, 0)
-        self._base = None
+        #: the whole model and each (key, place)'s variable (:meth:`_built`), once built
+        self._base: tuple[_Build, dict[tuple[str, str], IntVar | int]] | None = None
         #: certainties already known (card -> place: :func:`carried`, from an earlier
         #: record this one extends): :meth:`settle` takes them as proved, and its
         #: searches are given them as facts (implied, so no history is lost)

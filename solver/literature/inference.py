@@ -528,17 +528,18 @@ def any_team(vm: ViewModel, probs: Probabilities, keys: list[str], team: tuple[s
 def _possible_all_in(vm: ViewModel, free, team) -> bool:
     from solver.literature.flow import flow_backbone
 
-    assert isinstance(vm.model, CardLocationModel)     # not vm.history (team_probabilities)
-    others = [l for l in vm.model.locations if l not in team]
-    bb = flow_backbone(vm.model, {k: others for k in free})
+    model = vm.model
+    assert isinstance(model, CardLocationModel)     # not vm.history (team_probabilities)
+    others = [l for l in model.locations if l not in team]
+    bb = flow_backbone(model, {k: others for k in free})
     if bb is not None:
         return bb.consistent
 
     def all_in(mm, x):
-        mm.Add(sum(x[vm.model.card_index(k), vm.model.loc_index(l)]
+        mm.Add(sum(x[model.card_index(k), model.loc_index(l)]
                    for k in free for l in team) == len(free))
 
-    return vm.model.is_consistent(all_in)
+    return model.is_consistent(all_in)
 
 
 #: DP states (base count's peak x counts needed) allowed for exact team probabilities
