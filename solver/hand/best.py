@@ -486,7 +486,8 @@ def _go_out(hand, cands, uses, avail, counts, n_wild, pools, regime, options, fu
             continue  # a taken discard is melded (HR-29)
         removed = {k: 1}
         melded = _without(hand, regime, removed)
-        mult, bonuses = 1, []
+        mult = 1
+        bonuses: list[str] = []
         if full:
             f, bonuses = bonus_factor(melded, regime, options)
             mult = f

@@ -253,6 +253,7 @@ def _learn(ev, know, hands, where, opts, state, players, mysteries):
             elif ev.count == 0:
                 k.count(X, ev.target, 0, 0)
             else:
+                assert ev.count is not None     # its own asks carry the count (lossy() hides it)
                 k.count(X, ev.target, max(0, ev.count - 2), ev.count)
         elif isinstance(ev, AskAll):
             for q, n in ev.counts:

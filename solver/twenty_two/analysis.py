@@ -537,7 +537,8 @@ class _Sampler:
 
     def __init__(self, vm: ViewModel, n: int, seed: int, max_states: int):
         self.vm, self.n, self.seed, self.max_states = vm, n, seed, max_states
-        self._deals = None
+        #: the sampled deals, each player's hand as ranks (:meth:`deals`), once sampled
+        self._deals: list[dict[str, list[int]]] | None = None
         self.failed = ""
 
     def deals(self):

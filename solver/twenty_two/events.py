@@ -90,6 +90,7 @@ class Exchange(Event):
     def __str__(self):
         s = f"{self.player} exchanges {self.count}"
         if self.discards is not None and self.count:
+            assert self.draws is not None   # the new cards are seen with the discards
             s += f": {format_cards(self.discards)} -> {format_cards(self.draws)}"
         return s
 

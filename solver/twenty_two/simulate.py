@@ -114,6 +114,7 @@ class _Sim:
 
     def exchange(self):
         eng = self.eng
+        assert eng.deal is not None     # called just after deal() emitted the deal
         for p in eng.deal.receivers:
             if not self.stock:
                 break  # TT-8, A4: nothing left to take
@@ -138,9 +139,11 @@ class _Sim:
 
     def play_hand(self):
         eng = self.eng
+        assert eng.deal is not None     # called just after deal() and exchange()
         order = list(eng.deal.receivers)
         while eng.hand_size > 1:
             leader = eng.leader
+            assert leader is not None   # set by every deal (TT-9) and trick (TT-12)
             i = order.index(leader)
             trick: list[tuple[str, tuple[Card, ...]]] = []
             for k in range(len(order)):
