@@ -109,11 +109,13 @@ class HandGame(Game):
         sheet.view = view
         return sheet
 
-    def simulate(self, players, options, seed=0, events=None):
+    def simulate(self, players, options, seed=0, events=None, miss=0.0):
         """A random rule-following round as a complete record (every hand stated, every
         draw named), ending in its ``round 1: ...`` statement."""
         from solver.hand.simulate import simulate
 
+        if miss:    # not lossy: every record it writes is complete
+            raise ValueError(f"{self.title} does not simulate lossy records")
         return simulate(players, options, seed, events)
 
     def _round(self, record) -> bool:

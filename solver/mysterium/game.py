@@ -115,9 +115,11 @@ class MysteriumGame(Game):
                             loc_label=lambda l: "no psychic (unused)" if l == UNUSED
                             else f"psychic {l}")
 
-    def simulate(self, players, options, seed=0, events=None):
+    def simulate(self, players, options, seed=0, events=None, miss=0.0):
         from solver.mysterium.simulate import simulate
 
+        if miss:    # not lossy: every record it writes is complete
+            raise ValueError(f"{self.title} does not simulate lossy records")
         return simulate(players, options, seed, events)
 
     # ----- replay and session ------------------------------------------------------------

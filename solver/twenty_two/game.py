@@ -83,9 +83,11 @@ class TwentyTwoGame(Game):
 
         analysis.check(record)
 
-    def simulate(self, players, options, seed=0, events=None):
+    def simulate(self, players, options, seed=0, events=None, miss=0.0):
         from solver.twenty_two.simulate import simulate
 
+        if miss:    # not lossy: every record it writes is complete
+            raise ValueError(f"{self.title} does not simulate lossy records")
         return simulate(players, options, seed, events)
 
     def truth(self, record):
@@ -100,6 +102,7 @@ class TwentyTwoGame(Game):
         if not is_complete(eng):
             return None
         d = eng.deal
+        assert d is not None    # a complete record has a deal (is_complete)
         where: dict[str, list[str]] = {}
         placed: Counter = Counter()
         for loc, cards in ([(p, eng.known[p]) for p in d.receivers]
