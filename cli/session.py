@@ -22,6 +22,7 @@ from solver.session import Outcome, Session, held_statement, undo_lines
 if TYPE_CHECKING:
     from prompt_toolkit.application import Application
 
+    from solver.model.budget import Deadline
     from solver.staged import Certainties
 
 # ----- colour -----------------------------------------------------------------------------
@@ -738,7 +739,7 @@ class Screen:
         self.first: Certainties | None = None
         self.hinting = False                # the advisor's hint after each change
         self.worker: threading.Thread | None = None
-        self.deadline = None
+        self.deadline: Deadline | None = None
         self.app: Application[Any] | None = None
         #: the lines that came in ahead of their turn (:class:`Ahead`): held, and said,
         #: when a line before them is refused
@@ -836,6 +837,7 @@ class Screen:
 
             # a deadline even without a time limit: settle() may have to cancel it
             with within(timeout if timeout is not None else float("inf")) as deadline:
+                assert deadline is not None     # within() was given a time (inf at most)
                 self.deadline = deadline
                 try:
                     self.sheet_lines(*size)
@@ -1342,7 +1344,9 @@ def _interactive_lines(session: Session, colour: bool, screen: Screen | None = N
     class SessionCompleter(Completer):
         def get_completions(self, document, complete_event):
             before = document.text_before_cursor
-            word = re.search(r"[^\s,;:]*$", before).group(0)
+            end = re.search(r"[^\s,;:]*$", before)
+            assert end is not None      # it matches at the end of any text (maybe empty)
+            word = end.group(0)
             meta = session.completion_meta(before)      # 'edit N': the line's text
             words = legal_words(session.vocabulary(), before, session.complete(before), held)
             for w in words + screen_words(before):
