@@ -144,6 +144,7 @@ def best_cmd(cards, indicator, variant, as_json, to_beat, first_turn):
                    + f" (needs {res.needed}, HR-19); left: {_cards(b.left)}")
     if res.can_go_out:
         g = res.go_out
+        assert g is not None    # can_go_out: a way out was found
         kind = "Full Hand" if res.full_hand else "going out"
         bonus = (f", bonuses {' + '.join(g.bonuses)} (x{g.multiplier}, HR-59)"
                  if res.full_hand and g.bonuses else "")

@@ -19,7 +19,13 @@ No Click and no printing here; ``cli/hand.py`` formats.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from solver.lazy import keep_functions, lazy_exports
+
+if TYPE_CHECKING:   # the functions named like their submodules (keep_functions, below)
+    from solver.hand.best import best as best
+    from solver.hand.redeal import redeal as redeal
 
 _EXPORTS: dict[str, str | None] = {"GAME": None}
 _EXPORTS["BestResult"] = "solver.hand.best"
