@@ -213,8 +213,11 @@ def claim(record, statement, as_, as_json):
     if rec.game != "literature":
         from solver.errors import NotationError
         raise NotationError("not a Literature record", text=rec.game)
-    game = get_game("literature")
     from cli.progress import working
+    from solver.literature.game import LiteratureGame   # loaded by get_game anyway
+
+    game = get_game("literature")
+    assert isinstance(game, LiteratureGame)     # the game registered as literature
 
     with working("weighing the claim", as_json):
         res = game.check_claim(rec, resolve_view(rec, as_), " ".join(statement))
