@@ -149,6 +149,27 @@ def test_a_lock_held_too_long_is_a_message(record):
     assert "another writer" in str(done["error"]) and str(record) in str(done["error"])
 
 
+def test_a_lock_file_left_by_another_users_killed_writer_does_not_block(record, monkeypatch):
+    """A lock file that only its owner may write (another user's writer, killed, left it:
+    root passes every permission check, so the refusal is simulated) is locked through a
+    descriptor open for reading: the next writer waits for no one and saves."""
+    import solver.records as records
+
+    lp = lock_path(str(record))
+    Path(lp).write_text("")
+    real_open = os.open
+
+    def open_as_another_user(name, flags, *args):
+        if name == lp and flags & (os.O_RDWR | os.O_WRONLY):
+            raise PermissionError(13, "Permission denied", name)
+        return real_open(name, flags, *args)
+
+    monkeypatch.setattr(records.os, "open", open_as_another_user)
+    append_statement(str(record), "turn: Ben")
+    assert turn_lines(record) == ["turn: Ben"]
+    assert not os.path.exists(lp)         # removed by the writer that held it, as ever
+
+
 # ----- a wrong Literature claim through 'log' ----------------------------------------------
 
 LIT = ROOT / "samples" / "literature" / "eight-players-jokers.txt"

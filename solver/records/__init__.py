@@ -1169,6 +1169,16 @@ def _flock(lp: str, path: str, limit: float) -> int:
     while True:
         try:
             fd = os.open(lp, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o666 & ~_umask())
+        except PermissionError as e:
+            # a lock file left by another user's writer that was killed (only its owner
+            # may write it): flock takes a descriptor open for reading as well, and the
+            # folder's permission is what removing it needs
+            try:
+                fd = os.open(lp, os.O_RDONLY | os.O_CLOEXEC)
+            except FileNotFoundError:
+                continue                    # removed meanwhile by its holder: again
+            except OSError:
+                raise FileError.from_os(e, path, "lock the record for writing") from None
         except OSError as e:
             raise FileError.from_os(e, path, "lock the record for writing") from None
         try:
