@@ -47,3 +47,31 @@ def test_the_refusal_names_the_rule(tmp_path):
                                  "Dev passes, Ana passes"])
     assert r.exit_code == 3
     assert "sleuth rules CL-10" in r.output and "CL-10)" in r.output
+
+
+# ----- a line that fixes a card only through the case file's one card of each kind (CL-2) ---
+def test_a_line_leaving_one_suspect_for_the_case_file_says_so():
+    """Holding five suspects says nothing about Ben: it leaves Plum the only suspect for
+    the case file (CL-2), and the sentence says that, not "line 4 says Plum is not in
+    Ben's hand"."""
+    e = _conflict("game: clue\nplayers: Ana Ben Cleo\nme: Ana\nAna holds: Scarlet Mustard "
+                  "White Green Peacock Knife\nAna suggests Plum Rope Hall: Ben shows Plum\n")
+    assert e.conflict == [4, 5]
+    assert e.reason == ("line 4 leaves Plum the only suspect that can be in the case file "
+                        "(CL-2: it holds one of each kind); line 5 puts it in Ben's hand")
+
+
+def test_the_second_line_leaving_one_weapon_of_a_custom_deck_says_so(tmp_path):
+    """Showing Dagger, one of two weapons, leaves Knife for the case file: line 8 does not
+    say Knife is not in Ana's hand."""
+    rec = tmp_path / "g.txt"
+    rec.write_text("game: clue\nplayers: Ana Ben Cleo\nsuspects: A B\nweapons: Knife Dagger\n"
+                   "rooms: Hall Study Kitchen Lounge\nme: Ana\nAna holds: Knife B\n"
+                   "Ana suggests A Dagger Hall: Ben shows Dagger\n")
+    e = _conflict(rec.read_text())
+    assert e.conflict == [7, 8]
+    assert e.reason == ("line 7 puts Knife in Ana's hand; line 8 leaves Knife the only weapon "
+                        "that can be in the case file (CL-2: it holds one of each kind)")
+    r = CliRunner().invoke(cli, ["analyze", str(rec)])
+    assert r.exit_code == 3 and "says it is not" not in r.output
+    assert "line 8 leaves Knife the only weapon" in r.output

@@ -46,6 +46,14 @@ class ViewModel(ModelView):
     def loc_label(self, loc: str) -> str:
         return label(loc)
 
+    def only_left_text(self, rule, card: str, where: str, names: list[str]) -> str:
+        """A line leaves ``card`` the only one of its kind for the case file (the rule of
+        CL-2: it holds one suspect, one weapon and one room)."""
+        if where != label(ENVELOPE) or card not in self.deck.cards:
+            return super().only_left_text(rule, card, where, names)
+        return (f"leaves {card} the only {self.deck.kind(card)} that can be in the case "
+                "file (CL-2: it holds one of each kind)")
+
     def inconsistent(self):
         """The conflict (:meth:`ModelView.inconsistent`) in Clue's words: a line that puts
         the card somewhere else says where ("line 6 puts it in the case file", not "says

@@ -1682,9 +1682,10 @@ class HistoryModel:
     def conflict(self) -> list[int] | None:
         return self._core()
 
-    def conflict_error(self, statements: dict[int, str], loc_label=None):
+    def conflict_error(self, statements: dict[int, str], loc_label=None, only_left=None):
         """As :meth:`solver.model.CardLocationModel.conflict_error`; the ``reason`` sentence
-        is given for a hand count the other lines rule out (:meth:`conflict_reason`)."""
+        is given for a hand count the other lines rule out (:meth:`conflict_reason`;
+        ``loc_label`` and ``only_left`` are not used)."""
         from solver.errors import InconsistentError
 
         core = self.conflict()

@@ -375,12 +375,12 @@ class CardLocationModel:
 
         return self._core(negate)
 
-    def conflict_error(self, statements: dict[int, str],
-                       loc_label=lambda l: l) -> InconsistentError | None:
+    def conflict_error(self, statements: dict[int, str], loc_label=lambda l: l,
+                       only_left=None) -> InconsistentError | None:
         """``None`` when the model is consistent, else the error every game raises: it names
         a minimal conflicting set of lines, quoting ``statements`` (line -> text), and says
         why they cannot all hold (``reason``, :func:`solver.model.conflicts.conflict_reason`;
-        ``loc_label`` words a location).
+        ``loc_label`` words a location, ``only_left`` the one card a rule leaves for one).
 
         >>> m = CardLocationModel(["a", "b"], {"P": 1, "Q": 1}, {"a": "a", "b": "b"})
         >>> m.place("a", "P", source=3); m.place("b", "P", source=4)
@@ -393,14 +393,16 @@ class CardLocationModel:
         return InconsistentError("no deal fits the record; these statements conflict: "
                                  + "; ".join(f"line {l}: {statements.get(l, '')}"
                                              for l in core), conflict=core,
-                                 reason=lambda: self.conflict_reason(core, loc_label))
+                                 reason=lambda: self.conflict_reason(core, loc_label,
+                                                                     only_left))
 
-    def conflict_reason(self, core: list[int], loc_label=lambda l: l) -> str | None:
+    def conflict_reason(self, core: list[int], loc_label=lambda l: l,
+                        only_left=None) -> str | None:
         """One plain sentence saying why the lines of ``core`` (a minimal conflicting set)
         cannot all hold, or ``None`` (:mod:`solver.model.conflicts`)."""
-        from solver.model.conflicts import conflict_reason
+        from solver.model.conflicts import conflict_reason, only_left_text
 
-        return conflict_reason(self, core, loc_label)
+        return conflict_reason(self, core, loc_label, only_left or only_left_text)
 
 
 @dataclass(frozen=True)

@@ -161,15 +161,39 @@ class _Probe:
         return keep
 
 
-def conflict_reason(model, core: list[int], label: Callable[[str], str]) -> str | None:
+def only_left_text(rule, card: str, where: str, names: list[str]) -> str:
+    """How a sentence says that a line leaves ``card`` the only card of the rule ``rule``
+    (a :class:`~solver.model.Constraint` of no line: ``where`` holds one of ``names``)
+    that can be in ``where``; a game's view model words it in its own terms
+    (:meth:`~solver.model.view.ModelView.only_left_text`).
+
+    >>> from solver.model import CardLocationModel
+    >>> m = CardLocationModel(["a", "b", "c"], {"P": 1, "Q": 1, "E": 1}, {c: c for c in "abc"})
+    >>> m.add(["a", "b"], ["E"], 1, 1)         # a rule: E holds one of a, b
+    >>> m.place("a", "P", source=3); m.place("b", "Q", source=5)
+    >>> conflict_reason(m, [3, 5], lambda l: l)
+    'line 3 puts a in P; line 5 leaves a the only card that can be in E, which holds one of a b'
+    """
+    from solver.model import place_phrase
+
+    which = " ".join(names) if len(names) <= MAX_CHAIN_CARDS else f"{len(names)} cards"
+    some = "one" if rule.hi == 1 else "at least one"
+    return (f"leaves {card} the only card that can be {place_phrase(where)}, which holds "
+            f"{some} of {which}")
+
+
+def conflict_reason(model, core: list[int], label: Callable[[str], str],
+                    only_left: Callable[..., str] = only_left_text) -> str | None:
     """One sentence saying why the lines of ``core`` (a minimal conflicting set of
     ``model``) cannot all hold, or ``None`` when no single fact or count explains it.
-    ``label(location)`` words a place ("the mystery hand", "Ben's hand")."""
+    ``label(location)`` words a place ("the mystery hand", "Ben's hand"); ``only_left``
+    words a line that fixes a card only through a rule of the model (:func:`only_left_text`,
+    the same arguments)."""
     if len(core) < 2:
         return None
     try:
         probe = _Probe(model, set(core))
-        return (_one_card(model, probe, core, label)
+        return (_one_card(model, probe, core, label, only_left)
                 or _one_card_places(model, probe, core, label)
                 or _one_count(model, probe, core, label))
     except TimeoutError:
@@ -182,7 +206,8 @@ def _core_pairs(model, core) -> list[Pair]:
     return [(ci, li) for ci in cards for li in range(len(model.locations))]
 
 
-def _one_card(model, probe: _Probe, core: list[int], label) -> str | None:
+def _one_card(model, probe: _Probe, core: list[int], label,
+              only_left: Callable[..., str] = only_left_text) -> str | None:
     pairs = _core_pairs(model, core)
     if not pairs:
         return None
@@ -214,9 +239,62 @@ def _one_card(model, probe: _Probe, core: list[int], label) -> str | None:
     # the side holding the newest line comes second: "...; line 22 says it is"
     first, second = (at, off) if max(off) > max(at) else (off, at)
     v1 = 1 if first is at else 0
-    head = _chain(model, probe, first, p, v1, label, card, where)
+    # a line that fixes the card only through a rule (the one card of a kind left for a
+    # place that holds one of them) says so, not that it says where the card is
+    via1 = _only_left(model, probe, first, p, v1, label, only_left)
+    via2 = _only_left(model, probe, second, p, 1 - v1, label, only_left)
+    head = via1 or _chain(model, probe, first, p, v1, label, card, where)
+    if via2:
+        return f"{head}; {via2}"
     says = "says" if len(second) == 1 else "say"
-    return f"{head}; {lines_text(second)} {says} it is" + ("" if v1 == 0 else " not")
+    if not via1:
+        return f"{head}; {lines_text(second)} {says} it is" + ("" if v1 == 0 else " not")
+    # the first part did not name the place: the second does
+    if v1 == 0 and len(second) == 1 and _direct(model, second[0], p, 1):
+        return f"{head}; line {second[0]} puts it in {where}"
+    return f"{head}; {lines_text(second)} {says} it is" + ("" if v1 == 0 else " not") + \
+        f" in {where}"
+
+
+def _direct(model, line: int, p: Pair, v: int) -> bool:
+    """Whether ``line`` itself says that pair ``p`` has value ``v``: it puts the card
+    there, keeps it from there, or puts it somewhere else."""
+    for c in model.constraints:
+        if c.source != line:
+            continue
+        if v == 1 and c.terms == {p} and c.lo >= 1:
+            return True
+        if v == 0 and p in c.terms and c.hi == 0:
+            return True
+        if v == 0 and len(c.terms) == 1 and c.lo >= 1 and next(iter(c.terms))[0] == p[0]:
+            return True
+    return False
+
+
+def _only_left(model, probe: _Probe, lines: list[int], p: Pair, v: int, label,
+               only_left: Callable[..., str]) -> str | None:
+    """``line L leaves C the only ...`` when one line ``L`` gives pair ``p`` the value ``v``
+    not by what it says but through a rule of the model (a constraint of no line: a place
+    holds one of some cards) whose other cards the line keeps from that place; else
+    ``None``."""
+    if len(lines) != 1 or _direct(model, lines[0], p, v):
+        return None
+    line = lines[0]
+    for rule in model.constraints:
+        if rule.source is not None or rule.lo != 1 or len({li for _, li in rule.terms}) != 1:
+            continue
+        q = next((t for t in rule.terms if t[0] == p[0]), None)
+        if q is None or (q == p) != bool(v):
+            continue
+        others = sorted(rule.terms - {q})
+        off = probe.forced([line], others)
+        if not others or any(off.get(t) != 0 for t in others):
+            continue
+        names = [model.name(model.cards[ci]) for ci, _ in sorted(rule.terms)]
+        text = only_left(rule, model.name(model.cards[p[0]]),
+                         label(model.locations[q[1]]), names)
+        return f"line {line} {text}"
+    return None
 
 
 def _chain(model, probe: _Probe, lines: list[int], p: Pair, v: int, label, card, where) -> str:

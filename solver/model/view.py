@@ -37,13 +37,23 @@ class ModelView:
         """The error naming a minimal set of conflicting lines and saying why they cannot
         all hold (its ``reason``, worded with :meth:`loc_label`); call it when the model has
         no deal (an empty conflict if the solver finds one after all)."""
-        return self.model.conflict_error(self.statements, self.loc_label) or \
+        return self.model.conflict_error(self.statements, self.loc_label,
+                                         self.only_left_text) or \
             InconsistentError("no deal fits the record", conflict=[])
 
     def loc_label(self, loc: str) -> str:
         """How a sentence names a model location ("the mystery hand", "Ben's hand"); a
         game's view model overrides it (default: the location's own name)."""
         return loc
+
+    def only_left_text(self, rule, card: str, where: str, names: list[str]) -> str:
+        """How a conflict sentence says that a line leaves ``card`` the only one of the
+        cards ``names`` of a rule of the model (``rule``, a constraint of no line) that can
+        be in ``where``: "leaves C the only ..." (a game's view model may word it in its
+        rules' terms; default :func:`solver.model.conflicts.only_left_text`)."""
+        from solver.model.conflicts import only_left_text
+
+        return only_left_text(rule, card, where, names)
 
     def explain_keys(self, keys: Sequence[Hashable], backbone, loc_label=lambda l: l):
         """:func:`solver.model.explain_card` for the card(s) ``keys`` of this view."""
