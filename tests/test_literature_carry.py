@@ -31,8 +31,9 @@ SETTLED = {"2H": "Ana", "3H": "Ben", "4H": "Cleo", "5H": "Dev", "6H": "Eli", "7H
     ("Ben asks Cleo ?: no", set(SETTLED)),
     # an unheard answer: at most its card moved
     ("Ben asks Cleo 9S: ?", {"2H", "3H", "4H", "5H", "6H", "7H"}),
-    # Ben's unseen question: a card between Ben and an opponent; his teammates keep theirs
-    ("Ben: ?", {"5H", "7H"}),
+    # Ben's unseen question: a card between Ben and an opponent other than the recorder
+    # Ana (she hears a question asked of her); his teammates and Ana keep theirs
+    ("Ben: ?", {"2H", "5H", "7H"}),
     # nothing moves
     ("Ben has 8 cards", set(SETTLED)),
     ("turn: Ben", set(SETTLED)),

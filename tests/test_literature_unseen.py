@@ -256,6 +256,31 @@ def test_memory_mode_needs_the_counts_after_an_unseen_question():
     assert "KH" not in notes and "6S" in notes
 
 
+def test_memory_mode_keeps_the_recorders_hand_after_an_opponents_unseen_question():
+    """``Ben: ?`` by an opponent of the recorder never asks the recorder (record-format.md,
+    "What the recorder did not see": a question asked of them is one they heard), so under
+    a memory mode Ana's own hand stays known after it (it was forgotten: every card 1/6)."""
+    head = HEAD + "variant: memory=last-question\n"
+    counts = "".join(f"{p} has 8 cards\n" for p in SIX.split()[1:])
+    vm = build(rec("Ana holds: 2H 3H 4H 6H 7H 9S JC QD\nAna asks Ben KD: no\nBen: ?\n"
+                   + counts, head), "Ana")
+    assert all(vm.fixed.get(k) == "Ana" for k in ("2H", "3H", "4H", "6H", "7H", "9S", "JC",
+                                                 "QD"))
+    assert backbone(vm).consistent
+
+
+def test_carried_certainties_keep_the_recorders_cards_after_an_unseen_question():
+    """The certainties carried to the next statement keep the recorder's cards after an
+    opponent's ``Ben: ?`` (it cannot have taken one of them)."""
+    from solver.literature.history import carried, remember
+
+    head = "game: literature\nplayers: Ana Ben Cleo Dev\nme: Ana\n"
+    r1 = parse_record(head + "Ana asks Ben 9S: no\n")
+    remember(r1, "Ana", {"2H": "Ana", "3H": "Dev", "4H": "Cleo"})
+    r2 = parse_record(head + "Ana asks Ben 9S: no\nBen: ?\n")
+    assert carried(r2, "Ana", Play.of(r2).table) == {"2H": "Ana", "3H": "Dev"}
+
+
 @pytest.mark.parametrize("memory", ["memory=last-question", "memory=last-two"])
 def test_memory_modes_on_lossy_records_never_rule_out_the_truth(memory):
     """A memory mode on lossy records, at every prefix: refused only for unknown counts

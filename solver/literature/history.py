@@ -202,8 +202,9 @@ def carried(record, view, table) -> dict:
       and a ``no`` nothing (LIT-8);
     * ``Ben asks Cleo ?: yes`` moves a card from Cleo (LIT-7; a ``no`` moves nothing,
       LIT-8); ``Ben asks Cleo 5H: ?`` at most 5H; ``Ben: ?`` a card between Ben and an
-      opponent (LIT-6(a), either way under V11), so only the places of Ben's teammates
-      and ``out`` stay certain;
+      opponent other than the recorder of a partial record (LIT-6(a), either way under
+      V11; a question asked of the recorder is one they heard), so only the places of
+      Ben's teammates, the recorder and ``out`` stay certain;
     * a claim's cards leave play (fixed, not carried); hands, counts, turns, passes and
       challenges move nothing.
 
@@ -219,7 +220,7 @@ def carried(record, view, table) -> dict:
     >>> r2 = parse_record(head + "Ana asks Ben 9S: no\\nBen asks Ana 9S: yes\\nBen: ?\\n")
     >>> from solver.literature.engine import Play
     >>> sorted(carried(r2, "Ana", Play.of(r2).table).items())
-    [('3H', 'Dev')]
+    [('2H', 'Ana'), ('3H', 'Dev')]
     """
     now = _events(record)
     best = _longest(_SETTLED, _key(record, view)) if _one_copy(table) else None
@@ -237,7 +238,7 @@ def carried(record, view, table) -> dict:
             if ev.answer == "yes":
                 out = {k: p for k, p in out.items() if p != ev.target}
         elif isinstance(ev, Unseen):
-            stay = set(table.team_of(ev.player)) - {ev.player}
+            stay = set(table.team_of(ev.player)) - {ev.player} | {recorder_of(record)}
             out = {k: p for k, p in out.items() if p in stay or p == OUT}
         elif not isinstance(ev, (Holds, HandCount, TurnIs, PassTurn, PassClaim, Challenge,
                                  Claim)):

@@ -36,7 +36,7 @@ from solver.model import CardLocationModel, Explanation, Reason
 from solver.model.stats import wilson_halfwidth
 from solver.model.view import ModelView
 from solver.literature.events import Ask, Claim, parse_event
-from solver.literature.engine import OUT, Play
+from solver.literature.engine import OUT, Play, recorder_of
 from solver.literature.table import Table
 from solver.literature.views import ALL, RECORDER, hands_seen, is_complete, seen_by  # noqa: F401
 
@@ -116,7 +116,8 @@ def build(record, view, play: Play | None = None) -> ViewModel:
     shown = view if view not in (ALL, RECORDER) else None   # the view the analysis names
     hands = hands_seen(record, view)
     if play.unseen and t.options.memory != "full" and view != ALL:
-        return _build_current(play, view, hands, statements, _unseen_events(record))
+        return _build_current(play, view, hands, statements, _unseen_events(record),
+                              recorder_of(record))
     if play.unseen:
         from solver.literature.history import HistoryModel
 
@@ -166,17 +167,19 @@ def _unseen_events(record) -> list[tuple[int, object]]:
             if isinstance(s.event, (UnheardCard, UnheardAnswer, Unseen))]
 
 
-def _touches(t, ev, p) -> bool:
-    """Whether an unseen question may have moved a card to or from ``p``."""
+def _touches(t, ev, p, recorder: str | None = None) -> bool:
+    """Whether an unseen question may have moved a card to or from ``p``: ``Ben: ?`` never
+    asks the ``recorder`` of a partial record (:func:`~solver.literature.engine.recorder_of`:
+    a question asked of them is one they heard)."""
     from solver.literature.events import Unseen
 
     if isinstance(ev, Unseen):
-        return ev.player == p or t.opponents(ev.player, p)
+        return ev.player == p or (p != recorder and t.opponents(ev.player, p))
     return p in (ev.asker, ev.target)
 
 
 def _build_current(play: Play, view, hands: frozenset[str], statements,
-                   unseen=()) -> ViewModel:
+                   unseen=(), recorder: str | None = None) -> ViewModel:
     """A9 ``memory=last-question`` (and the house rule ``last-two``): the current hands,
     knowing only the hands the view sees (``hands``: :func:`hands_seen`), the counts (O1),
     the resolved half-suits and the remembered questions with their answers
@@ -201,7 +204,8 @@ def _build_current(play: Play, view, hands: frozenset[str], statements,
     fixed_by: dict[str, int] = {}
     for p in [q for q in t.players if q in hands]:
         last = [(ln, h) for ln, h in play.holds if h.player == p]
-        if last and any(ln > last[-1][0] and _touches(t, ev, p) for ln, ev in unseen):
+        if last and any(ln > last[-1][0] and _touches(t, ev, p, recorder)
+                        for ln, ev in unseen):
             last = []           # an unseen question may have changed that hand
         if last:
             known[p], h = last[-1]
