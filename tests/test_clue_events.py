@@ -158,3 +158,31 @@ def test_a_comma_separates_two_cards_of_a_multi_word_name():
     with pytest.raises(NotationError):
         parse_event("Ana holds: Lead, Pipe", h)
     assert parse_event("Ana holds: Lead Pipe, Rope", h).cards == ("Pipe", "Rope")
+
+
+# ----- an error in a card list points at its own header line (CL-12) --------------------------
+@pytest.mark.parametrize("text, where", [
+    # an empty list: its header line, the column after the colon, quoted
+    ("game: clue\nplayers: Ana Ben Cleo\nweapons: X Y\nrooms: P Q R\nsuspects:\n",
+     "g.txt:5:10: 'suspects:' lists no card (CL-12): 'suspects:'"),
+    # a card in two lists: its second copy, naming the first
+    ("game: clue\nsuspects: A B\nweapons: X Y\nrooms: P Q A\nplayers: Ana Ben Cleo\n",
+     "g.txt:4:12: a card is listed twice (first as A in 'suspects:' on line 2) (CL-12): 'A'"),
+    # twice in one list: the second copy too
+    ("game: clue\nplayers: Ana Ben Cleo\nweapons: X Y x\n",
+     "g.txt:3:14: a card is listed twice (first as X earlier in 'weapons:') (CL-12): 'x'"),
+    # a card of a standard list not replaced
+    ("game: clue\nplayers: Ana Ben Cleo\nrooms: Kitchen, Hall, scarlet  # a typo\n",
+     "g.txt:3:23: a card is listed twice (first as Scarlet among the standard suspects, "
+     "CL-1) (CL-12): 'scarlet'"),
+    # a word that is no card, a keyword: where it stands in its own line
+    ("game: clue\nrooms: Hall 2x\nplayers: Ana Ben Cleo\n",
+     "g.txt:2:13: a card is one word of letters (of any script), digits 0-9, '_' or '-', "
+     "starting with a letter (CL-12): '2x'"),
+    ("game: clue\nrooms: Hall Study\nweapons: Rope nobody\nplayers: Ana Ben Cleo\n",
+     "g.txt:3:15: a card may not be called as a keyword (CL-12): 'nobody'"),
+])
+def test_a_card_list_error_is_placed_on_its_header_line(text, where):
+    with pytest.raises(NotationError) as e:
+        parse_record(text, "g.txt")
+    assert str(e.value) == where

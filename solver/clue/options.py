@@ -115,19 +115,41 @@ STANDARD = Deck(SUSPECTS, WEAPONS, ROOMS)
 
 def deck_of(header) -> Deck:
     """The deck of a record: CL-1, or the ``suspects:``/``weapons:``/``rooms:`` header
-    lines (CL-12: one word a card; a list not given keeps the standard one)."""
-    lists = []
+    lines (CL-12: one word a card; a list not given keeps the standard one).  An error is
+    placed on the header line at fault (``Header.at``): a card listed twice at its second
+    copy, naming where the first is."""
+    lists: list[tuple[str, ...]] = []
+    # card -> (its list's key, the list as written, where the card stands in it)
+    where: list[tuple[str, str | None, int]] = []
     for key, std in (("suspects", SUSPECTS), ("weapons", WEAPONS), ("rooms", ROOMS)):
         raw = header.get(key)
-        lists.append(std if raw is None else _custom(key, raw))
+        if raw is None:
+            lists.append(std)
+            where += [(key, None, 0)] * len(std)
+            continue
+        words = _custom(key, raw, header.line_of(key))
+        lists.append(tuple(w for w, _ in words))
+        where += [(key, raw, at) for _, at in words]
     deck = Deck(*lists)
-    seen: dict[str, str] = {}
-    for c in deck.cards:
+    seen: dict[str, int] = {}
+    for i, c in enumerate(deck.cards):
         f = _fold(c)
         if f in seen:
-            raise NotationError(f"a card is listed twice ({seen[f]} and {c})", text=c,
-                                rule="CL-12")
-        seen[f] = c
+            j = seen[f]
+            key1, raw1, _ = where[j]
+            key, raw, at = where[i]
+            first = deck.cards[j]
+            line1 = header.line_of(key1)
+            if raw1 is None:
+                there = f"among the standard {key1}, CL-1"
+            elif key1 == key:
+                there = f"earlier in '{key}:'"
+            else:
+                there = f"in '{key1}:'" + (f" on line {line1}" if line1 else "")
+            raise NotationError(f"a card is listed twice (first as {first} {there})", text=c,
+                                rule="CL-12", line=header.line_of(key), within=raw,
+                                offset=at)
+        seen[f] = i
     return deck
 
 
@@ -139,16 +161,21 @@ def _card_word(word: str) -> bool:
         or unicodedata.category(ch).startswith("M") for ch in word[1:])
 
 
-def _custom(key: str, raw: str) -> tuple[str, ...]:
-    words = tuple(w for w in re.split(r"[\s,]+", raw) if w)
-    if not words:
-        raise NotationError(f"'{key}:' lists no card", text=raw, rule="CL-12")
-    for w in words:
+def _custom(key: str, raw: str, line: int | None = None) -> list[tuple[str, int]]:
+    """The cards of header line ``key: raw`` (on record line ``line``, where known), each
+    with where it stands in ``raw``."""
+    words = [(m.group(), m.start()) for m in re.finditer(r"[^\s,]+", raw)]
+    if not words:                   # quoted as the header line, the column after it
+        raise NotationError(f"'{key}:' lists no card", text=f"{key}:", rule="CL-12",
+                            line=line, within=f"{key}:", offset=len(key) + 1)
+    for w, at in words:
         if not _card_word(w):
             raise NotationError("a card is one word of letters (of any script), digits 0-9, "
-                                "'_' or '-', starting with a letter", text=w, rule="CL-12")
+                                "'_' or '-', starting with a letter", text=w, rule="CL-12",
+                                line=line, within=raw, offset=at)
         if w.lower() in ("nobody", "passes", "shows", "right", "wrong", "envelope", "faceup"):
-            raise NotationError("a card may not be called as a keyword", text=w, rule="CL-12")
+            raise NotationError("a card may not be called as a keyword", text=w, rule="CL-12",
+                                line=line, within=raw, offset=at)
     return words
 
 

@@ -19,7 +19,7 @@ import sys
 import threading
 import time
 import unicodedata
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from solver.cards import canonical
@@ -235,7 +235,9 @@ def check_player_name(name: str, text: str | None = None, game: str | None = Non
 
 @dataclass(frozen=True)
 class Header:
-    """The record header.  ``options`` maps option names to values (``True`` for flags)."""
+    """The record header.  ``options`` maps option names to values (``True`` for flags);
+    ``at`` the line of each header key in the record read (none for a header made
+    otherwise), so a game's header check can place its error on the line at fault."""
 
     game: str
     players: tuple[str, ...]
@@ -243,12 +245,17 @@ class Header:
     dealer: str | None = None
     me: str | None = None
     extra: tuple[tuple[str, str], ...] = ()
+    at: tuple[tuple[str, int], ...] = field(default=(), compare=False, repr=False)
 
     def get(self, key: str, default: str | None = None) -> str | None:
         for k, v in self.extra:
             if k == key:
                 return v
         return default
+
+    def line_of(self, key: str) -> int | None:
+        """The record line of header key ``key``, where known."""
+        return next((n for k, n in self.at if k == key), None)
 
     def options(self) -> dict[str, str | bool]:
         """``variant: sneak, two-player=blind`` -> ``{'sneak': True, 'two-player': 'blind'}``."""
@@ -565,7 +572,7 @@ def parse_header(pairs: list[tuple[int, str, str, str]], path: str | None) -> He
     extra = tuple((k, v) for k, (l, v, r) in values.items()
                   if k not in ("game", "variant", "players", "dealer", "me"))
     header = Header(game=gname, players=players, variant=variant, dealer=dealer, me=me,
-                    extra=extra)
+                    extra=extra, at=tuple((k, l) for k, (l, _, _) in values.items()))
     try:
         game.check_header(header)
     except SleuthError as e:
@@ -574,7 +581,9 @@ def parse_header(pairs: list[tuple[int, str, str, str]], path: str | None) -> He
             e.text = as_written[e.text]
         elif e.text and "," in e.text and "variant" in values:
             _quote_combination(e, as_written, values["variant"][1].strip())
-        if e.text:             # the header line that holds the quoted text
+        if e.line is not None:          # the check placed it (Header.at)
+            key = next((k for k in values if values[k][0] == e.line), key)
+        elif e.text:           # the header line that holds the quoted text
             key = next((k for k in ("variant", "players", *values) if k in values
                         and find_quoted(values[k][2], e.text) >= 0), key)
         kl, _, kraw = values[key]
