@@ -76,7 +76,7 @@ def render_view(r: Replay, vr: ViewReplay) -> str:
     headers = ["step", "line", "statement"] + (heads or []) + (
         ["no longer certain"] if losing else []) + ["became certain"]
     return "\n".join(textwrap.wrap(title, WIDTH, subsequent_indent="  ")
-                     + fitted_table(rows, headers, keep=3))
+                     + fitted_table(rows, headers, keep=3, shrink=2))
 
 
 #: the width every table keeps to (a terminal's 80 columns, less the last)
@@ -95,12 +95,15 @@ class Labelled(str):
         return s
 
 
-def fitted_table(rows: list[list], headers: list[str], keep: int) -> list[str]:
+def fitted_table(rows: list[list], headers: list[str], keep: int,
+                 shrink: int | None = None) -> list[str]:
     """``rows`` as a table at most :data:`WIDTH` wide: as one when it fits; else the
     columns after the first ``keep`` that are wider than a number (text such as 'became
     certain') leave the table, each said on an indented line under its row when it is not
     empty and not what the row above said; so does a column with a :class:`Labelled`
-    cell, said after the cell's own label."""
+    cell, said after the cell's own label. When the columns left are still too wide
+    (several figures with long headings), the text of column ``shrink`` (one of the
+    first ``keep``) is cut shorter, with '…', until the table fits."""
     labelled = [j for j in range(keep, len(headers)) if any(isinstance(r[j], Labelled)
                                                              for r in rows)]
     lines = tabulate(rows, headers=headers, tablefmt="simple").split("\n")
@@ -109,8 +112,17 @@ def fitted_table(rows: list[list], headers: list[str], keep: int) -> list[str]:
     moved = [j for j in range(keep, len(headers))
              if j in labelled or max((len(str(r[j])) for r in rows), default=0) > 14]
     stay = [j for j in range(len(headers)) if j not in moved]
-    lines = tabulate([[r[j] for j in stay] for r in rows], headers=[headers[j] for j in stay],
-                     tablefmt="simple").split("\n")
+    kept = [[r[j] for j in stay] for r in rows]
+    lines = tabulate(kept, headers=[headers[j] for j in stay], tablefmt="simple").split("\n")
+    over = max(map(len, lines)) - WIDTH
+    if over > 0 and shrink is not None and shrink in stay:
+        at = stay.index(shrink)
+        room = max(len(headers[shrink]),
+                   max((len(str(k[at])) for k in kept), default=0) - over)
+        for k in kept:
+            k[at] = _short(str(k[at]), room)
+        lines = tabulate(kept, headers=[headers[j] for j in stay],
+                         tablefmt="simple").split("\n")
     out = lines[:2]
     before: dict[int, str] = {}
     for r, ln in zip(rows, lines[2:]):

@@ -1,0 +1,55 @@
+"""sleuth replay keeps its table to 79 columns however many figures a game shows: a step's
+figures (Twenty-Two's entropy and unseen cards) end its own row, the statement cut shorter
+when they would not fit, whatever the terminal's width."""
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import cli
+from solver.errors import NotationError
+from solver.games import get_game
+
+TT = "samples/twenty-two/standard-ana-midhand.txt"
+
+
+def engine_or_skip(game: str):
+    try:
+        return get_game(game)
+    except NotationError:
+        pytest.skip(f"no engine for {game} in this checkout")
+
+
+def run(*args, **env):
+    return CliRunner(env=env or None).invoke(cli, list(args), catch_exceptions=False)
+
+
+@pytest.mark.parametrize("columns", ["80", "120"])
+def test_twenty_two_replay_table_fits_with_every_figure_on_its_row(columns):
+    engine_or_skip("twenty-two")
+    r = run("replay", TT, "--upto", "3", "--jobs", "1", COLUMNS=columns)
+    assert r.exit_code == 0, r.output
+    lines = r.output.splitlines()
+    assert max(map(len, lines)) <= 79, r.output
+    head = next(ln for ln in lines if ln.lstrip().startswith("step"))
+    assert "entropy (bits)" in head and head.rstrip().endswith("unseen"), r.output
+    rows = [ln for ln in lines if ln[:6].strip().isdigit()]
+    assert [ln.split()[0] for ln in rows] == ["0", "1", "2", "3"], r.output
+    # the step's figures (entropy, unseen cards) end its own row, not a line of their own
+    assert all(ln.split()[-1].isdigit() for ln in rows), r.output
+    assert not any(ln.strip().isdigit() for ln in lines), r.output
+
+
+def test_fitted_table_cuts_the_statement_when_the_figures_are_too_wide():
+    from cli.replay import WIDTH, fitted_table
+
+    rows = [[i, 7, "x" * 44, "1.0", 52, f"a long text that leaves the table {i}"]
+            for i in range(3)]
+    heads = ["step", "line", "statement", "a wide heading one", "a wide heading two", "more"]
+    out = fitted_table(rows, heads, keep=3, shrink=2)
+    assert max(map(len, out)) <= WIDTH
+    assert out[0].split()[-3:] == ["wide", "heading", "two"]
+    assert all(ln.rstrip().endswith("52") for ln in out[2::2]), out
+    assert all("…" in ln for ln in out[2::2])
+    assert [ln.strip() for ln in out[3::2]] == [
+        f"more: a long text that leaves the table {i}" for i in range(3)]
