@@ -479,13 +479,37 @@ def render_round(a) -> str:
 
 
 def replay_columns(s) -> tuple[list[str], list]:
-    """``sleuth replay``: the headers and cells of one step."""
+    """``sleuth replay``: the headers and cells of one step: a round's stock and the cards
+    the other players are known to hold (taken discards not melded, wilds won by swaps;
+    nothing when none is, and the replay leaves the column out when it never says
+    anything)."""
     sm = s.summary
     if "stock" in sm:
-        return ["stock", "known"], [sm["stock"], "; ".join(
+        return ["stock", "others hold"], [sm["stock"], "; ".join(
             f"{p} {' '.join(cs)}" for p, cs in sm.get("known", {}).items())]
     return ["totals", "leading"], [", ".join(f"{p} {t}" for p, t in sm.get("totals", {}).items()),
                                    ", ".join(sm.get("leaders", []))]
+
+
+#: where a copy of a card can be, in words (a player's name: held by them)
+_PLACES = {"table": "on the table", "discards": "in the discards", "stock": "in the stock",
+           "indicator": "turned as the indicator"}
+_HOW_MANY = {1: "one", 2: "two", 3: "three", 4: "four"}
+
+
+def certain_text(card: str, where: str) -> str:
+    """``sleuth replay``: a certain card and the place of each of its copies (``where``
+    names a place per copy, ``"discards, table"``), in words: ``JH: both on the table``,
+    ``8H: one in the discards, one on the table``."""
+    copies = Counter(p for p in where.split(", ") if p)
+    def place(p: str) -> str:
+        return _PLACES.get(p, f"held by {p}")
+    if len(copies) == 1:
+        (p, n), = copies.items()
+        many = "" if n == 1 else "both " if n == 2 else f"all {_HOW_MANY.get(n, n)} "
+        return f"{card}: {many}{place(p)}"
+    return f"{card}: " + ", ".join(f"{_HOW_MANY.get(n, n)} {place(p)}"
+                                   for p, n in copies.items())
 
 
 def render_change(before, after) -> list[str]:

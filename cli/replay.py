@@ -26,11 +26,15 @@ def _short(text: str, width: int = STATEMENT_WIDTH) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def _certain(new: dict[str, str], limit: int = 8) -> str:
-    items = [f"{c} {l}" for c, l in new.items()]
+def _certain(new: dict[str, str], limit: int = 8, say=None) -> str:
+    """The cards and where they are (``say(card, where)``: the game's own words, e.g. for
+    a card of several copies; else 'card where'), the first ``limit`` of them; separated by
+    '; ' when the words of one card hold a comma."""
+    items = [say(c, l) if say else f"{c} {l}" for c, l in new.items()]
+    sep = "; " if any("," in i for i in items) else ", "
     if len(items) > limit:
-        return ", ".join(items[:limit]) + f" (+{len(items) - limit})"
-    return ", ".join(items)
+        return sep.join(items[:limit]) + f" (+{len(items) - limit})"
+    return sep.join(items)
 
 
 def _columns(game: str, s) -> tuple[list[str], list]:
@@ -62,18 +66,28 @@ def render_view(r: Replay, vr: ViewReplay) -> str:
     heads = None
     lost = lost_certainties(vr)
     losing = any(lost)
+    mod = renderer(r.game)
+    say = getattr(mod, "certain_text", None)     # the game's words for a card's places
     for s, gone in zip(vr.steps, lost):
         h, cells = _columns(r.game, s)
         heads = heads or h
         line = ",".join(map(str, s.lines[:1])) if s.index else ""
         rows.append([s.index, line, _short(s.text)] + cells
-                    + ([Labelled(_certain(gone), "no longer certain")] if losing else [])
+                    + ([Labelled(_certain(gone, say=say), "no longer certain")] if losing
+                       else [])
                     + [Labelled(s.error, "no analysis") if s.error
-                       else _certain(s.new_certain)])
+                       else _certain(s.new_certain, say=say)])
+    heads = heads or []
+    # a game's column with nothing to say on any step is left out (an empty column reads
+    # as a broken one)
+    empty = {3 + j for j in range(len(heads)) if all(str(r[3 + j]) == "" for r in rows)}
+    if empty:
+        heads = [h for j, h in enumerate(heads) if 3 + j not in empty]
+        rows = [[c for j, c in enumerate(r) if j not in empty] for r in rows]
     title = f"Replay of {r.path or 'the record'} ({r.game}), view: {vr.label}"
-    if r.measure and "uncertainty" in (heads or []):      # the column that shows it
+    if r.measure and "uncertainty" in heads:      # the column that shows it
         title += f"; uncertainty = {r.measure}"
-    headers = ["step", "line", "statement"] + (heads or []) + (
+    headers = ["step", "line", "statement"] + heads + (
         ["no longer certain"] if losing else []) + ["became certain"]
     return "\n".join(textwrap.wrap(title, WIDTH, subsequent_indent="  ")
                      + fitted_table(rows, headers, keep=3, shrink=2))
