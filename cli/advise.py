@@ -269,7 +269,8 @@ def render_review(rv) -> str:
         lines.append("never a safe moment: nothing to commit to was ever certain")
     lines += wrap("score: the advisor's ranking (higher is better; within "
                   f"{NEAR_ABS:g} or {NEAR_REL:.0%} of the best counts as the best); bits: "
-                  "information, 1 bit = a fair yes-or-no answer", 0)
+                  "information, 1 bit = a fair yes-or-no answer (giving away more than was "
+                  "learned is a mistake only beyond the same margin)", 0)
     for t in rv.turns:
         kind = kind_of(t)
         ts = "-" if t.taken_score is None else f"{t.taken_score:.3f}"

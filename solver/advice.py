@@ -319,6 +319,24 @@ class Advice:
                 "actions": [a.to_json() for a in acts]}
 
 
+#: a figure of a review this close to the one it is measured against (absolute, or relative
+#: to that one) is as good as it: a turn's score to the best one's (``web.review.near_best``),
+#: the bits a question gave away to the bits it told the asker (:func:`told_more`).  The
+#: estimates' own error is of that size, so within it nothing is called a mistake.
+NEAR_ABS, NEAR_REL = 0.01, 0.05
+
+
+def told_more(leak_bits: float, info_bits: float) -> bool:
+    """Whether a question told the table more (``leak_bits``) than it told the asker
+    (``info_bits``) by more than the review's tolerance (:data:`NEAR_ABS` bits or
+    :data:`NEAR_REL` of ``info_bits``): a review's mistake.
+
+    >>> told_more(0.0514, 0.0508), told_more(0.0684, 0.0), told_more(0.402, 0.366)
+    (False, True, True)
+    """
+    return leak_bits - info_bits > max(NEAR_ABS, NEAR_REL * abs(info_bits))
+
+
 @dataclass
 class TurnReview:
     """One of the view's turns: what was done against the advisor's best."""

@@ -8,6 +8,10 @@ import json
 from pathlib import Path
 from typing import Any
 
+# a score within NEAR_ABS of the best, or NEAR_REL of it, is as good as the best: the
+# review's one tolerance (``solver.advice``), also for the bits a question gave away
+from solver.advice import NEAR_ABS, NEAR_REL
+
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 
 
@@ -32,12 +36,6 @@ def embed_json(data: Any) -> str:
     True
     """
     return json.dumps(data).replace("<", "\\u003c")
-
-
-#: a turn whose score is this close to the best one's (absolute, or relative to the best)
-#: is as good as the best: the estimates' own error is of that size, so it is not called a
-#: mistake
-NEAR_ABS, NEAR_REL = 0.01, 0.05
 
 
 def near_best(t) -> bool:

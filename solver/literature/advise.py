@@ -518,8 +518,9 @@ def review_advice(record, *, view, budget: Budget = Budget()) -> Advice:
 def review(record, view, *, samples: int | None = REVIEW_SAMPLES):
     """Each of ``view``'s questions and claims against the advisor's best: mistakes are an
     unsafe claim (LIT-11) and a question that told the table more than the answer told
-    the asker (leak_bits > info_bits)."""
-    from solver.advice import review_turns
+    the asker (leak_bits > info_bits beyond the review's tolerance,
+    :func:`solver.advice.told_more`)."""
+    from solver.advice import review_turns, told_more
     from solver.games import get_game
     from solver.literature.events import Ask, Claim
 
@@ -549,7 +550,7 @@ def review(record, view, *, samples: int | None = REVIEW_SAMPLES):
                 out.append("claimed while not safe (LIT-11)" + (
                     f": won {o['won']:.2f}, cancelled {o['cancelled']:.2f}, lost {o['lost']:.2f}"
                     if o else ""))
-        elif taken is not None and taken.leak_bits > taken.info_bits + 1e-9:
+        elif taken is not None and told_more(taken.leak_bits, taken.info_bits):
             out.append(f"the question told the table more ({taken.leak_bits:.3g} bits) than "
                        f"the answer told you ({taken.info_bits:.3g} bits)")
         return out

@@ -440,8 +440,9 @@ def exposure(record, view: str, *, budget: Budget = Budget()) -> dict:
 def review(record, view, *, samples: int | None = REVIEW_SAMPLES):
     """Each of ``view``'s turns against the advisor's best (:class:`solver.advice.Review`):
     mistakes are an announcement while the hand was not determined (MH-20) and a question
-    that told the table more than it told the asker (leak_bits > info_bits)."""
-    from solver.advice import review_turns
+    that told the table more than it told the asker (leak_bits > info_bits beyond the
+    review's tolerance, :func:`solver.advice.told_more`)."""
+    from solver.advice import review_turns, told_more
     from solver.games import get_game
     from solver.mystery_hand.events import AskAll, AskOne, Announce, Request
 
@@ -474,7 +475,7 @@ def review(record, view, *, samples: int | None = REVIEW_SAMPLES):
             if adv.summary.get("determined"):
                 out.append("the mystery hand was determined: a safe announcement was "
                            "available (MH-18)")
-            if taken is not None and taken.leak_bits > taken.info_bits + 1e-9:
+            if taken is not None and told_more(taken.leak_bits, taken.info_bits):
                 out.append(f"told the table more about the mystery hand "
                            f"({taken.leak_bits:.3g} bits) than it told you "
                            f"({taken.info_bits:.3g} bits)")
