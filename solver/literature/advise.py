@@ -163,8 +163,8 @@ def _histories(vm, vp, seed: int, spent: float = 0.0) -> _Histories:
                      Backbone(True, {k: set(m.locations) for k in m.cards}), "some")
     if not bb.consistent or (not m.samples and not m.one_history()):
         raise vm.inconsistent()
-    support = {k: {p} for k, p in vm.fixed.items()}
-    support.update({k: set(bb.possible[k]) for k in m.cards})
+    support = {k: set(bb.possible[k]) for k in m.cards}
+    support.update({k: {p} for k, p in vm.fixed.items()})     # where it is now
     pub = _rows(vp.model) if vp is not None and vp.model.samples else None
     return _Histories(_rows(m), pub, support, proved, stopped)
 
@@ -279,10 +279,8 @@ def suggest(record, view, *, top=None, budget: Budget = Budget(), seed=None,
                           for q, cs in sorted(safe[hn].items(), key=lambda kv: players.index(kv[0])))
             pw, pc, pl, is_safe = 1.0, 0.0, 0.0, True
         else:
-            if not in_team.any():
-                best = {}
-                for k in hk:
-                    best[k] = view
+            if not in_team.any():       # certainly lost: the likeliest stating
+                best = _lost_allocation(play, hk, cols, players, tix)
                 pw = 0.0
             else:
                 sub = cols[in_team]
@@ -312,6 +310,9 @@ def suggest(record, view, *, top=None, budget: Budget = Budget(), seed=None,
         actions.append(ActionAdvice(str(ev), score, 0.0,
                                     {"won": pw, "cancelled": pc, "lost": pl}, 0.0,
                                     is_safe or post.exact, "claim", more))
+    # one source of legality: only what the game's rules accept now is offered (a question
+    # with each answer it gives a chance), as 'log' checks a statement
+    actions = [a for a in actions if _accepted(play, view, a)]
     adv = Advice("literature", view, on_turn, actions, post.exact and (pub is None or pub.exact),
                  "enumerated" if post.exact else "sampled", n,
                  summary={"safe_claims": sorted(safe), "turn": play.turn})
@@ -325,6 +326,42 @@ def suggest(record, view, *, top=None, budget: Budget = Budget(), seed=None,
     if top is not None:
         adv.actions = adv.actions[:top]
     return adv
+
+
+def _lost_allocation(play, hk, cols, players, tix) -> dict:
+    """key -> team-mate for a claim no deal lets the team win: each card with the team-mate
+    who holds it in the most deals (any team-mate when none does), never more cards to one
+    than they hold (O1), so that the claim can be stated; ties to the first at the table."""
+    left = {i: play.known(players[i]) for i in tix}
+    out = {}
+    for j, k in enumerate(hk):
+        counts = {i: int((cols[:, j] == i).sum()) if len(cols) else 0 for i in tix}
+        room = [i for i in tix if left[i] is None or left[i] > 0] or tix
+        i = max(room, key=lambda i: (counts[i], -tix.index(i)))
+        if left[i] is not None:
+            left[i] -= 1
+        out[k] = players[i]
+    return out
+
+
+def _accepted(play, view: str, a: ActionAdvice) -> bool:
+    """Whether the engine's rules (:meth:`~solver.literature.engine.Play.apply`, the check a
+    logged statement passes) accept action ``a`` of ``view`` after ``play``, on ``view``'s
+    turn (:func:`suggest` ranks the actions as if it were): a question with every answer it
+    gives a chance, a claim as it stands."""
+    from solver.errors import RuleError
+    from solver.literature.events import parse_event
+
+    texts = ([f"{a.action}: {ans}" for ans, p in a.p_answers.items() if p > 0]
+             if a.kind == "question" else [a.action])
+    for text in texts:
+        f = play.fork()
+        f.turn, f.turn_known = view, True
+        try:
+            f.apply(parse_event(text, play.table), play.line + 1, text)
+        except (RuleError, NotationError):
+            return False
+    return True
 
 
 def _history_notes(hist: _Histories, view: str, with_leak: bool) -> list[str]:
@@ -371,13 +408,15 @@ def _safe_of(t, play, team, support) -> dict:
 
 def _support(vm) -> dict:
     """key -> the players who can hold it now in some consistent deal (the logic: the
-    network-flow backbone where the facts allow it, else CP-SAT)."""
+    network-flow backbone where the facts allow it, else CP-SAT; a card of ``vm.fixed``,
+    moved in public, where it is now)."""
     from solver.literature.inference import backbone
 
     bb = backbone(vm)
-    out = {k: {p} for k, p in vm.fixed.items()}
-    for k in vm.model.cards:
-        out[k] = set(bb.possible[k])
+    out = {k: set(bb.possible[k]) for k in vm.model.cards}
+    # a card that moved in public is where it went: the model's column of such a card (a
+    # model of the deal has one for every card) is where it was dealt
+    out.update({k: {p} for k, p in vm.fixed.items()})
     return out
 
 
