@@ -550,6 +550,7 @@ def parse_header(pairs: list[tuple[int, str, str, str]], path: str | None) -> He
                                 f"{', '.join(as_written.values())}' or 'variant: standard'",
                                 text=e.text, path=path, line=vl,
                                 column=find_quoted(vraw, e.text or "") + 1) from None
+        _check_repeated_options(game, vval, vraw, path, vl)
         variant = tuple(opts)
     dealer = me = None
     for key in ("dealer", "me"):
@@ -588,7 +589,61 @@ def parse_header(pairs: list[tuple[int, str, str, str]], path: str | None) -> He
                         and find_quoted(values[k][2], e.text) >= 0), key)
         kl, _, kraw = values[key]
         raise _locate(e, path, kl, kraw) from None
+    _check_no_empty_value(values, players, path)
     return header
+
+
+def _check_no_empty_value(values: dict[str, tuple[int, str, str]], players: tuple[str, ...],
+                          path: str | None) -> None:
+    """Refuse a header line with nothing after its key (``me:``, ``dealer:``, ``variant:``
+    or ``variant: ,``, a game's own key): an optional line is left out, not left empty
+    (record-format.md, "Header").  Run once the game's check has passed, so that a game
+    that says more of an empty line of its own (a list that lists nothing) says it."""
+    for key, (line, value, raw) in sorted(values.items(), key=lambda kv: kv[1][0]):
+        if value.strip(" ," if key == "variant" else " "):
+            continue
+        if key in ("me", "dealer"):
+            fix = f"name one of the players ({' '.join(players)}) or remove the line"
+        elif key == "variant":
+            fix = "name the options, write 'variant: standard' or remove the line"
+        else:
+            fix = "give its value or remove the line"
+        stmt = strip_comment(raw)[0]
+        raise NotationError(f"'{key}:' is empty: {fix}", text=stmt, path=path, line=line,
+                            column=raw.find(stmt) + len(stmt) + 1)
+
+
+def _check_repeated_options(game: Any, value: str, raw: str, path: str | None,
+                            line: int) -> None:
+    """Refuse an option that ``variant:`` (``value``, in the line ``raw``) names twice
+    (``sneak, sneak``, or once by an alias), pointing at its second naming."""
+    try:
+        specs = game.option_specs()
+    except SleuthError:
+        specs = ()
+    seen: dict[str, tuple[str, Any]] = {}
+    pos = raw.find(value)
+    for piece in value.split(","):
+        typed = piece.strip()
+        start = pos + len(piece) - len(piece.lstrip())
+        pos += len(piece) + 1
+        name, _, val = typed.lower().replace("_", "-").partition("=")
+        name, val = name.strip(), val.strip()
+        if name in ("", "standard"):
+            continue
+        spec = next((sp for sp in specs if name == sp.name or name in sp.aliases), None)
+        try:
+            parsed = spec.parse(val or None, typed) if spec is not None else val
+        except SleuthError:
+            parsed = typed              # the game's check names the bad value
+        key = spec.name if spec is not None else name
+        if key in seen:
+            first, before = seen[key]
+            differs = "" if parsed == before else " with different values"
+            raise NotationError(f"{key} given twice{differs} (first as '{first}'): an option "
+                                "is named once", text=typed, path=path, line=line,
+                                column=start + 1, rule=spec.rule if spec else None)
+        seen[key] = (typed, parsed)
 
 
 def _quote_combination(err: SleuthError, as_written: dict[str, str], typed: str) -> None:
@@ -646,6 +701,7 @@ def _parse_record(text: str, path: str | None, validate: bool, named: list[str])
             header_pairs.append((lineno, key, m.group(2).strip(), raw))
         else:
             body.append((lineno, stmt, comment, typed))
+    _check_header_first(header_pairs, body, path)
     header = parse_header(header_pairs, path)
     game = get_game(header.game)
     statements: list[Statement] = []
@@ -671,6 +727,48 @@ def _parse_record(text: str, path: str | None, validate: bool, named: list[str])
                 raise _locate(e, path, e.line, lines[e.line - 1]) from None
             raise e.located(path=path) from None
     return rec
+
+
+def _check_header_first(pairs: list[tuple[int, str, str, str]],
+                        body: list[tuple[int, str, str, str]], path: str | None) -> None:
+    """Refuse a record whose header is not complete before its first statement: the first
+    statement (``body``: line, statement, comment, line as typed) that comes before the
+    ``game:`` or ``players:`` line written after it, quoted where it stands; with neither
+    line written anywhere, the first statement when the header has no line to quote."""
+    have = {k for _, k, _, _ in pairs}
+    missing = [k for k in ("game", "players") if k not in have]
+    if not missing or not body:
+        return
+    keys = set(CORE_HEADER_KEYS)
+    for _, k, v, _ in pairs:                # the game's own header keys, wherever named
+        if k == "game" and v.strip().lower() in REGISTRY:
+            keys |= set(get_game(v.strip().lower()).header_keys)
+    for _, stmt, _, _ in body:
+        m = _HEADER_RE.match(stmt)
+        if m and m.group(1).lower() == "game" and m.group(2).strip().lower() in REGISTRY:
+            keys |= set(get_game(m.group(2).strip().lower()).header_keys)
+    late: dict[str, int] = {}
+    first = None
+    for lineno, stmt, _, typed in body:
+        m = _HEADER_RE.match(stmt)
+        if m and m.group(1).lower() in keys:
+            late.setdefault(m.group(1).lower(), lineno)
+        elif first is None:
+            first = (lineno, stmt, typed)
+    lineno, stmt, typed = first or (body[0][0], body[0][1], body[0][3])
+    after = [(late[k], k) for k in missing if k in late and late[k] > lineno]
+    if after:
+        at, key = min(after)
+        err = NotationError(f"this statement comes before the header's '{key}:' line "
+                            f"(line {at}): the header (game:, players:, ...) comes first",
+                            text=stmt)
+    elif not pairs:
+        err = NotationError(f"the header needs '{missing[0]}: "
+                            f"{'<name>' if missing[0] == 'game' else '<names in seating order>'}'"
+                            " before the first event", text=stmt)
+    else:
+        return
+    raise _locate(err, path, lineno, typed)
 
 
 def check_size(text: str, path: str | None = None) -> None:
