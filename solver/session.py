@@ -238,7 +238,7 @@ def checked_append(text: str, statement: str, path: str | None = None, *,
             line=at, column=_first_column(statement))
     new_text = appended(text, statement)
     n = len(split_lines(new_text))
-    rec = _parse_correcting(new_text, path, statement, text, n)
+    rec = _parse_correcting(new_text, path, statement, text, n, holds=True)
     if not rec.statements or rec.statements[-1].line != n:
         raise NotationError("expected a game statement, not a header line", text=statement,
                             path=path, line=n, column=_first_column(statement))
@@ -269,9 +269,12 @@ CORRECTION_SECONDS = 2.0
 
 
 def _parse_correcting(new_text: str, path: str | None, statement: str, old_text: str,
-                      line: int) -> Record:
+                      line: int, *, holds: bool = False) -> Record:
     """``parse_record(new_text)``; a ``NotationError`` on ``line`` (the new statement)
-    gets its did-you-mean corrections (:func:`solver.didyoumean.attach_corrections`)."""
+    gets its did-you-mean corrections (:func:`solver.didyoumean.attach_corrections`).
+    ``holds``: the statement is appended by a writer that holds a statement the rules
+    refuse as written alone when its class waits for another (``held_for``,
+    :func:`log_statement`), so such a correction is offered too."""
     try:
         return parse_record(new_text, path)
     except NotationError as e:
@@ -281,6 +284,10 @@ def _parse_correcting(new_text: str, path: str | None, statement: str, old_text:
             from solver.model.budget import TimeUp, part
 
             until = time.monotonic() + CORRECTION_SECONDS
+            try:
+                base = parse_record(old_text, path, validate=False)
+            except SleuthError:
+                raise e from None
 
             def allowed(text: str) -> bool:     # the rules keep: the game accepts it
                 left = until - time.monotonic()
@@ -291,13 +298,15 @@ def _parse_correcting(new_text: str, path: str | None, statement: str, old_text:
                         parse_record(appended(old_text, text), path)
                 except TimeUp:
                     return True
+                except RuleError:       # refused alone, but held until the line resolving it
+                    kind = _event_class(text, base) if holds else None
+                    return kind is not None and kind.held_for is not None
                 except SleuthError:
                     return False
                 return True
 
             try:
-                attach_corrections(e, statement, parse_record(old_text, path, validate=False),
-                                   allowed)
+                attach_corrections(e, statement, base, allowed)
             except SleuthError:
                 pass
         raise
