@@ -111,10 +111,12 @@ def render_analysis(a) -> str:
                                if len(ln) > 79 else [ln]))
 
 
-def render_compact(a) -> str:
+def render_compact(a, width: int = 79) -> str:
     """The sheet for a live table (``play`` on a terminal): the 13 x 4 grid, a one-line
     legend and the verdict, in at most 18 lines of at most 79 columns; the candidate list
-    and the rest of :func:`render_analysis` are for ``sheet``."""
+    and the rest of :func:`render_analysis` are for ``sheet``.  The verdict is wrapped at
+    ``width`` columns where a screen has more than 79 (an 80-column terminal shows a line of
+    80 on one row: a verdict of 80 takes a row of the screen, not two)."""
     target = ("the mystery hand" if a.target == "mystery" else
               f"{a.target[8:]}'s mystery hand")
     rows, heads = _grid(a)
@@ -128,7 +130,8 @@ def render_compact(a) -> str:
     if "Jk" in a.cards:
         lines.append("Jokers (expected copies): " + ", ".join(
             f"{l} {p:.2f}" for l, p in sorted(a.cards["Jk"].items(), key=lambda t: -t[1])))
-    verdict = textwrap.wrap("Verdict: " + _short_verdict(a), 79, subsequent_indent="  ")
+    verdict = textwrap.wrap("Verdict: " + _short_verdict(a), max(79, width),
+                            subsequent_indent="  ")
     from cli.session import Sheet       # a screen too short scrolls the grid, verdict kept
 
     return Sheet("\n".join(lines + verdict), headings=grid.split("\n")[:1], foot=len(verdict))

@@ -278,8 +278,12 @@ def _terminal_rows() -> int | None:
         return None
 
 
+#: the heading of a refusal's lines in conflict (:func:`render_conflict`)
+CONFLICT_HEAD = "  the statements that conflict:"
+
+
 def render_conflict(conflict: list[tuple[int, str]], new_line: int | None = None) -> list[str]:
-    out = ["  the statements that conflict:"]
+    out = [CONFLICT_HEAD]
     for ln, text in conflict:
         mark = "  <- this statement" if new_line is not None and ln == new_line else ""
         out.append(f"    line {ln}: {text}{mark}")
@@ -542,7 +546,8 @@ def scroll_sheet(lines: list[str], notes: int, room: int, cols: int, top: int = 
     several rows never split, with a row that says which rows are shown and how to see the
     others (:func:`scroll_marker`).  Also the rows shown, as their first and last (from 1)
     and how many there are, or ``None`` when nothing is cut.  In fewer rows than the
-    notes, the notes' end.
+    notes, the notes' end; in fewer than the notes, the foot, a row of the rest and the
+    marker, the foot scrolls with the rest.
 
     >>> sheet, at = ["head", "", "a", "b", "c", "d", "Next: Ben"], Layout(headings=((0, 1),))
     >>> scroll_sheet(sheet, 1, 5, 80, 0, at)
@@ -561,7 +566,9 @@ def scroll_sheet(lines: list[str], notes: int, room: int, cols: int, top: int = 
         return body + tail, None
     if left < 2:                        # no room for any of the sheet: the notes' end
         return tail[len(tail) - room:], None
-    foot = min(layout.foot, left - 2)           # a row of the rows and the marker's
+    # the foot stays whole with a row of the rest and the marker's, else it scrolls with
+    # the rest (a row of it cut would split its line, or drop its start unsaid)
+    foot = layout.foot if layout.foot <= left - 2 else 0
     end = body[len(body) - foot:] if foot else []
     body = body[:len(body) - foot]
     shown = left - len(end) - 1                 # one row says which rows are shown
@@ -620,12 +627,39 @@ def _middle_cut(lines: list[str], room: int, tail: int, cols: int) -> list[str]:
 
 #: the line that starts a refusal (or a statement held for an answer)
 REFUSAL = re.compile(r"(whatif )?refused: |held: ")
+#: how a message holding a statement starts
+HELD = "held: "
+
+
+def _ranks(logical: list[str]) -> tuple[list[int], bool]:
+    """Each of a message's lines ranked by :data:`PRIZED` (``len(PRIZED)`` the others), and
+    whether the message is one the sheet gives way to whole as far as it can: a
+    contradiction (a line in conflict) or a statement held (its sentence, the lines in
+    conflict, then what to type next).  The lines under a note of lines not entered (the
+    lines held, how to bring them back) rank with that note; in a held message, the lines
+    after its sentence other than those in conflict and their heading (what to type next)
+    rank with the fix."""
+    ranks: list[int] = []
+    held = under = False
+    for ln in logical:
+        r = next((r for r, p in enumerate(PRIZED) if p.match(ln)), len(PRIZED))
+        if under:
+            r = 3
+        elif r == 3:
+            under = True
+        elif r == 0:
+            held = held or ln.startswith(HELD)
+        elif held and r == len(PRIZED) and ln != CONFLICT_HEAD:
+            r = 2
+        ranks.append(r)
+    return ranks, 1 in ranks or held
 
 
 def prized_need(message: str, cols: int) -> int:
-    """The rows a refusal's message needs on a screen of ``cols``: for a contradiction the
-    sentence saying why, the lines in conflict and the fix (:data:`PRIZED`), and a row
-    saying how many other lines went when some do; for another refusal with lines held
+    """The rows a refusal's message needs on a screen of ``cols``: for a contradiction (or a
+    statement held) the sentence saying why, the lines in conflict and the fix or what to
+    type next, and the lines typed ahead not entered (:data:`PRIZED`, :func:`_ranks`), and a
+    row saying how many other lines went when some do; for another refusal with lines held
     behind it (:meth:`Ahead.held`), all of its rows (its sentence, the fix, the lines held);
     0 for any other message (another refusal is cut to the rows the sheet leaves, keeping
     its start and its fix).
@@ -638,24 +672,29 @@ def prized_need(message: str, cols: int) -> int:
     >>> held = "refused: no\\n  not saved\\n  1 more pasted line not entered:\\n    A\\n  (Up)"
     >>> prized_need(held, 80), prized_need("refused: no\\n  not saved", 80)
     (5, 0)
+    >>> prized_need(said + "\\n  1 more line typed or pasted ahead, not entered:\\n    C\\n"
+    ...             "  (Up brings it back)", 80)
+    8
     """
     logical = message.split("\n")
-    ranks = [next((r for r, p in enumerate(PRIZED) if p.match(ln)), len(PRIZED))
-             for ln in logical]
+    ranks, prized = _ranks(logical)
     rows = [len(fit_width(ln, cols).split("\n")) for ln in logical]
-    if 1 not in ranks:
+    if not prized:
         refusal = 3 in ranks and any(REFUSAL.match(ln) for ln in logical)
         return sum(rows) if refusal else 0
     kept = sum(n for n, r in zip(rows, ranks) if r < len(PRIZED))
-    return kept + (1 if kept < sum(rows) else 0)
+    # a row saying that one row went is no shorter than that row
+    return kept + 1 if kept + 1 < sum(rows) else sum(rows)
 
 
 def prized_rows(message: str, cols: int, room: int) -> list[str] | None:
-    """A message with lines in conflict (a contradiction) in ``room`` rows of ``cols``:
-    its lines by :data:`PRIZED` -- the sentence saying why, then the lines in conflict,
-    then the fix, then the others, earlier first -- as many as fit whole, in their order,
-    and a last row saying how many lines went ('history' shows them); ``None`` when the
-    message has no line in conflict or the sentence does not fit.
+    """A message with lines in conflict (a contradiction, or a statement held) in ``room``
+    rows of ``cols``: all of it when it fits, else its lines by :data:`PRIZED` -- the
+    sentence saying why, then the lines in conflict, then the fix (or what to type next),
+    then the note of lines not entered, then the others, earlier first -- as many as fit
+    whole, in their order, and a last row saying how many lines went ('history' shows
+    them); ``None`` when the message has no line in conflict and holds no statement, or
+    the sentence does not fit.
 
     >>> said = ("not changed: the record would be inconsistent\\nrefused: line 6 says 7H is "
     ...         "out; line 10 says it is in\\n  the statements that conflict:\\n    line 6: "
@@ -666,13 +705,22 @@ def prized_rows(message: str, cols: int, room: int) -> list[str] | None:
         line 6: A
         line 10: B
     ... 3 more lines ('history' shows them)
+    >>> held = ("held: line 6 says 7H is out\\n  the statements that conflict:\\n    line 6: A"
+    ...         "\\n  not yet saved: its answer comes next\\n  note: an older one stays")
+    >>> for row in prized_rows(held, 80, 4):
+    ...     print(row)
+    held: line 6 says 7H is out
+        line 6: A
+      not yet saved: its answer comes next
+    ... 2 more lines ('history' shows them)
     """
     logical = message.split("\n")
-    ranks = [next((r for r, p in enumerate(PRIZED) if p.match(ln)), len(PRIZED))
-             for ln in logical]
-    if 1 not in ranks or room < 2:
+    ranks, prized = _ranks(logical)
+    if not prized or room < 2:
         return None
     rows = [fit_width(ln, cols).split("\n") for ln in logical]
+    if sum(map(len, rows)) <= room:
+        return [r for rs in rows for r in rs]
     kept: set[int] = set()
     used = 0
     for i in sorted(range(len(logical)), key=lambda i: (ranks[i], i)):
@@ -690,8 +738,10 @@ class Screen:
     message at the top (what was saved or refused, and the fix), the sheet at the bottom
     (the short one, or the whole analysis when the terminal is tall enough) with every
     table note that holds now (whose turn, the verdict, alerts) and the advisor's hint,
-    then the prompt on the last row.  A contradiction, or a refusal with lines held behind
-    it, takes the rows it needs (:func:`prized_need`) and the sheet scrolls in the rest;
+    then the prompt on the last row.  A contradiction, a statement held, or a refusal with
+    lines held behind it, takes the rows it needs (:func:`prized_need`) short of the sheet's
+    least (its notes, its foot, a row of the rest and the marker) and the sheet scrolls in
+    the rest; the blank row between them gives way first;
     another message too long for the rows the sheet leaves is cut, and ``history`` shows it
     whole; a sheet too tall for the screen loses the hint and then scrolls (:func:`scroll_sheet`): a row says which of its rows are shown, PgDn and
     PgUp (or ``more``) show the others, its notes and verdict stay.
@@ -921,8 +971,14 @@ class Screen:
         # a contradiction keeps its sentence, the lines in conflict and the fix, a refusal
         # the lines held behind it, at any size (80x24 too), and the sheet gives way
         # (scrolled, its notes and verdict staying): it is the sheet shown before
-        keep = max(keep, min(prized_need(self.message, cols), rows - 2 - notes))
+        # short of the rows the sheet cannot scroll below: its notes, its foot (the
+        # verdict), a row of the rest and the row saying which rows are shown
+        least = min(len(sheet), notes + layout.foot + 2)
+        keep = max(keep, min(prized_need(self.message, cols), rows - 1 - least))
         room = rows - 1 - (keep + 1 if keep else 0)     # the last row is the prompt's
+        gap = bool(keep)                # a blank row between message and sheet
+        if keep and (room < least or len(sheet) == room + 1):
+            room, gap = room + 1, False     # which gives way to the sheet first
         if self._scrolled_for != (self.session.text, self.session.view):
             self.top, self.tops = 0, []         # a changed record: its sheet from the top
             self._scrolled_for = (self.session.text, self.session.view)
@@ -932,7 +988,8 @@ class Screen:
                                                      layout), []
         sheet = sheet + hint
         free = rows - 1 - len(sheet)
-        room = free - 1 if sheet else free      # a blank row between message and sheet
+        # the blank row, unless it gave way and the message needs it
+        room = free - 1 if sheet and (gap or len(lines) < free) else free
         if lines and len(lines) > room:
             # a contradiction: the sentence saying why and the lines in conflict first;
             # else its middle goes: the start says what was refused, the end the fix

@@ -62,10 +62,14 @@ def test_a_message_with_a_cjk_name_fits_the_screen(tmp_path):
 
 
 # ----- a sheet taller than the screen keeps its start and its notes --------------------------
-def test_clue_at_80x16_keeps_the_notebooks_heading_and_verdict(tmp_path):
-    # Clue's short sheet fits 80x24 (tests/test_play_polish.py); at 16 rows it is cut
-    rows = board(sample(tmp_path, "four-players-ana.txt"), (80, 16), "saved line 13: ...")
-    assert len(rows) == 15 and all(len(r) <= 80 for r in rows)
+def test_clue_at_80x15_keeps_the_notebooks_heading_and_verdict(tmp_path):
+    # Clue's short sheet fits 80x24 (tests/test_play_polish.py); at 16 rows it fits too, the
+    # blank row under the message giving way; at 15 rows it is cut
+    whole = board(sample(tmp_path, "four-players-ana.txt"), (80, 16), "saved line 13: ...")
+    assert whole[0] == "saved line 13: ..." and whole[1].startswith("Clue ")
+    assert not any(r.startswith("rows ") for r in whole), whole
+    rows = board(sample(tmp_path, "four-players-ana.txt"), (80, 15), "saved line 13: ...")
+    assert len(rows) == 14 and all(len(r) <= 80 for r in rows)
     assert rows[0] == "saved line 13: ..."
     # whose column is whose: the heading row of the notebook, then its first rows
     at = next(i for i, r in enumerate(rows) if r.split()[:5] == ["Ana", "Ben", "Cleo", "Dev",

@@ -143,18 +143,19 @@ def test_a_contradiction_on_a_narrow_screen_keeps_the_lines_and_the_fix(tmp_path
 
 
 def test_a_contradiction_cut_says_how_many_lines_went_on_its_last_row(tmp_path):
-    """A contradiction followed by lines typed ahead, held (:class:`cli.session.Ahead`):
-    the lines held are what goes, and the last row says how many."""
+    """A contradiction followed by lines typed ahead, held (:class:`cli.session.Ahead`), at
+    40x20: the lines held are what goes after the note that they were not entered (at
+    60x20 they are shown, the sheet giving way), and the last row says how many."""
     p = tmp_path / "mn.txt"
     p.write_text(MN, encoding="utf-8")
     s = Session(str(p))
-    screen = Screen(s, colour=False, sheet=True, size=(60, 20))
+    screen = Screen(s, colour=False, sheet=True, size=(40, 20))
     screen.ahead.typed = lambda: "Ana asks Ben 8C-JC: 8C\nBen asks Cleo 2D-5D: none\n"
     o = checked(s, "Dev asks Ben 6H-9H: 6H")
     text = render_outcome(o, s, None, "Enter or y").replace(f"{p}:", "mn.txt:")
     screen.board(text + screen.ahead.held())
     rows = screen.lines()
-    said = rows[:rows.index("")]
+    said = rows[:next(i for i, r in enumerate(rows) if not r or "\u2660" in r)]
     assert said[-1] == "... 4 more lines ('history' shows them)", rows
     shown = " ".join(r.strip() for r in said)
     assert "line 13: Dev asks Ben 6H-9H: 6H" in shown and "'edit 6 <statement>'" in shown
