@@ -88,7 +88,7 @@ def render_advice(adv, top: int | None = None, width: int = WIDTH) -> str:
     if not acts:
         if top is not None and adv.actions:
             lines.append("  (no actions with --top 0)")
-        elif not adv.actions:
+        elif not adv.actions and not adv.summary.get("waiting"):    # (its note says why)
             lines.append("  no legal action")
         return "\n".join(lines)
     from wcwidth import wcswidth    # columns on screen: 李 takes two, a combining mark none
@@ -210,8 +210,12 @@ def suggest(record, as_, top, samples, as_json, **advisor):
     options = advisor_values(game, rec, given)
     from cli.progress import working
 
-    with working(f"ranking {view}'s actions", as_json):     # a line on stderr after 1 s
-        adv = game.suggest(rec, view, budget=Budget(samples=samples), options=options)
+    from solver.session import advice_waits, read_text
+
+    adv = advice_waits(read_text(record), rec, view)    # a held claim, the view's hand first
+    if adv is None:
+        with working(f"ranking {view}'s actions", as_json):     # a line on stderr after 1 s
+            adv = game.suggest(rec, view, budget=Budget(samples=samples), options=options)
     if as_json:
         out = adv.to_json(top)
         emit_json({"view": out.pop("view"), "on_turn": out.pop("on_turn"),

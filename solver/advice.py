@@ -306,6 +306,8 @@ class Advice:
     def hint(self) -> str:
         """One line for the live session."""
         b = self.best
+        if self.summary.get("waiting"):         # :func:`waiting`: no advice yet
+            return "advisor: " + "; ".join(self.notes)
         if b is None:
             return f"{self.view}: no legal action"
         return (f"advisor: {b.action}  (score {b.score:.3g}, {b.info_bits:.3g} bits, "
@@ -387,6 +389,32 @@ class Review:
             out["unfinished"] = {"seconds": self.unfinished.seconds,
                                  "what": self.unfinished.what, "step": self.unfinished_step}
         return out
+
+
+def waiting(game, record, view: str | None, on_turn: bool = False) -> "Advice | None":
+    """The advice of a view the advisor cannot help yet, or ``None``: while the game says
+    that the view's own hand is missing (:meth:`solver.games.Game.advice_waits`), every
+    figure would be over hands it does not hold -- a claim or an announcement ranked on
+    them is a guess.  No actions, the reason in ``notes`` and ``summary["waiting"]`` (the
+    game's note), ``method`` ``"none"``.
+
+    >>> class Game:                 # says what its table notes say
+    ...     name = "g"
+    ...     def advice_waits(self, record, view):
+    ...         return f"Missing: your own hand ('{view} holds: ...')."
+    >>> print(waiting(Game(), None, "Ana").hint())
+    advisor: nothing to rank until your own hand is logged ('Ana holds: ...')
+    """
+    import re
+
+    why = game.advice_waits(record, view)
+    if why is None or view is None:
+        return None
+    example = re.search(r"'[^']*'", why)
+    note = "nothing to rank until your own hand is logged" + (
+        f" ({example.group(0)})" if example else "")
+    return Advice(game.name, view, on_turn, [], True, "none", 0, notes=[note],
+                  summary={"waiting": why})
 
 
 # ----- the post-game review (shared by the games) ------------------------------------------

@@ -332,11 +332,13 @@ def advisor_values(game, record, given: dict[str, Any]) -> dict[str, Any]:
 class Note:
     """One plain sentence about the table (:meth:`Game.table_notes`).  ``key``: an alert,
     shown once by ``play`` when it first appears (the same key again is not news);
-    ``strong``: worth highlighting."""
+    ``strong``: worth highlighting; ``hand_missing``: the note says that the view's own hand
+    is not logged yet (the advisor waits for it: :meth:`Game.advice_waits`)."""
 
     text: str
     key: str | None = None
     strong: bool = False
+    hand_missing: bool = False
 
 
 #: ``knowledge_of(player, step_index)`` -> that player's Knowledge (``None`` if unknown)
@@ -487,6 +489,22 @@ class Game(ABC):
     def on_turn(self, record: "Record", view: str | None) -> bool:
         """ADVISE: whether it is ``view``'s turn after ``record`` (the live hint)."""
         return False
+
+    def advice_waits(self, record: "Record", view: str | None) -> str | None:
+        """ADVISE: why the advisor has nothing to rank for ``view`` yet, or ``None``: the
+        note of :meth:`table_notes` saying that the view's own hand is missing
+        (``Note.hand_missing``); every figure would be over hands it does not hold.
+        ``suggest``, ``play``'s hint and ``serve``'s say it instead of advice
+        (:func:`solver.advice.waiting`)."""
+        from solver.errors import SleuthError
+
+        if view is None:
+            return None
+        try:
+            notes = self.table_notes(record, view)
+        except SleuthError:
+            return None
+        return next((n.text for n in notes if n.hand_missing), None)
 
     # ----- the table state, said plainly (every game) ------------------------------------
     def table_notes(self, record: "Record", view: str | None, analysis=None) -> list["Note"]:

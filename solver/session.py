@@ -420,6 +420,31 @@ def held_statement(text: str) -> tuple[int, str] | None:
     return None
 
 
+def advice_waits(text: str, record: Record, view: str | None,
+                 held: tuple[int | None, str] | None = None):
+    """The advice (:class:`solver.advice.Advice`, no actions) of ``view`` while the advisor
+    has nothing to rank on the record ``text`` (``record`` parsed), else ``None``: while a
+    statement is held (its :data:`HELD_MARK` comment line ends the record) the line that
+    resolves it comes next -- an action ranked on the record without it would be one more
+    statement of the same kind (a second claim of the same cards) -- and while the view's
+    own hand is missing it is needed first (:func:`solver.advice.waiting`).  ``play``'s
+    hint and ``suggest``, ``sleuth suggest`` and ``serve``'s hint all say it.  ``held``:
+    the held statement (its line, ``None`` when not in ``text``) when the caller knows it."""
+    from solver.advice import Advice, waiting
+
+    game = get_game(record.game)
+    held = held or held_statement(text)
+    if held is not None and view is not None:
+        kind = _event_class(held[1], record)
+        then = getattr(kind, "held_advice", "") or "the line that resolves it comes next"
+        where = f" on line {held[0]}" if held[0] else ""
+        note = (f"the held {getattr(kind, 'held_name', 'statement')}{where} comes first "
+                f"({then}): {held[1]}")
+        return Advice(game.name, view, game.on_turn(record, view), [], True, "none", 0,
+                      notes=[note], summary={"waiting": note})
+    return waiting(game, record, view, game.on_turn(record, view))
+
+
 def _event_class(statement: str, record: Record) -> type[Event] | None:
     try:
         return type(get_game(record.game).parse_event(strip_comment(statement)[0],
@@ -1226,22 +1251,38 @@ class Session:
             return Outcome("refused", error=NotationError(
                 "expected 'suggest [N]', N a number of actions from 1", text=rest))
         try:
-            adv = self.game.suggest(self.record, self.view, top=top)
+            adv = self._waiting() or self.game.suggest(self.record, self.view, top=top)
         except SleuthError as e:
             return Outcome("refused", error=e)
         return Outcome("suggest", advice=adv)
 
     @_reusing
     def hint(self) -> str | None:
-        """One line from the advisor when it is the view's turn (else ``None``)."""
+        """One line from the advisor when it is the view's turn (else ``None``); instead,
+        whatever the turn, what must come first while the advisor waits (:meth:`_waiting`:
+        a held statement's resolution, the view's own hand)."""
         if Capability.ADVISE not in self.game.capabilities or self.view is None:
             return None
         try:
+            adv = self._waiting()
+            if adv is not None:
+                return adv.hint()
             if not self.game.on_turn(self.record, self.view):
                 return None
             return self.game.suggest(self.record, self.view, top=1).hint()
         except SleuthError:
             return None
+
+    def _waiting(self):
+        """The advice (:class:`solver.advice.Advice`, no actions) while the advisor has
+        nothing to rank, else ``None``: while a statement is held (its comment line ends
+        the record) the line that resolves it comes next -- an action ranked on the record
+        without it would be one more statement of the same kind (a second claim of the
+        same cards) -- and while the view's own hand is missing it is needed first
+        (:func:`solver.advice.waiting`)."""
+        pending = getattr(self, "pending", None)    # held in memory, not in the text
+        return advice_waits(self.text, self.record, self.view,
+                            (None, pending) if pending else None)
 
     @_reusing
     def table_notes(self, analysis=None) -> list:
@@ -1252,6 +1293,10 @@ class Session:
             notes = self.game.table_notes(self.record, self.view, analysis)
         except SleuthError:
             return []
+        if held_statement(self.text) is not None or getattr(self, "pending", None):
+            # a held statement comes first: the alerts to act (a safe claim, an accusation)
+            # wait, unshown and so shown once it is resolved
+            notes = [n for n in notes if n.key is None]
         keys = {n.key for n in notes if n.key}
         out = [n for n in notes if n.key is None or n.key not in self.alerted]
         self.alerted = keys

@@ -146,7 +146,8 @@ class ClueGame(Game):
         if "faceup" in locations(record) and not any(isinstance(e, FaceUp) for e in evs):
             notes.append(Note("Missing: the face-up cards ('faceup: ...', CL-11)."))
         if view and not any(isinstance(e, Holds) and e.player == view for e in evs):
-            notes.append(Note(f"Missing: your own hand ('{view} holds: ...', CL-2)."))
+            notes.append(Note(f"Missing: your own hand ('{view} holds: ...', CL-2).",
+                              hand_missing=True))
         if analysis is not None and view in state.active:
             ans = analysis.envelope.answer()
             if ans is not None:

@@ -159,7 +159,7 @@ class HandGame(Game):
                               "each, 15 to the dealer's right)" + (
                                   ", to log a round's play turn by turn, or write 'round 1: "
                                   "...' lines for a scoresheet (round results only)."
-                                  if not evs else ".")))
+                                  if not evs else "."), hand_missing=True))
         notes[:0] = self._turn_notes(record, view)
         return notes
 

@@ -175,7 +175,8 @@ class LiteratureGame(Game):
             notes.append(Note(f"Next: {what}."))
         if view and view not in self._held(record):
             notes.append(Note(f"Missing: your own hand ('{view} holds: ...'; LIT-4: every "
-                              "card is dealt, so yours are known to you)."))
+                              "card is dealt, so yours are known to you).",
+                              hand_missing=True))
         halves = getattr(analysis, "halves", None) if analysis is not None and view else None
         for name, h in (halves or {}).items():
             if h.safe_claim:

@@ -173,7 +173,8 @@ class MysteryHandGame(Game):
         if faceup and not any(isinstance(e, FaceUp) for e in evs):
             notes.append(Note(f"Missing: the {faceup} face-up cards ('faceup: ...', MH-5)."))
         if view and not any(isinstance(e, Holds) and e.player == view for e in evs):
-            notes.append(Note(f"Missing: your own hand ('{view} holds: ...', MH-5)."))
+            notes.append(Note(f"Missing: your own hand ('{view} holds: ...', MH-5).",
+                              hand_missing=True))
         for i, e in enumerate(evs):
             if isinstance(e, Announce) and not e.right and not any(
                     isinstance(x, Holds) and x.player == e.player for x in evs[i:]):

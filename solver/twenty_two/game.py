@@ -170,7 +170,7 @@ class TwentyTwoGame(Game):
         held = {e[1] for e in deal.events if e[0] == "holds"}
         if view and view in deal.receivers and view not in held:
             return [Note(f"Missing: your own hand of this deal ('{view} holds: ...'; TT-5, "
-                         f"TT-6: {deal.size} cards each).")]
+                         f"TT-6: {deal.size} cards each).", hand_missing=True)]
         return []
 
     def vocabulary(self, record) -> Vocabulary:
