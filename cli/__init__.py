@@ -23,7 +23,7 @@ def _terminated_at_start(signum, frame):   # pragma: no cover - timing
     import os as _os
 
     _os.write(2, b"sleuth: terminated\n")
-    _os._exit(143)
+    _os._exit(128 + signum)     # 143 for SIGTERM, 129 for SIGHUP
 
 
 def _as_program() -> bool:
@@ -42,5 +42,6 @@ def _as_program() -> bool:
 
 if _as_program() and _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler:
     _signal.signal(_signal.SIGINT, _interrupted_at_start)    # INSTALLED: the handler is in place
-if _as_program() and _signal.getsignal(_signal.SIGTERM) == _signal.SIG_DFL:
-    _signal.signal(_signal.SIGTERM, _terminated_at_start)
+for _sig in (_signal.SIGTERM, _signal.SIGHUP):
+    if _as_program() and _signal.getsignal(_sig) == _signal.SIG_DFL:
+        _signal.signal(_sig, _terminated_at_start)

@@ -271,6 +271,10 @@ def log(record, statement, force, replace):
     with working(f"checking {record}"):
         done = log_statement(record, " ".join(statement), force=force)
     rec = done.record
+    if done.held is not None and done.error is None:      # the same claim held already
+        click.echo(f"held already on line {done.line} (a comment until resolved): "
+                   f"{done.held}; {done.advice or 'the line resolving it comes next'}")
+        return
     if done.held is not None:
         why = ("contradicts the record" if isinstance(done.error, InconsistentError)
                else "breaks a rule")

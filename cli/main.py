@@ -45,15 +45,25 @@ EXIT_OK, EXIT_USAGE, EXIT_INCONSISTENT, EXIT_BUDGET = 0, 2, 3, 4
 EXIT_INTERNAL = 70
 #: stopped by Ctrl-C (SIGINT): 128 + 2, as a shell reports a command the signal ended
 EXIT_INTERRUPTED = 130
-#: stopped by SIGTERM (``kill``, ``timeout``, a service manager): 128 + 15
+#: stopped by SIGTERM (``kill``, ``timeout``, a service manager): 128 + 15; by SIGHUP (the
+#: terminal closed): 128 + 1
 EXIT_TERMINATED = 143
+EXIT_HANGUP = 129
+
+#: the signals that end the program as SIGTERM does (:func:`on_sigterm`)
+ENDING_SIGNALS = (_signal.SIGTERM, _signal.SIGHUP)
 
 
 class Terminated(BaseException):
-    """A SIGTERM, raised in the main thread (:func:`on_sigterm`): the command unwinds as on
-    Ctrl-C -- worker processes killed and reaped, a save's temporary removed -- and ends
-    with one line and :data:`EXIT_TERMINATED`.  Not a ``KeyboardInterrupt``: ``play``
-    takes that for "drop the line being typed" and would go on."""
+    """A SIGTERM (or SIGHUP: ``signum``), raised in the main thread (:func:`on_sigterm`):
+    the command unwinds as on Ctrl-C -- worker processes killed and reaped, a save's
+    temporary removed -- and ends with one line and :data:`EXIT_TERMINATED` (128 + the
+    signal).  Not a ``KeyboardInterrupt``: ``play`` takes that for "drop the line being
+    typed" and would go on."""
+
+    def __init__(self, signum: int = _signal.SIGTERM):
+        super().__init__(signum)
+        self.signum = signum
 
 
 #: the process that installed :func:`on_sigterm` (a worker forked from it inherits it)
@@ -61,14 +71,16 @@ _sigterm_owner = -1
 
 
 def on_sigterm(signum, frame):
-    """SIGTERM in the program: :class:`Terminated`; in a worker process forked from it, the
-    default action (it ends at once; the program reaps it)."""
+    """SIGTERM or SIGHUP in the program: :class:`Terminated`; in a worker process forked
+    from it, the default action (it ends at once; the program reaps it)."""
     if os.getpid() != _sigterm_owner:
         _signal.signal(signum, _signal.SIG_DFL)
         os.kill(os.getpid(), signum)
         return
-    _signal.signal(signum, _signal.SIG_IGN)     # once: the clean-up is not cut short
-    raise Terminated()
+    for sig in ENDING_SIGNALS:                  # once: the clean-up is not cut short
+        if _signal.getsignal(sig) is on_sigterm:
+            _signal.signal(sig, _signal.SIG_IGN)
+    raise Terminated(signum)
 
 
 def unraisable(hook_args) -> None:
@@ -84,7 +96,7 @@ def unraisable(hook_args) -> None:
     if issubclass(hook_args.exc_type, KeyboardInterrupt):
         signum = _signal.SIGINT
     elif issubclass(hook_args.exc_type, Terminated):
-        signum = _signal.SIGTERM
+        signum = getattr(hook_args.exc_value, "signum", _signal.SIGTERM)
         _signal.signal(signum, on_sigterm)
     else:
         sys.__unraisablehook__(hook_args)
@@ -566,16 +578,16 @@ class SleuthGroup(click.Group):
             return super().make_context(info_name, args, parent=parent, **extra)
         except KeyboardInterrupt:   # Click would say "Aborted!" and exit 1
             interrupted(None)
-        except Terminated:
-            interrupted(None, terminated=True)
+        except Terminated as e:
+            interrupted(None, terminated=True, signum=e.signum)
 
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
         except KeyboardInterrupt:   # Click would say "Aborted!" and exit 1
             interrupted(ctx.invoked_subcommand)
-        except Terminated:
-            interrupted(ctx.invoked_subcommand, terminated=True)
+        except Terminated as e:
+            interrupted(ctx.invoked_subcommand, terminated=True, signum=e.signum)
 
     def add_command(self, cmd, name=None):
         name = name or cmd.name
@@ -710,10 +722,11 @@ def main(argv=None, *, end_process: bool | None = None):
     if getattr(_signal.getsignal(_signal.SIGINT), "__name__", "") == "_interrupted_at_start":
         # loaded: Ctrl-C raises (the start-up handler is the cli package's)
         _signal.signal(_signal.SIGINT, _signal.default_int_handler)
-    if end_process and (_signal.getsignal(_signal.SIGTERM) == _signal.SIG_DFL or getattr(
-            _signal.getsignal(_signal.SIGTERM), "__name__", "") == "_terminated_at_start"):
-        _sigterm_owner = os.getpid()
-        _signal.signal(_signal.SIGTERM, on_sigterm)
+    for sig in ENDING_SIGNALS if end_process else ():
+        if _signal.getsignal(sig) == _signal.SIG_DFL or getattr(
+                _signal.getsignal(sig), "__name__", "") == "_terminated_at_start":
+            _sigterm_owner = os.getpid()
+            _signal.signal(sig, on_sigterm)
     if end_process:
         sys.unraisablehook = unraisable
     try:
@@ -729,7 +742,8 @@ def main(argv=None, *, end_process: bool | None = None):
         cli.main(args=argv, prog_name="sleuth")     # (standalone: always SystemExit)
     except (KeyboardInterrupt, Terminated) as e:    # before or after a command (its own:
         try:                                        # SleuthGroup.invoke)
-            interrupted(None, terminated=isinstance(e, Terminated))
+            interrupted(None, terminated=isinstance(e, Terminated),
+                        signum=getattr(e, "signum", _signal.SIGTERM))
         except SystemExit as e:
             if not end_process:
                 raise
@@ -754,17 +768,20 @@ def main(argv=None, *, end_process: bool | None = None):
 CHECKING: list[str] = []
 
 
-def interrupted(command: str | None, terminated: bool = False):
+def interrupted(command: str | None, terminated: bool = False,
+                signum: int = _signal.SIGTERM):
     """A Ctrl-C: one line, exit 130 (``; the record is unchanged`` for a command that
     writes the record and had not saved it; ``; the record is as last saved`` once it had,
     as ``play`` after a line).  A further Ctrl-C is ignored from here on, so that the line
     is written whole and the clean-up under way (workers killed) finishes.  ``terminated``:
-    a SIGTERM instead (``sleuth: terminated``, exit 143)."""
+    a SIGTERM instead (``sleuth: terminated``, exit 143), or the ``signum`` that ended it as
+    SIGTERM does (SIGHUP: the same line, exit 129)."""
     _dropped.clear()
     try:
         _signal.signal(_signal.SIGINT, _signal.SIG_IGN)
-        if _signal.getsignal(_signal.SIGTERM) is on_sigterm:
-            _signal.signal(_signal.SIGTERM, _signal.SIG_IGN)
+        for sig in ENDING_SIGNALS:
+            if _signal.getsignal(sig) is on_sigterm:
+                _signal.signal(sig, _signal.SIG_IGN)
     except ValueError:              # not the main thread
         pass
     tail = ""
@@ -776,7 +793,7 @@ def interrupted(command: str | None, terminated: bool = False):
             tail += f" (the line being checked was not saved: {CHECKING[0]})"
     click.echo(("sleuth: terminated" if terminated else "sleuth: interrupted") + tail,
                err=True)
-    sys.exit(EXIT_TERMINATED if terminated else EXIT_INTERRUPTED)
+    sys.exit((128 + signum) if terminated else EXIT_INTERRUPTED)
 
 
 def end(code) -> None:
@@ -786,11 +803,11 @@ def end(code) -> None:
     import os
 
     if _dropped:            # a Ctrl-C Python dropped, not raised again before the end
-        terminated = _dropped[-1] == _signal.SIGTERM
+        terminated = _dropped[-1] in ENDING_SIGNALS
         saved = getattr(sys.modules.get("solver.records"), "saved_in_this_process", None)
         print(("sleuth: terminated" if terminated else "sleuth: interrupted")
               + ("; the record is as last saved" if saved else ""), file=sys.stderr)
-        code = EXIT_TERMINATED if terminated else EXIT_INTERRUPTED
+        code = 128 + _dropped[-1] if terminated else EXIT_INTERRUPTED
     if code is None:
         code = EXIT_OK
     elif not isinstance(code, int):

@@ -372,17 +372,20 @@ def render_outcome(o: Outcome, session: Session, show_sheet: bool | str | None,
         elif o.statement and not o.hypothetical:
             out.append("  not saved")
     elif k == "pending":
-        said = str(o.error)
-        if o.conflict and isinstance(o.error, InconsistentError):
-            said = conflict_text(o.error).split("\n")[0]   # the lines follow, once
-        out.append(f"held: {said}")
-        if o.conflict:
-            out += render_conflict(o.conflict)
-        out.append("  " + o.message)
+        if o.error is None:             # held already (another writer held it first)
+            out.append(f"held: {o.message}")
+        else:
+            said = str(o.error)
+            if o.conflict and isinstance(o.error, InconsistentError):
+                said = conflict_text(o.error).split("\n")[0]   # the lines follow, once
+            out.append(f"held: {said}")
+            if o.conflict:
+                out += render_conflict(o.conflict)
+            out.append("  " + o.message)
     elif k == "undone":
         out += undo_lines(o)
-        if o.undid != "held":
-            out.append("  ('redo' does it again)" if o.undid else "  ('redo' puts it back)")
+        out.append("  ('redo' does it again)" if o.undid in ("edit", "delete")
+                   else "  ('redo' puts it back)")
         out += after_change(session, show_sheet)
     elif k == "redone":
         out += undo_lines(o)
@@ -1743,23 +1746,10 @@ def play(record, as_, as_json, no_sheet, compact=None, hint=None):
     ahead = screen.ahead if screen is not None else Ahead()
     lines = _interactive_lines(session, colour, screen, ahead) if interactive \
         else _piped_lines()
-    try:
-        worst = _lines(session, screen, lines, keys, show_sheet, interactive, as_json, hint,
-                       say, width, ahead if interactive else None)
-    except KeyboardInterrupt:           # Ctrl-C while a line is worked on: the program ends
-        if session.pending:             # (cli.main), the held claim kept first
-            say(session.keep_held())
-        raise
-    if session.pending:
-        # kept as a '# held:' line, as 'sleuth log' keeps one (exit 0 there too); only a
-        # claim that could not be kept is a line not saved
-        kept = session.keep_held()
-        if kept.startswith("dropped"):
-            worst = max(worst, 2)
-        if as_json:
-            click.echo(json.dumps({"result": "held", "message": kept}, ensure_ascii=False))
-        else:
-            say(kept)
+    # a held claim is a '# held:' comment line in the file from the moment it is typed (as
+    # 'sleuth log' keeps one): no end of the session, a signal or a power cut, loses it
+    worst = _lines(session, screen, lines, keys, show_sheet, interactive, as_json, hint,
+                   say, width, ahead if interactive else None)
     if not interactive and worst:
         sys.exit(worst)
 

@@ -77,8 +77,9 @@ def _watch(r: int) -> None:
                 os.write(fwd, data)
             except OSError:
                 pass
-        if signal.SIGINT not in data and signal.SIGTERM not in data:    # (SIGTERM: when
-            continue                    # the program raises on it, cli.main.on_sigterm)
+        if signal.SIGINT not in data and signal.SIGTERM not in data \
+                and signal.SIGHUP not in data:  # (SIGTERM, SIGHUP: when the program
+            continue                            # raises on them, cli.main.on_sigterm)
         _delivered.clear()
         until = time.monotonic() + STOP_FOR
         while time.monotonic() < until and not _delivered.is_set():

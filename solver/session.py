@@ -82,7 +82,8 @@ COMMAND_HELP = (
 class Outcome:
     """The result of one line.  ``kind``: ``accepted`` (saved), ``refused`` (not saved;
     ``error``, and ``conflict`` = the conflicting lines for a contradiction), ``pending``
-    (a statement whose class is ``held_for`` another, kept until that one follows), ``undone``,
+    (a statement whose class is ``held_for`` another, saved as a :data:`HELD_MARK` comment
+    line on ``line`` until that one follows, as ``sleuth log`` holds it), ``undone``,
     ``redone`` (``removed``: the lines the undo touched, ``undid``: what it undid;
     :meth:`taken_and_put` says which went out and which came back), ``edited``/``deleted``
     (``line``; ``removed``: the statement that was there), ``whatif``, ``why``,
@@ -108,7 +109,8 @@ class Outcome:
 
     @property
     def saved(self) -> bool:
-        return self.kind in ("accepted", "undone", "redone", "edited", "deleted", "noted")
+        return self.kind in ("accepted", "pending", "undone", "redone", "edited", "deleted",
+                             "noted")
 
     @property
     def exit_code(self) -> int:
@@ -146,14 +148,14 @@ class Outcome:
         each with its line: an ``undone`` edit took out the edited statement and put back
         the one it replaced; a ``redone`` statement was put back.  (``removed`` holds what
         ``edit``/``delete`` replaced, and what an undo or redo touched.)"""
-        if self.kind not in ("undone", "redone") or self.undid == "held":
+        if self.kind not in ("undone", "redone"):
             return list(self.removed), []
         if self.undid == "edit":
             edited = [(ln, strip_comment(self.statement)[0]) for ln, _ in self.removed]
             return (edited, list(self.removed)) if self.kind == "undone" \
                 else (list(self.removed), edited)
-        # a statement or a deleted line: undo takes it out (puts it back after a delete),
-        # redo the other way round
+        # a statement, a held statement's comment line or a deleted line: undo takes it out
+        # (puts it back after a delete), redo the other way round
         out = (self.kind == "undone") != (self.undid == "delete")
         return (list(self.removed), []) if out else ([], list(self.removed))
 
@@ -185,7 +187,9 @@ def undo_lines(o: Outcome) -> list[str]:
     word = "undo" if o.kind == "undone" else "redo"
     undo = o.kind == "undone"
     if o.undid == "held":
-        return [f"undo: took back the held statement (never saved): {o.statement}"]
+        ln = o.removed[0][0] if o.removed else o.line
+        return [f"undo: took back the held statement (the comment line {ln}): {o.statement}"
+                if undo else f"redo: put back the held statement as line {ln}: {o.statement}"]
     out = []
     for ln, text in o.removed:
         if o.undid == "delete":
@@ -403,9 +407,10 @@ class Logged:
 
 def held_statement(text: str) -> tuple[int, str] | None:
     r"""The held statement at the end of a record's text (its line and statement), if the
-    last non-blank line is a :data:`HELD_MARK` comment.
+    last line that is neither blank nor another comment line is a :data:`HELD_MARK` comment
+    (a note typed after a held statement leaves it held).
 
-    >>> held_statement("players: Ana Ben\n# held: Ana claims 2H-7H: Ana 2H\n\n")
+    >>> held_statement("players: Ana Ben\n# held: Ana claims 2H-7H: Ana 2H\n\n# a note\n")
     (2, 'Ana claims 2H-7H: Ana 2H')
     >>> held_statement("players: Ana Ben\n# held: x\nAna has 5 cards\n") is None
     True
@@ -413,33 +418,44 @@ def held_statement(text: str) -> tuple[int, str] | None:
     lines = split_lines(text)
     for i in range(len(lines) - 1, -1, -1):
         ln = lines[i].strip()
-        if ln:
-            if ln.startswith(HELD_MARK):
-                return i + 1, ln[len(HELD_MARK):].strip()
+        if ln.startswith(HELD_MARK):
+            return i + 1, ln[len(HELD_MARK):].strip()
+        if ln and not ln.startswith("#"):
             return None
     return None
 
 
-def advice_waits(text: str, record: Record, view: str | None,
-                 held: tuple[int | None, str] | None = None):
+def without_line(text: str, line: int) -> str:
+    """``text`` without its line ``line`` (1-based; a held statement's comment line, taken
+    out when the statement is resolved or undone)."""
+    lines = split_lines_keepends(text)
+    return "".join(lines[: line - 1] + lines[line:])
+
+
+def holding(text: str, statement: str) -> str:
+    """``text`` with ``statement`` held: a :data:`HELD_MARK` comment line appended (what
+    ``log``, ``play`` and ``serve`` all save for a statement refused as written alone whose
+    class waits for another)."""
+    return appended(text, HELD_MARK + statement.strip())
+
+
+def advice_waits(text: str, record: Record, view: str | None):
     """The advice (:class:`solver.advice.Advice`, no actions) of ``view`` while the advisor
     has nothing to rank on the record ``text`` (``record`` parsed), else ``None``: while a
     statement is held (its :data:`HELD_MARK` comment line ends the record) the line that
     resolves it comes next -- an action ranked on the record without it would be one more
     statement of the same kind (a second claim of the same cards) -- and while the view's
     own hand is missing it is needed first (:func:`solver.advice.waiting`).  ``play``'s
-    hint and ``suggest``, ``sleuth suggest`` and ``serve``'s hint all say it.  ``held``:
-    the held statement (its line, ``None`` when not in ``text``) when the caller knows it."""
+    hint and ``suggest``, ``sleuth suggest`` and ``serve``'s hint all say it."""
     from solver.advice import Advice, waiting
 
     game = get_game(record.game)
-    held = held or held_statement(text)
+    held = held_statement(text)
     if held is not None and view is not None:
         kind = _event_class(held[1], record)
         then = getattr(kind, "held_advice", "") or "the line that resolves it comes next"
-        where = f" on line {held[0]}" if held[0] else ""
-        note = (f"the held {getattr(kind, 'held_name', 'statement')}{where} comes first "
-                f"({then}): {held[1]}")
+        note = (f"the held {getattr(kind, 'held_name', 'statement')} on line {held[0]} "
+                f"comes first ({then}): {held[1]}")
         return Advice(game.name, view, game.on_turn(record, view), [], True, "none", 0,
                       notes=[note], summary={"waiting": note})
     return waiting(game, record, view, game.on_turn(record, view))
@@ -453,15 +469,27 @@ def _event_class(statement: str, record: Record) -> type[Event] | None:
         return None
 
 
+def same_statement(a: str, b: str, record: Record) -> bool:
+    """Whether statements ``a`` and ``b`` say the same (as the program writes them) in
+    ``record``'s game."""
+    game, h = get_game(record.game), record.header
+    try:
+        return str(game.parse_event(strip_comment(a)[0], h)) \
+            == str(game.parse_event(strip_comment(b)[0], h))
+    except SleuthError:
+        return False
+
+
 def log_statement(path: str, statement: str, *, force: bool = False,
                   expect: str | None = None) -> Logged:
     """``sleuth log``: :func:`append_statement`, and every true line of a game can be
     logged one at a time.  A statement that, as written alone, is refused (a rule or a
     contradiction) but whose class waits for another (``held_for``: a claim that turned
-    out wrong, resolved by the line showing the cards) is saved as a
-    :data:`HELD_MARK` comment, as ``play`` holds it; the next ``log`` of the resolving
-    class checks the two together and writes them as statements in place of the comment.
-    Anything else leaves the held comment where it is (nothing typed is lost)."""
+    out wrong, resolved by the line showing the cards) is saved as a :data:`HELD_MARK`
+    comment, as ``play`` and ``serve`` hold it; the next ``log`` of the resolving class
+    checks the two together and writes them as statements in place of the comment.  The
+    same statement held already is not held twice.  Anything else leaves the held comment
+    where it is (nothing typed is lost)."""
     return saving(path, expect, statement,
                   lambda text: _log_over(path, text, statement, force))
 
@@ -475,19 +503,21 @@ def _log_over(path: str, text: str, statement: str, force: bool) -> Logged:
         kind = _event_class(held_stmt, base)
         if kind is not None and kind.held_for is not None \
                 and _event_class(statement, base) is kind.held_for:
-            lines = split_lines_keepends(text)
-            without = "".join(lines[: held_line - 1] + lines[held_line:])
-            new_text, rec = checked_append(appended(without, held_stmt), statement, path,
-                                           force=force)
+            new_text, rec = checked_append(appended(without_line(text, held_line), held_stmt),
+                                           statement, path, force=force)
             atomic_write(path, new_text, base=text)
             return Logged(rec, joined=held_stmt, line=rec.statements[-1].line)
+        if kind is not None and kind.held_for is not None and not force \
+                and same_statement(held_stmt, statement, base):
+            # held already (another recorder typed it first): one held statement, not two
+            return Logged(base, held=held_stmt, advice=kind.held_advice, line=held_line)
     try:
         new_text, rec = checked_append(text, statement, path, force=force)
     except (InconsistentError, RuleError) as e:
         kind = _event_class(statement, base)
         if kind is None or kind.held_for is None:
             raise
-        new_text = appended(text, HELD_MARK + statement.strip())
+        new_text = holding(text, statement)
         rec = parse_record(new_text, path)
         atomic_write(path, new_text, base=text)
         return Logged(rec, held=statement.strip(), error=e, advice=kind.held_advice,
@@ -649,7 +679,6 @@ class Session:
         self.game = get_game(self.record.game)
         self.view = self.record.header.me if view is Session._ME else view
         self.last_refused: str | None = None   # the last statement refused as a contradiction
-        self.pending: str | None = None        # a held statement awaiting its resolution
         #: the one correction of the statement just refused (its 'did you mean'), which
         #: ``y`` or an empty line logs; any other line forgets it
         self.correction: str | None = None
@@ -763,8 +792,8 @@ class Session:
             # an empty line or 'force' alone from one device must not log the correction
             # or the refused statement of another device
             self.correction = self.last_refused = None
-        # what the line may use up, kept for a save that fails (a held claim, a correction)
-        pending, correction = self.pending, self.correction
+        # what the line may use up, kept for a save that fails (a correction)
+        correction = self.correction
         try:
             if not self._writes(raw):
                 return self._handle(line, versioned=expect is not None)
@@ -777,11 +806,11 @@ class Session:
                         return Outcome("refused", statement=raw, error=e, reloaded=reloaded)
                 return self._handle(line, versioned=expect is not None)
         except StaleError as e:         # an editor saved the file while the line was checked
-            self.pending, self.correction = pending, correction
+            self.correction = correction
             return Outcome("refused", statement=raw, error=quoting(e, raw),
                            reloaded=self._sync_quietly())
         except FileError as e:
-            self.pending, self.correction = pending, correction
+            self.correction = correction
             return Outcome("refused", "not saved: the file could not be written",
                            statement=raw, error=e)
 
@@ -914,16 +943,24 @@ class Session:
     def _not_as_shown(self, cmd: str, rest: str) -> str | None:
         """Why ``cmd`` would act on lines another writer or an editor wrote, changed or
         moved since the session showed the record (:attr:`theirs`): the last statement
-        (``undo``; not when it undoes the session's own ``edit N``/``delete N`` or takes
-        back a held claim), line N or a line above it (``edit N``, ``delete N``; a comment
-        changed counts: it would be written over); else ``None``."""
+        (``undo``; not when it undoes the session's own ``edit N``/``delete N``; a held
+        statement's comment line another writer saved counts as theirs), line N or a line
+        above it (``edit N``, ``delete N``; a comment changed counts: it would be written
+        over); else ``None``."""
         from solver.replay import statement_groups
 
         if not self.theirs:
             return None
         if cmd == "undo":
-            if self.pending is not None or not self.record.statements or (
-                    self.last_edit is not None and self.last_edit[1] == self.text):
+            if self.last_edit is not None and self.last_edit[1] == self.text:
+                return None
+            held = held_statement(self.text)
+            if held is not None:
+                if held[0] - 1 not in self.theirs:
+                    return None
+                return (f"its last change is now the held {self.held_name(held[1])} on line "
+                        f"{held[0]}: {held[1]}; 'undo' typed again takes that one back")
+            if not self.record.statements:
                 return None
             last = [self.record.statements[i] for i in statement_groups(self.record)[-1]]
             if not any(st.line - 1 in self.theirs for st in last):
@@ -975,63 +1012,67 @@ class Session:
             raise e.located(path=self.path)
 
     def submit(self, statement: str, force: bool = False) -> Outcome:
-        """Check ``statement`` against the whole record and save it (see the module doc)."""
-        pending, self.pending = self.pending, None
-        note = ""
-        base, kept = self.text, pending
-        held = held_statement(self.text) if pending is None else None
+        """Check ``statement`` against the whole record and save it (see the module doc).
+        A held statement ending the record (a :data:`HELD_MARK` comment line, saved by this
+        session, another one or ``sleuth log``) is resolved by a statement of the class it
+        waits for: the two are checked together and saved as statements in place of the
+        comment.  Any other statement saved leaves the comment line where it is, and says
+        so; a line refused leaves it held."""
+        held = held_statement(self.text)
         if held is not None and self._resolves(held[1], statement):
-            # held by 'sleuth log' (a '# held:' comment line): resolved here as there
-            lines = split_lines_keepends(self.text)
-            base, pending = "".join(lines[: held[0] - 1] + lines[held[0]:]), held[1]
-        if pending is not None and held is None:
-            # the same claim held by 'sleuth log' too (two recorders): one claim, whose
-            # '# held:' line the two statements replace
-            other = held_statement(base)
-            if other is not None and self._same(other[1], pending):
-                lines = split_lines_keepends(base)
-                base = "".join(lines[: other[0] - 1] + lines[other[0]:])
-        if pending is not None:
-            if self._resolves(pending, statement):
-                both = appended(base, pending)
-                try:
-                    both, rec = self._try(statement, force, both)
-                except InconsistentError as e:  # still held: its line may be typed again
-                    self.last_refused, self.pending = None, kept
-                    return Outcome("refused", statement=statement, error=e,
-                                   conflict=self._conflict_lines(e, both))
-                except SleuthError as e:
-                    self.pending = kept
-                    return Outcome("refused", statement=statement, error=e)
-                self._save(both, rec)
-                return Outcome("accepted", statement=f"{pending} / {statement}",
-                               line=rec.statements[-1].line, forced=force)
-            note = f"dropped the held {self.held_name(pending)}: {pending}"
+            both = appended(without_line(self.text, held[0]), held[1])
+            try:
+                both, rec = self._try(statement, force, both)
+            except InconsistentError as e:      # still held: its line may be typed again
+                self.last_refused = None
+                return Outcome("refused", statement=statement, error=e,
+                               conflict=self._conflict_lines(e, both))
+            except SleuthError as e:
+                return Outcome("refused", statement=statement, error=e)
+            self._save(both, rec)
+            return Outcome("accepted", statement=f"{held[1]} / {statement}",
+                           line=rec.statements[-1].line, forced=force)
+        if held is not None and not force and self._same(held[1], statement):
+            # the same statement held already (another device, or 'sleuth log', typed it
+            # first): one held statement, not two
+            kind = self._kind_of(statement)
+            return Outcome("pending", statement=statement, line=held[0], message=(
+                f"held already on line {held[0]} (a comment until resolved): {held[1]}"
+                + (f"; {kind.held_advice}" if kind is not None and kind.held_advice else "")))
+        note = ""
+        if held is not None:
+            note = (f"note: the held {self.held_name(held[1])} on line {held[0]} stays a "
+                    f"comment line, not a statement: {held[1]}")
         out = self._alone(statement, force, note)
-        if out.kind == "refused" and note:
-            # a line refused (a typo, a rule, a contradiction) saves nothing and drops
-            # nothing: the claim is still held, as 'sleuth log' keeps its '# held:' line
-            self.pending, out.message = pending, ""
+        if out.kind == "refused":
+            out.message = ""            # a line refused saved nothing: the claim is held still
         return out
 
     def _alone(self, statement: str, force: bool, note: str) -> Outcome:
         """:meth:`submit` of a statement that resolves no held one (``note``: the held one
-        it drops, said with the outcome)."""
+        it leaves a comment line, said with the outcome)."""
         new_text = appended(self.text, statement)
         try:
             new_text, rec = self._try(statement, force)
         except (InconsistentError, RuleError) as e:
             kind = self._kind_of(statement)
             if kind is not None and kind.held_for is not None:
-                self.pending = statement
-                return Outcome("pending", statement=statement, error=e,
+                # held as 'sleuth log' holds it: a comment line saved at once, so that no
+                # end of the session (a signal, a closed terminal, a power cut) loses it
+                held_text = holding(self.text, statement)
+                self._save(held_text, parse_record(held_text, self.path))
+                n = len(split_lines(held_text))
+                return Outcome("pending", statement=statement, error=e, line=n,
                                conflict=(self._conflict_lines(e, new_text)
                                          if isinstance(e, InconsistentError) else []),
-                               message=f"not saved yet: as stated, this {kind.held_name} "
+                               message=f"saved as comment line {n} ({HELD_MARK}...), not yet "
+                               f"a statement: as stated, this {kind.held_name} "
                                + ("contradicts the record" if isinstance(e, InconsistentError)
                                   else "breaks a rule")
                                + (f"; {kind.held_advice}" if kind.held_advice else "")
-                               + f" (another statement saved drops the {kind.held_name})")
+                               + f" (another statement saved leaves the {kind.held_name} a "
+                               "comment line; 'undo' takes it back)"
+                               + (f"\n  {note}" if note else ""))
             if isinstance(e, InconsistentError):
                 self.last_refused = statement
                 return Outcome("refused", note, statement=statement, error=e,
@@ -1052,12 +1093,7 @@ class Session:
 
     def _same(self, a: str, b: str) -> bool:
         """Whether statements ``a`` and ``b`` say the same (as the program writes them)."""
-        try:
-            h = self.record.header
-            return str(self.game.parse_event(strip_comment(a)[0], h)) \
-                == str(self.game.parse_event(strip_comment(b)[0], h))
-        except SleuthError:
-            return False
+        return same_statement(a, b, self.record)
 
     def _resolves(self, held: str, statement: str) -> bool:
         """Whether ``statement`` is of the class the held statement waits for."""
@@ -1065,24 +1101,13 @@ class Session:
         return kind is not None and kind.held_for is not None \
             and self._kind_of(statement) is kind.held_for
 
-    def keep_held(self) -> str:
-        """At the end of a session (``play``, ``serve``): the held statement (a claim waiting
-        for its shown line) is written as a ``# held:`` comment line, as ``sleuth log``
-        holds one, so that nothing typed is lost; the shown line logged next, in a session
-        or with ``log``, saves the two.  What to say about it."""
-        held, name = self.pending, self.held_name()
-        self.pending = None
-        o = self.handle(HELD_MARK + (held or ""))
-        if o.kind != "noted":
-            return f"dropped the held {name} (never saved: {o.error}): {held}"
-        return (f"kept the held {name} as a comment line, not yet a statement: {HELD_MARK}"
-                f"{held}\n  its resolving line, logged next (here or with 'sleuth log'), "
-                "saves both")
-
     def held_name(self, statement: str | None = None) -> str:
         """What the messages call a held statement (the game's word: its event class's
-        ``held_name``); ``statement`` defaults to the one held now."""
-        kind = self._kind_of(statement or self.pending or "")
+        ``held_name``); ``statement`` defaults to the one held now (ending the record)."""
+        if statement is None:
+            held = held_statement(self.text)
+            statement = held[1] if held is not None else ""
+        kind = self._kind_of(statement)
         return getattr(kind, "held_name", "statement")
 
     def _kind_of(self, statement: str) -> type[Event] | None:
@@ -1097,14 +1122,21 @@ class Session:
         """Remove the last statement (a claim with its ``shown`` line) from the record; just
         after an ``edit N`` or ``delete N`` (nothing else changed since), undo that instead:
         a line deleted by mistake is put back where it was, an edited one is as it was; with
-        a claim held for its ``shown`` line (not saved), take the claim back."""
+        a claim held for its ``shown`` line (its :data:`HELD_MARK` comment line ending the
+        record), take the claim back: that comment line is removed ('redo' puts it back)."""
         from solver.replay import statement_groups
 
-        if self.pending is not None:
-            # a claim held for its shown line is the last thing typed: undo takes it back
-            # (it was dropped unsaid, and a saved line removed in its place)
-            held, self.pending = self.pending, None
-            return Outcome("undone", statement=held, undid="held")
+        held = held_statement(self.text)
+        if held is not None and not (self.last_edit is not None
+                                     and self.last_edit[1] == self.text):
+            # a claim held for its shown line is the last thing logged: undo takes it back
+            # (not the saved statement before it)
+            before, new_text = self.text, without_line(self.text, held[0])
+            self._save(new_text, parse_record(new_text, self.path), keep_redo=True)
+            removed = [(held[0], split_lines(before)[held[0] - 1].strip())]
+            self.redo_stack.append((before, new_text, removed, "held", held[1]))
+            return Outcome("undone", statement=held[1], line=held[0], removed=removed,
+                           undid="held")
         if self.last_edit is not None and self.last_edit[1] == self.text:
             before, after, o = self.last_edit
             undid = "delete" if o.kind == "deleted" else "edit"
@@ -1140,7 +1172,7 @@ class Session:
         self._save(before, parse_record(before, self.path), keep_redo=True)
         self.redo_stack.pop()           # (after the save: a refused save uses up nothing)
         line = removed[-1][0] if removed else None
-        if undid:                       # the edit or delete done again: undo undoes it again
+        if undid in ("delete", "edit"):  # the edit or delete done again: undo undoes it again
             kind = "deleted" if undid == "delete" else "edited"
             self.last_edit = (after, before, Outcome(kind, statement=statement, line=line,
                                                      removed=removed))
@@ -1280,9 +1312,7 @@ class Session:
         without it would be one more statement of the same kind (a second claim of the
         same cards) -- and while the view's own hand is missing it is needed first
         (:func:`solver.advice.waiting`)."""
-        pending = getattr(self, "pending", None)    # held in memory, not in the text
-        return advice_waits(self.text, self.record, self.view,
-                            (None, pending) if pending else None)
+        return advice_waits(self.text, self.record, self.view)
 
     @_reusing
     def table_notes(self, analysis=None) -> list:
@@ -1293,7 +1323,7 @@ class Session:
             notes = self.game.table_notes(self.record, self.view, analysis)
         except SleuthError:
             return []
-        if held_statement(self.text) is not None or getattr(self, "pending", None):
+        if held_statement(self.text) is not None:
             # a held statement comes first: the alerts to act (a safe claim, an accusation)
             # wait, unshown and so shown once it is resolved
             notes = [n for n in notes if n.key is None]

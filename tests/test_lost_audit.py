@@ -3,8 +3,9 @@ lost"), each found by trying it as a user would, each test failing without its f
 
 * an editor takes no lock: its save while ``log``, ``log --replace``, ``play`` or
   ``serve`` checked a change was written over (``atomic_write(..., base=...)``);
-* a held claim (``Session.pending``) was dropped when the save of its resolving line
-  failed (a full disk, an editor's save meanwhile);
+* a held claim was dropped when the save of its resolving line failed (a full disk, an
+  editor's save meanwhile); it is now a ``# held:`` line in the file from the moment it is
+  typed, in ``play`` and ``serve`` as in ``log``;
 * a header value given to ``sleuth new`` or serve's New game form could carry a line break
   and smuggle an unchecked statement or header line into the new record;
 * SIGTERM (``kill``, ``timeout``) ended the program at once, leaving the worker processes of
@@ -138,7 +139,7 @@ def test_a_held_claim_survives_a_failed_save_of_its_shown_line(tmp_path, monkeyp
     monkeypatch.setattr(session_mod, "atomic_write", full)
     out = s.handle(shown)
     assert out.kind == "refused" and "disk is full" in str(out.error)
-    assert s.pending == claim                   # still held
+    assert path.read_text() == "".join(lines[:41]) + f"# held: {claim}\n"     # still held
     monkeypatch.setattr(session_mod, "atomic_write", real)
     out = s.handle(shown)
     assert out.kind == "accepted", out
@@ -409,11 +410,16 @@ def test_play_does_not_save_over_a_record_that_lost_lines(tmp_path):
 def test_the_same_claim_held_by_play_and_by_log_is_one_claim(tmp_path):
     """Two recorders hold the same wrong claim, ``play`` in its session and ``log`` as a
     ``# held:`` line: its ``shown`` line in ``play`` wrote both statements and left the
-    ``# held:`` line above them, a claim still held that was already in the record."""
+    ``# held:`` line above them, a claim still held that was already in the record.  Now
+    both hold it as the one ``# held:`` line: the second recorder's claim is no second one
+    (either way round)."""
     path, before, claim, shown = literature_before_the_wrong_claim(tmp_path)
     s = Session(str(path))
     assert s.handle(claim).kind == "pending"
     assert log_statement(str(path), claim).held == claim
+    assert path.read_text() == before + f"# held: {claim}\n"
+    assert s.handle(claim).kind == "pending"
+    assert path.read_text() == before + f"# held: {claim}\n"
     out = s.handle(shown)
     assert out.kind == "accepted", out.error
     assert path.read_text() == before + f"{claim}\n{shown}\n"
@@ -440,7 +446,7 @@ def test_a_held_claim_stays_held_when_its_shown_line_is_refused(tmp_path, typed)
     assert s.handle(claim).kind == "pending"
     out = s.handle(typed)
     assert out.kind == "refused" and "dropped" not in out.message, out
-    assert s.pending == claim and path.read_text() == before
+    assert path.read_text() == before + f"# held: {claim}\n"
     assert s.handle(shown).kind == "accepted"
     assert path.read_text() == before + f"{claim}\n{shown}\n"
 
@@ -496,7 +502,7 @@ def test_a_refused_edit_keeps_the_held_claim(tmp_path):
     s = Session(str(path))
     assert s.handle(claim).kind == "pending"
     assert s.handle("edit 9999 turn: Ana").kind == "refused"
-    assert s.pending == claim
+    assert path.read_text() == before + f"# held: {claim}\n"
     assert s.handle(shown).kind == "accepted"
     assert path.read_text() == before + f"{claim}\n{shown}\n"
 

@@ -4,7 +4,8 @@ failing without its fix:
 * piped ``play`` read a line of any length whole: a 200 MB line took 1.2 GB and seconds,
   and was refused as "the record is too long", quoting nothing of it;
 * ``serve`` kept a held claim (a Literature claim waiting for its ``shown`` line) only in
-  its shared session: no other device saw it, and stopping the server lost it;
+  its shared session: no other device saw it, and stopping the server lost it (it is now
+  a ``# held:`` line in the file from the moment it is typed, as ``log`` keeps it);
 * the page's entry form, posted without JavaScript, sent no version: a post made on a page
   showing an old record was acted on without the stale check.
 """
@@ -119,21 +120,22 @@ def held_note(page: str) -> str | None:
 
 
 def test_every_device_sees_a_claim_held_on_another(tmp_path):
-    """The claim typed on device A is held in the shared session; device B's page showed
-    nothing of it (B could not know that the shown line comes next, nor enter it)."""
+    """The claim typed on device A was held in the shared session; device B's page showed
+    nothing of it (B could not know that the shown line comes next, nor enter it).  It is
+    a ``# held:`` line in the file at once: every device's poll sees the new version."""
     path = tmp_path / "lit.txt"
     path.write_text(LIT_HELD)
     c = client(path)
+    assert do(c, WRONG_CLAIM, version_of(path)).json()["kind"] == "pending"     # device A
+    assert path.read_text() == LIT_HELD + HELD_MARK + WRONG_CLAIM + "\n"
     v = version_of(path)
-    assert do(c, WRONG_CLAIM, v).json()["kind"] == "pending"            # device A
-    assert path.read_text() == LIT_HELD
-    # device B: its poll sees a held statement its page does not show, and the page shows it
+    # device B: its poll sees the held statement, and the page shows it
     assert c.get("/version").json() == {"version": v, "held": WRONG_CLAIM}
     for url in ("/live?quick=1", "/live", "/"):
         page = c.get(url).text
-        assert held_note(page) == (f"Held claim, not in the record yet: {WRONG_CLAIM}. Log the "
-                                   "line that resolves it next (on any device): the two are "
-                                   "checked and saved together."), url
+        assert held_note(page) == (f"Held claim, a comment on line 5 until resolved: "
+                                   f"{WRONG_CLAIM}. Log the line that resolves it next (on any "
+                                   "device): the two are checked and saved together."), url
         assert f'data-held="{WRONG_CLAIM}"' in page
     # device B logs the shown line: both saved, nothing held any more
     assert do(c, SHOWN, v).json()["kind"] == "accepted"
@@ -165,15 +167,14 @@ def test_an_open_page_shows_a_claim_held_on_another_device(tmp_path):
 
 
 def test_a_held_comment_line_shows_on_the_page(tmp_path):
-    """A claim kept as a ``# held:`` line (by ``log``, or by serve or play when they stopped)
-    is shown with its line; the poll's ``held`` is only the session's (the line is in the
-    version already)."""
+    """A claim kept as a ``# held:`` line (by ``log``, ``serve`` or ``play``) is shown with
+    its line, and the poll's ``held`` names it."""
     path = tmp_path / "lit.txt"
     path.write_text(LIT_HELD + HELD_MARK + WRONG_CLAIM + "\n")
     c = client(path)
     assert held_note(c.get("/").text).startswith(
         f"Held claim, a comment on line 5 until resolved: {WRONG_CLAIM}. ")
-    assert c.get("/version").json()["held"] == ""
+    assert c.get("/version").json()["held"] == WRONG_CLAIM
     assert do(c, SHOWN, version_of(path)).json()["kind"] == "accepted"
     assert path.read_text() == LIT_HELD + f"{WRONG_CLAIM}\n{SHOWN}\n"
 
@@ -189,10 +190,12 @@ def post(url: str, token: str, line: str, version: str) -> dict:
 
 @pytest.mark.parametrize("sig, code, line", [
     (signal.SIGINT, 130, "sleuth: interrupted; the record is as last saved"),
-    (signal.SIGTERM, 143, "sleuth: terminated; the record is as last saved")])
+    (signal.SIGTERM, 143, "sleuth: terminated; the record is as last saved"),
+    (signal.SIGHUP, 129, "sleuth: terminated; the record is as last saved")])
 def test_serve_keeps_a_held_claim_when_it_stops(tmp_path, sig, code, line):
-    """As ``play`` does at its end: the claim becomes a ``# held:`` comment line, which
-    its shown line, logged next (on a page or with ``log``), resolves."""
+    """The claim is a ``# held:`` comment line from the moment it is posted (before the
+    server stops), which its shown line, logged next (on a page or with ``log``), resolves.
+    A SIGHUP (the terminal closed) ends serve as SIGTERM does; it lost the claim."""
     path = tmp_path / "lit.txt"
     path.write_text(LIT_HELD)
     p = started("serve", path, "--port", "0")
@@ -200,29 +203,13 @@ def test_serve_keeps_a_held_claim_when_it_stops(tmp_path, sig, code, line):
     with urllib.request.urlopen(url, timeout=120) as r:
         tok = re.search(r'name="sleuth-token" content="([^"]*)"', r.read().decode()).group(1)
     assert post(url, tok, WRONG_CLAIM, version_of(path))["kind"] == "pending"
+    assert path.read_text() == LIT_HELD + HELD_MARK + WRONG_CLAIM + "\n"
     got, err = ended(p, sig)
     assert got == code and err.splitlines() == [line], (got, err)
     assert path.read_text() == LIT_HELD + HELD_MARK + WRONG_CLAIM + "\n"
     r = CliRunner().invoke(cli, ["log", str(path), SHOWN])
     assert r.exit_code == 0, r.output
     assert path.read_text() == LIT_HELD + f"{WRONG_CLAIM}\n{SHOWN}\n"
-
-
-def test_the_end_of_serve_says_the_held_claim_is_kept(tmp_path):
-    from web.app import Engine
-    from web.server import keep_held
-
-    path = tmp_path / "lit.txt"
-    path.write_text(LIT_HELD)
-    engine = Engine(str(path))
-    assert engine.act(WRONG_CLAIM, version_of(path))["kind"] == "pending"
-    out = io.StringIO()
-    keep_held(engine, out)
-    assert out.getvalue().startswith("kept the held claim as a comment line, not yet a "
-                                     f"statement: {HELD_MARK}{WRONG_CLAIM}\n")
-    assert path.read_text() == LIT_HELD + HELD_MARK + WRONG_CLAIM + "\n"
-    keep_held(engine, out)                      # nothing held any more: nothing more said
-    assert path.read_text() == LIT_HELD + HELD_MARK + WRONG_CLAIM + "\n"
 
 
 # ----- the entry form without JavaScript: a stale post is refused, the text kept -------------
@@ -266,26 +253,6 @@ def test_a_refused_form_post_keeps_the_typed_text(tmp_path):
     assert re.search(r'<div id="status" role="status"[^>]*\bclass="status refusal">refused: ',
                      r.text)
     assert re.search(r'<textarea id="statement"[^>]*>turn: Bne</textarea>', r.text)
-
-
-def test_a_held_claim_is_said_when_a_change_being_checked_keeps_the_session(
-        tmp_path, monkeypatch):
-    """The session is busy with another device's change past the wait: the claim cannot be
-    written, so it is printed (on the terminal that stops the server), never silently lost."""
-    import web.server
-    from web.app import Engine
-
-    path = tmp_path / "lit.txt"
-    path.write_text(LIT_HELD)
-    engine = Engine(str(path))
-    assert engine.act(WRONG_CLAIM, version_of(path))["kind"] == "pending"
-    monkeypatch.setattr(web.server, "HELD_WAIT", 0.05)
-    out = io.StringIO()
-    with engine.write_lock:
-        web.server.keep_held(engine, out)
-    assert out.getvalue() == ("not kept (a change was still being checked): the held claim: "
-                              f"{WRONG_CLAIM}\n")
-    assert path.read_text() == LIT_HELD
 
 
 def test_a_stale_post_of_the_page_without_javascript(tmp_path):

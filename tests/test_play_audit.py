@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import shutil
 import signal
+import time
 from pathlib import Path
 
 import pytest
@@ -317,7 +318,8 @@ WRONG_CLAIM = "Ana claims 2H-7H: Ana 2H 3H 4H 5H 6H 7H"
 
 def test_a_held_claim_is_kept_when_the_session_ends(tmp_path):
     """A claim held for its shown line was dropped when the input ended (Ctrl-D): the
-    claim typed was lost, where 'sleuth log' keeps it as a '# held:' comment line."""
+    claim typed was lost, where 'sleuth log' keeps it as a '# held:' comment line.  It is
+    now saved as that line as soon as it is typed."""
     from click.testing import CliRunner
 
     from cli.main import cli
@@ -326,8 +328,8 @@ def test_a_held_claim_is_kept_when_the_session_ends(tmp_path):
     p.write_text(LIT_HELD, encoding="utf-8")
     r = CliRunner().invoke(cli, ["play", str(p), "--no-sheet"], input=WRONG_CLAIM + "\n")
     assert r.exit_code == 0             # kept, as 'sleuth log' keeps it (exit 0 there too)
-    assert f"kept the held claim as a comment line, not yet a statement: # held: " \
-        f"{WRONG_CLAIM}" in r.output
+    assert "  saved as comment line 5 (# held: ...), not yet a statement: as stated, this " \
+        "claim contradicts the record" in r.output
     assert p.read_text(encoding="utf-8") == LIT_HELD + f"# held: {WRONG_CLAIM}\n"
     # the next session says so, and the shown line saves both
     r = CliRunner().invoke(cli, ["play", str(p), "--no-sheet"],
@@ -347,8 +349,14 @@ def test_ctrl_d_keeps_a_held_claim(tmp_path, sized):
     t._tmux("send-keys", "-l", WRONG_CLAIM)
     t._tmux("send-keys", "Enter")
     t.wait(lambda r: prompt_ready(r) and r[0].startswith("held: "), "the held claim")
+    # in the file at once, while the session goes on
+    assert p.read_text(encoding="utf-8") == LIT_HELD + f"# held: {WRONG_CLAIM}\n"
     t._tmux("send-keys", "C-d")
-    rows = t.wait(lambda r: any(x.startswith("kept the held claim") for x in r), "the end")
+    end = time.monotonic() + 60
+    while t._tmux("display-message", "-p", "#{pane_current_command}").strip() != "sleep":
+        assert time.monotonic() < end, "play did not end on Ctrl-D"
+        time.sleep(0.1)
+    rows = t.screen()
     assert not any("Traceback" in x for x in rows)
     assert p.read_text(encoding="utf-8") == LIT_HELD + f"# held: {WRONG_CLAIM}\n"
 
@@ -377,7 +385,7 @@ def test_ctrl_c_while_a_line_is_checked_keeps_a_held_claim(tmp_path, monkeypatch
     finally:        # the interrupt's end ignores a second Ctrl-C: not in this process
         signal.signal(signal.SIGINT, old)
     assert r.exit_code == 130
-    assert "kept the held claim as a comment line" in r.output
+    assert "saved as comment line 5 (# held: ...)" in r.output
     assert p.read_text(encoding="utf-8") == LIT_HELD + f"# held: {WRONG_CLAIM}\n"
 
 

@@ -26,8 +26,7 @@ def test_a_held_claim_resolved_by_log_is_no_line_lost(tmp_path):
     path = literature(tmp_path)
     s = Session(str(path))
     assert s.handle(CLAIM).kind == "pending"
-    s.keep_held()
-    assert "# held: " + CLAIM in path.read_text(encoding="utf-8")
+    assert "# held: " + CLAIM in path.read_text(encoding="utf-8")     # at once
     s = Session(str(path))                  # play again: the claim held on its comment line
     log_statement(str(path), SHOWN)         # another shell resolves it
     o = s.handle("Ana asks Ben 10S: no")

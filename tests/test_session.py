@@ -265,8 +265,10 @@ def test_wrong_claim_is_held_until_its_shown_line(tmp_path):
     s = Session(str(path))
     before = on_disk(path)
     o = s.handle(claim)
-    assert o.kind == "pending" and not o.saved
-    assert on_disk(path) == before                   # as stated it cannot be saved
+    assert o.kind == "pending" and o.saved
+    # as stated it cannot be a statement: a comment line at once, as 'sleuth log' holds it
+    assert on_disk(path) == before + "# held: " + claim + "\n"
+    assert o.line == len(on_disk(path).splitlines())
     o = s.handle(shown)
     assert o.kind == "accepted"
     assert on_disk(path) == before + claim + "\n" + shown + "\n"
@@ -275,15 +277,20 @@ def test_wrong_claim_is_held_until_its_shown_line(tmp_path):
     assert on_disk(path) == before
 
 
-def test_held_claim_is_dropped_by_another_statement(tmp_path):
+def test_held_claim_stays_a_comment_line_after_another_statement(tmp_path):
+    """Another statement saved after a held claim dropped it (and the claim typed was
+    lost); now, as with ``sleuth log``, the claim's ``# held:`` line stays, and it says so."""
     path, rest = literature_upto(tmp_path, wrong_claim_line())
     s = Session(str(path))
+    before = on_disk(path)
     assert s.handle(rest[0].text).kind == "pending"
-    o = s.handle(f"turn: {on_turn(path)}")             # not a shown line, and saved
+    n = len(on_disk(path).splitlines())
+    turn = f"turn: {on_turn(path)}"
+    o = s.handle(turn)                                  # not a shown line, and saved
     assert o.kind == "accepted"
-    assert "dropped the held claim" in o.message
-    assert s.pending is None
-    assert rest[0].text not in on_disk(path)
+    assert o.message == (f"note: the held claim on line {n} stays a comment line, not a "
+                         f"statement: {rest[0].text}")
+    assert on_disk(path) == before + f"# held: {rest[0].text}\n{turn}\n"
 
 
 def test_held_claim_stays_held_when_another_statement_is_refused(tmp_path):
@@ -298,7 +305,7 @@ def test_held_claim_stays_held_when_another_statement_is_refused(tmp_path):
     assert o.kind == "refused" and "dropped" not in o.message
     o = s.handle("Ana asks Ana 9C: no")                # a rule: refused
     assert o.kind == "refused" and "dropped" not in o.message
-    assert s.pending == rest[0].text and on_disk(path) == before
+    assert on_disk(path) == before + f"# held: {rest[0].text}\n"
     assert s.handle(rest[1].text).kind == "accepted"
     assert on_disk(path) == before + rest[0].text + "\n" + rest[1].text + "\n"
 
@@ -315,9 +322,9 @@ def test_the_held_statement_is_worded_by_its_game(tmp_path, monkeypatch):
     o = s.handle(rest[0].text)
     assert o.kind == "pending"
     assert "this wager" in o.message and "; type what was shown (another statement saved " \
-        "drops the wager)" in o.message
+        "leaves the wager a comment line; 'undo' takes it back)" in o.message
     assert s.held_name() == "wager"
-    assert "dropped the held wager" in s.handle(f"turn: {on_turn(path)}").message
+    assert "note: the held wager on line " in s.handle(f"turn: {on_turn(path)}").message
 
 
 def test_whole_literature_game_through_the_session(tmp_path):

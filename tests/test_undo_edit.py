@@ -98,8 +98,9 @@ def test_play_says_the_undo_of_a_delete_in_one_line(record):
 
 def test_undo_takes_back_a_held_claim_and_edit_keeps_it(tmp_path):
     """A wrong claim held for its shown line: undo used to drop it unsaid and remove an
-    earlier saved line; edit N dropped it unsaid. Undo takes back the claim (nothing saved
-    changes); edit leaves it held, and its shown line then saves both."""
+    earlier saved line; edit N dropped it unsaid. Undo takes back the claim (its ``# held:``
+    comment line, the last change; redo puts it back); edit leaves it held, and its shown
+    line then saves both."""
     src = ROOT / "samples" / "literature" / "ex-a-six-players.txt"
     path = tmp_path / "lit.txt"
     shutil.copy(src, path)
@@ -108,14 +109,22 @@ def test_undo_takes_back_a_held_claim_and_edit_keeps_it(tmp_path):
     shown = "shown 2H-7H: Ana 2H 3H 4H 6H 7H, Cleo 5H"
     s = Session(str(path))
     assert s.handle(claim).kind == "pending"
+    held = path.read_text(encoding="utf-8")
+    n = len(held.splitlines())
+    assert held.splitlines()[-1] == f"# held: {claim}"
     o = s.handle("undo")
-    assert o.kind == "undone" and s.pending is None
+    assert o.kind == "undone" and o.undid == "held"
     assert path.read_text(encoding="utf-8") == before
     from web.live import outcome
 
-    assert outcome(o, s)["status"] == f"undo: took back the held statement (never saved): {claim}"
+    assert outcome(o, s)["status"] == \
+        f"undo: took back the held statement (the comment line {n}): {claim}"
+    o = s.handle("redo")
+    assert o.kind == "redone" and path.read_text(encoding="utf-8") == held
+    assert outcome(o, s)["status"] == f"redo: put back the held statement as line {n}: {claim}"
+    assert s.handle("undo").kind == "undone" and path.read_text(encoding="utf-8") == before
     assert s.handle(claim).kind == "pending"
     assert s.handle("edit 10 Ana asks Ben 10S: no   # x").kind == "edited"
-    assert s.pending == claim
+    assert path.read_text(encoding="utf-8").splitlines()[-1] == f"# held: {claim}"
     assert s.handle(shown).kind == "accepted"
     assert path.read_text(encoding="utf-8").splitlines()[-2:] == [claim, shown]

@@ -9,9 +9,9 @@ Routes (all GETs read, only ``POST /do`` changes the record):
   record with ``S`` added, marked hypothetical (nothing saved); ``quick``: at once, without
   the analysis unless it is done already (marked ``data-pending``: the page asks again);
 * ``GET /version``: ``{"version": ..., "held": ...}``, the
-  :func:`~solver.records.text_version` of the file now and the statement held in the
-  shared session (``""`` if none) -- cheap, polled by the page to show changes made
-  elsewhere;
+  :func:`~solver.records.text_version` of the file now and the statement held by the
+  ``# held:`` comment line ending it (``""`` if none) -- cheap, polled by the page to show
+  changes made elsewhere;
 * ``GET /partial``: ``{"version": ..., "certain": ...}``, what the analysis running now has
   established so far (a slow analysis's certainties, before its probabilities);
 * ``GET /hint``: ``{"version": ..., "hint": ...}``, the advisor's one line on the view's turn
@@ -194,10 +194,17 @@ class Engine:
 
     def version(self) -> str | None:
         """The version of the file now (``None`` if it cannot be read)."""
+        return self.version_held()[0]
+
+    def version_held(self) -> tuple[str | None, str]:
+        """The version of the file now (``None`` if it cannot be read) and the statement
+        its ``# held:`` comment line holds (``""`` if none)."""
         try:
-            return text_version(read_text(self.path))
+            text = read_text(self.path)
         except SleuthError:
-            return None
+            return None, ""
+        held = held_statement(text)
+        return text_version(text), held[1] if held is not None else ""
 
     def act(self, line: str, expect: str | None, typed_on: str | None = None,
             cid: str | None = None) -> dict:
@@ -325,14 +332,13 @@ class Engine:
         return d
 
     def held(self, text: str) -> dict[str, Any] | None:
-        """The statement held for its resolving line, for every device's page: one held
-        in the shared session (typed on a page, not saved yet: ``line`` None), else a
-        ``# held:`` comment line ending ``text`` (kept by ``log``, or by ``serve`` or
-        ``play`` when they stopped)."""
-        pending = self.writer.pending
-        line, statement = (None, pending) if pending else held_statement(text) or (0, "")
-        if not statement:
+        """The statement held for its resolving line, for every device's page: the
+        ``# held:`` comment line ending ``text`` (saved by a page, ``play`` or ``log`` as
+        soon as the statement was typed)."""
+        found = held_statement(text)
+        if found is None:
             return None
+        line, statement = found
         return {"statement": statement, "line": line,
                 "name": self.writer.held_name(statement)}
 
@@ -777,9 +783,9 @@ def create_app(path: str, view: Any = Session._ME, *, token: str, token_required
         engine = await run_in_threadpool(current)
         if engine is None:
             return JSONResponse({"version": None})
-        # the statement held in the shared session: a page showing another reloads
-        return JSONResponse({"version": await run_in_threadpool(engine.version),
-                             "held": engine.writer.pending or ""})
+        # with the statement held (a '# held:' line ending the record): for every device
+        version, held = await run_in_threadpool(engine.version_held)
+        return JSONResponse({"version": version, "held": held})
 
     async def partial(request: Request) -> Response:
         engine = await run_in_threadpool(current)

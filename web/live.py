@@ -489,6 +489,8 @@ def outcome(o, session, since: int | None = None) -> dict[str, Any]:
                          "why": None, "whatif": None}
     if k == "accepted":
         status = f"logged line {o.line}: {o.statement}" + (" (forced)" if o.forced else "")
+        if o.message:                   # a held statement left a comment line: said
+            status += f"; {o.message}"
     elif k == "refused":
         why = _error_text(o)
         if o.message and o.error is not None and o.message not in why:
@@ -504,7 +506,7 @@ def outcome(o, session, since: int | None = None) -> dict[str, Any]:
             status = stale_text(o.statement or "") if d["same_line"] is None \
                 else "refused: " + same_text(d["same_line"])
     elif k == "pending":
-        status = f"held: {o.error}. {o.message}"
+        status = f"held: {o.error}. {o.message}" if o.error is not None else f"held: {o.message}"
     elif k in ("undone", "redone"):
         status = "; ".join(undo_lines(o))
     elif k == "edited":

@@ -74,29 +74,6 @@ def quiet_on_exit(server) -> None:
         logging.getLogger(name).addFilter(Quiet())
 
 
-#: how long the end of ``serve`` waits for a change still being checked before it keeps
-#: the held statement (seconds; the server has already waited for requests meanwhile)
-HELD_WAIT = 2.0
-
-
-def keep_held(engine, out) -> None:
-    """At the end of ``serve``: a statement held in the shared session for its resolving
-    line (a Literature claim waiting for its ``shown`` line) is written as a ``# held:``
-    comment line, as ``play`` keeps one at its end (:meth:`solver.session.Session.keep_held`),
-    and said; the resolving line logged next, on a page or with ``log``, saves both."""
-    if not engine.writer.pending:
-        return
-    if not engine.write_lock.acquire(timeout=HELD_WAIT):    # a change still being checked
-        print(f"not kept (a change was still being checked): the held "
-              f"{engine.writer.held_name()}: {engine.writer.pending}", file=out, flush=True)
-        return
-    try:
-        if engine.writer.pending:
-            print(engine.writer.keep_held(), file=out, flush=True)
-    finally:
-        engine.write_lock.release()
-
-
 def serve(path: str, view: Any, host: str, port: int, out=None,
           timeout: float | None = None, as_name: str | None = None) -> int:
     """Serve ``path`` until interrupted; the exit code (0 after Ctrl-C).  Raises the
@@ -145,7 +122,6 @@ def serve(path: str, view: Any, host: str, port: int, out=None,
     finally:
         if app.state.engine is not None:    # none: still at the New game form
             app.state.engine.stop()
-            keep_held(app.state.engine, out)
         sock.close()
     print("stopped", file=out, flush=True)
     return 0

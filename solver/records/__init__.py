@@ -1140,12 +1140,12 @@ def _starts_with_bom(path: str) -> bool:
 #: interrupted command can say whether it changed its record)
 saved_in_this_process: set[str] = set()
 
-_HELD_SIGNALS = {signal.SIGINT, signal.SIGTERM}
+_HELD_SIGNALS = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
 
 
 @contextlib.contextmanager
 def _signals_held():
-    """Hold SIGINT and SIGTERM back in the main thread while the block runs (the rename
+    """Hold SIGINT, SIGTERM and SIGHUP back in the main thread while the block runs (the rename
     of a save and the note that it was saved): an interrupt is delivered when the block
     ends, so its message can never say "unchanged" of a record just replaced.  Elsewhere
     (another thread, no ``pthread_sigmask``) a no-op; :func:`atomic_write_bytes` then

@@ -1,0 +1,183 @@
+"""A held claim (a Literature claim that contradicts the record as written, waiting for its
+``shown`` line) is a ``# held:`` comment line in the record from the moment it is typed, in
+``play`` and ``serve`` as in ``log`` (docs/reliability.md, section 2c).  ``play`` and
+``serve`` held it only in memory and wrote it at their end: SIGTERM to ``play`` at its
+prompt, SIGHUP (the terminal closed), SIGKILL or a power cut lost it, and another
+statement saved dropped it (on ``serve`` without a word)."""
+from __future__ import annotations
+
+import os
+import shlex
+import signal
+import subprocess
+import sys
+import time
+import uuid
+
+import pytest
+
+from tests.test_lost_audit import ended, started
+from tests.test_lost_leftovers import SHOWN, held_note
+from tests.test_play_audit import LIT_HELD, WRONG_CLAIM
+from tests.test_serve_app import client, do, version_of
+
+HELD = LIT_HELD + f"# held: {WRONG_CLAIM}\n"
+#: a statement that resolves nothing (Ana is on turn)
+OTHER = "Ana asks Ben 5H: no"
+
+
+def wait_for(path, text: str, p: subprocess.Popen | None = None) -> None:
+    end = time.monotonic() + 60
+    while path.read_text(encoding="utf-8") != text:
+        assert p is None or p.poll() is None, "the program ended"
+        assert time.monotonic() < end, path.read_text(encoding="utf-8")
+        time.sleep(0.05)
+
+
+@pytest.mark.parametrize("sig, code", [(signal.SIGTERM, 143), (signal.SIGHUP, 129)])
+def test_a_signal_to_piped_play_keeps_the_held_claim(tmp_path, sig, code):
+    """The claim is in the file while ``play`` waits for its next line; the signal ends
+    ``play`` with the one line and leaves it there (SIGTERM said "the record is unchanged"
+    and lost it; SIGHUP lost it silently)."""
+    path = tmp_path / "r.txt"
+    path.write_text(LIT_HELD, encoding="utf-8")
+    p = started("play", path, "--no-sheet", stdin=subprocess.PIPE)
+    assert p.stdin is not None
+    p.stdin.write(WRONG_CLAIM.encode() + b"\n")
+    p.stdin.flush()
+    wait_for(path, HELD, p)             # before the session ends
+    got, err = ended(p, sig)
+    assert got == code and err.splitlines() == [
+        "sleuth: terminated; the record is as last saved"], (got, err)
+    assert path.read_text(encoding="utf-8") == HELD
+
+
+def test_sigkill_to_play_keeps_the_held_claim(tmp_path):
+    path = tmp_path / "r.txt"
+    path.write_text(LIT_HELD, encoding="utf-8")
+    p = started("play", path, "--no-sheet", stdin=subprocess.PIPE)
+    assert p.stdin is not None
+    p.stdin.write(WRONG_CLAIM.encode() + b"\n")
+    p.stdin.flush()
+    wait_for(path, HELD, p)
+    p.kill()
+    p.communicate(timeout=30)
+    assert path.read_text(encoding="utf-8") == HELD
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="/proc")
+@pytest.mark.skipif(subprocess.run(["which", "tmux"], capture_output=True).returncode != 0,
+                    reason="needs tmux")
+@pytest.mark.parametrize("sig, code", [(signal.SIGTERM, 143), (signal.SIGHUP, 129)])
+def test_a_signal_to_play_at_a_terminal_keeps_the_held_claim(tmp_path, sig, code):
+    """``play`` on a terminal (tmux), at its prompt after the claim: SIGTERM or SIGHUP (the
+    terminal closed) ends it with the one line and the claim stays in the file."""
+    path = tmp_path / "r.txt"
+    path.write_text(LIT_HELD, encoding="utf-8")
+    sock = f"sleuth-test-{uuid.uuid4().hex[:8]}"
+    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "TMUX")}
+
+    def tmux(*args: str) -> str:
+        return subprocess.run(["tmux", "-L", sock, *args], check=True, text=True,
+                              capture_output=True, env=env).stdout
+
+    cmd = [sys.executable, "-c", "from cli.main import main; main()", "play", str(path),
+           "--no-hint"]
+    tmux("new-session", "-d", "-x", "80", "-y", "24",
+         " ".join(map(shlex.quote, cmd)) + "; echo exit=$?; sleep 600")
+    try:
+        end = time.monotonic() + 120
+        while not tmux("capture-pane", "-p").rstrip().endswith("sleuth>"):
+            assert time.monotonic() < end, tmux("capture-pane", "-p")
+            time.sleep(0.2)
+        tmux("send-keys", "-l", WRONG_CLAIM)
+        tmux("send-keys", "Enter")
+        wait_for(path, HELD)            # at once, while the session goes on
+        shell = int(tmux("display-message", "-p", "#{pane_pid}").strip())
+        kids = open(f"/proc/{shell}/task/{shell}/children").read().split()
+        assert len(kids) == 1, kids
+        os.kill(int(kids[0]), sig)
+        while "exit=" not in tmux("capture-pane", "-p"):
+            assert time.monotonic() < end, tmux("capture-pane", "-p")
+            time.sleep(0.2)
+        screen = tmux("capture-pane", "-p")
+        assert f"exit={code}" in screen and "Traceback" not in screen, screen
+        assert "sleuth: terminated; the record is as last saved" in screen, screen
+    finally:
+        subprocess.run(["tmux", "-L", sock, "kill-server"], capture_output=True)
+    assert path.read_text(encoding="utf-8") == HELD
+
+
+def test_play_leaves_the_held_line_when_another_statement_is_saved(tmp_path):
+    """It said "dropped the held claim" and the claim typed was gone; as ``log`` does, the
+    ``# held:`` line stays a comment, and the answer says so."""
+    from click.testing import CliRunner
+
+    from cli.main import cli
+
+    path = tmp_path / "r.txt"
+    path.write_text(LIT_HELD, encoding="utf-8")
+    r = CliRunner().invoke(cli, ["play", str(path), "--no-sheet"],
+                           input=f"{WRONG_CLAIM}\n{OTHER}\n")
+    assert r.exit_code == 0, r.output
+    assert "dropped" not in r.output
+    assert (f"note: the held claim on line 5 stays a comment line, not a statement: "
+            f"{WRONG_CLAIM}\nsaved line 6: {OTHER}") in r.output
+    assert path.read_text(encoding="utf-8") == HELD + OTHER + "\n"
+
+
+def test_serve_leaves_the_held_line_when_another_statement_is_saved(tmp_path):
+    """A page's claim is a ``# held:`` line at once (every device's page shows it); another
+    statement posted next dropped it without a word.  Now the line stays, and the answer
+    says so."""
+    path = tmp_path / "r.txt"
+    path.write_text(LIT_HELD, encoding="utf-8")
+    c = client(path)
+    d = do(c, WRONG_CLAIM, version_of(path)).json()
+    assert d["kind"] == "pending" and d["saved"] and d["version"] == version_of(path)
+    assert path.read_text(encoding="utf-8") == HELD
+    assert held_note(c.get("/live").text).startswith("Held claim, a comment on line 5 ")
+    d = do(c, OTHER, version_of(path)).json()
+    assert d["kind"] == "accepted", d
+    assert d["status"] == (f"logged line 6: {OTHER}; note: the held claim on line 5 stays a "
+                           f"comment line, not a statement: {WRONG_CLAIM}")
+    assert path.read_text(encoding="utf-8") == HELD + OTHER + "\n"
+
+
+def test_undo_on_a_page_takes_back_the_held_claim(tmp_path):
+    """Undo right after a held claim takes back its ``# held:`` line (the last change),
+    not the saved statement before it; every page then shows nothing held."""
+    path = tmp_path / "r.txt"
+    path.write_text(LIT_HELD + "turn: Ana\n", encoding="utf-8")
+    c = client(path)
+    assert do(c, WRONG_CLAIM, version_of(path)).json()["kind"] == "pending"
+    d = do(c, "undo", version_of(path)).json()
+    assert d["kind"] == "undone", d
+    assert d["status"] == f"undo: took back the held statement (the comment line 6): {WRONG_CLAIM}"
+    assert path.read_text(encoding="utf-8") == LIT_HELD + "turn: Ana\n"
+    assert held_note(c.get("/live").text) is None
+    assert c.get("/version").json()["held"] == ""
+
+
+def test_the_shown_line_on_a_page_resolves_the_held_line(tmp_path):
+    path = tmp_path / "r.txt"
+    path.write_text(LIT_HELD, encoding="utf-8")
+    c = client(path)
+    assert do(c, WRONG_CLAIM, version_of(path)).json()["kind"] == "pending"
+    assert do(c, SHOWN, version_of(path)).json()["kind"] == "accepted"
+    assert path.read_text(encoding="utf-8") == LIT_HELD + f"{WRONG_CLAIM}\n{SHOWN}\n"
+
+
+def test_a_note_after_the_held_line_leaves_it_held(tmp_path):
+    """A comment line typed after the claim (in ``play``, as ``log`` cannot) leaves it held:
+    the shown line still resolves it."""
+    from solver.session import Session
+
+    path = tmp_path / "r.txt"
+    path.write_text(LIT_HELD, encoding="utf-8")
+    s = Session(str(path))
+    assert s.handle(WRONG_CLAIM).kind == "pending"
+    assert s.handle("# Cleo showed the 5H").kind == "noted"
+    assert s.handle(SHOWN).kind == "accepted"
+    assert path.read_text(encoding="utf-8") == \
+        LIT_HELD + f"# Cleo showed the 5H\n{WRONG_CLAIM}\n{SHOWN}\n"
