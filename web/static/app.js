@@ -380,10 +380,11 @@
     const had = ids[idKey(line)];
     if (had && had.id === id) { delete ids[idKey(line)]; storeIds(ids); }
   }
-  // a change saved before, its answer lost: what the status says
-  function doneBefore(status, id) {
-    const when = ownIds.has(id) ? " before (the answer to its first Log did not come)"
-      : " before the page was reloaded";
+  // a change saved before, its answer lost: what the status says (``sent``: when it was
+  // sent, where a reload or the connection's return asked about it: sentBefore)
+  function doneBefore(status, id, sent) {
+    const when = sent ? " " + sent : ownIds.has(id)
+      ? " before (the answer to its first Log did not come)" : " before the page was reloaded";
     const m = /^logged (?:before [^:]*: )?(line \d+: [\s\S]*)$/.exec(status || "");
     return m ? "logged" + when + ": " + m[1] : "done" + when + ": " + status;
   }
@@ -459,10 +460,12 @@
   });
 
   let unsent = null;          // the last change sent that got no answer (send)
+  let onWay = null;           // the id of the change on its way now
   async function send(line, change, fresh, on) {
     if (change) changing = true;
     let saved = false;
     const id = change ? changeId(line) : null;
+    if (change) onWay = id;
     if (change) markSent(line, id);
     unsent = null;
     setBusy(1);
@@ -494,7 +497,7 @@
       if (change) unsent = line;
       return null;
     } finally {
-      if (change) changing = false;
+      if (change) { changing = false; onWay = null; }
       if (change && doubled) { doubled = false; if (saved) note(DOUBLED); }
       if (change && !saved) lastChange = { line: null, at: 0 };
       setBusy(-1);
@@ -800,10 +803,19 @@
     if (up && lost) {
       lost = false;
       offlineEl.hidden = true;
-      // the status says the last action's answer, if one came meanwhile (not written over)
-      if (!answered) {
-        say("connected to the server again" + (box.value.trim()
-          ? ": the statement in the box is not saved yet; log it" : ""));
+      // a change sent when the connection went, its answer never come: the server is
+      // asked what became of it (sentBefore: saved, refused, never got), which the status
+      // says; else the status says the last action's answer, if one came meanwhile (not
+      // written over)
+      let mark = null;
+      try { mark = JSON.parse(localStorage.getItem(sentKey) || "null"); } catch (e) { mark = null; }
+      if (mark && mark.line && !changing) sentBefore(RECONNECTED);
+      else {
+        if (!answered) {
+          say("connected to the server again" + (box.value.trim()
+            ? ": the statement in the box is not saved yet; log it" : ""));
+        }
+        if (!changing) settleIds();
       }
       loadLive();
     } else if (!up && !lost) {
@@ -1961,23 +1973,37 @@
     }
   }
 
-  // A change sent before a reload whose answer never came (the page reloaded while it was
-  // on its way): the server is asked what became of it by its id (GET /sent, which waits
-  // for one still being done), never taken for not saved while it may still be saving
-  // it. Saved: the draft it left in the box goes and the status says its line; refused:
-  // said, the statement in the box (or kept under it); the server never got it: said not
-  // saved, the statement in the box (logged, it goes with the same id: never twice).
-  async function sentBefore() {
+  // A change sent whose answer never came: the page reloaded while it was on its way
+  // (``when`` RELOADED), or the connection went (RECONNECTED: asked when the poll finds the
+  // server again, no reload). The server is asked what became of it by its id (GET /sent,
+  // which waits for one still being done), never taken for not saved while it may still be
+  // saving it. Saved: the draft it left in the box (or its copy kept under it) goes and the
+  // status says its line; refused: said, the statement in the box (or kept under it); the
+  // server never got it: said not saved, the statement in the box (logged, it goes with the
+  // same id: never twice). Its id is dropped once its fate is known (answeredId): the same
+  // text typed later as a new statement is a new change, not "saved before".
+  const RELOADED = "before the page was reloaded", RECONNECTED = "when the connection went";
+  let checkingSent = false;   // a check of the change sent without answer is under way
+  async function sentBefore(when) {
+    if (checkingSent) return;
+    checkingSent = true;
+    try { await askSent(when || RELOADED); } finally { checkingSent = false; }
+    settleIds();
+  }
+  async function askSent(when) {
+    const reload = when === RELOADED;
     let sent = null, answer = null, left = 0;
     try {
       sent = JSON.parse(localStorage.getItem(sentKey) || "null");
-      answer = JSON.parse(localStorage.getItem(answerKey) || "null");
-      left = Number(localStorage.getItem(leftKey) || 0);
-      localStorage.removeItem(answerKey);
-      localStorage.removeItem(leftKey);
+      if (reload) {
+        answer = JSON.parse(localStorage.getItem(answerKey) || "null");
+        left = Number(localStorage.getItem(leftKey) || 0);
+        localStorage.removeItem(answerKey);
+        localStorage.removeItem(leftKey);
+      }
     } catch (e) { sent = null; }
     // answered while the reload had begun (or just before it: 1 s): that answer, said
-    const late = answer && answer.result && left && answer.at >= left - 1000
+    const late = reload && answer && answer.result && left && answer.at >= left - 1000
       && Date.now() - answer.at < 60000 ? answer : null;
     if ((!sent || !sent.line) && !late) { markSent(null); return; }
     if (!sent || !sent.line) sent = { line: late.line, id: late.id };
@@ -1986,13 +2012,17 @@
     const back = () => {                  // the statement in the box, or kept under it
       if (!statement || norm(box.value) === norm(line)) return;
       if (!box.value.trim()) setBox(line);
-      else keep(line, "sent before the page was reloaded, not saved", "Not saved: ");
+      else keep(line, "sent " + when + ", not saved", "Not saved: ");
+    };
+    const gone = () => {                  // saved: its copies left in the box or under it
+      if (norm(box.value) === norm(line)) setBox("");
+      if (refusedLine !== null && norm(refusedLine) === norm(line)) refusedLine = null;
+      dropNotSent(line);
     };
     let g = late && late.id === sent.id ? { state: "done", result: late.result } : null;
     let asking = null;
     if (sent.id && !g) {
-      asking = "checking whether '" + line + "', sent before the page was reloaded, "
-        + "was saved...";
+      asking = "checking whether '" + line + "', sent " + when + ", was saved...";
       say(asking);
       for (;;) {
         try {
@@ -2006,17 +2036,17 @@
       // the status is this check's unless another action was answered meanwhile
       if (asking !== null && statusEl.textContent !== asking) {
         if (g && g.state !== "running") markSent(null);
-        if (g && g.state === "done" && g.result && g.result.saved) {
+        if (g && g.state === "done" && g.result) {
           answeredId(line, sent.id);
-          if (norm(box.value) === norm(line)) setBox("");
+          if (g.result.saved) gone();
         }
         return;
       }
     }
     if (sent.id) {
       if (!g) {
-        say("no answer from the server: whether '" + line + "', sent before the page was "
-          + "reloaded, was saved is not known yet; logged again, it is not saved twice");
+        say("no answer from the server: whether '" + line + "', sent " + when + ", was "
+          + "saved is not known yet; logged again, it is not saved twice");
         back();
         return;
       }
@@ -2025,11 +2055,11 @@
         answeredId(line, sent.id);
         const d = g.result;
         if (d.saved) {
-          if (norm(box.value) === norm(line)) setBox("");
-          say(doneBefore(d.status, sent.id));
+          gone();
+          say(doneBefore(d.status, sent.id, when));
           loadLive();
         } else {
-          say("not saved before the page was reloaded: " + d.status);
+          say("not saved " + when + ": " + d.status);
           if (d.kind === "refused") {
             statusEl.classList.add("refusal");
             refusedLine = line; refusedWhy = d.status; refusedHead = null;
@@ -2042,21 +2072,71 @@
     markSent(null);
     // the server does not know the id (it never got the change, or it was started again
     // since): one of the record's last lines, the record moved on since it was sent
+    // (after a lost connection: the record as it is now, loaded first)
+    if (!reload) await loadLive();
+    // the id is of no use any more: the server has no answer under it to give again
+    if (sent.id) answeredId(line, sent.id);
     const lines = [...document.querySelectorAll("#live li[data-line] button.edit")].slice(0, 5);
     const live = document.getElementById("live");
     const now = live ? live.dataset.version : null;
     const hit = now && now !== sent.version && statement
       ? lines.find((b) => norm(b.dataset.text || "") === norm(line)) : null;
     if (hit) {
-      if (norm(box.value) === norm(line)) setBox("");
-      say("logged before the page was reloaded: line " + hit.dataset.line + ": " + line);
+      gone();
+      say("logged " + when + ": line " + hit.dataset.line + ": " + line);
     } else if (!statement) {
-      say("'" + line + "' was sent before the page was reloaded: check the Lines for "
-        + "whether it was done");
+      say("'" + line + "' was sent " + when + ": check the Lines for whether it was done");
     } else {
       back();
-      say("not saved before the page was reloaded (the server did not get it): " + line
+      say("not saved " + when + " (the server did not get it): " + line
         + (norm(box.value) === norm(line) ? "; it is in the box: log it" : ""));
+    }
+  }
+
+  // The copy of ``line`` kept under the box as sent without an answer ("Not sent: "):
+  // dropped once the record has the line.
+  function dropNotSent(line) {
+    let dropped = false;
+    for (const el of keptEl.querySelectorAll(".kept-item")) {
+      if (el.dataset.head === "Not sent: " && norm(el.dataset.line) === norm(line)) {
+        el.remove();
+        dropped = true;
+      }
+    }
+    if (dropped) storeKept();
+  }
+
+  // The other ids of changes sent without an answer (one sent before another that was then
+  // answered, before a reload or while the connection was gone): each whose fate the server
+  // knows now is dropped, so that the same text logged later as a new statement is not
+  // answered "saved before". A saved one's "Not sent" copy under the box goes with it (the
+  // status notes its line); one the box holds keeps its id (logged, it is said to be saved
+  // already, never saved twice). One being done, or not reached, is asked again next time.
+  async function settleIds() {
+    let mark = null;
+    try { mark = JSON.parse(localStorage.getItem(sentKey) || "null"); } catch (e) { mark = null; }
+    for (const [key, v] of Object.entries(unanswered())) {
+      if (!v || !v.id || v.id === onWay || (mark && mark.id === v.id)) continue;
+      let g = null;
+      try {
+        const r = await get("/sent?id=" + encodeURIComponent(v.id));
+        g = r.ok ? await r.json() : null;
+      } catch (e) { return; }            // no connection: asked when it is back
+      if (!g || g.state === "running" || v.id === onWay) continue;
+      const d = g.state === "done" ? g.result : null;
+      if (d && d.saved) {
+        if (norm(box.value) === norm(key)) continue;
+        const kept = [...keptEl.querySelectorAll(".kept-item")].some((el) =>
+          el.dataset.head === "Not sent: " && norm(el.dataset.line) === norm(key));
+        answeredId(key, v.id);
+        if (kept) {
+          dropNotSent(key);
+          const text = doneBefore(d.status, v.id, "earlier, its answer lost");
+          if (statusEl.textContent.trim()) note(" (also " + text + ")"); else say(text);
+        }
+      } else {
+        answeredId(key, v.id);
+      }
     }
   }
 
@@ -2080,7 +2160,7 @@
   } catch (e) { /* private mode, or storage not ours */ }
   fitBox();
   bindLive();
-  sentBefore();
+  sentBefore(RELOADED);
   poll();
   // the page's shell from a cache when the server cannot be reached (web/static/sw.js);
   // browsers allow a service worker only on a secure origin (https, or this machine)
