@@ -270,10 +270,12 @@ def test_a_lost_connection_is_said_and_so_is_its_return(browser, tmp_path):
                                ".includes('no answer from the server')")
         assert box.input_value() == "Ana asks Ben 4H-7H: 4H 7H"
         page.context.set_offline(False)
+        # the server never got it (asked: GET /sent), so it is said not saved, in the box
         page.wait_for_function("() => document.getElementById('status').textContent"
-                               ".startsWith('connected to the server again')")
+                               ".startsWith('not saved when the connection went')")
         assert page.get_by_role("status").inner_text() == (
-            "connected to the server again: the statement in the box is not saved yet; log it")
+            "not saved when the connection went (the server did not get it): "
+            "Ana asks Ben 4H-7H: 4H 7H; it is in the box: log it")
         assert banner.count() == 0
         assert log(page) == "logged line 6: Ana asks Ben 4H-7H: 4H 7H"
 
