@@ -113,7 +113,7 @@ def fitted_table(rows: list[list], headers: list[str], keep: int,
                  shrink: int | None = None) -> list[str]:
     """``rows`` as a table at most :data:`WIDTH` wide: as one when it fits; else the
     columns after the first ``keep`` that are wider than a number (text such as 'became
-    certain') leave the table, each said on an indented line under its row when it is not
+    certain') or empty on every row leave the table, each said on an indented line under its row when it is not
     empty and not what the row above said; so does a column with a :class:`Labelled`
     cell, said after the cell's own label. When the columns left are still too wide
     (several figures with long headings), the text of column ``shrink`` (one of the
@@ -123,8 +123,10 @@ def fitted_table(rows: list[list], headers: list[str], keep: int,
     lines = tabulate(rows, headers=headers, tablefmt="simple").split("\n")
     if max(map(len, lines)) <= WIDTH and not labelled:
         return lines
+    # a column empty on every row leaves first (its heading alone may be what overflows)
     moved = [j for j in range(keep, len(headers))
-             if j in labelled or max((len(str(r[j])) for r in rows), default=0) > 14]
+             if j in labelled or max((len(str(r[j])) for r in rows), default=0) > 14
+             or not any(str(r[j]) for r in rows)]
     stay = [j for j in range(len(headers)) if j not in moved]
     kept = [[r[j] for j in stay] for r in rows]
     lines = tabulate(kept, headers=[headers[j] for j in stay], tablefmt="simple").split("\n")
