@@ -273,3 +273,23 @@ def test_a_stale_post_of_the_page_without_javascript(tmp_path):
         page.get_by_role("button", name="Log", exact=True).click()     # checked: log again
         page.locator(".lines-list li").nth(1).wait_for()
         assert turn_lines(path) == ["turn: Ben", "turn: Cleo"]
+
+
+def test_serve_stops_on_sighup_as_uvicorn_stops_on_sigterm():
+    """Within serve's run, SIGHUP asks the server to stop (no new request, the one being
+    checked finished) and reaches the program's own handler only once it has stopped; it
+    raised at once in the event loop, whose end then waited for every analysis running."""
+    import uvicorn
+
+    from web.server import hangup_server
+
+    got = []
+    before = signal.signal(signal.SIGHUP, lambda s, f: got.append(s))
+    try:
+        server = hangup_server(uvicorn.Config(lambda *a: None))
+        with server.capture_signals():
+            signal.raise_signal(signal.SIGHUP)
+            assert server.should_exit and got == []
+        assert got == [signal.SIGHUP]
+    finally:
+        signal.signal(signal.SIGHUP, before)

@@ -74,6 +74,42 @@ def quiet_on_exit(server) -> None:
         logging.getLogger(name).addFilter(Quiet())
 
 
+def hangup_server(config):
+    """uvicorn's server for ``config``, stopping on SIGHUP (the terminal closed) as it stops
+    on SIGTERM: no new request, the one being checked finished (2 s at most), then the
+    signal raised again for the program's own handler (``sleuth: terminated``, exit 129).
+    Left to the program's handler, SIGHUP ended the event loop where it stood, and the
+    loop's end waited for every analysis still running (10 s and more on a loaded
+    machine).  A SIGHUP ignored (``nohup``) stays ignored."""
+    import contextlib
+    import signal
+    import threading
+
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        @contextlib.contextmanager
+        def capture_signals(self):
+            if (threading.current_thread() is not threading.main_thread()
+                    or not hasattr(self, "_captured_signals")):
+                with super().capture_signals():
+                    yield
+                return
+            sigs = [signal.SIGINT, signal.SIGTERM]
+            if signal.getsignal(signal.SIGHUP) != signal.SIG_IGN:
+                sigs.append(signal.SIGHUP)
+            before = {sig: signal.signal(sig, self.handle_exit) for sig in sigs}
+            try:
+                yield
+            finally:
+                for sig, handler in before.items():
+                    signal.signal(sig, handler)
+            for sig in reversed(self._captured_signals):     # as uvicorn does
+                signal.raise_signal(sig)
+
+    return Server(config)
+
+
 def serve(path: str, view: Any, host: str, port: int, out=None,
           timeout: float | None = None, as_name: str | None = None) -> int:
     """Serve ``path`` until interrupted; the exit code (0 after Ctrl-C).  Raises the
@@ -113,7 +149,7 @@ def serve(path: str, view: Any, host: str, port: int, out=None,
     print(f"Serving {path} (Ctrl-C stops)", file=out, flush=True)
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off",
                             timeout_graceful_shutdown=2)
-    server = uvicorn.Server(config)
+    server = hangup_server(config)
     quiet_on_exit(server)
     try:
         server.run(sockets=[sock])
