@@ -95,7 +95,7 @@ def hangup_server(config):
                 with super().capture_signals():
                     yield
                 return
-            sigs = [signal.SIGINT, signal.SIGTERM]
+            sigs: list[int] = [signal.SIGINT, signal.SIGTERM]
             if signal.getsignal(signal.SIGHUP) != signal.SIG_IGN:
                 sigs.append(signal.SIGHUP)
             before = {sig: signal.signal(sig, self.handle_exit) for sig in sigs}
