@@ -28,7 +28,10 @@ Routes (all GETs read, only ``POST /do`` changes the record):
   ``edit N ...``, ``delete N``, ``why CARD``, ``whatif ...``), as JSON
   (``{"line": ..., "version": ..., "id": ...}``, ``Content-Type: application/json``, the
   token in the ``X-Sleuth-Token`` header; ``id``: the page's own id for this change, so
-  that the same change sent again is done once) or as a form (fields ``line``,
+  that the same change sent again is done once; ``sent_on``, on a change sent again with
+  its id: the version it was first sent on, so that a server started again since, which
+  forgot the id, still answers it as a repeat where the record gained that same statement
+  after that version) or as a form (fields ``line``,
   ``version``, ``token``: a refused one gets the page back with the refusal and the text
   typed, 409 if stale);
 * ``GET /static/...``, ``GET /manifest.webmanifest``: the page's own assets.
@@ -127,6 +130,11 @@ class Sent:
                     del self.running[cid]
                     got[0].set()
 
+    def known(self, cid: str) -> bool:
+        """Whether this server got the change ``cid`` (being done, or among those kept)."""
+        with self.lock:
+            return cid in self.done or cid in self.running
+
     def saved(self, cid: str | None) -> dict | None:
         """The answer of the change ``cid`` if it was saved."""
         if not cid:
@@ -207,29 +215,35 @@ class Engine:
         return text_version(text), held[1] if held is not None else ""
 
     def act(self, line: str, expect: str | None, typed_on: str | None = None,
-            cid: str | None = None) -> dict:
+            cid: str | None = None, sent_on: str | None = None) -> dict:
         """Run one line through the session; a change built on another version than the
         file's is refused (:class:`~solver.errors.StaleError`).  ``typed_on``: the version
         the page showed when the statement was typed; when another writer has changed the
         record since and one of its last lines is this same statement, it is refused as
         stale too, saying so (two phones at one table logging one question: not twice).
         ``cid``: the page's id for this change (:class:`Sent`): one already saved is
-        answered as it was (``repeat``), not done again."""
+        answered as it was (``repeat``), not done again.  ``sent_on``: the version a change
+        sent again with its id was first sent on; where this server does not know the id (it
+        was started again since) and the record gained this same statement after that
+        version, it was saved by the first send, whose answer was lost: answered as a
+        repeat too (:meth:`saved_since`), not saved twice."""
         word = line.strip().split(" ", 1)[0].lower()
         if word in ("why", "whatif", "suggest"):
             return self.read(line)
         if not cid:
             return self._act(line, expect, typed_on)
         result = None
+        if sent_on and self.sent.known(cid):
+            sent_on = None          # this server got it: its own answer (Sent) says
         self.sent.begin(cid)
         try:
-            result = self._act(line, expect, typed_on, cid)
+            result = self._act(line, expect, typed_on, cid, sent_on)
         finally:
             self.sent.end(cid, result)
         return result
 
     def _act(self, line: str, expect: str | None, typed_on: str | None,
-             cid: str | None = None) -> dict:
+             cid: str | None = None, sent_on: str | None = None) -> dict:
         from web.live import outcome, same_line, same_text
 
         word = line.strip().split(" ", 1)[0].lower()
@@ -241,6 +255,13 @@ class Engine:
                 # saved already (its answer never reached the page): said again, not done
                 # twice; the version the record is at now, for the page's next change
                 return {**before, "repeat": True, "version": self.version() or before["version"]}
+            if change and cid and sent_on:
+                got = self.saved_since(line, sent_on)
+                if got is not None:
+                    return {"kind": "accepted", "saved": True, "repeat": True,
+                            "status": f"logged line {got.line}: {got.text}", "fixes": [],
+                            "conflict": [], "why": None, "whatif": None,
+                            "version": s.version}
             since = self.counts.get(typed_on or expect or "")
             if word in ("edit", "delete") and typed_on is not None:
                 s.reread()
@@ -273,6 +294,31 @@ class Engine:
             if d["kind"] != "why":
                 self.last_status = d["status"]
             return d
+
+    def saved_since(self, line: str, sent_on: str) -> Any:
+        """The statement of the record (one of its last five) that says ``line`` and was
+        added after the version ``sent_on``, else ``None``.  How many statements that
+        version had: as remembered, or (a server started again since) counted in the
+        record's first lines whose text is that version (the record only grew since);
+        ``None`` where neither tells (the record was edited since, or no such version)."""
+        from solver.records import split_lines_keepends
+        from web.live import same_line
+
+        s = self.writer
+        s.reread()
+        if s.version == sent_on:
+            return None
+        since = self.counts.get(sent_on)
+        if since is None:
+            lines = split_lines_keepends(s.text)
+            for k in range(len(lines) - 1, 0, -1):
+                head = "".join(lines[:k])
+                if sent_on in (text_version(head), text_version(head.rstrip("\r\n"))):
+                    since = sum(1 for st in s.record.statements if st.line <= k)
+                    break
+        n = same_line(s, line, since)
+        return next((st for st in s.record.statements if st.line == n), None) \
+            if n is not None else None
 
     def moved(self, text: str, shown: str, line: str) -> str | None:
         """Why ``line`` (``edit N ...`` or ``delete N``), decided on the version ``shown``,
@@ -856,6 +902,7 @@ def create_app(path: str, view: Any = Session._ME, *, token: str, token_required
             typed_on = data.get("typed_on")
             cid = data.get("id") if isinstance(data.get("id"), str) else None
             cid = cid[:64] if cid else None
+            sent_on = data.get("sent_on") if isinstance(data.get("sent_on"), str) else None
             cmd = typed = ""
         elif ctype == "application/x-www-form-urlencoded":
             from urllib.parse import parse_qs
@@ -876,13 +923,14 @@ def create_app(path: str, view: Any = Session._ME, *, token: str, token_required
             elif cmd in ("why", "whatif"):
                 line = f"{cmd} {line}"
             expect, as_form = str(form.get("version") or "") or None, True
-            typed_on = cid = None
+            typed_on = cid = sent_on = None
         else:
             return PlainTextResponse("expected application/json or a form", status_code=415)
         engine = await run_in_threadpool(current)
         if engine is None:
             return no_game()
-        result = await run_in_threadpool(engine.act, line, expect, typed_on, cid)
+        result = await run_in_threadpool(engine.act, line, expect, typed_on, cid,
+                                        sent_on)
         if as_form and result["kind"] == "refused" and cmd in ("log", "why", "whatif"):
             # the page again, the record as it is now, the refusal said and the text typed
             # in the box (a stale post: 409, nothing done)

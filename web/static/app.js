@@ -331,20 +331,26 @@
   let typed = "";             // the box before the last keystroke (or what setBox put there)
 
   // ``on``: the version the change was decided on (a line's Delete: the lines it showed);
-  // ``id``: the change's own id (changeId): sent again, it is done once
-  function post(line, fresh, on, id) {
+  // ``id``: the change's own id (changeId): sent again, it is done once; ``sentOn``: the
+  // version a change sent again with its id was first sent on (a server started again
+  // since, which forgot the id, answers it as saved where the record gained it since)
+  function post(line, fresh, on, id, sentOn) {
     const begun = on || (fresh || line.trim() !== box.value.trim() ? version : (typedOn || version));
+    const body = { line: line, version: version, typed_on: begun, id: id || null };
+    if (sentOn) body.sent_on = sentOn;
     return fetch("/do", {
       method: "POST",
       headers: { "Content-Type": "application/json", "X-Sleuth-Token": token },
-      body: JSON.stringify({ line: line, version: version, typed_on: begun, id: id || null }),
+      body: JSON.stringify(body),
     });
   }
 
   // Each change carries an id of its own; one whose answer never came (a reload cut it,
   // the connection went) keeps its id, in the tab's storage, until an answer for it comes:
   // logged again, it is sent with that id, and a server that saved it already answers so
-  // (web/app.py Sent) instead of saving it a second time. Kept for UNANSWERED_MS at most.
+  // (web/app.py Sent) instead of saving it a second time. Kept for UNANSWERED_MS at most,
+  // with the version it was first sent on (``on``): a server started again since forgot the
+  // id, and the record having gained the statement after that version tells it was saved.
   const norm = (t) => t.replace(/#.*/, "").trim().replace(/\s+/g, " ").toLowerCase();
   const idKey = (t) => t.trim().replace(/\s+/g, " ");    // its comment too
   const idsKey = tabKey + ":ids";
@@ -371,9 +377,14 @@
     for (const [k, v] of Object.entries(ids)) {
       if (!v || Date.now() - (v.at || 0) >= UNANSWERED_MS) delete ids[k];
     }
-    ids[idKey(line)] = { id: id, at: Date.now() };
+    ids[idKey(line)] = { id: id, at: Date.now(), on: version };
     storeIds(ids);
     return id;
+  }
+  // the version the change ``id`` of ``line`` was first sent on (null: not known)
+  function firstOn(line, id) {
+    const had = unanswered()[idKey(line)];
+    return had && had.id === id && had.on ? had.on : null;
   }
   function answeredId(line, id) {
     const ids = unanswered();
@@ -438,10 +449,14 @@
   // A statement on its way is marked in the tab's storage until its answer comes: a page
   // reloaded meanwhile finds it, and tells whether the record has it (sentBefore).
   const sentKey = tabKey + ":sent";
+  // (``version``: the one it was first sent on, a Log tapped again meanwhile or not)
   function markSent(line, id) {
     try {
       if (line === null) localStorage.removeItem(sentKey);
-      else localStorage.setItem(sentKey, JSON.stringify({ line: line, version: version, id: id }));
+      else {
+        localStorage.setItem(sentKey, JSON.stringify({ line: line,
+          version: (id && firstOn(line, id)) || version, id: id }));
+      }
     } catch (e) { /* private mode */ }
   }
 
@@ -464,18 +479,21 @@
   async function send(line, change, fresh, on) {
     if (change) changing = true;
     let saved = false;
+    const prior = change ? unanswered()[idKey(line)] : null;
     const id = change ? changeId(line) : null;
+    // sent again with its id: the version it was first sent on goes with it
+    const sentOn = prior && prior.id === id ? firstOn(line, id) : null;
     if (change) onWay = id;
     if (change) markSent(line, id);
     unsent = null;
     setBusy(1);
     try {
-      let r = await post(line, fresh, on, id);
+      let r = await post(line, fresh, on, id, sentOn);
       // answered: no longer on its way (a request cut by a reload keeps its mark)
       if (change) markSent(null);
       if (r.status === 403) {
         const renewed = await freshToken();
-        if (renewed) { token = renewed; r = await post(line, fresh, on, id); }
+        if (renewed) { token = renewed; r = await post(line, fresh, on, id, sentOn); }
         if (r.status === 403) {
           if (change) answeredId(line, id);
           say("Not saved: the server was started again with a new address. Open the address "
@@ -799,6 +817,7 @@
   let reached = false;        // the server has answered this page's poll since it loaded
   let lost = false;
   let answered = false;       // an action was answered since the connection was lost
+  const AGAIN = "connected to the server again";
   function connection(up) {
     if (up && lost) {
       lost = false;
@@ -812,7 +831,7 @@
       if (mark && mark.line && !changing) sentBefore(RECONNECTED);
       else {
         if (!answered) {
-          say("connected to the server again" + (box.value.trim()
+          say(AGAIN + (box.value.trim()
             ? ": the statement in the box is not saved yet; log it" : ""));
         }
         if (!changing) settleIds();
@@ -2076,11 +2095,7 @@
     if (!reload) await loadLive();
     // the id is of no use any more: the server has no answer under it to give again
     if (sent.id) answeredId(line, sent.id);
-    const lines = [...document.querySelectorAll("#live li[data-line] button.edit")].slice(0, 5);
-    const live = document.getElementById("live");
-    const now = live ? live.dataset.version : null;
-    const hit = now && now !== sent.version && statement
-      ? lines.find((b) => norm(b.dataset.text || "") === norm(line)) : null;
+    const hit = statement ? addedSince(line, sent.version) : null;
     if (hit) {
       gone();
       say("logged " + when + ": line " + hit.dataset.line + ": " + line);
@@ -2091,6 +2106,17 @@
       say("not saved " + when + " (the server did not get it): " + line
         + (norm(box.value) === norm(line) ? "; it is in the box: log it" : ""));
     }
+  }
+
+  // One of the record's last lines (as the page shows it now) that says ``line``, the record
+  // having moved on since the version ``on`` it was sent on: the send saved it (its
+  // button: data-line, data-text), else null.
+  function addedSince(line, on) {
+    const lines = [...document.querySelectorAll("#live li[data-line] button.edit")].slice(0, 5);
+    const live = document.getElementById("live");
+    const now = live ? live.dataset.version : null;
+    return now && on && now !== on
+      ? lines.find((b) => norm(b.dataset.text || "") === norm(line)) || null : null;
   }
 
   // The copy of ``line`` kept under the box as sent without an answer ("Not sent: "):
@@ -2110,10 +2136,13 @@
   // answered, before a reload or while the connection was gone): each whose fate the server
   // knows now is dropped, so that the same text logged later as a new statement is not
   // answered "saved before". A saved one's "Not sent" copy under the box goes with it (the
-  // status notes its line); one the box holds keeps its id (logged, it is said to be saved
-  // already, never saved twice). One being done, or not reached, is asked again next time.
+  // status notes its line), and so does the box's text if it is that statement. Where the
+  // server does not know the id (it was started again since: ids are forgotten), the
+  // record's last lines tell: one saying that statement, added since the version it was
+  // first sent on, is its save (the page loads the record first). One being done, or not
+  // reached, is asked again next time.
   async function settleIds() {
-    let mark = null;
+    let mark = null, loaded = false;
     try { mark = JSON.parse(localStorage.getItem(sentKey) || "null"); } catch (e) { mark = null; }
     for (const [key, v] of Object.entries(unanswered())) {
       if (!v || !v.id || v.id === onWay || (mark && mark.id === v.id)) continue;
@@ -2124,18 +2153,27 @@
       } catch (e) { return; }            // no connection: asked when it is back
       if (!g || g.state === "running" || v.id === onWay) continue;
       const d = g.state === "done" ? g.result : null;
-      if (d && d.saved) {
-        if (norm(box.value) === norm(key)) continue;
-        const kept = [...keptEl.querySelectorAll(".kept-item")].some((el) =>
-          el.dataset.head === "Not sent: " && norm(el.dataset.line) === norm(key));
-        answeredId(key, v.id);
-        if (kept) {
-          dropNotSent(key);
-          const text = doneBefore(d.status, v.id, "earlier, its answer lost");
-          if (statusEl.textContent.trim()) note(" (also " + text + ")"); else say(text);
-        }
-      } else {
-        answeredId(key, v.id);
+      let text = null;
+      if (d && d.saved) text = doneBefore(d.status, v.id, "earlier, its answer lost");
+      else if (g.state === "unknown" && v.on && !NOT_STATEMENTS.includes(
+        key.replace(/^force\s+/i, "").split(/\s+/)[0].toLowerCase())) {
+        if (!loaded) { loaded = true; await loadLive(); }
+        const hit = addedSince(key, v.on);
+        if (hit) text = "logged earlier, its answer lost: line " + hit.dataset.line + ": " + key;
+      }
+      answeredId(key, v.id);
+      if (text === null) continue;
+      const inBox = norm(box.value) === norm(key);
+      const kept = [...keptEl.querySelectorAll(".kept-item")].some((el) =>
+        el.dataset.head === "Not sent: " && norm(el.dataset.line) === norm(key));
+      if (inBox) setBox("");
+      if (refusedLine !== null && norm(refusedLine) === norm(key)) refusedLine = null;
+      if (kept) dropNotSent(key);
+      if (inBox) say(text);
+      else if (kept) {
+        // said over the bare "connected again", else noted after what the status says
+        const bare = statusEl.textContent.trim() === "" || statusEl.textContent === AGAIN;
+        if (bare) say(text); else note(" (also " + text + ")");
       }
     }
   }
