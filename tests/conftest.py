@@ -43,3 +43,13 @@ def _no_carried_certainties():
     forget()
     yield
     forget()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's Chromium under Playwright (:func:`tests.serve_harness.chromium`), one for
+    each module of browser tests."""
+    from tests.serve_harness import chromium
+
+    with chromium() as b:
+        yield b

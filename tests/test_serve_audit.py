@@ -10,18 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.serve_harness import PHONE, ROOT, Server, chromium, sleuth
+from tests.serve_harness import PHONE, ROOT, Server, sleuth
 
 PLAYERS = ["Ána", "Βήτα", "Ζωή", "Dev"]
 IDLE = ("() => { const l = document.getElementById('live');"
         " return l && l.getAttribute('aria-busy') === 'false' && l.dataset.pending !== 'yes'"
         " && document.getElementById('working').hidden; }")
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as b:
-        yield b
 
 
 @pytest.fixture

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from tests.serve_harness import (DESKTOP, PHONE, ROOT, Server, analyze, analyze_certain,
-                                 chromium, page_certain, player_view, rows_in_sight, sleuth,
+                                 page_certain, player_view, rows_in_sight, sleuth,
                                  sheet_names)
 
 # A whole three-player game from Ana's view (``sleuth simulate mystery-hand --players 3
@@ -103,12 +103,6 @@ Dev: ?
 SAMPLE = ROOT / "samples" / "mystery-hand" / "five-players-ana.txt"
 SHOTS = ROOT / "docs" / "img"
 HOSTILE = "<img src=x onerror=alert(1)>"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as b:
-        yield b
 
 
 def header_only(tmp_path: Path, game: str, players: list[str], *extra: str) -> Path:

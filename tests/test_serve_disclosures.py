@@ -12,9 +12,8 @@ from __future__ import annotations
 import re
 import shutil
 
-import pytest
 
-from tests.serve_harness import ROOT, Server, chromium, rows_in_sight
+from tests.serve_harness import ROOT, Server, rows_in_sight
 from tests.test_serve_audit import IDLE, log
 
 PHONE = {"width": 360, "height": 640}
@@ -22,12 +21,6 @@ SMALL = {"width": 320, "height": 568}
 MH = ("game: mystery-hand\nplayers: Ana Ben Cleo Dev\ndealer: Dev\nme: Ana\n"
       "Ana holds: 5H 6S 2C 3C 4C 5C 7C 8C 9C 10C JC QC\n")
 CANDIDATES = re.compile(r"^Candidates for the mystery hand: \d+$")
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as b:
-        yield b
 
 
 def phone(browser, url, size=PHONE):

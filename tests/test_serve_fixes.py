@@ -4,19 +4,12 @@ Undo, two tabs on one record each keeping their own draft, two long names alike 
 last letters in the sheet's cells, and a long statement in sight in the Statement box."""
 from __future__ import annotations
 
-import pytest
 
-from tests.serve_harness import PHONE, Server, chromium, sleuth
+from tests.serve_harness import PHONE, Server, sleuth
 from tests.test_serve_audit import IDLE, log, phone
 from tests.test_serve_leftovers import free_port, new_record, statement_box
 
 PLAYERS = ["Ána", "Βήτα", "Ζωή", "Dev"]
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as b:
-        yield b
 
 
 def lines_of(path) -> list[str]:

@@ -25,14 +25,6 @@ def before_hour_4() -> str:
     return "\n".join(lines[:lines.index("hour 4")]) + "\n"
 
 
-@pytest.fixture(scope="module")
-def browser():
-    from tests.serve_harness import chromium
-
-    with chromium() as b:
-        yield b
-
-
 # ----- Mysterium: a psychic's guess ---------------------------------------------------------
 def test_each_psychic_may_guess_the_cards_of_their_stage_still_on_the_table():
     """``lead_data``'s ``guess``: per psychic the kind of their stage and its cards on the

@@ -9,16 +9,10 @@ from contextlib import contextmanager
 
 import pytest
 
-from tests.serve_harness import PHONE, Server, chromium, sleuth
+from tests.serve_harness import PHONE, Server, sleuth
 from tests.test_serve_audit import IDLE, log, phone
 
 PLAYERS = ["Ána", "Βήτα", "Ζωή", "Dev"]
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as b:
-        yield b
 
 
 def new_record(path, players=PLAYERS, game="mystery-hand"):

@@ -9,33 +9,10 @@ from __future__ import annotations
 
 import re
 
-import pytest
 
 from tests.serve_harness import Server
-from tests.test_serve_reconnect_browser import LINE, NEXT, log, wait_status
+from tests.test_serve_reconnect_browser import LINE, NEXT, log, lose_next_answer, wait_status
 from tests.test_serve_writers_browser import box, idle, served, status
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from tests.serve_harness import chromium
-
-    with chromium() as b:
-        yield b
-
-
-def lose_next_answer(p) -> None:
-    """The next Log reaches the server, which saves it; its answer is lost."""
-    cut: list = []
-
-    def do(route):
-        if not cut and route.request.method == "POST":
-            cut.append(route.fetch())
-            route.abort("connectionreset")
-        else:
-            route.continue_()
-
-    p.route(re.compile(r"/do$"), do)
 
 
 def restart(p, server: Server, path) -> Server:

@@ -37,14 +37,6 @@ HOLD = """
 """
 
 
-@pytest.fixture(scope="module")
-def browser():
-    from tests.serve_harness import chromium
-
-    with chromium() as b:
-        yield b
-
-
 @contextmanager
 def two_phones(browser, path):
     """``path`` served, and two phones' pages of it (Clue's empty record: two players at one

@@ -9,40 +9,33 @@ from __future__ import annotations
 
 import re
 
-import pytest
 
+# the browser, the phone's Log and the page's parts, as the reload tests have them
+from tests.test_serve_reload_offline_browser import log
 from tests.test_serve_writers_browser import box, idle, served, status
 
 LINE = "turn: Ana"          # a statement the record takes twice in a row
 NEXT = "Ana asks Ben 5D-8D: 0"
 
 
-@pytest.fixture(scope="module")
-def browser():
-    from tests.serve_harness import chromium
-
-    with chromium() as b:
-        yield b
-
-
-def log_button(p):
-    return p.get_by_role("button", name="Log", exact=True)
-
-
-def log(p, text: str) -> str:
-    """``text`` typed and logged; the status once the page is idle again."""
-    box(p).fill(text)
-    p.evaluate("document.getElementById('status').textContent = ''")
-    log_button(p).click()
-    p.wait_for_function("() => document.getElementById('status').textContent.trim() !== ''")
-    idle(p)
-    return status(p)
-
-
 def wait_status(p, start: str) -> str:
     p.wait_for_function("s => document.getElementById('status').textContent.startsWith(s)",
                         arg=start)
     return status(p)
+
+
+def lose_next_answer(p) -> None:
+    """The next Log reaches the server, which saves it; its answer is lost."""
+    cut: list = []
+
+    def do(route):
+        if not cut and route.request.method == "POST":
+            cut.append(route.fetch())
+            route.abort("connectionreset")
+        else:
+            route.continue_()
+
+    p.route(re.compile(r"/do$"), do)
 
 
 def cut_connection(p, reach_server: bool) -> list:
@@ -125,16 +118,7 @@ def test_an_earlier_logs_id_is_dropped_after_a_reload_once_its_fate_is_known(
     copy kept under the box goes, and the same text logged later is a new statement."""
     with served(browser, tmp_path, "mystery-hand/five-players-ana.txt") as (path, _, (p,)):
         before = path.read_text(encoding="utf-8").splitlines()
-        cut = []
-
-        def lose_answer(route):
-            if not cut and route.request.method == "POST":
-                cut.append(route.fetch())
-                route.abort("connectionreset")
-            else:
-                route.continue_()
-
-        p.route(re.compile(r"/do$"), lose_answer)
+        lose_next_answer(p)
         said = log(p, LINE)
         assert said.startswith("no answer from the server"), said
         box(p).click()

@@ -15,14 +15,6 @@ import pytest
 # the phone, the served sample and the page's parts, as the writers' tests have them
 from tests.test_serve_writers_browser import box, idle, served, status
 
-@pytest.fixture(scope="module")
-def browser():
-    from tests.serve_harness import chromium
-
-    with chromium() as b:
-        yield b
-
-
 def log_button(p):
     return p.get_by_role("button", name="Log", exact=True)
 

@@ -5,7 +5,6 @@ Hand's penalty given as the cards left (HR-38), and Twenty-Two's whole trick on 
 Every tap target of the entry panel is a finger's size and nothing overflows the screen."""
 from __future__ import annotations
 
-import pytest
 
 from tests.serve_harness import ROOT, sleuth
 from tests.test_serve_audit import log
@@ -23,14 +22,6 @@ SMALL = """() => [...document.querySelectorAll('#entry button')]
   .filter(([, r]) => r.width < 44 || r.height < 44)
   .map(([t, r]) => t + ' ' + Math.round(r.width) + 'x' + Math.round(r.height))"""
 WIDE = "() => document.documentElement.scrollWidth - window.innerWidth"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from tests.serve_harness import chromium
-
-    with chromium() as b:
-        yield b
 
 
 def shot(page, name: str) -> None:

@@ -9,7 +9,6 @@ it (``web/static/app.js``: ``slotChoices`` for ``takes``, ``answerChoices`` for
 ``showdown``); before, it offered every card for both."""
 from __future__ import annotations
 
-import pytest
 
 from tests.serve_harness import PHONE, ROOT
 
@@ -105,14 +104,6 @@ def test_twenty_two_showdown_of_a_complete_record_offers_the_known_cards():
 
 
 # ----- the page (Debian's Chromium under Playwright, a 360 px phone) ----------------------
-
-@pytest.fixture(scope="module")
-def browser():
-    from tests.serve_harness import chromium
-
-    with chromium() as b:
-        yield b
-
 
 def served(browser, tmp_path, text: str):
     """``text`` served, and a phone's page of it: the page, its tap entry and its box

@@ -8,18 +8,12 @@ from contextlib import contextmanager
 
 import pytest
 
-from tests.serve_harness import PHONE, ROOT, Server, chromium
+from tests.serve_harness import PHONE, ROOT, Server
 from tests.test_serve_audit import IDLE, log
 from tests.test_serve_leftovers import offered, renamed, tap
 
 PHONES = [{"width": 390, "height": 844}, PHONE]
 SHOTS = ROOT / "build" / "screenshots"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as b:
-        yield b
 
 
 @contextmanager

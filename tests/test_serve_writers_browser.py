@@ -12,21 +12,12 @@ import re
 import shutil
 from contextlib import contextmanager
 
-import pytest
 
 from tests.serve_harness import ROOT, Server
 
 PHONE = dict(viewport={"width": 360, "height": 640}, has_touch=True, is_mobile=True,
              device_scale_factor=2)
 IDLE = "() => !document.querySelector('[aria-busy=\"true\"]')"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from tests.serve_harness import chromium
-
-    with chromium() as b:
-        yield b
 
 
 @contextmanager
