@@ -5,29 +5,12 @@ from __future__ import annotations
 
 import json
 
-import pytest
-from click.testing import CliRunner
+from tests.test_replay_fits_width import SAMPLES, run
 
-from cli.main import cli
-from solver.errors import NotationError
-from solver.games import get_game
-
-MIDWAY = "samples/hand/round-midway-ana.txt"
-
-
-def engine_or_skip(game: str):
-    try:
-        return get_game(game)
-    except NotationError:
-        pytest.skip(f"no engine for {game} in this checkout")
-
-
-def run(*args, **env):
-    return CliRunner(env=env or None).invoke(cli, list(args), catch_exceptions=False)
+MIDWAY = SAMPLES + "hand/round-midway-ana.txt"
 
 
 def test_hand_replay_names_each_copy_of_a_card_in_words():
-    engine_or_skip("hand")
     r = run("replay", MIDWAY)
     assert r.exit_code == 0, r.output
     said = " ".join(r.output.split())
@@ -45,7 +28,6 @@ def test_hand_replay_names_each_copy_of_a_card_in_words():
 
 
 def test_hand_replay_json_keeps_a_place_per_copy():
-    engine_or_skip("hand")
     r = run("replay", MIDWAY, "--json")
     steps = json.loads(r.output)["views"]["Ana"]["steps"]
     new = [s["new_certain"] for s in steps if s["new_certain"]]
@@ -53,8 +35,7 @@ def test_hand_replay_json_keeps_a_place_per_copy():
 
 
 def test_hand_replay_says_what_the_others_are_known_to_hold():
-    engine_or_skip("hand")
-    r = run("replay", "samples/hand/round-complete.txt")
+    r = run("replay", SAMPLES + "hand/round-complete.txt")
     assert r.exit_code == 0, r.output
     lines = r.output.splitlines()
     head = next(ln for ln in lines if ln.lstrip().startswith("step"))
