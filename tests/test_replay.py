@@ -12,7 +12,6 @@ from click.testing import CliRunner
 
 from cli.main import cli
 from solver.cards import Card
-from solver.errors import NotationError
 from solver.games import get_game
 from solver.mystery_hand import EXAMPLE_1
 from solver.records import parse_record, read_record
@@ -24,13 +23,6 @@ ALL_SAMPLES = sorted(SAMPLES.glob("*/*.txt"))
 #: long samples are replayed for their first steps only (the suite stays fast)
 LONG = 40
 FIRST_STEPS = 8
-
-
-def engine_or_skip(game: str):
-    try:
-        return get_game(game)
-    except NotationError:
-        pytest.skip(f"no engine for {game} in this checkout")
 
 
 # ----- steps ----------------------------------------------------------------------------------
@@ -216,7 +208,6 @@ def test_a_claim_judged_safe_is_won():
 
 # ----- Mysterium, Hand, Twenty-Two --------------------------------------------------------------
 def test_mysterium_forced_cards_are_the_secret_ones():
-    engine_or_skip("mysterium")
     rec = read_record(str(SAMPLES / "mysterium" / "three-players-lost.txt"))
     secret = {}
     for s in rec.statements:
@@ -235,7 +226,6 @@ def test_mysterium_forced_cards_are_the_secret_ones():
 
 
 def test_hand_replay_ends_with_the_scoresheet_totals():
-    engine_or_skip("hand")
     rec = read_record(str(SAMPLES / "hand" / "full-hand-bonuses.txt"))
     r = replay(rec)
     vr = next(iter(r.views.values()))
@@ -244,7 +234,7 @@ def test_hand_replay_ends_with_the_scoresheet_totals():
 
 
 def test_twenty_two_replay_of_a_simulated_game():
-    game = engine_or_skip("twenty-two")
+    game = get_game("twenty-two")
     rec = game.simulate(3, [], 1, 12)
     r = replay(rec, replay_views(rec))
     assert set(r.views) == {"Ana", "Ben", "Cleo", PUBLIC}
@@ -260,7 +250,6 @@ def test_twenty_two_replay_of_a_simulated_game():
 @pytest.mark.parametrize("path", ALL_SAMPLES, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_every_sample_replays(path):
     rec = read_record(str(path))
-    engine_or_skip(rec.game)
     upto = None if len(rec.statements) <= LONG else FIRST_STEPS
     r = replay(rec, upto=upto)
     vr = next(iter(r.views.values()))

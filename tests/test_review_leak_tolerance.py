@@ -6,16 +6,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from solver.errors import NotationError
-from solver.games import get_game
 from solver.records import read_record
-
-
-def engine_or_skip(game: str):
-    try:
-        return get_game(game)
-    except NotationError:
-        pytest.skip(f"no engine for {game} in this checkout")
 
 
 def _mistakes_of(game: str, path: str, view: str, monkeypatch):
@@ -23,7 +14,6 @@ def _mistakes_of(game: str, path: str, view: str, monkeypatch):
     turns themselves are not analysed)."""
     import solver.advice as sa
 
-    engine_or_skip(game)
     seen = {}
 
     def review_turns(game_, record, view_, turns, suggest, taken_text, mistakes_of):
