@@ -282,6 +282,9 @@ def log(record, statement, force, replace):
                    f"it {why} ({done.error}); {done.advice or 'the line resolving it comes next'}"
                    ": log it and the two are checked together (the held line stays a comment "
                    "otherwise)")
+        if done.dropped is not None:
+            click.echo(f"note: the held line before it stays a comment: {done.dropped}",
+                       err=True)
         return
     last = rec.statements[-1]
     if done.joined is not None:

@@ -344,7 +344,8 @@ def render_outcome(o: Outcome, session: Session, show_sheet: bool | str | None,
     if o.message and k not in ("help", "pending"):
         out.append(o.message)
     if k == "accepted":
-        out.append(f"saved line {o.line}: {o.statement}" + ("  (forced)" if o.forced else ""))
+        where = f"lines {o.first}-{o.line}" if o.first else f"line {o.line}"
+        out.append(f"saved {where}: {o.statement}" + ("  (forced)" if o.forced else ""))
         out += read_as(session, o.line, o.statement)
         if o.forced and o.conflict:
             out.append("  the record is now inconsistent ('undo' removes it):")

@@ -78,12 +78,16 @@ class Event:
       Literature ``shown`` line after its claim, Twenty-Two ``holds`` after a deal);
     * ``held_for``: the event class that may resolve this one when, as written alone, it
       is refused (a Literature claim held until its ``shown`` line); ``held_name`` what
-      the messages call such a held statement, ``held_advice`` what to type to resolve it.
+      the messages call such a held statement, ``held_advice`` what to type to resolve it;
+      ``held_rules`` the rules whose refusal that line may cure (what it says instead of
+      this one: where the cards were); a refusal by another rule is no refusal the
+      resolving line can change, and is not held.
     """
 
     setup: ClassVar[bool] = False
     joins: ClassVar[tuple[type, ...]] = ()
     held_for: ClassVar[type | None] = None
+    held_rules: ClassVar[tuple[str, ...]] = ()
     held_name: ClassVar[str] = "statement"
     held_advice: ClassVar[str] = ""
 

@@ -93,6 +93,8 @@ class Outcome:
     message: str = ""
     statement: str = ""
     line: int | None = None               # the record line written
+    #: the line of the held statement saved with this one (resolved by it), else None
+    first: int | None = None
     error: SleuthError | None = None
     conflict: list[tuple[int, str]] = field(default_factory=list)
     forced: bool = False
@@ -302,9 +304,9 @@ def _parse_correcting(new_text: str, path: str | None, statement: str, old_text:
                         parse_record(appended(old_text, text), path)
                 except TimeUp:
                     return True
-                except RuleError:       # refused alone, but held until the line resolving it
+                except RuleError as r:  # refused alone, but held until the line resolving it
                     kind = _event_class(text, base) if holds else None
-                    return kind is not None and kind.held_for is not None
+                    return may_hold(kind, r, len(split_lines(appended(old_text, text))))
                 except SleuthError:
                     return False
                 return True
@@ -425,6 +427,22 @@ def held_statement(text: str) -> tuple[int, str] | None:
     return None
 
 
+def may_hold(kind: type[Event] | None, e: SleuthError, line: int) -> bool:
+    """Whether a statement of class ``kind`` refused with ``e`` as the record's line
+    ``line`` is held until the line resolving it (``held_for``): a contradiction it is part
+    of (not one the record had before it), or a refusal by one of the rules that line may
+    cure (``held_rules``: the claim's cards placed where the cards shown say otherwise);
+    a refusal the resolving line cannot change is a refusal."""
+    if kind is None or kind.held_for is None:
+        return False
+    if isinstance(e, InconsistentError):
+        return not e.conflict or line in e.conflict
+    if not isinstance(e, RuleError) or e.line not in (None, line):
+        return False
+    rules = {r.strip().split("(")[0] for r in (e.rule or "").split(",")}
+    return bool(rules & set(kind.held_rules))
+
+
 def without_line(text: str, line: int) -> str:
     """``text`` without its line ``line`` (1-based; a held statement's comment line, taken
     out when the statement is resolved or undone)."""
@@ -515,13 +533,14 @@ def _log_over(path: str, text: str, statement: str, force: bool) -> Logged:
         new_text, rec = checked_append(text, statement, path, force=force)
     except (InconsistentError, RuleError) as e:
         kind = _event_class(statement, base)
-        if kind is None or kind.held_for is None:
+        if kind is None or not may_hold(kind, e, len(split_lines(appended(text, statement)))):
             raise
         new_text = holding(text, statement)
         rec = parse_record(new_text, path)
         atomic_write(path, new_text, base=text)
         return Logged(rec, held=statement.strip(), error=e, advice=kind.held_advice,
-                      line=len(split_lines(new_text)))
+                      line=len(split_lines(new_text)),
+                      dropped=held[1] if held is not None else None)
     atomic_write(path, new_text, base=text)
     return Logged(rec, dropped=held[1] if held is not None else None,
                   line=rec.statements[-1].line)
@@ -1031,7 +1050,8 @@ class Session:
                 return Outcome("refused", statement=statement, error=e)
             self._save(both, rec)
             return Outcome("accepted", statement=f"{held[1]} / {statement}",
-                           line=rec.statements[-1].line, forced=force)
+                           line=rec.statements[-1].line, first=rec.statements[-2].line,
+                           forced=force)
         if held is not None and not force and self._same(held[1], statement):
             # the same statement held already (another device, or 'sleuth log', typed it
             # first): one held statement, not two
@@ -1056,7 +1076,7 @@ class Session:
             new_text, rec = self._try(statement, force)
         except (InconsistentError, RuleError) as e:
             kind = self._kind_of(statement)
-            if kind is not None and kind.held_for is not None:
+            if kind is not None and may_hold(kind, e, len(split_lines(new_text))):
                 # held as 'sleuth log' holds it: a comment line saved at once, so that no
                 # end of the session (a signal, a closed terminal, a power cut) loses it
                 held_text = holding(self.text, statement)

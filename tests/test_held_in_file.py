@@ -181,3 +181,77 @@ def test_a_note_after_the_held_line_leaves_it_held(tmp_path):
     assert s.handle(SHOWN).kind == "accepted"
     assert path.read_text(encoding="utf-8") == \
         LIT_HELD + f"# Cleo showed the 5H\n{WRONG_CLAIM}\n{SHOWN}\n"
+
+
+# ----- what is held: only what the resolving line can cure ----------------------------------
+#: a claim naming an opponent (LIT-11): no cards shown make it a claim the rules take
+OPPONENT_CLAIM = "Ana claims 2S-7S: Ben 2S 3S 4S 5S 6S 7S"
+
+
+def test_a_claim_no_shown_line_can_cure_is_refused_not_held(tmp_path):
+    """``log`` and ``play`` held a claim naming an opponent (LIT-11) as a wrong claim: every
+    ``shown`` line was then refused by the same rule, and in ``play`` it pushed out the
+    claim held before it.  It is refused, and the claim held before stays held."""
+    from click.testing import CliRunner
+
+    from cli.main import cli
+    from solver.session import Session
+
+    path = tmp_path / "lit.txt"
+    path.write_text(LIT_HELD)
+    r = CliRunner().invoke(cli, ["log", str(path), OPPONENT_CLAIM])
+    assert r.exit_code == 2 and "LIT-11" in r.output, r.output
+    assert path.read_text() == LIT_HELD
+    path.write_text(HELD)
+    s = Session(str(path))
+    out = s.submit(OPPONENT_CLAIM)
+    assert out.kind == "refused" and out.error.rule == "LIT-11", out
+    assert path.read_text() == HELD
+    assert s.submit(SHOWN).kind == "accepted"
+    assert path.read_text() == LIT_HELD + f"{WRONG_CLAIM}\n{SHOWN}\n"
+
+
+def test_a_claim_on_a_record_inconsistent_before_it_is_refused_not_held(tmp_path):
+    """A record already inconsistent (written by hand): the claim is no part of the
+    conflict, so no ``shown`` line can resolve it; ``log`` held it (exit 0), blaming it for
+    lines 4 and 6."""
+    from click.testing import CliRunner
+
+    from cli.main import cli
+
+    path = tmp_path / "lit.txt"
+    text = LIT_HELD + "Ana asks Ben 9C: no\nBen asks Ana 9S: no\n"
+    path.write_text(text)
+    r = CliRunner().invoke(cli, ["log", str(path), "Ana claims 2H-7H: Ana 2H 3H 4H 6H 7H, "
+                                                   "Cleo 5H"])
+    assert r.exit_code == 3, r.output
+    assert path.read_text() == text
+
+
+def test_log_says_a_held_claim_stays_a_comment_when_another_is_held(tmp_path):
+    """A second wrong claim logged while one is held: the first stays a comment line, and
+    ``log`` says so (it said only "held line 6")."""
+    from click.testing import CliRunner
+
+    from cli.main import cli
+
+    path = tmp_path / "lit.txt"
+    path.write_text(HELD)
+    r = CliRunner().invoke(cli, ["log", str(path), "Ana claims 9S-AS: Ana 9S 10S JS QS KS AS"])
+    assert r.exit_code == 0, r.output
+    assert f"note: the held line before it stays a comment: {WRONG_CLAIM}" in r.output
+
+
+def test_a_held_claim_resolved_in_play_is_said_with_both_lines(tmp_path):
+    """The claim and its shown line are saved as lines 5 and 6; play said "saved line 6"
+    for the pair (line 6 is the shown line: 'edit 6' would not touch the claim)."""
+    from cli.session import render_outcome
+    from solver.session import Session
+
+    path = tmp_path / "lit.txt"
+    path.write_text(HELD)
+    s = Session(str(path))
+    out = s.submit(SHOWN)
+    assert (out.kind, out.first, out.line) == ("accepted", 5, 6), out
+    said = render_outcome(out, s, False)
+    assert f"saved lines 5-6: {WRONG_CLAIM} / {SHOWN}" in said, said

@@ -159,7 +159,7 @@ def test_an_open_page_shows_a_claim_held_on_another_device(tmp_path):
         note.wait_for(timeout=30_000)
         assert WRONG_CLAIM in note.inner_text()
         b.get_by_role("textbox", name="Statement").fill(SHOWN)
-        assert log(b).startswith("logged line 6: ")
+        assert log(b).startswith("logged lines 5-6: ")
         a.wait_for_function("() => document.querySelectorAll('#live .lines-list li').length"
                             " === 3 && !document.querySelector('#live p.held-claim')",
                             timeout=30_000)                 # holds, the claim, its shown

@@ -488,7 +488,8 @@ def outcome(o, session, since: int | None = None) -> dict[str, Any]:
     d: dict[str, Any] = {"kind": k, "saved": o.saved, "fixes": [], "conflict": [],
                          "why": None, "whatif": None}
     if k == "accepted":
-        status = f"logged line {o.line}: {o.statement}" + (" (forced)" if o.forced else "")
+        where = f"lines {o.first}-{o.line}" if o.first else f"line {o.line}"
+        status = f"logged {where}: {o.statement}" + (" (forced)" if o.forced else "")
         if o.message:                   # a held statement left a comment line: said
             status += f"; {o.message}"
     elif k == "refused":

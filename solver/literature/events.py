@@ -104,6 +104,10 @@ class Shown(Event):
 Claim.held_for = Shown     # a claim refused as written waits for its shown line
 Claim.held_name = "claim"
 Claim.held_advice = "if the cards shown differed, the 'shown' line comes next"
+# what the shown line may cure: a card placed where the record has it elsewhere (LIT-1,
+# LIT-7) or more cards than a player holds (O1); not a claim naming an opponent, a card
+# twice or out of its half-suit (LIT-11, LIT-2), which no cards shown change
+Claim.held_rules = ("LIT-1", "LIT-7", "O1")
 
 
 @dataclass(frozen=True)

@@ -396,7 +396,7 @@
   function doneBefore(status, id, sent) {
     const when = sent ? " " + sent : ownIds.has(id)
       ? " before (the answer to its first Log did not come)" : " before the page was reloaded";
-    const m = /^logged (?:before [^:]*: )?(line \d+: [\s\S]*)$/.exec(status || "");
+    const m = /^logged (?:before [^:]*: )?(lines? \d+(?:-\d+)?: [\s\S]*)$/.exec(status || "");
     return m ? "logged" + when + ": " + m[1] : "done" + when + ": " + status;
   }
 
