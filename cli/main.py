@@ -3,7 +3,7 @@
 Exit codes everywhere: 0 ok, 2 usage or parse error (bad notation, illegal by rule; an
 unusable standard stream), 3 inconsistent record, 4 an answer that did not fit its time or
 work budget, 70 an internal error (a bug), 130 interrupted (Ctrl-C), 143 terminated
-(SIGTERM).  Every :class:`solver.errors.SleuthError` is turned into a
+(SIGTERM), 129 hung up (SIGHUP: the terminal closed).  Every :class:`solver.errors.SleuthError` is turned into a
 one-line message here, and so is a bug at the program's entry (:func:`main`); no traceback
 reaches a user unless ``SLEUTH_DEBUG`` is set.
 
@@ -701,7 +701,7 @@ def _main_help() -> str:
 
     Exit codes: 0 ok, 2 usage or parse error, 3 inconsistent record, 4 over the
     time or work budget, 70 an internal error (a bug in sleuth), 130 interrupted
-    (Ctrl-C), 143 terminated (SIGTERM).
+    (Ctrl-C), 143 terminated (SIGTERM), 129 (SIGHUP: the terminal closed).
     Shell completion: eval "$(_SLEUTH_COMPLETE=bash_source sleuth)" (zsh_source, fish_source).
     """
 
