@@ -18,11 +18,10 @@ from solver.games import PUBLIC, Capability, get_game
 from solver.records import read_record
 from solver.replay import Finding, Replay, ViewReplay, replay, replay_views
 
-STATEMENT_WIDTH = 44
 PLOT_INSTALL = "pip install -e '.[plot]'"
 
 
-def _short(text: str, width: int = STATEMENT_WIDTH) -> str:
+def _short(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
@@ -72,7 +71,7 @@ def render_view(r: Replay, vr: ViewReplay) -> str:
         h, cells = _columns(r.game, s)
         heads = heads or h
         line = ",".join(map(str, s.lines[:1])) if s.index else ""
-        rows.append([s.index, line, _short(s.text)] + cells
+        rows.append([s.index, line, s.text] + cells
                     + ([Labelled(_certain(gone, say=say), "no longer certain")] if losing
                        else [])
                     + [Labelled(s.error, "no analysis") if s.error

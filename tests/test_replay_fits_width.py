@@ -48,3 +48,12 @@ def test_fitted_table_cuts_the_statement_when_the_figures_are_too_wide():
     assert all("…" in ln for ln in out[2::2])
     assert [ln.strip() for ln in out[3::2]] == [
         f"more: a long text that leaves the table {i}" for i in range(3)]
+
+
+def test_a_statement_is_cut_only_where_the_table_has_no_room_for_it():
+    """Statements were cut at 44 characters however narrow the table: a Hand round line (the
+    whole of its step) lost its last scores in a 60-column table."""
+    r = run("replay", SAMPLES + "hand/house-rules.txt")
+    assert r.exit_code == 0, r.output
+    assert "round 1: Eli out partial; Ana 3, Ben 22, Cleo no-meld, Dev 16" in r.output
+    assert max(len(ln) for ln in r.output.splitlines()) <= 79
