@@ -253,7 +253,8 @@ def log(record, statement, force, replace):
       sleuth log game.txt "{statement}"
       sleuth log game.txt --replace {line} "{statement}   # checked"
     """
-    from solver.session import log_statement, replace_statement   # (not for analyze)
+    from solver.session import (log_statement, pair_lines,  # (not for analyze)
+                                replace_statement)
 
     if replace is not None:
         was = _comment_of(record, replace)
@@ -289,8 +290,8 @@ def log(record, statement, force, replace):
     last = rec.statements[-1]
     if done.joined is not None:
         claim = rec.statements[-2]
-        click.echo(f"logged the held line with its resolution, lines {last.line - 1}-"
-                   f"{last.line}: {claim.text} / {last.text}"
+        click.echo(f"logged the held line with its resolution, "
+                   f"{pair_lines(claim.line, last.line)}: {claim.text} / {last.text}"
                    + _read_as(claim) + _read_as(last))
     else:
         # the line as saved (as typed, as play saves it), and how it was read when that

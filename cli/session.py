@@ -17,7 +17,7 @@ from cli.main import (FilePath, as_option, cli, conflict_text, did_you_mean, han
 from cli.progress import working
 from solver.errors import InconsistentError, SleuthError
 from solver.records import printable, split_lines
-from solver.session import Outcome, Session, held_statement, undo_lines
+from solver.session import Outcome, Session, held_statement, pair_lines, undo_lines
 
 if TYPE_CHECKING:
     from prompt_toolkit.application import Application
@@ -344,7 +344,7 @@ def render_outcome(o: Outcome, session: Session, show_sheet: bool | str | None,
     if o.message and k not in ("help", "pending"):
         out.append(o.message)
     if k == "accepted":
-        where = f"lines {o.first}-{o.line}" if o.first else f"line {o.line}"
+        where = pair_lines(o.first, o.line) if o.first and o.line else f"line {o.line}"
         out.append(f"saved {where}: {o.statement}" + ("  (forced)" if o.forced else ""))
         out += read_as(session, o.line, o.statement)
         if o.forced and o.conflict:

@@ -443,6 +443,24 @@ def may_hold(kind: type[Event] | None, e: SleuthError, line: int) -> bool:
     return bool(rules & set(kind.held_rules))
 
 
+def unheld(text: str, line: int, statement: str) -> str:
+    r"""``text`` with its held statement's comment line ``line`` made the statement itself,
+    in its place (a comment typed after it stays after it; its line end kept).
+
+    >>> unheld("a\n# held: x y\n# a note\n", 2, "x y")
+    'a\nx y\n# a note\n'
+    """
+    lines = split_lines_keepends(text)
+    old = lines[line - 1]
+    lines[line - 1] = statement + old[len(old.rstrip("\r\n")):]
+    return "".join(lines)
+
+
+def pair_lines(first: int, last: int) -> str:
+    """The lines of a held statement and the one that resolved it, as messages say them."""
+    return f"lines {first}-{last}" if last == first + 1 else f"lines {first} and {last}"
+
+
 def without_line(text: str, line: int) -> str:
     """``text`` without its line ``line`` (1-based; a held statement's comment line, taken
     out when the statement is resolved or undone)."""
@@ -521,8 +539,8 @@ def _log_over(path: str, text: str, statement: str, force: bool) -> Logged:
         kind = _event_class(held_stmt, base)
         if kind is not None and kind.held_for is not None \
                 and _event_class(statement, base) is kind.held_for:
-            new_text, rec = checked_append(appended(without_line(text, held_line), held_stmt),
-                                           statement, path, force=force)
+            new_text, rec = checked_append(unheld(text, held_line, held_stmt), statement,
+                                           path, force=force)
             atomic_write(path, new_text, base=text)
             return Logged(rec, joined=held_stmt, line=rec.statements[-1].line)
         if kind is not None and kind.held_for is not None and not force \
@@ -1039,7 +1057,7 @@ class Session:
         so; a line refused leaves it held."""
         held = held_statement(self.text)
         if held is not None and self._resolves(held[1], statement):
-            both = appended(without_line(self.text, held[0]), held[1])
+            both = unheld(self.text, held[0], held[1])
             try:
                 both, rec = self._try(statement, force, both)
             except InconsistentError as e:      # still held: its line may be typed again

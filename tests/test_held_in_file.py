@@ -180,7 +180,7 @@ def test_a_note_after_the_held_line_leaves_it_held(tmp_path):
     assert s.handle("# Cleo showed the 5H").kind == "noted"
     assert s.handle(SHOWN).kind == "accepted"
     assert path.read_text(encoding="utf-8") == \
-        LIT_HELD + f"# Cleo showed the 5H\n{WRONG_CLAIM}\n{SHOWN}\n"
+        LIT_HELD + f"{WRONG_CLAIM}\n# Cleo showed the 5H\n{SHOWN}\n"     # the claim in place
 
 
 # ----- what is held: only what the resolving line can cure ----------------------------------
@@ -255,3 +255,26 @@ def test_a_held_claim_resolved_in_play_is_said_with_both_lines(tmp_path):
     assert (out.kind, out.first, out.line) == ("accepted", 5, 6), out
     said = render_outcome(out, s, False)
     assert f"saved lines 5-6: {WRONG_CLAIM} / {SHOWN}" in said, said
+
+
+def test_a_resolved_claim_takes_the_place_of_its_held_line(tmp_path):
+    """A comment typed after the held line stays after the claim once the shown line
+    resolves it (the claim was moved below the comment), in ``play`` and with ``log``."""
+    from click.testing import CliRunner
+
+    from cli.main import cli
+    from cli.session import render_outcome
+    from solver.session import Session
+
+    note = "# Ben looked unhappy\n"
+    want = LIT_HELD + f"{WRONG_CLAIM}\n{note}{SHOWN}\n"
+    path = tmp_path / "lit.txt"
+    path.write_text(HELD + note)
+    s = Session(str(path))
+    out = s.submit(SHOWN)
+    assert path.read_text() == want
+    assert f"saved lines 5 and 7: {WRONG_CLAIM} / {SHOWN}" in render_outcome(out, s, False)
+    path.write_text(HELD + note)
+    r = CliRunner().invoke(cli, ["log", str(path), SHOWN])
+    assert r.exit_code == 0 and "lines 5 and 7" in r.output, r.output
+    assert path.read_text() == want

@@ -33,7 +33,7 @@ from typing import Any
 
 from cli.main import percent_cell
 from solver.errors import InconsistentError, SleuthError
-from solver.session import undo_lines
+from solver.session import pair_lines, undo_lines
 
 
 def chance_cell(card: str, p: float, place: str) -> tuple[str, str, str]:
@@ -488,7 +488,7 @@ def outcome(o, session, since: int | None = None) -> dict[str, Any]:
     d: dict[str, Any] = {"kind": k, "saved": o.saved, "fixes": [], "conflict": [],
                          "why": None, "whatif": None}
     if k == "accepted":
-        where = f"lines {o.first}-{o.line}" if o.first else f"line {o.line}"
+        where = pair_lines(o.first, o.line) if o.first and o.line else f"line {o.line}"
         status = f"logged {where}: {o.statement}" + (" (forced)" if o.forced else "")
         if o.message:                   # a held statement left a comment line: said
             status += f"; {o.message}"
