@@ -1329,15 +1329,17 @@ class Session:
     @_reusing
     def hint(self) -> str | None:
         """One line from the advisor when it is the view's turn (else ``None``); instead,
-        whatever the turn, what must come first while the advisor waits (:meth:`_waiting`:
-        a held statement's resolution, the view's own hand)."""
+        what must come first while the advisor waits (:meth:`_waiting`): a held statement's
+        resolution whatever the turn (it comes next), the view's own hand on its turn."""
         if Capability.ADVISE not in self.game.capabilities or self.view is None:
             return None
         try:
             adv = self._waiting()
+            on_turn = self.game.on_turn(self.record, self.view)
             if adv is not None:
-                return adv.hint()
-            if not self.game.on_turn(self.record, self.view):
+                held = held_statement(self.text) is not None
+                return adv.hint() if held or on_turn else None
+            if not on_turn:
                 return None
             return self.game.suggest(self.record, self.view, top=1).hint()
         except SleuthError:

@@ -84,7 +84,8 @@ def test_no_advice_before_the_views_own_hand(tmp_path, game, players):
     assert r.exit_code == 0 and out["actions"] == [] and out["method"] == "none"
     assert out["notes"] == [want] and "Missing: your own hand" in out["summary"]["waiting"]
     s = Session(str(path))
-    assert s.hint() == "advisor: " + want
+    # the hint is for the view's turn (Mystery Hand: Ben, after the dealer Ana, plays first)
+    assert s.hint() == ("advisor: " + want if s.game.on_turn(s.record, "Ana") else None)
     assert s.advise("").advice.actions == []
 
 
@@ -96,3 +97,16 @@ def test_the_game_says_when_the_hand_is_missing():
     g = get_game("literature")
     assert g.advice_waits(parse_record(HEAD), "Ana").startswith("Missing: your own hand")
     assert g.advice_waits(parse_record(LIT), "Ana") is None
+
+
+def test_the_missing_hand_is_said_on_the_views_turn_only(tmp_path):
+    """``play --hint`` said "nothing to rank until your own hand is logged" after every
+    statement saved, other players' turns too; a hint is for the view's turn."""
+    path = tmp_path / "mh.txt"
+    path.write_text("game: mystery-hand\nplayers: Ana Ben Cleo Dev\ndealer: Dev\nme: Ana\n")
+    s = Session(str(path))
+    assert s.handle("Ana asks Ben 4H-7H: 0").kind == "accepted"
+    assert s.hint() is None                             # Ben's turn
+    for line in ("Ben asks Cleo 4H-7H: 1", "Cleo asks Dev 4H-7H: 0", "Dev asks Ana 2C-5C: 0"):
+        assert s.handle(line).kind == "accepted"
+    assert "until your own hand is logged" in s.hint()  # Ana's turn again
