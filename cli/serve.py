@@ -36,7 +36,7 @@ def serve(record, as_, port, host, timeout=DEFAULT_TIMEOUT):
     Examples (each serves until Ctrl-C):
       $ sleuth serve game.txt
       $ sleuth serve game.txt --host 0.0.0.0     # a phone on the same Wi-Fi: scan the QR code
-      $ sleuth serve game.txt --port 0 --as public   # another player's view: a complete record
+      $ sleuth serve game.txt --port 0 --as public   # the spectator's view (what all saw)
     The page's controls and what the token protects: docs/serve.md.
     """
     from cli.commands import live_view

@@ -183,6 +183,17 @@ class Finding:
                 "text": self.text, "ok": self.ok, "since": self.since}
 
 
+def steps_before(since: int, step: int) -> str:
+    """How long before the statement at replay step ``step`` a player could have made it,
+    knowing it safe since step ``since``.
+
+    >>> steps_before(66, 68)
+    '2 steps before it (step 68)'
+    """
+    n = step - since
+    return f"{n} step{'' if n == 1 else 's'} before it (step {step})"
+
+
 def guess_checks(game, record, specs, knowledge_of, first_safe, event_class, *, verb: str,
                  safe: str, many: str) -> list[Finding]:
     """A replay's findings on each final guess of a record (a game's ``checks``): for every
@@ -208,7 +219,7 @@ def guess_checks(game, record, specs, knowledge_of, first_safe, event_class, *, 
         if safe in k.safe:
             txt = f"{said} when sure"
             if since is not None and since < spec.index - 1:
-                txt += f"; sure since step {since}, {spec.index - 1 - since} step(s) earlier"
+                txt += f"; sure since step {since}, " + steps_before(since, spec.index)
             out.append(Finding("announce", spec.index, st.line, p, txt, True, since))
         else:
             n = k.summary.get("candidates")

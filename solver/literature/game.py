@@ -19,7 +19,7 @@
 from __future__ import annotations
 
 from solver.games import (CARDS, NAMES, RANGES, AdviceField, Capability, Finding, Game,
-                          Keywords, Knowledge, Vocabulary, log10)
+                          Keywords, Knowledge, Vocabulary, log10, steps_before)
 from solver.model.budget import Budget
 
 
@@ -399,7 +399,7 @@ class LiteratureGame(Game):
             elif ev.half in k.safe:
                 txt = f"{p} claimed {ev.half} at line {st.line} ({outcome}) safely"
                 if since is not None and since < spec.index - 1:
-                    txt += f"; safe since step {since}, {spec.index - 1 - since} step(s) earlier"
+                    txt += f"; safe since step {since}, " + steps_before(since, spec.index)
                 out.append(Finding("claim", spec.index, st.line, p, txt, True, since))
             else:
                 h = k.summary.get("halves", {}).get(ev.half, {})
