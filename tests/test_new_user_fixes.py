@@ -110,3 +110,18 @@ def test_the_hand_formats_scoresheet_lines_make_one_game(tmp_path):
     p.write_text("\n".join(header + rounds) + "\n", encoding="utf-8")
     r = run("hand", "score", str(p))
     assert r.exit_code == 0, r.output + r.stderr
+
+
+def test_another_view_of_a_spectators_record_says_to_add_me(tmp_path):
+    """A record started without ``--me``: ``--as Ana`` is refused, and the refusal says how
+    to make it Ana's record (it said only that a complete record is needed)."""
+    from click.testing import CliRunner
+
+    from cli.main import cli
+
+    path = tmp_path / "g.txt"
+    path.write_text("game: mystery-hand\nplayers: Ana Ben Cleo Dev\ndealer: Dev\n"
+                    "Ana holds: 5H 6S 2C 3C 4C 5C 7C 8C 9C 10C JC QC\n")
+    r = CliRunner().invoke(cli, ["suggest", str(path), "--as", "Ana"])
+    assert r.exit_code == 2
+    assert "add 'me: Ana' to its header" in r.output, r.output

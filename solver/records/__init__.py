@@ -365,8 +365,10 @@ def resolve_view(record: Record, view: str | None, complete: bool,
     own = (f"only the record's own view ('me: {me}') or the public view can be analysed"
            if me is not None else "a spectator's record (no 'me:') is analysed from the "
            "public view only")
-    raise NotationError(f"{own}: other players' views need a complete record ({needs})",
-                        text=view)
+    mine = (f"; if the record is {view}'s own, add 'me: {view}' to its header"
+            if me is None else "")
+    raise NotationError(f"{own}: other players' views need a complete record ({needs})"
+                        + mine, text=view)
 
 
 #: what separates the words of a statement (a quoted token is looked for between these)
