@@ -635,6 +635,20 @@ REFUSAL = re.compile(r"(whatif )?refused: |held: ")
 HELD = "held: "
 
 
+def _alert_cut(lines: list[str], notes: int) -> tuple[list[str], int, bool]:
+    """A sheet's ``lines`` (its last ``notes`` rows the notes) without its last alert (a
+    note starting with :data:`STRONG`, with the rows it wraps onto), how many notes rows
+    are left, and whether there was an alert to take out."""
+    alert = next((i for i in reversed(range(len(lines) - notes, len(lines)))
+                  if lines[i].startswith(STRONG)), None)
+    if alert is None:
+        return lines, notes, False
+    end = alert + 1
+    while end < len(lines) and lines[end][:1].isspace():
+        end += 1
+    return lines[:alert] + lines[end:], notes - (end - alert), True
+
+
 def _ranks(logical: list[str]) -> tuple[list[int], bool]:
     """Each of a message's lines ranked by :data:`PRIZED` (``len(PRIZED)`` the others), and
     whether the message is one the sheet gives way to whole as far as it can: a
@@ -727,7 +741,11 @@ def prized_rows(message: str, cols: int, room: int) -> list[str] | None:
         return [r for rs in rows for r in rs]
     kept: set[int] = set()
     used = 0
+    # the lines under a note of lines not entered are shown with that note, never bare
+    note = next((i for i, r in enumerate(ranks) if r == len(PRIZED) - 1), None)
     for i in sorted(range(len(logical)), key=lambda i: (ranks[i], i)):
+        if note is not None and i > note and note not in kept:
+            continue
         if used + len(rows[i]) <= room - 1:
             kept.add(i)
             used += len(rows[i])
@@ -745,7 +763,8 @@ class Screen:
     then the prompt on the last row.  A contradiction, a statement held, or a refusal with
     lines held behind it, takes the rows it needs (:func:`prized_need`) short of the sheet's
     least (its notes, its foot, a row of the rest and the marker) and the sheet scrolls in
-    the rest; the blank row between them gives way first;
+    the rest (the alerts among its notes giving way first where the message needs their
+    rows); the blank row between them gives way first;
     another message too long for the rows the sheet leaves is cut, and ``history`` shows it
     whole; a sheet too tall for the screen loses the hint and then scrolls (:func:`scroll_sheet`): a row says which of its rows are shown, PgDn and
     PgUp (or ``more``) show the others, its notes and verdict stay.
@@ -978,7 +997,13 @@ class Screen:
         # short of the rows the sheet cannot scroll below: its notes, its foot (the
         # verdict), a row of the rest and the row saying which rows are shown
         least = min(len(sheet), notes + layout.foot + 2)
-        keep = max(keep, min(prized_need(self.message, cols), rows - 1 - least))
+        need = prized_need(self.message, cols)
+        while need > rows - 1 - least:  # the alerts give way to it, the last first
+            sheet, notes, gone = _alert_cut(sheet, notes)
+            if not gone:
+                break
+            least = min(len(sheet), notes + layout.foot + 2)
+        keep = max(keep, min(need, rows - 1 - least))
         room = rows - 1 - (keep + 1 if keep else 0)     # the last row is the prompt's
         gap = bool(keep)                # a blank row between message and sheet
         if keep and (room < least or len(sheet) == room + 1):

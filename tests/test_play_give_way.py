@@ -6,6 +6,7 @@ driven directly, at the sizes of a phone's SSH client and a standard terminal.""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from cli.session import Layout, Screen, checked, render_outcome, scroll_sheet
 from solver.session import Session
@@ -118,3 +119,47 @@ def test_a_correction_on_a_new_record_leaves_the_short_sheet_whole_at_80x24(tmp_
     assert rows[at + 1] == "    log it)" and rows[0].startswith("refused: "), rows
     assert any(r.startswith("Verdict: not determined: ") for r in rows), rows
     assert rows[-2] == "Next: Ana's turn (yours)." and rows[-1].startswith("Missing: "), rows
+
+
+SAMPLES = Path(__file__).resolve().parent.parent / "samples"
+EXA = "".join((SAMPLES / "literature/ex-a-six-players.txt").read_text(
+    encoding="utf-8").splitlines(keepends=True)[:13])
+MH5 = "".join((SAMPLES / "mystery-hand/five-players-ana.txt").read_text(
+    encoding="utf-8").splitlines(keepends=True)[:20])
+
+
+def test_a_held_claim_at_40x20_keeps_what_to_type_next_over_an_alert(tmp_path):
+    """At 40x20 a held claim's what to type next (one line wrapped onto 7 rows) is shown
+    whole: the alert gives way to it, no row left blank beside a cut message."""
+    rows, said = board(tmp_path, EXA, (40, 20),
+                       "Ana claims 2H-7H: Ana 2H 3H 4H 6H 7H, Eli 5H")
+    assert said.startswith("held: "), said
+    assert not any(r.startswith("... ") for r in rows), rows
+    shown = " ".join(r.strip() for r in rows)
+    assert "saved as comment line 14 (# held:" in shown, rows
+    assert "the 'shown' line comes next" in shown and "'undo' takes it back)" in shown, rows
+    assert not any(r.startswith(">> ") for r in rows), rows
+    assert rows[-1] == "Next: Ana's turn (yours).", rows
+
+
+def test_a_contradiction_at_40x20_keeps_its_fix_over_an_alert(tmp_path):
+    """At 40x20 a contradiction's fix ('force', 'edit N') is kept: the alert gives way."""
+    rows, said = board(tmp_path, EXA, (40, 20), "Ana asks Ben 5H: yes")
+    assert said.startswith("refused: "), said
+    shown = " ".join(r.strip() for r in rows)
+    assert "not saved; 'force' saves it anyway" in shown, rows
+    assert "if line 9 or 12 is the mistake: 'edit" in shown, rows
+    assert rows[-1] == "Next: Ana's turn (yours).", rows
+
+
+def test_a_line_typed_ahead_is_never_shown_without_its_note_at_40x20(tmp_path):
+    """Where the note of lines not entered is cut at 40x20, its lines go with it: no line
+    typed ahead is shown bare (it would read as one entered); the fix stays."""
+    rows, said = board(tmp_path, MH5, (40, 20), "Ana asks Dev 10*: 0",
+                       ahead="Ana asks Eli 2H-5H: 1\nEli asks Ana 2D-5D: 0\n")
+    assert "not entered:" in said, said
+    shown = " ".join(r.strip() for r in rows)
+    for held in ("Ana asks Eli 2H-5H: 1", "Eli asks Ana 2D-5D: 0"):
+        assert held not in shown or "not entered:" in shown, rows
+    assert "'edit 17 <statement>'" in shown, rows
+    assert rows[-1] == "Next: Ana's turn (yours).", rows
