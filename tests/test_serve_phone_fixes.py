@@ -266,7 +266,8 @@ def test_a_lost_connection_is_said_and_so_is_its_return(browser, tmp_path):
         page.wait_for_function("() => document.getElementById('status').textContent"
                                ".startsWith('not saved when the connection went')")
         assert page.get_by_role("status").inner_text() == (
-            "not saved when the connection went (the server did not get it): "
+            "not saved when the connection went (the server does not know it: not in the "
+            "record): "
             "Ana asks Ben 4H-7H: 4H 7H; it is in the box: log it")
         assert banner.count() == 0
         assert log(page) == "logged line 6: Ana asks Ben 4H-7H: 4H 7H"

@@ -11,7 +11,7 @@ import re
 
 
 # the browser, the phone's Log and the page's parts, as the reload tests have them
-from tests.test_serve_reload_offline_browser import log
+from tests.test_serve_reload_offline_browser import hold_poll, log
 from tests.test_serve_writers_browser import box, idle, served, status
 
 LINE = "turn: Ana"          # a statement the record takes twice in a row
@@ -36,6 +36,18 @@ def lose_next_answer(p) -> None:
             route.continue_()
 
     p.route(re.compile(r"/do$"), do)
+
+
+def log_next_unpolled(p) -> None:
+    """NEXT logged by a page whose polls are held (hold_poll): refused as the record moved
+    on (line 37 saved, its answer lost), the page shows the record then; logged again,
+    saved as line 38."""
+    said = log(p, NEXT)
+    assert said.startswith("refused: not saved: the record changed"), said
+    idle(p)
+    p.wait_for_function("() => document.querySelector('#live li[data-line=\"37\"]')")
+    assert log(p, NEXT).startswith("logged line 38: " + NEXT), status(p)
+    idle(p)
 
 
 def cut_connection(p, reach_server: bool) -> list:
@@ -101,7 +113,8 @@ def test_a_log_the_server_never_got_is_said_not_saved_when_the_connection_is_bac
         assert said.startswith("no answer from the server"), said
         offline_then_back(p, down)
         said = wait_status(p, "not saved when the connection went")
-        assert said == ("not saved when the connection went (the server did not get it): "
+        assert said == ("not saved when the connection went (the server does not know it: not in the "
+                        "record): "
                         "turn: Ana; it is in the box: log it"), said
         assert box(p).input_value() == LINE
         idle(p)
@@ -113,11 +126,13 @@ def test_a_log_the_server_never_got_is_said_not_saved_when_the_connection_is_bac
 
 def test_an_earlier_logs_id_is_dropped_after_a_reload_once_its_fate_is_known(
         browser, tmp_path):
-    """A Log saved but its answer lost (the connection stayed), its statement then typed
-    over by the next one, which is saved: after a reload the page asks about the first; its
-    copy kept under the box goes, and the same text logged later is a new statement."""
+    """A Log saved but its answer lost (the page's polls held: it did not ask yet), its
+    statement then typed over by the next one, which is saved: after a reload the page asks
+    about the first; its copy kept under the box goes, and the same text logged later is a
+    new statement."""
     with served(browser, tmp_path, "mystery-hand/five-players-ana.txt") as (path, _, (p,)):
         before = path.read_text(encoding="utf-8").splitlines()
+        release = hold_poll(p)
         lose_next_answer(p)
         said = log(p, LINE)
         assert said.startswith("no answer from the server"), said
@@ -125,10 +140,8 @@ def test_an_earlier_logs_id_is_dropped_after_a_reload_once_its_fate_is_known(
         p.keyboard.press("Control+A")
         p.keyboard.type(NEXT)
         p.get_by_role("button", name="Back in the box: " + LINE).wait_for()
-        p.wait_for_function("() => document.querySelector('#live li[data-line=\"37\"]')")
         p.get_by_role("button", name="Clear the statement").click()
-        assert log(p, NEXT).startswith("logged line 38: " + NEXT), status(p)
-        idle(p)
+        log_next_unpolled(p)
         assert path.read_text(encoding="utf-8").splitlines() == before + [LINE, NEXT]
         p.wait_for_timeout(1500)      # its answer not one the reload cut (sentBefore's late)
         p.reload()
@@ -136,9 +149,73 @@ def test_an_earlier_logs_id_is_dropped_after_a_reload_once_its_fate_is_known(
         said = wait_status(p, "logged earlier")
         assert said == "logged earlier, its answer lost: line 37: turn: Ana", said
         p.get_by_role("button", name="Back in the box: " + LINE).wait_for(state="detached")
+        release()
         idle(p)
         p.wait_for_timeout(500)
         said = log(p, LINE)
         assert said.startswith("logged line 39: turn: Ana"), said
         assert path.read_text(encoding="utf-8").splitlines() == before + [
             LINE, NEXT, LINE]
+
+
+def test_a_log_whose_answer_was_lost_is_asked_about_at_the_next_poll(browser, tmp_path):
+    """A Log saved, its answer lost, the connection never gone (the poll answers): the page
+    asks the server at once what became of it -- saved: its line said, the box emptied, its
+    id dropped (the same text typed later is a new statement, saved)."""
+    with served(browser, tmp_path, "mystery-hand/five-players-ana.txt") as (path, _, (p,)):
+        before = path.read_text(encoding="utf-8").splitlines()
+        lose_next_answer(p)
+        box(p).fill(LINE)
+        p.get_by_role("button", name="Log", exact=True).click()
+        said = wait_status(p, "logged when its answer was lost")
+        assert said == "logged when its answer was lost: line 37: turn: Ana", said
+        assert box(p).input_value() == ""
+        idle(p)
+        assert log(p, NEXT).startswith("logged line 38: " + NEXT), status(p)
+        p.wait_for_timeout(500)
+        assert log(p, LINE).startswith("logged line 39: turn: Ana"), status(p)
+        assert path.read_text(encoding="utf-8").splitlines() == before + [LINE, NEXT, LINE]
+
+
+def test_a_not_sent_copy_goes_at_the_next_poll_once_the_record_has_it(browser, tmp_path):
+    """Its answer lost, the statement typed over before the page asked: its "Not sent" copy
+    goes when the poll answers (the record has it), the status saying its line."""
+    with served(browser, tmp_path, "mystery-hand/five-players-ana.txt") as (path, _, (p,)):
+        release = hold_poll(p)
+        lose_next_answer(p)
+        assert log(p, LINE).startswith("no answer from the server"), status(p)
+        box(p).click()
+        p.keyboard.press("Control+A")
+        p.keyboard.type(NEXT)
+        back = p.get_by_role("button", name="Back in the box: " + LINE)
+        back.wait_for()
+        release()
+        back.wait_for(state="detached")
+        assert "line 37: turn: Ana" in status(p), status(p)
+        assert box(p).input_value() == NEXT
+
+
+def test_the_same_text_typed_anew_after_a_lost_answer_is_a_new_statement(browser, tmp_path):
+    """Its answer lost (the page not told yet: its polls held), the box typed over and the
+    next statement logged; the same text typed again is a new statement: saved, not
+    answered "logged before" under the first one's id (a statement lost)."""
+    with served(browser, tmp_path, "mystery-hand/five-players-ana.txt") as (path, _, (p,)):
+        before = path.read_text(encoding="utf-8").splitlines()
+        release = hold_poll(p)
+        lose_next_answer(p)
+        assert log(p, LINE).startswith("no answer from the server"), status(p)
+        box(p).click()
+        p.keyboard.press("Control+A")
+        p.keyboard.type(NEXT)
+        p.get_by_role("button", name="Back in the box: " + LINE).wait_for()
+        log_next_unpolled(p)
+        p.wait_for_timeout(500)
+        box(p).click()
+        p.keyboard.type(LINE)
+        p.evaluate("document.getElementById('status').textContent = ''")
+        p.get_by_role("button", name="Log", exact=True).click()
+        said = wait_status(p, "logged")
+        assert said.startswith("logged line 39: turn: Ana"), said
+        release()
+        idle(p)
+        assert path.read_text(encoding="utf-8").splitlines() == before + [LINE, NEXT, LINE]

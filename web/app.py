@@ -256,6 +256,12 @@ class Engine:
                 # twice; the version the record is at now, for the page's next change
                 return {**before, "repeat": True, "version": self.version() or before["version"]}
             if change and cid and sent_on:
+                held = self.held_since(line, sent_on)
+                if held is not None:        # held by its '# held:' line: saved (held)
+                    return {"kind": "pending", "saved": True, "repeat": True,
+                            "status": f"held line {held}: {line.strip()}", "fixes": [],
+                            "conflict": [], "why": None, "whatif": None,
+                            "version": s.version}
                 got = self.saved_since(line, sent_on)
                 if got is not None:
                     return {"kind": "accepted", "saved": True, "repeat": True,
@@ -319,6 +325,36 @@ class Engine:
         n = same_line(s, line, since)
         return next((st for st in s.record.statements if st.line == n), None) \
             if n is not None else None
+
+    def held_since(self, line: str, sent_on: str) -> int | None:
+        """The line of the ``# held:`` comment ending the record that holds ``line``,
+        written after the version ``sent_on`` (the record's first lines, up to one above
+        it, are that version, or this server remembers that version without it), else
+        ``None``: the change sent then was saved, as held."""
+        from solver.records import split_lines_keepends, strip_comment
+
+        s = self.writer
+        s.reread()
+        found = held_statement(s.text)
+        if found is None or s.version == sent_on:
+            return None
+
+        def said(t: str) -> str:
+            return " ".join(strip_comment(t.strip())[0].split()).lower()
+
+        n, statement = found
+        if said(statement) != said(line):
+            return None
+        before = self.texts.get(sent_on)
+        if before is not None:
+            was = held_statement(before)
+            return n if was is None or said(was[1]) != said(line) else None
+        lines = split_lines_keepends(s.text)
+        for k in range(n - 1, 0, -1):
+            head = "".join(lines[:k])
+            if sent_on in (text_version(head), text_version(head.rstrip("\r\n"))):
+                return n
+        return None
 
     def moved(self, text: str, shown: str, line: str) -> str | None:
         """Why ``line`` (``edit N ...`` or ``delete N``), decided on the version ``shown``,

@@ -370,7 +370,7 @@
   function changeId(line) {
     const ids = unanswered();
     const had = ids[idKey(line)];
-    if (had && had.id && Date.now() - (had.at || 0) < UNANSWERED_MS) return had.id;
+    if (had && had.id && !had.away && Date.now() - (had.at || 0) < UNANSWERED_MS) return had.id;
     const id = Date.now().toString(36) + "-" + Math.random().toString(36).slice(2)
       + Math.random().toString(36).slice(2);
     ownIds.add(id);
@@ -380,6 +380,19 @@
     ids[idKey(line)] = { id: id, at: Date.now(), on: version };
     storeIds(ids);
     return id;
+  }
+  // The box typed over since a change was sent without answer: the same text typed again
+  // is a new statement (a new id), not that change sent again; its "Back in the box" (or
+  // the page putting it back: sentBefore) makes it that change again (``away`` false).
+  function awayIds(text, back) {
+    const ids = unanswered();
+    let changed = false;
+    for (const [k, v] of Object.entries(ids)) {
+      if (!v) continue;
+      const away = back ? (k === idKey(text) ? false : v.away) : (v.away || k !== idKey(text));
+      if (Boolean(v.away) !== Boolean(away)) { v.away = away; changed = true; }
+    }
+    if (changed) storeIds(ids);
   }
   // the version the change ``id`` of ``line`` was first sent on (null: not known)
   function firstOn(line, id) {
@@ -397,7 +410,9 @@
     const when = sent ? " " + sent : ownIds.has(id)
       ? " before (the answer to its first Log did not come)" : " before the page was reloaded";
     const m = /^logged (?:before [^:]*: )?(lines? \d+(?:-\d+)?: [\s\S]*)$/.exec(status || "");
-    return m ? "logged" + when + ": " + m[1] : "done" + when + ": " + status;
+    const h = /^held (line \d+: [\s\S]*)$/.exec(status || "");    // a held claim (sent_on)
+    return m ? "logged" + when + ": " + m[1] : h ? "held" + when + ": " + h[1]
+      : "done" + when + ": " + status;
   }
 
   // A server started again since the page was loaded has a new token: the page's own
@@ -475,6 +490,7 @@
   });
 
   let unsent = null;          // the last change sent that got no answer (send)
+  let answerLost = 0;         // when a change got no answer: asked about at the next poll
   let onWay = null;           // the id of the change on its way now
   async function send(line, change, fresh, on) {
     if (change) changing = true;
@@ -511,8 +527,9 @@
       return d;
     } catch (e) {
       say("no answer from the server (is 'sleuth serve' still running?)");
-      // maybe saved, maybe not: logged again, it is sent with the same id (changeId)
-      if (change) unsent = line;
+      // maybe saved, maybe not: logged again, it is sent with the same id (changeId); the
+      // server is asked about it as soon as it answers again (connection: answerLost)
+      if (change) { unsent = line; answerLost = Date.now(); }
       return null;
     } finally {
       if (change) { changing = false; onWay = null; }
@@ -686,6 +703,7 @@
         keep(box.value, "put aside for the statement put back", "Not logged yet: ");
       }
       setBox(line);
+      awayIds(line, true);      // that change again: sent with its id
       box.focus();
     });
     const drop = button("Drop it: " + line, gone);
@@ -817,10 +835,18 @@
   let reached = false;        // the server has answered this page's poll since it loaded
   let lost = false;
   let answered = false;       // an action was answered since the connection was lost
+  let pollAsked = 0;          // when the poll last answered was asked
   const AGAIN = "connected to the server again";
   function connection(up) {
+    if (up && !lost && answerLost && pollAsked > answerLost && !changing && !checkingSent) {
+      // a change's answer lost, the connection not (a poll asked since answered): the
+      // server is asked what became of it now, as when the connection comes back
+      answerLost = 0;
+      sentBefore(ANSWER_LOST);
+    }
     if (up && lost) {
       lost = false;
+      answerLost = 0;
       offlineEl.hidden = true;
       // a change sent when the connection went, its answer never come: the server is
       // asked what became of it (sentBefore: saved, refused, never got), which the status
@@ -852,7 +878,9 @@
   async function poll() {
     try {
       const asked = epoch;
+      const at = Date.now();
       const r = await get("/version");
+      pollAsked = at;
       connection(r.ok || r.status === 403);
       if (r.ok && asked === epoch) {      // asked before the page's own save: maybe older
         const d = await r.json();
@@ -1049,6 +1077,7 @@
       keep(refusedLine, refusedWhy || "refused", refusedHead || undefined);
     }
     wholeSelected = false;
+    awayIds(box.value, false);
     if (!typed.trim() && box.value.trim()) typedOn = version;   // a statement begun
     keepDraft(box.value, typed);
     typed = box.value;
@@ -2002,6 +2031,7 @@
   // same id: never twice). Its id is dropped once its fate is known (answeredId): the same
   // text typed later as a new statement is a new change, not "saved before".
   const RELOADED = "before the page was reloaded", RECONNECTED = "when the connection went";
+  const ANSWER_LOST = "when its answer was lost";
   let checkingSent = false;   // a check of the change sent without answer is under way
   async function sentBefore(when) {
     if (checkingSent) return;
@@ -2030,7 +2060,7 @@
     const statement = !/^(undo|redo|delete|edit|force)\b/i.test(line.trim());
     const back = () => {                  // the statement in the box, or kept under it
       if (!statement || norm(box.value) === norm(line)) return;
-      if (!box.value.trim()) setBox(line);
+      if (!box.value.trim()) { setBox(line); awayIds(line, true); }
       else keep(line, "sent " + when + ", not saved", "Not saved: ");
     };
     const gone = () => {                  // saved: its copies left in the box or under it
@@ -2098,25 +2128,31 @@
     const hit = statement ? addedSince(line, sent.version) : null;
     if (hit) {
       gone();
-      say("logged " + when + ": line " + hit.dataset.line + ": " + line);
+      say((hit.dataset.held ? "held " : "logged ") + when + ": line " + hit.dataset.line
+        + ": " + line);
     } else if (!statement) {
       say("'" + line + "' was sent " + when + ": check the Lines for whether it was done");
     } else {
       back();
-      say("not saved " + when + " (the server did not get it): " + line
+      say("not saved " + when + " (the server does not know it: not in the record): " + line
         + (norm(box.value) === norm(line) ? "; it is in the box: log it" : ""));
     }
   }
 
   // One of the record's last lines (as the page shows it now) that says ``line``, the record
   // having moved on since the version ``on`` it was sent on: the send saved it (its
-  // button: data-line, data-text), else null.
+  // button: data-line, data-text), else null. The ``# held:`` comment line ending the
+  // record, holding that statement, is its save too (held: data-held set).
   function addedSince(line, on) {
     const lines = [...document.querySelectorAll("#live li[data-line] button.edit")].slice(0, 5);
     const live = document.getElementById("live");
     const now = live ? live.dataset.version : null;
-    return now && on && now !== on
-      ? lines.find((b) => norm(b.dataset.text || "") === norm(line)) || null : null;
+    if (!now || !on || now === on) return null;
+    const held = live.dataset.held || "";
+    if (held && live.dataset.heldLine && norm(held) === norm(line)) {
+      return { dataset: { line: live.dataset.heldLine, text: held, held: "yes" } };
+    }
+    return lines.find((b) => norm(b.dataset.text || "") === norm(line)) || null;
   }
 
   // The copy of ``line`` kept under the box as sent without an answer ("Not sent: "):
@@ -2159,7 +2195,10 @@
         key.replace(/^force\s+/i, "").split(/\s+/)[0].toLowerCase())) {
         if (!loaded) { loaded = true; await loadLive(); }
         const hit = addedSince(key, v.on);
-        if (hit) text = "logged earlier, its answer lost: line " + hit.dataset.line + ": " + key;
+        if (hit) {
+          text = (hit.dataset.held ? "held" : "logged") + " earlier, its answer lost: line "
+            + hit.dataset.line + ": " + key;
+        }
       }
       answeredId(key, v.id);
       if (text === null) continue;
