@@ -15,6 +15,11 @@ import pytest
 # the phone, the served sample and the page's parts, as the writers' tests have them
 from tests.test_serve_writers_browser import box, idle, served, status
 
+# a record (tests/records) whose next statement, SLOW_LINE, takes about a second to check
+SLOW = "../tests/records/literature-eight-lossy-ana.txt"
+SLOW_LINE = "Ana asks Dev JH: no"
+
+
 def log_button(p):
     return p.get_by_role("button", name="Log", exact=True)
 
@@ -71,13 +76,15 @@ def hold_poll(p):
 
 
 def test_a_page_reloaded_while_its_log_is_saved_says_it_was_logged(browser, tmp_path):
-    """Literature's lossy six-player sample (a statement took about 1.5 s to check): the
-    page reloaded 0.1 s after Log asks the server what became of it, never says "not
-    saved" meanwhile, and says the line once it is saved; the statement is saved once."""
-    with served(browser, tmp_path, "literature/lossy-six-players.txt") as (path, _, (p,)):
+    """An 8-player lossy Literature record whose next statement takes about a second to
+    check (tests/records): the page reloaded 0.1 s after Log asks the server what became of
+    it, never says "not saved" meanwhile, and says the line once it is saved; the statement
+    is saved once.  (The six-player lossy sample now checks in 0.04 s: its answer could
+    come before the reload.)"""
+    with served(browser, tmp_path, SLOW) as (path, _, (p,)):
         before = path.read_text(encoding="utf-8").splitlines()
         box(p).click()
-        p.keyboard.type("Ana asks Dev 4S: no")
+        p.keyboard.type(SLOW_LINE)
         log_button(p).click()
         p.wait_for_timeout(100)
         p.reload()
@@ -85,14 +92,15 @@ def test_a_page_reloaded_while_its_log_is_saved_says_it_was_logged(browser, tmp_
         statuses(p)
         p.wait_for_function("() => document.getElementById('status').textContent"
                             ".startsWith('logged before the page was reloaded')")
-        assert status(p) == "logged before the page was reloaded: line 45: Ana asks Dev 4S: no"
+        assert status(p) == f"logged before the page was reloaded: line {len(before) + 1}: " \
+            + SLOW_LINE
         assert not [s for s in said(p) if "not saved" in s], said(p)
         assert box(p).input_value() == ""
         idle(p)
         lines = path.read_text(encoding="utf-8").splitlines()
-        assert lines == before + ["Ana asks Dev 4S: no"]
+        assert lines == before + [SLOW_LINE]
         p.get_by_role("region", name="Lines").get_by_role("listitem").filter(
-            has_text="Ana asks Dev 4S: no").wait_for()
+            has_text=SLOW_LINE).wait_for()
 
 
 def test_a_log_whose_answer_was_lost_is_not_saved_twice(browser, tmp_path):
