@@ -293,3 +293,21 @@ def test_serve_stops_on_sighup_as_uvicorn_stops_on_sigterm():
         assert got == [signal.SIGHUP]
     finally:
         signal.signal(signal.SIGHUP, before)
+
+
+def test_a_form_post_without_the_script_offers_its_correction(tmp_path):
+    """The page without JavaScript: a typo's refusal came with no correction (the JSON
+    route gave one); each correction is now a form of its own, 'Use: <statement>', which
+    logs it."""
+    from tests.test_serve_app import TOKEN, client, version_of
+
+    path = tmp_path / "game.txt"
+    path.write_text(HEADER)
+    c = client(path)
+    r = c.post("/do", data={"token": TOKEN, "version": version_of(path), "cmd": "log",
+                            "line": "turn: Bne"})
+    assert r.status_code == 200 and "refused" in r.text
+    assert 'value="turn: Ben"' in r.text and "Use: turn: Ben</button>" in r.text, r.text
+    r = c.post("/do", data={"token": TOKEN, "version": version_of(path), "cmd": "log",
+                            "line": "turn: Ben"}, follow_redirects=False)
+    assert r.status_code == 303 and turn_lines(path) == ["turn: Ben"]

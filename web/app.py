@@ -834,16 +834,16 @@ def create_app(path: str, view: Any = Session._ME, *, token: str, token_required
         return await whole_page(engine, engine.last_status)
 
     async def whole_page(engine: Engine, status: str, line: str = "", code: int = 200,
-                         refused: bool = False) -> Response:
+                         refused: bool = False, fixes: list[str] | None = None) -> Response:
         """The page for the record now; ``line``: the Statement box's text (a refused form
-        post keeps what was typed).  The entry form carries the version its live part
+        post keeps what was typed; ``fixes``: its corrections, each a form of its own).  The entry form carries the version its live part
         shows (its ``data-version``, which the script reads too): posted without the
         script, a change decided on it is refused once the record has moved on."""
         html = await run_in_threadpool(engine.live_html, env, None, token, True)
         shown = re.search(r'data-version="([^"]*)"', html)
         body = env.get_template("page.html").render(
             live_html=html, token=token, suffix=suffix(), status=status, line=line,
-            refused=refused, version=shown.group(1) if shown else "",
+            refused=refused, fixes=fixes or [], version=shown.group(1) if shown else "",
             example=example(engine.session), record=record_key(path),
             title=engine.session.game.title or engine.session.record.game,
             path=Path(path).name)
@@ -971,7 +971,8 @@ def create_app(path: str, view: Any = Session._ME, *, token: str, token_required
             # the page again, the record as it is now, the refusal said and the text typed
             # in the box (a stale post: 409, nothing done)
             return await whole_page(engine, result["status"], typed, refused=True,
-                                    code=409 if result.get("stale") else 200)
+                                    code=409 if result.get("stale") else 200,
+                                    fixes=list(result.get("fixes") or []))
         if as_form:
             return RedirectResponse("/" + suffix(), status_code=303)
         return JSONResponse(result)
