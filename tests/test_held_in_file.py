@@ -34,17 +34,23 @@ def wait_for(path, text: str, p: subprocess.Popen | None = None) -> None:
         time.sleep(0.05)
 
 
-@pytest.mark.parametrize("sig, code", [(signal.SIGTERM, 143), (signal.SIGHUP, 129)])
-def test_a_signal_to_piped_play_keeps_the_held_claim(tmp_path, sig, code):
-    """The claim is in the file while ``play`` waits for its next line; the signal ends
-    ``play`` with the one line and leaves it there (SIGTERM said "the record is unchanged"
-    and lost it; SIGHUP lost it silently)."""
+def playing_a_held_claim(tmp_path):
+    """Piped ``play`` on a new record, the wrong claim typed: the record and the process."""
     path = tmp_path / "r.txt"
     path.write_text(LIT_HELD, encoding="utf-8")
     p = started("play", path, "--no-sheet", stdin=subprocess.PIPE)
     assert p.stdin is not None
     p.stdin.write(WRONG_CLAIM.encode() + b"\n")
     p.stdin.flush()
+    return path, p
+
+
+@pytest.mark.parametrize("sig, code", [(signal.SIGTERM, 143), (signal.SIGHUP, 129)])
+def test_a_signal_to_piped_play_keeps_the_held_claim(tmp_path, sig, code):
+    """The claim is in the file while ``play`` waits for its next line; the signal ends
+    ``play`` with the one line and leaves it there (SIGTERM said "the record is unchanged"
+    and lost it; SIGHUP lost it silently)."""
+    path, p = playing_a_held_claim(tmp_path)
     wait_for(path, HELD, p)             # before the session ends
     got, err = ended(p, sig)
     assert got == code and err.splitlines() == [
@@ -53,12 +59,7 @@ def test_a_signal_to_piped_play_keeps_the_held_claim(tmp_path, sig, code):
 
 
 def test_sigkill_to_play_keeps_the_held_claim(tmp_path):
-    path = tmp_path / "r.txt"
-    path.write_text(LIT_HELD, encoding="utf-8")
-    p = started("play", path, "--no-sheet", stdin=subprocess.PIPE)
-    assert p.stdin is not None
-    p.stdin.write(WRONG_CLAIM.encode() + b"\n")
-    p.stdin.flush()
+    path, p = playing_a_held_claim(tmp_path)
     wait_for(path, HELD, p)
     p.kill()
     p.communicate(timeout=30)

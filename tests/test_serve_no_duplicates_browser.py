@@ -13,7 +13,8 @@ from contextlib import contextmanager
 
 from tests.serve_harness import Server
 from tests.test_serve_reconnect_browser import (LINE, NEXT, hold_poll, log, log_next_unpolled,
-                                                lose_next_answer, wait_status)
+                                                lose_next_answer, lost_then_typed_over,
+                                                wait_status)
 from tests.test_serve_writers_browser import PHONE, box, idle, served, status
 
 
@@ -37,14 +38,7 @@ def test_a_not_sent_copy_the_record_has_goes_after_a_server_restart(browser, tmp
     goes, the status says its line, and nothing offers it to be logged again."""
     with served(browser, tmp_path, "mystery-hand/five-players-ana.txt") as (path, server, (p,)):
         before = path.read_text(encoding="utf-8").splitlines()
-        release = hold_poll(p)
-        lose_next_answer(p)
-        assert log(p, LINE).startswith("no answer from the server"), status(p)
-        box(p).click()
-        p.keyboard.press("Control+A")
-        p.keyboard.type(NEXT)
-        back = p.get_by_role("button", name="Back in the box: " + LINE)
-        back.wait_for()
+        back, release = lost_then_typed_over(p)
         p.get_by_role("button", name="Clear the statement").click()
         log_next_unpolled(p)
         assert path.read_text(encoding="utf-8").splitlines() == before + [LINE, NEXT]

@@ -38,6 +38,22 @@ def lose_next_answer(p) -> None:
     p.route(re.compile(r"/do$"), do)
 
 
+def lost_then_typed_over(p):
+    """The page's polls held (it does not ask yet), LINE logged and its answer lost, then
+    NEXT typed over it: the "Back in the box" button of LINE's copy kept under the box, and
+    the function that lets the polls go again."""
+    release = hold_poll(p)
+    lose_next_answer(p)
+    said = log(p, LINE)
+    assert said.startswith("no answer from the server"), said
+    box(p).click()
+    p.keyboard.press("Control+A")
+    p.keyboard.type(NEXT)
+    back = p.get_by_role("button", name="Back in the box: " + LINE)
+    back.wait_for()
+    return back, release
+
+
 def log_next_unpolled(p) -> None:
     """NEXT logged by a page whose polls are held (hold_poll): refused as the record moved
     on (line 37 saved, its answer lost), the page shows the record then; logged again,
@@ -132,14 +148,7 @@ def test_an_earlier_logs_id_is_dropped_after_a_reload_once_its_fate_is_known(
     new statement."""
     with served(browser, tmp_path, "mystery-hand/five-players-ana.txt") as (path, _, (p,)):
         before = path.read_text(encoding="utf-8").splitlines()
-        release = hold_poll(p)
-        lose_next_answer(p)
-        said = log(p, LINE)
-        assert said.startswith("no answer from the server"), said
-        box(p).click()
-        p.keyboard.press("Control+A")
-        p.keyboard.type(NEXT)
-        p.get_by_role("button", name="Back in the box: " + LINE).wait_for()
+        _, release = lost_then_typed_over(p)
         p.get_by_role("button", name="Clear the statement").click()
         log_next_unpolled(p)
         assert path.read_text(encoding="utf-8").splitlines() == before + [LINE, NEXT]
@@ -181,14 +190,7 @@ def test_a_not_sent_copy_goes_at_the_next_poll_once_the_record_has_it(browser, t
     """Its answer lost, the statement typed over before the page asked: its "Not sent" copy
     goes when the poll answers (the record has it), the status saying its line."""
     with served(browser, tmp_path, "mystery-hand/five-players-ana.txt") as (path, _, (p,)):
-        release = hold_poll(p)
-        lose_next_answer(p)
-        assert log(p, LINE).startswith("no answer from the server"), status(p)
-        box(p).click()
-        p.keyboard.press("Control+A")
-        p.keyboard.type(NEXT)
-        back = p.get_by_role("button", name="Back in the box: " + LINE)
-        back.wait_for()
+        back, release = lost_then_typed_over(p)
         release()
         back.wait_for(state="detached")
         assert "line 37: turn: Ana" in status(p), status(p)
@@ -201,13 +203,7 @@ def test_the_same_text_typed_anew_after_a_lost_answer_is_a_new_statement(browser
     answered "logged before" under the first one's id (a statement lost)."""
     with served(browser, tmp_path, "mystery-hand/five-players-ana.txt") as (path, _, (p,)):
         before = path.read_text(encoding="utf-8").splitlines()
-        release = hold_poll(p)
-        lose_next_answer(p)
-        assert log(p, LINE).startswith("no answer from the server"), status(p)
-        box(p).click()
-        p.keyboard.press("Control+A")
-        p.keyboard.type(NEXT)
-        p.get_by_role("button", name="Back in the box: " + LINE).wait_for()
+        _, release = lost_then_typed_over(p)
         log_next_unpolled(p)
         p.wait_for_timeout(500)
         box(p).click()
