@@ -251,7 +251,16 @@ def parse_event(text: str, header):
         body = m.group(3).strip()
         if body == UNSEEN:
             return Suggest(who, cards, None)
-        return Suggest(who, cards, _answers(who, cards, body, header))
+        try:
+            return Suggest(who, cards, _answers(who, cards, body, header))
+        except NotationError as e:
+            # a fault in an answer is placed in the whole statement: its words may also
+            # stand in the suggestion ('Ben shows Plum Knife' after 'suggests Plum Knife')
+            if e.within is not None and e.offset is not None and e.within != t:
+                at = t.find(e.within, m.start(3))
+                if at >= 0:
+                    e.offset, e.within = at + e.offset, t
+            raise
     raise NotationError("not a Clue statement; expected one of " + STATEMENT_FORMS, text=t)
 
 
@@ -264,11 +273,18 @@ def _answers(who: str, cards, body: str, header) -> tuple[Answer, ...]:
     if body.lower() == "nobody":
         return tuple(Answer(p, False) for p in order)
     given: list[Answer] = []
-    for part in [x.strip() for x in body.split(",")]:
+    for piece in body.split(","):
+        part = piece.strip()
         m = _RE_ANSWER.match(part)
+        if not m and part and given and given[-1].shows and given[-1].card \
+                and all(deck.names(w) for _, w in card_tokens(part, deck)):
+            raise NotationError(f"{given[-1].player} shows one card: a player who refutes "
+                                "shows exactly one of the three named", text=part,
+                                rule="CL-6", within=part, offset=0)
         if not m:
             raise NotationError("expected 'P passes' or 'P shows [Card]' (or 'nobody', '?')",
-                                text=part or body, rule="CL-6")
+                                text=part or body, rule="CL-6", within=part or None,
+                                offset=0 if part else None)
         p = player_of(m.group(1), header.players)
         if p == who:
             raise NotationError("the suggester does not answer its own suggestion", text=part,
@@ -278,7 +294,16 @@ def _answers(who: str, cards, body: str, header) -> tuple[Answer, ...]:
         if m.group(3):
             if not shows:
                 raise NotationError("a pass shows no card", text=part, rule="CL-6")
-            card = deck.card(m.group(3))
+            if len(shown := card_tokens(m.group(3), deck)) > 1 \
+                    and all(deck.names(w) for _, w in shown):
+                raise NotationError(f"{p} shows one card: a player who refutes shows exactly "
+                                    "one of the three named", text=m.group(3), rule="CL-6",
+                                    within=part, offset=m.start(3))
+            try:
+                card = deck.card(m.group(3))
+            except NotationError as e:     # where it stands in the answer
+                e.within, e.offset = part, m.start(3)
+                raise
             if card not in cards:   # the word as typed (``Spanner``), where it stands
                 raise NotationError("the card shown must be one of the three named",
                                     text=m.group(3), rule="CL-6", within=part,
