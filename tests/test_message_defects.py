@@ -65,3 +65,12 @@ def test_simulate_and_hand_tools_refuse_an_option_named_twice():
     r = run("hand", "check", "AD 2D 3D", "-i", "7H", "--variant", "initial-min=61",
             "--variant", "initial-min=61")
     assert r.exit_code == 2 and "initial-min given twice" in r.output
+
+
+def test_clue_no_face_up_card_when_the_cards_deal_evenly_says_so(tmp_path):
+    f = record_file(tmp_path, "game: clue\nvariant: leftovers=face-up\nplayers: Ana Ben Cleo\n"
+                              "dealer: Ben\nme: Cleo\n")
+    r = run("log", f, "faceup: Plum")
+    assert r.exit_code == 2
+    assert "the 18 cards left after the case file deal evenly among 3 players (6 each)" \
+        in r.output and "without 'variant" not in r.output and "(CL-11)" in r.output

@@ -148,9 +148,15 @@ def run(record, upto: int | None = None) -> State:
                     raise _err(f"{ev.player} holds {sizes[ev.player]} cards (CL-2"
                                f"{', CL-11' if faceup else ''}), not {len(ev.cards)}", st, "CL-2")
             else:
+                if not faceup and opts.leftovers == "face-up":
+                    dealt = len(deck.cards) - 3     # the case file holds three (CL-2)
+                    n = len(h.players)
+                    raise _err(f"no card is face up: the {dealt} cards left after the case "
+                               f"file deal evenly among {n} players ({dealt // n} each)",
+                               st, "CL-11")
                 if not faceup:
-                    raise _err("no card is face up without 'variant: leftovers=face-up' "
-                               "(or when the cards deal evenly)", st, "CL-11")
+                    raise _err("no card is face up without 'variant: leftovers=face-up'",
+                               st, "CL-11")
                 if len(ev.cards) != faceup:
                     raise _err(f"{faceup} cards are face up (CL-11), not {len(ev.cards)}",
                                st, "CL-11")
