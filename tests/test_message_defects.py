@@ -74,3 +74,25 @@ def test_clue_no_face_up_card_when_the_cards_deal_evenly_says_so(tmp_path):
     assert r.exit_code == 2
     assert "the 18 cards left after the case file deal evenly among 3 players (6 each)" \
         in r.output and "without 'variant" not in r.output and "(CL-11)" in r.output
+
+
+TT = ("game: twenty-two\nplayers: Ana Ben Cleo\nme: Ana\n\ndraw: Ana 2H, Ben 3H, Cleo KH\n"
+      "Cleo deals 7\nAna holds: QS 8S 7S 4D 3D 2D 9C\nAna exchanges 0\nBen exchanges 0\n"
+      "Cleo exchanges 0\n")
+
+
+def test_twenty_two_a_card_led_twice_from_one_pack_cites_tt1(tmp_path):
+    f = record_file(tmp_path, TT)
+    r = run("log", f, "Ana leads QS QS; Ben 10H 10D; Cleo 2C 3C")
+    assert r.exit_code == 2
+    assert "g.txt:11:14: Ana holds one QS (hand from line 7) but plays it twice: there is " \
+           "one pack, so one of each card (TT-1)" in r.output
+    assert "does not hold" not in r.output
+
+
+def test_twenty_two_a_card_led_not_held_cites_the_lead_rule(tmp_path):
+    f = record_file(tmp_path, TT)
+    r = run("log", f, "Ana leads KS; Ben 10H; Cleo 2C")
+    assert r.exit_code == 2
+    assert "Ana does not hold KS" in r.output and "(TT-9)" in r.output \
+        and "TT-10" not in r.output

@@ -828,10 +828,22 @@ class Engine:
         if self.full[p] and not unseen:
             hand_cards = [Card.parse(n) for n in self.known[p].elements()]
             missing = Counter(repr(c) for c in cards) - self.known[p]
+            held = sorted(c for c in missing if self.known[p][c])
+            if held:        # a card held, played more times than the hand has it
+                c = held[0]
+                n, k = self.known[p][c], Counter(repr(x) for x in cards)[c]
+                packs = self.opts.n_packs(len(self.players))
+                raise fault(f"{p} holds {'one' if n == 1 else n} {c} (hand from line "
+                            f"{self.hand_line[p]}) but plays it "
+                            f"{'twice' if k == 2 else f'{k} times'}: "
+                            + ("there is one pack, so one of each card"
+                               if packs == 1 else f"{packs} packs give {packs} of each card"),
+                            st, "TT-1", c, seg=seg, last=True)
             if missing:
                 raise fault(f"{p} does not hold " + " ".join(sorted(missing.elements()))
                             + f" (hand from line {self.hand_line[p]}: "
-                            + format_cards(sorted(hand_cards)) + ")", st, "TT-10",
+                            + format_cards(sorted(hand_cards)) + ")", st,
+                            "TT-9" if is_lead else "TT-10",
                             next(repr(c) for c in cards if repr(c) in missing), seg=seg)
         if is_lead:
             prob = lead_problem(cards, self.hand_size, hand_cards, self.opts)
