@@ -319,7 +319,7 @@ def forced_warning(rec) -> None:
         check_record(rec)
     except InconsistentError as e:
         click.echo("warning: saved with --force, and the record contradicts itself: "
-                   + conflict_text(e) + "\n'sleuth analyze' refuses it (exit 3) until a line "
+                   + conflict_text(e, hint=True) + "\n'sleuth analyze' refuses it (exit 3) until a line "
                    "is fixed: sleuth log RECORD --replace N \"<statement>\"", err=True)
 
 

@@ -35,7 +35,7 @@ from pathlib import Path
 
 import click
 
-from solver.errors import BudgetError, InconsistentError, SleuthError
+from solver.errors import CONFLICT_LIST, BudgetError, InconsistentError, SleuthError
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 
@@ -158,7 +158,7 @@ def handle_errors(json_flag: str | None = None):
             except InconsistentError as e:
                 if want_json:
                     emit_json({"consistent": False, "conflict": e.conflict})
-                say_error("sleuth: inconsistent: " + conflict_text(e) + rule_hint(e))
+                say_error("sleuth: inconsistent: " + conflict_text(e, hint=True))
                 sys.exit(e.exit_code)
             except BudgetError as e:
                 say_error(f"sleuth: error: {e} (over the time or work budget; the record is "
@@ -257,27 +257,36 @@ def rule_hint(e: SleuthError) -> str:
     return f" {h}" if h else ""
 
 
-_CONFLICT = "; these statements conflict: "
+_CONFLICT = CONFLICT_LIST
 
 
-def conflict_text(e: InconsistentError) -> str:
-    """A contradiction a person can read: one plain sentence, then the minimal set of
-    conflicting lines, one a line (once)."""
-    text = str(e)
-    if _CONFLICT not in text:       # a game's own sentence: name its lines if it does not
+def conflict_text(e: InconsistentError, hint: bool = False) -> str:
+    """A contradiction a person can read, worded alike in every game: where it is
+    (``FILE:LINE:COL:``, the statement completing it), one plain sentence saying why, the
+    rule it rests on when one is known (``(E3)``; with ``hint``, then ``(see: sleuth rules
+    E3)``), then the minimal set of conflicting lines, one a line (once)."""
+    text = e.message if e.text is None else f"{e.message}: {e.text!r}"
+    if _CONFLICT in text:
+        head, _, rest = text.partition(_CONFLICT)
+        why = e.reason or ("no deal of the cards fits them together"
+                           if len(e.conflict) > 1 else "no deal of the cards fits it")
+        head = head.replace("no deal fits the record",
+                            f"these {len(e.conflict)} statements cannot all be true: {why}"
+                            if len(e.conflict) != 1 else f"this statement cannot be true: {why}")
+        items = re.split(r"; (?=line \d+: )", rest)
+    else:               # a game's own sentence: it names its lines, which are then listed
+        head = text
         if e.conflict and not re.search(r"\blines? \d", text):
             from solver.model.conflicts import lines_text
 
-            text += f" ({lines_text(e.conflict)})"
-        return text
-    head, _, rest = text.partition(_CONFLICT)
-    why = e.reason or ("no deal of the cards fits them together"
-                       if len(e.conflict) > 1 else "no deal of the cards fits it")
-    head = head.replace("no deal fits the record",
-                        f"these {len(e.conflict)} statements cannot all be true: {why}"
-                        if len(e.conflict) != 1 else f"this statement cannot be true: {why}")
-    items = re.split(r"; (?=line \d+: )", rest)
-    return head + "\n" + "\n".join(f"  {it}" for it in items)
+            head += f" ({lines_text(e.conflict)})"
+        items = [f"line {n}: {e.statements[n]}" for n in e.conflict if n in e.statements]
+    rule = e.rule
+    if rule and not re.search(rf"(?<![\w-]){re.escape(rule)}(?![\w-])", head):
+        head += f" ({rule})"
+    if hint:
+        head += rule_hint(e)
+    return "\n".join([e.where() + head] + [f"  {it}" for it in items])
 
 
 def _record_arg(ctx) -> str:

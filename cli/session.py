@@ -151,7 +151,8 @@ def sheet_parts(session: Session, compact: bool = False, rows: int | None = None
             if compact and (rows is None or text.count("\n") + 1 + SPARE_ROWS > rows):
                 text = render_compact(analysis, session.record.game, cols) or text
     except InconsistentError as e:
-        return "", [f"inconsistent: {e}", "(the record has a contradiction: 'edit N' the "
+        return "", [f"inconsistent: {conflict_text(e, hint=True)}", "(the record has a "
+                    "contradiction: 'edit N' the "
                     "wrong line, or 'undo' if it is the last)"]
     except SleuthError as e:
         text = f"no analysis: {e}" if sheet else ""
@@ -378,7 +379,7 @@ def render_outcome(o: Outcome, session: Session, show_sheet: bool | str | None,
         else:
             said = str(o.error)
             if o.conflict and isinstance(o.error, InconsistentError):
-                said = conflict_text(o.error).split("\n")[0]   # the lines follow, once
+                said = conflict_text(o.error, hint=True).split("\n")[0]   # lines follow
             out.append(f"held: {said}")
             if o.conflict:
                 out += render_conflict(o.conflict)

@@ -10,6 +10,8 @@ and exit codes; nothing below the CLI prints.
 """
 from __future__ import annotations
 
+from typing import Any
+
 
 class SleuthError(ValueError):
     """Base class of every error cardsleuth raises on bad input."""
@@ -39,15 +41,19 @@ class SleuthError(ValueError):
         self.column = column
         super().__init__(self._render())
 
+    def where(self) -> str:
+        """``'FILE:LINE:COL: '`` as far as the position is known, else ``''``."""
+        if self.path is None and self.line is None:
+            return ""
+        parts = [self.path or "<record>"]
+        if self.line is not None:
+            parts.append(str(self.line))
+            if self.column is not None:
+                parts.append(str(self.column))
+        return ":".join(parts) + ": "
+
     def _render(self) -> str:
-        where = ""
-        if self.path is not None or self.line is not None:
-            parts = [self.path or "<record>"]
-            if self.line is not None:
-                parts.append(str(self.line))
-                if self.column is not None:
-                    parts.append(str(self.column))
-            where = ":".join(parts) + ": "
+        where = self.where()
         msg = self.message
         if self.rule and f"({self.rule})" not in msg:   # never '(MY-1) (MY-1)'
             msg = f"{msg} ({self.rule})"
@@ -137,6 +143,11 @@ class StaleError(SleuthError):
     """
 
 
+#: how a conflict's message goes on to quote its lines ("no deal fits the record; these
+#: statements conflict: line 6: ...; line 8: ...")
+CONFLICT_LIST = "; these statements conflict: "
+
+
 class InconsistentError(SleuthError):
     """Observations that cannot all be true together.
 
@@ -144,7 +155,16 @@ class InconsistentError(SleuthError):
     ``reason``, when known, is one plain sentence saying why they cannot all hold ("lines
     7, 8 put 3H 5H in the mystery hand, so with line 11 KS cannot be in the mystery hand;
     line 13 says it is"), naming lines the way :func:`solver.model.conflicts.lines_text`
-    does.
+    does.  ``rule``, when known, is the rule the sentence rests on (``E3``, ``CL-10``);
+    like ``reason`` it may be made on first use.  Its position (:meth:`located`, filled in
+    by :func:`solver.records.locate_conflict` where the record is known) is the statement
+    that completes the contradiction: the last line of ``conflict`` unless a game names
+    another; ``statements`` quotes the record's lines of ``conflict`` (line -> text) when
+    the message does not.
+
+    >>> e = InconsistentError("no deal fits the record", conflict=[8, 6], rule=lambda: "E3")
+    >>> e.conflict, e.rule, str(e.located(path="g.txt", line=8, column=1))
+    ([6, 8], 'E3', 'g.txt:8:1: no deal fits the record')
     """
 
     exit_code = 3
@@ -153,6 +173,10 @@ class InconsistentError(SleuthError):
                  reason=None, **kw):
         self.conflict = sorted(set(conflict or []))
         self._reason = reason       # a sentence, or a function making it when first asked
+        self._rule: Any = None      # likewise the rule (set through ``rule`` below)
+        self._rule_read = False
+        #: record line -> its statement, for the lines of ``conflict`` a message does not quote
+        self.statements: dict[int, str] = {}
         super().__init__(message, **kw)
 
     @property
@@ -166,3 +190,29 @@ class InconsistentError(SleuthError):
     @reason.setter
     def reason(self, value) -> None:
         self._reason = value
+
+    @property   # type: ignore[override]
+    def rule(self) -> str | None:
+        """The rule the contradiction rests on (made on first use, like :attr:`reason`);
+        when none was given, the one rule the sentence itself cites, if it cites one."""
+        if callable(self._rule):
+            self._rule = self._rule()
+        if self._rule is None and not self._rule_read:
+            self._rule_read = True
+            from solver.rulebook import rule_ids
+
+            said = self.message.partition(CONFLICT_LIST)[0]     # not the statements quoted
+            cited = rule_ids(f"{said} {self.reason or ''}")
+            self._rule = cited[0] if len(cited) == 1 else None
+        return self._rule
+
+    @rule.setter
+    def rule(self, value) -> None:
+        self._rule = value
+        self._rule_read = False
+
+    def _render(self) -> str:
+        # the rule is not rendered here (making it may cost solver calls): the CLI's
+        # conflict text (cli.main.conflict_text) says it once, after the sentence
+        msg = self.message if self.text is None else f"{self.message}: {self.text!r}"
+        return self.where() + msg

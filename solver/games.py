@@ -27,13 +27,14 @@ solver.errors.NotationError: unknown game; expected one of mystery-hand | litera
 from __future__ import annotations
 
 import enum
+import functools
 import importlib
 import math
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, ClassVar
 
-from solver.errors import NotationError
+from solver.errors import InconsistentError, NotationError
 from solver.model.budget import Budget
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -361,6 +362,27 @@ KnowledgeOf = Callable[[str, int], "Knowledge | None"]
 
 
 # ----- the interface -------------------------------------------------------------------------
+def _locating(method):
+    """``method`` (a :class:`Game` method taking a record first), its
+    :class:`~solver.errors.InconsistentError` placed in that record."""
+    if getattr(method, "_locates", False):
+        return method
+
+    @functools.wraps(method)
+    def run(self, record, *args, **kwargs):
+        try:
+            return method(self, record, *args, **kwargs)
+        except InconsistentError as e:
+            from solver.records import locate_conflict
+
+            if getattr(record, "statements", None) is not None:
+                locate_conflict(e, record)
+            raise
+
+    run._locates = True     # type: ignore[attr-defined]
+    return run
+
+
 class Game(ABC):
     """One game.  Subclasses set the class attributes and implement the methods of the
     capabilities they declare; a method of an undeclared capability is never called."""
@@ -416,6 +438,19 @@ class Game(ABC):
     #: ADVISE: the options its advisor takes (``sleuth suggest --<name>``), passed to
     #: :meth:`suggest` as ``options`` once checked (:func:`advisor_values`)
     advisor_options: ClassVar[tuple[AdvisorOption, ...]] = ()
+
+    #: the methods taking a record first whose contradictions are placed in that record
+    #: (:func:`solver.records.locate_conflict`: its file, the line and column of the
+    #: statement completing the contradiction), whichever game's code raised them
+    LOCATES_CONFLICTS: ClassVar[tuple[str, ...]] = (
+        "validate", "analyze", "explain", "check", "suggest", "review", "exposure",
+        "knowledge", "certainties", "step_knowledge", "findings", "checks", "table_notes")
+
+    def __init_subclass__(cls, **kw):
+        super().__init_subclass__(**kw)
+        for name in Game.LOCATES_CONFLICTS:
+            if name in cls.__dict__:
+                setattr(cls, name, _locating(cls.__dict__[name]))
 
     # ----- records (every game) ----------------------------------------------------------
     def options(self, header: "Header") -> "Options":

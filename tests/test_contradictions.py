@@ -114,8 +114,13 @@ def test_log_says_why_then_lists_the_lines_once(tmp_path, text, statement, said)
     assert r.exit_code == 3, r.output
     head, *listed = r.output.strip().split("\n")
     assert said in head
-    assert head.startswith("sleuth: inconsistent: these ")
+    # cited as every error is: the file, the line and column of the statement completing
+    # the contradiction (the one logged)
+    where = re.match(r"sleuth: inconsistent: (.+):(\d+):(\d+): ", head)
+    assert where and where.group(1) == str(p), head
     conflict = [int(re.match(r"\s+line (\d+): ", l).group(1)) for l in listed]
+    assert int(where.group(2)) == conflict[-1] and where.group(3) == "1"
+    assert head[where.end():].startswith("these ")
     # the sentence names exactly the conflicting lines, and each is listed once
     assert _named_lines(head.partition("cannot all be true: ")[2]) == set(conflict)
     assert len(conflict) == len(set(conflict)) >= 2

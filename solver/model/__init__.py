@@ -394,7 +394,15 @@ class CardLocationModel:
                                  + "; ".join(f"line {l}: {statements.get(l, '')}"
                                              for l in core), conflict=core,
                                  reason=lambda: self.conflict_reason(core, loc_label,
-                                                                     only_left))
+                                                                     only_left),
+                                 rule=lambda: self.conflict_rule(core))
+
+    def conflict_rule(self, core: list[int]) -> str | None:
+        """The rule a minimal conflicting set ``core`` rests on, as the notes of the
+        model's constraints cite it, or ``None`` (:func:`solver.model.conflicts.conflict_rule`)."""
+        from solver.model.conflicts import conflict_rule
+
+        return conflict_rule(self, core)
 
     def conflict_reason(self, core: list[int], loc_label=lambda l: l,
                         only_left=None) -> str | None:

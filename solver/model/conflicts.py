@@ -200,6 +200,52 @@ def conflict_reason(model, core: list[int], label: Callable[[str], str],
         return None
 
 
+#: at most this many rules are tried for the one a contradiction rests on (a solve each)
+MAX_RULE_TRIES = 8
+
+
+def conflict_rule(model, core: list[int]) -> str | None:
+    """The rule a contradiction of ``model``'s lines ``core`` rests on, or ``None``: of the
+    rules that the constraints of its lines cite in their notes (``"#(Ben, 4H-7H) = 0
+    (E3)"``), newest line first, then those of the game's own rules (constraints of no
+    line: ``"the case file holds one suspect (CL-2)"``), the first whose constraints the
+    contradiction needs -- without them the lines of ``core`` hold together.
+
+    >>> from solver.model import CardLocationModel
+    >>> m = CardLocationModel(["a", "b"], {"P": 1, "Q": 1}, {"a": "a", "b": "b"})
+    >>> m.place("a", "P", source=3, note="a is at P (XY-1)")
+    >>> m.add(["a"], ["Q"], 0, 0, 4, "a is not at Q (XY-9)")      # not what conflicts
+    >>> m.add(["a"], ["P"], 0, 0, 4, "a is not at P (XY-2)")
+    >>> conflict_rule(m, [3, 4])
+    'XY-2'
+    """
+    from dataclasses import replace
+
+    from solver.rulebook import rule_ids
+
+    groups: list[tuple[str, list[int]]] = []
+    for source in sorted(core, reverse=True) + [None]:
+        cited: dict[str, list[int]] = {}
+        for i, c in enumerate(model.constraints):
+            if c.source == source:
+                for r in rule_ids(c.note):
+                    cited.setdefault(r, []).append(i)
+        groups += list(cited.items())
+    saved = model.constraints
+    try:
+        for rule, idx in groups[:MAX_RULE_TRIES]:
+            off = set(idx)
+            model.constraints = [replace(c, lo=0, hi=len(c.terms)) if i in off else c
+                                 for i, c in enumerate(saved)]
+            if _Probe(model, set(core)).feasible(core):
+                return rule
+    except TimeoutError:
+        return None
+    finally:
+        model.constraints = saved
+    return None
+
+
 def _core_pairs(model, core) -> list[Pair]:
     """Every (card, place) pair of a card that a line of the core mentions."""
     cards = sorted({ci for c in model.constraints if c.source in core for ci, _ in c.terms})

@@ -201,16 +201,17 @@ def kind_model(kind: str, cards: tuple[int, ...], psychics: tuple[str, ...],
     for f in facts:
         if f.kind != kind:
             continue
+        rule = "MY-12" if f.source == "guess" else "MY-5"     # a guess revealed; the ghost's
         if f.among:     # an unseen wrong guess: a hard fact only when one card was legal
             if len(f.among) == 1:
                 m.exclude((kind, f.among[0]), f.psychic, source=f.line,
-                          note=f"{f.psychic}'s {kind} is not {f.among[0]}")
+                          note=f"{f.psychic}'s {kind} is not {f.among[0]} ({rule})")
         elif f.at:
             m.place((kind, f.card), f.psychic, source=f.line,
-                    note=f"{f.psychic}'s {kind} is {f.card}")
+                    note=f"{f.psychic}'s {kind} is {f.card} ({rule})")
         else:
             m.exclude((kind, f.card), f.psychic, source=f.line,
-                      note=f"{f.psychic}'s {kind} is not {f.card}")
+                      note=f"{f.psychic}'s {kind} is not {f.card} ({rule})")
     return m
 
 

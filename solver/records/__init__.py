@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from solver.cards import canonical
-from solver.errors import FileError, NotationError, SleuthError
+from solver.errors import FileError, InconsistentError, NotationError, SleuthError
 from solver.games import REGISTRY, get_game
 from solver.options import option_items
 
@@ -318,6 +318,8 @@ class Statement:
     text: str
     event: Any
     comment: str = ""
+    #: the 1-based column where the statement starts on its line (after any indentation)
+    column: int = field(default=1, compare=False)
 
     def __repr__(self) -> str:
         return f"{self.line}: {self.text}"
@@ -731,7 +733,8 @@ def _parse_record(text: str, path: str | None, validate: bool, named: list[str])
             raise _locate(err, path, lineno, raw) from None
         except SleuthError as e:
             raise _locate(e, path, lineno, raw) from None
-        statements.append(Statement(lineno, stmt, ev, comment))
+        statements.append(Statement(lineno, stmt, ev, comment,
+                                    column=len(raw) - len(raw.lstrip()) + 1))
     rec = Record(header=header, statements=tuple(statements), path=path)
     if validate:
         try:
@@ -741,6 +744,24 @@ def _parse_record(text: str, path: str | None, validate: bool, named: list[str])
                 raise _locate(e, path, e.line, lines[e.line - 1]) from None
             raise e.located(path=path) from None
     return rec
+
+
+def locate_conflict(err: InconsistentError, record: Record) -> InconsistentError:
+    """``err`` (a contradiction found in ``record``) placed as every error is: the record's
+    file, and the line and column of the statement that completes the contradiction -- the
+    one the error names already (a statement being logged, a game's own finding), else the
+    last line of its minimal conflicting set; ``statements`` quotes that set's lines.  A
+    position already known is kept (:meth:`~solver.errors.SleuthError.located`)."""
+    by_line = {st.line: st for st in record.statements}
+    for n in err.conflict:
+        if n in by_line:
+            err.statements.setdefault(n, by_line[n].text)
+    line = err.line if err.line is not None else (err.conflict[-1] if err.conflict else None)
+    at = by_line.get(line) if line is not None else None
+    if err.game is None:
+        err.game = record.game
+    err.located(path=record.path, line=line, column=at.column if at is not None else None)
+    return err
 
 
 def _check_header_first(pairs: list[tuple[int, str, str, str]],
