@@ -3,7 +3,9 @@
 
 Routes (all GETs read, only ``POST /do`` changes the record):
 
-* ``GET /``: the page (``web/templates/page.html``);
+* ``GET /``: the page (``web/templates/page.html``), with the quick live part; where that
+  is provisional, the full analysis is started on the server (:meth:`Engine.analyze_later`:
+  a page without JavaScript shows its sheet when reloaded);
 * ``GET /live[?whatif=S][?quick=1]``: the live part of the page alone (the sheet, turn,
   alerts, lines), for the page to swap in after a change; with ``whatif`` the sheet of the
   record with ``S`` added, marked hypothetical (nothing saved); ``quick``: at once, without
@@ -33,7 +35,8 @@ Routes (all GETs read, only ``POST /do`` changes the record):
   forgot the id, still answers it as a repeat where the record gained that same statement
   after that version) or as a form (fields ``line``,
   ``version``, ``token``: a refused one gets the page back with the refusal and the text
-  typed, 409 if stale);
+  typed, 409 if stale; a form post done waits up to :data:`FORM_WAIT` for the full
+  analysis of the new version before sending the page again);
 * ``GET /static/...``, ``GET /manifest.webmanifest``: the page's own assets.
 
 Security (docs/serve.md, "What the token protects"): with ``token_required`` every request
@@ -82,6 +85,10 @@ LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
 HINT_TIMEOUT = 120.0
 #: the longest ``GET /sent`` waits for a change being done before it answers "running"
 SENT_WAIT = 20.0
+#: the longest a form post (the page without JavaScript) waits for the full analysis of
+#: the record it saved before the page is sent again (seconds): past it, the page shows
+#: the provisional sheet, and a reload the full one when done
+FORM_WAIT = 2.0
 #: the most text a POST may carry (a statement is one line)
 MAX_BODY = 64 * 1024
 
@@ -195,6 +202,10 @@ class Engine:
         self.hint_lock = threading.Lock()
         self.hint_job: HintJob | None = None
         self.sent = Sent()
+        #: the full analysis the server started itself (:meth:`analyze_later`): the
+        #: version it was started for and its thread
+        self.later: tuple[str, threading.Thread] | None = None
+        self.later_lock = threading.Lock()
 
     @property
     def session(self) -> Session:
@@ -452,6 +463,15 @@ class Engine:
             data = live(snap, whatif, quick=True,
                         first=None if whatif else self.first_stage(snap, key[0]))
             return render(data, entry_data(snap, {}), snap.text)
+        return render(*self.full(whatif))
+
+    def full(self, whatif: str | None = None) -> tuple[dict, dict, str]:
+        """What the whole live part shows for the record now (with ``whatif``: for the
+        record with it added): its data, the tap entry's data and the text, worked out
+        once per version (kept in ``live_cache``) within the time budget; a change saving
+        a newer version cancels it (the sheet then says the analysis was stopped)."""
+        from web.live import entry_data, live
+
         with self.read_lock:
             s = self.reader
             broken = self._reload(s)
@@ -471,9 +491,37 @@ class Engine:
                 known = (data, entry_data(s, data["held"], data["possible"]), s.text)
                 if len(self.live_cache) > 8:
                     self.live_cache.clear()
-                if not broken:
+                if not broken and not (deadline is not None and deadline.cancelled):
+                    # (a cancelled one is not kept: that version may come back, an undo
+                    # redone, and its reload is to show its figures, not "was stopped")
                     self.live_cache[key] = known
-            return render(*known)
+            return known
+
+    def analyze_later(self) -> threading.Thread | None:
+        """Start the full analysis of the record now (:meth:`full`) in a thread of the
+        server's own, unless its answer is known already or that version's is being
+        worked out: the thread, else ``None``.  The page sent with its quick live part (a
+        provisional sheet) starts it, so that a page without JavaScript, which never asks
+        for the whole live part, shows the full sheet when reloaded; a page with the script
+        asks for it meanwhile and waits for this same analysis (``read_lock``), which then
+        answers both.  A change saving a newer version cancels it as any analysis."""
+        v = self.version()
+        if v is None or (v, None) in self.live_cache:
+            return None
+        with self.later_lock:
+            if self.later is not None and self.later[0] == v and self.later[1].is_alive():
+                return self.later[1]
+
+            def work() -> None:
+                try:
+                    self.full(None)
+                except SleuthError:
+                    pass                    # the page asks again: said there
+
+            t = threading.Thread(target=work, name=f"sleuth-analysis-{v[:8]}", daemon=True)
+            self.later = (v, t)
+            t.start()
+            return t
 
     def count(self, version: str, statements: int) -> None:
         """Remember that ``version`` had ``statements`` statements (the last 64 versions)."""
@@ -604,10 +652,16 @@ class Engine:
         return {"version": d.get("version"), "hint": d.get("hint")}
 
     def stop(self) -> None:
-        """Stop the hint's process, if one runs."""
+        """Stop the hint's process, if one runs, and the analysis the server started
+        itself (:meth:`analyze_later`), if it runs: cancelled, waited for a moment."""
         with self.hint_lock:
             if self.hint_job is not None:
                 self.hint_job.proc.kill()
+        later, running = self.later, self.running
+        if later is not None and later[1].is_alive():
+            if running is not None and running[1] is not None:
+                running[1].cancel()
+            later[1].join(2.0)
 
     def advice(self) -> dict:
         """The advisor's ranking and the exposure, as text."""
@@ -840,6 +894,10 @@ def create_app(path: str, view: Any = Session._ME, *, token: str, token_required
         shows (its ``data-version``, which the script reads too): posted without the
         script, a change decided on it is refused once the record has moved on."""
         html = await run_in_threadpool(engine.live_html, env, None, token, True)
+        if 'data-pending="yes"' in html:
+            # the full analysis, started here: without JavaScript nothing else asks for it
+            # (the page's own script asks for it too, and waits for this one)
+            await run_in_threadpool(engine.analyze_later)
         shown = re.search(r'data-version="([^"]*)"', html)
         body = env.get_template("page.html").render(
             live_html=html, token=token, suffix=suffix(), status=status, line=line,
@@ -974,6 +1032,12 @@ def create_app(path: str, view: Any = Session._ME, *, token: str, token_required
                                     code=409 if result.get("stale") else 200,
                                     fixes=list(result.get("fixes") or []))
         if as_form:
+            # the page without JavaScript: its full analysis started now, and waited for a
+            # moment (FORM_WAIT), so that the page it is sent to has the full sheet when
+            # the analysis is quick, not a provisional one that only a reload replaces
+            later = await run_in_threadpool(engine.analyze_later)
+            if later is not None:
+                await run_in_threadpool(later.join, FORM_WAIT)
             return RedirectResponse("/" + suffix(), status_code=303)
         return JSONResponse(result)
 
