@@ -96,3 +96,29 @@ def test_twenty_two_a_card_led_not_held_cites_the_lead_rule(tmp_path):
     assert r.exit_code == 2
     assert "Ana does not hold KS" in r.output and "(TT-9)" in r.output \
         and "TT-10" not in r.output
+
+
+HAND = ("game: hand\nplayers: Ana Ben Cleo\ndealer: Ben\nme: Ana\nindicator Jk\nindicator 10C\n"
+        "Ana holds: AS 5S 10S JS KS 8H JH 7D 8D 8D JD KD AC 9C JC\n")
+
+
+def test_hand_a_swap_on_a_missing_meld_cites_hr24(tmp_path):
+    r = run("log", record_file(tmp_path, HAND), "Ana swaps 8H on 3")
+    assert r.exit_code == 2
+    assert "there are 0 melds on the table (numbered as laid) (HR-24)" in r.output
+    assert "HR-23" not in r.output
+
+
+def test_hand_the_starters_first_turn_cites_hr27_once(tmp_path):
+    r = run("log", record_file(tmp_path, HAND), "Ana takes 9C")
+    assert r.exit_code == 2
+    assert r.output.count("HR-27") == 2     # the message and its 'see:'
+    assert "HR-28" not in r.output
+
+
+def test_twenty_two_a_draw_under_a_named_dealer_cites_tt4(tmp_path):
+    f = record_file(tmp_path, "game: twenty-two\nplayers: Ana Ben Cleo\ndealer: Ana\nme: Ana\n")
+    r = run("log", f, "draw: Ana 2H, Ben 3H, Cleo KH")
+    assert r.exit_code == 2
+    assert "no draw is due: the dealer is known (Ana, the header's 'dealer:'" in r.output
+    assert "(TT-4)" in r.output and "TT-15" not in r.output

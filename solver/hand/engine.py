@@ -642,8 +642,10 @@ def verify_turn(state: State, player: str) -> None:
 
 def _verify_no_draw_yet(state: State) -> None:
     if state.drew:
-        raise RuleError("one draw per turn, before melding" if not state.first_turn
-                        else "the starter's first turn has no draw (HR-27)", rule="HR-28")
+        if state.first_turn:
+            raise RuleError("the starter's first turn has no draw: it starts by discarding",
+                            rule="HR-27")
+        raise RuleError("one draw per turn, before melding", rule="HR-28")
 
 
 def verify_draw(state: State, player: str) -> None:
@@ -955,10 +957,11 @@ def _situation(p, t):
     return Situation(melded=p.opened, going_out=True, one_card=True)
 
 
-def _entry(s, n, text) -> TableEntry:
+def _entry(s, n, text, rule: str = "HR-23") -> TableEntry:
+    """Meld ``n`` of the table, for a lay-off (HR-23) or a swap (``rule`` HR-24)."""
     if not 1 <= n <= len(s.table):
         raise _fail(f"there are {len(s.table)} melds on the table (numbered as laid)",
-                    "HR-23", text, str(n), last=True)
+                    rule, text, str(n), last=True)
     return s.table[n - 1]
 
 
@@ -1004,7 +1007,7 @@ def _layoff(s, p, t, ev, text):
 def _swap(s, p, t, ev, text):
     from solver.hand.table import TableMeld, try_swap
 
-    e = _entry(s, ev.meld, text)
+    e = _entry(s, ev.meld, text, "HR-24")
     cards = list(ev.cards)
     opts = replace(s.options, swap_wild_must_be_used=False)   # checked at the discard
     sit = _situation(p, t)

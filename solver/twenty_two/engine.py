@@ -283,6 +283,7 @@ class Engine:
         # dealer selection: None = anybody may deal; else the allowed dealers
         self.dealer_candidates: tuple[str, ...] | None = (
             (header.dealer,) if header.dealer else None)
+        self.header_dealer = header.dealer      # the first dealer named by the header
         self.draw_pool: tuple[str, ...] | None = None   # who draws next (TT-4/TT-14)
         self.next_size = 7                       # TT-5
         self.phase = "predeal"                   # predeal | exchange | play | over
@@ -641,9 +642,13 @@ class Engine:
             else:
                 pool = self.dealer_candidates if self.dealer_candidates and len(
                     self.dealer_candidates) > 1 else None
-        if pool is None:
-            raise fault("no draw is due: the dealer is known (" +
-                       " ".join(self.dealer_candidates or ()) + ")", st, "TT-15")
+        if pool is None:        # the first dealer is drawn for (TT-4), a later one is the
+            # loser (TT-15): the draw is due only between tied losers (TT-14)
+            raise fault("no draw is due: the dealer is known ("
+                        + " ".join(self.dealer_candidates or ())
+                        + (", the header's 'dealer:'; the draw for the first dealer is made "
+                           "only when none is named" if first and self.dealer_candidates == (self.header_dealer,) else "")
+                        + ")", st, "TT-4" if first else "TT-15")
         drawers = tuple(p for p, _ in ev.cards)
         if set(drawers) != set(pool):
             extra = next((p for p in drawers if p not in pool), None)
