@@ -238,12 +238,15 @@ def test_whole_lossy_games_are_valid_records_with_the_same_outcome(variant):
 
 # ----- memory modes with unseen events (A9) ---------------------------------------------------
 def test_memory_mode_needs_the_counts_after_an_unseen_question():
+    """Only a count the record leaves open is refused (A9, LIT-13): here Fay may have got
+    QH from Eli or not; logging the counts lets the forgetful model run."""
     body = ("Ana holds: 5S 7S KS 5H JH KD 2C 7C\nAna asks Dev 6S: no\nDev asks Ana 10S: no\n"
-            "Ana asks Fay KH: no\nFay asks Eli KD: ?\nturn: Eli\n")
+            "Ana asks Fay KH: no\nFay asks Eli QH: ?\n")
     head = HEAD + "variant: memory=last-question\n"
     with pytest.raises(RuleError) as e:
         build(rec(body, head), "Ana")
-    assert "LIT-13" in str(e.value) and e.value.rule == "A9" and "Eli" in str(e.value)
+    assert "LIT-13" in str(e.value) and e.value.rule == "A9"
+    assert "counts of Eli, Fay are not known" in str(e.value)
     vm = build(rec(body + "Eli has 8 cards\nFay has 8 cards\nEli asks Fay 6S: yes\n", head),
                "Ana")
     bb = backbone(vm)
@@ -254,6 +257,61 @@ def test_memory_mode_needs_the_counts_after_an_unseen_question():
     assert bb.possible["6S"] == {"Eli"}
     notes = " ".join(c.note for c in vm.model.constraints)
     assert "KH" not in notes and "6S" in notes
+
+
+FOUR = "game: literature\nvariant: {}\nplayers: Ana Ben Cleo Dev\nme: Ana\n" \
+    "Ana holds: 2H 3H 4H 9S 10S 2C 3C 9D 10D JD QD KD\nAna asks Ben 5H: no\nBen: ?\n"
+
+
+def _memory_against_full(body, counts):
+    """``FOUR`` + ``body`` under memory=last-question: not refused, the counts are
+    ``counts``, those of the whole memory's analysis, and every place the whole memory
+    allows stays possible (a forgetful view knows less, never something else)."""
+    from solver.literature.analysis import analyze
+
+    lossy = parse_record(FOUR.format("memory=last-question") + body)
+    full = parse_record(FOUR.format("memory=full") + body)
+    got = {p: h["count"] for p, h in analyze(lossy, "Ana").hands.items()}
+    assert got == counts == {p: h["count"] for p, h in analyze(full, "Ana").hands.items()}
+    vm, vf = build(lossy, "Ana"), build(full, "Ana")
+    assert not vm.history and vf.history
+    bm, bf = backbone(vm), backbone(vf)
+    assert bm.consistent
+    for k in vm.table.keys:
+        pm = {vm.fixed[k]} if k in vm.fixed else bm.possible[k]
+        pf = {vf.fixed[k]} if k in vf.fixed else bf.possible[k]
+        assert pf <= pm, k
+    return vm, bm
+
+
+def test_memory_mode_takes_the_counts_the_turn_decides():
+    """``turn: Cleo`` after ``Ben: ?``: Ben asked Cleo and was refused (LIT-8), so no card
+    moved and every count is known: not refused (A9 asks only for open counts)."""
+    vm, bm = _memory_against_full("turn: Cleo\nCleo asks Dev 4S: yes\nCleo asks Ben 7S: no\n",
+                                  {"Ana": 12, "Ben": 12, "Cleo": 13, "Dev": 11})
+    assert bm.possible["7S"] == {"Dev"}         # the last question, remembered
+
+
+def test_memory_mode_takes_the_counts_a_logged_count_decides():
+    """``Ben has 13 cards`` after ``Ben: ?``: Ben got a card, and only Cleo can have given
+    it (Ana, the recorder, was not asked; Dev is Ben's teammate): Cleo has 11."""
+    _memory_against_full("Ben has 13 cards\n", {"Ana": 12, "Ben": 13, "Cleo": 11, "Dev": 12})
+
+
+def test_memory_mode_takes_the_counts_the_views_hand_decides():
+    """Eli cannot have given KD, which Ana holds: the answer was no, the counts unchanged."""
+    body = ("Ana holds: 5S 7S KS 5H JH KD 2C 7C\nAna asks Dev 6S: no\nDev asks Ana 10S: no\n"
+            "Ana asks Fay KH: no\nFay asks Eli KD: ?\n")
+    vm = build(rec(body, HEAD + "variant: memory=last-question\n"), "Ana")
+    assert vm.counts == dict.fromkeys(SIX.split(), 8)
+    assert backbone(vm).consistent
+
+
+def test_memory_mode_refuses_the_counts_an_unseen_question_left_open():
+    """``Ben: ?`` with nothing after it: Ben may have got a card from Cleo or not."""
+    with pytest.raises(RuleError) as e:
+        build(parse_record(FOUR.format("memory=last-question")), "Ana")
+    assert "counts of Ben, Cleo are not known" in str(e.value) and e.value.rule == "A9"
 
 
 def test_memory_mode_keeps_the_recorders_hand_after_an_opponents_unseen_question():
@@ -281,10 +339,12 @@ def test_carried_certainties_keep_the_recorders_cards_after_an_unseen_question()
     assert carried(r2, "Ana", Play.of(r2).table) == {"2H": "Ana", "3H": "Dev"}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("memory", ["memory=last-question", "memory=last-two"])
 def test_memory_modes_on_lossy_records_never_rule_out_the_truth(memory):
     """A memory mode on lossy records, at every prefix: refused only for unknown counts
-    (LIT-13), else the true current places stay possible from the recorder's view."""
+    (LIT-13), else the counts are the true ones and the true current places stay possible
+    from the recorder's view."""
     analysed = 0
     for seed in range(12):
         r, truth = simulate_lossy(6, (memory,), seed, events=20, miss=0.4)
@@ -301,6 +361,9 @@ def test_memory_modes_on_lossy_records_never_rule_out_the_truth(memory):
             for k in vm.table.keys:
                 poss = {vm.fixed[k]} if k in vm.fixed else bb.possible[k]
                 assert true[k] in poss, (seed, cut, k)
+            if vm.counts is not None:       # counts the record decided (no log line)
+                assert vm.counts == {p: sum(1 for l in true.values() if l == p)
+                                     for p in vm.table.players}, (seed, cut)
             analysed += 1
     assert analysed >= 20
 

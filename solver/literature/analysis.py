@@ -234,7 +234,8 @@ def analyze_model(vm: ViewModel, probs: Probabilities, n_statements: int,
     loc_p, poss = current(vm, probs)
     exact = probs.exact
     cards, possible = settled_by_card(vm, probs, loc_p, poss)
-    counts = cast("HistoryModel", vm.model).counts() if vm.history else dict(play.count)
+    counts = cast("HistoryModel", vm.model).counts() if vm.history else \
+        dict(vm.counts or play.count)
     hands = {}
     for p in t.players:
         known = sorted((t.key_card[k] for k in t.keys if poss[k] == {p}))

@@ -1594,8 +1594,12 @@ class HistoryModel:
             def other(b, final, p=p, lo=0, hi=0):
                 b.cons([final[k, p] for k in self.cards], lo, hi, None)
 
-            other_count = self.possible_with(lambda b, f: other(b, f, lo=0, hi=n - 1)) or \
-                self.possible_with(lambda b, f: other(b, f, lo=n + 1, hi=10 ** 6))
+            # the engine's range bounds every history's count: a side past it needs no search
+            lo, hi = self.play.vague[p]
+            other_count = (n + fixed_here > lo and
+                           self.possible_with(lambda b, f: other(b, f, lo=0, hi=n - 1))) or \
+                (n + fixed_here < hi and
+                 self.possible_with(lambda b, f: other(b, f, lo=n + 1, hi=10 ** 6)))
             out[p] = None if other_count else n + fixed_here
         return out
 

@@ -70,6 +70,9 @@ class ViewModel(ModelView):
     #: the line that places each key of ``fixed`` placed by a hand the view saw (the memory
     #: modes: its ``holds`` line, or a later move into it), for ``why``
     fixed_by: dict[str, int] = field(default_factory=dict)
+    #: each hand's count now, when the model was built on counts the engine alone does not
+    #: give (the memory modes after unseen events: :func:`counts_now`); else None
+    counts: dict[str, int] | None = None
 
     @property
     def history(self) -> bool:
@@ -117,7 +120,7 @@ def build(record, view, play: Play | None = None) -> ViewModel:
     hands = hands_seen(record, view)
     if play.unseen and t.options.memory != "full" and view != ALL:
         return _build_current(play, view, hands, statements, _unseen_events(record),
-                              recorder_of(record))
+                              recorder_of(record), counts_now(record, play, view))
     if play.unseen:
         from solver.literature.history import HistoryModel
 
@@ -167,6 +170,34 @@ def _unseen_events(record) -> list[tuple[int, object]]:
             if isinstance(s.event, (UnheardCard, UnheardAnswer, Unseen))]
 
 
+def counts_now(record, play: Play, view=None) -> dict[str, int | None]:
+    """Each hand's count now where the record determines it for ``view``, else ``None``.
+
+    The engine's count, or, where unseen events leave it a range, the count every
+    rule-following history ends with, as the whole-memory model of the view has them
+    (:meth:`~solver.literature.history.HistoryModel.counts`): the turn order, ``turn:`` and
+    ``has N cards`` lines, who could have been asked (never the recorder, nor a teammate,
+    nor a player without cards) and what the view's hands say the one asked could hold
+    often leave one count, as when ``turn: Cleo`` after ``Ben: ?`` says Ben asked Cleo and
+    was refused.  Counts are public (O1, LIT-13(b)): a forgetful player may know them
+    whatever they forgot.  A record no history fits leaves its open counts ``None``."""
+    t = play.table
+    out: dict[str, int | None] = {
+        p: play.vague[p][0] if p in play.vague else play.count[p] for p in t.players}
+    open_ = [p for p in t.players if p in play.vague and play.vague[p][0] != play.vague[p][1]]
+    if not open_:
+        return out
+    from solver.literature.history import HistoryModel
+
+    # the model the whole memory has of this view (build: the recorder's uses every line)
+    hm = HistoryModel(record, ALL if view == RECORDER else view, play)
+    if not hm.one_history():
+        return {**out, **dict.fromkeys(open_)}
+    got = hm.counts()
+    out.update({p: got[p] for p in open_})
+    return out
+
+
 def _touches(t, ev, p, recorder: str | None = None) -> bool:
     """Whether an unseen question may have moved a card to or from ``p``: ``Ben: ?`` never
     asks the ``recorder`` of a partial record (:func:`~solver.literature.engine.recorder_of`:
@@ -179,18 +210,23 @@ def _touches(t, ev, p, recorder: str | None = None) -> bool:
 
 
 def _build_current(play: Play, view, hands: frozenset[str], statements,
-                   unseen=(), recorder: str | None = None) -> ViewModel:
+                   unseen=(), recorder: str | None = None,
+                   counts: dict[str, int | None] | None = None) -> ViewModel:
     """A9 ``memory=last-question`` (and the house rule ``last-two``): the current hands,
     knowing only the hands the view sees (``hands``: :func:`hands_seen`), the counts (O1),
     the resolved half-suits and the remembered questions with their answers
     (:func:`_remembered`).
 
-    With unseen events (``?``) the same memory, kept sound: the counts must be known again
-    (``P has N cards``, LIT-13: the mode is built on them); a question followed by an unseen
-    one is forgotten (a card of its half-suit may have moved since); a hand the view saw is
-    used only when no unseen question may have moved one of its cards."""
+    With unseen events (``?``) the same memory, kept sound: the mode is built on the counts
+    (``counts``: :func:`counts_now`), so a count the record leaves open must be logged
+    (``P has N cards``, LIT-13); a question followed by an unseen one is forgotten (a card
+    of its half-suit may have moved since); a hand the view saw is used only when no unseen
+    question may have moved one of its cards."""
     t = play.table
-    vague = [p for p in t.players if p in play.vague and play.vague[p][0] != play.vague[p][1]]
+    if counts is None:
+        counts = {p: play.vague[p][0] if p in play.vague else play.count[p]
+                  for p in t.players}
+    vague = [p for p in t.players if counts[p] is None]
     if vague:
         first = unseen[0][0] if unseen else play.first_unseen
         raise RuleError(f"memory={t.options.memory} models the current hands from the card "
@@ -198,7 +234,7 @@ def _build_current(play: Play, view, hands: frozenset[str], statements,
                         + ", ".join(vague) + " are not known: log them ('"
                         + f"{vague[0]} has N cards', LIT-13) or use memory=full",
                         text=f"memory={t.options.memory}", rule="A9")
-    count = {p: play.vague[p][0] if p in play.vague else play.count[p] for p in t.players}
+    count = {p: n for p, n in counts.items() if n is not None}
     fixed = {k: OUT for k, l in play.loc.items() if l == OUT}
     known: dict[str, int] = {}      # player -> the holds line its hand now comes from
     fixed_by: dict[str, int] = {}
@@ -258,7 +294,7 @@ def _build_current(play: Play, view, hands: frozenset[str], statements,
                     m.add([k for k in ck if k in keys], [a], 0, len(ck) - 1, line,
                           f"{a} does not hold {ask.card!r}")
     return ViewModel(play, t, view if view != RECORDER else None, m, fixed, statements, False,
-                     fixed_by=fixed_by)
+                     fixed_by=fixed_by, counts=count if play.vague else None)
 
 
 # ----- counting ------------------------------------------------------------------------------
