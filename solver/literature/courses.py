@@ -22,6 +22,10 @@ weighs more (each of them is one course).
   of an unseen line is followed through the engine up to the next unseen line, so a value
   the turn order, a claim or a later ``turn:`` line refuses is dropped with every course
   after it, within :data:`ENGINE_WORK` such steps.
+* More, when the cards the record treats alike (:func:`card_classes`) leave at most
+  :data:`ORBITS` orbits of the courses the rules allow: one course per orbit is counted,
+  weighed by the orbit's size, each card's figures averaged over its class
+  (:func:`orbit_courses`): exact again.
 * More: a Metropolis chain over the courses, whose stationary distribution weighs each
   course by its number of deals.  A step changes one part of one unseen line (the card,
   the opponent or the answer) to another value uniformly (a card, half the time, to
@@ -31,7 +35,9 @@ weighs more (each of them is one course).
   certainties, and the length is fixed by the work per course (no clock): the same record
   gives the same figures on any machine.  Labelled estimates (``method`` ``"course
   chain"``) with a batch-means 95 % error, never below the Wilson half-width at 1/2 of the
-  number of moves the chains made; 0 and 1 come only from the complete certainties.
+  number of moves the chains made, and 0.5 (no error bar) when the chains visited fewer
+  than :data:`CHAIN_TRUST` courses; each card's figures are averaged over its class;
+  0 and 1 come only from the complete certainties.
 
 Ben kept the turn after his unheard question, so Cleo said yes: one course.
 
@@ -73,6 +79,13 @@ ENGINE_WORK = 1500
 CARD_FACTOR = 2
 #: ... and the DP states they may spend (courses x the first course's states)
 COURSE_WORK = 1_000_000
+#: more courses, counted one per orbit of exchangeable cards (orbit_courses): tried when
+#: the unseen lines' values multiply to at most ORBIT_WORK (which also bounds the engine
+#: steps finding them), at most ORBIT_COURSES of them following the rules, in at most
+#: ORBITS orbits (each one count; COURSE_WORK bounds their DP states as above)
+ORBIT_WORK = 50_000
+ORBIT_COURSES = 20_000
+ORBITS = 800
 #: DP states the course chain may spend (its steps: this over one course's states) ...
 CHAIN_WORK = 750_000
 #: ... within these bounds of proposals, over all chains (fewer than the least: too costly
@@ -86,6 +99,9 @@ COURSE_DEALS = 300
 #: figures are the shares of COURSE_DEALS deals each (an estimate), the cards stay exact
 TEAM_WORK = 3_000_000
 TEAM_COUNT_FLOOR = 20_000
+#: distinct courses the chains must visit for their batch-means error bar to stand (fewer:
+#: error 0.5, no error bar)
+CHAIN_TRUST = 200
 #: chains, each from another witness history's course
 CHAIN_STARTS = 3
 #: batches per chain for the batch-means error
@@ -144,6 +160,137 @@ def parts(record, lines) -> list[tuple[str, tuple, tuple, tuple]]:
     return out
 
 
+def card_classes(record, view) -> dict:
+    """Card -> the cards exchangeable with it under ``record`` seen by ``view`` (in their
+    half-suit's order, the card itself among them; a class of one where nothing is
+    exchangeable).
+
+    Two cards are exchangeable when they are of the same half-suit, are in exactly the same
+    ``holds`` lines that ``view`` uses (:func:`~solver.literature.views.hands_seen`), and
+    neither is in any other line: no ask, unheard answer, claim, shown or challenge names
+    it or its half-suit (a line naming a half-suit names all of its cards), and ``holds``
+    lines the view does not use are not part of what it knows.  Tables where a card has
+    more than one copy get no classes.
+
+    Why a permutation ``s`` of the cards that keeps each class is a symmetry of the
+    figures: ``s`` changes no line of the record (every card a line names is fixed, a used
+    ``holds`` line is mapped onto itself as a set), and the rules (the engine, the deal
+    model) see a card only through its half-suit, which ``s`` keeps, and through the lines.
+    So a course ``c`` follows the rules and a deal ``d`` fits it exactly when ``s(c)`` does
+    and ``s(d)`` fits it: ``s`` is a bijection of the consistent (deal, course) pairs, the
+    prior (each pair equally likely) is ``s``-invariant, the courses ``c`` and ``s(c)`` have
+    the same number of deals, and P(card k at place l) = P(s(k) at l).  Hence the exact
+    figures of a card are the same for every card of its class, and averaging each card's
+    figures over its class leaves exact figures unchanged (:func:`_orbits`,
+    :func:`_symmetrise`)."""
+    from dataclasses import fields, is_dataclass
+
+    from solver.cards import Card
+    from solver.literature.events import Holds
+    from solver.literature.table import table_of
+    from solver.literature.views import hands_seen
+
+    t = table_of(record.header)
+    if any(len(ks) != 1 for ks in t.card_keys.values()):
+        return {}
+    seen = hands_seen(record, view)
+    named: set = set()
+    holds: dict = {}            # card -> the used holds lines listing it
+
+    def walk(x):
+        if isinstance(x, Card):
+            named.add(x)
+        elif isinstance(x, (tuple, list, set, frozenset)):
+            for y in x:
+                walk(y)
+        elif isinstance(x, dict):
+            for y in x.items():
+                walk(y)
+
+    for i, st in enumerate(record.statements):
+        ev = st.event
+        if isinstance(ev, Holds):
+            if ev.player in seen:
+                for c in ev.cards:
+                    holds.setdefault(c, []).append(i)
+            continue
+        if not is_dataclass(ev):        # pragma: no cover - every event is a dataclass
+            return {}
+        for f in fields(ev):
+            v = getattr(ev, f.name)
+            if f.name == "half" and isinstance(v, str):
+                try:
+                    named.update(t.half(v).cards)
+                except (KeyError, ValueError, NotationError):    # pragma: no cover
+                    return {}
+            else:
+                walk(v)
+    groups: dict = {}
+    for h in t.halves:
+        for c in dict.fromkeys(h.cards):
+            key = (h.name, tuple(holds.get(c, ())), c if c in named else None)
+            groups.setdefault(key, []).append(c)
+    return {c: tuple(g) for g in groups.values() for c in g}
+
+
+def _orbits(values, classes) -> list[tuple[tuple, int]] | None:
+    """The courses ``values`` grouped by orbit under the card permutations that keep each
+    of ``classes`` (:func:`card_classes`): ``[(representative, orbit size)]``, the
+    representative the orbit's canonical course (within each class, the distinct cards in
+    their order of first use become the class's first, second, ... card).  ``None`` when
+    ``values`` is not a union of whole orbits (then the rules would not be symmetric: the
+    caller counts every course)."""
+    count: dict = {}
+    size: dict = {}
+    for v in values:
+        key, size[key] = _canonical(v, classes)
+        count[key] = count.get(key, 0) + 1
+    if any(count[key] != size[key] for key in count):
+        return None
+    return list(count.items())
+
+
+def key_classes(record, classes) -> list[tuple[str, ...]]:
+    """The card ``classes`` (:func:`card_classes`) of two or more cards, as model keys."""
+    from solver.literature.table import table_of
+
+    t = table_of(record.header)
+    out = {tuple(t.card_keys[c][0] for c in cls) for cls in classes.values() if len(cls) > 1}
+    return sorted(out)
+
+
+def _canonical(value, classes) -> tuple[tuple, int]:
+    """The canonical course of ``value``'s orbit (:func:`_orbits`) and the orbit's size: the
+    number of ways to pick its distinct cards of each class, in order."""
+    used: dict = {}             # class -> {card: canonical card}
+    canon = []
+    for target, card, answer in value:
+        cls = classes.get(card, (card,))
+        m = used.setdefault(cls, {})
+        if card not in m:
+            m[card] = cls[len(m)]
+        canon.append((target, m[card], answer))
+    return tuple(canon), math.prod(math.perm(len(cls), len(m)) for cls, m in used.items())
+
+
+def _symmetrise(lp: dict, classes) -> dict:
+    """One course's card figures ``lp`` (key -> place -> probability) averaged over each
+    class of ``classes`` (tuples of keys, :func:`key_classes`): applied to every course of an orbit, the orbit's
+    sum is its size times this (for ``k`` of class K, the permutations keeping the classes
+    send ``k`` to each card of K equally often); the figures of the whole mixture are so
+    unchanged, and cards of one class get the same figures."""
+    out = dict(lp)
+    for ks in classes:
+        rows = [lp.get(k, {}) for k in ks]
+        avg: dict = {}
+        for row in rows:
+            for l, p in row.items():
+                avg[l] = avg.get(l, 0.0) + p / len(rows)
+        for k in ks:
+            out[k] = dict(avg)
+    return out
+
+
 def course_record(record, lines, value):
     """The complete record of one course: ``value[j]`` = (opponent, card, answer) of the
     unseen line ``lines[j]``."""
@@ -158,11 +305,11 @@ def _asker(ev) -> str:
     return ev.player if isinstance(ev, Unseen) else ev.asker
 
 
-def _count(record, view, max_states, time_budget):
+def _count(record, view, max_states, time_budget, play=None):
     """(view model, exact Probabilities) of a complete course, or ``None`` when it breaks a
-    rule or no deal fits it."""
+    rule or no deal fits it.  ``play``: the course's replay, when the caller has it."""
     try:
-        vb = build(record, view)
+        vb = build(record, view, play)
         if vb.history:          # pragma: no cover - a course has no unseen part
             raise _NotExact
         bb = backbone(vb)
@@ -212,8 +359,56 @@ def exact_courses(record, view, max_states=MAX_STATES, time_budget=TIME_BUDGET,
     return out or None
 
 
+def orbit_courses(record, view, max_states=MAX_STATES, time_budget=TIME_BUDGET, ps=None):
+    """Every consistent course of the record, counted one per orbit under the card classes
+    (:func:`card_classes`): ``([(view model, Probabilities, orbit size)], key classes)``;
+    ``None`` when the unseen lines' values multiply to more than :data:`ORBIT_WORK`, the
+    rules allow more than :data:`ORBIT_COURSES` courses, there are more than :data:`ORBITS`
+    orbits or :data:`COURSE_WORK` DP states' worth of them, or a course cannot be counted
+    exactly.  Each orbit's courses have the same number of deals, so the figures are
+    exact: the representative's weighed by the orbit size, each card's averaged over its
+    class (:func:`_symmetrise`)."""
+    lines = unseen_lines(record)
+    if not lines:
+        return None
+    ps = ps or parts(record, lines)
+    if math.prod(len(p[1]) * len(p[2]) * len(p[3]) for p in ps) > ORBIT_WORK:
+        return None
+    classes = card_classes(record, view)
+    if not classes:
+        return None
+    first: dict = {}            # canonical course -> (the first course of its orbit, its play)
+
+    def keep(value, play):
+        key = _canonical(value, classes)[0]
+        if key not in first:
+            first[key] = (value, play)
+
+    values = rule_courses(record, lines, ps, most=ORBIT_COURSES, work=ORBIT_WORK, keep=keep)
+    if values is None:
+        return None
+    orbits = _orbits(values, classes)
+    if orbits is None or len(orbits) > ORBITS:
+        return None
+    out = []
+    try:
+        for key, size in orbits:
+            # any course of the orbit has its number of deals and, averaged over the card
+            # classes, its figures: the first one found, whose replay is at hand
+            value, play = first[key]
+            r = _count(course_record(record, lines, value), view, max_states, time_budget,
+                       play)
+            if r is not None:
+                if len(orbits) * max(r[1].states, 1) > COURSE_WORK:
+                    return None
+                out.append((*r, size))
+    except _NotExact:
+        return None
+    return (out, key_classes(record, classes)) if out else None
+
+
 def rule_courses(record, lines, ps=None, most: int | None = None,
-                 work: int | None = None) -> list[tuple] | None:
+                 work: int | None = None, keep=None) -> list[tuple] | None:
     """The courses of ``record``'s unseen ``lines`` that the engine accepts (the public
     rules: the turn order, the claims, later ``turn:`` lines, ...), each a tuple of
     (opponent, card, answer) per line; ``None`` when there are more than ``most``
@@ -221,7 +416,8 @@ def rule_courses(record, lines, ps=None, most: int | None = None,
     engine steps.  Line by line: each value of an unseen line is replayed, on a fork of the
     play before it, up to the next unseen line, so a value refused there is dropped with
     every course that would follow it (the same statements in the same order as the
-    course's whole replay: the same verdict)."""
+    course's whole replay: the same verdict).  ``keep(value, play)``, when given, is called
+    with each course and its replay (its own fork)."""
     most = COURSES if most is None else most
     work = ENGINE_WORK if work is None else work
     ps = ps or parts(record, lines)
@@ -250,6 +446,8 @@ def rule_courses(record, lines, ps=None, most: int | None = None,
                     return False
             else:
                 out.append(value)
+                if keep is not None:
+                    keep(value, p)
                 if len(out) > most:
                     return False
         return True
@@ -267,25 +465,33 @@ def figures(record, view, vm: ViewModel, max_states=MAX_STATES, time_budget=TIME
     if not lines:
         return None
     ps = parts(record, lines)
-    branches = exact_courses(record, view, max_states, time_budget, ps=ps)
+    branches: list | None = exact_courses(record, view, max_states, time_budget, ps=ps)
+    classes: list = []
     if branches:
-        W = sum(pr.total for _, pr in branches)
+        branches = [(vb, pr, 1) for vb, pr in branches]
+    else:
+        got = orbit_courses(record, view, max_states, time_budget, ps=ps)
+        if got:
+            branches, classes = got
+    if branches:
+        W = sum(pr.total * n for _, pr, n in branches)
         pairs = 2 * len(vm.play.open_halves())
-        if sum(max(pr.states, TEAM_COUNT_FLOOR) for _, pr in branches) * pairs > TEAM_WORK:
+        if sum(max(pr.states, TEAM_COUNT_FLOOR) for _, pr, _ in branches) * pairs > TEAM_WORK:
             from solver.model.counting import sample_deal_rows
 
             rows: list[np.ndarray | None] = [
                 sample_deal_rows(vb.model, COURSE_DEALS, i, max_states=None, exact_ints=False)
-                for i, (vb, _) in enumerate(branches)]
+                for i, (vb, _, _) in enumerate(branches)]
         else:
             rows = [None] * len(branches)
         figs = [_figures(vb, pr, max_states, time_budget, rows=r)
-                for (vb, pr), r in zip(branches, rows)]
+                for (vb, pr, _), r in zip(branches, rows)]
+        figs = [(_symmetrise(f[0], classes),) + tuple(f[1:]) for f in figs]
         probs, pteam, pt_exact, pt_err = _mix(
-            vm, [(f, pr.total / W) for f, (_, pr) in zip(figs, branches)],
-            max(pr.states for _, pr in branches))
+            vm, [(f, pr.total * n / W) for f, (_, pr, n) in zip(figs, branches)],
+            max(pr.states for _, pr, _ in branches))
         probs = replace(probs, exact=True, error=0.0, total=W, method="courses")
-        return Mix(probs, pteam, pt_exact, pt_err, len(branches))
+        return Mix(probs, pteam, pt_exact, pt_err, sum(n for _, _, n in branches))
     try:
         return _chain(record, view, vm, lines, ps, max_states, time_budget, seed)
     except _NotExact:
@@ -411,8 +617,13 @@ def _chain(record, view, vm, lines, ps, max_states, time_budget, seed) -> Mix | 
         for v in ch:
             counts[v] = counts.get(v, 0) + 1
     # a visited course counts: at(v) is its (view model, Probabilities)
+    # each card's figures averaged over its class of exchangeable cards (card_classes): the
+    # exact figures are unchanged by it, the estimate's are the same for cards the record
+    # treats alike
+    classes = key_classes(record, card_classes(record, view))
     figs = {v: _figures(*cast("tuple[ViewModel, Probabilities]", at(v)), max_states,
                         time_budget, rows=drawn[v]) for v in counts}
+    figs = {v: (_symmetrise(f[0], classes),) + tuple(f[1:]) for v, f in figs.items()}
     n = sum(counts.values())
     probs, pteam, pt_exact, pt_err = _mix(vm, [(figs[v], c / n) for v, c in counts.items()],
                                           max(at(v)[1].states for v in counts))
@@ -435,6 +646,11 @@ def _chain(record, view, vm, lines, ps, max_states, time_budget, seed) -> Mix | 
             sd = math.sqrt(sum((x - mu) ** 2 for x in xs) / (len(xs) - 1))
             err = max(err, Z95 * sd / math.sqrt(len(xs)))
     err = max(err, wilson_halfwidth(0.5, moves + 1))
+    if len(counts) < CHAIN_TRUST:
+        # too few courses seen for the batch means to mean anything (a chain of 96
+        # proposals over 1 692 courses, 31 seen, was 0.25 off with a bar of 0.14; one of
+        # 600 proposals, 117 seen, 0.14 off with 0.084): no error bar, as the witness shares
+        err = 0.5
     # 0 and 1 only from the certainties: a team event no visited course allows is checked
     # by the history model; one that every visited course has is not thereby certain
     hprobs = replace(probs, possible=bb.possible)
