@@ -291,7 +291,7 @@ def test_a_statement_refused_after_the_box_moved_on_is_kept(browser, tmp_path):
         page.wait_for_function(
             "() => document.getElementById('status').textContent.startsWith('logged line 6')")
         assert statements(path)[-1] == good
-        kept = page.get_by_role("alert").filter(has_text=f"Not saved: {bad}")
+        kept = page.get_by_role("note").filter(has_text=f"Not saved: {bad}")
         assert kept.count() == 1 and "MH-11" in kept.inner_text()
         assert box.input_value() == ""
         page.get_by_role("button", name=f"Back in the box: {bad}").click()
@@ -442,12 +442,12 @@ def test_edit_puts_a_statement_being_typed_aside(browser, tmp_path):
         box.fill(draft)
         page.get_by_role("button", name="Edit").first.click()
         assert box.input_value() == "edit 6 Ana asks Ben 4H-7H: 4H 7H"
-        kept = page.get_by_role("alert").filter(has_text="Not logged yet: " + draft)
+        kept = page.get_by_role("note").filter(has_text="Not logged yet: " + draft)
         assert kept.count() == 1
         # kept across a reload, as the box's draft is
         page.reload()
         page.wait_for_function(IDLE, polling="raf")
-        assert page.get_by_role("alert").filter(has_text="Not logged yet: " + draft).count() == 1
+        assert page.get_by_role("note").filter(has_text="Not logged yet: " + draft).count() == 1
         page.get_by_role("button", name="Back in the box: " + draft).click()
         assert box.input_value() == draft
         # an edit changed in the box, then another line's Edit: the changed edit is kept

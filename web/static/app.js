@@ -514,6 +514,7 @@
           if (change) answeredId(line, id);
           say("Not saved: the server was started again with a new address. Open the address "
             + "'sleuth serve' printed now (or scan its QR code); your statement stays in the box.");
+          readdressed();
           return null;
         }
       }
@@ -548,7 +549,7 @@
   let confirmed = null;
   function say(text) {
     statusEl.textContent = text;
-    statusEl.classList.remove("refusal");
+    statusEl.classList.remove("refusal", "cut");
     if (moreEl) moreEl.hidden = true;
     entry.classList.remove("refusing");
     confirmed = null;
@@ -579,6 +580,7 @@
     refusedLine = d.kind === "refused" ? (line || "") : null;
     refusedWhy = d.kind === "refused" ? d.status : null;
     refusedHead = null;
+    refusedFixes = d.kind === "refused" ? (d.fixes || []) : [];
     // a refusal is read whole (what was refused, the rule): not cut to the status' two lines
     statusEl.classList.toggle("refusal", d.kind === "refused");
     fixesEl.replaceChildren();
@@ -673,12 +675,12 @@
       return;
     }
     // saved: the box is emptied
-    if (d && d.saved) { if (!moved) setBox(""); }
+    if (d && d.saved) { if (!moved) setBox(""); dropLogged(line.replace(/^force\s+/i, "")); }
     // in the record already (another device logged it first): said, the box emptied
     else if (d && d.stale && d.same_line) { if (!moved) setBox(""); }
     else if (d && d.kind === "refused" && moved) {
       // not saved, and no longer in the box: kept below it, to be put back
-      keep(line, d.status);
+      keep(line, d.status, undefined, d.fixes);
     }
     // a statement not saved stays in the box (a fix tapped: the fix, as the status says)
     else if (d && d.stale && box.value.trim() !== line.trim()) { setBox(line); }
@@ -688,15 +690,21 @@
   // checked): its refusal would be lost under the next one's answer, and the statement
   // with it. It is kept under the box, with its refusal, until put back or dropped.
   // Kept in the tab's storage too (keptKey), so that a reload does not lose them.
-  function keep(line, why, head) {
+  // Its text is a note, not an alert (said once, in the announcements, as it is kept: not
+  // again at each reload), cut to two lines on a phone (app.css) beside its two buttons,
+  // so that the next statement's choices stay in sight; the buttons' names hold the
+  // statement, their faces the action alone. ``fixes``: the refusal's corrections; the
+  // statement or one of them logged since, the kept one goes (dropLogged).
+  function keep(line, why, head, fixes, quiet) {
     if (!line.trim() || /^(undo|redo|delete|force)\b/i.test(line.trim())) return;
     // kept once (a reload asks again about one kept already)
     if ([...keptEl.querySelectorAll(".kept-item")].some((el) => el.dataset.line === line)) return;
     const p = document.createElement("p");
-    p.setAttribute("role", "alert");
+    p.setAttribute("role", "note");
+    p.className = "kept-why";
     p.textContent = (head || "Not saved: ") + line + " (" + why + ")";
     const gone = () => { item.remove(); storeKept(); };
-    const back = button("Back in the box: " + line, () => {
+    const back = button("Back in the box", () => {
       gone();
       // what the box holds meanwhile is not lost either: kept in its place
       if (box.value.trim() && box.value.trim() !== line.trim()) {
@@ -706,20 +714,44 @@
       awayIds(line, true);      // that change again: sent with its id
       box.focus();
     });
-    const drop = button("Drop it: " + line, gone);
+    back.setAttribute("aria-label", "Back in the box: " + line);
+    const drop = button("Drop it", gone);
+    drop.setAttribute("aria-label", "Drop it: " + line);
     const item = document.createElement("div");
     item.className = "kept-item";
     item.dataset.line = line;
     item.dataset.why = why;
     item.dataset.head = head || "";
+    item.dataset.fixes = JSON.stringify(fixes || []);
     item.append(p, back, drop);
     keptEl.append(item);
     storeKept();
+    if (!quiet && announceEl) {
+      const a = document.createElement("p");
+      a.textContent = p.textContent.replace(/\s*\([\s\S]*$/, "") + ": kept under the box.";
+      announceEl.append(a);
+      while (announceEl.childElementCount > 5) announceEl.firstElementChild.remove();
+    }
+  }
+  // ``line`` logged: a statement kept under the box that is that statement, or that it
+  // corrects (one of its refusal's corrections), goes: logged, it is not to be put back
+  function dropLogged(line) {
+    let dropped = false;
+    for (const el of keptEl.querySelectorAll(".kept-item")) {
+      let fixes = [];
+      try { fixes = JSON.parse(el.dataset.fixes || "[]"); } catch (e) { fixes = []; }
+      if (norm(el.dataset.line) === norm(line) || fixes.some((f) => norm(f) === norm(line))) {
+        el.remove();
+        dropped = true;
+      }
+    }
+    if (dropped) storeKept();
   }
   const keptKey = tabKey + ":kept";
   function storeKept() {
     const items = [...keptEl.querySelectorAll(".kept-item")].map((el) =>
-      ({ line: el.dataset.line, why: el.dataset.why, head: el.dataset.head }));
+      ({ line: el.dataset.line, why: el.dataset.why, head: el.dataset.head,
+        fixes: JSON.parse(el.dataset.fixes || "[]") }));
     try {
       if (items.length) localStorage.setItem(keptKey, JSON.stringify(items));
       else localStorage.removeItem(keptKey);
@@ -837,7 +869,26 @@
   let answered = false;       // an action was answered since the connection was lost
   let pollAsked = 0;          // when the poll last answered was asked
   const AGAIN = "connected to the server again";
+  // A server that answers but refuses the page's token (403) was started again with a new
+  // one: a page whose address carries the old token (a phone's, off this machine) can log
+  // nothing more and has to be opened anew from the address printed now. Said at once, in
+  // the alert, for as long as the page is open (instead of "connected to the server again").
+  let addressGone = false;
+  const NEW_ADDRESS = "'sleuth serve' was started again with a new address: this page can "
+    + "no longer log. Open the address it printed now (or scan its QR code); what is in the "
+    + "box stays in this browser.";
+  function readdressed() {
+    addressGone = true;
+    lost = false;
+    offlineEl.textContent = NEW_ADDRESS;
+    offlineEl.hidden = false;
+  }
   function connection(up) {
+    if (up && addressGone) {
+      if (lost || offlineEl.hidden) readdressed();
+      reached = true;
+      return;
+    }
     if (up && !lost && answerLost && pollAsked > answerLost && !changing && !checkingSent) {
       // a change's answer lost, the connection not (a poll asked since answered): the
       // server is asked what became of it now, as when the connection comes back
@@ -881,6 +932,12 @@
       const at = Date.now();
       const r = await get("/version");
       pollAsked = at;
+      if (r.status === 403 && !addressGone) {
+        // a new token: the page's own address gives it (this machine's), else it is gone
+        const renewed = await freshToken();
+        if (renewed) token = renewed;
+        else readdressed();
+      }
       connection(r.ok || r.status === 403);
       if (r.ok && asked === epoch) {      // asked before the page's own save: maybe older
         const d = await r.json();
@@ -984,16 +1041,19 @@
   let refusedLine = null;     // the statement the corrections shown are for
   let refusedWhy = null;      // ... and its refusal
   let refusedHead = null;     // ... and how a statement kept from it is headed (keep)
+  let refusedFixes = [];      // ... and its corrections
   let moreEl = null;          // "Show the whole refusal" (dropRefusal)
   moreEl = document.getElementById("status-more");
   moreEl.addEventListener("click", () => {
+    statusEl.classList.remove("cut");
     statusEl.classList.add("refusal");
     moreEl.hidden = true;
     statusEl.focus();
   });
   function dropRefusal() {
     if (refusedLine !== null && box.value.trim() === refusedLine.trim()) return;
-    if (!fixesEl.childElementCount && !staleEl.childElementCount) return;
+    if (!fixesEl.childElementCount && !staleEl.childElementCount
+        && !statusEl.classList.contains("refusal")) return;
     fixesEl.replaceChildren();
     staleEl.replaceChildren();
     // the refusal goes back to the status' two lines, out of the way of the next
@@ -1001,6 +1061,8 @@
     statusEl.classList.remove("refusal");
     entry.classList.remove("refusing");
     moreEl.hidden = statusEl.scrollHeight <= statusEl.clientHeight + 1;
+    // cut at a line's end, with an ellipsis (app.css .status.cut), never through a line
+    statusEl.classList.toggle("cut", !moreEl.hidden);
     refusedLine = null;
   }
 
@@ -1074,7 +1136,7 @@
     if (wholeSelected && refusedLine !== null && refusedLine.trim()
         && typed.trim() === refusedLine.trim() && box.value.trim()
         && box.value.trim() !== refusedLine.trim()) {
-      keep(refusedLine, refusedWhy || "refused", refusedHead || undefined);
+      keep(refusedLine, refusedWhy || "refused", refusedHead || undefined, refusedFixes);
     }
     wholeSelected = false;
     awayIds(box.value, false);
@@ -1303,7 +1365,11 @@
   function clueSuggestion(p) {
     const n = p.rest.length;
     if (p.answer === null && n < 3) {
-      choiceList(KINDS[n], E.groups[n], (w) => put(p.head + " " + w), "");
+      // the suspect's group is named after the verb ("Suggests: suspect", "Accuses:
+      // suspect"), whether the verb was tapped first or offered with the suspects
+      const title = n === 0 ? p.verb[0].toUpperCase() + p.verb.slice(1) + ": "
+        + KINDS[0].toLowerCase() : KINDS[n];
+      choiceList(title, E.groups[n], (w) => put(p.head + " " + w), "");
       return;
     }
     if (n !== 3) return;
@@ -2232,7 +2298,10 @@
     // the statements kept below the box (put aside, refused after the box moved on)
     const items = JSON.parse(localStorage.getItem(keptKey) || "[]");
     for (const it of Array.isArray(items) ? items : []) {
-      if (it && typeof it.line === "string") keep(it.line, String(it.why || ""), it.head || undefined);
+      if (it && typeof it.line === "string") {
+        keep(it.line, String(it.why || ""), it.head || undefined,
+          Array.isArray(it.fixes) ? it.fixes.map(String) : [], true);
+      }
     }
   } catch (e) { /* private mode, or storage not ours */ }
   fitBox();
