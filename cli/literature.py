@@ -8,6 +8,7 @@ from tabulate import tabulate
 
 from cli.main import FilePath, as_option, cli, emit_json, handle_errors
 from solver.games import get_game
+from solver.literature.analysis import count_word
 from solver.records import read_record
 
 
@@ -59,8 +60,9 @@ def render_analysis(a) -> str:
         out.append("(* = whose turn it is)")
     # compact: one line per half-suit, its holders on indented lines below (fits 80 columns)
     out.append("")
-    out.append("Half-suits: the chance each team holds all six; then who may hold each card")
+    out.append("Half-suits: the chance each team holds all its cards; who may hold each card")
     out.append("(a name alone = certain; '-' = out of play).")
+    size = {h.name: h.size for h in a.table.halves}     # seven in a V9 high half
     for name, h in a.halves.items():
         if h.status != "open":
             c = h.claim or {}
@@ -68,7 +70,7 @@ def render_analysis(a) -> str:
             out.append(f"  {name}  {h.status}{how}")
             continue
         pt = ", ".join(f"team {tn} {_pct(p)}" for tn, p in h.p_team.items())
-        out.append(f"  {name}  open; all six with {pt}")
+        out.append(f"  {name}  open; all {count_word(size[name])} with {pt}")
         groups: dict[str, list[str]] = {}
         for c, d in h.holders.items():
             groups.setdefault(_holders(d, not a.exact), []).append(c)

@@ -122,3 +122,13 @@ def test_twenty_two_a_draw_under_a_named_dealer_cites_tt4(tmp_path):
     assert r.exit_code == 2
     assert "no draw is due: the dealer is known (Ana, the header's 'dealer:'" in r.output
     assert "(TT-4)" in r.output and "TT-15" not in r.output
+
+
+def test_literature_a_high_half_of_seven_cards_says_seven(tmp_path):
+    f = record_file(tmp_path, "game: literature\nvariant: deck=52-seven-card-highs\n"
+                              "players: Ana Ben Cleo Dev Eli Fay\nme: Ana\n\n"
+                              "Ana holds: 2H 3H 4H 6H 7H 9S JC QD\n")
+    r = run("analyze", f)
+    assert r.exit_code == 0, r.output
+    assert "8S-AS  open; all seven with team Ana" in r.output
+    assert "2S-7S  open; all six with team Ana" in r.output

@@ -19,6 +19,19 @@ if TYPE_CHECKING:
     from solver.literature.history import HistoryModel
 
 
+def count_word(n: int) -> str:
+    """A half-suit's card count as a word (``six``; ``seven`` for a high half under V9).
+
+    >>> count_word(6), count_word(7), count_word(12)
+    ('six', 'seven', '12')
+    """
+    return _WORDS.get(n, str(n))
+
+
+_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight",
+          9: "nine"}
+
+
 @dataclass
 class HalfInfo:
     name: str
@@ -276,7 +289,8 @@ def analyze_model(vm: ViewModel, probs: Probabilities, n_statements: int,
                 if pt == 0.0:
                     risk[tname] = ("lost: " + " ".join(sorted(set(outside))) +
                                    " with an opponent" if outside
-                                   else "lost: not all six can be in the team")
+                                   else f"lost: not all {count_word(h.size)} can be in "
+                                   "the team")
                 elif pt == 1.0 and unsure:
                     risk[tname] = "may be cancelled: holders of " + " ".join(unsure) + \
                         " uncertain"
