@@ -132,3 +132,29 @@ def test_literature_a_high_half_of_seven_cards_says_seven(tmp_path):
     assert r.exit_code == 0, r.output
     assert "8S-AS  open; all seven with team Ana" in r.output
     assert "2S-7S  open; all six with team Ana" in r.output
+
+
+MY = ("game: mysterium\nplayers: Gus Ana Ben Cleo Dev\nghost: Gus\nme: Ana\n\n"
+      "table character: 2 5 7 9 11 14 17\ntable location: 1 3 6 8 10 13 16\n"
+      "table object: 3 4 8 12 15 16 18\nsecret Ben: character 2, location 3, object 16\n"
+      "hour 1\nAna receives 2 visions\nBen receives 2 visions\nCleo receives 2 visions\n"
+      "Dev receives 2 visions\nBen guesses character 2\n")
+
+
+def test_mysterium_a_psychics_view_notes_the_ghosts_lines_in_conflict(tmp_path):
+    f = record_file(tmp_path, MY)
+    r = run("log", f, "reveal Ben: wrong")
+    assert r.exit_code == 3                 # the record whole, the ghost's lines included
+    f = record_file(tmp_path, MY + "reveal Ben: wrong\n")
+    assert run("analyze", f, "--as", "Gus").exit_code == 3
+    r = run("analyze", f)
+    assert r.exit_code == 0
+    text = " ".join(r.output.split())
+    assert "the record with the ghost's 'secret' lines contradicts itself: line 9 puts " \
+           "character 2 in Ben's secret cards; line 16 says it is not (MY-12)" in text
+    assert "'sleuth analyze --as Gus' and 'sleuth log' refuse the record (exit 3)" in text
+
+
+def test_mysterium_no_note_when_the_ghosts_lines_agree(tmp_path):
+    r = run("analyze", record_file(tmp_path, MY + "reveal Ben: right\n"))
+    assert r.exit_code == 0 and "contradicts itself" not in r.output

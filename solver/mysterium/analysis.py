@@ -19,7 +19,7 @@ from solver.mysterium.epilogue import Count
 from solver.mysterium.events import card_name
 from solver.mysterium.options import CARDS_SEEN, KINDS, LAST_HOUR, band
 from solver.mysterium.engine import Fact, Play, TooManyFillings, replay, replay_all
-from solver.mysterium.events import Reveal, Unseen
+from solver.mysterium.events import Reveal, Secret, Unseen
 
 
 def facts_for(play: Play, view: str | None) -> list[Fact]:
@@ -299,7 +299,26 @@ def analyze(record, view: str | None = None) -> MysteriumAnalysis:
     likely (docs/mysterium.md, "What the recorder did not see"); exact while there are at most
     :data:`MAX_FILLINGS` of them, estimated from a sample otherwise.
 
-    Raises :class:`~solver.errors.InconsistentError` when the observations conflict."""
+    Raises :class:`~solver.errors.InconsistentError` when the observations conflict.  A view
+    other than the ghost's does not use the ghost's ``secret`` lines; when the record with
+    them conflicts (which ``sleuth log`` and the ghost's view refuse), a note says so, naming
+    the lines (docs/mysterium.md, "The ghost's lines in another view")."""
+    a = _analyze(record, view)
+    ghost = a.play.roster.ghost
+    if view != ghost and any(isinstance(st.event, Secret) for st in record.statements):
+        try:
+            check(record)
+        except InconsistentError as e:
+            why = e.reason or "lines " + ", ".join(map(str, e.conflict))
+            rule = f" ({e.rule})" if e.rule and f"({e.rule})" not in why else ""
+            a.notes.append(f"the record with the ghost's 'secret' lines contradicts itself: "
+                           f"{why}{rule}; this view does not use them, but 'sleuth analyze "
+                           f"--as {ghost}' and 'sleuth log' refuse the record (exit 3) until "
+                           "a line is fixed")
+    return a
+
+
+def _analyze(record, view: str | None = None) -> MysteriumAnalysis:
     if not any(is_unseen(st.event) for st in record.statements):
         play = replay(record)
         return _analysis_of(play, view, check_consistent(play, facts_for(play, view)))
