@@ -158,3 +158,19 @@ def test_mysterium_a_psychics_view_notes_the_ghosts_lines_in_conflict(tmp_path):
 def test_mysterium_no_note_when_the_ghosts_lines_agree(tmp_path):
     r = run("analyze", record_file(tmp_path, MY + "reveal Ben: right\n"))
     assert r.exit_code == 0 and "contradicts itself" not in r.output
+
+
+def test_mysterium_the_ghost_named_as_a_psychic_cites_my1(tmp_path):
+    r = run("log", record_file(tmp_path, MY), "Gus guesses character 7")
+    assert r.exit_code == 2
+    assert "Gus is the ghost, not a psychic; expected one of Ana Ben Cleo Dev (MY-1): 'Gus'" \
+        in r.output
+    r = run("log", record_file(tmp_path, MY), "Zed guesses character 7")
+    assert "unknown psychic; expected one of Ana Ben Cleo Dev: 'Zed'" in r.output
+
+
+def test_mysterium_a_player_of_two_psychics_named_as_one_cites_my3(tmp_path):
+    f = record_file(tmp_path, "game: mysterium\nplayers: Gus Ana Ben\nghost: Gus\nme: Ana\n")
+    r = run("log", f, "Ana guesses character 7")
+    assert r.exit_code == 2
+    assert "Ana plays as Ana-1 Ana-2, the psychic names" in r.output and "(MY-3)" in r.output

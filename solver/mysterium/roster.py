@@ -65,8 +65,16 @@ class Roster:
         it."""
         found = name_in(name, self.psychics)
         if found is None:
-            raise NotationError("unknown psychic; expected one of " + " ".join(self.psychics),
-                                text=text or name)
+            expected = "expected one of " + " ".join(self.psychics)
+            if name_in(name, (self.ghost,)):
+                raise NotationError(f"{self.ghost} is the ghost, not a psychic; {expected}",
+                                    text=text or name, rule="MY-1")
+            player = name_in(name, self.owners)
+            if player is not None:      # 2 or 3 players: a player runs named psychics
+                raise NotationError(f"{player} plays as " + " ".join(self.psychics_of(player))
+                                    + f", the psychic names; {expected}", text=text or name,
+                                    rule="MY-3")
+            raise NotationError("unknown psychic; " + expected, text=text or name)
         return found
 
     def voter(self, name: str, text: str | None = None) -> str:
