@@ -33,6 +33,14 @@ def _holders(d: dict[str, float], estimate: bool = False) -> str:
     return " ".join(f"{l} {show(p) if p <= 1 else f'{p:.2f}'}" for l, p in items)
 
 
+def error_words(error: float) -> str:
+    """How an estimate's error is said: its 95 % half-width, or, at 0.5 (the figures are
+    shares of too few courses for an error bar, docs/literature.md), that there is none."""
+    if error >= 0.5:
+        return "rough: too few courses sampled for an error bar"
+    return f"95% within ±{error:.3f}"
+
+
 def render_analysis(a) -> str:
     t = a.table
     out = []
@@ -43,10 +51,10 @@ def render_analysis(a) -> str:
     out.append(head + f"; {a.statements} statements.")
     if not a.exact and a.cards_exact:
         out.append("The card probabilities are exact; the team chances are estimates")
-        out.append(f"(95% within ±{a.error:.3f}); certainties are exact.")
+        out.append(f"({error_words(a.error)}); certainties are exact.")
     elif not a.exact:
-        out.append(f"Probabilities are estimates (95% within ±{a.error:.3f}); certainties "
-                   "are exact.")
+        out.append(f"Probabilities are estimates ({error_words(a.error)});")
+        out.append("certainties are exact.")
     rows = []
     for i, team in enumerate(t.teams):
         for p in team:

@@ -1,7 +1,8 @@
 """Literature's text sheet with estimated figures: each holder's chance in whole percents
 (``<1%``, ``>99%``), as wide as the estimate's error allows. A possible place no sampled
 course had was printed ``JC: Ana 99.9999999999% Ben 1e-10%``: digits that look like a
-sentinel, not an estimate."""
+sentinel, not an estimate. A chain that saw too few courses for an error bar (its error
+0.5) says so in words, not as "95% within ±0.500"."""
 from __future__ import annotations
 
 import re
@@ -20,6 +21,8 @@ Cleo claims 2H-7H: Ana 2H 3H 4H 6H, Cleo 5H 7H
 Ben has 8 cards
 Cleo asks Ben ?: no
 Ben: ?
+turn: Ben
+Ben: ?
 """
 
 
@@ -27,7 +30,10 @@ def test_estimated_holders_are_whole_percents(tmp_path):
     path = tmp_path / "lit.txt"
     path.write_text(RECORD, encoding="utf-8")
     out = sleuth("analyze", str(path)).stdout
-    assert "Probabilities are estimates" in out
+    assert "Probabilities are estimates (rough: too few courses sampled for an error bar);" \
+        in out
+    assert "±0.500" not in out
+    assert max(len(ln) for ln in out.splitlines()) <= 80
     holders = [ln for ln in out.splitlines() if re.match(r"\s+[0-9JQKA]+[SHDC](, \S+)*: ", ln)]
     assert holders
     for ln in holders:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from cli.literature import error_words
 from cli.main import percent_cell
 from web.live import StageOne, working_cell
 
@@ -100,7 +101,7 @@ def extras(a, view: str | None) -> dict:
     verdict = (f"Game over: {a.winner or 'a tie'} wins; score {score}." if a.over
                else f"Score: {score}.")
     precision = ("Probabilities: exact." if a.exact else
-                 f"Probabilities: estimates (95% within ±{a.error:.3f}); certainties are exact.")
+                 f"Probabilities: estimates ({error_words(a.error)}); certainties are exact.")
     return {"alerts": alerts, "verdict": verdict, "precision": precision,
             "estimate": not a.exact}
 
