@@ -128,16 +128,33 @@ def emit_json(obj) -> None:
     click.echo(json.dumps(obj, indent=2, ensure_ascii=False))
 
 
-def quiet_stdout() -> None:
-    """Point standard output at ``/dev/null`` (after a broken pipe, so that the final
-    flush at exit cannot raise again)."""
+def quiet_stdout(stderr: bool = False) -> None:
+    """Point standard output (and with ``stderr`` standard error) at ``/dev/null``, after
+    a broken pipe, so that no later write or the final flush at exit can raise again."""
     import os
 
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError, AttributeError):
-        pass
+    for stream in (sys.stdout, sys.stderr) if stderr else (sys.stdout,):
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, stream.fileno())
+        except (OSError, ValueError, AttributeError):
+            pass
+
+
+def broken_pipe(e: BaseException) -> bool:
+    """Whether ``e`` is a write to a pipe whose reader left (``| head``)."""
+    import errno
+
+    return isinstance(e, BrokenPipeError) or (isinstance(e, OSError)
+                                              and e.errno == errno.EPIPE)
+
+
+def left_pipe() -> None:
+    """A reader left the pipe of standard output or error (``sleuth analyze ... 2>&1 |
+    head``), maybe while an error was being said: end quietly with exit 2, whatever the
+    command was doing (docs/reliability.md; Click alone would exit 1)."""
+    quiet_stdout(stderr=True)
+    sys.exit(EXIT_USAGE)
 
 
 def handle_errors(json_flag: str | None = None):
@@ -577,14 +594,24 @@ class SleuthGroup(click.Group):
     def main(self, args=None, *rest, **kwargs):
         argv = sys.argv[1:] if args is None else list(args)
         bad = next((a for a in argv if "\x00" in str(a)), None)
-        if bad is not None:
-            click.echo(f"sleuth: error: an argument holds a NUL character: {bad!r}", err=True)
-            sys.exit(EXIT_USAGE)
-        return super().main(args, *rest, **kwargs)
+        try:
+            if bad is not None:
+                click.echo(f"sleuth: error: an argument holds a NUL character: {bad!r}",
+                           err=True)
+                sys.exit(EXIT_USAGE)
+            return super().main(args, *rest, **kwargs)
+        except OSError as e:        # a usage error said to a pipe its reader left
+            if not broken_pipe(e):
+                raise
+            left_pipe()
 
     def make_context(self, info_name, args, parent=None, **extra):
         try:                        # parsing the command line, printing --help
             return super().make_context(info_name, args, parent=parent, **extra)
+        except OSError as e:        # the help written to a pipe whose reader left
+            if not broken_pipe(e):
+                raise
+            left_pipe()
         except KeyboardInterrupt:   # Click would say "Aborted!" and exit 1
             interrupted(None)
         except Terminated as e:
@@ -593,6 +620,10 @@ class SleuthGroup(click.Group):
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
+        except OSError as e:        # the answer or an error's message written to a pipe
+            if not broken_pipe(e):  # whose reader left: Click would exit 1
+                raise
+            left_pipe()
         except KeyboardInterrupt:   # Click would say "Aborted!" and exit 1
             interrupted(ctx.invoked_subcommand)
         except Terminated as e:

@@ -11,7 +11,8 @@ import click
 from tabulate import tabulate
 
 from cli.bounds import timeout_option
-from cli.main import FilePath, as_option, cli, emit_json, handle_errors, renderer, with_examples
+from cli.main import (FilePath, as_option, cli, conflict_text, emit_json, handle_errors, renderer,
+                      with_examples)
 from cli.output import check_output, force_option, write_output, wrote
 from solver.errors import NotationError
 from solver.games import PUBLIC, Capability, get_game
@@ -334,6 +335,15 @@ def replay_cmd(record, as_, all_views, as_json, plot, force, upto, jobs):
         plot_replay(r, plot)
     primary = r.views[view if view is not None else PUBLIC]
     broken = next((s for s in primary.steps if s.error), None)
+    said = broken.error if broken is not None else None
+    if broken is not None:      # worded as every contradiction is (cli.main.conflict_text)
+        from solver.replay import step_conflict
+
+        e = step_conflict(rec, primary.view, broken.index)
+        if e is not None:
+            said = conflict_text(e, hint=True)
+            if not as_json:     # the table's cell: the sentence (the JSON keeps its text)
+                broken.error = conflict_text(e).split("\n")[0]
     if as_json:
         out = r.to_json()
         if plot:
@@ -346,7 +356,7 @@ def replay_cmd(record, as_, all_views, as_json, plot, force, upto, jobs):
         if plot:
             click.echo("\n" + wrote(plot))
     if broken is not None:       # the story up to the contradiction, then exit status 3
-        click.echo(f"sleuth: inconsistent from step {broken.index}: {broken.error}", err=True)
+        click.echo(f"sleuth: inconsistent from step {broken.index}: {said}", err=True)
         sys.exit(3)
     if r.unfinished is not None:    # the steps done, then the time-out's line and exit 4
         raise r.unfinished

@@ -1748,8 +1748,8 @@ def play(record, as_, as_json, no_sheet, compact=None, hint=None):
                  "\nType 'help' for commands.")
         bad = session.consistent()
         if bad is not None:
-            start += (f"\nwarning: the record is inconsistent ({bad}); 'edit N' the wrong "
-                      "line, or 'undo' if it is the last")
+            start += (f"\nwarning: the record is inconsistent: {conflict_text(bad, hint=True)}"
+                      "\n'edit N' the wrong line, or 'undo' if it is the last")
         held = held_statement(session.text)
         if held is not None:
             start += (f"\nheld on line {held[0]} (a comment until resolved): {held[1]}; the "

@@ -247,6 +247,23 @@ def _probe_one(spec, view, budget, detail):
         raise TimeUp(e.seconds, f"step {spec.index} of the replay: {e.what}") from None
 
 
+def step_conflict(record, view, index: int) -> InconsistentError | None:
+    """The contradiction that left step ``index`` of ``view`` with no analysis (its
+    ``Step.error`` is only its text), found again for its rendering -- placed in the record,
+    with its reason and rule -- or ``None`` when the step holds no contradiction now."""
+    specs = steps(record)
+    if not 0 <= index < len(specs):
+        return None
+    restart()                   # its own analysis, like the step's
+    try:
+        probe(specs[index].record, view, detail=False)
+    except InconsistentError as e:
+        return e
+    except (SleuthError, TimeUp):
+        return None
+    return None
+
+
 #: consecutive steps probed together (one task of a worker process): within a process the
 #: counting programmes of a step whose problem is the previous one's are reused
 #: (solver.model.reuse), so only a block's first step misses its predecessor; eight keep

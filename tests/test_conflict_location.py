@@ -61,7 +61,7 @@ hour 2
 # record, the statement contradicting it, its line, the conflict, the rule (None: none)
 CASES = [
     pytest.param(MH, "Ben asks all 4H-7H: 0 0 0", 8, [6, 8], "E3", id="mystery-hand"),
-    pytest.param(LIT, "Ana asks Dev 10S: yes", 7, [6, 7], None, id="literature"),
+    pytest.param(LIT, "Ana asks Dev 10S: yes", 7, [6, 7], "LIT-7", id="literature"),
     pytest.param(CLUE, "Ben suggests Plum Rope Lounge: Cleo passes, Dev passes, Ana passes",
                  6, [5, 6], "CL-10", id="clue"),
     pytest.param(TT, "Ana leads 7D; Ben AH; Cleo 2H", 11, [10, 11], "I2", id="twenty-two"),
@@ -75,7 +75,8 @@ def _check(output: str, path, line: int, conflict: list[int], rule: str | None,
     assert head.startswith(f"{prefix}{path}:{line}:1: "), head
     if rule is not None:
         assert f"{rule})" in head and head.count("(see: sleuth rules ") == 1, head
-        assert head.endswith(f" {rule})")
+        last = rule.split(", ")[-1]     # the hint names the rules, quoted for the shell
+        assert re.search(rf" '?{re.escape(last)}'?\)$", head), head
     else:
         assert "(see: " not in output
     # the lines, once each, after the sentence; no hint after them
@@ -114,3 +115,98 @@ def test_play_refusal_cites_the_same(tmp_path, text, statement, line, conflict, 
     assert f"refused: {p}:{line}:1: these 2 statements cannot all be true: " in refused
     assert f"({rule}) (see: sleuth rules " in refused and refused.endswith(f"{rule})")
     assert p.read_text(encoding="utf-8") == text
+
+
+LIT_UNHEARD = """game: literature
+players: Ana Ben Cleo Dev Eli Fay
+dealer: Fay
+
+Fay asks Ana 9C: no
+Ana asks Ben 5H: ?
+Ana asks Ben 5H: yes
+"""
+
+
+def test_why_refuses_a_record_analyze_refuses(tmp_path):
+    """A card seen moving is certain in a consistent record only: ``why`` on a record no
+    course of play fits exits 3 with the conflict, as ``analyze`` does."""
+    p = tmp_path / "lit.txt"
+    p.write_text(LIT_UNHEARD, encoding="utf-8")
+    for args in (["analyze", str(p)], ["why", str(p), "5H"]):
+        r = CliRunner().invoke(cli, args)
+        assert r.exit_code == 3, (args, r.output)
+        _check(r.stderr, p, 7, [6, 7], "LIT-6(d), LIT-7", "Ana asks Ben 5H: yes")
+
+
+@pytest.mark.parametrize("text, statement, line, conflict, rule", [
+    pytest.param(LIT.replace("me: Ana", "dealer: Fay\nme: Ana").split("Ana asks Dev")[0],
+                 "Fay asks Ana 2H: no", 6, [5, 6], "O2", id="literature-no"),
+    pytest.param(CLUE + "Ben suggests Plum Knife Library: Cleo shows\n",
+                 "Dev suggests Plum Knife Library: Ana passes, Ben passes, Cleo passes",
+                 7, [6, 7], "E1(a)", id="clue-pass-after-show"),
+])
+def test_the_deal_models_notes_cite_their_rules(tmp_path, text, statement, line, conflict,
+                                                rule):
+    """A "no" in Literature (O2: the card is not in the hand asked), a pass after a show in
+    Clue (E1(a): a passer holds none of the three, a shower at least one)."""
+    p = tmp_path / "i.txt"
+    p.write_text(text, encoding="utf-8")
+    r = CliRunner().invoke(cli, ["log", str(p), statement])
+    assert r.exit_code == 3, r.output
+    _check(r.stderr, p, line, conflict, rule, statement)
+
+
+@pytest.mark.parametrize("text, statement, line, conflict, rule", CASES)
+def test_play_opening_and_replay_word_it_alike(tmp_path, text, statement, line, conflict,
+                                               rule):
+    """``play`` opened on an inconsistent record warns with the same text; ``replay``
+    ends with it (after 'inconsistent from step N: ')."""
+    p = tmp_path / "bad.txt"
+    p.write_text(text + statement + "\n", encoding="utf-8")
+    r = CliRunner().invoke(cli, ["play", str(p), "--no-sheet"], input="help\n")
+    out = r.output.split("warning: the record is inconsistent: ", 1)[1]
+    block = out.split("\n'edit N' the wrong line")[0]
+    _check(block, p, line, conflict, rule, statement, prefix="")
+    if text is CLUE:        # (Clue has no replay)
+        return
+    r = CliRunner().invoke(cli, ["replay", str(p)])
+    assert r.exit_code == 3, r.output
+    tail = r.stderr.split("sleuth: inconsistent from step ", 1)[1].split(": ", 1)[1]
+    _check(tail, p, line, conflict, rule, statement, prefix="")
+    assert "no deal fits the record" not in r.output
+
+
+def test_the_first_dealers_draw_cites_tt4(tmp_path):
+    """A card drawn twice in the draw for the first dealer breaks TT-4 (TT-14 is the tied
+    losers' draw)."""
+    p = tmp_path / "t.txt"
+    p.write_text("game: twenty-two\nplayers: Ana Ben Cleo\nme: Ana\n\n", encoding="utf-8")
+    r = CliRunner().invoke(cli, ["log", str(p), "draw: Ana 2H, Ben 3H, Cleo 2H"])
+    assert r.exit_code == 2
+    assert "(TT-4)" in r.stderr and "(see: sleuth rules TT-4)" in r.stderr
+    assert "TT-14" not in r.stderr
+
+
+@pytest.mark.parametrize("args", [["analyze", "--json", "{bad}"], ["analyze", "{bad}"],
+                                  ["--help"], ["replay", "{bad}"]])
+def test_a_pipe_the_reader_left_exits_2_even_for_the_error(tmp_path, args):
+    """``sleuth analyze --json bad.txt 2>&1 | head -1``: the error's message written to the
+    pipe the reader left ends quietly with exit 2 too, not Click's exit 1."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    bad = tmp_path / "bad.txt"
+    bad.write_text(MH + "Ben asks all 4H-7H: 0 0 0\n", encoding="utf-8")
+    root = Path(__file__).resolve().parent.parent
+    r, w = os.pipe()
+    os.close(r)                     # the reader left before anything was written
+    try:
+        proc = subprocess.run([sys.executable, "-m", "cli.main",
+                               *[a.format(bad=bad) for a in args]], cwd=root,
+                              env=dict(os.environ, PYTHONPATH=str(root)), stdout=w, stderr=w,
+                              timeout=120)
+    finally:
+        os.close(w)
+    assert proc.returncode == 2

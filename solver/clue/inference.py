@@ -64,7 +64,7 @@ class ViewModel(ModelView):
         m = self.model
         passes = {next(iter(c.terms)): c.source for c in m.constraints
                   if c.source in core and len(c.terms) == 1 and c.hi == 0
-                  and c.note.endswith(" passed)")}
+                  and " passed, E" in c.note}
         placed = {next(iter(c.terms)): c.source for c in m.constraints
                   if c.source in core and len(c.terms) == 1 and c.lo == 1}
         if any(placed.get(pair, src) != src for pair, src in passes.items()):
@@ -166,17 +166,20 @@ def build(record, view: str | None, *, omniscient: bool = False) -> ViewModel:
             if ev.answers is None:            # the refutation was not seen: nothing
                 continue
             A, X = ev.player, list(ev.cards)
+            # a passer holds none of the three (E1(a), whether anyone shows or nobody, which
+            # E2 goes on from; E5 when every player answers): the rule a contradiction cites
+            passed = "E5" if opts.refute == "all" else "E1(a)"
             for a in ev.answers:
-                if not a.shows:               # E1a, E2, E5
+                if not a.shows:
                     for c in X:
                         m.exclude(c, a.player, L, f"{c} is not in {a.player}'s hand "
-                                  f"({a.player} passed)")
+                                  f"({a.player} passed, {passed})")
                 elif a.card is not None and (recorder or view in (A, a.player)):
                     m.place(a.card, a.player, L, f"{a.card} is in {a.player}'s hand "
                             f"(shown to {A})")  # E1b/E1c
                 else:
                     m.add(X, [a.player], 1, 3, L, f"{a.player} holds at least one of "
-                          f"{' '.join(X)} ({a.player} showed, E1a)")
+                          f"{' '.join(X)} ({a.player} showed, E1(a))")
         elif isinstance(ev, Accuse):
             if ev.right:                      # E4
                 for c in ev.cards:

@@ -296,6 +296,9 @@ def _is(term, value: int) -> bool:
 class _Build:
     """One CP-SAT model of the history seen by a view."""
 
+    #: the rules left out of this model (:meth:`cons`; :meth:`HistoryModel.conflict_rule`)
+    off: frozenset = frozenset()
+
     def __init__(self, hm: "HistoryModel", enforce: bool, only=None):
         self.hm = hm
         self.t = t = hm.table
@@ -326,6 +329,9 @@ class _Build:
         #: a question's line -> (asker, card, the asker's copies of the half-suit's other
         #: cards then, of the card asked): LIT-6(c), (d) in conflict sentences
         self.asker_at: dict[int, tuple] = {}
+        #: line -> the rules its constraints state (:meth:`cons`), for the rule a
+        #: contradiction cites (:meth:`HistoryModel.conflict_rule`)
+        self.rules_at: dict[int, list[str]] = {}
         self.turn = {p: int(p == t.first) for p in t.players}
         #: the last history :meth:`HistoryModel.one_history` found in this model (every
         #: variable's value, by index): the next statement's model starts its search from
@@ -363,12 +369,18 @@ class _Build:
             v = self.lits[line] = self.m.NewBoolVar(f"s{line}")
         return v
 
-    def cons(self, terms, lo, hi, line, also=()):
-        """``lo <= sum(terms) <= hi`` when the line (and every literal of ``also``) holds."""
+    def cons(self, terms, lo, hi, line, also=(), rule=None):
+        """``lo <= sum(terms) <= hi`` when the line (and every literal of ``also``) holds;
+        ``rule``, the rule it states (noted by line in :attr:`rules_at`; left out of a
+        model built without it, :attr:`off`: which rule a contradiction needs)."""
         if line is not None:
             self.used.add(line)
+            if rule is not None:
+                self.rules_at.setdefault(line, []).append(rule)
             if self.only is not None and line not in self.only:
                 return
+        if rule is not None and rule in self.off:
+            return
         enf = []
         for a in also:
             if _const(a):
@@ -505,10 +517,10 @@ class _Build:
 
     def asker_rules(self, a, card, line, also=()):
         """LIT-6(c) and (d) for asking ``card`` now (d dropped under V12)."""
-        self.cons(self.at(self.half_keys(card), a), 1, 10 ** 6, line, also)
+        self.cons(self.at(self.half_keys(card), a), 1, 10 ** 6, line, also, "LIT-6(c)")
         if self.t.options.own_card_ask != "bluff":
             ck = self.copies(card)
-            self.cons(self.at(ck, a), 0, len(ck) - 1, line, also)
+            self.cons(self.at(ck, a), 0, len(ck) - 1, line, also, "LIT-6(d)")
 
     def note_asker(self, a, card, line) -> None:
         """What the asker of ``card`` on ``line`` holds of its half-suit now, for
@@ -541,7 +553,7 @@ class _Build:
                 if ev.player in hands:
                     have = Counter(ev.cards)
                     for c, ks in self.t.card_keys.items():
-                        self.cons(self.at(ks, ev.player), have[c], have[c], line)
+                        self.cons(self.at(ks, ev.player), have[c], have[c], line, (), "LIT-4")
             elif isinstance(ev, Ask):
                 self.ask(ev, line)
             elif isinstance(ev, Claim):
@@ -563,7 +575,7 @@ class _Build:
                 self.need_turn(ev.player, line)
             elif isinstance(ev, HandCount):
                 self.count_at[line] = (ev.player, ev.count, self.count(ev.player))
-                self.cons(self.count(ev.player), ev.count, ev.count, line)
+                self.cons(self.count(ev.player), ev.count, ev.count, line, (), "O1")
             elif isinstance(ev, (UnheardCard, UnheardAnswer, Unseen)) and \
                     (self.enforce or self.only is not None and line not in self.only):
                 self.dropped(ev, line)
@@ -591,26 +603,26 @@ class _Build:
         ck = self.copies(c)
         self.need_turn(a, line)
         if ev.answer == "surrendered":          # V11: a gives c to b
-            self.give(ck, a, b, line)
+            self.give(ck, a, b, line, "V11")
             return
         self.note_asker(a, c, line)
         self.asker_rules(a, c, line)
-        self.cons(self.count(b), 1, 10 ** 6, line)
+        self.cons(self.count(b), 1, 10 ** 6, line, (), "LIT-6(b)")
         if ev.answer == "yes":
-            self.give(ck, b, a, line)
-        else:
-            self.cons(self.at(ck, b), 0, 0, line)
+            self.give(ck, b, a, line, "LIT-7")
+        else:                                   # a "no": c is not in b's hand
+            self.cons(self.at(ck, b), 0, 0, line, (), "O2")
 
-    def give(self, ck, src, dst, line):
-        """A copy of a named card moves from ``src`` to ``dst`` (LIT-7, V11)."""
+    def give(self, ck, src, dst, line, rule=None):
+        """A copy of a named card moves from ``src`` to ``dst`` (``rule``: LIT-7, V11)."""
         if len(ck) == 1:
-            self.cons([self.pos[ck[0]][src]], 1, 1, line)
+            self.cons([self.pos[ck[0]][src]], 1, 1, line, (), rule)
             self.set_const(ck[0], dst)
             return
         cand = [k for k in ck if self.could(k, src)]
         ys = self.choose(len(cand), line, "c")
         for k, y in zip(cand, ys):
-            self.cons([self.pos[k][src]], 1, 1, line, (y,))
+            self.cons([self.pos[k][src]], 1, 1, line, (y,), rule)
         old = dict(self.pos)
         self.move(dict(zip(cand, ys)), dst)
         self.moved_counts(old, {src: ys}, dst, line)
@@ -827,7 +839,7 @@ class _Build:
         b.m = self.m.clone()
         b.pos, b.turn, b.choices = dict(self.pos), dict(self.turn), dict(self.choices)
         b.lits, b.used, b.count_at = dict(self.lits), set(self.used), dict(self.count_at)
-        b.asker_at = dict(self.asker_at)
+        b.asker_at, b.rules_at = dict(self.asker_at), dict(self.rules_at)
         b.hm, b.play, b.t = hm, hm.play, hm.table
         # the histories found for this record: by this model's searches, and by those of
         # the model of the same record it continues (stage 1 before the figures)
@@ -859,6 +871,7 @@ class _Build:
         x.pos = {k: dict(row) for k, row in end[0].items()}
         x.turn = dict(end[1])
         x.choices, x.lits, x.used, x.count_at, x.asker_at = {}, {}, set(), {}, {}
+        x.rules_at = {}
         x.ends, x.before, x.n = [], [], 0
         x.run(self.hm.record, self.hm.hands, start=self.since)
         return x
@@ -892,7 +905,9 @@ class _Copy:
         self.enforce = False
         self.used: set[int] = set()
         self.lits: dict = {}
+        self.rules_at: dict[int, list[str]] = {}
 
+    off: frozenset = frozenset()
     var = _Build.var
     lit = _Build.lit
     cons = _Build.cons
@@ -1031,8 +1046,9 @@ class HistoryModel:
     def name(self, key) -> str:
         return self.names[key]
 
-    def build(self, enforce: bool, extra=None, only=None):
+    def build(self, enforce: bool, extra=None, only=None, off: frozenset = frozenset()):
         b = _Build(self, enforce, only)
+        b.off = off
         b.run(self.record, self.hands)
         final = {(k, p): b.pos[k][p] for k in self.cards for p in self.locations}
         if extra is not None:
@@ -1696,10 +1712,49 @@ class HistoryModel:
         core = self.conflict()
         if core is None:
             return None
-        return InconsistentError("no deal fits the record; these statements conflict: "
-                                 + "; ".join(f"line {l}: {statements.get(l, '')}"
-                                             for l in core), conflict=core,
-                                 reason=lambda: self.conflict_reason(core))
+        e = InconsistentError("no deal fits the record; these statements conflict: "
+                              + "; ".join(f"line {l}: {statements.get(l, '')}"
+                                          for l in core), conflict=core,
+                              reason=lambda: self.conflict_reason(core))
+
+        def rule() -> str | None:
+            from solver.rulebook import rule_ids
+
+            cited = rule_ids(e.reason or "")    # the sentence's own rule(s), else the one
+            return ", ".join(cited) if cited else self.conflict_rule(core)   # needed
+        e.rule = rule
+        return e
+
+    def conflict_rule(self, core: list[int]) -> str | None:
+        """The rule a minimal conflicting set ``core`` rests on: of the rules its lines'
+        constraints state (:meth:`_Build.cons`; newest line first), the first without
+        which those lines have a history (as
+        :func:`solver.model.conflicts.conflict_rule` does for a deal model), else the first
+        two together (``"LIT-6(d), LIT-7"``); ``None`` when none is (the turn order, say,
+        which no one constraint states)."""
+        from solver.model.conflicts import MAX_RULE_TRIES
+
+        b, _ = self.build(False, only=set(core))
+        tried: list[str] = []
+        for line in sorted(core, reverse=True):
+            for r in b.rules_at.get(line, []):
+                if r not in tried:
+                    tried.append(r)
+        # one rule, else two of the first four: a line read two ways (an unheard answer)
+        # can break a rule either way ("yes": the asker holds the card, LIT-6(d), and the
+        # target cannot hand it over again, LIT-7)
+        first = tried[:4]
+        sets = [(r,) for r in tried[:MAX_RULE_TRIES]] + \
+            [(r, q) for i, r in enumerate(first) for q in first[i + 1:]]
+        for rules in sets:
+            trial, _ = self.build(False, only=set(core), off=frozenset(rules))
+            try:
+                status = self._solver(10.0).Solve(trial.m)
+            except TimeoutError:
+                return None
+            if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+                return ", ".join(rules)
+        return None
 
     def conflict_reason(self, core: list[int]) -> str | None:
         """One sentence for a core holding a hand count (``P has N cards``, LIT-13): the

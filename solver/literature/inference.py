@@ -134,7 +134,9 @@ def build(record, view, play: Play | None = None) -> ViewModel:
     m = CardLocationModel(list(t.keys), dict(t.sizes), names)
     m.groups = _team_groups(t, m)
     for f in view_facts(play, hands):
-        m.add(f.keys, [f.player], f.lo, f.hi, source=f.line, note=f.note)
+        # the note cites the fact's rule: the one a contradiction rests on (conflict_rule)
+        note = f"{f.note} ({f.rule})" if f.rule and f.rule not in f.note else f.note
+        m.add(f.keys, [f.player], f.lo, f.hi, source=f.line, note=note)
     fixed = {k: l for k, l in play.loc.items() if l is not None}
     return ViewModel(play, t, shown, m, fixed, statements, True, (record, view))
 
@@ -282,17 +284,18 @@ def _build_current(play: Play, view, hands: frozenset[str], statements,
                 who = a if ask.answer == "yes" else b
                 if not any(fixed.get(k) == who for k in ck):   # else the viewer holds it
                     m.add([k for k in ck if k in keys][:1], [who], 1, 1, line,
-                          f"{who} got {ask.card!r}")
+                          f"{who} got {ask.card!r} "
+                          f"({'LIT-7' if ask.answer == 'yes' else 'V11'})")
             else:
                 fixed_a = sum(1 for k in hk if fixed.get(k) == a)
                 if not fixed_a:
                     m.add([k for k in hk if k in keys], [a], 1, len(hk), line,
-                          f"{a} holds a card of {h.name}")
+                          f"{a} holds a card of {h.name} (LIT-6(c))")
                 m.add([k for k in ck if k in keys], [b], 0, 0, line,
-                      f"{b} does not hold {ask.card!r}")
+                      f"{b} does not hold {ask.card!r} (O2)")
                 if t.options.own_card_ask != "bluff":
                     m.add([k for k in ck if k in keys], [a], 0, len(ck) - 1, line,
-                          f"{a} does not hold {ask.card!r}")
+                          f"{a} does not hold {ask.card!r} (LIT-6(d))")
     return ViewModel(play, t, view if view != RECORDER else None, m, fixed, statements, False,
                      fixed_by=fixed_by, counts=count if play.vague else None)
 
@@ -848,6 +851,11 @@ def explain(record, view, card_text: str) -> Explanation:
     except RuleError as e:
         raise NotationError(e.message, text=card_text) from None
     vm = build(record, view, play)
+    # a card seen moving is certain whatever else holds, but not in a record that no course
+    # of play fits: that is refused, as the analysis refuses it
+    bb = backbone(vm)
+    if not bb.consistent:
+        raise vm.inconsistent()
     keys = list(t.card_keys[card])
     reasons: list[Reason] = []
     moved = [k for k in keys if k in vm.fixed]
@@ -867,9 +875,6 @@ def explain(record, view, card_text: str) -> Explanation:
             ("out of play" if l == OUT else f"with {l}") + (f" (x{n})" if n > 1 else "")
             for l, n in locs.items())
     if free:
-        bb = backbone(vm)
-        if not bb.consistent:
-            raise vm.inconsistent()
         ex = vm.explain_keys(free, bb, _label)
         reasons += ex.reasons
         summary = (summary + "; " if summary else "") + ex.summary

@@ -660,7 +660,8 @@ class Engine:
         for name, k in names.items():
             if self.deck.get(name, 0) - out[name] < k:
                 raise fault(f"{name} is not in the pack to be drawn ({self.deck.get(name, 0)} "
-                            f"in the deck, {out[name]} scoring)", st, "TT-14", name, last=True)
+                            f"in the deck, {out[name]} scoring)", st,
+                            "TT-4" if first else "TT-14", name, last=True)
         ranks = {p: show_rank(c) for p, c in ev.cards}
         lowest = (not first) and self.opts.tie_draw == "lowest"  # A2
         best = (min if lowest else max)(ranks.values())
