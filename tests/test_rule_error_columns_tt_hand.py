@@ -32,7 +32,7 @@ CASES = [
     (TT, "Cleo deals 7\nAna leads 5H 6H", 5, 11, "TT-9"),             # not one rank
     (TT, "Cleo deals 7\nAna leads 7H; Ben 7H; Cleo 2S", 5, 19, "TT-1"),   # 7H twice
     (TT, "Cleo deals 7\nAna leads Jk; Ben 2C; Cleo 3C", 5, 11, "TT-V2(a)"),
-    (TT, "Cleo deals 7\nAna holds: 2C 3C 4C 5C 6C 7C 8C\nAna leads 9C", 6, 11, "TT-10"),
+    (TT, "Cleo deals 7\nAna holds: 2C 3C 4C 5C 6C 7C 8C\nAna leads 9C", 6, 11, "TT-9"),
     (TT, "Cleo deals 7\nAna holds: 2C 3C 4C 5C 6C 7C 8C\nAna exchanges 1: 9C -> 2D",
      6, 18, "TT-8"),                                                 # a discard not held
     (TT, "Cleo deals 6", 4, 12, "TT-5"),                              # the count dealt
@@ -42,7 +42,7 @@ CASES = [
     (TT, "Cleo deals 7\nAna exchanges 8", 5, 15, "TT-8"),             # the count exchanged
     (TT, "Cleo deals 7\nAna leads 7H\nBen exchanges 1", 6, 5, "TT-8"),    # exchange over
     (TT, "Ben plays 2C", 4, 5, "TT-5"),                               # no deal yet
-    (TT, "draw: Ana 9C, Ben KD", 4, 1, "TT-15"),                      # the whole statement
+    (TT, "draw: Ana 9C, Ben KD", 4, 1, "TT-4"),                       # the whole statement
     (TT6, "Fay deals 7\nBen exchanges 1\nAna exchanges 1", 6, 1, "TT-8"),
     # Hand, a round turn by turn (EXAMPLE's statements end on line 12)
     (HAND_ROUND, "Ben draws", 13, 1, "HR-4"),                         # not Ben's turn
