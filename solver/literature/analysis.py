@@ -74,6 +74,9 @@ class LiteratureAnalysis:
                                "exact": self.exact}
         if not self.exact:
             out["error"] = self.error
+            # a key the contract allows adding: the card figures may be exact while the
+            # team chances (p_team) are estimates
+            out["cards_exact"] = self.cards_exact
         out["cards"] = {name: dict(sorted(d.items())) for name, d in self.cards.items()}
         out["half_suits"] = {}
         for name, h in self.halves.items():

@@ -169,8 +169,8 @@ def card_classes(record, view) -> dict:
     ``holds`` lines that ``view`` uses (:func:`~solver.literature.views.hands_seen`), and
     neither is in any other line: no ask, unheard answer, claim, shown or challenge names
     it or its half-suit (a line naming a half-suit names all of its cards), and ``holds``
-    lines the view does not use are not part of what it knows.  Tables where a card has
-    more than one copy get no classes.
+    lines the view does not use are not part of what it knows.  A card with more than one
+    copy (the jokers of ``deck=54-jokers``) is in a class of its own.
 
     Why a permutation ``s`` of the cards that keeps each class is a symmetry of the
     figures: ``s`` changes no line of the record (every card a line names is fixed, a used
@@ -191,10 +191,10 @@ def card_classes(record, view) -> dict:
     from solver.literature.views import hands_seen
 
     t = table_of(record.header)
-    if any(len(ks) != 1 for ks in t.card_keys.values()):
-        return {}
     seen = hands_seen(record, view)
-    named: set = set()
+    # a card with copies (the jokers of deck=54-jokers) stays in a class of its own: the
+    # permutations below fix it, so they are symmetries of the rest all the same
+    named: set = {c for c, ks in t.card_keys.items() if len(ks) != 1}
     holds: dict = {}            # card -> the used holds lines listing it
 
     def walk(x):
