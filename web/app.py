@@ -61,6 +61,7 @@ import hmac
 import json
 import os
 import re
+import secrets
 import sys
 import threading
 from pathlib import Path
@@ -182,7 +183,10 @@ class Engine:
         self.write_lock = threading.Lock()
         self.read_lock = threading.Lock()
         self.live_cache: dict[tuple[str, str | None], tuple[dict, dict, str]] = {}
-        self.last_status = ""
+        #: the status of each change a page posted without its script, by the id its
+        #: redirect carries (``/?done=<id>``; the last 64): a page shows its own result,
+        #: never another device's
+        self.done: dict[str, str] = {}
         self.whatifs: dict[tuple[str, str], Outcome] = {}
         #: the version being analysed and its deadline (what it has established so far)
         self.running: tuple[str, Any] | None = None
@@ -308,9 +312,17 @@ class Engine:
                 if running is not None and running[1] is not None and \
                         running[0] != d["version"]:
                     running[1].cancel()     # the analysis of an older version: stop it now
-            if d["kind"] != "why":
-                self.last_status = d["status"]
             return d
+
+    def keep_done(self, status: str) -> str:
+        """An id for ``status``, the result of a change posted by a page without its script:
+        the page it is redirected to (``/?done=<id>``) shows it; other pages do not."""
+        done = secrets.token_urlsafe(9)
+        with self.write_lock:
+            self.done[done] = status
+            while len(self.done) > 64:
+                del self.done[next(iter(self.done))]
+        return done
 
     def saved_since(self, line: str, sent_on: str) -> Any:
         """The statement of the record (one of its last five) that says ``line`` and was
@@ -411,6 +423,17 @@ class Engine:
         kept for the hypothetical sheet that the page asks for next."""
         from web.live import outcome
 
+        words = line.strip().split(None, 2)
+        if len(words) > 1 and words[0].lower() == "whatif" \
+                and words[1].lower() in ("edit", "delete", "undo", "redo"):
+            # a command in the box (an Edit's 'edit N ...'): not a statement to suppose
+            return {"kind": "refused", "saved": False, "stale": False, "fixes": [],
+                    "conflict": [], "why": None, "whatif": None,
+                    "status": "what if refused: What if takes a statement, not "
+                              f"{'an' if words[1].lower() in ('edit', 'undo') else 'a'} "
+                              f"{words[1].lower()} command ('{line.strip().split(None, 1)[1]}'); "
+                              "type the statement alone to see the sheet with it added",
+                    "version": self.version()}
         with self.read_lock, within(self.timeout):
             s = self.reader
             if s.text != self.writer.text and self.version() == text_version(self.writer.text):
@@ -885,7 +908,10 @@ def create_app(path: str, view: Any = Session._ME, *, token: str, token_required
             if token_required:
                 resp.set_cookie("sleuth_token", token, httponly=True, samesite="strict")
             return resp
-        return await whole_page(engine, engine.last_status)
+        # the status of this page's own last post (its redirect's id), never the last
+        # status of the server (another device's)
+        done = request.query_params.get("done", "")[:32]
+        return await whole_page(engine, engine.done.get(done, "") if done else "")
 
     async def whole_page(engine: Engine, status: str, line: str = "", code: int = 200,
                          refused: bool = False, fixes: list[str] | None = None) -> Response:
@@ -1038,7 +1064,12 @@ def create_app(path: str, view: Any = Session._ME, *, token: str, token_required
             later = await run_in_threadpool(engine.analyze_later)
             if later is not None:
                 await run_in_threadpool(later.join, FORM_WAIT)
-            return RedirectResponse("/" + suffix(), status_code=303)
+            # a change's result, for the page it is sent to (a why or what if, not saved
+            # and not shown without the script: none)
+            done = engine.keep_done(result["status"]) if result.get("status") and \
+                result["kind"] not in ("why", "whatif", "suggest") else ""
+            there = suffix() + (("&" if suffix() else "?") + "done=" + done if done else "")
+            return RedirectResponse("/" + there, status_code=303)
         return JSONResponse(result)
 
     async def new_game(request: Request) -> Response:

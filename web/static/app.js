@@ -514,6 +514,7 @@
           if (change) answeredId(line, id);
           say("Not saved: the server was started again with a new address. Open the address "
             + "'sleuth serve' printed now (or scan its QR code); your statement stays in the box.");
+          cutStatus();
           readdressed();
           return null;
         }
@@ -553,6 +554,16 @@
     if (moreEl) moreEl.hidden = true;
     entry.classList.remove("refusing");
     confirmed = null;
+  }
+
+  // a long status that is not a refusal shown whole (the server started again with a new
+  // address): cut to the status' two lines with an ellipsis, "Show the whole refusal" beside
+  // it, as a refusal once its statement left the box (dropRefusal), never scrolling inside
+  function cutStatus() {
+    statusEl.classList.remove("cut");
+    const over = statusEl.scrollHeight > statusEl.clientHeight + 1;
+    if (moreEl) moreEl.hidden = !over;
+    statusEl.classList.toggle("cut", over);
   }
 
   const EMPTY_NOTE = " (the box is empty now: nothing more to log)";
@@ -695,7 +706,11 @@
   // so that the next statement's choices stay in sight; the buttons' names hold the
   // statement, their faces the action alone. ``fixes``: the refusal's corrections; the
   // statement or one of them logged since, the kept one goes (dropLogged).
-  function keep(line, why, head, fixes, quiet) {
+  // Named by its text (the note's accessible name: `Not saved: <statement> (<refusal>)`).
+  // Cut, it opens whole (`Show the whole note: <statement>`). ``logged``: the line the record
+  // gained this same statement at from another device or `sleuth log` (keptElsewhere):
+  // said on the note. More than one kept: the newest shows, the others fold (keptFold).
+  function keep(line, why, head, fixes, quiet, logged) {
     if (!line.trim() || /^(undo|redo|delete|force)\b/i.test(line.trim())) return;
     // kept once (a reload asks again about one kept already)
     if ([...keptEl.querySelectorAll(".kept-item")].some((el) => el.dataset.line === line)) return;
@@ -703,7 +718,8 @@
     p.setAttribute("role", "note");
     p.className = "kept-why";
     p.textContent = (head || "Not saved: ") + line + " (" + why + ")";
-    const gone = () => { item.remove(); storeKept(); };
+    p.setAttribute("aria-label", p.textContent);
+    const gone = () => { item.remove(); storeKept(); keptFold(); };
     const back = button("Back in the box", () => {
       gone();
       // what the box holds meanwhile is not lost either: kept in its place
@@ -717,15 +733,26 @@
     back.setAttribute("aria-label", "Back in the box: " + line);
     const drop = button("Drop it", gone);
     drop.setAttribute("aria-label", "Drop it: " + line);
+    const whole = button("More", () => {
+      const open = !item.classList.contains("whole");
+      item.classList.toggle("whole", open);
+      whole.setAttribute("aria-expanded", open ? "true" : "false");
+      whole.textContent = open ? "Less" : "More";
+    });
+    whole.className = "kept-whole";
+    whole.setAttribute("aria-label", "Show the whole note: " + line);
+    whole.setAttribute("aria-expanded", "false");
     const item = document.createElement("div");
     item.className = "kept-item";
     item.dataset.line = line;
     item.dataset.why = why;
     item.dataset.head = head || "";
     item.dataset.fixes = JSON.stringify(fixes || []);
-    item.append(p, back, drop);
-    keptEl.append(item);
+    item.append(p, whole, back, drop);
+    keptEl.insertBefore(item, keptMore);
+    if (logged) keptLogged(item, logged);
     storeKept();
+    keptFold();
     if (!quiet && announceEl) {
       const a = document.createElement("p");
       a.textContent = p.textContent.replace(/\s*\([\s\S]*$/, "") + ": kept under the box.";
@@ -747,11 +774,72 @@
     }
     if (dropped) storeKept();
   }
+  // The record gained a kept statement at line ``n`` (another device, `sleuth log`): the
+  // note says so, not "Not saved" (Back in the box would log it a second time).
+  function keptLogged(item, n) {
+    item.dataset.logged = String(n);
+    const p = item.querySelector("p");
+    p.textContent = "Now line " + n + " (logged elsewhere): " + item.dataset.line
+      + " (not saved from this page: " + item.dataset.why + ")";
+    p.setAttribute("aria-label", p.textContent);
+    item.classList.add("logged");
+  }
+  // the lines another device (or `sleuth log`) added between the live parts ``old`` and
+  // ``fresh``: a kept statement among them is marked logged (keptLogged)
+  function keptElsewhere(old, fresh) {
+    if (!keptEl.querySelector(".kept-item") || old.dataset.version === fresh.dataset.version
+        || fresh.dataset.version === ownSaved || old.classList.contains("hypothetical")
+        || fresh.classList.contains("hypothetical")) return;
+    const textsOf = (m) => [...m.querySelectorAll("li[data-line] button.edit")].map((b) =>
+      ({ line: b.dataset.line, text: b.dataset.text || "" }));
+    // the record holds the statement more often than it did (lines that only moved, a
+    // line deleted above them, are not taken for added ones): its last such line
+    let marked = false;
+    for (const el of keptEl.querySelectorAll(".kept-item:not(.logged)")) {
+      const same = (l) => norm(l.text) === norm(el.dataset.line);
+      const now = textsOf(fresh).filter(same);
+      if (now.length > textsOf(old).filter(same).length) {
+        keptLogged(el, Math.max(...now.map((l) => Number(l.line))));
+        marked = true;
+      }
+    }
+    if (marked) storeKept();
+  }
+  // more than one kept: the newest shows (one row on a phone), the others fold under
+  // "N more kept" (aria-expanded), so that the next statement's choices stay in sight; a
+  // cut note offers "More" (its whole text) only where it is cut
+  const keptMore = button("", () => {
+    const open = !keptEl.classList.contains("all");
+    keptEl.classList.toggle("all", open);
+    keptMore.setAttribute("aria-expanded", open ? "true" : "false");
+    keptFold();
+  });
+  keptMore.className = "kept-more small";
+  keptMore.setAttribute("aria-expanded", "false");
+  keptMore.hidden = true;
+  keptEl.append(keptMore);
+  function keptFold() {
+    const items = keptEl.querySelectorAll(".kept-item");
+    const more = items.length - 1;
+    keptMore.hidden = more < 1;
+    if (more < 1) keptEl.classList.remove("all");
+    const open = keptEl.classList.contains("all");
+    keptMore.setAttribute("aria-expanded", open ? "true" : "false");
+    keptMore.textContent = open ? "Fold the older kept" : more + " more kept";
+    requestAnimationFrame(() => {
+      for (const el of items) {
+        const p = el.querySelector("p");
+        const b = el.querySelector(".kept-whole");
+        if (!p || !b || el.classList.contains("whole")) continue;
+        b.hidden = p.scrollHeight <= p.clientHeight + 1 && p.scrollWidth <= p.clientWidth + 1;
+      }
+    });
+  }
   const keptKey = tabKey + ":kept";
   function storeKept() {
     const items = [...keptEl.querySelectorAll(".kept-item")].map((el) =>
       ({ line: el.dataset.line, why: el.dataset.why, head: el.dataset.head,
-        fixes: JSON.parse(el.dataset.fixes || "[]") }));
+        fixes: JSON.parse(el.dataset.fixes || "[]"), logged: el.dataset.logged || "" }));
     try {
       if (items.length) localStorage.setItem(keptKey, JSON.stringify(items));
       else localStorage.removeItem(keptKey);
@@ -786,6 +874,7 @@
         }
         if (fresh && old) {
           announce(old, fresh);
+          keptElsewhere(old, fresh);
           const openAdvice = old.querySelector("details.advice[open]");
           old.replaceWith(document.adoptNode(fresh));
           if (openAdvice) { const d = document.querySelector("#live details.advice"); if (d) { d.open = true; } }
@@ -2300,7 +2389,7 @@
     for (const it of Array.isArray(items) ? items : []) {
       if (it && typeof it.line === "string") {
         keep(it.line, String(it.why || ""), it.head || undefined,
-          Array.isArray(it.fixes) ? it.fixes.map(String) : [], true);
+          Array.isArray(it.fixes) ? it.fixes.map(String) : [], true, it.logged || "");
       }
     }
   } catch (e) { /* private mode, or storage not ours */ }
