@@ -360,8 +360,13 @@ def render_outcome(o: Outcome, session: Session, show_sheet: bool | str | None,
         fix = did_you_mean(o.error)
         if fix and session.correction is not None:
             fix += f"  ({keys}: log it)"
+        # a contradiction's rule is in its sentence ("(E1)"); on a narrow screen its rows go
+        # to the lines and their fix rather than to the shell command that shows the rule
+        narrow = fit is not None and fit[0] < 60
+        hint = "" if narrow and o.conflict and isinstance(o.error, InconsistentError) \
+            else rule_hint(o.error)
         out.append(("whatif refused: " if o.hypothetical else "refused: ") + said
-                   + rule_hint(o.error) + fix)
+                   + hint + fix)
         if o.conflict:
             new_line = o.line if o.line is not None else len(split_lines(session.text)) + 1
             out += render_conflict(o.conflict, new_line)
@@ -1619,7 +1624,7 @@ def _on_screen(screen: Screen, lines, keys: str, hint: bool) -> None:
                 if o.saved or o.reloaded or not screen.ready():
                     restart()
                     screen.stage(current_seconds())
-                text = render_outcome(o, session, None, keys)
+                text = render_outcome(o, session, None, keys, fit=(screen.size()[0], 0))
         # the record by its file name: its whole path is noise on the screen
         text = text.replace(f"{session.path}:", f"{os.path.basename(session.path)}:")
         if o.kind == "refused":         # what came in after it may hang on it: held

@@ -1230,7 +1230,9 @@ class Session:
         try:
             new_text, rec, old = edited(self.text, line, statement, self.path)
         except InconsistentError as e:
-            # cited at the line changed, as a refusal of the new text there is
+            # cited at the line changed, as a refusal of the new text there is (not where
+            # the game placed it in the edited record: the statement as typed, its column)
+            e.line = e.column = None
             e.located(path=self.path, line=line_number(line),
                       column=1 if statement is None else _first_column(statement))
             text = self.text if statement is None else self._edited_text(line, statement)

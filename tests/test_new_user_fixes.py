@@ -60,9 +60,11 @@ def test_replay_says_an_inconsistent_step_whole_and_as_such(tmp_path):
     assert r.exit_code == 3
     out = r.stdout.split("\n")
     at = next(i for i, ln in enumerate(out) if "Cleo requests KS: Ben" in ln)
-    said = " ".join(ln.strip() for ln in out[at + 1:at + 3])
-    assert said.startswith("no analysis: no deal fits the record"), out[at:at + 3]
-    assert "line 8: Ben requests KS: nobody; line 9: Cleo requests KS: Ben" in said
+    rest = out[at + 1:]
+    said = " ".join(ln.strip() for ln in rest[:rest.index("")])     # the step's whole cell
+    whole = (f"no analysis: {p}:9:1: these 2 statements cannot all be true: line 8 says KS "
+             "is not in Ben's hand; line 9 says it is (E4)")
+    assert said.replace(" ", "").startswith(whole.replace(" ", "")), said  # a long path wraps
     assert not any("became certain: error" in ln for ln in out)
     assert "…" not in said
     assert all(len(ln) <= 80 for ln in out)

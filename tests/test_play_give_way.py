@@ -41,7 +41,7 @@ def board(tmp_path, text: str, size: tuple[int, int], line: str, ahead: str = ""
     screen = Screen(s, colour=False, sheet=True, size=size)
     screen.ahead.typed = lambda: ahead
     o = checked(s, line)
-    said = render_outcome(o, s, None, "Enter or y").replace(f"{p}:", f"{name}:")
+    said = render_outcome(o, s, None, "Enter or y", fit=(size[0], 0)).replace(f"{p}:", f"{name}:")
     if o.kind == "refused":
         said += screen.ahead.held(line)
     screen.board(said)
