@@ -4,8 +4,9 @@
 The records are simulated here from the seeds stated (``--seed``: the first one tried; the
 first games long enough are kept) and written to files that both builds read:
 
-* **whole games** (target 3): 8-player Mystery Hand complete records of 80-110 statements
-  and 8-player Literature records cut to ``--statements`` (100) statements.  Each is run
+* **whole games** (target 3): ``--records`` (3) 8-player Mystery Hand complete records of
+  80-110 statements and as many 8-player Literature records cut to ``--statements`` (100)
+  statements.  Each is run
   end to end as a user runs it (a new process: ``sleuth review``, ``sleuth replay`` from
   the recorder's view and ``sleuth replay --as public``), timed by wall clock and CPU
   (the process and its workers, sampled from /proc), its peak memory the largest sum of the resident sets of
@@ -468,7 +469,9 @@ def main(argv=None):
     ap.add_argument("--base", default=BASE, help=f"the older commit (default {BASE})")
     ap.add_argument("--worktree", default=None,
                     help="its checkout (default: a folder in the temporary directory)")
-    ap.add_argument("--records", type=int, default=1, help="whole games of each game")
+    ap.add_argument("--records", type=int, default=3,
+                    help="whole games of each game (one record said 'met' where the third "
+                         "of three missed)")
     ap.add_argument("--statements", type=int, default=100,
                     help="a Literature whole game's statements")
     ap.add_argument("--players", type=int, nargs="+", default=[4, 6, 8])
