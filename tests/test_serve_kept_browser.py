@@ -45,6 +45,18 @@ def in_sight(p, locator) -> bool:
     return b is not None and b["y"] >= 0 and b["y"] + 44 <= p.viewport_size["height"]
 
 
+
+def cleo_takes(p):
+    """Hand: the box cleared and Cleo's take begun by taps (``Cleo``, ``takes``); returns
+    the group of the cards she may take, once it is drawn."""
+    p.get_by_role("button", name="Clear the statement").click()
+    p.get_by_role("group", name="Who acts").get_by_role("button", name="Cleo",
+                                                        exact=True).click()
+    p.get_by_role("button", name="takes", exact=True).click()
+    which = p.get_by_role("group", name="Which card")
+    which.wait_for()
+    return which
+
 def test_a_kept_refusal_goes_once_its_correction_is_logged(browser, tmp_path):
     """Mysterium at 390 x 844: a typo refused, the corrected statement typed over it (the
     refused one kept under the box) and logged: the kept one goes, and the next statement's
@@ -85,12 +97,7 @@ def test_a_kept_refusal_leaves_the_next_choices_in_sight_and_is_no_alert(browser
         assert log(p, "Cleo draw").startswith("refused"), status(p)
         assert log(p, "Cleo takes 3S").startswith("refused"), status(p)
         p.get_by_role("button", name="Back in the box: Cleo draw").wait_for()
-        p.get_by_role("button", name="Clear the statement").click()
-        p.get_by_role("group", name="Who acts").get_by_role("button", name="Cleo",
-                                                            exact=True).click()
-        p.get_by_role("button", name="takes", exact=True).click()
-        which = p.get_by_role("group", name="Which card")
-        which.wait_for()
+        which = cleo_takes(p)
         p.screenshot(path=str(tmp_path / "kept-360.png"))
         assert in_sight(p, which), which.bounding_box()
         assert p.get_by_role("alert").filter(has_text="Not saved: Cleo draw").count() == 0
@@ -115,10 +122,7 @@ def test_the_status_cut_to_two_lines_shows_whole_lines(browser, tmp_path):
         assert log(p, "Ana draws 7C").startswith("logged"), status(p)
         assert log(p, "Ana discards 9H").startswith("logged"), status(p)
         assert log(p, "Cleo draw").startswith("refused"), status(p)
-        p.get_by_role("button", name="Clear the statement").click()
-        p.get_by_role("group", name="Who acts").get_by_role("button", name="Cleo",
-                                                            exact=True).click()
-        p.get_by_role("button", name="takes", exact=True).click()
+        cleo_takes(p)
         more = p.get_by_role("button", name="Show the whole refusal")
         more.wait_for()
         shown = p.get_by_role("status").first.evaluate(

@@ -19,6 +19,7 @@ pytest.importorskip("httpx")
 
 from tests.serve_harness import ROOT, Server, sleuth  # noqa: E402
 from tests.test_serve_app import TOKEN, client, do, version_of  # noqa: E402
+from tests.test_serve_kept_browser import cleo_takes  # noqa: E402
 
 HAND = ROOT / "samples" / "hand" / "round-midway-ana.txt"
 
@@ -126,12 +127,7 @@ def test_kept_notes_are_named_open_whole_and_fold(browser, tmp_path):
         assert p.get_by_role("note").count() == 1          # the older two folded
         more = p.get_by_role("button", name="2 more kept")
         assert more.is_visible() and more.get_attribute("aria-expanded") == "false"
-        p.get_by_role("button", name="Clear the statement").click()
-        p.get_by_role("group", name="Who acts").get_by_role("button", name="Cleo",
-                                                            exact=True).click()
-        p.get_by_role("button", name="takes", exact=True).click()
-        which = p.get_by_role("group", name="Which card")
-        which.wait_for()
+        which = cleo_takes(p)
         p.screenshot(path=str(tmp_path / "kept-three-360.png"))
         assert in_sight(p, which), which.bounding_box()
         whole = p.get_by_role("button", name="Show the whole note: Ben draw")
