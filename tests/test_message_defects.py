@@ -1,4 +1,4 @@
-"""Messages a tester found wrong: the column and rule of a refuter showing two cards (CL-6),
+"""Messages that were wrong: the column and rule of a refuter showing two cards (CL-6),
 an option named twice in ``--variant``, the reason no card is face up, a card played twice
 from one pack, rule numbers, the count of a high half, the ghost's lines in the default
 Mysterium view, and the rule of a ghost named as a psychic."""

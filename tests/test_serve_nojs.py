@@ -67,7 +67,7 @@ def test_a_reload_shows_the_full_sheet_without_the_script(tmp_path):
 
 
 def test_a_form_post_comes_back_with_the_full_sheet(tmp_path):
-    """The tester's steps through the form: Log posted as a browser without the script
+    """The steps through the form: Log posted as a browser without the script
     posts it; the page it is sent back to has the full sheet (the analysis, 0.7 s, done
     within the form's wait), or one reload later has."""
     path = tmp_path / "clue2.txt"
@@ -111,7 +111,7 @@ def test_a_newer_version_cancels_the_analysis_the_server_started(tmp_path):
 
 
 def test_the_page_without_javascript_in_chromium(tmp_path):
-    """The tester's steps in Chromium with JavaScript off: Log, then reloads; no page with
+    """The steps in Chromium with JavaScript off: Log, then reloads; no page with
     the script is open.  The full sheet comes (it stayed 'Sheet (provisional)' for good)."""
     path = tmp_path / "clue2.txt"
     shutil.copy(CLUE, path)
